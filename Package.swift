@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+import Foundation
+
+// Tuned builds are opt-in: SwiftPM refuses `unsafeFlags` in versioned dependencies, so the
+// library carries none unless CYANOTYPE_TUNED=1 asks for AVX2/FMA/F16C codegen (x86-64-v3).
+let tuned = ProcessInfo.processInfo.environment["CYANOTYPE_TUNED"] == "1"
+let tunedSwift: [SwiftSetting] = tuned ? [.unsafeFlags(["-Xcc", "-march=x86-64-v3"])] : []
+
+let package = Package(
+    name: "Cyanotype",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Cyanotype", targets: ["Cyanotype"]),
+        .executable(name: "cyanotype", targets: ["CyanotypeCLI"]),
+        .executable(name: "cyanotype-bench", targets: ["CyanotypeBench"]),
+    ],
+    targets: [
+        // Debian's codec libraries, called straight from Swift (none of these longjmp).
+        .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // Byte-level decoders and encoders: files in, interleaved 8/16-bit pixels out, and back.
+        .target(
+            name: "CyanotypeCodecs",
+            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2"],
+            swiftSettings: tunedSwift),
+        // Core Image's API, the tiled renderer, kernels and the built-in filters.
+        .target(
+            name: "Cyanotype",
+            dependencies: ["CyanotypeCodecs"],
+            swiftSettings: tunedSwift),
+        .executableTarget(
+            name: "CyanotypeCLI",
+            dependencies: ["Cyanotype"],
+            swiftSettings: tunedSwift),
+        .executableTarget(
+            name: "CyanotypeBench",
+            dependencies: ["Cyanotype"],
+            swiftSettings: tunedSwift),
+        .testTarget(name: "CyanotypeCodecsTests", dependencies: ["CyanotypeCodecs"]),
+        .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

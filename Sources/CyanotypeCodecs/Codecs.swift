@@ -1,0 +1,1 @@
+// Placeholder: the codec layer lands here.
