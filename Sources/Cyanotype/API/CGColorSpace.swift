@@ -1,0 +1,144 @@
+/// A colour space: RGB primaries relative to linear sRGB plus a transfer function, or grey.
+/// Covers the named spaces Core Image users pass to contexts and renders; ICC profiles from
+/// files are converted at the codec boundary.
+public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConvertible {
+    public enum Transfer: Sendable, Hashable { case sRGB, linear, gamma(Float) }
+    public enum Model: Sendable { case rgb, monochrome }
+
+    public let name: CFString?
+    public let transfer: Transfer
+    public let model: Model
+    /// Whether values outside 0...1 survive (the "extended" spaces).
+    public let isExtended: Bool
+    /// This space's linear RGB -> linear sRGB (row-major 3x3); nil when the primaries are sRGB's.
+    let toSRGBMatrix: [Float]?
+    let fromSRGBMatrix: [Float]?
+
+    init(name: String, transfer: Transfer, model: Model = .rgb, extended: Bool = false, primaries: Primaries? = nil) {
+        self.name = name; self.transfer = transfer; self.model = model; self.isExtended = extended
+        if let p = primaries {
+            let m = p.matrixToSRGB()
+            toSRGBMatrix = m
+            fromSRGBMatrix = invert3x3(m)
+        } else {
+            toSRGBMatrix = nil; fromSRGBMatrix = nil
+        }
+    }
+
+    /// Core Image's names for the spaces (`CGColorSpace.sRGB`, ...).
+    public static let sRGB: CFString = "kCGColorSpaceSRGB"
+    public static let extendedSRGB: CFString = "kCGColorSpaceExtendedSRGB"
+    public static let linearSRGB: CFString = "kCGColorSpaceLinearSRGB"
+    public static let extendedLinearSRGB: CFString = "kCGColorSpaceExtendedLinearSRGB"
+    public static let displayP3: CFString = "kCGColorSpaceDisplayP3"
+    public static let extendedDisplayP3: CFString = "kCGColorSpaceExtendedDisplayP3"
+    public static let linearDisplayP3: CFString = "kCGColorSpaceLinearDisplayP3"
+    public static let genericGrayGamma2_2: CFString = "kCGColorSpaceGenericGrayGamma2_2"
+    public static let linearGray: CFString = "kCGColorSpaceLinearGray"
+    public static let extendedGray: CFString = "kCGColorSpaceExtendedGray"
+
+    static let sRGBSpace = CGColorSpace(name: sRGB, transfer: .sRGB)
+    static let linearSRGBSpace = CGColorSpace(name: linearSRGB, transfer: .linear)
+    static let extendedLinearSRGBSpace = CGColorSpace(name: extendedLinearSRGB, transfer: .linear, extended: true)
+
+    /// The named space, or nil for a name this platform does not know.
+    public convenience init?(name: CFString) {
+        switch name {
+        case CGColorSpace.sRGB: self.init(name: name, transfer: .sRGB)
+        case CGColorSpace.extendedSRGB: self.init(name: name, transfer: .sRGB, extended: true)
+        case CGColorSpace.linearSRGB: self.init(name: name, transfer: .linear)
+        case CGColorSpace.extendedLinearSRGB: self.init(name: name, transfer: .linear, extended: true)
+        case CGColorSpace.displayP3: self.init(name: name, transfer: .sRGB, primaries: .displayP3)
+        case CGColorSpace.extendedDisplayP3: self.init(name: name, transfer: .sRGB, extended: true, primaries: .displayP3)
+        case CGColorSpace.linearDisplayP3: self.init(name: name, transfer: .linear, primaries: .displayP3)
+        case CGColorSpace.genericGrayGamma2_2: self.init(name: name, transfer: .gamma(2.2), model: .monochrome)
+        case CGColorSpace.linearGray: self.init(name: name, transfer: .linear, model: .monochrome)
+        case CGColorSpace.extendedGray: self.init(name: name, transfer: .sRGB, model: .monochrome, extended: true)
+        default: return nil
+        }
+    }
+
+    public var numberOfComponents: Int { model == .rgb ? 3 : 1 }
+    public var description: String { name ?? "CGColorSpace" }
+    var isSRGBPrimaries: Bool { toSRGBMatrix == nil }
+
+    public static func == (l: CGColorSpace, r: CGColorSpace) -> Bool { l.name == r.name }
+    public func hash(into h: inout Hasher) { h.combine(name) }
+
+    // MARK: Conversions (scalar; hot paths use tables built from these)
+
+    @inline(__always) func decode(_ v: Float) -> Float {
+        switch transfer {
+        case .linear: return v
+        case .sRGB: return sRGBToLinear(v)
+        case .gamma(let g): return v < 0 ? -powf(-v, g) : powf(v, g)
+        }
+    }
+    @inline(__always) func encode(_ v: Float) -> Float {
+        switch transfer {
+        case .linear: return v
+        case .sRGB: return linearToSRGB(v)
+        case .gamma(let g): return v < 0 ? -powf(-v, 1 / g) : powf(v, 1 / g)
+        }
+    }
+    /// Encoded components in this space -> linear sRGB.
+    func toLinearSRGB(_ c: SIMD3<Float>) -> SIMD3<Float> {
+        var l = SIMD3(decode(c.x), decode(c.y), decode(c.z))
+        if model == .monochrome { l = SIMD3(repeating: decode(c.x)) }
+        if let m = toSRGBMatrix { l = mul3(m, l) }
+        return l
+    }
+}
+
+@inline(__always) func sRGBToLinear(_ v: Float) -> Float {
+    let a = abs(v)
+    let l = a <= 0.04045 ? a / 12.92 : powf((a + 0.055) / 1.055, 2.4)
+    return v < 0 ? -l : l
+}
+@inline(__always) func linearToSRGB(_ v: Float) -> Float {
+    let a = abs(v)
+    let e = a <= 0.0031308 ? a * 12.92 : 1.055 * powf(a, 1 / 2.4) - 0.055
+    return v < 0 ? -e : e
+}
+
+/// Chromaticities of a set of RGB primaries and white point (CIE xy).
+struct Primaries {
+    var r: (Double, Double), g: (Double, Double), b: (Double, Double), white: (Double, Double)
+    static let sRGB = Primaries(r: (0.64, 0.33), g: (0.30, 0.60), b: (0.15, 0.06), white: (0.3127, 0.3290))
+    static let displayP3 = Primaries(r: (0.680, 0.320), g: (0.265, 0.690), b: (0.150, 0.060), white: (0.3127, 0.3290))
+
+    /// RGB -> XYZ, from the primaries and white (the standard derivation).
+    func rgbToXYZ() -> [Double] {
+        func xyz(_ p: (Double, Double)) -> [Double] { [p.0 / p.1, 1, (1 - p.0 - p.1) / p.1] }
+        let R = xyz(r), G = xyz(g), B = xyz(b), W = xyz(white)
+        let m = [R[0], G[0], B[0], R[1], G[1], B[1], R[2], G[2], B[2]]
+        let inv = invert3x3d(m)
+        let s = [inv[0] * W[0] + inv[1] * W[1] + inv[2] * W[2],
+                 inv[3] * W[0] + inv[4] * W[1] + inv[5] * W[2],
+                 inv[6] * W[0] + inv[7] * W[1] + inv[8] * W[2]]
+        return [m[0] * s[0], m[1] * s[1], m[2] * s[2], m[3] * s[0], m[4] * s[1], m[5] * s[2], m[6] * s[0], m[7] * s[1], m[8] * s[2]]
+    }
+    func matrixToSRGB() -> [Float] {
+        let toXYZ = rgbToXYZ()
+        let fromXYZ = invert3x3d(Primaries.sRGB.rgbToXYZ())
+        return mul3x3d(fromXYZ, toXYZ).map { Float($0) }
+    }
+}
+
+func mul3(_ m: [Float], _ v: SIMD3<Float>) -> SIMD3<Float> {
+    SIMD3(m[0] * v.x + m[1] * v.y + m[2] * v.z, m[3] * v.x + m[4] * v.y + m[5] * v.z, m[6] * v.x + m[7] * v.y + m[8] * v.z)
+}
+func mul3x3d(_ a: [Double], _ b: [Double]) -> [Double] {
+    var r = [Double](repeating: 0, count: 9)
+    for i in 0..<3 { for j in 0..<3 { r[i * 3 + j] = a[i * 3] * b[j] + a[i * 3 + 1] * b[3 + j] + a[i * 3 + 2] * b[6 + j] } }
+    return r
+}
+func invert3x3d(_ m: [Double]) -> [Double] {
+    let a = m[0], b = m[1], c = m[2], d = m[3], e = m[4], f = m[5], g = m[6], h = m[7], i = m[8]
+    let A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g
+    let det = a * A + b * B + c * C
+    return [A / det, -(b * i - c * h) / det, (b * f - c * e) / det,
+            B / det, (a * i - c * g) / det, -(a * f - c * d) / det,
+            C / det, -(a * h - b * g) / det, (a * e - b * d) / det]
+}
+func invert3x3(_ m: [Float]) -> [Float] { invert3x3d(m.map { Double($0) }).map { Float($0) } }

@@ -1,0 +1,193 @@
+/// Options for `CIContext(options:)`, with Core Image's names.
+public struct CIContextOption: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// A `CGColorSpace` (its linear form is used) or `NSNull()` for no colour management.
+    public static let workingColorSpace = CIContextOption(rawValue: "working_color_space")
+    /// Accepted for compatibility; the CPU renderer always works in 32-bit float.
+    public static let workingFormat = CIContextOption(rawValue: "working_format")
+    /// Default output colour space, or `NSNull()` to write working values unconverted.
+    public static let outputColorSpace = CIContextOption(rawValue: "output_color_space")
+    /// Bool: whether rendered RGBA memory is premultiplied (default true, as Core Image).
+    public static let outputPremultiplied = CIContextOption(rawValue: "output_premultiplied")
+    /// Bool: keep intermediates between renders (default true).
+    public static let cacheIntermediates = CIContextOption(rawValue: "kCIContextCacheIntermediates")
+    /// Accepted for compatibility: rendering is always on the CPU.
+    public static let useSoftwareRenderer = CIContextOption(rawValue: "software_renderer")
+    public static let highQualityDownsample = CIContextOption(rawValue: "high_quality_downsample")
+    public static let priorityRequestLow = CIContextOption(rawValue: "priority_request_low")
+    public static let allowLowPower = CIContextOption(rawValue: "allow_low_power")
+    public static let name = CIContextOption(rawValue: "name")
+    /// Int: tile side in pixels, overriding the renderer's choice (tuning and tests).
+    public static let tileSize = CIContextOption(rawValue: "cyanotype_tile_size")
+    /// Int: the most pixels one render may produce (default 1 gigapixel).
+    public static let maximumRenderPixels = CIContextOption(rawValue: "cyanotype_maximum_render_pixels")
+}
+
+/// Why a render could not run.
+public enum CIRenderError: Error, Sendable, Equatable, CustomStringConvertible {
+    case infiniteExtent
+    case emptyBounds
+    case tooLarge(width: Int, height: Int, limit: Int)
+    case unsupportedFormat(CIFormat)
+    case bufferTooSmall(needed: Int, given: Int)
+    case sourceFailed(String)
+
+    public var description: String {
+        switch self {
+        case .infiniteExtent: return "the image has an infinite extent: crop it (cropped(to:)) or pass finite bounds to render"
+        case .emptyBounds: return "nothing to render: the bounds are empty or outside every pixel"
+        case let .tooLarge(w, h, limit): return "render of \(w)x\(h) pixels is above the context's limit of \(limit) pixels (CIContextOption.maximumRenderPixels)"
+        case let .unsupportedFormat(f): return "pixel format \(f) is not supported for rendering"
+        case let .bufferTooSmall(needed, given): return "destination buffer holds \(given) bytes but the render needs \(needed)"
+        case let .sourceFailed(why): return "a source image could not be read: \(why)"
+        }
+    }
+}
+
+/// Renders recipes to memory. Immutable configuration plus an internally locked cache, so
+/// one context is safe to share across threads, as Core Image's is.
+public final class CIContext: @unchecked Sendable {
+    /// nil means no colour management (`NSNull` working space).
+    public let workingColorSpace: CGColorSpace?
+    /// nil means write working values unconverted.
+    public let outputColorSpace: CGColorSpace?
+    let outputPremultiplied: Bool
+    let cachesIntermediates: Bool
+    let maximumRenderPixels: Int
+    let tileSizeOverride: Int?
+    private let lock = NSLock()
+    private var cache: [ObjectIdentifier: (node: RecipeNode, block: PixelBlock)] = [:]
+    private var cacheBytes = 0
+    private var stats = RenderStatistics()
+    static let cacheBudget = 512 << 20
+
+    public convenience init() { self.init(options: nil) }
+
+    public init(options: [CIContextOption: Any]?) {
+        let o = options ?? [:]
+        if o[.workingColorSpace] is NSNull { workingColorSpace = nil } else { workingColorSpace = .extendedLinearSRGBSpace }
+        if o[.outputColorSpace] is NSNull { outputColorSpace = nil }
+        else { outputColorSpace = (o[.outputColorSpace] as? CGColorSpace) ?? .sRGBSpace }
+        outputPremultiplied = (o[.outputPremultiplied] as? Bool) ?? true
+        cachesIntermediates = (o[.cacheIntermediates] as? Bool) ?? true
+        maximumRenderPixels = (o[.maximumRenderPixels] as? Int) ?? (1 << 30)
+        tileSizeOverride = (o[.tileSize] as? Int).map { max(1, $0) }
+    }
+
+    /// Counters from the most recent render on this context.
+    public var lastRenderStatistics: RenderStatistics { lock.lock(); defer { lock.unlock() }; return stats }
+
+    /// Drops cached intermediates.
+    public func clearCaches() {
+        lock.lock(); cache.removeAll(); cacheBytes = 0; lock.unlock()
+    }
+
+    // MARK: Rendering
+
+    /// Core Image's render-to-memory. Errors (see `renderChecked`) leave the buffer untouched.
+    public func render(_ image: CIImage, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect, format: CIFormat, colorSpace: CGColorSpace?) {
+        try? renderChecked(image, toBitmap: data, rowBytes: rowBytes, bounds: bounds, format: format, colorSpace: colorSpace)
+    }
+
+    /// As `render(_:toBitmap:...)`, throwing `CIRenderError` instead of failing silently.
+    public func renderChecked(_ image: CIImage, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool? = nil) throws {
+        let rect = PixelRect(covering: bounds)
+        guard !bounds.isInfiniteOrHuge else { throw CIRenderError.infiniteExtent }
+        guard !rect.isEmpty else { throw CIRenderError.emptyBounds }
+        guard rect.area <= maximumRenderPixels else { throw CIRenderError.tooLarge(width: rect.width, height: rect.height, limit: maximumRenderPixels) }
+        let space = workingColorSpace == nil ? nil : colorSpace
+        guard let writer = DestinationWriter(base: data, rowBytes: rowBytes, bounds: rect, format: format, colorSpace: space,
+                                             premultiplied: premultiplied ?? outputPremultiplied)
+        else { throw CIRenderError.unsupportedFormat(format) }
+        guard rowBytes >= rect.width * writer.bytesPerPixel else {
+            throw CIRenderError.bufferTooSmall(needed: rect.width * writer.bytesPerPixel * rect.height, given: rowBytes * rect.height)
+        }
+        try execute(image.node, rect) { tile, tileRect in writer.write(tile, tileRect) }
+    }
+
+    /// Renders `rect` of `image` into a new buffer of `format`, rows top-down.
+    public func renderToData(_ image: CIImage, from rect: CGRect, format: CIFormat = .RGBA8, colorSpace: CGColorSpace? = nil, premultiplied: Bool? = nil) throws -> (data: Data, width: Int, height: Int, rowBytes: Int) {
+        let pr = PixelRect(covering: rect)
+        guard !rect.isInfiniteOrHuge else { throw CIRenderError.infiniteExtent }
+        guard !pr.isEmpty else { throw CIRenderError.emptyBounds }
+        guard pr.area <= maximumRenderPixels else { throw CIRenderError.tooLarge(width: pr.width, height: pr.height, limit: maximumRenderPixels) }
+        guard let bpp = format.bytesPerPixel else { throw CIRenderError.unsupportedFormat(format) }
+        let rowBytes = pr.width * bpp
+        var data = Data(count: rowBytes * pr.height)
+        try data.withUnsafeMutableBytes { raw in
+            try renderChecked(image, toBitmap: raw.baseAddress!, rowBytes: rowBytes, bounds: pr.cgRect, format: format,
+                              colorSpace: colorSpace ?? outputColorSpace, premultiplied: premultiplied)
+        }
+        return (data, pr.width, pr.height, rowBytes)
+    }
+
+    /// A bitmap of `rect` of `image` (RGBA8 in the output colour space, premultiplied).
+    public func createCGImage(_ image: CIImage, from rect: CGRect) -> CGImage? {
+        createCGImage(image, from: rect, format: .RGBA8, colorSpace: outputColorSpace)
+    }
+
+    public func createCGImage(_ image: CIImage, from rect: CGRect, format: CIFormat, colorSpace: CGColorSpace?) -> CGImage? {
+        guard let r = try? renderToData(image, from: rect, format: format, colorSpace: colorSpace) else { return nil }
+        return CGImage(width: r.width, height: r.height, bytesPerRow: r.rowBytes, format: format, colorSpace: colorSpace,
+                       premultiplied: outputPremultiplied, data: r.data)
+    }
+
+    /// The plan the renderer would use for `rect` of `image` (default: its extent), without
+    /// rendering: regions of interest, fused groups, intermediates, tiles, memory.
+    public func explain(_ image: CIImage, rect: CGRect? = nil) -> String {
+        let r = PixelRect(covering: rect ?? image.extent).intersection(.huge)
+        return RenderPlan(root: image.node, rect: r, tileSize: tileSizeOverride).describe()
+    }
+
+    // MARK: Execution
+
+    /// Plans `rect` of `root`, materialises intermediates, then renders output tiles on all
+    /// cores, handing each finished tile to `sink`.
+    func execute(_ root: RecipeNode, _ rect: PixelRect, sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void) throws {
+        let plan = RenderPlan(root: root, rect: rect, tileSize: tileSizeOverride)
+        do {
+            for node in plan.order { try node.prepare() }
+        } catch {
+            throw CIRenderError.sourceFailed(String(describing: error))
+        }
+        let ev = Evaluator(colorManaged: workingColorSpace != nil)
+        for node in plan.materialize {
+            let region = plan.region(of: node)
+            if let hit = cachedBlock(node, covering: region) {
+                ev.setMaterialized(node, hit)
+                ev.count { $0.intermediateCacheHits += 1 }
+                continue
+            }
+            let block = PixelBlock(rect: region)
+            forEachTile(region, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight) { t in
+                node.evaluate(t, into: block.view(t), ev)
+                ev.count { $0.tiles += 1 }
+            }
+            ev.setMaterialized(node, block)
+            ev.count { $0.intermediatesRendered += 1 }
+            if cachesIntermediates, (node as? IntermediateNode)?.cacheable ?? true { store(node, block) }
+        }
+        forEachTile(rect, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight) { t in
+            let block = PixelBlock(rect: t)
+            ev.fill(root, t, block.buffer)
+            sink(block.buffer, t)
+            ev.count { $0.tiles += 1 }
+        }
+        lock.lock(); stats = ev.statistics; lock.unlock()
+    }
+
+    private func cachedBlock(_ node: RecipeNode, covering r: PixelRect) -> PixelBlock? {
+        lock.lock(); defer { lock.unlock() }
+        guard let e = cache[ObjectIdentifier(node)], e.node === node, e.block.rect.contains(r) else { return nil }
+        return e.block
+    }
+    private func store(_ node: RecipeNode, _ block: PixelBlock) {
+        lock.lock(); defer { lock.unlock() }
+        guard block.byteCount <= CIContext.cacheBudget else { return }
+        if cacheBytes + block.byteCount > CIContext.cacheBudget { cache.removeAll(); cacheBytes = 0 }
+        if let old = cache[ObjectIdentifier(node)] { cacheBytes -= old.block.byteCount }
+        cache[ObjectIdentifier(node)] = (node, block)
+        cacheBytes += block.byteCount
+    }
+}

@@ -1,0 +1,210 @@
+/// A filter: a name, parameters set by key, and an `outputImage` recipe. Built-in filters are
+/// created by name (`CIFilter(name: "CISepiaTone")`) or typed (`CIFilter.sepiaTone()`);
+/// users subclass and override `outputImage`, as with Core Image.
+///
+/// Like Core Image's, a filter is a mutable parameter set: use one per thread. The images it
+/// produces are immutable and may be rendered anywhere.
+open class CIFilter: CustomStringConvertible {
+    /// The Core Image name ("CISepiaTone"), or the subclass's name.
+    open var name: String
+    let builtin: BuiltinFilter?
+    private var values: [String: Any] = [:]
+    private var unknownKeys: [String] = []
+    /// A registered user filter that `CIFilter(name:)` stands in for.
+    private var registered: CIFilter?
+
+    /// For subclasses: a filter with no built-in behaviour.
+    public init() {
+        name = String(describing: type(of: self))
+        builtin = nil
+    }
+
+    init(builtin: BuiltinFilter) {
+        name = builtin.descriptor.name
+        self.builtin = builtin
+    }
+
+    /// The built-in or registered filter of this name, with its inputs at their defaults;
+    /// nil for an unknown name.
+    public convenience init?(name: String) {
+        if let b = BuiltinRegistry.shared.builtin(name) {
+            self.init(builtin: b)
+        } else if let f = BuiltinRegistry.shared.makeRegistered(name) {
+            self.init()
+            self.name = name
+            registered = f
+        } else {
+            return nil
+        }
+    }
+
+    /// As `init?(name:)`, then sets `parameters`.
+    public convenience init?(name: String, parameters: [String: Any]?) {
+        self.init(name: name)
+        for (k, v) in parameters ?? [:] { setValue(v, forKey: k) }
+    }
+
+    /// Apple's older spelling.
+    @available(*, deprecated, renamed: "init(name:parameters:)")
+    public convenience init?(name: String, withInputParameters params: [String: Any]?) {
+        self.init(name: name, parameters: params)
+    }
+
+    // MARK: Key-value access
+
+    open func setValue(_ value: Any?, forKey key: String) {
+        if let r = registered { r.setValue(value, forKey: key); return }
+        if let b = builtin, b.descriptor.input(key) == nil {
+            if !unknownKeys.contains(key) { unknownKeys.append(key) }
+            return
+        }
+        if let value, !(value is NSNull) { values[key] = value } else { values.removeValue(forKey: key) }
+    }
+
+    /// The value set for `key`, else its default (an `NSNumber`, `CIVector`, `CIColor`,
+    /// `CGAffineTransform`, ...); nil for an unknown key or an unset image.
+    open func value(forKey key: String) -> Any? {
+        if let r = registered { return r.value(forKey: key) }
+        if key == kCIOutputImageKey { return outputImage }
+        if let v = values[key] { return v }
+        return builtin?.descriptor.input(key)?.defaultValue?.objectValue
+    }
+
+    public func setValuesForKeys(_ keyedValues: [String: Any]) {
+        for (k, v) in keyedValues { setValue(v, forKey: k) }
+    }
+
+    /// Resets every input to its default (images are unset).
+    open func setDefaults() {
+        if let r = registered { r.setDefaults(); return }
+        let images = values.filter { $0.value is CIImage }
+        values = images
+        unknownKeys.removeAll()
+    }
+
+    open var inputKeys: [String] {
+        if let r = registered { return r.inputKeys }
+        return builtin?.descriptor.inputs.map(\.key) ?? []
+    }
+    open var outputKeys: [String] {
+        if let r = registered { return r.outputKeys }
+        return builtin?.descriptor.outputKeys ?? [kCIOutputImageKey]
+    }
+    /// Core Image's attributes: name, display name, categories, and per input its class,
+    /// type, default, identity and ranges.
+    open var attributes: [String: Any] {
+        if let r = registered { return r.attributes }
+        return builtin?.descriptor.attributes ?? [kCIAttributeFilterName: name, kCIAttributeFilterDisplayName: name]
+    }
+
+    // MARK: Output
+
+    /// The filter's result, or nil when an input is missing or invalid (`makeOutputImage()`
+    /// says why). Subclasses override this.
+    open var outputImage: CIImage? {
+        if let r = registered { return r.outputImage }
+        return try? makeOutputImage()
+    }
+
+    /// The result, or the reason there is none.
+    public func makeOutputImage() throws(CIFilterError) -> CIImage {
+        if let r = registered {
+            guard let img = r.outputImage else { throw .invalidValue(filter: name, key: kCIOutputImageKey, reason: "the filter produced no image") }
+            return img
+        }
+        guard let b = builtin else {
+            guard let img = outputImage else { throw .invalidValue(filter: name, key: kCIOutputImageKey, reason: "the filter produced no image") }
+            return img
+        }
+        if let k = unknownKeys.first {
+            throw .unknownKey(filter: name, key: k, validKeys: b.descriptor.inputs.map(\.key))
+        }
+        return try b.build(FilterArguments(descriptor: b.descriptor, values: values))
+    }
+
+    public var description: String { "CIFilter(\(name))" }
+
+    // MARK: Catalogue
+
+    /// Names of built-in filters in `category` (all of them for nil), sorted.
+    public class func filterNames(inCategory category: String?) -> [String] {
+        BuiltinRegistry.shared.names { category == nil || $0.categories.contains(category!) }
+    }
+    /// Names of built-in filters in every one of `categories` (all for nil or empty).
+    public class func filterNames(inCategories categories: [String]?) -> [String] {
+        let wanted = categories ?? []
+        return BuiltinRegistry.shared.names { d in wanted.allSatisfy { d.categories.contains($0) } }
+    }
+    public class func localizedName(forFilterName name: String) -> String? {
+        BuiltinRegistry.shared.builtin(name)?.descriptor.displayName
+    }
+    public class func localizedName(forCategory category: String) -> String {
+        var s = category
+        if s.hasPrefix("CICategory") { s.removeFirst("CICategory".count) }
+        return s.reduce(into: "") { acc, ch in
+            if ch.isUppercase, !acc.isEmpty { acc.append(" ") }
+            acc.append(ch)
+        }
+    }
+    /// The declaration behind a built-in filter name.
+    public class func descriptor(forFilterName name: String) -> FilterDescriptor? {
+        BuiltinRegistry.shared.builtin(name)?.descriptor
+    }
+
+    /// Registers a user filter under `name` so `CIFilter(name:)` finds it.
+    public class func registerName(_ name: String, constructor: any CIFilterConstructor, classAttributes: [String: Any] = [:]) {
+        BuiltinRegistry.shared.register(name, constructor: constructor, categories: classAttributes[kCIAttributeFilterCategories] as? [String] ?? [])
+    }
+}
+
+/// Makes filters for names registered with `CIFilter.registerName`.
+public protocol CIFilterConstructor: Sendable {
+    func filter(withName name: String) -> CIFilter?
+}
+
+/// Typed builtins (`CIFilter.sepiaTone()`) conform to a protocol refining this one.
+public protocol CIFilterProtocol: AnyObject {
+    var outputImage: CIImage? { get }
+}
+
+/// A built-in filter: its declaration and the function that builds its recipe.
+struct BuiltinFilter: Sendable {
+    let descriptor: FilterDescriptor
+    let build: @Sendable (FilterArguments) throws(CIFilterError) -> CIImage
+
+    init(_ descriptor: FilterDescriptor, build: @escaping @Sendable (FilterArguments) throws(CIFilterError) -> CIImage) {
+        self.descriptor = descriptor
+        self.build = build
+    }
+}
+
+/// The registry of built-in and user-registered filters.
+final class BuiltinRegistry: @unchecked Sendable {
+    static let shared = BuiltinRegistry()
+    private let lock = NSLock()
+    private var builtins: [String: BuiltinFilter] = [:]
+    private var constructors: [String: (any CIFilterConstructor, [String])] = [:]
+
+    private init() {
+        for b in BuiltinFilters.all { builtins[b.descriptor.name] = b }
+    }
+    func builtin(_ name: String) -> BuiltinFilter? {
+        lock.lock(); defer { lock.unlock() }
+        return builtins[name]
+    }
+    func names(where include: (FilterDescriptor) -> Bool) -> [String] {
+        lock.lock(); defer { lock.unlock() }
+        var out = builtins.values.map(\.descriptor).filter(include).map(\.name)
+        out += constructors.filter { entry in
+            include(FilterDescriptor(name: entry.key, displayName: entry.key, summary: "", categories: entry.value.1, inputs: []))
+        }.map(\.key)
+        return out.sorted()
+    }
+    func register(_ name: String, constructor: any CIFilterConstructor, categories: [String]) {
+        lock.lock(); constructors[name] = (constructor, categories); lock.unlock()
+    }
+    func makeRegistered(_ name: String) -> CIFilter? {
+        lock.lock(); let c = constructors[name]; lock.unlock()
+        return c?.0.filter(withName: name)
+    }
+}

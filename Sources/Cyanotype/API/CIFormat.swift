@@ -1,0 +1,67 @@
+/// A pixel format for rendering to memory, with Core Image's names. All multi-channel formats
+/// hold premultiplied alpha unless the context's `outputPremultiplied` option says otherwise.
+public struct CIFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    public static let ARGB8 = CIFormat(rawValue: 1)
+    public static let BGRA8 = CIFormat(rawValue: 2)
+    public static let RGBA8 = CIFormat(rawValue: 3)
+    public static let ABGR8 = CIFormat(rawValue: 4)
+    public static let RGBA16 = CIFormat(rawValue: 5)
+    public static let RGBAh = CIFormat(rawValue: 6)
+    public static let RGBAf = CIFormat(rawValue: 7)
+    public static let RGBX16 = CIFormat(rawValue: 8)
+    public static let R8 = CIFormat(rawValue: 9)
+    public static let R16 = CIFormat(rawValue: 10)
+    public static let Rh = CIFormat(rawValue: 11)
+    public static let Rf = CIFormat(rawValue: 12)
+    public static let A8 = CIFormat(rawValue: 13)
+    public static let L8 = CIFormat(rawValue: 14)
+    public static let L16 = CIFormat(rawValue: 15)
+    public static let Lh = CIFormat(rawValue: 16)
+    public static let Lf = CIFormat(rawValue: 17)
+    public static let LA8 = CIFormat(rawValue: 18)
+    public static let RG8 = CIFormat(rawValue: 19)
+
+    enum Sample { case uint8, uint16, half, float }
+    enum Layout { case rgba, bgra, argb, abgr, rgbx, r, a, l, la, rg }
+
+    struct Info { let layout: Layout; let sample: Sample; let channels: Int }
+    var info: Info? {
+        switch self {
+        case .RGBA8: return Info(layout: .rgba, sample: .uint8, channels: 4)
+        case .BGRA8: return Info(layout: .bgra, sample: .uint8, channels: 4)
+        case .ARGB8: return Info(layout: .argb, sample: .uint8, channels: 4)
+        case .ABGR8: return Info(layout: .abgr, sample: .uint8, channels: 4)
+        case .RGBA16: return Info(layout: .rgba, sample: .uint16, channels: 4)
+        case .RGBX16: return Info(layout: .rgbx, sample: .uint16, channels: 4)
+        case .RGBAh: return Info(layout: .rgba, sample: .half, channels: 4)
+        case .RGBAf: return Info(layout: .rgba, sample: .float, channels: 4)
+        case .R8: return Info(layout: .r, sample: .uint8, channels: 1)
+        case .R16: return Info(layout: .r, sample: .uint16, channels: 1)
+        case .Rh: return Info(layout: .r, sample: .half, channels: 1)
+        case .Rf: return Info(layout: .r, sample: .float, channels: 1)
+        case .A8: return Info(layout: .a, sample: .uint8, channels: 1)
+        case .L8: return Info(layout: .l, sample: .uint8, channels: 1)
+        case .L16: return Info(layout: .l, sample: .uint16, channels: 1)
+        case .Lh: return Info(layout: .l, sample: .half, channels: 1)
+        case .Lf: return Info(layout: .l, sample: .float, channels: 1)
+        case .LA8: return Info(layout: .la, sample: .uint8, channels: 2)
+        case .RG8: return Info(layout: .rg, sample: .uint8, channels: 2)
+        default: return nil
+        }
+    }
+    /// Bytes per pixel, or nil for an unknown format.
+    public var bytesPerPixel: Int? {
+        guard let i = info else { return nil }
+        let size: Int
+        switch i.sample { case .uint8: size = 1; case .uint16, .half: size = 2; case .float: size = 4 }
+        return size * i.channels
+    }
+    public var description: String {
+        let names: [Int32: String] = [1: "ARGB8", 2: "BGRA8", 3: "RGBA8", 4: "ABGR8", 5: "RGBA16", 6: "RGBAh", 7: "RGBAf",
+            8: "RGBX16", 9: "R8", 10: "R16", 11: "Rh", 12: "Rf", 13: "A8", 14: "L8", 15: "L16", 16: "Lh", 17: "Lf", 18: "LA8", 19: "RG8"]
+        return names[rawValue] ?? "CIFormat(\(rawValue))"
+    }
+}

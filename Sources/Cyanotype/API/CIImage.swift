@@ -1,0 +1,228 @@
+/// EXIF orientations, with Core Graphics' names.
+public enum CGImagePropertyOrientation: UInt32, Sendable, CaseIterable {
+    case up = 1, upMirrored = 2, down = 3, downMirrored = 4, leftMirrored = 5, right = 6, rightMirrored = 7, left = 8
+}
+
+/// An image as an immutable, lazy recipe: a source, or operations over other images. Nothing
+/// is computed until a `CIContext` renders it, and then only the pixels asked for.
+/// Coordinates are Core Image's: origin at the bottom left, y up.
+public final class CIImage: @unchecked Sendable, CustomStringConvertible {
+    let node: RecipeNode
+    private let storedProperties: [String: Any]
+    /// The file the image was read from, if any.
+    public let url: URL?
+
+    init(node: RecipeNode, properties: [String: Any] = [:], url: URL? = nil) {
+        self.node = node
+        self.storedProperties = properties
+        self.url = url
+    }
+
+    /// The rectangle the image covers; `CGRect.infinite` for generators and clamped images.
+    public var extent: CGRect { node.extent }
+    /// Metadata from the file (pixel size, orientation, DPI, profile, EXIF ...).
+    public var properties: [String: Any] { storedProperties }
+    public var description: String { "CIImage(extent: \(extent), \(node.label))" }
+
+    // MARK: Sources
+
+    /// An infinite image of one colour.
+    public convenience init(color: CIColor) {
+        self.init(node: ConstantColorNode(color: color.workingValue))
+    }
+    /// Pixels in memory, top row first, in `format` (premultiplied, Core Image's convention)
+    /// and `colorSpace` (nil: no colour conversion). An unusable buffer gives an empty image.
+    public convenience init(bitmapData data: Data, bytesPerRow: Int, size: CGSize, format: CIFormat, colorSpace: CGColorSpace?) {
+        let w = Int(size.width), h = Int(size.height)
+        if let n = BitmapNode(data: data, bytesPerRow: bytesPerRow, width: w, height: h, format: format, colorSpace: colorSpace, premultiplied: true) {
+            self.init(node: n)
+        } else {
+            self.init(node: CIImage.emptyNode)
+        }
+    }
+    /// Pixels in memory with straight (unpremultiplied) alpha, as files store them.
+    public convenience init(unpremultipliedBitmapData data: Data, bytesPerRow: Int, size: CGSize, format: CIFormat, colorSpace: CGColorSpace?) {
+        let w = Int(size.width), h = Int(size.height)
+        if let n = BitmapNode(data: data, bytesPerRow: bytesPerRow, width: w, height: h, format: format, colorSpace: colorSpace, premultiplied: false) {
+            self.init(node: n)
+        } else {
+            self.init(node: CIImage.emptyNode)
+        }
+    }
+    #if !canImport(CoreGraphics)
+    /// The pixels of a bitmap made by `CIContext.createCGImage`.
+    public convenience init(cgImage: CGImage) {
+        let space = cgImage.colorSpace
+        if let n = BitmapNode(data: cgImage.data, bytesPerRow: cgImage.bytesPerRow, width: cgImage.width, height: cgImage.height,
+                              format: cgImage.format, colorSpace: space, premultiplied: cgImage.isPremultiplied) {
+            self.init(node: n)
+        } else {
+            self.init(node: CIImage.emptyNode)
+        }
+    }
+    #endif
+
+    static let emptyNode = CropNode(input: ConstantColorNode(color: .zero), rect: .zero)
+    /// An image with no pixels (empty extent).
+    public static func empty() -> CIImage { CIImage(node: emptyNode) }
+
+    public static var black: CIImage { CIImage(color: .black) }
+    public static var white: CIImage { CIImage(color: .white) }
+    public static var gray: CIImage { CIImage(color: .gray) }
+    public static var red: CIImage { CIImage(color: .red) }
+    public static var green: CIImage { CIImage(color: .green) }
+    public static var blue: CIImage { CIImage(color: .blue) }
+    public static var cyan: CIImage { CIImage(color: .cyan) }
+    public static var magenta: CIImage { CIImage(color: .magenta) }
+    public static var yellow: CIImage { CIImage(color: .yellow) }
+    public static var clear: CIImage { CIImage(color: .clear) }
+
+    // MARK: Geometry
+
+    public func cropped(to rect: CGRect) -> CIImage {
+        if rect.isInfinite { return self }
+        if rect.isNull || rect.isEmpty || !rect.origin.x.isFinite || !rect.origin.y.isFinite { return .empty() }
+        if let crop = node as? CropNode {
+            return CIImage(node: CropNode(input: crop.inputs[0], rect: crop.extent.intersection(rect)), properties: storedProperties, url: url)
+        }
+        return CIImage(node: CropNode(input: node, rect: rect), properties: storedProperties, url: url)
+    }
+
+    /// The image through an affine transform, sampled bilinearly (or nearest after
+    /// `samplingNearest()`). Consecutive transforms are concatenated into one resampling.
+    public func transformed(by t: CGAffineTransform) -> CIImage {
+        guard [t.a, t.b, t.c, t.d, t.tx, t.ty].allSatisfy(\.isFinite), t.a * t.d - t.b * t.c != 0 else { return .empty() }
+        if t.isIdentity { return self }
+        var input = node
+        var mode = SamplingMode.linear
+        var total = t
+        if let s = input as? SamplingNode { mode = s.mode; input = s.inputs[0] }
+        if let a = input as? AffineNode, a.mode == mode {
+            total = a.transform.concatenating(t)
+            input = a.inputs[0]
+            if total.isIdentity { return CIImage(node: input, properties: storedProperties, url: url) }
+        }
+        return CIImage(node: AffineNode(input: input, transform: total, mode: mode), properties: storedProperties, url: url)
+    }
+    /// As `transformed(by:)`; downsampling by more than 2x uses a Lanczos filter when asked.
+    public func transformed(by t: CGAffineTransform, highQualityDownsample: Bool) -> CIImage {
+        if highQualityDownsample, t.b == 0, t.c == 0, t.a > 0, t.d > 0, t.a < 0.5 || t.d < 0.5 {
+            let scaled = CIImage(node: LanczosScaleNode(input: node, scaleX: Double(t.a), scaleY: Double(t.d)), properties: storedProperties, url: url)
+            return scaled.transformed(by: CGAffineTransform(translationX: t.tx, y: t.ty))
+        }
+        return transformed(by: t)
+    }
+
+    /// Edge pixels repeated out to infinity (use before blurs to avoid clear borders).
+    public func clampedToExtent() -> CIImage { clamped(to: extent) }
+    public func clamped(to rect: CGRect) -> CIImage {
+        if extent.isInfinite && rect.isInfinite { return self }
+        return CIImage(node: ClampNode(input: node, rect: rect.isInfinite ? extent : rect), properties: storedProperties, url: url)
+    }
+
+    public func samplingNearest() -> CIImage { CIImage(node: SamplingNode(input: unwrappedSampling, mode: .nearest), properties: storedProperties, url: url) }
+    public func samplingLinear() -> CIImage { CIImage(node: SamplingNode(input: unwrappedSampling, mode: .linear), properties: storedProperties, url: url) }
+    private var unwrappedSampling: RecipeNode { (node as? SamplingNode)?.inputs[0] ?? node }
+
+    /// The transform that displays an image stored with `orientation` upright, for an image
+    /// whose extent starts at the origin.
+    public func orientationTransform(for orientation: CGImagePropertyOrientation) -> CGAffineTransform {
+        let w = extent.width, h = extent.height
+        switch orientation {
+        case .up: return .identity
+        case .upMirrored: return CGAffineTransform(a: -1, b: 0, c: 0, d: 1, tx: w, ty: 0)
+        case .down: return CGAffineTransform(a: -1, b: 0, c: 0, d: -1, tx: w, ty: h)
+        case .downMirrored: return CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: h)
+        case .leftMirrored: return CGAffineTransform(a: 0, b: -1, c: -1, d: 0, tx: h, ty: w)
+        case .right: return CGAffineTransform(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: w)
+        case .rightMirrored: return CGAffineTransform(a: 0, b: 1, c: 1, d: 0, tx: 0, ty: 0)
+        case .left: return CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: h, ty: 0)
+        }
+    }
+    /// The image turned upright from EXIF `orientation` (mirrored ones too); exact pixels.
+    public func oriented(_ orientation: CGImagePropertyOrientation) -> CIImage {
+        if orientation == .up { return self }
+        let toOrigin = CGAffineTransform(translationX: -extent.minX, y: -extent.minY)
+        return transformed(by: toOrigin.concatenating(orientationTransform(for: orientation)))
+    }
+    public func oriented(forExifOrientation orientation: Int32) -> CIImage {
+        guard let o = CGImagePropertyOrientation(rawValue: UInt32(clamping: max(1, orientation))) else { return self }
+        return oriented(o)
+    }
+
+    // MARK: Compositing and alpha
+
+    /// `self` source-over `dest`.
+    public func composited(over dest: CIImage) -> CIImage {
+        CIImage(node: ColorKernelNode(stage: BlendStage.sourceOver, inputs: [node, dest.node], extent: extent.union(dest.extent)))
+    }
+    public func premultiplyingAlpha() -> CIImage { applying(AlphaStage(kind: .premultiply)) }
+    public func unpremultiplyingAlpha() -> CIImage { applying(AlphaStage(kind: .unpremultiply)) }
+    /// Opaque inside `extent` (colour kept as stored), clear outside.
+    public func settingAlphaOne(in rect: CGRect) -> CIImage {
+        let opaque = CIImage(node: ColorKernelNode(stage: AlphaStage(kind: .setOne), inputs: [ClampNode(input: node, rect: extent.isInfinite ? rect : extent)], extent: .infinite))
+        return opaque.cropped(to: rect)
+    }
+
+    /// Materialise this image once when rendered (and keep it in the context's cache).
+    public func insertingIntermediate() -> CIImage { insertingIntermediate(cache: true) }
+    public func insertingIntermediate(cache: Bool) -> CIImage {
+        CIImage(node: IntermediateNode(input: node, cacheable: cache), properties: storedProperties, url: url)
+    }
+
+    // MARK: Filters
+
+    public func applyingFilter(_ filterName: String, parameters params: [String: Any]) -> CIImage {
+        guard let f = CIFilter(name: filterName) else { return .empty() }
+        f.setValue(self, forKey: kCIInputImageKey)
+        for (k, v) in params { f.setValue(v, forKey: k) }
+        return f.outputImage ?? .empty()
+    }
+    public func applyingFilter(_ filterName: String) -> CIImage { applyingFilter(filterName, parameters: [:]) }
+    public func applyingGaussianBlur(sigma: Double) -> CIImage {
+        applyingFilter("CIGaussianBlur", parameters: [kCIInputRadiusKey: sigma])
+    }
+
+    @available(*, deprecated, renamed: "cropped(to:)")
+    public func cropping(to rect: CGRect) -> CIImage { cropped(to: rect) }
+    @available(*, deprecated, renamed: "applyingFilter(_:parameters:)")
+    public func applyingFilter(_ filterName: String, withInputParameters params: [String: Any]?) -> CIImage {
+        applyingFilter(filterName, parameters: params ?? [:])
+    }
+    @available(*, deprecated, renamed: "clampedToExtent()")
+    public func clampingToExtent() -> CIImage { clampedToExtent() }
+    @available(*, deprecated, renamed: "transformed(by:)")
+    public func applying(_ t: CGAffineTransform) -> CIImage { transformed(by: t) }
+
+    /// A colour stage over this image, fused with the colour stages before it.
+    func applying(_ stage: any ColorStage, extras: [CIImage] = [], extent: CGRect? = nil) -> CIImage {
+        let e = extent ?? self.extent
+        let step = FusedColorNode.Step(stage: stage, extras: extras.map(\.node))
+        if let f = node as? FusedColorNode, f.extent == e {
+            var steps = f.steps
+            if extras.isEmpty, let m2 = stage.matrix, let last = steps.last, last.extras.isEmpty,
+               let m1 = last.stage.matrix, last.stage.wantsUnpremultiplied == stage.wantsUnpremultiplied {
+                steps[steps.count - 1] = .init(stage: MatrixStage(m: m1.followed(by: m2), wantsUnpremultiplied: stage.wantsUnpremultiplied, name: "folded matrix"), extras: [])
+            } else {
+                steps.append(step)
+            }
+            return CIImage(node: FusedColorNode(head: f.head, steps: steps, extent: e), properties: storedProperties, url: url)
+        }
+        return CIImage(node: FusedColorNode(head: node, steps: [step], extent: e), properties: storedProperties, url: url)
+    }
+}
+
+/// Alpha bookkeeping stages.
+struct AlphaStage: ColorStage {
+    enum Kind { case premultiply, unpremultiply, setOne }
+    let kind: Kind
+    var wantsUnpremultiplied: Bool { false }
+    func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
+        switch kind {
+        case .premultiply: premultiplyRow(row, count)
+        case .unpremultiply: unpremultiplyRow(row, count)
+        case .setOne: for i in 0..<count { row[i].w = 1 }
+        }
+    }
+    var label: String { "\(kind)" }
+}

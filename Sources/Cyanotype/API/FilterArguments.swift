@@ -1,0 +1,118 @@
+/// A filter's inputs as its build function reads them: typed, defaulted, validated and
+/// clamped to the declared hard range, with a `CIFilterError` for anything unusable.
+struct FilterArguments {
+    let descriptor: FilterDescriptor
+    let values: [String: Any]
+
+    private var filter: String { descriptor.name }
+
+    private func raw(_ key: String) -> Any? {
+        values[key] ?? descriptor.input(key)?.defaultValue?.objectValue
+    }
+
+    func image(_ key: String = kCIInputImageKey) throws(CIFilterError) -> CIImage {
+        guard let v = values[key] else { throw .missingInput(filter: filter, key: key) }
+        guard let img = v as? CIImage else { throw .wrongType(filter: filter, key: key, expected: "a CIImage", got: typeName(v)) }
+        return img
+    }
+    func optionalImage(_ key: String) throws(CIFilterError) -> CIImage? {
+        guard let v = values[key] else { return nil }
+        guard let img = v as? CIImage else { throw .wrongType(filter: filter, key: key, expected: "a CIImage", got: typeName(v)) }
+        return img
+    }
+
+    /// A number, clamped to the declared minimum and maximum (Core Image's hard limits).
+    func number(_ key: String) throws(CIFilterError) -> Double {
+        guard let v = raw(key) else { throw .missingInput(filter: filter, key: key) }
+        guard let d = numberValue(v) else { throw .wrongType(filter: filter, key: key, expected: "a number", got: typeName(v)) }
+        guard d.isFinite else { throw .nonFinite(filter: filter, key: key) }
+        var x = d
+        if let lo = descriptor.input(key)?.minimum { x = max(x, lo) }
+        if let hi = descriptor.input(key)?.maximum { x = min(x, hi) }
+        return x
+    }
+    func float(_ key: String) throws(CIFilterError) -> Float { Float(try number(key)) }
+    func bool(_ key: String) throws(CIFilterError) -> Bool { try number(key) != 0 }
+
+    func vector(_ key: String) throws(CIFilterError) -> CIVector {
+        guard let v = raw(key) else { throw .missingInput(filter: filter, key: key) }
+        let vec: CIVector
+        switch v {
+        case let x as CIVector: vec = x
+        case let p as CGPoint: vec = CIVector(cgPoint: p)
+        case let r as CGRect: vec = CIVector(cgRect: r)
+        case let a as [CGFloat]: vec = CIVector(values: a)
+        case let a as [Double]: vec = CIVector(values: a.map { CGFloat($0) })
+        case let a as [Float]: vec = CIVector(values: a.map { CGFloat($0) })
+        case let a as [Int]: vec = CIVector(values: a.map { CGFloat($0) })
+        case let s as String: vec = CIVector(string: s)
+        default: throw .wrongType(filter: filter, key: key, expected: "a CIVector", got: typeName(v))
+        }
+        // Huge finite values are legitimate (CICrop's default is an infinite rectangle).
+        guard vec.values.allSatisfy({ !$0.isNaN }) else { throw .nonFinite(filter: filter, key: key) }
+        return vec
+    }
+    func point(_ key: String) throws(CIFilterError) -> CGPoint {
+        let v = try vector(key)
+        guard v.x.isFinite, v.y.isFinite else { throw .nonFinite(filter: filter, key: key) }
+        return v.cgPointValue
+    }
+    func rect(_ key: String) throws(CIFilterError) -> CGRect { try vector(key).cgRectValue }
+
+    func color(_ key: String) throws(CIFilterError) -> CIColor {
+        guard let v = raw(key) else { throw .missingInput(filter: filter, key: key) }
+        switch v {
+        case let c as CIColor:
+            guard c.components.allSatisfy(\.isFinite) else { throw .nonFinite(filter: filter, key: key) }
+            return c
+        case let vec as CIVector:
+            return CIColor(red: vec.x, green: vec.y, blue: vec.z, alpha: vec.count > 3 ? vec.w : 1)
+        default: throw .wrongType(filter: filter, key: key, expected: "a CIColor", got: typeName(v))
+        }
+    }
+
+    func transform(_ key: String) throws(CIFilterError) -> CGAffineTransform {
+        guard let v = raw(key) else { throw .missingInput(filter: filter, key: key) }
+        let t: CGAffineTransform
+        switch v {
+        case let x as CGAffineTransform: t = x
+        case let x as AffineTransform: t = CGAffineTransform(a: x.m11, b: x.m12, c: x.m21, d: x.m22, tx: x.tX, ty: x.tY)
+        case let vec as CIVector where vec.count == 6: t = vec.cgAffineTransformValue
+        default: throw .wrongType(filter: filter, key: key, expected: "a CGAffineTransform", got: typeName(v))
+        }
+        guard [t.a, t.b, t.c, t.d, t.tx, t.ty].allSatisfy(\.isFinite) else { throw .nonFinite(filter: filter, key: key) }
+        return t
+    }
+
+    func string(_ key: String) throws(CIFilterError) -> String {
+        guard let v = raw(key) else { throw .missingInput(filter: filter, key: key) }
+        if let s = v as? String { return s }
+        if let s = v as? NSString { return String(describing: s) }
+        throw .wrongType(filter: filter, key: key, expected: "a String", got: typeName(v))
+    }
+    func data(_ key: String) throws(CIFilterError) -> Data {
+        guard let v = raw(key) else { throw .missingInput(filter: filter, key: key) }
+        if let d = v as? Data { return d }
+        if let s = v as? String { return Data(s.utf8) }
+        throw .wrongType(filter: filter, key: key, expected: "Data", got: typeName(v))
+    }
+}
+
+/// Any numeric value Swift or Foundation might hand us, as a Double.
+func numberValue(_ v: Any) -> Double? {
+    switch v {
+    case let x as Double: return x
+    case let x as Float: return Double(x)
+    case let x as CGFloat: return Double(x)
+    case let x as Int: return Double(x)
+    case let x as Int32: return Double(x)
+    case let x as Int64: return Double(x)
+    case let x as UInt: return Double(x)
+    case let x as Bool: return x ? 1 : 0
+    case let x as NSNumber: return x.doubleValue
+    case let x as String: return Double(x.trimmingCharacters(in: .whitespaces))
+    default: return nil
+    }
+}
+
+func typeName(_ v: Any) -> String { String(describing: type(of: v)) }

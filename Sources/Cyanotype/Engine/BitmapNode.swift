@@ -1,0 +1,198 @@
+/// Pixels in memory in any `CIFormat`, converted into the working space tile by tile:
+/// decode the transfer function, convert primaries, premultiply.
+final class BitmapNode: RecipeNode, @unchecked Sendable {
+    let data: Data
+    let width: Int, height: Int, bytesPerRow: Int
+    let format: CIFormat
+    let colorSpace: CGColorSpace?
+    /// Whether colour in `data` is already premultiplied by alpha.
+    let premultiplied: Bool
+    let tables: TransferTables
+    let toSRGB: ColorMatrix?
+
+    /// nil when the format is unknown or the data too short.
+    init?(data: Data, bytesPerRow: Int, width: Int, height: Int, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool, origin: CGPoint = .zero) {
+        guard let bpp = format.bytesPerPixel, width > 0, height > 0, bytesPerRow >= width * bpp,
+              data.count >= bytesPerRow * (height - 1) + width * bpp else { return nil }
+        self.data = data; self.width = width; self.height = height; self.bytesPerRow = bytesPerRow
+        self.format = format; self.colorSpace = colorSpace; self.premultiplied = premultiplied
+        // Float and half data are taken as linear values already when the space is linear.
+        tables = TransferTables.forSpace(colorSpace)
+        toSRGB = colorSpace?.toSRGBMatrix.map { ColorMatrix(rgb: $0) }
+        super.init(extent: CGRect(x: origin.x, y: origin.y, width: CGFloat(width), height: CGFloat(height)), inputs: [])
+    }
+
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        ev.count { $0.sourcePixels += rect.area }
+        guard let info = format.info else { out.zero(); return }
+        let ext = pixelExtent
+        let x0 = rect.minX - ext.minX
+        let channels = info.channels
+        let space = ev.colorManaged ? colorSpace : nil
+        let tables = ev.colorManaged ? self.tables : .linear
+        let toSRGB = ev.colorManaged ? self.toSRGB : nil
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            guard let base = raw.baseAddress else { return }
+            for r in 0..<out.height {
+                // Row 0 of the data is the top of the image, the highest y.
+                let dataRow = ext.maxY - 1 - (rect.minY + r)
+                let src = base + dataRow * bytesPerRow
+                let dst = out.row(r)
+                let n = out.width
+                switch info.sample {
+                case .uint8:
+                    let p = src.assumingMemoryBound(to: UInt8.self) + x0 * channels
+                    convert8(p, dst, n, info.layout, tables, space)
+                case .uint16:
+                    let p = (src + x0 * channels * 2).assumingMemoryBound(to: UInt16.self)
+                    convert16(p, dst, n, info.layout, tables, space)
+                case .half:
+                    let p = (src + x0 * channels * 2).assumingMemoryBound(to: Float16.self)
+                    for i in 0..<n { dst[i] = gather(channels, info.layout) { Float(p[i * channels + $0]) } }
+                    decodeFloat(dst, n, space)
+                case .float:
+                    let p = (src + x0 * channels * 4).assumingMemoryBound(to: Float.self)
+                    for i in 0..<n { dst[i] = gather(channels, info.layout) { p[i * channels + $0] } }
+                    decodeFloat(dst, n, space)
+                }
+                if let m = toSRGB { for i in 0..<n { let v = dst[i]; dst[i] = m.apply(SIMD4(v.x, v.y, v.z, 0)) + SIMD4(0, 0, 0, v.w) } }
+                // Every path above ends with straight linear colour (premultiplied data is
+                // divided out before decoding, as the transfer applies to straight colour).
+                premultiplyRow(dst, n)
+            }
+        }
+    }
+
+    /// Integer samples -> straight linear colour (premultiplied input is divided out first).
+    @inline(__always) private func convert8(_ p: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int, _ layout: CIFormat.Layout, _ tables: TransferTables, _ space: CGColorSpace?) {
+        let t = tables.decode8
+        let k: Float = 1 / 255
+        switch layout {
+        case .rgba, .bgra, .argb, .abgr:
+            let (ri, gi, bi, ai) = layout.offsets
+            for i in 0..<n {
+                let q = p + i * 4
+                let a8 = q[ai]
+                if premultiplied && a8 != 255 && a8 != 0 {
+                    let inv = 255 / Float(a8)
+                    let r = decodeWith(space, Float(q[ri]) * k * inv)
+                    let g = decodeWith(space, Float(q[gi]) * k * inv)
+                    let b = decodeWith(space, Float(q[bi]) * k * inv)
+                    dst[i] = SIMD4(r, g, b, Float(a8) * k)
+                } else {
+                    dst[i] = SIMD4(t[Int(q[ri])], t[Int(q[gi])], t[Int(q[bi])], Float(a8) * k)
+                }
+            }
+        case .r, .l:
+            for i in 0..<n { let v = t[Int(p[i])]; dst[i] = SIMD4(v, layout == .r ? 0 : v, layout == .r ? 0 : v, 1) }
+        case .a:
+            for i in 0..<n { dst[i] = SIMD4(0, 0, 0, Float(p[i]) * k) }
+        case .la:
+            for i in 0..<n { let v = t[Int(p[2 * i])]; dst[i] = SIMD4(v, v, v, Float(p[2 * i + 1]) * k) }
+        case .rg:
+            for i in 0..<n { dst[i] = SIMD4(t[Int(p[2 * i])], t[Int(p[2 * i + 1])], 0, 1) }
+        case .rgbx:
+            for i in 0..<n { let q = p + i * 4; dst[i] = SIMD4(t[Int(q[0])], t[Int(q[1])], t[Int(q[2])], 1) }
+        }
+    }
+
+    @inline(__always) private func convert16(_ p: UnsafePointer<UInt16>, _ dst: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int, _ layout: CIFormat.Layout, _ tables: TransferTables, _ space: CGColorSpace?) {
+        let t = tables.decode16
+        let k: Float = 1 / 65535
+        switch layout {
+        case .r, .l:
+            for i in 0..<n { let v = t[Int(p[i])]; dst[i] = SIMD4(v, layout == .r ? 0 : v, layout == .r ? 0 : v, 1) }
+        case .rgbx:
+            for i in 0..<n { let q = p + i * 4; dst[i] = SIMD4(t[Int(q[0])], t[Int(q[1])], t[Int(q[2])], 1) }
+        default:
+            for i in 0..<n {
+                let q = p + i * 4
+                let a = Float(q[3]) * k
+                if premultiplied && q[3] != 65535 && q[3] != 0 {
+                    let inv = 1 / a
+                    dst[i] = SIMD4(decodeWith(space, Float(q[0]) * k * inv), decodeWith(space, Float(q[1]) * k * inv), decodeWith(space, Float(q[2]) * k * inv), a)
+                } else {
+                    dst[i] = SIMD4(t[Int(q[0])], t[Int(q[1])], t[Int(q[2])], a)
+                }
+            }
+        }
+    }
+
+    @inline(__always) private func decodeWith(_ space: CGColorSpace?, _ v: Float) -> Float { space?.decode(v) ?? v }
+
+    @inline(__always) private func gather(_ channels: Int, _ layout: CIFormat.Layout, _ f: (Int) -> Float) -> SIMD4<Float> {
+        switch layout {
+        case .r: return SIMD4(f(0), 0, 0, 1)
+        case .l: let v = f(0); return SIMD4(v, v, v, 1)
+        case .a: return SIMD4(0, 0, 0, f(0))
+        case .la: let v = f(0); return SIMD4(v, v, v, f(1))
+        case .rg: return SIMD4(f(0), f(1), 0, 1)
+        case .rgbx: return SIMD4(f(0), f(1), f(2), 1)
+        default:
+            let (r, g, b, a) = layout.offsets
+            return SIMD4(f(r), f(g), f(b), f(a))
+        }
+    }
+
+    /// Float/half data: divide out premultiplication, then decode the transfer function.
+    private func decodeFloat(_ dst: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int, _ space: CGColorSpace?) {
+        if premultiplied { unpremultiplyRow(dst, n) }
+        guard let space, space.transfer != .linear else { return }
+        for i in 0..<n { let v = dst[i]; dst[i] = SIMD4(space.decode(v.x), space.decode(v.y), space.decode(v.z), v.w) }
+    }
+
+    override var label: String { "bitmap \(width)x\(height) \(format) \(colorSpace?.description ?? "unmanaged")" }
+}
+
+extension CIFormat.Layout {
+    /// Byte offsets of red, green, blue and alpha within a 4-channel pixel.
+    var offsets: (Int, Int, Int, Int) {
+        switch self {
+        case .bgra: return (2, 1, 0, 3)
+        case .argb: return (1, 2, 3, 0)
+        case .abgr: return (3, 2, 1, 0)
+        default: return (0, 1, 2, 3)
+        }
+    }
+}
+
+/// Pixels already in the working space (premultiplied linear float), e.g. materialised.
+final class FloatBlockNode: RecipeNode, @unchecked Sendable {
+    let block: PixelBlock
+    init(block: PixelBlock) {
+        self.block = block
+        super.init(extent: block.rect.cgRect, inputs: [])
+    }
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        ev.count { $0.sourcePixels += rect.area }
+        out.copy(from: block.view(rect))
+    }
+    override var label: String { "float pixels \(block.rect)" }
+}
+
+/// A source decoded on first use (files): the decode runs once, in `prepare`, and is shared.
+final class LazySourceNode: RecipeNode, @unchecked Sendable {
+    private let lock = NSLock()
+    private let load: @Sendable () throws -> RecipeNode
+    private var loaded: Result<RecipeNode, any Error>?
+    let name: String
+
+    init(extent: CGRect, name: String, load: @escaping @Sendable () throws -> RecipeNode) {
+        self.load = load
+        self.name = name
+        super.init(extent: extent, inputs: [])
+    }
+    func source() throws -> RecipeNode {
+        lock.lock(); defer { lock.unlock() }
+        if let loaded { return try loaded.get() }
+        let r = Result { try load() }
+        loaded = r
+        return try r.get()
+    }
+    override func prepare() throws { _ = try source() }
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        guard let s = try? source() else { out.zero(); return }
+        ev.fill(s, rect, out)
+    }
+    override var label: String { "file \(name)" }
+}

@@ -1,0 +1,154 @@
+/// Per-pixel colour work over one row: the unit the renderer fuses. Built-in colour filters
+/// are structs conforming to this; `CIColorKernel` wraps a user's row function in one.
+/// The renderer calls `run` once per tile row, never per pixel.
+protocol ColorStage: Sendable {
+    /// Image inputs besides the row being transformed (blend modes take one).
+    var extraInputCount: Int { get }
+    /// Whether `run` wants straight (unpremultiplied) colour; the renderer converts.
+    var wantsUnpremultiplied: Bool { get }
+    /// When the stage is an affine colour map, its matrix, so neighbours fold into one.
+    var matrix: ColorMatrix? { get }
+    /// Transforms `count` pixels of row `y` in place, starting at column `x`.
+    func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int)
+    var label: String { get }
+}
+
+extension ColorStage {
+    var extraInputCount: Int { 0 }
+    var matrix: ColorMatrix? { nil }
+}
+
+/// `out = c0*r + c1*g + c2*b + c3*a + bias`: an affine colour map stored by columns.
+struct ColorMatrix: Sendable, Equatable {
+    var c0: SIMD4<Float>, c1: SIMD4<Float>, c2: SIMD4<Float>, c3: SIMD4<Float>, bias: SIMD4<Float>
+
+    static let identity = ColorMatrix(c0: [1, 0, 0, 0], c1: [0, 1, 0, 0], c2: [0, 0, 1, 0], c3: [0, 0, 0, 1], bias: .zero)
+
+    /// From Core Image's row vectors (CIColorMatrix: output red = dot(pixel, rVector) + bias.r).
+    init(rows r: SIMD4<Float>, _ g: SIMD4<Float>, _ b: SIMD4<Float>, _ a: SIMD4<Float>, bias: SIMD4<Float>) {
+        c0 = SIMD4(r.x, g.x, b.x, a.x); c1 = SIMD4(r.y, g.y, b.y, a.y)
+        c2 = SIMD4(r.z, g.z, b.z, a.z); c3 = SIMD4(r.w, g.w, b.w, a.w)
+        self.bias = bias
+    }
+    init(c0: SIMD4<Float>, c1: SIMD4<Float>, c2: SIMD4<Float>, c3: SIMD4<Float>, bias: SIMD4<Float>) {
+        self.c0 = c0; self.c1 = c1; self.c2 = c2; self.c3 = c3; self.bias = bias
+    }
+    /// An RGB 3x3 (row-major) leaving alpha alone.
+    init(rgb m: [Float], bias: SIMD3<Float> = .zero) {
+        self.init(rows: SIMD4(m[0], m[1], m[2], 0), SIMD4(m[3], m[4], m[5], 0), SIMD4(m[6], m[7], m[8], 0), SIMD4(0, 0, 0, 1),
+                  bias: SIMD4(bias, 0))
+    }
+
+    @inline(__always) func apply(_ p: SIMD4<Float>) -> SIMD4<Float> {
+        c0 * p.x + c1 * p.y + c2 * p.z + c3 * p.w + bias
+    }
+    /// `then` applied after `self`.
+    func followed(by then: ColorMatrix) -> ColorMatrix {
+        ColorMatrix(c0: then.apply(c0) - then.bias, c1: then.apply(c1) - then.bias, c2: then.apply(c2) - then.bias,
+                    c3: then.apply(c3) - then.bias, bias: then.apply(bias))
+    }
+    /// Whether alpha out is alpha in, so the map commutes with premultiplication for opaque work.
+    var preservesAlpha: Bool { c0.w == 0 && c1.w == 0 && c2.w == 0 && c3 == SIMD4(0, 0, 0, 1) && bias.w == 0 }
+}
+
+/// A colour matrix as a stage (CIColorMatrix and everything that folds into one).
+struct MatrixStage: ColorStage {
+    let m: ColorMatrix
+    let wantsUnpremultiplied: Bool
+    var name: String = "matrix"
+    var matrix: ColorMatrix? { m }
+    func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
+        let c0 = m.c0, c1 = m.c1, c2 = m.c2, c3 = m.c3, b = m.bias
+        for i in 0..<count {
+            let p = row[i]
+            row[i] = c0 * p.x + c1 * p.y + c2 * p.z + c3 * p.w + b
+        }
+    }
+    var label: String { name }
+}
+
+/// Pixel-wise helpers shared by stages. Scalar `min`/`max` on purpose: SIMD `.clamped` and
+/// `pointwiseMin` compile to per-lane library calls (see NOTES-swift-linux.md).
+/// NaN goes to 0, so a later `Int(...)` can never trap.
+@inline(__always) func clamp01(_ v: Float) -> Float { v > 0 ? (v < 1 ? v : 1) : 0 }
+
+@inline(__always) func unpremultiplyRow(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
+    for i in 0..<count {
+        let p = row[i]
+        let inv: Float = p.w > 0 ? 1 / p.w : 0
+        row[i] = SIMD4(p.x * inv, p.y * inv, p.z * inv, p.w)
+    }
+}
+@inline(__always) func premultiplyRow(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
+    for i in 0..<count {
+        let p = row[i]
+        row[i] = SIMD4(p.x * p.w, p.y * p.w, p.z * p.w, p.w)
+    }
+}
+
+/// An unfused colour-kernel application as built by filters; the optimiser folds chains of
+/// these into `FusedColorNode`s.
+final class ColorKernelNode: RecipeNode, @unchecked Sendable {
+    let stage: any ColorStage
+    init(stage: any ColorStage, inputs: [RecipeNode], extent: CGRect) {
+        self.stage = stage
+        super.init(extent: extent, inputs: inputs)
+    }
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        FusedColorNode(head: inputs[0], steps: [.init(stage: stage, extras: Array(inputs.dropFirst()))], extent: extent)
+            .evaluate(rect, into: out, ev)
+    }
+    override var label: String { "color \(stage.label)" }
+}
+
+/// A run of colour stages over one head image, done row by row on an L1-resident tile row:
+/// the fusion that makes a chain of per-pixel filters cost about one.
+final class FusedColorNode: RecipeNode, @unchecked Sendable {
+    struct Step: @unchecked Sendable {
+        let stage: any ColorStage
+        let extras: [RecipeNode]
+    }
+    let head: RecipeNode
+    let steps: [Step]
+
+    init(head: RecipeNode, steps: [Step], extent: CGRect) {
+        self.head = head
+        self.steps = steps
+        super.init(extent: extent, inputs: [head] + steps.flatMap(\.extras))
+    }
+
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        ev.fill(head, rect, out)
+        // Extra inputs (blend backgrounds, masks) for every step, each over the same rect.
+        var blocks: [PixelBlock] = []
+        var extraStart: [Int] = []
+        for step in steps {
+            extraStart.append(blocks.count)
+            for e in step.extras {
+                let b = PixelBlock(rect: rect)
+                ev.fill(e, rect, b.buffer)
+                blocks.append(b)
+            }
+        }
+        let pointers = UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>>.allocate(capacity: max(1, blocks.count))
+        defer { pointers.deallocate() }
+        let w = rect.width
+        for r in 0..<out.height {
+            let row = out.row(r)
+            for (i, b) in blocks.enumerated() { pointers[i] = b.pixels + r * w }
+            var premultiplied = true
+            for (s, step) in steps.enumerated() {
+                let extra = pointers + extraStart[s]
+                if step.stage.wantsUnpremultiplied {
+                    if premultiplied { unpremultiplyRow(row, w); premultiplied = false }
+                    for k in 0..<step.extras.count { unpremultiplyRow(extra[k], w) }
+                } else if !premultiplied {
+                    premultiplyRow(row, w); premultiplied = true
+                }
+                step.stage.run(row, extra: UnsafePointer(extra), count: w, x: rect.minX, y: rect.minY + r)
+            }
+            if !premultiplied { premultiplyRow(row, w) }
+        }
+    }
+    override var label: String { "fused color [" + steps.map(\.stage.label).joined(separator: " -> ") + "]" }
+}

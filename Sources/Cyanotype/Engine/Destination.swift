@@ -1,0 +1,112 @@
+/// Writes working-space tiles into caller memory in a `CIFormat`: unpremultiply, convert
+/// primaries, encode the transfer function, quantise, re-premultiply when the format wants it.
+/// Row 0 of the destination is the top of `bounds` (highest y), as in Core Image.
+struct DestinationWriter: @unchecked Sendable {
+    let base: UnsafeMutableRawPointer
+    let rowBytes: Int
+    let bounds: PixelRect
+    let info: CIFormat.Info
+    let bytesPerPixel: Int
+    let space: CGColorSpace?
+    let premultiplied: Bool
+    let tables: TransferTables
+    let fromSRGB: ColorMatrix?
+
+    init?(base: UnsafeMutableRawPointer, rowBytes: Int, bounds: PixelRect, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool) {
+        guard let info = format.info, let bpp = format.bytesPerPixel else { return nil }
+        self.base = base; self.rowBytes = rowBytes; self.bounds = bounds; self.info = info; self.bytesPerPixel = bpp
+        self.space = colorSpace; self.premultiplied = premultiplied
+        tables = TransferTables.forSpace(colorSpace)
+        fromSRGB = colorSpace?.fromSRGBMatrix.map { ColorMatrix(rgb: $0) }
+    }
+
+    func write(_ tile: TileBuffer, _ rect: PixelRect) {
+        for r in 0..<tile.height {
+            let y = rect.minY + r
+            let row = base + (bounds.maxY - 1 - y) * rowBytes + (rect.minX - bounds.minX) * bytesPerPixel
+            writeRow(tile.row(r), row, tile.width)
+        }
+    }
+
+    /// Straight colour in the destination's primaries (still linear), alpha in w.
+    @inline(__always) private func straight(_ p: SIMD4<Float>) -> SIMD4<Float> {
+        let inv: Float = p.w > 0 ? 1 / p.w : 0
+        var s = SIMD4(p.x * inv, p.y * inv, p.z * inv, p.w)
+        if let m = fromSRGB { s = m.apply(SIMD4(s.x, s.y, s.z, 0)) + SIMD4(0, 0, 0, s.w) }
+        return s
+    }
+
+    private func writeRow(_ src: UnsafeMutablePointer<SIMD4<Float>>, _ dst: UnsafeMutableRawPointer, _ n: Int) {
+        let gray = info.layout == .l || info.layout == .la
+        switch info.sample {
+        case .uint8:
+            let d = dst.assumingMemoryBound(to: UInt8.self)
+            let (ri, gi, bi, ai) = info.layout.offsets
+            for i in 0..<n {
+                let s = straight(src[i])
+                let a = clamp01(s.w)
+                var c: SIMD3<Float> = gray ? SIMD3(repeating: luminance(s)) : SIMD3(s.x, s.y, s.z)
+                var e = SIMD3<UInt8>(tables.enc8(c.x), tables.enc8(c.y), tables.enc8(c.z))
+                if premultiplied && a < 1 {
+                    c = SIMD3(encodeF(c.x), encodeF(c.y), encodeF(c.z)) * a
+                    e = SIMD3(q8(c.x), q8(c.y), q8(c.z))
+                }
+                let a8 = q8(a)
+                switch info.layout {
+                case .rgba, .bgra, .argb, .abgr:
+                    let q = d + i * 4
+                    q[ri] = e.x; q[gi] = e.y; q[bi] = e.z; q[ai] = a8
+                case .rgbx: let q = d + i * 4; q[0] = e.x; q[1] = e.y; q[2] = e.z; q[3] = 255
+                case .r, .l: d[i] = e.x
+                case .a: d[i] = a8
+                case .la: d[2 * i] = e.x; d[2 * i + 1] = a8
+                case .rg: d[2 * i] = e.x; d[2 * i + 1] = e.y
+                }
+            }
+        case .uint16:
+            let d = dst.assumingMemoryBound(to: UInt16.self)
+            for i in 0..<n {
+                let s = straight(src[i])
+                let a = clamp01(s.w)
+                var c: SIMD3<Float> = gray ? SIMD3(repeating: luminance(s)) : SIMD3(s.x, s.y, s.z)
+                var e = SIMD3<UInt16>(tables.enc16(c.x), tables.enc16(c.y), tables.enc16(c.z))
+                if premultiplied && a < 1 {
+                    c = SIMD3(encodeF(c.x), encodeF(c.y), encodeF(c.z)) * a
+                    e = SIMD3(q16(c.x), q16(c.y), q16(c.z))
+                }
+                let a16 = q16(a)
+                switch info.layout {
+                case .r, .l: d[i] = e.x
+                case .rgbx: let q = d + i * 4; q[0] = e.x; q[1] = e.y; q[2] = e.z; q[3] = 65535
+                default: let q = d + i * 4; q[0] = e.x; q[1] = e.y; q[2] = e.z; q[3] = a16
+                }
+            }
+        case .half, .float:
+            let isHalf = info.sample == .half
+            for i in 0..<n {
+                let s = straight(src[i])
+                let clampRange = !(space?.isExtended ?? true)
+                func fix(_ v: Float) -> Float { clampRange ? clamp01(v) : (v.isFinite ? v : 0) }
+                var c: SIMD3<Float> = gray ? SIMD3(repeating: luminance(s)) : SIMD3(s.x, s.y, s.z)
+                c = SIMD3(fix(encodeF(c.x)), fix(encodeF(c.y)), fix(encodeF(c.z)))
+                let a = clamp01(s.w)
+                if premultiplied { c *= a }
+                let vals: [Float]
+                switch info.layout {
+                case .r, .l: vals = [c.x]
+                case .a: vals = [a]
+                default: vals = [c.x, c.y, c.z, a]
+                }
+                for (k, v) in vals.enumerated() {
+                    if isHalf { dst.assumingMemoryBound(to: Float16.self)[i * vals.count + k] = Float16(v) }
+                    else { dst.assumingMemoryBound(to: Float.self)[i * vals.count + k] = v }
+                }
+            }
+        }
+    }
+
+    @inline(__always) private func encodeF(_ v: Float) -> Float { space?.encode(v) ?? v }
+    @inline(__always) private func q8(_ v: Float) -> UInt8 { UInt8(clamp01(v) * 255 + 0.5) }
+    @inline(__always) private func q16(_ v: Float) -> UInt16 { UInt16(clamp01(v) * 65535 + 0.5) }
+    @inline(__always) private func luminance(_ s: SIMD4<Float>) -> Float { 0.2126 * s.x + 0.7152 * s.y + 0.0722 * s.z }
+}

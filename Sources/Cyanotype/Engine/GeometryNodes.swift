@@ -1,0 +1,211 @@
+/// Resamples its input through an affine transform: bilinear (Core Image's default) or
+/// nearest. Transforms that map pixel centres onto pixel centres (flips, quarter turns,
+/// integer shifts) copy pixels exactly.
+final class AffineNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+    let transform: CGAffineTransform
+    let inverse: CGAffineTransform
+    let mode: SamplingMode
+    /// Set when the transform is an exact pixel permutation.
+    private let exact: Bool
+
+    init(input: RecipeNode, transform: CGAffineTransform, mode: SamplingMode) {
+        self.transform = transform
+        self.inverse = transform.inverted()
+        self.mode = mode
+        let t = transform
+        let unit: (CGFloat) -> Bool = { $0 == 0 || $0 == 1 || $0 == -1 }
+        exact = unit(t.a) && unit(t.b) && unit(t.c) && unit(t.d) && abs(t.a * t.d - t.b * t.c) == 1
+            && t.tx == t.tx.rounded() && t.ty == t.ty.rounded()
+        let e = input.extent.isInfinite ? CGRect.infinite : input.extent.applying(transform)
+        super.init(extent: e, inputs: [input])
+    }
+
+    var halo: Int { 1 }
+
+    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
+        let src = rect.cgRect.applying(inverse)
+        if exact { return PixelRect(covering: src) }
+        return PixelRect(covering: src.insetBy(dx: -1, dy: -1))
+    }
+
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        let input = inputs[0]
+        let src = inputRect(0, for: rect).intersection(input.pixelExtent)
+        if src.isEmpty { out.zero(); return }
+        // A strong downscale would read a huge source rectangle per tile: split the tile.
+        if src.area > max(4 * rect.area, 1 << 20), rect.width > 16 || rect.height > 16 {
+            splitEvaluate(rect, out, ev)
+            return
+        }
+        let block = PixelBlock(rect: src)
+        ev.fill(input, src, block.buffer)
+        let sb = block.buffer
+        let inv = inverse
+        if exact {
+            for r in 0..<out.height {
+                let d = out.row(r)
+                for i in 0..<out.width {
+                    let p = CGPoint(x: CGFloat(rect.minX + i) + 0.5, y: CGFloat(rect.minY + r) + 0.5).applying(inv)
+                    let sx = Int((p.x - 0.5).rounded()) - src.minX, sy = Int((p.y - 0.5).rounded()) - src.minY
+                    d[i] = (sx >= 0 && sy >= 0 && sx < src.width && sy < src.height) ? sb.row(sy)[sx] : .zero
+                }
+            }
+            return
+        }
+        // Walk each row incrementally in source space: p(x + 1) = p(x) + (a, b).
+        let da = Double(inv.a), db = Double(inv.b)
+        let w = src.width, h = src.height
+        for r in 0..<out.height {
+            let start = CGPoint(x: CGFloat(rect.minX) + 0.5, y: CGFloat(rect.minY + r) + 0.5).applying(inv)
+            var u = Double(start.x) - 0.5 - Double(src.minX)
+            var v = Double(start.y) - 0.5 - Double(src.minY)
+            let d = out.row(r)
+            if mode == .nearest {
+                for i in 0..<out.width {
+                    let sx = Int((u + 0.5).rounded(.down)), sy = Int((v + 0.5).rounded(.down))
+                    d[i] = (sx >= 0 && sy >= 0 && sx < w && sy < h) ? sb.row(sy)[sx] : .zero
+                    u += da; v += db
+                }
+                continue
+            }
+            for i in 0..<out.width {
+                let fx = u.rounded(.down), fy = v.rounded(.down)
+                let x0 = Int(fx), y0 = Int(fy)
+                let tx = Float(u - fx), ty = Float(v - fy)
+                var p00 = SIMD4<Float>.zero, p10 = p00, p01 = p00, p11 = p00
+                if y0 >= 0 && y0 < h {
+                    let row = sb.row(y0)
+                    if x0 >= 0 && x0 < w { p00 = row[x0] }
+                    if x0 + 1 >= 0 && x0 + 1 < w { p10 = row[x0 + 1] }
+                }
+                if y0 + 1 >= 0 && y0 + 1 < h {
+                    let row = sb.row(y0 + 1)
+                    if x0 >= 0 && x0 < w { p01 = row[x0] }
+                    if x0 + 1 >= 0 && x0 + 1 < w { p11 = row[x0 + 1] }
+                }
+                let top = p00 + (p10 - p00) * tx
+                let bottom = p01 + (p11 - p01) * tx
+                d[i] = top + (bottom - top) * ty
+                u += da; v += db
+            }
+        }
+    }
+
+    private func splitEvaluate(_ rect: PixelRect, _ out: TileBuffer, _ ev: Evaluator) {
+        let hw = max(1, rect.width / 2), hh = max(1, rect.height / 2)
+        for (x0, x1) in [(rect.minX, rect.minX + hw), (rect.minX + hw, rect.maxX)] where x1 > x0 {
+            for (y0, y1) in [(rect.minY, rect.minY + hh), (rect.minY + hh, rect.maxY)] where y1 > y0 {
+                let sub = PixelRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
+                evaluate(sub, into: out.view(x: x0 - rect.minX, y: y0 - rect.minY, width: sub.width, height: sub.height), ev)
+            }
+        }
+    }
+
+    override var label: String { "affine \(transform) \(mode)" + (exact ? " (exact)" : "") }
+}
+
+/// Separable resampling weights: for each output index, the first source index and its taps.
+struct ResampleWeights {
+    var first: [Int] = []
+    var taps: [[Float]] = []
+
+    /// Lanczos-3 from source to output along one axis, `scale` = output/source; the kernel is
+    /// widened by 1/scale when shrinking so it low-passes (no aliasing).
+    init(outStart: Int, outCount: Int, scale: Double) {
+        let support = 3.0 * max(1, 1 / scale)
+        let stretch = max(1, 1 / scale)
+        for o in outStart..<(outStart + outCount) {
+            let center = (Double(o) + 0.5) / scale          // source coordinate of the output centre
+            let lo = Int((center - support - 0.5).rounded(.down)), hi = Int((center + support - 0.5).rounded(.up))
+            var w: [Float] = []
+            var sum = 0.0
+            var ws: [Double] = []
+            for s in lo...hi {
+                let x = (Double(s) + 0.5 - center) / stretch
+                let v = lanczos3(x)
+                ws.append(v); sum += v
+            }
+            for v in ws { w.append(Float(sum != 0 ? v / sum : 0)) }
+            first.append(lo)
+            taps.append(w)
+        }
+    }
+    var sourceRange: (Int, Int) {
+        let lo = first.min() ?? 0
+        let hi = zip(first, taps).map { $0 + $1.count }.max() ?? 0
+        return (lo, hi)
+    }
+}
+
+@inline(__always) func lanczos3(_ x: Double) -> Double {
+    if x == 0 { return 1 }
+    if abs(x) >= 3 { return 0 }
+    let px = Double.pi * x
+    return 3 * sin(px) * sin(px / 3) / (px * px)
+}
+
+/// CILanczosScaleTransform: a separable Lanczos-3 resampler (scale and aspect ratio).
+final class LanczosScaleNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+    let sx: Double, sy: Double
+    init(input: RecipeNode, scaleX: Double, scaleY: Double) {
+        sx = scaleX; sy = scaleY
+        let e = input.extent
+        let out = e.isInfinite ? CGRect.infinite
+            : CGRect(x: e.minX * sx, y: e.minY * sy, width: e.width * sx, height: e.height * sy)
+        super.init(extent: out, inputs: [input])
+    }
+    var halo: Int { Int(3 * max(1, 1 / min(sx, sy))) + 1 }
+    override var isExpensive: Bool { true }
+
+    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
+        let h = ResampleWeights(outStart: rect.minX, outCount: 1, scale: sx).first[0]
+        let h2 = ResampleWeights(outStart: rect.maxX - 1, outCount: 1, scale: sx)
+        let v = ResampleWeights(outStart: rect.minY, outCount: 1, scale: sy).first[0]
+        let v2 = ResampleWeights(outStart: rect.maxY - 1, outCount: 1, scale: sy)
+        return PixelRect(minX: h, minY: v, maxX: h2.first[0] + h2.taps[0].count, maxY: v2.first[0] + v2.taps[0].count)
+    }
+
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        let src = inputRect(0, for: rect)
+        if src.area > max(8 * rect.area, 1 << 21), rect.width > 8, rect.height > 8 {
+            let hw = rect.width / 2, hh = rect.height / 2
+            for sub in [PixelRect(x: rect.minX, y: rect.minY, width: hw, height: hh),
+                        PixelRect(x: rect.minX + hw, y: rect.minY, width: rect.width - hw, height: hh),
+                        PixelRect(x: rect.minX, y: rect.minY + hh, width: hw, height: rect.height - hh),
+                        PixelRect(x: rect.minX + hw, y: rect.minY + hh, width: rect.width - hw, height: rect.height - hh)] {
+                evaluate(sub, into: out.view(x: sub.minX - rect.minX, y: sub.minY - rect.minY, width: sub.width, height: sub.height), ev)
+            }
+            return
+        }
+        let block = PixelBlock(rect: src)
+        ev.fill(inputs[0], src, block.buffer)
+        let hw = ResampleWeights(outStart: rect.minX, outCount: rect.width, scale: sx)
+        let vw = ResampleWeights(outStart: rect.minY, outCount: rect.height, scale: sy)
+        // Horizontal pass: every source row of the region -> rect.width columns.
+        let tmp = PixelBlock(rect: PixelRect(x: rect.minX, y: src.minY, width: rect.width, height: src.height))
+        for r in 0..<src.height {
+            let s = block.buffer.row(r), d = tmp.buffer.row(r)
+            for o in 0..<rect.width {
+                let taps = hw.taps[o]
+                let base = s + (hw.first[o] - src.minX)
+                var acc = SIMD4<Float>.zero
+                taps.withUnsafeBufferPointer { t in
+                    for k in 0..<t.count { acc += base[k] * t[k] }
+                }
+                d[o] = acc
+            }
+        }
+        // Vertical pass.
+        for r in 0..<rect.height {
+            let d = out.row(r)
+            d.update(repeating: .zero, count: rect.width)
+            let taps = vw.taps[r]
+            let firstRow = vw.first[r] - src.minY
+            for (k, w) in taps.enumerated() {
+                let s = tmp.buffer.row(firstRow + k)
+                for o in 0..<rect.width { d[o] += s[o] * w }
+            }
+        }
+    }
+    override var label: String { "lanczos scale \(sx)x\(sy)" }
+}

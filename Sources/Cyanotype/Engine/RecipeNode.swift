@@ -1,0 +1,144 @@
+/// One node of an image recipe. Nodes are immutable after init and shared freely between
+/// threads; a `CIImage` is a handle on one.
+///
+/// The renderer asks a node for the pixels of `rect` (always inside the node's pixel extent:
+/// `Evaluator.fill` clips and zero-fills outside it), and asks which rectangle of each input
+/// that needs (`inputRect`), so only pixels the output needs are computed.
+class RecipeNode: @unchecked Sendable {
+    let extent: CGRect
+    let inputs: [RecipeNode]
+
+    /// Integer pixels touched by `extent` (outward rounding).
+    let pixelExtent: PixelRect
+
+    init(extent: CGRect, inputs: [RecipeNode]) {
+        self.extent = extent
+        self.inputs = inputs
+        self.pixelExtent = PixelRect(covering: extent)
+    }
+
+    /// Input `index`'s rectangle needed to produce `rect` of this node.
+    func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect { rect }
+
+    /// Fills `out` (rect.width x rect.height, rows ascending y) with this node's pixels.
+    func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        out.zero()
+    }
+
+    /// Work done before any tile runs (decoding a file, say); errors stop the render.
+    func prepare() throws {}
+
+    /// Whether recomputing this node per tile is costly enough that a node shared by several
+    /// consumers is worth materialising once.
+    var isExpensive: Bool { false }
+
+    /// One line for `CIContext.explain`.
+    var label: String { String(describing: type(of: self)) }
+}
+
+// MARK: - Sources
+
+/// An infinite image of one colour.
+final class ConstantColorNode: RecipeNode, @unchecked Sendable {
+    let color: SIMD4<Float>
+    init(color: SIMD4<Float>) {
+        self.color = color
+        super.init(extent: .infinite, inputs: [])
+    }
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        for r in 0..<out.height { out.row(r).update(repeating: color, count: out.width) }
+    }
+    override var label: String { "constant \(color)" }
+}
+
+/// Pixels computed from their coordinates (gradients, patterns, user generators).
+protocol GeneratorStage: Sendable {
+    /// Writes `count` premultiplied working-space pixels of row `y`, starting at column `x`.
+    func generate(_ out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int)
+    var label: String { get }
+}
+
+final class GeneratorNode: RecipeNode, @unchecked Sendable {
+    let stage: any GeneratorStage
+    init(stage: any GeneratorStage, extent: CGRect = .infinite) {
+        self.stage = stage
+        super.init(extent: extent, inputs: [])
+    }
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        for r in 0..<out.height { stage.generate(out.row(r), count: out.width, x: rect.minX, y: rect.minY + r) }
+    }
+    override var label: String { "generator \(stage.label)" }
+}
+
+// MARK: - Geometry and bookkeeping nodes
+
+/// Restricts its input to a rectangle; everything outside is clear.
+final class CropNode: RecipeNode, @unchecked Sendable {
+    init(input: RecipeNode, rect: CGRect) {
+        let pr = PixelRect(covering: rect)
+        let e = input.extent.isInfinite ? pr.cgRect : input.extent.intersection(pr.cgRect)
+        super.init(extent: e.isNull ? .zero : e, inputs: [input])
+    }
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        ev.fill(inputs[0], rect, out)
+    }
+    override var label: String { "crop to \(pixelExtent)" }
+}
+
+/// Extends its input's edge pixels (of `rect`) out to infinity.
+final class ClampNode: RecipeNode, @unchecked Sendable {
+    let clampRect: PixelRect
+    init(input: RecipeNode, rect: CGRect) {
+        clampRect = PixelRect(covering: rect)
+        super.init(extent: clampRect.isEmpty ? .zero : .infinite, inputs: [input])
+    }
+    private func clampedRange(_ rect: PixelRect) -> PixelRect {
+        let c = clampRect
+        let x0 = min(max(rect.minX, c.minX), c.maxX - 1), x1 = min(max(rect.maxX - 1, c.minX), c.maxX - 1)
+        let y0 = min(max(rect.minY, c.minY), c.maxY - 1), y1 = min(max(rect.maxY - 1, c.minY), c.maxY - 1)
+        return PixelRect(minX: x0, minY: y0, maxX: x1 + 1, maxY: y1 + 1)
+    }
+    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect { clampedRange(rect) }
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        if clampRect.contains(rect) { ev.fill(inputs[0], rect, out); return }
+        let src = clampedRange(rect)
+        let block = PixelBlock(rect: src)
+        ev.fill(inputs[0], src, block.buffer)
+        let c = clampRect
+        for r in 0..<out.height {
+            let sy = min(max(rect.minY + r, c.minY), c.maxY - 1) - src.minY
+            let s = block.buffer.row(sy), d = out.row(r)
+            for i in 0..<out.width {
+                let sx = min(max(rect.minX + i, c.minX), c.maxX - 1) - src.minX
+                d[i] = s[sx]
+            }
+        }
+    }
+    override var label: String { "clamp to \(clampRect)" }
+}
+
+/// How transforms and warps read their input between pixel centres.
+public enum SamplingMode: Sendable { case linear, nearest }
+
+/// Marks its input's sampling mode for the transforms applied after it.
+final class SamplingNode: RecipeNode, @unchecked Sendable {
+    let mode: SamplingMode
+    init(input: RecipeNode, mode: SamplingMode) {
+        self.mode = mode
+        super.init(extent: input.extent, inputs: [input])
+    }
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) { ev.fill(inputs[0], rect, out) }
+    override var label: String { "sampling \(mode)" }
+}
+
+/// Materialise the input once per render (or once per context with caching) and read tiles
+/// from memory: for shared sub-graphs and expensive inputs read many times.
+final class IntermediateNode: RecipeNode, @unchecked Sendable {
+    let cacheable: Bool
+    init(input: RecipeNode, cacheable: Bool) {
+        self.cacheable = cacheable
+        super.init(extent: input.extent, inputs: [input])
+    }
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) { ev.fill(inputs[0], rect, out) }
+    override var label: String { "intermediate" + (cacheable ? " (cached)" : "") }
+}

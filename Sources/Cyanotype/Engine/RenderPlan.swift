@@ -1,0 +1,95 @@
+/// What the renderer will do for one request: the rectangle each node must produce (regions
+/// of interest propagated from the output), which nodes are materialised, and the tile size.
+/// `CIContext.explain` prints it.
+final class RenderPlan: @unchecked Sendable {
+    let root: RecipeNode
+    let rect: PixelRect
+    /// Nodes in topological order, the root first.
+    private(set) var order: [RecipeNode] = []
+    private(set) var roi: [ObjectIdentifier: PixelRect] = [:]
+    private(set) var parentCount: [ObjectIdentifier: Int] = [:]
+    /// Nodes materialised before the output tiles run, deepest first.
+    private(set) var materialize: [RecipeNode] = []
+    let tileWidth: Int
+    let tileHeight: Int
+
+    init(root: RecipeNode, rect: PixelRect, tileSize: Int? = nil) {
+        self.root = root
+        self.rect = rect
+        // Topological order by iterative depth-first post-order (recipes can be long chains).
+        var visited = Set<ObjectIdentifier>()
+        var post: [RecipeNode] = []
+        var stack: [(RecipeNode, Int)] = [(root, 0)]
+        visited.insert(ObjectIdentifier(root))
+        while let (node, next) = stack.popLast() {
+            if next < node.inputs.count {
+                stack.append((node, next + 1))
+                let child = node.inputs[next]
+                parentCount[ObjectIdentifier(child), default: 0] += 1
+                if visited.insert(ObjectIdentifier(child)).inserted { stack.append((child, 0)) }
+            } else {
+                post.append(node)
+            }
+        }
+        order = post.reversed()
+        // Regions of interest: each node's request is complete before it is passed on.
+        roi[ObjectIdentifier(root)] = rect
+        var radius = 0
+        for node in order {
+            guard let want = roi[ObjectIdentifier(node)]?.intersection(node.pixelExtent), !want.isEmpty else { continue }
+            if let conv = node as? NeighborhoodNode { radius = max(radius, conv.halo) }
+            for (i, input) in node.inputs.enumerated() {
+                let r = node.inputRect(i, for: want).intersection(input.pixelExtent)
+                let id = ObjectIdentifier(input)
+                roi[id] = (roi[id] ?? .empty).union(r)
+            }
+        }
+        // Materialise explicit intermediates, and expensive nodes read by several consumers.
+        for node in post where node !== root {
+            let id = ObjectIdentifier(node)
+            guard let r = roi[id], !r.intersection(node.pixelExtent).isEmpty else { continue }
+            if node is IntermediateNode || (node.isExpensive && (parentCount[id] ?? 0) > 1) {
+                materialize.append(node)
+            }
+        }
+        // Tiles: big enough that a neighbourhood's halo is a small overhead, small enough to
+        // stay cache-resident and to spread over the cores.
+        let side = tileSize ?? min(1024, max(256, (8 * radius + 63) / 64 * 64))
+        tileWidth = side
+        tileHeight = side
+    }
+
+    func region(of node: RecipeNode) -> PixelRect {
+        (roi[ObjectIdentifier(node)] ?? .empty).intersection(node.pixelExtent)
+    }
+
+    /// Bytes held by materialised intermediates plus one tile (with halo) per core.
+    var estimatedMemory: Int {
+        let px = MemoryLayout<SIMD4<Float>>.stride
+        let intermediates = materialize.reduce(0) { $0 + region(of: $1).area * px }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return intermediates + cores * 3 * tileWidth * tileHeight * px
+    }
+
+    func describe() -> String {
+        var lines: [String] = []
+        let tiles = ((rect.width + tileWidth - 1) / tileWidth) * ((rect.height + tileHeight - 1) / tileHeight)
+        lines.append("render \(rect) in \(tiles) tile(s) of \(tileWidth)x\(tileHeight) on \(ProcessInfo.processInfo.activeProcessorCount) core(s)")
+        lines.append("intermediates: \(materialize.count); estimated memory \(estimatedMemory / 1024) KiB")
+        var seen = Set<ObjectIdentifier>()
+        func walk(_ n: RecipeNode, _ depth: Int) {
+            let id = ObjectIdentifier(n)
+            let pad = String(repeating: "  ", count: depth)
+            let mark = materialize.contains { $0 === n } ? " [materialised]" : ""
+            let shared = seen.contains(id) ? " (shared, see above)" : ""
+            lines.append("\(pad)- \(n.label) roi \(region(of: n))\(mark)\(shared)")
+            if !seen.insert(id).inserted { return }
+            for i in n.inputs { walk(i, depth + 1) }
+        }
+        walk(root, 0)
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Nodes that read a neighbourhood of each output pixel; `halo` is how far.
+protocol NeighborhoodNode: RecipeNode { var halo: Int { get } }

@@ -1,0 +1,173 @@
+// Colour adjustments. Every stage works on working-space values (linear sRGB), as Core
+// Image's do; affine ones expose a matrix so neighbouring adjustments fold into one.
+
+extension BuiltinFilters {
+    /// CIColorMatrix: each output channel is the dot product of the straight (unpremultiplied)
+    /// pixel with its vector, plus the bias: `r' = dot(p, R) + bias.r` and so on.
+    static let colorMatrix = BuiltinFilter(Catalog.CIColorMatrix) { args throws(CIFilterError) in
+        let image = try args.image()
+        func v(_ k: String) throws(CIFilterError) -> SIMD4<Float> {
+            let x = try args.vector(k)
+            return SIMD4(Float(x.value(at: 0)), Float(x.value(at: 1)), Float(x.value(at: 2)), Float(x.value(at: 3)))
+        }
+        let m = ColorMatrix(rows: try v("inputRVector"), try v("inputGVector"), try v("inputBVector"), try v("inputAVector"),
+                            bias: try v("inputBiasVector"))
+        guard [m.c0, m.c1, m.c2, m.c3, m.bias].allSatisfy({ ($0 * 0) == .zero }) else {
+            throw .nonFinite(filter: "CIColorMatrix", key: "inputRVector")
+        }
+        if m == .identity { return image }
+        return image.applying(MatrixStage(m: m, wantsUnpremultiplied: true, name: "color matrix"))
+    }
+
+    /// CIColorControls: saturation (mix with Rec. 709 luma), then brightness (added), then
+    /// contrast (scaled about 0.5), on straight colour. All affine: one matrix.
+    static let colorControls = BuiltinFilter(Catalog.CIColorControls) { args throws(CIFilterError) in
+        let image = try args.image()
+        let s = try args.float(kCIInputSaturationKey), b = try args.float(kCIInputBrightnessKey), c = try args.float(kCIInputContrastKey)
+        let m = colorControlsMatrix(saturation: s, brightness: b, contrast: c)
+        if m == .identity { return image }
+        return image.applying(MatrixStage(m: m, wantsUnpremultiplied: true, name: "color controls"))
+    }
+
+    /// CIExposureAdjust: `rgb * 2^EV`, like changing the exposure of the shot.
+    static let exposureAdjust = BuiltinFilter(Catalog.CIExposureAdjust) { args throws(CIFilterError) in
+        let image = try args.image()
+        let k = powf(2, try args.float(kCIInputEVKey))
+        if k == 1 { return image }
+        return image.applying(MatrixStage(m: ColorMatrix(rgb: [k, 0, 0, 0, k, 0, 0, 0, k]), wantsUnpremultiplied: false, name: "exposure"))
+    }
+
+    /// CIGammaAdjust: `pow(rgb, power)` on straight colour (sign kept for negative values).
+    static let gammaAdjust = BuiltinFilter(Catalog.CIGammaAdjust) { args throws(CIFilterError) in
+        let image = try args.image()
+        let p = try args.float(kCIInputPowerKey)
+        if p == 1 { return image }
+        return image.applying(GammaStage(power: p))
+    }
+
+    /// CIHueAdjust: rotates colours by `angle` radians about the grey axis (a rotation in RGB
+    /// that keeps greys grey).
+    static let hueAdjust = BuiltinFilter(Catalog.CIHueAdjust) { args throws(CIFilterError) in
+        let image = try args.image()
+        let a = try args.float(kCIInputAngleKey)
+        if a == 0 { return image }
+        return image.applying(MatrixStage(m: hueRotationMatrix(angle: a), wantsUnpremultiplied: false, name: "hue adjust"))
+    }
+
+    /// CIVibrance: raises the saturation of muted colours more than of saturated ones, which
+    /// protects skin tones: `rgb = mix(rgb, max, (max - mean) * -3 * amount)`.
+    static let vibrance = BuiltinFilter(Catalog.CIVibrance) { args throws(CIFilterError) in
+        let image = try args.image()
+        let amount = try args.float(kCIInputAmountKey)
+        if amount == 0 { return image }
+        return image.applying(VibranceStage(amount: amount))
+    }
+
+    /// CITemperatureAndTint: a von Kries (Bradford) white-point adaptation from the white of
+    /// `inputNeutral` (colour temperature in kelvin, tint) to that of `inputTargetNeutral`.
+    /// A higher neutral temperature than the target warms the image.
+    static let temperatureAndTint = BuiltinFilter(Catalog.CITemperatureAndTint) { args throws(CIFilterError) in
+        let image = try args.image()
+        let n = try args.vector("inputNeutral"), t = try args.vector("inputTargetNeutral")
+        guard n.x > 0, t.x > 0, [n.x, n.y, t.x, t.y].allSatisfy(\.isFinite) else {
+            throw .invalidValue(filter: "CITemperatureAndTint", key: "inputNeutral", reason: "temperatures must be positive kelvin values")
+        }
+        let m = whiteBalanceMatrix(from: (Double(n.x), Double(n.y)), to: (Double(t.x), Double(t.y)))
+        if m == .identity { return image }
+        return image.applying(MatrixStage(m: m, wantsUnpremultiplied: false, name: "temperature and tint"))
+    }
+}
+
+func colorControlsMatrix(saturation s: Float, brightness b: Float, contrast c: Float) -> ColorMatrix {
+    let w = lumaWeights
+    let sat = ColorMatrix(rgb: [
+        w.x + (1 - w.x) * s, w.y - w.y * s, w.z - w.z * s,
+        w.x - w.x * s, w.y + (1 - w.y) * s, w.z - w.z * s,
+        w.x - w.x * s, w.y - w.y * s, w.z + (1 - w.z) * s,
+    ])
+    let bright = ColorMatrix(rgb: [1, 0, 0, 0, 1, 0, 0, 0, 1], bias: SIMD3(repeating: b))
+    let contrast = ColorMatrix(rgb: [c, 0, 0, 0, c, 0, 0, 0, c], bias: SIMD3(repeating: 0.5 - 0.5 * c))
+    return sat.followed(by: bright).followed(by: contrast)
+}
+
+/// Rodrigues rotation by `angle` about the unit grey axis (1,1,1)/sqrt(3).
+func hueRotationMatrix(angle: Float) -> ColorMatrix {
+    let c = cosf(angle), s = sinf(angle)
+    let k = (1 - c) / 3, q = s / sqrtf(3)
+    return ColorMatrix(rgb: [c + k, k - q, k + q,
+                             k + q, c + k, k - q,
+                             k - q, k + q, c + k])
+}
+
+struct GammaStage: ColorStage {
+    let power: Float
+    var wantsUnpremultiplied: Bool { true }
+    func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
+        let p = power
+        @inline(__always) func g(_ v: Float) -> Float { v < 0 ? -powf(-v, p) : powf(v, p) }
+        for i in 0..<count {
+            let c = row[i]
+            row[i] = SIMD4(g(c.x), g(c.y), g(c.z), c.w)
+        }
+    }
+    var label: String { "gamma \(power)" }
+}
+
+struct VibranceStage: ColorStage {
+    let amount: Float
+    var wantsUnpremultiplied: Bool { true }
+    func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
+        let k = -3 * amount
+        for i in 0..<count {
+            let c = row[i]
+            let mx = max(c.x, max(c.y, c.z))
+            let mean = (c.x + c.y + c.z) / 3
+            let t = (mx - mean) * k
+            row[i] = SIMD4(c.x + (mx - c.x) * t, c.y + (mx - c.y) * t, c.z + (mx - c.z) * t, c.w)
+        }
+    }
+    var label: String { "vibrance \(amount)" }
+}
+
+// MARK: White balance
+
+/// CIE 1960 uv of the Planckian radiator at `kelvin` (Krystek's approximation), moved
+/// perpendicular to the locus by `tint` / 3000 (Adobe's tint scale; positive is magenta).
+func chromaticity(kelvin: Double, tint: Double) -> (x: Double, y: Double) {
+    let T = min(max(kelvin, 1000), 50000)
+    func uv(_ t: Double) -> (Double, Double) {
+        let u = (0.860117757 + 1.54118254e-4 * t + 1.28641212e-7 * t * t) / (1 + 8.42420235e-4 * t + 7.08145163e-7 * t * t)
+        let v = (0.317398726 + 4.22806245e-5 * t + 4.20481691e-8 * t * t) / (1 - 2.89741816e-5 * t + 1.61456053e-7 * t * t)
+        return (u, v)
+    }
+    var (u, v) = uv(T)
+    if tint != 0 {
+        let (u2, v2) = uv(T + 1)
+        let du = u2 - u, dv = v2 - v, len = (du * du + dv * dv).squareRoot()
+        // Normal to the locus, pointing towards magenta (below it in uv) for positive tint.
+        u += dv / len * tint / 3000
+        v -= du / len * tint / 3000
+    }
+    let d = 2 * u - 8 * v + 4
+    return (3 * u / d, 2 * v / d)
+}
+
+/// The Bradford adaptation mapping the white of `source` to the white of `target`, in
+/// linear sRGB. Identical neutrals give the identity.
+func whiteBalanceMatrix(from source: (Double, Double), to target: (Double, Double)) -> ColorMatrix {
+    let bradford: [Double] = [0.8951, 0.2664, -0.1614, -0.7502, 1.7135, 0.0367, 0.0389, -0.0685, 1.0296]
+    func xyz(_ c: (x: Double, y: Double)) -> [Double] { [c.x / c.y, 1, (1 - c.x - c.y) / c.y] }
+    func mulv(_ m: [Double], _ v: [Double]) -> [Double] {
+        [m[0] * v[0] + m[1] * v[1] + m[2] * v[2], m[3] * v[0] + m[4] * v[1] + m[5] * v[2], m[6] * v[0] + m[7] * v[1] + m[8] * v[2]]
+    }
+    let src = mulv(bradford, xyz(chromaticity(kelvin: source.0, tint: source.1)))
+    let dst = mulv(bradford, xyz(chromaticity(kelvin: target.0, tint: target.1)))
+    let scale: [Double] = [dst[0] / src[0], 0, 0, 0, dst[1] / src[1], 0, 0, 0, dst[2] / src[2]]
+    let adapt = mul3x3d(invert3x3d(bradford), mul3x3d(scale, bradford))
+    let toXYZ = Primaries.sRGB.rgbToXYZ()
+    let m = mul3x3d(invert3x3d(toXYZ), mul3x3d(adapt, toXYZ))
+    let f = m.map { Float($0) }
+    let r = ColorMatrix(rgb: f)
+    // Snap tiny numerical noise so equal neutrals are an exact identity (and fold away).
+    return source == target ? .identity : r
+}

@@ -1,0 +1,76 @@
+// Colour effects on working-space values.
+
+extension BuiltinFilters {
+    /// CISepiaTone: mixes each pixel with its sepia version (the W3C sepia matrix) by
+    /// `intensity`.
+    static let sepiaTone = BuiltinFilter(Catalog.CISepiaTone) { args throws(CIFilterError) in
+        let image = try args.image()
+        let k = try args.float(kCIInputIntensityKey)
+        if k == 0 { return image }
+        return image.applying(MatrixStage(m: sepiaMatrix(intensity: k), wantsUnpremultiplied: false, name: "sepia"))
+    }
+
+    /// CIColorMonochrome: luma times `color`, mixed with the original by `intensity`.
+    static let colorMonochrome = BuiltinFilter(Catalog.CIColorMonochrome) { args throws(CIFilterError) in
+        let image = try args.image()
+        let c = try args.color(kCIInputColorKey).workingValue
+        let k = try args.float(kCIInputIntensityKey)
+        if k == 0 { return image }
+        let w = lumaWeights
+        let tint = SIMD3(c.x, c.y, c.z)
+        var m = [Float](repeating: 0, count: 9)
+        for r in 0..<3 {
+            for col in 0..<3 {
+                let mono = tint[r] * w[col]
+                m[r * 3 + col] = (r == col ? 1 - k : 0) + k * mono
+            }
+        }
+        return image.applying(MatrixStage(m: ColorMatrix(rgb: m), wantsUnpremultiplied: false, name: "monochrome"))
+    }
+
+    /// CIColorInvert: `rgb = 1 - rgb` on straight colour, alpha kept.
+    static let colorInvert = BuiltinFilter(Catalog.CIColorInvert) { args throws(CIFilterError) in
+        let image = try args.image()
+        return image.applying(MatrixStage(m: ColorMatrix(rgb: [-1, 0, 0, 0, -1, 0, 0, 0, -1], bias: SIMD3(repeating: 1)),
+                                          wantsUnpremultiplied: true, name: "invert"))
+    }
+
+    /// CIVignette: darkens towards the corners. Apple publishes no formula; ours: with `d` the
+    /// distance from the centre of the extent over half its diagonal and
+    /// `s = smoothstep(0, 1, d / radius)`, colour is scaled by `max(0, 1 - intensity * s^2)`.
+    /// Radius 1 reaches full strength at the corners; intensity 0 is the identity and
+    /// negative intensity brightens.
+    static let vignette = BuiltinFilter(Catalog.CIVignette) { args throws(CIFilterError) in
+        let image = try args.image()
+        let k = try args.float(kCIInputIntensityKey), r = try args.float(kCIInputRadiusKey)
+        let e = image.extent
+        if k == 0 || e.isInfinite || e.isEmpty { return image }
+        return image.applying(VignetteStage(cx: Float(e.midX), cy: Float(e.midY), halfDiagonal: Float((e.width * e.width + e.height * e.height).squareRoot() / 2),
+                                            intensity: k, radius: max(r, 1e-3)))
+    }
+}
+
+/// The W3C sepia matrix, mixed with the identity by `intensity`.
+func sepiaMatrix(intensity k: Float) -> ColorMatrix {
+    let s: [Float] = [0.393, 0.769, 0.189, 0.349, 0.686, 0.168, 0.272, 0.534, 0.131]
+    let id: [Float] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
+    return ColorMatrix(rgb: (0..<9).map { id[$0] * (1 - k) + s[$0] * k })
+}
+
+struct VignetteStage: ColorStage {
+    let cx: Float, cy: Float, halfDiagonal: Float, intensity: Float, radius: Float
+    var wantsUnpremultiplied: Bool { false }
+    func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
+        let dy = Float(y) + 0.5 - cy
+        let scale = 1 / (halfDiagonal * radius)
+        for i in 0..<count {
+            let dx = Float(x + i) + 0.5 - cx
+            let d = min((dx * dx + dy * dy).squareRoot() * scale, 1)
+            let s = d * d * (3 - 2 * d)
+            let f = max(0, 1 - intensity * s * s)
+            let p = row[i]
+            row[i] = SIMD4(p.x * f, p.y * f, p.z * f, p.w)
+        }
+    }
+    var label: String { "vignette" }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import Cyanotype
+
+// Independent scalar references for the tests: written from the published formulas, not
+// from the code under test.
+
+func srgbToLinear(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+func linearToSrgb(_ v: Double) -> Double { v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055 }
+
+/// A deterministic test photo: smooth gradients plus a little structure, opaque, sRGB 8-bit.
+func testPixels(width: Int, height: Int, alpha: Bool = false) -> [UInt8] {
+    var p = [UInt8](repeating: 0, count: width * height * 4)
+    for y in 0..<height {
+        for x in 0..<width {
+            let i = (y * width + x) * 4
+            p[i] = UInt8((x * 255) / max(1, width - 1))
+            p[i + 1] = UInt8((y * 255) / max(1, height - 1))
+            p[i + 2] = UInt8(((x * 7 + y * 13) % 64) * 4)
+            p[i + 3] = alpha ? UInt8(64 + (x * 3 + y) % 192) : 255
+        }
+    }
+    return p
+}
+
+/// An image from straight-alpha sRGB RGBA8 pixels (top row first).
+func image(_ pixels: [UInt8], _ width: Int, _ height: Int) -> CIImage {
+    CIImage(unpremultipliedBitmapData: Data(pixels), bytesPerRow: width * 4, size: CGSize(width: width, height: height), format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+}
+
+/// The linear, straight-alpha value of the test pixel at (x, yTop) (row 0 at the top).
+func linearPixel(_ pixels: [UInt8], _ width: Int, _ x: Int, _ yTop: Int) -> [Double] {
+    let i = (yTop * width + x) * 4
+    return [srgbToLinear(Double(pixels[i]) / 255), srgbToLinear(Double(pixels[i + 1]) / 255), srgbToLinear(Double(pixels[i + 2]) / 255), Double(pixels[i + 3]) / 255]
+}
+
+let floatContext = CIContext(options: [.outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!, .outputPremultiplied: false, .cacheIntermediates: false])
+
+/// Renders `rect` as straight linear float RGBA, rows top-down.
+func renderFloat(_ img: CIImage, _ rect: CGRect, context: CIContext = floatContext) throws -> [SIMD4<Float>] {
+    let r = try context.renderToData(img, from: rect, format: .RGBAf)
+    return r.data.withUnsafeBytes { Array($0.bindMemory(to: SIMD4<Float>.self)) }
+}
+
+/// Renders `rect` as straight sRGB RGBA8, rows top-down.
+func render8(_ img: CIImage, _ rect: CGRect, context: CIContext = CIContext(options: [.outputPremultiplied: false])) throws -> [UInt8] {
+    Array(try context.renderToData(img, from: rect, format: .RGBA8).data)
+}
+
+func close(_ a: SIMD4<Float>, _ b: [Double], tol: Double = 1e-4, _ what: @autoclosure () -> String = "") -> Bool {
+    for k in 0..<4 where abs(Double(a[k]) - b[k]) > tol {
+        Issue.record("channel \(k): got \(a[k]) expected \(b[k]) \(what())")
+        return false
+    }
+    return true
+}
