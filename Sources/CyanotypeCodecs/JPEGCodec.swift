@@ -14,6 +14,8 @@ struct JPEGMarkers {
     /// Byte offset just after SOI and an APP0 JFIF/JFXX segment if one follows it:
     /// where encode inserts ICC segments.
     var insertionOffset = 2
+    /// True when the data ends inside the marker segments, before any scan starts.
+    var endsBeforeScan = true
 
     init(_ b: UnsafeRawBufferPointer) {
         var iccChunks: [Int: UnsafeRawBufferPointer.SubSequence] = [:]
@@ -21,13 +23,23 @@ struct JPEGMarkers {
         var pos = 2  // after SOI
         var first = true
         while pos + 4 <= b.count {
-            guard b[pos] == 0xFF else { break }
+            guard b[pos] == 0xFF else {
+                endsBeforeScan = false
+                break
+            }
             let marker = b[pos + 1]
             if marker == 0xFF { pos += 1; continue }  // fill byte
             if marker == 0x01 || (0xD0...0xD7).contains(marker) { pos += 2; continue }  // no length
-            if marker == 0xD9 || marker == 0xDA { break }  // EOI / start of scan
+            if marker == 0xD9 || marker == 0xDA {  // EOI / start of scan
+                endsBeforeScan = false
+                break
+            }
             let length = b.be16(pos + 2)
-            guard length >= 2, pos + 2 + length <= b.count else { break }
+            guard length >= 2 else {
+                endsBeforeScan = false  // a broken length, not a short file
+                break
+            }
+            guard pos + 2 + length <= b.count else { break }
             let start = pos + 4, end = pos + 2 + length
             switch marker {
             case 0xE0 where b.matches("JFIF\u{0}", at: start) && length >= 16:
@@ -89,6 +101,9 @@ enum JPEGCodec {
         var w: Int32 = 0, h: Int32 = 0, subsamp: Int32 = 0, cs: Int32 = 0
         let base = b.baseAddress!.assumingMemoryBound(to: UInt8.self)
         if tjDecompressHeader3(handle, base, UInt(b.count), &w, &h, &subsamp, &cs) != 0 {
+            if JPEGMarkers(b).endsBeforeScan {
+                throw .truncated(detail: "JPEG header: the data ends before the first scan (\(b.count) bytes)")
+            }
             throw failure(handle, "header")
         }
         // TurboJPEG 2.1.5 returns 0 on a header cut short and leaves the size untouched.

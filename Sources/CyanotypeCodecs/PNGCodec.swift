@@ -91,6 +91,54 @@ enum PNGCodec {
     }
 
     static func decode(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
+        do throws(CodecError) {
+            let bitmap = try decodeOnce(bytes, limits: limits, strict: strict)
+            // libspng stops at IEND's type; strict mode also wants IEND itself whole.
+            if strict && !endsWithIEND(bytes) {
+                throw CodecError.truncated(detail: "PNG: the file ends inside the IEND chunk (\(bytes.count) bytes)")
+            }
+            return bitmap
+        } catch {
+            // libspng needs each chunk whole. Lenient mode shortens a chunk cut off by the end of
+            // the file to what is there (its CRC is then ignored), so the rows it holds decode.
+            guard !strict, case .truncated = error, let patched = closeLastChunk(bytes) else { throw error }
+            return try withBytes(patched) { (p) throws(CodecError) in try decodeOnce(p, limits: limits, strict: false) }
+        }
+    }
+
+    /// True when walking the chunks reaches a complete IEND chunk.
+    static func endsWithIEND(_ b: UnsafeRawBufferPointer) -> Bool {
+        var pos = 8
+        while pos + 12 <= b.count {
+            let end = pos + 12 + b.be32(pos)
+            guard end <= b.count else { return false }
+            if b.matches("IEND", at: pos + 4) { return true }
+            pos = end
+        }
+        return false
+    }
+
+    /// A copy of a truncated PNG whose last, cut-off chunk is shortened to the bytes present
+    /// and followed by a dummy CRC; nil when no chunk is cut off.
+    static func closeLastChunk(_ b: UnsafeRawBufferPointer) -> Data? {
+        var pos = 8
+        while pos + 8 <= b.count {
+            let length = b.be32(pos)
+            let end = pos + 12 + length
+            if end > b.count {
+                let available = max(0, b.count - (pos + 8))
+                var data = Data(b[0..<pos])
+                data.append(contentsOf: [UInt8(available >> 24), UInt8((available >> 16) & 0xFF), UInt8((available >> 8) & 0xFF), UInt8(available & 0xFF)])
+                data.append(contentsOf: b[(pos + 4)..<(pos + 8 + available)])
+                data.append(contentsOf: [0, 0, 0, 0])
+                return data
+            }
+            pos = end
+        }
+        return nil
+    }
+
+    static func decodeOnce(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
         try withDecoder(bytes, strict: strict) { ctx throws(CodecError) in
             var (header, ihdr) = try header(ctx)
             let sixteen = ihdr.bit_depth == 16
@@ -106,7 +154,7 @@ enum PNGCodec {
             func fill(_ out: UnsafeMutableRawBufferPointer) throws(CodecError) {
                 var rc = spng_decode_image(
                     ctx, nil, 0, fmt, Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue))
-                guard rc == 0 else { throw error(rc, "starting decode") }
+                guard rc == 0 else { throw error(rc, "decoding") }
                 var rowsDone = 0
                 var info = spng_row_info()
                 while true {
@@ -119,7 +167,10 @@ enum PNGCodec {
                     rowsDone += 1
                 }
                 if rc == Int32(SPNG_EOI.rawValue) {
-                    // Ancillary chunks after IDAT (eXIf may sit there) are readable now.
+                    // Read the chunks after IDAT up to IEND: strict mode wants the whole file valid,
+                    // and eXIf may sit there.
+                    let tail = spng_decode_chunks(ctx)
+                    if strict && tail != 0 { throw error(tail, "reading the chunks after the image data") }
                     if header.exif == nil { readEXIF(ctx, into: &header) }
                     return
                 }

@@ -136,34 +136,34 @@ enum WebPCodec {
         guard width <= 16383, height <= 16383 else {
             throw .invalidArgument("WebP width and height must be at most 16383, got \(width)x\(height)")
         }
-        var out: UnsafeMutablePointer<UInt8>? = nil
-        let q = Float(options.quality * 100)
-        let size: Int
-        if hasAlpha {
-            size =
-                options.lossless
-                ? WebPEncodeLosslessRGBA(rgba.baseAddress, Int32(width), Int32(height), Int32(width * 4), &out)
-                : WebPEncodeRGBA(rgba.baseAddress, Int32(width), Int32(height), Int32(width * 4), q, &out)
-        } else {
-            let n = width * height
-            let rgb = [UInt8](unsafeUninitializedCapacity: n * 3) { dst, count in
-                let src = rgba.baseAddress!, d = dst.baseAddress!
-                for i in 0..<n {
-                    d[3 * i] = src[4 * i]
-                    d[3 * i + 1] = src[4 * i + 1]
-                    d[3 * i + 2] = src[4 * i + 2]
-                }
-                count = n * 3
-            }
-            size = rgb.withUnsafeBufferPointer { p in
-                options.lossless
-                    ? WebPEncodeLosslessRGB(p.baseAddress, Int32(width), Int32(height), Int32(width * 3), &out)
-                    : WebPEncodeRGB(p.baseAddress, Int32(width), Int32(height), Int32(width * 3), q, &out)
-            }
+        var config = WebPConfig()
+        var picture = WebPPicture()
+        guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, options.lossless ? 70 : Float(options.quality * 100)) != 0,
+            WebPPictureInit(&picture) != 0
+        else { throw .encodeFailed(detail: "WebP: libwebp version mismatch") }
+        config.lossless = options.lossless ? 1 : 0
+        config.exact = options.lossless ? 1 : 0  // keep RGB under alpha 0: lossless means every byte
+        picture.use_argb = options.lossless ? 1 : 0
+        picture.width = Int32(width)
+        picture.height = Int32(height)
+        defer { WebPPictureFree(&picture) }
+        let imported =
+            hasAlpha
+            ? WebPPictureImportRGBA(&picture, rgba.baseAddress, Int32(width * 4))
+            : WebPPictureImportRGBX(&picture, rgba.baseAddress, Int32(width * 4))
+        guard imported != 0 else { throw .encodeFailed(detail: "WebP: out of memory importing \(width)x\(height) pixels") }
+        var writer = WebPMemoryWriter()
+        WebPMemoryWriterInit(&writer)
+        defer { WebPMemoryWriterClear(&writer) }
+        let ok = withUnsafeMutablePointer(to: &writer) { w in
+            picture.writer = WebPMemoryWrite
+            picture.custom_ptr = UnsafeMutableRawPointer(w)
+            return WebPEncode(&config, &picture)
         }
-        defer { if let out { WebPFree(out) } }
-        guard size > 0, let out else { throw .encodeFailed(detail: "WebP: libwebp refused the \(width)x\(height) image") }
-        let webp = UnsafeRawBufferPointer(start: out, count: size)
+        guard ok != 0, let mem = writer.mem, writer.size > 0 else {
+            throw .encodeFailed(detail: "WebP: libwebp refused the \(width)x\(height) image (error \(picture.error_code.rawValue))")
+        }
+        let webp = UnsafeRawBufferPointer(start: mem, count: writer.size)
         guard let icc = options.iccProfile, !icc.isEmpty else { return Data(webp) }
         return try addICC(icc, to: webp, width: width, height: height, hasAlpha: hasAlpha)
     }
