@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func greyJPEGFixture() throws {
-        let data = fixture("gray.jpg")
+        let data = Fixtures.grayJPEG
         let h = try ImageCodecs.readHeader(data)
         #expect(h.channels == 1 && h.colorModel == "Gray" && h.width == 16 && h.height == 8)
         let bmp = try ImageCodecs.decode(data)
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func adobeCMYKFixtureConvertsToRGB() throws {
-        let data = fixture("cmyk.jpg")  // ImageMagick: solid red, converted to CMYK (Adobe APP14)
+        let data = Fixtures.cmykJPEG  // ImageMagick: solid red, converted to CMYK (Adobe APP14)
         let h = try ImageCodecs.readHeader(data)
         #expect(h.channels == 4 && h.colorModel == "CMYK")
         let bmp = try ImageCodecs.decode(data)

@@ -57,10 +57,10 @@ import Testing
 
     /// 16-bit samples from another encoder (ImageMagick) come out native-endian with the right values.
     @Test func sixteenBitFixtureValuesAndInterlacedMatchesPlain() throws {
-        let plain = try ImageCodecs.decode(fixture("plain16.png"))
+        let plain = try ImageCodecs.decode(Fixtures.plain16PNG)
         #expect(plain.bitDepth == 16 && plain.width == 9 && plain.height == 7)
         #expect(Array(plain.pixels16[4..<8]) == [8192, 0, 32768, 65535])  // pixel (1, 0)
-        let interlaced = try ImageCodecs.decode(fixture("interlaced.png"))
+        let interlaced = try ImageCodecs.decode(Fixtures.interlacedPNG)
         #expect(interlaced.pixels16 == plain.pixels16)
     }
 

@@ -2,12 +2,6 @@ import Foundation
 
 @testable import CyanotypeCodecs
 
-/// A committed fixture, located next to this file (no SwiftPM resources needed).
-func fixture(_ name: String, file: StaticString = #filePath) -> Data {
-    let url = URL(fileURLWithPath: "\(file)").deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)")
-    return (try? Data(contentsOf: url)) ?? Data()
-}
-
 /// A smooth, opaque-or-not RGBA8 test image: diagonal gradients plus a soft blob.
 func smoothRGBA8(width: Int, height: Int, alpha: Bool = false) -> [UInt8] {
     var px = [UInt8](repeating: 0, count: width * height * 4)
