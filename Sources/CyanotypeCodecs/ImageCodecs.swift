@@ -59,11 +59,12 @@ public enum ImageCodecs {
         }
     }
 
-    /// Reads the file (memory-mapped when possible) and decodes it; read failures are `.ioError`.
+    /// Reads the whole file and decodes it; read failures are `.ioError`. (The file is read, not
+    /// memory-mapped: a mapped file shortened by another process would crash us with SIGBUS.)
     public static func decodeFile(at url: URL, limits: DecodeLimits = .default) throws(CodecError) -> DecodedBitmap {
         let data: Data
         do {
-            data = try Data(contentsOf: url, options: .mappedIfSafe)
+            data = try Data(contentsOf: url)
         } catch {
             throw .ioError(path: url.path, detail: ioDetail(error))
         }

@@ -69,7 +69,9 @@ enum PNGCodec {
         }
         var phys = spng_phys()
         if spng_get_phys(ctx, &phys) == 0, phys.unit_specifier == 1, phys.ppu_x > 0 {
-            header.dpi = (Double(phys.ppu_x) * 0.0254 * 1000).rounded() / 1000
+            // pHYs stores whole pixels per metre, so 72 dpi arrives as 2835 (72.009): snap those.
+            let dpi = Double(phys.ppu_x) * 0.0254
+            header.dpi = abs(dpi - dpi.rounded()) < 0.02 ? dpi.rounded() : (dpi * 1000).rounded() / 1000
         }
         readEXIF(ctx, into: &header)
         return (header, ihdr)

@@ -156,6 +156,22 @@ func sampleFiles() throws -> [(ImageFileFormat, Data)] {
         #expect(e?.description == "cannot read or write '/nonexistent/cyanotype/none.png': No such file or directory")
     }
 
+    @Test func directoryIsIOError() {
+        let e = codecError { try ImageCodecs.decodeFile(at: URL(fileURLWithPath: "/tmp")) }
+        guard case .ioError(let path, let detail)? = e else {
+            Issue.record("expected .ioError, got \(String(describing: e))")
+            return
+        }
+        #expect(path == "/tmp" && !detail.isEmpty)
+    }
+
+    @Test func emptyFileIsEmpty() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cyanotype-empty-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data().write(to: url)
+        #expect(codecError { try ImageCodecs.decodeFile(at: url) } == .empty)
+    }
+
     @Test func decodeFileReadsAFile() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("cyanotype-codecs-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: url) }
