@@ -100,8 +100,12 @@ enum JPEGCodec {
     static func info(_ handle: tjhandle, _ b: UnsafeRawBufferPointer) throws(CodecError) -> Info {
         var w: Int32 = 0, h: Int32 = 0, subsamp: Int32 = 0, cs: Int32 = 0
         let base = b.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let markers = JPEGMarkers(b)
+        if let p = markers.precision, p != 8 {
+            throw .unsupportedFormat("\(p)-bit JPEG (only 8-bit JPEG is supported)")
+        }
         if tjDecompressHeader3(handle, base, UInt(b.count), &w, &h, &subsamp, &cs) != 0 {
-            if JPEGMarkers(b).endsBeforeScan {
+            if markers.endsBeforeScan {
                 throw .truncated(detail: "JPEG header: the data ends before the first scan (\(b.count) bytes)")
             }
             throw failure(handle, "header")
@@ -109,10 +113,6 @@ enum JPEGCodec {
         // TurboJPEG 2.1.5 returns 0 on a header cut short and leaves the size untouched.
         guard w > 0, h > 0 else {
             throw .truncated(detail: "JPEG header: the data ends before the frame size (\(b.count) bytes)")
-        }
-        let markers = JPEGMarkers(b)
-        if let p = markers.precision, p != 8 {
-            throw .unsupportedFormat("\(p)-bit JPEG (only 8-bit JPEG is supported)")
         }
         let channels: Int, model: String
         switch cs {

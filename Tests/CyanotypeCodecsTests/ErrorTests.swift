@@ -199,6 +199,17 @@ func sampleFiles() throws -> [(ImageFileFormat, Data)] {
                 == "invalid argument: WebP width and height must be at most 16383, got 20000x1")
     }
 
+    @Test func twelveBitJPEGIsUnsupported() throws {
+        var jpeg = [UInt8](try encode8(smoothRGBA8(width: 8, height: 8), 8, 8, alpha: false, .jpeg))
+        guard let sof = zip(jpeg.indices, jpeg.dropFirst()).first(where: { jpeg[$0.0] == 0xFF && $0.1 == 0xC0 })?.0 else {
+            Issue.record("no SOF0 in TurboJPEG output")
+            return
+        }
+        jpeg[sof + 4] = 12  // sample precision
+        let e = codecError { try ImageCodecs.decode(Data(jpeg)) }
+        #expect(e == .unsupportedFormat("12-bit JPEG (only 8-bit JPEG is supported)"))
+    }
+
     @Test func pinnedMessages() {
         #expect(
             CodecError.truncated(detail: "x").description
