@@ -61,14 +61,16 @@ public enum ImageCodecs {
 
     /// Reads the whole file and decodes it; read failures are `.ioError`. (The file is read, not
     /// memory-mapped: a mapped file shortened by another process would crash us with SIGBUS.)
-    public static func decodeFile(at url: URL, limits: DecodeLimits = .default) throws(CodecError) -> DecodedBitmap {
+    public static func decodeFile(at url: URL, limits: DecodeLimits = .default, strict: Bool = true) throws(CodecError)
+        -> DecodedBitmap
+    {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
             throw .ioError(path: url.path, detail: ioDetail(error))
         }
-        return try decode(data, limits: limits)
+        return try decode(data, limits: limits, strict: strict)
     }
 
     /// Encodes 8-bit RGBA rows (top-down, straight alpha). With `hasAlpha == false` the alpha
