@@ -1,0 +1,171 @@
+import Foundation
+
+/// The still-image file formats this layer reads and writes.
+public enum ImageFileFormat: String, Sendable, CaseIterable {
+    case jpeg, png, webp
+}
+
+/// Caps checked from a file's header before any pixel memory is allocated.
+///
+/// A file's header can claim any size; these limits keep a hostile or damaged file from
+/// making the process allocate gigabytes.
+public struct DecodeLimits: Sendable, Equatable {
+    /// Largest width × height accepted. The default, 16383², is libwebp's own maximum canvas.
+    public var maxPixels: Int
+    /// Largest decoded pixel buffer accepted, in bytes (width × height × 4 × bytes per sample).
+    public var maxBytes: Int
+
+    public init(maxPixels: Int = 268_402_689, maxBytes: Int = 2 << 30) {
+        self.maxPixels = maxPixels
+        self.maxBytes = maxBytes
+    }
+
+    /// 16383² pixels and 2 GiB of decoded pixels.
+    public static let `default` = DecodeLimits()
+
+    /// The pixel count allowed for a given bytes-per-pixel: the smaller of the two caps.
+    func pixelLimit(bytesPerPixel: Int) -> Int {
+        min(maxPixels, maxBytes / max(bytesPerPixel, 1))
+    }
+}
+
+/// What a file says about its image, read without decoding the pixels.
+public struct ImageHeader: Sendable, Equatable {
+    public var format: ImageFileFormat
+    public var width: Int
+    public var height: Int
+    /// Channels stored in the file: 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA (or CMYK for JPEG).
+    public var channels: Int
+    /// 8 or 16 bits per sample (PNG's 1/2/4-bit files report 8: they decode to 8-bit samples).
+    public var bitDepth: Int
+    public var hasAlpha: Bool
+    /// "RGB", "Gray" or "CMYK".
+    public var colorModel: String
+    /// EXIF orientation 1...8; 1 when the file has none. The decoded pixels are *not* rotated.
+    public var orientation: Int
+    /// The embedded ICC profile, when the file has one.
+    public var iccProfile: Data?
+    /// Dots per inch from JFIF density, PNG pHYs or EXIF resolution, when present.
+    public var dpi: Double?
+    /// The raw EXIF payload (TIFF-structured, starting "II*\0" or "MM\0*"), when present.
+    public var exif: Data?
+
+    public init(
+        format: ImageFileFormat, width: Int, height: Int, channels: Int, bitDepth: Int,
+        hasAlpha: Bool, colorModel: String, orientation: Int = 1, iccProfile: Data? = nil,
+        dpi: Double? = nil, exif: Data? = nil
+    ) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.bitDepth = bitDepth
+        self.hasAlpha = hasAlpha
+        self.colorModel = colorModel
+        self.orientation = orientation
+        self.iccProfile = iccProfile
+        self.dpi = dpi
+        self.exif = exif
+    }
+}
+
+/// Decoded pixels: 4 interleaved channels RGBA, rows top-down, straight (not premultiplied)
+/// alpha, sample values as stored in the file (no colour conversion: the engine linearises).
+/// Images without alpha get alpha = max. Orientation is not applied (see `header.orientation`).
+public struct DecodedBitmap: Sendable {
+    public var header: ImageHeader
+    public var width: Int
+    public var height: Int
+    /// 8 or 16.
+    public var bitDepth: Int
+    /// When `bitDepth == 8`: width × height × 4 bytes; empty otherwise.
+    public var pixels: [UInt8]
+    /// When `bitDepth == 16`: width × height × 4 values, native endian; empty otherwise.
+    public var pixels16: [UInt16]
+    /// False when a lenient (`strict: false`) decode stopped early; missing rows are zero.
+    public var isComplete: Bool
+
+    public init(
+        header: ImageHeader, width: Int, height: Int, bitDepth: Int, pixels: [UInt8],
+        pixels16: [UInt16], isComplete: Bool = true
+    ) {
+        self.header = header
+        self.width = width
+        self.height = height
+        self.bitDepth = bitDepth
+        self.pixels = pixels
+        self.pixels16 = pixels16
+        self.isComplete = isComplete
+    }
+}
+
+/// Everything that can go wrong reading or writing an image file.
+public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The data is not a format this layer handles; the message names what was seen.
+    case unsupportedFormat(String)
+    /// Zero bytes.
+    case empty
+    /// The data ends before the image does.
+    case truncated(detail: String)
+    /// The data is damaged or invalid.
+    case corrupt(detail: String)
+    /// The header claims more pixels than the limit; checked before any pixel allocation.
+    case tooLarge(width: Int, height: Int, limit: Int)
+    /// A file could not be read or written.
+    case ioError(path: String, detail: String)
+    /// The encoder refused the image.
+    case encodeFailed(detail: String)
+    /// A caller-supplied argument is out of range.
+    case invalidArgument(String)
+
+    public var description: String {
+        switch self {
+        case .unsupportedFormat(let seen):
+            return "unsupported image format: \(seen); supported formats are jpeg, png and webp"
+        case .empty:
+            return "image data is empty (0 bytes)"
+        case .truncated(let detail):
+            return "image data is truncated (\(detail)); the file is incomplete: "
+                + "re-export or re-download it, or decode with strict: false to keep the rows that were read"
+        case .corrupt(let detail):
+            return "image data is corrupt (\(detail)); the file is damaged or not a valid image"
+        case .tooLarge(let width, let height, let limit):
+            return "image is \(width)x\(height) pixels (\(width.multipliedReportingOverflow(by: height).partialValue)), "
+                + "above the decode limit of \(limit) pixels; raise DecodeLimits.maxPixels to allow it"
+        case .ioError(let path, let detail):
+            return "cannot read or write '\(path)': \(detail)"
+        case .encodeFailed(let detail):
+            return "encoding failed: \(detail)"
+        case .invalidArgument(let message):
+            return "invalid argument: \(message)"
+        }
+    }
+}
+
+/// JPEG chroma subsampling.
+public enum ChromaSubsampling: String, Sendable, CaseIterable {
+    /// Full-resolution colour.
+    case s444
+    /// Colour halved horizontally.
+    case s422
+    /// Colour halved both ways (smallest files, the common default).
+    case s420
+}
+
+/// Settings for `ImageCodecs.encode`; each format reads the ones that apply to it.
+public struct EncodeOptions: Sendable, Equatable {
+    /// 0...1, for JPEG and lossy WebP.
+    public var quality: Double = 0.9
+    /// JPEG only.
+    public var chromaSubsampling: ChromaSubsampling = .s420
+    /// JPEG only: write a progressive JPEG.
+    public var progressive: Bool = false
+    /// WebP only: lossless instead of lossy.
+    public var lossless: Bool = false
+    /// PNG zlib level 0...9.
+    public var compressionLevel: Int = 6
+    /// Embedded when given: PNG iCCP, JPEG APP2 ICC_PROFILE, WebP ICCP.
+    public var iccProfile: Data? = nil
+
+    public init() {}
+}

@@ -1,1 +1,0 @@
-// Placeholder: the codec layer lands here.

@@ -1,0 +1,162 @@
+import Foundation
+
+/// Reads and writes JPEG, PNG and WebP files as interleaved 8/16-bit RGBA.
+///
+/// Nothing a file contains can crash the process: every failure is a typed `CodecError`,
+/// and a header's size is checked against `DecodeLimits` before pixels are allocated.
+/// All functions are thread-safe (each call owns its codec context).
+public enum ImageCodecs {
+    /// The format named by the first bytes, or nil when none of ours matches.
+    public static func sniff(_ data: Data) -> ImageFileFormat? {
+        data.withUnsafeBytes { sniff(bytes: $0) }
+    }
+
+    static func sniff(bytes b: UnsafeRawBufferPointer) -> ImageFileFormat? {
+        if b.count >= 3, b[0] == 0xFF, b[1] == 0xD8, b[2] == 0xFF { return .jpeg }
+        if b.count >= 8, b[0] == 0x89, b[1] == 0x50, b[2] == 0x4E, b[3] == 0x47, b[4] == 0x0D, b[5] == 0x0A, b[6] == 0x1A,
+            b[7] == 0x0A
+        {
+            return .png
+        }
+        if b.count >= 12, b.matches("RIFF", at: 0), b.matches("WEBP", at: 8) { return .webp }
+        return nil
+    }
+
+    /// The format for a file extension ("jpg", "JPEG", "png", "webp"), case-insensitive, dot optional.
+    public static func format(forPathExtension ext: String) -> ImageFileFormat? {
+        var e = ext.lowercased()
+        if e.hasPrefix(".") { e.removeFirst() }
+        switch e {
+        case "jpg", "jpeg", "jpe", "jfif": return .jpeg
+        case "png": return .png
+        case "webp": return .webp
+        default: return nil
+        }
+    }
+
+    /// Size, channels, bit depth, orientation, ICC, DPI and EXIF, without decoding pixels.
+    public static func readHeader(_ data: Data) throws(CodecError) -> ImageHeader {
+        try withBytes(data) { bytes throws(CodecError) in
+            switch try identify(bytes) {
+            case .png: return try PNGCodec.readHeader(bytes)
+            case .jpeg: return try JPEGCodec.readHeader(bytes)
+            case .webp: return try WebPCodec.readHeader(bytes)
+            }
+        }
+    }
+
+    /// Decodes to RGBA (see `DecodedBitmap`). `strict: false` returns what a truncated or
+    /// damaged file still yields (`isComplete == false`) instead of failing.
+    public static func decode(_ data: Data, limits: DecodeLimits = .default, strict: Bool = true) throws(CodecError)
+        -> DecodedBitmap
+    {
+        try withBytes(data) { bytes throws(CodecError) in
+            switch try identify(bytes) {
+            case .png: return try PNGCodec.decode(bytes, limits: limits, strict: strict)
+            case .jpeg: return try JPEGCodec.decode(bytes, limits: limits, strict: strict)
+            case .webp: return try WebPCodec.decode(bytes, limits: limits, strict: strict)
+            }
+        }
+    }
+
+    /// Reads the whole file and decodes it; read failures are `.ioError`. (The file is read, not
+    /// memory-mapped: a mapped file shortened by another process would crash us with SIGBUS.)
+    public static func decodeFile(at url: URL, limits: DecodeLimits = .default, strict: Bool = true) throws(CodecError)
+        -> DecodedBitmap
+    {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .ioError(path: url.path, detail: ioDetail(error))
+        }
+        return try decode(data, limits: limits, strict: strict)
+    }
+
+    /// Encodes 8-bit RGBA rows (top-down, straight alpha). With `hasAlpha == false` the alpha
+    /// samples are ignored and PNG/WebP store RGB. JPEG always drops alpha.
+    public static func encode(
+        rgba8: UnsafeBufferPointer<UInt8>, width: Int, height: Int, hasAlpha: Bool, format: ImageFileFormat,
+        options: EncodeOptions
+    ) throws(CodecError) -> Data {
+        try checkBuffer(count: rgba8.count, width: width, height: height, name: "rgba8")
+        switch format {
+        case .png: return try PNGCodec.encode(rgba8, width: width, height: height, hasAlpha: hasAlpha, options: options)
+        case .jpeg: return try JPEGCodec.encode(rgba8, width: width, height: height, options: options)
+        case .webp: return try WebPCodec.encode(rgba8, width: width, height: height, hasAlpha: hasAlpha, options: options)
+        }
+    }
+
+    /// Encodes 16-bit RGBA rows (native endian). PNG keeps 16 bits; JPEG and WebP get 8-bit
+    /// samples rounded to nearest (v × 255 / 65535).
+    public static func encode(
+        rgba16: UnsafeBufferPointer<UInt16>, width: Int, height: Int, hasAlpha: Bool, format: ImageFileFormat,
+        options: EncodeOptions
+    ) throws(CodecError) -> Data {
+        try checkBuffer(count: rgba16.count, width: width, height: height, name: "rgba16")
+        if format == .png {
+            return try PNGCodec.encode(rgba16, width: width, height: height, hasAlpha: hasAlpha, options: options)
+        }
+        let n = width * height * 4
+        let eight = [UInt8](unsafeUninitializedCapacity: n) { out, count in
+            let src = rgba16.baseAddress!
+            for i in 0..<n { out[i] = UInt8(truncatingIfNeeded: (UInt32(src[i]) &* 255 &+ 32767) / 65535) }
+            count = n
+        }
+        return try eight.withUnsafeBufferPointer { (buf) throws(CodecError) in
+            try encode(rgba8: buf, width: width, height: height, hasAlpha: hasAlpha, format: format, options: options)
+        }
+    }
+
+    // MARK: - Helpers
+
+    static func checkBuffer(count: Int, width: Int, height: Int, name: String) throws(CodecError) {
+        guard width > 0, height > 0 else {
+            throw .invalidArgument("width and height must be positive, got \(width)x\(height)")
+        }
+        let (px, o1) = width.multipliedReportingOverflow(by: height)
+        let (needed, o2) = px.multipliedReportingOverflow(by: 4)
+        guard !o1, !o2, count >= needed else {
+            throw .invalidArgument(
+                "\(name) buffer holds \(count) samples, but a \(width)x\(height) RGBA image needs \(needed)")
+        }
+    }
+
+    /// Checks the magic bytes; names what was seen when it is not ours.
+    static func identify(_ bytes: UnsafeRawBufferPointer) throws(CodecError) -> ImageFileFormat {
+        guard bytes.count > 0 else { throw .empty }
+        if let f = sniff(bytes: bytes) { return f }
+        throw .unsupportedFormat(describeUnknown(bytes))
+    }
+
+    /// "GIF (first bytes 47 49 46 38 39 61)" or "unrecognised data (first bytes …)".
+    static func describeUnknown(_ b: UnsafeRawBufferPointer) -> String {
+        let hex = b.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")
+        var name = "unrecognised data"
+        if b.matches("GIF8", at: 0) {
+            name = "GIF"
+        } else if b.matches("II*\u{0}", at: 0) || b.matches("MM\u{0}*", at: 0) {
+            name = "TIFF"
+        } else if b.matches("BM", at: 0) {
+            name = "BMP"
+        } else if b.matches("ftyp", at: 4) {
+            name = b.matches("avif", at: 8) ? "AVIF" : "HEIF/ISO media"
+        } else if b.matches("RIFF", at: 0) {
+            name = "RIFF (not WebP)"
+        } else if b.count < 8, b.first == 0x89 || b.first == 0xFF {
+            name = "too short to identify"
+        }
+        return "\(name) (first bytes \(hex))"
+    }
+
+    static func ioDetail(_ error: any Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+            let s = strerror(Int32(underlying.code))
+        {
+            return String(cString: s)
+        }
+        if ns.domain == NSCocoaErrorDomain && ns.code == NSFileReadNoSuchFileError { return "No such file or directory" }
+        return ns.localizedDescription
+    }
+}

@@ -1,0 +1,268 @@
+import CSPNG
+import Foundation
+
+/// PNG through libspng: every spng call returns an error code, nothing longjmps.
+enum PNGCodec {
+    /// Largest single chunk accepted (ICC profiles, EXIF, text), and the total cached.
+    static let chunkSizeLimit = 64 << 20
+    static let chunkCacheLimit = 128 << 20
+
+    static func message(_ code: Int32) -> String {
+        guard let s = spng_strerror(code) else { return "spng error \(code)" }
+        return String(cString: s)
+    }
+
+    /// Maps an spng return code to the error a user sees.
+    static func error(_ code: Int32, _ stage: String) -> CodecError {
+        let text = "\(stage): \(message(code))"
+        switch Int(code) {
+        case Int(SPNG_IO_EOF.rawValue), Int(SPNG_EOF.rawValue), Int(SPNG_EIDAT_TOO_SHORT.rawValue):
+            return .truncated(detail: "PNG \(text)")
+        case Int(SPNG_ECHUNK_LIMITS.rawValue):
+            return .corrupt(detail: "PNG \(text) (a chunk is larger than \(chunkSizeLimit >> 20) MiB)")
+        default:
+            return .corrupt(detail: "PNG \(text)")
+        }
+    }
+
+    /// An spng decoding context over `bytes`, freed when `body` returns.
+    static func withDecoder<R>(
+        _ bytes: UnsafeRawBufferPointer, strict: Bool, _ body: (OpaquePointer) throws(CodecError) -> R
+    ) throws(CodecError) -> R {
+        guard let ctx = spng_ctx_new(0) else { throw .corrupt(detail: "PNG: out of memory creating a decoder") }
+        defer { spng_ctx_free(ctx) }
+        spng_set_chunk_limits(ctx, chunkSizeLimit, chunkCacheLimit)
+        if !strict {
+            spng_set_crc_action(ctx, Int32(SPNG_CRC_USE.rawValue), Int32(SPNG_CRC_DISCARD.rawValue))
+        }
+        let rc = spng_set_png_buffer(ctx, bytes.baseAddress, bytes.count)
+        guard rc == 0 else { throw error(rc, "reading the buffer") }
+        return try body(ctx)
+    }
+
+    static func header(_ ctx: OpaquePointer) throws(CodecError) -> (ImageHeader, spng_ihdr) {
+        var ihdr = spng_ihdr()
+        var rc = spng_get_ihdr(ctx, &ihdr)
+        guard rc == 0 else { throw error(rc, "reading IHDR") }
+        var trns = spng_trns()
+        let hasTRNS = spng_get_trns(ctx, &trns) == 0
+        let channels: Int
+        var hasAlpha = false
+        var model = "RGB"
+        switch Int(ihdr.color_type) {
+        case Int(SPNG_COLOR_TYPE_GRAYSCALE.rawValue): channels = 1; model = "Gray"; hasAlpha = hasTRNS
+        case Int(SPNG_COLOR_TYPE_GRAYSCALE_ALPHA.rawValue): channels = 2; model = "Gray"; hasAlpha = true
+        case Int(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue): channels = 4; hasAlpha = true
+        case Int(SPNG_COLOR_TYPE_INDEXED.rawValue): channels = hasTRNS ? 4 : 3; hasAlpha = hasTRNS
+        default: channels = 3; hasAlpha = hasTRNS
+        }
+        var header = ImageHeader(
+            format: .png, width: Int(ihdr.width), height: Int(ihdr.height), channels: channels,
+            bitDepth: ihdr.bit_depth == 16 ? 16 : 8, hasAlpha: hasAlpha, colorModel: model)
+
+        var iccp = spng_iccp()
+        rc = spng_get_iccp(ctx, &iccp)
+        if rc == 0, let p = iccp.profile, iccp.profile_len > 0 {
+            header.iccProfile = Data(bytes: p, count: iccp.profile_len)
+        } else if rc != 0 && rc != Int32(SPNG_ECHUNKAVAIL.rawValue) {
+            throw error(rc, "reading iCCP")
+        }
+        var phys = spng_phys()
+        if spng_get_phys(ctx, &phys) == 0, phys.unit_specifier == 1, phys.ppu_x > 0 {
+            // pHYs stores whole pixels per metre, so 72 dpi arrives as 2835 (72.009): snap those.
+            let dpi = Double(phys.ppu_x) * 0.0254
+            header.dpi = abs(dpi - dpi.rounded()) < 0.02 ? dpi.rounded() : (dpi * 1000).rounded() / 1000
+        }
+        readEXIF(ctx, into: &header)
+        return (header, ihdr)
+    }
+
+    static func readEXIF(_ ctx: OpaquePointer, into header: inout ImageHeader) {
+        var exif = spng_exif()
+        if spng_get_exif(ctx, &exif) == 0, let p = exif.data, exif.length > 0 {
+            let data = Data(bytes: p, count: exif.length)
+            header.exif = data
+            let summary = EXIFSummary(tiff: data)
+            header.orientation = summary.orientation ?? 1
+            if header.dpi == nil { header.dpi = summary.dpi }
+        }
+    }
+
+    static func readHeader(_ bytes: UnsafeRawBufferPointer) throws(CodecError) -> ImageHeader {
+        try withDecoder(bytes, strict: true) { ctx throws(CodecError) in try header(ctx).0 }
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
+        do throws(CodecError) {
+            let bitmap = try decodeOnce(bytes, limits: limits, strict: strict)
+            // libspng stops at IEND's type; strict mode also wants IEND itself whole.
+            if strict && !endsWithIEND(bytes) {
+                throw CodecError.truncated(detail: "PNG: the file ends inside the IEND chunk (\(bytes.count) bytes)")
+            }
+            return bitmap
+        } catch {
+            // libspng needs each chunk whole. Lenient mode shortens a chunk cut off by the end of
+            // the file to what is there (its CRC is then ignored), so the rows it holds decode.
+            guard !strict, case .truncated = error, let patched = closeLastChunk(bytes) else { throw error }
+            return try withBytes(patched) { (p) throws(CodecError) in try decodeOnce(p, limits: limits, strict: false) }
+        }
+    }
+
+    /// True when walking the chunks reaches a complete IEND chunk.
+    static func endsWithIEND(_ b: UnsafeRawBufferPointer) -> Bool {
+        var pos = 8
+        while pos + 12 <= b.count {
+            let end = pos + 12 + b.be32(pos)
+            guard end <= b.count else { return false }
+            if b.matches("IEND", at: pos + 4) { return true }
+            pos = end
+        }
+        return false
+    }
+
+    /// A copy of a truncated PNG whose last, cut-off chunk is shortened to the bytes present
+    /// and followed by a dummy CRC; nil when no chunk is cut off.
+    static func closeLastChunk(_ b: UnsafeRawBufferPointer) -> Data? {
+        var pos = 8
+        while pos + 8 <= b.count {
+            let length = b.be32(pos)
+            let end = pos + 12 + length
+            if end > b.count {
+                let available = max(0, b.count - (pos + 8))
+                var data = Data(b[0..<pos])
+                data.append(contentsOf: [UInt8(available >> 24), UInt8((available >> 16) & 0xFF), UInt8((available >> 8) & 0xFF), UInt8(available & 0xFF)])
+                data.append(contentsOf: b[(pos + 4)..<(pos + 8 + available)])
+                data.append(contentsOf: [0, 0, 0, 0])
+                return data
+            }
+            pos = end
+        }
+        return nil
+    }
+
+    static func decodeOnce(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
+        try withDecoder(bytes, strict: strict) { ctx throws(CodecError) in
+            var (header, ihdr) = try header(ctx)
+            let sixteen = ihdr.bit_depth == 16
+            let width = header.width, height = header.height
+            let limit = limits.pixelLimit(bytesPerPixel: sixteen ? 8 : 4)
+            let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
+            guard !overflow, pixelCount <= limit else {
+                throw CodecError.tooLarge(width: width, height: height, limit: limit)
+            }
+            let fmt = Int32(sixteen ? SPNG_FMT_RGBA16.rawValue : SPNG_FMT_RGBA8.rawValue)
+            let rowBytes = width * (sixteen ? 8 : 4)
+            var complete = true
+            func fill(_ out: UnsafeMutableRawBufferPointer) throws(CodecError) {
+                var rc = spng_decode_image(
+                    ctx, nil, 0, fmt, Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue))
+                guard rc == 0 else { throw error(rc, "decoding") }
+                var rowsDone = 0
+                var info = spng_row_info()
+                while true {
+                    rc = spng_get_row_info(ctx, &info)
+                    if rc != 0 { break }
+                    let row = Int(info.row_num)
+                    guard row < height else { rc = Int32(SPNG_EINTERNAL.rawValue); break }
+                    rc = spng_decode_row(ctx, out.baseAddress! + row * rowBytes, rowBytes)
+                    if rc != 0 { break }
+                    rowsDone += 1
+                }
+                if rc == Int32(SPNG_EOI.rawValue) {
+                    // Read the chunks after IDAT up to IEND: strict mode wants the whole file valid,
+                    // and eXIf may sit there.
+                    let tail = spng_decode_chunks(ctx)
+                    if strict && tail != 0 { throw error(tail, "reading the chunks after the image data") }
+                    if header.exif == nil { readEXIF(ctx, into: &header) }
+                    return
+                }
+                if strict || rowsDone == 0 { throw error(rc, "decoding row \(rowsDone)") }
+                // Lenient: keep what decoded; the buffer was zeroed up front, so missing rows are 0.
+                complete = false
+            }
+            if sixteen {
+                let px: [UInt16] = try makeArray(count: pixelCount * 4) { (buf: UnsafeMutableBufferPointer<UInt16>) throws(CodecError) in
+                    if !strict { buf.initialize(repeating: 0) }  // a partial decode leaves rows unset
+                    try fill(UnsafeMutableRawBufferPointer(buf))
+                }
+                return DecodedBitmap(
+                    header: header, width: width, height: height, bitDepth: 16, pixels: [], pixels16: px,
+                    isComplete: complete)
+            } else {
+                let px: [UInt8] = try makeArray(count: pixelCount * 4) { (buf: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) in
+                    if !strict { buf.initialize(repeating: 0) }  // a partial decode leaves rows unset
+                    try fill(UnsafeMutableRawBufferPointer(buf))
+                }
+                return DecodedBitmap(
+                    header: header, width: width, height: height, bitDepth: 8, pixels: px, pixels16: [],
+                    isComplete: complete)
+            }
+        }
+    }
+
+    /// Encodes RGBA (or RGB when `!hasAlpha`) rows; `Sample` is UInt8 or UInt16 (native endian).
+    static func encode<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ rgba: UnsafeBufferPointer<Sample>, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions
+    ) throws(CodecError) -> Data {
+        guard (0...9).contains(options.compressionLevel) else {
+            throw .invalidArgument("PNG compressionLevel must be 0...9, got \(options.compressionLevel)")
+        }
+        guard width <= Int(Int32.max), height <= Int(Int32.max) else {
+            throw .invalidArgument("PNG width and height must be at most \(Int32.max), got \(width)x\(height)")
+        }
+        guard let ctx = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
+            throw .encodeFailed(detail: "PNG: out of memory creating an encoder")
+        }
+        defer { spng_ctx_free(ctx) }
+        spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1)
+        spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, Int32(options.compressionLevel))
+        let depth = Sample.bitWidth
+        var ihdr = spng_ihdr()
+        ihdr.width = UInt32(width)
+        ihdr.height = UInt32(height)
+        ihdr.bit_depth = UInt8(depth)
+        ihdr.color_type = UInt8(hasAlpha ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue : SPNG_COLOR_TYPE_TRUECOLOR.rawValue)
+        var rc = spng_set_ihdr(ctx, &ihdr)
+        guard rc == 0 else { throw .encodeFailed(detail: "PNG IHDR: \(message(rc))") }
+        if let icc = options.iccProfile, !icc.isEmpty {
+            var iccp = spng_iccp()
+            withUnsafeMutableBytes(of: &iccp.profile_name) { name in
+                let label = Array("ICC Profile".utf8)
+                for (i, b) in label.enumerated() { name[i] = b }
+            }
+            rc = icc.withUnsafeBytes { raw in
+                iccp.profile_len = raw.count
+                iccp.profile = UnsafeMutablePointer(mutating: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+                return spng_set_iccp(ctx, &iccp)  // spng copies the profile
+            }
+            guard rc == 0 else { throw .encodeFailed(detail: "PNG iCCP: \(message(rc))") }
+        }
+
+        // spng's SPNG_FMT_PNG takes samples in the PNG layout, 16-bit ones host-endian.
+        let fmt = Int32(SPNG_FMT_PNG.rawValue), flags = Int32(SPNG_ENCODE_FINALIZE.rawValue)
+        let count = width * height
+        if hasAlpha {
+            rc = spng_encode_image(ctx, rgba.baseAddress, count * 4 * (depth / 8), fmt, flags)
+        } else {
+            var rgb = [Sample](unsafeUninitializedCapacity: count * 3) { out, n in
+                let src = rgba.baseAddress!
+                let dst = out.baseAddress!
+                for i in 0..<count {
+                    dst[3 * i] = src[4 * i]
+                    dst[3 * i + 1] = src[4 * i + 1]
+                    dst[3 * i + 2] = src[4 * i + 2]
+                }
+                n = count * 3
+            }
+            rc = rgb.withUnsafeMutableBytes { spng_encode_image(ctx, $0.baseAddress, $0.count, fmt, flags) }
+        }
+        guard rc == 0 else { throw .encodeFailed(detail: "PNG: \(message(rc))") }
+        var length = 0
+        var err: Int32 = 0
+        guard let out = spng_get_png_buffer(ctx, &length, &err), err == 0 else {
+            throw .encodeFailed(detail: "PNG: \(message(err))")
+        }
+        defer { free(out) }
+        return Data(bytes: out, count: length)
+    }
+}
