@@ -29,7 +29,7 @@ let package = Package(
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(
             name: "Cyanotype",
-            dependencies: ["CyanotypeCodecs"],
+            dependencies: ["CyanotypeCodecs", "CLCMS2"],
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeCLI",

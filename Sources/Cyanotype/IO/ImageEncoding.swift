@@ -1,0 +1,100 @@
+/// Options for `CIContext`'s file representations, with Core Image's names.
+public struct CIImageRepresentationOption: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Cyanotype: JPEG chroma subsampling, a `ChromaSubsampling` (default 4:2:0).
+    public static let chromaSubsampling = CIImageRepresentationOption(rawValue: "cyanotype_chroma_subsampling")
+    /// Cyanotype: Bool, progressive JPEG.
+    public static let progressive = CIImageRepresentationOption(rawValue: "cyanotype_progressive")
+    /// Cyanotype: Bool, lossless WebP.
+    public static let lossless = CIImageRepresentationOption(rawValue: "cyanotype_lossless")
+    /// Cyanotype: Int 0...9, PNG compression level.
+    public static let compressionLevel = CIImageRepresentationOption(rawValue: "cyanotype_compression_level")
+}
+
+/// Image I/O's quality key (0...1), as Core Image users pass it.
+public let kCGImageDestinationLossyCompressionQuality = "kCGImageDestinationLossyCompressionQuality"
+
+extension CIImageRepresentationOption {
+    public static let lossyCompressionQuality = CIImageRepresentationOption(rawValue: kCGImageDestinationLossyCompressionQuality)
+}
+
+extension CIContext {
+    /// JPEG bytes of `image` (its extent), or nil; `encode(_:format:...)` says why.
+    public func jpegRepresentation(of image: CIImage, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
+        try? encode(image, as: .jpeg, colorSpace: colorSpace, options: options)
+    }
+    /// PNG bytes; `format` RGBA16 (or RGBAh/RGBAf) writes 16-bit samples, others 8-bit.
+    public func pngRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
+        try? encode(image, as: .png, depth: format.isDeep ? 16 : 8, colorSpace: colorSpace, options: options)
+    }
+    /// WebP bytes (lossy by quality, or lossless).
+    public func webpRepresentation(of image: CIImage, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
+        try? encode(image, as: .webp, colorSpace: colorSpace, options: options)
+    }
+
+    public func writeJPEGRepresentation(of image: CIImage, to url: URL, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
+        try writeAtomically(try encode(image, as: .jpeg, colorSpace: colorSpace, options: options), to: url)
+    }
+    public func writePNGRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
+        try writeAtomically(try encode(image, as: .png, depth: format.isDeep ? 16 : 8, colorSpace: colorSpace, options: options), to: url)
+    }
+    public func writeWEBPRepresentation(of image: CIImage, to url: URL, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
+        try writeAtomically(try encode(image, as: .webp, colorSpace: colorSpace, options: options), to: url)
+    }
+
+    /// Encodes `image`'s extent as `format`: straight alpha, `colorSpace` (sRGB by default),
+    /// 8-bit, or 16-bit for PNG when `depth` is 16.
+    public func encode(_ image: CIImage, as format: ImageFileFormat, depth: Int = 8, colorSpace: CGColorSpace? = nil,
+                       options: [CIImageRepresentationOption: Any] = [:]) throws(ImageIOError) -> Data {
+        let rect = image.extent
+        var opts = EncodeOptions()
+        if let q = options[.lossyCompressionQuality].flatMap(numberValue) { opts.quality = min(max(q, 0), 1) }
+        if let s = options[.chromaSubsampling] as? ChromaSubsampling { opts.chromaSubsampling = s }
+        if let p = options[.progressive] as? Bool { opts.progressive = p }
+        if let l = options[.lossless] as? Bool { opts.lossless = l }
+        if let c = options[.compressionLevel].flatMap(numberValue) { opts.compressionLevel = Int(c) }
+        let space = colorSpace ?? outputColorSpace ?? .sRGBSpace
+        let hasAlpha = format != .jpeg
+        do {
+            if depth == 16 && format == .png {
+                let r = try renderToData(image, from: rect, format: .RGBA16, colorSpace: space, premultiplied: false)
+                return try r.data.withUnsafeBytes { raw throws(CodecError) in
+                    try ImageCodecs.encode(rgba16: raw.bindMemory(to: UInt16.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
+                }
+            }
+            let r = try renderToData(image, from: rect, format: .RGBA8, colorSpace: space, premultiplied: false)
+            return try r.data.withUnsafeBytes { raw throws(CodecError) in
+                try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
+            }
+        } catch let e as CIRenderError {
+            throw .render(e)
+        } catch let e as CodecError {
+            throw .codec(path: nil, e)
+        } catch {
+            throw .unsupportedOutput(String(describing: error))
+        }
+    }
+
+    /// Writes to a temporary file beside `url`, then renames it into place, so a reader (or
+    /// an interrupted run) never sees a half-written file.
+    public func writeAtomically(_ data: Data, to url: URL) throws(ImageIOError) {
+        let dir = url.deletingLastPathComponent()
+        let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        do {
+            try data.write(to: tmp)
+            if FileManager.default.fileExists(atPath: url.path) {
+                _ = try FileManager.default.replaceItemAt(url, withItemAt: tmp)
+            } else {
+                try FileManager.default.moveItem(at: tmp, to: url)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: tmp)
+            throw .writeFailed(path: url.path, detail: (error as NSError).localizedDescription)
+        }
+    }
+}
+
+extension CIFormat {
+    var isDeep: Bool { self == .RGBA16 || self == .RGBAh || self == .RGBAf || self == .RGBX16 }
+}

@@ -1,0 +1,136 @@
+@_exported import CyanotypeCodecs
+
+/// Options for reading images, with Core Image's names.
+public struct CIImageOption: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Bool: turn the image upright from its EXIF orientation (default false, as Core Image).
+    public static let applyOrientationProperty = CIImageOption(rawValue: "kCIImageApplyOrientationProperty")
+    /// A `CGColorSpace` to interpret untagged files in, or `NSNull()` for no conversion.
+    public static let colorSpace = CIImageOption(rawValue: "kCIImageColorSpace")
+    /// `[String: Any]` to use as `properties` instead of the file's.
+    public static let properties = CIImageOption(rawValue: "kCIImageProperties")
+    /// `DecodeLimits`: pixel and memory caps checked before decoding (default 16383^2 px, 2 GiB).
+    public static let decodeLimits = CIImageOption(rawValue: "cyanotype_decode_limits")
+    /// Bool: return what a truncated file holds instead of failing (default false).
+    public static let lenientDecoding = CIImageOption(rawValue: "cyanotype_lenient_decoding")
+}
+
+// Keys of `CIImage.properties`, with Image I/O's names.
+public let kCGImagePropertyPixelWidth = "PixelWidth"
+public let kCGImagePropertyPixelHeight = "PixelHeight"
+public let kCGImagePropertyOrientation = "Orientation"
+public let kCGImagePropertyDepth = "Depth"
+public let kCGImagePropertyColorModel = "ColorModel"
+public let kCGImagePropertyHasAlpha = "HasAlpha"
+public let kCGImagePropertyDPIWidth = "DPIWidth"
+public let kCGImagePropertyDPIHeight = "DPIHeight"
+public let kCGImagePropertyProfileName = "ProfileName"
+public let kCGImagePropertyExifDictionary = "{Exif}"
+/// Cyanotype: the file format ("jpeg", "png", "webp").
+public let kCyanotypePropertyFileFormat = "CyanotypeFileFormat"
+
+/// Why an image file could not be read or written.
+public enum ImageIOError: Error, Sendable, Equatable, CustomStringConvertible {
+    case codec(path: String?, CodecError)
+    case render(CIRenderError)
+    case unsupportedOutput(String)
+    case writeFailed(path: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case let .codec(path, e): return path.map { "\($0): \(e)" } ?? e.description
+        case let .render(e): return e.description
+        case let .unsupportedOutput(what): return what
+        case let .writeFailed(path, detail): return "\(path): could not write (\(detail))"
+        }
+    }
+}
+
+extension CIImage {
+    /// The image in a file (JPEG, PNG, WebP), or nil when it cannot be read; see
+    /// `CIImage.read(contentsOf:options:)` for the reason. The header is read now, the
+    /// pixels when first rendered.
+    public convenience init?(contentsOf url: URL, options: [CIImageOption: Any]? = nil) {
+        guard let img = try? CIImage.read(contentsOf: url, options: options) else { return nil }
+        self.init(node: img.node, properties: img.properties, url: url)
+    }
+    /// The image in encoded file bytes, or nil when they cannot be read.
+    public convenience init?(data: Data, options: [CIImageOption: Any]? = nil) {
+        guard let img = try? CIImage.read(data: data, options: options) else { return nil }
+        self.init(node: img.node, properties: img.properties)
+    }
+
+    /// Reads an image file, throwing a typed error that names the file and the reason.
+    public static func read(contentsOf url: URL, options: [CIImageOption: Any]? = nil) throws(ImageIOError) -> CIImage {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw .codec(path: url.path, .ioError(path: url.path, detail: (error as NSError).localizedDescription))
+        }
+        do {
+            let img = try read(data: data, options: options, name: url.lastPathComponent)
+            return CIImage(node: img.node, properties: img.properties, url: url)
+        } catch let ImageIOError.codec(_, e) {
+            throw .codec(path: url.path, e)
+        }
+    }
+
+    /// Decodes encoded bytes (header now, pixels lazily).
+    public static func read(data: Data, options: [CIImageOption: Any]? = nil, name: String = "data") throws(ImageIOError) -> CIImage {
+        let o = options ?? [:]
+        let header: ImageHeader
+        do { header = try ImageCodecs.readHeader(data) } catch { throw .codec(path: nil, error) }
+        let limits = o[.decodeLimits] as? DecodeLimits ?? .default
+        guard header.width * header.height <= limits.maxPixels else {
+            throw .codec(path: nil, .tooLarge(width: header.width, height: header.height, limit: limits.maxPixels))
+        }
+        let strict = !((o[.lenientDecoding] as? Bool) ?? false)
+        let space: CGColorSpace? = o[.colorSpace] is NSNull ? nil : (o[.colorSpace] as? CGColorSpace ?? .sRGBSpace)
+        let extent = CGRect(x: 0, y: 0, width: header.width, height: header.height)
+        let source = LazySourceNode(extent: extent, name: name) {
+            let bitmap = try ImageCodecs.decode(data, limits: limits, strict: strict)
+            return try bitmapNode(bitmap, colorSpace: space)
+        }
+        var props = (o[.properties] as? [String: Any]) ?? properties(of: header)
+        var image = CIImage(node: source)
+        if (o[.applyOrientationProperty] as? Bool) ?? false, header.orientation != 1 {
+            image = image.oriented(forExifOrientation: Int32(header.orientation))
+            props[kCGImagePropertyOrientation] = 1
+        }
+        return CIImage(node: image.node, properties: props)
+    }
+
+    static func properties(of h: ImageHeader) -> [String: Any] {
+        var p: [String: Any] = [
+            kCGImagePropertyPixelWidth: h.width, kCGImagePropertyPixelHeight: h.height,
+            kCGImagePropertyOrientation: h.orientation, kCGImagePropertyDepth: h.bitDepth,
+            kCGImagePropertyColorModel: h.colorModel, kCGImagePropertyHasAlpha: h.hasAlpha,
+            kCyanotypePropertyFileFormat: h.format.rawValue,
+        ]
+        if let d = h.dpi { p[kCGImagePropertyDPIWidth] = d; p[kCGImagePropertyDPIHeight] = d }
+        if let icc = h.iccProfile { p[kCGImagePropertyProfileName] = ICCProfile.description(of: icc) ?? "embedded ICC profile" }
+        if let exif = h.exif { p[kCGImagePropertyExifDictionary] = ["RawBytes": exif.count] }
+        return p
+    }
+}
+
+/// A decoded file as a source node: 8/16-bit straight RGBA; an embedded ICC profile other
+/// than sRGB is converted into linear sRGB (float) with lcms2.
+func bitmapNode(_ b: DecodedBitmap, colorSpace: CGColorSpace?) throws -> RecipeNode {
+    if let icc = b.header.iccProfile, colorSpace != nil, !ICCProfile.isSRGB(icc),
+       let converted = ICCProfile.toLinearSRGB(b, profile: icc) {
+        guard let n = BitmapNode(data: converted, bytesPerRow: b.width * 16, width: b.width, height: b.height, format: .RGBAf,
+                                 colorSpace: .extendedLinearSRGBSpace, premultiplied: false)
+        else { throw CodecError.corrupt(detail: "colour conversion produced no pixels") }
+        return n
+    }
+    let node: BitmapNode?
+    if b.bitDepth == 16 {
+        let data = b.pixels16.withUnsafeBytes { Data($0) }
+        node = BitmapNode(data: data, bytesPerRow: b.width * 8, width: b.width, height: b.height, format: .RGBA16, colorSpace: colorSpace, premultiplied: false)
+    } else {
+        node = BitmapNode(data: Data(b.pixels), bytesPerRow: b.width * 4, width: b.width, height: b.height, format: .RGBA8, colorSpace: colorSpace, premultiplied: false)
+    }
+    guard let node else { throw CodecError.corrupt(detail: "decoder returned \(b.width)x\(b.height) without pixels") }
+    return node
+}
