@@ -41,6 +41,8 @@ let package = Package(
             swiftSettings: tunedSwift),
         .testTarget(name: "CyanotypeCodecsTests", dependencies: ["CyanotypeCodecs"]),
         .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype"]),
+        // End-to-end tests of the command-line tool: they run the built `cyanotype` binary.
+        .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "Cyanotype"]),
     ],
     swiftLanguageModes: [.v6]
 )
