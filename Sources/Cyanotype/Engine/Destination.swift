@@ -38,6 +38,10 @@ struct DestinationWriter: @unchecked Sendable {
 
     private func writeRow(_ src: UnsafeMutablePointer<SIMD4<Float>>, _ dst: UnsafeMutableRawPointer, _ n: Int) {
         let gray = info.layout == .l || info.layout == .la
+        if info.sample == .uint8, fromSRGB == nil, [.rgba, .bgra, .argb, .abgr].contains(info.layout) {
+            writeRGBA8(src, dst.assumingMemoryBound(to: UInt8.self), n)
+            return
+        }
         switch info.sample {
         case .uint8:
             let d = dst.assumingMemoryBound(to: UInt8.self)
@@ -103,6 +107,45 @@ struct DestinationWriter: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// The common case, kept tight: 4-channel 8-bit in sRGB-like primaries. Opaque pixels go
+    /// straight through the table; others are unpremultiplied first.
+    private func writeRGBA8(_ src: UnsafeMutablePointer<SIMD4<Float>>, _ d: UnsafeMutablePointer<UInt8>, _ n: Int) {
+        let (ri, gi, bi, ai) = info.layout.offsets
+        let table = tables.encode8
+        let premultipliedOut = premultiplied
+        for i in 0..<n {
+            let p = src[i]
+            let a = p.w
+            let q = d + i * 4
+            if a >= 1 {
+                // NaN-safe clamp (a NaN compares false and becomes 0), then sqrt-indexed table.
+                let k = tableIndex(p)
+                q[ri] = table[Int(k.x)]; q[gi] = table[Int(k.y)]; q[bi] = table[Int(k.z)]; q[ai] = 255
+            } else if a > 0 {
+                let inv = 1 / a
+                let c = SIMD4(p.x * inv, p.y * inv, p.z * inv, 0)
+                if premultipliedOut {
+                    q[ri] = q8(encodeF(clamp01(c.x)) * a); q[gi] = q8(encodeF(clamp01(c.y)) * a); q[bi] = q8(encodeF(clamp01(c.z)) * a)
+                } else {
+                    let k = tableIndex(c)
+                    q[ri] = table[Int(k.x)]; q[gi] = table[Int(k.y)]; q[bi] = table[Int(k.z)]
+                }
+                q[ai] = q8(a)
+            } else {
+                q[ri] = 0; q[gi] = 0; q[bi] = 0; q[ai] = 0
+            }
+        }
+    }
+
+    /// round(sqrt(clamp01(v)) * 65535) per lane, without Swift's checked float->int
+    /// conversion: adding 1.5 * 2^23 leaves the rounded integer in the low mantissa bits.
+    @inline(__always) private func tableIndex(_ v: SIMD4<Float>) -> SIMD4<UInt32> {
+        var c = v.replacing(with: 0, where: .!(v .> 0))   // NaN -> 0
+        c = c.replacing(with: 1, where: c .> 1)
+        let s = c.squareRoot() * 65535 + 12_582_912
+        return unsafeBitCast(s, to: SIMD4<UInt32>.self) & 0xFFFF
     }
 
     @inline(__always) private func encodeF(_ v: Float) -> Float { space?.encode(v) ?? v }

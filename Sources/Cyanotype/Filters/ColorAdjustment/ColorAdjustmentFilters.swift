@@ -104,10 +104,15 @@ struct GammaStage: ColorStage {
     var wantsUnpremultiplied: Bool { true }
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
         let p = power
-        @inline(__always) func g(_ v: Float) -> Float { v < 0 ? -powf(-v, p) : powf(v, p) }
-        for i in 0..<count {
-            let c = row[i]
-            row[i] = SIMD4(g(c.x), g(c.y), g(c.z), c.w)
+        // Pow runs on whole vectors and alpha is put back in a second pass: touching one lane
+        // inside the loop makes LLVM split the vector maths into scalar code (seen in perf).
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: count) { alpha in
+            for i in 0..<count {
+                let c = row[i]
+                alpha[i] = c.w
+                row[i] = fastSignedPow(c, p)
+            }
+            for i in 0..<count { row[i].w = alpha[i] }
         }
     }
     var label: String { "gamma \(power)" }
