@@ -2,6 +2,16 @@
 
 /// Declarations of the built-in filters: Apple's names, keys, defaults, ranges and categories.
 enum Catalog {
+    static let CIAdditionCompositing = FilterDescriptor(
+        name: "CIAdditionCompositing", displayName: "Addition",
+        summary: "Adds source and background color components per channel (brightening composite).",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
     static let CIAffineTransform = FilterDescriptor(
         name: "CIAffineTransform", displayName: "Affine Transform",
         summary: "Scales, rotates, translates or skews the image with a 2D affine matrix.",
@@ -46,6 +56,26 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIColorBlendMode = FilterDescriptor(
+        name: "CIColorBlendMode", displayName: "Color Blend Mode",
+        summary: "Blend mode: background luminance with the source's hue and saturation.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIColorBurnBlendMode = FilterDescriptor(
+        name: "CIColorBurnBlendMode", displayName: "Color Burn Blend Mode",
+        summary: "Blend mode: color burn (darkens background to reflect the source).",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
     static let CIColorControls = FilterDescriptor(
         name: "CIColorControls", displayName: "Color Controls",
         summary: "Adjusts saturation, brightness and contrast.",
@@ -55,6 +85,16 @@ enum Catalog {
             FilterInputDescriptor(key: "inputSaturation", displayName: "Saturation", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 2.0),
             FilterInputDescriptor(key: "inputBrightness", displayName: "Brightness", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: -1.0, maximum: nil, sliderMinimum: -1.0, sliderMaximum: 1.0),
             FilterInputDescriptor(key: "inputContrast", displayName: "Contrast", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.25, sliderMaximum: 4.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIColorDodgeBlendMode = FilterDescriptor(
+        name: "CIColorDodgeBlendMode", displayName: "Color Dodge Blend Mode",
+        summary: "Blend mode: color dodge (brightens background to reflect the source).",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
@@ -111,6 +151,46 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIDarkenBlendMode = FilterDescriptor(
+        name: "CIDarkenBlendMode", displayName: "Darken Blend Mode",
+        summary: "Blend mode: keeps the darker of source and background.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIDifferenceBlendMode = FilterDescriptor(
+        name: "CIDifferenceBlendMode", displayName: "Difference Blend Mode",
+        summary: "Blend mode: absolute difference of source and background.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIDivideBlendMode = FilterDescriptor(
+        name: "CIDivideBlendMode", displayName: "Divide Blend Mode",
+        summary: "Blend mode: divides background by source.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "8")
+    static let CIExclusionBlendMode = FilterDescriptor(
+        name: "CIExclusionBlendMode", displayName: "Exclusion Blend Mode",
+        summary: "Blend mode: exclusion (lower-contrast variant of difference).",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
     static let CIExposureAdjust = FilterDescriptor(
         name: "CIExposureAdjust", displayName: "Exposure Adjust",
         summary: "Changes exposure by a number of stops (EV).",
@@ -141,6 +221,16 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CIHardLightBlendMode = FilterDescriptor(
+        name: "CIHardLightBlendMode", displayName: "Hard Light Blend Mode",
+        summary: "Blend mode: hard light (multiply or screen depending on source).",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
     static let CIHueAdjust = FilterDescriptor(
         name: "CIHueAdjust", displayName: "Hue Adjust",
         summary: "Rotates hue by an angle.",
@@ -148,6 +238,16 @@ enum Catalog {
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIHueBlendMode = FilterDescriptor(
+        name: "CIHueBlendMode", displayName: "Hue Blend Mode",
+        summary: "Blend mode: background luminance and saturation with the source hue.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
@@ -162,6 +262,36 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CILightenBlendMode = FilterDescriptor(
+        name: "CILightenBlendMode", displayName: "Lighten Blend Mode",
+        summary: "Blend mode: keeps the lighter of source and background.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CILinearBurnBlendMode = FilterDescriptor(
+        name: "CILinearBurnBlendMode", displayName: "Linear Burn Blend Mode",
+        summary: "Blend mode: linear burn.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "8")
+    static let CILinearDodgeBlendMode = FilterDescriptor(
+        name: "CILinearDodgeBlendMode", displayName: "Linear Dodge Blend Mode",
+        summary: "Blend mode: linear dodge (add).",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "8")
     static let CILinearGradient = FilterDescriptor(
         name: "CILinearGradient", displayName: "Linear Gradient",
         summary: "Generates a linear gradient between two points and two colors.",
@@ -171,6 +301,46 @@ enum Catalog {
             FilterInputDescriptor(key: "inputPoint1", displayName: "Point 1", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([200.0, 200.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputColor0", displayName: "Color 1", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputColor1", displayName: "Color 2", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([0.0, 0.0, 0.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CILinearLightBlendMode = FilterDescriptor(
+        name: "CILinearLightBlendMode", displayName: "Linear Light Blend Mode",
+        summary: "Blend mode: linear light (linear burn plus linear dodge).",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "12.0", availableIOS: "15")
+    static let CILuminosityBlendMode = FilterDescriptor(
+        name: "CILuminosityBlendMode", displayName: "Luminosity Blend Mode",
+        summary: "Blend mode: background hue and saturation with the source luminance.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIMaximumCompositing = FilterDescriptor(
+        name: "CIMaximumCompositing", displayName: "Maximum",
+        summary: "Per-channel maximum of source and background.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIMinimumCompositing = FilterDescriptor(
+        name: "CIMinimumCompositing", displayName: "Minimum",
+        summary: "Per-channel minimum of source and background.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
@@ -184,6 +354,36 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIMultiplyCompositing = FilterDescriptor(
+        name: "CIMultiplyCompositing", displayName: "Multiply",
+        summary: "Per-channel product of source and background.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIOverlayBlendMode = FilterDescriptor(
+        name: "CIOverlayBlendMode", displayName: "Overlay Blend Mode",
+        summary: "Blend mode: overlay.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIPinLightBlendMode = FilterDescriptor(
+        name: "CIPinLightBlendMode", displayName: "Pin Light Blend Mode",
+        summary: "Blend mode: pin light.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "8")
     static let CIRadialGradient = FilterDescriptor(
         name: "CIRadialGradient", displayName: "Radial Gradient",
         summary: "Generates a gradient between two concentric circles.",
@@ -197,6 +397,26 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CISaturationBlendMode = FilterDescriptor(
+        name: "CISaturationBlendMode", displayName: "Saturation Blend Mode",
+        summary: "Blend mode: background luminance and hue with the source saturation.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIScreenBlendMode = FilterDescriptor(
+        name: "CIScreenBlendMode", displayName: "Screen Blend Mode",
+        summary: "Blend mode: screen.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
     static let CISepiaTone = FilterDescriptor(
         name: "CISepiaTone", displayName: "Sepia Tone",
         summary: "Tints the image toward sepia brown.",
@@ -204,6 +424,46 @@ enum Catalog {
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CISoftLightBlendMode = FilterDescriptor(
+        name: "CISoftLightBlendMode", displayName: "Soft Light Blend Mode",
+        summary: "Blend mode: soft light.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CISourceAtopCompositing = FilterDescriptor(
+        name: "CISourceAtopCompositing", displayName: "Source Atop",
+        summary: "Porter-Duff source-atop composite.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CISourceInCompositing = FilterDescriptor(
+        name: "CISourceInCompositing", displayName: "Source In",
+        summary: "Porter-Duff source-in composite.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CISourceOutCompositing = FilterDescriptor(
+        name: "CISourceOutCompositing", displayName: "Source Out",
+        summary: "Porter-Duff source-out composite.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
@@ -217,6 +477,16 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CISubtractBlendMode = FilterDescriptor(
+        name: "CISubtractBlendMode", displayName: "Subtract Blend Mode",
+        summary: "Blend mode: subtract source from background.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "8")
     static let CITemperatureAndTint = FilterDescriptor(
         name: "CITemperatureAndTint", displayName: "Temperature and Tint",
         summary: "White-balance adjustment from source to target temperature/tint.",
@@ -260,36 +530,97 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.9", availableIOS: "5")
+    static let CIVividLightBlendMode = FilterDescriptor(
+        name: "CIVividLightBlendMode", displayName: "Vivid Light Blend Mode",
+        summary: "Blend mode: vivid light (color burn plus color dodge).",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "12.0", availableIOS: "15")
 }
 
 extension BuiltinFilters {
     /// Every implemented built-in, registered by `CIFilter(name:)`.
     static let all: [BuiltinFilter] = [
+        additionCompositing,
         affineTransform,
         bloom,
         boxBlur,
         checkerboardGenerator,
+        colorBlendMode,
+        colorBurnBlendMode,
         colorControls,
+        colorDodgeBlendMode,
         colorInvert,
         colorMatrix,
         colorMonochrome,
         constantColorGenerator,
         crop,
+        darkenBlendMode,
+        differenceBlendMode,
+        divideBlendMode,
+        exclusionBlendMode,
         exposureAdjust,
         gammaAdjust,
         gaussianBlur,
+        hardLightBlendMode,
         hueAdjust,
+        hueBlendMode,
         lanczosScaleTransform,
+        lightenBlendMode,
+        linearBurnBlendMode,
+        linearDodgeBlendMode,
         linearGradient,
+        linearLightBlendMode,
+        luminosityBlendMode,
+        maximumCompositing,
+        minimumCompositing,
         multiplyBlendMode,
+        multiplyCompositing,
+        overlayBlendMode,
+        pinLightBlendMode,
         radialGradient,
+        saturationBlendMode,
+        screenBlendMode,
         sepiaTone,
+        softLightBlendMode,
+        sourceAtopCompositing,
+        sourceInCompositing,
+        sourceOutCompositing,
         sourceOverCompositing,
+        subtractBlendMode,
         temperatureAndTint,
         unsharpMask,
         vibrance,
         vignette,
+        vividLightBlendMode,
     ]
+}
+
+/// Typed access to CIAdditionCompositing's inputs (`CIFilter.additionCompositing()`).
+public protocol CIAdditionCompositing: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIAdditionCompositingBuiltinFilter: CIFilter, CIAdditionCompositing {
+    override init() { super.init(builtin: BuiltinFilters.additionCompositing) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Addition: Adds source and background color components per channel (brightening composite).
+    public static func additionCompositing() -> CIFilter & CIAdditionCompositing { CIAdditionCompositingBuiltinFilter() }
 }
 
 /// Typed access to CIBloom's inputs (`CIFilter.bloom()`).
@@ -381,6 +712,52 @@ extension CIFilter {
     public static func checkerboardGenerator() -> CIFilter & CICheckerboardGenerator { CICheckerboardGeneratorBuiltinFilter() }
 }
 
+/// Typed access to CIColorBlendMode's inputs (`CIFilter.colorBlendMode()`).
+public protocol CIColorBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIColorBlendModeBuiltinFilter: CIFilter, CIColorBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.colorBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Color Blend Mode: Blend mode: background luminance with the source's hue and saturation.
+    public static func colorBlendMode() -> CIFilter & CIColorBlendMode { CIColorBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIColorBurnBlendMode's inputs (`CIFilter.colorBurnBlendMode()`).
+public protocol CIColorBurnBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIColorBurnBlendModeBuiltinFilter: CIFilter, CIColorBurnBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.colorBurnBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Color Burn Blend Mode: Blend mode: color burn (darkens background to reflect the source).
+    public static func colorBurnBlendMode() -> CIFilter & CIColorBurnBlendMode { CIColorBurnBlendModeBuiltinFilter() }
+}
+
 /// Typed access to CIColorControls's inputs (`CIFilter.colorControls()`).
 public protocol CIColorControls: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -412,6 +789,29 @@ final class CIColorControlsBuiltinFilter: CIFilter, CIColorControls {
 extension CIFilter {
     /// Color Controls: Adjusts saturation, brightness and contrast.
     public static func colorControls() -> CIFilter & CIColorControls { CIColorControlsBuiltinFilter() }
+}
+
+/// Typed access to CIColorDodgeBlendMode's inputs (`CIFilter.colorDodgeBlendMode()`).
+public protocol CIColorDodgeBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIColorDodgeBlendModeBuiltinFilter: CIFilter, CIColorDodgeBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.colorDodgeBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Color Dodge Blend Mode: Blend mode: color dodge (brightens background to reflect the source).
+    public static func colorDodgeBlendMode() -> CIFilter & CIColorDodgeBlendMode { CIColorDodgeBlendModeBuiltinFilter() }
 }
 
 /// Typed access to CIColorInvert's inputs (`CIFilter.colorInvert()`).
@@ -503,6 +903,98 @@ extension CIFilter {
     public static func colorMonochrome() -> CIFilter & CIColorMonochrome { CIColorMonochromeBuiltinFilter() }
 }
 
+/// Typed access to CIDarkenBlendMode's inputs (`CIFilter.darkenBlendMode()`).
+public protocol CIDarkenBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIDarkenBlendModeBuiltinFilter: CIFilter, CIDarkenBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.darkenBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Darken Blend Mode: Blend mode: keeps the darker of source and background.
+    public static func darkenBlendMode() -> CIFilter & CIDarkenBlendMode { CIDarkenBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIDifferenceBlendMode's inputs (`CIFilter.differenceBlendMode()`).
+public protocol CIDifferenceBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIDifferenceBlendModeBuiltinFilter: CIFilter, CIDifferenceBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.differenceBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Difference Blend Mode: Blend mode: absolute difference of source and background.
+    public static func differenceBlendMode() -> CIFilter & CIDifferenceBlendMode { CIDifferenceBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIDivideBlendMode's inputs (`CIFilter.divideBlendMode()`).
+public protocol CIDivideBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIDivideBlendModeBuiltinFilter: CIFilter, CIDivideBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.divideBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Divide Blend Mode: Blend mode: divides background by source.
+    public static func divideBlendMode() -> CIFilter & CIDivideBlendMode { CIDivideBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIExclusionBlendMode's inputs (`CIFilter.exclusionBlendMode()`).
+public protocol CIExclusionBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIExclusionBlendModeBuiltinFilter: CIFilter, CIExclusionBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.exclusionBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Exclusion Blend Mode: Blend mode: exclusion (lower-contrast variant of difference).
+    public static func exclusionBlendMode() -> CIFilter & CIExclusionBlendMode { CIExclusionBlendModeBuiltinFilter() }
+}
+
 /// Typed access to CIExposureAdjust's inputs (`CIFilter.exposureAdjust()`).
 public protocol CIExposureAdjust: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -572,6 +1064,29 @@ extension CIFilter {
     public static func gaussianBlur() -> CIFilter & CIGaussianBlur { CIGaussianBlurBuiltinFilter() }
 }
 
+/// Typed access to CIHardLightBlendMode's inputs (`CIFilter.hardLightBlendMode()`).
+public protocol CIHardLightBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIHardLightBlendModeBuiltinFilter: CIFilter, CIHardLightBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.hardLightBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Hard Light Blend Mode: Blend mode: hard light (multiply or screen depending on source).
+    public static func hardLightBlendMode() -> CIFilter & CIHardLightBlendMode { CIHardLightBlendModeBuiltinFilter() }
+}
+
 /// Typed access to CIHueAdjust's inputs (`CIFilter.hueAdjust()`).
 public protocol CIHueAdjust: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -593,6 +1108,29 @@ final class CIHueAdjustBuiltinFilter: CIFilter, CIHueAdjust {
 extension CIFilter {
     /// Hue Adjust: Rotates hue by an angle.
     public static func hueAdjust() -> CIFilter & CIHueAdjust { CIHueAdjustBuiltinFilter() }
+}
+
+/// Typed access to CIHueBlendMode's inputs (`CIFilter.hueBlendMode()`).
+public protocol CIHueBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIHueBlendModeBuiltinFilter: CIFilter, CIHueBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.hueBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Hue Blend Mode: Blend mode: background luminance and saturation with the source hue.
+    public static func hueBlendMode() -> CIFilter & CIHueBlendMode { CIHueBlendModeBuiltinFilter() }
 }
 
 /// Typed access to CILanczosScaleTransform's inputs (`CIFilter.lanczosScaleTransform()`).
@@ -621,6 +1159,75 @@ final class CILanczosScaleTransformBuiltinFilter: CIFilter, CILanczosScaleTransf
 extension CIFilter {
     /// Lanczos Scale Transform: High-quality Lanczos resampling by a scale factor and aspect ratio.
     public static func lanczosScaleTransform() -> CIFilter & CILanczosScaleTransform { CILanczosScaleTransformBuiltinFilter() }
+}
+
+/// Typed access to CILightenBlendMode's inputs (`CIFilter.lightenBlendMode()`).
+public protocol CILightenBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CILightenBlendModeBuiltinFilter: CIFilter, CILightenBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.lightenBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Lighten Blend Mode: Blend mode: keeps the lighter of source and background.
+    public static func lightenBlendMode() -> CIFilter & CILightenBlendMode { CILightenBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CILinearBurnBlendMode's inputs (`CIFilter.linearBurnBlendMode()`).
+public protocol CILinearBurnBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CILinearBurnBlendModeBuiltinFilter: CIFilter, CILinearBurnBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.linearBurnBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Linear Burn Blend Mode: Blend mode: linear burn.
+    public static func linearBurnBlendMode() -> CIFilter & CILinearBurnBlendMode { CILinearBurnBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CILinearDodgeBlendMode's inputs (`CIFilter.linearDodgeBlendMode()`).
+public protocol CILinearDodgeBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CILinearDodgeBlendModeBuiltinFilter: CIFilter, CILinearDodgeBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.linearDodgeBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Linear Dodge Blend Mode: Blend mode: linear dodge (add).
+    public static func linearDodgeBlendMode() -> CIFilter & CILinearDodgeBlendMode { CILinearDodgeBlendModeBuiltinFilter() }
 }
 
 /// Typed access to CILinearGradient's inputs (`CIFilter.linearGradient()`).
@@ -656,6 +1263,98 @@ extension CIFilter {
     public static func linearGradient() -> CIFilter & CILinearGradient { CILinearGradientBuiltinFilter() }
 }
 
+/// Typed access to CILinearLightBlendMode's inputs (`CIFilter.linearLightBlendMode()`).
+public protocol CILinearLightBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CILinearLightBlendModeBuiltinFilter: CIFilter, CILinearLightBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.linearLightBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Linear Light Blend Mode: Blend mode: linear light (linear burn plus linear dodge).
+    public static func linearLightBlendMode() -> CIFilter & CILinearLightBlendMode { CILinearLightBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CILuminosityBlendMode's inputs (`CIFilter.luminosityBlendMode()`).
+public protocol CILuminosityBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CILuminosityBlendModeBuiltinFilter: CIFilter, CILuminosityBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.luminosityBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Luminosity Blend Mode: Blend mode: background hue and saturation with the source luminance.
+    public static func luminosityBlendMode() -> CIFilter & CILuminosityBlendMode { CILuminosityBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIMaximumCompositing's inputs (`CIFilter.maximumCompositing()`).
+public protocol CIMaximumCompositing: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIMaximumCompositingBuiltinFilter: CIFilter, CIMaximumCompositing {
+    override init() { super.init(builtin: BuiltinFilters.maximumCompositing) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Maximum: Per-channel maximum of source and background.
+    public static func maximumCompositing() -> CIFilter & CIMaximumCompositing { CIMaximumCompositingBuiltinFilter() }
+}
+
+/// Typed access to CIMinimumCompositing's inputs (`CIFilter.minimumCompositing()`).
+public protocol CIMinimumCompositing: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIMinimumCompositingBuiltinFilter: CIFilter, CIMinimumCompositing {
+    override init() { super.init(builtin: BuiltinFilters.minimumCompositing) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Minimum: Per-channel minimum of source and background.
+    public static func minimumCompositing() -> CIFilter & CIMinimumCompositing { CIMinimumCompositingBuiltinFilter() }
+}
+
 /// Typed access to CIMultiplyBlendMode's inputs (`CIFilter.multiplyBlendMode()`).
 public protocol CIMultiplyBlendMode: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -677,6 +1376,75 @@ final class CIMultiplyBlendModeBuiltinFilter: CIFilter, CIMultiplyBlendMode {
 extension CIFilter {
     /// Multiply Blend Mode: Blend mode: multiply.
     public static func multiplyBlendMode() -> CIFilter & CIMultiplyBlendMode { CIMultiplyBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIMultiplyCompositing's inputs (`CIFilter.multiplyCompositing()`).
+public protocol CIMultiplyCompositing: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIMultiplyCompositingBuiltinFilter: CIFilter, CIMultiplyCompositing {
+    override init() { super.init(builtin: BuiltinFilters.multiplyCompositing) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Multiply: Per-channel product of source and background.
+    public static func multiplyCompositing() -> CIFilter & CIMultiplyCompositing { CIMultiplyCompositingBuiltinFilter() }
+}
+
+/// Typed access to CIOverlayBlendMode's inputs (`CIFilter.overlayBlendMode()`).
+public protocol CIOverlayBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIOverlayBlendModeBuiltinFilter: CIFilter, CIOverlayBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.overlayBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Overlay Blend Mode: Blend mode: overlay.
+    public static func overlayBlendMode() -> CIFilter & CIOverlayBlendMode { CIOverlayBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIPinLightBlendMode's inputs (`CIFilter.pinLightBlendMode()`).
+public protocol CIPinLightBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIPinLightBlendModeBuiltinFilter: CIFilter, CIPinLightBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.pinLightBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Pin Light Blend Mode: Blend mode: pin light.
+    public static func pinLightBlendMode() -> CIFilter & CIPinLightBlendMode { CIPinLightBlendModeBuiltinFilter() }
 }
 
 /// Typed access to CIRadialGradient's inputs (`CIFilter.radialGradient()`).
@@ -717,6 +1485,52 @@ extension CIFilter {
     public static func radialGradient() -> CIFilter & CIRadialGradient { CIRadialGradientBuiltinFilter() }
 }
 
+/// Typed access to CISaturationBlendMode's inputs (`CIFilter.saturationBlendMode()`).
+public protocol CISaturationBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CISaturationBlendModeBuiltinFilter: CIFilter, CISaturationBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.saturationBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Saturation Blend Mode: Blend mode: background luminance and hue with the source saturation.
+    public static func saturationBlendMode() -> CIFilter & CISaturationBlendMode { CISaturationBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIScreenBlendMode's inputs (`CIFilter.screenBlendMode()`).
+public protocol CIScreenBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIScreenBlendModeBuiltinFilter: CIFilter, CIScreenBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.screenBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Screen Blend Mode: Blend mode: screen.
+    public static func screenBlendMode() -> CIFilter & CIScreenBlendMode { CIScreenBlendModeBuiltinFilter() }
+}
+
 /// Typed access to CISepiaTone's inputs (`CIFilter.sepiaTone()`).
 public protocol CISepiaTone: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -740,6 +1554,98 @@ extension CIFilter {
     public static func sepiaTone() -> CIFilter & CISepiaTone { CISepiaToneBuiltinFilter() }
 }
 
+/// Typed access to CISoftLightBlendMode's inputs (`CIFilter.softLightBlendMode()`).
+public protocol CISoftLightBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CISoftLightBlendModeBuiltinFilter: CIFilter, CISoftLightBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.softLightBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Soft Light Blend Mode: Blend mode: soft light.
+    public static func softLightBlendMode() -> CIFilter & CISoftLightBlendMode { CISoftLightBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CISourceAtopCompositing's inputs (`CIFilter.sourceAtopCompositing()`).
+public protocol CISourceAtopCompositing: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CISourceAtopCompositingBuiltinFilter: CIFilter, CISourceAtopCompositing {
+    override init() { super.init(builtin: BuiltinFilters.sourceAtopCompositing) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Source Atop: Porter-Duff source-atop composite.
+    public static func sourceAtopCompositing() -> CIFilter & CISourceAtopCompositing { CISourceAtopCompositingBuiltinFilter() }
+}
+
+/// Typed access to CISourceInCompositing's inputs (`CIFilter.sourceInCompositing()`).
+public protocol CISourceInCompositing: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CISourceInCompositingBuiltinFilter: CIFilter, CISourceInCompositing {
+    override init() { super.init(builtin: BuiltinFilters.sourceInCompositing) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Source In: Porter-Duff source-in composite.
+    public static func sourceInCompositing() -> CIFilter & CISourceInCompositing { CISourceInCompositingBuiltinFilter() }
+}
+
+/// Typed access to CISourceOutCompositing's inputs (`CIFilter.sourceOutCompositing()`).
+public protocol CISourceOutCompositing: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CISourceOutCompositingBuiltinFilter: CIFilter, CISourceOutCompositing {
+    override init() { super.init(builtin: BuiltinFilters.sourceOutCompositing) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Source Out: Porter-Duff source-out composite.
+    public static func sourceOutCompositing() -> CIFilter & CISourceOutCompositing { CISourceOutCompositingBuiltinFilter() }
+}
+
 /// Typed access to CISourceOverCompositing's inputs (`CIFilter.sourceOverCompositing()`).
 public protocol CISourceOverCompositing: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -761,6 +1667,29 @@ final class CISourceOverCompositingBuiltinFilter: CIFilter, CISourceOverComposit
 extension CIFilter {
     /// Source Over: Porter-Duff source-over composite (normal alpha blending).
     public static func sourceOverCompositing() -> CIFilter & CISourceOverCompositing { CISourceOverCompositingBuiltinFilter() }
+}
+
+/// Typed access to CISubtractBlendMode's inputs (`CIFilter.subtractBlendMode()`).
+public protocol CISubtractBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CISubtractBlendModeBuiltinFilter: CIFilter, CISubtractBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.subtractBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Subtract Blend Mode: Blend mode: subtract source from background.
+    public static func subtractBlendMode() -> CIFilter & CISubtractBlendMode { CISubtractBlendModeBuiltinFilter() }
 }
 
 /// Typed access to CITemperatureAndTint's inputs (`CIFilter.temperatureAndTint()`).
@@ -868,4 +1797,27 @@ final class CIVignetteBuiltinFilter: CIFilter, CIVignette {
 extension CIFilter {
     /// Vignette: Darkens (or lightens) the image corners.
     public static func vignette() -> CIFilter & CIVignette { CIVignetteBuiltinFilter() }
+}
+
+/// Typed access to CIVividLightBlendMode's inputs (`CIFilter.vividLightBlendMode()`).
+public protocol CIVividLightBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIVividLightBlendModeBuiltinFilter: CIFilter, CIVividLightBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.vividLightBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Vivid Light Blend Mode: Blend mode: vivid light (color burn plus color dodge).
+    public static func vividLightBlendMode() -> CIFilter & CIVividLightBlendMode { CIVividLightBlendModeBuiltinFilter() }
 }
