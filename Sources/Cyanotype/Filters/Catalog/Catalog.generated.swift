@@ -56,6 +56,16 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIColorAbsoluteDifference = FilterDescriptor(
+        name: "CIColorAbsoluteDifference", displayName: "Color Absolute Difference",
+        summary: "Per-pixel absolute difference between two images.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputImage2", displayName: "Image2", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "11.0", availableIOS: "14")
     static let CIColorBlendMode = FilterDescriptor(
         name: "CIColorBlendMode", displayName: "Color Blend Mode",
         summary: "Blend mode: background luminance with the source's hue and saturation.",
@@ -76,6 +86,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIColorClamp = FilterDescriptor(
+        name: "CIColorClamp", displayName: "Color Clamp",
+        summary: "Clamps each color component into a [min, max] range per channel.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMinComponents", displayName: "Min Components", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMaxComponents", displayName: "Max Components", className: "CIVector", attributeType: nil, defaultValue: .vector([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
     static let CIColorControls = FilterDescriptor(
         name: "CIColorControls", displayName: "Color Controls",
         summary: "Adjusts saturation, brightness and contrast.",
@@ -132,6 +153,29 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIColorPolynomial = FilterDescriptor(
+        name: "CIColorPolynomial", displayName: "Color Polynomial",
+        summary: "Maps each channel through its own cubic polynomial.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRedCoefficients", displayName: "Red Coefficients", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 1.0, 0.0, 0.0]), identity: .vector([0.0, 1.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputGreenCoefficients", displayName: "Green Coefficients", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 1.0, 0.0, 0.0]), identity: .vector([0.0, 1.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBlueCoefficients", displayName: "Blue Coefficients", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 1.0, 0.0, 0.0]), identity: .vector([0.0, 1.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAlphaCoefficients", displayName: "Alpha Coefficients", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 1.0, 0.0, 0.0]), identity: .vector([0.0, 1.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
+    static let CIColorThreshold = FilterDescriptor(
+        name: "CIColorThreshold", displayName: "Color Threshold",
+        summary: "Binarizes the image at a given threshold.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputThreshold", displayName: "Threshold", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "11.0", availableIOS: "14")
     static let CIConstantColorGenerator = FilterDescriptor(
         name: "CIConstantColorGenerator", displayName: "Constant Color",
         summary: "Generates an infinite image of a single color.",
@@ -161,6 +205,15 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIDepthToDisparity = FilterDescriptor(
+        name: "CIDepthToDisparity", displayName: "Depth To Disparity",
+        summary: "Converts a depth map to a disparity map (reciprocal).",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
     static let CIDifferenceBlendMode = FilterDescriptor(
         name: "CIDifferenceBlendMode", displayName: "Difference Blend Mode",
         summary: "Blend mode: absolute difference of source and background.",
@@ -171,6 +224,15 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIDisparityToDepth = FilterDescriptor(
+        name: "CIDisparityToDepth", displayName: "Disparity To Depth",
+        summary: "Converts a disparity map to a depth map (reciprocal).",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
     static let CIDivideBlendMode = FilterDescriptor(
         name: "CIDivideBlendMode", displayName: "Divide Blend Mode",
         summary: "Blend mode: divides background by source.",
@@ -314,6 +376,15 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "12.0", availableIOS: "15")
+    static let CILinearToSRGBToneCurve = FilterDescriptor(
+        name: "CILinearToSRGBToneCurve", displayName: "Linear to sRGB Tone Curve",
+        summary: "Applies the sRGB transfer curve to linear values.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "7")
     static let CILuminosityBlendMode = FilterDescriptor(
         name: "CILuminosityBlendMode", displayName: "Luminosity Blend Mode",
         summary: "Blend mode: background hue and saturation with the source luminance.",
@@ -397,6 +468,15 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CISRGBToneCurveToLinear = FilterDescriptor(
+        name: "CISRGBToneCurveToLinear", displayName: "sRGB Tone Curve to Linear",
+        summary: "Removes the sRGB transfer curve (to linear values).",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "7")
     static let CISaturationBlendMode = FilterDescriptor(
         name: "CISaturationBlendMode", displayName: "Saturation Blend Mode",
         summary: "Blend mode: background luminance and hue with the source saturation.",
@@ -498,6 +578,21 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.7", availableIOS: "5")
+    static let CIToneCurve = FilterDescriptor(
+        name: "CIToneCurve", displayName: "Tone Curve",
+        summary: "Adjusts RGB through a 5-point spline tone curve.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPoint0", displayName: "Point 0", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([0.0, 0.0]), identity: .vector([0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPoint1", displayName: "Point 1", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([0.25, 0.25]), identity: .vector([0.25, 0.25]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPoint2", displayName: "Point 2", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([0.5, 0.5]), identity: .vector([0.5, 0.5]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPoint3", displayName: "Point 3", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([0.75, 0.75]), identity: .vector([0.75, 0.75]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPoint4", displayName: "Point 4", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([1.0, 1.0]), identity: .vector([1.0, 1.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtrapolate", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.7", availableIOS: "5")
     static let CIUnsharpMask = FilterDescriptor(
         name: "CIUnsharpMask", displayName: "Unsharp Mask",
         summary: "Sharpens by adding back the difference from a blurred copy.",
@@ -540,6 +635,16 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "12.0", availableIOS: "15")
+    static let CIWhitePointAdjust = FilterDescriptor(
+        name: "CIWhitePointAdjust", displayName: "White Point Adjust",
+        summary: "Remaps colors so a chosen color becomes the white point.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: .color([1.0, 1.0, 1.0, 1.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
 }
 
 extension BuiltinFilters {
@@ -550,17 +655,23 @@ extension BuiltinFilters {
         bloom,
         boxBlur,
         checkerboardGenerator,
+        colorAbsoluteDifference,
         colorBlendMode,
         colorBurnBlendMode,
+        colorClamp,
         colorControls,
         colorDodgeBlendMode,
         colorInvert,
         colorMatrix,
         colorMonochrome,
+        colorPolynomial,
+        colorThreshold,
         constantColorGenerator,
         crop,
         darkenBlendMode,
+        depthToDisparity,
         differenceBlendMode,
+        disparityToDepth,
         divideBlendMode,
         exclusionBlendMode,
         exposureAdjust,
@@ -575,6 +686,7 @@ extension BuiltinFilters {
         linearDodgeBlendMode,
         linearGradient,
         linearLightBlendMode,
+        linearToSRGBToneCurve,
         luminosityBlendMode,
         maximumCompositing,
         minimumCompositing,
@@ -583,6 +695,7 @@ extension BuiltinFilters {
         overlayBlendMode,
         pinLightBlendMode,
         radialGradient,
+        sRGBToneCurveToLinear,
         saturationBlendMode,
         screenBlendMode,
         sepiaTone,
@@ -593,10 +706,12 @@ extension BuiltinFilters {
         sourceOverCompositing,
         subtractBlendMode,
         temperatureAndTint,
+        toneCurve,
         unsharpMask,
         vibrance,
         vignette,
         vividLightBlendMode,
+        whitePointAdjust,
     ]
 }
 
@@ -712,6 +827,29 @@ extension CIFilter {
     public static func checkerboardGenerator() -> CIFilter & CICheckerboardGenerator { CICheckerboardGeneratorBuiltinFilter() }
 }
 
+/// Typed access to CIColorAbsoluteDifference's inputs (`CIFilter.colorAbsoluteDifference()`).
+public protocol CIColorAbsoluteDifference: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var image2: CIImage? { get set }
+}
+
+final class CIColorAbsoluteDifferenceBuiltinFilter: CIFilter, CIColorAbsoluteDifference {
+    override init() { super.init(builtin: BuiltinFilters.colorAbsoluteDifference) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var image2: CIImage? {
+        get { typedValue(forKey: "inputImage2", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage2") }
+    }
+}
+
+extension CIFilter {
+    /// Color Absolute Difference: Per-pixel absolute difference between two images.
+    public static func colorAbsoluteDifference() -> CIFilter & CIColorAbsoluteDifference { CIColorAbsoluteDifferenceBuiltinFilter() }
+}
+
 /// Typed access to CIColorBlendMode's inputs (`CIFilter.colorBlendMode()`).
 public protocol CIColorBlendMode: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -756,6 +894,34 @@ final class CIColorBurnBlendModeBuiltinFilter: CIFilter, CIColorBurnBlendMode {
 extension CIFilter {
     /// Color Burn Blend Mode: Blend mode: color burn (darkens background to reflect the source).
     public static func colorBurnBlendMode() -> CIFilter & CIColorBurnBlendMode { CIColorBurnBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIColorClamp's inputs (`CIFilter.colorClamp()`).
+public protocol CIColorClamp: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var minComponents: CIVector { get set }
+    var maxComponents: CIVector { get set }
+}
+
+final class CIColorClampBuiltinFilter: CIFilter, CIColorClamp {
+    override init() { super.init(builtin: BuiltinFilters.colorClamp) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var minComponents: CIVector {
+        get { typedValue(forKey: "inputMinComponents", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputMinComponents") }
+    }
+    var maxComponents: CIVector {
+        get { typedValue(forKey: "inputMaxComponents", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputMaxComponents") }
+    }
+}
+
+extension CIFilter {
+    /// Color Clamp: Clamps each color component into a [min, max] range per channel.
+    public static func colorClamp() -> CIFilter & CIColorClamp { CIColorClampBuiltinFilter() }
 }
 
 /// Typed access to CIColorControls's inputs (`CIFilter.colorControls()`).
@@ -903,6 +1069,67 @@ extension CIFilter {
     public static func colorMonochrome() -> CIFilter & CIColorMonochrome { CIColorMonochromeBuiltinFilter() }
 }
 
+/// Typed access to CIColorPolynomial's inputs (`CIFilter.colorPolynomial()`).
+public protocol CIColorPolynomial: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var redCoefficients: CIVector { get set }
+    var greenCoefficients: CIVector { get set }
+    var blueCoefficients: CIVector { get set }
+    var alphaCoefficients: CIVector { get set }
+}
+
+final class CIColorPolynomialBuiltinFilter: CIFilter, CIColorPolynomial {
+    override init() { super.init(builtin: BuiltinFilters.colorPolynomial) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var redCoefficients: CIVector {
+        get { typedValue(forKey: "inputRedCoefficients", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputRedCoefficients") }
+    }
+    var greenCoefficients: CIVector {
+        get { typedValue(forKey: "inputGreenCoefficients", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputGreenCoefficients") }
+    }
+    var blueCoefficients: CIVector {
+        get { typedValue(forKey: "inputBlueCoefficients", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputBlueCoefficients") }
+    }
+    var alphaCoefficients: CIVector {
+        get { typedValue(forKey: "inputAlphaCoefficients", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputAlphaCoefficients") }
+    }
+}
+
+extension CIFilter {
+    /// Color Polynomial: Maps each channel through its own cubic polynomial.
+    public static func colorPolynomial() -> CIFilter & CIColorPolynomial { CIColorPolynomialBuiltinFilter() }
+}
+
+/// Typed access to CIColorThreshold's inputs (`CIFilter.colorThreshold()`).
+public protocol CIColorThreshold: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var threshold: Float { get set }
+}
+
+final class CIColorThresholdBuiltinFilter: CIFilter, CIColorThreshold {
+    override init() { super.init(builtin: BuiltinFilters.colorThreshold) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var threshold: Float {
+        get { typedValue(forKey: "inputThreshold", as: Float.self) }
+        set { setValue(newValue, forKey: "inputThreshold") }
+    }
+}
+
+extension CIFilter {
+    /// Color Threshold: Binarizes the image at a given threshold.
+    public static func colorThreshold() -> CIFilter & CIColorThreshold { CIColorThresholdBuiltinFilter() }
+}
+
 /// Typed access to CIDarkenBlendMode's inputs (`CIFilter.darkenBlendMode()`).
 public protocol CIDarkenBlendMode: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -926,6 +1153,24 @@ extension CIFilter {
     public static func darkenBlendMode() -> CIFilter & CIDarkenBlendMode { CIDarkenBlendModeBuiltinFilter() }
 }
 
+/// Typed access to CIDepthToDisparity's inputs (`CIFilter.depthToDisparity()`).
+public protocol CIDepthToDisparity: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+final class CIDepthToDisparityBuiltinFilter: CIFilter, CIDepthToDisparity {
+    override init() { super.init(builtin: BuiltinFilters.depthToDisparity) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Depth To Disparity: Converts a depth map to a disparity map (reciprocal).
+    public static func depthToDisparity() -> CIFilter & CIDepthToDisparity { CIDepthToDisparityBuiltinFilter() }
+}
+
 /// Typed access to CIDifferenceBlendMode's inputs (`CIFilter.differenceBlendMode()`).
 public protocol CIDifferenceBlendMode: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -947,6 +1192,24 @@ final class CIDifferenceBlendModeBuiltinFilter: CIFilter, CIDifferenceBlendMode 
 extension CIFilter {
     /// Difference Blend Mode: Blend mode: absolute difference of source and background.
     public static func differenceBlendMode() -> CIFilter & CIDifferenceBlendMode { CIDifferenceBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIDisparityToDepth's inputs (`CIFilter.disparityToDepth()`).
+public protocol CIDisparityToDepth: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+final class CIDisparityToDepthBuiltinFilter: CIFilter, CIDisparityToDepth {
+    override init() { super.init(builtin: BuiltinFilters.disparityToDepth) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Disparity To Depth: Converts a disparity map to a depth map (reciprocal).
+    public static func disparityToDepth() -> CIFilter & CIDisparityToDepth { CIDisparityToDepthBuiltinFilter() }
 }
 
 /// Typed access to CIDivideBlendMode's inputs (`CIFilter.divideBlendMode()`).
@@ -1286,6 +1549,24 @@ extension CIFilter {
     public static func linearLightBlendMode() -> CIFilter & CILinearLightBlendMode { CILinearLightBlendModeBuiltinFilter() }
 }
 
+/// Typed access to CILinearToSRGBToneCurve's inputs (`CIFilter.linearToSRGBToneCurve()`).
+public protocol CILinearToSRGBToneCurve: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+final class CILinearToSRGBToneCurveBuiltinFilter: CIFilter, CILinearToSRGBToneCurve {
+    override init() { super.init(builtin: BuiltinFilters.linearToSRGBToneCurve) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Linear to sRGB Tone Curve: Applies the sRGB transfer curve to linear values.
+    public static func linearToSRGBToneCurve() -> CIFilter & CILinearToSRGBToneCurve { CILinearToSRGBToneCurveBuiltinFilter() }
+}
+
 /// Typed access to CILuminosityBlendMode's inputs (`CIFilter.luminosityBlendMode()`).
 public protocol CILuminosityBlendMode: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -1483,6 +1764,24 @@ final class CIRadialGradientBuiltinFilter: CIFilter, CIRadialGradient {
 extension CIFilter {
     /// Radial Gradient: Generates a gradient between two concentric circles.
     public static func radialGradient() -> CIFilter & CIRadialGradient { CIRadialGradientBuiltinFilter() }
+}
+
+/// Typed access to CISRGBToneCurveToLinear's inputs (`CIFilter.sRGBToneCurveToLinear()`).
+public protocol CISRGBToneCurveToLinear: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+final class CISRGBToneCurveToLinearBuiltinFilter: CIFilter, CISRGBToneCurveToLinear {
+    override init() { super.init(builtin: BuiltinFilters.sRGBToneCurveToLinear) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// sRGB Tone Curve to Linear: Removes the sRGB transfer curve (to linear values).
+    public static func sRGBToneCurveToLinear() -> CIFilter & CISRGBToneCurveToLinear { CISRGBToneCurveToLinearBuiltinFilter() }
 }
 
 /// Typed access to CISaturationBlendMode's inputs (`CIFilter.saturationBlendMode()`).
@@ -1720,6 +2019,54 @@ extension CIFilter {
     public static func temperatureAndTint() -> CIFilter & CITemperatureAndTint { CITemperatureAndTintBuiltinFilter() }
 }
 
+/// Typed access to CIToneCurve's inputs (`CIFilter.toneCurve()`).
+public protocol CIToneCurve: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var point0: CIVector { get set }
+    var point1: CIVector { get set }
+    var point2: CIVector { get set }
+    var point3: CIVector { get set }
+    var point4: CIVector { get set }
+    var extrapolate: Bool { get set }
+}
+
+final class CIToneCurveBuiltinFilter: CIFilter, CIToneCurve {
+    override init() { super.init(builtin: BuiltinFilters.toneCurve) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var point0: CIVector {
+        get { typedValue(forKey: "inputPoint0", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputPoint0") }
+    }
+    var point1: CIVector {
+        get { typedValue(forKey: "inputPoint1", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputPoint1") }
+    }
+    var point2: CIVector {
+        get { typedValue(forKey: "inputPoint2", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputPoint2") }
+    }
+    var point3: CIVector {
+        get { typedValue(forKey: "inputPoint3", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputPoint3") }
+    }
+    var point4: CIVector {
+        get { typedValue(forKey: "inputPoint4", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputPoint4") }
+    }
+    var extrapolate: Bool {
+        get { typedValue(forKey: "inputExtrapolate", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputExtrapolate") }
+    }
+}
+
+extension CIFilter {
+    /// Tone Curve: Adjusts RGB through a 5-point spline tone curve.
+    public static func toneCurve() -> CIFilter & CIToneCurve { CIToneCurveBuiltinFilter() }
+}
+
 /// Typed access to CIUnsharpMask's inputs (`CIFilter.unsharpMask()`).
 public protocol CIUnsharpMask: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -1820,4 +2167,27 @@ final class CIVividLightBlendModeBuiltinFilter: CIFilter, CIVividLightBlendMode 
 extension CIFilter {
     /// Vivid Light Blend Mode: Blend mode: vivid light (color burn plus color dodge).
     public static func vividLightBlendMode() -> CIFilter & CIVividLightBlendMode { CIVividLightBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIWhitePointAdjust's inputs (`CIFilter.whitePointAdjust()`).
+public protocol CIWhitePointAdjust: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var color: CIColor { get set }
+}
+
+final class CIWhitePointAdjustBuiltinFilter: CIFilter, CIWhitePointAdjust {
+    override init() { super.init(builtin: BuiltinFilters.whitePointAdjust) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+}
+
+extension CIFilter {
+    /// White Point Adjust: Remaps colors so a chosen color becomes the white point.
+    public static func whitePointAdjust() -> CIFilter & CIWhitePointAdjust { CIWhitePointAdjustBuiltinFilter() }
 }
