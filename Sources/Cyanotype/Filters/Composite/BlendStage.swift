@@ -112,10 +112,11 @@ protocol SeparableBlend { static func blend(_ cb: Float, _ cs: Float) -> Float }
 func separableBlendRow<F: SeparableBlend>(_: F.Type, _ row: UnsafeMutablePointer<SIMD4<Float>>, _ bg: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
     for i in 0..<count {
         let s = row[i], b = bg[i]
-        let invS: Float = s.w > 0 ? 1 / s.w : 0
-        let invB: Float = b.w > 0 ? 1 / b.w : 0
+        // Divided, not multiplied by a reciprocal, so an opaque-white colour stays exactly 1
+        // (colour burn and divide jump there).
+        let cs = s.w > 0 ? s / s.w : .zero, cb = b.w > 0 ? b / b.w : .zero
         let ab = s.w * b.w
-        let mixed = SIMD4(F.blend(b.x * invB, s.x * invS), F.blend(b.y * invB, s.y * invS), F.blend(b.z * invB, s.z * invS), 0)
+        let mixed = SIMD4(F.blend(cb.x, cs.x), F.blend(cb.y, cs.y), F.blend(cb.z, cs.z), 0)
         var o = s * (1 - b.w) + b * (1 - s.w) + mixed * ab
         o.w = s.w + b.w - ab
         row[i] = o
@@ -197,10 +198,9 @@ protocol NonSeparableBlend { static func blend(_ cb: SIMD3<Float>, _ cs: SIMD3<F
 func nonSeparableBlendRow<F: NonSeparableBlend>(_: F.Type, _ row: UnsafeMutablePointer<SIMD4<Float>>, _ bg: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
     for i in 0..<count {
         let s = row[i], b = bg[i]
-        let invS: Float = s.w > 0 ? 1 / s.w : 0
-        let invB: Float = b.w > 0 ? 1 / b.w : 0
+        let cs = s.w > 0 ? s / s.w : .zero, cb = b.w > 0 ? b / b.w : .zero
         let ab = s.w * b.w
-        let m = F.blend(SIMD3(b.x * invB, b.y * invB, b.z * invB), SIMD3(s.x * invS, s.y * invS, s.z * invS))
+        let m = F.blend(SIMD3(cb.x, cb.y, cb.z), SIMD3(cs.x, cs.y, cs.z))
         var o = s * (1 - b.w) + b * (1 - s.w) + SIMD4(m, 0) * ab
         o.w = s.w + b.w - ab
         row[i] = o
