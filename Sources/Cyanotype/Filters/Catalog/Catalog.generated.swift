@@ -2,6 +2,16 @@
 
 /// Declarations of the built-in filters: Apple's names, keys, defaults, ranges and categories.
 enum Catalog {
+    static let CIAdditionCompositing = FilterDescriptor(
+        name: "CIAdditionCompositing", displayName: "Addition",
+        summary: "Adds source and background color components per channel (brightening composite).",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
     static let CIAffineTransform = FilterDescriptor(
         name: "CIAffineTransform", displayName: "Affine Transform",
         summary: "Scales, rotates, translates or skews the image with a 2D affine matrix.",
@@ -46,6 +56,47 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIColorAbsoluteDifference = FilterDescriptor(
+        name: "CIColorAbsoluteDifference", displayName: "Color Absolute Difference",
+        summary: "Per-pixel absolute difference between two images.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputImage2", displayName: "Image2", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "11.0", availableIOS: "14")
+    static let CIColorBlendMode = FilterDescriptor(
+        name: "CIColorBlendMode", displayName: "Color Blend Mode",
+        summary: "Blend mode: background luminance with the source's hue and saturation.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIColorBurnBlendMode = FilterDescriptor(
+        name: "CIColorBurnBlendMode", displayName: "Color Burn Blend Mode",
+        summary: "Blend mode: color burn (darkens background to reflect the source).",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIColorClamp = FilterDescriptor(
+        name: "CIColorClamp", displayName: "Color Clamp",
+        summary: "Clamps each color component into a [min, max] range per channel.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMinComponents", displayName: "Min Components", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMaxComponents", displayName: "Max Components", className: "CIVector", attributeType: nil, defaultValue: .vector([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
     static let CIColorControls = FilterDescriptor(
         name: "CIColorControls", displayName: "Color Controls",
         summary: "Adjusts saturation, brightness and contrast.",
@@ -55,6 +106,16 @@ enum Catalog {
             FilterInputDescriptor(key: "inputSaturation", displayName: "Saturation", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 2.0),
             FilterInputDescriptor(key: "inputBrightness", displayName: "Brightness", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: -1.0, maximum: nil, sliderMinimum: -1.0, sliderMaximum: 1.0),
             FilterInputDescriptor(key: "inputContrast", displayName: "Contrast", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.25, sliderMaximum: 4.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIColorDodgeBlendMode = FilterDescriptor(
+        name: "CIColorDodgeBlendMode", displayName: "Color Dodge Blend Mode",
+        summary: "Blend mode: color dodge (brightens background to reflect the source).",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
@@ -92,6 +153,29 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIColorPolynomial = FilterDescriptor(
+        name: "CIColorPolynomial", displayName: "Color Polynomial",
+        summary: "Maps each channel through its own cubic polynomial.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRedCoefficients", displayName: "Red Coefficients", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 1.0, 0.0, 0.0]), identity: .vector([0.0, 1.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputGreenCoefficients", displayName: "Green Coefficients", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 1.0, 0.0, 0.0]), identity: .vector([0.0, 1.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBlueCoefficients", displayName: "Blue Coefficients", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 1.0, 0.0, 0.0]), identity: .vector([0.0, 1.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAlphaCoefficients", displayName: "Alpha Coefficients", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 1.0, 0.0, 0.0]), identity: .vector([0.0, 1.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
+    static let CIColorThreshold = FilterDescriptor(
+        name: "CIColorThreshold", displayName: "Color Threshold",
+        summary: "Binarizes the image at a given threshold.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputThreshold", displayName: "Threshold", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "11.0", availableIOS: "14")
     static let CIConstantColorGenerator = FilterDescriptor(
         name: "CIConstantColorGenerator", displayName: "Constant Color",
         summary: "Generates an infinite image of a single color.",
@@ -108,6 +192,64 @@ enum Catalog {
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputRectangle", displayName: "Rectangle", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([-8.988465674311579e+307, -8.988465674311579e+307, 1.7976931348623157e+308, 1.7976931348623157e+308]), identity: .vector([-8.988465674311579e+307, -8.988465674311579e+307, 1.7976931348623157e+308, 1.7976931348623157e+308]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIDarkenBlendMode = FilterDescriptor(
+        name: "CIDarkenBlendMode", displayName: "Darken Blend Mode",
+        summary: "Blend mode: keeps the darker of source and background.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIDepthToDisparity = FilterDescriptor(
+        name: "CIDepthToDisparity", displayName: "Depth To Disparity",
+        summary: "Converts a depth map to a disparity map (reciprocal).",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
+    static let CIDifferenceBlendMode = FilterDescriptor(
+        name: "CIDifferenceBlendMode", displayName: "Difference Blend Mode",
+        summary: "Blend mode: absolute difference of source and background.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIDisparityToDepth = FilterDescriptor(
+        name: "CIDisparityToDepth", displayName: "Disparity To Depth",
+        summary: "Converts a disparity map to a depth map (reciprocal).",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
+    static let CIDivideBlendMode = FilterDescriptor(
+        name: "CIDivideBlendMode", displayName: "Divide Blend Mode",
+        summary: "Blend mode: divides background by source.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "8")
+    static let CIExclusionBlendMode = FilterDescriptor(
+        name: "CIExclusionBlendMode", displayName: "Exclusion Blend Mode",
+        summary: "Blend mode: exclusion (lower-contrast variant of difference).",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
@@ -141,6 +283,16 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CIHardLightBlendMode = FilterDescriptor(
+        name: "CIHardLightBlendMode", displayName: "Hard Light Blend Mode",
+        summary: "Blend mode: hard light (multiply or screen depending on source).",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
     static let CIHueAdjust = FilterDescriptor(
         name: "CIHueAdjust", displayName: "Hue Adjust",
         summary: "Rotates hue by an angle.",
@@ -148,6 +300,16 @@ enum Catalog {
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIHueBlendMode = FilterDescriptor(
+        name: "CIHueBlendMode", displayName: "Hue Blend Mode",
+        summary: "Blend mode: background luminance and saturation with the source hue.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
@@ -162,6 +324,36 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CILightenBlendMode = FilterDescriptor(
+        name: "CILightenBlendMode", displayName: "Lighten Blend Mode",
+        summary: "Blend mode: keeps the lighter of source and background.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CILinearBurnBlendMode = FilterDescriptor(
+        name: "CILinearBurnBlendMode", displayName: "Linear Burn Blend Mode",
+        summary: "Blend mode: linear burn.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "8")
+    static let CILinearDodgeBlendMode = FilterDescriptor(
+        name: "CILinearDodgeBlendMode", displayName: "Linear Dodge Blend Mode",
+        summary: "Blend mode: linear dodge (add).",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "8")
     static let CILinearGradient = FilterDescriptor(
         name: "CILinearGradient", displayName: "Linear Gradient",
         summary: "Generates a linear gradient between two points and two colors.",
@@ -171,6 +363,55 @@ enum Catalog {
             FilterInputDescriptor(key: "inputPoint1", displayName: "Point 1", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([200.0, 200.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputColor0", displayName: "Color 1", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputColor1", displayName: "Color 2", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([0.0, 0.0, 0.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CILinearLightBlendMode = FilterDescriptor(
+        name: "CILinearLightBlendMode", displayName: "Linear Light Blend Mode",
+        summary: "Blend mode: linear light (linear burn plus linear dodge).",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "12.0", availableIOS: "15")
+    static let CILinearToSRGBToneCurve = FilterDescriptor(
+        name: "CILinearToSRGBToneCurve", displayName: "Linear to sRGB Tone Curve",
+        summary: "Applies the sRGB transfer curve to linear values.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "7")
+    static let CILuminosityBlendMode = FilterDescriptor(
+        name: "CILuminosityBlendMode", displayName: "Luminosity Blend Mode",
+        summary: "Blend mode: background hue and saturation with the source luminance.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIMaximumCompositing = FilterDescriptor(
+        name: "CIMaximumCompositing", displayName: "Maximum",
+        summary: "Per-channel maximum of source and background.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIMinimumCompositing = FilterDescriptor(
+        name: "CIMinimumCompositing", displayName: "Minimum",
+        summary: "Per-channel minimum of source and background.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
@@ -184,6 +425,36 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIMultiplyCompositing = FilterDescriptor(
+        name: "CIMultiplyCompositing", displayName: "Multiply",
+        summary: "Per-channel product of source and background.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIOverlayBlendMode = FilterDescriptor(
+        name: "CIOverlayBlendMode", displayName: "Overlay Blend Mode",
+        summary: "Blend mode: overlay.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIPinLightBlendMode = FilterDescriptor(
+        name: "CIPinLightBlendMode", displayName: "Pin Light Blend Mode",
+        summary: "Blend mode: pin light.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "8")
     static let CIRadialGradient = FilterDescriptor(
         name: "CIRadialGradient", displayName: "Radial Gradient",
         summary: "Generates a gradient between two concentric circles.",
@@ -197,6 +468,35 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CISRGBToneCurveToLinear = FilterDescriptor(
+        name: "CISRGBToneCurveToLinear", displayName: "sRGB Tone Curve to Linear",
+        summary: "Removes the sRGB transfer curve (to linear values).",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "7")
+    static let CISaturationBlendMode = FilterDescriptor(
+        name: "CISaturationBlendMode", displayName: "Saturation Blend Mode",
+        summary: "Blend mode: background luminance and hue with the source saturation.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIScreenBlendMode = FilterDescriptor(
+        name: "CIScreenBlendMode", displayName: "Screen Blend Mode",
+        summary: "Blend mode: screen.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
     static let CISepiaTone = FilterDescriptor(
         name: "CISepiaTone", displayName: "Sepia Tone",
         summary: "Tints the image toward sepia brown.",
@@ -204,6 +504,46 @@ enum Catalog {
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CISoftLightBlendMode = FilterDescriptor(
+        name: "CISoftLightBlendMode", displayName: "Soft Light Blend Mode",
+        summary: "Blend mode: soft light.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CISourceAtopCompositing = FilterDescriptor(
+        name: "CISourceAtopCompositing", displayName: "Source Atop",
+        summary: "Porter-Duff source-atop composite.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CISourceInCompositing = FilterDescriptor(
+        name: "CISourceInCompositing", displayName: "Source In",
+        summary: "Porter-Duff source-in composite.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CISourceOutCompositing = FilterDescriptor(
+        name: "CISourceOutCompositing", displayName: "Source Out",
+        summary: "Porter-Duff source-out composite.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
@@ -217,6 +557,16 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CISubtractBlendMode = FilterDescriptor(
+        name: "CISubtractBlendMode", displayName: "Subtract Blend Mode",
+        summary: "Blend mode: subtract source from background.",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "8")
     static let CITemperatureAndTint = FilterDescriptor(
         name: "CITemperatureAndTint", displayName: "Temperature and Tint",
         summary: "White-balance adjustment from source to target temperature/tint.",
@@ -225,6 +575,21 @@ enum Catalog {
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputNeutral", displayName: "Neutral", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([6500.0, 0.0]), identity: .vector([6500.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputTargetNeutral", displayName: "Target Neutral", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([6500.0, 0.0]), identity: .vector([6500.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.7", availableIOS: "5")
+    static let CIToneCurve = FilterDescriptor(
+        name: "CIToneCurve", displayName: "Tone Curve",
+        summary: "Adjusts RGB through a 5-point spline tone curve.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPoint0", displayName: "Point 0", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([0.0, 0.0]), identity: .vector([0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPoint1", displayName: "Point 1", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([0.25, 0.25]), identity: .vector([0.25, 0.25]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPoint2", displayName: "Point 2", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([0.5, 0.5]), identity: .vector([0.5, 0.5]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPoint3", displayName: "Point 3", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([0.75, 0.75]), identity: .vector([0.75, 0.75]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPoint4", displayName: "Point 4", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([1.0, 1.0]), identity: .vector([1.0, 1.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtrapolate", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.7", availableIOS: "5")
@@ -260,36 +625,117 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.9", availableIOS: "5")
+    static let CIVividLightBlendMode = FilterDescriptor(
+        name: "CIVividLightBlendMode", displayName: "Vivid Light Blend Mode",
+        summary: "Blend mode: vivid light (color burn plus color dodge).",
+        categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "12.0", availableIOS: "15")
+    static let CIWhitePointAdjust = FilterDescriptor(
+        name: "CIWhitePointAdjust", displayName: "White Point Adjust",
+        summary: "Remaps colors so a chosen color becomes the white point.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: .color([1.0, 1.0, 1.0, 1.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
 }
 
 extension BuiltinFilters {
     /// Every implemented built-in, registered by `CIFilter(name:)`.
     static let all: [BuiltinFilter] = [
+        additionCompositing,
         affineTransform,
         bloom,
         boxBlur,
         checkerboardGenerator,
+        colorAbsoluteDifference,
+        colorBlendMode,
+        colorBurnBlendMode,
+        colorClamp,
         colorControls,
+        colorDodgeBlendMode,
         colorInvert,
         colorMatrix,
         colorMonochrome,
+        colorPolynomial,
+        colorThreshold,
         constantColorGenerator,
         crop,
+        darkenBlendMode,
+        depthToDisparity,
+        differenceBlendMode,
+        disparityToDepth,
+        divideBlendMode,
+        exclusionBlendMode,
         exposureAdjust,
         gammaAdjust,
         gaussianBlur,
+        hardLightBlendMode,
         hueAdjust,
+        hueBlendMode,
         lanczosScaleTransform,
+        lightenBlendMode,
+        linearBurnBlendMode,
+        linearDodgeBlendMode,
         linearGradient,
+        linearLightBlendMode,
+        linearToSRGBToneCurve,
+        luminosityBlendMode,
+        maximumCompositing,
+        minimumCompositing,
         multiplyBlendMode,
+        multiplyCompositing,
+        overlayBlendMode,
+        pinLightBlendMode,
         radialGradient,
+        sRGBToneCurveToLinear,
+        saturationBlendMode,
+        screenBlendMode,
         sepiaTone,
+        softLightBlendMode,
+        sourceAtopCompositing,
+        sourceInCompositing,
+        sourceOutCompositing,
         sourceOverCompositing,
+        subtractBlendMode,
         temperatureAndTint,
+        toneCurve,
         unsharpMask,
         vibrance,
         vignette,
+        vividLightBlendMode,
+        whitePointAdjust,
     ]
+}
+
+/// Typed access to CIAdditionCompositing's inputs (`CIFilter.additionCompositing()`).
+public protocol CIAdditionCompositing: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIAdditionCompositingBuiltinFilter: CIFilter, CIAdditionCompositing {
+    override init() { super.init(builtin: BuiltinFilters.additionCompositing) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Addition: Adds source and background color components per channel (brightening composite).
+    public static func additionCompositing() -> CIFilter & CIAdditionCompositing { CIAdditionCompositingBuiltinFilter() }
 }
 
 /// Typed access to CIBloom's inputs (`CIFilter.bloom()`).
@@ -381,6 +827,103 @@ extension CIFilter {
     public static func checkerboardGenerator() -> CIFilter & CICheckerboardGenerator { CICheckerboardGeneratorBuiltinFilter() }
 }
 
+/// Typed access to CIColorAbsoluteDifference's inputs (`CIFilter.colorAbsoluteDifference()`).
+public protocol CIColorAbsoluteDifference: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var image2: CIImage? { get set }
+}
+
+final class CIColorAbsoluteDifferenceBuiltinFilter: CIFilter, CIColorAbsoluteDifference {
+    override init() { super.init(builtin: BuiltinFilters.colorAbsoluteDifference) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var image2: CIImage? {
+        get { typedValue(forKey: "inputImage2", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage2") }
+    }
+}
+
+extension CIFilter {
+    /// Color Absolute Difference: Per-pixel absolute difference between two images.
+    public static func colorAbsoluteDifference() -> CIFilter & CIColorAbsoluteDifference { CIColorAbsoluteDifferenceBuiltinFilter() }
+}
+
+/// Typed access to CIColorBlendMode's inputs (`CIFilter.colorBlendMode()`).
+public protocol CIColorBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIColorBlendModeBuiltinFilter: CIFilter, CIColorBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.colorBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Color Blend Mode: Blend mode: background luminance with the source's hue and saturation.
+    public static func colorBlendMode() -> CIFilter & CIColorBlendMode { CIColorBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIColorBurnBlendMode's inputs (`CIFilter.colorBurnBlendMode()`).
+public protocol CIColorBurnBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIColorBurnBlendModeBuiltinFilter: CIFilter, CIColorBurnBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.colorBurnBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Color Burn Blend Mode: Blend mode: color burn (darkens background to reflect the source).
+    public static func colorBurnBlendMode() -> CIFilter & CIColorBurnBlendMode { CIColorBurnBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIColorClamp's inputs (`CIFilter.colorClamp()`).
+public protocol CIColorClamp: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var minComponents: CIVector { get set }
+    var maxComponents: CIVector { get set }
+}
+
+final class CIColorClampBuiltinFilter: CIFilter, CIColorClamp {
+    override init() { super.init(builtin: BuiltinFilters.colorClamp) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var minComponents: CIVector {
+        get { typedValue(forKey: "inputMinComponents", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputMinComponents") }
+    }
+    var maxComponents: CIVector {
+        get { typedValue(forKey: "inputMaxComponents", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputMaxComponents") }
+    }
+}
+
+extension CIFilter {
+    /// Color Clamp: Clamps each color component into a [min, max] range per channel.
+    public static func colorClamp() -> CIFilter & CIColorClamp { CIColorClampBuiltinFilter() }
+}
+
 /// Typed access to CIColorControls's inputs (`CIFilter.colorControls()`).
 public protocol CIColorControls: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -412,6 +955,29 @@ final class CIColorControlsBuiltinFilter: CIFilter, CIColorControls {
 extension CIFilter {
     /// Color Controls: Adjusts saturation, brightness and contrast.
     public static func colorControls() -> CIFilter & CIColorControls { CIColorControlsBuiltinFilter() }
+}
+
+/// Typed access to CIColorDodgeBlendMode's inputs (`CIFilter.colorDodgeBlendMode()`).
+public protocol CIColorDodgeBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIColorDodgeBlendModeBuiltinFilter: CIFilter, CIColorDodgeBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.colorDodgeBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Color Dodge Blend Mode: Blend mode: color dodge (brightens background to reflect the source).
+    public static func colorDodgeBlendMode() -> CIFilter & CIColorDodgeBlendMode { CIColorDodgeBlendModeBuiltinFilter() }
 }
 
 /// Typed access to CIColorInvert's inputs (`CIFilter.colorInvert()`).
@@ -503,6 +1069,195 @@ extension CIFilter {
     public static func colorMonochrome() -> CIFilter & CIColorMonochrome { CIColorMonochromeBuiltinFilter() }
 }
 
+/// Typed access to CIColorPolynomial's inputs (`CIFilter.colorPolynomial()`).
+public protocol CIColorPolynomial: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var redCoefficients: CIVector { get set }
+    var greenCoefficients: CIVector { get set }
+    var blueCoefficients: CIVector { get set }
+    var alphaCoefficients: CIVector { get set }
+}
+
+final class CIColorPolynomialBuiltinFilter: CIFilter, CIColorPolynomial {
+    override init() { super.init(builtin: BuiltinFilters.colorPolynomial) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var redCoefficients: CIVector {
+        get { typedValue(forKey: "inputRedCoefficients", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputRedCoefficients") }
+    }
+    var greenCoefficients: CIVector {
+        get { typedValue(forKey: "inputGreenCoefficients", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputGreenCoefficients") }
+    }
+    var blueCoefficients: CIVector {
+        get { typedValue(forKey: "inputBlueCoefficients", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputBlueCoefficients") }
+    }
+    var alphaCoefficients: CIVector {
+        get { typedValue(forKey: "inputAlphaCoefficients", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputAlphaCoefficients") }
+    }
+}
+
+extension CIFilter {
+    /// Color Polynomial: Maps each channel through its own cubic polynomial.
+    public static func colorPolynomial() -> CIFilter & CIColorPolynomial { CIColorPolynomialBuiltinFilter() }
+}
+
+/// Typed access to CIColorThreshold's inputs (`CIFilter.colorThreshold()`).
+public protocol CIColorThreshold: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var threshold: Float { get set }
+}
+
+final class CIColorThresholdBuiltinFilter: CIFilter, CIColorThreshold {
+    override init() { super.init(builtin: BuiltinFilters.colorThreshold) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var threshold: Float {
+        get { typedValue(forKey: "inputThreshold", as: Float.self) }
+        set { setValue(newValue, forKey: "inputThreshold") }
+    }
+}
+
+extension CIFilter {
+    /// Color Threshold: Binarizes the image at a given threshold.
+    public static func colorThreshold() -> CIFilter & CIColorThreshold { CIColorThresholdBuiltinFilter() }
+}
+
+/// Typed access to CIDarkenBlendMode's inputs (`CIFilter.darkenBlendMode()`).
+public protocol CIDarkenBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIDarkenBlendModeBuiltinFilter: CIFilter, CIDarkenBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.darkenBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Darken Blend Mode: Blend mode: keeps the darker of source and background.
+    public static func darkenBlendMode() -> CIFilter & CIDarkenBlendMode { CIDarkenBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIDepthToDisparity's inputs (`CIFilter.depthToDisparity()`).
+public protocol CIDepthToDisparity: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+final class CIDepthToDisparityBuiltinFilter: CIFilter, CIDepthToDisparity {
+    override init() { super.init(builtin: BuiltinFilters.depthToDisparity) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Depth To Disparity: Converts a depth map to a disparity map (reciprocal).
+    public static func depthToDisparity() -> CIFilter & CIDepthToDisparity { CIDepthToDisparityBuiltinFilter() }
+}
+
+/// Typed access to CIDifferenceBlendMode's inputs (`CIFilter.differenceBlendMode()`).
+public protocol CIDifferenceBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIDifferenceBlendModeBuiltinFilter: CIFilter, CIDifferenceBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.differenceBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Difference Blend Mode: Blend mode: absolute difference of source and background.
+    public static func differenceBlendMode() -> CIFilter & CIDifferenceBlendMode { CIDifferenceBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIDisparityToDepth's inputs (`CIFilter.disparityToDepth()`).
+public protocol CIDisparityToDepth: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+final class CIDisparityToDepthBuiltinFilter: CIFilter, CIDisparityToDepth {
+    override init() { super.init(builtin: BuiltinFilters.disparityToDepth) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Disparity To Depth: Converts a disparity map to a depth map (reciprocal).
+    public static func disparityToDepth() -> CIFilter & CIDisparityToDepth { CIDisparityToDepthBuiltinFilter() }
+}
+
+/// Typed access to CIDivideBlendMode's inputs (`CIFilter.divideBlendMode()`).
+public protocol CIDivideBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIDivideBlendModeBuiltinFilter: CIFilter, CIDivideBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.divideBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Divide Blend Mode: Blend mode: divides background by source.
+    public static func divideBlendMode() -> CIFilter & CIDivideBlendMode { CIDivideBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIExclusionBlendMode's inputs (`CIFilter.exclusionBlendMode()`).
+public protocol CIExclusionBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIExclusionBlendModeBuiltinFilter: CIFilter, CIExclusionBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.exclusionBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Exclusion Blend Mode: Blend mode: exclusion (lower-contrast variant of difference).
+    public static func exclusionBlendMode() -> CIFilter & CIExclusionBlendMode { CIExclusionBlendModeBuiltinFilter() }
+}
+
 /// Typed access to CIExposureAdjust's inputs (`CIFilter.exposureAdjust()`).
 public protocol CIExposureAdjust: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -572,6 +1327,29 @@ extension CIFilter {
     public static func gaussianBlur() -> CIFilter & CIGaussianBlur { CIGaussianBlurBuiltinFilter() }
 }
 
+/// Typed access to CIHardLightBlendMode's inputs (`CIFilter.hardLightBlendMode()`).
+public protocol CIHardLightBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIHardLightBlendModeBuiltinFilter: CIFilter, CIHardLightBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.hardLightBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Hard Light Blend Mode: Blend mode: hard light (multiply or screen depending on source).
+    public static func hardLightBlendMode() -> CIFilter & CIHardLightBlendMode { CIHardLightBlendModeBuiltinFilter() }
+}
+
 /// Typed access to CIHueAdjust's inputs (`CIFilter.hueAdjust()`).
 public protocol CIHueAdjust: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -593,6 +1371,29 @@ final class CIHueAdjustBuiltinFilter: CIFilter, CIHueAdjust {
 extension CIFilter {
     /// Hue Adjust: Rotates hue by an angle.
     public static func hueAdjust() -> CIFilter & CIHueAdjust { CIHueAdjustBuiltinFilter() }
+}
+
+/// Typed access to CIHueBlendMode's inputs (`CIFilter.hueBlendMode()`).
+public protocol CIHueBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIHueBlendModeBuiltinFilter: CIFilter, CIHueBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.hueBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Hue Blend Mode: Blend mode: background luminance and saturation with the source hue.
+    public static func hueBlendMode() -> CIFilter & CIHueBlendMode { CIHueBlendModeBuiltinFilter() }
 }
 
 /// Typed access to CILanczosScaleTransform's inputs (`CIFilter.lanczosScaleTransform()`).
@@ -621,6 +1422,75 @@ final class CILanczosScaleTransformBuiltinFilter: CIFilter, CILanczosScaleTransf
 extension CIFilter {
     /// Lanczos Scale Transform: High-quality Lanczos resampling by a scale factor and aspect ratio.
     public static func lanczosScaleTransform() -> CIFilter & CILanczosScaleTransform { CILanczosScaleTransformBuiltinFilter() }
+}
+
+/// Typed access to CILightenBlendMode's inputs (`CIFilter.lightenBlendMode()`).
+public protocol CILightenBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CILightenBlendModeBuiltinFilter: CIFilter, CILightenBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.lightenBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Lighten Blend Mode: Blend mode: keeps the lighter of source and background.
+    public static func lightenBlendMode() -> CIFilter & CILightenBlendMode { CILightenBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CILinearBurnBlendMode's inputs (`CIFilter.linearBurnBlendMode()`).
+public protocol CILinearBurnBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CILinearBurnBlendModeBuiltinFilter: CIFilter, CILinearBurnBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.linearBurnBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Linear Burn Blend Mode: Blend mode: linear burn.
+    public static func linearBurnBlendMode() -> CIFilter & CILinearBurnBlendMode { CILinearBurnBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CILinearDodgeBlendMode's inputs (`CIFilter.linearDodgeBlendMode()`).
+public protocol CILinearDodgeBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CILinearDodgeBlendModeBuiltinFilter: CIFilter, CILinearDodgeBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.linearDodgeBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Linear Dodge Blend Mode: Blend mode: linear dodge (add).
+    public static func linearDodgeBlendMode() -> CIFilter & CILinearDodgeBlendMode { CILinearDodgeBlendModeBuiltinFilter() }
 }
 
 /// Typed access to CILinearGradient's inputs (`CIFilter.linearGradient()`).
@@ -656,6 +1526,116 @@ extension CIFilter {
     public static func linearGradient() -> CIFilter & CILinearGradient { CILinearGradientBuiltinFilter() }
 }
 
+/// Typed access to CILinearLightBlendMode's inputs (`CIFilter.linearLightBlendMode()`).
+public protocol CILinearLightBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CILinearLightBlendModeBuiltinFilter: CIFilter, CILinearLightBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.linearLightBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Linear Light Blend Mode: Blend mode: linear light (linear burn plus linear dodge).
+    public static func linearLightBlendMode() -> CIFilter & CILinearLightBlendMode { CILinearLightBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CILinearToSRGBToneCurve's inputs (`CIFilter.linearToSRGBToneCurve()`).
+public protocol CILinearToSRGBToneCurve: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+final class CILinearToSRGBToneCurveBuiltinFilter: CIFilter, CILinearToSRGBToneCurve {
+    override init() { super.init(builtin: BuiltinFilters.linearToSRGBToneCurve) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Linear to sRGB Tone Curve: Applies the sRGB transfer curve to linear values.
+    public static func linearToSRGBToneCurve() -> CIFilter & CILinearToSRGBToneCurve { CILinearToSRGBToneCurveBuiltinFilter() }
+}
+
+/// Typed access to CILuminosityBlendMode's inputs (`CIFilter.luminosityBlendMode()`).
+public protocol CILuminosityBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CILuminosityBlendModeBuiltinFilter: CIFilter, CILuminosityBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.luminosityBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Luminosity Blend Mode: Blend mode: background hue and saturation with the source luminance.
+    public static func luminosityBlendMode() -> CIFilter & CILuminosityBlendMode { CILuminosityBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIMaximumCompositing's inputs (`CIFilter.maximumCompositing()`).
+public protocol CIMaximumCompositing: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIMaximumCompositingBuiltinFilter: CIFilter, CIMaximumCompositing {
+    override init() { super.init(builtin: BuiltinFilters.maximumCompositing) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Maximum: Per-channel maximum of source and background.
+    public static func maximumCompositing() -> CIFilter & CIMaximumCompositing { CIMaximumCompositingBuiltinFilter() }
+}
+
+/// Typed access to CIMinimumCompositing's inputs (`CIFilter.minimumCompositing()`).
+public protocol CIMinimumCompositing: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIMinimumCompositingBuiltinFilter: CIFilter, CIMinimumCompositing {
+    override init() { super.init(builtin: BuiltinFilters.minimumCompositing) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Minimum: Per-channel minimum of source and background.
+    public static func minimumCompositing() -> CIFilter & CIMinimumCompositing { CIMinimumCompositingBuiltinFilter() }
+}
+
 /// Typed access to CIMultiplyBlendMode's inputs (`CIFilter.multiplyBlendMode()`).
 public protocol CIMultiplyBlendMode: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -677,6 +1657,75 @@ final class CIMultiplyBlendModeBuiltinFilter: CIFilter, CIMultiplyBlendMode {
 extension CIFilter {
     /// Multiply Blend Mode: Blend mode: multiply.
     public static func multiplyBlendMode() -> CIFilter & CIMultiplyBlendMode { CIMultiplyBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIMultiplyCompositing's inputs (`CIFilter.multiplyCompositing()`).
+public protocol CIMultiplyCompositing: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIMultiplyCompositingBuiltinFilter: CIFilter, CIMultiplyCompositing {
+    override init() { super.init(builtin: BuiltinFilters.multiplyCompositing) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Multiply: Per-channel product of source and background.
+    public static func multiplyCompositing() -> CIFilter & CIMultiplyCompositing { CIMultiplyCompositingBuiltinFilter() }
+}
+
+/// Typed access to CIOverlayBlendMode's inputs (`CIFilter.overlayBlendMode()`).
+public protocol CIOverlayBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIOverlayBlendModeBuiltinFilter: CIFilter, CIOverlayBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.overlayBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Overlay Blend Mode: Blend mode: overlay.
+    public static func overlayBlendMode() -> CIFilter & CIOverlayBlendMode { CIOverlayBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIPinLightBlendMode's inputs (`CIFilter.pinLightBlendMode()`).
+public protocol CIPinLightBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIPinLightBlendModeBuiltinFilter: CIFilter, CIPinLightBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.pinLightBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Pin Light Blend Mode: Blend mode: pin light.
+    public static func pinLightBlendMode() -> CIFilter & CIPinLightBlendMode { CIPinLightBlendModeBuiltinFilter() }
 }
 
 /// Typed access to CIRadialGradient's inputs (`CIFilter.radialGradient()`).
@@ -717,6 +1766,70 @@ extension CIFilter {
     public static func radialGradient() -> CIFilter & CIRadialGradient { CIRadialGradientBuiltinFilter() }
 }
 
+/// Typed access to CISRGBToneCurveToLinear's inputs (`CIFilter.sRGBToneCurveToLinear()`).
+public protocol CISRGBToneCurveToLinear: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+final class CISRGBToneCurveToLinearBuiltinFilter: CIFilter, CISRGBToneCurveToLinear {
+    override init() { super.init(builtin: BuiltinFilters.sRGBToneCurveToLinear) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// sRGB Tone Curve to Linear: Removes the sRGB transfer curve (to linear values).
+    public static func sRGBToneCurveToLinear() -> CIFilter & CISRGBToneCurveToLinear { CISRGBToneCurveToLinearBuiltinFilter() }
+}
+
+/// Typed access to CISaturationBlendMode's inputs (`CIFilter.saturationBlendMode()`).
+public protocol CISaturationBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CISaturationBlendModeBuiltinFilter: CIFilter, CISaturationBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.saturationBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Saturation Blend Mode: Blend mode: background luminance and hue with the source saturation.
+    public static func saturationBlendMode() -> CIFilter & CISaturationBlendMode { CISaturationBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIScreenBlendMode's inputs (`CIFilter.screenBlendMode()`).
+public protocol CIScreenBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIScreenBlendModeBuiltinFilter: CIFilter, CIScreenBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.screenBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Screen Blend Mode: Blend mode: screen.
+    public static func screenBlendMode() -> CIFilter & CIScreenBlendMode { CIScreenBlendModeBuiltinFilter() }
+}
+
 /// Typed access to CISepiaTone's inputs (`CIFilter.sepiaTone()`).
 public protocol CISepiaTone: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -740,6 +1853,98 @@ extension CIFilter {
     public static func sepiaTone() -> CIFilter & CISepiaTone { CISepiaToneBuiltinFilter() }
 }
 
+/// Typed access to CISoftLightBlendMode's inputs (`CIFilter.softLightBlendMode()`).
+public protocol CISoftLightBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CISoftLightBlendModeBuiltinFilter: CIFilter, CISoftLightBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.softLightBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Soft Light Blend Mode: Blend mode: soft light.
+    public static func softLightBlendMode() -> CIFilter & CISoftLightBlendMode { CISoftLightBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CISourceAtopCompositing's inputs (`CIFilter.sourceAtopCompositing()`).
+public protocol CISourceAtopCompositing: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CISourceAtopCompositingBuiltinFilter: CIFilter, CISourceAtopCompositing {
+    override init() { super.init(builtin: BuiltinFilters.sourceAtopCompositing) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Source Atop: Porter-Duff source-atop composite.
+    public static func sourceAtopCompositing() -> CIFilter & CISourceAtopCompositing { CISourceAtopCompositingBuiltinFilter() }
+}
+
+/// Typed access to CISourceInCompositing's inputs (`CIFilter.sourceInCompositing()`).
+public protocol CISourceInCompositing: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CISourceInCompositingBuiltinFilter: CIFilter, CISourceInCompositing {
+    override init() { super.init(builtin: BuiltinFilters.sourceInCompositing) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Source In: Porter-Duff source-in composite.
+    public static func sourceInCompositing() -> CIFilter & CISourceInCompositing { CISourceInCompositingBuiltinFilter() }
+}
+
+/// Typed access to CISourceOutCompositing's inputs (`CIFilter.sourceOutCompositing()`).
+public protocol CISourceOutCompositing: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CISourceOutCompositingBuiltinFilter: CIFilter, CISourceOutCompositing {
+    override init() { super.init(builtin: BuiltinFilters.sourceOutCompositing) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Source Out: Porter-Duff source-out composite.
+    public static func sourceOutCompositing() -> CIFilter & CISourceOutCompositing { CISourceOutCompositingBuiltinFilter() }
+}
+
 /// Typed access to CISourceOverCompositing's inputs (`CIFilter.sourceOverCompositing()`).
 public protocol CISourceOverCompositing: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -761,6 +1966,29 @@ final class CISourceOverCompositingBuiltinFilter: CIFilter, CISourceOverComposit
 extension CIFilter {
     /// Source Over: Porter-Duff source-over composite (normal alpha blending).
     public static func sourceOverCompositing() -> CIFilter & CISourceOverCompositing { CISourceOverCompositingBuiltinFilter() }
+}
+
+/// Typed access to CISubtractBlendMode's inputs (`CIFilter.subtractBlendMode()`).
+public protocol CISubtractBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CISubtractBlendModeBuiltinFilter: CIFilter, CISubtractBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.subtractBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Subtract Blend Mode: Blend mode: subtract source from background.
+    public static func subtractBlendMode() -> CIFilter & CISubtractBlendMode { CISubtractBlendModeBuiltinFilter() }
 }
 
 /// Typed access to CITemperatureAndTint's inputs (`CIFilter.temperatureAndTint()`).
@@ -789,6 +2017,54 @@ final class CITemperatureAndTintBuiltinFilter: CIFilter, CITemperatureAndTint {
 extension CIFilter {
     /// Temperature and Tint: White-balance adjustment from source to target temperature/tint.
     public static func temperatureAndTint() -> CIFilter & CITemperatureAndTint { CITemperatureAndTintBuiltinFilter() }
+}
+
+/// Typed access to CIToneCurve's inputs (`CIFilter.toneCurve()`).
+public protocol CIToneCurve: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var point0: CIVector { get set }
+    var point1: CIVector { get set }
+    var point2: CIVector { get set }
+    var point3: CIVector { get set }
+    var point4: CIVector { get set }
+    var extrapolate: Bool { get set }
+}
+
+final class CIToneCurveBuiltinFilter: CIFilter, CIToneCurve {
+    override init() { super.init(builtin: BuiltinFilters.toneCurve) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var point0: CIVector {
+        get { typedValue(forKey: "inputPoint0", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputPoint0") }
+    }
+    var point1: CIVector {
+        get { typedValue(forKey: "inputPoint1", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputPoint1") }
+    }
+    var point2: CIVector {
+        get { typedValue(forKey: "inputPoint2", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputPoint2") }
+    }
+    var point3: CIVector {
+        get { typedValue(forKey: "inputPoint3", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputPoint3") }
+    }
+    var point4: CIVector {
+        get { typedValue(forKey: "inputPoint4", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputPoint4") }
+    }
+    var extrapolate: Bool {
+        get { typedValue(forKey: "inputExtrapolate", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputExtrapolate") }
+    }
+}
+
+extension CIFilter {
+    /// Tone Curve: Adjusts RGB through a 5-point spline tone curve.
+    public static func toneCurve() -> CIFilter & CIToneCurve { CIToneCurveBuiltinFilter() }
 }
 
 /// Typed access to CIUnsharpMask's inputs (`CIFilter.unsharpMask()`).
@@ -868,4 +2144,50 @@ final class CIVignetteBuiltinFilter: CIFilter, CIVignette {
 extension CIFilter {
     /// Vignette: Darkens (or lightens) the image corners.
     public static func vignette() -> CIFilter & CIVignette { CIVignetteBuiltinFilter() }
+}
+
+/// Typed access to CIVividLightBlendMode's inputs (`CIFilter.vividLightBlendMode()`).
+public protocol CIVividLightBlendMode: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+}
+
+final class CIVividLightBlendModeBuiltinFilter: CIFilter, CIVividLightBlendMode {
+    override init() { super.init(builtin: BuiltinFilters.vividLightBlendMode) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+}
+
+extension CIFilter {
+    /// Vivid Light Blend Mode: Blend mode: vivid light (color burn plus color dodge).
+    public static func vividLightBlendMode() -> CIFilter & CIVividLightBlendMode { CIVividLightBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIWhitePointAdjust's inputs (`CIFilter.whitePointAdjust()`).
+public protocol CIWhitePointAdjust: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var color: CIColor { get set }
+}
+
+final class CIWhitePointAdjustBuiltinFilter: CIFilter, CIWhitePointAdjust {
+    override init() { super.init(builtin: BuiltinFilters.whitePointAdjust) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+}
+
+extension CIFilter {
+    /// White Point Adjust: Remaps colors so a chosen color becomes the white point.
+    public static func whitePointAdjust() -> CIFilter & CIWhitePointAdjust { CIWhitePointAdjustBuiltinFilter() }
 }
