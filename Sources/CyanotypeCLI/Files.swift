@@ -21,10 +21,13 @@ enum Files {
             throw .failure("\(path): is a folder, not an image file")
         }
         guard FileManager.default.fileExists(atPath: path) else { throw .failure("\(path): no such file") }
+        let url = URL(fileURLWithPath: path)
         do {
-            return try CIImage.read(contentsOf: URL(fileURLWithPath: path), options: readOptions)
+            return try CIImage.read(contentsOf: url, options: readOptions)
         } catch {
-            throw .failure(error.description)
+            // Name the file as the user spelled it, not by the absolute path the library saw.
+            let message = error.description.replacingOccurrences(of: url.path, with: path)
+            throw .failure(message.hasPrefix(path) ? message : "\(path): \(message)")
         }
     }
 
@@ -88,10 +91,20 @@ enum Files {
             FileHandle.standardOutput.write(data)
             return
         }
+        // Workaround: on Linux, writeAtomically's replace of an existing file (FileManager.replaceItemAt)
+        // fails and removes the old file. So it writes a fresh name beside the output, and rename(2)
+        // then replaces the output atomically.
+        let url = URL(fileURLWithPath: path).absoluteURL.standardizedFileURL
+        let part = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).part")
         do {
-            try context.writeAtomically(data, to: URL(fileURLWithPath: path))
+            try context.writeAtomically(data, to: part)
         } catch {
-            throw .failure(error.description)
+            throw .failure(error.description.replacingOccurrences(of: part.path, with: path))
+        }
+        if rename(part.path, url.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: part)
+            throw .failure("\(path): could not write (\(reason))")
         }
     }
 }

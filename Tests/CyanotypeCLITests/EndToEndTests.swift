@@ -167,6 +167,10 @@ final class Workspace {
         #expect(r.status == 0, "\(r.stderr)")
         let h = try w.header("out.jpg")
         #expect(h.format == .jpeg && h.width == 10 && h.height == 5)
+        // Writing again replaces the output (atomically, through a temporary file).
+        #expect(try w.run("apply", "in.png", "-o", "out.jpg", "--max-size", "20").status == 0)
+        #expect(try w.header("out.jpg").width == 20)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: w.dir.path).allSatisfy { !$0.hasSuffix(".tmp") })
         // Never upscales.
         #expect(try w.run("apply", "in.png", "-o", "same.png", "--max-size", "400").status == 0)
         #expect(try w.header("same.png").width == 40)
@@ -306,6 +310,8 @@ final class Workspace {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(files(under: w.url("out/nested")) == Set(expected))
         #expect(r.stderr.contains("7 written") && r.stderr.contains("0 failed"))
+        let replace = try w.run("batch", "in", "-o", "out/nested", "--filter", "colorInvert")
+        #expect(replace.status == 0 && replace.stderr.contains("7 written"), "\(replace.stderr)")
         let again = try w.run("batch", "in", "-o", "out/nested", "--skip-existing")
         #expect(again.status == 0 && again.stderr.contains("7 skipped"))
         let jpeg = try w.run("batch", "in", "-o", "jpg", "--format", "jpeg", "--max-size", "4")
