@@ -1,0 +1,175 @@
+import Cyanotype
+import Foundation
+
+/// `filters`, `describe` and `info`: what the library and a file say about themselves.
+enum FiltersCommand {
+    static let spec = CommandSpec(
+        "filters", positionals: [],
+        summary: "List the built-in filters, optionally of one category.",
+        options: [
+            OptionSpec("--category", value: "NAME", help: "Only this category: CICategoryBlur or blur."),
+            OptionSpec("--json", help: "Print JSON: [{name, displayName, categories, summary}]."),
+        ])
+
+    static func run(_ args: ParsedArguments) throws(CLIError) {
+        let category = try args.value("category").map { (c: String) throws(CLIError) in try Names.category(c) }
+        let descriptors = CIFilter.filterNames(inCategory: category).compactMap { CIFilter.descriptor(forFilterName: $0) }
+        if args.has("json") {
+            let list: [[String: Any]] = descriptors.map {
+                ["name": $0.name, "shortName": Names.shortFilter($0.name), "displayName": $0.displayName,
+                 "categories": $0.categories, "summary": $0.summary]
+            }
+            print(try JSONText.encode(list))
+            return
+        }
+        let width = descriptors.map(\.name.count).max() ?? 0
+        for d in descriptors {
+            print(d.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + d.summary)
+        }
+    }
+}
+
+enum DescribeCommand {
+    static let spec = CommandSpec(
+        "describe", positionals: ["NAME"],
+        summary: "Show a filter's inputs: keys, types, defaults and ranges.",
+        options: [OptionSpec("--json", help: "Print the description as JSON.")])
+
+    static func text(_ v: FilterValue) -> String {
+        switch v {
+        case .number(let d): return number(d)
+        case .bool(let b): return b ? "true" : "false"
+        case .vector(let a), .color(let a), .transform(let a): return "[" + a.map(number).joined(separator: " ") + "]"
+        case .string(let s): return "\"\(s)\""
+        case .data(let n): return "<\(n) bytes>"
+        case .colorSpace(let s): return s
+        }
+    }
+    static func json(_ v: FilterValue) -> Any {
+        switch v {
+        case .number(let d): return d
+        case .bool(let b): return b
+        case .vector(let a), .color(let a), .transform(let a): return a
+        case .string(let s): return s
+        case .data(let n): return ["bytes": n]
+        case .colorSpace(let s): return s
+        }
+    }
+    static func number(_ d: Double) -> String {
+        if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+        if abs(d) >= 1e15 { return String(format: "%g", d) }
+        return String(d)
+    }
+    /// What to type for an input of this class.
+    static func syntax(_ i: FilterInputDescriptor) -> String {
+        switch i.className {
+        case "NSNumber": return i.attributeType == kCIAttributeTypeBoolean ? "true|false" : "number"
+        case "CIVector": return i.attributeType == kCIAttributeTypeRectangle ? "[x y w h]" : (i.attributeType == kCIAttributeTypePosition ? "[x y]" : "vector")
+        case "CIColor": return "[r g b a] | #rrggbb"
+        case "CIImage": return "image path"
+        case "NSAffineTransform", "CGAffineTransform": return "[a b c d tx ty]"
+        case "NSString": return "\"text\""
+        case "NSData": return "\"text\""
+        default: return i.className
+        }
+    }
+
+    static func run(_ args: ParsedArguments) throws(CLIError) {
+        let d = try Names.filter(args.positionals[0])
+        if args.has("json") {
+            let inputs: [[String: Any]] = d.inputs.map { i in
+                var o: [String: Any] = ["key": i.key, "shortKey": Names.shortKey(i.key), "class": i.className]
+                if let t = i.attributeType { o["type"] = t }
+                if let n = i.displayName { o["displayName"] = n }
+                if let v = i.defaultValue { o["default"] = json(v) }
+                if let v = i.identity { o["identity"] = json(v) }
+                if let v = i.minimum { o["min"] = v }
+                if let v = i.maximum { o["max"] = v }
+                if let v = i.sliderMinimum { o["sliderMin"] = v }
+                if let v = i.sliderMaximum { o["sliderMax"] = v }
+                return o
+            }
+            let obj: [String: Any] = ["name": d.name, "shortName": Names.shortFilter(d.name), "displayName": d.displayName,
+                                      "summary": d.summary, "categories": d.categories, "inputs": inputs, "outputs": d.outputKeys]
+            print(try JSONText.encode(obj))
+            return
+        }
+        var s = "\(d.name) (\(Names.shortFilter(d.name))): \(d.displayName)\n\(d.summary)\n"
+        s += "Categories: " + d.categories.map { CIFilter.localizedName(forCategory: $0) }.joined(separator: ", ") + "\n"
+        s += "Inputs:\n"
+        for i in d.inputs {
+            var line = "  \(i.key) (\(Names.shortKey(i.key))): \(i.className)"
+            if let t = i.attributeType { line += ", " + t.replacingOccurrences(of: "CIAttributeType", with: "").lowercased() }
+            line += "  \(syntax(i))"
+            if let v = i.defaultValue { line += "  default \(text(v))" }
+            if i.minimum != nil || i.maximum != nil {
+                line += "  range \(i.minimum.map(number) ?? "-inf")...\(i.maximum.map(number) ?? "inf")"
+            }
+            if let lo = i.sliderMinimum, let hi = i.sliderMaximum { line += "  slider \(number(lo))...\(number(hi))" }
+            s += line + "\n"
+        }
+        print(s, terminator: "")
+    }
+}
+
+enum InfoCommand {
+    static let spec = CommandSpec(
+        "info", positionals: ["FILE"],
+        summary: "Show an image file's size, format, bit depth, channels, orientation, profile and DPI.",
+        options: [OptionSpec("--json", help: "Print the facts as JSON.")])
+
+    static func run(_ args: ParsedArguments) throws(CLIError) {
+        let path = args.positionals[0]
+        let data: Data
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard FileManager.default.fileExists(atPath: path) else { throw .failure("\(path): no such file") }
+            guard let d = FileManager.default.contents(atPath: path) else { throw .failure("\(path): cannot read the file") }
+            data = d
+        }
+        let header: ImageHeader
+        do { header = try ImageCodecs.readHeader(data) } catch { throw .failure("\(path): \(error.description)") }
+        // The profile's name comes from the library's properties (it reads the ICC description).
+        let properties = (try? CIImage.read(data: data, options: nil, name: path).properties) ?? [:]
+        let profile: String? = properties[kCGImagePropertyProfileName] as? String ?? (header.iccProfile == nil ? nil : "embedded ICC profile")
+        let orientationNames = [1: "up", 2: "up mirrored", 3: "down", 4: "down mirrored",
+                                5: "left mirrored", 6: "right", 7: "right mirrored", 8: "left"]
+        if args.has("json") {
+            var o: [String: Any] = [
+                "file": path, "format": header.format.rawValue, "width": header.width, "height": header.height,
+                "bitDepth": header.bitDepth, "channels": header.channels, "colorModel": header.colorModel,
+                "hasAlpha": header.hasAlpha, "orientation": header.orientation, "bytes": data.count,
+            ]
+            if let profile { o["profile"] = profile }
+            if let dpi = header.dpi { o["dpi"] = dpi }
+            if let exif = header.exif { o["exifBytes"] = exif.count }
+            print(try JSONText.encode(o))
+            return
+        }
+        var lines = [
+            "file:        \(path == "-" ? "<stdin>" : path) (\(data.count) bytes)",
+            "format:      \(header.format.rawValue)",
+            "size:        \(header.width)x\(header.height)",
+            "bit depth:   \(header.bitDepth)",
+            "channels:    \(header.channels) (\(header.colorModel)\(header.hasAlpha ? " + alpha" : ""))",
+            "orientation: \(header.orientation) (\(orientationNames[header.orientation] ?? "unknown"))",
+            "profile:     \(profile ?? "none (sRGB assumed)")",
+            "dpi:         \(header.dpi.map { DescribeCommand.number($0) } ?? "not set")",
+        ]
+        if let exif = header.exif { lines.append("exif:        \(exif.count) bytes") }
+        print(lines.joined(separator: "\n"))
+    }
+}
+
+/// Pretty, key-sorted JSON for `--json` outputs.
+enum JSONText {
+    static func encode(_ object: Any) throws(CLIError) -> String {
+        do {
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            return String(decoding: data, as: UTF8.self)
+        } catch {
+            throw .failure("could not encode JSON: \(error)")
+        }
+    }
+}

@@ -1,0 +1,231 @@
+import Cyanotype
+import Foundation
+
+/// One `--filter` word as written: a filter name and `key=value` pairs, not yet checked
+/// against the filter's declaration.
+struct FilterSpec: Equatable {
+    struct Argument: Equatable {
+        let key: String
+        let value: String
+        /// True when the value was written in double quotes: always a string or a path.
+        let quoted: Bool
+    }
+    let name: String
+    let arguments: [Argument]
+
+    /// Splits `"gaussianBlur radius=4 inputMessage=\"a b\" center=[1 2]"` into its parts.
+    static func parse(_ text: String) throws(CLIError) -> FilterSpec {
+        let chars = Array(text)
+        var i = 0
+        func skipSpaces() { while i < chars.count, chars[i].isWhitespace { i += 1 } }
+        skipSpaces()
+        var name = ""
+        while i < chars.count, !chars[i].isWhitespace { name.append(chars[i]); i += 1 }
+        guard !name.isEmpty else { throw .usage("empty filter spec: expected a filter name, e.g. 'gaussianBlur radius=4'") }
+        if name.contains("=") { throw .usage("filter spec '\(text)' must start with a filter name, not '\(name)'") }
+        var args: [Argument] = []
+        while true {
+            skipSpaces()
+            if i >= chars.count { break }
+            var key = ""
+            while i < chars.count, chars[i] != "=", !chars[i].isWhitespace { key.append(chars[i]); i += 1 }
+            guard i < chars.count, chars[i] == "=", !key.isEmpty else {
+                throw .usage("in filter spec '\(text)': expected key=value, got '\(key)'")
+            }
+            i += 1
+            var value = ""
+            var quoted = false
+            if i < chars.count, chars[i] == "\"" {
+                quoted = true
+                i += 1
+                var closed = false
+                while i < chars.count {
+                    let c = chars[i]
+                    if c == "\\", i + 1 < chars.count, chars[i + 1] == "\"" || chars[i + 1] == "\\" {
+                        value.append(chars[i + 1]); i += 2; continue
+                    }
+                    if c == "\"" { closed = true; i += 1; break }
+                    value.append(c); i += 1
+                }
+                guard closed else { throw .usage("in filter spec '\(text)': unterminated quote in the value of '\(key)'") }
+            } else if i < chars.count, chars[i] == "[" {
+                var closed = false
+                while i < chars.count {
+                    value.append(chars[i])
+                    i += 1
+                    if value.last == "]" { closed = true; break }
+                }
+                guard closed else { throw .usage("in filter spec '\(text)': missing ']' in the value of '\(key)'") }
+            } else {
+                while i < chars.count, !chars[i].isWhitespace { value.append(chars[i]); i += 1 }
+            }
+            if i < chars.count, !chars[i].isWhitespace {
+                throw .usage("in filter spec '\(text)': unexpected '\(chars[i])' after the value of '\(key)'")
+            }
+            if value.isEmpty && !quoted { throw .usage("in filter spec '\(text)': '\(key)=' has no value") }
+            args.append(Argument(key: key, value: value, quoted: quoted))
+        }
+        return FilterSpec(name: name, arguments: args)
+    }
+}
+
+/// Core Image names, as typed on the command line: `CIGaussianBlur` or `gaussianBlur`,
+/// `inputRadius` or `radius`, `CICategoryBlur` or `blur`.
+enum Names {
+    /// The built-in filter `name` stands for, or the library's `unknownFilter` error.
+    static func filter(_ name: String) throws(CLIError) -> FilterDescriptor {
+        if let d = CIFilter.descriptor(forFilterName: name) { return d }
+        let wanted = name.lowercased()
+        let all = CIFilter.filterNames(inCategory: nil)
+        if let match = all.first(where: { $0.lowercased() == wanted || $0.lowercased() == "ci" + wanted }),
+           let d = CIFilter.descriptor(forFilterName: match) {
+            return d
+        }
+        throw .usage(CIFilterError.unknownFilter(name).description)
+    }
+
+    /// The input key of `filter` that `key` stands for, or the library's `unknownKey` error.
+    static func key(_ key: String, of filter: FilterDescriptor) throws(CLIError) -> FilterInputDescriptor {
+        if let i = filter.input(key) { return i }
+        let wanted = key.lowercased()
+        if let i = filter.inputs.first(where: { $0.key.lowercased() == wanted || $0.key.lowercased() == "input" + wanted }) {
+            return i
+        }
+        throw .usage(CIFilterError.unknownKey(filter: filter.name, key: key, validKeys: filter.inputs.map(\.key)).description)
+    }
+
+    /// The short spelling of an input key: `inputRadius` -> `radius`.
+    static func shortKey(_ key: String) -> String {
+        guard key.hasPrefix("input"), key.count > 5 else { return key }
+        let rest = key.dropFirst(5)
+        return rest.prefix(1).lowercased() + rest.dropFirst()
+    }
+    /// The short spelling of a filter name: `CIGaussianBlur` -> `gaussianBlur`.
+    static func shortFilter(_ name: String) -> String {
+        guard name.hasPrefix("CI"), name.count > 2 else { return name }
+        let rest = name.dropFirst(2)
+        return rest.prefix(1).lowercased() + rest.dropFirst()
+    }
+
+    static var allCategories: [String] {
+        let names = CIFilter.filterNames(inCategory: nil)
+        return Array(Set(names.compactMap { CIFilter.descriptor(forFilterName: $0) }.flatMap(\.categories))).sorted()
+    }
+    /// `blur`, `Blur` or `CICategoryBlur` -> `CICategoryBlur`, checked against the filters' categories.
+    static func category(_ text: String) throws(CLIError) -> String {
+        let known = allCategories
+        let wanted = text.lowercased()
+        if let c = known.first(where: { $0.lowercased() == wanted || $0.lowercased() == "cicategory" + wanted }) { return c }
+        throw .usage("unknown category '\(text)'; categories are: "
+            + known.map { $0.hasPrefix("CICategory") ? String($0.dropFirst(10)).lowercased() : $0 }.joined(separator: ", "))
+    }
+}
+
+/// Turns a written value into what the input's declared class expects.
+enum ValueParser {
+    /// Loads an image named in a spec (`inputBackgroundImage=bg.png`).
+    typealias ImageLoader = (String) throws(CLIError) -> CIImage
+
+    static func value(_ arg: FilterSpec.Argument, for input: FilterInputDescriptor, filter: String,
+                      loadImage: ImageLoader) throws(CLIError) -> Any {
+        let text = arg.value
+        func bad(_ expected: String) -> CLIError {
+            .usage("\(filter).\(input.key): expected \(expected), got '\(text)'")
+        }
+        switch input.className {
+        case "CIImage":
+            return try loadImage(text)
+        case "NSString":
+            return text
+        case "NSData":
+            return Data(text.utf8)
+        case "CIColor":
+            guard let c = color(text) else { throw bad("a colour as [r g b a] (0...1) or #rrggbb[aa]") }
+            return c
+        case "NSAffineTransform", "CGAffineTransform":
+            guard let v = numbers(text), v.count == 6 else { throw bad("a transform [a b c d tx ty]") }
+            return CGAffineTransform(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5])
+        case "CIVector":
+            guard let v = numbers(text), !v.isEmpty else { throw bad("a vector such as [x y] or [x y z w]") }
+            return CIVector(values: v.map { CGFloat($0) })
+        case "NSNumber":
+            switch text.lowercased() {
+            case "true", "yes": return NSNumber(value: true)
+            case "false", "no": return NSNumber(value: false)
+            default: break
+            }
+            guard let d = Double(text.trimmingCharacters(in: .whitespaces)), d.isFinite else {
+                throw bad(input.attributeType == kCIAttributeTypeBoolean ? "true or false" : "a number")
+            }
+            return NSNumber(value: d)
+        default:
+            if text.hasPrefix("["), let v = numbers(text) { return CIVector(values: v.map { CGFloat($0) }) }
+            if let d = Double(text) { return NSNumber(value: d) }
+            return text
+        }
+    }
+
+    /// `[1 2.5 -3]` (commas allowed) -> numbers; nil unless bracketed and all finite numbers.
+    static func numbers(_ text: String) -> [Double]? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        guard t.hasPrefix("["), t.hasSuffix("]"), t.count >= 2 else { return nil }
+        let body = t.dropFirst().dropLast()
+        let parts = body.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" })
+        var out: [Double] = []
+        for p in parts {
+            guard let d = Double(p), d.isFinite else { return nil }
+            out.append(d)
+        }
+        return out
+    }
+
+    /// `[r g b]`, `[r g b a]` or `#rrggbb[aa]` -> a colour in sRGB.
+    static func color(_ text: String) -> CIColor? {
+        if text.hasPrefix("#") {
+            let hex = text.dropFirst()
+            guard hex.count == 6 || hex.count == 8, let n = UInt64(hex, radix: 16) else { return nil }
+            let c = hex.count == 6 ? (n << 8) | 0xFF : n
+            func byte(_ shift: UInt64) -> CGFloat { CGFloat((c >> shift) & 0xFF) / 255 }
+            return CIColor(red: byte(24), green: byte(16), blue: byte(8), alpha: byte(0))
+        }
+        guard let v = numbers(text), v.count == 3 || v.count == 4 else { return nil }
+        return CIColor(red: v[0], green: v[1], blue: v[2], alpha: v.count == 4 ? v[3] : 1)
+    }
+}
+
+/// A spec checked against its filter: the declaration and typed values, ready to build
+/// a `CIFilter` for each image (filters are mutable, so one per use).
+struct ResolvedFilter: @unchecked Sendable {
+    let descriptor: FilterDescriptor
+    let values: [String: Any]
+
+    init(_ spec: FilterSpec, loadImage: ValueParser.ImageLoader) throws(CLIError) {
+        descriptor = try Names.filter(spec.name)
+        var values: [String: Any] = [:]
+        for arg in spec.arguments {
+            let input = try Names.key(arg.key, of: descriptor)
+            values[input.key] = try ValueParser.value(arg, for: input, filter: descriptor.name, loadImage: loadImage)
+        }
+        self.values = values
+    }
+
+    init(parsing text: String, loadImage: ValueParser.ImageLoader) throws(CLIError) {
+        try self.init(FilterSpec.parse(text), loadImage: loadImage)
+    }
+
+    var takesImage: Bool { descriptor.input(kCIInputImageKey) != nil }
+
+    /// The filter applied to `image` (nil for generators), or the library's reason why not.
+    func apply(to image: CIImage?) throws(CLIError) -> CIImage {
+        guard let filter = CIFilter(name: descriptor.name) else {
+            throw .usage(CIFilterError.unknownFilter(descriptor.name).description)
+        }
+        for (k, v) in values { filter.setValue(v, forKey: k) }
+        if let image, takesImage, values[kCIInputImageKey] == nil { filter.setValue(image, forKey: kCIInputImageKey) }
+        do {
+            return try filter.makeOutputImage()
+        } catch {
+            throw .usage(error.description)
+        }
+    }
+}
