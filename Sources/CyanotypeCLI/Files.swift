@@ -91,20 +91,12 @@ enum Files {
             FileHandle.standardOutput.write(data)
             return
         }
-        // Workaround: on Linux, writeAtomically's replace of an existing file (FileManager.replaceItemAt)
-        // fails and removes the old file. So it writes a fresh name beside the output, and rename(2)
-        // then replaces the output atomically.
+        // Temporary file beside the output, then rename(2): never a half-written output.
         let url = URL(fileURLWithPath: path).absoluteURL.standardizedFileURL
-        let part = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).part")
         do {
-            try context.writeAtomically(data, to: part)
+            try context.writeAtomically(data, to: url)
         } catch {
-            throw .failure(error.description.replacingOccurrences(of: part.path, with: path))
-        }
-        if rename(part.path, url.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: part)
-            throw .failure("\(path): could not write (\(reason))")
+            throw .failure(error.description.replacingOccurrences(of: url.path, with: path))
         }
     }
 }

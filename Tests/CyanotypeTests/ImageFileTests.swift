@@ -76,3 +76,19 @@ import Testing
         #expect(img.oriented(forExifOrientation: 6).extent.size == CGSize(width: 1, height: 2))
     }
 }
+
+@Suite struct AtomicWriteTests {
+    @Test func replacingAnExistingFileKeepsItWhole() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cyanotype-atomic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("out.bin")
+        let ctx = CIContext()
+        for i in 0..<4 {
+            try ctx.writeAtomically(Data(repeating: UInt8(i), count: 100 + i), to: url)
+            #expect(try Data(contentsOf: url) == Data(repeating: UInt8(i), count: 100 + i))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.bin"])
+        #expect(throws: ImageIOError.self) { try ctx.writeAtomically(Data([1]), to: URL(fileURLWithPath: "/nonexistent-dir/x.png")) }
+    }
+}

@@ -83,14 +83,16 @@ extension CIContext {
         let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         do {
             try data.write(to: tmp)
-            if FileManager.default.fileExists(atPath: url.path) {
-                _ = try FileManager.default.replaceItemAt(url, withItemAt: tmp)
-            } else {
-                try FileManager.default.moveItem(at: tmp, to: url)
-            }
         } catch {
             try? FileManager.default.removeItem(at: tmp)
             throw .writeFailed(path: url.path, detail: (error as NSError).localizedDescription)
+        }
+        // rename(2) replaces an existing file atomically (FileManager.replaceItemAt does not on
+        // Linux: it can delete the old file and then fail).
+        if rename(tmp.path, url.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: tmp)
+            throw .writeFailed(path: url.path, detail: reason)
         }
     }
 }
