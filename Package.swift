@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Cyanotype", targets: ["Cyanotype"]),
+        .library(name: "Instafilter", targets: ["Instafilter"]),
         .executable(name: "cyanotype", targets: ["CyanotypeCLI"]),
         .executable(name: "cyanotype-bench", targets: ["CyanotypeBench"]),
     ],
@@ -31,6 +32,12 @@ let package = Package(
             name: "Cyanotype",
             dependencies: ["CyanotypeCodecs", "CLCMS2"],
             swiftSettings: tunedSwift),
+        // Named looks, filter chains with intensity, film grain and an exporter, built only on
+        // Cyanotype's public API.
+        .target(
+            name: "Instafilter",
+            dependencies: ["Cyanotype"],
+            swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeCLI",
             dependencies: ["Cyanotype"],
@@ -41,6 +48,7 @@ let package = Package(
             swiftSettings: tunedSwift),
         .testTarget(name: "CyanotypeCodecsTests", dependencies: ["CyanotypeCodecs"]),
         .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype"]),
+        .testTarget(name: "InstafilterTests", dependencies: ["Instafilter"]),
         // End-to-end tests of the command-line tool: they run the built `cyanotype` binary.
         .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "Cyanotype"]),
     ],

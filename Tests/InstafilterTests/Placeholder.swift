@@ -1,0 +1,4 @@
+import Testing
+@testable import Instafilter
+
+@Test func instafilterPlaceholder() {}
