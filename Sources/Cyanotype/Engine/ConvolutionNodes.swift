@@ -36,38 +36,76 @@ final class SeparableConvolutionNode: RecipeNode, NeighborhoodNode, @unchecked S
         ev.fill(inputs[0], src, block.buffer)
         let w = rect.width
         // Horizontal pass: (h + 2r) rows of width w.
-        let tmp = PixelBlock(rect: PixelRect(x: rect.minX, y: src.minY, width: w, height: src.height))
+        // The row stride is padded so the 2r+1 rows read for one output pixel do not all land
+        // in the same L1 cache sets (rows 4 KiB apart alias; that made this pass 4x slower).
+        let tmp = PixelBlock(rect: PixelRect(x: rect.minX, y: src.minY, width: w + 16, height: src.height))
         weights.withUnsafeBufferPointer { wp in
             let wt = wp.baseAddress!
-            let w0 = wt[0]
             for row in 0..<src.height {
-                let s = block.buffer.row(row) + r
-                let d = tmp.buffer.row(row)
-                for x in 0..<w {
-                    var acc = s[x] * w0
-                    var k = 1
-                    while k <= r {
-                        acc += (s[x - k] + s[x + k]) * wt[k]
-                        k += 1
-                    }
-                    d[x] = acc
-                }
+                convolveRow(block.buffer.row(row) + r, tmp.buffer.row(row), w, wt, r)
             }
-            // Vertical pass, row by row so the inner loop runs along x.
             for row in 0..<rect.height {
-                let d = out.row(row)
-                let c = tmp.buffer.row(row + r)
-                for x in 0..<w { d[x] = c[x] * w0 }
-                var k = 1
-                while k <= r {
-                    let up = tmp.buffer.row(row + r - k), down = tmp.buffer.row(row + r + k)
-                    let wk = wt[k]
-                    for x in 0..<w { d[x] += (up[x] + down[x]) * wk }
-                    k += 1
-                }
+                convolveColumns(tmp.buffer.row(row + r), tmp.rect.width, out.row(row), w, wt, r)
             }
         }
     }
+
+    // Two pixels per SIMD8 (one AVX register in tuned builds, two SSE registers otherwise),
+    // read unaligned straight from the SIMD4 rows; the symmetric taps are paired.
+
+    @inline(__always) private func load8(_ p: UnsafeMutablePointer<SIMD4<Float>>) -> SIMD8<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+    }
+    @inline(__always) private func store8(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<SIMD4<Float>>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
+    }
+
+    /// d[x] = sum_k w[|k|] * s[x + k], k in -r...r (`s` points at the centre of pixel 0).
+    private func convolveRow(_ s: UnsafeMutablePointer<SIMD4<Float>>, _ d: UnsafeMutablePointer<SIMD4<Float>>, _ w: Int,
+                             _ wt: UnsafePointer<Float>, _ r: Int) {
+        var x = 0
+        while x + 2 <= w {
+            var acc = load8(s + x) * wt[0]
+            var k = 1
+            while k <= r {
+                acc += (load8(s + x - k) + load8(s + x + k)) * wt[k]
+                k += 1
+            }
+            store8(acc, d + x)
+            x += 2
+        }
+        if x < w {
+            var acc = s[x] * wt[0]
+            for k in 1...r { acc += (s[x - k] + s[x + k]) * wt[k] }
+            d[x] = acc
+        }
+    }
+
+    /// Output row from the 2r+1 rows of `tmp` centred on `c` (stride `stride` pixels), four
+    /// pixels per step so the accumulators stay in registers across all taps.
+    private func convolveColumns(_ c: UnsafeMutablePointer<SIMD4<Float>>, _ stride: Int, _ d: UnsafeMutablePointer<SIMD4<Float>>,
+                                 _ w: Int, _ wt: UnsafePointer<Float>, _ r: Int) {
+        var x = 0
+        while x + 4 <= w {
+            var a0 = load8(c + x) * wt[0], a1 = load8(c + x + 2) * wt[0]
+            var k = 1
+            while k <= r {
+                let up = c + x - k * stride, down = c + x + k * stride
+                a0 += (load8(up) + load8(down)) * wt[k]
+                a1 += (load8(up + 2) + load8(down + 2)) * wt[k]
+                k += 1
+            }
+            store8(a0, d + x); store8(a1, d + x + 2)
+            x += 4
+        }
+        while x < w {
+            var acc = c[x] * wt[0]
+            for k in 1...r { acc += (c[x - k * stride] + c[x + k * stride]) * wt[k] }
+            d[x] = acc
+            x += 1
+        }
+    }
+
     override var label: String { "\(name) (separable, radius \(radius))" }
 }
 
