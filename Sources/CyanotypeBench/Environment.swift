@@ -16,7 +16,7 @@ final class BenchEnvironment {
     /// Full-size RGBA8 destination, allocated and touched once so page faults stay out of timings.
     let output8: UnsafeMutableRawPointer
     /// Times one workload records for another (the full blur, for the crop's ratio).
-    var recorded: [String: Double] = [:]
+    var recorded: [String: Timing] = [:]
     /// Renderer statistics and other remarks printed below the table.
     var notes: [String] = []
 
@@ -59,7 +59,7 @@ final class BenchEnvironment {
     }
 
     /// Best-of-`runs` time of rendering `bounds` of `image` to 8-bit sRGB.
-    func time8(_ image: CIImage, bounds: CGRect? = nil) throws -> Double {
+    func time8(_ image: CIImage, bounds: CGRect? = nil) throws -> Timing {
         try bestOf(runs) { try render8(image, bounds: bounds ?? self.image.extent) }
     }
 

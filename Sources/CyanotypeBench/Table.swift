@@ -5,6 +5,8 @@ enum Quantity {
     case seconds(Double)
     case bytes(Int)
 
+    static func time(_ t: Timing) -> Quantity { .seconds(t.wall) }
+
     var value: Double {
         switch self { case .seconds(let s): return s; case .bytes(let b): return Double(b) }
     }
@@ -37,10 +39,13 @@ enum Target {
 struct Row {
     let workload: String
     let ours: Quantity
+    /// CPU seconds of our best run (all threads).
+    var oursCPU: Double? = nil
     /// Pixels produced per run, for the MP/s column (nil where throughput means nothing).
     let megapixels: Double?
     let reference: String
     let referenceValue: Quantity?
+    var referenceCPU: Double? = nil
     let target: Target
 
     var throughput: Double? {
@@ -60,17 +65,18 @@ struct Row {
         }
     }
 
-    static let headers = ["Workload", "Ours", "MP/s", "Reference", "Ref", "Ratio", "Target", "Result"]
+    static let headers = ["Workload", "Ours", "CPU s", "MP/s", "Reference", "Ref", "Ref CPU s", "Ratio", "Target", "Result"]
     var cells: [String] {
-        [workload, ours.text, throughput.map { String(format: "%.0f", $0) } ?? "-", reference,
-         referenceValue?.text ?? "-", ratio.map { String(format: "%.3f", $0) } ?? "-", target.text,
+        let cpu = { (c: Double?) in c.map { String(format: "%.2f", $0) } ?? "-" }
+        return [workload, ours.text, cpu(oursCPU), throughput.map { String(format: "%.0f", $0) } ?? "-", reference,
+         referenceValue?.text ?? "-", cpu(referenceCPU), ratio.map { String(format: "%.3f", $0) } ?? "-", target.text,
          passed.map { $0 ? "PASS" : "MISS" } ?? "-"]
     }
 }
 
 enum Table {
     /// Right-align the numeric columns, left-align the text ones.
-    private static let rightAligned: Set<Int> = [1, 2, 4, 5]
+    private static let rightAligned: Set<Int> = [1, 2, 3, 5, 6, 7]
 
     static func text(_ rows: [Row]) -> String {
         let all = [Row.headers] + rows.map(\.cells)

@@ -1,14 +1,34 @@
 import Foundation
 
-/// Wall-clock seconds of the fastest of `runs` calls of `body` (best-of-N: on a shared
-/// machine the minimum is the least noisy estimate of the work itself).
-func bestOf(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
-    var best = Double.infinity
+/// One timed run: wall-clock seconds, and the CPU seconds (user + system, all threads) spent
+/// meanwhile by this process or by its waited-for children. CPU / wall shows how many cores
+/// the work used, and CPU time is the figure least disturbed by other load on the machine.
+struct Timing {
+    var wall: Double
+    var cpu: Double
+}
+
+enum CPUClock {
+    case ownProcess, children
+
+    var seconds: Double {
+        var u = rusage()
+        getrusage(self == .ownProcess ? RUSAGE_SELF.rawValue : RUSAGE_CHILDREN.rawValue, &u)
+        func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return s(u.ru_utime) + s(u.ru_stime)
+    }
+}
+
+/// The fastest of `runs` calls of `body` (best-of-N: on a shared machine the minimum is the
+/// least noisy estimate of the work itself), with that run's CPU time.
+func bestOf(_ runs: Int, cpu clock: CPUClock = .ownProcess, _ body: () throws -> Void) rethrows -> Timing {
+    var best = Timing(wall: .infinity, cpu: 0)
     for _ in 0..<max(1, runs) {
+        let c0 = clock.seconds
         let t0 = DispatchTime.now().uptimeNanoseconds
         try body()
-        let t = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
-        best = min(best, t)
+        let t = Timing(wall: Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9, cpu: clock.seconds - c0)
+        if t.wall < best.wall { best = t }
     }
     return best
 }
@@ -45,8 +65,8 @@ enum Shell {
     }
 
     /// Best of `runs` timed runs of `command`.
-    static func time(_ command: String, runs: Int, in dir: URL) throws -> Double {
-        try bestOf(runs) { try run(command, in: dir) }
+    static func time(_ command: String, runs: Int, in dir: URL) throws -> Timing {
+        try bestOf(runs, cpu: .children) { try run(command, in: dir) }
     }
 
     /// stdout of a quick command, or nil (used for tool versions).

@@ -21,7 +21,7 @@ struct ColorMatrixFloat: Workload {
         let t = try bestOf(env.runs) {
             try env.context.renderChecked(recipe, toBitmap: out, rowBytes: img.width * 16, bounds: img.extent, format: .RGBAf, colorSpace: env.linearSRGB)
         }
-        return [Row(workload: "1 colour matrix, RGBAf linear", ours: .seconds(t), megapixels: img.megapixels,
+        return [Row(workload: "1 colour matrix, RGBAf linear", ours: .time(t), oursCPU: t.cpu, megapixels: img.megapixels,
                     reference: "-", referenceValue: nil, target: .throughputAtLeast(500))]
     }
 }
@@ -33,8 +33,8 @@ struct FusedChain: Workload {
         let one = try env.time8(FilterChain.colorMatrix(env.ciImage8))
         let five = try env.time8(FilterChain.five(env.ciImage8))
         env.note("2 five filters", env.context.lastRenderStatistics)
-        return [Row(workload: "2 five per-pixel filters, RGBA8", ours: .seconds(five), megapixels: env.image.megapixels,
-                    reference: "ours, CIColorMatrix alone", referenceValue: .seconds(one), target: .ratioAtMost(1.5))]
+        return [Row(workload: "2 five per-pixel filters, RGBA8", ours: .time(five), oursCPU: five.cpu, megapixels: env.image.megapixels,
+                    reference: "ours, CIColorMatrix alone", referenceValue: .time(one), referenceCPU: one.cpu, target: .ratioAtMost(1.5))]
     }
 }
 
@@ -55,8 +55,8 @@ struct GaussianBlur: Workload {
         func reference(_ name: String, _ target: Target, runs: Int? = nil, _ command: () throws -> String) {
             do {
                 let t = try Shell.time(try command(), runs: runs ?? env.runs, in: env.dir)
-                rows.append(Row(workload: "3 gaussian blur sigma 10, RGBA8", ours: .seconds(ours), megapixels: img.megapixels,
-                                reference: name, referenceValue: .seconds(t), target: target))
+                rows.append(Row(workload: "3 gaussian blur sigma 10, RGBA8", ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
+                                reference: name, referenceValue: .time(t), referenceCPU: t.cpu, target: target))
             } catch {
                 env.notes.append("3 blur: \(name) skipped: \(error)")
             }
@@ -74,7 +74,7 @@ struct GaussianBlur: Workload {
             }
         }
         if rows.isEmpty {
-            rows.append(Row(workload: "3 gaussian blur sigma 10, RGBA8", ours: .seconds(ours), megapixels: img.megapixels,
+            rows.append(Row(workload: "3 gaussian blur sigma 10, RGBA8", ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
                             reference: "(vips missing)", referenceValue: nil, target: .ratioBelow(1)))
         }
         return rows
@@ -110,8 +110,8 @@ struct BlurCrop: Workload {
         let rect = CGRect(x: (Double(img.width) - w) / 2, y: (Double(img.height) - h) / 2, width: w, height: h)
         let crop = try env.time8(blurred(env).cropped(to: rect), bounds: rect)
         env.note("4 crop", env.context.lastRenderStatistics)
-        return [Row(workload: "4 1% crop (\(Int(w))x\(Int(h))) of the blur", ours: .seconds(crop), megapixels: w * h / 1e6,
-                    reference: "ours, full blur render", referenceValue: .seconds(full), target: .ratioAtMost(0.05))]
+        return [Row(workload: "4 1% crop (\(Int(w))x\(Int(h))) of the blur", ours: .time(crop), oursCPU: crop.cpu, megapixels: w * h / 1e6,
+                    reference: "ours, full blur render", referenceValue: .time(full), referenceCPU: full.cpu, target: .ratioAtMost(0.05))]
     }
 }
 
@@ -155,7 +155,7 @@ struct JPEGRoundTrip: Workload {
             let img = try CIImage.read(contentsOf: input)
             try env.context.encode(img, as: .jpeg, options: q90).write(to: output)
         }
-        var ref: Double? = nil
+        var ref: Timing? = nil
         if Shell.available("djpeg") && Shell.available("cjpeg") {
             ref = try Shell.time("djpeg \(input.path) | cjpeg -quality 90 > ref.jpg", runs: env.runs, in: env.dir)
         } else {
@@ -163,8 +163,8 @@ struct JPEGRoundTrip: Workload {
         }
         let size = { (u: URL) in ((try? FileManager.default.attributesOfItem(atPath: u.path)[.size] as? Int) ?? 0) / 1000 }
         env.notes.append("6 jpeg: input \(size(input)) kB; ours \(size(output)) kB; djpeg|cjpeg \(size(env.file("ref.jpg"))) kB")
-        return [Row(workload: "6 JPEG q90 decode + encode", ours: .seconds(ours), megapixels: env.image.megapixels,
-                    reference: "djpeg | cjpeg -quality 90", referenceValue: ref.map { .seconds($0) }, target: .ratioAtMost(1.2))]
+        return [Row(workload: "6 JPEG q90 decode + encode", ours: .time(ours), oursCPU: ours.cpu, megapixels: env.image.megapixels,
+                    reference: "djpeg | cjpeg -quality 90", referenceValue: ref.map { .time($0) }, referenceCPU: ref?.cpu, target: .ratioAtMost(1.2))]
     }
 }
 
