@@ -14,15 +14,21 @@ struct ColorMatrixFloat: Workload {
         let img = env.image, bytes = img.width * img.height * 16
         let input = CIImage(bitmapData: img.rgbaLinearFloat(from: env.rgba8), bytesPerRow: img.width * 16, size: img.extent.size,
                             format: .RGBAf, colorSpace: env.linearSRGB)
-        let recipe = FilterChain.colorMatrix(input)
         let out = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
         defer { out.deallocate() }
         out.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
-        let t = try bestOf(env.runs) {
-            try env.context.renderChecked(recipe, toBitmap: out, rowBytes: img.width * 16, bounds: img.extent, format: .RGBAf, colorSpace: env.linearSRGB)
+        func time(_ recipe: CIImage) throws -> Timing {
+            try bestOf(env.runs) {
+                try env.context.renderChecked(recipe, toBitmap: out, rowBytes: img.width * 16, bounds: img.extent, format: .RGBAf, colorSpace: env.linearSRGB)
+            }
         }
-        return [Row(workload: "1 colour matrix, RGBAf linear", ours: .time(t), oursCPU: t.cpu, megapixels: img.megapixels,
-                    reference: "-", referenceValue: nil, target: .throughputAtLeast(500))]
+        let matrix = try time(FilterChain.colorMatrix(input))
+        // The same render with no filter: what reading and writing the buffers alone costs.
+        let copy = try time(input)
+        return [Row(workload: "1 colour matrix, RGBAf linear", ours: .time(matrix), oursCPU: matrix.cpu, megapixels: img.megapixels,
+                    reference: "-", referenceValue: nil, target: .throughputAtLeast(500)),
+                Row(workload: "1 same, no filter (RGBAf in -> out)", ours: .time(copy), oursCPU: copy.cpu, megapixels: img.megapixels,
+                    reference: "-", referenceValue: nil, target: .info)]
     }
 }
 
@@ -155,16 +161,21 @@ struct JPEGRoundTrip: Workload {
             let img = try CIImage.read(contentsOf: input)
             try env.context.encode(img, as: .jpeg, options: q90).write(to: output)
         }
-        var ref: Timing? = nil
+        // Decode alone (file -> RGBA8 in memory) against djpeg alone, to split the cost.
+        let decode = try bestOf(env.runs) { try env.render8(try CIImage.read(contentsOf: input), bounds: env.image.extent) }
+        var ref: Timing? = nil, refDecode: Timing? = nil
         if Shell.available("djpeg") && Shell.available("cjpeg") {
             ref = try Shell.time("djpeg \(input.path) | cjpeg -quality 90 > ref.jpg", runs: env.runs, in: env.dir)
+            refDecode = try Shell.time("djpeg \(input.path) > ref.ppm", runs: env.runs, in: env.dir)
         } else {
             env.notes.append("6 jpeg: djpeg/cjpeg missing (apt-get install -y libjpeg-turbo-progs)")
         }
         let size = { (u: URL) in ((try? FileManager.default.attributesOfItem(atPath: u.path)[.size] as? Int) ?? 0) / 1000 }
         env.notes.append("6 jpeg: input \(size(input)) kB; ours \(size(output)) kB; djpeg|cjpeg \(size(env.file("ref.jpg"))) kB")
         return [Row(workload: "6 JPEG q90 decode + encode", ours: .time(ours), oursCPU: ours.cpu, megapixels: env.image.megapixels,
-                    reference: "djpeg | cjpeg -quality 90", referenceValue: ref.map { .time($0) }, referenceCPU: ref?.cpu, target: .ratioAtMost(1.2))]
+                    reference: "djpeg | cjpeg -quality 90", referenceValue: ref.map { .time($0) }, referenceCPU: ref?.cpu, target: .ratioAtMost(1.2)),
+                Row(workload: "6 JPEG decode only -> RGBA8", ours: .time(decode), oursCPU: decode.cpu, megapixels: env.image.megapixels,
+                    reference: "djpeg > ppm", referenceValue: refDecode.map { .time($0) }, referenceCPU: refDecode?.cpu, target: .info)]
     }
 }
 
