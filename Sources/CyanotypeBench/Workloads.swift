@@ -37,8 +37,10 @@ struct FusedChain: Workload {
     let key = "chain"
     func run(_ env: BenchEnvironment) throws -> [Row] {
         let one = try env.time8(FilterChain.colorMatrix(env.ciImage8))
-        let five = try env.time8(FilterChain.five(env.ciImage8))
+        let chain = FilterChain.five(env.ciImage8)
+        let five = try env.time8(chain)
         env.note("2 five filters", env.context.lastRenderStatistics)
+        env.notes.append("2 recipe: \(chain)")
         return [Row(workload: "2 five per-pixel filters, RGBA8", ours: .time(five), oursCPU: five.cpu, megapixels: env.image.megapixels,
                     reference: "ours, CIColorMatrix alone", referenceValue: .time(one), referenceCPU: one.cpu, target: .ratioAtMost(1.5))]
     }
