@@ -56,6 +56,12 @@ struct Row {
         guard let r = referenceValue, r.value > 0 else { return nil }
         return ours.value / r.value
     }
+    /// Ours / reference in CPU seconds: steadier than the wall ratio when other work shares
+    /// the cores, though it hides how well each side uses them.
+    var cpuRatio: Double? {
+        guard let o = oursCPU, let r = referenceCPU, r > 0 else { return nil }
+        return o / r
+    }
     var passed: Bool? {
         switch target {
         case .throughputAtLeast(let t): return throughput.map { $0 >= t }
@@ -65,18 +71,19 @@ struct Row {
         }
     }
 
-    static let headers = ["Workload", "Ours", "CPU s", "MP/s", "Reference", "Ref", "Ref CPU s", "Ratio", "Target", "Result"]
+    static let headers = ["Workload", "Ours", "CPU s", "MP/s", "Reference", "Ref", "Ref CPU s", "Ratio", "CPU ratio", "Target", "Result"]
     var cells: [String] {
         let cpu = { (c: Double?) in c.map { String(format: "%.2f", $0) } ?? "-" }
         return [workload, ours.text, cpu(oursCPU), throughput.map { String(format: "%.0f", $0) } ?? "-", reference,
-         referenceValue?.text ?? "-", cpu(referenceCPU), ratio.map { String(format: "%.3f", $0) } ?? "-", target.text,
+         referenceValue?.text ?? "-", cpu(referenceCPU), ratio.map { String(format: "%.3f", $0) } ?? "-",
+         cpuRatio.map { String(format: "%.3f", $0) } ?? "-", target.text,
          passed.map { $0 ? "PASS" : "MISS" } ?? "-"]
     }
 }
 
 enum Table {
     /// Right-align the numeric columns, left-align the text ones.
-    private static let rightAligned: Set<Int> = [1, 2, 3, 5, 6, 7]
+    private static let rightAligned: Set<Int> = [1, 2, 3, 5, 6, 7, 8]
 
     static func text(_ rows: [Row]) -> String {
         let all = [Row.headers] + rows.map(\.cells)
