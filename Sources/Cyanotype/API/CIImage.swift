@@ -200,9 +200,11 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
         let step = FusedColorNode.Step(stage: stage, extras: extras.map(\.node))
         if let f = node as? FusedColorNode, f.extent == e {
             var steps = f.steps
-            if extras.isEmpty, let m2 = stage.matrix, let last = steps.last, last.extras.isEmpty,
-               let m1 = last.stage.matrix, last.stage.wantsUnpremultiplied == stage.wantsUnpremultiplied {
-                steps[steps.count - 1] = .init(stage: MatrixStage(m: m1.followed(by: m2), wantsUnpremultiplied: stage.wantsUnpremultiplied, name: "folded matrix"), extras: [])
+            if extras.isEmpty, let m2 = stage.matrix, let last = steps.last, last.extras.isEmpty, let m1 = last.stage.matrix,
+               last.stage.wantsUnpremultiplied == stage.wantsUnpremultiplied || last.stage.alphaAgnostic || stage.alphaAgnostic {
+                // A matrix that commutes with premultiplication adopts its neighbour's mode.
+                let straight = last.stage.alphaAgnostic ? stage.wantsUnpremultiplied : last.stage.wantsUnpremultiplied
+                steps[steps.count - 1] = .init(stage: MatrixStage(m: m1.followed(by: m2), wantsUnpremultiplied: straight, name: "folded matrix"), extras: [])
             } else {
                 steps.append(step)
             }

@@ -1,7 +1,8 @@
 /// Pixels in memory in any `CIFormat`, converted into the working space tile by tile:
 /// decode the transfer function, convert primaries, premultiply.
 final class BitmapNode: RecipeNode, @unchecked Sendable {
-    let data: Data
+    /// `Data`, `[UInt8]`, `[UInt16]`...: decoded file pixels are used without a copy.
+    let data: any ContiguousBytes & Sendable
     let width: Int, height: Int, bytesPerRow: Int
     let format: CIFormat
     let colorSpace: CGColorSpace?
@@ -11,9 +12,11 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
     let toSRGB: ColorMatrix?
 
     /// nil when the format is unknown or the data too short.
-    init?(data: Data, bytesPerRow: Int, width: Int, height: Int, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool, origin: CGPoint = .zero) {
+    init?(data: any ContiguousBytes & Sendable, bytesPerRow: Int, width: Int, height: Int, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool, origin: CGPoint = .zero) {
+        let count = data.withUnsafeBytes { $0.count }
         guard let bpp = format.bytesPerPixel, width > 0, height > 0, bytesPerRow >= width * bpp,
-              data.count >= bytesPerRow * (height - 1) + width * bpp else { return nil }
+              width <= PixelRect.limit, height <= PixelRect.limit,
+              count >= bytesPerRow * (height - 1) + width * bpp else { return nil }
         self.data = data; self.width = width; self.height = height; self.bytesPerRow = bytesPerRow
         self.format = format; self.colorSpace = colorSpace; self.premultiplied = premultiplied
         // Float and half data are taken as linear values already when the space is linear.
@@ -49,6 +52,12 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
                 case .half:
                     let p = (src + x0 * channels * 2).assumingMemoryBound(to: Float16.self)
                     for i in 0..<n { dst[i] = gather(channels, info.layout) { Float(p[i * channels + $0]) } }
+                    decodeFloat(dst, n, space)
+                case .float where info.layout == .rgba:
+                    let p = UnsafeRawPointer(src + x0 * 16)
+                    for i in 0..<n { dst[i] = p.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self) }
+                    // Premultiplied linear float is the working format itself: nothing to do.
+                    if premultiplied && (space == nil || (space!.transfer == .linear && toSRGB == nil)) { continue }
                     decodeFloat(dst, n, space)
                 case .float:
                     let p = (src + x0 * channels * 4).assumingMemoryBound(to: Float.self)

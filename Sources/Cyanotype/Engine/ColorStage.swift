@@ -8,6 +8,9 @@ protocol ColorStage: Sendable {
     var wantsUnpremultiplied: Bool { get }
     /// When the stage is an affine colour map, its matrix, so neighbours fold into one.
     var matrix: ColorMatrix? { get }
+    /// True when the stage gives the same result on premultiplied and straight colour (a
+    /// linear RGB map that keeps alpha): it then runs in whatever state the row is in.
+    var alphaAgnostic: Bool { get }
     /// Transforms `count` pixels of row `y` in place, starting at column `x`.
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int)
     var label: String { get }
@@ -16,6 +19,7 @@ protocol ColorStage: Sendable {
 extension ColorStage {
     var extraInputCount: Int { 0 }
     var matrix: ColorMatrix? { nil }
+    var alphaAgnostic: Bool { false }
 }
 
 /// `out = c0*r + c1*g + c2*b + c3*a + bias`: an affine colour map stored by columns.
@@ -47,8 +51,10 @@ struct ColorMatrix: Sendable, Equatable {
         ColorMatrix(c0: then.apply(c0) - then.bias, c1: then.apply(c1) - then.bias, c2: then.apply(c2) - then.bias,
                     c3: then.apply(c3) - then.bias, bias: then.apply(bias))
     }
-    /// Whether alpha out is alpha in, so the map commutes with premultiplication for opaque work.
-    var preservesAlpha: Bool { c0.w == 0 && c1.w == 0 && c2.w == 0 && c3 == SIMD4(0, 0, 0, 1) && bias.w == 0 }
+    /// Linear in RGB, alpha kept, colour independent of alpha: commutes with premultiplication.
+    var commutesWithPremultiplication: Bool {
+        c0.w == 0 && c1.w == 0 && c2.w == 0 && c3 == SIMD4(0, 0, 0, 1) && bias == .zero
+    }
 }
 
 /// A colour matrix as a stage (CIColorMatrix and everything that folds into one).
@@ -57,6 +63,7 @@ struct MatrixStage: ColorStage {
     let wantsUnpremultiplied: Bool
     var name: String = "matrix"
     var matrix: ColorMatrix? { m }
+    var alphaAgnostic: Bool { m.commutesWithPremultiplication }
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
         let c0 = m.c0, c1 = m.c1, c2 = m.c2, c3 = m.c3, b = m.bias
         for i in 0..<count {
@@ -139,7 +146,9 @@ final class FusedColorNode: RecipeNode, @unchecked Sendable {
             var premultiplied = true
             for (s, step) in steps.enumerated() {
                 let extra = pointers + extraStart[s]
-                if step.stage.wantsUnpremultiplied {
+                if step.stage.alphaAgnostic && step.extras.isEmpty {
+                    // Runs on the row as it is.
+                } else if step.stage.wantsUnpremultiplied {
                     if premultiplied { unpremultiplyRow(row, w); premultiplied = false }
                     for k in 0..<step.extras.count { unpremultiplyRow(extra[k], w) }
                 } else if !premultiplied {

@@ -86,24 +86,42 @@ struct DestinationWriter: @unchecked Sendable {
                 }
             }
         case .half, .float:
-            let isHalf = info.sample == .half
-            for i in 0..<n {
+            let clampRange = !(space?.isExtended ?? true)
+            let linearOut = space.map { $0.transfer == .linear } ?? true
+            // The working values as they are: one copy per row.
+            if info.sample == .float, info.layout == .rgba, premultiplied, linearOut, fromSRGB == nil, !clampRange {
+                dst.assumingMemoryBound(to: SIMD4<Float>.self).update(from: src, count: n)
+                return
+            }
+            @inline(__always) func fix(_ v: Float) -> Float { clampRange ? clamp01(v) : (v.isFinite ? v : 0) }
+            @inline(__always) func pixel(_ i: Int) -> SIMD4<Float> {
                 let s = straight(src[i])
-                let clampRange = !(space?.isExtended ?? true)
-                func fix(_ v: Float) -> Float { clampRange ? clamp01(v) : (v.isFinite ? v : 0) }
-                var c: SIMD3<Float> = gray ? SIMD3(repeating: luminance(s)) : SIMD3(s.x, s.y, s.z)
-                c = SIMD3(fix(encodeF(c.x)), fix(encodeF(c.y)), fix(encodeF(c.z)))
+                let c: SIMD3<Float> = gray ? SIMD3(repeating: luminance(s)) : SIMD3(s.x, s.y, s.z)
                 let a = clamp01(s.w)
-                if premultiplied { c *= a }
-                let vals: [Float]
-                switch info.layout {
-                case .r, .l: vals = [c.x]
-                case .a: vals = [a]
-                default: vals = [c.x, c.y, c.z, a]
-                }
-                for (k, v) in vals.enumerated() {
-                    if isHalf { dst.assumingMemoryBound(to: Float16.self)[i * vals.count + k] = Float16(v) }
-                    else { dst.assumingMemoryBound(to: Float.self)[i * vals.count + k] = v }
+                let e = linearOut ? SIMD3(fix(c.x), fix(c.y), fix(c.z)) : SIMD3(fix(encodeF(c.x)), fix(encodeF(c.y)), fix(encodeF(c.z)))
+                return SIMD4(premultiplied ? e * a : e, a)
+            }
+            switch (info.sample, info.layout) {
+            case (.float, .r), (.float, .l):
+                let d = dst.assumingMemoryBound(to: Float.self)
+                for i in 0..<n { d[i] = pixel(i).x }
+            case (.half, .r), (.half, .l):
+                let d = dst.assumingMemoryBound(to: Float16.self)
+                for i in 0..<n { d[i] = Float16(pixel(i).x) }
+            case (.float, .a):
+                let d = dst.assumingMemoryBound(to: Float.self)
+                for i in 0..<n { d[i] = clamp01(src[i].w) }
+            case (.half, .a):
+                let d = dst.assumingMemoryBound(to: Float16.self)
+                for i in 0..<n { d[i] = Float16(clamp01(src[i].w)) }
+            case (.float, _):
+                let d = dst.assumingMemoryBound(to: SIMD4<Float>.self)
+                for i in 0..<n { d[i] = pixel(i) }
+            default:
+                let d = dst.assumingMemoryBound(to: Float16.self)
+                for i in 0..<n {
+                    let v = pixel(i)
+                    d[4 * i] = Float16(v.x); d[4 * i + 1] = Float16(v.y); d[4 * i + 2] = Float16(v.z); d[4 * i + 3] = Float16(v.w)
                 }
             }
         }

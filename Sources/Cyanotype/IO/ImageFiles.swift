@@ -126,11 +126,18 @@ func bitmapNode(_ b: DecodedBitmap, colorSpace: CGColorSpace?) throws -> RecipeN
     }
     let node: BitmapNode?
     if b.bitDepth == 16 {
-        let data = b.pixels16.withUnsafeBytes { Data($0) }
-        node = BitmapNode(data: data, bytesPerRow: b.width * 8, width: b.width, height: b.height, format: .RGBA16, colorSpace: colorSpace, premultiplied: false)
+        node = BitmapNode(data: SampleWords(words: b.pixels16), bytesPerRow: b.width * 8, width: b.width, height: b.height, format: .RGBA16, colorSpace: colorSpace, premultiplied: false)
     } else {
-        node = BitmapNode(data: Data(b.pixels), bytesPerRow: b.width * 4, width: b.width, height: b.height, format: .RGBA8, colorSpace: colorSpace, premultiplied: false)
+        node = BitmapNode(data: b.pixels, bytesPerRow: b.width * 4, width: b.width, height: b.height, format: .RGBA8, colorSpace: colorSpace, premultiplied: false)
     }
     guard let node else { throw CodecError.corrupt(detail: "decoder returned \(b.width)x\(b.height) without pixels") }
     return node
+}
+
+/// 16-bit samples as bytes, without copying them into a `Data`.
+struct SampleWords: ContiguousBytes, Sendable {
+    let words: [UInt16]
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try words.withUnsafeBytes(body)
+    }
 }
