@@ -47,13 +47,14 @@ final class PixelBlock: @unchecked Sendable {
 
 /// Reuses tile-sized scratch buffers between tiles. Without it every tile's fresh
 /// allocation was mmap'd and page-faulted in again (15-20% of a blur's time in perf).
-/// Only buffers up to `maxPooled` pixels are kept, at most `maxCount` of them.
+/// Only buffers up to `maxPooled` pixels are kept, at most `maxTotal` pixels in all (64 MiB).
 final class ScratchPool: @unchecked Sendable {
     static let shared = ScratchPool()
     private let lock = NSLock()
     private var free: [(UnsafeMutablePointer<SIMD4<Float>>, Int)] = []
+    private var pooled = 0
     private let maxPooled = 1 << 20          // 16 MiB of float RGBA
-    private let maxCount = 32
+    private let maxTotal = 1 << 22
 
     func take(_ n: Int) -> (UnsafeMutablePointer<SIMD4<Float>>, Int) {
         if n <= maxPooled {
@@ -63,6 +64,7 @@ final class ScratchPool: @unchecked Sendable {
             for (i, f) in free.enumerated() where f.1 >= n && (best < 0 || f.1 < free[best].1) { best = i }
             if best >= 0 {
                 let f = free.remove(at: best)
+                pooled -= f.1
                 lock.unlock()
                 return f
             }
@@ -77,8 +79,9 @@ final class ScratchPool: @unchecked Sendable {
     func give(_ p: UnsafeMutablePointer<SIMD4<Float>>, _ cap: Int) {
         if cap <= maxPooled {
             lock.lock()
-            if free.count < maxCount {
+            if pooled + cap <= maxTotal {
                 free.append((p, cap))
+                pooled += cap
                 lock.unlock()
                 return
             }
