@@ -1,8 +1,12 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Tuned release build of cyanotype-bench, then run it; arguments go to the benchmark
 # (e.g. --quick, --markdown, --size 3000x2000, --only blur,crop).
 set -e
 cd "$(dirname "$0")/.."
-command -v djpeg >/dev/null 2>&1 || echo "note: djpeg/cjpeg missing: apt-get install -y libjpeg-turbo-progs" >&2
-CYANOTYPE_TUNED=1 swift build -c release --product cyanotype-bench >&2
+scripts/setup.sh
+# The reference tools the benchmark times in the same run.
+for tool in vips:libvips-tools ffmpeg:ffmpeg djpeg:libjpeg-turbo-progs; do
+    command -v "${tool%%:*}" >/dev/null 2>&1 || { echo "bench: installing ${tool#*:}" >&2; apt-get install -y -qq --no-install-recommends "${tool#*:}" >/dev/null; }
+done
+CYANOTYPE_TUNED=$(scripts/tuned.sh) swift build -c release --product cyanotype-bench >&2
 exec .build/release/cyanotype-bench "$@"

@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-swift build -c release --product cyanotype
+# AVX2/FMA code generation where the CPU has it (the library itself stays portable).
+CYANOTYPE_TUNED=$(scripts/tuned.sh) swift build -c release --product cyanotype
 .build/release/cyanotype demo "$@"
