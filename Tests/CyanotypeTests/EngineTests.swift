@@ -27,6 +27,26 @@ import Testing
         #expect(whole == tiled)
     }
 
+    @Test func workingFormatRendersDirectlyAndTiledEqualsWhole() throws {
+        let img = busyRecipe(37, 29)
+        let rect = img.extent.integral
+        let linear = CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!
+        func render(_ tile: Int) throws -> [SIMD4<Float>] {
+            let ctx = CIContext(options: [.tileSize: tile, .outputColorSpace: linear])
+            let d = try ctx.renderToData(img, from: rect, format: .RGBAf).data
+            return d.withUnsafeBytes { Array($0.bindMemory(to: SIMD4<Float>.self)) }
+        }
+        let a = try render(5), b = try render(4096)
+        #expect(a == b)
+        // Same values as the converting path (straight output, premultiplied here by hand).
+        let straight = try renderFloat(img, rect)
+        for i in stride(from: 0, to: a.count, by: 97) where straight[i].w > 0 {
+            // (Fully transparent pixels carry no colour in straight form.)
+            let s = straight[i]
+            #expect(abs(a[i].x - s.x * s.w) < 1e-5 && abs(a[i].w - s.w) < 1e-6, "\(a[i]) vs \(s)")
+        }
+    }
+
     @Test func oneContextManyThreadsSameBytes() async throws {
         let img = busyRecipe(64, 48)
         let ctx = CIContext(options: [.tileSize: 16])

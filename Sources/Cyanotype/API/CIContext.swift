@@ -103,6 +103,17 @@ public final class CIContext: @unchecked Sendable {
         guard rowBytes >= rect.width * writer.bytesPerPixel else {
             throw CIRenderError.bufferTooSmall(needed: rect.width * writer.bytesPerPixel * rect.height, given: rowBytes * rect.height)
         }
+        if writer.isWorkingFormat, Int(bitPattern: data) % 16 == 0, rowBytes % 16 == 0 {
+            // The destination holds working-space pixels: tiles render straight into it, rows
+            // walked top-down with a negative stride, and no conversion pass.
+            let stride = -(rowBytes / 16)
+            let whole = TileBuffer(base: data.assumingMemoryBound(to: SIMD4<Float>.self) + (rect.height - 1) * (rowBytes / 16),
+                                   width: rect.width, height: rect.height, rowStride: stride)
+            try execute(image.node, rect, direct: { t in
+                whole.view(x: t.minX - rect.minX, y: t.minY - rect.minY, width: t.width, height: t.height)
+            }) { _, _ in }
+            return
+        }
         try execute(image.node, rect) { tile, tileRect in writer.write(tile, tileRect) }
     }
 
@@ -144,7 +155,8 @@ public final class CIContext: @unchecked Sendable {
 
     /// Plans `rect` of `root`, materialises intermediates, then renders output tiles on all
     /// cores, handing each finished tile to `sink`.
-    func execute(_ root: RecipeNode, _ rect: PixelRect, sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void) throws {
+    func execute(_ root: RecipeNode, _ rect: PixelRect, direct: (@Sendable (PixelRect) -> TileBuffer)? = nil,
+                 sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void) throws {
         let plan = RenderPlan(root: root, rect: rect, tileSize: tileSizeOverride)
         do {
             for node in plan.order { try node.prepare() }
@@ -169,9 +181,13 @@ public final class CIContext: @unchecked Sendable {
             if cachesIntermediates, (node as? IntermediateNode)?.cacheable ?? true { store(node, block) }
         }
         forEachTile(rect, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight) { t in
-            let block = PixelBlock(rect: t)
-            ev.fill(root, t, block.buffer)
-            sink(block.buffer, t)
+            if let direct {
+                ev.fill(root, t, direct(t))
+            } else {
+                let block = PixelBlock(rect: t)
+                ev.fill(root, t, block.buffer)
+                sink(block.buffer, t)
+            }
             ev.count { $0.tiles += 1 }
         }
         lock.lock(); stats = ev.statistics; lock.unlock()

@@ -20,6 +20,13 @@ struct DestinationWriter: @unchecked Sendable {
         fromSRGB = colorSpace?.fromSRGBMatrix.map { ColorMatrix(rgb: $0) }
     }
 
+    /// True when the destination format is the working format itself (premultiplied linear
+    /// float RGBA, unclipped): tiles can render directly into it.
+    var isWorkingFormat: Bool {
+        info.sample == .float && info.layout == .rgba && premultiplied && fromSRGB == nil
+            && (space.map { $0.transfer == .linear && $0.isExtended } ?? true)
+    }
+
     func write(_ tile: TileBuffer, _ rect: PixelRect) {
         for r in 0..<tile.height {
             let y = rect.minY + r
