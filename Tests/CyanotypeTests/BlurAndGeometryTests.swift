@@ -129,6 +129,12 @@ import Testing
         let got = try renderFloat(out, CGRect(x: 5, y: 5, width: 10, height: 5))
         let e = [srgbToLinear(0.3), srgbToLinear(0.6), srgbToLinear(0.9), 1]
         for p in got { #expect(close(p, e, tol: 1e-4)) }
+        // A 50x reduction runs in two stages and still keeps flat areas flat.
+        let big = CIImage(color: CIColor(red: 0.3, green: 0.6, blue: 0.9)).cropped(to: CGRect(x: 0, y: 0, width: 200, height: 150))
+        let shrink = big.clampedToExtent().applyingFilter("CILanczosScaleTransform", parameters: [kCIInputScaleKey: 0.02])
+        #expect(shrink.node is LanczosScaleNode && shrink.node.inputs[0] is LanczosScaleNode)
+        let tiny = shrink.cropped(to: CGRect(x: 0, y: 0, width: 4, height: 3))
+        for p in try renderFloat(tiny, CGRect(x: 1, y: 1, width: 2, height: 1)) { #expect(close(p, e, tol: 1e-4)) }
         // Scale 1 is the identity.
         f.inputImage = input; f.scale = 1; f.aspectRatio = 1
         #expect(try render8(f.outputImage!, input.extent) == render8(input, input.extent))

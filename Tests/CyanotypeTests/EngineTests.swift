@@ -198,5 +198,14 @@ import Testing
         #expect(ctx.createCGImage(CIImage(color: .red), from: .infinite) == nil)
         // Bad bitmap descriptions give an empty image, not a crash.
         #expect(CIImage(bitmapData: Data(count: 3), bytesPerRow: 4, size: CGSize(width: 1, height: 1), format: .RGBA8, colorSpace: nil).extent.isEmpty)
+        for size in [CGSize(width: CGFloat.nan, height: 1), CGSize(width: -4, height: 2), CGSize(width: 1e300, height: 1), CGSize(width: 2, height: CGFloat.infinity)] {
+            #expect(CIImage(bitmapData: Data(count: 64), bytesPerRow: 8, size: size, format: .RGBA8, colorSpace: nil).extent.isEmpty)
+        }
+        // Absurd geometry never traps either.
+        let img = CIImage(color: .red).cropped(to: CGRect(x: 0, y: 0, width: 4, height: 4))
+        #expect(img.transformed(by: CGAffineTransform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0)).extent.isEmpty)
+        #expect(img.transformed(by: CGAffineTransform(scaleX: 0, y: 1)).extent.isEmpty)
+        #expect(img.cropped(to: CGRect(x: CGFloat.nan, y: 0, width: 1, height: 1)).extent.isEmpty)
+        #expect(img.applyingFilter("CIGaussianBlur", parameters: [kCIInputRadiusKey: Double.infinity]).extent.isEmpty)
     }
 }

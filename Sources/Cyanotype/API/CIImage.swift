@@ -33,21 +33,21 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
     /// Pixels in memory, top row first, in `format` (premultiplied, Core Image's convention)
     /// and `colorSpace` (nil: no colour conversion). An unusable buffer gives an empty image.
     public convenience init(bitmapData data: Data, bytesPerRow: Int, size: CGSize, format: CIFormat, colorSpace: CGColorSpace?) {
-        let w = Int(size.width), h = Int(size.height)
-        if let n = BitmapNode(data: data, bytesPerRow: bytesPerRow, width: w, height: h, format: format, colorSpace: colorSpace, premultiplied: true) {
-            self.init(node: n)
-        } else {
-            self.init(node: CIImage.emptyNode)
-        }
+        self.init(node: CIImage.bitmap(data, bytesPerRow, size, format, colorSpace, premultiplied: true))
     }
     /// Pixels in memory with straight (unpremultiplied) alpha, as files store them.
     public convenience init(unpremultipliedBitmapData data: Data, bytesPerRow: Int, size: CGSize, format: CIFormat, colorSpace: CGColorSpace?) {
-        let w = Int(size.width), h = Int(size.height)
-        if let n = BitmapNode(data: data, bytesPerRow: bytesPerRow, width: w, height: h, format: format, colorSpace: colorSpace, premultiplied: false) {
-            self.init(node: n)
-        } else {
-            self.init(node: CIImage.emptyNode)
-        }
+        self.init(node: CIImage.bitmap(data, bytesPerRow, size, format, colorSpace, premultiplied: false))
+    }
+
+    /// A bitmap source, or the empty image for a size or buffer that cannot be used (NaN,
+    /// negative or absurd sizes, short buffers) -- never a trap.
+    private static func bitmap(_ data: Data, _ bytesPerRow: Int, _ size: CGSize, _ format: CIFormat, _ colorSpace: CGColorSpace?, premultiplied: Bool) -> RecipeNode {
+        let limit = CGFloat(PixelRect.limit)
+        guard size.width.isFinite, size.height.isFinite, size.width >= 1, size.height >= 1, size.width <= limit, size.height <= limit
+        else { return emptyNode }
+        return BitmapNode(data: data, bytesPerRow: bytesPerRow, width: Int(size.width), height: Int(size.height), format: format,
+                          colorSpace: colorSpace, premultiplied: premultiplied) ?? emptyNode
     }
     #if !canImport(CoreGraphics)
     /// The pixels of a bitmap made by `CIContext.createCGImage`.

@@ -1,8 +1,8 @@
 // Blurs and sharpening: neighbourhood nodes the renderer tiles with a halo.
 
 extension BuiltinFilters {
-    /// CIGaussianBlur: a true Gaussian of standard deviation `radius`, out to 3 sigma
-    /// (renormalised), separable. Outside the input is clear, so edges fade: clamp the input
+    /// CIGaussianBlur: a true Gaussian of standard deviation `radius` (at most 250), out to
+    /// 3 sigma (renormalised), separable. Outside the input is clear, so edges fade: clamp the input
     /// (`clampedToExtent()`) first for solid edges, as with Core Image. The extent grows by
     /// the kernel's reach.
     static let gaussianBlur = BuiltinFilter(Catalog.CIGaussianBlur) { args throws(CIFilterError) in
@@ -44,8 +44,10 @@ extension BuiltinFilters {
 /// The Gaussian blur recipe shared by the blur-based filters.
 func gaussianBlurred(_ image: CIImage, sigma: Double) -> CIImage {
     if sigma <= 0 { return image }
-    // Beyond ~1000 px sigma the kernel outgrows any sensible tile; cap it, documented.
-    let s = min(sigma, 1000)
+    // A tile reads its input with a 3-sigma halo on every side; past sigma 250 that halo
+    // (1.4 GB of float pixels per tile at sigma 1000) outgrows memory, so larger radii are
+    // treated as 250. Core Image's slider stops at 100.
+    let s = min(sigma, 250)
     return CIImage(node: SeparableConvolutionNode(input: image.node, weights: SeparableConvolutionNode.gaussianWeights(sigma: s), name: "gaussian blur \(s)"))
 }
 

@@ -18,6 +18,16 @@ extension BuiltinFilters {
         let s = try args.number(kCIInputScaleKey), a = try args.number(kCIInputAspectRatioKey)
         if s <= 0 || a <= 0 { return .empty() }
         if s == 1 && a == 1 { return image }
-        return CIImage(node: LanczosScaleNode(input: image.node, scaleX: s * a, scaleY: s))
+        return CIImage(node: lanczosScaled(image.node, sx: s * a, sy: s))
     }
+}
+
+/// Strong reductions run in stages of at most 16x per axis, so one output pixel never reads
+/// more than about 100x100 source pixels (a 1000x shrink in one step would read 6000x6000).
+func lanczosScaled(_ node: RecipeNode, sx: Double, sy: Double) -> RecipeNode {
+    let limit = 1.0 / 16
+    if sx >= limit && sy >= limit { return LanczosScaleNode(input: node, scaleX: sx, scaleY: sy) }
+    let stepX = sx < limit ? sx.squareRoot() : sx, stepY = sy < limit ? sy.squareRoot() : sy
+    let first = lanczosScaled(node, sx: stepX, sy: stepY)
+    return lanczosScaled(first, sx: sx / stepX, sy: sy / stepY)
 }
