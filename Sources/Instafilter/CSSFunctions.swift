@@ -95,6 +95,8 @@ public enum CSSFilterFunction: Sendable, Equatable, Hashable, CustomStringConver
             let name = rest[..<open].trimmingCharacters(in: .whitespaces).lowercased()
             var arg = rest[rest.index(after: open)..<close].trimmingCharacters(in: .whitespaces).lowercased()
             rest = rest[rest.index(after: close)...].drop { $0 == " " || $0 == "\n" || $0 == "\t" }
+            let known = ["grayscale", "sepia", "saturate", "hue-rotate", "invert", "opacity", "brightness", "contrast"]
+            guard known.contains(name) else { throw .invalidCSS(css, reason: "unknown or unsupported filter function '\(name)'") }
             var scale = 1.0
             var isAngle = false
             if arg.hasSuffix("%") { arg.removeLast(); scale = 0.01 }
