@@ -46,18 +46,23 @@ public final class InstaGrain: BaseFilter, @unchecked Sendable {
         }
     }
 
-    /// Uniform noise in [0, 1) per pixel, a hash of (x, y, seed); extent `rect`.
+    /// Uniform noise in [0, 1] per pixel from a hash of (x, y, seed), zero-mean in pairs;
+    /// extent `rect`. Computed in the row loop: no random-number generator per pixel.
     static func noise(seed: UInt32, rect: CGRect) -> CIImage {
         let k = CIColorKernel(name: "grain noise seed \(seed)") { row in
             let out = row.output
             let y = UInt32(truncatingIfNeeded: row.y)
             let base = y &* 0x9E37_79B1 ^ seed &* 0x85EB_CA77
             for i in 0..<out.count {
-                var h = UInt32(truncatingIfNeeded: row.x + i) &* 0xC2B2_AE3D ^ base
+                // Antithetic pairs: cells 2k and 2k+1 get v and 1 - v (which one is random),
+                // so the noise sums to zero over every pair and the mean brightness holds.
+                let x = row.x + i
+                var h = UInt32(truncatingIfNeeded: x >> 1) &* 0xC2B2_AE3D ^ base
                 h ^= h >> 16; h = h &* 0x7FEB_352D
                 h ^= h >> 15; h = h &* 0x846C_A68B
                 h ^= h >> 16
-                let v = Float(h >> 8) * (1 / 16_777_216)
+                let u = Float(h >> 8) * (1 / 16_777_216)
+                let v = (UInt32(x & 1) ^ (h & 1)) == 0 ? u : 1 - u
                 out[i] = SIMD4(v, v, v, 1)
             }
         }
