@@ -55,11 +55,11 @@ public enum CSSFill: Sendable, Equatable, Hashable {
     case linearGradient(to: CSSSide, stops: [CSSColorStop])
     /// `radial-gradient(circle at X Y, ...)`, size farthest-corner; `center` is in fractions
     /// of the box, measured from the top left as CSS does.
-    case radialGradient(center: CGPointValue, stops: [CSSColorStop])
+    case radialGradient(center: CSSPosition, stops: [CSSColorStop])
 }
 
 /// A point in fractions of the box (CSS percentages / 100), from the top left.
-public struct CGPointValue: Sendable, Equatable, Hashable {
+public struct CSSPosition: Sendable, Equatable, Hashable {
     public var x: Double, y: Double
     public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
 }

@@ -203,18 +203,20 @@ func blendRow(_ mode: CSSBlendMode, _ px: UnsafeMutablePointer<SIMD4<Float>>, _ 
 /// every channel to [0, 1] after each one.
 func applyAffines(_ m: UnsafeBufferPointer<Float>, _ px: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
     var base = 0
+    let zero = SIMD4<Float>(repeating: 0), one = SIMD4<Float>(repeating: 1)
     while base + 13 <= m.count {
-        let a00 = m[base], a01 = m[base + 1], a02 = m[base + 2], a03 = m[base + 3]
-        let a10 = m[base + 4], a11 = m[base + 5], a12 = m[base + 6], a13 = m[base + 7]
-        let a20 = m[base + 8], a21 = m[base + 9], a22 = m[base + 10], a23 = m[base + 11]
-        let sa = m[base + 12]
+        // Columns of the 4x4 map (alpha row: 0 0 0 sa) and the offset column.
+        let cr = SIMD4(m[base], m[base + 4], m[base + 8], 0)
+        let cg = SIMD4(m[base + 1], m[base + 5], m[base + 9], 0)
+        let cb = SIMD4(m[base + 2], m[base + 6], m[base + 10], 0)
+        let ca = SIMD4(0, 0, 0, m[base + 12])
+        let off = SIMD4(m[base + 3], m[base + 7], m[base + 11], 0)
         for i in 0..<n {
             let p = px[i]
-            let r = a00 * p.x + a01 * p.y + a02 * p.z + a03
-            let g = a10 * p.x + a11 * p.y + a12 * p.z + a13
-            let b = a20 * p.x + a21 * p.y + a22 * p.z + a23
-            let a = p.w * sa
-            px[i] = SIMD4(min(max(r, 0), 1), min(max(g, 0), 1), min(max(b, 0), 1), min(max(a, 0), 1))
+            var q = cr * p.x + cg * p.y + cb * p.z + ca * p.w + off
+            q.replace(with: zero, where: q .< zero)
+            q.replace(with: one, where: q .> one)
+            px[i] = q
         }
         base += 13
     }

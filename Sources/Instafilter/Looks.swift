@@ -60,7 +60,7 @@ extension CSSLookDefinition {
     public static let ludwig = CSSLookDefinition(
         name: "ludwig", displayName: "Ludwig", origin: .instafilter,
         before: nil,
-        after: CSSOverlay(.radialGradient(center: CGPointValue(0.5, 0.5), stops: [CSSColorStop(.transparent, 0.6), CSSColorStop(CSSColor(0, 0, 0, 0.3))]),
+        after: CSSOverlay(.radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(.transparent, 0.6), CSSColorStop(CSSColor(0, 0, 0, 0.3))]),
                           blend: .multiply),
         filters: [.brightness(1.05), .contrast(1.05), .saturate(0.8)])
     /// Crema (our interpretation): creamy, faded, lifted blacks.
@@ -73,7 +73,7 @@ extension CSSLookDefinition {
     public static let sierra = CSSLookDefinition(
         name: "sierra", displayName: "Sierra", origin: .instafilter,
         before: CSSOverlay(.color(CSSColor(128, 78, 15, 0.2)), blend: .screen),
-        after: CSSOverlay(.radialGradient(center: CGPointValue(0.5, 0.5), stops: [CSSColorStop(.transparent, 0.55), CSSColorStop(CSSColor(40, 20, 10, 0.4))]),
+        after: CSSOverlay(.radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(.transparent, 0.55), CSSColorStop(CSSColor(40, 20, 10, 0.4))]),
                           blend: .multiply),
         filters: [.contrast(0.85), .saturate(1.1), .sepia(0.15), .brightness(1.05)])
     /// Portra (our interpretation of a warm colour-negative film): soft contrast, gentle
@@ -88,7 +88,7 @@ extension CSSLookDefinition {
     public static let trix = CSSLookDefinition(
         name: "trix", displayName: "Tri-X", origin: .instafilter,
         before: nil,
-        after: CSSOverlay(.radialGradient(center: CGPointValue(0.5, 0.5), stops: [CSSColorStop(.transparent, 0.65), CSSColorStop(CSSColor(0, 0, 0, 0.35))]),
+        after: CSSOverlay(.radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(.transparent, 0.65), CSSColorStop(CSSColor(0, 0, 0, 0.35))]),
                           blend: .multiply),
         filters: [.grayscale(1), .contrast(1.35), .brightness(1.05), .sepia(0.05)])
 

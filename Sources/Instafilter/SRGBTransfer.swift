@@ -1,14 +1,14 @@
 import Cyanotype
 
-/// The sRGB transfer functions (IEC 61966-2-1, the exact piecewise formulas) as tables with
-/// linear interpolation, built once: encoding and decoding cost two loads instead of a `pow`.
-/// Interpolation error is below 5e-6 over [0, 1], far under one 8-bit level (0.0039).
+/// The sRGB transfer functions (IEC 61966-2-1, the exact piecewise formulas) as tables built
+/// once, read at the nearest entry: one load instead of a `pow`. With 32768 intervals the
+/// error is below 2e-4 (the steepest slope, 12.92, times half a step), 0.05 of an 8-bit level.
 ///
 /// Cyanotype keeps its own transfer functions internal, so Instafilter carries these.
 final class SRGBTransfer: @unchecked Sendable {
     static let shared = SRGBTransfer()
     /// Intervals per table; entry `size + 1` repeats the last so `i + 1` is always valid.
-    static let size = 8192
+    static let size = 32768
     /// Linear [0, 1] -> sRGB-encoded.
     let encodeTable: UnsafeMutablePointer<Float>
     /// sRGB-encoded [0, 1] -> linear.
@@ -37,13 +37,12 @@ final class SRGBTransfer: @unchecked Sendable {
     }
 }
 
-/// Table lookup with linear interpolation; `v` is clamped to [0, 1] first.
+/// Nearest-entry table lookup; `v` is clamped to [0, 1] first (NaN reads as 0).
 @inline(__always)
 func srgbLookup(_ table: UnsafeMutablePointer<Float>, _ v: Float) -> Float {
-    // Written so NaN maps to 0 (a NaN would trap in Int()).
     let c = (v > 0 ? (v < 1 ? v : 1) : 0) * Float(SRGBTransfer.size)
-    let i = Int(c)
-    let f = c - Float(i)
-    let a = table[i]
-    return a + (table[i + 1] - a) * f
+    // Adding 2^23 rounds c (0...size) to the nearest integer in the low mantissa bits: no
+    // checked float-to-int conversion in the hot loop.
+    let i = Int((c + 8_388_608).bitPattern & 0x7F_FFFF)
+    return table[i]
 }

@@ -152,3 +152,17 @@ let cssgramLooks: [String: @Sendable () -> BaseFilter] = [
         #expect(worst <= 1.5, "\(mode): \(worst)")
     }
 }
+
+@Suite struct TilingTests {
+    /// Gradients are computed from each row's position: small tiles must give the same bytes.
+    @Test(arguments: ["mayfair", "rise", "aden", "perpetua"])
+    func tiledEqualsWhole(name: String) throws {
+        let (img, _) = testCard(width: 37, height: 29)
+        let moved = img.transformed(by: CGAffineTransform(translationX: 11, y: -5))
+        let look = try #require(cssgramLooks[name]?())
+        let tiled = CIContext(options: [.tileSize: 8])
+        #expect(try pixels(look.apply(to: moved), context: tiled) == (try pixels(look.apply(to: moved))))
+        // Where the image sits does not change the look.
+        #expect(try pixels(look.apply(to: moved)) == (try pixels(look.apply(to: img))))
+    }
+}
