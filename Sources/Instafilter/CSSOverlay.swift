@@ -1,0 +1,102 @@
+import Foundation
+
+/// A CSS `mix-blend-mode`, computed as W3C Compositing and Blending Level 1 defines it on
+/// sRGB-encoded values (as browsers do). `ciFilterName` names Core Image's filter with the
+/// same formula, which blends in the linear working space instead.
+public enum CSSBlendMode: String, Sendable, CaseIterable, Codable {
+    case normal, multiply, screen, overlay, darken, lighten
+    case colorDodge = "color-dodge", colorBurn = "color-burn", hardLight = "hard-light", softLight = "soft-light"
+    case difference, exclusion, hue, saturation, color, luminosity
+
+    /// Core Image's filter for this mode (same formula, working-space values).
+    public var ciFilterName: String {
+        switch self {
+        case .normal: return "CISourceOverCompositing"
+        case .multiply: return "CIMultiplyBlendMode"
+        case .screen: return "CIScreenBlendMode"
+        case .overlay: return "CIOverlayBlendMode"
+        case .darken: return "CIDarkenBlendMode"
+        case .lighten: return "CILightenBlendMode"
+        case .colorDodge: return "CIColorDodgeBlendMode"
+        case .colorBurn: return "CIColorBurnBlendMode"
+        case .hardLight: return "CIHardLightBlendMode"
+        case .softLight: return "CISoftLightBlendMode"
+        case .difference: return "CIDifferenceBlendMode"
+        case .exclusion: return "CIExclusionBlendMode"
+        case .hue: return "CIHueBlendMode"
+        case .saturation: return "CISaturationBlendMode"
+        case .color: return "CIColorBlendMode"
+        case .luminosity: return "CILuminosityBlendMode"
+        }
+    }
+}
+
+/// A CSS colour: 8-bit-scale sRGB channels (0...255) and alpha (0...1), as in `rgba()`.
+public struct CSSColor: Sendable, Equatable, Hashable, Codable {
+    public var red: Double, green: Double, blue: Double, alpha: Double
+    public init(_ red: Double, _ green: Double, _ blue: Double, _ alpha: Double = 1) {
+        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+    }
+    public static let transparent = CSSColor(0, 0, 0, 0)
+}
+
+/// A colour stop; `position` is a fraction of the gradient line (nil: placed by CSS's rules).
+public struct CSSColorStop: Sendable, Equatable, Hashable {
+    public var color: CSSColor
+    public var position: Double?
+    public init(_ color: CSSColor, _ position: Double? = nil) { self.color = color; self.position = position }
+}
+
+/// What fills an overlay box (`background` of `::before` / `::after`).
+public enum CSSFill: Sendable, Equatable, Hashable {
+    /// A plain colour.
+    case color(CSSColor)
+    /// `linear-gradient(to <side>, ...)`: the first stop at the starting edge.
+    case linearGradient(to: CSSSide, stops: [CSSColorStop])
+    /// `radial-gradient(circle at X Y, ...)`, size farthest-corner; `center` is in fractions
+    /// of the box, measured from the top left as CSS does.
+    case radialGradient(center: CSSPosition, stops: [CSSColorStop])
+}
+
+/// A point in fractions of the box (CSS percentages / 100), from the top left.
+public struct CSSPosition: Sendable, Equatable, Hashable {
+    public var x: Double, y: Double
+    public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
+}
+
+/// Sides a linear gradient can run to.
+public enum CSSSide: String, Sendable, Equatable, Hashable { case right, left, bottom, top }
+
+/// A pseudo-element overlay: a fill, blended onto the image with `blendMode`, at `opacity`.
+public struct CSSOverlay: Sendable, Equatable, Hashable {
+    public var fill: CSSFill
+    public var blendMode: CSSBlendMode
+    public var opacity: Double
+    public init(_ fill: CSSFill, blend: CSSBlendMode, opacity: Double = 1) {
+        self.fill = fill; self.blendMode = blend; self.opacity = opacity
+    }
+}
+
+/// Stops with CSS's position fix-up applied: a missing first position is 0, a missing last
+/// is 1, missing ones between are spaced evenly, and none is before the one preceding it.
+func resolvedStops(_ stops: [CSSColorStop]) -> [(pos: Double, color: CSSColor)] {
+    guard !stops.isEmpty else { return [] }
+    var pos: [Double?] = stops.map(\.position)
+    if pos[0] == nil { pos[0] = 0 }
+    if pos[pos.count - 1] == nil { pos[pos.count - 1] = max(1, pos.compactMap { $0 }.max() ?? 1) }
+    // Monotonic: each declared position at least the largest before it.
+    var running = pos[0]!
+    for i in pos.indices { if let p = pos[i] { running = max(running, p); pos[i] = running } }
+    var i = 0
+    while i < pos.count {
+        if pos[i] == nil {
+            var j = i
+            while pos[j] == nil { j += 1 }
+            let a = pos[i - 1]!, b = pos[j]!
+            for k in i..<j { pos[k] = a + (b - a) * Double(k - i + 1) / Double(j - i + 1) }
+            i = j
+        }
+        i += 1
+    }
+    return zip(pos, stops).map { ($0!, $1.color) }
+}

@@ -1,0 +1,281 @@
+import Cyanotype
+import Foundation
+
+/// An overlay ready for the row loop: stops resolved and premultiplied, colours in [0, 1].
+struct CompiledOverlay: Sendable {
+    enum Shape: Sendable { case constant, linear(CSSSide), radial(cx: Double, cy: Double) }
+    let shape: Shape
+    let mode: CSSBlendMode
+    let opacity: Float
+    /// Constant fill: straight rgb, alpha already multiplied by the opacity.
+    let constant: SIMD4<Float>
+    let positions: [Float]
+    /// Premultiplied sRGB-encoded stop colours (rgb * a, a).
+    let premultipliedStops: [SIMD4<Float>]
+
+    init(_ o: CSSOverlay) {
+        mode = o.blendMode
+        opacity = Float(min(max(o.opacity, 0), 1))
+        func premul(_ c: CSSColor) -> SIMD4<Float> {
+            let a = Float(min(max(c.alpha, 0), 1))
+            return SIMD4(Float(c.red / 255) * a, Float(c.green / 255) * a, Float(c.blue / 255) * a, a)
+        }
+        switch o.fill {
+        case .color(let c):
+            shape = .constant
+            constant = SIMD4(Float(c.red / 255), Float(c.green / 255), Float(c.blue / 255), Float(min(max(c.alpha, 0), 1)) * opacity)
+            positions = []; premultipliedStops = []
+        case .linearGradient(let side, let stops):
+            shape = .linear(side)
+            let r = resolvedStops(stops)
+            positions = r.map { Float($0.pos) }; premultipliedStops = r.map { premul($0.color) }
+            constant = .zero
+        case .radialGradient(let c, let stops):
+            shape = .radial(cx: c.x, cy: c.y)
+            let r = resolvedStops(stops)
+            positions = r.map { Float($0.pos) }; premultipliedStops = r.map { premul($0.color) }
+            constant = .zero
+        }
+    }
+
+    /// Fills `fill[0..<n]` with the overlay's straight colour and effective alpha (fill alpha
+    /// times opacity) for a row of pixels starting at (x, y) in Core Image coordinates;
+    /// `box` is the element box (the image extent).
+    func computeFill(into fill: UnsafeMutablePointer<SIMD4<Float>>, count n: Int, x: Int, y: Int, box: CGRect) {
+        switch shape {
+        case .constant:
+            for i in 0..<n { fill[i] = constant }
+            return
+        default: break
+        }
+        let w = Double(box.width), h = Double(box.height)
+        // CSS measures from the top left; Core Image's y runs up.
+        let v = Double(box.maxY) - (Double(y) + 0.5)
+        let u0 = Double(x) + 0.5 - Double(box.minX)
+        let op = opacity
+        positions.withUnsafeBufferPointer { pos in
+            premultipliedStops.withUnsafeBufferPointer { cols in
+                let m = pos.count
+                guard m > 0 else { for i in 0..<n { fill[i] = .zero }; return }
+                let first = cols[0], last = cols[m - 1], p0 = pos[0], pl = pos[m - 1]
+                @inline(__always) func colour(_ t: Float) -> SIMD4<Float> {
+                    var c: SIMD4<Float>
+                    if t <= p0 { c = first }
+                    else if t >= pl { c = last }
+                    else {
+                        c = last
+                        var k = 0
+                        while k < m - 1 {
+                            let a = pos[k], b = pos[k + 1]
+                            if t >= a && t < b {
+                                let f = (t - a) / (b - a)
+                                c = cols[k] + (cols[k + 1] - cols[k]) * f
+                                break
+                            }
+                            k += 1
+                        }
+                    }
+                    let a = c.w
+                    if a > 0 { c = SIMD4(c.x / a, c.y / a, c.z / a, a * op) } else { c = .zero }
+                    return c
+                }
+                switch shape {
+                case .linear(let side):
+                    for i in 0..<n {
+                        let u = u0 + Double(i)
+                        let t: Double
+                        switch side {
+                        case .right: t = u / w
+                        case .left: t = 1 - u / w
+                        case .bottom: t = v / h
+                        case .top: t = 1 - v / h
+                        }
+                        fill[i] = colour(Float(t))
+                    }
+                case .radial(let fx, let fy):
+                    let cx = fx * w, cy = fy * h
+                    let rx = max(cx, w - cx), ry = max(cy, h - cy)
+                    let radius = (rx * rx + ry * ry).squareRoot()
+                    let inv = radius > 0 ? 1 / radius : 0
+                    let dy2 = (v - cy) * (v - cy)
+                    for i in 0..<n {
+                        let dx = u0 + Double(i) - cx
+                        fill[i] = colour(Float((dx * dx + dy2).squareRoot() * inv))
+                    }
+                case .constant: break
+                }
+            }
+        }
+    }
+}
+
+// MARK: Blend formulas (W3C Compositing and Blending Level 1), scalar
+
+@inline(__always) private func hardLight(_ cb: Float, _ cs: Float) -> Float {
+    cs <= 0.5 ? cb * 2 * cs : { let s = 2 * cs - 1; return cb + s - cb * s }()
+}
+@inline(__always) private func softLight(_ cb: Float, _ cs: Float) -> Float {
+    if cs <= 0.5 { return cb - (1 - 2 * cs) * cb * (1 - cb) }
+    let d = cb <= 0.25 ? ((16 * cb - 12) * cb + 4) * cb : cb.squareRoot()
+    return cb + (2 * cs - 1) * (d - cb)
+}
+@inline(__always) private func colorDodge(_ cb: Float, _ cs: Float) -> Float {
+    if cb == 0 { return 0 }
+    if cs >= 1 { return 1 }
+    return min(1, cb / (1 - cs))
+}
+@inline(__always) private func colorBurn(_ cb: Float, _ cs: Float) -> Float {
+    if cb >= 1 { return 1 }
+    if cs <= 0 { return 0 }
+    return 1 - min(1, (1 - cb) / cs)
+}
+@inline(__always) private func lum(_ c: SIMD3<Float>) -> Float { 0.3 * c.x + 0.59 * c.y + 0.11 * c.z }
+@inline(__always) private func clipColor(_ c0: SIMD3<Float>) -> SIMD3<Float> {
+    var c = c0
+    let l = lum(c)
+    let n = min(c.x, min(c.y, c.z)), x = max(c.x, max(c.y, c.z))
+    if n < 0 { let k = l / (l - n); c = SIMD3(l + (c.x - l) * k, l + (c.y - l) * k, l + (c.z - l) * k) }
+    if x > 1 { let k = (1 - l) / (x - l); c = SIMD3(l + (c.x - l) * k, l + (c.y - l) * k, l + (c.z - l) * k) }
+    return c
+}
+@inline(__always) private func setLum(_ c: SIMD3<Float>, _ l: Float) -> SIMD3<Float> {
+    let d = l - lum(c)
+    return clipColor(SIMD3(c.x + d, c.y + d, c.z + d))
+}
+@inline(__always) private func sat(_ c: SIMD3<Float>) -> Float { max(c.x, max(c.y, c.z)) - min(c.x, min(c.y, c.z)) }
+@inline(__always) private func setSat(_ c: SIMD3<Float>, _ s: Float) -> SIMD3<Float> {
+    // W3C SetSat maps max -> s, min -> 0 and mid -> (mid - min) * s / (max - min): one
+    // linear map of every channel, ties included.
+    let mx = max(c.x, max(c.y, c.z)), mn = min(c.x, min(c.y, c.z))
+    let range = mx - mn
+    if range <= 0 { return .zero }
+    let k = s / range
+    return SIMD3((c.x - mn) * k, (c.y - mn) * k, (c.z - mn) * k)
+}
+
+@inline(__always) private func separable(_ px: UnsafeMutablePointer<SIMD4<Float>>, _ fill: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int,
+                                         _ blend: (Float, Float) -> Float) {
+    for i in 0..<n {
+        let s = fill[i]
+        let a = s.w
+        if a <= 0 { continue }
+        let b = px[i]
+        px[i] = SIMD4(b.x + a * (blend(b.x, s.x) - b.x), b.y + a * (blend(b.y, s.y) - b.y), b.z + a * (blend(b.z, s.z) - b.z), b.w)
+    }
+}
+@inline(__always) private func nonSeparable(_ px: UnsafeMutablePointer<SIMD4<Float>>, _ fill: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int,
+                                            _ blend: (SIMD3<Float>, SIMD3<Float>) -> SIMD3<Float>) {
+    for i in 0..<n {
+        let s = fill[i]
+        let a = s.w
+        if a <= 0 { continue }
+        let b = px[i]
+        let cb = SIMD3(b.x, b.y, b.z)
+        let r = blend(cb, SIMD3(s.x, s.y, s.z))
+        px[i] = SIMD4(b.x + a * (r.x - b.x), b.y + a * (r.y - b.y), b.z + a * (r.z - b.z), b.w)
+    }
+}
+
+/// Blends `fill` (straight colour, effective alpha) onto `px` (straight, encoded) with the
+/// CSS formula for an opaque backdrop: `Cb + as * (B(Cb, Cs) - Cb)`.
+func blendRow(_ mode: CSSBlendMode, _ px: UnsafeMutablePointer<SIMD4<Float>>, _ fill: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
+    switch mode {
+    case .normal: separable(px, fill, n) { _, s in s }
+    case .multiply: separable(px, fill, n) { b, s in b * s }
+    case .screen: separable(px, fill, n) { b, s in b + s - b * s }
+    case .overlay: separable(px, fill, n) { b, s in hardLight(s, b) }
+    case .darken: separable(px, fill, n) { b, s in min(b, s) }
+    case .lighten: separable(px, fill, n) { b, s in max(b, s) }
+    case .colorDodge: separable(px, fill, n) { b, s in colorDodge(b, s) }
+    case .colorBurn: separable(px, fill, n) { b, s in colorBurn(b, s) }
+    case .hardLight: separable(px, fill, n) { b, s in hardLight(b, s) }
+    case .softLight: separable(px, fill, n) { b, s in softLight(b, s) }
+    case .difference: separable(px, fill, n) { b, s in abs(b - s) }
+    case .exclusion: separable(px, fill, n) { b, s in b + s - 2 * b * s }
+    case .hue: nonSeparable(px, fill, n) { b, s in setLum(setSat(s, sat(b)), lum(b)) }
+    case .saturation: nonSeparable(px, fill, n) { b, s in setLum(setSat(b, sat(s)), lum(b)) }
+    case .color: nonSeparable(px, fill, n) { b, s in setLum(s, lum(b)) }
+    case .luminosity: nonSeparable(px, fill, n) { b, s in setLum(b, lum(s)) }
+    }
+}
+
+/// Applies packed affines (13 floats each, see `CSSAffine.packed`) left to right, clamping
+/// every channel to [0, 1] after each one.
+func applyAffines(_ m: UnsafeBufferPointer<Float>, _ px: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
+    var base = 0
+    let zero = SIMD4<Float>(repeating: 0), one = SIMD4<Float>(repeating: 1)
+    while base + 13 <= m.count {
+        // Columns of the 4x4 map (alpha row: 0 0 0 sa) and the offset column.
+        let cr = SIMD4(m[base], m[base + 4], m[base + 8], 0)
+        let cg = SIMD4(m[base + 1], m[base + 5], m[base + 9], 0)
+        let cb = SIMD4(m[base + 2], m[base + 6], m[base + 10], 0)
+        let ca = SIMD4(0, 0, 0, m[base + 12])
+        let off = SIMD4(m[base + 3], m[base + 7], m[base + 11], 0)
+        for i in 0..<n {
+            let p = px[i]
+            var q = cr * p.x + cg * p.y + cb * p.z + ca * p.w + off
+            q.replace(with: zero, where: q .< zero)
+            q.replace(with: one, where: q .> one)
+            px[i] = q
+        }
+        base += 13
+    }
+}
+
+/// A CSSgram-style look compiled once: overlays composited first (::before, then ::after),
+/// then the filter functions left to right, all on sRGB-encoded values in ONE colour kernel
+/// so it fuses with the colour work around it.
+struct CSSProgram: Sendable {
+    let overlays: [CompiledOverlay]
+    let affines: [Float]
+    let name: String
+
+    init(name: String, overlays: [CSSOverlay], functions: [CSSFilterFunction]) {
+        self.name = name
+        self.overlays = overlays.map(CompiledOverlay.init)
+        self.affines = functions.flatMap { $0.affine.packed }
+    }
+
+    /// Whether the overlays depend on position (gradients need the element box).
+    var usesBox: Bool { overlays.contains { if case .constant = $0.shape { return false } else { return true } } }
+
+    /// The kernel for one element box and intensity (cheap: captures the compiled state).
+    /// Rows arrive straight (unpremultiplied) in linear sRGB and leave the same way.
+    func kernel(box: CGRect, intensity: Float) -> CIColorKernel {
+        let overlays = self.overlays, affines = self.affines
+        let tables = SRGBTransfer.shared
+        let t = min(max(intensity, 0), 1)
+        return CIColorKernel(name: "css look \(name)", premultiplied: false) { row in
+            let px = row.output
+            let n = px.count
+            guard n > 0, let p = px.baseAddress else { return }
+            let enc = tables.encodeTable, dec = tables.decodeTable
+            withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 2 * n) { scratch in
+                guard let orig = scratch.baseAddress else { return }
+                let fill = orig + n
+                for i in 0..<n {
+                    let c = p[i]
+                    orig[i] = c
+                    p[i] = SIMD4(srgbLookup(enc, c.x), srgbLookup(enc, c.y), srgbLookup(enc, c.z), min(max(c.w, 0), 1))
+                }
+                for o in overlays {
+                    o.computeFill(into: fill, count: n, x: row.x, y: row.y, box: box)
+                    blendRow(o.mode, p, fill, n)
+                }
+                affines.withUnsafeBufferPointer { applyAffines($0, p, n) }
+                if t >= 1 {
+                    for i in 0..<n {
+                        let c = p[i]
+                        p[i] = SIMD4(srgbLookup(dec, c.x), srgbLookup(dec, c.y), srgbLookup(dec, c.z), c.w)
+                    }
+                } else {
+                    for i in 0..<n {
+                        let c = p[i], o = orig[i]
+                        let l = SIMD4(srgbLookup(dec, c.x), srgbLookup(dec, c.y), srgbLookup(dec, c.z), c.w)
+                        p[i] = o + (l - o) * t
+                    }
+                }
+            }
+        }
+    }
+}

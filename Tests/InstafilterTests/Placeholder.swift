@@ -1,4 +1,0 @@
-import Testing
-@testable import Instafilter
-
-@Test func instafilterPlaceholder() {}
