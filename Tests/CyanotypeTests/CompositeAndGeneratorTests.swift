@@ -89,3 +89,15 @@ import Testing
         }
     }
 }
+
+@Suite struct BlendInColorSpaceTests {
+    @Test func multiplyInSRGBMultipliesEncodedValues() throws {
+        let a = CIImage(color: CIColor(red: 0.5, green: 0.8, blue: 0.2)).cropped(to: CGRect(x: 0, y: 0, width: 2, height: 2))
+        let b = CIImage(color: CIColor(red: 0.6, green: 0.5, blue: 1.0)).cropped(to: CGRect(x: 0, y: 0, width: 2, height: 2))
+        let out = try #require(CIBlendKernel.multiply.apply(foreground: a, background: b, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!))
+        let px = try render8(out, CGRect(x: 0, y: 0, width: 1, height: 1))
+        // In sRGB-encoded values: 0.5*0.6, 0.8*0.5, 0.2*1.0.
+        #expect(Array(px[0..<4]) == [77, 102, 51, 255])
+        #expect(out.settingProperties(["k": 1]).properties["k"] as? Int == 1)
+    }
+}

@@ -77,6 +77,11 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
     public static var yellow: CIImage { CIImage(color: .yellow) }
     public static var clear: CIImage { CIImage(color: .clear) }
 
+    /// The same image with `properties` replaced (Core Image's `settingProperties(_:)`).
+    public func settingProperties(_ properties: [String: Any]) -> CIImage {
+        CIImage(node: node, properties: properties, url: url)
+    }
+
     // MARK: Geometry
 
     public func cropped(to rect: CGRect) -> CIImage {

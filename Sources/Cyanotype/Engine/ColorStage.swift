@@ -161,3 +161,42 @@ final class FusedColorNode: RecipeNode, @unchecked Sendable {
     }
     override var label: String { "fused color [" + steps.map(\.stage.label).joined(separator: " -> ") + "]" }
 }
+
+/// Runs a stage on colour expressed in another space (primaries and transfer function):
+/// row and extra inputs are converted in (premultiplied in that space), the stage runs, and
+/// the row is converted back to the working space.
+struct InColorSpaceStage: ColorStage {
+    let inner: any ColorStage
+    let space: CGColorSpace
+    var extraInputCount: Int { inner.extraInputCount }
+    var wantsUnpremultiplied: Bool { false }
+    var label: String { "\(inner.label) in \(space)" }
+
+    private func toSpace(_ p: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
+        let m = space.fromSRGBMatrix
+        for i in 0..<n {
+            let v = p[i]
+            let inv: Float = v.w > 0 ? 1 / v.w : 0
+            var c = SIMD3(v.x * inv, v.y * inv, v.z * inv)
+            if let m { c = mul3(m, c) }
+            let e = SIMD3(space.encode(c.x), space.encode(c.y), space.encode(c.z))
+            p[i] = inner.wantsUnpremultiplied ? SIMD4(e, v.w) : SIMD4(e * v.w, v.w)
+        }
+    }
+    private func fromSpace(_ p: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
+        let m = space.toSRGBMatrix
+        for i in 0..<n {
+            let v = p[i]
+            let inv: Float = inner.wantsUnpremultiplied ? 1 : (v.w > 0 ? 1 / v.w : 0)
+            var c = SIMD3(space.decode(v.x * inv), space.decode(v.y * inv), space.decode(v.z * inv))
+            if let m { c = mul3(m, c) }
+            p[i] = SIMD4(c * v.w, v.w)
+        }
+    }
+    func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
+        toSpace(row, count)
+        for k in 0..<inner.extraInputCount { toSpace(extra[k], count) }
+        inner.run(row, extra: extra, count: count, x: x, y: y)
+        fromSpace(row, count)
+    }
+}

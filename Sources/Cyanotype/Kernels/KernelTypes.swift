@@ -83,8 +83,12 @@ public final class CIBlendKernel: CIColorKernel, @unchecked Sendable {
         let s: any ColorStage = stage ?? ClosureColorStage(name: name, extraInputCount: 1, wantsUnpremultiplied: false, function: function)
         return foreground.applying(s, extras: [background], extent: foreground.extent.union(background.extent))
     }
+    /// Blends in `colorSpace` instead of the working space (e.g. sRGB-encoded values, as CSS
+    /// and most design tools blend): both images are converted into it, blended, and back.
     public func apply(foreground: CIImage, background: CIImage, colorSpace: CGColorSpace) -> CIImage? {
-        apply(foreground: foreground, background: background)
+        let s: any ColorStage = stage ?? ClosureColorStage(name: name, extraInputCount: 1, wantsUnpremultiplied: false, function: function)
+        let inSpace = InColorSpaceStage(inner: s, space: colorSpace)
+        return foreground.applying(inSpace, extras: [background], extent: foreground.extent.union(background.extent))
     }
 
     public static let sourceOver = CIBlendKernel(stage: BlendStage.sourceOver)
