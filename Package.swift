@@ -40,7 +40,7 @@ let package = Package(
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeCLI",
-            dependencies: ["Cyanotype"],
+            dependencies: ["Cyanotype", "Instafilter"],
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeBench",

@@ -1,10 +1,13 @@
 import Cyanotype
 import Foundation
+import Instafilter
 
 /// The filters of a command line in order, plus the optional downscale, applied to one image.
 struct Pipeline: Sendable {
     let filters: [ResolvedFilter]
     let maxSize: Int?
+    /// A named look (Instafilter), applied after the filters, at its intensity.
+    var preset: BaseFilter? = nil
 
     /// Applies every filter in order. A filter that is not a geometry adjustment keeps the
     /// image's extent (a blur does not grow the picture; a generator fills it), then the
@@ -20,6 +23,7 @@ struct Pipeline: Sendable {
             }
             image = out
         }
+        if let preset { image = preset.apply(to: image) }
         if let maxSize, !image.extent.isInfinite {
             let long = max(image.extent.width, image.extent.height)
             if long > CGFloat(maxSize) {
@@ -56,8 +60,8 @@ struct ApplyOptions {
         OptionSpec("--depth", value: "BITS", help: "8 or 16 bits per sample (16: PNG only)."),
         OptionSpec("--explain", help: "Print the render plan (CIContext.explain) instead of writing."),
         OptionSpec("--lut", value: "FILE", help: "Apply a 3D LUT (not supported yet in this build)."),
-        OptionSpec("--preset", value: "NAME", help: "Apply a named look (not supported yet in this build)."),
-        OptionSpec("--intensity", value: "X", help: "Strength of --lut/--preset (not supported yet in this build)."),
+        OptionSpec("--preset", value: "NAME", help: "Apply a named look after the filters (see 'cyanotype preset list')."),
+        OptionSpec("--intensity", value: "X", help: "Strength of --preset, 0 to 1 (default 1)."),
     ]
 
     static let specNotes = """
@@ -69,8 +73,16 @@ struct ApplyOptions {
         """
 
     init(_ args: ParsedArguments) throws(CLIError) {
-        for key in ["lut", "preset", "intensity"] where args.has(key) {
-            throw .usage("--\(key) is not supported yet in this build (the LUT and preset libraries are not part of it yet)")
+        if args.has("lut") {
+            throw .usage("--lut is not supported yet in this build (the LUT library is not part of it yet)")
+        }
+        let preset = try args.value("preset").map { (name: String) throws(CLIError) in try Presets.make(name) }
+        if let text = args.value("intensity") {
+            guard let preset else { throw .usage("--intensity needs --preset") }
+            guard let x = Double(text), x.isFinite, (0...1).contains(x) else {
+                throw .usage("--intensity expects a number from 0 to 1, got '\(text)'")
+            }
+            preset.intensity = x
         }
         if let d = try args.int("depth", in: 8...16) {
             guard d == 8 || d == 16 else { throw .usage("--depth must be 8 or 16, got '\(d)'") }
@@ -87,7 +99,7 @@ struct ApplyOptions {
                 return try Files.readImage(path)
             })
         }
-        pipeline = Pipeline(filters: filters, maxSize: maxSize)
+        pipeline = Pipeline(filters: filters, maxSize: maxSize, preset: preset)
         format = args.value("format")
         explain = args.has("explain")
         specImagePaths = paths

@@ -247,13 +247,34 @@ final class Workspace {
         #expect(try Data(contentsOf: input) == before)
     }
 
-    @Test func notYetSupportedOptions() throws {
+    @Test func lutIsNotSupportedYet() throws {
         let w = try Workspace()
         try w.image("in.png")
-        for opt in ["--lut", "--preset", "--intensity"] {
-            let r = try w.run("apply", "in.png", "-o", "o.png", opt, "x")
-            #expect(r.status == 2 && r.stderr.contains("not supported yet in this build"), "\(opt)")
+        let r = try w.run("apply", "in.png", "-o", "o.png", "--lut", "x.cube")
+        #expect(r.status == 2 && r.stderr.contains("not supported yet in this build"))
+    }
+
+    @Test func presetsApplyAfterTheFilters() throws {
+        let w = try Workspace()
+        try w.image("in.png", 16, 12)
+        let list = try w.run("preset", "list")
+        let names = String(decoding: list.stdout, as: UTF8.self)
+        #expect(list.status == 0 && names.contains("clarendon") && names.contains("xpro2"))
+        for name in ["Clarendon", "X-Pro II", "lo-fi", "1977"] {
+            let r = try w.run("apply", "in.png", "-o", "p.png", "--preset", name, "--intensity", "0.5")
+            #expect(r.status == 0, "\(name): \(r.stderr)")
         }
+        // Intensity 0 leaves the image as it was.
+        let zero = try w.run("apply", "in.png", "-o", "zero.png", "--preset", "clarendon", "--intensity", "0")
+        let plain = try w.run("apply", "in.png", "-o", "plain.png")
+        #expect(zero.status == 0 && plain.status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: w.path("zero.png"))) == Data(contentsOf: URL(fileURLWithPath: w.path("plain.png"))))
+        let bad = try w.run("apply", "in.png", "-o", "o.png", "--preset", "nosuchlook")
+        #expect(bad.status == 2 && bad.stderr.contains("unknown preset 'nosuchlook'"))
+        let lonely = try w.run("apply", "in.png", "-o", "o.png", "--intensity", "0.5")
+        #expect(lonely.status == 2 && lonely.stderr.contains("--intensity needs --preset"))
+        let range = try w.run("apply", "in.png", "-o", "o.png", "--preset", "lark", "--intensity", "7")
+        #expect(range.status == 2 && range.stderr.contains("from 0 to 1"))
     }
 
     @Test func stdinAndStdout() throws {
