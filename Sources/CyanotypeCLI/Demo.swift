@@ -24,6 +24,8 @@ enum DemoCommand {
         let specs: [String]
         /// Blur-like filters read past the edges: clamp the input first so borders stay sharp.
         var clamp = false
+        /// An Instafilter look (`--preset` name) instead of filter specs.
+        var preset: String? = nil
     }
 
     static func steps(width w: CGFloat, height h: CGFloat) -> [Step] {
@@ -48,6 +50,14 @@ enum DemoCommand {
                 "radialGradient center=[\(cx) \(cy)] radius0=\(r / 4) radius1=\(r) color0=[1 0.95 0.8 1] color1=[0.15 0.2 0.45 1]",
             ]),
             Step(label: "lanczos 1/2", file: "15-lanczos-half", specs: ["lanczosScaleTransform scale=0.5"]),
+            Step(label: "clarendon", file: "16-preset-clarendon", specs: [], preset: "clarendon"),
+            Step(label: "lark", file: "17-preset-lark", specs: [], preset: "lark"),
+            Step(label: "nashville", file: "18-preset-nashville", specs: [], preset: "nashville"),
+            Step(label: "x-pro ii", file: "19-preset-xpro2", specs: [], preset: "xpro2"),
+            Step(label: "portra (grain)", file: "20-preset-portra", specs: [], preset: "portra"),
+            Step(label: "tri-x (grain)", file: "21-preset-trix", specs: [], preset: "trix"),
+            Step(label: "inkwell", file: "22-preset-inkwell", specs: [], preset: "inkwell"),
+            Step(label: "1977", file: "23-preset-1977", specs: [], preset: "1977"),
         ]
     }
 
@@ -128,6 +138,7 @@ enum DemoCommand {
     }
 
     static func apply(_ step: Step, to original: CIImage, context: CIContext, space: CGColorSpace?) throws(CLIError) -> CIImage {
+        if let name = step.preset { return try freeze(Presets.make(name).apply(to: original), context, space) }
         guard let first = step.specs.first else { return original }
         let extent = original.extent
         // The second spec, when there is one, is the generator behind `backgroundImage`.
