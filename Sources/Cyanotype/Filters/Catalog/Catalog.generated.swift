@@ -22,6 +22,134 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIAreaAlphaWeightedHistogram = FilterDescriptor(
+        name: "CIAreaAlphaWeightedHistogram", displayName: "Area Alpha Weighted Histogram",
+        summary: "Per-channel RGB histogram of a region with each pixel weighted by its alpha.",
+        categories: ["CICategoryBuiltIn", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputCount", displayName: "Count", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(64.0), identity: nil, minimum: 1.0, maximum: 2048.0, sliderMinimum: 10.0, sliderMaximum: 1000.0),
+        ],
+        outputKeys: ["outputImage", "outputImageMPS", "outputImageNonMPS", "outputData"],
+        availableMacOS: "15.0", availableIOS: "18")
+    static let CIAreaAverage = FilterDescriptor(
+        name: "CIAreaAverage", displayName: "Area Average",
+        summary: "Reduces a region to a single pixel holding its mean color.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage", "outputImageNonMPS:"],
+        availableMacOS: "10.5", availableIOS: "9")
+    static let CIAreaAverageMaximumRed = FilterDescriptor(
+        name: "CIAreaAverageMaximumRed", displayName: "Area Average and Maximum Red",
+        summary: "Reduces a region to one pixel carrying the mean and the maximum of the red channel.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "26.0", availableIOS: "26")
+    static let CIAreaBoundsRed = FilterDescriptor(
+        name: "CIAreaBoundsRed", displayName: "Area Bounds Red",
+        summary: "Finds the approximate bounding box of non-zero red pixels in a region (normalized rect in one pixel).",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "15.0", availableIOS: "18")
+    static let CIAreaHistogram = FilterDescriptor(
+        name: "CIAreaHistogram", displayName: "Area Histogram",
+        summary: "Computes an RGBA histogram of a region as a 1-pixel-tall image with N bins.",
+        categories: ["CICategoryBuiltIn", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputCount", displayName: "Count", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(64.0), identity: nil, minimum: 1.0, maximum: 2048.0, sliderMinimum: 10.0, sliderMaximum: 1000.0),
+        ],
+        outputKeys: ["outputImage", "outputData", "outputImageMPS", "outputImageNonMPS"],
+        availableMacOS: "10.5", availableIOS: "8")
+    static let CIAreaLogarithmicHistogram = FilterDescriptor(
+        name: "CIAreaLogarithmicHistogram", displayName: "Area Logarithmic Histogram",
+        summary: "Histogram of a region with RGB values binned on a log2 (stops) scale.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputCount", displayName: "Count", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(64.0), identity: nil, minimum: 1.0, maximum: 2048.0, sliderMinimum: 10.0, sliderMaximum: 1000.0),
+            FilterInputDescriptor(key: "inputMinimumStop", displayName: "Minimum Stop", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(-10.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: -12.0, sliderMaximum: -4.0),
+            FilterInputDescriptor(key: "inputMaximumStop", displayName: "Maximum Stop", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(4.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 8.0),
+        ],
+        outputKeys: ["outputImage", "outputData", "outputImageMPS", "outputImageNonMPS"],
+        availableMacOS: "13.0", availableIOS: "16")
+    static let CIAreaMaximum = FilterDescriptor(
+        name: "CIAreaMaximum", displayName: "Area Maximum",
+        summary: "Reduces a region to one pixel holding the per-channel maximum.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
+    static let CIAreaMaximumAlpha = FilterDescriptor(
+        name: "CIAreaMaximumAlpha", displayName: "Area Maximum Alpha",
+        summary: "Returns the pixel of the region whose alpha is largest.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
+    static let CIAreaMinMax = FilterDescriptor(
+        name: "CIAreaMinMax", displayName: "Area Min and Max",
+        summary: "Reduces a region to a 2x1 image with per-channel minimum and maximum.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage", "outputImageMPS:", "outputImageNonMPS"],
+        availableMacOS: "10.14", availableIOS: "12")
+    static let CIAreaMinMaxRed = FilterDescriptor(
+        name: "CIAreaMinMaxRed", displayName: "Area Min and Max Red",
+        summary: "Reduces a region to one pixel with the red channel's minimum and maximum.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
+    static let CIAreaMinimum = FilterDescriptor(
+        name: "CIAreaMinimum", displayName: "Area Minimum",
+        summary: "Reduces a region to one pixel holding the per-channel minimum.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
+    static let CIAreaMinimumAlpha = FilterDescriptor(
+        name: "CIAreaMinimumAlpha", displayName: "Area Minimum Alpha",
+        summary: "Returns the pixel of the region whose alpha is smallest.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
     static let CIBloom = FilterDescriptor(
         name: "CIBloom", displayName: "Bloom",
         summary: "Adds a soft glow by blurring and brightening highlights.",
@@ -176,6 +304,16 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "11.0", availableIOS: "14")
+    static let CIColumnAverage = FilterDescriptor(
+        name: "CIColumnAverage", displayName: "Column Average",
+        summary: "Reduces a region to a 1-pixel-tall row of per-column mean colors.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
     static let CIConstantColorGenerator = FilterDescriptor(
         name: "CIConstantColorGenerator", displayName: "Constant Color",
         summary: "Generates an infinite image of a single color.",
@@ -293,6 +431,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIHistogramDisplayFilter = FilterDescriptor(
+        name: "CIHistogramDisplayFilter", displayName: "Histogram Display",
+        summary: "Draws a visual histogram chart from the output of an area histogram.",
+        categories: ["CICategoryBuiltIn", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputHeight", displayName: "Height", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(100.0), identity: nil, minimum: 1.0, maximum: 200.0, sliderMinimum: 1.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputHighLimit", displayName: "High Limit", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputLowLimit", displayName: "Low Limit", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: nil, availableIOS: "8")
     static let CIHueAdjust = FilterDescriptor(
         name: "CIHueAdjust", displayName: "Hue Adjust",
         summary: "Rotates hue by an angle.",
@@ -313,6 +463,20 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIKMeans = FilterDescriptor(
+        name: "CIKMeans", displayName: "KMeans",
+        summary: "Clusters the colors of a region into K representative colors (palette).",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMeans", displayName: "Means", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCount", displayName: "Count", className: "NSNumber", attributeType: "CIAttributeTypeCount", defaultValue: .number(8.0), identity: .number(0.0), minimum: 0.0, maximum: 128.0, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPasses", displayName: "Passes", className: "NSNumber", attributeType: "CIAttributeTypeCount", defaultValue: .number(5.0), identity: .number(0.0), minimum: 0.0, maximum: 20.0, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPerceptual", displayName: "Perceptual", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.15", availableIOS: "13")
     static let CILanczosScaleTransform = FilterDescriptor(
         name: "CILanczosScaleTransform", displayName: "Lanczos Scale Transform",
         summary: "High-quality Lanczos resampling by a scale factor and aspect ratio.",
@@ -468,6 +632,16 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIRowAverage = FilterDescriptor(
+        name: "CIRowAverage", displayName: "Row Average",
+        summary: "Reduces a region to a 1-pixel-wide column of per-row mean colors.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
     static let CISRGBToneCurveToLinear = FilterDescriptor(
         name: "CISRGBToneCurveToLinear", displayName: "sRGB Tone Curve to Linear",
         summary: "Removes the sRGB transfer curve (to linear values).",
@@ -652,6 +826,18 @@ extension BuiltinFilters {
     static let all: [BuiltinFilter] = [
         additionCompositing,
         affineTransform,
+        areaAlphaWeightedHistogram,
+        areaAverage,
+        areaAverageMaximumRed,
+        areaBoundsRed,
+        areaHistogram,
+        areaLogarithmicHistogram,
+        areaMaximum,
+        areaMaximumAlpha,
+        areaMinMax,
+        areaMinMaxRed,
+        areaMinimum,
+        areaMinimumAlpha,
         bloom,
         boxBlur,
         checkerboardGenerator,
@@ -666,6 +852,7 @@ extension BuiltinFilters {
         colorMonochrome,
         colorPolynomial,
         colorThreshold,
+        columnAverage,
         constantColorGenerator,
         crop,
         darkenBlendMode,
@@ -678,8 +865,10 @@ extension BuiltinFilters {
         gammaAdjust,
         gaussianBlur,
         hardLightBlendMode,
+        histogramDisplayFilter,
         hueAdjust,
         hueBlendMode,
+        kMeans,
         lanczosScaleTransform,
         lightenBlendMode,
         linearBurnBlendMode,
@@ -695,6 +884,7 @@ extension BuiltinFilters {
         overlayBlendMode,
         pinLightBlendMode,
         radialGradient,
+        rowAverage,
         sRGBToneCurveToLinear,
         saturationBlendMode,
         screenBlendMode,
@@ -736,6 +926,322 @@ final class CIAdditionCompositingBuiltinFilter: CIFilter, CIAdditionCompositing 
 extension CIFilter {
     /// Addition: Adds source and background color components per channel (brightening composite).
     public static func additionCompositing() -> CIFilter & CIAdditionCompositing { CIAdditionCompositingBuiltinFilter() }
+}
+
+/// Typed access to CIAreaAlphaWeightedHistogram's inputs (`CIFilter.areaAlphaWeightedHistogram()`).
+public protocol CIAreaAlphaWeightedHistogram: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+    var scale: Float { get set }
+    var count: Float { get set }
+}
+
+final class CIAreaAlphaWeightedHistogramBuiltinFilter: CIFilter, CIAreaAlphaWeightedHistogram {
+    override init() { super.init(builtin: BuiltinFilters.areaAlphaWeightedHistogram) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+    var count: Float {
+        get { typedValue(forKey: "inputCount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCount") }
+    }
+}
+
+extension CIFilter {
+    /// Area Alpha Weighted Histogram: Per-channel RGB histogram of a region with each pixel weighted by its alpha.
+    public static func areaAlphaWeightedHistogram() -> CIFilter & CIAreaAlphaWeightedHistogram { CIAreaAlphaWeightedHistogramBuiltinFilter() }
+}
+
+/// Typed access to CIAreaAverage's inputs (`CIFilter.areaAverage()`).
+public protocol CIAreaAverage: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaAverageBuiltinFilter: CIFilter, CIAreaAverage {
+    override init() { super.init(builtin: BuiltinFilters.areaAverage) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Average: Reduces a region to a single pixel holding its mean color.
+    public static func areaAverage() -> CIFilter & CIAreaAverage { CIAreaAverageBuiltinFilter() }
+}
+
+/// Typed access to CIAreaAverageMaximumRed's inputs (`CIFilter.areaAverageMaximumRed()`).
+public protocol CIAreaAverageMaximumRed: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaAverageMaximumRedBuiltinFilter: CIFilter, CIAreaAverageMaximumRed {
+    override init() { super.init(builtin: BuiltinFilters.areaAverageMaximumRed) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Average and Maximum Red: Reduces a region to one pixel carrying the mean and the maximum of the red channel.
+    public static func areaAverageMaximumRed() -> CIFilter & CIAreaAverageMaximumRed { CIAreaAverageMaximumRedBuiltinFilter() }
+}
+
+/// Typed access to CIAreaBoundsRed's inputs (`CIFilter.areaBoundsRed()`).
+public protocol CIAreaBoundsRed: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaBoundsRedBuiltinFilter: CIFilter, CIAreaBoundsRed {
+    override init() { super.init(builtin: BuiltinFilters.areaBoundsRed) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Bounds Red: Finds the approximate bounding box of non-zero red pixels in a region (normalized rect in one pixel).
+    public static func areaBoundsRed() -> CIFilter & CIAreaBoundsRed { CIAreaBoundsRedBuiltinFilter() }
+}
+
+/// Typed access to CIAreaHistogram's inputs (`CIFilter.areaHistogram()`).
+public protocol CIAreaHistogram: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+    var scale: Float { get set }
+    var count: Float { get set }
+}
+
+final class CIAreaHistogramBuiltinFilter: CIFilter, CIAreaHistogram {
+    override init() { super.init(builtin: BuiltinFilters.areaHistogram) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+    var count: Float {
+        get { typedValue(forKey: "inputCount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCount") }
+    }
+}
+
+extension CIFilter {
+    /// Area Histogram: Computes an RGBA histogram of a region as a 1-pixel-tall image with N bins.
+    public static func areaHistogram() -> CIFilter & CIAreaHistogram { CIAreaHistogramBuiltinFilter() }
+}
+
+/// Typed access to CIAreaLogarithmicHistogram's inputs (`CIFilter.areaLogarithmicHistogram()`).
+public protocol CIAreaLogarithmicHistogram: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+    var scale: Float { get set }
+    var count: Float { get set }
+    var minimumStop: Float { get set }
+    var maximumStop: Float { get set }
+}
+
+final class CIAreaLogarithmicHistogramBuiltinFilter: CIFilter, CIAreaLogarithmicHistogram {
+    override init() { super.init(builtin: BuiltinFilters.areaLogarithmicHistogram) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+    var count: Float {
+        get { typedValue(forKey: "inputCount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCount") }
+    }
+    var minimumStop: Float {
+        get { typedValue(forKey: "inputMinimumStop", as: Float.self) }
+        set { setValue(newValue, forKey: "inputMinimumStop") }
+    }
+    var maximumStop: Float {
+        get { typedValue(forKey: "inputMaximumStop", as: Float.self) }
+        set { setValue(newValue, forKey: "inputMaximumStop") }
+    }
+}
+
+extension CIFilter {
+    /// Area Logarithmic Histogram: Histogram of a region with RGB values binned on a log2 (stops) scale.
+    public static func areaLogarithmicHistogram() -> CIFilter & CIAreaLogarithmicHistogram { CIAreaLogarithmicHistogramBuiltinFilter() }
+}
+
+/// Typed access to CIAreaMaximum's inputs (`CIFilter.areaMaximum()`).
+public protocol CIAreaMaximum: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaMaximumBuiltinFilter: CIFilter, CIAreaMaximum {
+    override init() { super.init(builtin: BuiltinFilters.areaMaximum) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Maximum: Reduces a region to one pixel holding the per-channel maximum.
+    public static func areaMaximum() -> CIFilter & CIAreaMaximum { CIAreaMaximumBuiltinFilter() }
+}
+
+/// Typed access to CIAreaMaximumAlpha's inputs (`CIFilter.areaMaximumAlpha()`).
+public protocol CIAreaMaximumAlpha: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaMaximumAlphaBuiltinFilter: CIFilter, CIAreaMaximumAlpha {
+    override init() { super.init(builtin: BuiltinFilters.areaMaximumAlpha) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Maximum Alpha: Returns the pixel of the region whose alpha is largest.
+    public static func areaMaximumAlpha() -> CIFilter & CIAreaMaximumAlpha { CIAreaMaximumAlphaBuiltinFilter() }
+}
+
+/// Typed access to CIAreaMinMax's inputs (`CIFilter.areaMinMax()`).
+public protocol CIAreaMinMax: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaMinMaxBuiltinFilter: CIFilter, CIAreaMinMax {
+    override init() { super.init(builtin: BuiltinFilters.areaMinMax) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Min and Max: Reduces a region to a 2x1 image with per-channel minimum and maximum.
+    public static func areaMinMax() -> CIFilter & CIAreaMinMax { CIAreaMinMaxBuiltinFilter() }
+}
+
+/// Typed access to CIAreaMinMaxRed's inputs (`CIFilter.areaMinMaxRed()`).
+public protocol CIAreaMinMaxRed: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaMinMaxRedBuiltinFilter: CIFilter, CIAreaMinMaxRed {
+    override init() { super.init(builtin: BuiltinFilters.areaMinMaxRed) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Min and Max Red: Reduces a region to one pixel with the red channel's minimum and maximum.
+    public static func areaMinMaxRed() -> CIFilter & CIAreaMinMaxRed { CIAreaMinMaxRedBuiltinFilter() }
+}
+
+/// Typed access to CIAreaMinimum's inputs (`CIFilter.areaMinimum()`).
+public protocol CIAreaMinimum: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaMinimumBuiltinFilter: CIFilter, CIAreaMinimum {
+    override init() { super.init(builtin: BuiltinFilters.areaMinimum) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Minimum: Reduces a region to one pixel holding the per-channel minimum.
+    public static func areaMinimum() -> CIFilter & CIAreaMinimum { CIAreaMinimumBuiltinFilter() }
+}
+
+/// Typed access to CIAreaMinimumAlpha's inputs (`CIFilter.areaMinimumAlpha()`).
+public protocol CIAreaMinimumAlpha: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaMinimumAlphaBuiltinFilter: CIFilter, CIAreaMinimumAlpha {
+    override init() { super.init(builtin: BuiltinFilters.areaMinimumAlpha) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Minimum Alpha: Returns the pixel of the region whose alpha is smallest.
+    public static func areaMinimumAlpha() -> CIFilter & CIAreaMinimumAlpha { CIAreaMinimumAlphaBuiltinFilter() }
 }
 
 /// Typed access to CIBloom's inputs (`CIFilter.bloom()`).
@@ -1130,6 +1636,29 @@ extension CIFilter {
     public static func colorThreshold() -> CIFilter & CIColorThreshold { CIColorThresholdBuiltinFilter() }
 }
 
+/// Typed access to CIColumnAverage's inputs (`CIFilter.columnAverage()`).
+public protocol CIColumnAverage: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIColumnAverageBuiltinFilter: CIFilter, CIColumnAverage {
+    override init() { super.init(builtin: BuiltinFilters.columnAverage) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Column Average: Reduces a region to a 1-pixel-tall row of per-column mean colors.
+    public static func columnAverage() -> CIFilter & CIColumnAverage { CIColumnAverageBuiltinFilter() }
+}
+
 /// Typed access to CIDarkenBlendMode's inputs (`CIFilter.darkenBlendMode()`).
 public protocol CIDarkenBlendMode: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -1350,6 +1879,39 @@ extension CIFilter {
     public static func hardLightBlendMode() -> CIFilter & CIHardLightBlendMode { CIHardLightBlendModeBuiltinFilter() }
 }
 
+/// Typed access to CIHistogramDisplayFilter's inputs (`CIFilter.histogramDisplay()`).
+public protocol CIHistogramDisplayFilter: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var height: Float { get set }
+    var highLimit: Float { get set }
+    var lowLimit: Float { get set }
+}
+
+final class CIHistogramDisplayFilterBuiltinFilter: CIFilter, CIHistogramDisplayFilter {
+    override init() { super.init(builtin: BuiltinFilters.histogramDisplayFilter) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var height: Float {
+        get { typedValue(forKey: "inputHeight", as: Float.self) }
+        set { setValue(newValue, forKey: "inputHeight") }
+    }
+    var highLimit: Float {
+        get { typedValue(forKey: "inputHighLimit", as: Float.self) }
+        set { setValue(newValue, forKey: "inputHighLimit") }
+    }
+    var lowLimit: Float {
+        get { typedValue(forKey: "inputLowLimit", as: Float.self) }
+        set { setValue(newValue, forKey: "inputLowLimit") }
+    }
+}
+
+extension CIFilter {
+    /// Histogram Display: Draws a visual histogram chart from the output of an area histogram.
+    public static func histogramDisplay() -> CIFilter & CIHistogramDisplayFilter { CIHistogramDisplayFilterBuiltinFilter() }
+}
+
 /// Typed access to CIHueAdjust's inputs (`CIFilter.hueAdjust()`).
 public protocol CIHueAdjust: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -1394,6 +1956,49 @@ final class CIHueBlendModeBuiltinFilter: CIFilter, CIHueBlendMode {
 extension CIFilter {
     /// Hue Blend Mode: Blend mode: background luminance and saturation with the source hue.
     public static func hueBlendMode() -> CIFilter & CIHueBlendMode { CIHueBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIKMeans's inputs (`CIFilter.KMeans()`).
+public protocol CIKMeans: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+    var means: CIImage? { get set }
+    var count: Float { get set }
+    var passes: Float { get set }
+    var perceptual: Bool { get set }
+}
+
+final class CIKMeansBuiltinFilter: CIFilter, CIKMeans {
+    override init() { super.init(builtin: BuiltinFilters.kMeans) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var means: CIImage? {
+        get { typedValue(forKey: "inputMeans", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputMeans") }
+    }
+    var count: Float {
+        get { typedValue(forKey: "inputCount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCount") }
+    }
+    var passes: Float {
+        get { typedValue(forKey: "inputPasses", as: Float.self) }
+        set { setValue(newValue, forKey: "inputPasses") }
+    }
+    var perceptual: Bool {
+        get { typedValue(forKey: "inputPerceptual", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputPerceptual") }
+    }
+}
+
+extension CIFilter {
+    /// KMeans: Clusters the colors of a region into K representative colors (palette).
+    public static func KMeans() -> CIFilter & CIKMeans { CIKMeansBuiltinFilter() }
 }
 
 /// Typed access to CILanczosScaleTransform's inputs (`CIFilter.lanczosScaleTransform()`).
@@ -1764,6 +2369,29 @@ final class CIRadialGradientBuiltinFilter: CIFilter, CIRadialGradient {
 extension CIFilter {
     /// Radial Gradient: Generates a gradient between two concentric circles.
     public static func radialGradient() -> CIFilter & CIRadialGradient { CIRadialGradientBuiltinFilter() }
+}
+
+/// Typed access to CIRowAverage's inputs (`CIFilter.rowAverage()`).
+public protocol CIRowAverage: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIRowAverageBuiltinFilter: CIFilter, CIRowAverage {
+    override init() { super.init(builtin: BuiltinFilters.rowAverage) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Row Average: Reduces a region to a 1-pixel-wide column of per-row mean colors.
+    public static func rowAverage() -> CIFilter & CIRowAverage { CIRowAverageBuiltinFilter() }
 }
 
 /// Typed access to CISRGBToneCurveToLinear's inputs (`CIFilter.sRGBToneCurveToLinear()`).
