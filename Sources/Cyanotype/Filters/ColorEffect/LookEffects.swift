@@ -294,10 +294,11 @@ struct RampStage: ColorStage {
 
 // MARK: - Table lookups
 
-/// Per-row work that reads a small second image whole (a gradient, a palette, statistics).
+/// Per-pixel work that reads a small second image whole (a gradient, a palette, statistics).
 protocol TableStage: Sendable {
-    /// Transforms `count` premultiplied pixels in place; `table` holds the table image.
-    func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int, table: TileBuffer)
+    /// Transforms the premultiplied pixels of `tile` (at `origin`) in place; `table` holds the
+    /// table image. Called once per tile, so per-table set-up is paid once per tile.
+    func run(_ tile: TileBuffer, origin: (x: Int, y: Int), table: TileBuffer)
     var label: String { get }
 }
 
@@ -314,24 +315,27 @@ final class TableLookupNode: RecipeNode, @unchecked Sendable {
         ev.fill(inputs[0], rect, out)
         let t = PixelBlock(rect: inputs[1].pixelExtent)
         ev.fill(inputs[1], t.rect, t.buffer)
-        for r in 0..<out.height { stage.run(out.row(r), count: out.width, x: rect.minX, y: rect.minY + r, table: t.buffer) }
+        stage.run(out, origin: (rect.minX, rect.minY), table: t.buffer)
     }
     override var label: String { "table lookup \(stage.label)" }
 }
 
 struct ColorMapStage: TableStage {
-    func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int, table: TileBuffer) {
+    func run(_ tile: TileBuffer, origin: (x: Int, y: Int), table: TileBuffer) {
         let g = table.row(table.height / 2)
         let last = table.width - 1
         let w = lumaWeights
-        for i in 0..<count {
-            let p = row[i]
-            let inv: Float = p.w > 0 ? 1 / p.w : 0
-            let l = clamp01((w.x * p.x + w.y * p.y + w.z * p.z) * inv) * Float(last)
-            let k = min(Int(l), max(0, last - 1))
-            let f = last > 0 ? l - Float(k) : 0
-            let c = last > 0 ? g[k] + (g[k + 1] - g[k]) * f : g[0]
-            row[i] = c * p.w
+        for r in 0..<tile.height {
+            let row = tile.row(r)
+            for i in 0..<tile.width {
+                let p = row[i]
+                let inv: Float = p.w > 0 ? 1 / p.w : 0
+                let l = clamp01((w.x * p.x + w.y * p.y + w.z * p.z) * inv) * Float(last)
+                let k = min(Int(l), max(0, last - 1))
+                let f = last > 0 ? l - Float(k) : 0
+                let c = last > 0 ? g[k] + (g[k + 1] - g[k]) * f : g[0]
+                row[i] = c * p.w
+            }
         }
     }
     var label: String { "color map" }
@@ -364,15 +368,18 @@ func paletteColors(_ table: TileBuffer, perceptual: Bool) -> (space: [SIMD3<Floa
 
 struct PalettizeStage: TableStage {
     let perceptual: Bool
-    func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int, table: TileBuffer) {
+    func run(_ tile: TileBuffer, origin: (x: Int, y: Int), table: TileBuffer) {
         let (space, linear) = paletteColors(table, perceptual: perceptual)
         space.withUnsafeBufferPointer { pal in
-            for i in 0..<count {
-                let p = row[i]
-                let inv: Float = p.w > 0 ? 1 / p.w : 0
-                var c = SIMD3(p.x * inv, p.y * inv, p.z * inv)
-                if perceptual { c = SIMD3(linearToSRGB(c.x), linearToSRGB(c.y), linearToSRGB(c.z)) }
-                row[i] = SIMD4(linear[nearestColor(c, pal)] * p.w, p.w)
+            for r in 0..<tile.height {
+                let row = tile.row(r)
+                for i in 0..<tile.width {
+                    let p = row[i]
+                    let inv: Float = p.w > 0 ? 1 / p.w : 0
+                    var c = SIMD3(p.x * inv, p.y * inv, p.z * inv)
+                    if perceptual { c = SIMD3(linearToSRGB(c.x), linearToSRGB(c.y), linearToSRGB(c.z)) }
+                    row[i] = SIMD4(linear[nearestColor(c, pal)] * p.w, p.w)
+                }
             }
         }
     }
@@ -449,7 +456,7 @@ struct LumaPercentileReduction: Reduction {
 
 struct LevelsStage: TableStage {
     let amount: Float
-    func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int, table: TileBuffer) {
+    func run(_ tile: TileBuffer, origin: (x: Int, y: Int), table: TileBuffer) {
         let s = table.row(0)[0]
         let a = min(amount, 1)
         let black = s.x * a, white = max(black + 1e-3, 1 - (1 - s.y) * a)
@@ -460,10 +467,13 @@ struct LevelsStage: TableStage {
             if gamma != 1 { t = powf(t, gamma) }
             return sRGBToLinear(t)
         }
-        for i in 0..<count {
-            let p = row[i]
-            let inv: Float = p.w > 0 ? 1 / p.w : 0
-            row[i] = SIMD4(level(p.x * inv) * p.w, level(p.y * inv) * p.w, level(p.z * inv) * p.w, p.w)
+        for r in 0..<tile.height {
+            let row = tile.row(r)
+            for i in 0..<tile.width {
+                let p = row[i]
+                let inv: Float = p.w > 0 ? 1 / p.w : 0
+                row[i] = SIMD4(level(p.x * inv) * p.w, level(p.y * inv) * p.w, level(p.z * inv) * p.w, p.w)
+            }
         }
     }
     var label: String { "document levels" }
