@@ -140,8 +140,8 @@ import Testing
 
     @Test func kMeansFindsTwoColours() throws {
         // Left third dark red, the rest light blue, opaque.
-        let red = CIImage(color: CIColor(red: 0.6, green: 0.1, blue: 0.1)).cropped(to: CGRect(x: 0, y: 0, width: 10, height: 12))
-        let blue = CIImage(color: CIColor(red: 0.2, green: 0.5, blue: 0.9)).cropped(to: CGRect(x: 10, y: 0, width: 20, height: 12))
+        let red = CIImage(color: CIColor(red: 0.6, green: 0.1, blue: 0.1)).cropped(to: CGRect(x: 0, y: 0, width: 40, height: 48))
+        let blue = CIImage(color: CIColor(red: 0.2, green: 0.5, blue: 0.9)).cropped(to: CGRect(x: 40, y: 0, width: 80, height: 48))
         let img = red.composited(over: blue)
         let out = img.applyingFilter("CIKMeans", parameters: ["inputCount": 2, "inputPasses": 3])
         #expect(out.extent == CGRect(x: 0, y: 0, width: 2, height: 1))

@@ -5,6 +5,7 @@
 // [0, 0, N, 1]. `inputExtent` [0, 0, 0, 0] (the default) means the input's own extent.
 // Read the numbers with `CIContext.reduce(_:)`.
 
+import Dispatch
 import Foundation
 
 extension CIContext {
@@ -420,7 +421,7 @@ struct LineAverageReduction: Reduction {
 /// Lloyd's k-means on straight colour weighted by alpha; returns the count x 1 result block.
 func kMeansClusters(_ block: PixelBlock, seeds: PixelBlock?, count: Int, passes: Int, perceptual: Bool) -> PixelBlock {
     let n = block.rect.area
-    @inline(__always) func space(_ p: SIMD4<Float>) -> SIMD3<Float> {
+    @Sendable @inline(__always) func space(_ p: SIMD4<Float>) -> SIMD3<Float> {
         let inv: Float = p.w > 0 ? 1 / p.w : 0
         let c = SIMD3(p.x * inv, p.y * inv, p.z * inv)
         return perceptual ? SIMD3(linearToSRGB(c.x), linearToSRGB(c.y), linearToSRGB(c.z)) : c
@@ -447,22 +448,38 @@ func kMeansClusters(_ block: PixelBlock, seeds: PixelBlock?, count: Int, passes:
         }
     }
     var weights = [Double](repeating: 0, count: count)
+    // Each pass: assign every pixel to its nearest mean, in fixed chunks over the cores, each
+    // chunk summing into its own slots (merged in chunk order, so results do not depend on
+    // timing), then move the means to their clusters' centroids.
+    let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount, n / 4096))
+    let slots = UnsafeMutablePointer<Double>.allocate(capacity: chunks * count * 4)
+    defer { slots.deallocate() }
+    let shared = SendablePointer(slots)
     for pass in 0...max(0, passes) {
+        slots.update(repeating: 0, count: chunks * count * 4)
+        let frozen = means
+        let work: @Sendable (Int) -> Void = { c in
+            let mine = shared.p + c * count * 4
+            frozen.withUnsafeBufferPointer { m in
+                for i in (n * c / chunks)..<(n * (c + 1) / chunks) {
+                    let p = block.pixels[i]
+                    guard p.w > 0 else { continue }
+                    let col = space(p)
+                    let best = nearestColor(col, m)
+                    let a = Double(p.w)
+                    let q = mine + 4 * best
+                    q[0] += Double(col.x) * a; q[1] += Double(col.y) * a; q[2] += Double(col.z) * a; q[3] += a
+                }
+            }
+        }
+        if chunks == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: chunks, execute: work) }
         var sums = [SIMD3<Double>](repeating: .zero, count: count)
         var w = [Double](repeating: 0, count: count)
-        for i in 0..<n {
-            let p = block.pixels[i]
-            guard p.w > 0 else { continue }
-            let c = space(p)
-            var best = 0
-            var bd = simdDistance2(c, means[0])
-            for k in 1..<count {
-                let d = simdDistance2(c, means[k])
-                if d < bd { bd = d; best = k }
+        for c in 0..<chunks {
+            for k in 0..<count {
+                let q = slots + (c * count + k) * 4
+                sums[k] += SIMD3(q[0], q[1], q[2]); w[k] += q[3]
             }
-            let a = Double(p.w)
-            sums[best] += SIMD3<Double>(Double(c.x), Double(c.y), Double(c.z)) * a
-            w[best] += a
         }
         weights = w
         if pass == max(0, passes) || passes == 0 { break }
