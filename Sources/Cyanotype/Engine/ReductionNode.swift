@@ -18,6 +18,9 @@ protocol Reduction: Sendable {
     func initialize(_ p: UnsafeMutablePointer<Double>, _ region: PixelRect)
     /// Folds `count` premultiplied working-space pixels of row `y`, from column `x`, into `p`.
     func accumulate(_ row: UnsafePointer<SIMD4<Float>>, count: Int, x: Int, y: Int, region: PixelRect, into p: UnsafeMutablePointer<Double>)
+    /// Folds a whole tile (rows ascending y from `y`); the default calls `accumulate` per row.
+    /// Reductions override it to keep per-tile scratch state (integer histogram counters).
+    func accumulateTile(_ tile: TileBuffer, x: Int, y: Int, region: PixelRect, into p: UnsafeMutablePointer<Double>)
     /// `into = into (op) other`, element by element.
     func merge(_ into: UnsafeMutablePointer<Double>, _ other: UnsafePointer<Double>, _ region: PixelRect)
     /// The output pixels, `outputWidth * outputHeight`, bottom row first.
@@ -29,6 +32,11 @@ protocol Reduction: Sendable {
 }
 
 extension Reduction {
+    func accumulateTile(_ tile: TileBuffer, x: Int, y: Int, region: PixelRect, into p: UnsafeMutablePointer<Double>) {
+        for row in 0..<tile.height {
+            accumulate(UnsafePointer(tile.row(row)), count: tile.width, x: x, y: y + row, region: region, into: p)
+        }
+    }
     func initialize(_ p: UnsafeMutablePointer<Double>, _ region: PixelRect) {
         p.update(repeating: 0, count: partialCount(region))
     }
@@ -123,9 +131,7 @@ func runReduction(_ reduction: any Reduction, input: RecipeNode, region requeste
             let tr = PixelRect(minX: x0, minY: y0, maxX: min(x0 + reductionTileWidth, region.maxX), maxY: min(y0 + reductionTileHeight, region.maxY))
             let buf = TileBuffer(base: scratch.pixels, width: tr.width, height: tr.height, rowStride: tr.width)
             ev.fill(input, tr, buf)
-            for row in 0..<tr.height {
-                reduction.accumulate(UnsafePointer(buf.row(row)), count: tr.width, x: tr.minX, y: tr.minY + row, region: region, into: shared.p + w * n)
-            }
+            reduction.accumulateTile(buf, x: tr.minX, y: tr.minY, region: region, into: shared.p + w * n)
             t += workers
         }
     }
