@@ -22,6 +22,134 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIAreaAlphaWeightedHistogram = FilterDescriptor(
+        name: "CIAreaAlphaWeightedHistogram", displayName: "Area Alpha Weighted Histogram",
+        summary: "Per-channel RGB histogram of a region with each pixel weighted by its alpha.",
+        categories: ["CICategoryBuiltIn", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputCount", displayName: "Count", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(64.0), identity: nil, minimum: 1.0, maximum: 2048.0, sliderMinimum: 10.0, sliderMaximum: 1000.0),
+        ],
+        outputKeys: ["outputImage", "outputImageMPS", "outputImageNonMPS", "outputData"],
+        availableMacOS: "15.0", availableIOS: "18")
+    static let CIAreaAverage = FilterDescriptor(
+        name: "CIAreaAverage", displayName: "Area Average",
+        summary: "Reduces a region to a single pixel holding its mean color.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage", "outputImageNonMPS:"],
+        availableMacOS: "10.5", availableIOS: "9")
+    static let CIAreaAverageMaximumRed = FilterDescriptor(
+        name: "CIAreaAverageMaximumRed", displayName: "Area Average and Maximum Red",
+        summary: "Reduces a region to one pixel carrying the mean and the maximum of the red channel.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "26.0", availableIOS: "26")
+    static let CIAreaBoundsRed = FilterDescriptor(
+        name: "CIAreaBoundsRed", displayName: "Area Bounds Red",
+        summary: "Finds the approximate bounding box of non-zero red pixels in a region (normalized rect in one pixel).",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "15.0", availableIOS: "18")
+    static let CIAreaHistogram = FilterDescriptor(
+        name: "CIAreaHistogram", displayName: "Area Histogram",
+        summary: "Computes an RGBA histogram of a region as a 1-pixel-tall image with N bins.",
+        categories: ["CICategoryBuiltIn", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputCount", displayName: "Count", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(64.0), identity: nil, minimum: 1.0, maximum: 2048.0, sliderMinimum: 10.0, sliderMaximum: 1000.0),
+        ],
+        outputKeys: ["outputImage", "outputData", "outputImageMPS", "outputImageNonMPS"],
+        availableMacOS: "10.5", availableIOS: "8")
+    static let CIAreaLogarithmicHistogram = FilterDescriptor(
+        name: "CIAreaLogarithmicHistogram", displayName: "Area Logarithmic Histogram",
+        summary: "Histogram of a region with RGB values binned on a log2 (stops) scale.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputCount", displayName: "Count", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(64.0), identity: nil, minimum: 1.0, maximum: 2048.0, sliderMinimum: 10.0, sliderMaximum: 1000.0),
+            FilterInputDescriptor(key: "inputMinimumStop", displayName: "Minimum Stop", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(-10.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: -12.0, sliderMaximum: -4.0),
+            FilterInputDescriptor(key: "inputMaximumStop", displayName: "Maximum Stop", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(4.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 8.0),
+        ],
+        outputKeys: ["outputImage", "outputData", "outputImageMPS", "outputImageNonMPS"],
+        availableMacOS: "13.0", availableIOS: "16")
+    static let CIAreaMaximum = FilterDescriptor(
+        name: "CIAreaMaximum", displayName: "Area Maximum",
+        summary: "Reduces a region to one pixel holding the per-channel maximum.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
+    static let CIAreaMaximumAlpha = FilterDescriptor(
+        name: "CIAreaMaximumAlpha", displayName: "Area Maximum Alpha",
+        summary: "Returns the pixel of the region whose alpha is largest.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
+    static let CIAreaMinMax = FilterDescriptor(
+        name: "CIAreaMinMax", displayName: "Area Min and Max",
+        summary: "Reduces a region to a 2x1 image with per-channel minimum and maximum.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage", "outputImageMPS:", "outputImageNonMPS"],
+        availableMacOS: "10.14", availableIOS: "12")
+    static let CIAreaMinMaxRed = FilterDescriptor(
+        name: "CIAreaMinMaxRed", displayName: "Area Min and Max Red",
+        summary: "Reduces a region to one pixel with the red channel's minimum and maximum.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
+    static let CIAreaMinimum = FilterDescriptor(
+        name: "CIAreaMinimum", displayName: "Area Minimum",
+        summary: "Reduces a region to one pixel holding the per-channel minimum.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
+    static let CIAreaMinimumAlpha = FilterDescriptor(
+        name: "CIAreaMinimumAlpha", displayName: "Area Minimum Alpha",
+        summary: "Returns the pixel of the region whose alpha is smallest.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
     static let CIBloom = FilterDescriptor(
         name: "CIBloom", displayName: "Bloom",
         summary: "Adds a soft glow by blurring and brightening highlights.",
@@ -109,6 +237,30 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIColorCrossPolynomial = FilterDescriptor(
+        name: "CIColorCrossPolynomial", displayName: "Color Cross Polynomial",
+        summary: "Maps each output channel through a polynomial in r, g, b including squared and cross terms.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRedCoefficients", displayName: "Red Coefficients", className: "CIVector", attributeType: nil, defaultValue: .vector([1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]), identity: .vector([1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputGreenCoefficients", displayName: "Green Coefficients", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]), identity: .vector([0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBlueCoefficients", displayName: "Blue Coefficients", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]), identity: .vector([0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
+    static let CIColorCurves = FilterDescriptor(
+        name: "CIColorCurves", displayName: "Color Curves",
+        summary: "Applies per-channel 1D curves supplied as a table.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCurvesData", displayName: "Curves Data", className: "NSData", attributeType: nil, defaultValue: .data(byteLength: 36), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCurvesDomain", displayName: "Curves Domain", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColorSpace", displayName: "Color Space", className: "NSObject", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
     static let CIColorDodgeBlendMode = FilterDescriptor(
         name: "CIColorDodgeBlendMode", displayName: "Color Dodge Blend Mode",
         summary: "Blend mode: color dodge (brightens background to reflect the source).",
@@ -128,6 +280,16 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIColorMap = FilterDescriptor(
+        name: "CIColorMap", displayName: "Color Map",
+        summary: "Maps source colors through a gradient image used as a lookup table.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputGradientImage", displayName: "Gradient Image", className: "CIImage", attributeType: "CIAttributeTypeGradient", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIColorMatrix = FilterDescriptor(
         name: "CIColorMatrix", displayName: "Color Matrix",
         summary: "Multiplies RGBA by a 4x4 matrix (given as four row vectors) and adds a bias vector.",
@@ -166,6 +328,16 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.9", availableIOS: "7")
+    static let CIColorPosterize = FilterDescriptor(
+        name: "CIColorPosterize", displayName: "Color Posterize",
+        summary: "Quantizes each color channel to a fixed number of levels.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputLevels", displayName: "Levels", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(6.0), identity: .number(300.0), minimum: 1.0, maximum: nil, sliderMinimum: 2.0, sliderMaximum: 30.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIColorThreshold = FilterDescriptor(
         name: "CIColorThreshold", displayName: "Color Threshold",
         summary: "Binarizes the image at a given threshold.",
@@ -176,6 +348,16 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "11.0", availableIOS: "14")
+    static let CIColumnAverage = FilterDescriptor(
+        name: "CIColumnAverage", displayName: "Column Average",
+        summary: "Reduces a region to a 1-pixel-tall row of per-column mean colors.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
     static let CIConstantColorGenerator = FilterDescriptor(
         name: "CIConstantColorGenerator", displayName: "Constant Color",
         summary: "Generates an infinite image of a single color.",
@@ -185,6 +367,26 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIConvertLabToRGB = FilterDescriptor(
+        name: "CIConvertLabToRGB", displayName: "Convert Lab to RGB",
+        summary: "Converts pixel values from L*a*b* to the RGB working space.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputNormalize", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "13.0", availableIOS: "16")
+    static let CIConvertRGBtoLab = FilterDescriptor(
+        name: "CIConvertRGBtoLab", displayName: "Convert RGB to Lab",
+        summary: "Converts pixel values from the RGB working space to L*a*b*.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputNormalize", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "13.0", availableIOS: "16")
     static let CICrop = FilterDescriptor(
         name: "CICrop", displayName: "Crop",
         summary: "Crops the image to a rectangle.",
@@ -233,6 +435,26 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.13", availableIOS: "11")
+    static let CIDistanceGradientFromRedMask = FilterDescriptor(
+        name: "CIDistanceGradientFromRedMask", displayName: "Distance Gradient From Red Mask",
+        summary: "Produces a field of normalized distance to the nearest red-mask pixel.",
+        categories: ["CICategoryBuiltIn", "CICategoryGradient", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMaximumDistance", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: nil, minimum: 0.0, maximum: 1000.0, sliderMinimum: 1.0, sliderMaximum: 100.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "15.0", availableIOS: "18")
+    static let CIDither = FilterDescriptor(
+        name: "CIDither", displayName: "Dither",
+        summary: "Adds dithering noise to reduce banding.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.1), identity: .number(0.0), minimum: 0.0, maximum: 5.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.14", availableIOS: "12")
     static let CIDivideBlendMode = FilterDescriptor(
         name: "CIDivideBlendMode", displayName: "Divide Blend Mode",
         summary: "Blend mode: divides background by source.",
@@ -243,6 +465,16 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "8")
+    static let CIDocumentEnhancer = FilterDescriptor(
+        name: "CIDocumentEnhancer", displayName: "Document Enhancer",
+        summary: "Cleans up photographed documents (shadow removal, whiter paper, more contrast).",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryNonSquarePixels", "CICategoryStillImage"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAmount", displayName: "Amount", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: 10.0, sliderMinimum: 0.0, sliderMaximum: 2.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.15", availableIOS: "13")
     static let CIExclusionBlendMode = FilterDescriptor(
         name: "CIExclusionBlendMode", displayName: "Exclusion Blend Mode",
         summary: "Blend mode: exclusion (lower-contrast variant of difference).",
@@ -260,6 +492,17 @@ enum Catalog {
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputEV", displayName: "EV", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -10.0, sliderMaximum: 10.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIFalseColor = FilterDescriptor(
+        name: "CIFalseColor", displayName: "False Color",
+        summary: "Maps luminance onto a ramp between two colors.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor0", displayName: "Color 1", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([0.3, 0.0, 0.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor1", displayName: "Color 2", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 0.9, 0.8, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
@@ -283,6 +526,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CIGaussianGradient = FilterDescriptor(
+        name: "CIGaussianGradient", displayName: "Gaussian Gradient",
+        summary: "Generates a radial gradient with a Gaussian falloff between two colors.",
+        categories: ["CICategoryBuiltIn", "CICategoryGradient", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor0", displayName: "Color 1", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor1", displayName: "Color 2", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(300.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 800.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
     static let CIHardLightBlendMode = FilterDescriptor(
         name: "CIHardLightBlendMode", displayName: "Hard Light Blend Mode",
         summary: "Blend mode: hard light (multiply or screen depending on source).",
@@ -293,6 +548,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIHistogramDisplayFilter = FilterDescriptor(
+        name: "CIHistogramDisplayFilter", displayName: "Histogram Display",
+        summary: "Draws a visual histogram chart from the output of an area histogram.",
+        categories: ["CICategoryBuiltIn", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputHeight", displayName: "Height", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(100.0), identity: nil, minimum: 1.0, maximum: 200.0, sliderMinimum: 1.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputHighLimit", displayName: "High Limit", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputLowLimit", displayName: "Low Limit", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: nil, availableIOS: "8")
     static let CIHueAdjust = FilterDescriptor(
         name: "CIHueAdjust", displayName: "Hue Adjust",
         summary: "Rotates hue by an angle.",
@@ -313,6 +580,43 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIHueSaturationValueGradient = FilterDescriptor(
+        name: "CIHueSaturationValueGradient", displayName: "Hue/Saturation/Value Gradient",
+        summary: "Generates a color wheel (hue by angle, saturation by radius) at a given value.",
+        categories: ["CICategoryBuiltIn", "CICategoryGradient", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputValue", displayName: "Value", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(300.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 800.0),
+            FilterInputDescriptor(key: "inputSoftness", displayName: "Softness", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputDither", displayName: "Dither", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 3.0),
+            FilterInputDescriptor(key: "inputColorSpace", displayName: "Color Space", className: "NSObject", attributeType: nil, defaultValue: .colorSpace("sRGB"), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.12", availableIOS: "10")
+    static let CIKMeans = FilterDescriptor(
+        name: "CIKMeans", displayName: "KMeans",
+        summary: "Clusters the colors of a region into K representative colors (palette).",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMeans", displayName: "Means", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCount", displayName: "Count", className: "NSNumber", attributeType: "CIAttributeTypeCount", defaultValue: .number(8.0), identity: .number(0.0), minimum: 0.0, maximum: 128.0, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPasses", displayName: "Passes", className: "NSNumber", attributeType: "CIAttributeTypeCount", defaultValue: .number(5.0), identity: .number(0.0), minimum: 0.0, maximum: 20.0, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPerceptual", displayName: "Perceptual", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.15", availableIOS: "13")
+    static let CILabDeltaE = FilterDescriptor(
+        name: "CILabDeltaE", displayName: "Lab ∆E",
+        summary: "Per-pixel CIE Delta E color difference between two images.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputImage2", displayName: "Image2", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
     static let CILanczosScaleTransform = FilterDescriptor(
         name: "CILanczosScaleTransform", displayName: "Lanczos Scale Transform",
         summary: "High-quality Lanczos resampling by a scale factor and aspect ratio.",
@@ -395,6 +699,24 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIMaskToAlpha = FilterDescriptor(
+        name: "CIMaskToAlpha", displayName: "Mask to Alpha",
+        summary: "Turns a grayscale mask into white with the mask as alpha.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
+    static let CIMaximumComponent = FilterDescriptor(
+        name: "CIMaximumComponent", displayName: "Maximum Component",
+        summary: "Grayscale from the maximum of R, G, B.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
     static let CIMaximumCompositing = FilterDescriptor(
         name: "CIMaximumCompositing", displayName: "Maximum",
         summary: "Per-channel maximum of source and background.",
@@ -405,6 +727,15 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIMinimumComponent = FilterDescriptor(
+        name: "CIMinimumComponent", displayName: "Minimum Component",
+        summary: "Grayscale from the minimum of R, G, B.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
     static let CIMinimumCompositing = FilterDescriptor(
         name: "CIMinimumCompositing", displayName: "Minimum",
         summary: "Per-channel minimum of source and background.",
@@ -445,6 +776,108 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIPaletteCentroid = FilterDescriptor(
+        name: "CIPaletteCentroid", displayName: "Palette Centroid",
+        summary: "Computes mean image coordinates for each color of a palette.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPaletteImage", displayName: "Palette Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPerceptual", displayName: "Perceptual", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.15", availableIOS: "13")
+    static let CIPalettize = FilterDescriptor(
+        name: "CIPalettize", displayName: "Palettize",
+        summary: "Repaints the image using only the colors of a palette image.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPaletteImage", displayName: "Palette Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPerceptual", displayName: "Perceptual", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.15", availableIOS: "13")
+    static let CIPhotoEffectChrome = FilterDescriptor(
+        name: "CIPhotoEffectChrome", displayName: "Photo Effect Chrome",
+        summary: "Apple preset photo look \"Chrome\" (punchy, higher contrast).",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo", "CICategoryXMPSerializable"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtrapolate", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
+    static let CIPhotoEffectFade = FilterDescriptor(
+        name: "CIPhotoEffectFade", displayName: "Photo Effect Fade",
+        summary: "Apple preset photo look \"Fade\" (washed-out, lower contrast).",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo", "CICategoryXMPSerializable"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtrapolate", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
+    static let CIPhotoEffectInstant = FilterDescriptor(
+        name: "CIPhotoEffectInstant", displayName: "Photo Effect Instant",
+        summary: "Apple preset photo look \"Instant\" (vintage instant-film tones).",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo", "CICategoryXMPSerializable"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtrapolate", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
+    static let CIPhotoEffectMono = FilterDescriptor(
+        name: "CIPhotoEffectMono", displayName: "Photo Effect Mono",
+        summary: "Apple preset black-and-white look \"Mono\".",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo", "CICategoryXMPSerializable"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtrapolate", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
+    static let CIPhotoEffectNoir = FilterDescriptor(
+        name: "CIPhotoEffectNoir", displayName: "Photo Effect Noir",
+        summary: "Apple preset high-contrast black-and-white look \"Noir\".",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo", "CICategoryXMPSerializable"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtrapolate", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
+    static let CIPhotoEffectProcess = FilterDescriptor(
+        name: "CIPhotoEffectProcess", displayName: "Photo Effect Process",
+        summary: "Apple preset photo look \"Process\" (cool cross-processed tones).",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo", "CICategoryXMPSerializable"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtrapolate", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
+    static let CIPhotoEffectTonal = FilterDescriptor(
+        name: "CIPhotoEffectTonal", displayName: "Photo Effect Tonal",
+        summary: "Apple preset black-and-white look \"Tonal\" (soft gray tones).",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo", "CICategoryXMPSerializable"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtrapolate", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
+    static let CIPhotoEffectTransfer = FilterDescriptor(
+        name: "CIPhotoEffectTransfer", displayName: "Photo Effect Transfer",
+        summary: "Apple preset photo look \"Transfer\" (warm vintage tones).",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo", "CICategoryXMPSerializable"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtrapolate", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
     static let CIPinLightBlendMode = FilterDescriptor(
         name: "CIPinLightBlendMode", displayName: "Pin Light Blend Mode",
         summary: "Blend mode: pin light.",
@@ -468,6 +901,16 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIRowAverage = FilterDescriptor(
+        name: "CIRowAverage", displayName: "Row Average",
+        summary: "Reduces a region to a 1-pixel-wide column of per-row mean colors.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryReduction", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
     static let CISRGBToneCurveToLinear = FilterDescriptor(
         name: "CISRGBToneCurveToLinear", displayName: "sRGB Tone Curve to Linear",
         summary: "Removes the sRGB transfer curve (to linear values).",
@@ -507,6 +950,28 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CISignedDistanceGradientFromRedMask = FilterDescriptor(
+        name: "CISignedDistanceGradientFromRedMask", displayName: "Signed Distance Gradient From Red Mask",
+        summary: "Produces a signed normalized distance field to the edge of a red mask (negative inside).",
+        categories: ["CICategoryBuiltIn", "CICategoryGradient", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMaximumDistance", displayName: "Maximum Distance", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: nil, minimum: 0.0, maximum: 1000.0, sliderMinimum: 1.0, sliderMaximum: 100.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "26.0", availableIOS: "26")
+    static let CISmoothLinearGradient = FilterDescriptor(
+        name: "CISmoothLinearGradient", displayName: "Smooth Linear Gradient",
+        summary: "Linear gradient between two points using a smooth (S-curve) interpolation.",
+        categories: ["CICategoryBuiltIn", "CICategoryGradient", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputPoint0", displayName: "Point 0", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPoint1", displayName: "Point 1", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([200.0, 200.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor0", displayName: "Color 1", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor1", displayName: "Color 2", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([0.0, 0.0, 0.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "6")
     static let CISoftLightBlendMode = FilterDescriptor(
         name: "CISoftLightBlendMode", displayName: "Soft Light Blend Mode",
         summary: "Blend mode: soft light.",
@@ -578,6 +1043,15 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.7", availableIOS: "5")
+    static let CIThermal = FilterDescriptor(
+        name: "CIThermal", displayName: "Thermal",
+        summary: "Preset false-color \"thermal camera\" look.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.11", availableIOS: "10")
     static let CIToneCurve = FilterDescriptor(
         name: "CIToneCurve", displayName: "Tone Curve",
         summary: "Adjusts RGB through a 5-point spline tone curve.",
@@ -625,6 +1099,19 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.9", availableIOS: "5")
+    static let CIVignetteEffect = FilterDescriptor(
+        name: "CIVignetteEffect", displayName: "Vignette Effect",
+        summary: "Vignette around a chosen center with radius, intensity and falloff.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(150.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 2000.0),
+            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(0.0), minimum: -1.0, maximum: 1.0, sliderMinimum: -1.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputFalloff", displayName: "Falloff", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
     static let CIVividLightBlendMode = FilterDescriptor(
         name: "CIVividLightBlendMode", displayName: "Vivid Light Blend Mode",
         summary: "Blend mode: vivid light (color burn plus color dodge).",
@@ -645,6 +1132,15 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIXRay = FilterDescriptor(
+        name: "CIXRay", displayName: "X-Ray",
+        summary: "Preset inverted, x-ray style look.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.11", availableIOS: "10")
 }
 
 extension BuiltinFilters {
@@ -652,6 +1148,18 @@ extension BuiltinFilters {
     static let all: [BuiltinFilter] = [
         additionCompositing,
         affineTransform,
+        areaAlphaWeightedHistogram,
+        areaAverage,
+        areaAverageMaximumRed,
+        areaBoundsRed,
+        areaHistogram,
+        areaLogarithmicHistogram,
+        areaMaximum,
+        areaMaximumAlpha,
+        areaMinMax,
+        areaMinMaxRed,
+        areaMinimum,
+        areaMinimumAlpha,
         bloom,
         boxBlur,
         checkerboardGenerator,
@@ -660,26 +1168,42 @@ extension BuiltinFilters {
         colorBurnBlendMode,
         colorClamp,
         colorControls,
+        colorCrossPolynomial,
+        colorCurves,
         colorDodgeBlendMode,
         colorInvert,
+        colorMap,
         colorMatrix,
         colorMonochrome,
         colorPolynomial,
+        colorPosterize,
         colorThreshold,
+        columnAverage,
         constantColorGenerator,
+        convertLabToRGB,
+        convertRGBtoLab,
         crop,
         darkenBlendMode,
         depthToDisparity,
         differenceBlendMode,
         disparityToDepth,
+        distanceGradientFromRedMask,
+        dither,
         divideBlendMode,
+        documentEnhancer,
         exclusionBlendMode,
         exposureAdjust,
+        falseColor,
         gammaAdjust,
         gaussianBlur,
+        gaussianGradient,
         hardLightBlendMode,
+        histogramDisplayFilter,
         hueAdjust,
         hueBlendMode,
+        hueSaturationValueGradient,
+        kMeans,
+        labDeltaE,
         lanczosScaleTransform,
         lightenBlendMode,
         linearBurnBlendMode,
@@ -688,17 +1212,33 @@ extension BuiltinFilters {
         linearLightBlendMode,
         linearToSRGBToneCurve,
         luminosityBlendMode,
+        maskToAlpha,
+        maximumComponent,
         maximumCompositing,
+        minimumComponent,
         minimumCompositing,
         multiplyBlendMode,
         multiplyCompositing,
         overlayBlendMode,
+        paletteCentroid,
+        palettize,
+        photoEffectChrome,
+        photoEffectFade,
+        photoEffectInstant,
+        photoEffectMono,
+        photoEffectNoir,
+        photoEffectProcess,
+        photoEffectTonal,
+        photoEffectTransfer,
         pinLightBlendMode,
         radialGradient,
+        rowAverage,
         sRGBToneCurveToLinear,
         saturationBlendMode,
         screenBlendMode,
         sepiaTone,
+        signedDistanceGradientFromRedMask,
+        smoothLinearGradient,
         softLightBlendMode,
         sourceAtopCompositing,
         sourceInCompositing,
@@ -706,12 +1246,15 @@ extension BuiltinFilters {
         sourceOverCompositing,
         subtractBlendMode,
         temperatureAndTint,
+        thermal,
         toneCurve,
         unsharpMask,
         vibrance,
         vignette,
+        vignetteEffect,
         vividLightBlendMode,
         whitePointAdjust,
+        xRay,
     ]
 }
 
@@ -736,6 +1279,322 @@ final class CIAdditionCompositingBuiltinFilter: CIFilter, CIAdditionCompositing 
 extension CIFilter {
     /// Addition: Adds source and background color components per channel (brightening composite).
     public static func additionCompositing() -> CIFilter & CIAdditionCompositing { CIAdditionCompositingBuiltinFilter() }
+}
+
+/// Typed access to CIAreaAlphaWeightedHistogram's inputs (`CIFilter.areaAlphaWeightedHistogram()`).
+public protocol CIAreaAlphaWeightedHistogram: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+    var scale: Float { get set }
+    var count: Float { get set }
+}
+
+final class CIAreaAlphaWeightedHistogramBuiltinFilter: CIFilter, CIAreaAlphaWeightedHistogram {
+    override init() { super.init(builtin: BuiltinFilters.areaAlphaWeightedHistogram) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+    var count: Float {
+        get { typedValue(forKey: "inputCount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCount") }
+    }
+}
+
+extension CIFilter {
+    /// Area Alpha Weighted Histogram: Per-channel RGB histogram of a region with each pixel weighted by its alpha.
+    public static func areaAlphaWeightedHistogram() -> CIFilter & CIAreaAlphaWeightedHistogram { CIAreaAlphaWeightedHistogramBuiltinFilter() }
+}
+
+/// Typed access to CIAreaAverage's inputs (`CIFilter.areaAverage()`).
+public protocol CIAreaAverage: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaAverageBuiltinFilter: CIFilter, CIAreaAverage {
+    override init() { super.init(builtin: BuiltinFilters.areaAverage) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Average: Reduces a region to a single pixel holding its mean color.
+    public static func areaAverage() -> CIFilter & CIAreaAverage { CIAreaAverageBuiltinFilter() }
+}
+
+/// Typed access to CIAreaAverageMaximumRed's inputs (`CIFilter.areaAverageMaximumRed()`).
+public protocol CIAreaAverageMaximumRed: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaAverageMaximumRedBuiltinFilter: CIFilter, CIAreaAverageMaximumRed {
+    override init() { super.init(builtin: BuiltinFilters.areaAverageMaximumRed) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Average and Maximum Red: Reduces a region to one pixel carrying the mean and the maximum of the red channel.
+    public static func areaAverageMaximumRed() -> CIFilter & CIAreaAverageMaximumRed { CIAreaAverageMaximumRedBuiltinFilter() }
+}
+
+/// Typed access to CIAreaBoundsRed's inputs (`CIFilter.areaBoundsRed()`).
+public protocol CIAreaBoundsRed: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaBoundsRedBuiltinFilter: CIFilter, CIAreaBoundsRed {
+    override init() { super.init(builtin: BuiltinFilters.areaBoundsRed) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Bounds Red: Finds the approximate bounding box of non-zero red pixels in a region (normalized rect in one pixel).
+    public static func areaBoundsRed() -> CIFilter & CIAreaBoundsRed { CIAreaBoundsRedBuiltinFilter() }
+}
+
+/// Typed access to CIAreaHistogram's inputs (`CIFilter.areaHistogram()`).
+public protocol CIAreaHistogram: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+    var scale: Float { get set }
+    var count: Float { get set }
+}
+
+final class CIAreaHistogramBuiltinFilter: CIFilter, CIAreaHistogram {
+    override init() { super.init(builtin: BuiltinFilters.areaHistogram) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+    var count: Float {
+        get { typedValue(forKey: "inputCount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCount") }
+    }
+}
+
+extension CIFilter {
+    /// Area Histogram: Computes an RGBA histogram of a region as a 1-pixel-tall image with N bins.
+    public static func areaHistogram() -> CIFilter & CIAreaHistogram { CIAreaHistogramBuiltinFilter() }
+}
+
+/// Typed access to CIAreaLogarithmicHistogram's inputs (`CIFilter.areaLogarithmicHistogram()`).
+public protocol CIAreaLogarithmicHistogram: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+    var scale: Float { get set }
+    var count: Float { get set }
+    var minimumStop: Float { get set }
+    var maximumStop: Float { get set }
+}
+
+final class CIAreaLogarithmicHistogramBuiltinFilter: CIFilter, CIAreaLogarithmicHistogram {
+    override init() { super.init(builtin: BuiltinFilters.areaLogarithmicHistogram) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+    var count: Float {
+        get { typedValue(forKey: "inputCount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCount") }
+    }
+    var minimumStop: Float {
+        get { typedValue(forKey: "inputMinimumStop", as: Float.self) }
+        set { setValue(newValue, forKey: "inputMinimumStop") }
+    }
+    var maximumStop: Float {
+        get { typedValue(forKey: "inputMaximumStop", as: Float.self) }
+        set { setValue(newValue, forKey: "inputMaximumStop") }
+    }
+}
+
+extension CIFilter {
+    /// Area Logarithmic Histogram: Histogram of a region with RGB values binned on a log2 (stops) scale.
+    public static func areaLogarithmicHistogram() -> CIFilter & CIAreaLogarithmicHistogram { CIAreaLogarithmicHistogramBuiltinFilter() }
+}
+
+/// Typed access to CIAreaMaximum's inputs (`CIFilter.areaMaximum()`).
+public protocol CIAreaMaximum: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaMaximumBuiltinFilter: CIFilter, CIAreaMaximum {
+    override init() { super.init(builtin: BuiltinFilters.areaMaximum) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Maximum: Reduces a region to one pixel holding the per-channel maximum.
+    public static func areaMaximum() -> CIFilter & CIAreaMaximum { CIAreaMaximumBuiltinFilter() }
+}
+
+/// Typed access to CIAreaMaximumAlpha's inputs (`CIFilter.areaMaximumAlpha()`).
+public protocol CIAreaMaximumAlpha: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaMaximumAlphaBuiltinFilter: CIFilter, CIAreaMaximumAlpha {
+    override init() { super.init(builtin: BuiltinFilters.areaMaximumAlpha) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Maximum Alpha: Returns the pixel of the region whose alpha is largest.
+    public static func areaMaximumAlpha() -> CIFilter & CIAreaMaximumAlpha { CIAreaMaximumAlphaBuiltinFilter() }
+}
+
+/// Typed access to CIAreaMinMax's inputs (`CIFilter.areaMinMax()`).
+public protocol CIAreaMinMax: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaMinMaxBuiltinFilter: CIFilter, CIAreaMinMax {
+    override init() { super.init(builtin: BuiltinFilters.areaMinMax) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Min and Max: Reduces a region to a 2x1 image with per-channel minimum and maximum.
+    public static func areaMinMax() -> CIFilter & CIAreaMinMax { CIAreaMinMaxBuiltinFilter() }
+}
+
+/// Typed access to CIAreaMinMaxRed's inputs (`CIFilter.areaMinMaxRed()`).
+public protocol CIAreaMinMaxRed: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaMinMaxRedBuiltinFilter: CIFilter, CIAreaMinMaxRed {
+    override init() { super.init(builtin: BuiltinFilters.areaMinMaxRed) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Min and Max Red: Reduces a region to one pixel with the red channel's minimum and maximum.
+    public static func areaMinMaxRed() -> CIFilter & CIAreaMinMaxRed { CIAreaMinMaxRedBuiltinFilter() }
+}
+
+/// Typed access to CIAreaMinimum's inputs (`CIFilter.areaMinimum()`).
+public protocol CIAreaMinimum: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaMinimumBuiltinFilter: CIFilter, CIAreaMinimum {
+    override init() { super.init(builtin: BuiltinFilters.areaMinimum) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Minimum: Reduces a region to one pixel holding the per-channel minimum.
+    public static func areaMinimum() -> CIFilter & CIAreaMinimum { CIAreaMinimumBuiltinFilter() }
+}
+
+/// Typed access to CIAreaMinimumAlpha's inputs (`CIFilter.areaMinimumAlpha()`).
+public protocol CIAreaMinimumAlpha: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIAreaMinimumAlphaBuiltinFilter: CIFilter, CIAreaMinimumAlpha {
+    override init() { super.init(builtin: BuiltinFilters.areaMinimumAlpha) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Area Minimum Alpha: Returns the pixel of the region whose alpha is smallest.
+    public static func areaMinimumAlpha() -> CIFilter & CIAreaMinimumAlpha { CIAreaMinimumAlphaBuiltinFilter() }
 }
 
 /// Typed access to CIBloom's inputs (`CIFilter.bloom()`).
@@ -957,6 +1816,72 @@ extension CIFilter {
     public static func colorControls() -> CIFilter & CIColorControls { CIColorControlsBuiltinFilter() }
 }
 
+/// Typed access to CIColorCrossPolynomial's inputs (`CIFilter.colorCrossPolynomial()`).
+public protocol CIColorCrossPolynomial: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var redCoefficients: CIVector { get set }
+    var greenCoefficients: CIVector { get set }
+    var blueCoefficients: CIVector { get set }
+}
+
+final class CIColorCrossPolynomialBuiltinFilter: CIFilter, CIColorCrossPolynomial {
+    override init() { super.init(builtin: BuiltinFilters.colorCrossPolynomial) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var redCoefficients: CIVector {
+        get { typedValue(forKey: "inputRedCoefficients", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputRedCoefficients") }
+    }
+    var greenCoefficients: CIVector {
+        get { typedValue(forKey: "inputGreenCoefficients", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputGreenCoefficients") }
+    }
+    var blueCoefficients: CIVector {
+        get { typedValue(forKey: "inputBlueCoefficients", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputBlueCoefficients") }
+    }
+}
+
+extension CIFilter {
+    /// Color Cross Polynomial: Maps each output channel through a polynomial in r, g, b including squared and cross terms.
+    public static func colorCrossPolynomial() -> CIFilter & CIColorCrossPolynomial { CIColorCrossPolynomialBuiltinFilter() }
+}
+
+/// Typed access to CIColorCurves's inputs (`CIFilter.colorCurves()`).
+public protocol CIColorCurves: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var curvesData: Data { get set }
+    var curvesDomain: CIVector { get set }
+    var colorSpace: Any? { get set }
+}
+
+final class CIColorCurvesBuiltinFilter: CIFilter, CIColorCurves {
+    override init() { super.init(builtin: BuiltinFilters.colorCurves) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var curvesData: Data {
+        get { typedValue(forKey: "inputCurvesData", as: Data.self) }
+        set { setValue(newValue, forKey: "inputCurvesData") }
+    }
+    var curvesDomain: CIVector {
+        get { typedValue(forKey: "inputCurvesDomain", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputCurvesDomain") }
+    }
+    var colorSpace: Any? {
+        get { typedValue(forKey: "inputColorSpace", as: Any.self) }
+        set { setValue(newValue, forKey: "inputColorSpace") }
+    }
+}
+
+extension CIFilter {
+    /// Color Curves: Applies per-channel 1D curves supplied as a table.
+    public static func colorCurves() -> CIFilter & CIColorCurves { CIColorCurvesBuiltinFilter() }
+}
+
 /// Typed access to CIColorDodgeBlendMode's inputs (`CIFilter.colorDodgeBlendMode()`).
 public protocol CIColorDodgeBlendMode: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -996,6 +1921,29 @@ final class CIColorInvertBuiltinFilter: CIFilter, CIColorInvert {
 extension CIFilter {
     /// Color Invert: Inverts the color channels.
     public static func colorInvert() -> CIFilter & CIColorInvert { CIColorInvertBuiltinFilter() }
+}
+
+/// Typed access to CIColorMap's inputs (`CIFilter.colorMap()`).
+public protocol CIColorMap: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var gradientImage: CIImage? { get set }
+}
+
+final class CIColorMapBuiltinFilter: CIFilter, CIColorMap {
+    override init() { super.init(builtin: BuiltinFilters.colorMap) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var gradientImage: CIImage? {
+        get { typedValue(forKey: "inputGradientImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputGradientImage") }
+    }
+}
+
+extension CIFilter {
+    /// Color Map: Maps source colors through a gradient image used as a lookup table.
+    public static func colorMap() -> CIFilter & CIColorMap { CIColorMapBuiltinFilter() }
 }
 
 /// Typed access to CIColorMatrix's inputs (`CIFilter.colorMatrix()`).
@@ -1107,6 +2055,29 @@ extension CIFilter {
     public static func colorPolynomial() -> CIFilter & CIColorPolynomial { CIColorPolynomialBuiltinFilter() }
 }
 
+/// Typed access to CIColorPosterize's inputs (`CIFilter.colorPosterize()`).
+public protocol CIColorPosterize: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var levels: Float { get set }
+}
+
+final class CIColorPosterizeBuiltinFilter: CIFilter, CIColorPosterize {
+    override init() { super.init(builtin: BuiltinFilters.colorPosterize) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var levels: Float {
+        get { typedValue(forKey: "inputLevels", as: Float.self) }
+        set { setValue(newValue, forKey: "inputLevels") }
+    }
+}
+
+extension CIFilter {
+    /// Color Posterize: Quantizes each color channel to a fixed number of levels.
+    public static func colorPosterize() -> CIFilter & CIColorPosterize { CIColorPosterizeBuiltinFilter() }
+}
+
 /// Typed access to CIColorThreshold's inputs (`CIFilter.colorThreshold()`).
 public protocol CIColorThreshold: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -1128,6 +2099,75 @@ final class CIColorThresholdBuiltinFilter: CIFilter, CIColorThreshold {
 extension CIFilter {
     /// Color Threshold: Binarizes the image at a given threshold.
     public static func colorThreshold() -> CIFilter & CIColorThreshold { CIColorThresholdBuiltinFilter() }
+}
+
+/// Typed access to CIColumnAverage's inputs (`CIFilter.columnAverage()`).
+public protocol CIColumnAverage: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIColumnAverageBuiltinFilter: CIFilter, CIColumnAverage {
+    override init() { super.init(builtin: BuiltinFilters.columnAverage) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Column Average: Reduces a region to a 1-pixel-tall row of per-column mean colors.
+    public static func columnAverage() -> CIFilter & CIColumnAverage { CIColumnAverageBuiltinFilter() }
+}
+
+/// Typed access to CIConvertLabToRGB's inputs (`CIFilter.convertLabToRGB()`).
+public protocol CIConvertLabToRGB: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var normalize: Bool { get set }
+}
+
+final class CIConvertLabToRGBBuiltinFilter: CIFilter, CIConvertLabToRGB {
+    override init() { super.init(builtin: BuiltinFilters.convertLabToRGB) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var normalize: Bool {
+        get { typedValue(forKey: "inputNormalize", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputNormalize") }
+    }
+}
+
+extension CIFilter {
+    /// Convert Lab to RGB: Converts pixel values from L*a*b* to the RGB working space.
+    public static func convertLabToRGB() -> CIFilter & CIConvertLabToRGB { CIConvertLabToRGBBuiltinFilter() }
+}
+
+/// Typed access to CIConvertRGBtoLab's inputs (`CIFilter.convertRGBtoLab()`).
+public protocol CIConvertRGBtoLab: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var normalize: Bool { get set }
+}
+
+final class CIConvertRGBtoLabBuiltinFilter: CIFilter, CIConvertRGBtoLab {
+    override init() { super.init(builtin: BuiltinFilters.convertRGBtoLab) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var normalize: Bool {
+        get { typedValue(forKey: "inputNormalize", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputNormalize") }
+    }
+}
+
+extension CIFilter {
+    /// Convert RGB to Lab: Converts pixel values from the RGB working space to L*a*b*.
+    public static func convertRGBtoLab() -> CIFilter & CIConvertRGBtoLab { CIConvertRGBtoLabBuiltinFilter() }
 }
 
 /// Typed access to CIDarkenBlendMode's inputs (`CIFilter.darkenBlendMode()`).
@@ -1212,6 +2252,52 @@ extension CIFilter {
     public static func disparityToDepth() -> CIFilter & CIDisparityToDepth { CIDisparityToDepthBuiltinFilter() }
 }
 
+/// Typed access to CIDistanceGradientFromRedMask's inputs (`CIFilter.distanceGradientFromRedMask()`).
+public protocol CIDistanceGradientFromRedMask: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var maximumDistance: Float { get set }
+}
+
+final class CIDistanceGradientFromRedMaskBuiltinFilter: CIFilter, CIDistanceGradientFromRedMask {
+    override init() { super.init(builtin: BuiltinFilters.distanceGradientFromRedMask) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var maximumDistance: Float {
+        get { typedValue(forKey: "inputMaximumDistance", as: Float.self) }
+        set { setValue(newValue, forKey: "inputMaximumDistance") }
+    }
+}
+
+extension CIFilter {
+    /// Distance Gradient From Red Mask: Produces a field of normalized distance to the nearest red-mask pixel.
+    public static func distanceGradientFromRedMask() -> CIFilter & CIDistanceGradientFromRedMask { CIDistanceGradientFromRedMaskBuiltinFilter() }
+}
+
+/// Typed access to CIDither's inputs (`CIFilter.dither()`).
+public protocol CIDither: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var intensity: Float { get set }
+}
+
+final class CIDitherBuiltinFilter: CIFilter, CIDither {
+    override init() { super.init(builtin: BuiltinFilters.dither) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var intensity: Float {
+        get { typedValue(forKey: "inputIntensity", as: Float.self) }
+        set { setValue(newValue, forKey: "inputIntensity") }
+    }
+}
+
+extension CIFilter {
+    /// Dither: Adds dithering noise to reduce banding.
+    public static func dither() -> CIFilter & CIDither { CIDitherBuiltinFilter() }
+}
+
 /// Typed access to CIDivideBlendMode's inputs (`CIFilter.divideBlendMode()`).
 public protocol CIDivideBlendMode: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -1233,6 +2319,29 @@ final class CIDivideBlendModeBuiltinFilter: CIFilter, CIDivideBlendMode {
 extension CIFilter {
     /// Divide Blend Mode: Blend mode: divides background by source.
     public static func divideBlendMode() -> CIFilter & CIDivideBlendMode { CIDivideBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIDocumentEnhancer's inputs (`CIFilter.documentEnhancer()`).
+public protocol CIDocumentEnhancer: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var amount: Float { get set }
+}
+
+final class CIDocumentEnhancerBuiltinFilter: CIFilter, CIDocumentEnhancer {
+    override init() { super.init(builtin: BuiltinFilters.documentEnhancer) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var amount: Float {
+        get { typedValue(forKey: "inputAmount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAmount") }
+    }
+}
+
+extension CIFilter {
+    /// Document Enhancer: Cleans up photographed documents (shadow removal, whiter paper, more contrast).
+    public static func documentEnhancer() -> CIFilter & CIDocumentEnhancer { CIDocumentEnhancerBuiltinFilter() }
 }
 
 /// Typed access to CIExclusionBlendMode's inputs (`CIFilter.exclusionBlendMode()`).
@@ -1281,6 +2390,34 @@ extension CIFilter {
     public static func exposureAdjust() -> CIFilter & CIExposureAdjust { CIExposureAdjustBuiltinFilter() }
 }
 
+/// Typed access to CIFalseColor's inputs (`CIFilter.falseColor()`).
+public protocol CIFalseColor: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var color0: CIColor { get set }
+    var color1: CIColor { get set }
+}
+
+final class CIFalseColorBuiltinFilter: CIFilter, CIFalseColor {
+    override init() { super.init(builtin: BuiltinFilters.falseColor) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var color0: CIColor {
+        get { typedValue(forKey: "inputColor0", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor0") }
+    }
+    var color1: CIColor {
+        get { typedValue(forKey: "inputColor1", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor1") }
+    }
+}
+
+extension CIFilter {
+    /// False Color: Maps luminance onto a ramp between two colors.
+    public static func falseColor() -> CIFilter & CIFalseColor { CIFalseColorBuiltinFilter() }
+}
+
 /// Typed access to CIGammaAdjust's inputs (`CIFilter.gammaAdjust()`).
 public protocol CIGammaAdjust: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -1327,6 +2464,39 @@ extension CIFilter {
     public static func gaussianBlur() -> CIFilter & CIGaussianBlur { CIGaussianBlurBuiltinFilter() }
 }
 
+/// Typed access to CIGaussianGradient's inputs (`CIFilter.gaussianGradient()`).
+public protocol CIGaussianGradient: CIFilterProtocol {
+    var center: CGPoint { get set }
+    var color0: CIColor { get set }
+    var color1: CIColor { get set }
+    var radius: Float { get set }
+}
+
+final class CIGaussianGradientBuiltinFilter: CIFilter, CIGaussianGradient {
+    override init() { super.init(builtin: BuiltinFilters.gaussianGradient) }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var color0: CIColor {
+        get { typedValue(forKey: "inputColor0", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor0") }
+    }
+    var color1: CIColor {
+        get { typedValue(forKey: "inputColor1", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor1") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Gaussian Gradient: Generates a radial gradient with a Gaussian falloff between two colors.
+    public static func gaussianGradient() -> CIFilter & CIGaussianGradient { CIGaussianGradientBuiltinFilter() }
+}
+
 /// Typed access to CIHardLightBlendMode's inputs (`CIFilter.hardLightBlendMode()`).
 public protocol CIHardLightBlendMode: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -1348,6 +2518,39 @@ final class CIHardLightBlendModeBuiltinFilter: CIFilter, CIHardLightBlendMode {
 extension CIFilter {
     /// Hard Light Blend Mode: Blend mode: hard light (multiply or screen depending on source).
     public static func hardLightBlendMode() -> CIFilter & CIHardLightBlendMode { CIHardLightBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIHistogramDisplayFilter's inputs (`CIFilter.histogramDisplay()`).
+public protocol CIHistogramDisplayFilter: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var height: Float { get set }
+    var highLimit: Float { get set }
+    var lowLimit: Float { get set }
+}
+
+final class CIHistogramDisplayFilterBuiltinFilter: CIFilter, CIHistogramDisplayFilter {
+    override init() { super.init(builtin: BuiltinFilters.histogramDisplayFilter) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var height: Float {
+        get { typedValue(forKey: "inputHeight", as: Float.self) }
+        set { setValue(newValue, forKey: "inputHeight") }
+    }
+    var highLimit: Float {
+        get { typedValue(forKey: "inputHighLimit", as: Float.self) }
+        set { setValue(newValue, forKey: "inputHighLimit") }
+    }
+    var lowLimit: Float {
+        get { typedValue(forKey: "inputLowLimit", as: Float.self) }
+        set { setValue(newValue, forKey: "inputLowLimit") }
+    }
+}
+
+extension CIFilter {
+    /// Histogram Display: Draws a visual histogram chart from the output of an area histogram.
+    public static func histogramDisplay() -> CIFilter & CIHistogramDisplayFilter { CIHistogramDisplayFilterBuiltinFilter() }
 }
 
 /// Typed access to CIHueAdjust's inputs (`CIFilter.hueAdjust()`).
@@ -1394,6 +2597,110 @@ final class CIHueBlendModeBuiltinFilter: CIFilter, CIHueBlendMode {
 extension CIFilter {
     /// Hue Blend Mode: Blend mode: background luminance and saturation with the source hue.
     public static func hueBlendMode() -> CIFilter & CIHueBlendMode { CIHueBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIHueSaturationValueGradient's inputs (`CIFilter.hueSaturationValueGradient()`).
+public protocol CIHueSaturationValueGradient: CIFilterProtocol {
+    var value: Float { get set }
+    var radius: Float { get set }
+    var softness: Float { get set }
+    var dither: Float { get set }
+    var colorSpace: Any? { get set }
+}
+
+final class CIHueSaturationValueGradientBuiltinFilter: CIFilter, CIHueSaturationValueGradient {
+    override init() { super.init(builtin: BuiltinFilters.hueSaturationValueGradient) }
+    var value: Float {
+        get { typedValue(forKey: "inputValue", as: Float.self) }
+        set { setValue(newValue, forKey: "inputValue") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var softness: Float {
+        get { typedValue(forKey: "inputSoftness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSoftness") }
+    }
+    var dither: Float {
+        get { typedValue(forKey: "inputDither", as: Float.self) }
+        set { setValue(newValue, forKey: "inputDither") }
+    }
+    var colorSpace: Any? {
+        get { typedValue(forKey: "inputColorSpace", as: Any.self) }
+        set { setValue(newValue, forKey: "inputColorSpace") }
+    }
+}
+
+extension CIFilter {
+    /// Hue/Saturation/Value Gradient: Generates a color wheel (hue by angle, saturation by radius) at a given value.
+    public static func hueSaturationValueGradient() -> CIFilter & CIHueSaturationValueGradient { CIHueSaturationValueGradientBuiltinFilter() }
+}
+
+/// Typed access to CIKMeans's inputs (`CIFilter.KMeans()`).
+public protocol CIKMeans: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+    var means: CIImage? { get set }
+    var count: Float { get set }
+    var passes: Float { get set }
+    var perceptual: Bool { get set }
+}
+
+final class CIKMeansBuiltinFilter: CIFilter, CIKMeans {
+    override init() { super.init(builtin: BuiltinFilters.kMeans) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var means: CIImage? {
+        get { typedValue(forKey: "inputMeans", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputMeans") }
+    }
+    var count: Float {
+        get { typedValue(forKey: "inputCount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCount") }
+    }
+    var passes: Float {
+        get { typedValue(forKey: "inputPasses", as: Float.self) }
+        set { setValue(newValue, forKey: "inputPasses") }
+    }
+    var perceptual: Bool {
+        get { typedValue(forKey: "inputPerceptual", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputPerceptual") }
+    }
+}
+
+extension CIFilter {
+    /// KMeans: Clusters the colors of a region into K representative colors (palette).
+    public static func KMeans() -> CIFilter & CIKMeans { CIKMeansBuiltinFilter() }
+}
+
+/// Typed access to CILabDeltaE's inputs (`CIFilter.LabDeltaE()`).
+public protocol CILabDeltaE: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var image2: CIImage? { get set }
+}
+
+final class CILabDeltaEBuiltinFilter: CIFilter, CILabDeltaE {
+    override init() { super.init(builtin: BuiltinFilters.labDeltaE) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var image2: CIImage? {
+        get { typedValue(forKey: "inputImage2", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage2") }
+    }
+}
+
+extension CIFilter {
+    /// Lab ∆E: Per-pixel CIE Delta E color difference between two images.
+    public static func LabDeltaE() -> CIFilter & CILabDeltaE { CILabDeltaEBuiltinFilter() }
 }
 
 /// Typed access to CILanczosScaleTransform's inputs (`CIFilter.lanczosScaleTransform()`).
@@ -1590,6 +2897,42 @@ extension CIFilter {
     public static func luminosityBlendMode() -> CIFilter & CILuminosityBlendMode { CILuminosityBlendModeBuiltinFilter() }
 }
 
+/// Typed access to CIMaskToAlpha's inputs (`CIFilter.maskToAlpha()`).
+public protocol CIMaskToAlpha: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+final class CIMaskToAlphaBuiltinFilter: CIFilter, CIMaskToAlpha {
+    override init() { super.init(builtin: BuiltinFilters.maskToAlpha) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Mask to Alpha: Turns a grayscale mask into white with the mask as alpha.
+    public static func maskToAlpha() -> CIFilter & CIMaskToAlpha { CIMaskToAlphaBuiltinFilter() }
+}
+
+/// Typed access to CIMaximumComponent's inputs (`CIFilter.maximumComponent()`).
+public protocol CIMaximumComponent: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+final class CIMaximumComponentBuiltinFilter: CIFilter, CIMaximumComponent {
+    override init() { super.init(builtin: BuiltinFilters.maximumComponent) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Maximum Component: Grayscale from the maximum of R, G, B.
+    public static func maximumComponent() -> CIFilter & CIMaximumComponent { CIMaximumComponentBuiltinFilter() }
+}
+
 /// Typed access to CIMaximumCompositing's inputs (`CIFilter.maximumCompositing()`).
 public protocol CIMaximumCompositing: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -1611,6 +2954,24 @@ final class CIMaximumCompositingBuiltinFilter: CIFilter, CIMaximumCompositing {
 extension CIFilter {
     /// Maximum: Per-channel maximum of source and background.
     public static func maximumCompositing() -> CIFilter & CIMaximumCompositing { CIMaximumCompositingBuiltinFilter() }
+}
+
+/// Typed access to CIMinimumComponent's inputs (`CIFilter.minimumComponent()`).
+public protocol CIMinimumComponent: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+final class CIMinimumComponentBuiltinFilter: CIFilter, CIMinimumComponent {
+    override init() { super.init(builtin: BuiltinFilters.minimumComponent) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Minimum Component: Grayscale from the minimum of R, G, B.
+    public static func minimumComponent() -> CIFilter & CIMinimumComponent { CIMinimumComponentBuiltinFilter() }
 }
 
 /// Typed access to CIMinimumCompositing's inputs (`CIFilter.minimumCompositing()`).
@@ -1705,6 +3066,246 @@ extension CIFilter {
     public static func overlayBlendMode() -> CIFilter & CIOverlayBlendMode { CIOverlayBlendModeBuiltinFilter() }
 }
 
+/// Typed access to CIPaletteCentroid's inputs (`CIFilter.paletteCentroid()`).
+public protocol CIPaletteCentroid: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var paletteImage: CIImage? { get set }
+    var perceptual: Bool { get set }
+}
+
+final class CIPaletteCentroidBuiltinFilter: CIFilter, CIPaletteCentroid {
+    override init() { super.init(builtin: BuiltinFilters.paletteCentroid) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var paletteImage: CIImage? {
+        get { typedValue(forKey: "inputPaletteImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputPaletteImage") }
+    }
+    var perceptual: Bool {
+        get { typedValue(forKey: "inputPerceptual", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputPerceptual") }
+    }
+}
+
+extension CIFilter {
+    /// Palette Centroid: Computes mean image coordinates for each color of a palette.
+    public static func paletteCentroid() -> CIFilter & CIPaletteCentroid { CIPaletteCentroidBuiltinFilter() }
+}
+
+/// Typed access to CIPalettize's inputs (`CIFilter.palettize()`).
+public protocol CIPalettize: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var paletteImage: CIImage? { get set }
+    var perceptual: Bool { get set }
+}
+
+final class CIPalettizeBuiltinFilter: CIFilter, CIPalettize {
+    override init() { super.init(builtin: BuiltinFilters.palettize) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var paletteImage: CIImage? {
+        get { typedValue(forKey: "inputPaletteImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputPaletteImage") }
+    }
+    var perceptual: Bool {
+        get { typedValue(forKey: "inputPerceptual", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputPerceptual") }
+    }
+}
+
+extension CIFilter {
+    /// Palettize: Repaints the image using only the colors of a palette image.
+    public static func palettize() -> CIFilter & CIPalettize { CIPalettizeBuiltinFilter() }
+}
+
+/// Typed access to CIPhotoEffectChrome's inputs (`CIFilter.photoEffectChrome()`).
+public protocol CIPhotoEffectChrome: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extrapolate: Bool { get set }
+}
+
+final class CIPhotoEffectChromeBuiltinFilter: CIFilter, CIPhotoEffectChrome {
+    override init() { super.init(builtin: BuiltinFilters.photoEffectChrome) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extrapolate: Bool {
+        get { typedValue(forKey: "inputExtrapolate", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputExtrapolate") }
+    }
+}
+
+extension CIFilter {
+    /// Photo Effect Chrome: Apple preset photo look "Chrome" (punchy, higher contrast).
+    public static func photoEffectChrome() -> CIFilter & CIPhotoEffectChrome { CIPhotoEffectChromeBuiltinFilter() }
+}
+
+/// Typed access to CIPhotoEffectFade's inputs (`CIFilter.photoEffectFade()`).
+public protocol CIPhotoEffectFade: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extrapolate: Bool { get set }
+}
+
+final class CIPhotoEffectFadeBuiltinFilter: CIFilter, CIPhotoEffectFade {
+    override init() { super.init(builtin: BuiltinFilters.photoEffectFade) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extrapolate: Bool {
+        get { typedValue(forKey: "inputExtrapolate", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputExtrapolate") }
+    }
+}
+
+extension CIFilter {
+    /// Photo Effect Fade: Apple preset photo look "Fade" (washed-out, lower contrast).
+    public static func photoEffectFade() -> CIFilter & CIPhotoEffectFade { CIPhotoEffectFadeBuiltinFilter() }
+}
+
+/// Typed access to CIPhotoEffectInstant's inputs (`CIFilter.photoEffectInstant()`).
+public protocol CIPhotoEffectInstant: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extrapolate: Bool { get set }
+}
+
+final class CIPhotoEffectInstantBuiltinFilter: CIFilter, CIPhotoEffectInstant {
+    override init() { super.init(builtin: BuiltinFilters.photoEffectInstant) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extrapolate: Bool {
+        get { typedValue(forKey: "inputExtrapolate", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputExtrapolate") }
+    }
+}
+
+extension CIFilter {
+    /// Photo Effect Instant: Apple preset photo look "Instant" (vintage instant-film tones).
+    public static func photoEffectInstant() -> CIFilter & CIPhotoEffectInstant { CIPhotoEffectInstantBuiltinFilter() }
+}
+
+/// Typed access to CIPhotoEffectMono's inputs (`CIFilter.photoEffectMono()`).
+public protocol CIPhotoEffectMono: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extrapolate: Bool { get set }
+}
+
+final class CIPhotoEffectMonoBuiltinFilter: CIFilter, CIPhotoEffectMono {
+    override init() { super.init(builtin: BuiltinFilters.photoEffectMono) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extrapolate: Bool {
+        get { typedValue(forKey: "inputExtrapolate", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputExtrapolate") }
+    }
+}
+
+extension CIFilter {
+    /// Photo Effect Mono: Apple preset black-and-white look "Mono".
+    public static func photoEffectMono() -> CIFilter & CIPhotoEffectMono { CIPhotoEffectMonoBuiltinFilter() }
+}
+
+/// Typed access to CIPhotoEffectNoir's inputs (`CIFilter.photoEffectNoir()`).
+public protocol CIPhotoEffectNoir: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extrapolate: Bool { get set }
+}
+
+final class CIPhotoEffectNoirBuiltinFilter: CIFilter, CIPhotoEffectNoir {
+    override init() { super.init(builtin: BuiltinFilters.photoEffectNoir) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extrapolate: Bool {
+        get { typedValue(forKey: "inputExtrapolate", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputExtrapolate") }
+    }
+}
+
+extension CIFilter {
+    /// Photo Effect Noir: Apple preset high-contrast black-and-white look "Noir".
+    public static func photoEffectNoir() -> CIFilter & CIPhotoEffectNoir { CIPhotoEffectNoirBuiltinFilter() }
+}
+
+/// Typed access to CIPhotoEffectProcess's inputs (`CIFilter.photoEffectProcess()`).
+public protocol CIPhotoEffectProcess: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extrapolate: Bool { get set }
+}
+
+final class CIPhotoEffectProcessBuiltinFilter: CIFilter, CIPhotoEffectProcess {
+    override init() { super.init(builtin: BuiltinFilters.photoEffectProcess) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extrapolate: Bool {
+        get { typedValue(forKey: "inputExtrapolate", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputExtrapolate") }
+    }
+}
+
+extension CIFilter {
+    /// Photo Effect Process: Apple preset photo look "Process" (cool cross-processed tones).
+    public static func photoEffectProcess() -> CIFilter & CIPhotoEffectProcess { CIPhotoEffectProcessBuiltinFilter() }
+}
+
+/// Typed access to CIPhotoEffectTonal's inputs (`CIFilter.photoEffectTonal()`).
+public protocol CIPhotoEffectTonal: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extrapolate: Bool { get set }
+}
+
+final class CIPhotoEffectTonalBuiltinFilter: CIFilter, CIPhotoEffectTonal {
+    override init() { super.init(builtin: BuiltinFilters.photoEffectTonal) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extrapolate: Bool {
+        get { typedValue(forKey: "inputExtrapolate", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputExtrapolate") }
+    }
+}
+
+extension CIFilter {
+    /// Photo Effect Tonal: Apple preset black-and-white look "Tonal" (soft gray tones).
+    public static func photoEffectTonal() -> CIFilter & CIPhotoEffectTonal { CIPhotoEffectTonalBuiltinFilter() }
+}
+
+/// Typed access to CIPhotoEffectTransfer's inputs (`CIFilter.photoEffectTransfer()`).
+public protocol CIPhotoEffectTransfer: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extrapolate: Bool { get set }
+}
+
+final class CIPhotoEffectTransferBuiltinFilter: CIFilter, CIPhotoEffectTransfer {
+    override init() { super.init(builtin: BuiltinFilters.photoEffectTransfer) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extrapolate: Bool {
+        get { typedValue(forKey: "inputExtrapolate", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputExtrapolate") }
+    }
+}
+
+extension CIFilter {
+    /// Photo Effect Transfer: Apple preset photo look "Transfer" (warm vintage tones).
+    public static func photoEffectTransfer() -> CIFilter & CIPhotoEffectTransfer { CIPhotoEffectTransferBuiltinFilter() }
+}
+
 /// Typed access to CIPinLightBlendMode's inputs (`CIFilter.pinLightBlendMode()`).
 public protocol CIPinLightBlendMode: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -1764,6 +3365,29 @@ final class CIRadialGradientBuiltinFilter: CIFilter, CIRadialGradient {
 extension CIFilter {
     /// Radial Gradient: Generates a gradient between two concentric circles.
     public static func radialGradient() -> CIFilter & CIRadialGradient { CIRadialGradientBuiltinFilter() }
+}
+
+/// Typed access to CIRowAverage's inputs (`CIFilter.rowAverage()`).
+public protocol CIRowAverage: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+final class CIRowAverageBuiltinFilter: CIFilter, CIRowAverage {
+    override init() { super.init(builtin: BuiltinFilters.rowAverage) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Row Average: Reduces a region to a 1-pixel-wide column of per-row mean colors.
+    public static func rowAverage() -> CIFilter & CIRowAverage { CIRowAverageBuiltinFilter() }
 }
 
 /// Typed access to CISRGBToneCurveToLinear's inputs (`CIFilter.sRGBToneCurveToLinear()`).
@@ -1851,6 +3475,62 @@ final class CISepiaToneBuiltinFilter: CIFilter, CISepiaTone {
 extension CIFilter {
     /// Sepia Tone: Tints the image toward sepia brown.
     public static func sepiaTone() -> CIFilter & CISepiaTone { CISepiaToneBuiltinFilter() }
+}
+
+/// Typed access to CISignedDistanceGradientFromRedMask's inputs (`CIFilter.signedDistanceGradientFromRedMask()`).
+public protocol CISignedDistanceGradientFromRedMask: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var maximumDistance: Float { get set }
+}
+
+final class CISignedDistanceGradientFromRedMaskBuiltinFilter: CIFilter, CISignedDistanceGradientFromRedMask {
+    override init() { super.init(builtin: BuiltinFilters.signedDistanceGradientFromRedMask) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var maximumDistance: Float {
+        get { typedValue(forKey: "inputMaximumDistance", as: Float.self) }
+        set { setValue(newValue, forKey: "inputMaximumDistance") }
+    }
+}
+
+extension CIFilter {
+    /// Signed Distance Gradient From Red Mask: Produces a signed normalized distance field to the edge of a red mask (negative inside).
+    public static func signedDistanceGradientFromRedMask() -> CIFilter & CISignedDistanceGradientFromRedMask { CISignedDistanceGradientFromRedMaskBuiltinFilter() }
+}
+
+/// Typed access to CISmoothLinearGradient's inputs (`CIFilter.smoothLinearGradient()`).
+public protocol CISmoothLinearGradient: CIFilterProtocol {
+    var point0: CGPoint { get set }
+    var point1: CGPoint { get set }
+    var color0: CIColor { get set }
+    var color1: CIColor { get set }
+}
+
+final class CISmoothLinearGradientBuiltinFilter: CIFilter, CISmoothLinearGradient {
+    override init() { super.init(builtin: BuiltinFilters.smoothLinearGradient) }
+    var point0: CGPoint {
+        get { typedValue(forKey: "inputPoint0", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputPoint0") }
+    }
+    var point1: CGPoint {
+        get { typedValue(forKey: "inputPoint1", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputPoint1") }
+    }
+    var color0: CIColor {
+        get { typedValue(forKey: "inputColor0", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor0") }
+    }
+    var color1: CIColor {
+        get { typedValue(forKey: "inputColor1", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor1") }
+    }
+}
+
+extension CIFilter {
+    /// Smooth Linear Gradient: Linear gradient between two points using a smooth (S-curve) interpolation.
+    public static func smoothLinearGradient() -> CIFilter & CISmoothLinearGradient { CISmoothLinearGradientBuiltinFilter() }
 }
 
 /// Typed access to CISoftLightBlendMode's inputs (`CIFilter.softLightBlendMode()`).
@@ -2019,6 +3699,24 @@ extension CIFilter {
     public static func temperatureAndTint() -> CIFilter & CITemperatureAndTint { CITemperatureAndTintBuiltinFilter() }
 }
 
+/// Typed access to CIThermal's inputs (`CIFilter.thermal()`).
+public protocol CIThermal: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+final class CIThermalBuiltinFilter: CIFilter, CIThermal {
+    override init() { super.init(builtin: BuiltinFilters.thermal) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Thermal: Preset false-color "thermal camera" look.
+    public static func thermal() -> CIFilter & CIThermal { CIThermalBuiltinFilter() }
+}
+
 /// Typed access to CIToneCurve's inputs (`CIFilter.toneCurve()`).
 public protocol CIToneCurve: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -2146,6 +3844,44 @@ extension CIFilter {
     public static func vignette() -> CIFilter & CIVignette { CIVignetteBuiltinFilter() }
 }
 
+/// Typed access to CIVignetteEffect's inputs (`CIFilter.vignetteEffect()`).
+public protocol CIVignetteEffect: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+    var intensity: Float { get set }
+    var falloff: Float { get set }
+}
+
+final class CIVignetteEffectBuiltinFilter: CIFilter, CIVignetteEffect {
+    override init() { super.init(builtin: BuiltinFilters.vignetteEffect) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var intensity: Float {
+        get { typedValue(forKey: "inputIntensity", as: Float.self) }
+        set { setValue(newValue, forKey: "inputIntensity") }
+    }
+    var falloff: Float {
+        get { typedValue(forKey: "inputFalloff", as: Float.self) }
+        set { setValue(newValue, forKey: "inputFalloff") }
+    }
+}
+
+extension CIFilter {
+    /// Vignette Effect: Vignette around a chosen center with radius, intensity and falloff.
+    public static func vignetteEffect() -> CIFilter & CIVignetteEffect { CIVignetteEffectBuiltinFilter() }
+}
+
 /// Typed access to CIVividLightBlendMode's inputs (`CIFilter.vividLightBlendMode()`).
 public protocol CIVividLightBlendMode: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -2190,4 +3926,22 @@ final class CIWhitePointAdjustBuiltinFilter: CIFilter, CIWhitePointAdjust {
 extension CIFilter {
     /// White Point Adjust: Remaps colors so a chosen color becomes the white point.
     public static func whitePointAdjust() -> CIFilter & CIWhitePointAdjust { CIWhitePointAdjustBuiltinFilter() }
+}
+
+/// Typed access to CIXRay's inputs (`CIFilter.xRay()`).
+public protocol CIXRay: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+final class CIXRayBuiltinFilter: CIFilter, CIXRay {
+    override init() { super.init(builtin: BuiltinFilters.xRay) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// X-Ray: Preset inverted, x-ray style look.
+    public static func xRay() -> CIFilter & CIXRay { CIXRayBuiltinFilter() }
 }

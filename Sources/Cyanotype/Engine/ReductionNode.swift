@@ -1,0 +1,187 @@
+import Dispatch
+import Foundation
+
+/// The maths of one reduction (CIAreaAverage, CIAreaHistogram, ...), apart from its schedule.
+///
+/// The renderer splits the input region into tiles, gives each worker its own partial (a run
+/// of `partialCount` Doubles), calls `accumulate` once per tile row, merges the workers'
+/// partials in a fixed order and asks `finish` for the small output image. Results are the
+/// same bytes whatever the tiling or the number of cores, as the assignment of tiles to
+/// workers and the merge order are fixed.
+protocol Reduction: Sendable {
+    /// Size of the result image in pixels; its extent is `[0, 0, width, height]`.
+    var outputWidth: Int { get }
+    var outputHeight: Int { get }
+    /// Doubles per partial result, for `region` (the pixels reduced).
+    func partialCount(_ region: PixelRect) -> Int
+    /// Sets a fresh partial (sums start at 0; minima at +inf, ...).
+    func initialize(_ p: UnsafeMutablePointer<Double>, _ region: PixelRect)
+    /// Folds `count` premultiplied working-space pixels of row `y`, from column `x`, into `p`.
+    func accumulate(_ row: UnsafePointer<SIMD4<Float>>, count: Int, x: Int, y: Int, region: PixelRect, into p: UnsafeMutablePointer<Double>)
+    /// Folds a whole tile (rows ascending y from `y`); the default calls `accumulate` per row.
+    /// Reductions override it to keep per-tile scratch state (integer histogram counters).
+    func accumulateTile(_ tile: TileBuffer, x: Int, y: Int, region: PixelRect, into p: UnsafeMutablePointer<Double>)
+    /// `into = into (op) other`, element by element.
+    func merge(_ into: UnsafeMutablePointer<Double>, _ other: UnsafePointer<Double>, _ region: PixelRect)
+    /// The output pixels, `outputWidth * outputHeight`, bottom row first.
+    func finish(_ p: UnsafePointer<Double>, region: PixelRect) -> [SIMD4<Float>]
+    /// Small images the reduction needs whole before it starts (a palette, say), as extra
+    /// node inputs after the reduced image; the default needs none.
+    func prepared(with auxiliary: [PixelBlock]) -> Self
+    var label: String { get }
+}
+
+extension Reduction {
+    func accumulateTile(_ tile: TileBuffer, x: Int, y: Int, region: PixelRect, into p: UnsafeMutablePointer<Double>) {
+        for row in 0..<tile.height {
+            accumulate(UnsafePointer(tile.row(row)), count: tile.width, x: x, y: y + row, region: region, into: p)
+        }
+    }
+    func initialize(_ p: UnsafeMutablePointer<Double>, _ region: PixelRect) {
+        p.update(repeating: 0, count: partialCount(region))
+    }
+    func merge(_ into: UnsafeMutablePointer<Double>, _ other: UnsafePointer<Double>, _ region: PixelRect) {
+        for i in 0..<partialCount(region) { into[i] += other[i] }
+    }
+    func prepared(with auxiliary: [PixelBlock]) -> Self { self }
+}
+
+/// Computes a `Reduction` of its first input over `region` (Core Image's `inputExtent`), once
+/// per node: the small result is kept, as the recipe is immutable. Input tiles are evaluated
+/// in parallel, each worker with its own partial in Double.
+final class ReductionNode: RecipeNode, @unchecked Sendable {
+    let reduction: any Reduction
+    /// The input pixels reduced (clipped to the input's extent when evaluated).
+    let region: PixelRect
+    private let lock = NSLock()
+    private var results: [Bool: [SIMD4<Float>]] = [:]
+
+    init(input: RecipeNode, auxiliary: [RecipeNode] = [], region: PixelRect, reduction: any Reduction) {
+        self.reduction = reduction
+        self.region = region
+        super.init(extent: CGRect(x: 0, y: 0, width: reduction.outputWidth, height: reduction.outputHeight), inputs: [input] + auxiliary)
+    }
+
+    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
+        index == 0 ? region : inputs[index].pixelExtent.intersection(PixelRect(x: -4096, y: -4096, width: 8192, height: 8192))
+    }
+    override var isExpensive: Bool { true }
+
+    /// The whole result, bottom row first; computed on first use.
+    func result(_ ev: Evaluator) -> [SIMD4<Float>] {
+        lock.lock(); defer { lock.unlock() }
+        if let r = results[ev.colorManaged] { return r }
+        let aux = inputs.dropFirst().map { wholeImage($0, ev) }
+        let r = runReduction(reduction.prepared(with: aux), input: inputs[0], region: region, ev)
+        results[ev.colorManaged] = r
+        return r
+    }
+
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        let r = result(ev)
+        let w = reduction.outputWidth
+        for row in 0..<out.height {
+            let y = rect.minY + row
+            for i in 0..<out.width {
+                let x = rect.minX + i
+                out.row(row)[i] = (x >= 0 && x < w && y >= 0 && y < reduction.outputHeight) ? r[y * w + x] : .zero
+            }
+        }
+    }
+    override var label: String { "reduction \(reduction.label) over \(region)" }
+}
+
+/// A finite image's pixels over its whole extent (limited to 16 M pixels), read once.
+func wholeImage(_ node: RecipeNode, _ ev: Evaluator) -> PixelBlock {
+    let r = node.pixelExtent.intersection(PixelRect(x: -(1 << 20), y: -(1 << 20), width: 1 << 21, height: 1 << 21))
+    let rect = r.area <= (1 << 24) ? r : PixelRect(x: r.x, y: r.y, width: min(r.width, 4096), height: min(r.height, 4096))
+    return materializeRegion(node, rect, ev)
+}
+
+/// Evaluates `rect` of `node` into a new block, tiles in parallel.
+func materializeRegion(_ node: RecipeNode, _ rect: PixelRect, _ ev: Evaluator) -> PixelBlock {
+    let block = PixelBlock(rect: rect, zeroed: rect.isEmpty)
+    if rect.isEmpty { return block }
+    forEachTile(rect, tileWidth: 512, tileHeight: 64) { t in ev.fill(node, t, block.view(t)) }
+    return block
+}
+
+/// Reduction tiles: wide and short, so each is a few rows of cache-resident pixels.
+let reductionTileWidth = 1024, reductionTileHeight = 32
+
+/// Runs `reduction` over `region` of `input`: tiles dealt round-robin to a fixed number of
+/// workers, each accumulating its own partial, merged in worker order.
+func runReduction(_ reduction: any Reduction, input: RecipeNode, region requested: PixelRect, _ ev: Evaluator) -> [SIMD4<Float>] {
+    let region = requested
+    let n = reduction.partialCount(region)
+    let cols = max(1, (region.width + reductionTileWidth - 1) / reductionTileWidth)
+    let rows = max(1, (region.height + reductionTileHeight - 1) / reductionTileHeight)
+    let tiles = region.isEmpty ? 0 : cols * rows
+    let workers = max(1, min(tiles, ProcessInfo.processInfo.activeProcessorCount))
+    let partials = UnsafeMutablePointer<Double>.allocate(capacity: max(1, n * workers))
+    defer { partials.deallocate() }
+    for w in 0..<workers { reduction.initialize(partials + w * n, region) }
+    let shared = SendablePointer(partials)
+    let body: @Sendable (Int) -> Void = { w in
+        let scratch = PixelBlock(rect: PixelRect(x: 0, y: 0, width: min(reductionTileWidth, region.width), height: min(reductionTileHeight, region.height)))
+        var t = w
+        while t < tiles {
+            let c = t % cols, r = t / cols
+            let x0 = region.minX + c * reductionTileWidth, y0 = region.minY + r * reductionTileHeight
+            let tr = PixelRect(minX: x0, minY: y0, maxX: min(x0 + reductionTileWidth, region.maxX), maxY: min(y0 + reductionTileHeight, region.maxY))
+            let buf = TileBuffer(base: scratch.pixels, width: tr.width, height: tr.height, rowStride: tr.width)
+            ev.fill(input, tr, buf)
+            reduction.accumulateTile(buf, x: tr.minX, y: tr.minY, region: region, into: shared.p + w * n)
+            t += workers
+        }
+    }
+    if workers == 1 { body(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: body) }
+    for w in 1..<workers { reduction.merge(partials, partials + w * n, region) }
+    return reduction.finish(partials, region: region)
+}
+
+/// A raw pointer handed to worker closures; each worker writes only its own range.
+struct SendablePointer<T>: @unchecked Sendable {
+    let p: UnsafeMutablePointer<T>
+    init(_ p: UnsafeMutablePointer<T>) { self.p = p }
+}
+
+/// A node computed from its input's whole region at once (a distance transform, k-means):
+/// the input is read once, the result kept per node, and tiles copied out of it.
+final class WholeImageNode: RecipeNode, @unchecked Sendable {
+    /// Turns the input pixels over `region` into the output block covering `outputRect`.
+    /// `auxiliary` holds the other inputs' whole images.
+    typealias Compute = @Sendable (_ input: PixelBlock, _ auxiliary: [PixelBlock]) -> PixelBlock
+    let region: PixelRect
+    let compute: Compute
+    let name: String
+    private let lock = NSLock()
+    private var results: [Bool: PixelBlock] = [:]
+
+    init(input: RecipeNode, auxiliary: [RecipeNode] = [], region: PixelRect, extent: CGRect, name: String, compute: @escaping Compute) {
+        self.region = region
+        self.compute = compute
+        self.name = name
+        super.init(extent: extent, inputs: [input] + auxiliary)
+    }
+    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
+        index == 0 ? region : inputs[index].pixelExtent.intersection(PixelRect(x: -4096, y: -4096, width: 8192, height: 8192))
+    }
+    override var isExpensive: Bool { true }
+
+    func result(_ ev: Evaluator) -> PixelBlock {
+        lock.lock(); defer { lock.unlock() }
+        if let r = results[ev.colorManaged] { return r }
+        let r = compute(materializeRegion(inputs[0], region, ev), inputs.dropFirst().map { wholeImage($0, ev) })
+        results[ev.colorManaged] = r
+        return r
+    }
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        let block = result(ev)
+        let inside = rect.intersection(block.rect)
+        if inside != rect { out.zero() }
+        if inside.isEmpty { return }
+        out.view(x: inside.minX - rect.minX, y: inside.minY - rect.minY, width: inside.width, height: inside.height).copy(from: block.view(inside))
+    }
+    override var label: String { "\(name) over \(region)" }
+}

@@ -1,0 +1,557 @@
+// Reductions: small images summarising a region of the input, computed in parallel over tiles
+// with Double partial sums (see Engine/ReductionNode.swift). As in Core Image they run on
+// premultiplied working-space values (linear sRGB), and their outputs have their origin at
+// (0, 0): CIAreaAverage is the 1x1 image [0, 0, 1, 1], CIAreaHistogram the N x 1 image
+// [0, 0, N, 1]. `inputExtent` [0, 0, 0, 0] (the default) means the input's own extent.
+// Read the numbers with `CIContext.reduce(_:)`.
+
+import Dispatch
+import Foundation
+
+extension CIContext {
+    /// The working-space values of a small image such as a reduction's output: premultiplied,
+    /// unconverted linear sRGB floats, pixel (x, y) of the extent at index
+    /// `(y - minY) * width + (x - minX)` (bottom row first, y up as in Core Image).
+    public func reduce(_ image: CIImage) throws -> [SIMD4<Float>] {
+        let e = image.extent
+        guard !e.isInfiniteOrHuge else { throw CIRenderError.infiniteExtent }
+        let rect = PixelRect(covering: e)
+        guard !rect.isEmpty else { throw CIRenderError.emptyBounds }
+        guard rect.area <= maximumRenderPixels else { throw CIRenderError.tooLarge(width: rect.width, height: rect.height, limit: maximumRenderPixels) }
+        let out = PixelBlock(rect: rect, zeroed: true)
+        try execute(image.node, rect) { tile, tr in out.view(tr).copy(from: tile) }
+        return Array(UnsafeBufferPointer(start: out.pixels, count: rect.area))
+    }
+}
+
+/// The region a reduction reads: `inputExtent`, or the image's extent when that is empty.
+func reductionRegion(_ args: FilterArguments, _ image: CIImage) throws(CIFilterError) -> PixelRect {
+    var r = try args.rect(kCIInputExtentKey)
+    if r.isEmpty || r.isNull || r.width <= 0 || r.height <= 0 { r = image.extent }
+    guard !r.isInfiniteOrHuge, !r.isNull else {
+        throw .invalidValue(filter: args.descriptor.name, key: kCIInputExtentKey, reason: "the region is infinite: set inputExtent to a finite rectangle")
+    }
+    let p = PixelRect(covering: r)
+    guard p.area <= 1 << 32 else {
+        throw .invalidValue(filter: args.descriptor.name, key: kCIInputExtentKey, reason: "the region is too large to reduce")
+    }
+    return p
+}
+
+func reduced(_ image: CIImage, _ region: PixelRect, _ r: any Reduction, auxiliary: [CIImage] = []) -> CIImage {
+    CIImage(node: ReductionNode(input: image.node, auxiliary: auxiliary.map(\.node), region: region, reduction: r))
+}
+
+extension BuiltinFilters {
+    /// CIAreaAverage: the mean of every component over the region, as a 1x1 image. Pixels of
+    /// the region outside the image count as clear.
+    static let areaAverage = BuiltinFilter(Catalog.CIAreaAverage) { args throws(CIFilterError) in
+        let image = try args.image()
+        return reduced(image, try reductionRegion(args, image), AverageReduction())
+    }
+    /// CIAreaMaximum: the per-component maximum over the region (1x1).
+    static let areaMaximum = BuiltinFilter(Catalog.CIAreaMaximum) { args throws(CIFilterError) in
+        let image = try args.image()
+        return reduced(image, try reductionRegion(args, image), MinMaxReduction(output: .maximum))
+    }
+    /// CIAreaMinimum: the per-component minimum over the region (1x1).
+    static let areaMinimum = BuiltinFilter(Catalog.CIAreaMinimum) { args throws(CIFilterError) in
+        let image = try args.image()
+        return reduced(image, try reductionRegion(args, image), MinMaxReduction(output: .minimum))
+    }
+    /// CIAreaMinMax: a 2x1 image, the per-component minimum on the left, maximum on the right.
+    static let areaMinMax = BuiltinFilter(Catalog.CIAreaMinMax) { args throws(CIFilterError) in
+        let image = try args.image()
+        return reduced(image, try reductionRegion(args, image), MinMaxReduction(output: .both))
+    }
+    /// CIAreaMinMaxRed: 1x1, red = the smallest red, green = the largest red (blue 0, alpha 1).
+    static let areaMinMaxRed = BuiltinFilter(Catalog.CIAreaMinMaxRed) { args throws(CIFilterError) in
+        let image = try args.image()
+        return reduced(image, try reductionRegion(args, image), MinMaxReduction(output: .red))
+    }
+    /// CIAreaMaximumAlpha: the pixel (all four components) with the largest alpha; ties go to
+    /// the first in scan order (bottom row first, left to right).
+    static let areaMaximumAlpha = BuiltinFilter(Catalog.CIAreaMaximumAlpha) { args throws(CIFilterError) in
+        let image = try args.image()
+        return reduced(image, try reductionRegion(args, image), AlphaExtremeReduction(maximum: true))
+    }
+    /// CIAreaMinimumAlpha: the pixel with the smallest alpha, ties as CIAreaMaximumAlpha.
+    static let areaMinimumAlpha = BuiltinFilter(Catalog.CIAreaMinimumAlpha) { args throws(CIFilterError) in
+        let image = try args.image()
+        return reduced(image, try reductionRegion(args, image), AlphaExtremeReduction(maximum: false))
+    }
+    /// CIAreaAverageMaximumRed: 1x1, red = the mean red, green = the largest red (blue 0,
+    /// alpha 1).
+    static let areaAverageMaximumRed = BuiltinFilter(Catalog.CIAreaAverageMaximumRed) { args throws(CIFilterError) in
+        let image = try args.image()
+        return reduced(image, try reductionRegion(args, image), AverageMaximumRedReduction())
+    }
+    /// CIAreaBoundsRed: 1x1, the bounding box of the pixels whose red is above 0, normalised
+    /// to the region: (x, y, width, height) as fractions of the region's size, measured from
+    /// its lower-left corner. All zero when no pixel qualifies.
+    static let areaBoundsRed = BuiltinFilter(Catalog.CIAreaBoundsRed) { args throws(CIFilterError) in
+        let image = try args.image()
+        return reduced(image, try reductionRegion(args, image), BoundsRedReduction())
+    }
+    /// CIAreaHistogram: `inputCount` x 1; bin i of each channel holds the fraction of the
+    /// region's pixels whose component v (clamped to [0, 1]) has `min(floor(v * count),
+    /// count - 1) == i`, times `inputScale`. Each channel sums to `inputScale`.
+    static let areaHistogram = BuiltinFilter(Catalog.CIAreaHistogram) { args throws(CIFilterError) in
+        let image = try args.image()
+        let n = Int(try args.number("inputCount").rounded())
+        return reduced(image, try reductionRegion(args, image), HistogramReduction(count: max(1, n), scale: try args.number(kCIInputScaleKey), kind: .linear))
+    }
+    /// CIAreaLogarithmicHistogram: as CIAreaHistogram with bins equally spaced in stops:
+    /// bin = floor((log2(v) - minimumStop) / (maximumStop - minimumStop) * count), clamped
+    /// to the first and last bins (values at or below 0 land in the first), for all four
+    /// components.
+    static let areaLogarithmicHistogram = BuiltinFilter(Catalog.CIAreaLogarithmicHistogram) { args throws(CIFilterError) in
+        let image = try args.image()
+        let n = Int(try args.number("inputCount").rounded())
+        let lo = try args.number("inputMinimumStop"), hi = try args.number("inputMaximumStop")
+        return reduced(image, try reductionRegion(args, image), HistogramReduction(count: max(1, n), scale: try args.number(kCIInputScaleKey), kind: .logarithmic(min: lo, max: hi)))
+    }
+    /// CIAreaAlphaWeightedHistogram: red, green and blue histograms of straight
+    /// (unpremultiplied) colour where each pixel counts its alpha instead of 1; alpha holds
+    /// the plain alpha histogram. Normalised by the pixel count, so an opaque image gives
+    /// CIAreaHistogram's result and translucent pixels weigh less.
+    static let areaAlphaWeightedHistogram = BuiltinFilter(Catalog.CIAreaAlphaWeightedHistogram) { args throws(CIFilterError) in
+        let image = try args.image()
+        let n = Int(try args.number("inputCount").rounded())
+        return reduced(image, try reductionRegion(args, image), HistogramReduction(count: max(1, n), scale: try args.number(kCIInputScaleKey), kind: .alphaWeighted))
+    }
+    /// CIColumnAverage: width x 1, the mean of each column of the region.
+    static let columnAverage = BuiltinFilter(Catalog.CIColumnAverage) { args throws(CIFilterError) in
+        let image = try args.image()
+        let region = try reductionRegion(args, image)
+        return reduced(image, region, LineAverageReduction(columns: true, length: region.width))
+    }
+    /// CIRowAverage: 1 x height, the mean of each row of the region (bottom row first).
+    static let rowAverage = BuiltinFilter(Catalog.CIRowAverage) { args throws(CIFilterError) in
+        let image = try args.image()
+        let region = try reductionRegion(args, image)
+        return reduced(image, region, LineAverageReduction(columns: false, length: region.height))
+    }
+
+    /// CIKMeans: `count` x 1, the k-means clusters of the region's straight colours (Lloyd's
+    /// algorithm, `passes` iterations, pixels weighted by alpha): rgb = the cluster's mean
+    /// (linear working space), alpha = its weight (share of the region's alpha). Seeds: the
+    /// pixels of `inputMeans` when given (its count wins when `inputCount` is 0), else
+    /// deterministic farthest-point seeds from a sample of the region. `perceptual` clusters
+    /// on sRGB-encoded values. Empty clusters keep their seed with weight 0.
+    static let kMeans = BuiltinFilter(Catalog.CIKMeans) { args throws(CIFilterError) in
+        let image = try args.image()
+        let region = try reductionRegion(args, image)
+        var k = Int(try args.number("inputCount").rounded())
+        let passes = Int(try args.number("inputPasses").rounded())
+        let perceptual = try args.bool("inputPerceptual")
+        let means = try args.optionalImage("inputMeans")
+        if let m = means {
+            guard !m.extent.isInfiniteOrHuge else {
+                throw .invalidValue(filter: args.descriptor.name, key: "inputMeans", reason: "the means image must be finite (a small N x 1 image of colours)")
+            }
+            if k == 0 { k = PixelRect(covering: m.extent).area }
+        }
+        guard k > 0 else { return CIImage(node: CIImage.emptyNode) }
+        let count = min(k, 128)
+        let meansNode = means?.node
+        let node = WholeImageNode(input: image.node, auxiliary: meansNode.map { [$0] } ?? [], region: region,
+                                  extent: CGRect(x: 0, y: 0, width: count, height: 1), name: "k-means (\(count))") { block, aux in
+            kMeansClusters(block, seeds: aux.first, count: count, passes: passes, perceptual: perceptual)
+        }
+        return CIImage(node: node)
+    }
+
+    /// CIHistogramDisplayFilter: draws a histogram (an N x 1 image such as CIAreaHistogram's)
+    /// as an N x `height` chart at the origin: in column i, each of red, green and blue is 1
+    /// below that channel's bar and 0 above, alpha 1. Bars are scaled by the largest red,
+    /// green or blue bin m: the bar of value v reaches `(v / m - lowLimit) / (highLimit -
+    /// lowLimit)` of the height, so the limits choose the band of values shown.
+    static let histogramDisplayFilter = BuiltinFilter(Catalog.CIHistogramDisplayFilter) { args throws(CIFilterError) in
+        let image = try args.image()
+        guard !image.extent.isInfiniteOrHuge, PixelRect(covering: image.extent).area <= 1 << 16 else {
+            throw .invalidValue(filter: args.descriptor.name, key: kCIInputImageKey, reason: "expects a histogram: a finite N x 1 image (CIAreaHistogram's output)")
+        }
+        let h = Int(try args.number("inputHeight").rounded())
+        let hi = try args.float("inputHighLimit"), lo = try args.float("inputLowLimit")
+        let src = PixelRect(covering: image.extent)
+        let node = WholeImageNode(input: image.node, region: src, extent: CGRect(x: 0, y: 0, width: src.width, height: max(1, h)), name: "histogram display") { block, _ in
+            histogramChart(block, height: max(1, h), low: lo, high: hi)
+        }
+        return CIImage(node: node)
+    }
+}
+
+// MARK: - The reductions
+
+struct AverageReduction: Reduction {
+    var outputWidth: Int { 1 }
+    var outputHeight: Int { 1 }
+    func partialCount(_ region: PixelRect) -> Int { 4 }
+    func accumulate(_ row: UnsafePointer<SIMD4<Float>>, count: Int, x: Int, y: Int, region: PixelRect, into p: UnsafeMutablePointer<Double>) {
+        var s = SIMD4<Double>(p[0], p[1], p[2], p[3])
+        for i in 0..<count {
+            let v = row[i]
+            s += SIMD4<Double>(Double(v.x), Double(v.y), Double(v.z), Double(v.w))
+        }
+        p[0] = s.x; p[1] = s.y; p[2] = s.z; p[3] = s.w
+    }
+    func finish(_ p: UnsafePointer<Double>, region: PixelRect) -> [SIMD4<Float>] {
+        let n = Double(max(1, region.area))
+        return [SIMD4(Float(p[0] / n), Float(p[1] / n), Float(p[2] / n), Float(p[3] / n))]
+    }
+    var label: String { "area average" }
+}
+
+struct MinMaxReduction: Reduction {
+    enum Output { case minimum, maximum, both, red }
+    let output: Output
+    var outputWidth: Int { output == .both ? 2 : 1 }
+    var outputHeight: Int { 1 }
+    func partialCount(_ region: PixelRect) -> Int { 8 }
+    func initialize(_ p: UnsafeMutablePointer<Double>, _ region: PixelRect) {
+        for i in 0..<4 { p[i] = .infinity; p[4 + i] = -.infinity }
+    }
+    func accumulate(_ row: UnsafePointer<SIMD4<Float>>, count: Int, x: Int, y: Int, region: PixelRect, into p: UnsafeMutablePointer<Double>) {
+        var lo = SIMD4<Float>(Float(p[0]), Float(p[1]), Float(p[2]), Float(p[3]))
+        var hi = SIMD4<Float>(Float(p[4]), Float(p[5]), Float(p[6]), Float(p[7]))
+        for i in 0..<count {
+            let v = row[i]
+            lo = lo.replacing(with: v, where: v .< lo)
+            hi = hi.replacing(with: v, where: v .> hi)
+        }
+        for k in 0..<4 { p[k] = Double(lo[k]); p[4 + k] = Double(hi[k]) }
+    }
+    func merge(_ into: UnsafeMutablePointer<Double>, _ other: UnsafePointer<Double>, _ region: PixelRect) {
+        for k in 0..<4 { into[k] = min(into[k], other[k]); into[4 + k] = max(into[4 + k], other[4 + k]) }
+    }
+    func finish(_ p: UnsafePointer<Double>, region: PixelRect) -> [SIMD4<Float>] {
+        if region.isEmpty { return [SIMD4<Float>](repeating: .zero, count: outputWidth) }
+        let lo = SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), Float(p[3]))
+        let hi = SIMD4(Float(p[4]), Float(p[5]), Float(p[6]), Float(p[7]))
+        switch output {
+        case .minimum: return [lo]
+        case .maximum: return [hi]
+        case .both: return [lo, hi]
+        case .red: return [SIMD4(lo.x, hi.x, 0, 1)]
+        }
+    }
+    var label: String { "area \(output)" }
+}
+
+/// The pixel of extreme alpha; partial = [alpha, r, g, b, a, scan index].
+struct AlphaExtremeReduction: Reduction {
+    let maximum: Bool
+    var outputWidth: Int { 1 }
+    var outputHeight: Int { 1 }
+    func partialCount(_ region: PixelRect) -> Int { 6 }
+    func initialize(_ p: UnsafeMutablePointer<Double>, _ region: PixelRect) {
+        p.update(repeating: 0, count: 6)
+        p[0] = maximum ? -.infinity : .infinity
+        p[5] = .infinity
+    }
+    @inline(__always) private func better(_ a: Double, _ ia: Double, than b: Double, _ ib: Double) -> Bool {
+        if a == b { return ia < ib }
+        return maximum ? a > b : a < b
+    }
+    func accumulate(_ row: UnsafePointer<SIMD4<Float>>, count: Int, x: Int, y: Int, region: PixelRect, into p: UnsafeMutablePointer<Double>) {
+        var best = -1
+        var ba = p[0]
+        for i in 0..<count {
+            let a = Double(row[i].w)
+            if maximum ? a > ba : a < ba { ba = a; best = i }
+        }
+        guard best >= 0 || ba == p[0] else { return }
+        if best < 0 {
+            // Equal to the stored best: keep the earlier pixel in scan order.
+            for i in 0..<count where Double(row[i].w) == ba { best = i; break }
+            if best < 0 { return }
+        }
+        let index = Double((y - region.minY) * region.width + (x + best - region.minX))
+        if better(ba, index, than: p[0], p[5]) {
+            let v = row[best]
+            p[0] = ba; p[1] = Double(v.x); p[2] = Double(v.y); p[3] = Double(v.z); p[4] = Double(v.w); p[5] = index
+        }
+    }
+    func merge(_ into: UnsafeMutablePointer<Double>, _ other: UnsafePointer<Double>, _ region: PixelRect) {
+        if better(other[0], other[5], than: into[0], into[5]) { for k in 0..<6 { into[k] = other[k] } }
+    }
+    func finish(_ p: UnsafePointer<Double>, region: PixelRect) -> [SIMD4<Float>] {
+        [SIMD4(Float(p[1]), Float(p[2]), Float(p[3]), Float(p[4]))]
+    }
+    var label: String { maximum ? "area maximum alpha" : "area minimum alpha" }
+}
+
+struct AverageMaximumRedReduction: Reduction {
+    var outputWidth: Int { 1 }
+    var outputHeight: Int { 1 }
+    func partialCount(_ region: PixelRect) -> Int { 2 }
+    func initialize(_ p: UnsafeMutablePointer<Double>, _ region: PixelRect) { p[0] = 0; p[1] = -.infinity }
+    func accumulate(_ row: UnsafePointer<SIMD4<Float>>, count: Int, x: Int, y: Int, region: PixelRect, into p: UnsafeMutablePointer<Double>) {
+        var s = p[0], m = p[1]
+        for i in 0..<count {
+            let r = Double(row[i].x)
+            s += r
+            if r > m { m = r }
+        }
+        p[0] = s; p[1] = m
+    }
+    func merge(_ into: UnsafeMutablePointer<Double>, _ other: UnsafePointer<Double>, _ region: PixelRect) {
+        into[0] += other[0]; into[1] = max(into[1], other[1])
+    }
+    func finish(_ p: UnsafePointer<Double>, region: PixelRect) -> [SIMD4<Float>] {
+        [SIMD4(Float(p[0] / Double(max(1, region.area))), region.isEmpty ? 0 : Float(p[1]), 0, 1)]
+    }
+    var label: String { "area average maximum red" }
+}
+
+/// Partial = [minX, minY, maxX, maxY] of the pixels with red > 0, in pixels.
+struct BoundsRedReduction: Reduction {
+    var outputWidth: Int { 1 }
+    var outputHeight: Int { 1 }
+    func partialCount(_ region: PixelRect) -> Int { 4 }
+    func initialize(_ p: UnsafeMutablePointer<Double>, _ region: PixelRect) {
+        p[0] = .infinity; p[1] = .infinity; p[2] = -.infinity; p[3] = -.infinity
+    }
+    func accumulate(_ row: UnsafePointer<SIMD4<Float>>, count: Int, x: Int, y: Int, region: PixelRect, into p: UnsafeMutablePointer<Double>) {
+        var first = -1, last = -1
+        for i in 0..<count where row[i].x > 0 {
+            if first < 0 { first = i }
+            last = i
+        }
+        if first < 0 { return }
+        p[0] = min(p[0], Double(x + first)); p[2] = max(p[2], Double(x + last + 1))
+        p[1] = min(p[1], Double(y)); p[3] = max(p[3], Double(y + 1))
+    }
+    func merge(_ into: UnsafeMutablePointer<Double>, _ other: UnsafePointer<Double>, _ region: PixelRect) {
+        into[0] = min(into[0], other[0]); into[1] = min(into[1], other[1])
+        into[2] = max(into[2], other[2]); into[3] = max(into[3], other[3])
+    }
+    func finish(_ p: UnsafePointer<Double>, region: PixelRect) -> [SIMD4<Float>] {
+        guard p[0].isFinite, !region.isEmpty else { return [.zero] }
+        let w = Double(region.width), h = Double(region.height)
+        return [SIMD4(Float((p[0] - Double(region.minX)) / w), Float((p[1] - Double(region.minY)) / h),
+                      Float((p[2] - p[0]) / w), Float((p[3] - p[1]) / h))]
+    }
+    var label: String { "area bounds red" }
+}
+
+struct HistogramReduction: Reduction {
+    enum Kind: Sendable { case linear, logarithmic(min: Double, max: Double), alphaWeighted }
+    let count: Int
+    let scale: Double
+    let kind: Kind
+    var outputWidth: Int { count }
+    var outputHeight: Int { 1 }
+    func partialCount(_ region: PixelRect) -> Int { 4 * count }
+
+    /// The plain histogram counts in two banks of 32-bit counters (even and odd pixels, so
+    /// runs of equal values do not serialise on one counter), added to the partial per tile.
+    func accumulateTile(_ tile: TileBuffer, x: Int, y: Int, region: PixelRect, into p: UnsafeMutablePointer<Double>) {
+        guard case .linear = kind else {
+            for r in 0..<tile.height { accumulate(UnsafePointer(tile.row(r)), count: tile.width, x: x, y: y + r, region: region, into: p) }
+            return
+        }
+        let size = 4 * count
+        let c0 = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * size)
+        defer { c0.deallocate() }
+        c0.initialize(repeating: 0, count: 2 * size)
+        let c1 = c0 + size
+        let bins = Float(count), last = count - 1
+        @inline(__always) func bin(_ v: Float) -> Int { min(Int(clamp01(v) * bins), last) }
+        for r in 0..<tile.height {
+            let row = tile.row(r)
+            var i = 0
+            while i + 1 < tile.width {
+                let u = row[i], v = row[i + 1]
+                c0[4 * bin(u.x)] &+= 1; c0[4 * bin(u.y) + 1] &+= 1; c0[4 * bin(u.z) + 2] &+= 1; c0[4 * bin(u.w) + 3] &+= 1
+                c1[4 * bin(v.x)] &+= 1; c1[4 * bin(v.y) + 1] &+= 1; c1[4 * bin(v.z) + 2] &+= 1; c1[4 * bin(v.w) + 3] &+= 1
+                i += 2
+            }
+            if i < tile.width {
+                let u = row[i]
+                c0[4 * bin(u.x)] &+= 1; c0[4 * bin(u.y) + 1] &+= 1; c0[4 * bin(u.z) + 2] &+= 1; c0[4 * bin(u.w) + 3] &+= 1
+            }
+        }
+        for k in 0..<size { p[k] += Double(c0[k]) + Double(c1[k]) }
+    }
+
+    func accumulate(_ row: UnsafePointer<SIMD4<Float>>, count n: Int, x: Int, y: Int, region: PixelRect, into p: UnsafeMutablePointer<Double>) {
+        let bins = Float(count), last = count - 1
+        @inline(__always) func bin(_ v: Float) -> Int { min(Int(clamp01(v) * bins), last) }
+        switch kind {
+        case .linear:
+            for i in 0..<n {
+                let v = row[i]
+                p[4 * bin(v.x)] += 1; p[4 * bin(v.y) + 1] += 1; p[4 * bin(v.z) + 2] += 1; p[4 * bin(v.w) + 3] += 1
+            }
+        case .logarithmic(let lo, let hi):
+            let span = hi - lo
+            let inv: Float = span > 0 ? Float(1 / span) : 0
+            let flo = Float(lo)
+            @inline(__always) func logBin(_ v: Float) -> Int {
+                if !(v > 0) { return 0 }
+                if span <= 0 { return log2f(v) < flo ? 0 : last }
+                return bin((log2f(v) - flo) * inv)
+            }
+            for i in 0..<n {
+                let v = row[i]
+                p[4 * logBin(v.x)] += 1; p[4 * logBin(v.y) + 1] += 1; p[4 * logBin(v.z) + 2] += 1; p[4 * logBin(v.w) + 3] += 1
+            }
+        case .alphaWeighted:
+            for i in 0..<n {
+                let v = row[i]
+                let a = v.w
+                let inv: Float = a > 0 ? 1 / a : 0
+                let w = Double(clamp01(a))
+                p[4 * bin(v.x * inv)] += w; p[4 * bin(v.y * inv) + 1] += w; p[4 * bin(v.z * inv) + 2] += w; p[4 * bin(a) + 3] += 1
+            }
+        }
+    }
+    func finish(_ p: UnsafePointer<Double>, region: PixelRect) -> [SIMD4<Float>] {
+        let k = scale / Double(max(1, region.area))
+        return (0..<count).map { i in SIMD4(Float(p[4 * i] * k), Float(p[4 * i + 1] * k), Float(p[4 * i + 2] * k), Float(p[4 * i + 3] * k)) }
+    }
+    var label: String { "histogram (\(count) bins, \(kind))" }
+}
+
+/// Means of each column (`columns`) or each row of the region.
+struct LineAverageReduction: Reduction {
+    let columns: Bool
+    let length: Int
+    var outputWidth: Int { columns ? max(1, length) : 1 }
+    var outputHeight: Int { columns ? 1 : max(1, length) }
+    func partialCount(_ region: PixelRect) -> Int { 4 * max(1, length) }
+    func accumulate(_ row: UnsafePointer<SIMD4<Float>>, count: Int, x: Int, y: Int, region: PixelRect, into p: UnsafeMutablePointer<Double>) {
+        if columns {
+            var q = p + 4 * (x - region.minX)
+            for i in 0..<count {
+                let v = row[i]
+                q[0] += Double(v.x); q[1] += Double(v.y); q[2] += Double(v.z); q[3] += Double(v.w)
+                q += 4
+            }
+        } else {
+            var s = SIMD4<Double>.zero
+            for i in 0..<count {
+                let v = row[i]
+                s += SIMD4<Double>(Double(v.x), Double(v.y), Double(v.z), Double(v.w))
+            }
+            let q = p + 4 * (y - region.minY)
+            q[0] += s.x; q[1] += s.y; q[2] += s.z; q[3] += s.w
+        }
+    }
+    func finish(_ p: UnsafePointer<Double>, region: PixelRect) -> [SIMD4<Float>] {
+        let n = Double(max(1, columns ? region.height : region.width))
+        return (0..<max(1, length)).map { i in SIMD4(Float(p[4 * i] / n), Float(p[4 * i + 1] / n), Float(p[4 * i + 2] / n), Float(p[4 * i + 3] / n)) }
+    }
+    var label: String { columns ? "column average" : "row average" }
+}
+
+// MARK: - K-means and the histogram chart
+
+/// Lloyd's k-means on straight colour weighted by alpha; returns the count x 1 result block.
+func kMeansClusters(_ block: PixelBlock, seeds: PixelBlock?, count: Int, passes: Int, perceptual: Bool) -> PixelBlock {
+    let n = block.rect.area
+    @Sendable @inline(__always) func space(_ p: SIMD4<Float>) -> SIMD3<Float> {
+        let inv: Float = p.w > 0 ? 1 / p.w : 0
+        let c = SIMD3(p.x * inv, p.y * inv, p.z * inv)
+        return perceptual ? SIMD3(linearToSRGB(c.x), linearToSRGB(c.y), linearToSRGB(c.z)) : c
+    }
+    var means: [SIMD3<Float>] = []
+    if let s = seeds {
+        for i in 0..<min(count, s.rect.area) { means.append(space(SIMD4(s.pixels[i].x, s.pixels[i].y, s.pixels[i].z, 1))) }
+    }
+    if means.count < count, n > 0 {
+        // Farthest-point seeds over an even sample of at most 4096 opaque-ish pixels.
+        let step = max(1, n / 4096)
+        var sample: [SIMD3<Float>] = []
+        var i = 0
+        while i < n { if block.pixels[i].w > 0 { sample.append(space(block.pixels[i])) }; i += step }
+        if sample.isEmpty { sample = [.zero] }
+        if means.isEmpty { means.append(sample.reduce(.zero, +) / Float(sample.count)) }
+        var d2 = sample.map { s in means.map { simdDistance2(s, $0) }.min()! }
+        while means.count < count {
+            var bi = 0
+            for j in 1..<d2.count where d2[j] > d2[bi] { bi = j }
+            let c = sample[bi]
+            means.append(c)
+            for j in 0..<d2.count { d2[j] = min(d2[j], simdDistance2(sample[j], c)) }
+        }
+    }
+    var weights = [Double](repeating: 0, count: count)
+    // Each pass: assign every pixel to its nearest mean, in fixed chunks over the cores, each
+    // chunk summing into its own slots (merged in chunk order, so results do not depend on
+    // timing), then move the means to their clusters' centroids.
+    let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount, n / 4096))
+    let slots = UnsafeMutablePointer<Double>.allocate(capacity: chunks * count * 4)
+    defer { slots.deallocate() }
+    let shared = SendablePointer(slots)
+    for pass in 0...max(0, passes) {
+        slots.update(repeating: 0, count: chunks * count * 4)
+        let frozen = means
+        let work: @Sendable (Int) -> Void = { c in
+            let mine = shared.p + c * count * 4
+            frozen.withUnsafeBufferPointer { m in
+                for i in (n * c / chunks)..<(n * (c + 1) / chunks) {
+                    let p = block.pixels[i]
+                    guard p.w > 0 else { continue }
+                    let col = space(p)
+                    let best = nearestColor(col, m)
+                    let a = Double(p.w)
+                    let q = mine + 4 * best
+                    q[0] += Double(col.x) * a; q[1] += Double(col.y) * a; q[2] += Double(col.z) * a; q[3] += a
+                }
+            }
+        }
+        if chunks == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: chunks, execute: work) }
+        var sums = [SIMD3<Double>](repeating: .zero, count: count)
+        var w = [Double](repeating: 0, count: count)
+        for c in 0..<chunks {
+            for k in 0..<count {
+                let q = slots + (c * count + k) * 4
+                sums[k] += SIMD3(q[0], q[1], q[2]); w[k] += q[3]
+            }
+        }
+        weights = w
+        if pass == max(0, passes) || passes == 0 { break }
+        for k in 0..<count where w[k] > 0 {
+            let m = sums[k] / w[k]
+            means[k] = SIMD3(Float(m.x), Float(m.y), Float(m.z))
+        }
+    }
+    let total = max(1e-300, weights.reduce(0, +))
+    let out = PixelBlock(rect: PixelRect(x: 0, y: 0, width: count, height: 1))
+    for k in 0..<count {
+        var m = means[k]
+        if perceptual { m = SIMD3(sRGBToLinear(m.x), sRGBToLinear(m.y), sRGBToLinear(m.z)) }
+        out.pixels[k] = SIMD4(m, Float(weights[k] / total))
+    }
+    return out
+}
+
+@inline(__always) func simdDistance2(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float {
+    let d = a - b
+    return d.x * d.x + d.y * d.y + d.z * d.z
+}
+
+/// The chart of CIHistogramDisplayFilter from the histogram's first row.
+func histogramChart(_ hist: PixelBlock, height: Int, low: Float, high: Float) -> PixelBlock {
+    let w = hist.rect.width
+    var m: Float = 0
+    for i in 0..<w { let v = hist.pixels[i]; m = max(m, v.x, v.y, v.z) }
+    let out = PixelBlock(rect: PixelRect(x: 0, y: 0, width: w, height: height))
+    let span = high - low
+    for i in 0..<w {
+        let v = hist.pixels[i]
+        func bar(_ x: Float) -> Float {
+            let t = m > 0 ? x / m : 0
+            return span > 0 ? (t - low) / span * Float(height) : (t >= low ? Float(height) : 0)
+        }
+        let br = bar(v.x), bg = bar(v.y), bb = bar(v.z)
+        for y in 0..<height {
+            let c = Float(y) + 0.5
+            out.pixels[y * w + i] = SIMD4(c < br ? 1 : 0, c < bg ? 1 : 0, c < bb ? 1 : 0, 1)
+        }
+    }
+    return out
+}
