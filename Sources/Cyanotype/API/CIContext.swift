@@ -103,6 +103,7 @@ public final class CIContext: @unchecked Sendable {
         guard rowBytes >= rect.width * writer.bytesPerPixel else {
             throw CIRenderError.bufferTooSmall(needed: rect.width * writer.bytesPerPixel * rect.height, given: rowBytes * rect.height)
         }
+        if try copyUnchanged(image.node, rect, writer) { return }
         if writer.isWorkingFormat, Int(bitPattern: data) % 16 == 0, rowBytes % 16 == 0 {
             // The destination holds working-space pixels: tiles render straight into it, rows
             // walked top-down with a negative stride, and no conversion pass.
@@ -115,6 +116,34 @@ public final class CIContext: @unchecked Sendable {
             return
         }
         try execute(image.node, rect) { tile, tileRect in writer.write(tile, tileRect) }
+    }
+
+    /// Pass-through: when the recipe is just a bitmap (or a file) whose pixels are already
+    /// in the destination's format, colour space and alpha convention, rows are copied as
+    /// they are (a decode -> encode of an unfiltered image converts nothing).
+    private func copyUnchanged(_ node: RecipeNode, _ rect: PixelRect, _ writer: DestinationWriter) throws -> Bool {
+        var source = node
+        if let lazy = node as? LazySourceNode {
+            do { source = try lazy.source() } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
+        }
+        guard let bitmap = source as? BitmapNode, bitmap.pixelExtent.contains(rect),
+              bitmap.format.info?.layout == writer.info.layout, bitmap.format.info?.sample == writer.info.sample,
+              writer.info.sample == .uint8 || writer.info.sample == .uint16,
+              bitmap.premultiplied == writer.premultiplied || writer.info.layout == .rgbx,
+              workingColorSpace == nil || bitmap.colorSpace == writer.space
+        else { return false }
+        let bpp = writer.bytesPerPixel
+        let ext = bitmap.pixelExtent
+        bitmap.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            guard let base = raw.baseAddress else { return }
+            for y in rect.minY..<rect.maxY {
+                let src = base + (ext.maxY - 1 - y) * bitmap.bytesPerRow + (rect.minX - ext.minX) * bpp
+                let dst = writer.base + (rect.maxY - 1 - y) * writer.rowBytes
+                dst.copyMemory(from: src, byteCount: rect.width * bpp)
+            }
+        }
+        lock.lock(); stats = RenderStatistics(); stats.sourcePixels = rect.area; lock.unlock()
+        return true
     }
 
     /// Renders `rect` of `image` into a new buffer of `format`, rows top-down.
