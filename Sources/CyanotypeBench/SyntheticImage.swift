@@ -76,6 +76,13 @@ enum FilterChain {
             "inputBVector": CIVector(x: 0.05, y: 0.05, z: 0.9, w: 0), "inputAVector": CIVector(x: 0, y: 0, z: 0, w: 1),
             "inputBiasVector": CIVector(x: 0.01, y: 0.01, z: 0.01, w: 0)])
     }
+    static func grade(_ i: CIImage) -> CIImage {
+        i.applyingFilter("CIExposureAdjust", parameters: [kCIInputEVKey: 0.3])
+            .applyingFilter("CIColorControls", parameters: [kCIInputSaturationKey: 1.1, kCIInputBrightnessKey: 0.02, kCIInputContrastKey: 1.05])
+            .applyingFilter("CIHueAdjust", parameters: [kCIInputAngleKey: 0.1])
+            .applyingFilter("CISepiaTone", parameters: [kCIInputIntensityKey: 0.3])
+            .applyingFilter("CIVignette", parameters: [kCIInputIntensityKey: 0.5, kCIInputRadiusKey: 1.2])
+    }
     static func five(_ i: CIImage) -> CIImage {
         colorMatrix(i)
             .applyingFilter("CIExposureAdjust", parameters: [kCIInputEVKey: 0.3])

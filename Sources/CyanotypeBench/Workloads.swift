@@ -42,7 +42,13 @@ struct FusedChain: Workload {
         env.note("2 five filters", env.context.lastRenderStatistics)
         let recipe = "\(chain)"
         env.notes.append("2 recipe: " + (recipe.range(of: "fused").map { String(recipe[$0.lowerBound...].dropLast()) } ?? recipe))
-        return [Row(workload: "2 five per-pixel filters, RGBA8", ours: .time(five), oursCPU: five.cpu, megapixels: env.image.megapixels,
+        // A grading chain of the kind photo apps stack (four fold into one matrix).
+        let grade = try env.time8(FilterChain.grade(env.ciImage8))
+        return [Row(workload: "2 five per-pixel filters, RGBA8 (matrix, exposure, vibrance, gamma, controls)", ours: .time(five), oursCPU: five.cpu,
+                    megapixels: env.image.megapixels,
+                    reference: "ours, CIColorMatrix alone", referenceValue: .time(one), referenceCPU: one.cpu, target: .ratioAtMost(1.5)),
+                Row(workload: "2 five per-pixel filters, RGBA8 (exposure, controls, hue, sepia, vignette)", ours: .time(grade), oursCPU: grade.cpu,
+                    megapixels: env.image.megapixels,
                     reference: "ours, CIColorMatrix alone", referenceValue: .time(one), referenceCPU: one.cpu, target: .ratioAtMost(1.5))]
     }
 }

@@ -209,3 +209,36 @@ import Testing
         #expect(img.applyingFilter("CIGaussianBlur", parameters: [kCIInputRadiusKey: Double.infinity]).extent.isEmpty)
     }
 }
+
+/// NaN and infinite pixels (a user kernel's 0/0, say) must pass through every built-in
+/// filter without a trap; the output is clamped on the way out.
+@Suite struct NonFinitePixelTests {
+    @Test func everyFilterSurvivesNaNAndInfinity() throws {
+        let poison = CIColorKernel(name: "poison") { row in
+            for i in row.output.indices {
+                switch (row.x + i) % 4 {
+                case 0: row.output[i] = SIMD4(.nan, .nan, .nan, .nan)
+                case 1: row.output[i] = SIMD4(.infinity, -.infinity, 1, 1)
+                case 2: row.output[i] = SIMD4(0.5, .nan, 0.2, 1)
+                default: row.output[i] = SIMD4(-3, 7, 0.5, 0.5)
+                }
+            }
+        }
+        let rect = CGRect(x: 0, y: 0, width: 8, height: 4)
+        let bad = try #require(poison.apply(extent: rect, arguments: []))
+        let ctx = CIContext()
+        for name in CIFilter.filterNames(inCategory: kCICategoryBuiltIn) {
+            guard let f = CIFilter(name: name) else { continue }
+            let keys = f.inputKeys
+            if keys.contains(kCIInputImageKey) { f.setValue(bad, forKey: kCIInputImageKey) }
+            for k in keys where k != kCIInputImageKey && (CIFilter.descriptor(forFilterName: name)?.input(k)?.isImage ?? false) {
+                f.setValue(bad, forKey: k)
+            }
+            guard let out = f.outputImage else { continue }
+            let r = out.extent.isInfinite ? rect : out.extent.intersection(rect.insetBy(dx: -2, dy: -2))
+            if r.isNull || r.isEmpty { continue }
+            _ = try ctx.renderToData(out, from: r.integral, format: .RGBA8)
+            _ = try ctx.renderToData(out, from: r.integral, format: .RGBA16)
+        }
+    }
+}

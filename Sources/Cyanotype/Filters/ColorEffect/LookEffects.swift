@@ -223,6 +223,7 @@ struct MonotoneCurve: Sendable {
     @inline(__always) func callAsFunction(_ v: Float, _ t: UnsafeBufferPointer<Float>) -> Float {
         if v < 0 { return t[0] + slope0 * v }
         if v > 1 { return t[MonotoneCurve.size] + slope1 * (v - 1) }
+        if v.isNaN { return t[0] }   // never Int(NaN)
         let pos = v * Float(MonotoneCurve.size)
         let i = min(Int(pos), MonotoneCurve.size - 1)
         let f = pos - Float(i)
