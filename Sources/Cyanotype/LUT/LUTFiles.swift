@@ -216,9 +216,7 @@ extension LUT {
             lastLine = line.number
             if Int(line.tokens[0]) == nil {
                 // Keyword lines (Flame's `3DMESH`, `Mesh 4 12`, `gamma 1.0`); not inside the table.
-                guard let first = line.tokens[0].unicodeScalars.first, CharacterSet.letters.contains(first), found == 0 else {
-                    throw .invalidNumber(line: line.number)
-                }
+                guard line.tokens[0].contains(where: \.isLetter), found == 0 else { throw .invalidNumber(line: line.number) }
                 if line.tokens[0].lowercased() == "mesh", line.tokens.count == 3, depth == nil, let d = Int(line.tokens[2]), (8...16).contains(d) {
                     depth = d
                 }
@@ -253,11 +251,11 @@ extension LUT {
         if found < count { throw .missingEntries(expected: count, found: found) }
         if found > count { throw .tooManyEntries(expected: count, found: found) }
         let bits = depth ?? (maxValue <= 1023 ? 10 : maxValue <= 4095 ? 12 : 16)
-        let k = 1 / Float((1 << bits) - 1)
+        let k = Float((1 << bits) - 1)
         let t = LUTTable(count: count)
         var line = 0
         for r in 0..<n { for g in 0..<n { for b in 0..<n {
-            t.entries[r + n * (g + n * b)] = SIMD4(Float(values[3 * line]) * k, Float(values[3 * line + 1]) * k, Float(values[3 * line + 2]) * k, 1)
+            t.entries[r + n * (g + n * b)] = SIMD4(Float(values[3 * line]) / k, Float(values[3 * line + 1]) / k, Float(values[3 * line + 2]) / k, 1)
             line += 1
         } } }
         try self.init(size: n, table: t)

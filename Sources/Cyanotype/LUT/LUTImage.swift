@@ -135,7 +135,7 @@ extension LUT {
         }
         let result = rendered.withUnsafeBytes { raw -> Result<LUT, LUTError> in
             let px = raw.bindMemory(to: SIMD4<Float>.self)
-            return Result { () throws(LUTError) -> LUT in try LUT(pixels: px.baseAddress!, geometry: geometry, scale: 1) }
+            return Result { () throws(LUTError) -> LUT in try LUT(pixels: px.baseAddress!, geometry: geometry, divisor: 1) }
         }
         self = try result.get()
     }
@@ -157,8 +157,8 @@ extension LUT {
                 floats[i] = SIMD4(Float(bitmap.pixels[4 * i]), Float(bitmap.pixels[4 * i + 1]), Float(bitmap.pixels[4 * i + 2]), 255)
             }
         }
-        let scale: Float = bitmap.bitDepth == 16 ? 1 / 65535 : 1 / 255
-        self = try floats.withUnsafeBufferPointer { px throws(LUTError) -> LUT in try LUT(pixels: px.baseAddress!, geometry: geometry, scale: scale) }
+        let divisor: Float = bitmap.bitDepth == 16 ? 65535 : 255
+        self = try floats.withUnsafeBufferPointer { px throws(LUTError) -> LUT in try LUT(pixels: px.baseAddress!, geometry: geometry, divisor: divisor) }
     }
 
     static func geometry(width w: Int, height h: Int, layout: LUTImageLayout?, maximumSize: Int) throws(LUTError) -> LUTImageGeometry {
@@ -172,13 +172,13 @@ extension LUT {
         return g
     }
 
-    init(pixels: UnsafePointer<SIMD4<Float>>, geometry g: LUTImageGeometry, scale: Float) throws(LUTError) {
+    init(pixels: UnsafePointer<SIMD4<Float>>, geometry g: LUTImageGeometry, divisor: Float) throws(LUTError) {
         let n = g.size
         let t = LUTTable(count: n * n * n)
         var i = 0
         for b in 0..<n { for gi in 0..<n { for r in 0..<n {
             let (x, y) = g.position(r, gi, b)
-            let p = pixels[y * g.width + x] * scale
+            let p = divisor == 1 ? pixels[y * g.width + x] : pixels[y * g.width + x] / divisor
             guard p.x.isFinite, p.y.isFinite, p.z.isFinite else { throw .nonFiniteValue(entry: i) }
             t.entries[i] = SIMD4(p.x, p.y, p.z, 1)
             i += 1
