@@ -165,6 +165,25 @@ import Testing
         #expect(abs(out[0].x - 0.25) < 1e-5 && abs(out[0].y - 0.625) < 1e-5 && abs(out[0].z - 1) < 1e-5)
     }
 
+    @Test func sRGBCurveTablesMatchTheExactCurve() {
+        var worstEncode = 0.0, worstDecode = 0.0
+        for i in 0...200_000 {
+            let v = Double(i) / 200_000
+            let e = encodeSRGB(SIMD4(Float(v), Float(v * v), Float(v * v * v), 0.5))
+            let d = decodeSRGB(SIMD4(Float(v), Float(v * v), Float(v * v * v), 0.5))
+            #expect(e.w == 0.5 && d.w == 0.5)
+            for (k, x) in [v, v * v, v * v * v].enumerated() {
+                worstEncode = max(worstEncode, abs(Double(e[k]) - linearToSrgb(Double(Float(x)))))
+                worstDecode = max(worstDecode, abs(Double(d[k]) - srgbToLinear(Double(Float(x)))))
+            }
+        }
+        #expect(worstEncode < 1e-6, "encode error \(worstEncode)")
+        #expect(worstDecode < 2e-7, "decode error \(worstDecode)")
+        // Extended values take the exact odd-symmetric curve.
+        let ext = encodeSRGB(SIMD4(-0.25, 1.5, 0.5, 1))
+        #expect(abs(Double(ext.x) + linearToSrgb(0.25)) < 1e-6 && abs(Double(ext.y) - (1.055 * pow(1.5, 1 / 2.4) - 0.055)) < 1e-6)
+    }
+
     @Test func domainMapsInputToTheGrid() throws {
         let lut = try LUT(cubeString: "LUT_3D_SIZE 2\nDOMAIN_MIN 0 0 0\nDOMAIN_MAX 2 2 2\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n")
         let s = lut.apply(SIMD3(0.5, 1, 0.2))
