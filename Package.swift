@@ -47,7 +47,7 @@ let package = Package(
             dependencies: ["Cyanotype"],
             swiftSettings: tunedSwift),
         .testTarget(name: "CyanotypeCodecsTests", dependencies: ["CyanotypeCodecs"]),
-        .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype"]),
+        .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype"], exclude: ["Fixtures"]),
         .testTarget(name: "InstafilterTests", dependencies: ["Instafilter"]),
         // End-to-end tests of the command-line tool: they run the built `cyanotype` binary.
         .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "Cyanotype"]),

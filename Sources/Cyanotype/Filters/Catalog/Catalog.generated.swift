@@ -249,6 +249,46 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.9", availableIOS: "7")
+    static let CIColorCube = FilterDescriptor(
+        name: "CIColorCube", displayName: "Color Cube",
+        summary: "Applies a 3D color lookup table (LUT) to the image.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCubeDimension", displayName: "Cube Dimension", className: "NSNumber", attributeType: "CIAttributeTypeCount", defaultValue: .number(2.0), identity: .number(2.0), minimum: 2.0, maximum: 128.0, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCubeData", displayName: "Cube Data", className: "NSData", attributeType: nil, defaultValue: .data(byteLength: 128), identity: .data(byteLength: 128), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtrapolate", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIColorCubeWithColorSpace = FilterDescriptor(
+        name: "CIColorCubeWithColorSpace", displayName: "Color Cube with ColorSpace",
+        summary: "Applies a 3D LUT whose values are defined in a given color space.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCubeDimension", displayName: "Cube Dimension", className: "NSNumber", attributeType: "CIAttributeTypeCount", defaultValue: .number(2.0), identity: .number(2.0), minimum: 2.0, maximum: 128.0, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCubeData", displayName: "Cube Data", className: "NSData", attributeType: nil, defaultValue: .data(byteLength: 128), identity: .data(byteLength: 128), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtrapolate", displayName: nil, className: "NSNumber", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColorSpace", displayName: "Color Space", className: "NSObject", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
+    static let CIColorCubesMixedWithMask = FilterDescriptor(
+        name: "CIColorCubesMixedWithMask", displayName: "Color Cubes Mixed With Mask",
+        summary: "Blends the results of two 3D LUTs using a mask image.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMaskImage", displayName: "Mask Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCubeDimension", displayName: "Cube Dimension", className: "NSNumber", attributeType: "CIAttributeTypeCount", defaultValue: .number(2.0), identity: .number(2.0), minimum: 2.0, maximum: 128.0, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCube0Data", displayName: "Cube 0 Data", className: "NSData", attributeType: nil, defaultValue: .data(byteLength: 128), identity: .data(byteLength: 128), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCube1Data", displayName: "Cube 1 Data", className: "NSData", attributeType: nil, defaultValue: .data(byteLength: 128), identity: .data(byteLength: 128), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColorSpace", displayName: "Color Space", className: "NSObject", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtrapolate", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
     static let CIColorCurves = FilterDescriptor(
         name: "CIColorCurves", displayName: "Color Curves",
         summary: "Applies per-channel 1D curves supplied as a table.",
@@ -1169,6 +1209,9 @@ extension BuiltinFilters {
         colorClamp,
         colorControls,
         colorCrossPolynomial,
+        colorCube,
+        colorCubeWithColorSpace,
+        colorCubesMixedWithMask,
         colorCurves,
         colorDodgeBlendMode,
         colorInvert,
@@ -1847,6 +1890,125 @@ final class CIColorCrossPolynomialBuiltinFilter: CIFilter, CIColorCrossPolynomia
 extension CIFilter {
     /// Color Cross Polynomial: Maps each output channel through a polynomial in r, g, b including squared and cross terms.
     public static func colorCrossPolynomial() -> CIFilter & CIColorCrossPolynomial { CIColorCrossPolynomialBuiltinFilter() }
+}
+
+/// Typed access to CIColorCube's inputs (`CIFilter.colorCube()`).
+public protocol CIColorCube: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var cubeDimension: Float { get set }
+    var cubeData: Data { get set }
+    var extrapolate: Bool { get set }
+}
+
+final class CIColorCubeBuiltinFilter: CIFilter, CIColorCube {
+    override init() { super.init(builtin: BuiltinFilters.colorCube) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var cubeDimension: Float {
+        get { typedValue(forKey: "inputCubeDimension", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCubeDimension") }
+    }
+    var cubeData: Data {
+        get { typedValue(forKey: "inputCubeData", as: Data.self) }
+        set { setValue(newValue, forKey: "inputCubeData") }
+    }
+    var extrapolate: Bool {
+        get { typedValue(forKey: "inputExtrapolate", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputExtrapolate") }
+    }
+}
+
+extension CIFilter {
+    /// Color Cube: Applies a 3D color lookup table (LUT) to the image.
+    public static func colorCube() -> CIFilter & CIColorCube { CIColorCubeBuiltinFilter() }
+}
+
+/// Typed access to CIColorCubeWithColorSpace's inputs (`CIFilter.colorCubeWithColorSpace()`).
+public protocol CIColorCubeWithColorSpace: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var cubeDimension: Float { get set }
+    var cubeData: Data { get set }
+    var extrapolate: Float { get set }
+    var colorSpace: Any? { get set }
+}
+
+final class CIColorCubeWithColorSpaceBuiltinFilter: CIFilter, CIColorCubeWithColorSpace {
+    override init() { super.init(builtin: BuiltinFilters.colorCubeWithColorSpace) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var cubeDimension: Float {
+        get { typedValue(forKey: "inputCubeDimension", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCubeDimension") }
+    }
+    var cubeData: Data {
+        get { typedValue(forKey: "inputCubeData", as: Data.self) }
+        set { setValue(newValue, forKey: "inputCubeData") }
+    }
+    var extrapolate: Float {
+        get { typedValue(forKey: "inputExtrapolate", as: Float.self) }
+        set { setValue(newValue, forKey: "inputExtrapolate") }
+    }
+    var colorSpace: Any? {
+        get { typedValue(forKey: "inputColorSpace", as: Any.self) }
+        set { setValue(newValue, forKey: "inputColorSpace") }
+    }
+}
+
+extension CIFilter {
+    /// Color Cube with ColorSpace: Applies a 3D LUT whose values are defined in a given color space.
+    public static func colorCubeWithColorSpace() -> CIFilter & CIColorCubeWithColorSpace { CIColorCubeWithColorSpaceBuiltinFilter() }
+}
+
+/// Typed access to CIColorCubesMixedWithMask's inputs (`CIFilter.colorCubesMixedWithMask()`).
+public protocol CIColorCubesMixedWithMask: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var maskImage: CIImage? { get set }
+    var cubeDimension: Float { get set }
+    var cube0Data: Data { get set }
+    var cube1Data: Data { get set }
+    var colorSpace: Any? { get set }
+    var extrapolate: Bool { get set }
+}
+
+final class CIColorCubesMixedWithMaskBuiltinFilter: CIFilter, CIColorCubesMixedWithMask {
+    override init() { super.init(builtin: BuiltinFilters.colorCubesMixedWithMask) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var maskImage: CIImage? {
+        get { typedValue(forKey: "inputMaskImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputMaskImage") }
+    }
+    var cubeDimension: Float {
+        get { typedValue(forKey: "inputCubeDimension", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCubeDimension") }
+    }
+    var cube0Data: Data {
+        get { typedValue(forKey: "inputCube0Data", as: Data.self) }
+        set { setValue(newValue, forKey: "inputCube0Data") }
+    }
+    var cube1Data: Data {
+        get { typedValue(forKey: "inputCube1Data", as: Data.self) }
+        set { setValue(newValue, forKey: "inputCube1Data") }
+    }
+    var colorSpace: Any? {
+        get { typedValue(forKey: "inputColorSpace", as: Any.self) }
+        set { setValue(newValue, forKey: "inputColorSpace") }
+    }
+    var extrapolate: Bool {
+        get { typedValue(forKey: "inputExtrapolate", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputExtrapolate") }
+    }
+}
+
+extension CIFilter {
+    /// Color Cubes Mixed With Mask: Blends the results of two 3D LUTs using a mask image.
+    public static func colorCubesMixedWithMask() -> CIFilter & CIColorCubesMixedWithMask { CIColorCubesMixedWithMaskBuiltinFilter() }
 }
 
 /// Typed access to CIColorCurves's inputs (`CIFilter.colorCurves()`).

@@ -1,0 +1,137 @@
+// Core Image's colour cubes: CIColorCube, CIColorCubeWithColorSpace, CIColorCubesMixedWithMask.
+// Cube data is float32 RGBA, red index fastest, then green, then blue; dimension^3 * 16 bytes.
+
+extension BuiltinFilters {
+    /// CIColorCube: a 3D LUT applied to working-space (linear) colour, trilinear, as Apple's.
+    /// Input outside 0...1 is clamped to the cube unless `inputExtrapolate` is true, then the
+    /// edge cells are extended linearly. Cube alpha is ignored; the pixel keeps its alpha.
+    static let colorCube = BuiltinFilter(Catalog.CIColorCube) { args throws(CIFilterError) in
+        let image = try args.image()
+        let (n, table) = try cubeTable(args, dataKey: "inputCubeData")
+        let extrapolate = (try? args.bool("inputExtrapolate")) ?? false
+        let sampler = LUTSampler(table: table, size: n, extrapolate: extrapolate)
+        return image.applying(LUTStage(sampler: sampler, encoding: .linear, interpolation: .trilinear, name: "color cube"))
+    }
+
+    /// CIColorCubeWithColorSpace: the cube is looked up in `inputColorSpace` (working colour
+    /// is converted to that space's primaries and encoding, looked up, converted back). No
+    /// colour space: as CIColorCube.
+    static let colorCubeWithColorSpace = BuiltinFilter(Catalog.CIColorCubeWithColorSpace) { args throws(CIFilterError) in
+        let image = try args.image()
+        let (n, table) = try cubeTable(args, dataKey: "inputCubeData")
+        let extrapolate = (try? args.bool("inputExtrapolate")) ?? false
+        let encoding = try cubeEncoding(args)
+        let sampler = LUTSampler(table: table, size: n, extrapolate: extrapolate)
+        return image.applying(LUTStage(sampler: sampler, encoding: encoding, interpolation: .trilinear, name: "color cube with color space"))
+    }
+
+    /// CIColorCubesMixedWithMask: two cubes of one dimension, mixed per pixel by the mask's
+    /// luminance (Rec. 709 weights on working values, clamped to 0...1): 0 gives cube 0,
+    /// 1 gives cube 1. Optional `inputColorSpace` as CIColorCubeWithColorSpace.
+    static let colorCubesMixedWithMask = BuiltinFilter(Catalog.CIColorCubesMixedWithMask) { args throws(CIFilterError) in
+        let image = try args.image()
+        let mask = try args.image(kCIInputMaskImageKey)
+        let (n, t0) = try cubeTable(args, dataKey: "inputCube0Data")
+        let (_, t1) = try cubeTable(args, dataKey: "inputCube1Data")
+        let extrapolate = (try? args.bool("inputExtrapolate")) ?? false
+        let encoding = try cubeEncoding(args)
+        let stage = MaskedLUTStage(cube0: LUTSampler(table: t0, size: n, extrapolate: extrapolate),
+                                   cube1: LUTSampler(table: t1, size: n, extrapolate: extrapolate), encoding: encoding)
+        return image.applying(stage, extras: [mask])
+    }
+}
+
+/// The cube of `dataKey` at `inputCubeDimension`, parsed once per distinct data (cached).
+/// Unset data is Apple's default, the identity cube of dimension 2.
+private func cubeTable(_ args: FilterArguments, dataKey: String) throws(CIFilterError) -> (Int, LUTTable) {
+    let n = Int(try args.number("inputCubeDimension").rounded())
+    let data = args.values[dataKey] == nil ? ColorCubeData.identity(dimension: 2) : try args.data(dataKey)
+    do {
+        return (n, try ColorCubeCache.shared.table(dimension: n, data: data))
+    } catch {
+        throw .invalidValue(filter: args.descriptor.name, key: dataKey, reason: error.description)
+    }
+}
+
+private func cubeEncoding(_ args: FilterArguments) throws(CIFilterError) -> LUTEncoding {
+    guard let v = args.values["inputColorSpace"], !(v is NSNull) else { return .linear }
+    guard let space = v as? CGColorSpace else {
+        throw .wrongType(filter: args.descriptor.name, key: "inputColorSpace", expected: "a CGColorSpace", got: typeName(v))
+    }
+    guard space.model == .rgb else {
+        throw .invalidValue(filter: args.descriptor.name, key: "inputColorSpace", reason: "\(space) is not an RGB colour space")
+    }
+    return LUTEncoding(space)
+}
+
+/// Helpers for Core Image's cube data blobs.
+public enum ColorCubeData {
+    /// The identity cube of `dimension` as float32 RGBA, red fastest (Apple's default data).
+    public static func identity(dimension n: Int) -> Data {
+        var f = [Float](repeating: 1, count: n * n * n * 4)
+        let k = 1 / Float(max(1, n - 1))
+        var i = 0
+        for b in 0..<n { for g in 0..<n { for r in 0..<n {
+            f[4 * i] = Float(r) * k; f[4 * i + 1] = Float(g) * k; f[4 * i + 2] = Float(b) * k
+            i += 1
+        } } }
+        return f.withUnsafeBytes { Data($0) }
+    }
+}
+
+extension LUT {
+    /// Core Image cube data for this LUT (`inputCubeData` of CIColorCube): float32 RGBA,
+    /// alpha 1, red fastest. The shaper and domain are not part of Core Image's format and
+    /// are not included.
+    public var cubeDataRGBA: Data {
+        Data(bytes: table.entries, count: table.count * MemoryLayout<SIMD4<Float>>.stride)
+    }
+
+    /// The LUT in Core Image cube data of `dimension` (2...256).
+    public init(cubeDataRGBA data: Data, dimension n: Int, colorSpace: LUTColorSpace = .sRGB) throws(LUTError) {
+        try self.init(size: n, table: try ColorCubeCache.parse(dimension: n, data: data), colorSpace: colorSpace)
+    }
+}
+
+/// Parsed cube tables by (dimension, data): building a table once per distinct blob, not once
+/// per `outputImage`. A few recent entries are kept (equal data hits, whatever its identity).
+final class ColorCubeCache: @unchecked Sendable {
+    static let shared = ColorCubeCache()
+    private let lock = NSLock()
+    private var entries: [(n: Int, data: Data, table: LUTTable)] = []
+    private let capacity = 8
+
+    func table(dimension n: Int, data: Data) throws(LUTError) -> LUTTable {
+        lock.lock()
+        if let i = entries.firstIndex(where: { $0.n == n && $0.data.count == data.count && $0.data == data }) {
+            let e = entries.remove(at: i)
+            entries.append(e)
+            lock.unlock()
+            return e.table
+        }
+        lock.unlock()
+        let t = try ColorCubeCache.parse(dimension: n, data: data)
+        lock.lock()
+        entries.append((n, data, t))
+        if entries.count > capacity { entries.removeFirst() }
+        lock.unlock()
+        return t
+    }
+
+    static func parse(dimension n: Int, data: Data) throws(LUTError) -> LUTTable {
+        try LUT.checkSize(n)
+        let expected = n * n * n * 16
+        guard data.count == expected else { throw .cubeDataSize(dimension: n, expected: expected, found: data.count) }
+        let t = LUTTable(count: n * n * n)
+        let bad: Int? = data.withUnsafeBytes { raw in
+            for i in 0..<t.count {
+                let v = raw.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self)
+                guard v.x.isFinite, v.y.isFinite, v.z.isFinite else { return i }
+                t.entries[i] = SIMD4(v.x, v.y, v.z, 1)
+            }
+            return nil
+        }
+        if let bad { throw .nonFiniteValue(entry: bad) }
+        return t
+    }
+}
