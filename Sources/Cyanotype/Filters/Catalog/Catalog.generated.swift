@@ -388,6 +388,15 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "11.0", availableIOS: "14")
+    static let CIColorThresholdOtsu = FilterDescriptor(
+        name: "CIColorThresholdOtsu", displayName: "Color Threshold Otsu",
+        summary: "Binarizes the image using an automatically computed (Otsu) threshold.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "11.0", availableIOS: "14")
     static let CIColumnAverage = FilterDescriptor(
         name: "CIColumnAverage", displayName: "Column Average",
         summary: "Reduces a region to a 1-pixel-tall row of per-column mean colors.",
@@ -1107,6 +1116,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.7", availableIOS: "5")
+    static let CIToneMapHeadroom = FilterDescriptor(
+        name: "CIToneMapHeadroom", displayName: "Tone Map Headroom",
+        summary: "Tone-maps from a source HDR headroom to a target headroom with a global curve.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputSourceHeadroom", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: nil, identity: nil, minimum: 1.0, maximum: 32.0, sliderMinimum: 1.0, sliderMaximum: 8.0),
+            FilterInputDescriptor(key: "inputTargetHeadroom", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 1.0, maximum: 32.0, sliderMinimum: 1.0, sliderMaximum: 8.0),
+        ],
+        outputKeys: ["outputImage", "outputValue:"],
+        availableMacOS: "15.0", availableIOS: "18")
     static let CIUnsharpMask = FilterDescriptor(
         name: "CIUnsharpMask", displayName: "Unsharp Mask",
         summary: "Sharpens by adding back the difference from a blurred copy.",
@@ -1221,6 +1241,7 @@ extension BuiltinFilters {
         colorPolynomial,
         colorPosterize,
         colorThreshold,
+        colorThresholdOtsu,
         columnAverage,
         constantColorGenerator,
         convertLabToRGB,
@@ -1291,6 +1312,7 @@ extension BuiltinFilters {
         temperatureAndTint,
         thermal,
         toneCurve,
+        toneMapHeadroom,
         unsharpMask,
         vibrance,
         vignette,
@@ -2261,6 +2283,24 @@ final class CIColorThresholdBuiltinFilter: CIFilter, CIColorThreshold {
 extension CIFilter {
     /// Color Threshold: Binarizes the image at a given threshold.
     public static func colorThreshold() -> CIFilter & CIColorThreshold { CIColorThresholdBuiltinFilter() }
+}
+
+/// Typed access to CIColorThresholdOtsu's inputs (`CIFilter.colorThresholdOtsu()`).
+public protocol CIColorThresholdOtsu: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+final class CIColorThresholdOtsuBuiltinFilter: CIFilter, CIColorThresholdOtsu {
+    override init() { super.init(builtin: BuiltinFilters.colorThresholdOtsu) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Color Threshold Otsu: Binarizes the image using an automatically computed (Otsu) threshold.
+    public static func colorThresholdOtsu() -> CIFilter & CIColorThresholdOtsu { CIColorThresholdOtsuBuiltinFilter() }
 }
 
 /// Typed access to CIColumnAverage's inputs (`CIFilter.columnAverage()`).
@@ -3925,6 +3965,34 @@ final class CIToneCurveBuiltinFilter: CIFilter, CIToneCurve {
 extension CIFilter {
     /// Tone Curve: Adjusts RGB through a 5-point spline tone curve.
     public static func toneCurve() -> CIFilter & CIToneCurve { CIToneCurveBuiltinFilter() }
+}
+
+/// Typed access to CIToneMapHeadroom's inputs (`CIFilter.toneMapHeadroom()`).
+public protocol CIToneMapHeadroom: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var sourceHeadroom: Float { get set }
+    var targetHeadroom: Float { get set }
+}
+
+final class CIToneMapHeadroomBuiltinFilter: CIFilter, CIToneMapHeadroom {
+    override init() { super.init(builtin: BuiltinFilters.toneMapHeadroom) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var sourceHeadroom: Float {
+        get { typedValue(forKey: "inputSourceHeadroom", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSourceHeadroom") }
+    }
+    var targetHeadroom: Float {
+        get { typedValue(forKey: "inputTargetHeadroom", as: Float.self) }
+        set { setValue(newValue, forKey: "inputTargetHeadroom") }
+    }
+}
+
+extension CIFilter {
+    /// Tone Map Headroom: Tone-maps from a source HDR headroom to a target headroom with a global curve.
+    public static func toneMapHeadroom() -> CIFilter & CIToneMapHeadroom { CIToneMapHeadroomBuiltinFilter() }
 }
 
 /// Typed access to CIUnsharpMask's inputs (`CIFilter.unsharpMask()`).
