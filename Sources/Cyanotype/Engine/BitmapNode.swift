@@ -43,6 +43,17 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
                 let dst = out.row(r)
                 let n = out.width
                 switch info.sample {
+                case .uint8 where !premultiplied && toSRGB == nil && channels == 4 && info.layout != .rgbx:
+                    // The common case in one pass: decode through the table and premultiply.
+                    let p = src.assumingMemoryBound(to: UInt8.self) + x0 * 4
+                    let t = tables.decode8
+                    let (ri, gi, bi, ai) = info.layout.offsets
+                    for i in 0..<n {
+                        let q = p + i * 4
+                        let a = Float(q[ai]) * (1 / 255)
+                        dst[i] = SIMD4(t[Int(q[ri])] * a, t[Int(q[gi])] * a, t[Int(q[bi])] * a, a)
+                    }
+                    continue
                 case .uint8:
                     let p = src.assumingMemoryBound(to: UInt8.self) + x0 * channels
                     convert8(p, dst, n, info.layout, tables, space)
