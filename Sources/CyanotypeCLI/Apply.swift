@@ -2,10 +2,16 @@ import Cyanotype
 import Foundation
 import Instafilter
 
-/// The filters of a command line in order, plus the optional downscale, applied to one image.
+/// The filters of a command line in order, then the LUT, then the preset, plus the optional
+/// downscale, applied to one image.
 struct Pipeline: Sendable {
     let filters: [ResolvedFilter]
     let maxSize: Int?
+    /// A 3D LUT (`--lut`), read once, applied after the filters and before the preset.
+    var lut: LUT? = nil
+    var interpolation: LUTInterpolation = .tetrahedral
+    /// The LUT's strength, 0...1 (`--intensity` when there is no preset).
+    var lutIntensity: Float = 1
     /// A named look (Instafilter), applied after the filters, at its intensity.
     var preset: BaseFilter? = nil
 
@@ -23,6 +29,7 @@ struct Pipeline: Sendable {
             }
             image = out
         }
+        if let lut { image = image.applyingLUT(lut, interpolation: interpolation, intensity: lutIntensity) }
         if let preset { image = preset.apply(to: image) }
         if let maxSize, !image.extent.isInfinite {
             let long = max(image.extent.width, image.extent.height)
@@ -59,9 +66,11 @@ struct ApplyOptions {
         OptionSpec("--format", value: "FMT", help: "jpeg, png or webp (default: from the output name; png for '-')."),
         OptionSpec("--depth", value: "BITS", help: "8 or 16 bits per sample (16: PNG only)."),
         OptionSpec("--explain", help: "Print the render plan (CIContext.explain) instead of writing."),
-        OptionSpec("--lut", value: "FILE", help: "Apply a 3D LUT (not supported yet in this build)."),
-        OptionSpec("--preset", value: "NAME", help: "Apply a named look after the filters (see 'cyanotype preset list')."),
-        OptionSpec("--intensity", value: "X", help: "Strength of --preset, 0 to 1 (default 1)."),
+        OptionSpec("--lut", value: "FILE", help: "Apply a 3D LUT after the filters: .cube, .3dl, a LUT image, or a built-in look name."),
+        OptionSpec("--lut-layout", value: "LAYOUT", help: "How a LUT image is laid out: tiles, hald or strip (default: from its shape)."),
+        OptionSpec("--interp", value: "MODE", help: "LUT interpolation: tetrahedral (default) or trilinear."),
+        OptionSpec("--preset", value: "NAME", help: "Apply a named look after the filters and the LUT (see 'cyanotype preset list')."),
+        OptionSpec("--intensity", value: "X", help: "Strength 0 to 1 (default 1) of --preset, or of --lut when there is no preset."),
     ]
 
     static let specNotes = """
@@ -70,20 +79,32 @@ struct ApplyOptions {
         vectors [x y] [x y z w], colours [r g b a] or #rrggbb[aa], transforms [a b c d tx ty],
         images by path, strings in double quotes ("hello world", \\" for a quote).
         See 'cyanotype filters' and 'cyanotype describe NAME'.
+
+        Order: the filters in the order given, then the LUT, then the preset, then --max-size.
+        --lut FILE is read once (batch shares it across every file); a .cube/.3dl file, or a PNG,
+        JPEG or WebP LUT image (tiles: 512x512 for 64^3; strip: N^2 x N or N x N^2; hald: pass
+        --lut-layout hald, square images read as tiles otherwise). When no file of that name
+        exists, FILE may name a built-in look: \(LUTConfiguration.shared.lookNames.joined(separator: ", ")).
+        --intensity applies to --preset when there is one, otherwise to --lut.
         """
 
     init(_ args: ParsedArguments) throws(CLIError) {
-        if args.has("lut") {
-            throw .usage("--lut is not supported yet in this build (the LUT library is not part of it yet)")
+        let lutWord = try LUTFiles.layoutWord(args.value("lut-layout"), option: "--lut-layout")
+        let interpolation = try LUTFiles.interpolation(args.value("interp"))
+        if !args.has("lut"), args.has("lut-layout") || args.has("interp") {
+            throw .usage("--\(args.has("lut-layout") ? "lut-layout" : "interp") needs --lut")
         }
         let preset = try args.value("preset").map { (name: String) throws(CLIError) in try Presets.make(name) }
+        var lutIntensity: Float = 1
         if let text = args.value("intensity") {
-            guard let preset else { throw .usage("--intensity needs --preset") }
+            guard preset != nil || args.has("lut") else { throw .usage("--intensity needs --preset or --lut") }
             guard let x = Double(text), x.isFinite, (0...1).contains(x) else {
                 throw .usage("--intensity expects a number from 0 to 1, got '\(text)'")
             }
-            preset.intensity = x
+            if let preset { preset.intensity = x } else { lutIntensity = Float(x) }
         }
+        // Parsed once here: every image of a batch shares the table.
+        let lut = try args.value("lut").map { (path: String) throws(CLIError) in try LUTFiles.read(path, layout: lutWord).lut }
         if let d = try args.int("depth", in: 8...16) {
             guard d == 8 || d == 16 else { throw .usage("--depth must be 8 or 16, got '\(d)'") }
             settings = EncodeSettings(quality: try args.int("quality", in: 0...100), depth: d)
@@ -99,9 +120,11 @@ struct ApplyOptions {
                 return try Files.readImage(path)
             })
         }
-        pipeline = Pipeline(filters: filters, maxSize: maxSize, preset: preset)
+        pipeline = Pipeline(filters: filters, maxSize: maxSize, lut: lut, interpolation: interpolation ?? .tetrahedral,
+                            lutIntensity: lutIntensity, preset: preset)
         format = args.value("format")
         explain = args.has("explain")
+        if let path = args.value("lut"), FileManager.default.fileExists(atPath: path) { paths.append(path) }
         specImagePaths = paths
         if let f = format, Files.format(named: f) == nil { throw .usage("--format must be jpeg, png or webp, got '\(f)'") }
     }
@@ -122,6 +145,9 @@ enum ApplyCommand {
             Examples:
               cyanotype apply photo.jpg -o out.jpg --filter 'sepiaTone intensity=0.8' --filter 'vignette intensity=1'
               cyanotype apply photo.jpg -o small.webp --max-size 1024 --quality 80
+              cyanotype apply photo.jpg -o graded.jpg --filter 'exposureAdjust ev=0.3' --lut film.cube --interp trilinear
+              cyanotype apply photo.jpg -o look.jpg --lut lookup.png --lut-layout hald --intensity 0.7
+              cyanotype apply photo.jpg -o warm.jpg --lut warmFilm --preset clarendon --intensity 0.5
               cat photo.png | cyanotype apply - -o - --filter colorInvert > inverted.png
             """)
 

@@ -16,6 +16,7 @@ enum CLI {
         Command(spec: FiltersCommand.spec, run: FiltersCommand.run),
         Command(spec: DescribeCommand.spec, run: DescribeCommand.run),
         Command(spec: InfoCommand.spec, run: InfoCommand.run),
+        Command(spec: LUTCommand.spec, run: LUTCommand.run),
         Command(spec: PresetCommand.spec, run: PresetCommand.run),
         Command(spec: DemoCommand.spec, run: DemoCommand.run),
     ]

@@ -6,7 +6,7 @@ import Foundation
 enum DemoCommand {
     static let spec = CommandSpec(
         "demo", positionals: [],
-        summary: "Filter the sample photo (Samples/astronaut.png) and write each result plus a contact sheet.",
+        summary: "Filter the sample photo (Samples/astronaut.png) through filters, LUT looks and presets; write each result plus a contact sheet.",
         options: [
             OptionSpec("--output", short: "-o", value: "DIR", help: "Folder to write into (default ./cyanotype-demo)."),
             OptionSpec("--input", value: "FILE", help: "Use this photo instead of the shipped sample."),
@@ -26,7 +26,17 @@ enum DemoCommand {
         var clamp = false
         /// An Instafilter look (`--preset` name) instead of filter specs.
         var preset: String? = nil
+        /// A built-in LUT look (`--lut` name, from `LUTConfiguration.shared.lookNames`) instead of filter specs.
+        var lut: String? = nil
     }
+
+    /// The built-in LUT looks the tour shows, those of them this build has.
+    static let lutLooks: [(name: String, label: String, file: String)] = [
+        ("warmFilm", "lut warm film", "24-lut-warm-film"),
+        ("tealOrange", "lut teal/orange", "25-lut-teal-orange"),
+        ("crossProcess", "lut x-process", "26-lut-cross-process"),
+        ("bwHighContrast", "lut b/w contrast", "27-lut-bw-high-contrast"),
+    ]
 
     static func steps(width w: CGFloat, height h: CGFloat) -> [Step] {
         let cx = Int(w / 2), cy = Int(h / 2), r = Int(max(w, h) * 0.6)
@@ -58,7 +68,9 @@ enum DemoCommand {
             Step(label: "tri-x (grain)", file: "21-preset-trix", specs: [], preset: "trix"),
             Step(label: "inkwell", file: "22-preset-inkwell", specs: [], preset: "inkwell"),
             Step(label: "1977", file: "23-preset-1977", specs: [], preset: "1977"),
-        ]
+        ] + lutLooks.filter { LUTConfiguration.shared.lookNames.contains($0.name) }.map {
+            Step(label: $0.label, file: $0.file, specs: [], lut: $0.name)
+        }
     }
 
     /// Where the sample photo is, in the documented order.
@@ -139,6 +151,11 @@ enum DemoCommand {
 
     static func apply(_ step: Step, to original: CIImage, context: CIContext, space: CGColorSpace?) throws(CLIError) -> CIImage {
         if let name = step.preset { return try freeze(Presets.make(name).apply(to: original), context, space) }
+        if let name = step.lut {
+            let look: LUT
+            do { look = try LUTConfiguration.shared.requireLook(named: name) } catch { throw .failure(error.description) }
+            return try freeze(original.applyingLUT(look), context, space)
+        }
         guard let first = step.specs.first else { return original }
         let extent = original.extent
         // The second spec, when there is one, is the generator behind `backgroundImage`.

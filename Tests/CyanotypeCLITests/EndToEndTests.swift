@@ -102,7 +102,7 @@ final class Workspace {
         #expect(v.status == 0 && v.out == "cyanotype 0.1.0\n")
         let h = try w.run("--help")
         #expect(h.status == 0)
-        for c in ["apply", "batch", "generate", "filters", "describe", "info", "demo"] {
+        for c in ["apply", "batch", "generate", "filters", "describe", "info", "demo", "lut", "preset"] {
             #expect(h.out.contains(c))
             let ch = try w.run(c, "--help")
             #expect(ch.status == 0 && ch.out.contains("Usage: cyanotype \(c)"), "\(c) --help")
@@ -247,13 +247,6 @@ final class Workspace {
         #expect(try Data(contentsOf: input) == before)
     }
 
-    @Test func lutIsNotSupportedYet() throws {
-        let w = try Workspace()
-        try w.image("in.png")
-        let r = try w.run("apply", "in.png", "-o", "o.png", "--lut", "x.cube")
-        #expect(r.status == 2 && r.stderr.contains("not supported yet in this build"))
-    }
-
     @Test func presetsApplyAfterTheFilters() throws {
         let w = try Workspace()
         try w.image("in.png", 16, 12)
@@ -384,6 +377,8 @@ final class Workspace {
         #expect(r.status == 0, "\(r.stderr)")
         let written = try FileManager.default.contentsOfDirectory(atPath: w.path("demo"))
         #expect(written.contains("contact-sheet.png") && written.contains("00-original.jpg"))
+        // The built-in LUT looks are steps too.
+        #expect(written.contains { $0.contains("-lut-") && $0.hasSuffix(".jpg") })
         #expect(written.filter { $0.hasSuffix(".jpg") }.count >= 14)
         #expect(r.out.contains("contact-sheet.png"))
         #expect(try w.header("demo/contact-sheet.png").width > 4 * 16)
