@@ -12,9 +12,9 @@ struct LUTSampler: @unchecked Sendable {
     let lo: SIMD4<Float>
     let scale: SIMD4<Float>
     let extrapolate: Bool
-    let lastCell: SIMD4<Int32>
+    let lastCellF: Float
     /// Offsets of the corners from c000: +1 red, +n green, +n^2 blue.
-    let strides: SIMD4<Int32>
+    let stridesF: SIMD4<Float>
     let o010: Int, o110: Int, o001: Int, o101: Int, o011: Int, o111: Int
 
     init(lut: LUT, extrapolate: Bool) {
@@ -25,8 +25,8 @@ struct LUTSampler: @unchecked Sendable {
         lo = SIMD4(domainMin, 0)
         scale = SIMD4(Float(size - 1) / (domainMax - domainMin), 0)
         self.extrapolate = extrapolate
-        lastCell = SIMD4(repeating: Int32(size - 2))
-        strides = SIMD4(1, Int32(size), Int32(size * size), 0)
+        lastCellF = Float(size - 2)
+        stridesF = SIMD4(1, Float(size), Float(size * size), 0)
         o010 = size; o110 = size + 1; o001 = size * size; o101 = size * size + 1; o011 = size * size + size; o111 = size * size + size + 1
     }
 
@@ -35,12 +35,14 @@ struct LUTSampler: @unchecked Sendable {
         let raw = (p - lo) * scale
         var t = raw.replacing(with: 0, where: .!(raw .> 0))   // negatives and NaN
         t = t.replacing(with: maxIndex, where: t .> maxIndex)
-        // round(t - 0.5) is floor(t), or one below at exact integers: either way 0 <= f <= 1.
-        var i = roundToInt(t - 0.5)
+        // floor(t), capped at the last cell, all in float lanes: integer-vector masks made
+        // LLVM split this into scalar code (perf), and the flat index is exact in float
+        // (n^3 <= 2^24).
+        var i = toFloat(roundToInt(t - 0.5))            // floor(t), or one below at exact integers
         i = i.replacing(with: 0, where: i .< 0)
-        i = i.replacing(with: lastCell, where: i .> lastCell)
-        let base = Int((i &* strides).wrappedSum())
-        let f = (extrapolate ? raw.replacing(with: t, where: .!(raw .== raw)) : t) - toFloat(i)
+        i = i.replacing(with: lastCellF, where: i .> lastCellF)
+        let base = Int(i.x + i.y * stridesF.y + i.z * stridesF.z)
+        let f = (extrapolate ? raw.replacing(with: t, where: .!(raw .== raw)) : t) - i
         return (table.entries + base, f)
     }
 
