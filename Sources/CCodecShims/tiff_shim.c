@@ -83,7 +83,7 @@ cy_tiff_reader *cy_tiff_open(const void *data, size_t size, int64_t maxSingleAll
     if (maxSingleAlloc > 0) TIFFOpenOptionsSetMaxSingleMemAlloc(o, (tmsize_t)maxSingleAlloc);
     TIFFOpenOptionsSetErrorHandlerExtR(o, onError, r->message);
     TIFFOpenOptionsSetWarningHandlerExtR(o, onWarning, NULL);
-    r->tif = TIFFClientOpenExt("memory", "rm", (thandle_t)r, rRead, rWrite, rSeek, rClose, rSize, rMap, rUnmap, o);
+    r->tif = TIFFClientOpenExt("data", "rm", (thandle_t)r, rRead, rWrite, rSeek, rClose, rSize, rMap, rUnmap, o);
     TIFFOpenOptionsFree(o);
     if (!r->tif) r->status = CY_TIFF_ERR_OPEN;
     return r;
@@ -214,8 +214,11 @@ static void unpremultiply(int mode, void *px, size_t count) {
     }
 }
 
-static int readFailure(cy_tiff_reader *r, const char *what, uint32_t index) {
-    if (!r->message[0]) snprintf(r->message, sizeof r->message, "%s %u could not be decoded", what, index);
+static int readFailure(cy_tiff_reader *r, const char *what, uint32_t index, uint32_t count) {
+    char lib[256];
+    snprintf(lib, sizeof lib, "%s", r->message);
+    if (lib[0]) snprintf(r->message, sizeof r->message, "%s %u of %u: %s", what, index + 1, count, lib);
+    else snprintf(r->message, sizeof r->message, "%s %u of %u could not be decoded", what, index + 1, count);
     return CY_TIFF_ERR_READ;
 }
 
@@ -236,7 +239,7 @@ int cy_tiff_decode(cy_tiff_reader *r, int mode, void *out, size_t outBytes, int 
         // libtiff's RGBA interface; it flips rows/columns toward top-left itself, which we undo
         // so the pixels stay as stored (the caller applies the orientation).
         if (!TIFFReadRGBAImageOriented(t, info.width, info.height, out, ORIENTATION_TOPLEFT, 0)) {
-            if (strict) return readFailure(r, "image", 0);
+            if (strict) return readFailure(r, "image", 0, 1);
         }
         int o = info.orientation;
         int flipH = o == 2 || o == 3 || o == 6 || o == 7;
@@ -285,7 +288,7 @@ int cy_tiff_decode(cy_tiff_reader *r, int mode, void *out, size_t outBytes, int 
             tmsize_t got = TIFFReadEncodedStrip(t, strip, buf, want);
             if (got < want) {
                 free(buf);
-                if (strict || *rowsDone == 0) return readFailure(r, "strip", strip);
+                if (strict || *rowsDone == 0) return readFailure(r, "strip", strip, TIFFNumberOfStrips(t));
                 return CY_TIFF_OK;
             }
             for (uint32_t k = 0; k < nrows; k++)
@@ -310,7 +313,7 @@ int cy_tiff_decode(cy_tiff_reader *r, int mode, void *out, size_t outBytes, int 
                 uint32_t tile = TIFFComputeTile(t, x, y, 0, 0);
                 if (TIFFReadEncodedTile(t, tile, buf, tileSize) < 0) {
                     free(buf);
-                    if (strict || *rowsDone == 0) return readFailure(r, "tile", tile);
+                    if (strict || *rowsDone == 0) return readFailure(r, "tile", tile, TIFFNumberOfTiles(t));
                     return CY_TIFF_OK;
                 }
                 uint32_t nx = info.width - x < tw ? info.width - x : tw;
@@ -388,7 +391,7 @@ int cy_tiff_encode(const void *pixels, uint32_t width, uint32_t height, int chan
     if (!o) return CY_TIFF_ERR_NOMEM;
     TIFFOpenOptionsSetErrorHandlerExtR(o, onError, msg);
     TIFFOpenOptionsSetWarningHandlerExtR(o, onWarning, NULL);
-    TIFF *t = TIFFClientOpenExt("memory", "wm", (thandle_t)&m, wRead, wWrite, wSeek, wClose, wSize, wMap, wUnmap, o);
+    TIFF *t = TIFFClientOpenExt("data", "wm", (thandle_t)&m, wRead, wWrite, wSeek, wClose, wSize, wMap, wUnmap, o);
     TIFFOpenOptionsFree(o);
     if (!t) {
         snprintf(message, messageLength, "%s", msg[0] ? msg : "cannot start a TIFF writer");

@@ -25,14 +25,42 @@ enum HEIFCodec {
         }
     }
 
+    /// "HEIF: the 'meta' box needs N bytes, the data ends after M" when a top-level box runs
+    /// past the end of the data (libheif reports that as whatever box it then misses).
+    static func cutBox(_ b: UnsafeRawBufferPointer) -> String? {
+        var pos = 0
+        while pos + 8 <= b.count {
+            var size = b.be32(pos)
+            let type = String(decoding: b[(pos + 4)..<(pos + 8)], as: UTF8.self)
+            if size == 1 {
+                guard pos + 16 <= b.count else { return "HEIF: the '\(type)' box header is cut off at \(b.count) bytes" }
+                let high = b.be32(pos + 8), low = b.be32(pos + 12)
+                guard high < 1 << 24 else { return nil }
+                size = high << 32 | low
+            } else if size == 0 {
+                return nil  // runs to the end by definition
+            }
+            guard size >= 8 else { return nil }
+            if pos + size > b.count { return "HEIF: the '\(type)' box needs \(size) bytes, the data ends \(b.count - pos) bytes into it" }
+            pos += size
+        }
+        return pos < b.count && pos + 8 > b.count ? "HEIF: a box header is cut off at \(b.count) bytes" : nil
+    }
+
     /// The primary image of the file in `bytes`, with the context kept alive for `body`.
     static func withPrimaryImage<R>(
         _ bytes: UnsafeRawBufferPointer, format: ImageFileFormat, _ body: (OpaquePointer) throws(CodecError) -> R
     ) throws(CodecError) -> R {
         guard let ctx = heif_context_alloc() else { throw .corrupt(detail: "HEIF: out of memory creating a decoder") }
         defer { heif_context_free(ctx) }
+        // libheif's own cap is 32768 per side; widen it so our pixel limit (checked before
+        // decoding, with the size in the message) is the one that speaks.
+        heif_context_set_maximum_image_size_limit(ctx, Int32.max)
         var e = heif_context_read_from_memory_without_copy(ctx, bytes.baseAddress, bytes.count, nil)
-        guard e.code == heif_error_Ok else { throw error(e, "reading the container", format) }
+        guard e.code == heif_error_Ok else {
+            if let cut = cutBox(bytes) { throw .truncated(detail: "\(cut) (libheif: \(text(e)))") }
+            throw error(e, "reading the container", format)
+        }
         var handle: OpaquePointer?
         e = heif_context_get_primary_image_handle(ctx, &handle)
         guard e.code == heif_error_Ok, let handle else { throw error(e, "finding the primary image", format) }

@@ -83,7 +83,9 @@ enum TIFFCodec {
     }
 
     static func decode(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
-        try withReader(bytes, maxAlloc: limits.maxBytes) { r throws(CodecError) in
+        // libtiff's single-allocation cap: never below 16 MiB (its directory and strip buffers
+        // need some), while the pixel buffer is checked against `limits` below.
+        try withReader(bytes, maxAlloc: max(limits.maxBytes, 16 << 20)) { r throws(CodecError) in
             let info = try info(r)
             let h = header(r, info)
             guard info.mode != 0 else {
