@@ -136,6 +136,7 @@ enum HEIFCodec {
                 throw CodecError.corrupt(detail: "HEIF: the decoder returned \(w)x\(ht), the header says \(h.width)x\(h.height)")
             }
             let rowStride = Int(stride)
+            let premultiplied = h.hasAlpha && heif_image_handle_is_premultiplied_alpha(handle) != 0
             if sixteen {
                 let range = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
                 let maxv = UInt32((1 << min(max(range, 1), 16)) - 1)
@@ -148,6 +149,7 @@ enum HEIFCodec {
                             out[y * w * 4 + i] = UInt16((min(v, maxv) * 65535 + maxv / 2) / maxv)
                         }
                     }
+                    if premultiplied { unpremultiply(out) }
                 }
                 return DecodedBitmap(header: h, width: w, height: ht, bitDepth: 16, pixels: [], pixels16: px)
             }
@@ -155,8 +157,19 @@ enum HEIFCodec {
                 for y in 0..<ht {
                     (out.baseAddress! + y * w * 4).initialize(from: plane + y * rowStride, count: w * 4)
                 }
+                if premultiplied { unpremultiply(out) }
             }
             return DecodedBitmap(header: h, width: w, height: ht, bitDepth: 8, pixels: px, pixels16: [])
+        }
+    }
+
+    /// Premultiplied (HEIF `prem` reference) -> straight alpha.
+    static func unpremultiply<T: FixedWidthInteger & UnsignedInteger>(_ px: UnsafeMutableBufferPointer<T>) {
+        let maxv = UInt64(T.max)
+        for i in stride(from: 0, to: px.count, by: 4) {
+            let a = UInt64(px[i + 3])
+            guard a != 0, a != maxv else { continue }
+            for c in 0..<3 { px[i + c] = T(min(maxv, (UInt64(px[i + c]) * maxv + a / 2) / a)) }
         }
     }
 
