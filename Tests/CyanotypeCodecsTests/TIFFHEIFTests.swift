@@ -302,3 +302,26 @@ func craftedTIFF(width: UInt32, height: UInt32, stripBytes: Int = 12, bitsPerSam
                 == .truncated(detail: "HEIF: the 'meta' box needs 429 bytes, the data ends 12 bytes into it (libheif: Invalid input: No 'meta' box)"))
     }
 }
+
+@Suite struct NewErrorMessages {
+    @Test func messagesArePinned() throws {
+        // An ftyp box and nothing else: complete, so corrupt rather than truncated.
+        let lone = Data([0, 0, 0, 20] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1".utf8))
+        let e = codecError { try ImageCodecs.decode(lone) }
+        #expect(e == .corrupt(detail: "HEIF reading the container: Invalid input: No 'meta' box"))
+        #expect(e?.description == "image data is corrupt (HEIF reading the container: Invalid input: No 'meta' box); the file is damaged or not a valid image")
+        #expect(codecError { try ImageCodecs.decode(lone, as: .avif) } == .corrupt(detail: "AVIF reading the container: Invalid input: No 'meta' box"))
+        let cut = codecError { try ImageCodecs.decode(lone.prefix(14)) }
+        #expect(cut == .truncated(detail: "HEIF: the 'ftyp' box needs 20 bytes, the data ends 14 bytes into it (libheif: Invalid input: No 'ftyp' box)"))
+        let layout = codecError { try ImageCodecs.decode(craftedTIFF(width: 4, height: 3, bitsPerSample: 64)) }
+        #expect(layout?.description == "unsupported image format: TIFF with 1 samples of 64 bits (sample format 1, photometric 1): Sorry, can not handle images with 64-bit samples; supported formats are jpeg, png, webp, tiff, heif and avif")
+        #expect(
+            CodecError.tooLarge(width: 100_000, height: 100_000, limit: 268_402_689).description
+                == "image is 100000x100000 pixels (10000000000), above the decode limit of 268402689 pixels; raise DecodeLimits.maxPixels to allow it")
+        let big = [UInt8](repeating: 0, count: 4)
+        let tooWide = codecError {
+            try big.withUnsafeBufferPointer { try ImageCodecs.encode(rgba8: $0, width: 1, height: 1, hasAlpha: true, format: .heif, options: EncodeOptions()) }
+        }
+        #expect(tooWide == nil || tooWide == .encodeFailed(detail: "HEIF: this libheif has no HEVC encoder (Unsupported filetype: Unspecified: Unsupported codec)"))
+    }
+}
