@@ -325,3 +325,18 @@ func craftedTIFF(width: UInt32, height: UInt32, stripBytes: Int = 12, bitsPerSam
         #expect(tooWide == nil || tooWide == .encodeFailed(detail: "HEIF: this libheif has no HEVC encoder (Unsupported filetype: Unspecified: Unsupported codec)"))
     }
 }
+
+@Suite struct FuzzRegressions {
+    /// Found by FuzzDecoders in about a minute: a grid whose `ispe` says 16x12 while its grid
+    /// descriptor asks libheif for a far larger canvas (714 MB in one allocation).
+    @Test func heifGridCanvasIsCheckedBeforeDecoding() throws {
+        let data = try Data(contentsOf: seedsDir.deletingLastPathComponent().appendingPathComponent("regressions/heif-grid-canvas-oom.heic"))
+        let e = codecError { try ImageCodecs.decode(data) }
+        guard case .tooLarge(let w, let h, let limit)? = e else {
+            Issue.record("expected .tooLarge, got \(String(describing: e))")
+            return
+        }
+        #expect(w * h > limit)
+        print("grid canvas", w, h)
+    }
+}
