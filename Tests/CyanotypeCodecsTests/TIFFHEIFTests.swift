@@ -340,3 +340,47 @@ func craftedTIFF(width: UInt32, height: UInt32, stripBytes: Int = 12, bitsPerSam
         print("grid canvas", w, h)
     }
 }
+
+import CHeif
+
+@Suite struct HEIFColourTests {
+    /// A HEIC tagged only by an nclx box with Display P3 primaries (as phones write) reports a
+    /// Display P3 ICC profile built from those primaries.
+    @Test func nclxDisplayP3BecomesAnICCProfile() throws {
+        guard ImageCodecs.canEncode(.heif) else { return }
+        let ctx = try #require(heif_context_alloc())
+        defer { heif_context_free(ctx) }
+        var enc: OpaquePointer?
+        #expect(heif_context_get_encoder_for_format(ctx, heif_compression_HEVC, &enc).code == heif_error_Ok)
+        defer { heif_encoder_release(enc) }
+        var img: OpaquePointer?
+        #expect(heif_image_create(32, 32, heif_colorspace_RGB, heif_chroma_interleaved_RGB, &img).code == heif_error_Ok)
+        defer { heif_image_release(img) }
+        #expect(heif_image_add_plane(img, heif_channel_interleaved, 32, 32, 8).code == heif_error_Ok)
+        var stride: Int32 = 0
+        let plane = try #require(heif_image_get_plane(img, heif_channel_interleaved, &stride))
+        for i in 0..<(Int(stride) * 32) { plane[i] = UInt8(truncatingIfNeeded: i) }
+        let nclx = try #require(heif_nclx_color_profile_alloc())
+        defer { heif_nclx_color_profile_free(nclx) }
+        nclx.pointee.color_primaries = heif_color_primaries_SMPTE_EG_432_1
+        nclx.pointee.transfer_characteristics = heif_transfer_characteristic_IEC_61966_2_1
+        nclx.pointee.matrix_coefficients = heif_matrix_coefficients_ITU_R_BT_601_6
+        nclx.pointee.full_range_flag = 1
+        #expect(heif_image_set_nclx_color_profile(img, nclx).code == heif_error_Ok)
+        let options = try #require(heif_encoding_options_alloc())
+        defer { heif_encoding_options_free(options) }
+        options.pointee.output_nclx_profile = nclx
+        options.pointee.macOS_compatibility_workaround_no_nclx_profile = 0
+        #expect(heif_context_encode_image(ctx, img, enc, options, nil).code == heif_error_Ok)
+        final class Sink { var data = Data() }
+        let sink = Sink()
+        var writer = heif_writer(writer_api_version: 1) { _, p, n, user in
+            Unmanaged<Sink>.fromOpaque(user!).takeUnretainedValue().data.append(p!.assumingMemoryBound(to: UInt8.self), count: n)
+            return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: UnsafeRawPointer(StaticString("ok").utf8Start).assumingMemoryBound(to: CChar.self))
+        }
+        _ = withExtendedLifetime(sink) { heif_context_write(ctx, &writer, Unmanaged.passUnretained(sink).toOpaque()) }
+        #expect(sink.data.range(of: Data("nclx".utf8)) != nil)
+        let h = try ImageCodecs.readHeader(sink.data)
+        #expect(h.iccProfile == ColorProfiles.displayP3)
+    }
+}
