@@ -71,6 +71,57 @@ struct HEIFBoxes {
         return nil
     }
 
+    /// The first item whose data (per `iloc`) lies outside the file or its `idat`, as a
+    /// message: libheif 1.15 sizes its read buffers from these lengths before reading, so a
+    /// 10-byte extent claiming 2.8 GB is an allocation of 2.8 GB.
+    func extentOutsideData() -> String? {
+        guard let meta = boxes(0, b.count).first(where: { $0.type == "meta" }) else { return nil }
+        let children = boxes(meta.body + 4, meta.end)
+        guard let iloc = children.first(where: { $0.type == "iloc" }), let v = be(iloc.body, 1), v <= 2,
+            let sizes = be(iloc.body + 4, 2)
+        else { return nil }
+        let idat = children.first(where: { $0.type == "idat" })
+        let offsetSize = sizes >> 12 & 15, lengthSize = sizes >> 8 & 15, baseSize = sizes >> 4 & 15
+        let indexSize = v >= 1 ? sizes & 15 : 0
+        var pos = iloc.body + 6
+        guard let count = be(pos, v < 2 ? 2 : 4) else { return nil }
+        pos += v < 2 ? 2 : 4
+        for _ in 0..<min(count, 65536) {
+            guard let itemID = be(pos, v < 2 ? 2 : 4) else { return nil }
+            pos += v < 2 ? 2 : 4
+            var method = 0
+            if v >= 1 {
+                guard let m = be(pos, 2) else { return nil }
+                method = m & 15
+                pos += 2
+            }
+            pos += 2
+            guard let base = be(pos, baseSize) else { return nil }
+            pos += baseSize
+            guard let extents = be(pos, 2) else { return nil }
+            pos += 2
+            var total = 0
+            for _ in 0..<min(extents, 65536) {
+                pos += indexSize
+                guard let off = be(pos, offsetSize), let len = be(pos + offsetSize, lengthSize) else { return nil }
+                pos += offsetSize + lengthSize
+                total += len
+                let limit: Int
+                switch method {
+                case 0: limit = b.count
+                case 1: limit = idat.map { $0.end - $0.body } ?? 0
+                default: continue
+                }
+                let (end, o1) = (base + off).addingReportingOverflow(len)
+                if o1 || end > limit || total > b.count {
+                    return "item \(itemID) claims \(len) bytes at offset \(base + off), beyond the \(limit) bytes "
+                        + (method == 0 ? "of the file" : "of its idat box")
+                }
+            }
+        }
+        return nil
+    }
+
     /// The byte range of an item stored in one extent, in the file or in `idat`.
     func itemData(_ id: Int, _ children: [Box]) -> Range<Int>? {
         guard let iloc = children.first(where: { $0.type == "iloc" }), let v = be(iloc.body, 1), v <= 2,

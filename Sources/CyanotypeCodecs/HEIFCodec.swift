@@ -119,6 +119,9 @@ enum HEIFCodec {
             let (count, overflow) = h.width.multipliedReportingOverflow(by: h.height)
             guard h.width > 0, h.height > 0 else { throw CodecError.corrupt(detail: "\(format == .avif ? "AVIF" : "HEIF"): the image is \(h.width)x\(h.height)") }
             guard !overflow, count <= limit else { throw CodecError.tooLarge(width: h.width, height: h.height, limit: limit) }
+            if let bad = HEIFBoxes(b: bytes).extentOutsideData() {
+                throw CodecError.truncated(detail: "\(format == .avif ? "AVIF" : "HEIF"): \(bad)")
+            }
             if let canvas = HEIFBoxes(b: bytes).derivedCanvas() {
                 let (n, o) = canvas.width.multipliedReportingOverflow(by: canvas.height)
                 guard !o, n <= limit else { throw CodecError.tooLarge(width: canvas.width, height: canvas.height, limit: limit) }
