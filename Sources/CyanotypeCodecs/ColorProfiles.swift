@@ -62,7 +62,13 @@ public enum ColorProfiles {
         guard cmsSaveProfileToMem(profile, nil, &size) != 0, size > 0 else { return nil }
         var data = Data(count: Int(size))
         let ok = data.withUnsafeMutableBytes { cmsSaveProfileToMem(profile, $0.baseAddress, &size) }
-        return ok != 0 ? data : nil
+        guard ok != 0, data.count >= 128 else { return nil }
+        // lcms2 stamps the creation time into the header; a fixed date (2024-01-01) makes the
+        // same profile the same bytes. The MD5 profile ID (84..<100) is left zero: "not computed".
+        let date: [UInt8] = [0x07, 0xE8, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0]
+        data.replaceSubrange(24..<36, with: date)
+        data.replaceSubrange(84..<100, with: [UInt8](repeating: 0, count: 16))
+        return data
     }
 
     /// Display P3: P3 primaries, D65, the sRGB transfer curve.

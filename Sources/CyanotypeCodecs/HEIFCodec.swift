@@ -97,7 +97,7 @@ enum HEIFCodec {
         let curve: ColorProfiles.Transfer = transfer == heif_transfer_characteristic_linear ? .linear : .sRGB
         switch nclx.pointee.color_primaries {
         case heif_color_primaries_SMPTE_EG_432_1:
-            return ColorProfiles.rgbProfile(.displayP3, transfer: curve, description: curve == .sRGB ? "Display P3" : "Linear Display P3")
+            return curve == .sRGB ? ColorProfiles.displayP3 : ColorProfiles.rgbProfile(.displayP3, transfer: curve, description: "Linear Display P3")
         case heif_color_primaries_ITU_R_BT_2020_2_and_2100_0:
             return ColorProfiles.rgbProfile(.bt2020, transfer: curve, description: "BT.2020 (nclx)")
         default:

@@ -346,6 +346,13 @@ import CHeif
 @Suite struct HEIFColourTests {
     /// A HEIC tagged only by an nclx box with Display P3 primaries (as phones write) reports a
     /// Display P3 ICC profile built from those primaries.
+    @Test func builtProfilesAreDeterministic() throws {
+        let a = try #require(ColorProfiles.rgbProfile(.displayP3, transfer: .sRGB, description: "Display P3"))
+        Thread.sleep(forTimeInterval: 1.1)  // lcms2 would stamp a new creation time
+        #expect(ColorProfiles.rgbProfile(.displayP3, transfer: .sRGB, description: "Display P3") == a)
+        #expect(a == ColorProfiles.displayP3)
+    }
+
     @Test func nclxDisplayP3BecomesAnICCProfile() throws {
         guard ImageCodecs.canEncode(.heif) else { return }
         let ctx = try #require(heif_context_alloc())
