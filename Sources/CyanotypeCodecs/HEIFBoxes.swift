@@ -1,7 +1,7 @@
 import Foundation
 
-/// Just enough ISO-BMFF parsing to find the canvas size of a derived primary image ('grid' or
-/// 'iovl') before libheif allocates it: libheif 1.15 sizes a grid's output from the grid
+/// Just enough ISO-BMFF parsing to find the canvas sizes of derived images ('grid' and
+/// 'iovl') before libheif allocates them: libheif 1.15 sizes a grid's output from the grid
 /// descriptor in the item's data, not from its `ispe`, so a 16x12 `ispe` can hide a
 /// 60000x60000 grid (the fuzzer found this in a minute). Every read is bounds-checked; on any
 /// doubt the parser returns nil and libheif has the last word.
@@ -39,36 +39,39 @@ struct HEIFBoxes {
         return out
     }
 
-    /// Output width and height of the primary item when it is a grid or an overlay.
-    func derivedCanvas() -> (type: String, width: Int, height: Int)? {
-        guard let meta = boxes(0, b.count).first(where: { $0.type == "meta" }) else { return nil }
+    /// Output width and height of every grid or overlay item (the primary image and any tile
+    /// or layer it derives from: a grid's tile can itself be an overlay with its own canvas).
+    func derivedCanvases() -> [(type: String, width: Int, height: Int)] {
+        guard let meta = boxes(0, b.count).first(where: { $0.type == "meta" }) else { return [] }
         let children = boxes(meta.body + 4, meta.end)  // meta is a full box
-        guard let pitm = children.first(where: { $0.type == "pitm" }), let pv = be(pitm.body, 1),
-            let primary = be(pitm.body + 4, pv == 0 ? 2 : 4)
-        else { return nil }
-        guard let type = itemType(primary, children), type == "grid" || type == "iovl",
-            let data = itemData(primary, children)
-        else { return nil }
-        // grid: version, flags, rows-1, columns-1, width, height; iovl: version, flags,
-        // 4 x 16-bit fill values, width, height. Sizes are 32-bit when flags bit 0 is set.
-        guard let flags = be(data.lowerBound + 1, 1) else { return nil }
-        let n = flags & 1 == 1 ? 4 : 2
-        let at = data.lowerBound + (type == "grid" ? 4 : 10)
-        guard at + 2 * n <= data.upperBound, let w = be(at, n), let h = be(at + n, n) else { return nil }
-        return (type, w, h)
+        var out: [(String, Int, Int)] = []
+        for (id, type) in items(children) where type == "grid" || type == "iovl" {
+            guard let data = itemData(id, children) else { continue }
+            // grid: version, flags, rows-1, columns-1, width, height; iovl: version, flags,
+            // 4 x 16-bit fill values, width, height. Sizes are 32-bit when flags bit 0 is set.
+            guard let flags = be(data.lowerBound + 1, 1) else { continue }
+            let n = flags & 1 == 1 ? 4 : 2
+            let at = data.lowerBound + (type == "grid" ? 4 : 10)
+            guard at + 2 * n <= data.upperBound, let w = be(at, n), let h = be(at + n, n) else { continue }
+            out.append((type, w, h))
+            if out.count >= 256 { break }
+        }
+        return out
     }
 
-    func itemType(_ id: Int, _ children: [Box]) -> String? {
-        guard let iinf = children.first(where: { $0.type == "iinf" }), let v = be(iinf.body, 1) else { return nil }
+    /// (item ID, item type) of every `infe` (versions 2 and 3).
+    func items(_ children: [Box]) -> [(Int, String)] {
+        guard let iinf = children.first(where: { $0.type == "iinf" }), let v = be(iinf.body, 1) else { return [] }
+        var out: [(Int, String)] = []
         for infe in boxes(iinf.body + 4 + (v == 0 ? 2 : 4), iinf.end) where infe.type == "infe" {
             guard let iv = be(infe.body, 1), iv >= 2 else { continue }
             let idSize = iv == 2 ? 2 : 4
-            guard let itemID = be(infe.body + 4, idSize), itemID == id else { continue }
+            guard let itemID = be(infe.body + 4, idSize) else { continue }
             let at = infe.body + 4 + idSize + 2
-            guard at + 4 <= infe.end else { return nil }
-            return String(decoding: b[at..<(at + 4)], as: UTF8.self)
+            guard at + 4 <= infe.end else { continue }
+            out.append((itemID, String(decoding: b[at..<(at + 4)], as: UTF8.self)))
         }
-        return nil
+        return out
     }
 
     /// The first item whose data (per `iloc`) lies outside the file or its `idat`, as a

@@ -122,7 +122,7 @@ enum HEIFCodec {
             if let bad = HEIFBoxes(b: bytes).extentOutsideData() {
                 throw CodecError.truncated(detail: "\(format == .avif ? "AVIF" : "HEIF"): \(bad)")
             }
-            if let canvas = HEIFBoxes(b: bytes).derivedCanvas() {
+            for canvas in HEIFBoxes(b: bytes).derivedCanvases() {
                 let (n, o) = canvas.width.multipliedReportingOverflow(by: canvas.height)
                 guard !o, n <= limit else { throw CodecError.tooLarge(width: canvas.width, height: canvas.height, limit: limit) }
             }

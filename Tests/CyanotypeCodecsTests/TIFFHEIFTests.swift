@@ -401,3 +401,18 @@ extension FuzzRegressions {
         #expect(e == .truncated(detail: "HEIF: item 1 claims 16896 bytes at offset 462, beyond the 528 bytes of the file"))
     }
 }
+
+extension FuzzRegressions {
+    /// Found by FuzzDecoders after the first fix: a grid whose tile is an overlay (iovl) with
+    /// a huge canvas, allocated (2.8 GB) in libheif's tile-decoding thread.
+    @Test func heifOverlayTileCanvasIsChecked() throws {
+        let data = try Data(contentsOf: seedsDir.deletingLastPathComponent().appendingPathComponent("regressions/heif-grid-of-overlay-oom.heic"))
+        let e = codecError { try ImageCodecs.decode(data, limits: DecodeLimits(maxPixels: 1 << 22, maxBytes: 64 << 20)) }
+        guard case .tooLarge? = e else {
+            Issue.record("expected .tooLarge, got \(String(describing: e))")
+            return
+        }
+        #expect(e == .tooLarge(width: 45888, height: 62753, limit: 1 << 22))
+        #expect(codecError { try ImageCodecs.decode(data) } == .tooLarge(width: 45888, height: 62753, limit: 268_402_689))
+    }
+}
