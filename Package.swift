@@ -6,6 +6,9 @@ import Foundation
 // library carries none unless CYANOTYPE_TUNED=1 asks for AVX2/FMA/F16C codegen (x86-64-v3).
 let tuned = ProcessInfo.processInfo.environment["CYANOTYPE_TUNED"] == "1"
 let tunedSwift: [SwiftSetting] = tuned ? [.unsafeFlags(["-Xcc", "-march=x86-64-v3"])] : []
+// The libFuzzer harness has no `main` (libFuzzer supplies it), so it exists only when
+// CYANOTYPE_FUZZ=1 asks for it; see Fuzz/README.md.
+let fuzz = ProcessInfo.processInfo.environment["CYANOTYPE_FUZZ"] == "1"
 
 let package = Package(
     name: "Cyanotype",
@@ -22,10 +25,15 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // libtiff behind non-variadic C calls that return error codes (TIFFSetField/TIFFGetField
+        // are variadic, which Swift cannot call).
+        .target(name: "CCodecShims", dependencies: ["CTIFF"]),
         // Byte-level decoders and encoders: files in, interleaved 8/16-bit pixels out, and back.
         .target(
             name: "CyanotypeCodecs",
-            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2"],
+            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif"],
             swiftSettings: tunedSwift),
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(
@@ -54,3 +62,8 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+if fuzz {
+    package.products.append(.executable(name: "FuzzDecoders", targets: ["FuzzDecoders"]))
+    package.targets.append(.executableTarget(name: "FuzzDecoders", dependencies: ["CyanotypeCodecs"], path: "Fuzz/FuzzDecoders"))
+}

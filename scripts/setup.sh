@@ -2,7 +2,7 @@
 # Installs the Debian packages Cyanotype builds against, if any are missing (we run as root;
 # sudo is used when not). Safe to run repeatedly: it does nothing when all are present.
 set -euo pipefail
-packages=(pkg-config libspng-dev libturbojpeg0-dev libwebp-dev liblcms2-dev)
+packages=(pkg-config libspng-dev libturbojpeg0-dev libwebp-dev liblcms2-dev libtiff-dev libheif-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

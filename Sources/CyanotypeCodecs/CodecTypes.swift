@@ -2,7 +2,9 @@ import Foundation
 
 /// The still-image file formats this layer reads and writes.
 public enum ImageFileFormat: String, Sendable, CaseIterable {
-    case jpeg, png, webp
+    case jpeg, png, webp, tiff
+    /// HEIF with HEVC-coded images (.heic); `avif` is HEIF with AV1-coded images.
+    case heif, avif
 }
 
 /// Caps checked from a file's header before any pixel memory is allocated.
@@ -36,12 +38,15 @@ public struct ImageHeader: Sendable, Equatable {
     public var height: Int
     /// Channels stored in the file: 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA (or CMYK for JPEG).
     public var channels: Int
-    /// 8 or 16 bits per sample (PNG's 1/2/4-bit files report 8: they decode to 8-bit samples).
+    /// 8 or 16 bits per sample (PNG's 1/2/4-bit files report 8: they decode to 8-bit samples);
+    /// 32 for TIFF's floating-point samples; 10 or 12 for HEIF/AVIF (they decode to 16-bit).
     public var bitDepth: Int
     public var hasAlpha: Bool
     /// "RGB", "Gray" or "CMYK".
     public var colorModel: String
     /// EXIF orientation 1...8; 1 when the file has none. The decoded pixels are *not* rotated.
+    /// (HEIF/AVIF: libheif applies the file's rotation and mirroring while decoding, so the
+    /// pixels arrive upright and this is 1.)
     public var orientation: Int
     /// The embedded ICC profile, when the file has one.
     public var iccProfile: Data?
@@ -76,18 +81,21 @@ public struct DecodedBitmap: Sendable {
     public var header: ImageHeader
     public var width: Int
     public var height: Int
-    /// 8 or 16.
+    /// 8, 16, or 32 for floating-point samples (TIFF).
     public var bitDepth: Int
     /// When `bitDepth == 8`: width × height × 4 bytes; empty otherwise.
     public var pixels: [UInt8]
     /// When `bitDepth == 16`: width × height × 4 values, native endian; empty otherwise.
     public var pixels16: [UInt16]
+    /// When `bitDepth == 32`: width × height × 4 floats as stored (1.0 is white; values
+    /// outside 0...1 are kept); empty otherwise.
+    public var pixelsF: [Float]
     /// False when a lenient (`strict: false`) decode stopped early; missing rows are zero.
     public var isComplete: Bool
 
     public init(
         header: ImageHeader, width: Int, height: Int, bitDepth: Int, pixels: [UInt8],
-        pixels16: [UInt16], isComplete: Bool = true
+        pixels16: [UInt16], pixelsF: [Float] = [], isComplete: Bool = true
     ) {
         self.header = header
         self.width = width
@@ -95,6 +103,7 @@ public struct DecodedBitmap: Sendable {
         self.bitDepth = bitDepth
         self.pixels = pixels
         self.pixels16 = pixels16
+        self.pixelsF = pixelsF
         self.isComplete = isComplete
     }
 }
@@ -121,7 +130,7 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unsupportedFormat(let seen):
-            return "unsupported image format: \(seen); supported formats are jpeg, png and webp"
+            return "unsupported image format: \(seen); supported formats are jpeg, png, webp, tiff, heif and avif"
         case .empty:
             return "image data is empty (0 bytes)"
         case .truncated(let detail):
@@ -164,8 +173,27 @@ public struct EncodeOptions: Sendable, Equatable {
     public var lossless: Bool = false
     /// PNG zlib level 0...9.
     public var compressionLevel: Int = 6
-    /// Embedded when given: PNG iCCP, JPEG APP2 ICC_PROFILE, WebP ICCP.
+    /// Embedded when given: PNG iCCP, JPEG APP2 ICC_PROFILE, WebP ICCP, TIFF ICCProfile tag,
+    /// HEIF/AVIF colr 'prof'.
     public var iccProfile: Data? = nil
+    /// TIFF only: how strips are compressed (LZW by default, with the horizontal predictor).
+    public var tiffCompression: TIFFCompression = .lzw
+    /// TIFF only: the Orientation tag written (1...8; 1 = upright, the default).
+    public var orientation: Int = 1
+    /// TIFF only: dots per inch written as X/YResolution, when given.
+    public var dpi: Double? = nil
 
     public init() {}
+}
+
+/// TIFF strip compression.
+public enum TIFFCompression: String, Sendable, CaseIterable {
+    case none, lzw, deflate
+    var code: Int32 {
+        switch self {
+        case .none: return 1
+        case .lzw: return 5
+        case .deflate: return 8
+        }
+    }
 }

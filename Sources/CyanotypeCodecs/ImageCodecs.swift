@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reads and writes JPEG, PNG and WebP files as interleaved 8/16-bit RGBA.
+/// Reads and writes JPEG, PNG, WebP, TIFF, HEIF and AVIF files as interleaved RGBA
+/// (8/16-bit; TIFF's float samples stay 32-bit float).
 ///
 /// Nothing a file contains can crash the process: every failure is a typed `CodecError`,
 /// and a header's size is checked against `DecodeLimits` before pixels are allocated.
@@ -19,10 +20,41 @@ public enum ImageCodecs {
             return .png
         }
         if b.count >= 12, b.matches("RIFF", at: 0), b.matches("WEBP", at: 8) { return .webp }
+        // Classic TIFF and BigTIFF, both byte orders.
+        if b.count >= 4, b.matches("II*\u{0}", at: 0) || b.matches("MM\u{0}*", at: 0) || b.matches("II+\u{0}", at: 0)
+            || b.matches("MM\u{0}+", at: 0)
+        {
+            return .tiff
+        }
+        if b.count >= 12, b.matches("ftyp", at: 4) { return heifBrand(b) }
         return nil
     }
 
-    /// The format for a file extension ("jpg", "JPEG", "png", "webp"), case-insensitive, dot optional.
+    static let hevcBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
+    static let av1Brands: Set<String> = ["avif", "avis"]
+
+    /// HEIF or AVIF from the ftyp box's major brand; for the generic brands (mif1, msf1, miaf)
+    /// the compatible brands decide. nil for other ISO media (MP4, QuickTime).
+    static func heifBrand(_ b: UnsafeRawBufferPointer) -> ImageFileFormat? {
+        func brand(_ at: Int) -> String { String(decoding: b[at..<(at + 4)], as: UTF8.self) }
+        let major = brand(8)
+        if hevcBrands.contains(major) { return .heif }
+        if av1Brands.contains(major) { return .avif }
+        guard ["mif1", "msf1", "miaf"].contains(major) else { return nil }
+        let boxEnd = min(b.count, max(16, b.be32(0)))
+        var compatible: [String] = []
+        var at = 16
+        while at + 4 <= boxEnd && compatible.count < 64 {
+            compatible.append(brand(at))
+            at += 4
+        }
+        if compatible.contains(where: hevcBrands.contains) { return .heif }
+        if compatible.contains(where: av1Brands.contains) { return .avif }
+        return .heif
+    }
+
+    /// The format for a file extension ("jpg", "JPEG", "png", "webp", "tif", "heic", "avif"),
+    /// case-insensitive, dot optional.
     public static func format(forPathExtension ext: String) -> ImageFileFormat? {
         var e = ext.lowercased()
         if e.hasPrefix(".") { e.removeFirst() }
@@ -30,6 +62,9 @@ public enum ImageCodecs {
         case "jpg", "jpeg", "jpe", "jfif": return .jpeg
         case "png": return .png
         case "webp": return .webp
+        case "tif", "tiff": return .tiff
+        case "heic", "heif", "heics", "heifs", "hif": return .heif
+        case "avif", "avifs": return .avif
         default: return nil
         }
     }
@@ -41,6 +76,8 @@ public enum ImageCodecs {
             case .png: return try PNGCodec.readHeader(bytes)
             case .jpeg: return try JPEGCodec.readHeader(bytes)
             case .webp: return try WebPCodec.readHeader(bytes)
+            case .tiff: return try TIFFCodec.readHeader(bytes)
+            case let f: return try HEIFCodec.readHeader(bytes, format: f)
             }
         }
     }
@@ -51,11 +88,39 @@ public enum ImageCodecs {
         -> DecodedBitmap
     {
         try withBytes(data) { bytes throws(CodecError) in
-            switch try identify(bytes) {
-            case .png: return try PNGCodec.decode(bytes, limits: limits, strict: strict)
-            case .jpeg: return try JPEGCodec.decode(bytes, limits: limits, strict: strict)
-            case .webp: return try WebPCodec.decode(bytes, limits: limits, strict: strict)
-            }
+            try decode(bytes, as: try identify(bytes), limits: limits, strict: strict)
+        }
+    }
+
+    /// Decodes `data` with the named format's decoder, without looking at its magic bytes
+    /// (the fuzz harness uses this to aim at one decoder).
+    public static func decode(_ data: Data, as format: ImageFileFormat, limits: DecodeLimits = .default, strict: Bool = true)
+        throws(CodecError) -> DecodedBitmap
+    {
+        try withBytes(data) { bytes throws(CodecError) in
+            guard bytes.count > 0 else { throw .empty }
+            return try decode(bytes, as: format, limits: limits, strict: strict)
+        }
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, as format: ImageFileFormat, limits: DecodeLimits, strict: Bool)
+        throws(CodecError) -> DecodedBitmap
+    {
+        switch format {
+        case .png: return try PNGCodec.decode(bytes, limits: limits, strict: strict)
+        case .jpeg: return try JPEGCodec.decode(bytes, limits: limits, strict: strict)
+        case .webp: return try WebPCodec.decode(bytes, limits: limits, strict: strict)
+        case .tiff: return try TIFFCodec.decode(bytes, limits: limits, strict: strict)
+        case .heif, .avif: return try HEIFCodec.decode(bytes, format: format, limits: limits)
+        }
+    }
+
+    /// Whether `encode` can write `format` here: always for JPEG, PNG, WebP and TIFF; for HEIF
+    /// and AVIF when libheif was built with an HEVC or AV1 encoder.
+    public static func canEncode(_ format: ImageFileFormat) -> Bool {
+        switch format {
+        case .heif, .avif: return HEIFCodec.canEncode(format)
+        default: return true
         }
     }
 
@@ -84,11 +149,15 @@ public enum ImageCodecs {
         case .png: return try PNGCodec.encode(rgba8, width: width, height: height, hasAlpha: hasAlpha, options: options)
         case .jpeg: return try JPEGCodec.encode(rgba8, width: width, height: height, options: options)
         case .webp: return try WebPCodec.encode(rgba8, width: width, height: height, hasAlpha: hasAlpha, options: options)
+        case .tiff:
+            return try TIFFCodec.encode(rgba8, bits: 8, width: width, height: height, hasAlpha: hasAlpha, options: options)
+        case .heif, .avif:
+            return try HEIFCodec.encode(rgba8, width: width, height: height, hasAlpha: hasAlpha, format: format, options: options)
         }
     }
 
-    /// Encodes 16-bit RGBA rows (native endian). PNG keeps 16 bits; JPEG and WebP get 8-bit
-    /// samples rounded to nearest (v × 255 / 65535).
+    /// Encodes 16-bit RGBA rows (native endian). PNG and TIFF keep 16 bits; JPEG, WebP, HEIF
+    /// and AVIF get 8-bit samples rounded to nearest (v × 255 / 65535).
     public static func encode(
         rgba16: UnsafeBufferPointer<UInt16>, width: Int, height: Int, hasAlpha: Bool, format: ImageFileFormat,
         options: EncodeOptions
@@ -96,6 +165,9 @@ public enum ImageCodecs {
         try checkBuffer(count: rgba16.count, width: width, height: height, name: "rgba16")
         if format == .png {
             return try PNGCodec.encode(rgba16, width: width, height: height, hasAlpha: hasAlpha, options: options)
+        }
+        if format == .tiff {
+            return try TIFFCodec.encode(rgba16, bits: 16, width: width, height: height, hasAlpha: hasAlpha, options: options)
         }
         let n = width * height * 4
         let eight = [UInt8](unsafeUninitializedCapacity: n) { out, count in
@@ -105,6 +177,31 @@ public enum ImageCodecs {
         }
         return try eight.withUnsafeBufferPointer { (buf) throws(CodecError) in
             try encode(rgba8: buf, width: width, height: height, hasAlpha: hasAlpha, format: format, options: options)
+        }
+    }
+
+    /// Encodes 32-bit float RGBA rows (1.0 = white, straight alpha). TIFF keeps the floats
+    /// (values outside 0...1 too); other formats get 16-bit samples (clamped to 0...1,
+    /// rounded), so PNG writes 16 bits and the rest 8.
+    public static func encode(
+        rgbaF: UnsafeBufferPointer<Float>, width: Int, height: Int, hasAlpha: Bool, format: ImageFileFormat,
+        options: EncodeOptions
+    ) throws(CodecError) -> Data {
+        try checkBuffer(count: rgbaF.count, width: width, height: height, name: "rgbaF")
+        if format == .tiff {
+            return try TIFFCodec.encode(rgbaF, bits: 32, width: width, height: height, hasAlpha: hasAlpha, options: options)
+        }
+        let n = width * height * 4
+        let sixteen = [UInt16](unsafeUninitializedCapacity: n) { out, count in
+            let src = rgbaF.baseAddress!
+            for i in 0..<n {
+                let v = src[i]
+                out[i] = v.isNaN ? 0 : UInt16((min(max(v, 0), 1) * 65535).rounded())
+            }
+            count = n
+        }
+        return try sixteen.withUnsafeBufferPointer { (buf) throws(CodecError) in
+            try encode(rgba16: buf, width: width, height: height, hasAlpha: hasAlpha, format: format, options: options)
         }
     }
 
@@ -140,7 +237,8 @@ public enum ImageCodecs {
         } else if b.matches("BM", at: 0) {
             name = "BMP"
         } else if b.matches("ftyp", at: 4) {
-            name = b.matches("avif", at: 8) ? "AVIF" : "HEIF/ISO media"
+            let brand = b.count >= 12 ? String(decoding: b[8..<12], as: UTF8.self) : "?"
+            name = "ISO media that is not HEIF (brand '\(brand)')"
         } else if b.matches("RIFF", at: 0) {
             name = "RIFF (not WebP)"
         } else if b.count < 8, b.first == 0x89 || b.first == 0xFF {

@@ -14,7 +14,8 @@ func sampleFiles() throws -> [(ImageFileFormat, Data)] {
         (.jpeg, try encode8(px, w, h, alpha: false, .jpeg)),
         (.webp, try encode8(px, w, h, alpha: true, .webp)),
         (.webp, try encode8(px, w, h, alpha: true, .webp, lossless)),
-    ]
+        (.tiff, try encode8(px, w, h, alpha: true, .tiff)),
+    ] + (try [ImageFileFormat.heif, .avif].filter(ImageCodecs.canEncode).map { ($0, try encode8(px, w, h, alpha: true, $0)) })
 }
 
 @Suite struct ErrorTests {
@@ -44,7 +45,7 @@ func sampleFiles() throws -> [(ImageFileFormat, Data)] {
         #expect(e == .unsupportedFormat("GIF (first bytes 47 49 46 38 39 61 01 00)"))
         #expect(
             e?.description
-                == "unsupported image format: GIF (first bytes 47 49 46 38 39 61 01 00); supported formats are jpeg, png and webp")
+                == "unsupported image format: GIF (first bytes 47 49 46 38 39 61 01 00); supported formats are jpeg, png, webp, tiff, heif and avif")
         var rng = SplitMix(seed: 42)
         let random = Data((0..<4096).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
         guard case .unsupportedFormat(let seen)? = codecError({ try ImageCodecs.decode(random) }) else {
@@ -82,7 +83,10 @@ func sampleFiles() throws -> [(ImageFileFormat, Data)] {
     }
 
     @Test func lenientDecodeKeepsWhatWasRead() throws {
-        for (format, data) in try sampleFiles() {
+        // libtiff writes its directory after the strips, so a cut TIFF of ours has no header
+        // left (TIFFTests covers lenient TIFF with a directory-first file); libheif cannot
+        // return part of an image.
+        for (format, data) in try sampleFiles() where ![.tiff, .heif, .avif].contains(format) {
             let half = data.prefix(data.count * 3 / 4)
             let bmp = try ImageCodecs.decode(half, strict: false)
             #expect(!bmp.isComplete, "\(format)")

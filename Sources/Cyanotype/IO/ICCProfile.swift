@@ -38,20 +38,41 @@ enum ICCProfile {
             defer { cmsCloseProfile(src) }
             guard cmsGetColorSpace(src) == cmsSigRgbData, let dst = linearSRGBProfile() else { return nil }
             defer { cmsCloseProfile(dst) }
-            let inFormat = b.bitDepth == 16 ? SHIM_TYPE_RGBA_16 : SHIM_TYPE_RGBA_8
+            let inFormat = b.bitDepth == 32 ? SHIM_TYPE_RGBA_FLT : b.bitDepth == 16 ? SHIM_TYPE_RGBA_16 : SHIM_TYPE_RGBA_8
             guard let t = cmsCreateTransform(src, inFormat, dst, SHIM_TYPE_RGBA_FLT, cmsUInt32Number(INTENT_PERCEPTUAL),
                                              cmsUInt32Number(cmsFLAGS_COPY_ALPHA | cmsFLAGS_NOCACHE)) else { return nil }
             defer { cmsDeleteTransform(t) }
             let count = b.width * b.height
             var out = Data(count: count * 16)
             out.withUnsafeMutableBytes { o in
-                if b.bitDepth == 16 {
+                if b.bitDepth == 32 {
+                    b.pixelsF.withUnsafeBytes { cmsDoTransform(t, $0.baseAddress, o.baseAddress, cmsUInt32Number(count)) }
+                } else if b.bitDepth == 16 {
                     b.pixels16.withUnsafeBytes { cmsDoTransform(t, $0.baseAddress, o.baseAddress, cmsUInt32Number(count)) }
                 } else {
                     b.pixels.withUnsafeBytes { cmsDoTransform(t, $0.baseAddress, o.baseAddress, cmsUInt32Number(count)) }
                 }
             }
             return out
+        }
+    }
+
+    /// The ICC profile written into files encoded in `space`: nil for sRGB (untagged files are
+    /// sRGB), Display P3 (P3 primaries, D65, the sRGB curve), linear variants, grey gamma 2.2.
+    static func profile(for space: CGColorSpace) -> Data? {
+        switch space.name {
+        case CGColorSpace.sRGB, CGColorSpace.extendedSRGB, nil: return nil
+        case CGColorSpace.displayP3, CGColorSpace.extendedDisplayP3: return ColorProfiles.displayP3
+        case CGColorSpace.linearDisplayP3:
+            return ColorProfiles.rgbProfile(.displayP3, transfer: .linear, description: "Linear Display P3")
+        case CGColorSpace.linearSRGB, CGColorSpace.extendedLinearSRGB:
+            return ColorProfiles.rgbProfile(.sRGB, transfer: .linear, description: "Linear sRGB")
+        case CGColorSpace.genericGrayGamma2_2:
+            // Grey spaces render as R = G = B; tag them with sRGB primaries and gamma 2.2.
+            return ColorProfiles.rgbProfile(.sRGB, transfer: .gamma(2.2), description: "Gray Gamma 2.2 (as RGB)")
+        case CGColorSpace.linearGray:
+            return ColorProfiles.rgbProfile(.sRGB, transfer: .linear, description: "Linear Gray (as RGB)")
+        default: return nil
         }
     }
 }

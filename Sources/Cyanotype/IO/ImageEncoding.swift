@@ -10,6 +10,15 @@ public struct CIImageRepresentationOption: RawRepresentable, Hashable, Sendable 
     public static let lossless = CIImageRepresentationOption(rawValue: "cyanotype_lossless")
     /// Cyanotype: Int 0...9, PNG compression level.
     public static let compressionLevel = CIImageRepresentationOption(rawValue: "cyanotype_compression_level")
+    /// Cyanotype: a `TIFFCompression` for TIFF strips (default LZW).
+    public static let tiffCompression = CIImageRepresentationOption(rawValue: "cyanotype_tiff_compression")
+    /// Cyanotype: Bool, write no metadata (default false). Files then carry no ICC profile even
+    /// when the colour space is not sRGB, and no DPI. Either way the pixels are written upright
+    /// as rendered: orientation is always 1 (TIFF writes the tag; the others write no EXIF).
+    public static let stripMetadata = CIImageRepresentationOption(rawValue: "cyanotype_strip_metadata")
+    /// Cyanotype: Double, dots per inch written into TIFF files (default: the image's
+    /// `kCGImagePropertyDPIWidth` property, when it has one).
+    public static let dpi = CIImageRepresentationOption(rawValue: "cyanotype_dpi")
 }
 
 /// Image I/O's quality key (0...1), as Core Image users pass it.
@@ -43,8 +52,34 @@ extension CIContext {
         try writeAtomically(try encode(image, as: .webp, colorSpace: colorSpace, options: options), to: url)
     }
 
+    /// TIFF bytes: `format` RGBAf writes 32-bit float samples, RGBA16/RGBAh 16-bit, others
+    /// 8-bit; LZW unless `.tiffCompression` says otherwise.
+    public func tiffRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
+        try? encode(image, as: .tiff, depth: format.tiffDepth, colorSpace: colorSpace, options: options)
+    }
+    public func writeTIFFRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
+        try writeAtomically(try encode(image, as: .tiff, depth: format.tiffDepth, colorSpace: colorSpace, options: options), to: url)
+    }
+    /// HEIF (HEVC) bytes at `.lossyCompressionQuality`, 8-bit whatever `format` says; nil when
+    /// libheif has no HEVC encoder (`ImageCodecs.canEncode(.heif)`).
+    public func heifRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
+        try? encode(image, as: .heif, colorSpace: colorSpace, options: options)
+    }
+    public func writeHEIFRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
+        try writeAtomically(try encode(image, as: .heif, colorSpace: colorSpace, options: options), to: url)
+    }
+    /// Cyanotype: AVIF (AV1 in HEIF) bytes at `.lossyCompressionQuality`, or lossless with `.lossless`.
+    public func avifRepresentation(of image: CIImage, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
+        try? encode(image, as: .avif, colorSpace: colorSpace, options: options)
+    }
+    public func writeAVIFRepresentation(of image: CIImage, to url: URL, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
+        try writeAtomically(try encode(image, as: .avif, colorSpace: colorSpace, options: options), to: url)
+    }
+
     /// Encodes `image`'s extent as `format`: straight alpha, `colorSpace` (sRGB by default),
-    /// 8-bit, or 16-bit for PNG when `depth` is 16.
+    /// 8-bit, or 16-bit for PNG and TIFF when `depth` is 16, or 32-bit float for TIFF when
+    /// `depth` is 32. A colour space other than sRGB is embedded as an ICC profile (unless
+    /// `.stripMetadata`).
     public func encode(_ image: CIImage, as format: ImageFileFormat, depth: Int = 8, colorSpace: CGColorSpace? = nil,
                        options: [CIImageRepresentationOption: Any] = [:]) throws(ImageIOError) -> Data {
         let rect = image.extent
@@ -54,10 +89,22 @@ extension CIContext {
         if let p = options[.progressive] as? Bool { opts.progressive = p }
         if let l = options[.lossless] as? Bool { opts.lossless = l }
         if let c = options[.compressionLevel].flatMap(numberValue) { opts.compressionLevel = Int(c) }
+        if let t = options[.tiffCompression] as? TIFFCompression { opts.tiffCompression = t }
         let space = colorSpace ?? outputColorSpace ?? .sRGBSpace
+        let strip = (options[.stripMetadata] as? Bool) ?? false
+        if !strip {
+            opts.iccProfile = ICCProfile.profile(for: space)
+            opts.dpi = options[.dpi].flatMap(numberValue) ?? image.properties[kCGImagePropertyDPIWidth].flatMap(numberValue)
+        }
         let hasAlpha = format != .jpeg
         do {
-            if depth == 16 && format == .png {
+            if depth == 32 && format == .tiff {
+                let r = try renderToData(image, from: rect, format: .RGBAf, colorSpace: space, premultiplied: false)
+                return try r.data.withUnsafeBytes { raw throws(CodecError) in
+                    try ImageCodecs.encode(rgbaF: raw.bindMemory(to: Float.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
+                }
+            }
+            if depth >= 16 && (format == .png || format == .tiff) {
                 let r = try renderToData(image, from: rect, format: .RGBA16, colorSpace: space, premultiplied: false)
                 return try r.data.withUnsafeBytes { raw throws(CodecError) in
                     try ImageCodecs.encode(rgba16: raw.bindMemory(to: UInt16.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
@@ -99,4 +146,6 @@ extension CIContext {
 
 extension CIFormat {
     var isDeep: Bool { self == .RGBA16 || self == .RGBAh || self == .RGBAf || self == .RGBX16 }
+    /// TIFF keeps float: RGBAf -> 32, other deep formats -> 16, the rest 8.
+    var tiffDepth: Int { self == .RGBAf ? 32 : isDeep ? 16 : 8 }
 }

@@ -27,7 +27,7 @@ public let kCGImagePropertyDPIWidth = "DPIWidth"
 public let kCGImagePropertyDPIHeight = "DPIHeight"
 public let kCGImagePropertyProfileName = "ProfileName"
 public let kCGImagePropertyExifDictionary = "{Exif}"
-/// Cyanotype: the file format ("jpeg", "png", "webp").
+/// Cyanotype: the file format ("jpeg", "png", "webp", "tiff", "heif", "avif").
 public let kCyanotypePropertyFileFormat = "CyanotypeFileFormat"
 
 /// Why an image file could not be read or written.
@@ -48,7 +48,7 @@ public enum ImageIOError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension CIImage {
-    /// The image in a file (JPEG, PNG, WebP), or nil when it cannot be read; see
+    /// The image in a file (JPEG, PNG, WebP, TIFF, HEIF, AVIF), or nil when it cannot be read; see
     /// `CIImage.read(contentsOf:options:)` for the reason. The header is read now, the
     /// pixels when first rendered.
     public convenience init?(contentsOf url: URL, options: [CIImageOption: Any]? = nil) {
@@ -81,7 +81,8 @@ extension CIImage {
         let header: ImageHeader
         do { header = try ImageCodecs.readHeader(data) } catch { throw .codec(path: nil, error) }
         let limits = o[.decodeLimits] as? DecodeLimits ?? .default
-        guard header.width * header.height <= limits.maxPixels else {
+        let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
+        guard !overflow, pixels <= limits.maxPixels else {
             throw .codec(path: nil, .tooLarge(width: header.width, height: header.height, limit: limits.maxPixels))
         }
         let strict = !((o[.lenientDecoding] as? Bool) ?? false)
@@ -114,8 +115,9 @@ extension CIImage {
     }
 }
 
-/// A decoded file as a source node: 8/16-bit straight RGBA; an embedded ICC profile other
-/// than sRGB is converted into linear sRGB (float) with lcms2.
+/// A decoded file as a source node: 8/16-bit straight RGBA, or 32-bit float (TIFF) read as
+/// values in the file's colour space (sRGB-encoded when untagged, like the integer formats);
+/// an embedded ICC profile other than sRGB is converted into linear sRGB (float) with lcms2.
 func bitmapNode(_ b: DecodedBitmap, colorSpace: CGColorSpace?) throws -> RecipeNode {
     if let icc = b.header.iccProfile, colorSpace != nil, !ICCProfile.isSRGB(icc),
        let converted = ICCProfile.toLinearSRGB(b, profile: icc) {
@@ -125,13 +127,23 @@ func bitmapNode(_ b: DecodedBitmap, colorSpace: CGColorSpace?) throws -> RecipeN
         return n
     }
     let node: BitmapNode?
-    if b.bitDepth == 16 {
+    if b.bitDepth == 32 {
+        node = BitmapNode(data: SampleFloats(values: b.pixelsF), bytesPerRow: b.width * 16, width: b.width, height: b.height, format: .RGBAf, colorSpace: colorSpace, premultiplied: false)
+    } else if b.bitDepth == 16 {
         node = BitmapNode(data: SampleWords(words: b.pixels16), bytesPerRow: b.width * 8, width: b.width, height: b.height, format: .RGBA16, colorSpace: colorSpace, premultiplied: false)
     } else {
         node = BitmapNode(data: b.pixels, bytesPerRow: b.width * 4, width: b.width, height: b.height, format: .RGBA8, colorSpace: colorSpace, premultiplied: false)
     }
     guard let node else { throw CodecError.corrupt(detail: "decoder returned \(b.width)x\(b.height) without pixels") }
     return node
+}
+
+/// Float samples as bytes, without copying them into a `Data`.
+struct SampleFloats: ContiguousBytes, Sendable {
+    let values: [Float]
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try values.withUnsafeBytes(body)
+    }
 }
 
 /// 16-bit samples as bytes, without copying them into a `Data`.

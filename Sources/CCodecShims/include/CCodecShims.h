@@ -1,0 +1,57 @@
+#ifndef CCODECSHIMS_H
+#define CCODECSHIMS_H
+// libtiff behind plain, non-variadic C calls: every failure is a return code plus a message,
+// nothing is printed to stderr and nothing ends the process.
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    CY_TIFF_OK = 0,
+    CY_TIFF_ERR_OPEN = -1,        // not a readable TIFF header / first directory
+    CY_TIFF_ERR_READ = -2,        // a strip or tile failed to decode
+    CY_TIFF_ERR_UNSUPPORTED = -3, // a layout we do not decode
+    CY_TIFF_ERR_NOMEM = -4,       // an allocation failed or exceeded the cap
+    CY_TIFF_ERR_ARG = -5,         // bad argument
+    CY_TIFF_ERR_WRITE = -6        // the encoder failed
+};
+
+/// What to produce: samples as stored (8/16-bit unsigned, 32-bit float) or libtiff's RGBA
+/// interface (8-bit, for palette, YCbCr, CMYK, 1/2/4-bit and other layouts).
+enum { CY_TIFF_MODE_U8 = 1, CY_TIFF_MODE_U16 = 2, CY_TIFF_MODE_F32 = 3, CY_TIFF_MODE_RGBA8 = 4 };
+
+typedef struct {
+    uint32_t width, height;
+    uint16_t samplesPerPixel, bitsPerSample, sampleFormat, photometric, planarConfig, orientation;
+    uint16_t extraSamples, alphaType; // alphaType 0 none, 1 associated, 2 unassociated
+    uint16_t compression, resolutionUnit;
+    int tiled;
+    float xResolution;                // 0 when absent
+    int mode;                         // CY_TIFF_MODE_* this file decodes with; 0 = unsupported
+} cy_tiff_info;
+
+typedef struct cy_tiff_reader cy_tiff_reader;
+
+/// Opens a TIFF held in memory (not copied: `data` must outlive the reader). Returns NULL only
+/// when out of memory; check `cy_tiff_status` for open errors.
+cy_tiff_reader *cy_tiff_open(const void *data, size_t size, int64_t maxSingleAlloc);
+int cy_tiff_status(const cy_tiff_reader *r);
+/// The first error libtiff reported (or ""), and whether any read ran past the end of the data.
+const char *cy_tiff_message(const cy_tiff_reader *r);
+int cy_tiff_hit_eof(const cy_tiff_reader *r);
+int cy_tiff_get_info(cy_tiff_reader *r, cy_tiff_info *info);
+/// The ICC profile (TIFFTAG_ICCPROFILE), or NULL.
+const void *cy_tiff_icc(cy_tiff_reader *r, uint32_t *length);
+/// Decodes the first image into `out` (width*height*4 samples of the mode's type, straight
+/// alpha, top-down, orientation not applied). `rowsDone` gets the rows completed; with
+/// `strict == 0` a failing strip stops the decode and still returns CY_TIFF_OK with fewer rows.
+int cy_tiff_decode(cy_tiff_reader *r, int mode, void *out, size_t outBytes, int strict, uint32_t *rowsDone);
+void cy_tiff_close(cy_tiff_reader *r);
+
+/// Encodes interleaved RGB(A) (`channels` 3 or 4; `bits` 8, 16 or 32 = float) with compression
+/// 1 none, 5 LZW, 8 deflate. On success `*out` is malloc'd (free with cy_tiff_free).
+int cy_tiff_encode(const void *pixels, uint32_t width, uint32_t height, int channels, int bits,
+                   int compression, int orientation, const void *icc, uint32_t iccLength,
+                   double dpi, void **out, size_t *outLength, char *message, size_t messageLength);
+void cy_tiff_free(void *p);
+
+#endif

@@ -1,0 +1,444 @@
+// libtiff behind a non-variadic API; see include/CCodecShims.h.
+#include "CCodecShims.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tiffio.h>
+
+struct cy_tiff_reader {
+    const uint8_t *data;
+    size_t size, pos;
+    int hitEOF;
+    int status;
+    int64_t maxAlloc;
+    TIFF *tif;
+    char message[256];
+};
+
+static pthread_once_t quietOnce = PTHREAD_ONCE_INIT;
+static void quietGlobal(void) {
+    // Errors from calls without a per-file handler would go to stderr: silence them.
+    TIFFSetErrorHandler(NULL);
+    TIFFSetWarningHandler(NULL);
+}
+
+static int onError(TIFF *tif, void *user, const char *module, const char *fmt, va_list ap) {
+    (void)tif;
+    char *msg = (char *)user;
+    if (msg && msg[0] == 0) {
+        char body[200];
+        vsnprintf(body, sizeof body, fmt, ap);
+        snprintf(msg, 256, "%s%s%s", module ? module : "", module ? ": " : "", body);
+    }
+    return 1;  // handled: nothing reaches the global handler
+}
+static int onWarning(TIFF *tif, void *user, const char *module, const char *fmt, va_list ap) {
+    (void)tif; (void)user; (void)module; (void)fmt; (void)ap;
+    return 1;
+}
+
+// Memory I/O for reading.
+static tmsize_t rRead(thandle_t h, void *buf, tmsize_t n) {
+    cy_tiff_reader *r = (cy_tiff_reader *)h;
+    if (n < 0) return -1;
+    size_t avail = r->pos < r->size ? r->size - r->pos : 0;
+    size_t k = (size_t)n < avail ? (size_t)n : avail;
+    if (k < (size_t)n) r->hitEOF = 1;
+    if (k) memcpy(buf, r->data + r->pos, k);
+    r->pos += k;
+    return (tmsize_t)k;
+}
+static tmsize_t rWrite(thandle_t h, void *buf, tmsize_t n) { (void)h; (void)buf; (void)n; return -1; }
+static toff_t rSeek(thandle_t h, toff_t off, int whence) {
+    cy_tiff_reader *r = (cy_tiff_reader *)h;
+    uint64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? r->pos : r->size;
+    uint64_t p = base + off;
+    if (whence != SEEK_SET && (int64_t)off < 0 && (uint64_t)(-(int64_t)off) > base) return (toff_t)-1;
+    if (p > (uint64_t)SIZE_MAX) return (toff_t)-1;
+    r->pos = (size_t)p;
+    return p;
+}
+static int rClose(thandle_t h) { (void)h; return 0; }
+static toff_t rSize(thandle_t h) { return ((cy_tiff_reader *)h)->size; }
+static int rMap(thandle_t h, void **base, toff_t *size) {
+    cy_tiff_reader *r = (cy_tiff_reader *)h;
+    *base = (void *)r->data;
+    *size = r->size;
+    return 1;
+}
+static void rUnmap(thandle_t h, void *base, toff_t size) { (void)h; (void)base; (void)size; }
+
+cy_tiff_reader *cy_tiff_open(const void *data, size_t size, int64_t maxSingleAlloc) {
+    pthread_once(&quietOnce, quietGlobal);
+    cy_tiff_reader *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->data = data;
+    r->size = size;
+    r->maxAlloc = maxSingleAlloc;
+    TIFFOpenOptions *o = TIFFOpenOptionsAlloc();
+    if (!o) { r->status = CY_TIFF_ERR_NOMEM; return r; }
+    if (maxSingleAlloc > 0) TIFFOpenOptionsSetMaxSingleMemAlloc(o, (tmsize_t)maxSingleAlloc);
+    TIFFOpenOptionsSetErrorHandlerExtR(o, onError, r->message);
+    TIFFOpenOptionsSetWarningHandlerExtR(o, onWarning, NULL);
+    r->tif = TIFFClientOpenExt("data", "rm", (thandle_t)r, rRead, rWrite, rSeek, rClose, rSize, rMap, rUnmap, o);
+    TIFFOpenOptionsFree(o);
+    if (!r->tif) r->status = CY_TIFF_ERR_OPEN;
+    return r;
+}
+
+int cy_tiff_status(const cy_tiff_reader *r) { return r->status; }
+const char *cy_tiff_message(const cy_tiff_reader *r) { return r->message; }
+int cy_tiff_hit_eof(const cy_tiff_reader *r) { return r->hitEOF; }
+
+void cy_tiff_close(cy_tiff_reader *r) {
+    if (!r) return;
+    if (r->tif) TIFFClose(r->tif);
+    free(r);
+}
+
+const void *cy_tiff_icc(cy_tiff_reader *r, uint32_t *length) {
+    *length = 0;
+    if (!r->tif) return NULL;
+    uint32_t n = 0;
+    void *p = NULL;
+    if (TIFFGetField(r->tif, TIFFTAG_ICCPROFILE, &n, &p) && p && n > 0) {
+        *length = n;
+        return p;
+    }
+    return NULL;
+}
+
+int cy_tiff_get_info(cy_tiff_reader *r, cy_tiff_info *info) {
+    memset(info, 0, sizeof *info);
+    if (!r->tif) return CY_TIFF_ERR_OPEN;
+    TIFF *t = r->tif;
+    uint32_t w = 0, h = 0;
+    if (!TIFFGetField(t, TIFFTAG_IMAGEWIDTH, &w) || !TIFFGetField(t, TIFFTAG_IMAGELENGTH, &h)) {
+        if (!r->message[0]) snprintf(r->message, sizeof r->message, "the image has no width or height tag");
+        return CY_TIFF_ERR_OPEN;
+    }
+    info->width = w;
+    info->height = h;
+    TIFFGetFieldDefaulted(t, TIFFTAG_SAMPLESPERPIXEL, &info->samplesPerPixel);
+    TIFFGetFieldDefaulted(t, TIFFTAG_BITSPERSAMPLE, &info->bitsPerSample);
+    TIFFGetFieldDefaulted(t, TIFFTAG_SAMPLEFORMAT, &info->sampleFormat);
+    TIFFGetFieldDefaulted(t, TIFFTAG_PLANARCONFIG, &info->planarConfig);
+    TIFFGetFieldDefaulted(t, TIFFTAG_ORIENTATION, &info->orientation);
+    TIFFGetFieldDefaulted(t, TIFFTAG_COMPRESSION, &info->compression);
+    TIFFGetFieldDefaulted(t, TIFFTAG_RESOLUTIONUNIT, &info->resolutionUnit);
+    if (!TIFFGetField(t, TIFFTAG_PHOTOMETRIC, &info->photometric))
+        info->photometric = info->samplesPerPixel >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
+    float xr = 0;
+    if (TIFFGetField(t, TIFFTAG_XRESOLUTION, &xr) && xr > 0 && xr < 1e7) info->xResolution = xr;
+    uint16_t nExtra = 0, *extra = NULL;
+    if (TIFFGetField(t, TIFFTAG_EXTRASAMPLES, &nExtra, &extra) && nExtra > 0 && extra) {
+        info->extraSamples = nExtra;
+        if (extra[0] == EXTRASAMPLE_ASSOCALPHA) info->alphaType = 1;
+        else if (extra[0] == EXTRASAMPLE_UNASSALPHA) info->alphaType = 2;
+        else info->alphaType = 2;  // unspecified: treat as straight alpha, as most readers do
+    }
+    info->tiled = TIFFIsTiled(t);
+    if (info->orientation < 1 || info->orientation > 8) info->orientation = 1;
+
+    uint16_t spp = info->samplesPerPixel, bps = info->bitsPerSample, fmt = info->sampleFormat;
+    uint16_t ph = info->photometric;
+    int colourOK = (ph == PHOTOMETRIC_RGB && spp >= 3) ||
+                   ((ph == PHOTOMETRIC_MINISBLACK || ph == PHOTOMETRIC_MINISWHITE) && spp >= 1);
+    int base = ph == PHOTOMETRIC_RGB ? 3 : 1;
+    int alphaOK = spp == base || (info->extraSamples >= 1 && spp >= base + 1);
+    int contig = spp == 1 || info->planarConfig == PLANARCONFIG_CONTIG;
+    if (colourOK && alphaOK && contig && spp <= 16) {
+        if (bps == 8 && fmt == SAMPLEFORMAT_UINT) info->mode = CY_TIFF_MODE_U8;
+        else if (bps == 16 && fmt == SAMPLEFORMAT_UINT) info->mode = CY_TIFF_MODE_U16;
+        else if (bps == 32 && fmt == SAMPLEFORMAT_IEEEFP) info->mode = CY_TIFF_MODE_F32;
+    }
+    if (!info->mode) {
+        char why[1024];
+        if (TIFFRGBAImageOK(t, why)) info->mode = CY_TIFF_MODE_RGBA8;
+        else if (!r->message[0]) snprintf(r->message, sizeof r->message, "%s", why);
+    }
+    return CY_TIFF_OK;
+}
+
+// One run of `n` pixels of file samples -> RGBA of the same sample type.
+#define EMIT(T, MAXV, INVERT)                                                                   \
+    static void emit_##T(const T *s, T *d, uint32_t n, int spp, int rgb, int alphaType, int inv) { \
+        for (uint32_t i = 0; i < n; i++, s += spp, d += 4) {                                    \
+            T r, g, b, a;                                                                       \
+            if (rgb) { r = s[0]; g = s[1]; b = s[2]; a = alphaType ? s[3] : (T)(MAXV); }        \
+            else { r = g = b = inv ? INVERT(s[0]) : s[0]; a = alphaType ? s[1] : (T)(MAXV); }   \
+            d[0] = r; d[1] = g; d[2] = b; d[3] = a;                                             \
+        }                                                                                       \
+    }
+#define INV8(v) (uint8_t)(255 - (v))
+#define INV16(v) (uint16_t)(65535 - (v))
+#define INVF(v) (1.0f - (v))
+EMIT(uint8_t, 255, INV8)
+EMIT(uint16_t, 65535, INV16)
+typedef float float_t_;
+EMIT(float_t_, 1.0f, INVF)
+
+static void emit(int mode, const uint8_t *src, uint8_t *dst, uint32_t n, int spp, int rgb, int alphaType, int inv) {
+    switch (mode) {
+    case CY_TIFF_MODE_U8: emit_uint8_t(src, dst, n, spp, rgb, alphaType, inv); break;
+    case CY_TIFF_MODE_U16: emit_uint16_t((const uint16_t *)src, (uint16_t *)dst, n, spp, rgb, alphaType, inv); break;
+    default: emit_float_t_((const float *)src, (float *)dst, n, spp, rgb, alphaType, inv); break;
+    }
+}
+
+// Associated (premultiplied) alpha -> straight.
+static void unpremultiply(int mode, void *px, size_t count) {
+    if (mode == CY_TIFF_MODE_U8 || mode == CY_TIFF_MODE_RGBA8) {
+        uint8_t *p = px;
+        for (size_t i = 0; i < count; i++, p += 4) {
+            unsigned a = p[3];
+            if (a == 0 || a == 255) continue;
+            for (int c = 0; c < 3; c++) { unsigned v = (p[c] * 255u + a / 2) / a; p[c] = v > 255 ? 255 : (uint8_t)v; }
+        }
+    } else if (mode == CY_TIFF_MODE_U16) {
+        uint16_t *p = px;
+        for (size_t i = 0; i < count; i++, p += 4) {
+            uint32_t a = p[3];
+            if (a == 0 || a == 65535) continue;
+            for (int c = 0; c < 3; c++) { uint32_t v = (p[c] * 65535u + a / 2) / a; p[c] = v > 65535 ? 65535 : (uint16_t)v; }
+        }
+    } else {
+        float *p = px;
+        for (size_t i = 0; i < count; i++, p += 4) {
+            float a = p[3];
+            if (a > 0 && a != 1) { p[0] /= a; p[1] /= a; p[2] /= a; }
+        }
+    }
+}
+
+static int readFailure(cy_tiff_reader *r, const char *what, uint32_t index, uint32_t count) {
+    char lib[256];
+    snprintf(lib, sizeof lib, "%s", r->message);
+    if (lib[0]) snprintf(r->message, sizeof r->message, "%s %u of %u: %s", what, index + 1, count, lib);
+    else snprintf(r->message, sizeof r->message, "%s %u of %u could not be decoded", what, index + 1, count);
+    return CY_TIFF_ERR_READ;
+}
+
+int cy_tiff_decode(cy_tiff_reader *r, int mode, void *out, size_t outBytes, int strict, uint32_t *rowsDone) {
+    *rowsDone = 0;
+    if (!r->tif) return CY_TIFF_ERR_OPEN;
+    cy_tiff_info info;
+    int rc = cy_tiff_get_info(r, &info);
+    if (rc) return rc;
+    if (mode != info.mode || mode == 0) return CY_TIFF_ERR_UNSUPPORTED;
+    size_t bytesPerSample = mode == CY_TIFF_MODE_U16 ? 2 : mode == CY_TIFF_MODE_F32 ? 4 : 1;
+    uint64_t need = (uint64_t)info.width * info.height * 4 * bytesPerSample;
+    if (info.width == 0 || info.height == 0 || need > outBytes) return CY_TIFF_ERR_ARG;
+    TIFF *t = r->tif;
+    size_t outRow = (size_t)info.width * 4 * bytesPerSample;
+
+    if (mode == CY_TIFF_MODE_RGBA8) {
+        // libtiff's RGBA interface; it flips rows/columns toward top-left itself, which we undo
+        // so the pixels stay as stored (the caller applies the orientation).
+        if (!TIFFReadRGBAImageOriented(t, info.width, info.height, out, ORIENTATION_TOPLEFT, 0)) {
+            if (strict) return readFailure(r, "image", 0, 1);
+        }
+        int o = info.orientation;
+        int flipH = o == 2 || o == 3 || o == 6 || o == 7;
+        int flipV = o == 3 || o == 4 || o == 7 || o == 8;
+        uint32_t *p = out;
+        if (flipH) for (uint32_t y = 0; y < info.height; y++) {
+            uint32_t *row = p + (size_t)y * info.width;
+            for (uint32_t a = 0, b = info.width - 1; a < b; a++, b--) { uint32_t tmp = row[a]; row[a] = row[b]; row[b] = tmp; }
+        }
+        if (flipV) for (uint32_t a = 0, b = info.height - 1; a < b; a++, b--) {
+            uint32_t *ra = p + (size_t)a * info.width, *rb = p + (size_t)b * info.width;
+            for (uint32_t x = 0; x < info.width; x++) { uint32_t tmp = ra[x]; ra[x] = rb[x]; rb[x] = tmp; }
+        }
+        size_t count = (size_t)info.width * info.height;
+        for (size_t i = 0; i < count; i++) {  // packed ABGR words -> R,G,B,A bytes on any endianness
+            uint32_t v = p[i];
+            uint8_t *b = (uint8_t *)(p + i);
+            b[0] = (uint8_t)TIFFGetR(v); b[1] = (uint8_t)TIFFGetG(v); b[2] = (uint8_t)TIFFGetB(v); b[3] = (uint8_t)TIFFGetA(v);
+        }
+        if (info.extraSamples) unpremultiply(mode, out, count);
+        *rowsDone = info.height;
+        return CY_TIFF_OK;
+    }
+
+    int rgb = info.photometric == PHOTOMETRIC_RGB;
+    int alphaType = info.extraSamples && info.samplesPerPixel > (rgb ? 3 : 1) ? info.alphaType : 0;
+    int inv = info.photometric == PHOTOMETRIC_MINISWHITE;
+    int spp = info.samplesPerPixel;
+    size_t pixelBytes = (size_t)spp * bytesPerSample;
+    uint8_t *dst = out;
+    if (!info.tiled) {
+        tmsize_t stripSize = TIFFStripSize(t);
+        uint32_t rps = 0;
+        TIFFGetFieldDefaulted(t, TIFFTAG_ROWSPERSTRIP, &rps);
+        if (rps == 0 || rps > info.height) rps = info.height;
+        if (stripSize <= 0 || (r->maxAlloc > 0 && stripSize > r->maxAlloc)) {
+            snprintf(r->message, sizeof r->message, "strip size %lld is invalid or above the limit", (long long)stripSize);
+            return CY_TIFF_ERR_NOMEM;
+        }
+        uint8_t *buf = malloc((size_t)stripSize);
+        if (!buf) return CY_TIFF_ERR_NOMEM;
+        for (uint32_t row = 0; row < info.height; row += rps) {
+            uint32_t nrows = info.height - row < rps ? info.height - row : rps;
+            uint32_t strip = TIFFComputeStrip(t, row, 0);
+            tmsize_t want = (tmsize_t)((size_t)nrows * info.width * pixelBytes);
+            tmsize_t got = TIFFReadEncodedStrip(t, strip, buf, want);
+            if (got < want) {
+                free(buf);
+                if (strict || *rowsDone == 0) return readFailure(r, "strip", strip, TIFFNumberOfStrips(t));
+                return CY_TIFF_OK;
+            }
+            for (uint32_t k = 0; k < nrows; k++)
+                emit(mode, buf + (size_t)k * info.width * pixelBytes, dst + (size_t)(row + k) * outRow, info.width, spp, rgb, alphaType, inv);
+            *rowsDone = row + nrows;
+        }
+        free(buf);
+    } else {
+        uint32_t tw = 0, th = 0;
+        TIFFGetField(t, TIFFTAG_TILEWIDTH, &tw);
+        TIFFGetField(t, TIFFTAG_TILELENGTH, &th);
+        tmsize_t tileSize = TIFFTileSize(t);
+        if (tw == 0 || th == 0 || tileSize <= 0 || (r->maxAlloc > 0 && tileSize > r->maxAlloc) ||
+            (uint64_t)tw * th * pixelBytes > (uint64_t)tileSize) {
+            snprintf(r->message, sizeof r->message, "tile size %ux%u is invalid or above the limit", tw, th);
+            return CY_TIFF_ERR_NOMEM;
+        }
+        uint8_t *buf = malloc((size_t)tileSize);
+        if (!buf) return CY_TIFF_ERR_NOMEM;
+        for (uint32_t y = 0; y < info.height; y += th) {
+            for (uint32_t x = 0; x < info.width; x += tw) {
+                uint32_t tile = TIFFComputeTile(t, x, y, 0, 0);
+                if (TIFFReadEncodedTile(t, tile, buf, tileSize) < 0) {
+                    free(buf);
+                    if (strict || *rowsDone == 0) return readFailure(r, "tile", tile, TIFFNumberOfTiles(t));
+                    return CY_TIFF_OK;
+                }
+                uint32_t nx = info.width - x < tw ? info.width - x : tw;
+                uint32_t ny = info.height - y < th ? info.height - y : th;
+                for (uint32_t k = 0; k < ny; k++)
+                    emit(mode, buf + (size_t)k * tw * pixelBytes, dst + (size_t)(y + k) * outRow + (size_t)x * 4 * bytesPerSample,
+                         nx, spp, rgb, alphaType, inv);
+            }
+            *rowsDone = (y + th) < info.height ? y + th : info.height;
+        }
+        free(buf);
+    }
+    if (alphaType == 1) unpremultiply(mode, out, (size_t)info.width * *rowsDone);
+    return CY_TIFF_OK;
+}
+
+// Memory I/O for writing: a growable buffer with seeks (libtiff rewrites the directory).
+typedef struct { uint8_t *buf; size_t size, cap, pos; int failed; } memout;
+
+static tmsize_t wWrite(thandle_t h, void *src, tmsize_t n) {
+    memout *m = (memout *)h;
+    if (n < 0) return -1;
+    size_t end = m->pos + (size_t)n;
+    if (end > m->cap) {
+        size_t cap = m->cap ? m->cap : 65536;
+        while (cap < end) cap *= 2;
+        uint8_t *nb = realloc(m->buf, cap);
+        if (!nb) { m->failed = 1; return -1; }
+        memset(nb + m->cap, 0, cap - m->cap);
+        m->buf = nb;
+        m->cap = cap;
+    }
+    memcpy(m->buf + m->pos, src, (size_t)n);
+    m->pos = end;
+    if (end > m->size) m->size = end;
+    return n;
+}
+static tmsize_t wRead(thandle_t h, void *dst, tmsize_t n) {
+    memout *m = (memout *)h;
+    if (n < 0) return -1;
+    size_t avail = m->pos < m->size ? m->size - m->pos : 0;
+    size_t k = (size_t)n < avail ? (size_t)n : avail;
+    memcpy(dst, m->buf + m->pos, k);
+    m->pos += k;
+    return (tmsize_t)k;
+}
+static toff_t wSeek(thandle_t h, toff_t off, int whence) {
+    memout *m = (memout *)h;
+    uint64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? m->pos : m->size;
+    m->pos = (size_t)(base + off);
+    return m->pos;
+}
+static int wClose(thandle_t h) { (void)h; return 0; }
+static toff_t wSize(thandle_t h) { return ((memout *)h)->size; }
+static int wMap(thandle_t h, void **b, toff_t *s) { (void)h; (void)b; (void)s; return 0; }
+static void wUnmap(thandle_t h, void *b, toff_t s) { (void)h; (void)b; (void)s; }
+
+void cy_tiff_free(void *p) { free(p); }
+
+int cy_tiff_encode(const void *pixels, uint32_t width, uint32_t height, int channels, int bits,
+                   int compression, int orientation, const void *icc, uint32_t iccLength,
+                   double dpi, void **out, size_t *outLength, char *message, size_t messageLength) {
+    pthread_once(&quietOnce, quietGlobal);
+    *out = NULL;
+    *outLength = 0;
+    char msg[256] = {0};
+    if (!pixels || width == 0 || height == 0 || (channels != 3 && channels != 4) ||
+        (bits != 8 && bits != 16 && bits != 32) || (compression != 1 && compression != 5 && compression != 8) ||
+        orientation < 1 || orientation > 8) {
+        snprintf(message, messageLength, "unsupported TIFF encoding parameters");
+        return CY_TIFF_ERR_ARG;
+    }
+    memout m = {0};
+    TIFFOpenOptions *o = TIFFOpenOptionsAlloc();
+    if (!o) return CY_TIFF_ERR_NOMEM;
+    TIFFOpenOptionsSetErrorHandlerExtR(o, onError, msg);
+    TIFFOpenOptionsSetWarningHandlerExtR(o, onWarning, NULL);
+    TIFF *t = TIFFClientOpenExt("data", "wm", (thandle_t)&m, wRead, wWrite, wSeek, wClose, wSize, wMap, wUnmap, o);
+    TIFFOpenOptionsFree(o);
+    if (!t) {
+        snprintf(message, messageLength, "%s", msg[0] ? msg : "cannot start a TIFF writer");
+        free(m.buf);
+        return CY_TIFF_ERR_WRITE;
+    }
+    int bps = bits;
+    TIFFSetField(t, TIFFTAG_IMAGEWIDTH, width);
+    TIFFSetField(t, TIFFTAG_IMAGELENGTH, height);
+    TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, (uint16_t)channels);
+    TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, (uint16_t)bps);
+    TIFFSetField(t, TIFFTAG_SAMPLEFORMAT, (uint16_t)(bits == 32 ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT));
+    TIFFSetField(t, TIFFTAG_PHOTOMETRIC, (uint16_t)PHOTOMETRIC_RGB);
+    TIFFSetField(t, TIFFTAG_PLANARCONFIG, (uint16_t)PLANARCONFIG_CONTIG);
+    TIFFSetField(t, TIFFTAG_ORIENTATION, (uint16_t)orientation);
+    TIFFSetField(t, TIFFTAG_COMPRESSION, (uint16_t)compression);
+    if (compression != 1)
+        TIFFSetField(t, TIFFTAG_PREDICTOR, (uint16_t)(bits == 32 ? PREDICTOR_FLOATINGPOINT : PREDICTOR_HORIZONTAL));
+    if (channels == 4) {
+        uint16_t extra = EXTRASAMPLE_UNASSALPHA;
+        TIFFSetField(t, TIFFTAG_EXTRASAMPLES, (uint16_t)1, &extra);
+    }
+    if (icc && iccLength) TIFFSetField(t, TIFFTAG_ICCPROFILE, iccLength, icc);
+    if (dpi > 0) {
+        TIFFSetField(t, TIFFTAG_XRESOLUTION, (float)dpi);
+        TIFFSetField(t, TIFFTAG_YRESOLUTION, (float)dpi);
+        TIFFSetField(t, TIFFTAG_RESOLUTIONUNIT, (uint16_t)RESUNIT_INCH);
+    }
+    TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(t, 0));
+    size_t rowBytes = (size_t)width * channels * (bits / 8);
+    uint8_t *row = malloc(rowBytes);  // libtiff may modify the row it is given (predictor)
+    int rc = CY_TIFF_OK;
+    if (!row) rc = CY_TIFF_ERR_NOMEM;
+    for (uint32_t y = 0; rc == CY_TIFF_OK && y < height; y++) {
+        memcpy(row, (const uint8_t *)pixels + (size_t)y * rowBytes, rowBytes);
+        if (TIFFWriteScanline(t, row, y, 0) < 0) rc = CY_TIFF_ERR_WRITE;
+    }
+    free(row);
+    if (rc == CY_TIFF_OK && !TIFFFlush(t)) rc = CY_TIFF_ERR_WRITE;
+    TIFFClose(t);
+    if (m.failed) rc = CY_TIFF_ERR_NOMEM;
+    if (rc != CY_TIFF_OK) {
+        snprintf(message, messageLength, "%s", msg[0] ? msg : "the TIFF writer failed");
+        free(m.buf);
+        return rc;
+    }
+    *out = m.buf;
+    *outLength = m.size;
+    return CY_TIFF_OK;
+}

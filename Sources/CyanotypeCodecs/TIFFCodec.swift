@@ -1,0 +1,173 @@
+import CCodecShims
+import Foundation
+
+/// TIFF through libtiff, called via our C shim (`CCodecShims`): libtiff's tag calls are
+/// variadic, its errors arrive as return codes plus the first message it reported, and its
+/// stderr handlers are silenced. 8/16-bit grey and RGB(A) and 32-bit float decode as stored;
+/// other layouts (palette, 1/2/4-bit, YCbCr, CMYK, planar) go through libtiff's RGBA interface
+/// and decode to 8-bit. Only the first image (directory) of a multi-page file is read.
+enum TIFFCodec {
+    /// A reader over `bytes`, closed when `body` returns. libtiff's own allocations are capped
+    /// at `maxAlloc` bytes each.
+    static func withReader<R>(
+        _ bytes: UnsafeRawBufferPointer, maxAlloc: Int, _ body: (OpaquePointer) throws(CodecError) -> R
+    ) throws(CodecError) -> R {
+        guard let r = cy_tiff_open(bytes.baseAddress, bytes.count, Int64(maxAlloc)) else {
+            throw .corrupt(detail: "TIFF: out of memory creating a decoder")
+        }
+        defer { cy_tiff_close(r) }
+        let rc = cy_tiff_status(r)
+        guard rc == 0 else { throw error(r, rc, stage: "reading the header") }
+        return try body(r)
+    }
+
+    static func message(_ r: OpaquePointer) -> String {
+        guard let m = cy_tiff_message(r) else { return "" }
+        return String(cString: m)
+    }
+
+    /// Maps a shim code to the error a user sees; a read that ran past the end is `.truncated`.
+    static func error(_ r: OpaquePointer, _ rc: Int32, stage: String) -> CodecError {
+        let text = message(r)
+        let detail = "TIFF \(stage)" + (text.isEmpty ? "" : ": \(text)")
+        if cy_tiff_hit_eof(r) != 0 { return .truncated(detail: detail) }
+        switch rc {
+        case Int32(CY_TIFF_ERR_UNSUPPORTED): return .unsupportedFormat("TIFF layout (\(text))")
+        default: return .corrupt(detail: detail)
+        }
+    }
+
+    static func info(_ r: OpaquePointer) throws(CodecError) -> cy_tiff_info {
+        var info = cy_tiff_info()
+        let rc = cy_tiff_get_info(r, &info)
+        guard rc == 0 else { throw error(r, rc, stage: "reading the first directory") }
+        return info
+    }
+
+    static func header(_ r: OpaquePointer, _ info: cy_tiff_info) -> ImageHeader {
+        let extra = Int(info.extraSamples)
+        let model: String
+        switch Int(info.photometric) {
+        case 0, 1: model = "Gray"
+        case 5: model = "CMYK"
+        case 8, 9, 10: model = "Lab"
+        default: model = "RGB"
+        }
+        let depth: Int
+        switch Int(info.mode) {
+        case CY_TIFF_MODE_U16: depth = 16
+        case CY_TIFF_MODE_F32: depth = 32
+        default: depth = 8
+        }
+        var h = ImageHeader(
+            format: .tiff, width: Int(info.width), height: Int(info.height),
+            channels: min(max(Int(info.samplesPerPixel), 1), 4), bitDepth: depth, hasAlpha: extra > 0,
+            colorModel: model, orientation: Int(info.orientation))
+        var length: UInt32 = 0
+        if let p = cy_tiff_icc(r, &length), length > 0 { h.iccProfile = Data(bytes: p, count: Int(length)) }
+        if info.xResolution > 0 {
+            switch info.resolutionUnit {
+            case 3: h.dpi = Double(info.xResolution) * 2.54
+            case 1: break  // no absolute unit
+            default: h.dpi = Double(info.xResolution)
+            }
+        }
+        return h
+    }
+
+    static func readHeader(_ bytes: UnsafeRawBufferPointer) throws(CodecError) -> ImageHeader {
+        try withReader(bytes, maxAlloc: DecodeLimits.default.maxBytes) { r throws(CodecError) in
+            let i = try info(r)
+            return header(r, i)
+        }
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
+        // libtiff's single-allocation cap: never below 16 MiB (its directory and strip buffers
+        // need some), while the pixel buffer is checked against `limits` below.
+        try withReader(bytes, maxAlloc: max(limits.maxBytes, 16 << 20)) { r throws(CodecError) in
+            let info = try info(r)
+            let h = header(r, info)
+            guard info.mode != 0 else {
+                let why = message(r)
+                throw CodecError.unsupportedFormat(
+                    "TIFF with \(info.samplesPerPixel) samples of \(info.bitsPerSample) bits (sample format \(info.sampleFormat), "
+                        + "photometric \(info.photometric))" + (why.isEmpty ? "" : ": \(why)"))
+            }
+            let bytesPerSample = h.bitDepth / 8
+            let limit = limits.pixelLimit(bytesPerPixel: 4 * bytesPerSample)
+            let (count, overflow) = h.width.multipliedReportingOverflow(by: h.height)
+            guard !overflow, count <= limit else { throw CodecError.tooLarge(width: h.width, height: h.height, limit: limit) }
+            var rows: UInt32 = 0
+            func fill(_ out: UnsafeMutableRawBufferPointer) throws(CodecError) {
+                let rc = cy_tiff_decode(r, info.mode, out.baseAddress, out.count, strict ? 1 : 0, &rows)
+                guard rc == 0 else { throw error(r, rc, stage: "decoding") }
+            }
+            var b = DecodedBitmap(header: h, width: h.width, height: h.height, bitDepth: h.bitDepth, pixels: [], pixels16: [])
+            switch h.bitDepth {
+            case 16:
+                b.pixels16 = try makeArray(count: count * 4) { (buf: UnsafeMutableBufferPointer<UInt16>) throws(CodecError) in
+                    if !strict { buf.initialize(repeating: 0) }
+                    try fill(UnsafeMutableRawBufferPointer(buf))
+                }
+            case 32:
+                b.pixelsF = try makeArray(count: count * 4) { (buf: UnsafeMutableBufferPointer<Float>) throws(CodecError) in
+                    if !strict { buf.initialize(repeating: 0) }
+                    try fill(UnsafeMutableRawBufferPointer(buf))
+                }
+            default:
+                b.pixels = try makeArray(count: count * 4) { (buf: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) in
+                    if !strict { buf.initialize(repeating: 0) }
+                    try fill(UnsafeMutableRawBufferPointer(buf))
+                }
+            }
+            b.isComplete = Int(rows) == h.height
+            return b
+        }
+    }
+
+    /// Encodes RGBA rows (RGB when `!hasAlpha`) of UInt8, UInt16 or Float samples.
+    static func encode<Sample>(
+        _ rgba: UnsafeBufferPointer<Sample>, bits: Int, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions
+    ) throws(CodecError) -> Data {
+        guard width <= Int(UInt32.max), height <= Int(UInt32.max) else {
+            throw .invalidArgument("TIFF width and height must be at most \(UInt32.max), got \(width)x\(height)")
+        }
+        guard (1...8).contains(options.orientation) else {
+            throw .invalidArgument("TIFF orientation must be 1...8, got \(options.orientation)")
+        }
+        let count = width * height
+        var rgbStorage: [Sample] = []
+        if !hasAlpha {
+            rgbStorage = [Sample](unsafeUninitializedCapacity: count * 3) { out, n in
+                let src = rgba.baseAddress!, dst = out.baseAddress!
+                for i in 0..<count {
+                    (dst + 3 * i).initialize(to: src[4 * i])
+                    (dst + 3 * i + 1).initialize(to: src[4 * i + 1])
+                    (dst + 3 * i + 2).initialize(to: src[4 * i + 2])
+                }
+                n = count * 3
+            }
+        }
+        var out: UnsafeMutableRawPointer?
+        var length = 0
+        var msg = [CChar](repeating: 0, count: 256)
+        let icc = options.iccProfile ?? Data()
+        let rc: Int32 = icc.withUnsafeBytes { iccRaw in
+            func run(_ px: UnsafeRawPointer) -> Int32 {
+                cy_tiff_encode(
+                    px, UInt32(width), UInt32(height), hasAlpha ? 4 : 3, Int32(bits), options.tiffCompression.code,
+                    Int32(options.orientation), iccRaw.baseAddress, UInt32(iccRaw.count), options.dpi ?? 0, &out, &length,
+                    &msg, 256)
+            }
+            if hasAlpha { return run(UnsafeRawPointer(rgba.baseAddress!)) }
+            return rgbStorage.withUnsafeBytes { run($0.baseAddress!) }
+        }
+        guard rc == 0, let out else {
+            let text = msg.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw .encodeFailed(detail: "TIFF: \(text)")
+        }
+        defer { cy_tiff_free(out) }
+        return Data(bytes: out, count: length)
+    }
+}
