@@ -63,8 +63,8 @@ struct ApplyOptions {
                    help: "A filter and its inputs, e.g. 'gaussianBlur radius=4'; applied in order."),
         OptionSpec("--quality", short: "-q", value: "Q", help: "JPEG/WebP quality 0-100 (default 90)."),
         OptionSpec("--max-size", value: "PX", help: "Downscale (Lanczos) so the long edge is at most PX; never upscales."),
-        OptionSpec("--format", value: "FMT", help: "jpeg, png or webp (default: from the output name; png for '-')."),
-        OptionSpec("--depth", value: "BITS", help: "8 or 16 bits per sample (16: PNG only)."),
+        OptionSpec("--format", value: "FMT", help: "jpeg, png, webp, tiff, heic or avif (default: from the output name; png for '-')."),
+        OptionSpec("--depth", value: "BITS", help: "8 or 16 bits per sample (16: PNG and TIFF only)."),
         OptionSpec("--explain", help: "Print the render plan (CIContext.explain) instead of writing."),
         OptionSpec("--lut", value: "FILE", help: "Apply a 3D LUT after the filters: .cube, .3dl, a LUT image, or a built-in look name."),
         OptionSpec("--lut-layout", value: "LAYOUT", help: "How a LUT image is laid out: tiles, hald or strip (default: from its shape)."),
@@ -126,11 +126,13 @@ struct ApplyOptions {
         explain = args.has("explain")
         if let path = args.value("lut"), FileManager.default.fileExists(atPath: path) { paths.append(path) }
         specImagePaths = paths
-        if let f = format, Files.format(named: f) == nil { throw .usage("--format must be jpeg, png or webp, got '\(f)'") }
+        if let f = format, Files.format(named: f) == nil { throw .usage("--format must be jpeg, png, webp, tiff, heic or avif, got '\(f)'") }
     }
 
     func checkDepth(for format: ImageFileFormat) throws(CLIError) {
-        if settings.depth == 16 && format != .png { throw .usage("--depth 16 needs PNG output (\(format.rawValue) is 8-bit)") }
+        if settings.depth == 16 && format != .png && format != .tiff {
+            throw .usage("--depth 16 needs PNG or TIFF output (\(format.rawValue) is 8-bit)")
+        }
     }
 }
 
@@ -183,9 +185,9 @@ enum GenerateCommand {
         options: [
             OptionSpec("--output", short: "-o", value: "OUTPUT", help: "Where to write (a file, or '-' for stdout)."),
             OptionSpec("--size", value: "WxH", help: "Output size in pixels (default 512x512)."),
-            OptionSpec("--format", value: "FMT", help: "jpeg, png or webp (default: from the output name)."),
+            OptionSpec("--format", value: "FMT", help: "jpeg, png, webp, tiff, heic or avif (default: from the output name)."),
             OptionSpec("--quality", short: "-q", value: "Q", help: "JPEG/WebP quality 0-100."),
-            OptionSpec("--depth", value: "BITS", help: "8 or 16 bits per sample (16: PNG only)."),
+            OptionSpec("--depth", value: "BITS", help: "8 or 16 bits per sample (16: PNG and TIFF only)."),
         ],
         notes: """
             Examples:

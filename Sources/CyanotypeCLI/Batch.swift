@@ -29,7 +29,7 @@ enum BatchCommand {
               cyanotype batch photos/ -o web/ --max-size 1600 --format jpeg -q 85 --shard 0/4
             """)
 
-    static let extensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
+    static let extensions: Set<String> = ["jpg", "jpeg", "png", "webp", "tif", "tiff", "heic", "heif", "avif"]
 
     /// Image files under `root`, as sorted relative paths, leaving out anything inside `excluding`.
     static func listImages(under root: String, excluding: String?) throws(CLIError) -> [String] {

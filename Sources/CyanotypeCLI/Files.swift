@@ -35,7 +35,7 @@ enum Files {
     static func outputFormat(explicit: String?, path: String) throws(CLIError) -> ImageFileFormat {
         if let explicit {
             guard let f = format(named: explicit) else {
-                throw .usage("--format must be jpeg, png or webp, got '\(explicit)'")
+                throw .usage("--format must be jpeg, png, webp, tiff, heic or avif, got '\(explicit)'")
             }
             return f
         }
@@ -48,15 +48,18 @@ enum Files {
     }
 
     static func format(named text: String) -> ImageFileFormat? {
-        switch text.lowercased() {
-        case "jpg", "jpeg": return .jpeg
-        case "png": return .png
-        case "webp": return .webp
-        default: return nil
-        }
+        // The library's own extension table: jpg/jpeg, png, webp, tif/tiff, heic/heif, avif.
+        ImageCodecs.format(forPathExtension: text)
     }
 
-    static func fileExtension(_ f: ImageFileFormat) -> String { f == .jpeg ? "jpg" : f.rawValue }
+    static func fileExtension(_ f: ImageFileFormat) -> String {
+        switch f {
+        case .jpeg: return "jpg"
+        case .heif: return "heic"
+        case .tiff: return "tif"
+        default: return f.rawValue
+        }
+    }
 
     /// The absolute path with symbolic links resolved (for an output that does not exist
     /// yet, its folder's links are resolved).

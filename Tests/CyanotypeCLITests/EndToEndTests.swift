@@ -184,7 +184,11 @@ final class Workspace {
         #expect(try w.run("apply", "in.png", "-o", "out.bin", "--format", "webp").status == 0)
         #expect(try w.header("out.bin").format == .webp)
         #expect(try w.run("apply", "in.png", "-o", "deep.jpg", "--depth", "16").status == 2)
-        #expect(try w.run("apply", "in.png", "-o", "out.tiff").status == 2)
+        #expect(try w.run("apply", "in.png", "-o", "out.tiff").status == 0)
+        #expect(try w.header("out.tiff").format == .tiff)
+        #expect(try w.run("apply", "in.png", "-o", "deep.tif", "--depth", "16").status == 0)
+        #expect(try w.header("deep.tif").bitDepth == 16)
+        #expect(try w.run("apply", "in.png", "-o", "out.gif").status == 2)
         #expect(try w.run("apply", "in.png", "-o", "out.png", "--quality", "150").status == 2)
     }
 
