@@ -888,6 +888,16 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "8")
+    static let CIQRCodeGenerator = FilterDescriptor(
+        name: "CIQRCodeGenerator", displayName: "QR Code Generator",
+        summary: "Encodes message bytes as a QR code image (one pixel per module).",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryStillImage"],
+        inputs: [
+            FilterInputDescriptor(key: "inputMessage", displayName: "Message", className: "NSData", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCorrectionLevel", displayName: "Correction Level", className: "NSString", attributeType: nil, defaultValue: .string("M"), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage", "outputCGImage"],
+        availableMacOS: "10.9", availableIOS: "7")
     static let CIRadialGradient = FilterDescriptor(
         name: "CIRadialGradient", displayName: "Radial Gradient",
         summary: "Generates a gradient between two concentric circles.",
@@ -1231,6 +1241,7 @@ extension BuiltinFilters {
         photoEffectTonal,
         photoEffectTransfer,
         pinLightBlendMode,
+        qrCodeGenerator,
         radialGradient,
         rowAverage,
         sRGBToneCurveToLinear,
@@ -3327,6 +3338,29 @@ final class CIPinLightBlendModeBuiltinFilter: CIFilter, CIPinLightBlendMode {
 extension CIFilter {
     /// Pin Light Blend Mode: Blend mode: pin light.
     public static func pinLightBlendMode() -> CIFilter & CIPinLightBlendMode { CIPinLightBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIQRCodeGenerator's inputs (`CIFilter.QRCodeGenerator()`).
+public protocol CIQRCodeGenerator: CIFilterProtocol {
+    var message: Data { get set }
+    var correctionLevel: String { get set }
+}
+
+final class CIQRCodeGeneratorBuiltinFilter: CIFilter, CIQRCodeGenerator {
+    override init() { super.init(builtin: BuiltinFilters.qrCodeGenerator) }
+    var message: Data {
+        get { typedValue(forKey: "inputMessage", as: Data.self) }
+        set { setValue(newValue, forKey: "inputMessage") }
+    }
+    var correctionLevel: String {
+        get { typedValue(forKey: "inputCorrectionLevel", as: String.self) }
+        set { setValue(newValue, forKey: "inputCorrectionLevel") }
+    }
+}
+
+extension CIFilter {
+    /// QR Code Generator: Encodes message bytes as a QR code image (one pixel per module).
+    public static func QRCodeGenerator() -> CIFilter & CIQRCodeGenerator { CIQRCodeGeneratorBuiltinFilter() }
 }
 
 /// Typed access to CIRadialGradient's inputs (`CIFilter.radialGradient()`).

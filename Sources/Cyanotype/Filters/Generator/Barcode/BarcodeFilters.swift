@@ -1,0 +1,31 @@
+// The barcode generators. As in Core Image: one pixel per module, black modules on white,
+// opaque, extent origin (0, 0); a message the symbology cannot carry makes no image
+// (`outputImage` nil, `makeOutputImage()` throws `invalidValue` with the reason).
+
+/// Light modules added on every side of a QR symbol. ISO/IEC 18004 asks for four; the
+/// output is `17 + 4 * version + 2 * qrQuietZone` pixels square.
+let qrQuietZone = 4
+
+extension BuiltinFilters {
+    /// CIQRCodeGenerator: `inputMessage` bytes as a QR code (ISO/IEC 18004 model 2), the
+    /// smallest of versions 1-40 that fits at `inputCorrectionLevel` (L, M, Q or H), in the
+    /// most compact single mode for the whole message (numeric, alphanumeric, else byte; text
+    /// is taken as its UTF-8 bytes). The mask is the one of eight with the lowest ISO penalty.
+    static let qrCodeGenerator = BuiltinFilter(Catalog.CIQRCodeGenerator) { args throws(CIFilterError) in
+        let code = try qrCode(args)
+        return code.matrix.padded(qrQuietZone).image()
+    }
+
+    static func qrCode(_ args: FilterArguments) throws(CIFilterError) -> QRCode {
+        let message = try args.data("inputMessage")
+        let letter = try args.string("inputCorrectionLevel")
+        guard let level = QRCorrectionLevel(rawValue: letter.uppercased()) else {
+            throw .invalidValue(filter: args.descriptor.name, key: "inputCorrectionLevel", reason: "'\(letter)' is not a correction level; use L, M, Q or H")
+        }
+        do {
+            return try QRCode.encode(Array(message), level: level)
+        } catch {
+            throw .invalidValue(filter: args.descriptor.name, key: "inputMessage", reason: error.description)
+        }
+    }
+}
