@@ -184,6 +184,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CICode128BarcodeGenerator = FilterDescriptor(
+        name: "CICode128BarcodeGenerator", displayName: "Code 128 Barcode Generator",
+        summary: "Encodes message bytes as a Code 128 linear barcode image.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryStillImage"],
+        inputs: [
+            FilterInputDescriptor(key: "inputMessage", displayName: "Message", className: "NSData", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputQuietSpace", displayName: "Quiet Space", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(10.0), identity: nil, minimum: 0.0, maximum: 100.0, sliderMinimum: 0.0, sliderMaximum: 20.0),
+            FilterInputDescriptor(key: "inputBarcodeHeight", displayName: "Barcode Height", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(32.0), identity: nil, minimum: 1.0, maximum: 500.0, sliderMinimum: 1.0, sliderMaximum: 50.0),
+        ],
+        outputKeys: ["outputImage", "outputCGImage"],
+        availableMacOS: "10.10", availableIOS: "8")
     static let CIColorAbsoluteDifference = FilterDescriptor(
         name: "CIColorAbsoluteDifference", displayName: "Color Absolute Difference",
         summary: "Per-pixel absolute difference between two images.",
@@ -1173,6 +1184,7 @@ extension BuiltinFilters {
         bloom,
         boxBlur,
         checkerboardGenerator,
+        code128BarcodeGenerator,
         colorAbsoluteDifference,
         colorBlendMode,
         colorBurnBlendMode,
@@ -1695,6 +1707,34 @@ final class CICheckerboardGeneratorBuiltinFilter: CIFilter, CICheckerboardGenera
 extension CIFilter {
     /// Checkerboard: Generates an infinite two-color checkerboard pattern.
     public static func checkerboardGenerator() -> CIFilter & CICheckerboardGenerator { CICheckerboardGeneratorBuiltinFilter() }
+}
+
+/// Typed access to CICode128BarcodeGenerator's inputs (`CIFilter.code128BarcodeGenerator()`).
+public protocol CICode128BarcodeGenerator: CIFilterProtocol {
+    var message: Data { get set }
+    var quietSpace: Float { get set }
+    var barcodeHeight: Float { get set }
+}
+
+final class CICode128BarcodeGeneratorBuiltinFilter: CIFilter, CICode128BarcodeGenerator {
+    override init() { super.init(builtin: BuiltinFilters.code128BarcodeGenerator) }
+    var message: Data {
+        get { typedValue(forKey: "inputMessage", as: Data.self) }
+        set { setValue(newValue, forKey: "inputMessage") }
+    }
+    var quietSpace: Float {
+        get { typedValue(forKey: "inputQuietSpace", as: Float.self) }
+        set { setValue(newValue, forKey: "inputQuietSpace") }
+    }
+    var barcodeHeight: Float {
+        get { typedValue(forKey: "inputBarcodeHeight", as: Float.self) }
+        set { setValue(newValue, forKey: "inputBarcodeHeight") }
+    }
+}
+
+extension CIFilter {
+    /// Code 128 Barcode Generator: Encodes message bytes as a Code 128 linear barcode image.
+    public static func code128BarcodeGenerator() -> CIFilter & CICode128BarcodeGenerator { CICode128BarcodeGeneratorBuiltinFilter() }
 }
 
 /// Typed access to CIColorAbsoluteDifference's inputs (`CIFilter.colorAbsoluteDifference()`).

@@ -29,3 +29,20 @@ extension BuiltinFilters {
         }
     }
 }
+
+extension BuiltinFilters {
+    /// CICode128BarcodeGenerator: `inputMessage` (ASCII bytes) as a Code 128 barcode, code
+    /// sets A, B and C switched for the fewest symbols, with check symbol and stop pattern.
+    /// `inputQuietSpace` light modules on the left and right, `inputBarcodeHeight` pixels
+    /// tall: (11 * symbols + 13 + 2 * quiet) x height pixels.
+    static let code128BarcodeGenerator = BuiltinFilter(Catalog.CICode128BarcodeGenerator) { args throws(CIFilterError) in
+        let message = try args.data("inputMessage")
+        let quiet = Int(try args.number("inputQuietSpace").rounded())
+        let height = Int(try args.number("inputBarcodeHeight").rounded())
+        do throws(Code128Error) {
+            return try Code128.matrix(Array(message), quiet: quiet, height: height).image()
+        } catch {
+            throw .invalidValue(filter: args.descriptor.name, key: "inputMessage", reason: error.description)
+        }
+    }
+}
