@@ -161,6 +161,30 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CIBlurredRectangleGenerator = FilterDescriptor(
+        name: "CIBlurredRectangleGenerator", displayName: "Blurred Rectangle Generator",
+        summary: "Generates a solid-color rectangle with Gaussian-blurred edges.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage"],
+        inputs: [
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 100.0, 100.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputSigma", displayName: "Sigma", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "14.0", availableIOS: "17")
+    static let CIBlurredRoundedRectangleGenerator = FilterDescriptor(
+        name: "CIBlurredRoundedRectangleGenerator", displayName: "Blurred Rounded Rectangle Generator",
+        summary: "Generates a solid-color rounded rectangle with Gaussian-blurred edges.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage"],
+        inputs: [
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 100.0, 100.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputSmoothness", displayName: "Smoothness", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputSigma", displayName: "Sigma", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "26.0", availableIOS: "26")
     static let CIBoxBlur = FilterDescriptor(
         name: "CIBoxBlur", displayName: "Box Blur",
         summary: "Blurs with a square (box) averaging kernel.",
@@ -738,6 +762,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIMeshGenerator = FilterDescriptor(
+        name: "CIMeshGenerator", displayName: "Mesh Generator",
+        summary: "Draws a set of line segments (a mesh) in one color.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(1.5), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 10.0),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMesh", displayName: "Mesh", className: "NSArray", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.14", availableIOS: "12")
     static let CIMinimumComponent = FilterDescriptor(
         name: "CIMinimumComponent", displayName: "Minimum Component",
         summary: "Grayscale from the minimum of R, G, B.",
@@ -922,6 +957,39 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIRandomGenerator = FilterDescriptor(
+        name: "CIRandomGenerator", displayName: "Random Generator",
+        summary: "Generates infinite uniform random noise in all four channels.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
+    static let CIRoundedRectangleGenerator = FilterDescriptor(
+        name: "CIRoundedRectangleGenerator", displayName: "Rounded Rectangle Generator",
+        summary: "Generates a solid rounded rectangle.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage"],
+        inputs: [
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 100.0, 100.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputSmoothness", displayName: "Smoothness", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.15", availableIOS: "13")
+    static let CIRoundedRectangleStrokeGenerator = FilterDescriptor(
+        name: "CIRoundedRectangleStrokeGenerator", displayName: "Rounded Rectangle Stroke Generator",
+        summary: "Generates the outline (stroke) of a rounded rectangle.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage"],
+        inputs: [
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 100.0, 100.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputSmoothness", displayName: "Smoothness", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "14.0", availableIOS: "17")
     static let CIRowAverage = FilterDescriptor(
         name: "CIRowAverage", displayName: "Row Average",
         summary: "Reduces a region to a 1-pixel-wide column of per-row mean colors.",
@@ -1040,6 +1108,19 @@ enum Catalog {
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
+    static let CIStripesGenerator = FilterDescriptor(
+        name: "CIStripesGenerator", displayName: "Stripes",
+        summary: "Generates an infinite pattern of two-color stripes.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor0", displayName: "Color 1", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor1", displayName: "Color 2", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([0.0, 0.0, 0.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(80.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 800.0),
+            FilterInputDescriptor(key: "inputSharpness", displayName: "Sharpness", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
@@ -1182,6 +1263,8 @@ extension BuiltinFilters {
         areaMinimum,
         areaMinimumAlpha,
         bloom,
+        blurredRectangleGenerator,
+        blurredRoundedRectangleGenerator,
         boxBlur,
         checkerboardGenerator,
         code128BarcodeGenerator,
@@ -1237,6 +1320,7 @@ extension BuiltinFilters {
         maskToAlpha,
         maximumComponent,
         maximumCompositing,
+        meshGenerator,
         minimumComponent,
         minimumCompositing,
         multiplyBlendMode,
@@ -1255,6 +1339,9 @@ extension BuiltinFilters {
         pinLightBlendMode,
         qrCodeGenerator,
         radialGradient,
+        randomGenerator,
+        roundedRectangleGenerator,
+        roundedRectangleStrokeGenerator,
         rowAverage,
         sRGBToneCurveToLinear,
         saturationBlendMode,
@@ -1267,6 +1354,7 @@ extension BuiltinFilters {
         sourceInCompositing,
         sourceOutCompositing,
         sourceOverCompositing,
+        stripesGenerator,
         subtractBlendMode,
         temperatureAndTint,
         thermal,
@@ -1646,6 +1734,72 @@ final class CIBloomBuiltinFilter: CIFilter, CIBloom {
 extension CIFilter {
     /// Bloom: Adds a soft glow by blurring and brightening highlights.
     public static func bloom() -> CIFilter & CIBloom { CIBloomBuiltinFilter() }
+}
+
+/// Typed access to CIBlurredRectangleGenerator's inputs (`CIFilter.blurredRectangleGenerator()`).
+public protocol CIBlurredRectangleGenerator: CIFilterProtocol {
+    var extent: CGRect { get set }
+    var sigma: Float { get set }
+    var color: CIColor { get set }
+}
+
+final class CIBlurredRectangleGeneratorBuiltinFilter: CIFilter, CIBlurredRectangleGenerator {
+    override init() { super.init(builtin: BuiltinFilters.blurredRectangleGenerator) }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var sigma: Float {
+        get { typedValue(forKey: "inputSigma", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSigma") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+}
+
+extension CIFilter {
+    /// Blurred Rectangle Generator: Generates a solid-color rectangle with Gaussian-blurred edges.
+    public static func blurredRectangleGenerator() -> CIFilter & CIBlurredRectangleGenerator { CIBlurredRectangleGeneratorBuiltinFilter() }
+}
+
+/// Typed access to CIBlurredRoundedRectangleGenerator's inputs (`CIFilter.blurredRoundedRectangleGenerator()`).
+public protocol CIBlurredRoundedRectangleGenerator: CIFilterProtocol {
+    var extent: CGRect { get set }
+    var radius: Float { get set }
+    var smoothness: Float { get set }
+    var sigma: Float { get set }
+    var color: CIColor { get set }
+}
+
+final class CIBlurredRoundedRectangleGeneratorBuiltinFilter: CIFilter, CIBlurredRoundedRectangleGenerator {
+    override init() { super.init(builtin: BuiltinFilters.blurredRoundedRectangleGenerator) }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var smoothness: Float {
+        get { typedValue(forKey: "inputSmoothness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSmoothness") }
+    }
+    var sigma: Float {
+        get { typedValue(forKey: "inputSigma", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSigma") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+}
+
+extension CIFilter {
+    /// Blurred Rounded Rectangle Generator: Generates a solid-color rounded rectangle with Gaussian-blurred edges.
+    public static func blurredRoundedRectangleGenerator() -> CIFilter & CIBlurredRoundedRectangleGenerator { CIBlurredRoundedRectangleGeneratorBuiltinFilter() }
 }
 
 /// Typed access to CIBoxBlur's inputs (`CIFilter.boxBlur()`).
@@ -3007,6 +3161,34 @@ extension CIFilter {
     public static func maximumCompositing() -> CIFilter & CIMaximumCompositing { CIMaximumCompositingBuiltinFilter() }
 }
 
+/// Typed access to CIMeshGenerator's inputs (`CIFilter.meshGenerator()`).
+public protocol CIMeshGenerator: CIFilterProtocol {
+    var width: Float { get set }
+    var color: CIColor { get set }
+    var mesh: Any? { get set }
+}
+
+final class CIMeshGeneratorBuiltinFilter: CIFilter, CIMeshGenerator {
+    override init() { super.init(builtin: BuiltinFilters.meshGenerator) }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+    var mesh: Any? {
+        get { typedValue(forKey: "inputMesh", as: Any.self) }
+        set { setValue(newValue, forKey: "inputMesh") }
+    }
+}
+
+extension CIFilter {
+    /// Mesh Generator: Draws a set of line segments (a mesh) in one color.
+    public static func meshGenerator() -> CIFilter & CIMeshGenerator { CIMeshGeneratorBuiltinFilter() }
+}
+
 /// Typed access to CIMinimumComponent's inputs (`CIFilter.minimumComponent()`).
 public protocol CIMinimumComponent: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -3441,6 +3623,90 @@ extension CIFilter {
     public static func radialGradient() -> CIFilter & CIRadialGradient { CIRadialGradientBuiltinFilter() }
 }
 
+/// Typed access to CIRandomGenerator's inputs (`CIFilter.randomGenerator()`).
+public protocol CIRandomGenerator: CIFilterProtocol {
+}
+
+final class CIRandomGeneratorBuiltinFilter: CIFilter, CIRandomGenerator {
+    override init() { super.init(builtin: BuiltinFilters.randomGenerator) }
+}
+
+extension CIFilter {
+    /// Random Generator: Generates infinite uniform random noise in all four channels.
+    public static func randomGenerator() -> CIFilter & CIRandomGenerator { CIRandomGeneratorBuiltinFilter() }
+}
+
+/// Typed access to CIRoundedRectangleGenerator's inputs (`CIFilter.roundedRectangleGenerator()`).
+public protocol CIRoundedRectangleGenerator: CIFilterProtocol {
+    var extent: CGRect { get set }
+    var radius: Float { get set }
+    var smoothness: Float { get set }
+    var color: CIColor { get set }
+}
+
+final class CIRoundedRectangleGeneratorBuiltinFilter: CIFilter, CIRoundedRectangleGenerator {
+    override init() { super.init(builtin: BuiltinFilters.roundedRectangleGenerator) }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var smoothness: Float {
+        get { typedValue(forKey: "inputSmoothness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSmoothness") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+}
+
+extension CIFilter {
+    /// Rounded Rectangle Generator: Generates a solid rounded rectangle.
+    public static func roundedRectangleGenerator() -> CIFilter & CIRoundedRectangleGenerator { CIRoundedRectangleGeneratorBuiltinFilter() }
+}
+
+/// Typed access to CIRoundedRectangleStrokeGenerator's inputs (`CIFilter.roundedRectangleStrokeGenerator()`).
+public protocol CIRoundedRectangleStrokeGenerator: CIFilterProtocol {
+    var extent: CGRect { get set }
+    var radius: Float { get set }
+    var smoothness: Float { get set }
+    var color: CIColor { get set }
+    var width: Float { get set }
+}
+
+final class CIRoundedRectangleStrokeGeneratorBuiltinFilter: CIFilter, CIRoundedRectangleStrokeGenerator {
+    override init() { super.init(builtin: BuiltinFilters.roundedRectangleStrokeGenerator) }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var smoothness: Float {
+        get { typedValue(forKey: "inputSmoothness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSmoothness") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Rounded Rectangle Stroke Generator: Generates the outline (stroke) of a rounded rectangle.
+    public static func roundedRectangleStrokeGenerator() -> CIFilter & CIRoundedRectangleStrokeGenerator { CIRoundedRectangleStrokeGeneratorBuiltinFilter() }
+}
+
 /// Typed access to CIRowAverage's inputs (`CIFilter.rowAverage()`).
 public protocol CIRowAverage: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -3720,6 +3986,44 @@ final class CISourceOverCompositingBuiltinFilter: CIFilter, CISourceOverComposit
 extension CIFilter {
     /// Source Over: Porter-Duff source-over composite (normal alpha blending).
     public static func sourceOverCompositing() -> CIFilter & CISourceOverCompositing { CISourceOverCompositingBuiltinFilter() }
+}
+
+/// Typed access to CIStripesGenerator's inputs (`CIFilter.stripesGenerator()`).
+public protocol CIStripesGenerator: CIFilterProtocol {
+    var center: CGPoint { get set }
+    var color0: CIColor { get set }
+    var color1: CIColor { get set }
+    var width: Float { get set }
+    var sharpness: Float { get set }
+}
+
+final class CIStripesGeneratorBuiltinFilter: CIFilter, CIStripesGenerator {
+    override init() { super.init(builtin: BuiltinFilters.stripesGenerator) }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var color0: CIColor {
+        get { typedValue(forKey: "inputColor0", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor0") }
+    }
+    var color1: CIColor {
+        get { typedValue(forKey: "inputColor1", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor1") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var sharpness: Float {
+        get { typedValue(forKey: "inputSharpness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSharpness") }
+    }
+}
+
+extension CIFilter {
+    /// Stripes: Generates an infinite pattern of two-color stripes.
+    public static func stripesGenerator() -> CIFilter & CIStripesGenerator { CIStripesGeneratorBuiltinFilter() }
 }
 
 /// Typed access to CISubtractBlendMode's inputs (`CIFilter.subtractBlendMode()`).
