@@ -150,6 +150,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "9")
+    static let CIAztecCodeGenerator = FilterDescriptor(
+        name: "CIAztecCodeGenerator", displayName: "Aztec Code Generator",
+        summary: "Encodes message bytes as an Aztec 2D barcode image.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryStillImage"],
+        inputs: [
+            FilterInputDescriptor(key: "inputMessage", displayName: "Message", className: "NSData", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCorrectionLevel", displayName: "Correction Level", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(23.0), identity: nil, minimum: 5.0, maximum: 95.0, sliderMinimum: 5.0, sliderMaximum: 95.0),
+            FilterInputDescriptor(key: "inputLayers", displayName: "Layers", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: nil, identity: nil, minimum: 1.0, maximum: 32.0, sliderMinimum: 1.0, sliderMaximum: 32.0),
+            FilterInputDescriptor(key: "inputCompactStyle", displayName: "Compact Style", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: nil, identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage", "outputCGImage"],
+        availableMacOS: "10.10", availableIOS: "8")
     static let CIBloom = FilterDescriptor(
         name: "CIBloom", displayName: "Bloom",
         summary: "Adds a soft glow by blurring and brightening highlights.",
@@ -1262,6 +1274,7 @@ extension BuiltinFilters {
         areaMinMaxRed,
         areaMinimum,
         areaMinimumAlpha,
+        aztecCodeGenerator,
         bloom,
         blurredRectangleGenerator,
         blurredRoundedRectangleGenerator,
@@ -1706,6 +1719,39 @@ final class CIAreaMinimumAlphaBuiltinFilter: CIFilter, CIAreaMinimumAlpha {
 extension CIFilter {
     /// Area Minimum Alpha: Returns the pixel of the region whose alpha is smallest.
     public static func areaMinimumAlpha() -> CIFilter & CIAreaMinimumAlpha { CIAreaMinimumAlphaBuiltinFilter() }
+}
+
+/// Typed access to CIAztecCodeGenerator's inputs (`CIFilter.aztecCodeGenerator()`).
+public protocol CIAztecCodeGenerator: CIFilterProtocol {
+    var message: Data { get set }
+    var correctionLevel: Float { get set }
+    var layers: Float { get set }
+    var compactStyle: Bool { get set }
+}
+
+final class CIAztecCodeGeneratorBuiltinFilter: CIFilter, CIAztecCodeGenerator {
+    override init() { super.init(builtin: BuiltinFilters.aztecCodeGenerator) }
+    var message: Data {
+        get { typedValue(forKey: "inputMessage", as: Data.self) }
+        set { setValue(newValue, forKey: "inputMessage") }
+    }
+    var correctionLevel: Float {
+        get { typedValue(forKey: "inputCorrectionLevel", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCorrectionLevel") }
+    }
+    var layers: Float {
+        get { typedValue(forKey: "inputLayers", as: Float.self) }
+        set { setValue(newValue, forKey: "inputLayers") }
+    }
+    var compactStyle: Bool {
+        get { typedValue(forKey: "inputCompactStyle", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputCompactStyle") }
+    }
+}
+
+extension CIFilter {
+    /// Aztec Code Generator: Encodes message bytes as an Aztec 2D barcode image.
+    public static func aztecCodeGenerator() -> CIFilter & CIAztecCodeGenerator { CIAztecCodeGeneratorBuiltinFilter() }
 }
 
 /// Typed access to CIBloom's inputs (`CIFilter.bloom()`).

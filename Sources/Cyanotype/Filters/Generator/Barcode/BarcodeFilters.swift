@@ -46,3 +46,23 @@ extension BuiltinFilters {
         }
     }
 }
+
+extension BuiltinFilters {
+    /// CIAztecCodeGenerator: `inputMessage` bytes as an Aztec symbol (ISO/IEC 24778), one
+    /// pixel per module, no quiet zone (Aztec needs none). The smallest compact (1-4 layers)
+    /// or full-range (4-32 layers) symbol whose check words are at least
+    /// `inputCorrectionLevel` percent of its codewords plus three; `inputLayers` and
+    /// `inputCompactStyle`, when set, fix the layers and style. Bytes are carried in binary
+    /// shift runs (exact for any data, text included).
+    static let aztecCodeGenerator = BuiltinFilter(Catalog.CIAztecCodeGenerator) { args throws(CIFilterError) in
+        let message = try args.data("inputMessage")
+        let level = Int(try args.number("inputCorrectionLevel").rounded())
+        let layers: Int? = args.values["inputLayers"] == nil ? nil : Int(try args.number("inputLayers").rounded())
+        let compact: Bool? = args.values["inputCompactStyle"] == nil ? nil : try args.bool("inputCompactStyle")
+        do throws(AztecError) {
+            return try AztecCode.encode(Array(message), level: level, layers: layers, compact: compact).matrix.image()
+        } catch {
+            throw .invalidValue(filter: args.descriptor.name, key: "inputMessage", reason: error.description)
+        }
+    }
+}
