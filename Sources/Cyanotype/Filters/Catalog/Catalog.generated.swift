@@ -162,6 +162,15 @@ enum Catalog {
         ],
         outputKeys: ["outputImage", "outputCGImage"],
         availableMacOS: "10.10", availableIOS: "8")
+    static let CIBarcodeGenerator = FilterDescriptor(
+        name: "CIBarcodeGenerator", displayName: "Barcode Generator",
+        summary: "Renders a barcode image from a barcode descriptor object (QR, Aztec, PDF417, Data Matrix).",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputBarcodeDescriptor", displayName: "Barcode Descriptor", className: "CIBarcodeDescriptor", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage", "outputCGImageForQRCodeDescriptor", "outputCGImageForAztecCodeDescriptor", "outputCGImageForPDF417CodeDescriptor", "outputCGImageForDataMatrixCodeDescriptor", "outputCGImage"],
+        availableMacOS: "10.13", availableIOS: "11")
     static let CIBloom = FilterDescriptor(
         name: "CIBloom", displayName: "Bloom",
         summary: "Adds a soft glow by blurring and brightening highlights.",
@@ -977,6 +986,22 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CIRoundedQRCodeGenerator = FilterDescriptor(
+        name: "CIRoundedQRCodeGenerator", displayName: "Rounded QR Code Generator",
+        summary: "QR code generator with rounded modules, finder markers, colors and optional center space.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryStillImage"],
+        inputs: [
+            FilterInputDescriptor(key: "inputMessage", displayName: "Message", className: "NSData", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCorrectionLevel", displayName: "Correction Level", className: "NSString", attributeType: nil, defaultValue: .string("M"), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(16.0), identity: nil, minimum: 8.0, maximum: 64.0, sliderMinimum: 16.0, sliderMaximum: 32.0),
+            FilterInputDescriptor(key: "inputRoundedMarkers", displayName: "Rounded Markers", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: 2.0, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRoundedData", displayName: "Rounded Data", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(true), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenterSpaceSize", displayName: "Center Space Size", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.25), identity: nil, minimum: 0.0, maximum: 0.3333333333333333, sliderMinimum: 0.2, sliderMaximum: 0.3333333333333333),
+            FilterInputDescriptor(key: "inputColor0", displayName: "Color 0", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor1", displayName: "Color 1", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([0.0, 0.0, 0.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage", "outputCGImage"],
+        availableMacOS: "26.0", availableIOS: "26")
     static let CIRoundedRectangleGenerator = FilterDescriptor(
         name: "CIRoundedRectangleGenerator", displayName: "Rounded Rectangle Generator",
         summary: "Generates a solid rounded rectangle.",
@@ -1275,6 +1300,7 @@ extension BuiltinFilters {
         areaMinimum,
         areaMinimumAlpha,
         aztecCodeGenerator,
+        barcodeGenerator,
         bloom,
         blurredRectangleGenerator,
         blurredRoundedRectangleGenerator,
@@ -1353,6 +1379,7 @@ extension BuiltinFilters {
         qrCodeGenerator,
         radialGradient,
         randomGenerator,
+        roundedQRCodeGenerator,
         roundedRectangleGenerator,
         roundedRectangleStrokeGenerator,
         rowAverage,
@@ -1752,6 +1779,24 @@ final class CIAztecCodeGeneratorBuiltinFilter: CIFilter, CIAztecCodeGenerator {
 extension CIFilter {
     /// Aztec Code Generator: Encodes message bytes as an Aztec 2D barcode image.
     public static func aztecCodeGenerator() -> CIFilter & CIAztecCodeGenerator { CIAztecCodeGeneratorBuiltinFilter() }
+}
+
+/// Typed access to CIBarcodeGenerator's inputs (`CIFilter.barcodeGenerator()`).
+public protocol CIBarcodeGenerator: CIFilterProtocol {
+    var barcodeDescriptor: Any? { get set }
+}
+
+final class CIBarcodeGeneratorBuiltinFilter: CIFilter, CIBarcodeGenerator {
+    override init() { super.init(builtin: BuiltinFilters.barcodeGenerator) }
+    var barcodeDescriptor: Any? {
+        get { typedValue(forKey: "inputBarcodeDescriptor", as: Any.self) }
+        set { setValue(newValue, forKey: "inputBarcodeDescriptor") }
+    }
+}
+
+extension CIFilter {
+    /// Barcode Generator: Renders a barcode image from a barcode descriptor object (QR, Aztec, PDF417, Data Matrix).
+    public static func barcodeGenerator() -> CIFilter & CIBarcodeGenerator { CIBarcodeGeneratorBuiltinFilter() }
 }
 
 /// Typed access to CIBloom's inputs (`CIFilter.bloom()`).
@@ -3680,6 +3725,59 @@ final class CIRandomGeneratorBuiltinFilter: CIFilter, CIRandomGenerator {
 extension CIFilter {
     /// Random Generator: Generates infinite uniform random noise in all four channels.
     public static func randomGenerator() -> CIFilter & CIRandomGenerator { CIRandomGeneratorBuiltinFilter() }
+}
+
+/// Typed access to CIRoundedQRCodeGenerator's inputs (`CIFilter.roundedQRCodeGenerator()`).
+public protocol CIRoundedQRCodeGenerator: CIFilterProtocol {
+    var message: Data { get set }
+    var correctionLevel: String { get set }
+    var scale: Float { get set }
+    var roundedMarkers: Float { get set }
+    var roundedData: Bool { get set }
+    var centerSpaceSize: Float { get set }
+    var color0: CIColor { get set }
+    var color1: CIColor { get set }
+}
+
+final class CIRoundedQRCodeGeneratorBuiltinFilter: CIFilter, CIRoundedQRCodeGenerator {
+    override init() { super.init(builtin: BuiltinFilters.roundedQRCodeGenerator) }
+    var message: Data {
+        get { typedValue(forKey: "inputMessage", as: Data.self) }
+        set { setValue(newValue, forKey: "inputMessage") }
+    }
+    var correctionLevel: String {
+        get { typedValue(forKey: "inputCorrectionLevel", as: String.self) }
+        set { setValue(newValue, forKey: "inputCorrectionLevel") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+    var roundedMarkers: Float {
+        get { typedValue(forKey: "inputRoundedMarkers", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRoundedMarkers") }
+    }
+    var roundedData: Bool {
+        get { typedValue(forKey: "inputRoundedData", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputRoundedData") }
+    }
+    var centerSpaceSize: Float {
+        get { typedValue(forKey: "inputCenterSpaceSize", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCenterSpaceSize") }
+    }
+    var color0: CIColor {
+        get { typedValue(forKey: "inputColor0", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor0") }
+    }
+    var color1: CIColor {
+        get { typedValue(forKey: "inputColor1", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor1") }
+    }
+}
+
+extension CIFilter {
+    /// Rounded QR Code Generator: QR code generator with rounded modules, finder markers, colors and optional center space.
+    public static func roundedQRCodeGenerator() -> CIFilter & CIRoundedQRCodeGenerator { CIRoundedQRCodeGeneratorBuiltinFilter() }
 }
 
 /// Typed access to CIRoundedRectangleGenerator's inputs (`CIFilter.roundedRectangleGenerator()`).

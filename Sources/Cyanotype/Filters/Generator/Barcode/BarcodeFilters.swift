@@ -66,3 +66,16 @@ extension BuiltinFilters {
         }
     }
 }
+
+extension BuiltinFilters {
+    /// CIBarcodeGenerator: in Core Image, renders a `CIBarcodeDescriptor` (QR, Aztec, PDF417,
+    /// Data Matrix) decoded from an image by Vision. Cyanotype has no barcode descriptors
+    /// yet, so this filter accepts none: any value (or none) is a typed `invalidValue` error
+    /// pointing at the message-based generators.
+    static let barcodeGenerator = BuiltinFilter(Catalog.CIBarcodeGenerator) { args throws(CIFilterError) in
+        let key = "inputBarcodeDescriptor"
+        guard let v = args.values[key] else { throw .missingInput(filter: args.descriptor.name, key: key) }
+        throw .invalidValue(filter: args.descriptor.name, key: key,
+                            reason: "barcode descriptors (\(typeName(v))) are not supported yet; use CIQRCodeGenerator, CIAztecCodeGenerator or CICode128BarcodeGenerator with inputMessage")
+    }
+}

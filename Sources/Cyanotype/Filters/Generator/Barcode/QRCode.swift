@@ -64,6 +64,9 @@ struct QRCode: Sendable {
     let mode: QRMode
     let mask: Int
     let matrix: BarcodeMatrix
+    /// For each module (row-major), the index of the codeword (in placement order) it
+    /// carries a bit of, or -1 for function patterns and remainder bits.
+    let codewordOfModule: [Int]
 
     // ISO/IEC 18004 Table 9, per level (L, M, Q, H), index = version (0 unused).
     static let eccPerBlock: [[Int]] = [
@@ -177,6 +180,17 @@ struct QRCode: Sendable {
         return out
     }
 
+    /// For each codeword in placement order, the Reed-Solomon block it belongs to.
+    static func blockOfCodeword(version: Int, level: QRCorrectionLevel) -> [Int] {
+        let blocks = blockCount[level.index][version], ecLen = eccPerBlock[level.index][version]
+        let raw = rawDataModules(version) / 8
+        let shortBlocks = blocks - raw % blocks, shortData = raw / blocks - ecLen
+        var out: [Int] = []
+        for i in 0...shortData { for b in 0..<blocks where i < shortData || b >= shortBlocks { out.append(b) } }
+        for _ in 0..<ecLen { out += 0..<blocks }
+        return out
+    }
+
     /// Draws the function patterns, places the codewords and picks the best mask.
     static func place(_ codewords: [UInt8], version: Int, level: QRCorrectionLevel, mode: QRMode, forceMask: Int?) -> QRCode {
         let n = size(version)
@@ -217,6 +231,7 @@ struct QRCode: Sendable {
         // Codewords in the two-column zigzag, right to left, skipping the timing column.
         var i = 0
         let total = codewords.count * 8
+        var owner = [Int](repeating: -1, count: n * n)
         var right = n - 1
         while right >= 1 {
             if right == 6 { right = 5 }
@@ -227,6 +242,7 @@ struct QRCode: Sendable {
                     let x = right - j
                     if !function[x, y] && i < total {
                         m[x, y] = (codewords[i >> 3] >> (7 - UInt8(i & 7))) & 1 == 1
+                        owner[y * n + x] = i >> 3
                         i += 1
                     }
                 }
@@ -242,7 +258,7 @@ struct QRCode: Sendable {
             let score = penalty(candidate)
             if score < bestScore { best = candidate; bestMask = mask; bestScore = score }
         }
-        return QRCode(version: version, level: level, mode: mode, mask: bestMask, matrix: best)
+        return QRCode(version: version, level: level, mode: mode, mask: bestMask, matrix: best, codewordOfModule: owner)
     }
 
     static func maskBit(_ mask: Int, _ x: Int, _ y: Int) -> Bool {
