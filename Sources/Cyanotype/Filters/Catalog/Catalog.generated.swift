@@ -684,6 +684,22 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CILenticularHaloGenerator = FilterDescriptor(
+        name: "CILenticularHaloGenerator", displayName: "Lenticular Halo",
+        summary: "Generates a lens-flare style halo ring.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 0.9, 0.8, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputHaloRadius", displayName: "Halo Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(70.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1000.0),
+            FilterInputDescriptor(key: "inputHaloWidth", displayName: "Halo Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(87.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 300.0),
+            FilterInputDescriptor(key: "inputHaloOverlap", displayName: "Halo Overlap", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.77), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputStriationStrength", displayName: "Striation Strength", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 3.0),
+            FilterInputDescriptor(key: "inputStriationContrast", displayName: "Striation Contrast", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 5.0),
+            FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CILightenBlendMode = FilterDescriptor(
         name: "CILightenBlendMode", displayName: "Lighten Blend Mode",
         summary: "Blend mode: keeps the lighter of source and background.",
@@ -1148,6 +1164,22 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIStarShineGenerator = FilterDescriptor(
+        name: "CIStarShineGenerator", displayName: "Star Shine",
+        summary: "Generates a star-burst highlight with cross rays.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 0.8, 0.6, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(50.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 300.0),
+            FilterInputDescriptor(key: "inputCrossScale", displayName: "Cross Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(15.0), identity: .number(15.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputCrossAngle", displayName: "Cross Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.6), identity: nil, minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputCrossOpacity", displayName: "Cross Opacity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(-2.0), identity: .number(-2.0), minimum: -8.0, maximum: nil, sliderMinimum: -8.0, sliderMaximum: 0.0),
+            FilterInputDescriptor(key: "inputCrossWidth", displayName: "Cross Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(2.5), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.5, sliderMaximum: 10.0),
+            FilterInputDescriptor(key: "inputEpsilon", displayName: "Epsilon", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(-2.0), identity: .number(-2.0), minimum: -8.0, maximum: nil, sliderMinimum: -8.0, sliderMaximum: 0.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIStripesGenerator = FilterDescriptor(
         name: "CIStripesGenerator", displayName: "Stripes",
         summary: "Generates an infinite pattern of two-color stripes.",
@@ -1171,6 +1203,21 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "8")
+    static let CISunbeamsGenerator = FilterDescriptor(
+        name: "CISunbeamsGenerator", displayName: "Sunbeams",
+        summary: "Generates a sun disc with radiating beams.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 0.5, 0.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputSunRadius", displayName: "Sun Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(40.0), identity: .number(40.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 800.0),
+            FilterInputDescriptor(key: "inputMaxStriationRadius", displayName: "Maximum Striation Radius", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(2.58), identity: .number(2.58), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 10.0),
+            FilterInputDescriptor(key: "inputStriationStrength", displayName: "Striation Strength", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: .number(0.5), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 3.0),
+            FilterInputDescriptor(key: "inputStriationContrast", displayName: "Striation Contrast", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.375), identity: .number(1.375), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 5.0),
+            FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CITemperatureAndTint = FilterDescriptor(
         name: "CITemperatureAndTint", displayName: "Temperature and Tint",
         summary: "White-balance adjustment from source to target temperature/tint.",
@@ -1349,6 +1396,7 @@ extension BuiltinFilters {
         kMeans,
         labDeltaE,
         lanczosScaleTransform,
+        lenticularHaloGenerator,
         lightenBlendMode,
         linearBurnBlendMode,
         linearDodgeBlendMode,
@@ -1394,8 +1442,10 @@ extension BuiltinFilters {
         sourceInCompositing,
         sourceOutCompositing,
         sourceOverCompositing,
+        starShineGenerator,
         stripesGenerator,
         subtractBlendMode,
+        sunbeamsGenerator,
         temperatureAndTint,
         thermal,
         toneCurve,
@@ -3027,6 +3077,59 @@ extension CIFilter {
     public static func lanczosScaleTransform() -> CIFilter & CILanczosScaleTransform { CILanczosScaleTransformBuiltinFilter() }
 }
 
+/// Typed access to CILenticularHaloGenerator's inputs (`CIFilter.lenticularHaloGenerator()`).
+public protocol CILenticularHaloGenerator: CIFilterProtocol {
+    var center: CGPoint { get set }
+    var color: CIColor { get set }
+    var haloRadius: Float { get set }
+    var haloWidth: Float { get set }
+    var haloOverlap: Float { get set }
+    var striationStrength: Float { get set }
+    var striationContrast: Float { get set }
+    var time: Float { get set }
+}
+
+final class CILenticularHaloGeneratorBuiltinFilter: CIFilter, CILenticularHaloGenerator {
+    override init() { super.init(builtin: BuiltinFilters.lenticularHaloGenerator) }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+    var haloRadius: Float {
+        get { typedValue(forKey: "inputHaloRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputHaloRadius") }
+    }
+    var haloWidth: Float {
+        get { typedValue(forKey: "inputHaloWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputHaloWidth") }
+    }
+    var haloOverlap: Float {
+        get { typedValue(forKey: "inputHaloOverlap", as: Float.self) }
+        set { setValue(newValue, forKey: "inputHaloOverlap") }
+    }
+    var striationStrength: Float {
+        get { typedValue(forKey: "inputStriationStrength", as: Float.self) }
+        set { setValue(newValue, forKey: "inputStriationStrength") }
+    }
+    var striationContrast: Float {
+        get { typedValue(forKey: "inputStriationContrast", as: Float.self) }
+        set { setValue(newValue, forKey: "inputStriationContrast") }
+    }
+    var time: Float {
+        get { typedValue(forKey: "inputTime", as: Float.self) }
+        set { setValue(newValue, forKey: "inputTime") }
+    }
+}
+
+extension CIFilter {
+    /// Lenticular Halo: Generates a lens-flare style halo ring.
+    public static func lenticularHaloGenerator() -> CIFilter & CILenticularHaloGenerator { CILenticularHaloGeneratorBuiltinFilter() }
+}
+
 /// Typed access to CILightenBlendMode's inputs (`CIFilter.lightenBlendMode()`).
 public protocol CILightenBlendMode: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -4132,6 +4235,59 @@ extension CIFilter {
     public static func sourceOverCompositing() -> CIFilter & CISourceOverCompositing { CISourceOverCompositingBuiltinFilter() }
 }
 
+/// Typed access to CIStarShineGenerator's inputs (`CIFilter.starShineGenerator()`).
+public protocol CIStarShineGenerator: CIFilterProtocol {
+    var center: CGPoint { get set }
+    var color: CIColor { get set }
+    var radius: Float { get set }
+    var crossScale: Float { get set }
+    var crossAngle: Float { get set }
+    var crossOpacity: Float { get set }
+    var crossWidth: Float { get set }
+    var epsilon: Float { get set }
+}
+
+final class CIStarShineGeneratorBuiltinFilter: CIFilter, CIStarShineGenerator {
+    override init() { super.init(builtin: BuiltinFilters.starShineGenerator) }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var crossScale: Float {
+        get { typedValue(forKey: "inputCrossScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCrossScale") }
+    }
+    var crossAngle: Float {
+        get { typedValue(forKey: "inputCrossAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCrossAngle") }
+    }
+    var crossOpacity: Float {
+        get { typedValue(forKey: "inputCrossOpacity", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCrossOpacity") }
+    }
+    var crossWidth: Float {
+        get { typedValue(forKey: "inputCrossWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCrossWidth") }
+    }
+    var epsilon: Float {
+        get { typedValue(forKey: "inputEpsilon", as: Float.self) }
+        set { setValue(newValue, forKey: "inputEpsilon") }
+    }
+}
+
+extension CIFilter {
+    /// Star Shine: Generates a star-burst highlight with cross rays.
+    public static func starShineGenerator() -> CIFilter & CIStarShineGenerator { CIStarShineGeneratorBuiltinFilter() }
+}
+
 /// Typed access to CIStripesGenerator's inputs (`CIFilter.stripesGenerator()`).
 public protocol CIStripesGenerator: CIFilterProtocol {
     var center: CGPoint { get set }
@@ -4191,6 +4347,54 @@ final class CISubtractBlendModeBuiltinFilter: CIFilter, CISubtractBlendMode {
 extension CIFilter {
     /// Subtract Blend Mode: Blend mode: subtract source from background.
     public static func subtractBlendMode() -> CIFilter & CISubtractBlendMode { CISubtractBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CISunbeamsGenerator's inputs (`CIFilter.sunbeamsGenerator()`).
+public protocol CISunbeamsGenerator: CIFilterProtocol {
+    var center: CGPoint { get set }
+    var color: CIColor { get set }
+    var sunRadius: Float { get set }
+    var maxStriationRadius: Float { get set }
+    var striationStrength: Float { get set }
+    var striationContrast: Float { get set }
+    var time: Float { get set }
+}
+
+final class CISunbeamsGeneratorBuiltinFilter: CIFilter, CISunbeamsGenerator {
+    override init() { super.init(builtin: BuiltinFilters.sunbeamsGenerator) }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+    var sunRadius: Float {
+        get { typedValue(forKey: "inputSunRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSunRadius") }
+    }
+    var maxStriationRadius: Float {
+        get { typedValue(forKey: "inputMaxStriationRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputMaxStriationRadius") }
+    }
+    var striationStrength: Float {
+        get { typedValue(forKey: "inputStriationStrength", as: Float.self) }
+        set { setValue(newValue, forKey: "inputStriationStrength") }
+    }
+    var striationContrast: Float {
+        get { typedValue(forKey: "inputStriationContrast", as: Float.self) }
+        set { setValue(newValue, forKey: "inputStriationContrast") }
+    }
+    var time: Float {
+        get { typedValue(forKey: "inputTime", as: Float.self) }
+        set { setValue(newValue, forKey: "inputTime") }
+    }
+}
+
+extension CIFilter {
+    /// Sunbeams: Generates a sun disc with radiating beams.
+    public static func sunbeamsGenerator() -> CIFilter & CISunbeamsGenerator { CISunbeamsGeneratorBuiltinFilter() }
 }
 
 /// Typed access to CITemperatureAndTint's inputs (`CIFilter.temperatureAndTint()`).
