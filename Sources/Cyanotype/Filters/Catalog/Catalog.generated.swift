@@ -150,6 +150,27 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "9")
+    static let CIAztecCodeGenerator = FilterDescriptor(
+        name: "CIAztecCodeGenerator", displayName: "Aztec Code Generator",
+        summary: "Encodes message bytes as an Aztec 2D barcode image.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryStillImage"],
+        inputs: [
+            FilterInputDescriptor(key: "inputMessage", displayName: "Message", className: "NSData", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCorrectionLevel", displayName: "Correction Level", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(23.0), identity: nil, minimum: 5.0, maximum: 95.0, sliderMinimum: 5.0, sliderMaximum: 95.0),
+            FilterInputDescriptor(key: "inputLayers", displayName: "Layers", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: nil, identity: nil, minimum: 1.0, maximum: 32.0, sliderMinimum: 1.0, sliderMaximum: 32.0),
+            FilterInputDescriptor(key: "inputCompactStyle", displayName: "Compact Style", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: nil, identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage", "outputCGImage"],
+        availableMacOS: "10.10", availableIOS: "8")
+    static let CIBarcodeGenerator = FilterDescriptor(
+        name: "CIBarcodeGenerator", displayName: "Barcode Generator",
+        summary: "Renders a barcode image from a barcode descriptor object (QR, Aztec, PDF417, Data Matrix).",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputBarcodeDescriptor", displayName: "Barcode Descriptor", className: "CIBarcodeDescriptor", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage", "outputCGImageForQRCodeDescriptor", "outputCGImageForAztecCodeDescriptor", "outputCGImageForPDF417CodeDescriptor", "outputCGImageForDataMatrixCodeDescriptor", "outputCGImage"],
+        availableMacOS: "10.13", availableIOS: "11")
     static let CIBloom = FilterDescriptor(
         name: "CIBloom", displayName: "Bloom",
         summary: "Adds a soft glow by blurring and brightening highlights.",
@@ -161,6 +182,30 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CIBlurredRectangleGenerator = FilterDescriptor(
+        name: "CIBlurredRectangleGenerator", displayName: "Blurred Rectangle Generator",
+        summary: "Generates a solid-color rectangle with Gaussian-blurred edges.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage"],
+        inputs: [
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 100.0, 100.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputSigma", displayName: "Sigma", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "14.0", availableIOS: "17")
+    static let CIBlurredRoundedRectangleGenerator = FilterDescriptor(
+        name: "CIBlurredRoundedRectangleGenerator", displayName: "Blurred Rounded Rectangle Generator",
+        summary: "Generates a solid-color rounded rectangle with Gaussian-blurred edges.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage"],
+        inputs: [
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 100.0, 100.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputSmoothness", displayName: "Smoothness", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputSigma", displayName: "Sigma", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "26.0", availableIOS: "26")
     static let CIBoxBlur = FilterDescriptor(
         name: "CIBoxBlur", displayName: "Box Blur",
         summary: "Blurs with a square (box) averaging kernel.",
@@ -184,6 +229,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CICode128BarcodeGenerator = FilterDescriptor(
+        name: "CICode128BarcodeGenerator", displayName: "Code 128 Barcode Generator",
+        summary: "Encodes message bytes as a Code 128 linear barcode image.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryStillImage"],
+        inputs: [
+            FilterInputDescriptor(key: "inputMessage", displayName: "Message", className: "NSData", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputQuietSpace", displayName: "Quiet Space", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(10.0), identity: nil, minimum: 0.0, maximum: 100.0, sliderMinimum: 0.0, sliderMaximum: 20.0),
+            FilterInputDescriptor(key: "inputBarcodeHeight", displayName: "Barcode Height", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(32.0), identity: nil, minimum: 1.0, maximum: 500.0, sliderMinimum: 1.0, sliderMaximum: 50.0),
+        ],
+        outputKeys: ["outputImage", "outputCGImage"],
+        availableMacOS: "10.10", availableIOS: "8")
     static let CIColorAbsoluteDifference = FilterDescriptor(
         name: "CIColorAbsoluteDifference", displayName: "Color Absolute Difference",
         summary: "Per-pixel absolute difference between two images.",
@@ -677,6 +733,22 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CILenticularHaloGenerator = FilterDescriptor(
+        name: "CILenticularHaloGenerator", displayName: "Lenticular Halo",
+        summary: "Generates a lens-flare style halo ring.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 0.9, 0.8, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputHaloRadius", displayName: "Halo Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(70.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1000.0),
+            FilterInputDescriptor(key: "inputHaloWidth", displayName: "Halo Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(87.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 300.0),
+            FilterInputDescriptor(key: "inputHaloOverlap", displayName: "Halo Overlap", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.77), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputStriationStrength", displayName: "Striation Strength", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 3.0),
+            FilterInputDescriptor(key: "inputStriationContrast", displayName: "Striation Contrast", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 5.0),
+            FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CILightenBlendMode = FilterDescriptor(
         name: "CILightenBlendMode", displayName: "Lighten Blend Mode",
         summary: "Blend mode: keeps the lighter of source and background.",
@@ -776,6 +848,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIMeshGenerator = FilterDescriptor(
+        name: "CIMeshGenerator", displayName: "Mesh Generator",
+        summary: "Draws a set of line segments (a mesh) in one color.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(1.5), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 10.0),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMesh", displayName: "Mesh", className: "NSArray", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.14", availableIOS: "12")
     static let CIMinimumComponent = FilterDescriptor(
         name: "CIMinimumComponent", displayName: "Minimum Component",
         summary: "Grayscale from the minimum of R, G, B.",
@@ -937,6 +1020,16 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "8")
+    static let CIQRCodeGenerator = FilterDescriptor(
+        name: "CIQRCodeGenerator", displayName: "QR Code Generator",
+        summary: "Encodes message bytes as a QR code image (one pixel per module).",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryStillImage"],
+        inputs: [
+            FilterInputDescriptor(key: "inputMessage", displayName: "Message", className: "NSData", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCorrectionLevel", displayName: "Correction Level", className: "NSString", attributeType: nil, defaultValue: .string("M"), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage", "outputCGImage"],
+        availableMacOS: "10.9", availableIOS: "7")
     static let CIRadialGradient = FilterDescriptor(
         name: "CIRadialGradient", displayName: "Radial Gradient",
         summary: "Generates a gradient between two concentric circles.",
@@ -950,6 +1043,55 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIRandomGenerator = FilterDescriptor(
+        name: "CIRandomGenerator", displayName: "Random Generator",
+        summary: "Generates infinite uniform random noise in all four channels.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
+    static let CIRoundedQRCodeGenerator = FilterDescriptor(
+        name: "CIRoundedQRCodeGenerator", displayName: "Rounded QR Code Generator",
+        summary: "QR code generator with rounded modules, finder markers, colors and optional center space.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryStillImage"],
+        inputs: [
+            FilterInputDescriptor(key: "inputMessage", displayName: "Message", className: "NSData", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCorrectionLevel", displayName: "Correction Level", className: "NSString", attributeType: nil, defaultValue: .string("M"), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(16.0), identity: nil, minimum: 8.0, maximum: 64.0, sliderMinimum: 16.0, sliderMaximum: 32.0),
+            FilterInputDescriptor(key: "inputRoundedMarkers", displayName: "Rounded Markers", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: 2.0, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRoundedData", displayName: "Rounded Data", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(true), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenterSpaceSize", displayName: "Center Space Size", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.25), identity: nil, minimum: 0.0, maximum: 0.3333333333333333, sliderMinimum: 0.2, sliderMaximum: 0.3333333333333333),
+            FilterInputDescriptor(key: "inputColor0", displayName: "Color 0", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor1", displayName: "Color 1", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([0.0, 0.0, 0.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage", "outputCGImage"],
+        availableMacOS: "26.0", availableIOS: "26")
+    static let CIRoundedRectangleGenerator = FilterDescriptor(
+        name: "CIRoundedRectangleGenerator", displayName: "Rounded Rectangle Generator",
+        summary: "Generates a solid rounded rectangle.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage"],
+        inputs: [
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 100.0, 100.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputSmoothness", displayName: "Smoothness", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.15", availableIOS: "13")
+    static let CIRoundedRectangleStrokeGenerator = FilterDescriptor(
+        name: "CIRoundedRectangleStrokeGenerator", displayName: "Rounded Rectangle Stroke Generator",
+        summary: "Generates the outline (stroke) of a rounded rectangle.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage"],
+        inputs: [
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 100.0, 100.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputSmoothness", displayName: "Smoothness", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "14.0", availableIOS: "17")
     static let CIRowAverage = FilterDescriptor(
         name: "CIRowAverage", displayName: "Row Average",
         summary: "Reduces a region to a 1-pixel-wide column of per-row mean colors.",
@@ -1071,6 +1213,35 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIStarShineGenerator = FilterDescriptor(
+        name: "CIStarShineGenerator", displayName: "Star Shine",
+        summary: "Generates a star-burst highlight with cross rays.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 0.8, 0.6, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(50.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 300.0),
+            FilterInputDescriptor(key: "inputCrossScale", displayName: "Cross Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(15.0), identity: .number(15.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputCrossAngle", displayName: "Cross Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.6), identity: nil, minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputCrossOpacity", displayName: "Cross Opacity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(-2.0), identity: .number(-2.0), minimum: -8.0, maximum: nil, sliderMinimum: -8.0, sliderMaximum: 0.0),
+            FilterInputDescriptor(key: "inputCrossWidth", displayName: "Cross Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(2.5), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.5, sliderMaximum: 10.0),
+            FilterInputDescriptor(key: "inputEpsilon", displayName: "Epsilon", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(-2.0), identity: .number(-2.0), minimum: -8.0, maximum: nil, sliderMinimum: -8.0, sliderMaximum: 0.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
+    static let CIStripesGenerator = FilterDescriptor(
+        name: "CIStripesGenerator", displayName: "Stripes",
+        summary: "Generates an infinite pattern of two-color stripes.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor0", displayName: "Color 1", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor1", displayName: "Color 2", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([0.0, 0.0, 0.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(80.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 800.0),
+            FilterInputDescriptor(key: "inputSharpness", displayName: "Sharpness", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
     static let CISubtractBlendMode = FilterDescriptor(
         name: "CISubtractBlendMode", displayName: "Subtract Blend Mode",
         summary: "Blend mode: subtract source from background.",
@@ -1081,6 +1252,21 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "8")
+    static let CISunbeamsGenerator = FilterDescriptor(
+        name: "CISunbeamsGenerator", displayName: "Sunbeams",
+        summary: "Generates a sun disc with radiating beams.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 0.5, 0.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputSunRadius", displayName: "Sun Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(40.0), identity: .number(40.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 800.0),
+            FilterInputDescriptor(key: "inputMaxStriationRadius", displayName: "Maximum Striation Radius", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(2.58), identity: .number(2.58), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 10.0),
+            FilterInputDescriptor(key: "inputStriationStrength", displayName: "Striation Strength", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: .number(0.5), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 3.0),
+            FilterInputDescriptor(key: "inputStriationContrast", displayName: "Striation Contrast", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.375), identity: .number(1.375), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 5.0),
+            FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CITemperatureAndTint = FilterDescriptor(
         name: "CITemperatureAndTint", displayName: "Temperature and Tint",
         summary: "White-balance adjustment from source to target temperature/tint.",
@@ -1220,9 +1406,14 @@ extension BuiltinFilters {
         areaMinMaxRed,
         areaMinimum,
         areaMinimumAlpha,
+        aztecCodeGenerator,
+        barcodeGenerator,
         bloom,
+        blurredRectangleGenerator,
+        blurredRoundedRectangleGenerator,
         boxBlur,
         checkerboardGenerator,
+        code128BarcodeGenerator,
         colorAbsoluteDifference,
         colorBlendMode,
         colorBurnBlendMode,
@@ -1269,6 +1460,7 @@ extension BuiltinFilters {
         kMeans,
         labDeltaE,
         lanczosScaleTransform,
+        lenticularHaloGenerator,
         lightenBlendMode,
         linearBurnBlendMode,
         linearDodgeBlendMode,
@@ -1279,6 +1471,7 @@ extension BuiltinFilters {
         maskToAlpha,
         maximumComponent,
         maximumCompositing,
+        meshGenerator,
         minimumComponent,
         minimumCompositing,
         multiplyBlendMode,
@@ -1295,7 +1488,12 @@ extension BuiltinFilters {
         photoEffectTonal,
         photoEffectTransfer,
         pinLightBlendMode,
+        qrCodeGenerator,
         radialGradient,
+        randomGenerator,
+        roundedQRCodeGenerator,
+        roundedRectangleGenerator,
+        roundedRectangleStrokeGenerator,
         rowAverage,
         sRGBToneCurveToLinear,
         saturationBlendMode,
@@ -1308,7 +1506,10 @@ extension BuiltinFilters {
         sourceInCompositing,
         sourceOutCompositing,
         sourceOverCompositing,
+        starShineGenerator,
+        stripesGenerator,
         subtractBlendMode,
+        sunbeamsGenerator,
         temperatureAndTint,
         thermal,
         toneCurve,
@@ -1662,6 +1863,57 @@ extension CIFilter {
     public static func areaMinimumAlpha() -> CIFilter & CIAreaMinimumAlpha { CIAreaMinimumAlphaBuiltinFilter() }
 }
 
+/// Typed access to CIAztecCodeGenerator's inputs (`CIFilter.aztecCodeGenerator()`).
+public protocol CIAztecCodeGenerator: CIFilterProtocol {
+    var message: Data { get set }
+    var correctionLevel: Float { get set }
+    var layers: Float { get set }
+    var compactStyle: Bool { get set }
+}
+
+final class CIAztecCodeGeneratorBuiltinFilter: CIFilter, CIAztecCodeGenerator {
+    override init() { super.init(builtin: BuiltinFilters.aztecCodeGenerator) }
+    var message: Data {
+        get { typedValue(forKey: "inputMessage", as: Data.self) }
+        set { setValue(newValue, forKey: "inputMessage") }
+    }
+    var correctionLevel: Float {
+        get { typedValue(forKey: "inputCorrectionLevel", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCorrectionLevel") }
+    }
+    var layers: Float {
+        get { typedValue(forKey: "inputLayers", as: Float.self) }
+        set { setValue(newValue, forKey: "inputLayers") }
+    }
+    var compactStyle: Bool {
+        get { typedValue(forKey: "inputCompactStyle", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputCompactStyle") }
+    }
+}
+
+extension CIFilter {
+    /// Aztec Code Generator: Encodes message bytes as an Aztec 2D barcode image.
+    public static func aztecCodeGenerator() -> CIFilter & CIAztecCodeGenerator { CIAztecCodeGeneratorBuiltinFilter() }
+}
+
+/// Typed access to CIBarcodeGenerator's inputs (`CIFilter.barcodeGenerator()`).
+public protocol CIBarcodeGenerator: CIFilterProtocol {
+    var barcodeDescriptor: Any? { get set }
+}
+
+final class CIBarcodeGeneratorBuiltinFilter: CIFilter, CIBarcodeGenerator {
+    override init() { super.init(builtin: BuiltinFilters.barcodeGenerator) }
+    var barcodeDescriptor: Any? {
+        get { typedValue(forKey: "inputBarcodeDescriptor", as: Any.self) }
+        set { setValue(newValue, forKey: "inputBarcodeDescriptor") }
+    }
+}
+
+extension CIFilter {
+    /// Barcode Generator: Renders a barcode image from a barcode descriptor object (QR, Aztec, PDF417, Data Matrix).
+    public static func barcodeGenerator() -> CIFilter & CIBarcodeGenerator { CIBarcodeGeneratorBuiltinFilter() }
+}
+
 /// Typed access to CIBloom's inputs (`CIFilter.bloom()`).
 public protocol CIBloom: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -1688,6 +1940,72 @@ final class CIBloomBuiltinFilter: CIFilter, CIBloom {
 extension CIFilter {
     /// Bloom: Adds a soft glow by blurring and brightening highlights.
     public static func bloom() -> CIFilter & CIBloom { CIBloomBuiltinFilter() }
+}
+
+/// Typed access to CIBlurredRectangleGenerator's inputs (`CIFilter.blurredRectangleGenerator()`).
+public protocol CIBlurredRectangleGenerator: CIFilterProtocol {
+    var extent: CGRect { get set }
+    var sigma: Float { get set }
+    var color: CIColor { get set }
+}
+
+final class CIBlurredRectangleGeneratorBuiltinFilter: CIFilter, CIBlurredRectangleGenerator {
+    override init() { super.init(builtin: BuiltinFilters.blurredRectangleGenerator) }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var sigma: Float {
+        get { typedValue(forKey: "inputSigma", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSigma") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+}
+
+extension CIFilter {
+    /// Blurred Rectangle Generator: Generates a solid-color rectangle with Gaussian-blurred edges.
+    public static func blurredRectangleGenerator() -> CIFilter & CIBlurredRectangleGenerator { CIBlurredRectangleGeneratorBuiltinFilter() }
+}
+
+/// Typed access to CIBlurredRoundedRectangleGenerator's inputs (`CIFilter.blurredRoundedRectangleGenerator()`).
+public protocol CIBlurredRoundedRectangleGenerator: CIFilterProtocol {
+    var extent: CGRect { get set }
+    var radius: Float { get set }
+    var smoothness: Float { get set }
+    var sigma: Float { get set }
+    var color: CIColor { get set }
+}
+
+final class CIBlurredRoundedRectangleGeneratorBuiltinFilter: CIFilter, CIBlurredRoundedRectangleGenerator {
+    override init() { super.init(builtin: BuiltinFilters.blurredRoundedRectangleGenerator) }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var smoothness: Float {
+        get { typedValue(forKey: "inputSmoothness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSmoothness") }
+    }
+    var sigma: Float {
+        get { typedValue(forKey: "inputSigma", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSigma") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+}
+
+extension CIFilter {
+    /// Blurred Rounded Rectangle Generator: Generates a solid-color rounded rectangle with Gaussian-blurred edges.
+    public static func blurredRoundedRectangleGenerator() -> CIFilter & CIBlurredRoundedRectangleGenerator { CIBlurredRoundedRectangleGeneratorBuiltinFilter() }
 }
 
 /// Typed access to CIBoxBlur's inputs (`CIFilter.boxBlur()`).
@@ -1749,6 +2067,34 @@ final class CICheckerboardGeneratorBuiltinFilter: CIFilter, CICheckerboardGenera
 extension CIFilter {
     /// Checkerboard: Generates an infinite two-color checkerboard pattern.
     public static func checkerboardGenerator() -> CIFilter & CICheckerboardGenerator { CICheckerboardGeneratorBuiltinFilter() }
+}
+
+/// Typed access to CICode128BarcodeGenerator's inputs (`CIFilter.code128BarcodeGenerator()`).
+public protocol CICode128BarcodeGenerator: CIFilterProtocol {
+    var message: Data { get set }
+    var quietSpace: Float { get set }
+    var barcodeHeight: Float { get set }
+}
+
+final class CICode128BarcodeGeneratorBuiltinFilter: CIFilter, CICode128BarcodeGenerator {
+    override init() { super.init(builtin: BuiltinFilters.code128BarcodeGenerator) }
+    var message: Data {
+        get { typedValue(forKey: "inputMessage", as: Data.self) }
+        set { setValue(newValue, forKey: "inputMessage") }
+    }
+    var quietSpace: Float {
+        get { typedValue(forKey: "inputQuietSpace", as: Float.self) }
+        set { setValue(newValue, forKey: "inputQuietSpace") }
+    }
+    var barcodeHeight: Float {
+        get { typedValue(forKey: "inputBarcodeHeight", as: Float.self) }
+        set { setValue(newValue, forKey: "inputBarcodeHeight") }
+    }
+}
+
+extension CIFilter {
+    /// Code 128 Barcode Generator: Encodes message bytes as a Code 128 linear barcode image.
+    public static func code128BarcodeGenerator() -> CIFilter & CICode128BarcodeGenerator { CICode128BarcodeGeneratorBuiltinFilter() }
 }
 
 /// Typed access to CIColorAbsoluteDifference's inputs (`CIFilter.colorAbsoluteDifference()`).
@@ -2933,6 +3279,59 @@ extension CIFilter {
     public static func lanczosScaleTransform() -> CIFilter & CILanczosScaleTransform { CILanczosScaleTransformBuiltinFilter() }
 }
 
+/// Typed access to CILenticularHaloGenerator's inputs (`CIFilter.lenticularHaloGenerator()`).
+public protocol CILenticularHaloGenerator: CIFilterProtocol {
+    var center: CGPoint { get set }
+    var color: CIColor { get set }
+    var haloRadius: Float { get set }
+    var haloWidth: Float { get set }
+    var haloOverlap: Float { get set }
+    var striationStrength: Float { get set }
+    var striationContrast: Float { get set }
+    var time: Float { get set }
+}
+
+final class CILenticularHaloGeneratorBuiltinFilter: CIFilter, CILenticularHaloGenerator {
+    override init() { super.init(builtin: BuiltinFilters.lenticularHaloGenerator) }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+    var haloRadius: Float {
+        get { typedValue(forKey: "inputHaloRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputHaloRadius") }
+    }
+    var haloWidth: Float {
+        get { typedValue(forKey: "inputHaloWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputHaloWidth") }
+    }
+    var haloOverlap: Float {
+        get { typedValue(forKey: "inputHaloOverlap", as: Float.self) }
+        set { setValue(newValue, forKey: "inputHaloOverlap") }
+    }
+    var striationStrength: Float {
+        get { typedValue(forKey: "inputStriationStrength", as: Float.self) }
+        set { setValue(newValue, forKey: "inputStriationStrength") }
+    }
+    var striationContrast: Float {
+        get { typedValue(forKey: "inputStriationContrast", as: Float.self) }
+        set { setValue(newValue, forKey: "inputStriationContrast") }
+    }
+    var time: Float {
+        get { typedValue(forKey: "inputTime", as: Float.self) }
+        set { setValue(newValue, forKey: "inputTime") }
+    }
+}
+
+extension CIFilter {
+    /// Lenticular Halo: Generates a lens-flare style halo ring.
+    public static func lenticularHaloGenerator() -> CIFilter & CILenticularHaloGenerator { CILenticularHaloGeneratorBuiltinFilter() }
+}
+
 /// Typed access to CILightenBlendMode's inputs (`CIFilter.lightenBlendMode()`).
 public protocol CILightenBlendMode: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -3156,6 +3555,34 @@ final class CIMaximumCompositingBuiltinFilter: CIFilter, CIMaximumCompositing {
 extension CIFilter {
     /// Maximum: Per-channel maximum of source and background.
     public static func maximumCompositing() -> CIFilter & CIMaximumCompositing { CIMaximumCompositingBuiltinFilter() }
+}
+
+/// Typed access to CIMeshGenerator's inputs (`CIFilter.meshGenerator()`).
+public protocol CIMeshGenerator: CIFilterProtocol {
+    var width: Float { get set }
+    var color: CIColor { get set }
+    var mesh: Any? { get set }
+}
+
+final class CIMeshGeneratorBuiltinFilter: CIFilter, CIMeshGenerator {
+    override init() { super.init(builtin: BuiltinFilters.meshGenerator) }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+    var mesh: Any? {
+        get { typedValue(forKey: "inputMesh", as: Any.self) }
+        set { setValue(newValue, forKey: "inputMesh") }
+    }
+}
+
+extension CIFilter {
+    /// Mesh Generator: Draws a set of line segments (a mesh) in one color.
+    public static func meshGenerator() -> CIFilter & CIMeshGenerator { CIMeshGeneratorBuiltinFilter() }
 }
 
 /// Typed access to CIMinimumComponent's inputs (`CIFilter.minimumComponent()`).
@@ -3531,6 +3958,29 @@ extension CIFilter {
     public static func pinLightBlendMode() -> CIFilter & CIPinLightBlendMode { CIPinLightBlendModeBuiltinFilter() }
 }
 
+/// Typed access to CIQRCodeGenerator's inputs (`CIFilter.QRCodeGenerator()`).
+public protocol CIQRCodeGenerator: CIFilterProtocol {
+    var message: Data { get set }
+    var correctionLevel: String { get set }
+}
+
+final class CIQRCodeGeneratorBuiltinFilter: CIFilter, CIQRCodeGenerator {
+    override init() { super.init(builtin: BuiltinFilters.qrCodeGenerator) }
+    var message: Data {
+        get { typedValue(forKey: "inputMessage", as: Data.self) }
+        set { setValue(newValue, forKey: "inputMessage") }
+    }
+    var correctionLevel: String {
+        get { typedValue(forKey: "inputCorrectionLevel", as: String.self) }
+        set { setValue(newValue, forKey: "inputCorrectionLevel") }
+    }
+}
+
+extension CIFilter {
+    /// QR Code Generator: Encodes message bytes as a QR code image (one pixel per module).
+    public static func QRCodeGenerator() -> CIFilter & CIQRCodeGenerator { CIQRCodeGeneratorBuiltinFilter() }
+}
+
 /// Typed access to CIRadialGradient's inputs (`CIFilter.radialGradient()`).
 public protocol CIRadialGradient: CIFilterProtocol {
     var center: CGPoint { get set }
@@ -3567,6 +4017,143 @@ final class CIRadialGradientBuiltinFilter: CIFilter, CIRadialGradient {
 extension CIFilter {
     /// Radial Gradient: Generates a gradient between two concentric circles.
     public static func radialGradient() -> CIFilter & CIRadialGradient { CIRadialGradientBuiltinFilter() }
+}
+
+/// Typed access to CIRandomGenerator's inputs (`CIFilter.randomGenerator()`).
+public protocol CIRandomGenerator: CIFilterProtocol {
+}
+
+final class CIRandomGeneratorBuiltinFilter: CIFilter, CIRandomGenerator {
+    override init() { super.init(builtin: BuiltinFilters.randomGenerator) }
+}
+
+extension CIFilter {
+    /// Random Generator: Generates infinite uniform random noise in all four channels.
+    public static func randomGenerator() -> CIFilter & CIRandomGenerator { CIRandomGeneratorBuiltinFilter() }
+}
+
+/// Typed access to CIRoundedQRCodeGenerator's inputs (`CIFilter.roundedQRCodeGenerator()`).
+public protocol CIRoundedQRCodeGenerator: CIFilterProtocol {
+    var message: Data { get set }
+    var correctionLevel: String { get set }
+    var scale: Float { get set }
+    var roundedMarkers: Float { get set }
+    var roundedData: Bool { get set }
+    var centerSpaceSize: Float { get set }
+    var color0: CIColor { get set }
+    var color1: CIColor { get set }
+}
+
+final class CIRoundedQRCodeGeneratorBuiltinFilter: CIFilter, CIRoundedQRCodeGenerator {
+    override init() { super.init(builtin: BuiltinFilters.roundedQRCodeGenerator) }
+    var message: Data {
+        get { typedValue(forKey: "inputMessage", as: Data.self) }
+        set { setValue(newValue, forKey: "inputMessage") }
+    }
+    var correctionLevel: String {
+        get { typedValue(forKey: "inputCorrectionLevel", as: String.self) }
+        set { setValue(newValue, forKey: "inputCorrectionLevel") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+    var roundedMarkers: Float {
+        get { typedValue(forKey: "inputRoundedMarkers", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRoundedMarkers") }
+    }
+    var roundedData: Bool {
+        get { typedValue(forKey: "inputRoundedData", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputRoundedData") }
+    }
+    var centerSpaceSize: Float {
+        get { typedValue(forKey: "inputCenterSpaceSize", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCenterSpaceSize") }
+    }
+    var color0: CIColor {
+        get { typedValue(forKey: "inputColor0", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor0") }
+    }
+    var color1: CIColor {
+        get { typedValue(forKey: "inputColor1", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor1") }
+    }
+}
+
+extension CIFilter {
+    /// Rounded QR Code Generator: QR code generator with rounded modules, finder markers, colors and optional center space.
+    public static func roundedQRCodeGenerator() -> CIFilter & CIRoundedQRCodeGenerator { CIRoundedQRCodeGeneratorBuiltinFilter() }
+}
+
+/// Typed access to CIRoundedRectangleGenerator's inputs (`CIFilter.roundedRectangleGenerator()`).
+public protocol CIRoundedRectangleGenerator: CIFilterProtocol {
+    var extent: CGRect { get set }
+    var radius: Float { get set }
+    var smoothness: Float { get set }
+    var color: CIColor { get set }
+}
+
+final class CIRoundedRectangleGeneratorBuiltinFilter: CIFilter, CIRoundedRectangleGenerator {
+    override init() { super.init(builtin: BuiltinFilters.roundedRectangleGenerator) }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var smoothness: Float {
+        get { typedValue(forKey: "inputSmoothness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSmoothness") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+}
+
+extension CIFilter {
+    /// Rounded Rectangle Generator: Generates a solid rounded rectangle.
+    public static func roundedRectangleGenerator() -> CIFilter & CIRoundedRectangleGenerator { CIRoundedRectangleGeneratorBuiltinFilter() }
+}
+
+/// Typed access to CIRoundedRectangleStrokeGenerator's inputs (`CIFilter.roundedRectangleStrokeGenerator()`).
+public protocol CIRoundedRectangleStrokeGenerator: CIFilterProtocol {
+    var extent: CGRect { get set }
+    var radius: Float { get set }
+    var smoothness: Float { get set }
+    var color: CIColor { get set }
+    var width: Float { get set }
+}
+
+final class CIRoundedRectangleStrokeGeneratorBuiltinFilter: CIFilter, CIRoundedRectangleStrokeGenerator {
+    override init() { super.init(builtin: BuiltinFilters.roundedRectangleStrokeGenerator) }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var smoothness: Float {
+        get { typedValue(forKey: "inputSmoothness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSmoothness") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Rounded Rectangle Stroke Generator: Generates the outline (stroke) of a rounded rectangle.
+    public static func roundedRectangleStrokeGenerator() -> CIFilter & CIRoundedRectangleStrokeGenerator { CIRoundedRectangleStrokeGeneratorBuiltinFilter() }
 }
 
 /// Typed access to CIRowAverage's inputs (`CIFilter.rowAverage()`).
@@ -3850,6 +4437,97 @@ extension CIFilter {
     public static func sourceOverCompositing() -> CIFilter & CISourceOverCompositing { CISourceOverCompositingBuiltinFilter() }
 }
 
+/// Typed access to CIStarShineGenerator's inputs (`CIFilter.starShineGenerator()`).
+public protocol CIStarShineGenerator: CIFilterProtocol {
+    var center: CGPoint { get set }
+    var color: CIColor { get set }
+    var radius: Float { get set }
+    var crossScale: Float { get set }
+    var crossAngle: Float { get set }
+    var crossOpacity: Float { get set }
+    var crossWidth: Float { get set }
+    var epsilon: Float { get set }
+}
+
+final class CIStarShineGeneratorBuiltinFilter: CIFilter, CIStarShineGenerator {
+    override init() { super.init(builtin: BuiltinFilters.starShineGenerator) }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var crossScale: Float {
+        get { typedValue(forKey: "inputCrossScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCrossScale") }
+    }
+    var crossAngle: Float {
+        get { typedValue(forKey: "inputCrossAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCrossAngle") }
+    }
+    var crossOpacity: Float {
+        get { typedValue(forKey: "inputCrossOpacity", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCrossOpacity") }
+    }
+    var crossWidth: Float {
+        get { typedValue(forKey: "inputCrossWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCrossWidth") }
+    }
+    var epsilon: Float {
+        get { typedValue(forKey: "inputEpsilon", as: Float.self) }
+        set { setValue(newValue, forKey: "inputEpsilon") }
+    }
+}
+
+extension CIFilter {
+    /// Star Shine: Generates a star-burst highlight with cross rays.
+    public static func starShineGenerator() -> CIFilter & CIStarShineGenerator { CIStarShineGeneratorBuiltinFilter() }
+}
+
+/// Typed access to CIStripesGenerator's inputs (`CIFilter.stripesGenerator()`).
+public protocol CIStripesGenerator: CIFilterProtocol {
+    var center: CGPoint { get set }
+    var color0: CIColor { get set }
+    var color1: CIColor { get set }
+    var width: Float { get set }
+    var sharpness: Float { get set }
+}
+
+final class CIStripesGeneratorBuiltinFilter: CIFilter, CIStripesGenerator {
+    override init() { super.init(builtin: BuiltinFilters.stripesGenerator) }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var color0: CIColor {
+        get { typedValue(forKey: "inputColor0", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor0") }
+    }
+    var color1: CIColor {
+        get { typedValue(forKey: "inputColor1", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor1") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var sharpness: Float {
+        get { typedValue(forKey: "inputSharpness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSharpness") }
+    }
+}
+
+extension CIFilter {
+    /// Stripes: Generates an infinite pattern of two-color stripes.
+    public static func stripesGenerator() -> CIFilter & CIStripesGenerator { CIStripesGeneratorBuiltinFilter() }
+}
+
 /// Typed access to CISubtractBlendMode's inputs (`CIFilter.subtractBlendMode()`).
 public protocol CISubtractBlendMode: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -3871,6 +4549,54 @@ final class CISubtractBlendModeBuiltinFilter: CIFilter, CISubtractBlendMode {
 extension CIFilter {
     /// Subtract Blend Mode: Blend mode: subtract source from background.
     public static func subtractBlendMode() -> CIFilter & CISubtractBlendMode { CISubtractBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CISunbeamsGenerator's inputs (`CIFilter.sunbeamsGenerator()`).
+public protocol CISunbeamsGenerator: CIFilterProtocol {
+    var center: CGPoint { get set }
+    var color: CIColor { get set }
+    var sunRadius: Float { get set }
+    var maxStriationRadius: Float { get set }
+    var striationStrength: Float { get set }
+    var striationContrast: Float { get set }
+    var time: Float { get set }
+}
+
+final class CISunbeamsGeneratorBuiltinFilter: CIFilter, CISunbeamsGenerator {
+    override init() { super.init(builtin: BuiltinFilters.sunbeamsGenerator) }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+    var sunRadius: Float {
+        get { typedValue(forKey: "inputSunRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSunRadius") }
+    }
+    var maxStriationRadius: Float {
+        get { typedValue(forKey: "inputMaxStriationRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputMaxStriationRadius") }
+    }
+    var striationStrength: Float {
+        get { typedValue(forKey: "inputStriationStrength", as: Float.self) }
+        set { setValue(newValue, forKey: "inputStriationStrength") }
+    }
+    var striationContrast: Float {
+        get { typedValue(forKey: "inputStriationContrast", as: Float.self) }
+        set { setValue(newValue, forKey: "inputStriationContrast") }
+    }
+    var time: Float {
+        get { typedValue(forKey: "inputTime", as: Float.self) }
+        set { setValue(newValue, forKey: "inputTime") }
+    }
+}
+
+extension CIFilter {
+    /// Sunbeams: Generates a sun disc with radiating beams.
+    public static func sunbeamsGenerator() -> CIFilter & CISunbeamsGenerator { CISunbeamsGeneratorBuiltinFilter() }
 }
 
 /// Typed access to CITemperatureAndTint's inputs (`CIFilter.temperatureAndTint()`).

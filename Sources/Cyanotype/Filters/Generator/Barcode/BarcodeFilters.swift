@@ -1,0 +1,81 @@
+// The barcode generators. As in Core Image: one pixel per module, black modules on white,
+// opaque, extent origin (0, 0); a message the symbology cannot carry makes no image
+// (`outputImage` nil, `makeOutputImage()` throws `invalidValue` with the reason).
+
+/// Light modules added on every side of a QR symbol. ISO/IEC 18004 asks for four; the
+/// output is `17 + 4 * version + 2 * qrQuietZone` pixels square.
+let qrQuietZone = 4
+
+extension BuiltinFilters {
+    /// CIQRCodeGenerator: `inputMessage` bytes as a QR code (ISO/IEC 18004 model 2), the
+    /// smallest of versions 1-40 that fits at `inputCorrectionLevel` (L, M, Q or H), in the
+    /// most compact single mode for the whole message (numeric, alphanumeric, else byte; text
+    /// is taken as its UTF-8 bytes). The mask is the one of eight with the lowest ISO penalty.
+    static let qrCodeGenerator = BuiltinFilter(Catalog.CIQRCodeGenerator) { args throws(CIFilterError) in
+        let code = try qrCode(args)
+        return code.matrix.padded(qrQuietZone).image()
+    }
+
+    static func qrCode(_ args: FilterArguments) throws(CIFilterError) -> QRCode {
+        let message = try args.data("inputMessage")
+        let letter = try args.string("inputCorrectionLevel")
+        guard let level = QRCorrectionLevel(rawValue: letter.uppercased()) else {
+            throw .invalidValue(filter: args.descriptor.name, key: "inputCorrectionLevel", reason: "'\(letter)' is not a correction level; use L, M, Q or H")
+        }
+        do {
+            return try QRCode.encode(Array(message), level: level)
+        } catch {
+            throw .invalidValue(filter: args.descriptor.name, key: "inputMessage", reason: error.description)
+        }
+    }
+}
+
+extension BuiltinFilters {
+    /// CICode128BarcodeGenerator: `inputMessage` (ASCII bytes) as a Code 128 barcode, code
+    /// sets A, B and C switched for the fewest symbols, with check symbol and stop pattern.
+    /// `inputQuietSpace` light modules on the left and right, `inputBarcodeHeight` pixels
+    /// tall: (11 * symbols + 13 + 2 * quiet) x height pixels.
+    static let code128BarcodeGenerator = BuiltinFilter(Catalog.CICode128BarcodeGenerator) { args throws(CIFilterError) in
+        let message = try args.data("inputMessage")
+        let quiet = Int(try args.number("inputQuietSpace").rounded())
+        let height = Int(try args.number("inputBarcodeHeight").rounded())
+        do throws(Code128Error) {
+            return try Code128.matrix(Array(message), quiet: quiet, height: height).image()
+        } catch {
+            throw .invalidValue(filter: args.descriptor.name, key: "inputMessage", reason: error.description)
+        }
+    }
+}
+
+extension BuiltinFilters {
+    /// CIAztecCodeGenerator: `inputMessage` bytes as an Aztec symbol (ISO/IEC 24778), one
+    /// pixel per module, no quiet zone (Aztec needs none). The smallest compact (1-4 layers)
+    /// or full-range (4-32 layers) symbol whose check words are at least
+    /// `inputCorrectionLevel` percent of its codewords plus three; `inputLayers` and
+    /// `inputCompactStyle`, when set, fix the layers and style. Bytes are carried in binary
+    /// shift runs (exact for any data, text included).
+    static let aztecCodeGenerator = BuiltinFilter(Catalog.CIAztecCodeGenerator) { args throws(CIFilterError) in
+        let message = try args.data("inputMessage")
+        let level = Int(try args.number("inputCorrectionLevel").rounded())
+        let layers: Int? = args.values["inputLayers"] == nil ? nil : Int(try args.number("inputLayers").rounded())
+        let compact: Bool? = args.values["inputCompactStyle"] == nil ? nil : try args.bool("inputCompactStyle")
+        do throws(AztecError) {
+            return try AztecCode.encode(Array(message), level: level, layers: layers, compact: compact).matrix.image()
+        } catch {
+            throw .invalidValue(filter: args.descriptor.name, key: "inputMessage", reason: error.description)
+        }
+    }
+}
+
+extension BuiltinFilters {
+    /// CIBarcodeGenerator: in Core Image, renders a `CIBarcodeDescriptor` (QR, Aztec, PDF417,
+    /// Data Matrix) decoded from an image by Vision. Cyanotype has no barcode descriptors
+    /// yet, so this filter accepts none: any value (or none) is a typed `invalidValue` error
+    /// pointing at the message-based generators.
+    static let barcodeGenerator = BuiltinFilter(Catalog.CIBarcodeGenerator) { args throws(CIFilterError) in
+        let key = "inputBarcodeDescriptor"
+        guard let v = args.values[key] else { throw .missingInput(filter: args.descriptor.name, key: key) }
+        throw .invalidValue(filter: args.descriptor.name, key: key,
+                            reason: "barcode descriptors (\(typeName(v))) are not supported yet; use CIQRCodeGenerator, CIAztecCodeGenerator or CICode128BarcodeGenerator with inputMessage")
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+// Light effects: star shine, sun beams, lenticular halo. Apple does not publish these
+// formulas; each is a documented look with the same inputs and character. Output is
+// `color * intensity` (premultiplied), intensity clamped to [0, 1], infinite extent.
+
+extension BuiltinFilters {
+    /// CIStarShineGenerator: a bright core `exp(-4 (r/radius)^2)`, a faint wide glow
+    /// `10^epsilon * radius / (r + radius)` and two perpendicular rays at `crossAngle`,
+    /// each `10^(crossOpacity/4) * exp(-|v| / crossWidth) * exp(-|u| / (radius * crossScale / 4))`
+    /// (u along the ray, v across it).
+    static let starShineGenerator = BuiltinFilter(Catalog.CIStarShineGenerator) { args throws(CIFilterError) in
+        let c = try args.point(kCIInputCenterKey)
+        let s = StarShineStage(center: SIMD2(Float(c.x), Float(c.y)), color: try args.color(kCIInputColorKey).workingValue,
+                               radius: max(1e-3, try args.float(kCIInputRadiusKey)), crossScale: try args.float("inputCrossScale"),
+                               crossAngle: try args.float("inputCrossAngle"), crossOpacity: try args.float("inputCrossOpacity"),
+                               crossWidth: max(1e-3, try args.float("inputCrossWidth")), epsilon: try args.float("inputEpsilon"))
+        return CIImage(node: GeneratorNode(stage: s))
+    }
+
+    /// CISunbeamsGenerator: a sun disc of `sunRadius` (antialiased) and beams beyond it whose
+    /// brightness varies with angle, `striationStrength * s(theta)^striationContrast *
+    /// falloff`, where s mixes three angular sine waves shifted by `time` and the falloff
+    /// reaches 0 at `sunRadius * (1 + maxStriationRadius)`.
+    static let sunbeamsGenerator = BuiltinFilter(Catalog.CISunbeamsGenerator) { args throws(CIFilterError) in
+        let c = try args.point(kCIInputCenterKey)
+        let s = SunbeamsStage(center: SIMD2(Float(c.x), Float(c.y)), color: try args.color(kCIInputColorKey).workingValue,
+                              sunRadius: try args.float("inputSunRadius"), maxStriationRadius: try args.float("inputMaxStriationRadius"),
+                              strength: try args.float("inputStriationStrength"), contrast: try args.float("inputStriationContrast"),
+                              time: try args.float(kCIInputTimeKey))
+        return CIImage(node: GeneratorNode(stage: s))
+    }
+
+    /// CILenticularHaloGenerator: a ring of radius `haloRadius` and width `haloWidth`, its
+    /// red, green and blue rings spread apart by `(1 - haloOverlap) * haloWidth / 2` (lens
+    /// dispersion), modulated by angular striations of `striationStrength` and
+    /// `striationContrast` shifted by `time`.
+    static let lenticularHaloGenerator = BuiltinFilter(Catalog.CILenticularHaloGenerator) { args throws(CIFilterError) in
+        let c = try args.point(kCIInputCenterKey)
+        let s = HaloStage(center: SIMD2(Float(c.x), Float(c.y)), color: try args.color(kCIInputColorKey).workingValue,
+                          radius: try args.float("inputHaloRadius"), width: max(1e-3, try args.float("inputHaloWidth")),
+                          overlap: try args.float("inputHaloOverlap"), strength: try args.float("inputStriationStrength"),
+                          contrast: try args.float("inputStriationContrast"), time: try args.float(kCIInputTimeKey))
+        return CIImage(node: GeneratorNode(stage: s))
+    }
+}
+
+/// Angular striation pattern in [0, 1]: three incommensurate sine waves, shifted by `time`.
+@inline(__always) func striation(_ theta: Float, _ time: Float) -> Float {
+    let t = 2 * Float.pi * time
+    let v = sinf(7 * theta + t) + sinf(13 * theta - 2 * t + 1.3) + sinf(29 * theta + 3 * t + 2.1)
+    return clamp01(0.5 + v / 6)
+}
+
+struct StarShineStage: GeneratorStage {
+    let center: SIMD2<Float>, color: SIMD4<Float>
+    let radius: Float, crossScale: Float, crossAngle: Float, crossOpacity: Float, crossWidth: Float, epsilon: Float
+
+    static func intensity(dx: Float, dy: Float, radius: Float, crossScale: Float, crossAngle: Float, crossOpacity: Float, crossWidth: Float, epsilon: Float) -> Float {
+        let r = (dx * dx + dy * dy).squareRoot()
+        var i = expf(-4 * (r / radius) * (r / radius)) + powf(10, epsilon) * radius / (r + radius)
+        let ca = cosf(crossAngle), sa = sinf(crossAngle)
+        let u = dx * ca + dy * sa, v = -dx * sa + dy * ca
+        let amp = powf(10, crossOpacity / 4), length = max(1e-3, radius * crossScale / 4)
+        i += amp * expf(-abs(v) / crossWidth) * expf(-abs(u) / length)
+        i += amp * expf(-abs(u) / crossWidth) * expf(-abs(v) / length)
+        return clamp01(i)
+    }
+
+    func generate(_ out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
+        let dy = Float(y) + 0.5 - center.y
+        for i in 0..<count {
+            out[i] = color * Self.intensity(dx: Float(x + i) + 0.5 - center.x, dy: dy, radius: radius, crossScale: crossScale, crossAngle: crossAngle,
+                                            crossOpacity: crossOpacity, crossWidth: crossWidth, epsilon: epsilon)
+        }
+    }
+    var label: String { "star shine" }
+}
+
+struct SunbeamsStage: GeneratorStage {
+    let center: SIMD2<Float>, color: SIMD4<Float>
+    let sunRadius: Float, maxStriationRadius: Float, strength: Float, contrast: Float, time: Float
+
+    static func intensity(dx: Float, dy: Float, sunRadius: Float, maxStriationRadius: Float, strength: Float, contrast: Float, time: Float) -> Float {
+        let r = (dx * dx + dy * dy).squareRoot()
+        let disc = clamp01(sunRadius + 0.5 - r)
+        let reach = max(1e-3, sunRadius * maxStriationRadius)
+        let falloff = clamp01(1 - (r - sunRadius) / reach)
+        let beams = strength * powf(striation(atan2f(dy, dx), time), contrast) * falloff * falloff
+        return clamp01(disc + beams)
+    }
+
+    func generate(_ out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
+        let dy = Float(y) + 0.5 - center.y
+        for i in 0..<count {
+            out[i] = color * Self.intensity(dx: Float(x + i) + 0.5 - center.x, dy: dy, sunRadius: sunRadius, maxStriationRadius: maxStriationRadius,
+                                            strength: strength, contrast: contrast, time: time)
+        }
+    }
+    var label: String { "sunbeams" }
+}
+
+struct HaloStage: GeneratorStage {
+    let center: SIMD2<Float>, color: SIMD4<Float>
+    let radius: Float, width: Float, overlap: Float, strength: Float, contrast: Float, time: Float
+
+    /// Per-channel ring intensity (r, g, b, and their maximum as alpha).
+    static func intensity(dx: Float, dy: Float, radius: Float, width: Float, overlap: Float, strength: Float, contrast: Float, time: Float) -> SIMD4<Float> {
+        let r = (dx * dx + dy * dy).squareRoot()
+        let spread = (1 - overlap) * width / 2
+        let s = 1 - strength + strength * powf(striation(atan2f(dy, dx), time), contrast)
+        func ring(_ rr: Float) -> Float { let t = (r - rr) / (width / 2); return clamp01(expf(-4 * t * t) * s) }
+        let red = ring(radius + spread), green = ring(radius), blue = ring(radius - spread)
+        return SIMD4(red, green, blue, max(red, max(green, blue)))
+    }
+
+    func generate(_ out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
+        let dy = Float(y) + 0.5 - center.y
+        for i in 0..<count {
+            let k = Self.intensity(dx: Float(x + i) + 0.5 - center.x, dy: dy, radius: radius, width: width, overlap: overlap,
+                                   strength: strength, contrast: contrast, time: time)
+            // Colour per channel, alpha from the strongest ring: premultiplied, colour <= alpha.
+            out[i] = SIMD4(color.x * k.x, color.y * k.y, color.z * k.z, color.w * k.w)
+        }
+    }
+    var label: String { "lenticular halo" }
+}
