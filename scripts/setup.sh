@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Cyanotype builds against, if any are missing (we run as root;
 # sudo is used when not). Safe to run repeatedly: it does nothing when all are present.
+# `scripts/setup.sh --test` also installs the independent barcode readers the tests use
+# (zbar from Debian; zxing-cpp from PyPI when pip is there: its tests skip otherwise).
 set -euo pipefail
 packages=(pkg-config libspng-dev libturbojpeg0-dev libwebp-dev liblcms2-dev libtiff-dev libheif-dev)
+if [ "${1:-}" = "--test" ]; then packages+=(zbar-tools); fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -17,4 +20,10 @@ fi
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: the Swift toolchain (6.0 or later) is required: https://www.swift.org/install/linux/" >&2
     exit 1
+fi
+
+if [ "${1:-}" = "--test" ] && command -v python3 >/dev/null 2>&1 && ! python3 -c "import zxingcpp" 2>/dev/null; then
+    python3 -m pip install -q zxing-cpp 2>/dev/null \
+        || python3 -m pip install -q --break-system-packages zxing-cpp 2>/dev/null \
+        || echo "setup: zxing-cpp is not installable here; the Aztec and full-range QR decoder tests will skip" >&2
 fi
