@@ -47,6 +47,23 @@ import Testing
         }
     }
 
+    @Test func clampedFloatOutputKeepsPremultipliedColourWithinAlpha() throws {
+        let src = image(testPixels(width: 9, height: 7, alpha: true), 9, 7)
+        let bright = src.applyingFilter("CIExposureAdjust", parameters: [kCIInputEVKey: 2])
+        let linear = CGColorSpace(name: CGColorSpace.linearSRGB)!
+        let d = try CIContext(options: [.outputColorSpace: linear]).renderToData(bright, from: src.extent, format: .RGBAf).data
+        let got = d.withUnsafeBytes { Array($0.bindMemory(to: SIMD4<Float>.self)) }
+        let straight = try renderFloat(bright, src.extent)   // unclamped, straight
+        for i in got.indices {
+            let a = straight[i].w
+            for k in 0..<3 {
+                let expect = min(max(straight[i][k], 0), 1) * a
+                #expect(abs(got[i][k] - expect) < 1e-5, "pixel \(i) channel \(k)")
+            }
+            #expect(abs(got[i].w - a) < 1e-6)
+        }
+    }
+
     @Test func oneContextManyThreadsSameBytes() async throws {
         let img = busyRecipe(64, 48)
         let ctx = CIContext(options: [.tileSize: 16])

@@ -96,8 +96,23 @@ struct DestinationWriter: @unchecked Sendable {
             let clampRange = !(space?.isExtended ?? true)
             let linearOut = space.map { $0.transfer == .linear } ?? true
             // The working values as they are: one copy per row.
-            if info.sample == .float, info.layout == .rgba, premultiplied, linearOut, fromSRGB == nil, !clampRange {
-                dst.assumingMemoryBound(to: SIMD4<Float>.self).update(from: src, count: n)
+            if info.sample == .float, info.layout == .rgba, premultiplied, linearOut, fromSRGB == nil {
+                let d = dst.assumingMemoryBound(to: SIMD4<Float>.self)
+                if !clampRange {
+                    d.update(from: src, count: n)
+                    return
+                }
+                // Clamping straight colour to 0...1 and premultiplying again is clamping the
+                // premultiplied colour to 0...alpha: no divide, all lanes at once.
+                for i in 0..<n {
+                    let p = src[i]
+                    var a = p.w > 0 ? p.w : 0
+                    a = a < 1 ? a : 1
+                    var c = p.replacing(with: 0, where: .!(p .> 0))           // NaN -> 0
+                    c = c.replacing(with: SIMD4(repeating: a), where: c .> a)
+                    c.w = a
+                    d[i] = c
+                }
                 return
             }
             @inline(__always) func fix(_ v: Float) -> Float { clampRange ? clamp01(v) : (v.isFinite ? v : 0) }
