@@ -122,15 +122,8 @@ public final class CIContext: @unchecked Sendable {
     /// in the destination's format, colour space and alpha convention, rows are copied as
     /// they are (a decode -> encode of an unfiltered image converts nothing).
     private func copyUnchanged(_ node: RecipeNode, _ rect: PixelRect, _ writer: DestinationWriter) throws -> Bool {
-        var source = node
-        if let lazy = node as? LazySourceNode {
-            do { source = try lazy.source() } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
-        }
-        guard let bitmap = source as? BitmapNode, bitmap.pixelExtent.contains(rect),
-              bitmap.format.info?.layout == writer.info.layout, bitmap.format.info?.sample == writer.info.sample,
-              writer.info.sample == .uint8 || writer.info.sample == .uint16,
-              bitmap.premultiplied == writer.premultiplied || writer.info.layout == .rgbx,
-              workingColorSpace == nil || bitmap.colorSpace == writer.space
+        guard let bitmap = try unchangedSource(node, rect: rect, layout: writer.info.layout, sample: writer.info.sample,
+                                               space: writer.space, premultiplied: writer.premultiplied)
         else { return false }
         let bpp = writer.bytesPerPixel
         let ext = bitmap.pixelExtent
@@ -144,6 +137,27 @@ public final class CIContext: @unchecked Sendable {
         }
         lock.lock(); stats = RenderStatistics(); stats.sourcePixels = rect.area; lock.unlock()
         return true
+    }
+
+    /// The bitmap behind `node` when its pixels over `rect` are already what a destination of
+    /// this layout, sample type, colour space and alpha convention wants (nil otherwise).
+    func unchangedSource(_ node: RecipeNode, rect: PixelRect, layout: CIFormat.Layout, sample: CIFormat.Sample,
+                         space: CGColorSpace?, premultiplied: Bool) throws -> BitmapNode? {
+        var source = node
+        if let lazy = node as? LazySourceNode {
+            do { source = try lazy.source() } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
+        }
+        guard let bitmap = source as? BitmapNode, bitmap.pixelExtent.contains(rect),
+              let info = bitmap.format.info, info.layout == layout, info.sample == sample,
+              sample == .uint8 || sample == .uint16,
+              bitmap.premultiplied == premultiplied || layout == .rgbx,
+              workingColorSpace == nil || bitmap.colorSpace == space
+        else { return nil }
+        return bitmap
+    }
+    func unchangedSource(_ node: RecipeNode, rect: PixelRect, format: CIFormat, space: CGColorSpace?, premultiplied: Bool) throws -> BitmapNode? {
+        guard let info = format.info else { return nil }
+        return try unchangedSource(node, rect: rect, layout: info.layout, sample: info.sample, space: space, premultiplied: premultiplied)
     }
 
     /// Renders `rect` of `image` into a new buffer of `format`, rows top-down.

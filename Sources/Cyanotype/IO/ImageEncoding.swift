@@ -110,6 +110,13 @@ extension CIContext {
                     try ImageCodecs.encode(rgba16: raw.bindMemory(to: UInt16.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
                 }
             }
+            if let bitmap = try unchangedSource(image.node, rect: PixelRect(covering: rect), format: .RGBA8, space: space, premultiplied: false),
+               bitmap.bytesPerRow == bitmap.width * 4, bitmap.pixelExtent == PixelRect(covering: rect) {
+                // An unfiltered 8-bit image goes to the encoder as decoded: no render, no copy.
+                return try bitmap.data.withUnsafeBytes { raw throws(CodecError) in
+                    try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height, hasAlpha: hasAlpha, format: format, options: opts)
+                }
+            }
             let r = try renderToData(image, from: rect, format: .RGBA8, colorSpace: space, premultiplied: false)
             return try r.data.withUnsafeBytes { raw throws(CodecError) in
                 try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
