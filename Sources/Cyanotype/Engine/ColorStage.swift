@@ -124,8 +124,15 @@ final class FusedColorNode: RecipeNode, @unchecked Sendable {
         super.init(extent: extent, inputs: [head] + steps.flatMap(\.extras))
     }
 
+    /// Sources cheap to produce a row at a time: the head is then read row by row, so each
+    /// row is converted and transformed while it sits in L1 (instead of a whole-tile pass).
+    private var headByRow: Bool {
+        head is BitmapNode || head is GeneratorNode || head is ConstantColorNode || head is FloatBlockNode
+    }
+
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        ev.fill(head, rect, out)
+        let byRow = headByRow
+        if !byRow { ev.fill(head, rect, out) }
         // Extra inputs (blend backgrounds, masks) for every step, each over the same rect.
         var blocks: [PixelBlock] = []
         var extraStart: [Int] = []
@@ -142,6 +149,9 @@ final class FusedColorNode: RecipeNode, @unchecked Sendable {
         let w = rect.width
         for r in 0..<out.height {
             let row = out.row(r)
+            if byRow {
+                ev.fill(head, PixelRect(x: rect.minX, y: rect.minY + r, width: w, height: 1), TileBuffer(base: row, width: w, height: 1, rowStride: w))
+            }
             for (i, b) in blocks.enumerated() { pointers[i] = b.pixels + r * w }
             var premultiplied = true
             for (s, step) in steps.enumerated() {
