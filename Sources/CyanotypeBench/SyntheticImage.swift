@@ -69,7 +69,7 @@ struct SyntheticImage {
 }
 
 /// The five per-pixel filters of the fusion workloads (and the single-filter baseline).
-enum FilterChain {
+enum BenchFilters {
     static func colorMatrix(_ i: CIImage) -> CIImage {
         i.applyingFilter("CIColorMatrix", parameters: [
             "inputRVector": CIVector(x: 0.9, y: 0.05, z: 0.05, w: 0), "inputGVector": CIVector(x: 0.05, y: 0.9, z: 0.05, w: 0),

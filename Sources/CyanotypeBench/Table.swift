@@ -4,16 +4,19 @@ import Foundation
 enum Quantity {
     case seconds(Double)
     case bytes(Int)
+    /// A difference in 8-bit levels.
+    case levels(Int)
 
     static func time(_ t: Timing) -> Quantity { .seconds(t.wall) }
 
     var value: Double {
-        switch self { case .seconds(let s): return s; case .bytes(let b): return Double(b) }
+        switch self { case .seconds(let s): return s; case .bytes(let b): return Double(b); case .levels(let l): return Double(l) }
     }
     var text: String {
         switch self {
         case .seconds(let s): return s < 0.1 ? String(format: "%.1f ms", s * 1000) : String(format: "%.3f s", s)
         case .bytes(let b): return String(format: "%.0f MB", Double(b) / 1e6)
+        case .levels(let l): return "\(l) level\(l == 1 ? "" : "s")"
         }
     }
 }
@@ -23,6 +26,7 @@ enum Target {
     case throughputAtLeast(Double)  // MP/s
     case ratioAtMost(Double)        // ours / reference
     case ratioBelow(Double)
+    case valueAtMost(Double, String) // ours itself, in the named unit
     case info                       // measured for context, no goal
 
     var text: String {
@@ -30,6 +34,7 @@ enum Target {
         case .throughputAtLeast(let t): return String(format: ">= %.0f MP/s", t)
         case .ratioAtMost(let r): return String(format: "ratio <= %g", r)
         case .ratioBelow(let r): return r == 1 ? "faster (ratio < 1)" : String(format: "ratio < %g", r)
+        case .valueAtMost(let v, let unit): return String(format: "<= %g ", v) + unit
         case .info: return "(info)"
         }
     }
@@ -67,6 +72,7 @@ struct Row {
         case .throughputAtLeast(let t): return throughput.map { $0 >= t }
         case .ratioAtMost(let r): return ratio.map { $0 <= r }
         case .ratioBelow(let r): return ratio.map { $0 < r }
+        case .valueAtMost(let v, _): return ours.value <= v
         case .info: return nil
         }
     }

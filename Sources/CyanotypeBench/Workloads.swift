@@ -22,7 +22,7 @@ struct ColorMatrixFloat: Workload {
                 try env.context.renderChecked(recipe, toBitmap: out, rowBytes: img.width * 16, bounds: img.extent, format: .RGBAf, colorSpace: env.linearSRGB)
             }
         }
-        let matrix = try time(FilterChain.colorMatrix(input))
+        let matrix = try time(BenchFilters.colorMatrix(input))
         // The same render with no filter: what reading and writing the buffers alone costs.
         let copy = try time(input)
         return [Row(workload: "1 colour matrix, RGBAf linear", ours: .time(matrix), oursCPU: matrix.cpu, megapixels: img.megapixels,
@@ -36,14 +36,14 @@ struct ColorMatrixFloat: Workload {
 struct FusedChain: Workload {
     let key = "chain"
     func run(_ env: BenchEnvironment) throws -> [Row] {
-        let one = try env.time8(FilterChain.colorMatrix(env.ciImage8))
-        let chain = FilterChain.five(env.ciImage8)
+        let one = try env.time8(BenchFilters.colorMatrix(env.ciImage8))
+        let chain = BenchFilters.five(env.ciImage8)
         let five = try env.time8(chain)
         env.note("2 five filters", env.context.lastRenderStatistics)
         let recipe = "\(chain)"
         env.notes.append("2 recipe: " + (recipe.range(of: "fused").map { String(recipe[$0.lowerBound...].dropLast()) } ?? recipe))
         // A grading chain of the kind photo apps stack (four fold into one matrix).
-        let grade = try env.time8(FilterChain.grade(env.ciImage8))
+        let grade = try env.time8(BenchFilters.grade(env.ciImage8))
         return [Row(workload: "2 five per-pixel filters, RGBA8 (matrix, exposure, vibrance, gamma, controls)", ours: .time(five), oursCPU: five.cpu,
                     megapixels: env.image.megapixels,
                     reference: "ours, CIColorMatrix alone", referenceValue: .time(one), referenceCPU: one.cpu, target: .ratioAtMost(1.5)),
@@ -153,7 +153,7 @@ struct PeakMemory: Workload {
         let base = Memory.currentRSS
         let input = image.image8(image.rgba8())
         let ctx = CIContext(options: [.cacheIntermediates: false])
-        let r = try ctx.renderToData(FilterChain.five(input), from: image.extent, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+        let r = try ctx.renderToData(BenchFilters.five(input), from: image.extent, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
         precondition(r.data.count == image.width * image.height * 4)
         print("peak_increase_bytes \(Memory.peakRSS - base)")
     }
@@ -188,4 +188,5 @@ struct JPEGRoundTrip: Workload {
     }
 }
 
-let allWorkloads: [any Workload] = [ColorMatrixFloat(), FusedChain(), GaussianBlur(), BlurCrop(), PeakMemory(), JPEGRoundTrip()]
+let allWorkloads: [any Workload] = [ColorMatrixFloat(), FusedChain(), GaussianBlur(), BlurCrop(), PeakMemory(), JPEGRoundTrip(),
+                                    LUTApply(), Reductions(), InstafilterLooks()]

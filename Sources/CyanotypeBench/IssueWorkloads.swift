@@ -1,0 +1,164 @@
+import Foundation
+import Cyanotype
+import Instafilter
+
+// Speed targets of the LUT (4), reduction (7) and Instafilter (6) issues, measured the same
+// way as the engine issue's workloads: best of N, CPU time, reference tools via posix_spawn.
+
+/// The 24 MP test image as a JPEG at quality 90 (the jpeg workload writes the same file).
+func inputJPEG(_ env: BenchEnvironment) throws -> URL {
+    let url = env.file("in.jpg")
+    if !FileManager.default.fileExists(atPath: url.path) {
+        try env.context.encode(env.ciImage8, as: .jpeg, options: [.lossyCompressionQuality: 0.9]).write(to: url)
+    }
+    return url
+}
+
+/// Largest per-channel (RGB) difference, in 8-bit levels, between two decoded files.
+func maxChannelDifference(_ a: URL, _ b: URL) throws -> (max: Int, mean: Double) {
+    let x = try ImageCodecs.decode(try Data(contentsOf: a)), y = try ImageCodecs.decode(try Data(contentsOf: b))
+    guard x.width == y.width, x.height == y.height, x.bitDepth == 8, y.bitDepth == 8 else {
+        throw BenchError("cannot compare \(a.lastPathComponent) (\(x.width)x\(x.height), \(x.bitDepth)-bit) with \(b.lastPathComponent) (\(y.width)x\(y.height), \(y.bitDepth)-bit)")
+    }
+    var worst = 0, sum = 0
+    x.pixels.withUnsafeBufferPointer { p in
+        y.pixels.withUnsafeBufferPointer { q in
+            for i in 0..<p.count where i & 3 != 3 {
+                let d = abs(Int(p[i]) - Int(q[i]))
+                sum += d
+                worst = max(worst, d)
+            }
+        }
+    }
+    return (worst, Double(sum) / Double(x.width * x.height * 3))
+}
+
+/// 4. A 64^3 tetrahedral LUT: in memory (8-bit in/out), and JPEG -> LUT -> JPEG against ffmpeg.
+struct LUTApply: Workload {
+    let key = "lut"
+
+    /// A grade with cross-talk between channels, so no 1D shortcut applies: an S-curve,
+    /// a warm/teal split, and a saturation change weighted by luma.
+    static func grade(_ c: SIMD3<Float>) -> SIMD3<Float> {
+        let s = c * c * (SIMD3(repeating: 3) - 2 * c)                       // smoothstep contrast
+        let v = 0.6 * s + 0.4 * c
+        let l = 0.2126 * v.x + 0.7152 * v.y + 0.0722 * v.z
+        let split = SIMD3<Float>(0.06, 0.01, -0.05) * (l - 0.45)            // warm highs, teal shadows
+        let sat = 1.25 - 0.4 * abs(l - 0.5)
+        let out = SIMD3(repeating: l) + (v - SIMD3(repeating: l)) * sat + split
+        return out.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1))
+    }
+
+    func run(_ env: BenchEnvironment) throws -> [Row] {
+        let img = env.image
+        let lut = try LUT.make(size: 64, title: "bench grade", Self.grade)
+        let mem = try env.time8(env.ciImage8.applyingLUT(lut, interpolation: .tetrahedral))
+        var rows = [Row(workload: "4 LUT 64^3 tetrahedral, RGBA8 in memory", ours: .time(mem), oursCPU: mem.cpu, megapixels: img.megapixels,
+                        reference: "-", referenceValue: nil, target: .throughputAtLeast(100))]
+
+        let input = try inputJPEG(env), output = env.file("lut-ours.jpg")
+        let q90: [CIImageRepresentationOption: Any] = [.lossyCompressionQuality: 0.9]
+        try lut.cubeData().write(to: env.file("lut.cube"))
+        let ours = try bestOf(env.runs) {
+            let i = try CIImage.read(contentsOf: input)
+            try env.context.encode(i.applyingLUT(lut, interpolation: .tetrahedral), as: .jpeg, options: q90).write(to: output)
+        }
+        guard Shell.available("ffmpeg") else {
+            env.notes.append("4 lut: ffmpeg missing")
+            rows.append(Row(workload: "4 JPEG -> LUT -> JPEG q90", ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
+                            reference: "(ffmpeg missing)", referenceValue: nil, target: .ratioAtMost(1.0 / 3)))
+            return rows
+        }
+        let ff = "ffmpeg -v error -y"
+        let lut3d = "-vf lut3d=file=lut.cube:interp=tetrahedral"
+        let ref = try Shell.time("\(ff) -i \(input.path) \(lut3d) -q:v 2 lut-ffmpeg.jpg", runs: env.runs, in: env.dir)
+        rows.append(Row(workload: "4 JPEG -> LUT -> JPEG q90", ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
+                        reference: "ffmpeg lut3d tetrahedral -q:v 2", referenceValue: .time(ref), referenceCPU: ref.cpu, target: .ratioAtMost(1.0 / 3)))
+        let jpegDiff = try maxChannelDifference(output, env.file("lut-ffmpeg.jpg"))
+        rows.append(Row(workload: "4 max |diff| ours vs ffmpeg, JPEG outputs", ours: .levels(jpegDiff.max), megapixels: nil,
+                        reference: String(format: "mean %.2f", jpegDiff.mean), referenceValue: nil, target: .info))
+
+        // The same LUT from a lossless PNG to PNG, so only the LUT (not JPEG decoders, chroma
+        // upsampling or encoders) differs between the two outputs.
+        let png = env.file("lut-in.png")
+        try env.context.encode(env.ciImage8, as: .png).write(to: png)
+        try env.context.encode(try CIImage.read(contentsOf: png).applyingLUT(lut, interpolation: .tetrahedral), as: .png).write(to: env.file("lut-ours.png"))
+        try Shell.run("\(ff) -i \(png.path) \(lut3d) -pix_fmt rgba lut-ffmpeg.png", in: env.dir)
+        let pngDiff = try maxChannelDifference(env.file("lut-ours.png"), env.file("lut-ffmpeg.png"))
+        rows.append(Row(workload: "4 max |diff| ours vs ffmpeg, PNG -> LUT -> PNG", ours: .levels(pngDiff.max), megapixels: nil,
+                        reference: String(format: "mean %.3f", pngDiff.mean), referenceValue: nil, target: .valueAtMost(1, "level")))
+        return rows
+    }
+}
+
+/// 7. CIAreaAverage and CIAreaHistogram (256 bins) over the whole image, read with `reduce`.
+struct Reductions: Workload {
+    let key = "reduce"
+    func run(_ env: BenchEnvironment) throws -> [Row] {
+        let img = env.image
+        let float = CIImage(bitmapData: img.rgbaLinearFloat(from: env.rgba8), bytesPerRow: img.width * 16, size: img.extent.size,
+                            format: .RGBAf, colorSpace: env.linearSRGB)
+        let extent = CIVector(cgRect: img.extent)
+        var rows = [Row]()
+        for (label, source) in [("RGBAf linear", float), ("RGBA8", env.ciImage8)] {
+            // A new recipe each run: reduction results are cached on the recipe, so reusing
+            // one would time the cache (0.0 ms) from the second run on.
+            func average() -> CIImage { source.applyingFilter("CIAreaAverage", parameters: [kCIInputExtentKey: extent]) }
+            func histogram() -> CIImage {
+                source.applyingFilter("CIAreaHistogram", parameters: [kCIInputExtentKey: extent, "inputCount": 256, "inputScale": 1])
+            }
+            var values = [SIMD4<Float>]()
+            let a = try bestOf(env.runs) { values = try env.context.reduce(average()) }
+            guard values.count == 1 else { throw BenchError("CIAreaAverage gave \(values.count) pixels") }
+            let h = try bestOf(env.runs) { values = try env.context.reduce(histogram()) }
+            guard values.count == 256 else { throw BenchError("CIAreaHistogram gave \(values.count) bins") }
+            rows.append(Row(workload: "7 CIAreaAverage, \(label)", ours: .time(a), oursCPU: a.cpu, megapixels: img.megapixels,
+                            reference: "-", referenceValue: nil, target: .throughputAtLeast(500)))
+            rows.append(Row(workload: "7 CIAreaHistogram 256 bins, \(label)", ours: .time(h), oursCPU: h.cpu, megapixels: img.megapixels,
+                            reference: "-", referenceValue: nil, target: .throughputAtLeast(500)))
+        }
+        return rows
+    }
+}
+
+/// 6. Instafilter: 1080x1080 previews of the looks, and a 12 MP export with a look and grain.
+struct InstafilterLooks: Workload {
+    let key = "insta"
+    func run(_ env: BenchEnvironment) throws -> [Row] {
+        // Preview: an already decoded 1080x1080 image through a look, rendered to RGBA8.
+        let small = SyntheticImage(width: 1080, height: 1080)
+        let preview = small.image8(small.rgba8())
+        func timeLook(_ look: BaseFilter) throws -> Timing {
+            try env.time8(Renderer.shared.render(image: preview, with: look), bounds: small.extent)
+        }
+        let clarendon = try timeLook(InstaClarendon())
+        var slowest: (name: String, t: Timing)? = nil
+        for def in CSSLookDefinition.cssgram {
+            let t = try timeLook(CSSLook(def))
+            if t.wall > slowest?.t.wall ?? -1 { slowest = (def.displayName, t) }
+        }
+        var rows = [Row(workload: "6 preview 1080x1080 Clarendon -> RGBA8", ours: .time(clarendon), oursCPU: clarendon.cpu,
+                        megapixels: small.megapixels, reference: "33 ms budget", referenceValue: .seconds(0.033), target: .ratioAtMost(1))]
+        if let s = slowest {
+            rows.append(Row(workload: "6 preview 1080x1080, slowest of 26 CSSgram (\(s.name))", ours: .time(s.t), oursCPU: s.t.cpu,
+                            megapixels: small.megapixels, reference: "33 ms budget", referenceValue: .seconds(0.033), target: .ratioAtMost(1)))
+        }
+
+        // Export: a 12 MP JPEG through Clarendon + grain to JPEG q90, against decode + encode.
+        let big = SyntheticImage(width: 4000, height: 3000)
+        let input = env.file("insta-12mp.jpg")
+        let q90: [CIImageRepresentationOption: Any] = [.lossyCompressionQuality: 0.9]
+        try env.context.encode(big.image8(big.rgba8()), as: .jpeg, options: q90).write(to: input)
+        let chain = FilterChain([InstaClarendon(), InstaGrain()])
+        let export = try bestOf(env.runs) {
+            try Renderer.shared.export(contentsOf: input, with: chain, format: .jpeg(compressionQuality: 0.9)).write(to: env.file("insta-ours.jpg"))
+        }
+        let plain = try bestOf(env.runs) {
+            try env.context.encode(try CIImage.read(contentsOf: input), as: .jpeg, options: q90).write(to: env.file("insta-plain.jpg"))
+        }
+        rows.append(Row(workload: "6 export 12 MP JPEG, Clarendon + grain -> JPEG q90", ours: .time(export), oursCPU: export.cpu,
+                        megapixels: big.megapixels, reference: "ours, JPEG decode + encode q90", referenceValue: .time(plain),
+                        referenceCPU: plain.cpu, target: .ratioAtMost(2)))
+        return rows
+    }
+}
