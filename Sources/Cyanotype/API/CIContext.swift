@@ -110,9 +110,10 @@ public final class CIContext: @unchecked Sendable {
             let stride = -(rowBytes / 16)
             let whole = TileBuffer(base: data.assumingMemoryBound(to: SIMD4<Float>.self) + (rect.height - 1) * (rowBytes / 16),
                                    width: rect.width, height: rect.height, rowStride: stride)
+            let clamps = writer.clamps
             try execute(image.node, rect, direct: { t in
                 whole.view(x: t.minX - rect.minX, y: t.minY - rect.minY, width: t.width, height: t.height)
-            }) { _, _ in }
+            }) { tile, _ in if clamps { writer.clampInPlace(tile) } }
             return
         }
         try execute(image.node, rect) { tile, tileRect in writer.write(tile, tileRect) }
@@ -225,7 +226,9 @@ public final class CIContext: @unchecked Sendable {
         }
         forEachTile(rect, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight) { t in
             if let direct {
-                ev.fill(root, t, direct(t))
+                let view = direct(t)
+                ev.fill(root, t, view)
+                sink(view, t)
             } else {
                 let block = PixelBlock(rect: t)
                 ev.fill(root, t, block.buffer)

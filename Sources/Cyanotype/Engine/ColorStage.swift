@@ -82,6 +82,7 @@ struct MatrixStage: ColorStage {
 @inline(__always) func unpremultiplyRow(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
     for i in 0..<count {
         let p = row[i]
+        if p.w == 1 { continue }   // opaque (most photos): no divide, no store
         let inv: Float = p.w > 0 ? 1 / p.w : 0
         row[i] = SIMD4(p.x * inv, p.y * inv, p.z * inv, p.w)
     }
@@ -89,6 +90,7 @@ struct MatrixStage: ColorStage {
 @inline(__always) func premultiplyRow(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
     for i in 0..<count {
         let p = row[i]
+        if p.w == 1 { continue }
         row[i] = SIMD4(p.x * p.w, p.y * p.w, p.z * p.w, p.w)
     }
 }

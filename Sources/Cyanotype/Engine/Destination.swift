@@ -20,11 +20,18 @@ struct DestinationWriter: @unchecked Sendable {
         fromSRGB = colorSpace?.fromSRGBMatrix.map { ColorMatrix(rgb: $0) }
     }
 
-    /// True when the destination format is the working format itself (premultiplied linear
-    /// float RGBA, unclipped): tiles can render directly into it.
+    /// True when the destination holds premultiplied linear float RGBA in sRGB primaries:
+    /// tiles can render directly into it (then `clampInPlace` when the space is not extended).
     var isWorkingFormat: Bool {
         info.sample == .float && info.layout == .rgba && premultiplied && fromSRGB == nil
-            && (space.map { $0.transfer == .linear && $0.isExtended } ?? true)
+            && (space.map { $0.transfer == .linear } ?? true)
+    }
+    /// Whether values must be clipped to the space's range (0...alpha premultiplied).
+    var clamps: Bool { !(space?.isExtended ?? true) }
+
+    /// Clips a tile rendered straight into the destination, while it is still in cache.
+    func clampInPlace(_ tile: TileBuffer) {
+        for r in 0..<tile.height { clampToAlpha(tile.row(r), tile.row(r), tile.width) }
     }
 
     func write(_ tile: TileBuffer, _ rect: PixelRect) {
@@ -102,17 +109,7 @@ struct DestinationWriter: @unchecked Sendable {
                     d.update(from: src, count: n)
                     return
                 }
-                // Clamping straight colour to 0...1 and premultiplying again is clamping the
-                // premultiplied colour to 0...alpha: no divide, all lanes at once.
-                for i in 0..<n {
-                    let p = src[i]
-                    var a = p.w > 0 ? p.w : 0
-                    a = a < 1 ? a : 1
-                    var c = p.replacing(with: 0, where: .!(p .> 0))           // NaN -> 0
-                    c = c.replacing(with: SIMD4(repeating: a), where: c .> a)
-                    c.w = a
-                    d[i] = c
-                }
+                clampToAlpha(src, d, n)
                 return
             }
             @inline(__always) func fix(_ v: Float) -> Float { clampRange ? clamp01(v) : (v.isFinite ? v : 0) }
@@ -192,4 +189,18 @@ struct DestinationWriter: @unchecked Sendable {
     @inline(__always) private func q8(_ v: Float) -> UInt8 { UInt8(clamp01(v) * 255 + 0.5) }
     @inline(__always) private func q16(_ v: Float) -> UInt16 { UInt16(clamp01(v) * 65535 + 0.5) }
     @inline(__always) private func luminance(_ s: SIMD4<Float>) -> Float { 0.2126 * s.x + 0.7152 * s.y + 0.0722 * s.z }
+}
+
+/// Clamping straight colour to 0...1 and premultiplying again is clamping premultiplied
+/// colour to 0...alpha (alpha to 0...1): no divide, all lanes at once, NaN to 0.
+@inline(__always) func clampToAlpha(_ src: UnsafeMutablePointer<SIMD4<Float>>, _ dst: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
+    for i in 0..<n {
+        let p = src[i]
+        var a = p.w > 0 ? p.w : 0
+        a = a < 1 ? a : 1
+        var c = p.replacing(with: 0, where: .!(p .> 0))
+        c = c.replacing(with: SIMD4(repeating: a), where: c .> a)
+        c.w = a
+        dst[i] = c
+    }
 }
