@@ -110,7 +110,9 @@ extension CIImage {
         ]
         if let d = h.dpi { p[kCGImagePropertyDPIWidth] = d; p[kCGImagePropertyDPIHeight] = d }
         if let icc = h.iccProfile { p[kCGImagePropertyProfileName] = ICCProfile.description(of: icc) ?? "embedded ICC profile" }
-        if let exif = h.exif { p[kCGImagePropertyExifDictionary] = ["RawBytes": exif.count] }
+        if let exif = h.exif {
+            for (k, v) in EXIFDictionary.parse(exif) { p[k] = v }
+        }
         return p
     }
 }
