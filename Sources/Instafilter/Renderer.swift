@@ -11,9 +11,19 @@ public enum ExportFormat: Sendable, Equatable {
     case webp(quality: Double)
     /// Lossless WebP.
     case webpLossless
+    /// HEIF (HEVC), quality 0...1, where libheif has an HEVC encoder.
+    case heif(quality: Double)
+    /// AVIF (AV1), quality 0...1, where libheif has an AV1 encoder.
+    case avif(quality: Double)
 
     public var fileExtension: String {
-        switch self { case .jpeg: return "jpg"; case .png: return "png"; case .webp, .webpLossless: return "webp" }
+        switch self {
+        case .jpeg: return "jpg"
+        case .png: return "png"
+        case .webp, .webpLossless: return "webp"
+        case .heif: return "heic"
+        case .avif: return "avif"
+        }
     }
 }
 
@@ -101,6 +111,10 @@ public final class Renderer: Sendable {
             fileFormat = .webp; options[.lossyCompressionQuality] = min(max(q, 0), 1)
         case .webpLossless:
             fileFormat = .webp; options[.lossless] = true
+        case .heif(let q):
+            fileFormat = .heif; options[.lossyCompressionQuality] = min(max(q, 0), 1)
+        case .avif(let q):
+            fileFormat = .avif; options[.lossyCompressionQuality] = min(max(q, 0), 1)
         }
         do {
             return try context.encode(look, as: fileFormat, depth: 8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB), options: options)
