@@ -182,6 +182,8 @@ public struct EncodeOptions: Sendable, Equatable {
     public var orientation: Int = 1
     /// TIFF only: dots per inch written as X/YResolution, when given.
     public var dpi: Double? = nil
+    /// A TIFF-structured EXIF block to embed as it is (JPEG APP1); see `ImageCodecs.uprightedEXIF`.
+    public var exif: Data? = nil
 
     public init() {}
 }

@@ -54,6 +54,29 @@ struct EXIFSummary: Equatable {
     init(tiff data: Data) {
         self = data.withUnsafeBytes { EXIFSummary(tiff: $0) }
     }
+
+    /// The block with IFD0's orientation set to 1 (written pixels are already upright).
+    static func uprighted(_ data: Data) -> Data {
+        var bytes = [UInt8](data)
+        guard bytes.count >= 8 else { return data }
+        let little = bytes[0] == 0x49
+        func u16(_ at: Int) -> Int? {
+            guard at >= 0, at + 2 <= bytes.count else { return nil }
+            return little ? Int(bytes[at]) | Int(bytes[at + 1]) << 8 : Int(bytes[at]) << 8 | Int(bytes[at + 1])
+        }
+        func u32(_ at: Int) -> Int? {
+            guard let lo = u16(little ? at : at + 2), let hi = u16(little ? at + 2 : at) else { return nil }
+            return lo | hi << 16
+        }
+        guard let ifd = u32(4), let count = u16(ifd) else { return data }
+        for i in 0..<min(count, 512) {
+            let entry = ifd + 2 + i * 12
+            guard u16(entry) == 0x0112, u16(entry + 2) == 3, entry + 10 <= bytes.count else { continue }
+            bytes[entry + 8] = little ? 1 : 0
+            bytes[entry + 9] = little ? 0 : 1
+        }
+        return Data(bytes)
+    }
 }
 
 /// Small big/little-endian readers over raw bytes, all bounds-checked by the caller's guard.

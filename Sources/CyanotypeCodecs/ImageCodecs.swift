@@ -7,6 +7,9 @@ import Foundation
 /// and a header's size is checked against `DecodeLimits` before pixels are allocated.
 /// All functions are thread-safe (each call owns its codec context).
 public enum ImageCodecs {
+    /// `exif` with IFD0's orientation tag set to 1, for pixels that were turned upright.
+    public static func uprightedEXIF(_ exif: Data) -> Data { EXIFSummary.uprighted(exif) }
+
     /// The format named by the first bytes, or nil when none of ours matches.
     public static func sniff(_ data: Data) -> ImageFileFormat? {
         data.withUnsafeBytes { sniff(bytes: $0) }

@@ -211,8 +211,31 @@ enum JPEGCodec {
         defer { if let out { tjFree(out) } }
         guard rc == 0, let out, size > 0 else { throw .encodeFailed(detail: "JPEG: \(lastError(handle))") }
         let jpeg = UnsafeRawBufferPointer(start: out, count: Int(size))
-        guard let icc = options.iccProfile, !icc.isEmpty else { return Data(jpeg) }
-        return try insertICC(icc, into: jpeg)
+        // EXIF first (APP1 belongs right after SOI/APP0), then the ICC segments after it.
+        var result = Data(jpeg)
+        if let exif = options.exif, !exif.isEmpty, exif.count <= 65_535 - 8 {
+            result = insertEXIF(exif, into: jpeg)
+        }
+        guard let icc = options.iccProfile, !icc.isEmpty else { return result }
+        let bytes = [UInt8](result)
+        var outcome: Result<Data, CodecError> = .failure(.encodeFailed(detail: "JPEG: no output"))
+        bytes.withUnsafeBytes { raw in
+            do throws(CodecError) { outcome = .success(try insertICC(icc, into: raw)) } catch { outcome = .failure(error) }
+        }
+        return try outcome.get()
+    }
+
+    /// An APP1 "Exif" segment after SOI (and APP0 JFIF), before any APP2.
+    static func insertEXIF(_ exif: Data, into jpeg: UnsafeRawBufferPointer) -> Data {
+        let at = JPEGMarkers(jpeg).insertionOffset
+        let length = 2 + 6 + exif.count
+        var result = Data(capacity: jpeg.count + length + 2)
+        result.append(contentsOf: jpeg[0..<at])
+        result.append(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)])
+        result.append(contentsOf: Array("Exif".utf8) + [0, 0])
+        result.append(exif)
+        result.append(contentsOf: jpeg[at...])
+        return result
     }
 
     /// Splits `icc` into APP2 "ICC_PROFILE" segments placed after SOI (and APP0 JFIF).

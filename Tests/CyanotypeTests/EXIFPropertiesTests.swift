@@ -80,3 +80,25 @@ import Testing
         }
     }
 }
+
+@Suite struct EXIFRoundTripTests {
+    @Test func jpegKeepsEXIFUnlessStripped() throws {
+        let img = image(testPixels(width: 8, height: 4), 8, 4)
+        let jpeg = try CIContext().encode(img, as: .jpeg)
+        let payload = Array("Exif".utf8) + [0, 0] + EXIFPropertiesTests.exifBlock()
+        let app1: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let withExif = Data(Array(jpeg.prefix(2)) + app1 + Array(jpeg.dropFirst(2)))
+        // Turned upright on reading: the written EXIF keeps the camera data, orientation 1.
+        let upright = try CIImage.read(data: withExif, options: [.applyOrientationProperty: true])
+        let written = try CIContext().encode(upright, as: .jpeg)
+        let again = try CIImage.read(data: written)
+        #expect(again.properties[kCGImagePropertyOrientation] as? Int == 1)
+        #expect((again.properties[kCGImagePropertyExifDictionary] as? [String: Any])?["ISOSpeedRatings"] as? Int == 200)
+        // Not turned: the orientation tag is kept.
+        let asStored = try CIContext().encode(try CIImage.read(data: withExif), as: .jpeg)
+        #expect(try CIImage.read(data: asStored).properties[kCGImagePropertyOrientation] as? Int == 6)
+        // Stripped: no EXIF at all.
+        let stripped = try CIContext().encode(upright, as: .jpeg, options: [.stripMetadata: true])
+        #expect(try CIImage.read(data: stripped).properties[kCGImagePropertyExifDictionary] == nil)
+    }
+}

@@ -95,6 +95,11 @@ extension CIContext {
         if !strip {
             opts.iccProfile = ICCProfile.profile(for: space)
             opts.dpi = options[.dpi].flatMap(numberValue) ?? image.properties[kCGImagePropertyDPIWidth].flatMap(numberValue)
+            // Pixels turned upright (orientation property 1) get an EXIF block that says so.
+            if let exif = image.properties[kCyanotypePropertyRawEXIF] as? Data {
+                let upright = (image.properties[kCGImagePropertyOrientation] as? Int ?? 1) == 1
+                opts.exif = upright ? ImageCodecs.uprightedEXIF(exif) : exif
+            }
         }
         let hasAlpha = format != .jpeg
         do {

@@ -29,6 +29,9 @@ public let kCGImagePropertyProfileName = "ProfileName"
 public let kCGImagePropertyExifDictionary = "{Exif}"
 /// Cyanotype: the file format ("jpeg", "png", "webp", "tiff", "heif", "avif").
 public let kCyanotypePropertyFileFormat = "CyanotypeFileFormat"
+/// Cyanotype: the file's EXIF block as read (TIFF-structured `Data`), written back by the
+/// JPEG representation (orientation set to 1) unless `.stripMetadata` is set.
+public let kCyanotypePropertyRawEXIF = "CyanotypeRawEXIF"
 
 /// Why an image file could not be read or written.
 public enum ImageIOError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -112,6 +115,7 @@ extension CIImage {
         if let icc = h.iccProfile { p[kCGImagePropertyProfileName] = ICCProfile.description(of: icc) ?? "embedded ICC profile" }
         if let exif = h.exif {
             for (k, v) in EXIFDictionary.parse(exif) { p[k] = v }
+            p[kCyanotypePropertyRawEXIF] = exif
         }
         return p
     }
