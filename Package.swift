@@ -30,6 +30,8 @@ let package = Package(
         // libtiff behind non-variadic C calls that return error codes (TIFFSetField/TIFFGetField
         // are variadic, which Swift cannot call).
         .target(name: "CCodecShims", dependencies: ["CTIFF"]),
+        // The few pixel loops Swift cannot express: non-temporal stores.
+        .target(name: "CCyanotypeKernels"),
         // Byte-level decoders and encoders: files in, interleaved 8/16-bit pixels out, and back.
         .target(
             name: "CyanotypeCodecs",
@@ -38,7 +40,7 @@ let package = Package(
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(
             name: "Cyanotype",
-            dependencies: ["CyanotypeCodecs", "CLCMS2"],
+            dependencies: ["CyanotypeCodecs", "CLCMS2", "CCyanotypeKernels"],
             swiftSettings: tunedSwift),
         // Named looks, filter chains with intensity, film grain and an exporter, built only on
         // Cyanotype's public API.

@@ -27,7 +27,7 @@ import Testing
         #expect(whole == tiled)
     }
 
-    @Test func workingFormatRendersDirectlyAndTiledEqualsWhole() throws {
+    @Test func floatOutputTiledEqualsWholeAndMatchesTheConvertingPath() throws {
         let img = busyRecipe(37, 29)
         let rect = img.extent.integral
         let linear = CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!
@@ -62,6 +62,21 @@ import Testing
             }
             #expect(abs(got[i].w - a) < 1e-6)
         }
+    }
+
+    @Test func floatStoresAgreeAlignedAndUnaligned() throws {
+        let src = image(testPixels(width: 9, height: 7, alpha: true), 9, 7)
+        let bright = src.applyingFilter("CIExposureAdjust", parameters: [kCIInputEVKey: 2])
+        let ctx = CIContext(options: [.outputColorSpace: CGColorSpace(name: CGColorSpace.linearSRGB)!])
+        let n = 9 * 7 * 4
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: n * 4 + 64, alignment: 16)
+        defer { raw.deallocate() }
+        try ctx.renderChecked(bright, toBitmap: raw, rowBytes: 9 * 16, bounds: src.extent, format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB))
+        let aligned = Array(UnsafeBufferPointer(start: raw.assumingMemoryBound(to: Float.self), count: n))
+        try ctx.renderChecked(bright, toBitmap: raw + 4, rowBytes: 9 * 16, bounds: src.extent, format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB))
+        let shifted = (0..<n).map { (raw + 4).loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) }
+        #expect(aligned == shifted)
+        #expect(aligned.allSatisfy { $0 >= 0 && $0 <= 1 })
     }
 
     @Test func oneContextManyThreadsSameBytes() async throws {

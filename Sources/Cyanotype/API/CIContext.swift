@@ -104,18 +104,6 @@ public final class CIContext: @unchecked Sendable {
             throw CIRenderError.bufferTooSmall(needed: rect.width * writer.bytesPerPixel * rect.height, given: rowBytes * rect.height)
         }
         if try copyUnchanged(image.node, rect, writer) { return }
-        if writer.isWorkingFormat, Int(bitPattern: data) % 16 == 0, rowBytes % 16 == 0 {
-            // The destination holds working-space pixels: tiles render straight into it, rows
-            // walked top-down with a negative stride, and no conversion pass.
-            let stride = -(rowBytes / 16)
-            let whole = TileBuffer(base: data.assumingMemoryBound(to: SIMD4<Float>.self) + (rect.height - 1) * (rowBytes / 16),
-                                   width: rect.width, height: rect.height, rowStride: stride)
-            let clamps = writer.clamps
-            try execute(image.node, rect, direct: { t in
-                whole.view(x: t.minX - rect.minX, y: t.minY - rect.minY, width: t.width, height: t.height)
-            }) { tile, _ in if clamps { writer.clampInPlace(tile) } }
-            return
-        }
         try execute(image.node, rect) { tile, tileRect in writer.write(tile, tileRect) }
     }
 
@@ -199,8 +187,7 @@ public final class CIContext: @unchecked Sendable {
 
     /// Plans `rect` of `root`, materialises intermediates, then renders output tiles on all
     /// cores, handing each finished tile to `sink`.
-    func execute(_ root: RecipeNode, _ rect: PixelRect, direct: (@Sendable (PixelRect) -> TileBuffer)? = nil,
-                 sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void) throws {
+    func execute(_ root: RecipeNode, _ rect: PixelRect, sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void) throws {
         let plan = RenderPlan(root: root, rect: rect, tileSize: tileSizeOverride)
         do {
             for node in plan.order { try node.prepare() }
@@ -225,15 +212,11 @@ public final class CIContext: @unchecked Sendable {
             if cachesIntermediates, (node as? IntermediateNode)?.cacheable ?? true { store(node, block) }
         }
         forEachTile(rect, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight) { t in
-            if let direct {
-                let view = direct(t)
-                ev.fill(root, t, view)
-                sink(view, t)
-            } else {
-                let block = PixelBlock(rect: t)
-                ev.fill(root, t, block.buffer)
-                sink(block.buffer, t)
-            }
+            // Tiles stay cache-resident; writers then store to the destination once (float
+            // destinations with streaming stores: rendering in place measured slower).
+            let block = PixelBlock(rect: t)
+            ev.fill(root, t, block.buffer)
+            sink(block.buffer, t)
             ev.count { $0.tiles += 1 }
         }
         lock.lock(); stats = ev.statistics; lock.unlock()

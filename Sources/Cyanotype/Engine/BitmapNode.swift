@@ -26,7 +26,6 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
     }
 
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        ev.count { $0.sourcePixels += rect.area }
         guard let info = format.info else { out.zero(); return }
         let ext = pixelExtent
         let x0 = rect.minX - ext.minX
@@ -184,7 +183,6 @@ final class FloatBlockNode: RecipeNode, @unchecked Sendable {
         super.init(extent: block.rect.cgRect, inputs: [])
     }
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        ev.count { $0.sourcePixels += rect.area }
         out.copy(from: block.view(rect))
     }
     override var label: String { "float pixels \(block.rect)" }

@@ -133,8 +133,14 @@ final class FusedColorNode: RecipeNode, @unchecked Sendable {
     }
 
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        let byRow = headByRow
-        if !byRow { ev.fill(head, rect, out) }
+        // Row by row straight from the source (no per-row bookkeeping) when the tile lies
+        // inside it; sources are never materialised, so nothing is bypassed.
+        let byRow = headByRow && head.pixelExtent.contains(rect)
+        if byRow {
+            if head.isPixelSource { ev.count { $0.sourcePixels += rect.area } }
+        } else {
+            ev.fill(head, rect, out)
+        }
         // Extra inputs (blend backgrounds, masks) for every step, each over the same rect.
         var blocks: [PixelBlock] = []
         var extraStart: [Int] = []
@@ -152,7 +158,7 @@ final class FusedColorNode: RecipeNode, @unchecked Sendable {
         for r in 0..<out.height {
             let row = out.row(r)
             if byRow {
-                ev.fill(head, PixelRect(x: rect.minX, y: rect.minY + r, width: w, height: 1), TileBuffer(base: row, width: w, height: 1, rowStride: w))
+                head.evaluate(PixelRect(x: rect.minX, y: rect.minY + r, width: w, height: 1), into: TileBuffer(base: row, width: w, height: 1, rowStride: w), ev)
             }
             for (i, b) in blocks.enumerated() { pointers[i] = b.pixels + r * w }
             var premultiplied = true

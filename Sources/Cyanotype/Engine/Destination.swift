@@ -1,3 +1,5 @@
+import CCyanotypeKernels
+
 /// Writes working-space tiles into caller memory in a `CIFormat`: unpremultiply, convert
 /// primaries, encode the transfer function, quantise, re-premultiply when the format wants it.
 /// Row 0 of the destination is the top of `bounds` (highest y), as in Core Image.
@@ -18,20 +20,6 @@ struct DestinationWriter: @unchecked Sendable {
         self.space = colorSpace; self.premultiplied = premultiplied
         tables = TransferTables.forSpace(colorSpace)
         fromSRGB = colorSpace?.fromSRGBMatrix.map { ColorMatrix(rgb: $0) }
-    }
-
-    /// True when the destination holds premultiplied linear float RGBA in sRGB primaries:
-    /// tiles can render directly into it (then `clampInPlace` when the space is not extended).
-    var isWorkingFormat: Bool {
-        info.sample == .float && info.layout == .rgba && premultiplied && fromSRGB == nil
-            && (space.map { $0.transfer == .linear } ?? true)
-    }
-    /// Whether values must be clipped to the space's range (0...alpha premultiplied).
-    var clamps: Bool { !(space?.isExtended ?? true) }
-
-    /// Clips a tile rendered straight into the destination, while it is still in cache.
-    func clampInPlace(_ tile: TileBuffer) {
-        for r in 0..<tile.height { clampToAlpha(tile.row(r), tile.row(r), tile.width) }
     }
 
     func write(_ tile: TileBuffer, _ rect: PixelRect) {
@@ -104,12 +92,11 @@ struct DestinationWriter: @unchecked Sendable {
             let linearOut = space.map { $0.transfer == .linear } ?? true
             // The working values as they are: one copy per row.
             if info.sample == .float, info.layout == .rgba, premultiplied, linearOut, fromSRGB == nil {
-                let d = dst.assumingMemoryBound(to: SIMD4<Float>.self)
-                if !clampRange {
-                    d.update(from: src, count: n)
-                    return
+                // Streaming stores: the destination is written once and not read back, so it
+                // skips the cache (and the read-for-ownership that doubles memory traffic).
+                UnsafeRawPointer(src).withMemoryRebound(to: Float.self, capacity: 4 * n) { s in
+                    cyan_store_rgbaf_stream(dst.assumingMemoryBound(to: Float.self), s, n, clampRange ? 1 : 0)
                 }
-                clampToAlpha(src, d, n)
                 return
             }
             @inline(__always) func fix(_ v: Float) -> Float { clampRange ? clamp01(v) : (v.isFinite ? v : 0) }
@@ -189,18 +176,4 @@ struct DestinationWriter: @unchecked Sendable {
     @inline(__always) private func q8(_ v: Float) -> UInt8 { UInt8(clamp01(v) * 255 + 0.5) }
     @inline(__always) private func q16(_ v: Float) -> UInt16 { UInt16(clamp01(v) * 65535 + 0.5) }
     @inline(__always) private func luminance(_ s: SIMD4<Float>) -> Float { 0.2126 * s.x + 0.7152 * s.y + 0.0722 * s.z }
-}
-
-/// Clamping straight colour to 0...1 and premultiplying again is clamping premultiplied
-/// colour to 0...alpha (alpha to 0...1): no divide, all lanes at once, NaN to 0.
-@inline(__always) func clampToAlpha(_ src: UnsafeMutablePointer<SIMD4<Float>>, _ dst: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
-    for i in 0..<n {
-        let p = src[i]
-        var a = p.w > 0 ? p.w : 0
-        a = a < 1 ? a : 1
-        var c = p.replacing(with: 0, where: .!(p .> 0))
-        c = c.replacing(with: SIMD4(repeating: a), where: c .> a)
-        c.w = a
-        dst[i] = c
-    }
 }

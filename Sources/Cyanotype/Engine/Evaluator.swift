@@ -51,6 +51,7 @@ final class Evaluator: @unchecked Sendable {
             target.copy(from: block.view(inside))
             return
         }
+        if node.isPixelSource { count { $0.sourcePixels += inside.area } }
         node.evaluate(inside, into: target, self)
     }
 }

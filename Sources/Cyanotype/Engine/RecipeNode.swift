@@ -32,6 +32,9 @@ class RecipeNode: @unchecked Sendable {
     /// consumers is worth materialising once.
     var isExpensive: Bool { false }
 
+    /// Bitmaps and materialised pixels: what `RenderStatistics.sourcePixels` counts.
+    var isPixelSource: Bool { self is BitmapNode || self is FloatBlockNode }
+
     /// One line for `CIContext.explain`.
     var label: String { String(describing: type(of: self)) }
 }
