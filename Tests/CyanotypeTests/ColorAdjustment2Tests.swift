@@ -16,12 +16,7 @@ import Testing
     func f(_ v: Double) -> Double { Double(Float(v)) }
 
     func check(_ out: CIImage, _ rows: [[Double]] = samples, tol: Double = 2e-4, _ formula: ([Double]) -> [Double]) throws {
-        let got = try renderFloat(out, CGRect(x: 0, y: 0, width: rows.count, height: 1))
-        for (k, p) in rows.enumerated() {
-            var e = formula(p.map(f))
-            if e[3] <= 0 { e = [0, 0, 0, 0] }
-            #expect(close(got[k], e, tol: tol, "sample \(p)"))
-        }
+        try checkSamples(out, rows, tol: tol, formula)
     }
 
     func apply(_ name: String, _ image: CIImage, _ params: [String: Any] = [:]) -> CIImage {

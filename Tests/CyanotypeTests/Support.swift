@@ -54,3 +54,14 @@ func close(_ a: SIMD4<Float>, _ b: [Double], tol: Double = 1e-4, _ what: @autocl
     }
     return true
 }
+
+/// Renders `rows.count` pixels of `out` (a `linearRow` of samples) and compares each with
+/// `formula` applied to the sample (rounded to Float first, as the pixels are).
+func checkSamples(_ out: CIImage, _ rows: [[Double]], tol: Double = 2e-4, _ formula: ([Double]) -> [Double]) throws {
+    let got = try renderFloat(out, CGRect(x: 0, y: 0, width: rows.count, height: 1))
+    for (k, p) in rows.enumerated() {
+        var e = formula(p.map { Double(Float($0)) })
+        if e[3] <= 0 { e = [0, 0, 0, 0] }
+        #expect(close(got[k], e, tol: tol, "sample \(p)"))
+    }
+}

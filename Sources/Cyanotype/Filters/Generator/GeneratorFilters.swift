@@ -37,8 +37,10 @@ extension BuiltinFilters {
     }
 }
 
+/// CILinearGradient, and CISmoothLinearGradient with `smooth` (smoothstep on the ramp).
 struct LinearGradientStage: GeneratorStage {
     let p0: SIMD2<Float>, p1: SIMD2<Float>, c0: SIMD4<Float>, c1: SIMD4<Float>
+    var smooth = false
     func generate(_ out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
         let d = p1 - p0
         let len2 = d.x * d.x + d.y * d.y
@@ -47,10 +49,10 @@ struct LinearGradientStage: GeneratorStage {
         for i in 0..<count {
             let px = Float(x + i) + 0.5 - p0.x
             let t = clamp01((px * d.x + py * d.y) * inv)
-            out[i] = c0 + (c1 - c0) * t
+            out[i] = c0 + (c1 - c0) * (smooth ? t * t * (3 - 2 * t) : t)
         }
     }
-    var label: String { "linear gradient" }
+    var label: String { smooth ? "smooth linear gradient" : "linear gradient" }
 }
 
 struct RadialGradientStage: GeneratorStage {

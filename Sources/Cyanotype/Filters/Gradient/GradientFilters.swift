@@ -20,7 +20,7 @@ extension BuiltinFilters {
     static let smoothLinearGradient = BuiltinFilter(Catalog.CISmoothLinearGradient) { args throws(CIFilterError) in
         let p0 = try args.point("inputPoint0"), p1 = try args.point("inputPoint1")
         let c0 = try args.color("inputColor0").workingValue, c1 = try args.color("inputColor1").workingValue
-        return CIImage(node: GeneratorNode(stage: SmoothLinearGradientStage(p0: SIMD2(Float(p0.x), Float(p0.y)), p1: SIMD2(Float(p1.x), Float(p1.y)), c0: c0, c1: c1)))
+        return CIImage(node: GeneratorNode(stage: LinearGradientStage(p0: SIMD2(Float(p0.x), Float(p0.y)), p1: SIMD2(Float(p1.x), Float(p1.y)), c0: c0, c1: c1, smooth: true)))
     }
 
     /// CIHueSaturationValueGradient: a colour wheel of `radius` centred on the origin, extent
@@ -72,22 +72,6 @@ struct GaussianGradientStage: GeneratorStage {
         }
     }
     var label: String { "gaussian gradient" }
-}
-
-struct SmoothLinearGradientStage: GeneratorStage {
-    let p0: SIMD2<Float>, p1: SIMD2<Float>, c0: SIMD4<Float>, c1: SIMD4<Float>
-    func generate(_ out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
-        let d = p1 - p0
-        let len2 = d.x * d.x + d.y * d.y
-        let inv: Float = len2 > 0 ? 1 / len2 : 0
-        let py = Float(y) + 0.5 - p0.y
-        for i in 0..<count {
-            let px = Float(x + i) + 0.5 - p0.x
-            let t = clamp01((px * d.x + py * d.y) * inv)
-            out[i] = c0 + (c1 - c0) * (t * t * (3 - 2 * t))
-        }
-    }
-    var label: String { "smooth linear gradient" }
 }
 
 /// HSV to RGB (hue in turns), the textbook hexcone.
