@@ -80,95 +80,92 @@ struct HEIFBoxes {
     func extentOutsideData() -> String? {
         guard let meta = boxes(0, b.count).first(where: { $0.type == "meta" }) else { return nil }
         let children = boxes(meta.body + 4, meta.end)
-        guard let iloc = children.first(where: { $0.type == "iloc" }), let v = be(iloc.body, 1), v <= 2,
-            let sizes = be(iloc.body + 4, 2)
-        else { return nil }
         let idat = children.first(where: { $0.type == "idat" })
-        let offsetSize = sizes >> 12 & 15, lengthSize = sizes >> 8 & 15, baseSize = sizes >> 4 & 15
-        let indexSize = v >= 1 ? sizes & 15 : 0
-        var pos = iloc.body + 6
-        guard let count = be(pos, v < 2 ? 2 : 4) else { return nil }
-        pos += v < 2 ? 2 : 4
-        for _ in 0..<min(count, 65536) {
-            guard let itemID = be(pos, v < 2 ? 2 : 4) else { return nil }
-            pos += v < 2 ? 2 : 4
-            var method = 0
-            if v >= 1 {
-                guard let m = be(pos, 2) else { return nil }
-                method = m & 15
-                pos += 2
+        for item in ilocItems(children) {
+            let limit: Int
+            switch item.method {
+            case 0: limit = b.count
+            case 1: limit = idat.map { $0.end - $0.body } ?? 0
+            default: continue
             }
-            pos += 2
-            guard let base = be(pos, baseSize) else { return nil }
-            pos += baseSize
-            guard let extents = be(pos, 2) else { return nil }
-            pos += 2
             var total = 0
-            for _ in 0..<min(extents, 65536) {
-                pos += indexSize
-                guard let off = be(pos, offsetSize), let len = be(pos + offsetSize, lengthSize) else { return nil }
-                pos += offsetSize + lengthSize
+            for (off, len) in item.extents {
                 total += len
-                let limit: Int
-                switch method {
-                case 0: limit = b.count
-                case 1: limit = idat.map { $0.end - $0.body } ?? 0
-                default: continue
-                }
-                let (end, o1) = (base + off).addingReportingOverflow(len)
+                let (end, o1) = (item.base + off).addingReportingOverflow(len)
                 if o1 || end > limit || total > b.count {
-                    return "item \(itemID) claims \(len) bytes at offset \(base + off), beyond the \(limit) bytes "
-                        + (method == 0 ? "of the file" : "of its idat box")
+                    return "item \(item.id) claims \(len) bytes at offset \(item.base + off), beyond the \(limit) bytes "
+                        + (item.method == 0 ? "of the file" : "of its idat box")
                 }
             }
         }
         return nil
     }
 
-    /// The byte range of an item stored in one extent, in the file or in `idat`.
-    func itemData(_ id: Int, _ children: [Box]) -> Range<Int>? {
+    /// One `iloc` entry: construction method (0 file, 1 idat), base offset and extents.
+    /// `complete` is false for an entry the box ends in the middle of (its extents so far).
+    struct ILocItem {
+        var id: Int, method: Int, base: Int
+        var declaredExtents: Int
+        var extents: [(offset: Int, length: Int)] = []
+        var complete = false
+    }
+
+    /// The entries of the `iloc` box among `children`, in order, as far as the box can be read
+    /// (bounds-checked; at most 65536 items and extents each).
+    func ilocItems(_ children: [Box]) -> [ILocItem] {
         guard let iloc = children.first(where: { $0.type == "iloc" }), let v = be(iloc.body, 1), v <= 2,
             let sizes = be(iloc.body + 4, 2)
-        else { return nil }
+        else { return [] }
         let offsetSize = sizes >> 12 & 15, lengthSize = sizes >> 8 & 15, baseSize = sizes >> 4 & 15
         let indexSize = v >= 1 ? sizes & 15 : 0
         var pos = iloc.body + 6
-        guard let count = be(pos, v < 2 ? 2 : 4) else { return nil }
+        guard let count = be(pos, v < 2 ? 2 : 4) else { return [] }
         pos += v < 2 ? 2 : 4
+        var items: [ILocItem] = []
         for _ in 0..<min(count, 65536) {
-            guard let itemID = be(pos, v < 2 ? 2 : 4) else { return nil }
+            guard let itemID = be(pos, v < 2 ? 2 : 4) else { return items }
             pos += v < 2 ? 2 : 4
             var method = 0
             if v >= 1 {
-                guard let m = be(pos, 2) else { return nil }
+                guard let m = be(pos, 2) else { return items }
                 method = m & 15
                 pos += 2
             }
             pos += 2  // data reference index
-            guard let base = be(pos, baseSize) else { return nil }
+            guard let base = be(pos, baseSize) else { return items }
             pos += baseSize
-            guard let extents = be(pos, 2) else { return nil }
+            guard let extents = be(pos, 2) else { return items }
             pos += 2
-            var first: (Int, Int)?
-            for e in 0..<min(extents, 65536) {
+            var item = ILocItem(id: itemID, method: method, base: base, declaredExtents: extents)
+            for _ in 0..<min(extents, 65536) {
                 pos += indexSize
-                guard let off = be(pos, offsetSize), let len = be(pos + offsetSize, lengthSize) else { return nil }
+                guard let off = be(pos, offsetSize), let len = be(pos + offsetSize, lengthSize) else {
+                    items.append(item)
+                    return items
+                }
                 pos += offsetSize + lengthSize
-                if e == 0 { first = (off, len) }
+                item.extents.append((off, len))
             }
-            guard itemID == id else { continue }
-            guard extents == 1, let (off, len) = first else { return nil }
-            var start = base + off
-            if method == 1 {
-                guard let idat = children.first(where: { $0.type == "idat" }) else { return nil }
-                start += idat.body
-                let end = len == 0 ? idat.end : start + len
-                return start >= idat.body && end <= idat.end && start <= end ? start..<end : nil
-            }
-            guard method == 0 else { return nil }
-            let end = len == 0 ? b.count : start + len
-            return start >= 0 && end <= b.count && start <= end ? start..<end : nil
+            item.complete = true
+            items.append(item)
         }
-        return nil
+        return items
+    }
+
+    /// The byte range of an item stored in one extent, in the file or in `idat`.
+    func itemData(_ id: Int, _ children: [Box]) -> Range<Int>? {
+        guard let item = ilocItems(children).first(where: { $0.id == id }), item.complete,
+            item.declaredExtents == 1, let (off, len) = item.extents.first
+        else { return nil }
+        var start = item.base + off
+        if item.method == 1 {
+            guard let idat = children.first(where: { $0.type == "idat" }) else { return nil }
+            start += idat.body
+            let end = len == 0 ? idat.end : start + len
+            return start >= idat.body && end <= idat.end && start <= end ? start..<end : nil
+        }
+        guard item.method == 0 else { return nil }
+        let end = len == 0 ? b.count : start + len
+        return start >= 0 && end <= b.count && start <= end ? start..<end : nil
     }
 }
