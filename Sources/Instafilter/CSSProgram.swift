@@ -239,43 +239,42 @@ struct CSSProgram: Sendable {
     /// Whether the overlays depend on position (gradients need the element box).
     var usesBox: Bool { overlays.contains { if case .constant = $0.shape { return false } else { return true } } }
 
-    /// The kernel for one element box and intensity (cheap: captures the compiled state).
-    /// Rows arrive straight (unpremultiplied) in linear sRGB and leave the same way.
-    func kernel(box: CGRect, intensity: Float) -> CIColorKernel {
-        let overlays = self.overlays, affines = self.affines
-        let tables = SRGBTransfer.shared
+    /// The look over `image`: its colour matched out to sRGB-encoded values, the kernel, and
+    /// matched back (Core Image's `matchedFromWorkingSpace(to:)` pattern). The engine drops
+    /// the conversions between consecutive looks and folds them into 8-bit sRGB reads and
+    /// writes. `intensity` below 1 mixes with the original in the working space.
+    func apply(to image: CIImage, intensity: Float) -> CIImage {
         let t = min(max(intensity, 0), 1)
+        guard t > 0 else { return image }
+        guard let encoded = image.matchedFromWorkingSpace(to: sRGBSpace),
+              let looked = encodedKernel(box: image.extent).apply(extent: image.extent, arguments: [encoded]),
+              let full = looked.matchedToWorkingSpace(from: sRGBSpace)
+        else { return image }
+        return t >= 1 ? full : mix(full, over: image, amount: Double(t))
+    }
+
+    /// The kernel for one element box (cheap: captures the compiled state). Rows arrive
+    /// straight (unpremultiplied) and sRGB-encoded, and leave the same way.
+    func encodedKernel(box: CGRect) -> CIColorKernel {
+        let overlays = self.overlays, affines = self.affines
         return CIColorKernel(name: "css look \(name)", premultiplied: false) { row in
             let px = row.output
             let n = px.count
             guard n > 0, let p = px.baseAddress else { return }
-            let enc = tables.encodeTable, dec = tables.decodeTable
-            withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 2 * n) { scratch in
-                guard let orig = scratch.baseAddress else { return }
-                let fill = orig + n
-                for i in 0..<n {
-                    let c = p[i]
-                    orig[i] = c
-                    p[i] = SIMD4(srgbLookup(enc, c.x), srgbLookup(enc, c.y), srgbLookup(enc, c.z), min(max(c.w, 0), 1))
-                }
-                for o in overlays {
-                    o.computeFill(into: fill, count: n, x: row.x, y: row.y, box: box)
-                    blendRow(o.mode, p, fill, n)
-                }
-                affines.withUnsafeBufferPointer { applyAffines($0, p, n) }
-                if t >= 1 {
-                    for i in 0..<n {
-                        let c = p[i]
-                        p[i] = SIMD4(srgbLookup(dec, c.x), srgbLookup(dec, c.y), srgbLookup(dec, c.z), c.w)
-                    }
-                } else {
-                    for i in 0..<n {
-                        let c = p[i], o = orig[i]
-                        let l = SIMD4(srgbLookup(dec, c.x), srgbLookup(dec, c.y), srgbLookup(dec, c.z), c.w)
-                        p[i] = o + (l - o) * t
+            for i in 0..<n { p[i].w = min(max(p[i].w, 0), 1) }
+            if !overlays.isEmpty {
+                withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: n) { scratch in
+                    guard let fill = scratch.baseAddress else { return }
+                    for o in overlays {
+                        o.computeFill(into: fill, count: n, x: row.x, y: row.y, box: box)
+                        blendRow(o.mode, p, fill, n)
                     }
                 }
             }
+            affines.withUnsafeBufferPointer { applyAffines($0, p, n) }
         }
     }
 }
+
+/// sRGB, the space CSS looks are defined in.
+let sRGBSpace = CGColorSpace(name: CGColorSpace.sRGB)!

@@ -84,21 +84,23 @@ public final class InstaGrain: BaseFilter, @unchecked Sendable {
             grain = grain.transformed(by: CGAffineTransform(scaleX: s, y: s))
         }
         grain = grain.transformed(by: CGAffineTransform(translationX: e.minX, y: e.minY)).cropped(to: e)
-        let tables = SRGBTransfer.shared
-        // Luminance-weighted overlay: C' = C + strength * 4L(1 - L) * (n - 0.5), in encoded
-        // values; the same noise in all channels (luminance grain).
+        // Luminance-weighted overlay: C' = C + strength * 4L(1 - L) * (n - 0.5), on
+        // sRGB-encoded values (matched out and back, as the CSS looks are: the conversions
+        // between a look and its grain cancel); the same noise in all channels.
         let blend = CIColorKernel(name: "grain overlay", premultiplied: false) { row in
             let px = row.output, n = row.input(0)
-            let enc = tables.encodeTable, dec = tables.decodeTable
             for i in 0..<px.count {
                 let c = px[i]
-                let r = srgbLookup(enc, c.x), g = srgbLookup(enc, c.y), b = srgbLookup(enc, c.z)
-                let l = 0.2126 * r + 0.7152 * g + 0.0722 * b
+                let l = 0.2126 * c.x + 0.7152 * c.y + 0.0722 * c.z
                 let d = strength * 4 * l * (1 - l) * (n[i].x - 0.5)
-                px[i] = SIMD4(srgbLookup(dec, r + d), srgbLookup(dec, g + d), srgbLookup(dec, b + d), c.w)
+                px[i] = c + SIMD4(d, d, d, 0)
             }
         }
-        return blend.apply(extent: e, arguments: [image, grain]) ?? image
+        guard let encoded = image.matchedFromWorkingSpace(to: sRGBSpace),
+              let grained = blend.apply(extent: e, arguments: [encoded, grain]),
+              let out = grained.matchedToWorkingSpace(from: sRGBSpace)
+        else { return image }
+        return out
     }
 
     override public func copy() -> BaseFilter {

@@ -42,7 +42,7 @@ open class CSSLook: BaseFilter, @unchecked Sendable {
     }
 
     override open func look(for image: CIImage, intensity: Double) -> CIImage {
-        program.kernel(box: image.extent, intensity: Float(intensity)).apply(extent: image.extent, arguments: [image]) ?? image
+        program.apply(to: image, intensity: Float(intensity))
     }
     override open func fullLook(for image: CIImage) -> CIImage { look(for: image, intensity: 1) }
 }
@@ -157,7 +157,7 @@ public final class CSSFilterList: BaseFilter, @unchecked Sendable {
     public var css: String { functions.map(\.description).joined(separator: " ") }
     override public func look(for image: CIImage, intensity: Double) -> CIImage {
         let p = withParameterLock { program }
-        return p.kernel(box: image.extent, intensity: Float(intensity)).apply(extent: image.extent, arguments: [image]) ?? image
+        return p.apply(to: image, intensity: Float(intensity))
     }
     override public func copy() -> BaseFilter {
         let c = CSSFilterList(functions)
@@ -177,7 +177,7 @@ public final class CSSOverlayFilter: BaseFilter, @unchecked Sendable {
         super.init(name: "overlay")
     }
     override public func look(for image: CIImage, intensity: Double) -> CIImage {
-        program.kernel(box: image.extent, intensity: Float(intensity)).apply(extent: image.extent, arguments: [image]) ?? image
+        program.apply(to: image, intensity: Float(intensity))
     }
     override public func copy() -> BaseFilter {
         let c = CSSOverlayFilter(overlay)
@@ -190,26 +190,23 @@ public final class CSSOverlayFilter: BaseFilter, @unchecked Sendable {
 /// values (browsers' `mix-blend-mode`), unlike Core Image's `CI...BlendMode` filters, which
 /// blend working-space (linear) values. Result covers the background's extent.
 public func cssBlend(_ foreground: CIImage, over background: CIImage, mode: CSSBlendMode, opacity: Double = 1) -> CIImage {
-    let tables = SRGBTransfer.shared
     let op = Float(min(max(opacity, 0), 1))
     let k = CIColorKernel(name: "css blend \(mode.rawValue)", premultiplied: false) { row in
         let px = row.output, n = px.count
         guard n > 0, let p = px.baseAddress else { return }
         let fg = row.input(0)
-        let enc = tables.encodeTable, dec = tables.decodeTable
         withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: n) { scratch in
             guard let fill = scratch.baseAddress else { return }
             for i in 0..<n {
-                let b = p[i], f = fg[i]
-                p[i] = SIMD4(srgbLookup(enc, b.x), srgbLookup(enc, b.y), srgbLookup(enc, b.z), b.w)
-                fill[i] = SIMD4(srgbLookup(enc, f.x), srgbLookup(enc, f.y), srgbLookup(enc, f.z), min(max(f.w, 0), 1) * op)
+                let f = fg[i]
+                fill[i] = SIMD4(f.x, f.y, f.z, min(max(f.w, 0), 1) * op)
             }
             blendRow(mode, p, fill, n)
-            for i in 0..<n {
-                let c = p[i]
-                p[i] = SIMD4(srgbLookup(dec, c.x), srgbLookup(dec, c.y), srgbLookup(dec, c.z), c.w)
-            }
         }
     }
-    return k.apply(extent: background.extent, arguments: [background, foreground]) ?? background
+    // Both images as sRGB-encoded values, blended, and matched back.
+    guard let b = background.matchedFromWorkingSpace(to: sRGBSpace), let f = foreground.matchedFromWorkingSpace(to: sRGBSpace),
+          let blended = k.apply(extent: background.extent, arguments: [b, f]), let out = blended.matchedToWorkingSpace(from: sRGBSpace)
+    else { return background }
+    return out
 }

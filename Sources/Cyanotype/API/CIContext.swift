@@ -104,7 +104,8 @@ public final class CIContext: @unchecked Sendable {
             throw CIRenderError.bufferTooSmall(needed: rect.width * writer.bytesPerPixel * rect.height, given: rowBytes * rect.height)
         }
         if try copyUnchanged(image.node, rect, writer) { return }
-        try execute(image.node, rect) { tile, tileRect in writer.write(tile, tileRect) }
+        let (root, w) = EncodedIO.rewrite(image.node, writer, colorManaged: workingColorSpace != nil)
+        try execute(root, rect) { tile, tileRect in w.write(tile, tileRect) }
     }
 
     /// Pass-through: when the recipe is just a bitmap (or a file) whose pixels are already

@@ -205,6 +205,14 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
         let step = FusedColorNode.Step(stage: stage, extras: extras.map(\.node))
         if let f = node as? FusedColorNode, f.extent == e {
             var steps = f.steps
+            if extras.isEmpty, let conv = stage as? SpaceConversionStage, let last = steps.last, last.extras.isEmpty,
+               let prev = last.stage as? SpaceConversionStage, conv.isInverse(of: prev) {
+                // A conversion next to its inverse: both go (sRGB -> linear -> sRGB between
+                // two LUTs or looks, say).
+                steps.removeLast()
+                if steps.isEmpty && f.head.extent == e { return CIImage(node: f.head, properties: storedProperties, url: url) }
+                return CIImage(node: FusedColorNode(head: f.head, steps: steps, extent: e), properties: storedProperties, url: url)
+            }
             if extras.isEmpty, let m2 = stage.matrix, let last = steps.last, last.extras.isEmpty, let m1 = last.stage.matrix,
                last.stage.wantsUnpremultiplied == stage.wantsUnpremultiplied || last.stage.alphaAgnostic || stage.alphaAgnostic {
                 // A matrix that commutes with premultiplication adopts its neighbour's mode.

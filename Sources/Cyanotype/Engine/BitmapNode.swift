@@ -161,6 +161,18 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
     }
 
     override var label: String { "bitmap \(width)x\(height) \(format) \(colorSpace?.description ?? "unmanaged")" }
+
+    /// The same pixels read as sRGB-encoded values (codes / 255 or / 65535, no transfer
+    /// decoding): the bitmap seen through a "to sRGB" conversion. nil unless it holds sRGB
+    /// integers in an RGB or grey layout.
+    func sRGBCodesAsValues() -> BitmapNode? {
+        guard let space = colorSpace, space.isSRGBPrimaries, space.transfer == .sRGB, space.model == .rgb,
+              let info = format.info, info.sample == .uint8 || info.sample == .uint16,
+              [.rgba, .bgra, .argb, .abgr, .rgbx, .l, .la].contains(info.layout)
+        else { return nil }
+        return BitmapNode(data: data, bytesPerRow: bytesPerRow, width: width, height: height, format: format, colorSpace: nil,
+                          premultiplied: premultiplied, origin: extent.origin)
+    }
 }
 
 extension CIFormat.Layout {

@@ -7,6 +7,7 @@ struct DestinationWriter: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     let rowBytes: Int
     let bounds: PixelRect
+    let format: CIFormat
     let info: CIFormat.Info
     let bytesPerPixel: Int
     let space: CGColorSpace?
@@ -16,10 +17,20 @@ struct DestinationWriter: @unchecked Sendable {
 
     init?(base: UnsafeMutableRawPointer, rowBytes: Int, bounds: PixelRect, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool) {
         guard let info = format.info, let bpp = format.bytesPerPixel else { return nil }
-        self.base = base; self.rowBytes = rowBytes; self.bounds = bounds; self.info = info; self.bytesPerPixel = bpp
+        self.base = base; self.rowBytes = rowBytes; self.bounds = bounds; self.format = format; self.info = info; self.bytesPerPixel = bpp
         self.space = colorSpace; self.premultiplied = premultiplied
         tables = TransferTables.forSpace(colorSpace)
         fromSRGB = colorSpace?.fromSRGBMatrix.map { ColorMatrix(rgb: $0) }
+    }
+
+    /// Whether this writer stores integers encoded with the sRGB curve in an RGB layout.
+    var storesSRGBIntegers: Bool {
+        guard let space, space.isSRGBPrimaries, space.transfer == .sRGB, space.model == .rgb else { return false }
+        return (info.sample == .uint8 || info.sample == .uint16) && [.rgba, .bgra, .argb, .abgr, .rgbx].contains(info.layout)
+    }
+    /// The same destination quantising values as they are (already encoded).
+    func unmanaged() -> DestinationWriter? {
+        DestinationWriter(base: base, rowBytes: rowBytes, bounds: bounds, format: format, colorSpace: nil, premultiplied: premultiplied)
     }
 
     func write(_ tile: TileBuffer, _ rect: PixelRect) {
@@ -41,7 +52,11 @@ struct DestinationWriter: @unchecked Sendable {
     private func writeRow(_ src: UnsafeMutablePointer<SIMD4<Float>>, _ dst: UnsafeMutableRawPointer, _ n: Int) {
         let gray = info.layout == .l || info.layout == .la
         if info.sample == .uint8, fromSRGB == nil, [.rgba, .bgra, .argb, .abgr].contains(info.layout) {
-            writeRGBA8(src, dst.assumingMemoryBound(to: UInt8.self), n)
+            if tables === TransferTables.linear && info.layout == .rgba {
+                writeRGBA8Values(src, dst.assumingMemoryBound(to: UInt8.self), n)
+            } else {
+                writeRGBA8(src, dst.assumingMemoryBound(to: UInt8.self), n)
+            }
             return
         }
         switch info.sample {
@@ -160,6 +175,27 @@ struct DestinationWriter: @unchecked Sendable {
             } else {
                 q[ri] = 0; q[gi] = 0; q[bi] = 0; q[ai] = 0
             }
+        }
+    }
+
+    /// RGBA8 of values stored as they are (no transfer function: an unmanaged destination,
+    /// or colour already encoded, see `EncodedIO`): one rounding per pixel, all four lanes
+    /// at once, no table.
+    private func writeRGBA8Values(_ src: UnsafeMutablePointer<SIMD4<Float>>, _ d: UnsafeMutablePointer<UInt8>, _ n: Int) {
+        let premultipliedOut = premultiplied
+        let out = UnsafeMutableRawPointer(d)
+        for i in 0..<n {
+            var p = src[i]
+            let a = p.w
+            if a < 1 && !premultipliedOut {
+                let inv: Float = a > 0 ? 1 / a : 0
+                p = SIMD4(p.x * inv, p.y * inv, p.z * inv, a)
+            }
+            var c = p.replacing(with: 0, where: .!(p .> 0))   // NaN -> 0
+            c = c.replacing(with: 1, where: c .> 1)
+            let q = unsafeBitCast(c * 255 + 12_582_912, to: SIMD4<UInt32>.self) & 0xFF
+            let bytes = q.x | (q.y << 8) | (q.z << 16) | (q.w << 24)
+            out.storeBytes(of: bytes.littleEndian, toByteOffset: i * 4, as: UInt32.self)
         }
     }
 

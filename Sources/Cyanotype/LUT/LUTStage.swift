@@ -57,6 +57,58 @@ struct LUTSampler: @unchecked Sendable {
         return c0 + (c1 - c0) * fb
     }
 
+    /// One axis of `cell` in scalar code (cheaper than the SIMD version when the caller
+    /// needs integer offsets anyway): the clamped grid coordinate's floor, capped at the last
+    /// cell, and the fraction. No checked conversions: the rounding magic leaves
+    /// round(t - 0.5) (floor, or one below at exact integers) in the low mantissa bits.
+    @inline(__always) func axis(_ v: Float, _ lane: Int) -> (Int, Float) {
+        let raw = (v - lo[lane]) * scale[lane]
+        let t = raw > 0 ? (raw < maxIndex ? raw : maxIndex) : 0          // NaN -> 0
+        let r = (t - 0.5) + 12_582_912
+        let i = Int(r.bitPattern & 0x3F_FFFF)
+        let last = n &- 2
+        let k = i < last ? i : last
+        return (k, t - Float(k))
+    }
+
+    /// Tetrahedral interpolation without branches on the data: the fractions' order
+    /// (three comparisons, a code 0...7) picks the corner one step along the largest
+    /// fraction's axis and the one two steps along the two largest, from `corners` (see
+    /// `tetrahedronCorners`), so photo data, whose tetrahedron changes unpredictably from
+    /// pixel to pixel, costs no mispredicted branches. Not for `extrapolate`.
+    @inline(__always) func tetrahedralSorted(_ p: SIMD4<Float>, _ corners: UnsafePointer<Int>) -> SIMD4<Float> {
+        let (ir, fr) = axis(p.x, 0), (ig, fg) = axis(p.y, 1), (ib, fb) = axis(p.z, 2)
+        let c = table.entries + (ir &+ ig &* o010 &+ ib &* o001)
+        let code = (fr >= fg ? 1 : 0) | (fr >= fb ? 2 : 0) | (fg >= fb ? 4 : 0)
+        let oHi = corners[code], oPair = corners[code &+ 8]
+        let hi = max(fr, max(fg, fb)), lo = min(fr, min(fg, fb))
+        let mid = fr + fg + fb - hi - lo
+        return c[0] * (1 - hi) + c[oHi] * (hi - mid) + c[oPair] * (mid - lo) + c[o111] * lo
+    }
+
+    /// For each order code (bit 0: r >= g, bit 1: r >= b, bit 2: g >= b): entries 0...7, the
+    /// offset of the corner along the largest fraction's axis; 8...15, the corner along the
+    /// two largest (all three axes but the smallest's). Codes 2 and 5 cannot occur.
+    func tetrahedronCorners(into t: UnsafeMutablePointer<Int>) {
+        let r = 1, g = o010, b = o001
+        // (largest axis, smallest axis) per code.
+        let order: [(Int, Int)] = [(b, r), (b, g), (b, r), (r, g), (g, r), (r, b), (g, b), (r, b)]
+        for (code, (hi, lo)) in order.enumerated() {
+            t[code] = hi
+            t[code + 8] = o111 - lo
+        }
+    }
+
+    /// Trilinear interpolation with the scalar cell search (not for `extrapolate`).
+    @inline(__always) func trilinearFast(_ p: SIMD4<Float>) -> SIMD4<Float> {
+        let (ir, fr) = axis(p.x, 0), (ig, fg) = axis(p.y, 1), (ib, fb) = axis(p.z, 2)
+        let c = table.entries + (ir &+ ig &* o010 &+ ib &* o001)
+        let c00 = c[0] + (c[1] - c[0]) * fr, c10 = c[o010] + (c[o110] - c[o010]) * fr
+        let c01 = c[o001] + (c[o101] - c[o001]) * fr, c11 = c[o011] + (c[o111] - c[o011]) * fr
+        let c0 = c00 + (c10 - c00) * fg, c1 = c01 + (c11 - c01) * fg
+        return c0 + (c1 - c0) * fb
+    }
+
     @inline(__always) func tetrahedral(_ p: SIMD4<Float>) -> SIMD4<Float> {
         let (c, f) = cell(p)
         let fr = f.x, fg = f.y, fb = f.z
@@ -219,7 +271,7 @@ final class SRGBCurveTables: @unchecked Sendable {
 struct LUTStage: ColorStage {
     let sampler: LUTSampler
     let shaper: ShaperSampler?
-    let encoding: LUTEncoding
+    var encoding: LUTEncoding
     let interpolation: LUTInterpolation
     let intensity: Float
     let name: String
@@ -243,12 +295,59 @@ struct LUTStage: ColorStage {
 
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
         // One small loop per variant, so each inlines its helpers completely.
-        if shaper == nil && encoding.fromWorking == nil && encoding.transfer == .sRGB {
+        if shaper == nil && encoding.fromWorking == nil && encoding.toWorking == nil && encoding.transfer == .linear {
+            if interpolation == .tetrahedral { runDirectTetrahedral(row, count) } else { runDirectTrilinear(row, count) }
+        } else if shaper == nil && encoding.fromWorking == nil && encoding.transfer == .sRGB {
             if interpolation == .tetrahedral { runSRGBTetrahedral(row, count) } else { runSRGBTrilinear(row, count) }
         } else if interpolation == .tetrahedral {
             runGenericTetrahedral(row, count)
         } else {
             runGenericTrilinear(row, count)
+        }
+    }
+
+    /// Values already in the LUT's encoding (the sRGB conversions are separate stages, see
+    /// `CIImage.applyingLUTStage`): the lookup and the intensity mix only.
+    @inline(never) private func runDirectTetrahedral(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
+        let sampler = self.sampler, k = intensity
+        let alphaLane: SIMDMask<SIMD4<Int32>> = [false, false, false, true]
+        if sampler.extrapolate {
+            for i in 0..<count {
+                let p = row[i]
+                var c = sampler.tetrahedral(p)
+                if k != 1 { c = p + (c - p) * k }
+                row[i] = c.replacing(with: p, where: alphaLane)
+            }
+            return
+        }
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { corners in
+            guard let t = corners.baseAddress else { return }
+            sampler.tetrahedronCorners(into: t)
+            for i in 0..<count {
+                let p = row[i]
+                var c = sampler.tetrahedralSorted(p, t)
+                if k != 1 { c = p + (c - p) * k }
+                row[i] = c.replacing(with: p, where: alphaLane)
+            }
+        }
+    }
+    @inline(never) private func runDirectTrilinear(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
+        let sampler = self.sampler, k = intensity
+        let alphaLane: SIMDMask<SIMD4<Int32>> = [false, false, false, true]
+        if sampler.extrapolate {
+            for i in 0..<count {
+                let p = row[i]
+                var c = sampler.trilinear(p)
+                if k != 1 { c = p + (c - p) * k }
+                row[i] = c.replacing(with: p, where: alphaLane)
+            }
+            return
+        }
+        for i in 0..<count {
+            let p = row[i]
+            var c = sampler.trilinearFast(p)
+            if k != 1 { c = p + (c - p) * k }
+            row[i] = c.replacing(with: p, where: alphaLane)
         }
     }
 
@@ -328,6 +427,18 @@ extension CIImage {
     public func applyingLUT(_ lut: LUT, interpolation: LUTInterpolation = .tetrahedral, intensity: Float = 1) -> CIImage {
         let k = intensity.isFinite ? min(max(intensity, 0), 1) : 1
         if k == 0 { return self }
-        return applying(LUTStage(lut: lut, interpolation: interpolation, intensity: k, name: lut.title.map { "lut \"\($0)\"" } ?? "lut"))
+        return applyingLUTStage(LUTStage(lut: lut, interpolation: interpolation, intensity: k, name: lut.title.map { "lut \"\($0)\"" } ?? "lut"))
+    }
+
+    /// A LUT stage; one authored on sRGB-encoded values (no shaper, sRGB primaries) runs
+    /// between explicit sRGB conversions, which cancel between consecutive LUTs and fold
+    /// into 8-bit reads and writes.
+    func applyingLUTStage(_ stage: LUTStage) -> CIImage {
+        guard stage.encoding.transfer == .sRGB, stage.encoding.fromWorking == nil, stage.encoding.toWorking == nil else {
+            return applying(stage)
+        }
+        var inner = stage
+        inner.encoding = .linear
+        return applyingInSRGB(inner)
     }
 }

@@ -22,7 +22,7 @@ extension BuiltinFilters {
         let extrapolate = (try? args.bool("inputExtrapolate")) ?? false
         let encoding = try cubeEncoding(args)
         let sampler = LUTSampler(table: table, size: n, extrapolate: extrapolate)
-        return image.applying(LUTStage(sampler: sampler, encoding: encoding, interpolation: .trilinear, name: "color cube with color space"))
+        return image.applyingLUTStage(LUTStage(sampler: sampler, encoding: encoding, interpolation: .trilinear, name: "color cube with color space"))
     }
 
     /// CIColorCubesMixedWithMask: two cubes of one dimension, mixed per pixel by the mask's

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+@testable import Cyanotype
+
+/// Colour matching out of and into the working space, the cancelling of inverse conversions,
+/// and the folding of sRGB conversions into 8-bit reads and writes (`EncodedIO`).
+@Suite struct EncodedIOTests {
+    let width = 23, height = 11
+    var pixels: [UInt8] { testPixels(width: width, height: height) }
+    var input: CIImage { image(pixels, width, height) }
+    var extent: CGRect { CGRect(x: 0, y: 0, width: width, height: height) }
+
+    @Test func matchedFromWorkingSpaceGivesSRGBEncodedValues() throws {
+        let sRGB = CGColorSpace(name: CGColorSpace.sRGB)!
+        let out = try renderFloat(try #require(input.matchedFromWorkingSpace(to: sRGB)), extent)
+        for (i, p) in out.enumerated() {
+            let row = i / width, col = i % width
+            let code = (0..<3).map { Double(pixels[(row * width + col) * 4 + $0]) / 255 }
+            for k in 0..<3 { #expect(abs(Double(p[k]) - code[k]) < 2e-6, "pixel \(i) channel \(k)") }
+        }
+    }
+
+    @Test func matchedToWorkingSpaceUndoesIt() throws {
+        let p3 = CGColorSpace(name: CGColorSpace.displayP3)!
+        let there = try #require(input.matchedFromWorkingSpace(to: p3))
+        let back = try #require(there.matchedToWorkingSpace(from: p3))
+        // The inverse pair cancels when appended: nothing is left to run.
+        #expect(!(back.node is FusedColorNode) || (back.node as! FusedColorNode).steps.isEmpty)
+        #expect(try renderFloat(back, extent) == renderFloat(input, extent))
+        // Display P3 values of linear sRGB red: the published matrix's first column, encoded.
+        let red = CIImage(color: CIColor(red: 1, green: 0, blue: 0)).cropped(to: CGRect(x: 0, y: 0, width: 1, height: 1))
+        let v = try renderFloat(try #require(red.matchedFromWorkingSpace(to: p3)), CGRect(x: 0, y: 0, width: 1, height: 1))[0]
+        let expected = [0.8225, 0.0332, 0.0171].map(linearToSrgb)
+        for k in 0..<3 { #expect(abs(Double(v[k]) - expected[k]) < 2e-3, "channel \(k): \(v[k]) vs \(expected[k])") }
+        #expect(CIImage.empty().matchedFromWorkingSpace(to: CGColorSpace(name: CGColorSpace.linearGray)!) == nil)
+    }
+
+    @Test func consecutiveLUTsShareOneConversionPair() throws {
+        let a = try LUT.make(size: 9) { $0 * $0 }, b = try LUT.make(size: 9) { SIMD3(1, 1, 1) - $0 }
+        let out = input.applyingLUT(a).applyingLUT(b)
+        let fused = try #require(out.node as? FusedColorNode)
+        #expect(fused.steps.map(\.stage.label) == ["to kCGColorSpaceSRGB", "lut 9^3 tetrahedral", "lut 9^3 tetrahedral", "from kCGColorSpaceSRGB"])
+    }
+
+    /// The folded 8-bit path (codes in, LUT, codes out) against a formula on the codes, and
+    /// against the unfolded path through linear float.
+    @Test func lutOn8BitSRGBFoldsConversionsIntoReadAndWrite() throws {
+        let lut = try LUT(contentsOf: LUTFixtures.lutC)
+        let ref = RefTable(lut)
+        // What the renderer runs: the LUT alone, over the codes, into an unmanaged writer.
+        var buffer = [UInt8](repeating: 0, count: width * height * 4)
+        try buffer.withUnsafeMutableBytes { raw in
+            let writer = try #require(DestinationWriter(base: raw.baseAddress!, rowBytes: width * 4, bounds: PixelRect(covering: extent), format: .RGBA8,
+                                                        colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false))
+            let (root, w) = EncodedIO.rewrite(input.applyingLUT(lut).node, writer, colorManaged: true)
+            let fused = try #require(root as? FusedColorNode)
+            #expect(fused.steps.map(\.stage.label) == ["lut \"acceptance lutC 2\" 2^3 tetrahedral"])
+            #expect((fused.head as? BitmapNode)?.colorSpace == nil && w.space == nil)
+        }
+        for interpolation in LUTInterpolation.allCases {
+            let out = input.applyingLUT(lut, interpolation: interpolation)
+            let folded = try render8(out, extent)
+            // Unfolded: float linear, then encoded and quantised here.
+            let linear = try renderFloat(out, extent, context: CIContext(options: [.outputPremultiplied: false, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!]))
+            for yTop in 0..<height {
+                for x in 0..<width {
+                    let i = (yTop * width + x) * 4
+                    let code = (0..<3).map { Double(pixels[i + $0]) / 255 }
+                    let e = interpolation == .tetrahedral ? ref.tetrahedral(code) : ref.trilinear(code)
+                    let l = linear[yTop * width + x]
+                    for k in 0..<3 {
+                        // Rounded from the exact value (ties, frequent with this table's
+                        // tenths, may go either way in float).
+                        let want = min(max(e[k], 0), 1) * 255
+                        #expect(abs(Double(folded[i + k]) - want) <= 0.5 + 1e-3, "\(interpolation) (\(x), \(yTop)) channel \(k): \(folded[i + k]) vs \(want)")
+                        let viaLinear = Int((min(max(linearToSrgb(Double(l[k])), 0), 1) * 255).rounded())
+                        #expect(abs(Int(folded[i + k]) - viaLinear) <= 1)
+                    }
+                    #expect(folded[i + 3] == 255)
+                }
+            }
+        }
+    }
+
+    @Test func foldedRenderIsTileIndependentAndKeepsAlpha() throws {
+        let img = image(testPixels(width: 37, height: 23, alpha: true), 37, 23)
+        let out = img.applyingLUT(LUTConfiguration.shared.tealOrange, intensity: 0.8)
+        let whole = try render8(out, out.extent)
+        let tiled = try render8(out, out.extent, context: CIContext(options: [.tileSize: 7, .outputPremultiplied: false]))
+        #expect(whole == tiled)
+        let src = testPixels(width: 37, height: 23, alpha: true)
+        for i in stride(from: 3, to: src.count, by: 4) { #expect(whole[i] == src[i]) }
+    }
+
+    @Test func sortedTetrahedralEqualsTheBranchingOne() throws {
+        var rng = SplitMix(11)
+        for n in [2, 5, 17] {
+            let lut = try LUT.make(size: n) { c in SIMD3(c.x * c.y, c.z * c.z, (c.x + c.y + c.z) / 3) }
+            let s = LUTSampler(lut: lut, extrapolate: false)
+            let corners = UnsafeMutablePointer<Int>.allocate(capacity: 16)
+            defer { corners.deallocate() }
+            s.tetrahedronCorners(into: corners)
+            var points: [SIMD4<Float>] = (0..<2000).map { _ in SIMD4(rng.unit() * 1.2 - 0.1, rng.unit(), rng.unit(), 1) }
+            // Ties between the fractions, exact grid points, and NaN.
+            points += [SIMD4(0.5, 0.5, 0.5, 1), SIMD4(0.3, 0.3, 0.7, 1), SIMD4(0.7, 0.3, 0.3, 1), SIMD4(0.3, 0.7, 0.3, 1),
+                       SIMD4(1, 1, 1, 1), SIMD4(0, 0, 0, 1), SIMD4(.nan, 0.2, 0.9, 1), SIMD4(0.25, 0.75, 0.25, 1)]
+            for p in points {
+                let a = s.tetrahedralSorted(p, corners), b = s.tetrahedral(p)
+                for k in 0..<3 { #expect(abs(a[k] - b[k]) < 1e-5, "n \(n) at \(p): \(a) vs \(b)") }
+            }
+        }
+    }
+}
