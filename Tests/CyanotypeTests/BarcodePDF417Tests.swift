@@ -196,6 +196,14 @@ private func pseudoRandomBytes(_ n: Int, seed: UInt32) -> [UInt8] {
         #expect(throws: CIFilterError.self) { try f.makeOutputImage() }
     }
 
+    @Test func barcodeGeneratorPointsAtPDF417() throws {
+        let f = try #require(CIFilter(name: "CIBarcodeGenerator"))
+        f.setValue("PDF417:hello", forKey: "inputBarcodeDescriptor")
+        #expect(throws: CIFilterError.invalidValue(filter: "CIBarcodeGenerator", key: "inputBarcodeDescriptor", reason: "barcode descriptors (String) are not supported yet; use CIQRCodeGenerator, CIAztecCodeGenerator, CIPDF417BarcodeGenerator or CICode128BarcodeGenerator with inputMessage")) {
+            try f.makeOutputImage()
+        }
+    }
+
     @Test func typedBuiltinAndAttributes() throws {
         let f = CIFilter.pdf417BarcodeGenerator()
         f.rows = 12

@@ -125,6 +125,6 @@ extension BuiltinFilters {
         let key = "inputBarcodeDescriptor"
         guard let v = args.values[key] else { throw .missingInput(filter: args.descriptor.name, key: key) }
         throw .invalidValue(filter: args.descriptor.name, key: key,
-                            reason: "barcode descriptors (\(typeName(v))) are not supported yet; use CIQRCodeGenerator, CIAztecCodeGenerator or CICode128BarcodeGenerator with inputMessage")
+                            reason: "barcode descriptors (\(typeName(v))) are not supported yet; use CIQRCodeGenerator, CIAztecCodeGenerator, CIPDF417BarcodeGenerator or CICode128BarcodeGenerator with inputMessage")
     }
 }
