@@ -908,6 +908,26 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIPDF417BarcodeGenerator = FilterDescriptor(
+        name: "CIPDF417BarcodeGenerator", displayName: "PDF417 Barcode Generator",
+        summary: "Encodes message bytes as a PDF417 stacked barcode image.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputMessage", displayName: "Message", className: "NSData", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMinWidth", displayName: "Min Width", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: nil, identity: nil, minimum: 56.0, maximum: 583.0, sliderMinimum: 56.0, sliderMaximum: 583.0),
+            FilterInputDescriptor(key: "inputMaxWidth", displayName: "Max Width", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: nil, identity: nil, minimum: 56.0, maximum: 583.0, sliderMinimum: 56.0, sliderMaximum: 583.0),
+            FilterInputDescriptor(key: "inputMinHeight", displayName: "Min Height", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: nil, identity: nil, minimum: 13.0, maximum: 283.0, sliderMinimum: 13.0, sliderMaximum: 283.0),
+            FilterInputDescriptor(key: "inputMaxHeight", displayName: "Max Height", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: nil, identity: nil, minimum: 13.0, maximum: 283.0, sliderMinimum: 13.0, sliderMaximum: 283.0),
+            FilterInputDescriptor(key: "inputDataColumns", displayName: "Data Columns", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: nil, identity: nil, minimum: 1.0, maximum: 30.0, sliderMinimum: 1.0, sliderMaximum: 30.0),
+            FilterInputDescriptor(key: "inputRows", displayName: "Rows", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: nil, identity: nil, minimum: 3.0, maximum: 90.0, sliderMinimum: 3.0, sliderMaximum: 90.0),
+            FilterInputDescriptor(key: "inputPreferredAspectRatio", displayName: "Preferred Aspect Ratio", className: "NSNumber", attributeType: nil, defaultValue: nil, identity: nil, minimum: 0.0, maximum: 9.223372036854776e+18, sliderMinimum: 0.0, sliderMaximum: 9.223372036854776e+18),
+            FilterInputDescriptor(key: "inputCompactionMode", displayName: "Compaction Mode", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: nil, identity: nil, minimum: 0.0, maximum: 3.0, sliderMinimum: 0.0, sliderMaximum: 3.0),
+            FilterInputDescriptor(key: "inputCompactStyle", displayName: "Compact Style", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: nil, identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputCorrectionLevel", displayName: "Correction Level", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: nil, identity: nil, minimum: 0.0, maximum: 8.0, sliderMinimum: 0.0, sliderMaximum: 8.0),
+            FilterInputDescriptor(key: "inputAlwaysSpecifyCompaction", displayName: "Always Specify Compaction", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: nil, identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage", "outputCGImage"],
+        availableMacOS: "10.11", availableIOS: "9")
     static let CIPaletteCentroid = FilterDescriptor(
         name: "CIPaletteCentroid", displayName: "Palette Centroid",
         summary: "Computes mean image coordinates for each color of a palette.",
@@ -1477,6 +1497,7 @@ extension BuiltinFilters {
         multiplyBlendMode,
         multiplyCompositing,
         overlayBlendMode,
+        pdf417BarcodeGenerator,
         paletteCentroid,
         palettize,
         photoEffectChrome,
@@ -3693,6 +3714,79 @@ final class CIOverlayBlendModeBuiltinFilter: CIFilter, CIOverlayBlendMode {
 extension CIFilter {
     /// Overlay Blend Mode: Blend mode: overlay.
     public static func overlayBlendMode() -> CIFilter & CIOverlayBlendMode { CIOverlayBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIPDF417BarcodeGenerator's inputs (`CIFilter.PDF417BarcodeGenerator()`).
+public protocol CIPDF417BarcodeGenerator: CIFilterProtocol {
+    var message: Data { get set }
+    var minWidth: Float { get set }
+    var maxWidth: Float { get set }
+    var minHeight: Float { get set }
+    var maxHeight: Float { get set }
+    var dataColumns: Float { get set }
+    var rows: Float { get set }
+    var preferredAspectRatio: Float { get set }
+    var compactionMode: Float { get set }
+    var compactStyle: Bool { get set }
+    var correctionLevel: Float { get set }
+    var alwaysSpecifyCompaction: Bool { get set }
+}
+
+final class CIPDF417BarcodeGeneratorBuiltinFilter: CIFilter, CIPDF417BarcodeGenerator {
+    override init() { super.init(builtin: BuiltinFilters.pdf417BarcodeGenerator) }
+    var message: Data {
+        get { typedValue(forKey: "inputMessage", as: Data.self) }
+        set { setValue(newValue, forKey: "inputMessage") }
+    }
+    var minWidth: Float {
+        get { typedValue(forKey: "inputMinWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputMinWidth") }
+    }
+    var maxWidth: Float {
+        get { typedValue(forKey: "inputMaxWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputMaxWidth") }
+    }
+    var minHeight: Float {
+        get { typedValue(forKey: "inputMinHeight", as: Float.self) }
+        set { setValue(newValue, forKey: "inputMinHeight") }
+    }
+    var maxHeight: Float {
+        get { typedValue(forKey: "inputMaxHeight", as: Float.self) }
+        set { setValue(newValue, forKey: "inputMaxHeight") }
+    }
+    var dataColumns: Float {
+        get { typedValue(forKey: "inputDataColumns", as: Float.self) }
+        set { setValue(newValue, forKey: "inputDataColumns") }
+    }
+    var rows: Float {
+        get { typedValue(forKey: "inputRows", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRows") }
+    }
+    var preferredAspectRatio: Float {
+        get { typedValue(forKey: "inputPreferredAspectRatio", as: Float.self) }
+        set { setValue(newValue, forKey: "inputPreferredAspectRatio") }
+    }
+    var compactionMode: Float {
+        get { typedValue(forKey: "inputCompactionMode", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCompactionMode") }
+    }
+    var compactStyle: Bool {
+        get { typedValue(forKey: "inputCompactStyle", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputCompactStyle") }
+    }
+    var correctionLevel: Float {
+        get { typedValue(forKey: "inputCorrectionLevel", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCorrectionLevel") }
+    }
+    var alwaysSpecifyCompaction: Bool {
+        get { typedValue(forKey: "inputAlwaysSpecifyCompaction", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputAlwaysSpecifyCompaction") }
+    }
+}
+
+extension CIFilter {
+    /// PDF417 Barcode Generator: Encodes message bytes as a PDF417 stacked barcode image.
+    public static func PDF417BarcodeGenerator() -> CIFilter & CIPDF417BarcodeGenerator { CIPDF417BarcodeGeneratorBuiltinFilter() }
 }
 
 /// Typed access to CIPaletteCentroid's inputs (`CIFilter.paletteCentroid()`).

@@ -68,6 +68,55 @@ extension BuiltinFilters {
 }
 
 extension BuiltinFilters {
+    /// CIPDF417BarcodeGenerator: `inputMessage` bytes as a PDF417 symbol (ISO/IEC 15438), one
+    /// pixel per module, rows three pixels tall, inside a quiet zone of two modules. Text, byte
+    /// and numeric compaction are mixed for the fewest codewords unless `inputCompactionMode`
+    /// (1 numeric, 2 text, 3 byte) forces one; `inputCorrectionLevel` 0-8 gives 2^(level+1)
+    /// check codewords (unset: ISO's recommendation for the data size). `inputRows` and
+    /// `inputDataColumns` fix the shape, else the one nearest `inputPreferredAspectRatio`
+    /// (width / height, 3 when unset) within the pixel limits `inputMin/MaxWidth/Height`
+    /// (quiet zone included). `inputCompactStyle` drops the right row indicator and cuts the
+    /// stop pattern to one bar module.
+    static let pdf417BarcodeGenerator = BuiltinFilter(Catalog.CIPDF417BarcodeGenerator) { args throws(CIFilterError) in
+        let code = try pdf417(args)
+        return code.matrix.padded(pdf417QuietZone).image()
+    }
+
+    static func pdf417(_ args: FilterArguments) throws(CIFilterError) -> PDF417 {
+        let message = try args.data("inputMessage")
+        func integer(_ key: String) throws(CIFilterError) -> Int? {
+            args.values[key] == nil ? nil : Int(try args.number(key).rounded())
+        }
+        var options = PDF417Options()
+        options.compaction = PDF417Compaction(rawValue: try integer("inputCompactionMode") ?? 0) ?? .automatic
+        options.alwaysSpecifyCompaction = args.values["inputAlwaysSpecifyCompaction"] == nil ? false : try args.bool("inputAlwaysSpecifyCompaction")
+        options.compact = args.values["inputCompactStyle"] == nil ? false : try args.bool("inputCompactStyle")
+        options.level = try integer("inputCorrectionLevel")
+        options.rows = try integer("inputRows")
+        options.columns = try integer("inputDataColumns")
+        options.minWidth = try integer("inputMinWidth")
+        options.maxWidth = try integer("inputMaxWidth")
+        options.minHeight = try integer("inputMinHeight")
+        options.maxHeight = try integer("inputMaxHeight")
+        if args.values["inputPreferredAspectRatio"] != nil {
+            let ratio = try args.number("inputPreferredAspectRatio")
+            options.aspectRatio = ratio > 0 ? ratio : nil
+        }
+        do throws(PDF417Error) {
+            return try PDF417.encode(Array(message), options: options)
+        } catch {
+            throw .invalidValue(filter: args.descriptor.name, key: error.key, reason: error.description)
+        }
+    }
+}
+
+extension CIFilter {
+    /// PDF417 Barcode Generator under the name Swift gives Apple's `+PDF417BarcodeGenerator`
+    /// (a leading acronym in lower case), as Apple's Swift code calls it.
+    public static func pdf417BarcodeGenerator() -> CIFilter & CIPDF417BarcodeGenerator { PDF417BarcodeGenerator() }
+}
+
+extension BuiltinFilters {
     /// CIBarcodeGenerator: in Core Image, renders a `CIBarcodeDescriptor` (QR, Aztec, PDF417,
     /// Data Matrix) decoded from an image by Vision. Cyanotype has no barcode descriptors
     /// yet, so this filter accepts none: any value (or none) is a typed `invalidValue` error
@@ -76,6 +125,6 @@ extension BuiltinFilters {
         let key = "inputBarcodeDescriptor"
         guard let v = args.values[key] else { throw .missingInput(filter: args.descriptor.name, key: key) }
         throw .invalidValue(filter: args.descriptor.name, key: key,
-                            reason: "barcode descriptors (\(typeName(v))) are not supported yet; use CIQRCodeGenerator, CIAztecCodeGenerator or CICode128BarcodeGenerator with inputMessage")
+                            reason: "barcode descriptors (\(typeName(v))) are not supported yet; use CIQRCodeGenerator, CIAztecCodeGenerator, CIPDF417BarcodeGenerator or CICode128BarcodeGenerator with inputMessage")
     }
 }
