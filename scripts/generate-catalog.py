@@ -73,12 +73,28 @@ def prop_name(key):
         return k.lower()
     return k[0].lower() + k[1:]
 
-def swift_type(inp):
+def swift_method_name(objc):
+    """How Swift imports an Objective-C selector's leading acronym: QRCodeGenerator ->
+    qrCodeGenerator, PDF417BarcodeGenerator -> pdf417BarcodeGenerator, KMeans -> kMeans."""
+    n = 0
+    while n < len(objc) and objc[n].isupper():
+        n += 1
+    if n <= 1:
+        return objc[:1].lower() + objc[1:]
+    if n < len(objc) and objc[n].islower():
+        n -= 1
+    return objc[:n].lower() + objc[n:]
+
+# Boolean inputs Apple's Swift protocols nevertheless declare as Float.
+FLOAT_BOOLEANS = {("CIAztecCodeGenerator", "inputCompactStyle"), ("CIPDF417BarcodeGenerator", "inputCompactStyle"),
+                  ("CIPDF417BarcodeGenerator", "inputAlwaysSpecifyCompaction")}
+
+def swift_type(inp, filter_name=None):
     cls, at = inp["class"], inp.get("attributeType")
     if cls == "CIImage":
         return "CIImage?", "image"
     if cls == "NSNumber":
-        if at == "CIAttributeTypeBoolean":
+        if at == "CIAttributeTypeBoolean" and (filter_name, inp["key"]) not in FLOAT_BOOLEANS:
             return "Bool", "bool"
         return "Float", "float"
     if cls == "CIVector":
@@ -135,19 +151,20 @@ for name in sorted(implemented):
     factory = b["objcFactory"]
     if factory.endswith("Filter"):
         factory = factory[: -len("Filter")]
+    factory = swift_method_name(factory)
     cls = f"{name}BuiltinFilter"
     out.append("")
     out.append(f"/// Typed access to {name}'s inputs (`CIFilter.{factory}()`).")
     out.append(f"public protocol {name}: CIFilterProtocol {{")
     for i in f["inputs"]:
-        t, _ = swift_type(i)
+        t, _ = swift_type(i, name)
         out.append(f"    var {prop_name(i['key'])}: {t} {{ get set }}")
     out.append("}")
     out.append("")
     out.append(f"final class {cls}: CIFilter, {name} {{")
     out.append(f"    override init() {{ super.init(builtin: BuiltinFilters.{implemented[name]}) }}")
     for i in f["inputs"]:
-        t, kind = swift_type(i)
+        t, kind = swift_type(i, name)
         key = swift_str(i["key"])
         p = prop_name(i["key"])
         out.append(f"    var {p}: {t} {{")

@@ -7,7 +7,7 @@ private func aztec(_ message: Data, level: Float = 23, layers: Float? = nil, com
     f.message = message
     f.correctionLevel = level
     if let l = layers { f.layers = l }
-    if let c = compact { f.compactStyle = c }
+    if let c = compact { f.compactStyle = c ? 1 : 0 }
     return try f.makeOutputImage()
 }
 

@@ -10,8 +10,8 @@ private func pdf417(_ message: Data, level: Float? = nil, mode: Float? = nil, ro
     if let m = mode { f.compactionMode = m }
     if let r = rows { f.rows = r }
     if let c = columns { f.dataColumns = c }
-    if let c = compact { f.compactStyle = c }
-    if let a = always { f.alwaysSpecifyCompaction = a }
+    if let c = compact { f.compactStyle = c ? 1 : 0 }
+    if let a = always { f.alwaysSpecifyCompaction = a ? 1 : 0 }
     if let r = ratio { f.preferredAspectRatio = r }
     return try f.makeOutputImage()
 }
@@ -208,11 +208,11 @@ private func pseudoRandomBytes(_ n: Int, seed: UInt32) -> [UInt8] {
         let f = CIFilter.pdf417BarcodeGenerator()
         f.rows = 12
         f.dataColumns = 4
-        f.compactStyle = true
+        f.compactStyle = 1
         f.correctionLevel = 3
         #expect((f.value(forKey: "inputRows") as? NSNumber)?.intValue == 12)
         #expect((f.value(forKey: "inputDataColumns") as? NSNumber)?.intValue == 4)
-        #expect(f.rows == 12 && f.dataColumns == 4 && f.compactStyle && f.correctionLevel == 3)
+        #expect(f.rows == 12 && f.dataColumns == 4 && f.compactStyle == 1 && f.correctionLevel == 3)
         let named = try #require(CIFilter(name: "CIPDF417BarcodeGenerator"))
         #expect(named.inputKeys == ["inputMessage", "inputMinWidth", "inputMaxWidth", "inputMinHeight", "inputMaxHeight", "inputDataColumns", "inputRows",
                                     "inputPreferredAspectRatio", "inputCompactionMode", "inputCompactStyle", "inputCorrectionLevel", "inputAlwaysSpecifyCompaction"])

@@ -3,7 +3,7 @@ import Testing
 @testable import Cyanotype
 
 private func qrImage(_ message: Data, _ level: String) throws -> CIImage {
-    let f = CIFilter.QRCodeGenerator()
+    let f = CIFilter.qrCodeGenerator()
     f.message = message
     f.correctionLevel = level
     return try f.makeOutputImage()
@@ -47,7 +47,7 @@ private func qrImage(_ message: Data, _ level: String) throws -> CIImage {
         // 2953 bytes is version 40-L's byte capacity; one more does not fit.
         #expect(try QRCode.encode([UInt8](repeating: 0x61, count: 2953), level: .L).version == 40)
         #expect(throws: QRCodeError.self) { try QRCode.encode([UInt8](repeating: 0x61, count: 2954), level: .L) }
-        let f = CIFilter.QRCodeGenerator()
+        let f = CIFilter.qrCodeGenerator()
         f.message = Data(repeating: 0x61, count: 2000)
         f.correctionLevel = "H"
         #expect(f.outputImage == nil)

@@ -89,7 +89,7 @@ private func rounded(_ message: String, level: String = "M", scale: Float = 8, m
         let f = CIFilter(name: "CIBarcodeGenerator")!
         #expect(throws: CIFilterError.missingInput(filter: "CIBarcodeGenerator", key: "inputBarcodeDescriptor")) { try f.makeOutputImage() }
         f.setValue("QR:hello", forKey: "inputBarcodeDescriptor")
-        #expect(throws: CIFilterError.invalidValue(filter: "CIBarcodeGenerator", key: "inputBarcodeDescriptor", reason: "barcode descriptors (String) are not supported yet; use CIQRCodeGenerator, CIAztecCodeGenerator or CICode128BarcodeGenerator with inputMessage")) { try f.makeOutputImage() }
+        #expect(throws: CIFilterError.invalidValue(filter: "CIBarcodeGenerator", key: "inputBarcodeDescriptor", reason: "barcode descriptors (String) are not supported yet; use CIQRCodeGenerator, CIAztecCodeGenerator, CIPDF417BarcodeGenerator or CICode128BarcodeGenerator with inputMessage")) { try f.makeOutputImage() }
         #expect(f.outputImage == nil)
     }
 }

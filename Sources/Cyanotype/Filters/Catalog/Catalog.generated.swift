@@ -1889,7 +1889,7 @@ public protocol CIAztecCodeGenerator: CIFilterProtocol {
     var message: Data { get set }
     var correctionLevel: Float { get set }
     var layers: Float { get set }
-    var compactStyle: Bool { get set }
+    var compactStyle: Float { get set }
 }
 
 final class CIAztecCodeGeneratorBuiltinFilter: CIFilter, CIAztecCodeGenerator {
@@ -1906,8 +1906,8 @@ final class CIAztecCodeGeneratorBuiltinFilter: CIFilter, CIAztecCodeGenerator {
         get { typedValue(forKey: "inputLayers", as: Float.self) }
         set { setValue(newValue, forKey: "inputLayers") }
     }
-    var compactStyle: Bool {
-        get { typedValue(forKey: "inputCompactStyle", as: Bool.self) }
+    var compactStyle: Float {
+        get { typedValue(forKey: "inputCompactStyle", as: Float.self) }
         set { setValue(newValue, forKey: "inputCompactStyle") }
     }
 }
@@ -3206,7 +3206,7 @@ extension CIFilter {
     public static func hueSaturationValueGradient() -> CIFilter & CIHueSaturationValueGradient { CIHueSaturationValueGradientBuiltinFilter() }
 }
 
-/// Typed access to CIKMeans's inputs (`CIFilter.KMeans()`).
+/// Typed access to CIKMeans's inputs (`CIFilter.kMeans()`).
 public protocol CIKMeans: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     var extent: CGRect { get set }
@@ -3246,10 +3246,10 @@ final class CIKMeansBuiltinFilter: CIFilter, CIKMeans {
 
 extension CIFilter {
     /// KMeans: Clusters the colors of a region into K representative colors (palette).
-    public static func KMeans() -> CIFilter & CIKMeans { CIKMeansBuiltinFilter() }
+    public static func kMeans() -> CIFilter & CIKMeans { CIKMeansBuiltinFilter() }
 }
 
-/// Typed access to CILabDeltaE's inputs (`CIFilter.LabDeltaE()`).
+/// Typed access to CILabDeltaE's inputs (`CIFilter.labDeltaE()`).
 public protocol CILabDeltaE: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     var image2: CIImage? { get set }
@@ -3269,7 +3269,7 @@ final class CILabDeltaEBuiltinFilter: CIFilter, CILabDeltaE {
 
 extension CIFilter {
     /// Lab ∆E: Per-pixel CIE Delta E color difference between two images.
-    public static func LabDeltaE() -> CIFilter & CILabDeltaE { CILabDeltaEBuiltinFilter() }
+    public static func labDeltaE() -> CIFilter & CILabDeltaE { CILabDeltaEBuiltinFilter() }
 }
 
 /// Typed access to CILanczosScaleTransform's inputs (`CIFilter.lanczosScaleTransform()`).
@@ -3716,7 +3716,7 @@ extension CIFilter {
     public static func overlayBlendMode() -> CIFilter & CIOverlayBlendMode { CIOverlayBlendModeBuiltinFilter() }
 }
 
-/// Typed access to CIPDF417BarcodeGenerator's inputs (`CIFilter.PDF417BarcodeGenerator()`).
+/// Typed access to CIPDF417BarcodeGenerator's inputs (`CIFilter.pdf417BarcodeGenerator()`).
 public protocol CIPDF417BarcodeGenerator: CIFilterProtocol {
     var message: Data { get set }
     var minWidth: Float { get set }
@@ -3727,9 +3727,9 @@ public protocol CIPDF417BarcodeGenerator: CIFilterProtocol {
     var rows: Float { get set }
     var preferredAspectRatio: Float { get set }
     var compactionMode: Float { get set }
-    var compactStyle: Bool { get set }
+    var compactStyle: Float { get set }
     var correctionLevel: Float { get set }
-    var alwaysSpecifyCompaction: Bool { get set }
+    var alwaysSpecifyCompaction: Float { get set }
 }
 
 final class CIPDF417BarcodeGeneratorBuiltinFilter: CIFilter, CIPDF417BarcodeGenerator {
@@ -3770,23 +3770,23 @@ final class CIPDF417BarcodeGeneratorBuiltinFilter: CIFilter, CIPDF417BarcodeGene
         get { typedValue(forKey: "inputCompactionMode", as: Float.self) }
         set { setValue(newValue, forKey: "inputCompactionMode") }
     }
-    var compactStyle: Bool {
-        get { typedValue(forKey: "inputCompactStyle", as: Bool.self) }
+    var compactStyle: Float {
+        get { typedValue(forKey: "inputCompactStyle", as: Float.self) }
         set { setValue(newValue, forKey: "inputCompactStyle") }
     }
     var correctionLevel: Float {
         get { typedValue(forKey: "inputCorrectionLevel", as: Float.self) }
         set { setValue(newValue, forKey: "inputCorrectionLevel") }
     }
-    var alwaysSpecifyCompaction: Bool {
-        get { typedValue(forKey: "inputAlwaysSpecifyCompaction", as: Bool.self) }
+    var alwaysSpecifyCompaction: Float {
+        get { typedValue(forKey: "inputAlwaysSpecifyCompaction", as: Float.self) }
         set { setValue(newValue, forKey: "inputAlwaysSpecifyCompaction") }
     }
 }
 
 extension CIFilter {
     /// PDF417 Barcode Generator: Encodes message bytes as a PDF417 stacked barcode image.
-    public static func PDF417BarcodeGenerator() -> CIFilter & CIPDF417BarcodeGenerator { CIPDF417BarcodeGeneratorBuiltinFilter() }
+    public static func pdf417BarcodeGenerator() -> CIFilter & CIPDF417BarcodeGenerator { CIPDF417BarcodeGeneratorBuiltinFilter() }
 }
 
 /// Typed access to CIPaletteCentroid's inputs (`CIFilter.paletteCentroid()`).
@@ -4052,7 +4052,7 @@ extension CIFilter {
     public static func pinLightBlendMode() -> CIFilter & CIPinLightBlendMode { CIPinLightBlendModeBuiltinFilter() }
 }
 
-/// Typed access to CIQRCodeGenerator's inputs (`CIFilter.QRCodeGenerator()`).
+/// Typed access to CIQRCodeGenerator's inputs (`CIFilter.qrCodeGenerator()`).
 public protocol CIQRCodeGenerator: CIFilterProtocol {
     var message: Data { get set }
     var correctionLevel: String { get set }
@@ -4072,7 +4072,7 @@ final class CIQRCodeGeneratorBuiltinFilter: CIFilter, CIQRCodeGenerator {
 
 extension CIFilter {
     /// QR Code Generator: Encodes message bytes as a QR code image (one pixel per module).
-    public static func QRCodeGenerator() -> CIFilter & CIQRCodeGenerator { CIQRCodeGeneratorBuiltinFilter() }
+    public static func qrCodeGenerator() -> CIFilter & CIQRCodeGenerator { CIQRCodeGeneratorBuiltinFilter() }
 }
 
 /// Typed access to CIRadialGradient's inputs (`CIFilter.radialGradient()`).

@@ -110,12 +110,6 @@ extension BuiltinFilters {
     }
 }
 
-extension CIFilter {
-    /// PDF417 Barcode Generator under the name Swift gives Apple's `+PDF417BarcodeGenerator`
-    /// (a leading acronym in lower case), as Apple's Swift code calls it.
-    public static func pdf417BarcodeGenerator() -> CIFilter & CIPDF417BarcodeGenerator { PDF417BarcodeGenerator() }
-}
-
 extension BuiltinFilters {
     /// CIBarcodeGenerator: in Core Image, renders a `CIBarcodeDescriptor` (QR, Aztec, PDF417,
     /// Data Matrix) decoded from an image by Vision. Cyanotype has no barcode descriptors
