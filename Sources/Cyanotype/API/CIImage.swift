@@ -87,6 +87,8 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
     public func cropped(to rect: CGRect) -> CIImage {
         if rect.isInfinite { return self }
         if rect.isNull || rect.isEmpty || !rect.origin.x.isFinite || !rect.origin.y.isFinite { return .empty() }
+        // Nothing to cut: the same recipe, so colour work on either side still fuses.
+        if !extent.isInfinite && !extent.isNull && rect.contains(extent) { return self }
         if let crop = node as? CropNode {
             return CIImage(node: CropNode(input: crop.inputs[0], rect: crop.extent.intersection(rect)), properties: storedProperties, url: url)
         }

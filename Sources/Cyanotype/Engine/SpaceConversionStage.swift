@@ -88,7 +88,13 @@ enum EncodedIO {
     /// encoded values as they are), and a leading "to sRGB" over an sRGB integer bitmap is
     /// dropped by reading the bitmap's codes as they are.
     static func rewrite(_ root: RecipeNode, _ writer: DestinationWriter, colorManaged: Bool) -> (RecipeNode, DestinationWriter) {
-        guard colorManaged, var fused = root as? FusedColorNode else { return (root, writer) }
+        guard colorManaged else { return (root, writer) }
+        // Through crops (a clip does not care how colour is encoded).
+        if let crop = root as? CropNode {
+            let (inner, w) = rewrite(crop.inputs[0], writer, colorManaged: colorManaged)
+            return inner === crop.inputs[0] ? (root, writer) : (CropNode(input: inner, rect: crop.extent), w)
+        }
+        guard var fused = root as? FusedColorNode else { return (root, writer) }
         var w = writer
         if let last = fused.steps.last, last.extras.isEmpty, let conv = last.stage as? SpaceConversionStage,
            conv.direction == .toWorking, conv.isSRGBCurveOnly, writer.storesSRGBIntegers, let raw = writer.unmanaged() {
