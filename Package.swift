@@ -29,7 +29,8 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // libtiff behind non-variadic C calls that return error codes (TIFFSetField/TIFFGetField
         // are variadic, which Swift cannot call).
-        .target(name: "CCodecShims", dependencies: ["CTIFF"]),
+        // ... and libjpeg's scanline encoder (its errors longjmp, which must stay in C).
+        .target(name: "CCodecShims", dependencies: ["CTIFF"], linkerSettings: [.linkedLibrary("jpeg")]),
         // The few pixel loops Swift cannot express: non-temporal stores.
         .target(name: "CCyanotypeKernels"),
         // Byte-level decoders and encoders: files in, interleaved 8/16-bit pixels out, and back.

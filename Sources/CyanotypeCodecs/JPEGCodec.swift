@@ -11,6 +11,8 @@ struct JPEGMarkers {
     var adobeTransform: Int?
     /// Sample precision from the SOF segment (8 for everything TurboJPEG 2.1 decodes).
     var precision: Int?
+    /// The SOF marker (0xC0 baseline, 0xC1 extended sequential, 0xC2 progressive, ...).
+    var frameType: Int?
     /// Byte offset just after SOI and an APP0 JFIF/JFXX segment if one follows it:
     /// where encode inserts ICC segments.
     var insertionOffset = 2
@@ -61,6 +63,7 @@ struct JPEGMarkers {
                 adobeTransform = Int(b[start + 11])
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 if length >= 3 { precision = Int(b[start]) }
+                frameType = Int(marker)
             default: break
             }
             first = false
@@ -210,7 +213,11 @@ enum JPEGCodec {
             &out, &size, Int32(subsamp.rawValue), quality, flags)
         defer { if let out { tjFree(out) } }
         guard rc == 0, let out, size > 0 else { throw .encodeFailed(detail: "JPEG: \(lastError(handle))") }
-        let jpeg = UnsafeRawBufferPointer(start: out, count: Int(size))
+        return try addMetadata(to: UnsafeRawBufferPointer(start: out, count: Int(size)), options: options)
+    }
+
+    /// The encoder's bytes with the EXIF and ICC segments of `options` spliced in.
+    static func addMetadata(to jpeg: UnsafeRawBufferPointer, options: EncodeOptions) throws(CodecError) -> Data {
         // EXIF first (APP1 belongs right after SOI/APP0), then the ICC segments after it.
         var result = Data(jpeg)
         if let exif = options.exif, !exif.isEmpty, exif.count <= 65_535 - 8 {

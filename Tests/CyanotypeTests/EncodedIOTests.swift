@@ -111,3 +111,56 @@ import Testing
         }
     }
 }
+
+/// JPEG files rendered band by band while the encoder runs equal render-then-encode.
+@Suite struct StreamingJPEGTests {
+    @Test func streamingEqualsRenderThenEncode() throws {
+        let (w, h) = (70, 53)
+        let src = image(testPixels(width: w, height: h), w, h)
+        let recipes: [(String, CIImage)] = [
+            ("lut", src.applyingLUT(LUTConfiguration.shared.tealOrange)),
+            ("blur", src.clampedToExtent().applyingGaussianBlur(sigma: 2).cropped(to: src.extent)),
+            ("exposure, cropped", src.applyingFilter("CIExposureAdjust", parameters: [kCIInputEVKey: 0.4]).cropped(to: CGRect(x: 3, y: 5, width: 50, height: 40))),
+        ]
+        for tile in [5, 16, 64, 0] {
+            let ctx = tile == 0 ? CIContext() : CIContext(options: [.tileSize: tile])
+            for (what, img) in recipes {
+                let streamed = try ctx.encode(img, as: .jpeg, options: [.lossyCompressionQuality: 0.8])
+                let r = try ctx.renderToData(img, from: img.extent, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false)
+                var o = EncodeOptions()
+                o.quality = 0.8
+                let reference = try r.data.withUnsafeBytes { raw in
+                    try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: r.width, height: r.height, hasAlpha: false, format: .jpeg, options: o)
+                }
+                #expect(streamed == reference, "\(what), tiles of \(tile)")
+            }
+        }
+    }
+}
+
+/// Baseline JPEGs decode on a thread while tiles render; the pixels are the one-shot decode's.
+@Suite struct StreamingDecodeTests {
+    @Test func streamedSourceRendersTheOneShotPixels() throws {
+        let (w, h) = (301, 157)
+        let file = try CIContext().encode(image(testPixels(width: w, height: h), w, h), as: .jpeg, options: [.lossyCompressionQuality: 0.85])
+        let streamed = try CIImage.read(data: file)
+        let lazy = try #require(streamed.node as? LazySourceNode)
+        #expect((try lazy.source() as? BitmapNode)?.gate != nil)
+        let decoded = try ImageCodecs.decode(file)
+        let reference = image(decoded.pixels, w, h)
+        let look = { (i: CIImage) in i.applyingLUT(LUTConfiguration.shared.warmFilm).applyingFilter("CIVignette", parameters: [kCIInputIntensityKey: 0.6]) }
+        for ctx in [CIContext(), CIContext(options: [.tileSize: 24])] {
+            #expect(try render8(look(try CIImage.read(data: file)), streamed.extent, context: ctx) == render8(look(reference), streamed.extent, context: ctx))
+            #expect(try ctx.encode(try CIImage.read(data: file), as: .png) == ctx.encode(reference, as: .png))
+        }
+    }
+
+    @Test func aTruncatedStreamFailsTheRender() throws {
+        let (w, h) = (256, 256)
+        let file = try CIContext().encode(image(testPixels(width: w, height: h), w, h), as: .jpeg)
+        let cut = file.prefix(file.count * 2 / 3)
+        let img = try CIImage.read(data: cut).applyingFilter("CIColorInvert")
+        #expect(throws: CIRenderError.self) { try CIContext().renderToData(img, from: img.extent) }
+        #expect(throws: (any Error).self) { try CIContext().encode(img, as: .jpeg) }
+    }
+}

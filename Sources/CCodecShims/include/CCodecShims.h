@@ -54,4 +54,27 @@ int cy_tiff_encode(const void *pixels, uint32_t width, uint32_t height, int chan
                    double dpi, void **out, size_t *outLength, char *message, size_t messageLength);
 void cy_tiff_free(void *p);
 
+// JPEG encoding a band of rows at a time (libjpeg's scanline API, errors as return codes).
+// Input rows are RGBA8 (alpha ignored). The output is what TurboJPEG's tjCompress2 writes for
+// the same settings with TJFLAG_ACCURATEDCT.
+enum { CY_JPEG_444 = 0, CY_JPEG_422 = 1, CY_JPEG_420 = 2 };
+typedef struct cy_jpeg_encoder cy_jpeg_encoder;
+/// NULL when the size is out of range (1...65500) or libjpeg fails to start.
+cy_jpeg_encoder *cy_jpeg_encoder_create(int width, int height, int quality, int subsampling, int progressive);
+/// Appends `count` rows, top first. 0, or -1 with a message.
+int cy_jpeg_encoder_write(cy_jpeg_encoder *e, const uint8_t *rows, size_t rowBytes, int count, char *message, size_t messageSize);
+/// Ends the image (all rows written); `bytes` stays valid until destroy. 0, or -1 with a message.
+int cy_jpeg_encoder_finish(cy_jpeg_encoder *e, const uint8_t **bytes, size_t *size, char *message, size_t messageSize);
+void cy_jpeg_encoder_destroy(cy_jpeg_encoder *e);
+
+// JPEG decoding a band of RGBA8 rows at a time (the pixels tjDecompress2 gives for TJPF_RGBA).
+typedef struct cy_jpeg_decoder cy_jpeg_decoder;
+/// Reads the header and starts decompression; NULL with a message when that fails. `data`
+/// must stay valid until destroy.
+cy_jpeg_decoder *cy_jpeg_decoder_create(const uint8_t *data, size_t size, int strict, int *width, int *height,
+                                        char *message, size_t messageSize);
+/// The next `count` rows, top first. 0, or -1 with a message (in strict mode also on warnings).
+int cy_jpeg_decoder_read(cy_jpeg_decoder *d, uint8_t *rows, size_t rowBytes, int count, char *message, size_t messageSize);
+void cy_jpeg_decoder_destroy(cy_jpeg_decoder *d);
+
 #endif

@@ -137,6 +137,10 @@ public final class CIContext: @unchecked Sendable {
         if let lazy = node as? LazySourceNode {
             do { source = try lazy.source() } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
         }
+        if let gate = (source as? BitmapNode)?.gate {
+            // Read as a whole: wait for the decoder.
+            do { try gate.waitAll() } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
+        }
         guard let bitmap = source as? BitmapNode, bitmap.pixelExtent.contains(rect),
               let info = bitmap.format.info, info.layout == layout, info.sample == sample,
               sample == .uint8 || sample == .uint16,
@@ -188,7 +192,7 @@ public final class CIContext: @unchecked Sendable {
 
     /// Plans `rect` of `root`, materialises intermediates, then renders output tiles on all
     /// cores, handing each finished tile to `sink`.
-    func execute(_ root: RecipeNode, _ rect: PixelRect, sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void) throws {
+    func execute(_ root: RecipeNode, _ rect: PixelRect, topDown: Bool = false, sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void) throws {
         let plan = RenderPlan(root: root, rect: rect, tileSize: tileSizeOverride)
         do {
             for node in plan.order { try node.prepare() }
@@ -212,7 +216,7 @@ public final class CIContext: @unchecked Sendable {
             ev.count { $0.intermediatesRendered += 1 }
             if cachesIntermediates, (node as? IntermediateNode)?.cacheable ?? true { store(node, block) }
         }
-        forEachTile(rect, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight) { t in
+        forEachTile(rect, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight, topDown: topDown) { t in
             // Tiles stay cache-resident; writers then store to the destination once (float
             // destinations with streaming stores: rendering in place measured slower).
             let block = PixelBlock(rect: t)
@@ -221,6 +225,11 @@ public final class CIContext: @unchecked Sendable {
             ev.count { $0.tiles += 1 }
         }
         lock.lock(); stats = ev.statistics; lock.unlock()
+        // Sources decoded while the tiles ran: a decode that failed fails the render.
+        for node in plan.order {
+            let source = (node as? LazySourceNode).flatMap { try? $0.source() } ?? node
+            if let e = (source as? BitmapNode)?.gate?.error { throw CIRenderError.sourceFailed(String(describing: e)) }
+        }
     }
 
     private func cachedBlock(_ node: RecipeNode, covering r: PixelRect) -> PixelBlock? {

@@ -10,15 +10,17 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
     let premultiplied: Bool
     let tables: TransferTables
     let toSRGB: ColorMatrix?
+    /// For pixels still being decoded (top rows first): reads wait for their rows.
+    let gate: RowGate?
 
     /// nil when the format is unknown or the data too short.
-    init?(data: any ContiguousBytes & Sendable, bytesPerRow: Int, width: Int, height: Int, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool, origin: CGPoint = .zero) {
+    init?(data: any ContiguousBytes & Sendable, bytesPerRow: Int, width: Int, height: Int, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool, origin: CGPoint = .zero, gate: RowGate? = nil) {
         let count = data.withUnsafeBytes { $0.count }
         guard let bpp = format.bytesPerPixel, width > 0, height > 0, bytesPerRow >= width * bpp,
               width <= PixelRect.limit, height <= PixelRect.limit,
               count >= bytesPerRow * (height - 1) + width * bpp else { return nil }
         self.data = data; self.width = width; self.height = height; self.bytesPerRow = bytesPerRow
-        self.format = format; self.colorSpace = colorSpace; self.premultiplied = premultiplied
+        self.format = format; self.colorSpace = colorSpace; self.premultiplied = premultiplied; self.gate = gate
         // Float and half data are taken as linear values already when the space is linear.
         tables = TransferTables.forSpace(colorSpace)
         toSRGB = colorSpace?.toSRGBMatrix.map { ColorMatrix(rgb: $0) }
@@ -28,6 +30,9 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         guard let info = format.info else { out.zero(); return }
         let ext = pixelExtent
+        // Rows still decoding: wait for the lowest one this tile reads (a failed decode
+        // leaves the tile clear; the render reports the error).
+        if let gate, !gate.wait(untilRows: ext.maxY - rect.minY) { out.zero(); return }
         let x0 = rect.minX - ext.minX
         let channels = info.channels
         let space = ev.colorManaged ? colorSpace : nil
@@ -171,7 +176,7 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
               [.rgba, .bgra, .argb, .abgr, .rgbx, .l, .la].contains(info.layout)
         else { return nil }
         return BitmapNode(data: data, bytesPerRow: bytesPerRow, width: width, height: height, format: format, colorSpace: nil,
-                          premultiplied: premultiplied, origin: extent.origin)
+                          premultiplied: premultiplied, origin: extent.origin, gate: gate)
     }
 }
 

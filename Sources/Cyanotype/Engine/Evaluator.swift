@@ -56,14 +56,15 @@ final class Evaluator: @unchecked Sendable {
     }
 }
 
-/// Runs `body` over `rect` split into tiles, on all cores.
-func forEachTile(_ rect: PixelRect, tileWidth: Int, tileHeight: Int, _ body: @Sendable (PixelRect) -> Void) {
+/// Runs `body` over `rect` split into tiles, on all cores; rows of tiles are handed out
+/// bottom up, or top down (the order files store rows in) when `topDown`.
+func forEachTile(_ rect: PixelRect, tileWidth: Int, tileHeight: Int, topDown: Bool = false, _ body: @Sendable (PixelRect) -> Void) {
     if rect.isEmpty { return }
     let cols = (rect.width + tileWidth - 1) / tileWidth
     let rows = (rect.height + tileHeight - 1) / tileHeight
     let n = cols * rows
     @Sendable func tile(_ i: Int) -> PixelRect {
-        let c = i % cols, r = i / cols
+        let c = i % cols, r = topDown ? rows - 1 - i / cols : i / cols
         let x0 = rect.minX + c * tileWidth, y0 = rect.minY + r * tileHeight
         return PixelRect(minX: x0, minY: y0, maxX: min(x0 + tileWidth, rect.maxX), maxY: min(y0 + tileHeight, rect.maxY))
     }

@@ -122,6 +122,9 @@ extension CIContext {
                     try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height, hasAlpha: hasAlpha, format: format, options: opts)
                 }
             }
+            if format == .jpeg {
+                return try renderStreamingJPEG(image, rect: rect, colorSpace: space, options: opts)
+            }
             let r = try renderToData(image, from: rect, format: .RGBA8, colorSpace: space, premultiplied: false)
             return try r.data.withUnsafeBytes { raw throws(CodecError) in
                 try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
@@ -160,4 +163,109 @@ extension CIFormat {
     var isDeep: Bool { self == .RGBA16 || self == .RGBAh || self == .RGBAf || self == .RGBX16 }
     /// TIFF keeps float: RGBAf -> 32, other deep formats -> 16, the rest 8.
     var tiffDepth: Int { self == .RGBAf ? 32 : isDeep ? 16 : 8 }
+}
+
+extension CIContext {
+    /// Renders `rect` of `image` to RGBA8 and JPEG-encodes it at the same time: tiles run top
+    /// band first on every core, and a dedicated thread hands each finished band to the
+    /// encoder, so encoding overlaps the rendering instead of following it. The bytes are
+    /// those of rendering first and encoding after.
+    func renderStreamingJPEG(_ image: CIImage, rect: CGRect, colorSpace: CGColorSpace, options: EncodeOptions) throws -> Data {
+        let pr = PixelRect(covering: rect)
+        guard !rect.isInfiniteOrHuge else { throw CIRenderError.infiniteExtent }
+        guard !pr.isEmpty else { throw CIRenderError.emptyBounds }
+        guard pr.area <= maximumRenderPixels else { throw CIRenderError.tooLarge(width: pr.width, height: pr.height, limit: maximumRenderPixels) }
+        let encoder = try JPEGStreamEncoder(width: pr.width, height: pr.height, options: options)
+        let rowBytes = pr.width * 4
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: rowBytes * pr.height, alignment: 64)
+        defer { buffer.deallocate() }
+        guard let writer = DestinationWriter(base: buffer, rowBytes: rowBytes, bounds: pr, format: .RGBA8,
+                                             colorSpace: workingColorSpace == nil ? nil : colorSpace, premultiplied: false)
+        else { throw CIRenderError.unsupportedFormat(.RGBA8) }
+        let (root, w) = EncodedIO.rewrite(image.node, writer, colorManaged: workingColorSpace != nil)
+
+        // Bands finish when every tile across them has been written; they are keyed by their
+        // top edge (Core Image y), and encoded strictly top down.
+        let progress = BandProgress(rect: pr)
+        let rows = RowMemory(base: buffer)
+        let feeder = Thread {
+            var top = 0
+            while let height = progress.waitForBand(topRow: top) {
+                do {
+                    try encoder.write(rows.base + top * rowBytes, rowBytes: rowBytes, count: height)
+                } catch {
+                    progress.fail(error)
+                    return
+                }
+                top += height
+                if top >= pr.height { break }
+            }
+            progress.finishFeeding()
+        }
+        feeder.start()
+        do {
+            try execute(root, pr, topDown: true) { tile, tileRect in
+                w.write(tile, tileRect)
+                progress.tileDone(tileRect)
+            }
+        } catch {
+            progress.cancel()
+            progress.waitForFeeder()
+            throw error
+        }
+        progress.waitForFeeder()
+        if let e = progress.error { throw e }
+        return try encoder.finish()
+    }
+}
+
+/// The render buffer, written by the tile workers and read by the encoder's thread once the
+/// bands it reads are complete (`BandProgress` orders the two).
+private struct RowMemory: @unchecked Sendable { let base: UnsafeMutableRawPointer }
+
+/// Which bands of a streaming render are complete, shared between the tile workers and the
+/// thread feeding the encoder.
+final class BandProgress: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let rect: PixelRect
+    /// Pixels done per band, by the band's top edge (exclusive maxY); band heights once done.
+    private var widthDone: [Int: Int] = [:]
+    private var finishedHeight: [Int: Int] = [:]
+    private var cancelled = false
+    private var feederDone = false
+    private(set) var error: (any Error)?
+
+    init(rect: PixelRect) { self.rect = rect }
+
+    func tileDone(_ t: PixelRect) {
+        condition.lock()
+        widthDone[t.maxY, default: 0] += t.width
+        if widthDone[t.maxY] == rect.width {
+            finishedHeight[t.maxY] = t.height
+            condition.broadcast()
+        }
+        condition.unlock()
+    }
+    /// The height of the band whose first row (from the top) is `topRow`, once it is done;
+    /// nil when the render was cancelled.
+    func waitForBand(topRow: Int) -> Int? {
+        condition.lock(); defer { condition.unlock() }
+        let key = rect.maxY - topRow
+        while finishedHeight[key] == nil && !cancelled { condition.wait() }
+        return cancelled ? nil : finishedHeight[key]
+    }
+    func fail(_ e: any Error) {
+        condition.lock(); error = e; feederDone = true; condition.broadcast(); condition.unlock()
+    }
+    func cancel() {
+        condition.lock(); cancelled = true; condition.broadcast(); condition.unlock()
+    }
+    func finishFeeding() {
+        condition.lock(); feederDone = true; condition.broadcast(); condition.unlock()
+    }
+    func waitForFeeder() {
+        condition.lock()
+        while !feederDone { condition.wait() }
+        condition.unlock()
+    }
 }

@@ -91,7 +91,11 @@ extension CIImage {
         let strict = !((o[.lenientDecoding] as? Bool) ?? false)
         let space: CGColorSpace? = o[.colorSpace] is NSNull ? nil : (o[.colorSpace] as? CGColorSpace ?? .sRGBSpace)
         let extent = CGRect(x: 0, y: 0, width: header.width, height: header.height)
+        // Baseline JPEGs in sRGB decode on a thread while tiles render (top rows first).
+        let streams = JPEGStreamDecoder.canStream(data, header: header, strict: strict)
+            && (header.iccProfile.map(ICCProfile.isSRGB) ?? true)
         let source = LazySourceNode(extent: extent, name: name) {
+            if streams { return try streamingJPEGNode(data, header: header, limits: limits, colorSpace: space) }
             let bitmap = try ImageCodecs.decode(data, limits: limits, strict: strict)
             return try bitmapNode(bitmap, colorSpace: space)
         }

@@ -1,0 +1,207 @@
+// A JPEG encoder fed a band of rows at a time (libjpeg's scanline API), so a renderer can
+// encode the top of an image while it is still computing the rest. libjpeg reports errors
+// by calling error_exit, which must not return: it longjmps back into the shim call that
+// failed, which returns an error code with the message.
+#include "include/CCodecShims.h"
+#include <stdio.h>
+#include <jpeglib.h>
+#include <jerror.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+// The output buffer is ours (not jpeg_mem_dest's, which frees and replaces its buffer as it
+// grows and only reports the live one at the end): an encoder destroyed before it finished
+// frees exactly what it holds.
+struct cy_destination {
+    struct jpeg_destination_mgr pub;
+    unsigned char *buffer;
+    size_t capacity;
+};
+
+struct cy_jpeg_encoder {
+    struct jpeg_compress_struct cinfo;
+    struct jpeg_error_mgr jerr;
+    struct cy_destination dest;
+    jmp_buf escape;
+    char message[JMSG_LENGTH_MAX];
+    int started, finished;
+};
+
+static void cy_init_destination(j_compress_ptr cinfo) { (void)cinfo; }
+static boolean cy_empty_output_buffer(j_compress_ptr cinfo) {
+    struct cy_destination *d = (struct cy_destination *)cinfo->dest;
+    size_t grown = d->capacity * 2;
+    unsigned char *b = realloc(d->buffer, grown);
+    if (!b) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 99);
+    d->pub.next_output_byte = b + d->capacity;
+    d->pub.free_in_buffer = grown - d->capacity;
+    d->buffer = b;
+    d->capacity = grown;
+    return TRUE;
+}
+static void cy_term_destination(j_compress_ptr cinfo) { (void)cinfo; }
+
+static void cy_error_exit(j_common_ptr cinfo) {
+    struct cy_jpeg_encoder *e = (struct cy_jpeg_encoder *)cinfo->client_data;
+    (*cinfo->err->format_message)(cinfo, e->message);
+    longjmp(e->escape, 1);
+}
+static void cy_output_message(j_common_ptr cinfo) { (void)cinfo; }  // warnings: silent
+
+cy_jpeg_encoder *cy_jpeg_encoder_create(int width, int height, int quality, int subsampling, int progressive) {
+    if (width <= 0 || height <= 0 || width > 65500 || height > 65500) return NULL;
+    struct cy_jpeg_encoder *e = calloc(1, sizeof *e);
+    if (!e) return NULL;
+    e->cinfo.err = jpeg_std_error(&e->jerr);
+    e->jerr.error_exit = cy_error_exit;
+    e->jerr.output_message = cy_output_message;
+    e->cinfo.client_data = e;
+    if (setjmp(e->escape)) {
+        jpeg_destroy_compress(&e->cinfo);
+        free(e->dest.buffer);
+        free(e);
+        return NULL;
+    }
+    jpeg_create_compress(&e->cinfo);
+    e->dest.capacity = 1 << 16;
+    e->dest.buffer = malloc(e->dest.capacity);
+    if (!e->dest.buffer) ERREXIT1(&e->cinfo, JERR_OUT_OF_MEMORY, 98);
+    e->dest.pub.init_destination = cy_init_destination;
+    e->dest.pub.empty_output_buffer = cy_empty_output_buffer;
+    e->dest.pub.term_destination = cy_term_destination;
+    e->dest.pub.next_output_byte = e->dest.buffer;
+    e->dest.pub.free_in_buffer = e->dest.capacity;
+    e->cinfo.dest = &e->dest.pub;
+    e->cinfo.image_width = (JDIMENSION)width;
+    e->cinfo.image_height = (JDIMENSION)height;
+    e->cinfo.input_components = 4;
+    e->cinfo.in_color_space = JCS_EXT_RGBA;
+    jpeg_set_defaults(&e->cinfo);
+    // What TurboJPEG's tjCompress2 does with TJFLAG_ACCURATEDCT: the same bytes.
+    jpeg_set_quality(&e->cinfo, quality < 1 ? 1 : (quality > 100 ? 100 : quality), TRUE);
+    e->cinfo.dct_method = JDCT_ISLOW;
+    e->cinfo.comp_info[0].h_samp_factor = subsampling == CY_JPEG_444 ? 1 : 2;
+    e->cinfo.comp_info[0].v_samp_factor = subsampling == CY_JPEG_420 ? 2 : 1;
+    for (int c = 1; c < 3; c++) { e->cinfo.comp_info[c].h_samp_factor = 1; e->cinfo.comp_info[c].v_samp_factor = 1; }
+    if (progressive) jpeg_simple_progression(&e->cinfo);
+    jpeg_start_compress(&e->cinfo, TRUE);
+    e->started = 1;
+    return e;
+}
+
+int cy_jpeg_encoder_write(cy_jpeg_encoder *e, const uint8_t *rows, size_t rowBytes, int count, char *message, size_t messageSize) {
+    if (!e || !e->started || e->finished) return -1;
+    if (setjmp(e->escape)) {
+        if (message && messageSize) snprintf(message, messageSize, "%s", e->message);
+        return -1;
+    }
+    for (int i = 0; i < count; i++) {
+        JSAMPROW row = (JSAMPROW)(rows + (size_t)i * rowBytes);
+        if (jpeg_write_scanlines(&e->cinfo, &row, 1) != 1) {
+            if (message && messageSize) snprintf(message, messageSize, "JPEG: scanline refused");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int cy_jpeg_encoder_finish(cy_jpeg_encoder *e, const uint8_t **bytes, size_t *size, char *message, size_t messageSize) {
+    if (!e || !e->started) return -1;
+    if (setjmp(e->escape)) {
+        if (message && messageSize) snprintf(message, messageSize, "%s", e->message);
+        return -1;
+    }
+    if (!e->finished) {
+        jpeg_finish_compress(&e->cinfo);
+        e->finished = 1;
+    }
+    *bytes = e->dest.buffer;
+    *size = e->dest.capacity - e->dest.pub.free_in_buffer;
+    return 0;
+}
+
+void cy_jpeg_encoder_destroy(cy_jpeg_encoder *e) {
+    if (!e) return;
+    jpeg_destroy_compress(&e->cinfo);
+    free(e->dest.buffer);
+    free(e);
+}
+
+// ---------------------------------------------------------------------------------------
+// A JPEG decoder handing out RGBA8 rows a band at a time, so rendering can start on the top
+// of an image while the rest decodes. Same settings as TurboJPEG's tjDecompress2 to RGBA
+// (accurate integer IDCT, fancy upsampling), hence the same pixels. Warnings (corrupt or
+// truncated data) are errors when `strict`, as TJFLAG_STOPONWARNING makes them.
+
+struct cy_jpeg_decoder {
+    struct jpeg_decompress_struct dinfo;
+    struct jpeg_error_mgr jerr;
+    jmp_buf escape;
+    char message[JMSG_LENGTH_MAX];
+    int strict, started;
+};
+
+static void cy_d_error_exit(j_common_ptr cinfo) {
+    struct cy_jpeg_decoder *d = (struct cy_jpeg_decoder *)cinfo->client_data;
+    (*cinfo->err->format_message)(cinfo, d->message);
+    longjmp(d->escape, 1);
+}
+static void cy_d_emit_message(j_common_ptr cinfo, int level) {
+    struct cy_jpeg_decoder *d = (struct cy_jpeg_decoder *)cinfo->client_data;
+    if (level < 0 && d->strict) {
+        (*cinfo->err->format_message)(cinfo, d->message);
+        longjmp(d->escape, 1);
+    }
+}
+
+cy_jpeg_decoder *cy_jpeg_decoder_create(const uint8_t *data, size_t size, int strict, int *width, int *height,
+                                        char *message, size_t messageSize) {
+    struct cy_jpeg_decoder *d = calloc(1, sizeof *d);
+    if (!d) return NULL;
+    d->strict = strict;
+    d->dinfo.err = jpeg_std_error(&d->jerr);
+    d->jerr.error_exit = cy_d_error_exit;
+    d->jerr.emit_message = cy_d_emit_message;
+    d->jerr.output_message = cy_output_message;
+    d->dinfo.client_data = d;
+    if (setjmp(d->escape)) {
+        if (message && messageSize) snprintf(message, messageSize, "%s", d->message);
+        jpeg_destroy_decompress(&d->dinfo);
+        free(d);
+        return NULL;
+    }
+    jpeg_create_decompress(&d->dinfo);
+    jpeg_mem_src(&d->dinfo, data, (unsigned long)size);
+    jpeg_read_header(&d->dinfo, TRUE);
+    d->dinfo.out_color_space = JCS_EXT_RGBA;
+    d->dinfo.dct_method = JDCT_ISLOW;
+    d->dinfo.do_fancy_upsampling = TRUE;
+    jpeg_start_decompress(&d->dinfo);
+    d->started = 1;
+    *width = (int)d->dinfo.output_width;
+    *height = (int)d->dinfo.output_height;
+    return d;
+}
+
+int cy_jpeg_decoder_read(cy_jpeg_decoder *d, uint8_t *rows, size_t rowBytes, int count, char *message, size_t messageSize) {
+    if (!d || !d->started) return -1;
+    if (setjmp(d->escape)) {
+        if (message && messageSize) snprintf(message, messageSize, "%s", d->message);
+        return -1;
+    }
+    for (int i = 0; i < count; i++) {
+        JSAMPROW row = (JSAMPROW)(rows + (size_t)i * rowBytes);
+        if (jpeg_read_scanlines(&d->dinfo, &row, 1) != 1) {
+            if (message && messageSize) snprintf(message, messageSize, "Premature end of JPEG data");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void cy_jpeg_decoder_destroy(cy_jpeg_decoder *d) {
+    if (!d) return;
+    jpeg_destroy_decompress(&d->dinfo);
+    free(d);
+}

@@ -1,0 +1,71 @@
+import CCodecShims
+import Foundation
+
+/// A JPEG decoder handing out RGBA8 rows a band at a time, top first, so rendering can begin
+/// before the whole file is decoded. Gives the pixels `ImageCodecs.decode` gives (the same
+/// libjpeg-turbo settings). Meant for baseline YCbCr or grey files (`canStream`): progressive
+/// files only produce rows once every scan is in, CMYK needs its conversion, and lenient
+/// decoding its grey fill, so those go through `ImageCodecs.decode`. One thread reads.
+public final class JPEGStreamDecoder: @unchecked Sendable {
+    private let handle: OpaquePointer
+    /// Keeps the compressed bytes alive and in place while libjpeg reads them.
+    private let bytes: UnsafeMutableRawBufferPointer
+    public let width: Int, height: Int
+    public private(set) var rowsRead = 0
+
+    /// Whether this file decodes row by row through this decoder with the pixels
+    /// `ImageCodecs.decode` gives: a sequential (baseline or extended, Huffman) 8-bit YCbCr or
+    /// grey JPEG, decoded strictly.
+    public static func canStream(_ data: Data, header: ImageHeader, strict: Bool) -> Bool {
+        guard header.format == .jpeg, strict, header.bitDepth == 8, header.colorModel == "RGB" || header.colorModel == "Gray" else { return false }
+        let frame = data.withUnsafeBytes { JPEGMarkers($0).frameType }
+        return frame == 0xC0 || frame == 0xC1
+    }
+
+    public init(data: Data, strict: Bool = true, limits: DecodeLimits = .default) throws(CodecError) {
+        guard !data.isEmpty else { throw .empty }
+        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
+        _ = data.copyBytes(to: bytes)
+        var w: Int32 = 0, h: Int32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        guard let d = cy_jpeg_decoder_create(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, strict ? 1 : 0, &w, &h, &message, message.count) else {
+            bytes.deallocate()
+            throw Self.failure(Self.text(message))
+        }
+        let limit = limits.pixelLimit(bytesPerPixel: 4)
+        guard Int(w) * Int(h) <= limit else {
+            cy_jpeg_decoder_destroy(d)
+            bytes.deallocate()
+            throw .tooLarge(width: Int(w), height: Int(h), limit: limit)
+        }
+        handle = d
+        width = Int(w); height = Int(h)
+    }
+
+    deinit {
+        cy_jpeg_decoder_destroy(handle)
+        bytes.deallocate()
+    }
+
+    /// Decodes the next `count` rows into `rows`, `rowBytes` apart.
+    public func read(into rows: UnsafeMutableRawPointer, rowBytes: Int, count: Int) throws(CodecError) {
+        guard count >= 0, rowsRead + count <= height, rowBytes >= width * 4 else {
+            throw .invalidArgument("JPEG: \(count) rows of \(rowBytes) bytes after \(rowsRead) of \(height)")
+        }
+        var message = [CChar](repeating: 0, count: 256)
+        guard cy_jpeg_decoder_read(handle, rows.assumingMemoryBound(to: UInt8.self), rowBytes, Int32(count), &message, message.count) == 0 else {
+            throw Self.failure(Self.text(message))
+        }
+        rowsRead += count
+    }
+
+    /// Classified as the one-shot decoder classifies the same libjpeg message.
+    private static func failure(_ text: String) -> CodecError {
+        if text.contains("Premature end") || text.contains("insufficient data") { return .truncated(detail: "JPEG data: \(text)") }
+        return .corrupt(detail: "JPEG data: \(text)")
+    }
+
+    private static func text(_ m: [CChar]) -> String {
+        String(decoding: m.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+@testable import CyanotypeCodecs
+
+/// The band-at-a-time JPEG encoder writes the bytes the one-shot encoder writes.
+@Suite struct JPEGStreamTests {
+    @Test(arguments: [ChromaSubsampling.s420, .s422, .s444])
+    func bandsGiveTheOneShotBytes(subsampling: ChromaSubsampling) throws {
+        let (w, h) = (45, 37)
+        let px = smoothRGBA8(width: w, height: h)
+        for progressive in [false, true] {
+            var o = EncodeOptions()
+            o.quality = 0.83
+            o.chromaSubsampling = subsampling
+            o.progressive = progressive
+            o.exif = Data(exifBlock(orientation: 1, bigEndian: false))
+            o.iccProfile = Data((0..<3000).map { UInt8($0 & 0xFF) })
+            let oneShot = try px.withUnsafeBufferPointer { try ImageCodecs.encode(rgba8: $0, width: w, height: h, hasAlpha: false, format: .jpeg, options: o) }
+            let e = try JPEGStreamEncoder(width: w, height: h, options: o)
+            try px.withUnsafeBytes { raw in
+                // Uneven bands, as a tiled renderer finishes them.
+                var top = 0
+                for band in [1, 16, 7, 13] {
+                    try e.write(raw.baseAddress! + top * w * 4, rowBytes: w * 4, count: band)
+                    top += band
+                }
+                #expect(top == h)
+            }
+            #expect(try e.finish() == oneShot, "\(subsampling) progressive \(progressive)")
+        }
+    }
+
+    @Test func misuseIsAnError() throws {
+        #expect(throws: CodecError.invalidArgument("JPEG width and height must be 1...65500, got 0x10")) {
+            try JPEGStreamEncoder(width: 0, height: 10, options: EncodeOptions())
+        }
+        let e = try JPEGStreamEncoder(width: 4, height: 2, options: EncodeOptions())
+        #expect(throws: CodecError.invalidArgument("JPEG: 1 of 2 rows written")) {
+            try [UInt8](repeating: 9, count: 16).withUnsafeBytes { raw in
+                try e.write(raw.baseAddress!, rowBytes: 16, count: 1)
+                _ = try e.finish()
+            }
+        }
+        #expect(throws: CodecError.invalidArgument("JPEG: 5 rows of 16 bytes after 1 of 2")) {
+            try [UInt8](repeating: 9, count: 80).withUnsafeBytes { try e.write($0.baseAddress!, rowBytes: 16, count: 5) }
+        }
+    }
+}
+
+/// The band-at-a-time JPEG decoder gives the one-shot decoder's pixels.
+@Suite struct JPEGStreamDecoderTests {
+    func jpeg(_ w: Int, _ h: Int, _ sub: ChromaSubsampling, progressive: Bool = false, grey: Bool = false) throws -> Data {
+        var px = smoothRGBA8(width: w, height: h)
+        if grey { for i in stride(from: 0, to: px.count, by: 4) { px[i + 1] = px[i]; px[i + 2] = px[i] } }
+        var o = EncodeOptions()
+        o.chromaSubsampling = sub
+        o.progressive = progressive
+        return try px.withUnsafeBufferPointer { try ImageCodecs.encode(rgba8: $0, width: w, height: h, hasAlpha: false, format: .jpeg, options: o) }
+    }
+
+    @Test(arguments: [ChromaSubsampling.s420, .s422, .s444])
+    func rowsEqualTheOneShotDecode(subsampling: ChromaSubsampling) throws {
+        for (w, h) in [(1, 1), (17, 9), (64, 33)] {
+            let file = try jpeg(w, h, subsampling)
+            let header = try ImageCodecs.readHeader(file)
+            #expect(JPEGStreamDecoder.canStream(file, header: header, strict: true))
+            #expect(!JPEGStreamDecoder.canStream(file, header: header, strict: false))
+            let reference = try ImageCodecs.decode(file).pixels
+            let d = try JPEGStreamDecoder(data: file)
+            var rows = [UInt8](repeating: 0, count: w * h * 4)
+            try rows.withUnsafeMutableBytes { raw in
+                var top = 0
+                while top < h {
+                    let n = min(5, h - top)
+                    try d.read(into: raw.baseAddress! + top * w * 4, rowBytes: w * 4, count: n)
+                    top += n
+                }
+            }
+            #expect(rows == reference, "\(w)x\(h) \(subsampling)")
+        }
+    }
+
+    @Test func progressiveFilesDoNotStream() throws {
+        let file = try jpeg(20, 20, .s420, progressive: true)
+        #expect(!JPEGStreamDecoder.canStream(file, header: try ImageCodecs.readHeader(file), strict: true))
+    }
+
+    @Test func truncationIsReportedAsTheOneShotDecoderReportsIt() throws {
+        let file = try jpeg(256, 256, .s420)
+        let cut = file.prefix(file.count / 2)
+        var rows = [UInt8](repeating: 0, count: 256 * 256 * 4)
+        var thrown: CodecError?
+        rows.withUnsafeMutableBytes { raw in
+            do throws(CodecError) {
+                let d = try JPEGStreamDecoder(data: cut)
+                try d.read(into: raw.baseAddress!, rowBytes: 1024, count: 256)
+            } catch { thrown = error }
+        }
+        var oneShot: CodecError?
+        do { _ = try ImageCodecs.decode(cut) } catch { oneShot = error }
+        #expect(thrown != nil && thrown == oneShot, "\(String(describing: thrown)) vs \(String(describing: oneShot))")
+    }
+}
