@@ -33,7 +33,7 @@ struct LUTSampler: @unchecked Sendable {
     /// The cell's first entry and the fractions (x, y, z = red, green, blue) inside it.
     @inline(__always) func cell(_ p: SIMD4<Float>) -> (UnsafeMutablePointer<SIMD4<Float>>, SIMD4<Float>) {
         let raw = (p - lo) * scale
-        var t = raw.replacing(with: 0, where: .!(raw .> 0))   // negatives and NaN
+        var t = SIMD4<Float>.zero.replacing(with: raw, where: raw .> 0)   // negatives and NaN -> 0
         t = t.replacing(with: maxIndex, where: t .> maxIndex)
         // floor(t), capped at the last cell, all in float lanes: integer-vector masks made
         // LLVM split this into scalar code (perf), and the flat index is exact in float
@@ -42,7 +42,7 @@ struct LUTSampler: @unchecked Sendable {
         i = i.replacing(with: 0, where: i .< 0)
         i = i.replacing(with: lastCellF, where: i .> lastCellF)
         let base = Int(i.x + i.y * stridesF.y + i.z * stridesF.z)
-        let f = (extrapolate ? raw.replacing(with: t, where: .!(raw .== raw)) : t) - i
+        let f = (extrapolate ? t.replacing(with: raw, where: raw .== raw) : t) - i
         return (table.entries + base, f)
     }
 
