@@ -244,25 +244,34 @@ func blendRowScalar(_ mode: CSSBlendMode, _ px: UnsafeMutablePointer<SIMD4<Float
 }
 
 /// Applies packed affines (13 floats each, see `CSSAffine.packed`) left to right, clamping
-/// every channel to [0, 1] after each one.
+/// every channel to [0, 1] after each one (NaN to 0), all of them per pixel in one pass over
+/// the row.
 func applyAffines(_ m: UnsafeBufferPointer<Float>, _ px: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
-    var base = 0
-    let zero = SIMD4<Float>(repeating: 0), one = SIMD4<Float>(repeating: 1)
-    while base + 13 <= m.count {
-        // Columns of the 4x4 map (alpha row: 0 0 0 sa) and the offset column.
-        let cr = SIMD4(m[base], m[base + 4], m[base + 8], 0)
-        let cg = SIMD4(m[base + 1], m[base + 5], m[base + 9], 0)
-        let cb = SIMD4(m[base + 2], m[base + 6], m[base + 10], 0)
-        let ca = SIMD4(0, 0, 0, m[base + 12])
-        let off = SIMD4(m[base + 3], m[base + 7], m[base + 11], 0)
-        for i in 0..<n {
-            let p = px[i]
-            var q = cr * p.x + cg * p.y + cb * p.z + ca * p.w + off
-            q.replace(with: zero, where: q .< zero)
-            q.replace(with: one, where: q .> one)
-            px[i] = q
+    let k = m.count / 13
+    guard k > 0, n > 0 else { return }
+    withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 5 * k) { columns in
+        guard let c = columns.baseAddress else { return }
+        for a in 0..<k {
+            let b = 13 * a
+            // Columns of the 4x4 map (alpha row: 0 0 0 sa) and the offset column.
+            c[5 * a] = SIMD4(m[b], m[b + 4], m[b + 8], 0)
+            c[5 * a + 1] = SIMD4(m[b + 1], m[b + 5], m[b + 9], 0)
+            c[5 * a + 2] = SIMD4(m[b + 2], m[b + 6], m[b + 10], 0)
+            c[5 * a + 3] = SIMD4(0, 0, 0, m[b + 12])
+            c[5 * a + 4] = SIMD4(m[b + 3], m[b + 7], m[b + 11], 0)
         }
-        base += 13
+        let one = SIMD4<Float>(repeating: 1)
+        for i in 0..<n {
+            var p = px[i]
+            var col = c
+            for _ in 0..<k {
+                let q = col[0] * p.x + col[1] * p.y + col[2] * p.z + col[3] * p.w + col[4]
+                p = SIMD4<Float>.zero.replacing(with: q, where: q .> 0)
+                p = p.replacing(with: one, where: p .> one)
+                col += 5
+            }
+            px[i] = p
+        }
     }
 }
 
