@@ -216,9 +216,9 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
                 return CIImage(node: FusedColorNode(head: f.head, steps: steps, extent: e), properties: storedProperties, url: url)
             }
             if extras.isEmpty, let m2 = stage.matrix, let last = steps.last, last.extras.isEmpty, let m1 = last.stage.matrix,
-               last.stage.wantsUnpremultiplied == stage.wantsUnpremultiplied || last.stage.alphaAgnostic || stage.alphaAgnostic {
+               last.stage.matrixIsStraight == stage.matrixIsStraight || last.stage.alphaAgnostic || stage.alphaAgnostic {
                 // A matrix that commutes with premultiplication adopts its neighbour's mode.
-                let straight = last.stage.alphaAgnostic ? stage.wantsUnpremultiplied : last.stage.wantsUnpremultiplied
+                let straight = last.stage.alphaAgnostic ? stage.matrixIsStraight : last.stage.matrixIsStraight
                 steps[steps.count - 1] = .init(stage: MatrixStage(m: m1.followed(by: m2), wantsUnpremultiplied: straight, name: "folded matrix"), extras: [])
             } else {
                 steps.append(step)

@@ -8,6 +8,8 @@ protocol ColorStage: Sendable {
     var wantsUnpremultiplied: Bool { get }
     /// When the stage is an affine colour map, its matrix, so neighbours fold into one.
     var matrix: ColorMatrix? { get }
+    /// For a matrix: whether it is defined on straight colour (folding needs the same domain).
+    var matrixIsStraight: Bool { get }
     /// True when the stage gives the same result on premultiplied and straight colour (a
     /// linear RGB map that keeps alpha): it then runs in whatever state the row is in.
     var alphaAgnostic: Bool { get }
@@ -19,6 +21,7 @@ protocol ColorStage: Sendable {
 extension ColorStage {
     var extraInputCount: Int { 0 }
     var matrix: ColorMatrix? { nil }
+    var matrixIsStraight: Bool { wantsUnpremultiplied }
     var alphaAgnostic: Bool { false }
 }
 
@@ -58,17 +61,45 @@ struct ColorMatrix: Sendable, Equatable {
 }
 
 /// A colour matrix as a stage (CIColorMatrix and everything that folds into one).
+///
+/// A matrix defined on straight colour (`straight`, e.g. CIColorMatrix with a bias) divides
+/// and re-multiplies alpha itself, per pixel and only for pixels that are not opaque, instead
+/// of asking the fused loop for two extra passes over the row.
 struct MatrixStage: ColorStage {
     let m: ColorMatrix
-    let wantsUnpremultiplied: Bool
+    /// Whether the matrix applies to straight (unpremultiplied) colour.
+    let straight: Bool
     var name: String = "matrix"
+
+    init(m: ColorMatrix, wantsUnpremultiplied straight: Bool, name: String = "matrix") {
+        self.m = m; self.straight = straight; self.name = name
+    }
+
+    var wantsUnpremultiplied: Bool { false }
+    var matrixIsStraight: Bool { straight }
     var matrix: ColorMatrix? { m }
     var alphaAgnostic: Bool { m.commutesWithPremultiplication }
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
         let c0 = m.c0, c1 = m.c1, c2 = m.c2, c3 = m.c3, b = m.bias
+        if !straight || m.commutesWithPremultiplication {
+            for i in 0..<count {
+                let p = row[i]
+                row[i] = c0 * p.x + c1 * p.y + c2 * p.z + c3 * p.w + b
+            }
+            return
+        }
+        // Opaque pixels are their own straight colour; when the matrix keeps alpha at 1 for
+        // them, they need no division or re-multiplication.
+        let keepsOpaque = c0.w == 0 && c1.w == 0 && c2.w == 0 && c3.w + b.w == 1
         for i in 0..<count {
             let p = row[i]
-            row[i] = c0 * p.x + c1 * p.y + c2 * p.z + c3 * p.w + b
+            if keepsOpaque && p.w == 1 {
+                row[i] = c0 * p.x + c1 * p.y + c2 * p.z + c3 + b
+                continue
+            }
+            let inv: Float = p.w > 0 ? 1 / p.w : 0
+            let o = c0 * (p.x * inv) + c1 * (p.y * inv) + c2 * (p.z * inv) + c3 * p.w + b
+            row[i] = SIMD4(o.x * o.w, o.y * o.w, o.z * o.w, o.w)
         }
     }
     var label: String { name }
