@@ -163,4 +163,91 @@ import Testing
         #expect(v[1 * 2 + 1] == SIMD4(1, 0, 0, 1))
         #expect(v[2 * 2 + 1] == SIMD4(0, 0, 0, 1))
     }
+
+    // MARK: CIAreaHistogram's fast paths (HistogramKernels.swift) against a plain count
+
+    /// CIAreaHistogram of `values` counted here: v clamped to [0, 1] (NaN as 0) times `count`,
+    /// rounded down, 1 in the last bin; counts times `scale / area` (area: pixels of the region).
+    func plainHistogram(_ values: [SIMD4<Float>], count: Int, scale: Double, area: Int? = nil) -> [SIMD4<Float>] {
+        var c = [[Int]](repeating: [0, 0, 0, 0], count: count)
+        for p in values {
+            for k in 0..<4 {
+                let x = p[k]
+                let clamped: Float = x > 0 ? (x < 1 ? x : 1) : 0
+                c[min(count - 1, Int(clamped * Float(count)))][k] += 1
+            }
+        }
+        let s = scale / Double(area ?? values.count)
+        return c.map { SIMD4(Float(Double($0[0]) * s), Float(Double($0[1]) * s), Float(Double($0[2]) * s), Float(Double($0[3]) * s)) }
+    }
+
+    func histogramOf(_ img: CIImage, count: Int, scale: Double, extent: CGRect? = nil) -> CIImage {
+        var p: [String: Any] = ["inputCount": count, "inputScale": scale]
+        if let e = extent { p[kCIInputExtentKey] = CIVector(cgRect: e) }
+        return img.applyingFilter("CIAreaHistogram", parameters: p)
+    }
+
+    static func floatValues(width w: Int, height h: Int) -> [SIMD4<Float>] {
+        let special: [Float] = [.nan, -.nan, .infinity, -.infinity, 0, -0.0, 1, Float(1).nextDown, Float(1).nextUp, 0.5, 2, -1,
+                                .leastNonzeroMagnitude, .greatestFiniteMagnitude, Float(bitPattern: 0x7F80_0001), Float(bitPattern: 0x7F80_FFFF),
+                                Float(bitPattern: 0x7FC0_0000), Float(bitPattern: 0xFF80_0001), 1.0 / 3, 0.1, 0.99, 0.01]
+        var v = [SIMD4<Float>]()
+        var seed: UInt32 = 12345
+        for y in 0..<h {
+            for x in 0..<w {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                let r = Float(seed >> 8) / Float(1 << 24) * 1.4 - 0.2
+                let ramp = Float(x) / Float(w)                            // runs of equal bins
+                let boundary = Float((x + y) % 257) / 256                  // exact bin edges
+                let s = special[(x * 7 + y * 3) % special.count]
+                switch (x + y) % 4 {
+                case 0: v.append(SIMD4(r, ramp, boundary, s))
+                case 1: v.append(SIMD4(s, r, ramp, boundary))
+                case 2: v.append(SIMD4(boundary, s, r, ramp))
+                default: v.append(SIMD4(ramp, boundary, s, r))
+                }
+            }
+        }
+        return v
+    }
+
+    static func floatData(_ v: [SIMD4<Float>], width w: Int, padding: Int = 0) -> Data {
+        var d = Data()
+        for y in 0..<(v.count / w) {
+            d.append(v[(y * w)..<((y + 1) * w)].withUnsafeBytes { Data($0) })
+            d.append(Data(repeating: 0x7F, count: padding))
+        }
+        return d
+    }
+
+    @Test(arguments: [256, 255, 64, 7, 1, 512]) func histogramOfFloatBitmapsMatchesThePlainCount(count: Int) throws {
+        let w = 97, h = 61
+        let v = Self.floatValues(width: w, height: h)
+        let img = CIImage(bitmapData: Self.floatData(v, width: w), bytesPerRow: w * 16, size: CGSize(width: w, height: h), format: .RGBAf,
+                          colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB))
+        // The working values are the floats themselves: count them straight from the array.
+        let want = plainHistogram(v, count: count, scale: 3)
+        #expect(try ctx.reduce(histogramOf(img, count: count, scale: 3)) == want)
+        #expect(try tiled.reduce(histogramOf(img, count: count, scale: 3)) == want)
+    }
+
+    @Test func binTablesAreExactOnlyForPowersOfTwoUpTo256() {
+        for n in [1, 2, 4, 8, 16, 32, 64, 128, 256] { #expect(HistogramBinTable.shared(n) != nil, "\(n) bins") }
+        for n in [3, 100, 255, 257, 512, 1000] { #expect(HistogramBinTable.shared(n) == nil, "\(n) bins") }
+        // Every cell's entry against the plain bin of a few values in it.
+        let t = HistogramBinTable.shared(256)!
+        var seed: UInt32 = 7
+        for _ in 0..<200_000 {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            let bits = seed
+            let x = Float(bitPattern: bits)
+            let clamped: Float = x > 0 ? (x < 1 ? x : 1) : 0
+            let want = min(255, Int(clamped * 256))
+            let entry = Int(t.offsets[Int(bits >> 16)]) / 16
+            if entry != want && !(entry == 256 && bits >> 16 == 0x7F80) {
+                Issue.record("bits \(String(bits, radix: 16)): table \(entry), plain \(want)")
+                return
+            }
+        }
+    }
 }
