@@ -355,6 +355,13 @@ struct HistogramReduction: Reduction {
         return r
     }
 
+    /// 8-bit RGBA and working-space float bitmaps are counted straight from memory.
+    func directReader(_ bitmap: BitmapNode, _ ev: Evaluator) -> (any DirectTileReader)? {
+        guard case .linear = kind else { return nil }
+        if let r = FloatBitmapHistogramReader(bitmap, count: count, table: table, colorManaged: ev.colorManaged) { return r }
+        return Bitmap8HistogramReader(bitmap, count: count, table: table, ev: ev)
+    }
+
     /// The plain histogram counts in 32-bit counters (HistogramCounters), added to the
     /// partial per tile.
     func accumulateTile(_ tile: TileBuffer, x: Int, y: Int, region: PixelRect, into p: UnsafeMutablePointer<Double>) {
