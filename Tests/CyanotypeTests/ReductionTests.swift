@@ -163,4 +163,235 @@ import Testing
         #expect(v[1 * 2 + 1] == SIMD4(1, 0, 0, 1))
         #expect(v[2 * 2 + 1] == SIMD4(0, 0, 0, 1))
     }
+
+    // MARK: CIAreaHistogram's fast paths (HistogramKernels.swift) against a plain count
+
+    /// CIAreaHistogram of `values` counted here: v clamped to [0, 1] (NaN as 0) times `count`,
+    /// rounded down, 1 in the last bin; counts times `scale / area` (area: pixels of the region).
+    func plainHistogram(_ values: [SIMD4<Float>], count: Int, scale: Double, area: Int? = nil) -> [SIMD4<Float>] {
+        var c = [[Int]](repeating: [0, 0, 0, 0], count: count)
+        for p in values {
+            for k in 0..<4 {
+                let x = p[k]
+                let clamped: Float = x > 0 ? (x < 1 ? x : 1) : 0
+                c[min(count - 1, Int(clamped * Float(count)))][k] += 1
+            }
+        }
+        let s = scale / Double(area ?? values.count)
+        return c.map { SIMD4(Float(Double($0[0]) * s), Float(Double($0[1]) * s), Float(Double($0[2]) * s), Float(Double($0[3]) * s)) }
+    }
+
+    func histogramOf(_ img: CIImage, count: Int, scale: Double, extent: CGRect? = nil) -> CIImage {
+        var p: [String: Any] = ["inputCount": count, "inputScale": scale]
+        if let e = extent { p[kCIInputExtentKey] = CIVector(cgRect: e) }
+        return img.applyingFilter("CIAreaHistogram", parameters: p)
+    }
+
+    /// The same image behind a node the direct readers do not look through, so the
+    /// histogram reads float tiles (the generic path).
+    func throughTiles(_ img: CIImage) -> CIImage { CIImage(node: IntermediateNode(input: img.node, cacheable: false)) }
+
+    /// Which direct reader CIAreaHistogram would use for `img` over `region` ("8-bit",
+    /// "float" or "none").
+    func directReader(_ img: CIImage, count: Int, region: CGRect? = nil, colorManaged: Bool = true) -> String {
+        let r = HistogramReduction(count: count, scale: 1, kind: .linear).prepared(with: [])
+        guard let b = bitmapSource(img.node, covering: PixelRect(covering: region ?? img.extent)),
+              let reader = r.directReader(b, Evaluator(colorManaged: colorManaged)) else { return "none" }
+        return reader is Bitmap8HistogramReader ? "8-bit" : reader is FloatBitmapHistogramReader ? "float" : "other"
+    }
+
+    /// Checks the histogram of `img` (over `extent`, default its own) against the plain count
+    /// of its working values, through tiles, and with 7-pixel render tiles: all identical.
+    func checkHistogram(_ img: CIImage, count: Int, scale: Double, extent: CGRect? = nil, context: CIContext? = nil, _ what: String) throws {
+        let c = context ?? ctx
+        let region = extent ?? img.extent
+        var values = try c.reduce(img.cropped(to: region))
+        // Pixels of the region outside the image are clear.
+        values += Array(repeating: .zero, count: PixelRect(covering: region).area - values.count)
+        let want = plainHistogram(values, count: count, scale: scale)
+        let got = try c.reduce(histogramOf(img, count: count, scale: scale, extent: extent))
+        #expect(got.count == count)
+        for i in 0..<min(got.count, count) where got[i] != want[i] {
+            Issue.record("\(what), \(count) bins: bin \(i) is \(got[i]), counted \(want[i])")
+            break
+        }
+        #expect(try c.reduce(histogramOf(throughTiles(img), count: count, scale: scale, extent: extent)) == got, "\(what): float tiles")
+        #expect(try tiled.reduce(histogramOf(img, count: count, scale: scale, extent: extent)) == got, "\(what): 7-pixel tiles")
+    }
+
+    /// An odd-sized 8-bit picture: smooth ramps (runs of equal codes), some translucent
+    /// pixels on every fifth row, a fully transparent pixel and premultiplied-invalid ones
+    /// (colour above alpha) on row 3; other rows opaque.
+    static func bytes8(width w: Int, height h: Int, translucent: Bool) -> [UInt8] {
+        var p = testPixels(width: w, height: h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = (y * w + x) * 4
+                p[i] = UInt8((x * 3 + y) & 255)
+                if translucent && y % 5 == 3 && x % 7 == 2 { p[i + 3] = UInt8((x * 11 + y * 5) % 256) }
+            }
+        }
+        if translucent && h > 3 && w > 4 {
+            p[(3 * w + 1) * 4 + 3] = 0
+            p[(3 * w + 4) * 4 + 3] = 9
+        }
+        return p
+    }
+
+    static let counts = [256, 16, 100, 1, 1000]
+
+    @Test(arguments: counts) func histogramOf8BitBitmapsMatchesThePlainCount(count: Int) throws {
+        let w = 101, h = 53
+        let sRGB = CGColorSpace(name: CGColorSpace.sRGB)
+        let opaque = Data(Self.bytes8(width: w, height: h, translucent: false))
+        let translucent = Data(Self.bytes8(width: w, height: h, translucent: true))
+        let size = CGSize(width: w, height: h)
+        let cases: [(String, CIImage, String)] = [
+            ("straight sRGB RGBA8, opaque", CIImage(unpremultipliedBitmapData: opaque, bytesPerRow: w * 4, size: size, format: .RGBA8, colorSpace: sRGB), "8-bit"),
+            ("straight sRGB RGBA8, translucent rows", CIImage(unpremultipliedBitmapData: translucent, bytesPerRow: w * 4, size: size, format: .RGBA8, colorSpace: sRGB), "8-bit"),
+            ("premultiplied sRGB RGBA8, opaque", CIImage(bitmapData: opaque, bytesPerRow: w * 4, size: size, format: .RGBA8, colorSpace: sRGB), "8-bit"),
+            ("premultiplied sRGB BGRA8, translucent rows", CIImage(bitmapData: translucent, bytesPerRow: w * 4, size: size, format: .BGRA8, colorSpace: sRGB), "8-bit"),
+            ("premultiplied sRGB ARGB8, translucent rows", CIImage(bitmapData: translucent, bytesPerRow: w * 4, size: size, format: .ARGB8, colorSpace: sRGB), "8-bit"),
+            ("straight ABGR8, no colour space", CIImage(unpremultipliedBitmapData: translucent, bytesPerRow: w * 4, size: size, format: .ABGR8, colorSpace: nil), "8-bit"),
+            ("premultiplied gamma 2.2 RGBA8", CIImage(bitmapData: translucent, bytesPerRow: w * 4, size: size, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.genericGrayGamma2_2)), "8-bit"),
+            ("straight linear RGBA8, padded rows", CIImage(unpremultipliedBitmapData: Data(Self.bytes8(width: w + 3, height: h, translucent: true)), bytesPerRow: (w + 3) * 4, size: size, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB)), "8-bit"),
+            ("Display P3 RGBA8 (primaries converted: tiles)", CIImage(unpremultipliedBitmapData: translucent, bytesPerRow: w * 4, size: size, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.displayP3)), "none"),
+        ]
+        for (what, img, reader) in cases {
+            #expect(directReader(img, count: count) == reader, "\(what)")
+            try checkHistogram(img, count: count, scale: 1.5, what)
+        }
+    }
+
+    @Test func histogramOverSeveralDirectTiles() throws {
+        // Direct tiles are whole rows, 128 K pixels: 213 rows of 613, so three here (the
+        // last one short), against the plain count and 7-pixel render tiles.
+        let w = 613, h = 431
+        let sRGB = CGColorSpace(name: CGColorSpace.sRGB)
+        let img = CIImage(unpremultipliedBitmapData: Data(Self.bytes8(width: w, height: h, translucent: true)), bytesPerRow: w * 4,
+                          size: CGSize(width: w, height: h), format: .RGBA8, colorSpace: sRGB)
+        #expect(directReader(img, count: 256) == "8-bit")
+        try checkHistogram(img, count: 256, scale: 1, "8-bit, three tiles")
+        let v = Self.floatValues(width: w, height: h)
+        let float = CIImage(bitmapData: Self.floatData(v, width: w), bytesPerRow: w * 16, size: CGSize(width: w, height: h), format: .RGBAf, colorSpace: nil)
+        #expect(directReader(float, count: 256) == "float")
+        #expect(try ctx.reduce(histogramOf(float, count: 256, scale: 1)) == plainHistogram(v, count: 256, scale: 1))
+        #expect(try tiled.reduce(histogramOf(float, count: 256, scale: 1)) == plainHistogram(v, count: 256, scale: 1))
+    }
+
+    static func floatValues(width w: Int, height h: Int) -> [SIMD4<Float>] {
+        let special: [Float] = [.nan, -.nan, .infinity, -.infinity, 0, -0.0, 1, Float(1).nextDown, Float(1).nextUp, 0.5, 2, -1,
+                                .leastNonzeroMagnitude, .greatestFiniteMagnitude, Float(bitPattern: 0x7F80_0001), Float(bitPattern: 0x7F80_FFFF),
+                                Float(bitPattern: 0x7FC0_0000), Float(bitPattern: 0xFF80_0001), 1.0 / 3, 0.1, 0.99, 0.01]
+        var v = [SIMD4<Float>]()
+        var seed: UInt32 = 12345
+        for y in 0..<h {
+            for x in 0..<w {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                let r = Float(seed >> 8) / Float(1 << 24) * 1.4 - 0.2
+                let ramp = Float(x) / Float(w)                            // runs of equal bins
+                let boundary = Float((x + y) % 257) / 256                  // exact bin edges
+                let s = special[(x * 7 + y * 3) % special.count]
+                switch (x + y) % 4 {
+                case 0: v.append(SIMD4(r, ramp, boundary, s))
+                case 1: v.append(SIMD4(s, r, ramp, boundary))
+                case 2: v.append(SIMD4(boundary, s, r, ramp))
+                default: v.append(SIMD4(ramp, boundary, s, r))
+                }
+            }
+        }
+        return v
+    }
+
+    static func floatData(_ v: [SIMD4<Float>], width w: Int, padding: Int = 0) -> Data {
+        var d = Data()
+        for y in 0..<(v.count / w) {
+            d.append(v[(y * w)..<((y + 1) * w)].withUnsafeBytes { Data($0) })
+            d.append(Data(repeating: 0x7F, count: padding))
+        }
+        return d
+    }
+
+    @Test(arguments: [256, 255, 64, 7, 1, 512]) func histogramOfFloatBitmapsMatchesThePlainCount(count: Int) throws {
+        let w = 97, h = 61
+        let v = Self.floatValues(width: w, height: h)
+        let size = CGSize(width: w, height: h)
+        let linear = CGColorSpace(name: CGColorSpace.linearSRGB)
+        let plain = CIImage(bitmapData: Self.floatData(v, width: w), bytesPerRow: w * 16, size: size, format: .RGBAf, colorSpace: linear)
+        #expect(directReader(plain, count: count) == "float")
+        // The working values are the floats themselves: count them straight from the array.
+        let got = try ctx.reduce(histogramOf(plain, count: count, scale: 3))
+        #expect(got == plainHistogram(v, count: count, scale: 3))
+        let cases: [(String, CIImage, String)] = [
+            ("premultiplied linear RGBAf", plain, "float"),
+            // Rows 4 bytes longer than the pixels: floats read unaligned.
+            ("premultiplied linear RGBAf, unaligned rows", CIImage(bitmapData: Self.floatData(v, width: w, padding: 4), bytesPerRow: w * 16 + 4, size: size, format: .RGBAf,
+                                                                    colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)), "float"),
+            ("premultiplied RGBAf, no colour space", CIImage(bitmapData: Self.floatData(v, width: w), bytesPerRow: w * 16, size: size, format: .RGBAf, colorSpace: nil), "float"),
+            ("straight linear RGBAf (premultiplied on read: tiles)", CIImage(unpremultipliedBitmapData: Self.floatData(v, width: w), bytesPerRow: w * 16, size: size, format: .RGBAf, colorSpace: linear), "none"),
+            ("premultiplied sRGB RGBAf (decoded on read: tiles)", CIImage(bitmapData: Self.floatData(v, width: w), bytesPerRow: w * 16, size: size, format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)), "none"),
+        ]
+        for (what, img, reader) in cases {
+            #expect(directReader(img, count: count) == reader, "\(what)")
+            try checkHistogram(img, count: count, scale: 3, what)
+        }
+    }
+
+    @Test func histogramOfCropsAndSubRegions() throws {
+        let w = 120, h = 90
+        let img = CIImage(bitmapData: Data(Self.bytes8(width: w, height: h, translucent: true)), bytesPerRow: w * 4, size: CGSize(width: w, height: h),
+                          format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+        let v = Self.floatValues(width: w, height: h)
+        let float = CIImage(bitmapData: Self.floatData(v, width: w), bytesPerRow: w * 16, size: CGSize(width: w, height: h), format: .RGBAf, colorSpace: nil)
+        let crop = CGRect(x: 13, y: 7, width: 51, height: 40)
+        for (what, source, reader) in [("8-bit", img, "8-bit"), ("float", float, "float")] {
+            // A crop inside the image, reduced over its own extent.
+            let cropped = source.cropped(to: crop)
+            #expect(directReader(cropped, count: 256) == reader)
+            try checkHistogram(cropped, count: 256, scale: 1, "\(what) crop")
+            // A sub-region of the whole image (inputExtent), with no crop node.
+            try checkHistogram(source, count: 32, scale: 2, extent: CGRect(x: 1, y: 2, width: 77, height: 55), "\(what) sub-region")
+            // A region reaching past the image: the pixels outside count as clear (tiles).
+            let past = CGRect(x: -5, y: 60, width: 140, height: 40)
+            #expect(directReader(source, count: 256, region: past) == "none")
+            try checkHistogram(source, count: 256, scale: 1, extent: past, "\(what) past the edge")
+            // A region past a crop but inside the bitmap: pixels outside the crop are clear.
+            try checkHistogram(cropped, count: 256, scale: 1, extent: CGRect(x: 0, y: 0, width: 70, height: 50), "\(what) past the crop")
+        }
+    }
+
+    @Test func histogramOfFileAndUnmanagedSources() throws {
+        let w = 64, h = 33
+        let png = try ctx.encode(image(Self.bytes8(width: w, height: h, translucent: true), w, h), as: .png)
+        let file = try CIImage.read(data: png)
+        #expect(directReader(file, count: 256) == "8-bit")
+        try checkHistogram(file, count: 256, scale: 1, "PNG file")
+        let unmanaged = CIContext(options: [.workingColorSpace: NSNull(), .cacheIntermediates: false])
+        let img = CIImage(bitmapData: Data(Self.bytes8(width: w, height: h, translucent: true)), bytesPerRow: w * 4, size: CGSize(width: w, height: h),
+                          format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.displayP3))
+        #expect(directReader(img, count: 256, colorManaged: false) == "8-bit")
+        let got = try unmanaged.reduce(histogramOf(img, count: 256, scale: 1))
+        #expect(got == plainHistogram(try unmanaged.reduce(img), count: 256, scale: 1))
+        #expect(try unmanaged.reduce(histogramOf(throughTiles(img), count: 256, scale: 1)) == got)
+    }
+
+    @Test func binTablesAreExactOnlyForPowersOfTwoUpTo256() {
+        for n in [1, 2, 4, 8, 16, 32, 64, 128, 256] { #expect(HistogramBinTable.shared(n) != nil, "\(n) bins") }
+        for n in [3, 100, 255, 257, 512, 1000] { #expect(HistogramBinTable.shared(n) == nil, "\(n) bins") }
+        // Every cell's entry against the plain bin of a few values in it.
+        let t = HistogramBinTable.shared(256)!
+        var seed: UInt32 = 7
+        for _ in 0..<200_000 {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            let bits = seed
+            let x = Float(bitPattern: bits)
+            let clamped: Float = x > 0 ? (x < 1 ? x : 1) : 0
+            let want = min(255, Int(clamped * 256))
+            let entry = Int(t.offsets[Int(bits >> 16)]) / 16
+            if entry != want && !(entry == 256 && bits >> 16 == 0x7F80) {
+                Issue.record("bits \(String(bits, radix: 16)): table \(entry), plain \(want)")
+                return
+            }
+        }
+    }
 }

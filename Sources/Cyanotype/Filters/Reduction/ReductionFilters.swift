@@ -341,44 +341,43 @@ struct HistogramReduction: Reduction {
     let count: Int
     let scale: Double
     let kind: Kind
+    /// Bins by a float's top bits, for the linear kind when one is exact for `count` (set by
+    /// `prepared`; see HistogramKernels.swift).
+    var table: HistogramBinTable? = nil
     var outputWidth: Int { count }
     var outputHeight: Int { 1 }
     func partialCount(_ region: PixelRect) -> Int { 4 * count }
 
-    /// The plain histogram counts in two banks of 32-bit counters (even and odd pixels, so
-    /// runs of equal values do not serialise on one counter), added to the partial per tile.
+    func prepared(with auxiliary: [PixelBlock]) -> HistogramReduction {
+        guard case .linear = kind else { return self }
+        var r = self
+        r.table = HistogramBinTable.shared(count)
+        return r
+    }
+
+    /// 8-bit RGBA and working-space float bitmaps are counted straight from memory.
+    func directReader(_ bitmap: BitmapNode, _ ev: Evaluator) -> (any DirectTileReader)? {
+        guard case .linear = kind else { return nil }
+        if let r = FloatBitmapHistogramReader(bitmap, count: count, table: table, colorManaged: ev.colorManaged) { return r }
+        return Bitmap8HistogramReader(bitmap, count: count, table: table, ev: ev)
+    }
+
+    /// The plain histogram counts in 32-bit counters (HistogramCounters), added to the
+    /// partial per tile.
     func accumulateTile(_ tile: TileBuffer, x: Int, y: Int, region: PixelRect, into p: UnsafeMutablePointer<Double>) {
         guard case .linear = kind else {
             for r in 0..<tile.height { accumulate(UnsafePointer(tile.row(r)), count: tile.width, x: x, y: y + r, region: region, into: p) }
             return
         }
-        let size = 4 * count
-        let c0 = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * size)
-        defer { c0.deallocate() }
-        c0.initialize(repeating: 0, count: 2 * size)
-        let c1 = c0 + size
-        let bins = Float(count), last = count - 1
-        @inline(__always) func bin(_ v: Float) -> Int { min(Int(clamp01(v) * bins), last) }
-        for r in 0..<tile.height {
-            let row = tile.row(r)
-            var i = 0
-            while i + 1 < tile.width {
-                let u = row[i], v = row[i + 1]
-                c0[4 * bin(u.x)] &+= 1; c0[4 * bin(u.y) + 1] &+= 1; c0[4 * bin(u.z) + 2] &+= 1; c0[4 * bin(u.w) + 3] &+= 1
-                c1[4 * bin(v.x)] &+= 1; c1[4 * bin(v.y) + 1] &+= 1; c1[4 * bin(v.z) + 2] &+= 1; c1[4 * bin(v.w) + 3] &+= 1
-                i += 2
-            }
-            if i < tile.width {
-                let u = row[i]
-                c0[4 * bin(u.x)] &+= 1; c0[4 * bin(u.y) + 1] &+= 1; c0[4 * bin(u.z) + 2] &+= 1; c0[4 * bin(u.w) + 3] &+= 1
-            }
-        }
-        for k in 0..<size { p[k] += Double(c0[k]) + Double(c1[k]) }
+        let c = HistogramCounters(count: count)
+        defer { c.deallocate() }
+        c.countFloatRows(tile.height, tile.width, stride: 16, table: table) { r in UnsafeRawPointer(tile.row(r)) }
+        c.flush(into: p)
     }
 
     func accumulate(_ row: UnsafePointer<SIMD4<Float>>, count n: Int, x: Int, y: Int, region: PixelRect, into p: UnsafeMutablePointer<Double>) {
         let bins = Float(count), last = count - 1
-        @inline(__always) func bin(_ v: Float) -> Int { min(Int(clamp01(v) * bins), last) }
+        @inline(__always) func bin(_ v: Float) -> Int { histogramBin(v, bins, last) }
         switch kind {
         case .linear:
             for i in 0..<n {
