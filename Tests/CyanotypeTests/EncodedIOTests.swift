@@ -155,6 +155,16 @@ import Testing
         }
     }
 
+    @Test func reductionsWaitForTheDecoder() throws {
+        let (w, h) = (640, 480)
+        let file = try CIContext().encode(image(testPixels(width: w, height: h), w, h), as: .jpeg)
+        let reference = image(try ImageCodecs.decode(file).pixels, w, h)
+        func histogram(_ i: CIImage) throws -> [SIMD4<Float>] {
+            try CIContext().reduce(i.applyingFilter("CIAreaHistogram", parameters: [kCIInputExtentKey: CIVector(cgRect: i.extent), "inputCount": 64, "inputScale": 1]))
+        }
+        #expect(try histogram(try CIImage.read(data: file)) == histogram(reference))
+    }
+
     @Test func aTruncatedStreamFailsTheRender() throws {
         let (w, h) = (256, 256)
         let file = try CIContext().encode(image(testPixels(width: w, height: h), w, h), as: .jpeg)

@@ -173,7 +173,12 @@ func bitmapSource(_ node: RecipeNode, covering region: PixelRect) -> BitmapNode?
     var n = node
     while n.pixelExtent.contains(region) {
         // A bitmap placed at a fractional origin covers one pixel more than it holds.
-        if let b = n as? BitmapNode { return b.pixelExtent.width == b.width && b.pixelExtent.height == b.height ? b : nil }
+        if let b = n as? BitmapNode {
+            // Rows still decoding (a streaming JPEG): read once all are in; a failed decode
+            // takes the tile path, which leaves its pixels clear and the render reports it.
+            if let gate = b.gate, (try? gate.waitAll()) == nil { return nil }
+            return b.pixelExtent.width == b.width && b.pixelExtent.height == b.height ? b : nil
+        }
         if n is CropNode || n is SamplingNode {
             n = n.inputs[0]
         } else if let lazy = n as? LazySourceNode, let s = try? lazy.source() {
