@@ -89,6 +89,32 @@ import Testing
         }
     }
 
+    @Test func scaledAndMirroredTransformsAreBilinear() throws {
+        // Axis-aligned maps (the per-tile column/row weight tables) against the formula.
+        for t in [CGAffineTransform(a: 1.5, b: 0, c: 0, d: 1.5, tx: 0.3, ty: -0.2), CGAffineTransform(a: -0.75, b: 0, c: 0, d: 1.25, tx: 20, ty: 1)] {
+            let out = input.transformed(by: t)
+            let e = out.extent.integral
+            let got = try renderFloat(out, e)
+            let inv = t.inverted()
+            let ew = Int(e.width), eh = Int(e.height)
+            for (x, yUp) in [(0, 0), (3, 4), (ew - 1, eh - 1), (ew / 2, eh / 3)] {
+                let px = Double(e.minX) + Double(x) + 0.5, py = Double(e.minY) + Double(yUp) + 0.5
+                let sx = Double(inv.a) * px + Double(inv.tx) - 0.5, sy = Double(inv.d) * py + Double(inv.ty) - 0.5
+                let x0 = Int(sx.rounded(.down)), y0 = Int(sy.rounded(.down))
+                let fx = sx - Double(x0), fy = sy - Double(y0)
+                var o = [0.0, 0, 0, 0]
+                for k in 0..<4 {
+                    let top = premul(x0, y0)[k] * (1 - fx) + premul(x0 + 1, y0)[k] * fx
+                    let bottom = premul(x0, y0 + 1)[k] * (1 - fx) + premul(x0 + 1, y0 + 1)[k] * fx
+                    o[k] = top * (1 - fy) + bottom * fy
+                }
+                #expect(close(got[(eh - 1 - yUp) * ew + x], straight(o), tol: 1e-4, "\(t) at \(x),\(yUp)"))
+            }
+            let tiled = try renderFloat(out, e, context: CIContext(options: [.tileSize: 5, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!, .outputPremultiplied: false]))
+            #expect(tiled == got)
+        }
+    }
+
     @Test func orientationsMoveTheCornersWhereExifSays() throws {
         // A 3x2 image with distinct pixels; expected layouts from the EXIF definitions (rows top-down).
         let src: [UInt8] = (0..<6).flatMap { [UInt8($0 * 40), 0, 0, 255] }
