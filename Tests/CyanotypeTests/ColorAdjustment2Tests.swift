@@ -120,6 +120,29 @@ import Testing
         #expect(throws: CIFilterError.self) { try f.makeOutputImage() }
     }
 
+    /// CIGammaAdjust through the renderer (its table path for these powers) on HDR, negative
+    /// (sign kept) and translucent samples.
+    @Test(arguments: [0.9, 2.2, 0.4545, 3.7])
+    func gammaIsASignedPowerOnExtendedValues(power: Double) throws {
+        let pw = Double(Float(power))
+        func sp(_ v: Double) -> Double { v < 0 ? -pow(-v, pw) : pow(v, pw) }
+        try check(apply("CIGammaAdjust", input, ["inputPower": power]), tol: 1e-5 * 13) { p in [sp(p[0]), sp(p[1]), sp(p[2]), p[3]] }
+        try check(apply("CIGammaAdjust", linearRow(Self.inRange), ["inputPower": power]), Self.inRange, tol: 1e-6) { p in
+            [sp(p[0]), sp(p[1]), sp(p[2]), p[3]]
+        }
+    }
+
+    /// CIVibrance on HDR, negative and translucent samples.
+    @Test(arguments: [0.4, -0.8, 1])
+    func vibranceOnExtendedValues(amount: Double) throws {
+        let a = Double(Float(amount))
+        try check(apply("CIVibrance", input, [kCIInputAmountKey: amount]), tol: 1e-5) { p in
+            let mx = max(p[0], p[1], p[2]), mean = (p[0] + p[1] + p[2]) / 3
+            let t = (mx - mean) * -3 * a
+            return (0..<3).map { p[$0] + (mx - p[$0]) * t } + [p[3]]
+        }
+    }
+
     @Test func whitePointScalesByTheColour() throws {
         let c = CIColor(red: 0.9, green: 0.8, blue: 0.6)
         let k = [srgbToLinear(0.9), srgbToLinear(0.8), srgbToLinear(0.6)]
