@@ -155,13 +155,14 @@ struct VibranceStage: ColorStage {
         for i in 0..<count {
             let c = row[i]
             // Scalar max and mean (maxss: `a > b ? a : b`, not Swift's NaN-ordered `max`), then
-            // one vector mix; alpha restored by mask, so the loop stays a dozen instructions.
+            // one vector mix, c - (c - mx) t = c + (mx - c) t, whose alpha lane is w - (w - w) 0:
+            // w exactly for any finite alpha (-0 included), with no lane shuffling.
             let r = c.x, g = c.y, b = c.z
             let m = g > r ? g : r
             let mx = b > m ? b : m
             let mean = (r + g + b) * (1 / 3)
             let t = (mx - mean) * k
-            row[i] = keepingAlpha(c + (SIMD4(repeating: mx) - c) * t, of: c)
+            row[i] = c - (c - SIMD4(mx, mx, mx, c.w)) * SIMD4(t, t, t, 0)
         }
     }
     var label: String { "vibrance \(amount)" }
