@@ -109,6 +109,7 @@ final class PowerTable: @unchecked Sendable {
     /// Number of cells: an index (bits >> (23 - k)) at or above this is outside the table.
     let count: Int
     /// (a, b, c, 0): x^p = a + u * (b + u * c), u in [0, 1) the position within the cell.
+    /// Lane 3 is always 0 (`PowerTableReader` relies on it).
     let cells: UnsafeMutablePointer<SIMD4<Float>>
 
     /// Nil when p is not positive and finite or needs a finer table than k = 8 (p above about 8).
@@ -146,6 +147,47 @@ final class PowerTable: @unchecked Sendable {
     /// Tables by power, a few recent ones kept: a filter graph rebuilt per render reuses them.
     static func cached(power p: Float) -> PowerTable? {
         PowerTableCache.shared.table(power: p)
+    }
+}
+
+/// How a row loop reads a `PowerTable`: byte offsets of the cells of the three colour lanes,
+/// whether they are all in the table, and |x|^p from them (the caller puts the sign back).
+struct PowerTableReader {
+    let cells: UnsafeRawPointer
+    let shift: SIMD4<UInt32>
+    /// The mantissa bits below the index, and 2^k (a cell's width in units of their range).
+    let low: SIMD4<UInt32>, cellScale: Float
+    /// Byte offset of the end of the table.
+    let end: UInt32
+
+    init(_ t: PowerTable) {
+        cells = UnsafeRawPointer(t.cells)
+        shift = SIMD4(repeating: UInt32(23 - t.k))
+        low = SIMD4(repeating: (1 << UInt32(23 - t.k)) - 1)
+        cellScale = Float(1 << t.k)
+        end = UInt32(t.count * MemoryLayout<SIMD4<Float>>.stride)
+    }
+
+    /// Byte offsets of the cells of |x| for each lane of `bits`: exponent and top k mantissa
+    /// bits, times 16.
+    @inline(__always) func offsets(_ bits: SIMD4<UInt32>) -> SIMD4<UInt32> {
+        ((bits & 0x7FFF_FFFF) &>> shift) &<< 4
+    }
+    /// Whether the x, y, z lanes' cells are in the table (|x| < 256: not infinity or NaN).
+    @inline(__always) func covers(_ j: SIMD4<UInt32>) -> Bool { j.x < end && j.y < end && j.z < end }
+
+    /// |x|^p in the x, y, z lanes and `w` in lane 3 (it rides in `a`, where `b` and `c` are 0),
+    /// for `bits` whose cells `j` are covered. The zeros are the cells' own lane 3, not
+    /// literals: LLVM then builds the three vectors with 7 shuffles instead of 10.
+    @inline(__always) func magnitudePower(_ bits: SIMD4<UInt32>, _ j: SIMD4<UInt32>, w: Float) -> SIMD4<Float> {
+        // Position in the cell: the remaining mantissa bits as a float in [0, 1), exactly
+        // ((1 + low 2^-23) - 1) 2^k. (A vector shift by k would become a pmuludq emulation.)
+        let u = (unsafeBitCast((bits & low) | 0x3F80_0000, to: SIMD4<Float>.self) - 1) * cellScale
+        let r = cells.load(fromByteOffset: Int(j.x), as: SIMD4<Float>.self)
+        let g = cells.load(fromByteOffset: Int(j.y), as: SIMD4<Float>.self)
+        let b = cells.load(fromByteOffset: Int(j.z), as: SIMD4<Float>.self)
+        let ca = SIMD4(r.x, g.x, b.x, w), cb = SIMD4(r.y, g.y, b.y, b.w), cc = SIMD4(r.z, g.z, b.z, b.w)
+        return ca + u * (cb + u * cc)
     }
 }
 

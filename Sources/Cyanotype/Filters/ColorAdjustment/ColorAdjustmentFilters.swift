@@ -118,25 +118,16 @@ struct GammaStage: ColorStage {
     /// `fastSignedPow`). Alpha is kept exactly: it rides in lane 3 of `a`, where `b` and `c`
     /// are 0, and ORing its own sign bit into it changes nothing.
     @inline(never) private func runTable(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int, _ table: PowerTable) {
-        let cells = UnsafeRawPointer(table.cells), p = power
-        let shift = SIMD4<UInt32>(repeating: UInt32(23 - table.k)), k = SIMD4<UInt32>(repeating: UInt32(table.k))
-        let end = UInt32(table.count * MemoryLayout<SIMD4<Float>>.stride)
+        let reader = PowerTableReader(table), p = power
         for i in 0..<count {
             let v = row[i]
             let bits = unsafeBitCast(v, to: SIMD4<UInt32>.self)
-            // Byte offset of the cell: exponent and top k mantissa bits of |v|, times 16.
-            let j = ((bits & 0x7FFF_FFFF) &>> shift) &<< 4
-            if j.x >= end || j.y >= end || j.z >= end {
+            let j = reader.offsets(bits)
+            guard reader.covers(j) else {
                 row[i] = Self.outsideTable(v, p)
                 continue
             }
-            // Position in the cell: the remaining mantissa bits as a float in [0, 1).
-            let u = unsafeBitCast(((bits &<< k) & 0x007F_FFFF) | 0x3F80_0000, to: SIMD4<Float>.self) - 1
-            let r = cells.load(fromByteOffset: Int(j.x), as: SIMD4<Float>.self)
-            let g = cells.load(fromByteOffset: Int(j.y), as: SIMD4<Float>.self)
-            let b = cells.load(fromByteOffset: Int(j.z), as: SIMD4<Float>.self)
-            let ca = SIMD4(r.x, g.x, b.x, v.w), cb = SIMD4(r.y, g.y, b.y, 0), cc = SIMD4(r.z, g.z, b.z, 0)
-            let m = ca + u * (cb + u * cc)
+            let m = reader.magnitudePower(bits, j, w: v.w)
             row[i] = unsafeBitCast(unsafeBitCast(m, to: SIMD4<UInt32>.self) | (bits & 0x8000_0000), to: SIMD4<Float>.self)
         }
     }
