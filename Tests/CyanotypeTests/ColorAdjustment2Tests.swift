@@ -54,6 +54,31 @@ import Testing
         try check(apply("CISRGBToneCurveToLinear", apply("CILinearToSRGBToneCurve", input)), tol: 1e-5) { $0 }
     }
 
+    /// The sRGB curve stages' table path (and libm for what it does not cover) against the
+    /// formulas in Double on every kind of value, sign kept, alpha untouched.
+    @Test(arguments: [false, true])
+    func sRGBCurveStagesMatchTheFormulaOnEveryKindOfValue(toLinear: Bool) {
+        let stage = SRGBCurveStage(toLinear: toLinear)
+        #expect(stage.table != nil)
+        let row = stageTestRow(), out = runStage(stage, row)
+        var worst = 0.0
+        for (p, o) in zip(row, out) {
+            #expect(o.w.bitPattern == p.w.bitPattern, "alpha kept: \(p) -> \(o)")
+            for k in 0..<3 {
+                let x = Double(p[k]), got = o[k]
+                if x.isNaN { #expect(got.isNaN); continue }
+                if x.isInfinite { #expect(got == p[k]); continue }
+                let f = toLinear ? srgbToLinear : linearToSrgb
+                let exact = x < 0 ? -f(-x) : f(x)
+                #expect(got.sign == p[k].sign || got == 0, "\(x) -> \(got)")
+                let err = abs(Double(got) - exact)
+                if abs(exact) > 1e-30 { worst = max(worst, err / abs(exact)) }
+                #expect(err <= 2e-6 * abs(exact) + 1e-44, "\(x) -> \(got), exact \(exact)")
+            }
+        }
+        #expect(worst < 2e-6, "worst relative error \(worst)")
+    }
+
     /// Natural cubic spline through `pts` (sorted here), from the textbook system
     /// h[i-1] M[i-1] + 2(h[i-1] + h[i]) M[i] + h[i] M[i+1] = 6 (slope[i] - slope[i-1]), M0 = M4 = 0,
     /// solved by Gaussian elimination on the full matrix.
