@@ -54,6 +54,31 @@ import Testing
         try check(apply("CISRGBToneCurveToLinear", apply("CILinearToSRGBToneCurve", input)), tol: 1e-5) { $0 }
     }
 
+    /// The sRGB curve stages' table path (and libm for what it does not cover) against the
+    /// formulas in Double on every kind of value, sign kept, alpha untouched.
+    @Test(arguments: [false, true])
+    func sRGBCurveStagesMatchTheFormulaOnEveryKindOfValue(toLinear: Bool) {
+        let stage = SRGBCurveStage(toLinear: toLinear)
+        #expect(stage.table != nil)
+        let row = stageTestRow(), out = runStage(stage, row)
+        var worst = 0.0
+        for (p, o) in zip(row, out) {
+            #expect(o.w.bitPattern == p.w.bitPattern, "alpha kept: \(p) -> \(o)")
+            for k in 0..<3 {
+                let x = Double(p[k]), got = o[k]
+                if x.isNaN { #expect(got.isNaN); continue }
+                if x.isInfinite { #expect(got == p[k]); continue }
+                let f = toLinear ? srgbToLinear : linearToSrgb
+                let exact = x < 0 ? -f(-x) : f(x)
+                #expect(got.sign == p[k].sign || got == 0, "\(x) -> \(got)")
+                let err = abs(Double(got) - exact)
+                if abs(exact) > 1e-30 { worst = max(worst, err / abs(exact)) }
+                #expect(err <= 2e-6 * abs(exact) + 1e-44, "\(x) -> \(got), exact \(exact)")
+            }
+        }
+        #expect(worst < 2e-6, "worst relative error \(worst)")
+    }
+
     /// Natural cubic spline through `pts` (sorted here), from the textbook system
     /// h[i-1] M[i-1] + 2(h[i-1] + h[i]) M[i] + h[i] M[i+1] = 6 (slope[i] - slope[i-1]), M0 = M4 = 0,
     /// solved by Gaussian elimination on the full matrix.
@@ -118,6 +143,29 @@ import Testing
         f.setValue(input, forKey: kCIInputImageKey)
         f.setValue(CIVector(x: 0.25, y: 0.5), forKey: "inputPoint2")
         #expect(throws: CIFilterError.self) { try f.makeOutputImage() }
+    }
+
+    /// CIGammaAdjust through the renderer (its table path for these powers) on HDR, negative
+    /// (sign kept) and translucent samples.
+    @Test(arguments: [0.9, 2.2, 0.4545, 3.7])
+    func gammaIsASignedPowerOnExtendedValues(power: Double) throws {
+        let pw = Double(Float(power))
+        func sp(_ v: Double) -> Double { v < 0 ? -pow(-v, pw) : pow(v, pw) }
+        try check(apply("CIGammaAdjust", input, ["inputPower": power]), tol: 1e-5 * 13) { p in [sp(p[0]), sp(p[1]), sp(p[2]), p[3]] }
+        try check(apply("CIGammaAdjust", linearRow(Self.inRange), ["inputPower": power]), Self.inRange, tol: 1e-6) { p in
+            [sp(p[0]), sp(p[1]), sp(p[2]), p[3]]
+        }
+    }
+
+    /// CIVibrance on HDR, negative and translucent samples.
+    @Test(arguments: [0.4, -0.8, 1])
+    func vibranceOnExtendedValues(amount: Double) throws {
+        let a = Double(Float(amount))
+        try check(apply("CIVibrance", input, [kCIInputAmountKey: amount]), tol: 1e-5) { p in
+            let mx = max(p[0], p[1], p[2]), mean = (p[0] + p[1] + p[2]) / 3
+            let t = (mx - mean) * -3 * a
+            return (0..<3).map { p[$0] + (mx - p[$0]) * t } + [p[3]]
+        }
     }
 
     @Test func whitePointScalesByTheColour() throws {

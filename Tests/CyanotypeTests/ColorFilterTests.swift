@@ -141,4 +141,95 @@ import Testing
         }
         try check(f.outputImage!, tol: 1e-5) { $0 }
     }
+
+    // MARK: Fast paths of the gamma and vibrance stages against the formulas in Double
+
+    @Test(arguments: [0.9, 0.6, 2.2, 1.0 / 2.4, 3.7, 1.1, 12, -0.5])
+    func gammaStageIsSignedPowOnEveryKindOfValue(power requested: Double) {
+        let power = Double(Float(requested))   // the power the stage sees
+        let stage = GammaStage(power: Float(power))
+        #expect((stage.table != nil) == (power > 0 && power < 7.3))
+        let row = stageTestRow(), out = runStage(stage, row)
+        var worst = 0.0
+        for (p, o) in zip(row, out) {
+            #expect(o.w.bitPattern == p.w.bitPattern, "alpha kept: \(p) -> \(o)")
+            for k in 0..<3 {
+                let x = Double(p[k]), got = o[k]
+                if x.isNaN { #expect(got == 0, "NaN -> 0"); continue }
+                let exact = x < 0 ? -pow(-x, power) : pow(x, power)
+                if x.isInfinite {
+                    // 2^(128 p) with the sign kept (Float's range ends at 2^128).
+                    #expect(got.isFinite && got.sign == p[k].sign && abs(log2(Double(got.magnitude)) - min(127.5, 128 * power)) < 1e-3, "\(x)^\(power) -> \(got)")
+                } else if abs(x) <= Double(Float(1e-30)) && (power < 0 || stage.table == nil || abs(x) < Double(Float.leastNormalMagnitude)) {
+                    // Zero, denormals (and, for the vector pow, anything up to 1e-30) give 0, sign kept.
+                    #expect(got == 0 && got.sign == p[k].sign, "\(x)^\(power) -> \(got)")
+                } else if abs(exact) >= 1e38 {
+                    #expect(got.isFinite && got.magnitude > 1e37 && got.sign == p[k].sign, "\(x)^\(power) saturates: \(got)")
+                } else if abs(exact) > 1e-37 {
+                    let rel = abs(Double(got) - exact) / abs(exact)
+                    worst = max(worst, rel)
+                    #expect(rel < 1e-5, "\(x)^\(power): got \(got), exact \(exact)")
+                }
+            }
+        }
+        // The table (0 < p < 7.3) and the vector pow (up to |p| = 5; beyond, it grows with p) are
+        // both good to under 5e-7.
+        #expect(worst < 5e-7 * max(1, abs(power) / 5), "worst relative error \(worst)")
+    }
+
+    @Test(arguments: [0.4, 0.7, -0.5, 1.5])
+    func vibranceStageMatchesTheFormula(amount: Double) {
+        let stage = VibranceStage(amount: Float(amount))
+        let row = stageTestRow().filter { $0.x.magnitude < 1e5 && $0.y.magnitude < 1e5 && $0.z.magnitude < 1e5 } + [
+            SIMD4(.nan, 0.5, 0.2, 0.7), SIMD4(0.1, .infinity, 0.2, 1), SIMD4(0.3, 0.3, 0.3, 0.5), SIMD4(0.2, 0.6, 0.4, .nan),
+        ]
+        let out = runStage(stage, row)
+        for (p, o) in zip(row, out) {
+            #expect(o.w.bitPattern == p.w.bitPattern || (o.w.isNaN && p.w.isNaN), "alpha kept: \(p) -> \(o)")
+            let c = [Double(p.x), Double(p.y), Double(p.z)]
+            let mx = c.max()!, mean = (c[0] + c[1] + c[2]) / 3
+            let t = (mx - mean) * -3 * amount
+            for k in 0..<3 {
+                let exact = c[k] + (mx - c[k]) * t
+                if c.contains(where: { !$0.isFinite }) { #expect(o[k].isNaN, "\(p) -> \(o)"); continue }
+                // Float rounding of the inputs to the mix, relative to the largest term.
+                let scale = max(1, abs(mx), abs(c[k])) * max(1, abs(t))
+                #expect(abs(Double(o[k]) - exact) <= 2e-6 * scale, "\(p): channel \(k) got \(o[k]), exact \(exact)")
+            }
+        }
+        // Greys stay exactly grey.
+        #expect(out[row.count - 2] == row[row.count - 2])
+    }
+}
+
+/// Straight pixels covering what a row can hold: a dense 0...1 ramp, HDR and negative values,
+/// the power tables' edge at 256, zero, -0, denormals, tiny values, infinities and NaN; alphas
+/// 1, fractions and 0. For running colour stages directly against formulas in Double.
+let stageTestValues: [Float] = {
+    var v: [Float] = [0, -0.0, 1, 0.5, 1e-3, 1e-30, 1e-31, 1e-38, Float.leastNonzeroMagnitude, Float.leastNormalMagnitude,
+                      0.999_999_9, 1.000_000_1, 255.99, 256, 300, 1e6, -0.2, -3, -400, .nan, .infinity, -.infinity,
+                      0.0031308, 0.04045, -0.0031308, Float(0.04045).nextUp, Float(0.0031308).nextDown, 269, 271]
+    for i in 0...4096 { v.append(Float(i) / 4096) }
+    var seed: UInt32 = 12345
+    for _ in 0..<3000 {
+        seed = seed &* 1_664_525 &+ 1_013_904_223
+        v.append(Float(Int32(bitPattern: seed >> 8) - (1 << 23)) / Float(1 << 22))   // -2...2
+    }
+    return v
+}()
+let stageTestAlphas: [Float] = [1, 0.5, 0.25, 0, 0.999, 1]
+
+func stageTestRow() -> [SIMD4<Float>] {
+    let v = stageTestValues
+    return (0..<(v.count / 3)).map { i in SIMD4(v[3 * i], v[3 * i + 1], v[3 * i + 2], stageTestAlphas[i % stageTestAlphas.count]) }
+}
+
+/// `stage.run` over `row` as one row.
+func runStage(_ stage: some ColorStage, _ row: [SIMD4<Float>]) -> [SIMD4<Float>] {
+    var out = row
+    out.withUnsafeMutableBufferPointer { b in
+        var none = b.baseAddress!
+        withUnsafePointer(to: &none) { stage.run(b.baseAddress!, extra: $0, count: b.count, x: 0, y: 0) }
+    }
+    return out
 }

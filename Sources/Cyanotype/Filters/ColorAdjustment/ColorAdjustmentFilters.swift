@@ -101,18 +101,46 @@ func hueRotationMatrix(angle: Float) -> ColorMatrix {
 
 struct GammaStage: ColorStage {
     let power: Float
+    /// |x|^power by table for |x| < 256 (see `PowerTable`); nil for powers it does not cover.
+    let table: PowerTable?
+    init(power: Float) {
+        self.power = power
+        table = PowerTable.cached(power: power)
+    }
     var wantsUnpremultiplied: Bool { true }
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
-        let p = power
-        // Pow runs on whole vectors and alpha is put back in a second pass: touching one lane
-        // inside the loop makes LLVM split the vector maths into scalar code (seen in perf).
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: count) { alpha in
-            for i in 0..<count {
-                let c = row[i]
-                alpha[i] = c.w
-                row[i] = fastSignedPow(c, p)
+        if let table { runTable(row, count, table) } else { runVector(row, count) }
+    }
+
+    /// The table for pixels whose three colour magnitudes it covers (all of an SDR image, and
+    /// the negative values vibrance or a matrix make), the vector pow for the others (256 and
+    /// above, infinity, NaN). The sign is put back afterwards (pow(|x|) * sign(x), as
+    /// `fastSignedPow`). Alpha is kept exactly: it rides in lane 3 of `a`, where `b` and `c`
+    /// are 0, and ORing its own sign bit into it changes nothing.
+    @inline(never) private func runTable(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int, _ table: PowerTable) {
+        let reader = PowerTableReader(table), p = power
+        for i in 0..<count {
+            let v = row[i]
+            let bits = unsafeBitCast(v, to: SIMD4<UInt32>.self)
+            let j = reader.offsets(bits)
+            guard reader.covers(j) else {
+                row[i] = Self.outsideTable(v, p)
+                continue
             }
-            for i in 0..<count { row[i].w = alpha[i] }
+            let m = reader.magnitudePower(bits, j, w: v.w)
+            row[i] = unsafeBitCast(unsafeBitCast(m, to: SIMD4<UInt32>.self) | (bits & 0x8000_0000), to: SIMD4<Float>.self)
+        }
+    }
+    /// Out of line, so the table loop keeps its registers.
+    @inline(never) private static func outsideTable(_ v: SIMD4<Float>, _ p: Float) -> SIMD4<Float> {
+        keepingAlpha(fastSignedPow(v, p), of: v)
+    }
+
+    @inline(never) private func runVector(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
+        let p = power
+        for i in 0..<count {
+            let v = row[i]
+            row[i] = keepingAlpha(fastSignedPow(v, p), of: v)
         }
     }
     var label: String { "gamma \(power)" }
@@ -125,10 +153,15 @@ struct VibranceStage: ColorStage {
         let k = -3 * amount
         for i in 0..<count {
             let c = row[i]
-            let mx = max(c.x, max(c.y, c.z))
-            let mean = (c.x + c.y + c.z) / 3
+            // Scalar max and mean (maxss: `a > b ? a : b`, not Swift's NaN-ordered `max`), then
+            // one vector mix, c - (c - mx) t = c + (mx - c) t, whose alpha lane is w - (w - w) 0:
+            // w exactly for any finite alpha (-0 included), with no lane shuffling.
+            let r = c.x, g = c.y, b = c.z
+            let m = g > r ? g : r
+            let mx = b > m ? b : m
+            let mean = (r + g + b) * (1 / 3)
             let t = (mx - mean) * k
-            row[i] = SIMD4(c.x + (mx - c.x) * t, c.y + (mx - c.y) * t, c.z + (mx - c.z) * t, c.w)
+            row[i] = c - (c - SIMD4(mx, mx, mx, c.w)) * SIMD4(t, t, t, 0)
         }
     }
     var label: String { "vibrance \(amount)" }

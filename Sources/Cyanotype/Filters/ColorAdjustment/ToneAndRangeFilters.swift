@@ -146,18 +146,75 @@ struct ThresholdStage: ColorStage {
 
 struct SRGBCurveStage: ColorStage {
     let toLinear: Bool
+    /// |x|^2.4 (decoding) or |x|^(1/2.4) (encoding) by table, for |x| < 256 (see `PowerTable`).
+    let table: PowerTable?
+    init(toLinear: Bool) {
+        self.toLinear = toLinear
+        table = PowerTable.cached(power: toLinear ? 2.4 : 1 / 2.4)
+    }
     var wantsUnpremultiplied: Bool { true }
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
-        if toLinear {
-            for i in 0..<count {
-                let p = row[i]
-                row[i] = SIMD4(sRGBToLinear(p.x), sRGBToLinear(p.y), sRGBToLinear(p.z), p.w)
+        guard let table else {
+            for i in 0..<count { row[i] = Self.exact(row[i], toLinear: toLinear) }
+            return
+        }
+        if toLinear { decode(row, count, PowerTableReader(table)) } else { encode(row, count, PowerTableReader(table)) }
+    }
+
+    /// The curve per lane with libm's `powf` (values the table does not cover: |x| of 256 and
+    /// above, infinity, NaN).
+    @inline(never) static func exact(_ p: SIMD4<Float>, toLinear: Bool) -> SIMD4<Float> {
+        toLinear ? SIMD4(sRGBToLinear(p.x), sRGBToLinear(p.y), sRGBToLinear(p.z), p.w)
+                 : SIMD4(linearToSRGB(p.x), linearToSRGB(p.y), linearToSRGB(p.z), p.w)
+    }
+
+    /// All ones in the lanes where the non-negative float `a` (as bits) is at most `limit`:
+    /// their bits order as the values do.
+    @inline(__always) private static func atMost(_ a: SIMD4<Int32>, _ limit: Float) -> SIMD4<Int32> {
+        ~((Int32(bitPattern: limit.bitPattern) &- a) &>> 31)
+    }
+    /// `linear` where `mask` is set, `curve` elsewhere (both finite and non-negative), with
+    /// `bits`' signs and alpha. The choice is `linear * m + curve * (1 - m)` with m 0 or 1,
+    /// exact for finite values: as bit selects LLVM turns lane 0 into a scalar branch.
+    @inline(__always) private static func combine(_ linear: SIMD4<Float>, _ curve: SIMD4<Float>, _ mask: SIMD4<Int32>, _ bits: SIMD4<Int32>) -> SIMD4<Float> {
+        let sign = Int32(bitPattern: 0x8000_0000), alpha = SIMD4<Int32>(0, 0, 0, -1)
+        let m = bitsFloat(mask & 0x3F80_0000)
+        let e = floatBits(linear * m + curve * (1 - m)) | (bits & sign)
+        return bitsFloat((e & ~alpha) | (bits & alpha))
+    }
+
+    /// Linear -> sRGB: 12.92 a up to 0.0031308, else 1.055 a^(1/2.4) - 0.055, sign kept. The
+    /// table's 5e-7 on the power is at most 1.2e-6 of the result (at the knee, where the
+    /// subtraction takes away 58%).
+    @inline(never) private func encode(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int, _ reader: PowerTableReader) {
+        for i in 0..<count {
+            let v = row[i]
+            let ubits = unsafeBitCast(v, to: SIMD4<UInt32>.self)
+            let j = reader.offsets(ubits)
+            guard reader.covers(j) else {
+                row[i] = Self.exact(v, toLinear: false)
+                continue
             }
-        } else {
-            for i in 0..<count {
-                let p = row[i]
-                row[i] = SIMD4(linearToSRGB(p.x), linearToSRGB(p.y), linearToSRGB(p.z), p.w)
+            let bits = floatBits(v), a = bits & 0x7FFF_FFFF
+            let curve = reader.magnitudePower(ubits, j, w: 0) * 1.055 - 0.055
+            row[i] = Self.combine(bitsFloat(a) * 12.92, curve, Self.atMost(a, 0.0031308), bits)
+        }
+    }
+
+    /// sRGB -> linear: a / 12.92 up to 0.04045, else ((a + 0.055) / 1.055)^2.4, sign kept.
+    @inline(never) private func decode(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int, _ reader: PowerTableReader) {
+        for i in 0..<count {
+            let v = row[i]
+            let bits = floatBits(v), a = bits & 0x7FFF_FFFF
+            let base = (bitsFloat(a) + 0.055) / 1.055
+            let ubits = unsafeBitCast(base, to: SIMD4<UInt32>.self)
+            let j = reader.offsets(ubits)
+            guard reader.covers(j) else {
+                row[i] = Self.exact(v, toLinear: true)
+                continue
             }
+            let curve = reader.magnitudePower(ubits, j, w: 0)
+            row[i] = Self.combine(bitsFloat(a) / 12.92, curve, Self.atMost(a, 0.04045), bits)
         }
     }
     var label: String { toLinear ? "sRGB to linear" : "linear to sRGB" }
