@@ -150,28 +150,50 @@ final class PowerTable: @unchecked Sendable {
     }
 }
 
+/// A table's k as a type, so a row loop specialised for it has constant shifts and masks
+/// (measured 20% faster than with k in a register: no shift-count moves or stack reloads).
+protocol PowerTableCellBits { static var k: UInt32 { get } }
+enum CellBits3: PowerTableCellBits { static var k: UInt32 { 3 } }
+enum CellBits4: PowerTableCellBits { static var k: UInt32 { 4 } }
+enum CellBits5: PowerTableCellBits { static var k: UInt32 { 5 } }
+enum CellBits6: PowerTableCellBits { static var k: UInt32 { 6 } }
+enum CellBits7: PowerTableCellBits { static var k: UInt32 { 7 } }
+enum CellBits8: PowerTableCellBits { static var k: UInt32 { 8 } }
+
+/// A row loop over a `PowerTable`, run by `PowerTable.run` with a reader for its k.
+protocol PowerTableRowLoop { func run<K: PowerTableCellBits>(_ reader: PowerTableReader<K>) }
+
+extension PowerTable {
+    /// Runs `loop` with the reader specialised for this table's k.
+    func run<L: PowerTableRowLoop>(_ loop: L) {
+        switch k {
+        case 3: loop.run(PowerTableReader<CellBits3>(self))
+        case 4: loop.run(PowerTableReader<CellBits4>(self))
+        case 5: loop.run(PowerTableReader<CellBits5>(self))
+        case 6: loop.run(PowerTableReader<CellBits6>(self))
+        case 7: loop.run(PowerTableReader<CellBits7>(self))
+        default: loop.run(PowerTableReader<CellBits8>(self))
+        }
+    }
+}
+
 /// How a row loop reads a `PowerTable`: byte offsets of the cells of the three colour lanes,
 /// whether they are all in the table, and |x|^p from them (the caller puts the sign back).
-struct PowerTableReader {
+struct PowerTableReader<K: PowerTableCellBits> {
     let cells: UnsafeRawPointer
-    let shift: SIMD4<UInt32>
-    /// The mantissa bits below the index, and 2^k (a cell's width in units of their range).
-    let low: SIMD4<UInt32>, cellScale: Float
     /// Byte offset of the end of the table.
     let end: UInt32
 
     init(_ t: PowerTable) {
+        precondition(t.k == Int(K.k))
         cells = UnsafeRawPointer(t.cells)
-        shift = SIMD4(repeating: UInt32(23 - t.k))
-        low = SIMD4(repeating: (1 << UInt32(23 - t.k)) - 1)
-        cellScale = Float(1 << t.k)
         end = UInt32(t.count * MemoryLayout<SIMD4<Float>>.stride)
     }
 
     /// Byte offsets of the cells of |x| for each lane of `bits`: exponent and top k mantissa
     /// bits, times 16.
     @inline(__always) func offsets(_ bits: SIMD4<UInt32>) -> SIMD4<UInt32> {
-        ((bits & 0x7FFF_FFFF) &>> shift) &<< 4
+        ((bits & 0x7FFF_FFFF) &>> (23 - K.k)) &<< 4
     }
     /// Whether the x, y, z lanes' cells are in the table (|x| < 256: not infinity or NaN).
     @inline(__always) func covers(_ j: SIMD4<UInt32>) -> Bool { j.x < end && j.y < end && j.z < end }
@@ -181,8 +203,9 @@ struct PowerTableReader {
     /// literals: LLVM then builds the three vectors with 7 shuffles instead of 10.
     @inline(__always) func magnitudePower(_ bits: SIMD4<UInt32>, _ j: SIMD4<UInt32>, w: Float) -> SIMD4<Float> {
         // Position in the cell: the remaining mantissa bits as a float in [0, 1), exactly
-        // ((1 + low 2^-23) - 1) 2^k. (A vector shift by k would become a pmuludq emulation.)
-        let u = (unsafeBitCast((bits & low) | 0x3F80_0000, to: SIMD4<Float>.self) - 1) * cellScale
+        // ((1 + low 2^-23) - 1) 2^k.
+        let low: UInt32 = (1 << (23 - K.k)) - 1
+        let u = (unsafeBitCast((bits & low) | 0x3F80_0000, to: SIMD4<Float>.self) - 1) * Float(1 << K.k)
         let r = cells.load(fromByteOffset: Int(j.x), as: SIMD4<Float>.self)
         let g = cells.load(fromByteOffset: Int(j.y), as: SIMD4<Float>.self)
         let b = cells.load(fromByteOffset: Int(j.z), as: SIMD4<Float>.self)

@@ -117,22 +117,28 @@ struct GammaStage: ColorStage {
     /// above, infinity, NaN). The sign is put back afterwards (pow(|x|) * sign(x), as
     /// `fastSignedPow`). Alpha is kept exactly: it rides in lane 3 of `a`, where `b` and `c`
     /// are 0, and ORing its own sign bit into it changes nothing.
-    @inline(never) private func runTable(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int, _ table: PowerTable) {
-        let reader = PowerTableReader(table), p = power
-        for i in 0..<count {
-            let v = row[i]
-            let bits = unsafeBitCast(v, to: SIMD4<UInt32>.self)
-            let j = reader.offsets(bits)
-            guard reader.covers(j) else {
-                row[i] = Self.outsideTable(v, p)
-                continue
+    private func runTable(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int, _ table: PowerTable) {
+        table.run(TableLoop(row: row, count: count, power: power))
+    }
+    private struct TableLoop: PowerTableRowLoop {
+        let row: UnsafeMutablePointer<SIMD4<Float>>, count: Int, power: Float
+        func run<K: PowerTableCellBits>(_ reader: PowerTableReader<K>) {
+            let p = power
+            for i in 0..<count {
+                let v = row[i]
+                let bits = unsafeBitCast(v, to: SIMD4<UInt32>.self)
+                let j = reader.offsets(bits)
+                guard reader.covers(j) else {
+                    row[i] = GammaStage.outsideTable(v, p)
+                    continue
+                }
+                let m = reader.magnitudePower(bits, j, w: v.w)
+                row[i] = unsafeBitCast(unsafeBitCast(m, to: SIMD4<UInt32>.self) | (bits & 0x8000_0000), to: SIMD4<Float>.self)
             }
-            let m = reader.magnitudePower(bits, j, w: v.w)
-            row[i] = unsafeBitCast(unsafeBitCast(m, to: SIMD4<UInt32>.self) | (bits & 0x8000_0000), to: SIMD4<Float>.self)
         }
     }
     /// Out of line, so the table loop keeps its registers.
-    @inline(never) private static func outsideTable(_ v: SIMD4<Float>, _ p: Float) -> SIMD4<Float> {
+    @inline(never) fileprivate static func outsideTable(_ v: SIMD4<Float>, _ p: Float) -> SIMD4<Float> {
         keepingAlpha(fastSignedPow(v, p), of: v)
     }
 

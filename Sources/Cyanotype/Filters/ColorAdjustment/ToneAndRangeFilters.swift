@@ -158,7 +158,13 @@ struct SRGBCurveStage: ColorStage {
             for i in 0..<count { row[i] = Self.exact(row[i], toLinear: toLinear) }
             return
         }
-        if toLinear { decode(row, count, PowerTableReader(table)) } else { encode(row, count, PowerTableReader(table)) }
+        table.run(CurveLoop(row: row, count: count, toLinear: toLinear))
+    }
+    private struct CurveLoop: PowerTableRowLoop {
+        let row: UnsafeMutablePointer<SIMD4<Float>>, count: Int, toLinear: Bool
+        func run<K: PowerTableCellBits>(_ reader: PowerTableReader<K>) {
+            if toLinear { SRGBCurveStage.decode(row, count, reader) } else { SRGBCurveStage.encode(row, count, reader) }
+        }
     }
 
     /// The curve per lane with libm's `powf` (values the table does not cover: |x| of 256 and
@@ -186,7 +192,7 @@ struct SRGBCurveStage: ColorStage {
     /// Linear -> sRGB: 12.92 a up to 0.0031308, else 1.055 a^(1/2.4) - 0.055, sign kept. The
     /// table's 5e-7 on the power is at most 1.2e-6 of the result (at the knee, where the
     /// subtraction takes away 58%).
-    @inline(never) private func encode(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int, _ reader: PowerTableReader) {
+    private static func encode<K>(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int, _ reader: PowerTableReader<K>) {
         for i in 0..<count {
             let v = row[i]
             let ubits = unsafeBitCast(v, to: SIMD4<UInt32>.self)
@@ -202,7 +208,7 @@ struct SRGBCurveStage: ColorStage {
     }
 
     /// sRGB -> linear: a / 12.92 up to 0.04045, else ((a + 0.055) / 1.055)^2.4, sign kept.
-    @inline(never) private func decode(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int, _ reader: PowerTableReader) {
+    private static func decode<K>(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int, _ reader: PowerTableReader<K>) {
         for i in 0..<count {
             let v = row[i]
             let bits = floatBits(v), a = bits & 0x7FFF_FFFF
