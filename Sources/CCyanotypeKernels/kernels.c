@@ -1,6 +1,7 @@
 #include "CCyanotypeKernels.h"
 #include <stdint.h>
 #include <string.h>
+#include <math.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -80,4 +81,46 @@ void cyan_quantize_rgba8(uint8_t *dst, const float *src, size_t n, int unpremult
         memcpy(dst + 4 * i, &packed, 4);
     }
 #endif
+}
+
+// Float RGBA (premultiplied, linear) -> 8-bit through an encoding table indexed by
+// round(sqrt(clamp(v, 0, 1)) * 65535) (see TransferTables.encode8), in the byte order given by
+// the channel offsets. Opaque pixels, and translucent ones when the output is straight, are
+// written here; translucent pixels for a premultiplied output need the exact curve and are
+// left for the caller (their count is returned). Clear pixels are written as zeros.
+size_t cyan_encode_rgba8(uint8_t *dst, const float *src, size_t n, const uint8_t *table,
+                         int ri, int gi, int bi, int ai, int premultipliedOut) {
+    size_t left = 0;
+    for (size_t i = 0; i < n; i++) {
+        const float *p = src + 4 * i;
+        uint8_t *q = dst + 4 * i;
+        float a = p[3];
+        float r = p[0], g = p[1], b = p[2];
+        if (!(a >= 1.0f)) {
+            if (!(a > 0.0f)) { q[0] = 0; q[1] = 0; q[2] = 0; q[3] = 0; continue; }
+            if (premultipliedOut) { left++; continue; }
+            float inv = 1.0f / a;
+            r *= inv; g *= inv; b *= inv;
+            q[ai] = cyan_q8(a);
+        } else {
+            q[ai] = 255;
+        }
+#if defined(__SSE2__)
+        __m128 v = _mm_set_ps(0.0f, b, g, r);
+        v = _mm_min_ps(_mm_max_ps(v, _mm_setzero_ps()), _mm_set1_ps(1.0f));   // NaN -> 0
+        __m128i k = _mm_cvtps_epi32(_mm_mul_ps(_mm_sqrt_ps(v), _mm_set1_ps(65535.0f)));  // nearest, ties even
+        int idx[4];
+        _mm_storeu_si128((__m128i *)idx, k);
+        q[ri] = table[idx[0]]; q[gi] = table[idx[1]]; q[bi] = table[idx[2]];
+#else
+        float c[3] = {r, g, b};
+        int off[3] = {ri, gi, bi};
+        for (int k = 0; k < 3; k++) {
+            float v = c[k] > 0.0f ? c[k] : 0.0f;
+            v = v < 1.0f ? v : 1.0f;
+            q[off[k]] = table[(int)nearbyintf(sqrtf(v) * 65535.0f)];
+        }
+#endif
+    }
+    return left;
 }

@@ -13,4 +13,10 @@ void cyan_store_rgbaf_stream(float *dst, const float *src, size_t n, int clamp);
 /// rounded half up; with `unpremultiply`, colour divided by alpha first.
 void cyan_quantize_rgba8(uint8_t *dst, const float *src, size_t n, int unpremultiply);
 
+/// `n` premultiplied linear RGBA float pixels to 8-bit through `table` (65536 entries indexed
+/// by round(sqrt(v) * 65535)), channels at byte offsets ri, gi, bi, ai. Translucent pixels of a
+/// premultiplied output are skipped (returned count) for the caller's exact path.
+size_t cyan_encode_rgba8(uint8_t *dst, const float *src, size_t n, const uint8_t *table,
+                         int ri, int gi, int bi, int ai, int premultipliedOut);
+
 #endif

@@ -154,10 +154,18 @@ struct DestinationWriter: @unchecked Sendable {
         let (ri, gi, bi, ai) = info.layout.offsets
         let table = tables.encode8
         let premultipliedOut = premultiplied
+        // In C (sqrtps, one rounding for three channels: Swift's clamps and square roots here
+        // compiled to per-lane branches and sqrtss); translucent pixels of a premultiplied
+        // output, which need the exact curve, are done below.
+        let left = UnsafeRawPointer(src).withMemoryRebound(to: Float.self, capacity: 4 * n) { s in
+            cyan_encode_rgba8(d, s, n, table, Int32(ri), Int32(gi), Int32(bi), Int32(ai), premultipliedOut ? 1 : 0)
+        }
+        if left == 0 { return }
         for i in 0..<n {
             let p = src[i]
             let a = p.w
             let q = d + i * 4
+            if !(a > 0 && a < 1) { continue }
             if a >= 1 {
                 // NaN-safe clamp (a NaN compares false and becomes 0), then sqrt-indexed table.
                 let k = tableIndex(p)
