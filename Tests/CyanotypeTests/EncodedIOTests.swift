@@ -174,3 +174,31 @@ import Testing
         #expect(throws: (any Error).self) { try CIContext().encode(img, as: .jpeg) }
     }
 }
+
+/// The fused loop's alpha bookkeeping (opaque rows skip conversions, straight matrices run on
+/// straight rows) against a straight-colour formula, on translucent and opaque rows.
+@Suite struct FusedAlphaTests {
+    @Test func straightMatricesAndGammaOnTranslucentRows() throws {
+        let (w, h) = (19, 6)
+        var px = testPixels(width: w, height: h, alpha: true)
+        for x in 0..<(w * 4) where x % 4 == 3 { px[x] = 255 }          // top row opaque
+        let img = image(px, w, h)
+        let bias = CIVector(x: 0.05, y: -0.02, z: 0.1, w: 0)
+        let out = img
+            .applyingFilter("CIColorMatrix", parameters: ["inputRVector": CIVector(x: 0.9, y: 0.1, z: 0, w: 0), "inputBiasVector": bias])
+            .applyingFilter("CIGammaAdjust", parameters: ["inputPower": 1.3])
+            .applyingFilter("CIColorMatrix", parameters: ["inputGVector": CIVector(x: 0, y: 0.8, z: 0.2, w: 0), "inputBiasVector": bias])
+        let got = try renderFloat(out, img.extent)
+        for yTop in 0..<h {
+            for x in 0..<w {
+                let l = linearPixel(px, w, x, yTop)
+                var c = [0.9 * l[0] + 0.1 * l[1] + 0.05, l[1] - 0.02, l[2] + 0.1]
+                c = c.map { $0 < 0 ? -pow(-$0, 1.3) : pow($0, 1.3) }
+                c = [c[0] + 0.05, 0.8 * c[1] + 0.2 * c[2] - 0.02, c[2] + 0.1]
+                let g = got[yTop * w + x]
+                for k in 0..<3 { #expect(abs(Double(g[k]) - c[k]) < 2e-4, "(\(x), \(yTop)) channel \(k): \(g[k]) vs \(c[k])") }
+                #expect(abs(Double(g.w) - l[3]) < 1e-6)
+            }
+        }
+    }
+}

@@ -10,6 +10,11 @@ protocol ColorStage: Sendable {
     var matrix: ColorMatrix? { get }
     /// For a matrix: whether it is defined on straight colour (folding needs the same domain).
     var matrixIsStraight: Bool { get }
+    /// Whether alpha leaves the stage as it came in (the fused loop then keeps knowing that a
+    /// row is opaque).
+    var preservesAlpha: Bool { get }
+    /// A straight-colour matrix that can also run on a straight row (see `MatrixStage`).
+    var acceptsStraightMatrix: Bool { get }
     /// True when the stage gives the same result on premultiplied and straight colour (a
     /// linear RGB map that keeps alpha): it then runs in whatever state the row is in.
     var alphaAgnostic: Bool { get }
@@ -23,6 +28,8 @@ extension ColorStage {
     var matrix: ColorMatrix? { nil }
     var matrixIsStraight: Bool { wantsUnpremultiplied }
     var alphaAgnostic: Bool { false }
+    var preservesAlpha: Bool { false }
+    var acceptsStraightMatrix: Bool { false }
 }
 
 /// `out = c0*r + c1*g + c2*b + c3*a + bias`: an affine colour map stored by columns.
@@ -79,6 +86,17 @@ struct MatrixStage: ColorStage {
     var matrixIsStraight: Bool { straight }
     var matrix: ColorMatrix? { m }
     var alphaAgnostic: Bool { m.commutesWithPremultiplication }
+    var preservesAlpha: Bool { m.c0.w == 0 && m.c1.w == 0 && m.c2.w == 0 && m.c3.w == 1 && m.bias.w == 0 }
+    var acceptsStraightMatrix: Bool { straight }
+
+    /// The matrix on a row of straight colour (left straight).
+    func runStraight(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
+        let c0 = m.c0, c1 = m.c1, c2 = m.c2, c3 = m.c3, b = m.bias
+        for i in 0..<count {
+            let p = row[i]
+            row[i] = c0 * p.x + c1 * p.y + c2 * p.z + c3 * p.w + b
+        }
+    }
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
         let c0 = m.c0, c1 = m.c1, c2 = m.c2, c3 = m.c3, b = m.bias
         if !straight || m.commutesWithPremultiplication {
@@ -109,6 +127,13 @@ struct MatrixStage: ColorStage {
 /// `pointwiseMin` compile to per-lane library calls (see NOTES-swift-linux.md).
 /// NaN goes to 0, so a later `Int(...)` can never trap.
 @inline(__always) func clamp01(_ v: Float) -> Float { v > 0 ? (v < 1 ? v : 1) : 0 }
+
+/// Whether every pixel of the row has alpha exactly 1.
+@inline(__always) func rowIsOpaque(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) -> Bool {
+    var all = true
+    for i in 0..<count { all = all && row[i].w == 1 }
+    return all
+}
 
 @inline(__always) func unpremultiplyRow(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
     for i in 0..<count {
@@ -193,19 +218,36 @@ final class FusedColorNode: RecipeNode, @unchecked Sendable {
             }
             for (i, b) in blocks.enumerated() { pointers[i] = b.pixels + r * w }
             var premultiplied = true
+            // Whether every pixel of the row is opaque (premultiplied and straight colour
+            // then agree and conversions between them are skipped): found at the first
+            // conversion, kept while stages leave alpha alone.
+            var opaque: Bool? = nil
+            @inline(__always) func rowOpaque() -> Bool {
+                if let o = opaque { return o }
+                let o = rowIsOpaque(row, w)
+                opaque = o
+                return o
+            }
             for (s, step) in steps.enumerated() {
                 let extra = pointers + extraStart[s]
                 if step.stage.alphaAgnostic && step.extras.isEmpty {
                     // Runs on the row as it is.
                 } else if step.stage.wantsUnpremultiplied {
-                    if premultiplied { unpremultiplyRow(row, w); premultiplied = false }
+                    if premultiplied { if !rowOpaque() { unpremultiplyRow(row, w) }; premultiplied = false }
                     for k in 0..<step.extras.count { unpremultiplyRow(extra[k], w) }
-                } else if !premultiplied {
-                    premultiplyRow(row, w); premultiplied = true
+                } else if !premultiplied && !(step.stage.acceptsStraightMatrix && step.extras.isEmpty) {
+                    if !rowOpaque() { premultiplyRow(row, w) }
+                    premultiplied = true
                 }
-                step.stage.run(row, extra: UnsafePointer(extra), count: w, x: rect.minX, y: rect.minY + r)
+                if !premultiplied, let m = step.stage as? MatrixStage, step.extras.isEmpty {
+                    // A matrix on straight colour over a straight row: the plain product.
+                    m.runStraight(row, count: w)
+                } else {
+                    step.stage.run(row, extra: UnsafePointer(extra), count: w, x: rect.minX, y: rect.minY + r)
+                }
+                if !step.stage.preservesAlpha { opaque = nil }
             }
-            if !premultiplied { premultiplyRow(row, w) }
+            if !premultiplied && !rowOpaque() { premultiplyRow(row, w) }
         }
     }
     override var label: String { "fused color [" + steps.map(\.stage.label).joined(separator: " -> ") + "]" }

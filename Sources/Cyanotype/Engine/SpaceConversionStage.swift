@@ -8,6 +8,7 @@
 /// folded into the read or the write (`EncodedIO`), so a LUT applied to a JPEG never visits
 /// linear light at all.
 struct SpaceConversionStage: ColorStage {
+    var preservesAlpha: Bool { true }
     enum Direction: Sendable, Equatable { case fromWorking, toWorking }
     let space: CGColorSpace
     let direction: Direction

@@ -269,6 +269,7 @@ final class SRGBCurveTables: @unchecked Sendable {
 /// A LUT applied to straight colour: encode, optional shaper, 3D lookup, mix with the
 /// encoded input by `intensity`, decode. Alpha passes through.
 struct LUTStage: ColorStage {
+    var preservesAlpha: Bool { true }
     let sampler: LUTSampler
     let shaper: ShaperSampler?
     var encoding: LUTEncoding
@@ -397,6 +398,7 @@ struct LUTStage: ColorStage {
 
 /// Two LUTs mixed by a mask's luminance (CIColorCubesMixedWithMask): 0 -> cube 0, 1 -> cube 1.
 struct MaskedLUTStage: ColorStage {
+    var preservesAlpha: Bool { true }
     let cube0: LUTSampler
     let cube1: LUTSampler
     let encoding: LUTEncoding

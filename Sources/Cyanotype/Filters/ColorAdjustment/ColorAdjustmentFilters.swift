@@ -100,6 +100,7 @@ func hueRotationMatrix(angle: Float) -> ColorMatrix {
 }
 
 struct GammaStage: ColorStage {
+    var preservesAlpha: Bool { true }
     let power: Float
     /// |x|^power by table for |x| < 256 (see `PowerTable`); nil for powers it does not cover.
     let table: PowerTable?
@@ -153,6 +154,7 @@ struct GammaStage: ColorStage {
 }
 
 struct VibranceStage: ColorStage {
+    var preservesAlpha: Bool { true }
     let amount: Float
     var wantsUnpremultiplied: Bool { true }
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {

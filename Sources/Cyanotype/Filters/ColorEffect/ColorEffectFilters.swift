@@ -58,18 +58,34 @@ func sepiaMatrix(intensity k: Float) -> ColorMatrix {
 }
 
 struct VignetteStage: ColorStage {
+    var preservesAlpha: Bool { true }
     let cx: Float, cy: Float, halfDiagonal: Float, intensity: Float, radius: Float
     var wantsUnpremultiplied: Bool { false }
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
         let dy = Float(y) + 0.5 - cy
         let scale = 1 / (halfDiagonal * radius)
-        for i in 0..<count {
-            let dx = Float(x + i) + 0.5 - cx
-            let d = min((dx * dx + dy * dy).squareRoot() * scale, 1)
+        let k = intensity
+        // The factor of four pixels at once (one sqrtps), applied with alpha's factor 1.
+        @inline(__always) func factors(_ dx: SIMD4<Float>) -> SIMD4<Float> {
+            var d = (dx * dx + dy * dy).squareRoot() * scale
+            d = d.replacing(with: 1, where: d .> 1)
             let s = d * d * (3 - 2 * d)
-            let f = max(0, 1 - intensity * s * s)
-            let p = row[i]
-            row[i] = SIMD4(p.x * f, p.y * f, p.z * f, p.w)
+            return SIMD4<Float>.zero.replacing(with: 1 - k * s * s, where: 1 - k * s * s .> 0)
+        }
+        var i = 0
+        var dx = SIMD4<Float>(0, 1, 2, 3) + (Float(x) + 0.5 - cx)
+        while i + 4 <= count {
+            let f = factors(dx)
+            row[i] = row[i] * SIMD4(f[0], f[0], f[0], 1)
+            row[i + 1] = row[i + 1] * SIMD4(f[1], f[1], f[1], 1)
+            row[i + 2] = row[i + 2] * SIMD4(f[2], f[2], f[2], 1)
+            row[i + 3] = row[i + 3] * SIMD4(f[3], f[3], f[3], 1)
+            dx += 4
+            i += 4
+        }
+        if i < count {
+            let f = factors(dx)
+            for j in 0..<(count - i) { row[i + j] = row[i + j] * SIMD4(f[j], f[j], f[j], 1) }
         }
     }
     var label: String { "vignette" }
