@@ -13,8 +13,7 @@ protocol ColorStage: Sendable {
     /// Whether alpha leaves the stage as it came in (the fused loop then keeps knowing that a
     /// row is opaque).
     var preservesAlpha: Bool { get }
-    /// A straight-colour matrix that can also run on a straight row (see `MatrixStage`).
-    var acceptsStraightMatrix: Bool { get }
+
     /// True when the stage gives the same result on premultiplied and straight colour (a
     /// linear RGB map that keeps alpha): it then runs in whatever state the row is in.
     var alphaAgnostic: Bool { get }
@@ -29,7 +28,6 @@ extension ColorStage {
     var matrixIsStraight: Bool { wantsUnpremultiplied }
     var alphaAgnostic: Bool { false }
     var preservesAlpha: Bool { false }
-    var acceptsStraightMatrix: Bool { false }
 }
 
 /// `out = c0*r + c1*g + c2*b + c3*a + bias`: an affine colour map stored by columns.
@@ -87,7 +85,6 @@ struct MatrixStage: ColorStage {
     var matrix: ColorMatrix? { m }
     var alphaAgnostic: Bool { m.commutesWithPremultiplication }
     var preservesAlpha: Bool { m.c0.w == 0 && m.c1.w == 0 && m.c2.w == 0 && m.c3.w == 1 && m.bias.w == 0 }
-    var acceptsStraightMatrix: Bool { straight }
 
     /// The matrix on a row of straight colour (left straight).
     func runStraight(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
@@ -211,6 +208,11 @@ final class FusedColorNode: RecipeNode, @unchecked Sendable {
         let pointers = UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>>.allocate(capacity: max(1, blocks.count))
         defer { pointers.deallocate() }
         let w = rect.width
+        // What each step needs, asked once per tile rather than once per row.
+        let asIs = steps.map { $0.stage.alphaAgnostic && $0.extras.isEmpty }
+        let straight = steps.map { $0.stage.wantsUnpremultiplied }
+        let eitherMatrix: [MatrixStage?] = steps.map { $0.extras.isEmpty ? $0.stage as? MatrixStage : nil }
+        let keepsAlpha = steps.map { $0.stage.preservesAlpha }
         for r in 0..<out.height {
             let row = out.row(r)
             if byRow {
@@ -230,22 +232,23 @@ final class FusedColorNode: RecipeNode, @unchecked Sendable {
             }
             for (s, step) in steps.enumerated() {
                 let extra = pointers + extraStart[s]
-                if step.stage.alphaAgnostic && step.extras.isEmpty {
+                let matrix = eitherMatrix[s]
+                if asIs[s] {
                     // Runs on the row as it is.
-                } else if step.stage.wantsUnpremultiplied {
+                } else if straight[s] {
                     if premultiplied { if !rowOpaque() { unpremultiplyRow(row, w) }; premultiplied = false }
                     for k in 0..<step.extras.count { unpremultiplyRow(extra[k], w) }
-                } else if !premultiplied && !(step.stage.acceptsStraightMatrix && step.extras.isEmpty) {
+                } else if !premultiplied && !(matrix?.straight ?? false) {
                     if !rowOpaque() { premultiplyRow(row, w) }
                     premultiplied = true
                 }
-                if !premultiplied, let m = step.stage as? MatrixStage, step.extras.isEmpty {
+                if !premultiplied, let m = matrix {
                     // A matrix on straight colour over a straight row: the plain product.
                     m.runStraight(row, count: w)
                 } else {
                     step.stage.run(row, extra: UnsafePointer(extra), count: w, x: rect.minX, y: rect.minY + r)
                 }
-                if !step.stage.preservesAlpha { opaque = nil }
+                if !keepsAlpha[s] { opaque = nil }
             }
             if !premultiplied && !rowOpaque() { premultiplyRow(row, w) }
         }
