@@ -263,6 +263,38 @@ import Testing
         }
     }
 
+    /// CIAreaAverage of 8-bit bitmaps, summed from code counts, against the straightforward
+    /// sum of their working values (and the float-tile path).
+    @Test func averageOf8BitBitmapsMatchesThePlainSum() throws {
+        let w = 101, h = 53
+        let sRGB = CGColorSpace(name: CGColorSpace.sRGB)
+        let size = CGSize(width: w, height: h)
+        let translucent = Data(Self.bytes8(width: w, height: h, translucent: true))
+        let cases: [(String, CIImage)] = [
+            ("straight sRGB RGBA8, opaque", CIImage(unpremultipliedBitmapData: Data(Self.bytes8(width: w, height: h, translucent: false)), bytesPerRow: w * 4, size: size, format: .RGBA8, colorSpace: sRGB)),
+            ("straight sRGB RGBA8, translucent rows", CIImage(unpremultipliedBitmapData: translucent, bytesPerRow: w * 4, size: size, format: .RGBA8, colorSpace: sRGB)),
+            ("premultiplied sRGB BGRA8, translucent rows", CIImage(bitmapData: translucent, bytesPerRow: w * 4, size: size, format: .BGRA8, colorSpace: sRGB)),
+            ("straight ARGB8, no colour space", CIImage(unpremultipliedBitmapData: translucent, bytesPerRow: w * 4, size: size, format: .ARGB8, colorSpace: nil)),
+        ]
+        for (what, img) in cases {
+            let values = try ctx.reduce(img)
+            var sum = SIMD4<Double>.zero
+            for v in values { sum += SIMD4(Double(v.x), Double(v.y), Double(v.z), Double(v.w)) }
+            let mean = sum / Double(values.count)
+            let average = img.applyingFilter("CIAreaAverage", parameters: [kCIInputExtentKey: CIVector(cgRect: img.extent)])
+            let got = try ctx.reduce(average)[0]
+            near(got, mean, 1e-6, what)
+            let viaTiles = try ctx.reduce(throughTiles(img).applyingFilter("CIAreaAverage", parameters: [kCIInputExtentKey: CIVector(cgRect: img.extent)]))[0]
+            near(viaTiles, mean, 1e-6, "\(what), float tiles")
+            // A sub-region inside the bitmap.
+            let sub = CGRect(x: 7, y: 3, width: 60, height: 40)
+            let subValues = try ctx.reduce(img.cropped(to: sub))
+            var subSum = SIMD4<Double>.zero
+            for v in subValues { subSum += SIMD4(Double(v.x), Double(v.y), Double(v.z), Double(v.w)) }
+            near(try ctx.reduce(img.applyingFilter("CIAreaAverage", parameters: [kCIInputExtentKey: CIVector(cgRect: sub)]))[0], subSum / Double(subValues.count), 1e-6, "\(what), sub-region")
+        }
+    }
+
     @Test func histogramOverSeveralDirectTiles() throws {
         // Direct tiles are whole rows, 128 K pixels: 213 rows of 613, so three here (the
         // last one short), against the plain count and 7-pixel render tiles.

@@ -237,8 +237,18 @@ struct Bitmap8HistogramReader: DirectTileReader {
     /// Bin of every colour code of an opaque pixel, and of alpha 255.
     let codeBins: [Int]
     let opaqueAlphaBin: Int
+    /// CIAreaAverage instead of a histogram: the partial is the sum of the values, so the
+    /// counts are weighted by each code's value (`codeValues`, `opaqueAlpha`).
+    let sums: Bool
+    let codeValues: [Double]
+    let opaqueAlpha: Double
 
-    init?(_ node: BitmapNode, count: Int, table: HistogramBinTable?, ev: Evaluator) {
+    /// The same reader for CIAreaAverage's sums.
+    static func sums(_ node: BitmapNode, ev: Evaluator) -> Bitmap8HistogramReader? {
+        Bitmap8HistogramReader(node, count: 1, table: nil, ev: ev, sums: true)
+    }
+
+    init?(_ node: BitmapNode, count: Int, table: HistogramBinTable?, ev: Evaluator, sums: Bool = false) {
         guard let info = node.format.info, info.sample == .uint8, info.channels == 4,
               [.rgba, .bgra, .argb, .abgr].contains(info.layout),
               !(ev.colorManaged && node.toSRGB != nil) else { return nil }
@@ -262,6 +272,7 @@ struct Bitmap8HistogramReader: DirectTileReader {
         let alpha = same[0].w.bitPattern
         let bins = Float(count), last = count - 1
         var codeBins = [Int](repeating: 0, count: 256)
+        var codeValues = [Double](repeating: 0, count: 256)
         for c in 0..<256 {
             let v = same[c], s = shifted[c]
             let f = v.x.bitPattern
@@ -269,7 +280,11 @@ struct Bitmap8HistogramReader: DirectTileReader {
                   s.y.bitPattern == same[(c + 85) & 255].x.bitPattern, s.z.bitPattern == same[(c + 170) & 255].x.bitPattern
             else { return nil }
             codeBins[c] = histogramBin(v.x, bins, last)
+            codeValues[c] = Double(v.x)
         }
+        self.sums = sums
+        self.codeValues = codeValues
+        opaqueAlpha = Double(Float(bitPattern: alpha))
         self.node = node
         self.count = count
         self.table = table
@@ -309,14 +324,28 @@ struct Bitmap8HistogramReader: DirectTileReader {
                 // bitmap decodes the row to.
                 _ = alphaFirst ? countCodes(row, rect.width, codes, alphaFirst: true, add: false)
                                : countCodes(row, rect.width, codes, alphaFirst: false, add: false)
-                if floats == nil { floats = HistogramCounters(count: count) }
                 if scratch == nil { scratch = PixelBlock(rect: PixelRect(x: 0, y: 0, width: rect.width, height: 1)) }
                 let buf = scratch!.buffer
                 node.evaluate(PixelRect(x: rect.minX, y: y, width: rect.width, height: 1), into: buf, ev)
+                if sums {
+                    AverageReduction().accumulate(UnsafePointer(buf.base), count: rect.width, x: rect.minX, y: y, region: region, into: p)
+                    continue
+                }
+                if floats == nil { floats = HistogramCounters(count: count) }
                 floats!.countFloatRows(1, rect.width, stride: 16, table: table) { _ in UnsafeRawPointer(buf.base) }
             }
         }
         let (c0, c1, c2) = channelOfByte
+        if sums {
+            for (j, k) in [c0, c1, c2].enumerated() {
+                let a = codes + j * 256, b = codes + (3 + j) * 256
+                var total = 0.0
+                for c in 0..<256 { total += Double(a[c] &+ b[c]) * codeValues[c] }
+                p[k] += total
+            }
+            p[3] += Double(opaque) * opaqueAlpha
+            return
+        }
         for (j, k) in [c0, c1, c2].enumerated() {
             let a = codes + j * 256, b = codes + (3 + j) * 256
             for c in 0..<256 {

@@ -201,6 +201,11 @@ struct AverageReduction: Reduction {
         return [SIMD4(Float(p[0] / n), Float(p[1] / n), Float(p[2] / n), Float(p[3] / n))]
     }
     var label: String { "area average" }
+
+    /// 8-bit RGBA bitmaps are summed from counts of their codes (see `Bitmap8HistogramReader`).
+    func directReader(_ bitmap: BitmapNode, _ ev: Evaluator) -> (any DirectTileReader)? {
+        Bitmap8HistogramReader.sums(bitmap, ev: ev)
+    }
 }
 
 struct MinMaxReduction: Reduction {
