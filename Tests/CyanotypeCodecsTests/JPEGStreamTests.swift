@@ -80,6 +80,41 @@ import Testing
         }
     }
 
+    /// Damaged files through the band decoder: an error or rows, never a crash; and a file the
+    /// one-shot decoder accepts strictly gives the same pixels here.
+    @Test func bitFlippedFilesNeverCrash() throws {
+        let file = try jpeg(96, 64, .s420)
+        var rng = SplitMix(seed: 11)
+        var rejected = 0
+        for _ in 0..<120 {
+            var bytes = [UInt8](file)
+            for _ in 0..<3 {
+                let at = 2 + Int(rng.next() % UInt64(bytes.count - 2))
+                bytes[at] ^= UInt8(1 << (rng.next() % 8))
+            }
+            let flipped = Data(bytes)
+            var rows = [UInt8](repeating: 0, count: 96 * 64 * 4)
+            var failed = false
+            rows.withUnsafeMutableBytes { raw in
+                do throws(CodecError) {
+                    let d = try JPEGStreamDecoder(data: flipped)
+                    guard d.width * d.height * 4 <= raw.count else { failed = true; return }
+                    var top = 0
+                    while top < d.height {
+                        let n = min(16, d.height - top)
+                        try d.read(into: raw.baseAddress! + top * d.width * 4, rowBytes: d.width * 4, count: n)
+                        top += n
+                    }
+                } catch { failed = true }
+            }
+            if failed { rejected += 1; continue }
+            if let oneShot = try? ImageCodecs.decode(flipped), oneShot.width == 96, oneShot.height == 64 {
+                #expect(oneShot.pixels == rows)
+            }
+        }
+        #expect(rejected > 0)
+    }
+
     @Test func progressiveFilesDoNotStream() throws {
         let file = try jpeg(20, 20, .s420, progressive: true)
         #expect(!JPEGStreamDecoder.canStream(file, header: try ImageCodecs.readHeader(file), strict: true))
