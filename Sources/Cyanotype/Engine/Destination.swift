@@ -153,36 +153,23 @@ struct DestinationWriter: @unchecked Sendable {
     private func writeRGBA8(_ src: UnsafeMutablePointer<SIMD4<Float>>, _ d: UnsafeMutablePointer<UInt8>, _ n: Int) {
         let (ri, gi, bi, ai) = info.layout.offsets
         let table = tables.encode8
-        let premultipliedOut = premultiplied
         // In C (sqrtps, one rounding for three channels: Swift's clamps and square roots here
         // compiled to per-lane branches and sqrtss); translucent pixels of a premultiplied
         // output, which need the exact curve, are done below.
         let left = UnsafeRawPointer(src).withMemoryRebound(to: Float.self, capacity: 4 * n) { s in
-            cyan_encode_rgba8(d, s, n, table, Int32(ri), Int32(gi), Int32(bi), Int32(ai), premultipliedOut ? 1 : 0)
+            cyan_encode_rgba8(d, s, n, table, Int32(ri), Int32(gi), Int32(bi), Int32(ai), premultiplied ? 1 : 0)
         }
         if left == 0 { return }
+        // Translucent pixels of a premultiplied output: the exact curve on straight colour,
+        // then premultiplied.
         for i in 0..<n {
             let p = src[i]
             let a = p.w
+            guard a > 0 && a < 1 else { continue }
+            let inv = 1 / a
             let q = d + i * 4
-            if !(a > 0 && a < 1) { continue }
-            if a >= 1 {
-                // NaN-safe clamp (a NaN compares false and becomes 0), then sqrt-indexed table.
-                let k = tableIndex(p)
-                q[ri] = table[Int(k.x)]; q[gi] = table[Int(k.y)]; q[bi] = table[Int(k.z)]; q[ai] = 255
-            } else if a > 0 {
-                let inv = 1 / a
-                let c = SIMD4(p.x * inv, p.y * inv, p.z * inv, 0)
-                if premultipliedOut {
-                    q[ri] = q8(encodeF(clamp01(c.x)) * a); q[gi] = q8(encodeF(clamp01(c.y)) * a); q[bi] = q8(encodeF(clamp01(c.z)) * a)
-                } else {
-                    let k = tableIndex(c)
-                    q[ri] = table[Int(k.x)]; q[gi] = table[Int(k.y)]; q[bi] = table[Int(k.z)]
-                }
-                q[ai] = q8(a)
-            } else {
-                q[ri] = 0; q[gi] = 0; q[bi] = 0; q[ai] = 0
-            }
+            q[ri] = q8(encodeF(clamp01(p.x * inv)) * a); q[gi] = q8(encodeF(clamp01(p.y * inv)) * a); q[bi] = q8(encodeF(clamp01(p.z * inv)) * a)
+            q[ai] = q8(a)
         }
     }
 
@@ -195,15 +182,6 @@ struct DestinationWriter: @unchecked Sendable {
         UnsafeRawPointer(src).withMemoryRebound(to: Float.self, capacity: 4 * n) { s in
             cyan_quantize_rgba8(d, s, n, premultiplied ? 0 : 1)
         }
-    }
-
-    /// round(sqrt(clamp01(v)) * 65535) per lane, without Swift's checked float->int
-    /// conversion: adding 1.5 * 2^23 leaves the rounded integer in the low mantissa bits.
-    @inline(__always) private func tableIndex(_ v: SIMD4<Float>) -> SIMD4<UInt32> {
-        var c = SIMD4<Float>.zero.replacing(with: v, where: v .> 0)   // NaN -> 0 (no negated mask)
-        c = c.replacing(with: 1, where: c .> 1)
-        let s = c.squareRoot() * 65535 + 12_582_912
-        return unsafeBitCast(s, to: SIMD4<UInt32>.self) & 0xFFFF
     }
 
     @inline(__always) private func encodeF(_ v: Float) -> Float { space?.encode(v) ?? v }

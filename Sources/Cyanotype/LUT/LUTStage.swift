@@ -296,10 +296,10 @@ struct LUTStage: ColorStage {
 
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
         // One small loop per variant, so each inlines its helpers completely.
+        // (sRGB-encoded LUTs arrive here with a linear encoding between explicit conversion
+        // stages: see `applyingLUTStage`.)
         if shaper == nil && encoding.fromWorking == nil && encoding.toWorking == nil && encoding.transfer == .linear {
             if interpolation == .tetrahedral { runDirectTetrahedral(row, count) } else { runDirectTrilinear(row, count) }
-        } else if shaper == nil && encoding.fromWorking == nil && encoding.transfer == .sRGB {
-            if interpolation == .tetrahedral { runSRGBTetrahedral(row, count) } else { runSRGBTrilinear(row, count) }
         } else if interpolation == .tetrahedral {
             runGenericTetrahedral(row, count)
         } else {
@@ -310,72 +310,36 @@ struct LUTStage: ColorStage {
     /// Values already in the LUT's encoding (the sRGB conversions are separate stages, see
     /// `CIImage.applyingLUTStage`): the lookup and the intensity mix only.
     @inline(never) private func runDirectTetrahedral(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
-        let sampler = self.sampler, k = intensity
-        let alphaLane: SIMDMask<SIMD4<Int32>> = [false, false, false, true]
+        let sampler = self.sampler
         if sampler.extrapolate {
-            for i in 0..<count {
-                let p = row[i]
-                var c = sampler.tetrahedral(p)
-                if k != 1 { c = p + (c - p) * k }
-                row[i] = c.replacing(with: p, where: alphaLane)
-            }
+            mixedLookups(row, count) { sampler.tetrahedral($0) }
             return
         }
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { corners in
             guard let t = corners.baseAddress else { return }
             sampler.tetrahedronCorners(into: t)
-            for i in 0..<count {
-                let p = row[i]
-                var c = sampler.tetrahedralSorted(p, t)
-                if k != 1 { c = p + (c - p) * k }
-                row[i] = c.replacing(with: p, where: alphaLane)
-            }
+            mixedLookups(row, count) { sampler.tetrahedralSorted($0, t) }
         }
     }
     @inline(never) private func runDirectTrilinear(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
-        let sampler = self.sampler, k = intensity
-        let alphaLane: SIMDMask<SIMD4<Int32>> = [false, false, false, true]
+        let sampler = self.sampler
         if sampler.extrapolate {
-            for i in 0..<count {
-                let p = row[i]
-                var c = sampler.trilinear(p)
-                if k != 1 { c = p + (c - p) * k }
-                row[i] = c.replacing(with: p, where: alphaLane)
-            }
-            return
+            mixedLookups(row, count) { sampler.trilinear($0) }
+        } else {
+            mixedLookups(row, count) { sampler.trilinearFast($0) }
         }
+    }
+    /// Each pixel through `lookup`, mixed with the input by `intensity`, alpha kept; inlined
+    /// into each caller, so every variant is one closure-free loop.
+    @inline(__always) private func mixedLookups(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int,
+                                                _ lookup: (SIMD4<Float>) -> SIMD4<Float>) {
+        let k = intensity
+        let alphaLane: SIMDMask<SIMD4<Int32>> = [false, false, false, true]
         for i in 0..<count {
             let p = row[i]
-            var c = sampler.trilinearFast(p)
+            var c = lookup(p)
             if k != 1 { c = p + (c - p) * k }
             row[i] = c.replacing(with: p, where: alphaLane)
-        }
-    }
-
-    @inline(never) private func runSRGBTetrahedral(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
-        let enc = SRGBCurveTables.shared.encode, dec = SRGBCurveTables.shared.decode
-        let sampler = self.sampler, k = intensity
-        for i in 0..<count {
-            let p = row[i]
-            let e = encodeSRGB(p, enc)
-            var c = sampler.tetrahedral(e)
-            if k != 1 { c = e + (c - e) * k }
-            var out = decodeSRGB(c, dec)
-            out.w = p.w
-            row[i] = out
-        }
-    }
-    @inline(never) private func runSRGBTrilinear(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
-        let enc = SRGBCurveTables.shared.encode, dec = SRGBCurveTables.shared.decode
-        let sampler = self.sampler, k = intensity
-        for i in 0..<count {
-            let p = row[i]
-            let e = encodeSRGB(p, enc)
-            var c = sampler.trilinear(e)
-            if k != 1 { c = e + (c - e) * k }
-            var out = decodeSRGB(c, dec)
-            out.w = p.w
-            row[i] = out
         }
     }
     @inline(never) private func runGenericTetrahedral(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {

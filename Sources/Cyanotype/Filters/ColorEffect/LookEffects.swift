@@ -442,14 +442,7 @@ struct LumaPercentileReduction: Reduction {
     }
     func finish(_ p: UnsafePointer<Double>, region: PixelRect) -> [SIMD4<Float>] {
         let total = (0..<Self.bins).reduce(0.0) { $0 + p[$1] }
-        func percentile(_ q: Double) -> Float {
-            var acc = 0.0
-            for i in 0..<Self.bins {
-                acc += p[i]
-                if acc >= q * total { return (Float(i) + 0.5) / Float(Self.bins) }
-            }
-            return 1
-        }
+        func percentile(_ q: Double) -> Float { histogramPercentile(p, bins: Self.bins, total: total, q) }
         return [SIMD4(percentile(low), percentile(high), 0, 1)]
     }
     var label: String { "luma percentiles" }

@@ -97,15 +97,19 @@ struct AutoStatisticsReduction: Reduction {
     }
     func finish(_ p: UnsafePointer<Double>, region: PixelRect) -> [SIMD4<Float>] {
         let total = (0..<Self.bins).reduce(0.0) { $0 + p[$1] }
-        func percentile(_ q: Double) -> Float {
-            var acc = 0.0
-            for i in 0..<Self.bins {
-                acc += p[i]
-                if acc >= q * total { return (Float(i) + 0.5) / Float(Self.bins) }
-            }
-            return 1
-        }
+        func percentile(_ q: Double) -> Float { histogramPercentile(p, bins: Self.bins, total: total, q) }
         return [SIMD4(percentile(0.01), percentile(0.5), percentile(0.99), Float(p[Self.bins] / max(1, total)))]
     }
     var label: String { "auto-adjust statistics" }
+}
+
+/// The centre (0...1) of the first of `bins` counts at which the running total reaches the
+/// fraction `q` of `total`; 1 when it never does.
+func histogramPercentile(_ p: UnsafePointer<Double>, bins: Int, total: Double, _ q: Double) -> Float {
+    var acc = 0.0
+    for i in 0..<bins {
+        acc += p[i]
+        if acc >= q * total { return (Float(i) + 0.5) / Float(bins) }
+    }
+    return 1
 }
