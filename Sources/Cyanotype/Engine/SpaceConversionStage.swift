@@ -42,7 +42,6 @@ struct SpaceConversionStage: ColorStage {
                 let v = row[i]
                 var c = SIMD3(v.x, v.y, v.z)
                 if let m { c = mul3(m, c) }
-                if space.model == .monochrome { c = SIMD3(repeating: 0.2126 * c.x + 0.7152 * c.y + 0.0722 * c.z) }
                 row[i] = SIMD4(space.encode(c.x), space.encode(c.y), space.encode(c.z), v.w)
             }
         } else {

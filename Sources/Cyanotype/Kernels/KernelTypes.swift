@@ -84,11 +84,15 @@ public final class CIBlendKernel: CIColorKernel, @unchecked Sendable {
         return foreground.applying(s, extras: [background], extent: foreground.extent.union(background.extent))
     }
     /// Blends in `colorSpace` instead of the working space (e.g. sRGB-encoded values, as CSS
-    /// and most design tools blend): both images are converted into it, blended, and back.
+    /// and most design tools blend): both images are converted into it, blended, and back,
+    /// by conversion stages that cancel against their neighbours and fold into 8-bit reads
+    /// and writes like any other.
     public func apply(foreground: CIImage, background: CIImage, colorSpace: CGColorSpace) -> CIImage? {
         let s: any ColorStage = stage ?? ClosureColorStage(name: name, extraInputCount: 1, wantsUnpremultiplied: false, function: function)
-        let inSpace = InColorSpaceStage(inner: s, space: colorSpace)
-        return foreground.applying(inSpace, extras: [background], extent: foreground.extent.union(background.extent))
+        let into = SpaceConversionStage(space: colorSpace, direction: .fromWorking)
+        return foreground.applying(into)
+            .applying(s, extras: [background.applying(into)], extent: foreground.extent.union(background.extent))
+            .applying(SpaceConversionStage(space: colorSpace, direction: .toWorking))
     }
 
     public static let sourceOver = CIBlendKernel(stage: BlendStage.sourceOver)
