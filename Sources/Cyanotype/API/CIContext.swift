@@ -92,10 +92,7 @@ public final class CIContext: @unchecked Sendable {
 
     /// As `render(_:toBitmap:...)`, throwing `CIRenderError` instead of failing silently.
     public func renderChecked(_ image: CIImage, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool? = nil) throws {
-        let rect = PixelRect(covering: bounds)
-        guard !bounds.isInfiniteOrHuge else { throw CIRenderError.infiniteExtent }
-        guard !rect.isEmpty else { throw CIRenderError.emptyBounds }
-        guard rect.area <= maximumRenderPixels else { throw CIRenderError.tooLarge(width: rect.width, height: rect.height, limit: maximumRenderPixels) }
+        let rect = try renderablePixels(bounds)
         let space = workingColorSpace == nil ? nil : colorSpace
         guard let writer = DestinationWriter(base: data, rowBytes: rowBytes, bounds: rect, format: format, colorSpace: space,
                                              premultiplied: premultiplied ?? outputPremultiplied)
@@ -154,12 +151,19 @@ public final class CIContext: @unchecked Sendable {
         return try unchangedSource(node, rect: rect, layout: info.layout, sample: info.sample, space: space, premultiplied: premultiplied)
     }
 
-    /// Renders `rect` of `image` into a new buffer of `format`, rows top-down.
-    public func renderToData(_ image: CIImage, from rect: CGRect, format: CIFormat = .RGBA8, colorSpace: CGColorSpace? = nil, premultiplied: Bool? = nil) throws -> (data: Data, width: Int, height: Int, rowBytes: Int) {
-        let pr = PixelRect(covering: rect)
+    /// The pixels covering `rect`, or the error for a rectangle no render can fill: infinite
+    /// or beyond the pixel limit, empty, or more pixels than `maximumRenderPixels`.
+    func renderablePixels(_ rect: CGRect) throws -> PixelRect {
         guard !rect.isInfiniteOrHuge else { throw CIRenderError.infiniteExtent }
+        let pr = PixelRect(covering: rect)
         guard !pr.isEmpty else { throw CIRenderError.emptyBounds }
         guard pr.area <= maximumRenderPixels else { throw CIRenderError.tooLarge(width: pr.width, height: pr.height, limit: maximumRenderPixels) }
+        return pr
+    }
+
+    /// Renders `rect` of `image` into a new buffer of `format`, rows top-down.
+    public func renderToData(_ image: CIImage, from rect: CGRect, format: CIFormat = .RGBA8, colorSpace: CGColorSpace? = nil, premultiplied: Bool? = nil) throws -> (data: Data, width: Int, height: Int, rowBytes: Int) {
+        let pr = try renderablePixels(rect)
         guard let bpp = format.bytesPerPixel else { throw CIRenderError.unsupportedFormat(format) }
         let rowBytes = pr.width * bpp
         var data = Data(count: rowBytes * pr.height)

@@ -171,10 +171,7 @@ extension CIContext {
     /// encoder, so encoding overlaps the rendering instead of following it. The bytes are
     /// those of rendering first and encoding after.
     func renderStreamingJPEG(_ image: CIImage, rect: CGRect, colorSpace: CGColorSpace, options: EncodeOptions) throws -> Data {
-        let pr = PixelRect(covering: rect)
-        guard !rect.isInfiniteOrHuge else { throw CIRenderError.infiniteExtent }
-        guard !pr.isEmpty else { throw CIRenderError.emptyBounds }
-        guard pr.area <= maximumRenderPixels else { throw CIRenderError.tooLarge(width: pr.width, height: pr.height, limit: maximumRenderPixels) }
+        let pr = try renderablePixels(rect)
         let encoder = try JPEGStreamEncoder(width: pr.width, height: pr.height, options: options)
         let rowBytes = pr.width * 4
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: rowBytes * pr.height, alignment: 64)

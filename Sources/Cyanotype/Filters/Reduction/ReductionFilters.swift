@@ -13,11 +13,7 @@ extension CIContext {
     /// unconverted linear sRGB floats, pixel (x, y) of the extent at index
     /// `(y - minY) * width + (x - minX)` (bottom row first, y up as in Core Image).
     public func reduce(_ image: CIImage) throws -> [SIMD4<Float>] {
-        let e = image.extent
-        guard !e.isInfiniteOrHuge else { throw CIRenderError.infiniteExtent }
-        let rect = PixelRect(covering: e)
-        guard !rect.isEmpty else { throw CIRenderError.emptyBounds }
-        guard rect.area <= maximumRenderPixels else { throw CIRenderError.tooLarge(width: rect.width, height: rect.height, limit: maximumRenderPixels) }
+        let rect = try renderablePixels(image.extent)
         let out = PixelBlock(rect: rect, zeroed: true)
         try execute(image.node, rect) { tile, tr in out.view(tr).copy(from: tile) }
         return Array(UnsafeBufferPointer(start: out.pixels, count: rect.area))
