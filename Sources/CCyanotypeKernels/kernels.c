@@ -124,3 +124,92 @@ size_t cyan_encode_rgba8(uint8_t *dst, const float *src, size_t n, const uint8_t
     }
     return left;
 }
+
+// MARK: Colour matrix
+
+// The portable loop: plain multiplies and adds, as the Swift stages compute.
+static void cyan_matrix_portable(float *row, size_t n, const float *m, int straight) {
+    for (size_t i = 0; i < n; i++) {
+        float *p = row + 4 * i;
+        float a = p[3], inv = 1.0f;
+        if (straight) inv = a > 0.0f ? 1.0f / a : 0.0f;
+        float x = p[0] * inv, y = p[1] * inv, z = p[2] * inv;
+        float o[4];
+        for (int k = 0; k < 4; k++) o[k] = m[k] * x + m[4 + k] * y + m[8 + k] * z + m[12 + k] * a + m[16 + k];
+        float s = straight ? o[3] : 1.0f;
+        p[0] = o[0] * s; p[1] = o[1] * s; p[2] = o[2] * s; p[3] = o[3];
+    }
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#define CYAN_AVX2 __attribute__((target("avx2,fma")))
+
+// Two pixels per 256-bit vector. Every pixel goes through the same fused multiply-adds,
+// whether it is one of a pair or the odd last one, and opaque pixels skipped past the
+// division give the same bits as the general path (1/1 and a product by 1 are exact when the
+// matrix keeps alpha 1), so results never depend on where a pixel sits in a row.
+CYAN_AVX2 static void cyan_matrix_avx2(float *row, size_t n, const float *m, int straight) {
+    const __m256 c0 = _mm256_broadcast_ps((const __m128 *)(m + 0));
+    const __m256 c1 = _mm256_broadcast_ps((const __m128 *)(m + 4));
+    const __m256 c2 = _mm256_broadcast_ps((const __m128 *)(m + 8));
+    const __m256 c3 = _mm256_broadcast_ps((const __m128 *)(m + 12));
+    const __m256 bias = _mm256_broadcast_ps((const __m128 *)(m + 16));
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    // Opaque pixels stay opaque and need no division: no alpha row feeds from colour and
+    // alpha's own coefficient plus its bias is exactly 1.
+    const int keepsOpaque = m[3] == 0.0f && m[7] == 0.0f && m[11] == 0.0f && m[15] + m[19] == 1.0f;
+    size_t i = 0;
+    for (; i + 2 <= n; i += 2) {
+        float *q = row + 4 * i;
+        __m256 p = _mm256_loadu_ps(q);
+        __m256 a = _mm256_permute_ps(p, 0xFF);
+        int general = straight && !(keepsOpaque && _mm256_movemask_ps(_mm256_cmp_ps(a, one, _CMP_EQ_OQ)) == 0xFF);
+        __m256 u = p;
+        if (general) {
+            __m256 inv = _mm256_and_ps(_mm256_div_ps(one, a), _mm256_cmp_ps(a, zero, _CMP_GT_OQ));
+            u = _mm256_blend_ps(_mm256_mul_ps(p, inv), p, 0x88);
+        }
+        __m256 o = _mm256_fmadd_ps(c0, _mm256_permute_ps(u, 0x00), bias);
+        o = _mm256_fmadd_ps(c1, _mm256_permute_ps(u, 0x55), o);
+        o = _mm256_fmadd_ps(c2, _mm256_permute_ps(u, 0xAA), o);
+        o = _mm256_fmadd_ps(c3, _mm256_permute_ps(u, 0xFF), o);
+        if (general) o = _mm256_blend_ps(_mm256_mul_ps(o, _mm256_permute_ps(o, 0xFF)), o, 0x88);
+        _mm256_storeu_ps(q, o);
+    }
+    if (i < n) {
+        float *q = row + 4 * i;
+        __m128 p = _mm_loadu_ps(q);
+        __m128 a = _mm_permute_ps(p, 0xFF), one4 = _mm_set1_ps(1.0f);
+        __m128 u = p;
+        if (straight) {
+            __m128 inv = _mm_and_ps(_mm_div_ps(one4, a), _mm_cmp_ps(a, _mm_setzero_ps(), _CMP_GT_OQ));
+            u = _mm_blend_ps(_mm_mul_ps(p, inv), p, 0x8);
+        }
+        __m128 o = _mm_fmadd_ps(_mm256_castps256_ps128(c0), _mm_permute_ps(u, 0x00), _mm256_castps256_ps128(bias));
+        o = _mm_fmadd_ps(_mm256_castps256_ps128(c1), _mm_permute_ps(u, 0x55), o);
+        o = _mm_fmadd_ps(_mm256_castps256_ps128(c2), _mm_permute_ps(u, 0xAA), o);
+        o = _mm_fmadd_ps(_mm256_castps256_ps128(c3), _mm_permute_ps(u, 0xFF), o);
+        if (straight) o = _mm_blend_ps(_mm_mul_ps(o, _mm_permute_ps(o, 0xFF)), o, 0x8);
+        _mm_storeu_ps(q, o);
+    }
+}
+
+static int cyan_cpu_has_avx2_fma(void) {
+    static int known = -1;   // every thread that races here computes the same answer
+    int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (k < 0) {
+        __builtin_cpu_init();
+        k = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+        __atomic_store_n(&known, k, __ATOMIC_RELAXED);
+    }
+    return k;
+}
+#endif
+
+void cyan_matrix_rgbaf(float *row, size_t n, const float *m, int straightOnPremultiplied) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (cyan_cpu_has_avx2_fma()) { cyan_matrix_avx2(row, n, m, straightOnPremultiplied); return; }
+#endif
+    cyan_matrix_portable(row, n, m, straightOnPremultiplied);
+}

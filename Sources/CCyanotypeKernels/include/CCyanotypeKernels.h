@@ -19,4 +19,12 @@ void cyan_quantize_rgba8(uint8_t *dst, const float *src, size_t n, int unpremult
 size_t cyan_encode_rgba8(uint8_t *dst, const float *src, size_t n, const uint8_t *table,
                          int ri, int gi, int bi, int ai, int premultipliedOut);
 
+/// A colour matrix over `n` RGBA float pixels in place: o = c0 r + c1 g + c2 b + c3 a + bias,
+/// with `m` holding c0, c1, c2, c3 and bias, four floats each. With `straightOnPremultiplied`
+/// the row is premultiplied and the matrix applies to straight colour: each pixel is divided by
+/// its alpha (0 for alpha <= 0), multiplied, and the result premultiplied by its new alpha.
+/// Each pixel's result depends on that pixel alone (never on its position in the row), so a
+/// tiled render equals a whole one. Uses AVX2/FMA when the CPU has them (checked once).
+void cyan_matrix_rgbaf(float *row, size_t n, const float *m, int straightOnPremultiplied);
+
 #endif
