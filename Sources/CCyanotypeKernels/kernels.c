@@ -195,6 +195,28 @@ CYAN_AVX2 static void cyan_matrix_avx2(float *row, size_t n, const float *m, int
     }
 }
 
+// Vibrance on straight colour, two pixels per vector: the same expression as the Swift
+// stage (mx = max by `>` so NaN propagates, mean = (r + g + b) / 3, t = (mx - mean) k,
+// c - (c - mx) t), alpha copied back bit for bit.
+CYAN_AVX2 static void cyan_vibrance_avx2(float *row, size_t n, float k) {
+    const __m256 kv = _mm256_set1_ps(k), third = _mm256_set1_ps(1.0f / 3.0f);
+    for (size_t i = 0; i < n; i += 2) {
+        float *q = row + 4 * i;
+        // The odd last pixel rides in the low half; the high half is a copy of it.
+        __m256 c = i + 2 <= n ? _mm256_loadu_ps(q) : _mm256_broadcast_ps((const __m128 *)q);
+        __m256 gbr = _mm256_permute_ps(c, _MM_SHUFFLE(3, 0, 2, 1));
+        __m256 brg = _mm256_permute_ps(c, _MM_SHUFFLE(3, 1, 0, 2));
+        __m256 mx = _mm256_max_ps(brg, _mm256_max_ps(gbr, c));          // lane 0: max(r, g, b)
+        __m256 mean = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(c, gbr), brg), third);
+        __m256 t = _mm256_mul_ps(_mm256_sub_ps(mx, mean), kv);
+        mx = _mm256_permute_ps(mx, 0x00);
+        t = _mm256_permute_ps(t, 0x00);
+        __m256 o = _mm256_blend_ps(_mm256_sub_ps(c, _mm256_mul_ps(_mm256_sub_ps(c, mx), t)), c, 0x88);
+        if (i + 2 <= n) _mm256_storeu_ps(q, o);
+        else _mm_storeu_ps(q, _mm256_castps256_ps128(o));
+    }
+}
+
 static int cyan_cpu_has_avx2_fma(void) {
     static int known = -1;   // every thread that races here computes the same answer
     int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
@@ -213,3 +235,12 @@ void cyan_matrix_rgbaf(float *row, size_t n, const float *m, int straightOnPremu
 #endif
     cyan_matrix_portable(row, n, m, straightOnPremultiplied);
 }
+
+int cyan_vibrance_rgbaf(float *row, size_t n, float amount) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (cyan_cpu_has_avx2_fma()) { cyan_vibrance_avx2(row, n, -3.0f * amount); return 1; }
+#endif
+    (void)row; (void)n; (void)amount;
+    return 0;
+}
+

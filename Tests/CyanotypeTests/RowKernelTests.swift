@@ -64,4 +64,10 @@ import Testing
         for k in 0..<4 { #expect(abs(out[1][k] - plain[k]) < 1e-6) }
         #expect(out[2].w.isNaN || out[2].w == 0, "NaN alpha stays NaN or clears: \(out[2])")
     }
+
+    @Test func gammaAndVibranceAreIndependentOfPosition() {
+        let row = stageTestRow()   // every kind of value, NaN and infinities included
+        for power: Float in [0.9, 2.2, 1 / 2.4, -0.5, 12] { expectPositionIndependent(GammaStage(power: power), row, "gamma \(power)") }
+        for amount: Float in [0.4, -0.7] { expectPositionIndependent(VibranceStage(amount: amount), row, "vibrance \(amount)") }
+    }
 }

@@ -27,4 +27,9 @@ size_t cyan_encode_rgba8(uint8_t *dst, const float *src, size_t n, const uint8_t
 /// tiled render equals a whole one. Uses AVX2/FMA when the CPU has them (checked once).
 void cyan_matrix_rgbaf(float *row, size_t n, const float *m, int straightOnPremultiplied);
 
+/// Vibrance (`amount`) on straight RGBA float pixels in place, alpha kept bit for bit, each
+/// pixel independent of its neighbours. Returns 0, touching nothing, when the CPU lacks
+/// AVX2/FMA: the Swift stage then runs its own loop.
+int cyan_vibrance_rgbaf(float *row, size_t n, float amount);
+
 #endif
