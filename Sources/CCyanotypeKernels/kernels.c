@@ -88,8 +88,8 @@ void cyan_quantize_rgba8(uint8_t *dst, const float *src, size_t n, int unpremult
 // the channel offsets. Opaque pixels, and translucent ones when the output is straight, are
 // written here; translucent pixels for a premultiplied output need the exact curve and are
 // left for the caller (their count is returned). Clear pixels are written as zeros.
-size_t cyan_encode_rgba8(uint8_t *dst, const float *src, size_t n, const uint8_t *table,
-                         int ri, int gi, int bi, int ai, int premultipliedOut) {
+static size_t cyan_encode_rgba8_scalar(uint8_t *dst, const float *src, size_t n, const uint8_t *table,
+                                       int ri, int gi, int bi, int ai, int premultipliedOut) {
     size_t left = 0;
     for (size_t i = 0; i < n; i++) {
         const float *p = src + 4 * i;
@@ -125,6 +125,55 @@ size_t cyan_encode_rgba8(uint8_t *dst, const float *src, size_t n, const uint8_t
     return left;
 }
 
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+static int cyan_cpu_has_avx2_fma(void);
+#include <immintrin.h>
+// Eight pixels per step when all eight are opaque (photos): clamp, square root and scale on
+// two pixels per vector, then one 32-bit store per pixel assembled from the table. Groups
+// with any translucent pixel take the per-pixel path, which gives opaque pixels the same
+// bytes (same clamp, sqrtps and round-to-nearest conversion).
+__attribute__((target("avx2,fma")))
+static size_t cyan_encode_rgba8_avx2(uint8_t *dst, const float *src, size_t n, const uint8_t *table,
+                                     int ri, int gi, int bi, int ai, int premultipliedOut) {
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), scale = _mm256_set1_ps(65535.0f);
+    const int sr = 8 * ri, sg = 8 * gi, sb = 8 * bi;
+    const uint32_t alpha = 255u << (8 * ai);
+    size_t left = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const float *p = src + 4 * i;
+        __m256 v0 = _mm256_loadu_ps(p), v1 = _mm256_loadu_ps(p + 8), v2 = _mm256_loadu_ps(p + 16), v3 = _mm256_loadu_ps(p + 24);
+        // Alpha >= 1 in all eight (NaN fails): lanes 3 and 7 of each vector.
+        __m256 o = _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(v0, one, _CMP_GE_OQ), _mm256_cmp_ps(v1, one, _CMP_GE_OQ)),
+                                 _mm256_and_ps(_mm256_cmp_ps(v2, one, _CMP_GE_OQ), _mm256_cmp_ps(v3, one, _CMP_GE_OQ)));
+        if ((_mm256_movemask_ps(o) & 0x88) != 0x88) {
+            left += cyan_encode_rgba8_scalar(dst + 4 * i, p, 8, table, ri, gi, bi, ai, premultipliedOut);
+            continue;
+        }
+        int32_t idx[32];
+        __m256 vs[4] = {v0, v1, v2, v3};
+        for (int k = 0; k < 4; k++) {
+            __m256 c = _mm256_min_ps(_mm256_max_ps(vs[k], zero), one);      // NaN -> 0
+            _mm256_storeu_si256((__m256i *)(idx + 8 * k), _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_sqrt_ps(c), scale)));
+        }
+        for (int k = 0; k < 8; k++) {
+            uint32_t word = alpha | ((uint32_t)table[idx[4 * k]] << sr) | ((uint32_t)table[idx[4 * k + 1]] << sg)
+                          | ((uint32_t)table[idx[4 * k + 2]] << sb);
+            memcpy(dst + 4 * (i + k), &word, 4);
+        }
+    }
+    return left + cyan_encode_rgba8_scalar(dst + 4 * i, src + 4 * i, n - i, table, ri, gi, bi, ai, premultipliedOut);
+}
+#endif
+
+size_t cyan_encode_rgba8(uint8_t *dst, const float *src, size_t n, const uint8_t *table,
+                         int ri, int gi, int bi, int ai, int premultipliedOut) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    // Little-endian words: byte offset k is bits 8k...8k+7.
+    if (cyan_cpu_has_avx2_fma()) return cyan_encode_rgba8_avx2(dst, src, n, table, ri, gi, bi, ai, premultipliedOut);
+#endif
+    return cyan_encode_rgba8_scalar(dst, src, n, table, ri, gi, bi, ai, premultipliedOut);
+}
+
 // MARK: Colour matrix
 
 // The portable loop: plain multiplies and adds, as the Swift stages compute.
@@ -142,7 +191,6 @@ static void cyan_matrix_portable(float *row, size_t n, const float *m, int strai
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#include <immintrin.h>
 #define CYAN_AVX2 __attribute__((target("avx2,fma")))
 
 // Two pixels per 256-bit vector. Every pixel goes through the same fused multiply-adds,
