@@ -292,3 +292,32 @@ int cyan_vibrance_rgbaf(float *row, size_t n, float amount) {
     return 0;
 }
 
+
+// MARK: 8-bit sources
+
+// 8-bit RGBA (any byte order) -> premultiplied linear float RGBA through a 256-entry decoding
+// table, in one pass. Straight input is premultiplied by alpha after decoding. Premultiplied
+// input is opaque (used as is) or clear (all zero) here; its translucent pixels need colour
+// divided by alpha before the curve, so they are left for the caller, who is told how many.
+size_t cyan_decode_rgba8(float *dst, const uint8_t *src, size_t n, const float *table,
+                         int ri, int gi, int bi, int ai, int premultipliedIn) {
+    const float k = 1.0f / 255.0f;
+    size_t left = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *q = src + 4 * i;
+        float *d = dst + 4 * i;
+        uint8_t a8 = q[ai];
+        float r = table[q[ri]], g = table[q[gi]], b = table[q[bi]];
+        if (a8 == 255) {
+            d[0] = r; d[1] = g; d[2] = b; d[3] = 1.0f;
+        } else if (!premultipliedIn) {
+            float a = (float)a8 * k;
+            d[0] = r * a; d[1] = g * a; d[2] = b * a; d[3] = a;
+        } else if (a8 == 0) {
+            d[0] = 0; d[1] = 0; d[2] = 0; d[3] = 0;
+        } else {
+            left++;
+        }
+    }
+    return left;
+}

@@ -39,6 +39,20 @@ func bestOf(_ runs: Int, _ body: () throws -> Void) rethrows -> Timing {
     }
 }
 
+/// The fastest of `runs` calls of each body, the bodies taking turns (a, b, c, a, b, c, ...),
+/// so that load on the shared machine falls on all of them alike and ratios between them
+/// hold up better than from separate best-of-N blocks.
+func bestOfInterleaved(_ runs: Int, _ bodies: [() throws -> Void]) throws -> [Timing] {
+    var best = [Timing](repeating: Timing(wall: .infinity, cpu: 0), count: bodies.count)
+    for _ in 0..<max(1, runs) {
+        for (i, body) in bodies.enumerated() {
+            let t = try bestOf(1, body)
+            if t.wall < best[i].wall { best[i] = t }
+        }
+    }
+    return best
+}
+
 struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ d: String) { description = d }

@@ -70,4 +70,37 @@ import Testing
         for power: Float in [0.9, 2.2, 1 / 2.4, -0.5, 12] { expectPositionIndependent(GammaStage(power: power), row, "gamma \(power)") }
         for amount: Float in [0.4, -0.7] { expectPositionIndependent(VibranceStage(amount: amount), row, "vibrance \(amount)") }
     }
+
+    /// 8-bit sources of every alpha, in each byte order, straight and premultiplied, decoded
+    /// to straight linear float against the sRGB formula.
+    @Test(arguments: [CIFormat.RGBA8, .BGRA8, .ARGB8, .ABGR8])
+    func eightBitSourcesDecodeAgainstTheFormula(format: CIFormat) throws {
+        let w = 256
+        var straight = [UInt8](), premultiplied = [UInt8]()
+        let order: [Int] = format == .RGBA8 ? [0, 1, 2, 3] : format == .BGRA8 ? [2, 1, 0, 3] : format == .ARGB8 ? [1, 2, 3, 0] : [3, 2, 1, 0]
+        var expected: [(straight: [Double], premultiplied: [Double])] = []
+        for a in 0..<w {
+            let rgb = [(a * 37) % 256, (a * 91 + 17) % 256, 255 - a]
+            let pm = rgb.map { ($0 * a + 127) / 255 }   // a premultiplied pixel as 8-bit files hold it
+            var sp = [UInt8](repeating: 0, count: 4), pp = sp
+            for c in 0..<3 { sp[order[c]] = UInt8(rgb[c]); pp[order[c]] = UInt8(pm[c]) }
+            sp[order[3]] = UInt8(a); pp[order[3]] = UInt8(a)
+            straight += sp; premultiplied += pp
+            let alpha = Double(a) / 255
+            expected.append((rgb.map { srgbToLinear(Double($0) / 255) } + [alpha],
+                             a == 0 ? [0, 0, 0, 0] : pm.map { srgbToLinear(Double($0) / Double(a)) } + [alpha]))
+        }
+        let srgb = CGColorSpace(name: CGColorSpace.sRGB)
+        let size = CGSize(width: w, height: 1)
+        let s = try renderFloat(CIImage(unpremultipliedBitmapData: Data(straight), bytesPerRow: w * 4, size: size, format: format, colorSpace: srgb),
+                                CGRect(x: 0, y: 0, width: w, height: 1))
+        let p = try renderFloat(CIImage(bitmapData: Data(premultiplied), bytesPerRow: w * 4, size: size, format: format, colorSpace: srgb),
+                                CGRect(x: 0, y: 0, width: w, height: 1))
+        for a in 0..<w {
+            // Straight colour of a clear pixel is unknowable once premultiplied: alpha only.
+            if a == 0 { #expect(s[a].w == 0 && p[a].w == 0); continue }
+            #expect(close(s[a], expected[a].straight, tol: 1e-5, "straight alpha \(a)"))
+            #expect(close(p[a], expected[a].premultiplied, tol: 1e-5, "premultiplied alpha \(a)"))
+        }
+    }
 }

@@ -32,4 +32,11 @@ void cyan_matrix_rgbaf(float *row, size_t n, const float *m, int straightOnPremu
 /// AVX2/FMA: the Swift stage then runs its own loop.
 int cyan_vibrance_rgbaf(float *row, size_t n, float amount);
 
+/// `n` 8-bit RGBA pixels (channels at byte offsets ri, gi, bi, ai) to premultiplied linear
+/// float RGBA through `table` (256 entries: code -> linear). Straight input is premultiplied
+/// after decoding. With `premultipliedIn`, translucent pixels (0 < alpha < 255) are skipped,
+/// for the caller's exact path (divide, then decode), and their number returned.
+size_t cyan_decode_rgba8(float *dst, const uint8_t *src, size_t n, const float *table,
+                         int ri, int gi, int bi, int ai, int premultipliedIn);
+
 #endif

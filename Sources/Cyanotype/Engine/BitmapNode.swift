@@ -1,3 +1,5 @@
+import CCyanotypeKernels
+
 /// Pixels in memory in any `CIFormat`, converted into the working space tile by tile:
 /// decode the transfer function, convert primaries, premultiply.
 final class BitmapNode: RecipeNode, @unchecked Sendable {
@@ -47,15 +49,26 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
                 let dst = out.row(r)
                 let n = out.width
                 switch info.sample {
-                case .uint8 where !premultiplied && toSRGB == nil && channels == 4 && info.layout != .rgbx:
-                    // The common case in one pass: decode through the table and premultiply.
+                case .uint8 where toSRGB == nil && channels == 4 && info.layout != .rgbx:
+                    // The common case in one pass (C): decode through the table and premultiply.
                     let p = src.assumingMemoryBound(to: UInt8.self) + x0 * 4
                     let t = tables.decode8
                     let (ri, gi, bi, ai) = info.layout.offsets
-                    for i in 0..<n {
-                        let q = p + i * 4
-                        let a = Float(q[ai]) * (1 / 255)
-                        dst[i] = SIMD4(t[Int(q[ri])] * a, t[Int(q[gi])] * a, t[Int(q[bi])] * a, a)
+                    let left = UnsafeMutableRawPointer(dst).withMemoryRebound(to: Float.self, capacity: 4 * n) {
+                        cyan_decode_rgba8($0, p, n, t, Int32(ri), Int32(gi), Int32(bi), Int32(ai), premultiplied ? 1 : 0)
+                    }
+                    if left > 0 {
+                        // Translucent premultiplied pixels: colour divided by alpha before the
+                        // curve (which applies to straight colour), then multiplied back.
+                        let k: Float = 1 / 255
+                        for i in 0..<n {
+                            let q = p + i * 4
+                            let a8 = q[ai]
+                            guard a8 != 255 && a8 != 0 else { continue }
+                            let inv = 255 / Float(a8), a = Float(a8) * k
+                            dst[i] = SIMD4(decodeWith(space, Float(q[ri]) * k * inv) * a, decodeWith(space, Float(q[gi]) * k * inv) * a,
+                                           decodeWith(space, Float(q[bi]) * k * inv) * a, a)
+                        }
                     }
                     continue
                 case .uint8:
