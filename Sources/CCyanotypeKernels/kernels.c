@@ -265,6 +265,65 @@ CYAN_AVX2 static void cyan_vibrance_avx2(float *row, size_t n, float k) {
     }
 }
 
+// |x|^p through a PowerTable (see FastMath.swift): each colour lane's cell is found from its
+// float bits (exponent and top k mantissa bits), holding a + b u + c u^2 for the position u in
+// the cell; the sign is put back and alpha copied. Cells are (a, b, c, 0), 16 bytes.
+// One pixel (SSE) and two (AVX2) do the same operations, so results never depend on pairing.
+CYAN_AVX2 static inline __m128 cyan_power_cells1(__m128 A, __m128 B, __m128 C, __m128 u, __m128i bits, __m128 p) {
+    __m128 r = _mm_fmadd_ps(u, _mm_fmadd_ps(u, C, B), A);
+    r = _mm_or_ps(r, _mm_castsi128_ps(_mm_and_si128(bits, _mm_set1_epi32((int)0x80000000))));
+    return _mm_blend_ps(r, p, 0x8);
+}
+
+CYAN_AVX2 static long cyan_power_table_avx2(float *row, size_t n, const float *cells, int k, int count, int32_t *outside) {
+    const __m128i shift = _mm_cvtsi32_si128(23 - k);
+    const __m256i absMask = _mm256_set1_epi32(0x7FFFFFFF), countv = _mm256_set1_epi32(count);
+    const __m256i low = _mm256_set1_epi32((1 << (23 - k)) - 1), oneBits = _mm256_set1_epi32(0x3F800000);
+    const __m256 one = _mm256_set1_ps(1.0f), cellScale = _mm256_set1_ps((float)(1 << k));
+    const __m256 zero = _mm256_setzero_ps();
+    long skipped = 0;
+    for (size_t i = 0; i < n; i += 2) {
+        float *q = row + 4 * i;
+        const int pair = i + 2 <= n;
+        __m256 p = pair ? _mm256_loadu_ps(q) : _mm256_broadcast_ps((const __m128 *)q);
+        __m256i bits = _mm256_castps_si256(p);
+        __m256i j = _mm256_srl_epi32(_mm256_and_si256(bits, absMask), shift);
+        int inside = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(countv, j)));
+        __m256 u = _mm256_mul_ps(_mm256_sub_ps(_mm256_castsi256_ps(_mm256_or_si256(_mm256_and_si256(bits, low), oneBits)), one), cellScale);
+        int32_t jj[8];
+        _mm256_storeu_si256((__m256i *)jj, j);
+        if (pair && (inside & 0x77) == 0x77) {
+            __m256 R = _mm256_set_m128(_mm_loadu_ps(cells + 4 * jj[4]), _mm_loadu_ps(cells + 4 * jj[0]));
+            __m256 G = _mm256_set_m128(_mm_loadu_ps(cells + 4 * jj[5]), _mm_loadu_ps(cells + 4 * jj[1]));
+            __m256 B = _mm256_set_m128(_mm_loadu_ps(cells + 4 * jj[6]), _mm_loadu_ps(cells + 4 * jj[2]));
+            __m256 lo1 = _mm256_unpacklo_ps(R, G), hi1 = _mm256_unpackhi_ps(R, G);
+            __m256 lo2 = _mm256_unpacklo_ps(B, zero), hi2 = _mm256_unpackhi_ps(B, zero);
+            __m256 Av = _mm256_shuffle_ps(lo1, lo2, _MM_SHUFFLE(1, 0, 1, 0));
+            __m256 Bv = _mm256_shuffle_ps(lo1, lo2, _MM_SHUFFLE(3, 2, 3, 2));
+            __m256 Cv = _mm256_shuffle_ps(hi1, hi2, _MM_SHUFFLE(1, 0, 1, 0));
+            __m256 r = _mm256_fmadd_ps(u, _mm256_fmadd_ps(u, Cv, Bv), Av);
+            r = _mm256_or_ps(r, _mm256_castsi256_ps(_mm256_and_si256(bits, _mm256_set1_epi32((int)0x80000000))));
+            _mm256_storeu_ps(q, _mm256_blend_ps(r, p, 0x88));
+            continue;
+        }
+        // One pixel at a time: covered ones through the same arithmetic on 128 bits, the
+        // others (|x| >= 256, infinity, NaN) listed for the caller.
+        for (int h = 0; h < (pair ? 2 : 1); h++) {
+            if (((inside >> (4 * h)) & 0x7) != 0x7) { outside[skipped++] = (int32_t)(i + h); continue; }
+            __m128 R = _mm_loadu_ps(cells + 4 * jj[4 * h]), G = _mm_loadu_ps(cells + 4 * jj[4 * h + 1]);
+            __m128 Bc = _mm_loadu_ps(cells + 4 * jj[4 * h + 2]), z = _mm_setzero_ps();
+            __m128 lo1 = _mm_unpacklo_ps(R, G), hi1 = _mm_unpackhi_ps(R, G), lo2 = _mm_unpacklo_ps(Bc, z), hi2 = _mm_unpackhi_ps(Bc, z);
+            __m128 ph = h ? _mm256_extractf128_ps(p, 1) : _mm256_castps256_ps128(p);
+            __m128 uh = h ? _mm256_extractf128_ps(u, 1) : _mm256_castps256_ps128(u);
+            __m128i bh = _mm_castps_si128(ph);
+            __m128 r = cyan_power_cells1(_mm_shuffle_ps(lo1, lo2, _MM_SHUFFLE(1, 0, 1, 0)), _mm_shuffle_ps(lo1, lo2, _MM_SHUFFLE(3, 2, 3, 2)),
+                                         _mm_shuffle_ps(hi1, hi2, _MM_SHUFFLE(1, 0, 1, 0)), uh, bh, ph);
+            _mm_storeu_ps(q + 4 * h, r);
+        }
+    }
+    return skipped;
+}
+
 static int cyan_cpu_has_avx2_fma(void) {
     static int known = -1;   // every thread that races here computes the same answer
     int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
@@ -320,4 +379,12 @@ size_t cyan_decode_rgba8(float *dst, const uint8_t *src, size_t n, const float *
         }
     }
     return left;
+}
+
+long cyan_power_table_rgbaf(float *row, size_t n, const float *cells, int k, int count, int32_t *outside) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (cyan_cpu_has_avx2_fma()) return cyan_power_table_avx2(row, n, cells, k, count, outside);
+#endif
+    (void)row; (void)n; (void)cells; (void)k; (void)count; (void)outside;
+    return -1;
 }

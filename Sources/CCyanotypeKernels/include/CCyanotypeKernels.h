@@ -39,4 +39,11 @@ int cyan_vibrance_rgbaf(float *row, size_t n, float amount);
 size_t cyan_decode_rgba8(float *dst, const uint8_t *src, size_t n, const float *table,
                          int ri, int gi, int bi, int ai, int premultipliedIn);
 
+/// sign(x) |x|^p on the colour of `n` RGBA float pixels through a `PowerTable`'s `count`
+/// cells of (a, b, c, 0) with k mantissa bits per binade; alpha kept bit for bit. Pixels with
+/// a colour the table does not cover (|x| >= 256, infinity, NaN) are left as they are and
+/// their indices written to `outside` (room for `n`); returns how many, or -1, touching
+/// nothing, when the CPU lacks AVX2/FMA.
+long cyan_power_table_rgbaf(float *row, size_t n, const float *cells, int k, int count, int32_t *outside);
+
 #endif
