@@ -92,8 +92,8 @@ import Testing
     }
 
     @Test func falseColorMixesByLuma() throws {
-        let c0 = CIColor(red: 0.2, green: 0, blue: 0.5, alpha: 1, colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!)
-        let c1 = CIColor(red: 1, green: 0.9, blue: 0.1, alpha: 1, colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!)
+        let c0 = CIColor(red: 0.2, green: 0, blue: 0.5, alpha: 1, colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!)!
+        let c1 = CIColor(red: 1, green: 0.9, blue: 0.1, alpha: 1, colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!)!
         let out = apply("CIFalseColor", input, ["inputColor0": c0, "inputColor1": c1])
         try check(out, tol: 1e-5) { p in
             let l = luma(p)
@@ -229,8 +229,8 @@ import Testing
 
     @Test func smoothLinearGradientIsSmoothstep() throws {
         let g = CIFilter(name: "CISmoothLinearGradient", parameters: ["inputPoint0": CIVector(x: 0, y: 0), "inputPoint1": CIVector(x: 20, y: 0),
-                                                                     "inputColor0": CIColor(red: 0, green: 0, blue: 0, alpha: 1, colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!),
-                                                                     "inputColor1": CIColor(red: 1, green: 1, blue: 1, alpha: 1, colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!)])!.outputImage!
+                                                                     "inputColor0": CIColor(red: 0, green: 0, blue: 0, alpha: 1, colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!)!,
+                                                                     "inputColor1": CIColor(red: 1, green: 1, blue: 1, alpha: 1, colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!)!])!.outputImage!
         let v = try renderFloat(g, CGRect(x: 0, y: 0, width: 24, height: 1))
         for x in [0, 3, 10, 17, 23] {
             let t = min(1, (Double(x) + 0.5) / 20), s = t * t * (3 - 2 * t)

@@ -4,11 +4,16 @@ public final class CIColor: @unchecked Sendable, Hashable, CustomStringConvertib
     public let red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat
     public let colorSpace: CGColorSpace
 
-    public init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat, colorSpace: CGColorSpace) {
+    init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat, in colorSpace: CGColorSpace) {
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha; self.colorSpace = colorSpace
     }
     public convenience init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat = 1) {
-        self.init(red: red, green: green, blue: blue, alpha: alpha, colorSpace: .sRGBSpace)
+        self.init(red: red, green: green, blue: blue, alpha: alpha, in: .sRGBSpace)
+    }
+    /// Components in `colorSpace`; nil unless it is an RGB space (Core Image's rule).
+    public convenience init?(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat, colorSpace: CGColorSpace) {
+        guard colorSpace.model == .rgb else { return nil }
+        self.init(red: red, green: green, blue: blue, alpha: alpha, in: colorSpace)
     }
     public convenience init?(red: CGFloat, green: CGFloat, blue: CGFloat, colorSpace: CGColorSpace) {
         self.init(red: red, green: green, blue: blue, alpha: 1, colorSpace: colorSpace)

@@ -52,6 +52,9 @@ public final class CIContext: @unchecked Sendable {
     public let workingColorSpace: CGColorSpace?
     /// nil means write working values unconverted.
     public let outputColorSpace: CGColorSpace?
+    /// The format of intermediate buffers: always 32-bit float here (`.workingFormat` in the
+    /// options is accepted and ignored).
+    public var workingFormat: CIFormat { .RGBAf }
     let outputPremultiplied: Bool
     let cachesIntermediates: Bool
     let maximumRenderPixels: Int
@@ -85,7 +88,8 @@ public final class CIContext: @unchecked Sendable {
 
     // MARK: Rendering
 
-    /// Core Image's render-to-memory. Errors (see `renderChecked`) leave the buffer untouched.
+    /// Core Image's render-to-memory. A nil `colorSpace` means the context's output colour
+    /// space, as in Core Image. Errors (see `renderChecked`) leave the buffer untouched.
     public func render(_ image: CIImage, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect, format: CIFormat, colorSpace: CGColorSpace?) {
         try? renderChecked(image, toBitmap: data, rowBytes: rowBytes, bounds: bounds, format: format, colorSpace: colorSpace)
     }
@@ -93,7 +97,7 @@ public final class CIContext: @unchecked Sendable {
     /// As `render(_:toBitmap:...)`, throwing `CIRenderError` instead of failing silently.
     public func renderChecked(_ image: CIImage, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool? = nil) throws {
         let rect = try renderablePixels(bounds)
-        let space = workingColorSpace == nil ? nil : colorSpace
+        let space = workingColorSpace == nil ? nil : (colorSpace ?? outputColorSpace)
         guard let writer = DestinationWriter(base: data, rowBytes: rowBytes, bounds: rect, format: format, colorSpace: space,
                                              premultiplied: premultiplied ?? outputPremultiplied)
         else { throw CIRenderError.unsupportedFormat(format) }
@@ -181,7 +185,7 @@ public final class CIContext: @unchecked Sendable {
 
     public func createCGImage(_ image: CIImage, from rect: CGRect, format: CIFormat, colorSpace: CGColorSpace?) -> CGImage? {
         guard let r = try? renderToData(image, from: rect, format: format, colorSpace: colorSpace) else { return nil }
-        return CGImage(width: r.width, height: r.height, bytesPerRow: r.rowBytes, format: format, colorSpace: colorSpace,
+        return CGImage(width: r.width, height: r.height, bytesPerRow: r.rowBytes, format: format, colorSpace: colorSpace ?? outputColorSpace,
                        premultiplied: outputPremultiplied, data: r.data)
     }
 

@@ -135,8 +135,10 @@ open class CIFilter: CustomStringConvertible {
         let wanted = categories ?? []
         return BuiltinRegistry.shared.names { d in wanted.allSatisfy { d.categories.contains($0) } }
     }
+    /// The display name of a built-in filter, or of a registered one (its class attributes'
+    /// `kCIAttributeFilterDisplayName`, else its name); nil for an unknown name.
     public class func localizedName(forFilterName name: String) -> String? {
-        BuiltinRegistry.shared.builtin(name)?.descriptor.displayName
+        BuiltinRegistry.shared.builtin(name)?.descriptor.displayName ?? BuiltinRegistry.shared.registeredDisplayName(name)
     }
     public class func localizedName(forCategory category: String) -> String {
         var s = category
@@ -153,12 +155,15 @@ open class CIFilter: CustomStringConvertible {
 
     /// Registers a user filter under `name` so `CIFilter(name:)` finds it.
     public class func registerName(_ name: String, constructor: any CIFilterConstructor, classAttributes: [String: Any] = [:]) {
-        BuiltinRegistry.shared.register(name, constructor: constructor, categories: classAttributes[kCIAttributeFilterCategories] as? [String] ?? [])
+        BuiltinRegistry.shared.register(name, constructor: constructor, categories: classAttributes[kCIAttributeFilterCategories] as? [String] ?? [],
+                                        displayName: classAttributes[kCIAttributeFilterDisplayName] as? String)
     }
 }
 
-/// Makes filters for names registered with `CIFilter.registerName`.
-public protocol CIFilterConstructor: Sendable {
+/// Makes filters for names registered with `CIFilter.registerName`. Not `Sendable`, as in
+/// Core Image (a plain `class Vendor: NSObject, CIFilterConstructor` conforms): the registry
+/// keeps it behind a lock and calls it on the thread that calls `CIFilter(name:)`.
+public protocol CIFilterConstructor {
     func filter(withName name: String) -> CIFilter?
 }
 
@@ -184,6 +189,7 @@ final class BuiltinRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var builtins: [String: BuiltinFilter] = [:]
     private var constructors: [String: (any CIFilterConstructor, [String])] = [:]
+    private var displayNames: [String: String] = [:]
 
     private init() {
         for b in BuiltinFilters.all { builtins[b.descriptor.name] = b }
@@ -200,8 +206,12 @@ final class BuiltinRegistry: @unchecked Sendable {
         }.map(\.key)
         return out.sorted()
     }
-    func register(_ name: String, constructor: any CIFilterConstructor, categories: [String]) {
-        lock.lock(); constructors[name] = (constructor, categories); lock.unlock()
+    func register(_ name: String, constructor: any CIFilterConstructor, categories: [String], displayName: String?) {
+        lock.lock(); constructors[name] = (constructor, categories); displayNames[name] = displayName; lock.unlock()
+    }
+    func registeredDisplayName(_ name: String) -> String? {
+        lock.lock(); defer { lock.unlock() }
+        return constructors[name] == nil ? nil : displayNames[name] ?? name
     }
     func makeRegistered(_ name: String) -> CIFilter? {
         lock.lock(); let c = constructors[name]; lock.unlock()

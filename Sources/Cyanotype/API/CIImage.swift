@@ -152,6 +152,11 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
         let toOrigin = CGAffineTransform(translationX: -extent.minX, y: -extent.minY)
         return transformed(by: toOrigin.concatenating(orientationTransform(for: orientation)))
     }
+    /// `orientationTransform(for:)` for an EXIF orientation number (1...8); identity otherwise.
+    public func orientationTransform(forExifOrientation orientation: Int32) -> CGAffineTransform {
+        guard let o = CGImagePropertyOrientation(rawValue: UInt32(clamping: max(1, orientation))) else { return .identity }
+        return orientationTransform(for: o)
+    }
     public func oriented(forExifOrientation orientation: Int32) -> CIImage {
         guard let o = CGImagePropertyOrientation(rawValue: UInt32(clamping: max(1, orientation))) else { return self }
         return oriented(o)

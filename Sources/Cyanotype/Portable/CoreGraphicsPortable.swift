@@ -56,6 +56,11 @@ public struct CGAffineTransform: Hashable, Sendable, Codable, CustomStringConver
     public var description: String { "[\(a), \(b), \(c), \(d), \(tx), \(ty)]" }
 }
 
+/// CoreGraphics' device spaces, which Core Image code often passes to contexts and renders:
+/// sRGB and grey with gamma 2.2, as on iOS.
+public func CGColorSpaceCreateDeviceRGB() -> CGColorSpace { CGColorSpace(name: CGColorSpace.sRGB)! }
+public func CGColorSpaceCreateDeviceGray() -> CGColorSpace { CGColorSpace(name: CGColorSpace.genericGrayGamma2_2)! }
+
 extension CGPoint {
     public func applying(_ t: CGAffineTransform) -> CGPoint {
         CGPoint(x: t.a * x + t.c * y + t.tx, y: t.b * x + t.d * y + t.ty)
