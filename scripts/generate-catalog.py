@@ -178,5 +178,16 @@ for name in sorted(implemented):
     out.append(f"    public static func {factory}() -> CIFilter & {name} {{ {cls}() }}")
     out.append("}")
 
+# CIFilter(name:) hands out the typed class, so `as? CIFilter & CISepiaTone` holds as in Core Image.
+out.append("")
+out.append("extension BuiltinFilters {")
+out.append("    /// The typed class behind each built-in name that has one.")
+out.append("    static let typed: [String: @Sendable () -> CIFilter] = [")
+for name in sorted(implemented):
+    if spec[name].get("builtins"):
+        out.append(f"        {swift_str(name)}: {{ {name}BuiltinFilter() }},")
+out.append("    ]")
+out.append("}")
+
 open(OUT, "w").write("\n".join(out) + "\n")
 print(f"wrote {OUT}: {len(implemented)} filters")

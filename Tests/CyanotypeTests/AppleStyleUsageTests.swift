@@ -336,11 +336,23 @@ private struct OlderSpellingCalls: OlderSpellings {
         #expect(!CIFilter.filterNames(inCategory: kCICategoryBlur).contains("AppleStyleBrighten"))
         #expect(CIFilter.localizedName(forFilterName: "AppleStyleBrighten") == "Apple Style Brighten")
 
-        // Core Image's init(name:) returns the constructor's own object; a Swift initialiser
-        // cannot, so here it is a CIFilter that forwards to it.
-        withKnownIssue("CIFilter(name:) for a registered name is a forwarding CIFilter, not the constructor's subclass instance") {
-            #expect(CIFilter(name: "AppleStyleBrighten") is KeyedBrightenFilter)
-        }
+        // Core Image's init(name:) returns the constructor's own object.
+        #expect(CIFilter(name: "AppleStyleBrighten") is KeyedBrightenFilter)
+        #expect((CIFilter(name: "AppleStyleBrighten", parameters: [kCIInputEVKey: 0.5]) as? KeyedBrightenFilter)?.inputEV == 0.5)
+    }
+
+    @Test func builtinByNameIsItsTypedFilter() throws {
+        // As in Core Image, the object behind a name conforms to the name's typed protocol.
+        let f = try #require(CIFilter(name: "CISepiaTone") as? CIFilter & CISepiaTone)
+        f.inputImage = photo()
+        f.intensity = 0.5
+        #expect(f.value(forKey: kCIInputIntensityKey) as? Float == 0.5)
+        let typed = CIFilter.sepiaTone()
+        typed.inputImage = photo()
+        typed.intensity = 0.5
+        #expect(render(try #require(f.outputImage), rect) == render(try #require(typed.outputImage), rect))
+        #expect(CIFilter(name: "CIGaussianBlur") is CIGaussianBlur)
+        #expect(CIFilter(name: "CINoSuchFilter") == nil)
     }
 
     // MARK: CIContext

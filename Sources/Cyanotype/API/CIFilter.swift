@@ -10,8 +10,6 @@ open class CIFilter: CustomStringConvertible {
     let builtin: BuiltinFilter?
     private var values: [String: Any] = [:]
     private var unknownKeys: [String] = []
-    /// A registered user filter that `CIFilter(name:)` stands in for.
-    private var registered: CIFilter?
 
     /// For subclasses: a filter with no built-in behaviour.
     public init() {
@@ -24,36 +22,9 @@ open class CIFilter: CustomStringConvertible {
         self.builtin = builtin
     }
 
-    /// The built-in or registered filter of this name, with its inputs at their defaults;
-    /// nil for an unknown name.
-    public convenience init?(name: String) {
-        if let b = BuiltinRegistry.shared.builtin(name) {
-            self.init(builtin: b)
-        } else if let f = BuiltinRegistry.shared.makeRegistered(name) {
-            self.init()
-            self.name = name
-            registered = f
-        } else {
-            return nil
-        }
-    }
-
-    /// As `init?(name:)`, then sets `parameters`.
-    public convenience init?(name: String, parameters: [String: Any]?) {
-        self.init(name: name)
-        for (k, v) in parameters ?? [:] { setValue(v, forKey: k) }
-    }
-
-    /// Apple's older spelling.
-    @available(*, deprecated, renamed: "init(name:parameters:)")
-    public convenience init?(name: String, withInputParameters params: [String: Any]?) {
-        self.init(name: name, parameters: params)
-    }
-
     // MARK: Key-value access
 
     open func setValue(_ value: Any?, forKey key: String) {
-        if let r = registered { r.setValue(value, forKey: key); return }
         if let b = builtin, b.descriptor.input(key) == nil {
             if !unknownKeys.contains(key) { unknownKeys.append(key) }
             return
@@ -64,7 +35,6 @@ open class CIFilter: CustomStringConvertible {
     /// The value set for `key`, else its default (an `NSNumber`, `CIVector`, `CIColor`,
     /// `CGAffineTransform`, ...); nil for an unknown key or an unset image.
     open func value(forKey key: String) -> Any? {
-        if let r = registered { return r.value(forKey: key) }
         if key == kCIOutputImageKey { return outputImage }
         if let v = values[key] { return v }
         return builtin?.descriptor.input(key)?.defaultValue?.objectValue
@@ -76,24 +46,20 @@ open class CIFilter: CustomStringConvertible {
 
     /// Resets every input to its default (images are unset).
     open func setDefaults() {
-        if let r = registered { r.setDefaults(); return }
         let images = values.filter { $0.value is CIImage }
         values = images
         unknownKeys.removeAll()
     }
 
     open var inputKeys: [String] {
-        if let r = registered { return r.inputKeys }
         return builtin?.descriptor.inputs.map(\.key) ?? []
     }
     open var outputKeys: [String] {
-        if let r = registered { return r.outputKeys }
         return builtin?.descriptor.outputKeys ?? [kCIOutputImageKey]
     }
     /// Core Image's attributes: name, display name, categories, and per input its class,
     /// type, default, identity and ranges.
     open var attributes: [String: Any] {
-        if let r = registered { return r.attributes }
         return builtin?.descriptor.attributes ?? [kCIAttributeFilterName: name, kCIAttributeFilterDisplayName: name]
     }
 
@@ -102,16 +68,11 @@ open class CIFilter: CustomStringConvertible {
     /// The filter's result, or nil when an input is missing or invalid (`makeOutputImage()`
     /// says why). Subclasses override this.
     open var outputImage: CIImage? {
-        if let r = registered { return r.outputImage }
         return try? makeOutputImage()
     }
 
     /// The result, or the reason there is none.
     public func makeOutputImage() throws(CIFilterError) -> CIImage {
-        if let r = registered {
-            guard let img = r.outputImage else { throw .invalidValue(filter: name, key: kCIOutputImageKey, reason: "the filter produced no image") }
-            return img
-        }
         guard let b = builtin else {
             guard let img = outputImage else { throw .invalidValue(filter: name, key: kCIOutputImageKey, reason: "the filter produced no image") }
             return img
@@ -157,6 +118,47 @@ open class CIFilter: CustomStringConvertible {
     public class func registerName(_ name: String, constructor: any CIFilterConstructor, classAttributes: [String: Any] = [:]) {
         BuiltinRegistry.shared.register(name, constructor: constructor, categories: classAttributes[kCIAttributeFilterCategories] as? [String] ?? [],
                                         displayName: classAttributes[kCIAttributeFilterDisplayName] as? String)
+    }
+}
+
+/// What lets `CIFilter(name:)` hand out the filter object itself, as Core Image's does: the
+/// typed class of a built-in (so `as? CIFilter & CISepiaTone` holds) or whatever a registered
+/// constructor made (so `as? MyFilter` holds). A class initializer cannot return another
+/// object; one from a protocol extension can.
+/// (Not class-bound: Swift lets `self` be replaced only there.)
+public protocol CIFilterByName {}
+extension CIFilter: CIFilterByName {}
+
+extension CIFilterByName {
+    /// The built-in or registered filter of this name, with its inputs at their defaults;
+    /// nil for an unknown name (or one whose filter is not a `Self`).
+    public init?(name: String) {
+        self.init(name: name, parameters: nil)
+    }
+
+    /// As `init?(name:)`, then sets `parameters`.
+    public init?(name: String, parameters: [String: Any]?) {
+        guard let filter = CIFilter.make(name: name) else { return nil }
+        for (k, v) in parameters ?? [:] { filter.setValue(v, forKey: k) }
+        guard let typed = filter as? Self else { return nil }
+        self = typed
+    }
+
+    /// Apple's older spelling.
+    @available(*, deprecated, renamed: "init(name:parameters:)")
+    public init?(name: String, withInputParameters params: [String: Any]?) {
+        self.init(name: name, parameters: params)
+    }
+}
+
+extension CIFilter {
+    static func make(name: String) -> CIFilter? {
+        if let typed = BuiltinFilters.typed[name] { return typed() }
+        if let b = BuiltinRegistry.shared.builtin(name) { return CIFilter(builtin: b) }
+        // The constructor's own object, answering to the name it was asked for.
+        let made = BuiltinRegistry.shared.makeRegistered(name)
+        made?.name = name
+        return made
     }
 }
 
