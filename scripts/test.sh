@@ -4,4 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test
 swift build --build-tests
+if [ $# -eq 0 ]; then
+    # The pixel loops' portable versions (machines without AVX2/FMA), then everything.
+    CYANOTYPE_PORTABLE_KERNELS=1 swift test --skip-build --filter 'RowKernelTests|ColorFilterTests|ColorAdjustment2Tests|TilingTests|EngineTests|EncodedIOTests|LUTApplyTests'
+fi
 swift test --skip-build "$@"

@@ -1,6 +1,7 @@
 #include "CCyanotypeKernels.h"
 #include <stdint.h>
 #include <string.h>
+#include <stdlib.h>
 #include <math.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -176,20 +177,6 @@ size_t cyan_encode_rgba8(uint8_t *dst, const float *src, size_t n, const uint8_t
 
 // MARK: Colour matrix
 
-// The portable loop: plain multiplies and adds, as the Swift stages compute.
-static void cyan_matrix_portable(float *row, size_t n, const float *m, int straight) {
-    for (size_t i = 0; i < n; i++) {
-        float *p = row + 4 * i;
-        float a = p[3], inv = 1.0f;
-        if (straight) inv = a > 0.0f ? 1.0f / a : 0.0f;
-        float x = p[0] * inv, y = p[1] * inv, z = p[2] * inv;
-        float o[4];
-        for (int k = 0; k < 4; k++) o[k] = m[k] * x + m[4 + k] * y + m[8 + k] * z + m[12 + k] * a + m[16 + k];
-        float s = straight ? o[3] : 1.0f;
-        p[0] = o[0] * s; p[1] = o[1] * s; p[2] = o[2] * s; p[3] = o[3];
-    }
-}
-
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #define CYAN_AVX2 __attribute__((target("avx2,fma")))
 
@@ -329,18 +316,21 @@ static int cyan_cpu_has_avx2_fma(void) {
     int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
     if (k < 0) {
         __builtin_cpu_init();
-        k = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+        // CYANOTYPE_PORTABLE_KERNELS=1 takes the portable loops, so tests cover them here too.
+        const char *portable = getenv("CYANOTYPE_PORTABLE_KERNELS");
+        k = !(portable && portable[0] == '1') && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
         __atomic_store_n(&known, k, __ATOMIC_RELAXED);
     }
     return k;
 }
 #endif
 
-void cyan_matrix_rgbaf(float *row, size_t n, const float *m, int straightOnPremultiplied) {
+int cyan_matrix_rgbaf(float *row, size_t n, const float *m, int straightOnPremultiplied) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-    if (cyan_cpu_has_avx2_fma()) { cyan_matrix_avx2(row, n, m, straightOnPremultiplied); return; }
+    if (cyan_cpu_has_avx2_fma()) { cyan_matrix_avx2(row, n, m, straightOnPremultiplied); return 1; }
 #endif
-    cyan_matrix_portable(row, n, m, straightOnPremultiplied);
+    (void)row; (void)n; (void)m; (void)straightOnPremultiplied;
+    return 0;
 }
 
 int cyan_vibrance_rgbaf(float *row, size_t n, float amount) {

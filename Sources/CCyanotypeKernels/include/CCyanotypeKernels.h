@@ -24,8 +24,9 @@ size_t cyan_encode_rgba8(uint8_t *dst, const float *src, size_t n, const uint8_t
 /// the row is premultiplied and the matrix applies to straight colour: each pixel is divided by
 /// its alpha (0 for alpha <= 0), multiplied, and the result premultiplied by its new alpha.
 /// Each pixel's result depends on that pixel alone (never on its position in the row), so a
-/// tiled render equals a whole one. Uses AVX2/FMA when the CPU has them (checked once).
-void cyan_matrix_rgbaf(float *row, size_t n, const float *m, int straightOnPremultiplied);
+/// tiled render equals a whole one. Returns 0, touching nothing, when the CPU lacks AVX2/FMA
+/// (checked once): the Swift stage then runs its own loop.
+int cyan_matrix_rgbaf(float *row, size_t n, const float *m, int straightOnPremultiplied);
 
 /// Vibrance (`amount`) on straight RGBA float pixels in place, alpha kept bit for bit, each
 /// pixel independent of its neighbours. Returns 0, touching nothing, when the CPU lacks

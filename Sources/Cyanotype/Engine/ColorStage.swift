@@ -95,14 +95,37 @@ struct MatrixStage: ColorStage {
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
         apply(row, count, straightOnPremultiplied: straight && !m.commutesWithPremultiplication)
     }
-    /// The product in C (two pixels per AVX2 vector with fused multiply-adds where the CPU
-    /// has them; Swift keeps SIMD4 at one pixel per instruction and spills the columns).
+    /// The product in C where the CPU has AVX2/FMA (two pixels per vector, fused
+    /// multiply-adds; Swift keeps SIMD4 at one pixel per instruction and spills the
+    /// columns), else the same product here, one SIMD4 (SSE or NEON) pixel at a time.
     @inline(__always) private func apply(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int, straightOnPremultiplied: Bool) {
         var packed = (m.c0, m.c1, m.c2, m.c3, m.bias)
-        withUnsafeBytes(of: &packed) { columns in
+        let done = withUnsafeBytes(of: &packed) { columns in
             UnsafeMutableRawPointer(row).withMemoryRebound(to: Float.self, capacity: count * 4) {
-                cyan_matrix_rgbaf($0, count, columns.baseAddress!.assumingMemoryBound(to: Float.self), straightOnPremultiplied ? 1 : 0)
+                cyan_matrix_rgbaf($0, count, columns.baseAddress!.assumingMemoryBound(to: Float.self), straightOnPremultiplied ? 1 : 0) != 0
             }
+        }
+        if done { return }
+        let c0 = m.c0, c1 = m.c1, c2 = m.c2, c3 = m.c3, b = m.bias
+        guard straightOnPremultiplied else {
+            for i in 0..<count {
+                let p = row[i]
+                row[i] = c0 * p.x + c1 * p.y + c2 * p.z + c3 * p.w + b
+            }
+            return
+        }
+        // Opaque pixels are their own straight colour; when the matrix keeps alpha at 1 for
+        // them, they need no division or re-multiplication.
+        let keepsOpaque = c0.w == 0 && c1.w == 0 && c2.w == 0 && c3.w + b.w == 1
+        for i in 0..<count {
+            let p = row[i]
+            if keepsOpaque && p.w == 1 {
+                row[i] = c0 * p.x + c1 * p.y + c2 * p.z + c3 + b
+                continue
+            }
+            let inv: Float = p.w > 0 ? 1 / p.w : 0
+            let o = c0 * (p.x * inv) + c1 * (p.y * inv) + c2 * (p.z * inv) + c3 * p.w + b
+            row[i] = SIMD4(o.x * o.w, o.y * o.w, o.z * o.w, o.w)
         }
     }
     var label: String { name }
