@@ -5,7 +5,8 @@ import Cyanotype
 // Core Image code as Apple's users write it, against the public API only (no @testable):
 // each test checks values -- pixels, attribute dictionaries, names -- against Apple's
 // documented behaviour, with references computed here from the published formulas.
-// Where this platform cannot behave as Apple does, `withKnownIssue` records the gap.
+// Where this platform cannot behave as Apple does (no Objective-C KVC), the test checks the
+// documented workaround instead.
 
 // MARK: - Fixtures and references (file-private: the other suites have their own helpers)
 
