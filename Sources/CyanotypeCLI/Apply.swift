@@ -167,7 +167,9 @@ enum ApplyCommand {
         let image = try opts.pipeline.run(on: try Files.readImage(input))
         let context = CIContext()
         if opts.explain {
-            print(context.explain(image))
+            // The plan for the output file's pixels: straight sRGB at its depth.
+            let bits: CIFormat = opts.settings.depth == 16 ? .RGBA16 : .RGBA8
+            print(context.explain(image, format: bits, colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false))
             return
         }
         guard let output else { return }

@@ -131,6 +131,23 @@ import Testing
         #expect(plan.contains("lut \"warmFilm\" 33^3 tetrahedral"), "\(plan)")
     }
 
+    @Test func explainForADestinationShowsTheConversionsFolded() throws {
+        // A LUT authored in sRGB between "to sRGB" and "from sRGB" conversions; into an 8-bit
+        // sRGB bitmap both fold away (codes read as values, values stored as codes).
+        let img = image(testPixels(width: 8, height: 8), 8, 8)
+        let out = img.applyingLUT(try LUT.identity(size: 17))
+        let context = CIContext()
+        let generic = context.explain(out)
+        #expect(generic.contains("to kCGColorSpaceSRGB") && generic.contains("from kCGColorSpaceSRGB"), "\(generic)")
+        let srgb8 = context.explain(out, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false)
+        #expect(srgb8.contains("fused color [lut \"identity 17\" 17^3 tetrahedral]") && !srgb8.contains("from kCGColorSpaceSRGB"), "\(srgb8)")
+        #expect(srgb8.hasSuffix("write: RGBA8, values as they are (the conversion to kCGColorSpaceSRGB is folded in), straight alpha"), "\(srgb8)")
+        // Into float linear nothing folds: the conversions stay, and the write converts.
+        let linearF = context.explain(out, format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB))
+        #expect(linearF.contains("from kCGColorSpaceSRGB"), "\(linearF)")
+        #expect(linearF.hasSuffix("write: RGBAf, converted from the working space to kCGColorSpaceLinearSRGB, premultiplied alpha"), "\(linearF)")
+    }
+
     @Test func alphaIsKeptAndColourUnpremultiplied() throws {
         let px: [UInt8] = [200, 100, 50, 128, 10, 20, 30, 0]
         let img = image(px, 2, 1)

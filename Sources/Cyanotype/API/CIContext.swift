@@ -196,6 +196,37 @@ public final class CIContext: @unchecked Sendable {
         return RenderPlan(root: image.node, rect: r, tileSize: tileSizeOverride).describe()
     }
 
+    /// The plan for rendering `rect` of `image` into a `format` bitmap in `colorSpace` (nil:
+    /// the context's output space), after what the destination changes at render time: a
+    /// trailing "from sRGB" conversion folds into an 8/16-bit sRGB write (values stored as
+    /// they are), a leading "to sRGB" one into the read of an 8/16-bit sRGB bitmap (codes read
+    /// as values). Ends with a line saying how pixels are written (`premultiplied`: nil for
+    /// the context's output option). A file source is decoded to see its format, as the
+    /// render would.
+    public func explain(_ image: CIImage, rect: CGRect? = nil, format: CIFormat, colorSpace: CGColorSpace? = nil, premultiplied: Bool? = nil) -> String {
+        let r = PixelRect(covering: rect ?? image.extent).intersection(.huge)
+        let space = workingColorSpace == nil ? nil : (colorSpace ?? outputColorSpace)
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)   // nothing is written
+        defer { scratch.deallocate() }
+        let premultipliedOut = premultiplied ?? outputPremultiplied
+        guard let writer = DestinationWriter(base: scratch, rowBytes: 0, bounds: r, format: format, colorSpace: space,
+                                             premultiplied: premultipliedOut)
+        else { return explain(image, rect: rect) + "\nwrite: \(format) is not a format this context renders to" }
+        let (root, w) = EncodedIO.rewrite(image.node, writer, colorManaged: workingColorSpace != nil)
+        let spaceName = space?.name ?? "no colour management"
+        let how: String
+        if space == nil {
+            how = "working values as they are"
+        } else if w.space == nil {
+            how = "values as they are (the conversion to \(spaceName) is folded in)"
+        } else {
+            how = "converted from the working space to \(spaceName)"
+        }
+        let alpha = premultipliedOut ? "premultiplied" : "straight"
+        return RenderPlan(root: root, rect: r, tileSize: tileSizeOverride).describe()
+            + "\nwrite: \(format), \(how), \(alpha) alpha"
+    }
+
     // MARK: Execution
 
     /// Plans `rect` of `root`, materialises intermediates, then renders output tiles on all
