@@ -387,4 +387,78 @@ private func applyH(_ m: [Double], _ x: Double, _ y: Double) -> (Double, Double,
         #expect(try render8(f.outputImage!, byName.extent.integral) == render8(byName, byName.extent.integral))
         #expect(CIFilter(name: "CIPerspectiveTransform") is CIFilter & CIPerspectiveTransform)
     }
+
+    // MARK: CIBicubicScaleTransform
+
+    /// Mitchell-Netravali, written from the 1988 paper's piecewise cubic.
+    func cubic(_ x: Double, _ b: Double, _ c: Double) -> Double {
+        let t = abs(x)
+        if t < 1 { return ((12 - 9 * b - 6 * c) * pow(t, 3) + (-18 + 12 * b + 6 * c) * t * t + (6 - 2 * b)) / 6 }
+        if t < 2 { return ((-b - 6 * c) * pow(t, 3) + (6 * b + 30 * c) * t * t + (-12 * b - 48 * c) * t + (8 * b + 24 * c)) / 6 }
+        return 0
+    }
+    /// Normalised taps of output index `o` along an axis scaled by `scale` (kernel widened by
+    /// 1/scale when shrinking): source index -> weight.
+    func taps(_ o: Int, _ scale: Double, _ b: Double, _ c: Double) -> [(Int, Double)] {
+        let stretch = max(1, 1 / scale), centre = (Double(o) + 0.5) / scale
+        let all = (Int(floor(centre - 3 * stretch))...Int(ceil(centre + 3 * stretch))).map { s in
+            (s, cubic((Double(s) + 0.5 - centre) / stretch, b, c))
+        }.filter { $0.1 != 0 }
+        let sum = all.reduce(0) { $0 + $1.1 }
+        return all.map { ($0.0, $0.1 / sum) }
+    }
+
+    @Test(arguments: [(1.7, 0.8, 1.0 / 3, 1.0 / 3), (0.45, 1.3, 0.0, 0.75), (1.0, 1.0, 1.0, 0.0)])
+    func bicubicScaleIsTheSeparableMitchellNetravaliFilter(scale: Double, aspect: Double, b: Double, c: Double) throws {
+        let out = input.applyingFilter("CIBicubicScaleTransform", parameters: [
+            kCIInputScaleKey: scale, kCIInputAspectRatioKey: aspect, "inputB": b, "inputC": c])
+        let sx = scale * aspect, sy = scale
+        let e = out.extent
+        #expect(abs(e.width - Double(w) * sx) < 1e-9 && abs(e.height - Double(h) * sy) < 1e-9 && e.minX == 0 && e.minY == 0)
+        try check(out, e.integral, tol: 3e-4) { x, y in
+            var o = [0.0, 0, 0, 0]
+            for (j, wy) in taps(Int(y), sy, b, c) { for (i, wx) in taps(Int(x), sx, b, c) {
+                let p = premul(i, j) ?? [0, 0, 0, 0]
+                for k in 0..<4 { o[k] += p[k] * wx * wy }
+            } }
+            return o
+        }
+        try tiledEqualsWholeExactly(out, e.integral)
+    }
+
+    @Test func bicubicIdentityAndTypedAPI() throws {
+        // The defaults (scale 1, B = 0): the image itself; the node at scale 1 with B = 0
+        // interpolates, so it changes nothing either.
+        let f = CIFilter.bicubicScaleTransform()
+        f.inputImage = input
+        #expect(f.scale == 1 && f.aspectRatio == 1 && f.b == 0 && f.c == 0.75)
+        #expect(try render8(f.outputImage!, input.extent) == render8(input, input.extent))
+        let node = CIImage(node: BicubicScaleNode(input: input.node, scaleX: 1, scaleY: 1, b: 0, c: 0.75))
+        #expect(try render8(node, input.extent) == render8(input, input.extent))
+        f.scale = 0.625
+        f.b = 0.25; f.c = 0.375
+        let byName = input.applyingFilter("CIBicubicScaleTransform", parameters: [kCIInputScaleKey: 0.625, "inputB": 0.25, "inputC": 0.375])
+        #expect(f.outputImage!.extent == byName.extent)
+        #expect(try render8(f.outputImage!, byName.extent.integral) == render8(byName, byName.extent.integral))
+        // Zero scale: empty. A strong reduction is staged and still renders.
+        f.scale = 0
+        #expect(f.outputImage!.extent.isEmpty)
+        let big = image(testPixels(width: 300, height: 300), 300, 300)
+        let tiny = big.applyingFilter("CIBicubicScaleTransform", parameters: [kCIInputScaleKey: 0.01])
+        #expect(abs(tiny.extent.width - 3) < 1e-9 && abs(tiny.extent.height - 3) < 1e-9)
+        #expect(tiny.node.inputs.first is BicubicScaleNode)   // two stages of 10x
+        let px = try render(tiny, tiny.extent.integral)
+        #expect(px.count == 9 && px.allSatisfy { v in (0..<4).allSatisfy { v[$0].isFinite } } && px[4].w > 0.9)
+    }
+
+    @Test func cropOfABicubicScaleReadsOnlyItsTaps() throws {
+        let W = 400, H = 300
+        let src = image(testPixels(width: W, height: H), W, H)
+        let out = src.applyingFilter("CIBicubicScaleTransform", parameters: [kCIInputScaleKey: 0.5, "inputB": 0.3])
+        let ctx = CIContext()
+        let crop = CGRect(x: 60, y: 40, width: 20, height: 15)
+        _ = try ctx.renderToData(out.cropped(to: crop), from: crop)
+        let xs = (60..<80).flatMap { taps($0, 0.5, 0.3, 0.75).map(\.0) }, ys = (40..<55).flatMap { taps($0, 0.5, 0.3, 0.75).map(\.0) }
+        #expect(ctx.lastRenderStatistics.sourcePixels == (xs.max()! - xs.min()! + 1) * (ys.max()! - ys.min()! + 1))
+    }
 }

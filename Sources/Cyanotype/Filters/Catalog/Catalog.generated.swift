@@ -191,6 +191,19 @@ enum Catalog {
         ],
         outputKeys: ["outputImage", "outputCGImageForQRCodeDescriptor", "outputCGImageForAztecCodeDescriptor", "outputCGImageForPDF417CodeDescriptor", "outputCGImageForDataMatrixCodeDescriptor", "outputCGImage"],
         availableMacOS: "10.13", availableIOS: "11")
+    static let CIBicubicScaleTransform = FilterDescriptor(
+        name: "CIBicubicScaleTransform", displayName: "Bicubic Scale Transform",
+        summary: "Resamples the image with a bicubic kernel controlled by B and C parameters.",
+        categories: ["CICategoryBuiltIn", "CICategoryGeometryAdjustment", "CICategoryHighDynamicRange", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.05, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputAspectRatio", displayName: "Aspect Ratio", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.5, sliderMaximum: 2.0),
+            FilterInputDescriptor(key: "inputB", displayName: "B", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputC", displayName: "C", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.75), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
     static let CIBloom = FilterDescriptor(
         name: "CIBloom", displayName: "Bloom",
         summary: "Adds a soft glow by blurring and brightening highlights.",
@@ -1511,6 +1524,7 @@ extension BuiltinFilters {
         areaMinimumAlpha,
         aztecCodeGenerator,
         barcodeGenerator,
+        bicubicScaleTransform,
         bloom,
         blurredRectangleGenerator,
         blurredRoundedRectangleGenerator,
@@ -2067,6 +2081,44 @@ final class CIBarcodeGeneratorBuiltinFilter: CIFilter, CIBarcodeGenerator {
 extension CIFilter {
     /// Barcode Generator: Renders a barcode image from a barcode descriptor object (QR, Aztec, PDF417, Data Matrix).
     public static func barcodeGenerator() -> CIFilter & CIBarcodeGenerator { CIBarcodeGeneratorBuiltinFilter() }
+}
+
+/// Typed access to CIBicubicScaleTransform's inputs (`CIFilter.bicubicScaleTransform()`).
+public protocol CIBicubicScaleTransform: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var scale: Float { get set }
+    var aspectRatio: Float { get set }
+    var b: Float { get set }
+    var c: Float { get set }
+}
+
+final class CIBicubicScaleTransformBuiltinFilter: CIFilter, CIBicubicScaleTransform {
+    override init() { super.init(builtin: BuiltinFilters.bicubicScaleTransform) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+    var aspectRatio: Float {
+        get { typedValue(forKey: "inputAspectRatio", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAspectRatio") }
+    }
+    var b: Float {
+        get { typedValue(forKey: "inputB", as: Float.self) }
+        set { setValue(newValue, forKey: "inputB") }
+    }
+    var c: Float {
+        get { typedValue(forKey: "inputC", as: Float.self) }
+        set { setValue(newValue, forKey: "inputC") }
+    }
+}
+
+extension CIFilter {
+    /// Bicubic Scale Transform: Resamples the image with a bicubic kernel controlled by B and C parameters.
+    public static func bicubicScaleTransform() -> CIFilter & CIBicubicScaleTransform { CIBicubicScaleTransformBuiltinFilter() }
 }
 
 /// Typed access to CIBloom's inputs (`CIFilter.bloom()`).
@@ -5297,6 +5349,7 @@ extension BuiltinFilters {
         "CIAreaMinimumAlpha": { CIAreaMinimumAlphaBuiltinFilter() },
         "CIAztecCodeGenerator": { CIAztecCodeGeneratorBuiltinFilter() },
         "CIBarcodeGenerator": { CIBarcodeGeneratorBuiltinFilter() },
+        "CIBicubicScaleTransform": { CIBicubicScaleTransformBuiltinFilter() },
         "CIBloom": { CIBloomBuiltinFilter() },
         "CIBlurredRectangleGenerator": { CIBlurredRectangleGeneratorBuiltinFilter() },
         "CIBlurredRoundedRectangleGenerator": { CIBlurredRoundedRectangleGeneratorBuiltinFilter() },

@@ -89,3 +89,19 @@ func straightenTransform(extent e: CGRect, angle: Double) -> CGAffineTransform {
         .concatenating(CGAffineTransform(rotationAngle: angle))
         .concatenating(CGAffineTransform(translationX: e.midX, y: e.midY))
 }
+
+extension BuiltinFilters {
+    /// CIBicubicScaleTransform: scales by `inputScale` vertically and `inputScale *
+    /// inputAspectRatio` horizontally with the Mitchell-Netravali cubic of `inputB` and
+    /// `inputC` (widened when shrinking, so no aliasing). Output extent: the input's, scaled.
+    /// A zero scale gives an empty image.
+    static let bicubicScaleTransform = BuiltinFilter(Catalog.CIBicubicScaleTransform) { args throws(CIFilterError) in
+        let image = try args.image()
+        let s = try args.number(kCIInputScaleKey), a = try args.number(kCIInputAspectRatioKey)
+        let b = try args.number("inputB"), c = try args.number("inputC")
+        if s <= 0 || a <= 0 || image.extent.isEmpty { return .empty() }
+        // B = 0 interpolates: at scale 1 every output pixel is its source pixel.
+        if s == 1 && a == 1 && b == 0 { return image }
+        return CIImage(node: bicubicScaled(image.node, sx: s * a, sy: s, b: b, c: c))
+    }
+}
