@@ -12,6 +12,26 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIAffineClamp = FilterDescriptor(
+        name: "CIAffineClamp", displayName: "Affine Clamp",
+        summary: "Applies an affine transform, then extends edge pixels outward to infinity.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTransform", displayName: "Transform", className: "NSAffineTransform", attributeType: "CIAttributeTypeTransform", defaultValue: .transform([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]), identity: .transform([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
+    static let CIAffineTile = FilterDescriptor(
+        name: "CIAffineTile", displayName: "Affine Tile",
+        summary: "Applies an affine transform, then repeats the result as an infinite tiling.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTransform", displayName: "Transform", className: "NSAffineTransform", attributeType: "CIAttributeTypeTransform", defaultValue: .transform([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]), identity: .transform([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIAffineTransform = FilterDescriptor(
         name: "CIAffineTransform", displayName: "Affine Transform",
         summary: "Scales, rotates, translates or skews the image with a 2D affine matrix.",
@@ -171,6 +191,19 @@ enum Catalog {
         ],
         outputKeys: ["outputImage", "outputCGImageForQRCodeDescriptor", "outputCGImageForAztecCodeDescriptor", "outputCGImageForPDF417CodeDescriptor", "outputCGImageForDataMatrixCodeDescriptor", "outputCGImage"],
         availableMacOS: "10.13", availableIOS: "11")
+    static let CIBicubicScaleTransform = FilterDescriptor(
+        name: "CIBicubicScaleTransform", displayName: "Bicubic Scale Transform",
+        summary: "Resamples the image with a bicubic kernel controlled by B and C parameters.",
+        categories: ["CICategoryBuiltIn", "CICategoryGeometryAdjustment", "CICategoryHighDynamicRange", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.05, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputAspectRatio", displayName: "Aspect Ratio", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.5, sliderMaximum: 2.0),
+            FilterInputDescriptor(key: "inputB", displayName: "B", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputC", displayName: "C", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.75), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
     static let CIBloom = FilterDescriptor(
         name: "CIBloom", displayName: "Bloom",
         summary: "Adds a soft glow by blurring and brightening highlights.",
@@ -229,6 +262,16 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIClamp = FilterDescriptor(
+        name: "CIClamp", displayName: "Clamp",
+        summary: "Leaves pixels inside a rectangle unchanged and extends its border pixels to infinity.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.12", availableIOS: "10")
     static let CICode128BarcodeGenerator = FilterDescriptor(
         name: "CICode128BarcodeGenerator", displayName: "Code 128 Barcode Generator",
         summary: "Encodes message bytes as a Code 128 linear barcode image.",
@@ -950,6 +993,47 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.15", availableIOS: "13")
+    static let CIPerspectiveCorrection = FilterDescriptor(
+        name: "CIPerspectiveCorrection", displayName: "Perspective Correction",
+        summary: "Maps a quadrilateral given by four corners onto a rectangle (deskew).",
+        categories: ["CICategoryBuiltIn", "CICategoryGeometryAdjustment", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTopLeft", displayName: "Top Left", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([118.0, 484.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTopRight", displayName: "Top Right", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([646.0, 507.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBottomRight", displayName: "Bottom Right", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([548.0, 140.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBottomLeft", displayName: "Bottom Left", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([155.0, 153.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCrop", displayName: "Crop", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(true), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "8")
+    static let CIPerspectiveTransform = FilterDescriptor(
+        name: "CIPerspectiveTransform", displayName: "Perspective Transform",
+        summary: "Maps the image onto a quadrilateral given by four corners.",
+        categories: ["CICategoryBuiltIn", "CICategoryGeometryAdjustment", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTopLeft", displayName: "Top Left", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([118.0, 484.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTopRight", displayName: "Top Right", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([646.0, 507.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBottomRight", displayName: "Bottom Right", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([548.0, 140.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBottomLeft", displayName: "Bottom Left", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([155.0, 153.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
+    static let CIPerspectiveTransformWithExtent = FilterDescriptor(
+        name: "CIPerspectiveTransformWithExtent", displayName: "Perspective Transform with Extent",
+        summary: "Perspective transform where the mapping is defined relative to a given extent.",
+        categories: ["CICategoryBuiltIn", "CICategoryGeometryAdjustment", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 300.0, 300.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTopLeft", displayName: "Top Left", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([118.0, 484.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTopRight", displayName: "Top Right", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([646.0, 507.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBottomRight", displayName: "Bottom Right", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([548.0, 140.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBottomLeft", displayName: "Bottom Left", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([155.0, 153.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIPhotoEffectChrome = FilterDescriptor(
         name: "CIPhotoEffectChrome", displayName: "Photo Effect Chrome",
         summary: "Apple preset photo look \"Chrome\" (punchy, higher contrast).",
@@ -1249,6 +1333,16 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CIStraightenFilter = FilterDescriptor(
+        name: "CIStraightenFilter", displayName: "Straighten",
+        summary: "Rotates the image by an angle and scales it to avoid empty corners.",
+        categories: ["CICategoryBuiltIn", "CICategoryGeometryAdjustment", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.7", availableIOS: "5")
     static let CIStripesGenerator = FilterDescriptor(
         name: "CIStripesGenerator", displayName: "Stripes",
         summary: "Generates an infinite pattern of two-color stripes.",
@@ -1413,6 +1507,8 @@ extension BuiltinFilters {
     /// Every implemented built-in, registered by `CIFilter(name:)`.
     static let all: [BuiltinFilter] = [
         additionCompositing,
+        affineClamp,
+        affineTile,
         affineTransform,
         areaAlphaWeightedHistogram,
         areaAverage,
@@ -1428,11 +1524,13 @@ extension BuiltinFilters {
         areaMinimumAlpha,
         aztecCodeGenerator,
         barcodeGenerator,
+        bicubicScaleTransform,
         bloom,
         blurredRectangleGenerator,
         blurredRoundedRectangleGenerator,
         boxBlur,
         checkerboardGenerator,
+        clamp,
         code128BarcodeGenerator,
         colorAbsoluteDifference,
         colorBlendMode,
@@ -1500,6 +1598,9 @@ extension BuiltinFilters {
         pdf417BarcodeGenerator,
         paletteCentroid,
         palettize,
+        perspectiveCorrection,
+        perspectiveTransform,
+        perspectiveTransformWithExtent,
         photoEffectChrome,
         photoEffectFade,
         photoEffectInstant,
@@ -1528,6 +1629,7 @@ extension BuiltinFilters {
         sourceOutCompositing,
         sourceOverCompositing,
         starShineGenerator,
+        straighten,
         stripesGenerator,
         subtractBlendMode,
         sunbeamsGenerator,
@@ -1566,6 +1668,52 @@ final class CIAdditionCompositingBuiltinFilter: CIFilter, CIAdditionCompositing 
 extension CIFilter {
     /// Addition: Adds source and background color components per channel (brightening composite).
     public static func additionCompositing() -> CIFilter & CIAdditionCompositing { CIAdditionCompositingBuiltinFilter() }
+}
+
+/// Typed access to CIAffineClamp's inputs (`CIFilter.affineClamp()`).
+public protocol CIAffineClamp: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var transform: CGAffineTransform { get set }
+}
+
+final class CIAffineClampBuiltinFilter: CIFilter, CIAffineClamp {
+    override init() { super.init(builtin: BuiltinFilters.affineClamp) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var transform: CGAffineTransform {
+        get { typedValue(forKey: "inputTransform", as: CGAffineTransform.self) }
+        set { setValue(newValue, forKey: "inputTransform") }
+    }
+}
+
+extension CIFilter {
+    /// Affine Clamp: Applies an affine transform, then extends edge pixels outward to infinity.
+    public static func affineClamp() -> CIFilter & CIAffineClamp { CIAffineClampBuiltinFilter() }
+}
+
+/// Typed access to CIAffineTile's inputs (`CIFilter.affineTile()`).
+public protocol CIAffineTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var transform: CGAffineTransform { get set }
+}
+
+final class CIAffineTileBuiltinFilter: CIFilter, CIAffineTile {
+    override init() { super.init(builtin: BuiltinFilters.affineTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var transform: CGAffineTransform {
+        get { typedValue(forKey: "inputTransform", as: CGAffineTransform.self) }
+        set { setValue(newValue, forKey: "inputTransform") }
+    }
+}
+
+extension CIFilter {
+    /// Affine Tile: Applies an affine transform, then repeats the result as an infinite tiling.
+    public static func affineTile() -> CIFilter & CIAffineTile { CIAffineTileBuiltinFilter() }
 }
 
 /// Typed access to CIAreaAlphaWeightedHistogram's inputs (`CIFilter.areaAlphaWeightedHistogram()`).
@@ -1933,6 +2081,44 @@ final class CIBarcodeGeneratorBuiltinFilter: CIFilter, CIBarcodeGenerator {
 extension CIFilter {
     /// Barcode Generator: Renders a barcode image from a barcode descriptor object (QR, Aztec, PDF417, Data Matrix).
     public static func barcodeGenerator() -> CIFilter & CIBarcodeGenerator { CIBarcodeGeneratorBuiltinFilter() }
+}
+
+/// Typed access to CIBicubicScaleTransform's inputs (`CIFilter.bicubicScaleTransform()`).
+public protocol CIBicubicScaleTransform: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var scale: Float { get set }
+    var aspectRatio: Float { get set }
+    var b: Float { get set }
+    var c: Float { get set }
+}
+
+final class CIBicubicScaleTransformBuiltinFilter: CIFilter, CIBicubicScaleTransform {
+    override init() { super.init(builtin: BuiltinFilters.bicubicScaleTransform) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+    var aspectRatio: Float {
+        get { typedValue(forKey: "inputAspectRatio", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAspectRatio") }
+    }
+    var b: Float {
+        get { typedValue(forKey: "inputB", as: Float.self) }
+        set { setValue(newValue, forKey: "inputB") }
+    }
+    var c: Float {
+        get { typedValue(forKey: "inputC", as: Float.self) }
+        set { setValue(newValue, forKey: "inputC") }
+    }
+}
+
+extension CIFilter {
+    /// Bicubic Scale Transform: Resamples the image with a bicubic kernel controlled by B and C parameters.
+    public static func bicubicScaleTransform() -> CIFilter & CIBicubicScaleTransform { CIBicubicScaleTransformBuiltinFilter() }
 }
 
 /// Typed access to CIBloom's inputs (`CIFilter.bloom()`).
@@ -3845,6 +4031,130 @@ extension CIFilter {
     public static func palettize() -> CIFilter & CIPalettize { CIPalettizeBuiltinFilter() }
 }
 
+/// Typed access to CIPerspectiveCorrection's inputs (`CIFilter.perspectiveCorrection()`).
+public protocol CIPerspectiveCorrection: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var topLeft: CGPoint { get set }
+    var topRight: CGPoint { get set }
+    var bottomRight: CGPoint { get set }
+    var bottomLeft: CGPoint { get set }
+    var crop: Bool { get set }
+}
+
+final class CIPerspectiveCorrectionBuiltinFilter: CIFilter, CIPerspectiveCorrection {
+    override init() { super.init(builtin: BuiltinFilters.perspectiveCorrection) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var topLeft: CGPoint {
+        get { typedValue(forKey: "inputTopLeft", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputTopLeft") }
+    }
+    var topRight: CGPoint {
+        get { typedValue(forKey: "inputTopRight", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputTopRight") }
+    }
+    var bottomRight: CGPoint {
+        get { typedValue(forKey: "inputBottomRight", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBottomRight") }
+    }
+    var bottomLeft: CGPoint {
+        get { typedValue(forKey: "inputBottomLeft", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBottomLeft") }
+    }
+    var crop: Bool {
+        get { typedValue(forKey: "inputCrop", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputCrop") }
+    }
+}
+
+extension CIFilter {
+    /// Perspective Correction: Maps a quadrilateral given by four corners onto a rectangle (deskew).
+    public static func perspectiveCorrection() -> CIFilter & CIPerspectiveCorrection { CIPerspectiveCorrectionBuiltinFilter() }
+}
+
+/// Typed access to CIPerspectiveTransform's inputs (`CIFilter.perspectiveTransform()`).
+public protocol CIPerspectiveTransform: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var topLeft: CGPoint { get set }
+    var topRight: CGPoint { get set }
+    var bottomRight: CGPoint { get set }
+    var bottomLeft: CGPoint { get set }
+}
+
+final class CIPerspectiveTransformBuiltinFilter: CIFilter, CIPerspectiveTransform {
+    override init() { super.init(builtin: BuiltinFilters.perspectiveTransform) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var topLeft: CGPoint {
+        get { typedValue(forKey: "inputTopLeft", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputTopLeft") }
+    }
+    var topRight: CGPoint {
+        get { typedValue(forKey: "inputTopRight", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputTopRight") }
+    }
+    var bottomRight: CGPoint {
+        get { typedValue(forKey: "inputBottomRight", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBottomRight") }
+    }
+    var bottomLeft: CGPoint {
+        get { typedValue(forKey: "inputBottomLeft", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBottomLeft") }
+    }
+}
+
+extension CIFilter {
+    /// Perspective Transform: Maps the image onto a quadrilateral given by four corners.
+    public static func perspectiveTransform() -> CIFilter & CIPerspectiveTransform { CIPerspectiveTransformBuiltinFilter() }
+}
+
+/// Typed access to CIPerspectiveTransformWithExtent's inputs (`CIFilter.perspectiveTransformWithExtent()`).
+public protocol CIPerspectiveTransformWithExtent: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+    var topLeft: CGPoint { get set }
+    var topRight: CGPoint { get set }
+    var bottomRight: CGPoint { get set }
+    var bottomLeft: CGPoint { get set }
+}
+
+final class CIPerspectiveTransformWithExtentBuiltinFilter: CIFilter, CIPerspectiveTransformWithExtent {
+    override init() { super.init(builtin: BuiltinFilters.perspectiveTransformWithExtent) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var topLeft: CGPoint {
+        get { typedValue(forKey: "inputTopLeft", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputTopLeft") }
+    }
+    var topRight: CGPoint {
+        get { typedValue(forKey: "inputTopRight", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputTopRight") }
+    }
+    var bottomRight: CGPoint {
+        get { typedValue(forKey: "inputBottomRight", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBottomRight") }
+    }
+    var bottomLeft: CGPoint {
+        get { typedValue(forKey: "inputBottomLeft", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBottomLeft") }
+    }
+}
+
+extension CIFilter {
+    /// Perspective Transform with Extent: Perspective transform where the mapping is defined relative to a given extent.
+    public static func perspectiveTransformWithExtent() -> CIFilter & CIPerspectiveTransformWithExtent { CIPerspectiveTransformWithExtentBuiltinFilter() }
+}
+
 /// Typed access to CIPhotoEffectChrome's inputs (`CIFilter.photoEffectChrome()`).
 public protocol CIPhotoEffectChrome: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -4584,6 +4894,29 @@ extension CIFilter {
     public static func starShineGenerator() -> CIFilter & CIStarShineGenerator { CIStarShineGeneratorBuiltinFilter() }
 }
 
+/// Typed access to CIStraightenFilter's inputs (`CIFilter.straighten()`).
+public protocol CIStraightenFilter: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var angle: Float { get set }
+}
+
+final class CIStraightenFilterBuiltinFilter: CIFilter, CIStraightenFilter {
+    override init() { super.init(builtin: BuiltinFilters.straighten) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+}
+
+extension CIFilter {
+    /// Straighten: Rotates the image by an angle and scales it to avoid empty corners.
+    public static func straighten() -> CIFilter & CIStraightenFilter { CIStraightenFilterBuiltinFilter() }
+}
+
 /// Typed access to CIStripesGenerator's inputs (`CIFilter.stripesGenerator()`).
 public protocol CIStripesGenerator: CIFilterProtocol {
     var center: CGPoint { get set }
@@ -5000,6 +5333,8 @@ extension BuiltinFilters {
     /// The typed class behind each built-in name that has one.
     static let typed: [String: @Sendable () -> CIFilter] = [
         "CIAdditionCompositing": { CIAdditionCompositingBuiltinFilter() },
+        "CIAffineClamp": { CIAffineClampBuiltinFilter() },
+        "CIAffineTile": { CIAffineTileBuiltinFilter() },
         "CIAreaAlphaWeightedHistogram": { CIAreaAlphaWeightedHistogramBuiltinFilter() },
         "CIAreaAverage": { CIAreaAverageBuiltinFilter() },
         "CIAreaAverageMaximumRed": { CIAreaAverageMaximumRedBuiltinFilter() },
@@ -5014,6 +5349,7 @@ extension BuiltinFilters {
         "CIAreaMinimumAlpha": { CIAreaMinimumAlphaBuiltinFilter() },
         "CIAztecCodeGenerator": { CIAztecCodeGeneratorBuiltinFilter() },
         "CIBarcodeGenerator": { CIBarcodeGeneratorBuiltinFilter() },
+        "CIBicubicScaleTransform": { CIBicubicScaleTransformBuiltinFilter() },
         "CIBloom": { CIBloomBuiltinFilter() },
         "CIBlurredRectangleGenerator": { CIBlurredRectangleGeneratorBuiltinFilter() },
         "CIBlurredRoundedRectangleGenerator": { CIBlurredRoundedRectangleGeneratorBuiltinFilter() },
@@ -5084,6 +5420,9 @@ extension BuiltinFilters {
         "CIPDF417BarcodeGenerator": { CIPDF417BarcodeGeneratorBuiltinFilter() },
         "CIPaletteCentroid": { CIPaletteCentroidBuiltinFilter() },
         "CIPalettize": { CIPalettizeBuiltinFilter() },
+        "CIPerspectiveCorrection": { CIPerspectiveCorrectionBuiltinFilter() },
+        "CIPerspectiveTransform": { CIPerspectiveTransformBuiltinFilter() },
+        "CIPerspectiveTransformWithExtent": { CIPerspectiveTransformWithExtentBuiltinFilter() },
         "CIPhotoEffectChrome": { CIPhotoEffectChromeBuiltinFilter() },
         "CIPhotoEffectFade": { CIPhotoEffectFadeBuiltinFilter() },
         "CIPhotoEffectInstant": { CIPhotoEffectInstantBuiltinFilter() },
@@ -5112,6 +5451,7 @@ extension BuiltinFilters {
         "CISourceOutCompositing": { CISourceOutCompositingBuiltinFilter() },
         "CISourceOverCompositing": { CISourceOverCompositingBuiltinFilter() },
         "CIStarShineGenerator": { CIStarShineGeneratorBuiltinFilter() },
+        "CIStraightenFilter": { CIStraightenFilterBuiltinFilter() },
         "CIStripesGenerator": { CIStripesGeneratorBuiltinFilter() },
         "CISubtractBlendMode": { CISubtractBlendModeBuiltinFilter() },
         "CISunbeamsGenerator": { CISunbeamsGeneratorBuiltinFilter() },

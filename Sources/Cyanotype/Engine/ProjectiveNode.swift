@@ -1,0 +1,245 @@
+/// A plane projective transform (homography) in Core Image coordinates, in Double:
+/// (x, y) -> ((a x + b y + c) / w, (d x + e y + f) / w) with w = g x + h y + i.
+struct Homography: Equatable, Sendable {
+    var a, b, c, d, e, f, g, h, i: Double
+
+    static let identity = Homography(a: 1, b: 0, c: 0, d: 0, e: 1, f: 0, g: 0, h: 0, i: 1)
+
+    /// The homography taking `rect`'s corners to the four points: bottom-left (minX, minY),
+    /// bottom-right, top-right and top-left (y up). Nil when the points are not finite, the
+    /// rectangle is empty or infinite, or three of the points are collinear (no projective
+    /// map exists): callers turn that into an empty image.
+    init?(rect: CGRect, bottomLeft p0: CGPoint, bottomRight p1: CGPoint, topRight p2: CGPoint, topLeft p3: CGPoint) {
+        let xs = [p0.x, p1.x, p2.x, p3.x].map(Double.init), ys = [p0.y, p1.y, p2.y, p3.y].map(Double.init)
+        let rx = Double(rect.minX), ry = Double(rect.minY), rw = Double(rect.width), rh = Double(rect.height)
+        guard !rect.isNull, !rect.isInfinite, rw > 0, rh > 0, [rx, ry, rw, rh].allSatisfy(\.isFinite),
+              (xs + ys).allSatisfy(\.isFinite) else { return nil }
+        // Unit square to quadrilateral (Heckbert, "Fundamentals of Texture Mapping", 1989).
+        let sx = xs[0] - xs[1] + xs[2] - xs[3], sy = ys[0] - ys[1] + ys[2] - ys[3]
+        let dx1 = xs[1] - xs[2], dx2 = xs[3] - xs[2], dy1 = ys[1] - ys[2], dy2 = ys[3] - ys[2]
+        let den = dx1 * dy2 - dx2 * dy1
+        var g = 0.0, h = 0.0
+        if sx != 0 || sy != 0 {
+            guard den != 0 else { return nil }
+            g = (sx * dy2 - dx2 * sy) / den
+            h = (dx1 * sy - sx * dy1) / den
+        }
+        let square = Homography(a: xs[1] - xs[0] + g * xs[1], b: xs[3] - xs[0] + h * xs[3], c: xs[0],
+                                d: ys[1] - ys[0] + g * ys[1], e: ys[3] - ys[0] + h * ys[3], f: ys[0],
+                                g: g, h: h, i: 1)
+        // Rectangle to unit square.
+        let normalize = Homography(a: 1 / rw, b: 0, c: -rx / rw, d: 0, e: 1 / rh, f: -ry / rh, g: 0, h: 0, i: 1)
+        var m = square.concatenating(after: normalize)
+        // w > 0 at the rectangle's centre: the side of the plane that is drawn.
+        if m.g * (rx + rw / 2) + m.h * (ry + rh / 2) + m.i < 0 { m = m.scaled(-1) }
+        guard m.isInvertible else { return nil }
+        self = m
+    }
+
+    init(a: Double, b: Double, c: Double, d: Double, e: Double, f: Double, g: Double, h: Double, i: Double) {
+        self.a = a; self.b = b; self.c = c; self.d = d; self.e = e; self.f = f; self.g = g; self.h = h; self.i = i
+    }
+
+    private var entries: [Double] { [a, b, c, d, e, f, g, h, i] }
+    func scaled(_ k: Double) -> Homography {
+        Homography(a: a * k, b: b * k, c: c * k, d: d * k, e: e * k, f: f * k, g: g * k, h: h * k, i: i * k)
+    }
+    var determinant: Double { a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g) }
+    /// Finite and not (numerically) singular: |det| against the entries' scale cubed.
+    var isInvertible: Bool {
+        let n = entries.map(abs).max() ?? 0
+        let det = determinant
+        return entries.allSatisfy(\.isFinite) && n > 0 && det.isFinite && abs(det) > 1e-12 * n * n * n
+    }
+    /// self after `first`: the map x -> self(first(x)).
+    func concatenating(after m: Homography) -> Homography {
+        Homography(a: a * m.a + b * m.d + c * m.g, b: a * m.b + b * m.e + c * m.h, c: a * m.c + b * m.f + c * m.i,
+                   d: d * m.a + e * m.d + f * m.g, e: d * m.b + e * m.e + f * m.h, f: d * m.c + e * m.f + f * m.i,
+                   g: g * m.a + h * m.d + i * m.g, h: g * m.b + h * m.e + i * m.h, i: g * m.c + h * m.f + i * m.i)
+    }
+    /// The inverse (adjugate over the determinant, so w keeps its sign: a point drawn by
+    /// `self` has w > 0 under the inverse too).
+    var inverse: Homography {
+        let det = determinant
+        return Homography(a: (e * i - f * h) / det, b: (c * h - b * i) / det, c: (b * f - c * e) / det,
+                          d: (f * g - d * i) / det, e: (a * i - c * g) / det, f: (c * d - a * f) / det,
+                          g: (d * h - e * g) / det, h: (b * g - a * h) / det, i: (a * e - b * d) / det)
+    }
+    /// Homogeneous image of (x, y): (X, Y, W).
+    @inline(__always) func apply(_ x: Double, _ y: Double) -> (Double, Double, Double) {
+        (a * x + b * y + c, d * x + e * y + f, g * x + h * y + i)
+    }
+
+    /// The image of `rect`: the bounding box of its mapped corners when all four lie on the
+    /// drawn side (w > 0), infinite when the rectangle crosses the vanishing line (its image
+    /// is unbounded), empty for an empty rectangle.
+    func mappedExtent(_ rect: CGRect) -> CGRect {
+        if rect.isNull || rect.isEmpty { return .zero }
+        if rect.isInfiniteOrHuge { return .infinite }
+        var lo = (Double.infinity, Double.infinity), hi = (-Double.infinity, -Double.infinity)
+        for (x, y) in [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.maxX, rect.maxY), (rect.minX, rect.maxY)] {
+            let (X, Y, W) = apply(Double(x), Double(y))
+            guard W > 0 else { return .infinite }
+            let px = X / W, py = Y / W
+            guard px.isFinite, py.isFinite else { return .infinite }
+            lo = (min(lo.0, px), min(lo.1, py)); hi = (max(hi.0, px), max(hi.1, py))
+        }
+        let r = CGRect(x: lo.0, y: lo.1, width: hi.0 - lo.0, height: hi.1 - lo.1)
+        return r.isInfiniteOrHuge ? .infinite : r
+    }
+}
+
+/// Resamples its input through a homography (bilinear, premultiplied, neighbours outside the
+/// input clear), as `AffineNode` does for affine maps. Each output pixel centre goes through
+/// the inverse map; where w <= 0 (beyond the vanishing line) the output is clear.
+final class ProjectiveNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+    /// Input to output.
+    let forward: Homography
+    /// Output to input.
+    let inverse: Homography
+
+    init(input: RecipeNode, forward: Homography, extent: CGRect) {
+        self.forward = forward
+        self.inverse = forward.inverse
+        super.init(extent: extent, inputs: [input])
+    }
+
+    var halo: Int { 1 }
+
+    /// The source pixels the bilinear samples of `rect`'s pixel centres read. The pre-image of
+    /// the rectangle of centres is the quadrilateral of its mapped corners when w > 0 at all
+    /// four; otherwise it is unbounded and the whole input may be read (`evaluate` splits).
+    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
+        if rect.isEmpty { return .empty }
+        let x0 = Double(rect.minX) + 0.5, x1 = Double(rect.maxX) - 0.5
+        let y0 = Double(rect.minY) + 0.5, y1 = Double(rect.maxY) - 0.5
+        var lo = (Double.infinity, Double.infinity), hi = (-Double.infinity, -Double.infinity)
+        for (x, y) in [(x0, y0), (x1, y0), (x1, y1), (x0, y1)] {
+            let (X, Y, W) = inverse.apply(x, y)
+            let u = X / W, v = Y / W
+            guard W > 0, u.isFinite, v.isFinite else {
+                // One pixel beyond the vanishing line reads nothing; a larger rectangle
+                // reaching it may read anything (`evaluate` splits it).
+                return rect.area == 1 ? .empty : inputs[0].pixelExtent
+            }
+            lo = (min(lo.0, u), min(lo.1, v)); hi = (max(hi.0, u), max(hi.1, v))
+        }
+        // Sample point p reads pixels floor(p - 0.5) and the one after; a hair of slack covers
+        // rounding between this and the per-pixel arithmetic.
+        let lim = Double(PixelRect.limit)
+        func cl(_ v: Double) -> Int { Int(min(max(v, -lim), lim)) }
+        return PixelRect(minX: cl((lo.0 - 0.5 - 1e-6).rounded(.down)), minY: cl((lo.1 - 0.5 - 1e-6).rounded(.down)),
+                         maxX: cl((hi.0 - 0.5 + 1e-6).rounded(.down)) + 2, maxY: cl((hi.1 - 0.5 + 1e-6).rounded(.down)) + 2)
+    }
+
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        let input = inputs[0]
+        let src = inputRect(0, for: rect).intersection(input.pixelExtent)
+        if src.isEmpty { out.zero(); return }
+        // A strong reduction, or a tile reaching towards the vanishing line, would read a huge
+        // source rectangle: split the tile (a single pixel reads at most 2x2).
+        if src.area > max(4 * rect.area, 1 << 18), rect.area > 1 {
+            let hw = max(1, rect.width / 2), hh = max(1, rect.height / 2)
+            for (x0, x1) in [(rect.minX, rect.minX + hw), (rect.minX + hw, rect.maxX)] where x1 > x0 {
+                for (y0, y1) in [(rect.minY, rect.minY + hh), (rect.minY + hh, rect.maxY)] where y1 > y0 {
+                    let sub = PixelRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
+                    evaluate(sub, into: out.view(x: x0 - rect.minX, y: y0 - rect.minY, width: sub.width, height: sub.height), ev)
+                }
+            }
+            return
+        }
+        let block = PixelBlock(rect: src)
+        ev.fill(input, src, block.buffer)
+        let sb = block.buffer
+        let w = src.width, h = src.height, sx0 = src.minX, sy0 = src.minY
+        let m = inverse
+        let n = out.width
+        for r in 0..<out.height {
+            let yc = Double(rect.minY + r) + 0.5
+            // Row constants; each pixel is then three multiply-adds and a division, computed
+            // from its own coordinate so tiled and whole renders agree bit for bit.
+            let rx = m.b * yc + m.c, ry = m.e * yc + m.f, rw = m.h * yc + m.i
+            let d = out.row(r)
+            for k in 0..<n {
+                let xc = Double(rect.minX + k) + 0.5
+                let W = m.g * xc + rw
+                let u = (m.a * xc + rx) / W - 0.5, v = (m.d * xc + ry) / W - 0.5
+                // W <= 0: beyond the vanishing line. |u|, |v| huge (or NaN): far outside.
+                guard W > 0, abs(u) < 1e9, abs(v) < 1e9 else { d[k] = .zero; continue }
+                let fx = u.rounded(.down), fy = v.rounded(.down)
+                let x0 = Int(fx) - sx0, y0 = Int(fy) - sy0
+                let tx = Float(u - fx), ty = Float(v - fy)
+                var p00 = SIMD4<Float>.zero, p10 = p00, p01 = p00, p11 = p00
+                if y0 >= 0 && y0 < h {
+                    let row = sb.row(y0)
+                    if x0 >= 0 && x0 < w { p00 = row[x0] }
+                    if x0 + 1 >= 0 && x0 + 1 < w { p10 = row[x0 + 1] }
+                }
+                if y0 + 1 >= 0 && y0 + 1 < h {
+                    let row = sb.row(y0 + 1)
+                    if x0 >= 0 && x0 < w { p01 = row[x0] }
+                    if x0 + 1 >= 0 && x0 + 1 < w { p11 = row[x0 + 1] }
+                }
+                let top = p00 + (p10 - p00) * tx
+                let bottom = p01 + (p11 - p01) * tx
+                d[k] = top + (bottom - top) * ty
+            }
+        }
+    }
+
+    override var label: String {
+        let m = forward
+        return "perspective [\(m.a), \(m.b), \(m.c); \(m.d), \(m.e), \(m.f); \(m.g), \(m.h), \(m.i)]"
+    }
+}
+
+/// Repeats the pixels of `period` (a whole-pixel rectangle of its input) over the whole
+/// plane: the infinite tiling CIAffineTile transforms.
+final class RepeatNode: RecipeNode, @unchecked Sendable {
+    let period: PixelRect
+
+    init(input: RecipeNode, period: PixelRect) {
+        self.period = period
+        super.init(extent: period.isEmpty ? .zero : .infinite, inputs: [input])
+    }
+
+    @inline(__always) private func wrap(_ v: Int, _ lo: Int, _ n: Int) -> Int {
+        let m = (v - lo) % n
+        return lo + (m < 0 ? m + n : m)
+    }
+    /// The period's columns (or rows) a run of `count` output indices from `start` reads.
+    private func span(_ start: Int, _ count: Int, _ lo: Int, _ n: Int) -> (Int, Int) {
+        let s = wrap(start, lo, n)
+        return s + count <= lo + n ? (s, s + count) : (lo, lo + n)
+    }
+
+    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
+        if rect.isEmpty || period.isEmpty { return .empty }
+        let (x0, x1) = span(rect.minX, rect.width, period.minX, period.width)
+        let (y0, y1) = span(rect.minY, rect.height, period.minY, period.height)
+        return PixelRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
+    }
+
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        let src = inputRect(0, for: rect)
+        if src.isEmpty { out.zero(); return }
+        if src == rect { ev.fill(inputs[0], rect, out); return }
+        let block = PixelBlock(rect: src)
+        ev.fill(inputs[0], src, block.buffer)
+        let p = period
+        for r in 0..<out.height {
+            let s = block.buffer.row(wrap(rect.minY + r, p.minY, p.height) - src.minY)
+            let d = out.row(r)
+            // Copy runs up to the period's right edge, then start again at its left edge.
+            var i = 0
+            while i < out.width {
+                let sx = wrap(rect.minX + i, p.minX, p.width)
+                let run = min(out.width - i, p.maxX - sx)
+                (d + i).update(from: s + (sx - src.minX), count: run)
+                i += run
+            }
+        }
+    }
+
+    override var label: String { "repeat \(period)" }
+}
