@@ -535,6 +535,116 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "13.0", availableIOS: "16")
+    static let CIConvolution3X3 = FilterDescriptor(
+        name: "CIConvolution3X3", displayName: "3 by 3 Convolution",
+        summary: "Convolves RGBA with a 3x3 weight matrix plus bias.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWeights", displayName: "Weights", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]), identity: .vector([0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBias", displayName: "Bias", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
+    static let CIConvolution5X5 = FilterDescriptor(
+        name: "CIConvolution5X5", displayName: "5 by 5 Convolution",
+        summary: "Convolves RGBA with a 5x5 weight matrix plus bias.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWeights", displayName: "Weights", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]), identity: .vector([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBias", displayName: "Bias", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
+    static let CIConvolution7X7 = FilterDescriptor(
+        name: "CIConvolution7X7", displayName: "7 by 7 Convolution",
+        summary: "Convolves RGBA with a 7x7 weight matrix plus bias.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWeights", displayName: "Weights", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]), identity: .vector([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBias", displayName: "Bias", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "9")
+    static let CIConvolution9Horizontal = FilterDescriptor(
+        name: "CIConvolution9Horizontal", displayName: "Horizontal 9 Convolution",
+        summary: "Convolves RGBA with a 9-tap horizontal kernel plus bias.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWeights", displayName: "Weights", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]), identity: .vector([0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBias", displayName: "Bias", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
+    static let CIConvolution9Vertical = FilterDescriptor(
+        name: "CIConvolution9Vertical", displayName: "Vertical 9 Convolution",
+        summary: "Convolves RGBA with a 9-tap vertical kernel plus bias.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWeights", displayName: "Weights", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]), identity: .vector([0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBias", displayName: "Bias", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
+    static let CIConvolutionRGB3X3 = FilterDescriptor(
+        name: "CIConvolutionRGB3X3", displayName: "3 by 3 RGB Convolution",
+        summary: "3x3 convolution applied to RGB only (alpha preserved).",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWeights", displayName: "Weights", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]), identity: .vector([0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBias", displayName: "Bias", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "12.0", availableIOS: "15")
+    static let CIConvolutionRGB5X5 = FilterDescriptor(
+        name: "CIConvolutionRGB5X5", displayName: "5 by 5 RGB Convolution",
+        summary: "5x5 convolution applied to RGB only (alpha preserved).",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWeights", displayName: "Weights", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]), identity: .vector([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBias", displayName: "Bias", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "12.0", availableIOS: "15")
+    static let CIConvolutionRGB7X7 = FilterDescriptor(
+        name: "CIConvolutionRGB7X7", displayName: "7 by 7 RGB Convolution",
+        summary: "7x7 convolution applied to RGB only (alpha preserved).",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWeights", displayName: "Weights", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]), identity: .vector([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBias", displayName: "Bias", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "12.0", availableIOS: "15")
+    static let CIConvolutionRGB9Horizontal = FilterDescriptor(
+        name: "CIConvolutionRGB9Horizontal", displayName: "Horizontal 9 RGB Convolution",
+        summary: "9-tap horizontal convolution applied to RGB only.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWeights", displayName: "Weights", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]), identity: .vector([0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBias", displayName: "Bias", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "12.0", availableIOS: "15")
+    static let CIConvolutionRGB9Vertical = FilterDescriptor(
+        name: "CIConvolutionRGB9Vertical", displayName: "Vertical 9 RGB Convolution",
+        summary: "9-tap vertical convolution applied to RGB only.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWeights", displayName: "Weights", className: "CIVector", attributeType: nil, defaultValue: .vector([0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]), identity: .vector([0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBias", displayName: "Bias", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "12.0", availableIOS: "15")
     static let CICrop = FilterDescriptor(
         name: "CICrop", displayName: "Crop",
         summary: "Crops the image to a rectangle.",
@@ -891,6 +1001,15 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIMedianFilter = FilterDescriptor(
+        name: "CIMedianFilter", displayName: "Median",
+        summary: "Median filter over a small pixel neighbourhood (noise reduction).",
+        categories: ["CICategoryBlur", "CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CIMeshGenerator = FilterDescriptor(
         name: "CIMeshGenerator", displayName: "Mesh Generator",
         summary: "Draws a set of line segments (a mesh) in one color.",
@@ -921,6 +1040,58 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIMorphologyGradient = FilterDescriptor(
+        name: "CIMorphologyGradient", displayName: "Morphology Gradient",
+        summary: "Morphological gradient (dilation minus erosion) with a circular element; edge finder.",
+        categories: ["CICategoryBlur", "CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(5.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 50.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
+    static let CIMorphologyMaximum = FilterDescriptor(
+        name: "CIMorphologyMaximum", displayName: "Morphology Maximum",
+        summary: "Morphological dilation with a circular element.",
+        categories: ["CICategoryBlur", "CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 50.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
+    static let CIMorphologyMinimum = FilterDescriptor(
+        name: "CIMorphologyMinimum", displayName: "Morphology Minimum",
+        summary: "Morphological erosion with a circular element.",
+        categories: ["CICategoryBlur", "CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 50.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
+    static let CIMorphologyRectangleMaximum = FilterDescriptor(
+        name: "CIMorphologyRectangleMaximum", displayName: "Morphology Rectangle Maximum",
+        summary: "Morphological dilation with a rectangular element.",
+        categories: ["CICategoryBlur", "CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(5.0), identity: .number(1.0), minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 49.0),
+            FilterInputDescriptor(key: "inputHeight", displayName: "Height", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(5.0), identity: .number(1.0), minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 49.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.15", availableIOS: "13")
+    static let CIMorphologyRectangleMinimum = FilterDescriptor(
+        name: "CIMorphologyRectangleMinimum", displayName: "Morphology Rectangle Minimum",
+        summary: "Morphological erosion with a rectangular element.",
+        categories: ["CICategoryBlur", "CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(5.0), identity: .number(1.0), minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 49.0),
+            FilterInputDescriptor(key: "inputHeight", displayName: "Height", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(5.0), identity: .number(1.0), minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 49.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.15", availableIOS: "13")
     static let CIMultiplyBlendMode = FilterDescriptor(
         name: "CIMultiplyBlendMode", displayName: "Multiply Blend Mode",
         summary: "Blend mode: multiply.",
@@ -1555,6 +1726,16 @@ extension BuiltinFilters {
         constantColorGenerator,
         convertLabToRGB,
         convertRGBtoLab,
+        convolution3X3,
+        convolution5X5,
+        convolution7X7,
+        convolution9Horizontal,
+        convolution9Vertical,
+        convolutionRGB3X3,
+        convolutionRGB5X5,
+        convolutionRGB7X7,
+        convolutionRGB9Horizontal,
+        convolutionRGB9Vertical,
         crop,
         darkenBlendMode,
         depthToDisparity,
@@ -1589,9 +1770,15 @@ extension BuiltinFilters {
         maskToAlpha,
         maximumComponent,
         maximumCompositing,
+        median,
         meshGenerator,
         minimumComponent,
         minimumCompositing,
+        morphologyGradient,
+        morphologyMaximum,
+        morphologyMinimum,
+        morphologyRectangleMaximum,
+        morphologyRectangleMinimum,
         multiplyBlendMode,
         multiplyCompositing,
         overlayBlendMode,
@@ -2925,6 +3112,286 @@ extension CIFilter {
     public static func convertRGBtoLab() -> CIFilter & CIConvertRGBtoLab { CIConvertRGBtoLabBuiltinFilter() }
 }
 
+/// Typed access to CIConvolution3X3's inputs (`CIFilter.convolution3X3()`).
+public protocol CIConvolution3X3: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var weights: CIVector { get set }
+    var bias: Float { get set }
+}
+
+final class CIConvolution3X3BuiltinFilter: CIFilter, CIConvolution3X3 {
+    override init() { super.init(builtin: BuiltinFilters.convolution3X3) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var weights: CIVector {
+        get { typedValue(forKey: "inputWeights", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputWeights") }
+    }
+    var bias: Float {
+        get { typedValue(forKey: "inputBias", as: Float.self) }
+        set { setValue(newValue, forKey: "inputBias") }
+    }
+}
+
+extension CIFilter {
+    /// 3 by 3 Convolution: Convolves RGBA with a 3x3 weight matrix plus bias.
+    public static func convolution3X3() -> CIFilter & CIConvolution3X3 { CIConvolution3X3BuiltinFilter() }
+}
+
+/// Typed access to CIConvolution5X5's inputs (`CIFilter.convolution5X5()`).
+public protocol CIConvolution5X5: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var weights: CIVector { get set }
+    var bias: Float { get set }
+}
+
+final class CIConvolution5X5BuiltinFilter: CIFilter, CIConvolution5X5 {
+    override init() { super.init(builtin: BuiltinFilters.convolution5X5) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var weights: CIVector {
+        get { typedValue(forKey: "inputWeights", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputWeights") }
+    }
+    var bias: Float {
+        get { typedValue(forKey: "inputBias", as: Float.self) }
+        set { setValue(newValue, forKey: "inputBias") }
+    }
+}
+
+extension CIFilter {
+    /// 5 by 5 Convolution: Convolves RGBA with a 5x5 weight matrix plus bias.
+    public static func convolution5X5() -> CIFilter & CIConvolution5X5 { CIConvolution5X5BuiltinFilter() }
+}
+
+/// Typed access to CIConvolution7X7's inputs (`CIFilter.convolution7X7()`).
+public protocol CIConvolution7X7: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var weights: CIVector { get set }
+    var bias: Float { get set }
+}
+
+final class CIConvolution7X7BuiltinFilter: CIFilter, CIConvolution7X7 {
+    override init() { super.init(builtin: BuiltinFilters.convolution7X7) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var weights: CIVector {
+        get { typedValue(forKey: "inputWeights", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputWeights") }
+    }
+    var bias: Float {
+        get { typedValue(forKey: "inputBias", as: Float.self) }
+        set { setValue(newValue, forKey: "inputBias") }
+    }
+}
+
+extension CIFilter {
+    /// 7 by 7 Convolution: Convolves RGBA with a 7x7 weight matrix plus bias.
+    public static func convolution7X7() -> CIFilter & CIConvolution7X7 { CIConvolution7X7BuiltinFilter() }
+}
+
+/// Typed access to CIConvolution9Horizontal's inputs (`CIFilter.convolution9Horizontal()`).
+public protocol CIConvolution9Horizontal: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var weights: CIVector { get set }
+    var bias: Float { get set }
+}
+
+final class CIConvolution9HorizontalBuiltinFilter: CIFilter, CIConvolution9Horizontal {
+    override init() { super.init(builtin: BuiltinFilters.convolution9Horizontal) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var weights: CIVector {
+        get { typedValue(forKey: "inputWeights", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputWeights") }
+    }
+    var bias: Float {
+        get { typedValue(forKey: "inputBias", as: Float.self) }
+        set { setValue(newValue, forKey: "inputBias") }
+    }
+}
+
+extension CIFilter {
+    /// Horizontal 9 Convolution: Convolves RGBA with a 9-tap horizontal kernel plus bias.
+    public static func convolution9Horizontal() -> CIFilter & CIConvolution9Horizontal { CIConvolution9HorizontalBuiltinFilter() }
+}
+
+/// Typed access to CIConvolution9Vertical's inputs (`CIFilter.convolution9Vertical()`).
+public protocol CIConvolution9Vertical: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var weights: CIVector { get set }
+    var bias: Float { get set }
+}
+
+final class CIConvolution9VerticalBuiltinFilter: CIFilter, CIConvolution9Vertical {
+    override init() { super.init(builtin: BuiltinFilters.convolution9Vertical) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var weights: CIVector {
+        get { typedValue(forKey: "inputWeights", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputWeights") }
+    }
+    var bias: Float {
+        get { typedValue(forKey: "inputBias", as: Float.self) }
+        set { setValue(newValue, forKey: "inputBias") }
+    }
+}
+
+extension CIFilter {
+    /// Vertical 9 Convolution: Convolves RGBA with a 9-tap vertical kernel plus bias.
+    public static func convolution9Vertical() -> CIFilter & CIConvolution9Vertical { CIConvolution9VerticalBuiltinFilter() }
+}
+
+/// Typed access to CIConvolutionRGB3X3's inputs (`CIFilter.convolutionRGB3X3()`).
+public protocol CIConvolutionRGB3X3: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var weights: CIVector { get set }
+    var bias: Float { get set }
+}
+
+final class CIConvolutionRGB3X3BuiltinFilter: CIFilter, CIConvolutionRGB3X3 {
+    override init() { super.init(builtin: BuiltinFilters.convolutionRGB3X3) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var weights: CIVector {
+        get { typedValue(forKey: "inputWeights", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputWeights") }
+    }
+    var bias: Float {
+        get { typedValue(forKey: "inputBias", as: Float.self) }
+        set { setValue(newValue, forKey: "inputBias") }
+    }
+}
+
+extension CIFilter {
+    /// 3 by 3 RGB Convolution: 3x3 convolution applied to RGB only (alpha preserved).
+    public static func convolutionRGB3X3() -> CIFilter & CIConvolutionRGB3X3 { CIConvolutionRGB3X3BuiltinFilter() }
+}
+
+/// Typed access to CIConvolutionRGB5X5's inputs (`CIFilter.convolutionRGB5X5()`).
+public protocol CIConvolutionRGB5X5: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var weights: CIVector { get set }
+    var bias: Float { get set }
+}
+
+final class CIConvolutionRGB5X5BuiltinFilter: CIFilter, CIConvolutionRGB5X5 {
+    override init() { super.init(builtin: BuiltinFilters.convolutionRGB5X5) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var weights: CIVector {
+        get { typedValue(forKey: "inputWeights", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputWeights") }
+    }
+    var bias: Float {
+        get { typedValue(forKey: "inputBias", as: Float.self) }
+        set { setValue(newValue, forKey: "inputBias") }
+    }
+}
+
+extension CIFilter {
+    /// 5 by 5 RGB Convolution: 5x5 convolution applied to RGB only (alpha preserved).
+    public static func convolutionRGB5X5() -> CIFilter & CIConvolutionRGB5X5 { CIConvolutionRGB5X5BuiltinFilter() }
+}
+
+/// Typed access to CIConvolutionRGB7X7's inputs (`CIFilter.convolutionRGB7X7()`).
+public protocol CIConvolutionRGB7X7: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var weights: CIVector { get set }
+    var bias: Float { get set }
+}
+
+final class CIConvolutionRGB7X7BuiltinFilter: CIFilter, CIConvolutionRGB7X7 {
+    override init() { super.init(builtin: BuiltinFilters.convolutionRGB7X7) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var weights: CIVector {
+        get { typedValue(forKey: "inputWeights", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputWeights") }
+    }
+    var bias: Float {
+        get { typedValue(forKey: "inputBias", as: Float.self) }
+        set { setValue(newValue, forKey: "inputBias") }
+    }
+}
+
+extension CIFilter {
+    /// 7 by 7 RGB Convolution: 7x7 convolution applied to RGB only (alpha preserved).
+    public static func convolutionRGB7X7() -> CIFilter & CIConvolutionRGB7X7 { CIConvolutionRGB7X7BuiltinFilter() }
+}
+
+/// Typed access to CIConvolutionRGB9Horizontal's inputs (`CIFilter.convolutionRGB9Horizontal()`).
+public protocol CIConvolutionRGB9Horizontal: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var weights: CIVector { get set }
+    var bias: Float { get set }
+}
+
+final class CIConvolutionRGB9HorizontalBuiltinFilter: CIFilter, CIConvolutionRGB9Horizontal {
+    override init() { super.init(builtin: BuiltinFilters.convolutionRGB9Horizontal) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var weights: CIVector {
+        get { typedValue(forKey: "inputWeights", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputWeights") }
+    }
+    var bias: Float {
+        get { typedValue(forKey: "inputBias", as: Float.self) }
+        set { setValue(newValue, forKey: "inputBias") }
+    }
+}
+
+extension CIFilter {
+    /// Horizontal 9 RGB Convolution: 9-tap horizontal convolution applied to RGB only.
+    public static func convolutionRGB9Horizontal() -> CIFilter & CIConvolutionRGB9Horizontal { CIConvolutionRGB9HorizontalBuiltinFilter() }
+}
+
+/// Typed access to CIConvolutionRGB9Vertical's inputs (`CIFilter.convolutionRGB9Vertical()`).
+public protocol CIConvolutionRGB9Vertical: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var weights: CIVector { get set }
+    var bias: Float { get set }
+}
+
+final class CIConvolutionRGB9VerticalBuiltinFilter: CIFilter, CIConvolutionRGB9Vertical {
+    override init() { super.init(builtin: BuiltinFilters.convolutionRGB9Vertical) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var weights: CIVector {
+        get { typedValue(forKey: "inputWeights", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputWeights") }
+    }
+    var bias: Float {
+        get { typedValue(forKey: "inputBias", as: Float.self) }
+        set { setValue(newValue, forKey: "inputBias") }
+    }
+}
+
+extension CIFilter {
+    /// Vertical 9 RGB Convolution: 9-tap vertical convolution applied to RGB only.
+    public static func convolutionRGB9Vertical() -> CIFilter & CIConvolutionRGB9Vertical { CIConvolutionRGB9VerticalBuiltinFilter() }
+}
+
 /// Typed access to CIDarkenBlendMode's inputs (`CIFilter.darkenBlendMode()`).
 public protocol CIDarkenBlendMode: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -3764,6 +4231,24 @@ extension CIFilter {
     public static func maximumCompositing() -> CIFilter & CIMaximumCompositing { CIMaximumCompositingBuiltinFilter() }
 }
 
+/// Typed access to CIMedianFilter's inputs (`CIFilter.median()`).
+public protocol CIMedianFilter: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+final class CIMedianFilterBuiltinFilter: CIFilter, CIMedianFilter {
+    override init() { super.init(builtin: BuiltinFilters.median) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Median: Median filter over a small pixel neighbourhood (noise reduction).
+    public static func median() -> CIFilter & CIMedianFilter { CIMedianFilterBuiltinFilter() }
+}
+
 /// Typed access to CIMeshGenerator's inputs (`CIFilter.meshGenerator()`).
 public protocol CIMeshGenerator: CIFilterProtocol {
     var width: Float { get set }
@@ -3831,6 +4316,131 @@ final class CIMinimumCompositingBuiltinFilter: CIFilter, CIMinimumCompositing {
 extension CIFilter {
     /// Minimum: Per-channel minimum of source and background.
     public static func minimumCompositing() -> CIFilter & CIMinimumCompositing { CIMinimumCompositingBuiltinFilter() }
+}
+
+/// Typed access to CIMorphologyGradient's inputs (`CIFilter.morphologyGradient()`).
+public protocol CIMorphologyGradient: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+}
+
+final class CIMorphologyGradientBuiltinFilter: CIFilter, CIMorphologyGradient {
+    override init() { super.init(builtin: BuiltinFilters.morphologyGradient) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Morphology Gradient: Morphological gradient (dilation minus erosion) with a circular element; edge finder.
+    public static func morphologyGradient() -> CIFilter & CIMorphologyGradient { CIMorphologyGradientBuiltinFilter() }
+}
+
+/// Typed access to CIMorphologyMaximum's inputs (`CIFilter.morphologyMaximum()`).
+public protocol CIMorphologyMaximum: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+}
+
+final class CIMorphologyMaximumBuiltinFilter: CIFilter, CIMorphologyMaximum {
+    override init() { super.init(builtin: BuiltinFilters.morphologyMaximum) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Morphology Maximum: Morphological dilation with a circular element.
+    public static func morphologyMaximum() -> CIFilter & CIMorphologyMaximum { CIMorphologyMaximumBuiltinFilter() }
+}
+
+/// Typed access to CIMorphologyMinimum's inputs (`CIFilter.morphologyMinimum()`).
+public protocol CIMorphologyMinimum: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+}
+
+final class CIMorphologyMinimumBuiltinFilter: CIFilter, CIMorphologyMinimum {
+    override init() { super.init(builtin: BuiltinFilters.morphologyMinimum) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Morphology Minimum: Morphological erosion with a circular element.
+    public static func morphologyMinimum() -> CIFilter & CIMorphologyMinimum { CIMorphologyMinimumBuiltinFilter() }
+}
+
+/// Typed access to CIMorphologyRectangleMaximum's inputs (`CIFilter.morphologyRectangleMaximum()`).
+public protocol CIMorphologyRectangleMaximum: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var width: Float { get set }
+    var height: Float { get set }
+}
+
+final class CIMorphologyRectangleMaximumBuiltinFilter: CIFilter, CIMorphologyRectangleMaximum {
+    override init() { super.init(builtin: BuiltinFilters.morphologyRectangleMaximum) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var height: Float {
+        get { typedValue(forKey: "inputHeight", as: Float.self) }
+        set { setValue(newValue, forKey: "inputHeight") }
+    }
+}
+
+extension CIFilter {
+    /// Morphology Rectangle Maximum: Morphological dilation with a rectangular element.
+    public static func morphologyRectangleMaximum() -> CIFilter & CIMorphologyRectangleMaximum { CIMorphologyRectangleMaximumBuiltinFilter() }
+}
+
+/// Typed access to CIMorphologyRectangleMinimum's inputs (`CIFilter.morphologyRectangleMinimum()`).
+public protocol CIMorphologyRectangleMinimum: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var width: Float { get set }
+    var height: Float { get set }
+}
+
+final class CIMorphologyRectangleMinimumBuiltinFilter: CIFilter, CIMorphologyRectangleMinimum {
+    override init() { super.init(builtin: BuiltinFilters.morphologyRectangleMinimum) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var height: Float {
+        get { typedValue(forKey: "inputHeight", as: Float.self) }
+        set { setValue(newValue, forKey: "inputHeight") }
+    }
+}
+
+extension CIFilter {
+    /// Morphology Rectangle Minimum: Morphological erosion with a rectangular element.
+    public static func morphologyRectangleMinimum() -> CIFilter & CIMorphologyRectangleMinimum { CIMorphologyRectangleMinimumBuiltinFilter() }
 }
 
 /// Typed access to CIMultiplyBlendMode's inputs (`CIFilter.multiplyBlendMode()`).
@@ -5378,6 +5988,16 @@ extension BuiltinFilters {
         "CIColumnAverage": { CIColumnAverageBuiltinFilter() },
         "CIConvertLabToRGB": { CIConvertLabToRGBBuiltinFilter() },
         "CIConvertRGBtoLab": { CIConvertRGBtoLabBuiltinFilter() },
+        "CIConvolution3X3": { CIConvolution3X3BuiltinFilter() },
+        "CIConvolution5X5": { CIConvolution5X5BuiltinFilter() },
+        "CIConvolution7X7": { CIConvolution7X7BuiltinFilter() },
+        "CIConvolution9Horizontal": { CIConvolution9HorizontalBuiltinFilter() },
+        "CIConvolution9Vertical": { CIConvolution9VerticalBuiltinFilter() },
+        "CIConvolutionRGB3X3": { CIConvolutionRGB3X3BuiltinFilter() },
+        "CIConvolutionRGB5X5": { CIConvolutionRGB5X5BuiltinFilter() },
+        "CIConvolutionRGB7X7": { CIConvolutionRGB7X7BuiltinFilter() },
+        "CIConvolutionRGB9Horizontal": { CIConvolutionRGB9HorizontalBuiltinFilter() },
+        "CIConvolutionRGB9Vertical": { CIConvolutionRGB9VerticalBuiltinFilter() },
         "CIDarkenBlendMode": { CIDarkenBlendModeBuiltinFilter() },
         "CIDepthToDisparity": { CIDepthToDisparityBuiltinFilter() },
         "CIDifferenceBlendMode": { CIDifferenceBlendModeBuiltinFilter() },
@@ -5411,9 +6031,15 @@ extension BuiltinFilters {
         "CIMaskToAlpha": { CIMaskToAlphaBuiltinFilter() },
         "CIMaximumComponent": { CIMaximumComponentBuiltinFilter() },
         "CIMaximumCompositing": { CIMaximumCompositingBuiltinFilter() },
+        "CIMedianFilter": { CIMedianFilterBuiltinFilter() },
         "CIMeshGenerator": { CIMeshGeneratorBuiltinFilter() },
         "CIMinimumComponent": { CIMinimumComponentBuiltinFilter() },
         "CIMinimumCompositing": { CIMinimumCompositingBuiltinFilter() },
+        "CIMorphologyGradient": { CIMorphologyGradientBuiltinFilter() },
+        "CIMorphologyMaximum": { CIMorphologyMaximumBuiltinFilter() },
+        "CIMorphologyMinimum": { CIMorphologyMinimumBuiltinFilter() },
+        "CIMorphologyRectangleMaximum": { CIMorphologyRectangleMaximumBuiltinFilter() },
+        "CIMorphologyRectangleMinimum": { CIMorphologyRectangleMinimumBuiltinFilter() },
         "CIMultiplyBlendMode": { CIMultiplyBlendModeBuiltinFilter() },
         "CIMultiplyCompositing": { CIMultiplyCompositingBuiltinFilter() },
         "CIOverlayBlendMode": { CIOverlayBlendModeBuiltinFilter() },
