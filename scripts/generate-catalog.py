@@ -143,30 +143,52 @@ for name in sorted(implemented):
 out.append("    ]")
 out.append("}")
 
+# Apple's typed protocols, some shared by several filters (all blend modes are
+# CICompositeOperation, the ten convolutions CIConvolution): each declared once, from the
+# first member; the members must agree on their properties.
+PROPERTY_NAMES = {("CIBicubicScaleTransform", "inputB"): "parameterB", ("CIBicubicScaleTransform", "inputC"): "parameterC"}
+
+def typed_property(proto, key):
+    return PROPERTY_NAMES.get((proto, key), prop_name(key))
+
+protocols = {}
 for name in sorted(implemented):
     f = spec[name]
     b = f.get("builtins")
     if not b:
         continue
+    proto = b.get("protocol") or name
+    props = [(typed_property(proto, i["key"]), swift_type(i, name)[0]) for i in f["inputs"]]
+    if proto in protocols:
+        if protocols[proto][1] != props:
+            raise SystemExit(f"{name}: properties {props} differ from {protocols[proto][0]}'s for protocol {proto}")
+        continue
+    protocols[proto] = (name, props)
+    out.append("")
+    out.append(f"/// Typed access to the inputs of {name}" + (f" and the other {proto} filters" if proto != name else "") + ".")
+    out.append(f"public protocol {proto}: CIFilterProtocol {{")
+    for p, t in props:
+        out.append(f"    var {p}: {t} {{ get set }}")
+    out.append("}")
+
+for name in sorted(implemented):
+    f = spec[name]
+    b = f.get("builtins")
+    if not b:
+        continue
+    proto = b.get("protocol") or name
     factory = b["objcFactory"]
     if factory.endswith("Filter"):
         factory = factory[: -len("Filter")]
     factory = swift_method_name(factory)
     cls = f"{name}BuiltinFilter"
     out.append("")
-    out.append(f"/// Typed access to {name}'s inputs (`CIFilter.{factory}()`).")
-    out.append(f"public protocol {name}: CIFilterProtocol {{")
-    for i in f["inputs"]:
-        t, _ = swift_type(i, name)
-        out.append(f"    var {prop_name(i['key'])}: {t} {{ get set }}")
-    out.append("}")
-    out.append("")
-    out.append(f"final class {cls}: CIFilter, {name} {{")
+    out.append(f"final class {cls}: CIFilter, {proto} {{")
     out.append(f"    override init() {{ super.init(builtin: BuiltinFilters.{implemented[name]}) }}")
     for i in f["inputs"]:
         t, kind = swift_type(i, name)
         key = swift_str(i["key"])
-        p = prop_name(i["key"])
+        p = typed_property(proto, i["key"])
         out.append(f"    var {p}: {t} {{")
         out.append(f"        get {{ typedValue(forKey: {key}, as: {t.rstrip('?')}.self) }}")
         out.append(f"        set {{ setValue(newValue, forKey: {key}) }}")
@@ -175,7 +197,7 @@ for name in sorted(implemented):
     out.append("")
     out.append("extension CIFilter {")
     out.append(f"    /// {f['displayName']}: {f.get('summary') or ''}")
-    out.append(f"    public static func {factory}() -> CIFilter & {name} {{ {cls}() }}")
+    out.append(f"    public static func {factory}() -> CIFilter & {proto} {{ {cls}() }}")
     out.append("}")
 
 # CIFilter(name:) hands out the typed class, so `as? CIFilter & CISepiaTone` holds as in Core Image.

@@ -431,12 +431,12 @@ private func applyH(_ m: [Double], _ x: Double, _ y: Double) -> (Double, Double,
         // interpolates, so it changes nothing either.
         let f = CIFilter.bicubicScaleTransform()
         f.inputImage = input
-        #expect(f.scale == 1 && f.aspectRatio == 1 && f.b == 0 && f.c == 0.75)
+        #expect(f.scale == 1 && f.aspectRatio == 1 && f.parameterB == 0 && f.parameterC == 0.75)
         #expect(try render8(f.outputImage!, input.extent) == render8(input, input.extent))
         let node = CIImage(node: BicubicScaleNode(input: input.node, scaleX: 1, scaleY: 1, b: 0, c: 0.75))
         #expect(try render8(node, input.extent) == render8(input, input.extent))
         f.scale = 0.625
-        f.b = 0.25; f.c = 0.375
+        f.parameterB = 0.25; f.parameterC = 0.375
         let byName = input.applyingFilter("CIBicubicScaleTransform", parameters: [kCIInputScaleKey: 0.625, "inputB": 0.25, "inputC": 0.375])
         #expect(f.outputImage!.extent == byName.extent)
         #expect(try render8(f.outputImage!, byName.extent.integral) == render8(byName, byName.extent.integral))

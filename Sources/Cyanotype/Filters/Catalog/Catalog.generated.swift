@@ -1834,13 +1834,745 @@ extension BuiltinFilters {
     ]
 }
 
-/// Typed access to CIAdditionCompositing's inputs (`CIFilter.additionCompositing()`).
-public protocol CIAdditionCompositing: CIFilterProtocol {
+/// Typed access to the inputs of CIAdditionCompositing and the other CICompositeOperation filters.
+public protocol CICompositeOperation: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     var backgroundImage: CIImage? { get set }
 }
 
-final class CIAdditionCompositingBuiltinFilter: CIFilter, CIAdditionCompositing {
+/// Typed access to the inputs of CIAffineClamp.
+public protocol CIAffineClamp: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var transform: CGAffineTransform { get set }
+}
+
+/// Typed access to the inputs of CIAffineTile.
+public protocol CIAffineTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var transform: CGAffineTransform { get set }
+}
+
+/// Typed access to the inputs of CIAreaAlphaWeightedHistogram and the other CIAreaHistogram filters.
+public protocol CIAreaHistogram: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+    var scale: Float { get set }
+    var count: Float { get set }
+}
+
+/// Typed access to the inputs of CIAreaAverage.
+public protocol CIAreaAverage: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+/// Typed access to the inputs of CIAreaAverageMaximumRed.
+public protocol CIAreaAverageMaximumRed: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+/// Typed access to the inputs of CIAreaBoundsRed.
+public protocol CIAreaBoundsRed: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+/// Typed access to the inputs of CIAreaLogarithmicHistogram.
+public protocol CIAreaLogarithmicHistogram: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+    var scale: Float { get set }
+    var count: Float { get set }
+    var minimumStop: Float { get set }
+    var maximumStop: Float { get set }
+}
+
+/// Typed access to the inputs of CIAreaMaximum.
+public protocol CIAreaMaximum: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+/// Typed access to the inputs of CIAreaMaximumAlpha.
+public protocol CIAreaMaximumAlpha: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+/// Typed access to the inputs of CIAreaMinMax.
+public protocol CIAreaMinMax: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+/// Typed access to the inputs of CIAreaMinMaxRed.
+public protocol CIAreaMinMaxRed: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+/// Typed access to the inputs of CIAreaMinimum.
+public protocol CIAreaMinimum: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+/// Typed access to the inputs of CIAreaMinimumAlpha.
+public protocol CIAreaMinimumAlpha: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+/// Typed access to the inputs of CIAztecCodeGenerator.
+public protocol CIAztecCodeGenerator: CIFilterProtocol {
+    var message: Data { get set }
+    var correctionLevel: Float { get set }
+    var layers: Float { get set }
+    var compactStyle: Float { get set }
+}
+
+/// Typed access to the inputs of CIBarcodeGenerator.
+public protocol CIBarcodeGenerator: CIFilterProtocol {
+    var barcodeDescriptor: Any? { get set }
+}
+
+/// Typed access to the inputs of CIBicubicScaleTransform.
+public protocol CIBicubicScaleTransform: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var scale: Float { get set }
+    var aspectRatio: Float { get set }
+    var parameterB: Float { get set }
+    var parameterC: Float { get set }
+}
+
+/// Typed access to the inputs of CIBloom.
+public protocol CIBloom: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+    var intensity: Float { get set }
+}
+
+/// Typed access to the inputs of CIBlurredRectangleGenerator.
+public protocol CIBlurredRectangleGenerator: CIFilterProtocol {
+    var extent: CGRect { get set }
+    var sigma: Float { get set }
+    var color: CIColor { get set }
+}
+
+/// Typed access to the inputs of CIBlurredRoundedRectangleGenerator.
+public protocol CIBlurredRoundedRectangleGenerator: CIFilterProtocol {
+    var extent: CGRect { get set }
+    var radius: Float { get set }
+    var smoothness: Float { get set }
+    var sigma: Float { get set }
+    var color: CIColor { get set }
+}
+
+/// Typed access to the inputs of CIBoxBlur.
+public protocol CIBoxBlur: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+}
+
+/// Typed access to the inputs of CICheckerboardGenerator.
+public protocol CICheckerboardGenerator: CIFilterProtocol {
+    var center: CGPoint { get set }
+    var color0: CIColor { get set }
+    var color1: CIColor { get set }
+    var width: Float { get set }
+    var sharpness: Float { get set }
+}
+
+/// Typed access to the inputs of CICode128BarcodeGenerator.
+public protocol CICode128BarcodeGenerator: CIFilterProtocol {
+    var message: Data { get set }
+    var quietSpace: Float { get set }
+    var barcodeHeight: Float { get set }
+}
+
+/// Typed access to the inputs of CIColorAbsoluteDifference.
+public protocol CIColorAbsoluteDifference: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var image2: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIColorClamp.
+public protocol CIColorClamp: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var minComponents: CIVector { get set }
+    var maxComponents: CIVector { get set }
+}
+
+/// Typed access to the inputs of CIColorControls.
+public protocol CIColorControls: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var saturation: Float { get set }
+    var brightness: Float { get set }
+    var contrast: Float { get set }
+}
+
+/// Typed access to the inputs of CIColorCrossPolynomial.
+public protocol CIColorCrossPolynomial: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var redCoefficients: CIVector { get set }
+    var greenCoefficients: CIVector { get set }
+    var blueCoefficients: CIVector { get set }
+}
+
+/// Typed access to the inputs of CIColorCube.
+public protocol CIColorCube: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var cubeDimension: Float { get set }
+    var cubeData: Data { get set }
+    var extrapolate: Bool { get set }
+}
+
+/// Typed access to the inputs of CIColorCubeWithColorSpace.
+public protocol CIColorCubeWithColorSpace: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var cubeDimension: Float { get set }
+    var cubeData: Data { get set }
+    var extrapolate: Float { get set }
+    var colorSpace: Any? { get set }
+}
+
+/// Typed access to the inputs of CIColorCubesMixedWithMask.
+public protocol CIColorCubesMixedWithMask: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var maskImage: CIImage? { get set }
+    var cubeDimension: Float { get set }
+    var cube0Data: Data { get set }
+    var cube1Data: Data { get set }
+    var colorSpace: Any? { get set }
+    var extrapolate: Bool { get set }
+}
+
+/// Typed access to the inputs of CIColorCurves.
+public protocol CIColorCurves: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var curvesData: Data { get set }
+    var curvesDomain: CIVector { get set }
+    var colorSpace: Any? { get set }
+}
+
+/// Typed access to the inputs of CIColorInvert.
+public protocol CIColorInvert: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIColorMap.
+public protocol CIColorMap: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var gradientImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIColorMatrix.
+public protocol CIColorMatrix: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var rVector: CIVector { get set }
+    var gVector: CIVector { get set }
+    var bVector: CIVector { get set }
+    var aVector: CIVector { get set }
+    var biasVector: CIVector { get set }
+}
+
+/// Typed access to the inputs of CIColorMonochrome.
+public protocol CIColorMonochrome: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var color: CIColor { get set }
+    var intensity: Float { get set }
+}
+
+/// Typed access to the inputs of CIColorPolynomial.
+public protocol CIColorPolynomial: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var redCoefficients: CIVector { get set }
+    var greenCoefficients: CIVector { get set }
+    var blueCoefficients: CIVector { get set }
+    var alphaCoefficients: CIVector { get set }
+}
+
+/// Typed access to the inputs of CIColorPosterize.
+public protocol CIColorPosterize: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var levels: Float { get set }
+}
+
+/// Typed access to the inputs of CIColorThreshold.
+public protocol CIColorThreshold: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var threshold: Float { get set }
+}
+
+/// Typed access to the inputs of CIColorThresholdOtsu.
+public protocol CIColorThresholdOtsu: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIColumnAverage.
+public protocol CIColumnAverage: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+/// Typed access to the inputs of CIConvertLabToRGB and the other CIConvertLab filters.
+public protocol CIConvertLab: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var normalize: Bool { get set }
+}
+
+/// Typed access to the inputs of CIConvolution3X3 and the other CIConvolution filters.
+public protocol CIConvolution: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var weights: CIVector { get set }
+    var bias: Float { get set }
+}
+
+/// Typed access to the inputs of CIDepthToDisparity.
+public protocol CIDepthToDisparity: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIDisparityToDepth.
+public protocol CIDisparityToDepth: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIDistanceGradientFromRedMask.
+public protocol CIDistanceGradientFromRedMask: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var maximumDistance: Float { get set }
+}
+
+/// Typed access to the inputs of CIDither.
+public protocol CIDither: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var intensity: Float { get set }
+}
+
+/// Typed access to the inputs of CIDocumentEnhancer.
+public protocol CIDocumentEnhancer: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var amount: Float { get set }
+}
+
+/// Typed access to the inputs of CIExposureAdjust.
+public protocol CIExposureAdjust: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var ev: Float { get set }
+}
+
+/// Typed access to the inputs of CIFalseColor.
+public protocol CIFalseColor: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var color0: CIColor { get set }
+    var color1: CIColor { get set }
+}
+
+/// Typed access to the inputs of CIGammaAdjust.
+public protocol CIGammaAdjust: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var power: Float { get set }
+}
+
+/// Typed access to the inputs of CIGaussianBlur.
+public protocol CIGaussianBlur: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+}
+
+/// Typed access to the inputs of CIGaussianGradient.
+public protocol CIGaussianGradient: CIFilterProtocol {
+    var center: CGPoint { get set }
+    var color0: CIColor { get set }
+    var color1: CIColor { get set }
+    var radius: Float { get set }
+}
+
+/// Typed access to the inputs of CIHistogramDisplayFilter and the other CIHistogramDisplay filters.
+public protocol CIHistogramDisplay: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var height: Float { get set }
+    var highLimit: Float { get set }
+    var lowLimit: Float { get set }
+}
+
+/// Typed access to the inputs of CIHueAdjust.
+public protocol CIHueAdjust: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var angle: Float { get set }
+}
+
+/// Typed access to the inputs of CIHueSaturationValueGradient.
+public protocol CIHueSaturationValueGradient: CIFilterProtocol {
+    var value: Float { get set }
+    var radius: Float { get set }
+    var softness: Float { get set }
+    var dither: Float { get set }
+    var colorSpace: Any? { get set }
+}
+
+/// Typed access to the inputs of CIKMeans.
+public protocol CIKMeans: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+    var means: CIImage? { get set }
+    var count: Float { get set }
+    var passes: Float { get set }
+    var perceptual: Bool { get set }
+}
+
+/// Typed access to the inputs of CILabDeltaE.
+public protocol CILabDeltaE: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var image2: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CILanczosScaleTransform.
+public protocol CILanczosScaleTransform: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var scale: Float { get set }
+    var aspectRatio: Float { get set }
+}
+
+/// Typed access to the inputs of CILenticularHaloGenerator.
+public protocol CILenticularHaloGenerator: CIFilterProtocol {
+    var center: CGPoint { get set }
+    var color: CIColor { get set }
+    var haloRadius: Float { get set }
+    var haloWidth: Float { get set }
+    var haloOverlap: Float { get set }
+    var striationStrength: Float { get set }
+    var striationContrast: Float { get set }
+    var time: Float { get set }
+}
+
+/// Typed access to the inputs of CILinearGradient.
+public protocol CILinearGradient: CIFilterProtocol {
+    var point0: CGPoint { get set }
+    var point1: CGPoint { get set }
+    var color0: CIColor { get set }
+    var color1: CIColor { get set }
+}
+
+/// Typed access to the inputs of CILinearToSRGBToneCurve.
+public protocol CILinearToSRGBToneCurve: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIMaskToAlpha.
+public protocol CIMaskToAlpha: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIMaximumComponent.
+public protocol CIMaximumComponent: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIMedianFilter and the other CIMedian filters.
+public protocol CIMedian: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIMeshGenerator.
+public protocol CIMeshGenerator: CIFilterProtocol {
+    var width: Float { get set }
+    var color: CIColor { get set }
+    var mesh: Any? { get set }
+}
+
+/// Typed access to the inputs of CIMinimumComponent.
+public protocol CIMinimumComponent: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIMorphologyGradient.
+public protocol CIMorphologyGradient: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+}
+
+/// Typed access to the inputs of CIMorphologyMaximum.
+public protocol CIMorphologyMaximum: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+}
+
+/// Typed access to the inputs of CIMorphologyMinimum.
+public protocol CIMorphologyMinimum: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+}
+
+/// Typed access to the inputs of CIMorphologyRectangleMaximum.
+public protocol CIMorphologyRectangleMaximum: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var width: Float { get set }
+    var height: Float { get set }
+}
+
+/// Typed access to the inputs of CIMorphologyRectangleMinimum.
+public protocol CIMorphologyRectangleMinimum: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var width: Float { get set }
+    var height: Float { get set }
+}
+
+/// Typed access to the inputs of CIPDF417BarcodeGenerator.
+public protocol CIPDF417BarcodeGenerator: CIFilterProtocol {
+    var message: Data { get set }
+    var minWidth: Float { get set }
+    var maxWidth: Float { get set }
+    var minHeight: Float { get set }
+    var maxHeight: Float { get set }
+    var dataColumns: Float { get set }
+    var rows: Float { get set }
+    var preferredAspectRatio: Float { get set }
+    var compactionMode: Float { get set }
+    var compactStyle: Float { get set }
+    var correctionLevel: Float { get set }
+    var alwaysSpecifyCompaction: Float { get set }
+}
+
+/// Typed access to the inputs of CIPaletteCentroid.
+public protocol CIPaletteCentroid: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var paletteImage: CIImage? { get set }
+    var perceptual: Bool { get set }
+}
+
+/// Typed access to the inputs of CIPalettize.
+public protocol CIPalettize: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var paletteImage: CIImage? { get set }
+    var perceptual: Bool { get set }
+}
+
+/// Typed access to the inputs of CIPerspectiveCorrection.
+public protocol CIPerspectiveCorrection: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var topLeft: CGPoint { get set }
+    var topRight: CGPoint { get set }
+    var bottomRight: CGPoint { get set }
+    var bottomLeft: CGPoint { get set }
+    var crop: Bool { get set }
+}
+
+/// Typed access to the inputs of CIPerspectiveTransform.
+public protocol CIPerspectiveTransform: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var topLeft: CGPoint { get set }
+    var topRight: CGPoint { get set }
+    var bottomRight: CGPoint { get set }
+    var bottomLeft: CGPoint { get set }
+}
+
+/// Typed access to the inputs of CIPerspectiveTransformWithExtent.
+public protocol CIPerspectiveTransformWithExtent: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+    var topLeft: CGPoint { get set }
+    var topRight: CGPoint { get set }
+    var bottomRight: CGPoint { get set }
+    var bottomLeft: CGPoint { get set }
+}
+
+/// Typed access to the inputs of CIPhotoEffectChrome and the other CIPhotoEffect filters.
+public protocol CIPhotoEffect: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extrapolate: Bool { get set }
+}
+
+/// Typed access to the inputs of CIQRCodeGenerator.
+public protocol CIQRCodeGenerator: CIFilterProtocol {
+    var message: Data { get set }
+    var correctionLevel: String { get set }
+}
+
+/// Typed access to the inputs of CIRadialGradient.
+public protocol CIRadialGradient: CIFilterProtocol {
+    var center: CGPoint { get set }
+    var radius0: Float { get set }
+    var radius1: Float { get set }
+    var color0: CIColor { get set }
+    var color1: CIColor { get set }
+}
+
+/// Typed access to the inputs of CIRandomGenerator.
+public protocol CIRandomGenerator: CIFilterProtocol {
+}
+
+/// Typed access to the inputs of CIRoundedQRCodeGenerator.
+public protocol CIRoundedQRCodeGenerator: CIFilterProtocol {
+    var message: Data { get set }
+    var correctionLevel: String { get set }
+    var scale: Float { get set }
+    var roundedMarkers: Float { get set }
+    var roundedData: Bool { get set }
+    var centerSpaceSize: Float { get set }
+    var color0: CIColor { get set }
+    var color1: CIColor { get set }
+}
+
+/// Typed access to the inputs of CIRoundedRectangleGenerator.
+public protocol CIRoundedRectangleGenerator: CIFilterProtocol {
+    var extent: CGRect { get set }
+    var radius: Float { get set }
+    var smoothness: Float { get set }
+    var color: CIColor { get set }
+}
+
+/// Typed access to the inputs of CIRoundedRectangleStrokeGenerator.
+public protocol CIRoundedRectangleStrokeGenerator: CIFilterProtocol {
+    var extent: CGRect { get set }
+    var radius: Float { get set }
+    var smoothness: Float { get set }
+    var color: CIColor { get set }
+    var width: Float { get set }
+}
+
+/// Typed access to the inputs of CIRowAverage.
+public protocol CIRowAverage: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var extent: CGRect { get set }
+}
+
+/// Typed access to the inputs of CISRGBToneCurveToLinear.
+public protocol CISRGBToneCurveToLinear: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CISepiaTone.
+public protocol CISepiaTone: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var intensity: Float { get set }
+}
+
+/// Typed access to the inputs of CISignedDistanceGradientFromRedMask.
+public protocol CISignedDistanceGradientFromRedMask: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var maximumDistance: Float { get set }
+}
+
+/// Typed access to the inputs of CISmoothLinearGradient.
+public protocol CISmoothLinearGradient: CIFilterProtocol {
+    var point0: CGPoint { get set }
+    var point1: CGPoint { get set }
+    var color0: CIColor { get set }
+    var color1: CIColor { get set }
+}
+
+/// Typed access to the inputs of CIStarShineGenerator.
+public protocol CIStarShineGenerator: CIFilterProtocol {
+    var center: CGPoint { get set }
+    var color: CIColor { get set }
+    var radius: Float { get set }
+    var crossScale: Float { get set }
+    var crossAngle: Float { get set }
+    var crossOpacity: Float { get set }
+    var crossWidth: Float { get set }
+    var epsilon: Float { get set }
+}
+
+/// Typed access to the inputs of CIStraightenFilter and the other CIStraighten filters.
+public protocol CIStraighten: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var angle: Float { get set }
+}
+
+/// Typed access to the inputs of CIStripesGenerator.
+public protocol CIStripesGenerator: CIFilterProtocol {
+    var center: CGPoint { get set }
+    var color0: CIColor { get set }
+    var color1: CIColor { get set }
+    var width: Float { get set }
+    var sharpness: Float { get set }
+}
+
+/// Typed access to the inputs of CISunbeamsGenerator.
+public protocol CISunbeamsGenerator: CIFilterProtocol {
+    var center: CGPoint { get set }
+    var color: CIColor { get set }
+    var sunRadius: Float { get set }
+    var maxStriationRadius: Float { get set }
+    var striationStrength: Float { get set }
+    var striationContrast: Float { get set }
+    var time: Float { get set }
+}
+
+/// Typed access to the inputs of CITemperatureAndTint.
+public protocol CITemperatureAndTint: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var neutral: CIVector { get set }
+    var targetNeutral: CIVector { get set }
+}
+
+/// Typed access to the inputs of CIThermal.
+public protocol CIThermal: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIToneCurve.
+public protocol CIToneCurve: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var point0: CIVector { get set }
+    var point1: CIVector { get set }
+    var point2: CIVector { get set }
+    var point3: CIVector { get set }
+    var point4: CIVector { get set }
+    var extrapolate: Bool { get set }
+}
+
+/// Typed access to the inputs of CIToneMapHeadroom.
+public protocol CIToneMapHeadroom: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var sourceHeadroom: Float { get set }
+    var targetHeadroom: Float { get set }
+}
+
+/// Typed access to the inputs of CIUnsharpMask.
+public protocol CIUnsharpMask: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+    var intensity: Float { get set }
+}
+
+/// Typed access to the inputs of CIVibrance.
+public protocol CIVibrance: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var amount: Float { get set }
+}
+
+/// Typed access to the inputs of CIVignette.
+public protocol CIVignette: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var intensity: Float { get set }
+    var radius: Float { get set }
+}
+
+/// Typed access to the inputs of CIVignetteEffect.
+public protocol CIVignetteEffect: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+    var intensity: Float { get set }
+    var falloff: Float { get set }
+}
+
+/// Typed access to the inputs of CIWhitePointAdjust.
+public protocol CIWhitePointAdjust: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var color: CIColor { get set }
+}
+
+/// Typed access to the inputs of CIXRay.
+public protocol CIXRay: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
+final class CIAdditionCompositingBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.additionCompositing) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -1854,13 +2586,7 @@ final class CIAdditionCompositingBuiltinFilter: CIFilter, CIAdditionCompositing 
 
 extension CIFilter {
     /// Addition: Adds source and background color components per channel (brightening composite).
-    public static func additionCompositing() -> CIFilter & CIAdditionCompositing { CIAdditionCompositingBuiltinFilter() }
-}
-
-/// Typed access to CIAffineClamp's inputs (`CIFilter.affineClamp()`).
-public protocol CIAffineClamp: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var transform: CGAffineTransform { get set }
+    public static func additionCompositing() -> CIFilter & CICompositeOperation { CIAdditionCompositingBuiltinFilter() }
 }
 
 final class CIAffineClampBuiltinFilter: CIFilter, CIAffineClamp {
@@ -1880,12 +2606,6 @@ extension CIFilter {
     public static func affineClamp() -> CIFilter & CIAffineClamp { CIAffineClampBuiltinFilter() }
 }
 
-/// Typed access to CIAffineTile's inputs (`CIFilter.affineTile()`).
-public protocol CIAffineTile: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var transform: CGAffineTransform { get set }
-}
-
 final class CIAffineTileBuiltinFilter: CIFilter, CIAffineTile {
     override init() { super.init(builtin: BuiltinFilters.affineTile) }
     var inputImage: CIImage? {
@@ -1903,15 +2623,7 @@ extension CIFilter {
     public static func affineTile() -> CIFilter & CIAffineTile { CIAffineTileBuiltinFilter() }
 }
 
-/// Typed access to CIAreaAlphaWeightedHistogram's inputs (`CIFilter.areaAlphaWeightedHistogram()`).
-public protocol CIAreaAlphaWeightedHistogram: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extent: CGRect { get set }
-    var scale: Float { get set }
-    var count: Float { get set }
-}
-
-final class CIAreaAlphaWeightedHistogramBuiltinFilter: CIFilter, CIAreaAlphaWeightedHistogram {
+final class CIAreaAlphaWeightedHistogramBuiltinFilter: CIFilter, CIAreaHistogram {
     override init() { super.init(builtin: BuiltinFilters.areaAlphaWeightedHistogram) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -1933,13 +2645,7 @@ final class CIAreaAlphaWeightedHistogramBuiltinFilter: CIFilter, CIAreaAlphaWeig
 
 extension CIFilter {
     /// Area Alpha Weighted Histogram: Per-channel RGB histogram of a region with each pixel weighted by its alpha.
-    public static func areaAlphaWeightedHistogram() -> CIFilter & CIAreaAlphaWeightedHistogram { CIAreaAlphaWeightedHistogramBuiltinFilter() }
-}
-
-/// Typed access to CIAreaAverage's inputs (`CIFilter.areaAverage()`).
-public protocol CIAreaAverage: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extent: CGRect { get set }
+    public static func areaAlphaWeightedHistogram() -> CIFilter & CIAreaHistogram { CIAreaAlphaWeightedHistogramBuiltinFilter() }
 }
 
 final class CIAreaAverageBuiltinFilter: CIFilter, CIAreaAverage {
@@ -1959,12 +2665,6 @@ extension CIFilter {
     public static func areaAverage() -> CIFilter & CIAreaAverage { CIAreaAverageBuiltinFilter() }
 }
 
-/// Typed access to CIAreaAverageMaximumRed's inputs (`CIFilter.areaAverageMaximumRed()`).
-public protocol CIAreaAverageMaximumRed: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extent: CGRect { get set }
-}
-
 final class CIAreaAverageMaximumRedBuiltinFilter: CIFilter, CIAreaAverageMaximumRed {
     override init() { super.init(builtin: BuiltinFilters.areaAverageMaximumRed) }
     var inputImage: CIImage? {
@@ -1982,12 +2682,6 @@ extension CIFilter {
     public static func areaAverageMaximumRed() -> CIFilter & CIAreaAverageMaximumRed { CIAreaAverageMaximumRedBuiltinFilter() }
 }
 
-/// Typed access to CIAreaBoundsRed's inputs (`CIFilter.areaBoundsRed()`).
-public protocol CIAreaBoundsRed: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extent: CGRect { get set }
-}
-
 final class CIAreaBoundsRedBuiltinFilter: CIFilter, CIAreaBoundsRed {
     override init() { super.init(builtin: BuiltinFilters.areaBoundsRed) }
     var inputImage: CIImage? {
@@ -2003,14 +2697,6 @@ final class CIAreaBoundsRedBuiltinFilter: CIFilter, CIAreaBoundsRed {
 extension CIFilter {
     /// Area Bounds Red: Finds the approximate bounding box of non-zero red pixels in a region (normalized rect in one pixel).
     public static func areaBoundsRed() -> CIFilter & CIAreaBoundsRed { CIAreaBoundsRedBuiltinFilter() }
-}
-
-/// Typed access to CIAreaHistogram's inputs (`CIFilter.areaHistogram()`).
-public protocol CIAreaHistogram: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extent: CGRect { get set }
-    var scale: Float { get set }
-    var count: Float { get set }
 }
 
 final class CIAreaHistogramBuiltinFilter: CIFilter, CIAreaHistogram {
@@ -2036,16 +2722,6 @@ final class CIAreaHistogramBuiltinFilter: CIFilter, CIAreaHistogram {
 extension CIFilter {
     /// Area Histogram: Computes an RGBA histogram of a region as a 1-pixel-tall image with N bins.
     public static func areaHistogram() -> CIFilter & CIAreaHistogram { CIAreaHistogramBuiltinFilter() }
-}
-
-/// Typed access to CIAreaLogarithmicHistogram's inputs (`CIFilter.areaLogarithmicHistogram()`).
-public protocol CIAreaLogarithmicHistogram: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extent: CGRect { get set }
-    var scale: Float { get set }
-    var count: Float { get set }
-    var minimumStop: Float { get set }
-    var maximumStop: Float { get set }
 }
 
 final class CIAreaLogarithmicHistogramBuiltinFilter: CIFilter, CIAreaLogarithmicHistogram {
@@ -2081,12 +2757,6 @@ extension CIFilter {
     public static func areaLogarithmicHistogram() -> CIFilter & CIAreaLogarithmicHistogram { CIAreaLogarithmicHistogramBuiltinFilter() }
 }
 
-/// Typed access to CIAreaMaximum's inputs (`CIFilter.areaMaximum()`).
-public protocol CIAreaMaximum: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extent: CGRect { get set }
-}
-
 final class CIAreaMaximumBuiltinFilter: CIFilter, CIAreaMaximum {
     override init() { super.init(builtin: BuiltinFilters.areaMaximum) }
     var inputImage: CIImage? {
@@ -2102,12 +2772,6 @@ final class CIAreaMaximumBuiltinFilter: CIFilter, CIAreaMaximum {
 extension CIFilter {
     /// Area Maximum: Reduces a region to one pixel holding the per-channel maximum.
     public static func areaMaximum() -> CIFilter & CIAreaMaximum { CIAreaMaximumBuiltinFilter() }
-}
-
-/// Typed access to CIAreaMaximumAlpha's inputs (`CIFilter.areaMaximumAlpha()`).
-public protocol CIAreaMaximumAlpha: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extent: CGRect { get set }
 }
 
 final class CIAreaMaximumAlphaBuiltinFilter: CIFilter, CIAreaMaximumAlpha {
@@ -2127,12 +2791,6 @@ extension CIFilter {
     public static func areaMaximumAlpha() -> CIFilter & CIAreaMaximumAlpha { CIAreaMaximumAlphaBuiltinFilter() }
 }
 
-/// Typed access to CIAreaMinMax's inputs (`CIFilter.areaMinMax()`).
-public protocol CIAreaMinMax: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extent: CGRect { get set }
-}
-
 final class CIAreaMinMaxBuiltinFilter: CIFilter, CIAreaMinMax {
     override init() { super.init(builtin: BuiltinFilters.areaMinMax) }
     var inputImage: CIImage? {
@@ -2148,12 +2806,6 @@ final class CIAreaMinMaxBuiltinFilter: CIFilter, CIAreaMinMax {
 extension CIFilter {
     /// Area Min and Max: Reduces a region to a 2x1 image with per-channel minimum and maximum.
     public static func areaMinMax() -> CIFilter & CIAreaMinMax { CIAreaMinMaxBuiltinFilter() }
-}
-
-/// Typed access to CIAreaMinMaxRed's inputs (`CIFilter.areaMinMaxRed()`).
-public protocol CIAreaMinMaxRed: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extent: CGRect { get set }
 }
 
 final class CIAreaMinMaxRedBuiltinFilter: CIFilter, CIAreaMinMaxRed {
@@ -2173,12 +2825,6 @@ extension CIFilter {
     public static func areaMinMaxRed() -> CIFilter & CIAreaMinMaxRed { CIAreaMinMaxRedBuiltinFilter() }
 }
 
-/// Typed access to CIAreaMinimum's inputs (`CIFilter.areaMinimum()`).
-public protocol CIAreaMinimum: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extent: CGRect { get set }
-}
-
 final class CIAreaMinimumBuiltinFilter: CIFilter, CIAreaMinimum {
     override init() { super.init(builtin: BuiltinFilters.areaMinimum) }
     var inputImage: CIImage? {
@@ -2196,12 +2842,6 @@ extension CIFilter {
     public static func areaMinimum() -> CIFilter & CIAreaMinimum { CIAreaMinimumBuiltinFilter() }
 }
 
-/// Typed access to CIAreaMinimumAlpha's inputs (`CIFilter.areaMinimumAlpha()`).
-public protocol CIAreaMinimumAlpha: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extent: CGRect { get set }
-}
-
 final class CIAreaMinimumAlphaBuiltinFilter: CIFilter, CIAreaMinimumAlpha {
     override init() { super.init(builtin: BuiltinFilters.areaMinimumAlpha) }
     var inputImage: CIImage? {
@@ -2217,14 +2857,6 @@ final class CIAreaMinimumAlphaBuiltinFilter: CIFilter, CIAreaMinimumAlpha {
 extension CIFilter {
     /// Area Minimum Alpha: Returns the pixel of the region whose alpha is smallest.
     public static func areaMinimumAlpha() -> CIFilter & CIAreaMinimumAlpha { CIAreaMinimumAlphaBuiltinFilter() }
-}
-
-/// Typed access to CIAztecCodeGenerator's inputs (`CIFilter.aztecCodeGenerator()`).
-public protocol CIAztecCodeGenerator: CIFilterProtocol {
-    var message: Data { get set }
-    var correctionLevel: Float { get set }
-    var layers: Float { get set }
-    var compactStyle: Float { get set }
 }
 
 final class CIAztecCodeGeneratorBuiltinFilter: CIFilter, CIAztecCodeGenerator {
@@ -2252,11 +2884,6 @@ extension CIFilter {
     public static func aztecCodeGenerator() -> CIFilter & CIAztecCodeGenerator { CIAztecCodeGeneratorBuiltinFilter() }
 }
 
-/// Typed access to CIBarcodeGenerator's inputs (`CIFilter.barcodeGenerator()`).
-public protocol CIBarcodeGenerator: CIFilterProtocol {
-    var barcodeDescriptor: Any? { get set }
-}
-
 final class CIBarcodeGeneratorBuiltinFilter: CIFilter, CIBarcodeGenerator {
     override init() { super.init(builtin: BuiltinFilters.barcodeGenerator) }
     var barcodeDescriptor: Any? {
@@ -2268,15 +2895,6 @@ final class CIBarcodeGeneratorBuiltinFilter: CIFilter, CIBarcodeGenerator {
 extension CIFilter {
     /// Barcode Generator: Renders a barcode image from a barcode descriptor object (QR, Aztec, PDF417, Data Matrix).
     public static func barcodeGenerator() -> CIFilter & CIBarcodeGenerator { CIBarcodeGeneratorBuiltinFilter() }
-}
-
-/// Typed access to CIBicubicScaleTransform's inputs (`CIFilter.bicubicScaleTransform()`).
-public protocol CIBicubicScaleTransform: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var scale: Float { get set }
-    var aspectRatio: Float { get set }
-    var b: Float { get set }
-    var c: Float { get set }
 }
 
 final class CIBicubicScaleTransformBuiltinFilter: CIFilter, CIBicubicScaleTransform {
@@ -2293,11 +2911,11 @@ final class CIBicubicScaleTransformBuiltinFilter: CIFilter, CIBicubicScaleTransf
         get { typedValue(forKey: "inputAspectRatio", as: Float.self) }
         set { setValue(newValue, forKey: "inputAspectRatio") }
     }
-    var b: Float {
+    var parameterB: Float {
         get { typedValue(forKey: "inputB", as: Float.self) }
         set { setValue(newValue, forKey: "inputB") }
     }
-    var c: Float {
+    var parameterC: Float {
         get { typedValue(forKey: "inputC", as: Float.self) }
         set { setValue(newValue, forKey: "inputC") }
     }
@@ -2306,13 +2924,6 @@ final class CIBicubicScaleTransformBuiltinFilter: CIFilter, CIBicubicScaleTransf
 extension CIFilter {
     /// Bicubic Scale Transform: Resamples the image with a bicubic kernel controlled by B and C parameters.
     public static func bicubicScaleTransform() -> CIFilter & CIBicubicScaleTransform { CIBicubicScaleTransformBuiltinFilter() }
-}
-
-/// Typed access to CIBloom's inputs (`CIFilter.bloom()`).
-public protocol CIBloom: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var radius: Float { get set }
-    var intensity: Float { get set }
 }
 
 final class CIBloomBuiltinFilter: CIFilter, CIBloom {
@@ -2336,13 +2947,6 @@ extension CIFilter {
     public static func bloom() -> CIFilter & CIBloom { CIBloomBuiltinFilter() }
 }
 
-/// Typed access to CIBlurredRectangleGenerator's inputs (`CIFilter.blurredRectangleGenerator()`).
-public protocol CIBlurredRectangleGenerator: CIFilterProtocol {
-    var extent: CGRect { get set }
-    var sigma: Float { get set }
-    var color: CIColor { get set }
-}
-
 final class CIBlurredRectangleGeneratorBuiltinFilter: CIFilter, CIBlurredRectangleGenerator {
     override init() { super.init(builtin: BuiltinFilters.blurredRectangleGenerator) }
     var extent: CGRect {
@@ -2362,15 +2966,6 @@ final class CIBlurredRectangleGeneratorBuiltinFilter: CIFilter, CIBlurredRectang
 extension CIFilter {
     /// Blurred Rectangle Generator: Generates a solid-color rectangle with Gaussian-blurred edges.
     public static func blurredRectangleGenerator() -> CIFilter & CIBlurredRectangleGenerator { CIBlurredRectangleGeneratorBuiltinFilter() }
-}
-
-/// Typed access to CIBlurredRoundedRectangleGenerator's inputs (`CIFilter.blurredRoundedRectangleGenerator()`).
-public protocol CIBlurredRoundedRectangleGenerator: CIFilterProtocol {
-    var extent: CGRect { get set }
-    var radius: Float { get set }
-    var smoothness: Float { get set }
-    var sigma: Float { get set }
-    var color: CIColor { get set }
 }
 
 final class CIBlurredRoundedRectangleGeneratorBuiltinFilter: CIFilter, CIBlurredRoundedRectangleGenerator {
@@ -2402,12 +2997,6 @@ extension CIFilter {
     public static func blurredRoundedRectangleGenerator() -> CIFilter & CIBlurredRoundedRectangleGenerator { CIBlurredRoundedRectangleGeneratorBuiltinFilter() }
 }
 
-/// Typed access to CIBoxBlur's inputs (`CIFilter.boxBlur()`).
-public protocol CIBoxBlur: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var radius: Float { get set }
-}
-
 final class CIBoxBlurBuiltinFilter: CIFilter, CIBoxBlur {
     override init() { super.init(builtin: BuiltinFilters.boxBlur) }
     var inputImage: CIImage? {
@@ -2423,15 +3012,6 @@ final class CIBoxBlurBuiltinFilter: CIFilter, CIBoxBlur {
 extension CIFilter {
     /// Box Blur: Blurs with a square (box) averaging kernel.
     public static func boxBlur() -> CIFilter & CIBoxBlur { CIBoxBlurBuiltinFilter() }
-}
-
-/// Typed access to CICheckerboardGenerator's inputs (`CIFilter.checkerboardGenerator()`).
-public protocol CICheckerboardGenerator: CIFilterProtocol {
-    var center: CGPoint { get set }
-    var color0: CIColor { get set }
-    var color1: CIColor { get set }
-    var width: Float { get set }
-    var sharpness: Float { get set }
 }
 
 final class CICheckerboardGeneratorBuiltinFilter: CIFilter, CICheckerboardGenerator {
@@ -2463,13 +3043,6 @@ extension CIFilter {
     public static func checkerboardGenerator() -> CIFilter & CICheckerboardGenerator { CICheckerboardGeneratorBuiltinFilter() }
 }
 
-/// Typed access to CICode128BarcodeGenerator's inputs (`CIFilter.code128BarcodeGenerator()`).
-public protocol CICode128BarcodeGenerator: CIFilterProtocol {
-    var message: Data { get set }
-    var quietSpace: Float { get set }
-    var barcodeHeight: Float { get set }
-}
-
 final class CICode128BarcodeGeneratorBuiltinFilter: CIFilter, CICode128BarcodeGenerator {
     override init() { super.init(builtin: BuiltinFilters.code128BarcodeGenerator) }
     var message: Data {
@@ -2491,12 +3064,6 @@ extension CIFilter {
     public static func code128BarcodeGenerator() -> CIFilter & CICode128BarcodeGenerator { CICode128BarcodeGeneratorBuiltinFilter() }
 }
 
-/// Typed access to CIColorAbsoluteDifference's inputs (`CIFilter.colorAbsoluteDifference()`).
-public protocol CIColorAbsoluteDifference: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var image2: CIImage? { get set }
-}
-
 final class CIColorAbsoluteDifferenceBuiltinFilter: CIFilter, CIColorAbsoluteDifference {
     override init() { super.init(builtin: BuiltinFilters.colorAbsoluteDifference) }
     var inputImage: CIImage? {
@@ -2514,13 +3081,7 @@ extension CIFilter {
     public static func colorAbsoluteDifference() -> CIFilter & CIColorAbsoluteDifference { CIColorAbsoluteDifferenceBuiltinFilter() }
 }
 
-/// Typed access to CIColorBlendMode's inputs (`CIFilter.colorBlendMode()`).
-public protocol CIColorBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CIColorBlendModeBuiltinFilter: CIFilter, CIColorBlendMode {
+final class CIColorBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.colorBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -2534,16 +3095,10 @@ final class CIColorBlendModeBuiltinFilter: CIFilter, CIColorBlendMode {
 
 extension CIFilter {
     /// Color Blend Mode: Blend mode: background luminance with the source's hue and saturation.
-    public static func colorBlendMode() -> CIFilter & CIColorBlendMode { CIColorBlendModeBuiltinFilter() }
+    public static func colorBlendMode() -> CIFilter & CICompositeOperation { CIColorBlendModeBuiltinFilter() }
 }
 
-/// Typed access to CIColorBurnBlendMode's inputs (`CIFilter.colorBurnBlendMode()`).
-public protocol CIColorBurnBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CIColorBurnBlendModeBuiltinFilter: CIFilter, CIColorBurnBlendMode {
+final class CIColorBurnBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.colorBurnBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -2557,14 +3112,7 @@ final class CIColorBurnBlendModeBuiltinFilter: CIFilter, CIColorBurnBlendMode {
 
 extension CIFilter {
     /// Color Burn Blend Mode: Blend mode: color burn (darkens background to reflect the source).
-    public static func colorBurnBlendMode() -> CIFilter & CIColorBurnBlendMode { CIColorBurnBlendModeBuiltinFilter() }
-}
-
-/// Typed access to CIColorClamp's inputs (`CIFilter.colorClamp()`).
-public protocol CIColorClamp: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var minComponents: CIVector { get set }
-    var maxComponents: CIVector { get set }
+    public static func colorBurnBlendMode() -> CIFilter & CICompositeOperation { CIColorBurnBlendModeBuiltinFilter() }
 }
 
 final class CIColorClampBuiltinFilter: CIFilter, CIColorClamp {
@@ -2586,14 +3134,6 @@ final class CIColorClampBuiltinFilter: CIFilter, CIColorClamp {
 extension CIFilter {
     /// Color Clamp: Clamps each color component into a [min, max] range per channel.
     public static func colorClamp() -> CIFilter & CIColorClamp { CIColorClampBuiltinFilter() }
-}
-
-/// Typed access to CIColorControls's inputs (`CIFilter.colorControls()`).
-public protocol CIColorControls: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var saturation: Float { get set }
-    var brightness: Float { get set }
-    var contrast: Float { get set }
 }
 
 final class CIColorControlsBuiltinFilter: CIFilter, CIColorControls {
@@ -2621,14 +3161,6 @@ extension CIFilter {
     public static func colorControls() -> CIFilter & CIColorControls { CIColorControlsBuiltinFilter() }
 }
 
-/// Typed access to CIColorCrossPolynomial's inputs (`CIFilter.colorCrossPolynomial()`).
-public protocol CIColorCrossPolynomial: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var redCoefficients: CIVector { get set }
-    var greenCoefficients: CIVector { get set }
-    var blueCoefficients: CIVector { get set }
-}
-
 final class CIColorCrossPolynomialBuiltinFilter: CIFilter, CIColorCrossPolynomial {
     override init() { super.init(builtin: BuiltinFilters.colorCrossPolynomial) }
     var inputImage: CIImage? {
@@ -2654,14 +3186,6 @@ extension CIFilter {
     public static func colorCrossPolynomial() -> CIFilter & CIColorCrossPolynomial { CIColorCrossPolynomialBuiltinFilter() }
 }
 
-/// Typed access to CIColorCube's inputs (`CIFilter.colorCube()`).
-public protocol CIColorCube: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var cubeDimension: Float { get set }
-    var cubeData: Data { get set }
-    var extrapolate: Bool { get set }
-}
-
 final class CIColorCubeBuiltinFilter: CIFilter, CIColorCube {
     override init() { super.init(builtin: BuiltinFilters.colorCube) }
     var inputImage: CIImage? {
@@ -2685,15 +3209,6 @@ final class CIColorCubeBuiltinFilter: CIFilter, CIColorCube {
 extension CIFilter {
     /// Color Cube: Applies a 3D color lookup table (LUT) to the image.
     public static func colorCube() -> CIFilter & CIColorCube { CIColorCubeBuiltinFilter() }
-}
-
-/// Typed access to CIColorCubeWithColorSpace's inputs (`CIFilter.colorCubeWithColorSpace()`).
-public protocol CIColorCubeWithColorSpace: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var cubeDimension: Float { get set }
-    var cubeData: Data { get set }
-    var extrapolate: Float { get set }
-    var colorSpace: Any? { get set }
 }
 
 final class CIColorCubeWithColorSpaceBuiltinFilter: CIFilter, CIColorCubeWithColorSpace {
@@ -2723,17 +3238,6 @@ final class CIColorCubeWithColorSpaceBuiltinFilter: CIFilter, CIColorCubeWithCol
 extension CIFilter {
     /// Color Cube with ColorSpace: Applies a 3D LUT whose values are defined in a given color space.
     public static func colorCubeWithColorSpace() -> CIFilter & CIColorCubeWithColorSpace { CIColorCubeWithColorSpaceBuiltinFilter() }
-}
-
-/// Typed access to CIColorCubesMixedWithMask's inputs (`CIFilter.colorCubesMixedWithMask()`).
-public protocol CIColorCubesMixedWithMask: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var maskImage: CIImage? { get set }
-    var cubeDimension: Float { get set }
-    var cube0Data: Data { get set }
-    var cube1Data: Data { get set }
-    var colorSpace: Any? { get set }
-    var extrapolate: Bool { get set }
 }
 
 final class CIColorCubesMixedWithMaskBuiltinFilter: CIFilter, CIColorCubesMixedWithMask {
@@ -2773,14 +3277,6 @@ extension CIFilter {
     public static func colorCubesMixedWithMask() -> CIFilter & CIColorCubesMixedWithMask { CIColorCubesMixedWithMaskBuiltinFilter() }
 }
 
-/// Typed access to CIColorCurves's inputs (`CIFilter.colorCurves()`).
-public protocol CIColorCurves: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var curvesData: Data { get set }
-    var curvesDomain: CIVector { get set }
-    var colorSpace: Any? { get set }
-}
-
 final class CIColorCurvesBuiltinFilter: CIFilter, CIColorCurves {
     override init() { super.init(builtin: BuiltinFilters.colorCurves) }
     var inputImage: CIImage? {
@@ -2806,13 +3302,7 @@ extension CIFilter {
     public static func colorCurves() -> CIFilter & CIColorCurves { CIColorCurvesBuiltinFilter() }
 }
 
-/// Typed access to CIColorDodgeBlendMode's inputs (`CIFilter.colorDodgeBlendMode()`).
-public protocol CIColorDodgeBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CIColorDodgeBlendModeBuiltinFilter: CIFilter, CIColorDodgeBlendMode {
+final class CIColorDodgeBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.colorDodgeBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -2826,12 +3316,7 @@ final class CIColorDodgeBlendModeBuiltinFilter: CIFilter, CIColorDodgeBlendMode 
 
 extension CIFilter {
     /// Color Dodge Blend Mode: Blend mode: color dodge (brightens background to reflect the source).
-    public static func colorDodgeBlendMode() -> CIFilter & CIColorDodgeBlendMode { CIColorDodgeBlendModeBuiltinFilter() }
-}
-
-/// Typed access to CIColorInvert's inputs (`CIFilter.colorInvert()`).
-public protocol CIColorInvert: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
+    public static func colorDodgeBlendMode() -> CIFilter & CICompositeOperation { CIColorDodgeBlendModeBuiltinFilter() }
 }
 
 final class CIColorInvertBuiltinFilter: CIFilter, CIColorInvert {
@@ -2845,12 +3330,6 @@ final class CIColorInvertBuiltinFilter: CIFilter, CIColorInvert {
 extension CIFilter {
     /// Color Invert: Inverts the color channels.
     public static func colorInvert() -> CIFilter & CIColorInvert { CIColorInvertBuiltinFilter() }
-}
-
-/// Typed access to CIColorMap's inputs (`CIFilter.colorMap()`).
-public protocol CIColorMap: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var gradientImage: CIImage? { get set }
 }
 
 final class CIColorMapBuiltinFilter: CIFilter, CIColorMap {
@@ -2868,16 +3347,6 @@ final class CIColorMapBuiltinFilter: CIFilter, CIColorMap {
 extension CIFilter {
     /// Color Map: Maps source colors through a gradient image used as a lookup table.
     public static func colorMap() -> CIFilter & CIColorMap { CIColorMapBuiltinFilter() }
-}
-
-/// Typed access to CIColorMatrix's inputs (`CIFilter.colorMatrix()`).
-public protocol CIColorMatrix: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var rVector: CIVector { get set }
-    var gVector: CIVector { get set }
-    var bVector: CIVector { get set }
-    var aVector: CIVector { get set }
-    var biasVector: CIVector { get set }
 }
 
 final class CIColorMatrixBuiltinFilter: CIFilter, CIColorMatrix {
@@ -2913,13 +3382,6 @@ extension CIFilter {
     public static func colorMatrix() -> CIFilter & CIColorMatrix { CIColorMatrixBuiltinFilter() }
 }
 
-/// Typed access to CIColorMonochrome's inputs (`CIFilter.colorMonochrome()`).
-public protocol CIColorMonochrome: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var color: CIColor { get set }
-    var intensity: Float { get set }
-}
-
 final class CIColorMonochromeBuiltinFilter: CIFilter, CIColorMonochrome {
     override init() { super.init(builtin: BuiltinFilters.colorMonochrome) }
     var inputImage: CIImage? {
@@ -2939,15 +3401,6 @@ final class CIColorMonochromeBuiltinFilter: CIFilter, CIColorMonochrome {
 extension CIFilter {
     /// Color Monochrome: Tints the image toward shades of one chosen color.
     public static func colorMonochrome() -> CIFilter & CIColorMonochrome { CIColorMonochromeBuiltinFilter() }
-}
-
-/// Typed access to CIColorPolynomial's inputs (`CIFilter.colorPolynomial()`).
-public protocol CIColorPolynomial: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var redCoefficients: CIVector { get set }
-    var greenCoefficients: CIVector { get set }
-    var blueCoefficients: CIVector { get set }
-    var alphaCoefficients: CIVector { get set }
 }
 
 final class CIColorPolynomialBuiltinFilter: CIFilter, CIColorPolynomial {
@@ -2979,12 +3432,6 @@ extension CIFilter {
     public static func colorPolynomial() -> CIFilter & CIColorPolynomial { CIColorPolynomialBuiltinFilter() }
 }
 
-/// Typed access to CIColorPosterize's inputs (`CIFilter.colorPosterize()`).
-public protocol CIColorPosterize: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var levels: Float { get set }
-}
-
 final class CIColorPosterizeBuiltinFilter: CIFilter, CIColorPosterize {
     override init() { super.init(builtin: BuiltinFilters.colorPosterize) }
     var inputImage: CIImage? {
@@ -3000,12 +3447,6 @@ final class CIColorPosterizeBuiltinFilter: CIFilter, CIColorPosterize {
 extension CIFilter {
     /// Color Posterize: Quantizes each color channel to a fixed number of levels.
     public static func colorPosterize() -> CIFilter & CIColorPosterize { CIColorPosterizeBuiltinFilter() }
-}
-
-/// Typed access to CIColorThreshold's inputs (`CIFilter.colorThreshold()`).
-public protocol CIColorThreshold: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var threshold: Float { get set }
 }
 
 final class CIColorThresholdBuiltinFilter: CIFilter, CIColorThreshold {
@@ -3025,11 +3466,6 @@ extension CIFilter {
     public static func colorThreshold() -> CIFilter & CIColorThreshold { CIColorThresholdBuiltinFilter() }
 }
 
-/// Typed access to CIColorThresholdOtsu's inputs (`CIFilter.colorThresholdOtsu()`).
-public protocol CIColorThresholdOtsu: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-}
-
 final class CIColorThresholdOtsuBuiltinFilter: CIFilter, CIColorThresholdOtsu {
     override init() { super.init(builtin: BuiltinFilters.colorThresholdOtsu) }
     var inputImage: CIImage? {
@@ -3041,12 +3477,6 @@ final class CIColorThresholdOtsuBuiltinFilter: CIFilter, CIColorThresholdOtsu {
 extension CIFilter {
     /// Color Threshold Otsu: Binarizes the image using an automatically computed (Otsu) threshold.
     public static func colorThresholdOtsu() -> CIFilter & CIColorThresholdOtsu { CIColorThresholdOtsuBuiltinFilter() }
-}
-
-/// Typed access to CIColumnAverage's inputs (`CIFilter.columnAverage()`).
-public protocol CIColumnAverage: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extent: CGRect { get set }
 }
 
 final class CIColumnAverageBuiltinFilter: CIFilter, CIColumnAverage {
@@ -3066,13 +3496,7 @@ extension CIFilter {
     public static func columnAverage() -> CIFilter & CIColumnAverage { CIColumnAverageBuiltinFilter() }
 }
 
-/// Typed access to CIConvertLabToRGB's inputs (`CIFilter.convertLabToRGB()`).
-public protocol CIConvertLabToRGB: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var normalize: Bool { get set }
-}
-
-final class CIConvertLabToRGBBuiltinFilter: CIFilter, CIConvertLabToRGB {
+final class CIConvertLabToRGBBuiltinFilter: CIFilter, CIConvertLab {
     override init() { super.init(builtin: BuiltinFilters.convertLabToRGB) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3086,16 +3510,10 @@ final class CIConvertLabToRGBBuiltinFilter: CIFilter, CIConvertLabToRGB {
 
 extension CIFilter {
     /// Convert Lab to RGB: Converts pixel values from L*a*b* to the RGB working space.
-    public static func convertLabToRGB() -> CIFilter & CIConvertLabToRGB { CIConvertLabToRGBBuiltinFilter() }
+    public static func convertLabToRGB() -> CIFilter & CIConvertLab { CIConvertLabToRGBBuiltinFilter() }
 }
 
-/// Typed access to CIConvertRGBtoLab's inputs (`CIFilter.convertRGBtoLab()`).
-public protocol CIConvertRGBtoLab: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var normalize: Bool { get set }
-}
-
-final class CIConvertRGBtoLabBuiltinFilter: CIFilter, CIConvertRGBtoLab {
+final class CIConvertRGBtoLabBuiltinFilter: CIFilter, CIConvertLab {
     override init() { super.init(builtin: BuiltinFilters.convertRGBtoLab) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3109,17 +3527,10 @@ final class CIConvertRGBtoLabBuiltinFilter: CIFilter, CIConvertRGBtoLab {
 
 extension CIFilter {
     /// Convert RGB to Lab: Converts pixel values from the RGB working space to L*a*b*.
-    public static func convertRGBtoLab() -> CIFilter & CIConvertRGBtoLab { CIConvertRGBtoLabBuiltinFilter() }
+    public static func convertRGBtoLab() -> CIFilter & CIConvertLab { CIConvertRGBtoLabBuiltinFilter() }
 }
 
-/// Typed access to CIConvolution3X3's inputs (`CIFilter.convolution3X3()`).
-public protocol CIConvolution3X3: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var weights: CIVector { get set }
-    var bias: Float { get set }
-}
-
-final class CIConvolution3X3BuiltinFilter: CIFilter, CIConvolution3X3 {
+final class CIConvolution3X3BuiltinFilter: CIFilter, CIConvolution {
     override init() { super.init(builtin: BuiltinFilters.convolution3X3) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3137,17 +3548,10 @@ final class CIConvolution3X3BuiltinFilter: CIFilter, CIConvolution3X3 {
 
 extension CIFilter {
     /// 3 by 3 Convolution: Convolves RGBA with a 3x3 weight matrix plus bias.
-    public static func convolution3X3() -> CIFilter & CIConvolution3X3 { CIConvolution3X3BuiltinFilter() }
+    public static func convolution3X3() -> CIFilter & CIConvolution { CIConvolution3X3BuiltinFilter() }
 }
 
-/// Typed access to CIConvolution5X5's inputs (`CIFilter.convolution5X5()`).
-public protocol CIConvolution5X5: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var weights: CIVector { get set }
-    var bias: Float { get set }
-}
-
-final class CIConvolution5X5BuiltinFilter: CIFilter, CIConvolution5X5 {
+final class CIConvolution5X5BuiltinFilter: CIFilter, CIConvolution {
     override init() { super.init(builtin: BuiltinFilters.convolution5X5) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3165,17 +3569,10 @@ final class CIConvolution5X5BuiltinFilter: CIFilter, CIConvolution5X5 {
 
 extension CIFilter {
     /// 5 by 5 Convolution: Convolves RGBA with a 5x5 weight matrix plus bias.
-    public static func convolution5X5() -> CIFilter & CIConvolution5X5 { CIConvolution5X5BuiltinFilter() }
+    public static func convolution5X5() -> CIFilter & CIConvolution { CIConvolution5X5BuiltinFilter() }
 }
 
-/// Typed access to CIConvolution7X7's inputs (`CIFilter.convolution7X7()`).
-public protocol CIConvolution7X7: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var weights: CIVector { get set }
-    var bias: Float { get set }
-}
-
-final class CIConvolution7X7BuiltinFilter: CIFilter, CIConvolution7X7 {
+final class CIConvolution7X7BuiltinFilter: CIFilter, CIConvolution {
     override init() { super.init(builtin: BuiltinFilters.convolution7X7) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3193,17 +3590,10 @@ final class CIConvolution7X7BuiltinFilter: CIFilter, CIConvolution7X7 {
 
 extension CIFilter {
     /// 7 by 7 Convolution: Convolves RGBA with a 7x7 weight matrix plus bias.
-    public static func convolution7X7() -> CIFilter & CIConvolution7X7 { CIConvolution7X7BuiltinFilter() }
+    public static func convolution7X7() -> CIFilter & CIConvolution { CIConvolution7X7BuiltinFilter() }
 }
 
-/// Typed access to CIConvolution9Horizontal's inputs (`CIFilter.convolution9Horizontal()`).
-public protocol CIConvolution9Horizontal: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var weights: CIVector { get set }
-    var bias: Float { get set }
-}
-
-final class CIConvolution9HorizontalBuiltinFilter: CIFilter, CIConvolution9Horizontal {
+final class CIConvolution9HorizontalBuiltinFilter: CIFilter, CIConvolution {
     override init() { super.init(builtin: BuiltinFilters.convolution9Horizontal) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3221,17 +3611,10 @@ final class CIConvolution9HorizontalBuiltinFilter: CIFilter, CIConvolution9Horiz
 
 extension CIFilter {
     /// Horizontal 9 Convolution: Convolves RGBA with a 9-tap horizontal kernel plus bias.
-    public static func convolution9Horizontal() -> CIFilter & CIConvolution9Horizontal { CIConvolution9HorizontalBuiltinFilter() }
+    public static func convolution9Horizontal() -> CIFilter & CIConvolution { CIConvolution9HorizontalBuiltinFilter() }
 }
 
-/// Typed access to CIConvolution9Vertical's inputs (`CIFilter.convolution9Vertical()`).
-public protocol CIConvolution9Vertical: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var weights: CIVector { get set }
-    var bias: Float { get set }
-}
-
-final class CIConvolution9VerticalBuiltinFilter: CIFilter, CIConvolution9Vertical {
+final class CIConvolution9VerticalBuiltinFilter: CIFilter, CIConvolution {
     override init() { super.init(builtin: BuiltinFilters.convolution9Vertical) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3249,17 +3632,10 @@ final class CIConvolution9VerticalBuiltinFilter: CIFilter, CIConvolution9Vertica
 
 extension CIFilter {
     /// Vertical 9 Convolution: Convolves RGBA with a 9-tap vertical kernel plus bias.
-    public static func convolution9Vertical() -> CIFilter & CIConvolution9Vertical { CIConvolution9VerticalBuiltinFilter() }
+    public static func convolution9Vertical() -> CIFilter & CIConvolution { CIConvolution9VerticalBuiltinFilter() }
 }
 
-/// Typed access to CIConvolutionRGB3X3's inputs (`CIFilter.convolutionRGB3X3()`).
-public protocol CIConvolutionRGB3X3: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var weights: CIVector { get set }
-    var bias: Float { get set }
-}
-
-final class CIConvolutionRGB3X3BuiltinFilter: CIFilter, CIConvolutionRGB3X3 {
+final class CIConvolutionRGB3X3BuiltinFilter: CIFilter, CIConvolution {
     override init() { super.init(builtin: BuiltinFilters.convolutionRGB3X3) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3277,17 +3653,10 @@ final class CIConvolutionRGB3X3BuiltinFilter: CIFilter, CIConvolutionRGB3X3 {
 
 extension CIFilter {
     /// 3 by 3 RGB Convolution: 3x3 convolution applied to RGB only (alpha preserved).
-    public static func convolutionRGB3X3() -> CIFilter & CIConvolutionRGB3X3 { CIConvolutionRGB3X3BuiltinFilter() }
+    public static func convolutionRGB3X3() -> CIFilter & CIConvolution { CIConvolutionRGB3X3BuiltinFilter() }
 }
 
-/// Typed access to CIConvolutionRGB5X5's inputs (`CIFilter.convolutionRGB5X5()`).
-public protocol CIConvolutionRGB5X5: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var weights: CIVector { get set }
-    var bias: Float { get set }
-}
-
-final class CIConvolutionRGB5X5BuiltinFilter: CIFilter, CIConvolutionRGB5X5 {
+final class CIConvolutionRGB5X5BuiltinFilter: CIFilter, CIConvolution {
     override init() { super.init(builtin: BuiltinFilters.convolutionRGB5X5) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3305,17 +3674,10 @@ final class CIConvolutionRGB5X5BuiltinFilter: CIFilter, CIConvolutionRGB5X5 {
 
 extension CIFilter {
     /// 5 by 5 RGB Convolution: 5x5 convolution applied to RGB only (alpha preserved).
-    public static func convolutionRGB5X5() -> CIFilter & CIConvolutionRGB5X5 { CIConvolutionRGB5X5BuiltinFilter() }
+    public static func convolutionRGB5X5() -> CIFilter & CIConvolution { CIConvolutionRGB5X5BuiltinFilter() }
 }
 
-/// Typed access to CIConvolutionRGB7X7's inputs (`CIFilter.convolutionRGB7X7()`).
-public protocol CIConvolutionRGB7X7: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var weights: CIVector { get set }
-    var bias: Float { get set }
-}
-
-final class CIConvolutionRGB7X7BuiltinFilter: CIFilter, CIConvolutionRGB7X7 {
+final class CIConvolutionRGB7X7BuiltinFilter: CIFilter, CIConvolution {
     override init() { super.init(builtin: BuiltinFilters.convolutionRGB7X7) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3333,17 +3695,10 @@ final class CIConvolutionRGB7X7BuiltinFilter: CIFilter, CIConvolutionRGB7X7 {
 
 extension CIFilter {
     /// 7 by 7 RGB Convolution: 7x7 convolution applied to RGB only (alpha preserved).
-    public static func convolutionRGB7X7() -> CIFilter & CIConvolutionRGB7X7 { CIConvolutionRGB7X7BuiltinFilter() }
+    public static func convolutionRGB7X7() -> CIFilter & CIConvolution { CIConvolutionRGB7X7BuiltinFilter() }
 }
 
-/// Typed access to CIConvolutionRGB9Horizontal's inputs (`CIFilter.convolutionRGB9Horizontal()`).
-public protocol CIConvolutionRGB9Horizontal: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var weights: CIVector { get set }
-    var bias: Float { get set }
-}
-
-final class CIConvolutionRGB9HorizontalBuiltinFilter: CIFilter, CIConvolutionRGB9Horizontal {
+final class CIConvolutionRGB9HorizontalBuiltinFilter: CIFilter, CIConvolution {
     override init() { super.init(builtin: BuiltinFilters.convolutionRGB9Horizontal) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3361,17 +3716,10 @@ final class CIConvolutionRGB9HorizontalBuiltinFilter: CIFilter, CIConvolutionRGB
 
 extension CIFilter {
     /// Horizontal 9 RGB Convolution: 9-tap horizontal convolution applied to RGB only.
-    public static func convolutionRGB9Horizontal() -> CIFilter & CIConvolutionRGB9Horizontal { CIConvolutionRGB9HorizontalBuiltinFilter() }
+    public static func convolutionRGB9Horizontal() -> CIFilter & CIConvolution { CIConvolutionRGB9HorizontalBuiltinFilter() }
 }
 
-/// Typed access to CIConvolutionRGB9Vertical's inputs (`CIFilter.convolutionRGB9Vertical()`).
-public protocol CIConvolutionRGB9Vertical: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var weights: CIVector { get set }
-    var bias: Float { get set }
-}
-
-final class CIConvolutionRGB9VerticalBuiltinFilter: CIFilter, CIConvolutionRGB9Vertical {
+final class CIConvolutionRGB9VerticalBuiltinFilter: CIFilter, CIConvolution {
     override init() { super.init(builtin: BuiltinFilters.convolutionRGB9Vertical) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3389,16 +3737,10 @@ final class CIConvolutionRGB9VerticalBuiltinFilter: CIFilter, CIConvolutionRGB9V
 
 extension CIFilter {
     /// Vertical 9 RGB Convolution: 9-tap vertical convolution applied to RGB only.
-    public static func convolutionRGB9Vertical() -> CIFilter & CIConvolutionRGB9Vertical { CIConvolutionRGB9VerticalBuiltinFilter() }
+    public static func convolutionRGB9Vertical() -> CIFilter & CIConvolution { CIConvolutionRGB9VerticalBuiltinFilter() }
 }
 
-/// Typed access to CIDarkenBlendMode's inputs (`CIFilter.darkenBlendMode()`).
-public protocol CIDarkenBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CIDarkenBlendModeBuiltinFilter: CIFilter, CIDarkenBlendMode {
+final class CIDarkenBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.darkenBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3412,12 +3754,7 @@ final class CIDarkenBlendModeBuiltinFilter: CIFilter, CIDarkenBlendMode {
 
 extension CIFilter {
     /// Darken Blend Mode: Blend mode: keeps the darker of source and background.
-    public static func darkenBlendMode() -> CIFilter & CIDarkenBlendMode { CIDarkenBlendModeBuiltinFilter() }
-}
-
-/// Typed access to CIDepthToDisparity's inputs (`CIFilter.depthToDisparity()`).
-public protocol CIDepthToDisparity: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
+    public static func darkenBlendMode() -> CIFilter & CICompositeOperation { CIDarkenBlendModeBuiltinFilter() }
 }
 
 final class CIDepthToDisparityBuiltinFilter: CIFilter, CIDepthToDisparity {
@@ -3433,13 +3770,7 @@ extension CIFilter {
     public static func depthToDisparity() -> CIFilter & CIDepthToDisparity { CIDepthToDisparityBuiltinFilter() }
 }
 
-/// Typed access to CIDifferenceBlendMode's inputs (`CIFilter.differenceBlendMode()`).
-public protocol CIDifferenceBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CIDifferenceBlendModeBuiltinFilter: CIFilter, CIDifferenceBlendMode {
+final class CIDifferenceBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.differenceBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3453,12 +3784,7 @@ final class CIDifferenceBlendModeBuiltinFilter: CIFilter, CIDifferenceBlendMode 
 
 extension CIFilter {
     /// Difference Blend Mode: Blend mode: absolute difference of source and background.
-    public static func differenceBlendMode() -> CIFilter & CIDifferenceBlendMode { CIDifferenceBlendModeBuiltinFilter() }
-}
-
-/// Typed access to CIDisparityToDepth's inputs (`CIFilter.disparityToDepth()`).
-public protocol CIDisparityToDepth: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
+    public static func differenceBlendMode() -> CIFilter & CICompositeOperation { CIDifferenceBlendModeBuiltinFilter() }
 }
 
 final class CIDisparityToDepthBuiltinFilter: CIFilter, CIDisparityToDepth {
@@ -3472,12 +3798,6 @@ final class CIDisparityToDepthBuiltinFilter: CIFilter, CIDisparityToDepth {
 extension CIFilter {
     /// Disparity To Depth: Converts a disparity map to a depth map (reciprocal).
     public static func disparityToDepth() -> CIFilter & CIDisparityToDepth { CIDisparityToDepthBuiltinFilter() }
-}
-
-/// Typed access to CIDistanceGradientFromRedMask's inputs (`CIFilter.distanceGradientFromRedMask()`).
-public protocol CIDistanceGradientFromRedMask: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var maximumDistance: Float { get set }
 }
 
 final class CIDistanceGradientFromRedMaskBuiltinFilter: CIFilter, CIDistanceGradientFromRedMask {
@@ -3497,12 +3817,6 @@ extension CIFilter {
     public static func distanceGradientFromRedMask() -> CIFilter & CIDistanceGradientFromRedMask { CIDistanceGradientFromRedMaskBuiltinFilter() }
 }
 
-/// Typed access to CIDither's inputs (`CIFilter.dither()`).
-public protocol CIDither: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var intensity: Float { get set }
-}
-
 final class CIDitherBuiltinFilter: CIFilter, CIDither {
     override init() { super.init(builtin: BuiltinFilters.dither) }
     var inputImage: CIImage? {
@@ -3520,13 +3834,7 @@ extension CIFilter {
     public static func dither() -> CIFilter & CIDither { CIDitherBuiltinFilter() }
 }
 
-/// Typed access to CIDivideBlendMode's inputs (`CIFilter.divideBlendMode()`).
-public protocol CIDivideBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CIDivideBlendModeBuiltinFilter: CIFilter, CIDivideBlendMode {
+final class CIDivideBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.divideBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3540,13 +3848,7 @@ final class CIDivideBlendModeBuiltinFilter: CIFilter, CIDivideBlendMode {
 
 extension CIFilter {
     /// Divide Blend Mode: Blend mode: divides background by source.
-    public static func divideBlendMode() -> CIFilter & CIDivideBlendMode { CIDivideBlendModeBuiltinFilter() }
-}
-
-/// Typed access to CIDocumentEnhancer's inputs (`CIFilter.documentEnhancer()`).
-public protocol CIDocumentEnhancer: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var amount: Float { get set }
+    public static func divideBlendMode() -> CIFilter & CICompositeOperation { CIDivideBlendModeBuiltinFilter() }
 }
 
 final class CIDocumentEnhancerBuiltinFilter: CIFilter, CIDocumentEnhancer {
@@ -3566,13 +3868,7 @@ extension CIFilter {
     public static func documentEnhancer() -> CIFilter & CIDocumentEnhancer { CIDocumentEnhancerBuiltinFilter() }
 }
 
-/// Typed access to CIExclusionBlendMode's inputs (`CIFilter.exclusionBlendMode()`).
-public protocol CIExclusionBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CIExclusionBlendModeBuiltinFilter: CIFilter, CIExclusionBlendMode {
+final class CIExclusionBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.exclusionBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3586,13 +3882,7 @@ final class CIExclusionBlendModeBuiltinFilter: CIFilter, CIExclusionBlendMode {
 
 extension CIFilter {
     /// Exclusion Blend Mode: Blend mode: exclusion (lower-contrast variant of difference).
-    public static func exclusionBlendMode() -> CIFilter & CIExclusionBlendMode { CIExclusionBlendModeBuiltinFilter() }
-}
-
-/// Typed access to CIExposureAdjust's inputs (`CIFilter.exposureAdjust()`).
-public protocol CIExposureAdjust: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var ev: Float { get set }
+    public static func exclusionBlendMode() -> CIFilter & CICompositeOperation { CIExclusionBlendModeBuiltinFilter() }
 }
 
 final class CIExposureAdjustBuiltinFilter: CIFilter, CIExposureAdjust {
@@ -3610,13 +3900,6 @@ final class CIExposureAdjustBuiltinFilter: CIFilter, CIExposureAdjust {
 extension CIFilter {
     /// Exposure Adjust: Changes exposure by a number of stops (EV).
     public static func exposureAdjust() -> CIFilter & CIExposureAdjust { CIExposureAdjustBuiltinFilter() }
-}
-
-/// Typed access to CIFalseColor's inputs (`CIFilter.falseColor()`).
-public protocol CIFalseColor: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var color0: CIColor { get set }
-    var color1: CIColor { get set }
 }
 
 final class CIFalseColorBuiltinFilter: CIFilter, CIFalseColor {
@@ -3640,12 +3923,6 @@ extension CIFilter {
     public static func falseColor() -> CIFilter & CIFalseColor { CIFalseColorBuiltinFilter() }
 }
 
-/// Typed access to CIGammaAdjust's inputs (`CIFilter.gammaAdjust()`).
-public protocol CIGammaAdjust: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var power: Float { get set }
-}
-
 final class CIGammaAdjustBuiltinFilter: CIFilter, CIGammaAdjust {
     override init() { super.init(builtin: BuiltinFilters.gammaAdjust) }
     var inputImage: CIImage? {
@@ -3663,12 +3940,6 @@ extension CIFilter {
     public static func gammaAdjust() -> CIFilter & CIGammaAdjust { CIGammaAdjustBuiltinFilter() }
 }
 
-/// Typed access to CIGaussianBlur's inputs (`CIFilter.gaussianBlur()`).
-public protocol CIGaussianBlur: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var radius: Float { get set }
-}
-
 final class CIGaussianBlurBuiltinFilter: CIFilter, CIGaussianBlur {
     override init() { super.init(builtin: BuiltinFilters.gaussianBlur) }
     var inputImage: CIImage? {
@@ -3684,14 +3955,6 @@ final class CIGaussianBlurBuiltinFilter: CIFilter, CIGaussianBlur {
 extension CIFilter {
     /// Gaussian Blur: Blurs with a Gaussian kernel of a given radius (sigma).
     public static func gaussianBlur() -> CIFilter & CIGaussianBlur { CIGaussianBlurBuiltinFilter() }
-}
-
-/// Typed access to CIGaussianGradient's inputs (`CIFilter.gaussianGradient()`).
-public protocol CIGaussianGradient: CIFilterProtocol {
-    var center: CGPoint { get set }
-    var color0: CIColor { get set }
-    var color1: CIColor { get set }
-    var radius: Float { get set }
 }
 
 final class CIGaussianGradientBuiltinFilter: CIFilter, CIGaussianGradient {
@@ -3719,13 +3982,7 @@ extension CIFilter {
     public static func gaussianGradient() -> CIFilter & CIGaussianGradient { CIGaussianGradientBuiltinFilter() }
 }
 
-/// Typed access to CIHardLightBlendMode's inputs (`CIFilter.hardLightBlendMode()`).
-public protocol CIHardLightBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CIHardLightBlendModeBuiltinFilter: CIFilter, CIHardLightBlendMode {
+final class CIHardLightBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.hardLightBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3739,18 +3996,10 @@ final class CIHardLightBlendModeBuiltinFilter: CIFilter, CIHardLightBlendMode {
 
 extension CIFilter {
     /// Hard Light Blend Mode: Blend mode: hard light (multiply or screen depending on source).
-    public static func hardLightBlendMode() -> CIFilter & CIHardLightBlendMode { CIHardLightBlendModeBuiltinFilter() }
+    public static func hardLightBlendMode() -> CIFilter & CICompositeOperation { CIHardLightBlendModeBuiltinFilter() }
 }
 
-/// Typed access to CIHistogramDisplayFilter's inputs (`CIFilter.histogramDisplay()`).
-public protocol CIHistogramDisplayFilter: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var height: Float { get set }
-    var highLimit: Float { get set }
-    var lowLimit: Float { get set }
-}
-
-final class CIHistogramDisplayFilterBuiltinFilter: CIFilter, CIHistogramDisplayFilter {
+final class CIHistogramDisplayFilterBuiltinFilter: CIFilter, CIHistogramDisplay {
     override init() { super.init(builtin: BuiltinFilters.histogramDisplayFilter) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3772,13 +4021,7 @@ final class CIHistogramDisplayFilterBuiltinFilter: CIFilter, CIHistogramDisplayF
 
 extension CIFilter {
     /// Histogram Display: Draws a visual histogram chart from the output of an area histogram.
-    public static func histogramDisplay() -> CIFilter & CIHistogramDisplayFilter { CIHistogramDisplayFilterBuiltinFilter() }
-}
-
-/// Typed access to CIHueAdjust's inputs (`CIFilter.hueAdjust()`).
-public protocol CIHueAdjust: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var angle: Float { get set }
+    public static func histogramDisplay() -> CIFilter & CIHistogramDisplay { CIHistogramDisplayFilterBuiltinFilter() }
 }
 
 final class CIHueAdjustBuiltinFilter: CIFilter, CIHueAdjust {
@@ -3798,13 +4041,7 @@ extension CIFilter {
     public static func hueAdjust() -> CIFilter & CIHueAdjust { CIHueAdjustBuiltinFilter() }
 }
 
-/// Typed access to CIHueBlendMode's inputs (`CIFilter.hueBlendMode()`).
-public protocol CIHueBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CIHueBlendModeBuiltinFilter: CIFilter, CIHueBlendMode {
+final class CIHueBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.hueBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -3818,16 +4055,7 @@ final class CIHueBlendModeBuiltinFilter: CIFilter, CIHueBlendMode {
 
 extension CIFilter {
     /// Hue Blend Mode: Blend mode: background luminance and saturation with the source hue.
-    public static func hueBlendMode() -> CIFilter & CIHueBlendMode { CIHueBlendModeBuiltinFilter() }
-}
-
-/// Typed access to CIHueSaturationValueGradient's inputs (`CIFilter.hueSaturationValueGradient()`).
-public protocol CIHueSaturationValueGradient: CIFilterProtocol {
-    var value: Float { get set }
-    var radius: Float { get set }
-    var softness: Float { get set }
-    var dither: Float { get set }
-    var colorSpace: Any? { get set }
+    public static func hueBlendMode() -> CIFilter & CICompositeOperation { CIHueBlendModeBuiltinFilter() }
 }
 
 final class CIHueSaturationValueGradientBuiltinFilter: CIFilter, CIHueSaturationValueGradient {
@@ -3857,16 +4085,6 @@ final class CIHueSaturationValueGradientBuiltinFilter: CIFilter, CIHueSaturation
 extension CIFilter {
     /// Hue/Saturation/Value Gradient: Generates a color wheel (hue by angle, saturation by radius) at a given value.
     public static func hueSaturationValueGradient() -> CIFilter & CIHueSaturationValueGradient { CIHueSaturationValueGradientBuiltinFilter() }
-}
-
-/// Typed access to CIKMeans's inputs (`CIFilter.kMeans()`).
-public protocol CIKMeans: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extent: CGRect { get set }
-    var means: CIImage? { get set }
-    var count: Float { get set }
-    var passes: Float { get set }
-    var perceptual: Bool { get set }
 }
 
 final class CIKMeansBuiltinFilter: CIFilter, CIKMeans {
@@ -3902,12 +4120,6 @@ extension CIFilter {
     public static func kMeans() -> CIFilter & CIKMeans { CIKMeansBuiltinFilter() }
 }
 
-/// Typed access to CILabDeltaE's inputs (`CIFilter.labDeltaE()`).
-public protocol CILabDeltaE: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var image2: CIImage? { get set }
-}
-
 final class CILabDeltaEBuiltinFilter: CIFilter, CILabDeltaE {
     override init() { super.init(builtin: BuiltinFilters.labDeltaE) }
     var inputImage: CIImage? {
@@ -3923,13 +4135,6 @@ final class CILabDeltaEBuiltinFilter: CIFilter, CILabDeltaE {
 extension CIFilter {
     /// Lab ∆E: Per-pixel CIE Delta E color difference between two images.
     public static func labDeltaE() -> CIFilter & CILabDeltaE { CILabDeltaEBuiltinFilter() }
-}
-
-/// Typed access to CILanczosScaleTransform's inputs (`CIFilter.lanczosScaleTransform()`).
-public protocol CILanczosScaleTransform: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var scale: Float { get set }
-    var aspectRatio: Float { get set }
 }
 
 final class CILanczosScaleTransformBuiltinFilter: CIFilter, CILanczosScaleTransform {
@@ -3951,18 +4156,6 @@ final class CILanczosScaleTransformBuiltinFilter: CIFilter, CILanczosScaleTransf
 extension CIFilter {
     /// Lanczos Scale Transform: High-quality Lanczos resampling by a scale factor and aspect ratio.
     public static func lanczosScaleTransform() -> CIFilter & CILanczosScaleTransform { CILanczosScaleTransformBuiltinFilter() }
-}
-
-/// Typed access to CILenticularHaloGenerator's inputs (`CIFilter.lenticularHaloGenerator()`).
-public protocol CILenticularHaloGenerator: CIFilterProtocol {
-    var center: CGPoint { get set }
-    var color: CIColor { get set }
-    var haloRadius: Float { get set }
-    var haloWidth: Float { get set }
-    var haloOverlap: Float { get set }
-    var striationStrength: Float { get set }
-    var striationContrast: Float { get set }
-    var time: Float { get set }
 }
 
 final class CILenticularHaloGeneratorBuiltinFilter: CIFilter, CILenticularHaloGenerator {
@@ -4006,13 +4199,7 @@ extension CIFilter {
     public static func lenticularHaloGenerator() -> CIFilter & CILenticularHaloGenerator { CILenticularHaloGeneratorBuiltinFilter() }
 }
 
-/// Typed access to CILightenBlendMode's inputs (`CIFilter.lightenBlendMode()`).
-public protocol CILightenBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CILightenBlendModeBuiltinFilter: CIFilter, CILightenBlendMode {
+final class CILightenBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.lightenBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4026,16 +4213,10 @@ final class CILightenBlendModeBuiltinFilter: CIFilter, CILightenBlendMode {
 
 extension CIFilter {
     /// Lighten Blend Mode: Blend mode: keeps the lighter of source and background.
-    public static func lightenBlendMode() -> CIFilter & CILightenBlendMode { CILightenBlendModeBuiltinFilter() }
+    public static func lightenBlendMode() -> CIFilter & CICompositeOperation { CILightenBlendModeBuiltinFilter() }
 }
 
-/// Typed access to CILinearBurnBlendMode's inputs (`CIFilter.linearBurnBlendMode()`).
-public protocol CILinearBurnBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CILinearBurnBlendModeBuiltinFilter: CIFilter, CILinearBurnBlendMode {
+final class CILinearBurnBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.linearBurnBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4049,16 +4230,10 @@ final class CILinearBurnBlendModeBuiltinFilter: CIFilter, CILinearBurnBlendMode 
 
 extension CIFilter {
     /// Linear Burn Blend Mode: Blend mode: linear burn.
-    public static func linearBurnBlendMode() -> CIFilter & CILinearBurnBlendMode { CILinearBurnBlendModeBuiltinFilter() }
+    public static func linearBurnBlendMode() -> CIFilter & CICompositeOperation { CILinearBurnBlendModeBuiltinFilter() }
 }
 
-/// Typed access to CILinearDodgeBlendMode's inputs (`CIFilter.linearDodgeBlendMode()`).
-public protocol CILinearDodgeBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CILinearDodgeBlendModeBuiltinFilter: CIFilter, CILinearDodgeBlendMode {
+final class CILinearDodgeBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.linearDodgeBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4072,15 +4247,7 @@ final class CILinearDodgeBlendModeBuiltinFilter: CIFilter, CILinearDodgeBlendMod
 
 extension CIFilter {
     /// Linear Dodge Blend Mode: Blend mode: linear dodge (add).
-    public static func linearDodgeBlendMode() -> CIFilter & CILinearDodgeBlendMode { CILinearDodgeBlendModeBuiltinFilter() }
-}
-
-/// Typed access to CILinearGradient's inputs (`CIFilter.linearGradient()`).
-public protocol CILinearGradient: CIFilterProtocol {
-    var point0: CGPoint { get set }
-    var point1: CGPoint { get set }
-    var color0: CIColor { get set }
-    var color1: CIColor { get set }
+    public static func linearDodgeBlendMode() -> CIFilter & CICompositeOperation { CILinearDodgeBlendModeBuiltinFilter() }
 }
 
 final class CILinearGradientBuiltinFilter: CIFilter, CILinearGradient {
@@ -4108,13 +4275,7 @@ extension CIFilter {
     public static func linearGradient() -> CIFilter & CILinearGradient { CILinearGradientBuiltinFilter() }
 }
 
-/// Typed access to CILinearLightBlendMode's inputs (`CIFilter.linearLightBlendMode()`).
-public protocol CILinearLightBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CILinearLightBlendModeBuiltinFilter: CIFilter, CILinearLightBlendMode {
+final class CILinearLightBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.linearLightBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4128,12 +4289,7 @@ final class CILinearLightBlendModeBuiltinFilter: CIFilter, CILinearLightBlendMod
 
 extension CIFilter {
     /// Linear Light Blend Mode: Blend mode: linear light (linear burn plus linear dodge).
-    public static func linearLightBlendMode() -> CIFilter & CILinearLightBlendMode { CILinearLightBlendModeBuiltinFilter() }
-}
-
-/// Typed access to CILinearToSRGBToneCurve's inputs (`CIFilter.linearToSRGBToneCurve()`).
-public protocol CILinearToSRGBToneCurve: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
+    public static func linearLightBlendMode() -> CIFilter & CICompositeOperation { CILinearLightBlendModeBuiltinFilter() }
 }
 
 final class CILinearToSRGBToneCurveBuiltinFilter: CIFilter, CILinearToSRGBToneCurve {
@@ -4149,13 +4305,7 @@ extension CIFilter {
     public static func linearToSRGBToneCurve() -> CIFilter & CILinearToSRGBToneCurve { CILinearToSRGBToneCurveBuiltinFilter() }
 }
 
-/// Typed access to CILuminosityBlendMode's inputs (`CIFilter.luminosityBlendMode()`).
-public protocol CILuminosityBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CILuminosityBlendModeBuiltinFilter: CIFilter, CILuminosityBlendMode {
+final class CILuminosityBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.luminosityBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4169,12 +4319,7 @@ final class CILuminosityBlendModeBuiltinFilter: CIFilter, CILuminosityBlendMode 
 
 extension CIFilter {
     /// Luminosity Blend Mode: Blend mode: background hue and saturation with the source luminance.
-    public static func luminosityBlendMode() -> CIFilter & CILuminosityBlendMode { CILuminosityBlendModeBuiltinFilter() }
-}
-
-/// Typed access to CIMaskToAlpha's inputs (`CIFilter.maskToAlpha()`).
-public protocol CIMaskToAlpha: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
+    public static func luminosityBlendMode() -> CIFilter & CICompositeOperation { CILuminosityBlendModeBuiltinFilter() }
 }
 
 final class CIMaskToAlphaBuiltinFilter: CIFilter, CIMaskToAlpha {
@@ -4190,11 +4335,6 @@ extension CIFilter {
     public static func maskToAlpha() -> CIFilter & CIMaskToAlpha { CIMaskToAlphaBuiltinFilter() }
 }
 
-/// Typed access to CIMaximumComponent's inputs (`CIFilter.maximumComponent()`).
-public protocol CIMaximumComponent: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-}
-
 final class CIMaximumComponentBuiltinFilter: CIFilter, CIMaximumComponent {
     override init() { super.init(builtin: BuiltinFilters.maximumComponent) }
     var inputImage: CIImage? {
@@ -4208,13 +4348,7 @@ extension CIFilter {
     public static func maximumComponent() -> CIFilter & CIMaximumComponent { CIMaximumComponentBuiltinFilter() }
 }
 
-/// Typed access to CIMaximumCompositing's inputs (`CIFilter.maximumCompositing()`).
-public protocol CIMaximumCompositing: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CIMaximumCompositingBuiltinFilter: CIFilter, CIMaximumCompositing {
+final class CIMaximumCompositingBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.maximumCompositing) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4228,15 +4362,10 @@ final class CIMaximumCompositingBuiltinFilter: CIFilter, CIMaximumCompositing {
 
 extension CIFilter {
     /// Maximum: Per-channel maximum of source and background.
-    public static func maximumCompositing() -> CIFilter & CIMaximumCompositing { CIMaximumCompositingBuiltinFilter() }
+    public static func maximumCompositing() -> CIFilter & CICompositeOperation { CIMaximumCompositingBuiltinFilter() }
 }
 
-/// Typed access to CIMedianFilter's inputs (`CIFilter.median()`).
-public protocol CIMedianFilter: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-}
-
-final class CIMedianFilterBuiltinFilter: CIFilter, CIMedianFilter {
+final class CIMedianFilterBuiltinFilter: CIFilter, CIMedian {
     override init() { super.init(builtin: BuiltinFilters.median) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4246,14 +4375,7 @@ final class CIMedianFilterBuiltinFilter: CIFilter, CIMedianFilter {
 
 extension CIFilter {
     /// Median: Median filter over a small pixel neighbourhood (noise reduction).
-    public static func median() -> CIFilter & CIMedianFilter { CIMedianFilterBuiltinFilter() }
-}
-
-/// Typed access to CIMeshGenerator's inputs (`CIFilter.meshGenerator()`).
-public protocol CIMeshGenerator: CIFilterProtocol {
-    var width: Float { get set }
-    var color: CIColor { get set }
-    var mesh: Any? { get set }
+    public static func median() -> CIFilter & CIMedian { CIMedianFilterBuiltinFilter() }
 }
 
 final class CIMeshGeneratorBuiltinFilter: CIFilter, CIMeshGenerator {
@@ -4277,11 +4399,6 @@ extension CIFilter {
     public static func meshGenerator() -> CIFilter & CIMeshGenerator { CIMeshGeneratorBuiltinFilter() }
 }
 
-/// Typed access to CIMinimumComponent's inputs (`CIFilter.minimumComponent()`).
-public protocol CIMinimumComponent: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-}
-
 final class CIMinimumComponentBuiltinFilter: CIFilter, CIMinimumComponent {
     override init() { super.init(builtin: BuiltinFilters.minimumComponent) }
     var inputImage: CIImage? {
@@ -4295,13 +4412,7 @@ extension CIFilter {
     public static func minimumComponent() -> CIFilter & CIMinimumComponent { CIMinimumComponentBuiltinFilter() }
 }
 
-/// Typed access to CIMinimumCompositing's inputs (`CIFilter.minimumCompositing()`).
-public protocol CIMinimumCompositing: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CIMinimumCompositingBuiltinFilter: CIFilter, CIMinimumCompositing {
+final class CIMinimumCompositingBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.minimumCompositing) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4315,13 +4426,7 @@ final class CIMinimumCompositingBuiltinFilter: CIFilter, CIMinimumCompositing {
 
 extension CIFilter {
     /// Minimum: Per-channel minimum of source and background.
-    public static func minimumCompositing() -> CIFilter & CIMinimumCompositing { CIMinimumCompositingBuiltinFilter() }
-}
-
-/// Typed access to CIMorphologyGradient's inputs (`CIFilter.morphologyGradient()`).
-public protocol CIMorphologyGradient: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var radius: Float { get set }
+    public static func minimumCompositing() -> CIFilter & CICompositeOperation { CIMinimumCompositingBuiltinFilter() }
 }
 
 final class CIMorphologyGradientBuiltinFilter: CIFilter, CIMorphologyGradient {
@@ -4341,12 +4446,6 @@ extension CIFilter {
     public static func morphologyGradient() -> CIFilter & CIMorphologyGradient { CIMorphologyGradientBuiltinFilter() }
 }
 
-/// Typed access to CIMorphologyMaximum's inputs (`CIFilter.morphologyMaximum()`).
-public protocol CIMorphologyMaximum: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var radius: Float { get set }
-}
-
 final class CIMorphologyMaximumBuiltinFilter: CIFilter, CIMorphologyMaximum {
     override init() { super.init(builtin: BuiltinFilters.morphologyMaximum) }
     var inputImage: CIImage? {
@@ -4364,12 +4463,6 @@ extension CIFilter {
     public static func morphologyMaximum() -> CIFilter & CIMorphologyMaximum { CIMorphologyMaximumBuiltinFilter() }
 }
 
-/// Typed access to CIMorphologyMinimum's inputs (`CIFilter.morphologyMinimum()`).
-public protocol CIMorphologyMinimum: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var radius: Float { get set }
-}
-
 final class CIMorphologyMinimumBuiltinFilter: CIFilter, CIMorphologyMinimum {
     override init() { super.init(builtin: BuiltinFilters.morphologyMinimum) }
     var inputImage: CIImage? {
@@ -4385,13 +4478,6 @@ final class CIMorphologyMinimumBuiltinFilter: CIFilter, CIMorphologyMinimum {
 extension CIFilter {
     /// Morphology Minimum: Morphological erosion with a circular element.
     public static func morphologyMinimum() -> CIFilter & CIMorphologyMinimum { CIMorphologyMinimumBuiltinFilter() }
-}
-
-/// Typed access to CIMorphologyRectangleMaximum's inputs (`CIFilter.morphologyRectangleMaximum()`).
-public protocol CIMorphologyRectangleMaximum: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var width: Float { get set }
-    var height: Float { get set }
 }
 
 final class CIMorphologyRectangleMaximumBuiltinFilter: CIFilter, CIMorphologyRectangleMaximum {
@@ -4415,13 +4501,6 @@ extension CIFilter {
     public static func morphologyRectangleMaximum() -> CIFilter & CIMorphologyRectangleMaximum { CIMorphologyRectangleMaximumBuiltinFilter() }
 }
 
-/// Typed access to CIMorphologyRectangleMinimum's inputs (`CIFilter.morphologyRectangleMinimum()`).
-public protocol CIMorphologyRectangleMinimum: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var width: Float { get set }
-    var height: Float { get set }
-}
-
 final class CIMorphologyRectangleMinimumBuiltinFilter: CIFilter, CIMorphologyRectangleMinimum {
     override init() { super.init(builtin: BuiltinFilters.morphologyRectangleMinimum) }
     var inputImage: CIImage? {
@@ -4443,13 +4522,7 @@ extension CIFilter {
     public static func morphologyRectangleMinimum() -> CIFilter & CIMorphologyRectangleMinimum { CIMorphologyRectangleMinimumBuiltinFilter() }
 }
 
-/// Typed access to CIMultiplyBlendMode's inputs (`CIFilter.multiplyBlendMode()`).
-public protocol CIMultiplyBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CIMultiplyBlendModeBuiltinFilter: CIFilter, CIMultiplyBlendMode {
+final class CIMultiplyBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.multiplyBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4463,16 +4536,10 @@ final class CIMultiplyBlendModeBuiltinFilter: CIFilter, CIMultiplyBlendMode {
 
 extension CIFilter {
     /// Multiply Blend Mode: Blend mode: multiply.
-    public static func multiplyBlendMode() -> CIFilter & CIMultiplyBlendMode { CIMultiplyBlendModeBuiltinFilter() }
+    public static func multiplyBlendMode() -> CIFilter & CICompositeOperation { CIMultiplyBlendModeBuiltinFilter() }
 }
 
-/// Typed access to CIMultiplyCompositing's inputs (`CIFilter.multiplyCompositing()`).
-public protocol CIMultiplyCompositing: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CIMultiplyCompositingBuiltinFilter: CIFilter, CIMultiplyCompositing {
+final class CIMultiplyCompositingBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.multiplyCompositing) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4486,16 +4553,10 @@ final class CIMultiplyCompositingBuiltinFilter: CIFilter, CIMultiplyCompositing 
 
 extension CIFilter {
     /// Multiply: Per-channel product of source and background.
-    public static func multiplyCompositing() -> CIFilter & CIMultiplyCompositing { CIMultiplyCompositingBuiltinFilter() }
+    public static func multiplyCompositing() -> CIFilter & CICompositeOperation { CIMultiplyCompositingBuiltinFilter() }
 }
 
-/// Typed access to CIOverlayBlendMode's inputs (`CIFilter.overlayBlendMode()`).
-public protocol CIOverlayBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CIOverlayBlendModeBuiltinFilter: CIFilter, CIOverlayBlendMode {
+final class CIOverlayBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.overlayBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4509,23 +4570,7 @@ final class CIOverlayBlendModeBuiltinFilter: CIFilter, CIOverlayBlendMode {
 
 extension CIFilter {
     /// Overlay Blend Mode: Blend mode: overlay.
-    public static func overlayBlendMode() -> CIFilter & CIOverlayBlendMode { CIOverlayBlendModeBuiltinFilter() }
-}
-
-/// Typed access to CIPDF417BarcodeGenerator's inputs (`CIFilter.pdf417BarcodeGenerator()`).
-public protocol CIPDF417BarcodeGenerator: CIFilterProtocol {
-    var message: Data { get set }
-    var minWidth: Float { get set }
-    var maxWidth: Float { get set }
-    var minHeight: Float { get set }
-    var maxHeight: Float { get set }
-    var dataColumns: Float { get set }
-    var rows: Float { get set }
-    var preferredAspectRatio: Float { get set }
-    var compactionMode: Float { get set }
-    var compactStyle: Float { get set }
-    var correctionLevel: Float { get set }
-    var alwaysSpecifyCompaction: Float { get set }
+    public static func overlayBlendMode() -> CIFilter & CICompositeOperation { CIOverlayBlendModeBuiltinFilter() }
 }
 
 final class CIPDF417BarcodeGeneratorBuiltinFilter: CIFilter, CIPDF417BarcodeGenerator {
@@ -4585,13 +4630,6 @@ extension CIFilter {
     public static func pdf417BarcodeGenerator() -> CIFilter & CIPDF417BarcodeGenerator { CIPDF417BarcodeGeneratorBuiltinFilter() }
 }
 
-/// Typed access to CIPaletteCentroid's inputs (`CIFilter.paletteCentroid()`).
-public protocol CIPaletteCentroid: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var paletteImage: CIImage? { get set }
-    var perceptual: Bool { get set }
-}
-
 final class CIPaletteCentroidBuiltinFilter: CIFilter, CIPaletteCentroid {
     override init() { super.init(builtin: BuiltinFilters.paletteCentroid) }
     var inputImage: CIImage? {
@@ -4613,13 +4651,6 @@ extension CIFilter {
     public static func paletteCentroid() -> CIFilter & CIPaletteCentroid { CIPaletteCentroidBuiltinFilter() }
 }
 
-/// Typed access to CIPalettize's inputs (`CIFilter.palettize()`).
-public protocol CIPalettize: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var paletteImage: CIImage? { get set }
-    var perceptual: Bool { get set }
-}
-
 final class CIPalettizeBuiltinFilter: CIFilter, CIPalettize {
     override init() { super.init(builtin: BuiltinFilters.palettize) }
     var inputImage: CIImage? {
@@ -4639,16 +4670,6 @@ final class CIPalettizeBuiltinFilter: CIFilter, CIPalettize {
 extension CIFilter {
     /// Palettize: Repaints the image using only the colors of a palette image.
     public static func palettize() -> CIFilter & CIPalettize { CIPalettizeBuiltinFilter() }
-}
-
-/// Typed access to CIPerspectiveCorrection's inputs (`CIFilter.perspectiveCorrection()`).
-public protocol CIPerspectiveCorrection: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var topLeft: CGPoint { get set }
-    var topRight: CGPoint { get set }
-    var bottomRight: CGPoint { get set }
-    var bottomLeft: CGPoint { get set }
-    var crop: Bool { get set }
 }
 
 final class CIPerspectiveCorrectionBuiltinFilter: CIFilter, CIPerspectiveCorrection {
@@ -4684,15 +4705,6 @@ extension CIFilter {
     public static func perspectiveCorrection() -> CIFilter & CIPerspectiveCorrection { CIPerspectiveCorrectionBuiltinFilter() }
 }
 
-/// Typed access to CIPerspectiveTransform's inputs (`CIFilter.perspectiveTransform()`).
-public protocol CIPerspectiveTransform: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var topLeft: CGPoint { get set }
-    var topRight: CGPoint { get set }
-    var bottomRight: CGPoint { get set }
-    var bottomLeft: CGPoint { get set }
-}
-
 final class CIPerspectiveTransformBuiltinFilter: CIFilter, CIPerspectiveTransform {
     override init() { super.init(builtin: BuiltinFilters.perspectiveTransform) }
     var inputImage: CIImage? {
@@ -4720,16 +4732,6 @@ final class CIPerspectiveTransformBuiltinFilter: CIFilter, CIPerspectiveTransfor
 extension CIFilter {
     /// Perspective Transform: Maps the image onto a quadrilateral given by four corners.
     public static func perspectiveTransform() -> CIFilter & CIPerspectiveTransform { CIPerspectiveTransformBuiltinFilter() }
-}
-
-/// Typed access to CIPerspectiveTransformWithExtent's inputs (`CIFilter.perspectiveTransformWithExtent()`).
-public protocol CIPerspectiveTransformWithExtent: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extent: CGRect { get set }
-    var topLeft: CGPoint { get set }
-    var topRight: CGPoint { get set }
-    var bottomRight: CGPoint { get set }
-    var bottomLeft: CGPoint { get set }
 }
 
 final class CIPerspectiveTransformWithExtentBuiltinFilter: CIFilter, CIPerspectiveTransformWithExtent {
@@ -4765,13 +4767,7 @@ extension CIFilter {
     public static func perspectiveTransformWithExtent() -> CIFilter & CIPerspectiveTransformWithExtent { CIPerspectiveTransformWithExtentBuiltinFilter() }
 }
 
-/// Typed access to CIPhotoEffectChrome's inputs (`CIFilter.photoEffectChrome()`).
-public protocol CIPhotoEffectChrome: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extrapolate: Bool { get set }
-}
-
-final class CIPhotoEffectChromeBuiltinFilter: CIFilter, CIPhotoEffectChrome {
+final class CIPhotoEffectChromeBuiltinFilter: CIFilter, CIPhotoEffect {
     override init() { super.init(builtin: BuiltinFilters.photoEffectChrome) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4785,16 +4781,10 @@ final class CIPhotoEffectChromeBuiltinFilter: CIFilter, CIPhotoEffectChrome {
 
 extension CIFilter {
     /// Photo Effect Chrome: Apple preset photo look "Chrome" (punchy, higher contrast).
-    public static func photoEffectChrome() -> CIFilter & CIPhotoEffectChrome { CIPhotoEffectChromeBuiltinFilter() }
+    public static func photoEffectChrome() -> CIFilter & CIPhotoEffect { CIPhotoEffectChromeBuiltinFilter() }
 }
 
-/// Typed access to CIPhotoEffectFade's inputs (`CIFilter.photoEffectFade()`).
-public protocol CIPhotoEffectFade: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extrapolate: Bool { get set }
-}
-
-final class CIPhotoEffectFadeBuiltinFilter: CIFilter, CIPhotoEffectFade {
+final class CIPhotoEffectFadeBuiltinFilter: CIFilter, CIPhotoEffect {
     override init() { super.init(builtin: BuiltinFilters.photoEffectFade) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4808,16 +4798,10 @@ final class CIPhotoEffectFadeBuiltinFilter: CIFilter, CIPhotoEffectFade {
 
 extension CIFilter {
     /// Photo Effect Fade: Apple preset photo look "Fade" (washed-out, lower contrast).
-    public static func photoEffectFade() -> CIFilter & CIPhotoEffectFade { CIPhotoEffectFadeBuiltinFilter() }
+    public static func photoEffectFade() -> CIFilter & CIPhotoEffect { CIPhotoEffectFadeBuiltinFilter() }
 }
 
-/// Typed access to CIPhotoEffectInstant's inputs (`CIFilter.photoEffectInstant()`).
-public protocol CIPhotoEffectInstant: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extrapolate: Bool { get set }
-}
-
-final class CIPhotoEffectInstantBuiltinFilter: CIFilter, CIPhotoEffectInstant {
+final class CIPhotoEffectInstantBuiltinFilter: CIFilter, CIPhotoEffect {
     override init() { super.init(builtin: BuiltinFilters.photoEffectInstant) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4831,16 +4815,10 @@ final class CIPhotoEffectInstantBuiltinFilter: CIFilter, CIPhotoEffectInstant {
 
 extension CIFilter {
     /// Photo Effect Instant: Apple preset photo look "Instant" (vintage instant-film tones).
-    public static func photoEffectInstant() -> CIFilter & CIPhotoEffectInstant { CIPhotoEffectInstantBuiltinFilter() }
+    public static func photoEffectInstant() -> CIFilter & CIPhotoEffect { CIPhotoEffectInstantBuiltinFilter() }
 }
 
-/// Typed access to CIPhotoEffectMono's inputs (`CIFilter.photoEffectMono()`).
-public protocol CIPhotoEffectMono: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extrapolate: Bool { get set }
-}
-
-final class CIPhotoEffectMonoBuiltinFilter: CIFilter, CIPhotoEffectMono {
+final class CIPhotoEffectMonoBuiltinFilter: CIFilter, CIPhotoEffect {
     override init() { super.init(builtin: BuiltinFilters.photoEffectMono) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4854,16 +4832,10 @@ final class CIPhotoEffectMonoBuiltinFilter: CIFilter, CIPhotoEffectMono {
 
 extension CIFilter {
     /// Photo Effect Mono: Apple preset black-and-white look "Mono".
-    public static func photoEffectMono() -> CIFilter & CIPhotoEffectMono { CIPhotoEffectMonoBuiltinFilter() }
+    public static func photoEffectMono() -> CIFilter & CIPhotoEffect { CIPhotoEffectMonoBuiltinFilter() }
 }
 
-/// Typed access to CIPhotoEffectNoir's inputs (`CIFilter.photoEffectNoir()`).
-public protocol CIPhotoEffectNoir: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extrapolate: Bool { get set }
-}
-
-final class CIPhotoEffectNoirBuiltinFilter: CIFilter, CIPhotoEffectNoir {
+final class CIPhotoEffectNoirBuiltinFilter: CIFilter, CIPhotoEffect {
     override init() { super.init(builtin: BuiltinFilters.photoEffectNoir) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4877,16 +4849,10 @@ final class CIPhotoEffectNoirBuiltinFilter: CIFilter, CIPhotoEffectNoir {
 
 extension CIFilter {
     /// Photo Effect Noir: Apple preset high-contrast black-and-white look "Noir".
-    public static func photoEffectNoir() -> CIFilter & CIPhotoEffectNoir { CIPhotoEffectNoirBuiltinFilter() }
+    public static func photoEffectNoir() -> CIFilter & CIPhotoEffect { CIPhotoEffectNoirBuiltinFilter() }
 }
 
-/// Typed access to CIPhotoEffectProcess's inputs (`CIFilter.photoEffectProcess()`).
-public protocol CIPhotoEffectProcess: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extrapolate: Bool { get set }
-}
-
-final class CIPhotoEffectProcessBuiltinFilter: CIFilter, CIPhotoEffectProcess {
+final class CIPhotoEffectProcessBuiltinFilter: CIFilter, CIPhotoEffect {
     override init() { super.init(builtin: BuiltinFilters.photoEffectProcess) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4900,16 +4866,10 @@ final class CIPhotoEffectProcessBuiltinFilter: CIFilter, CIPhotoEffectProcess {
 
 extension CIFilter {
     /// Photo Effect Process: Apple preset photo look "Process" (cool cross-processed tones).
-    public static func photoEffectProcess() -> CIFilter & CIPhotoEffectProcess { CIPhotoEffectProcessBuiltinFilter() }
+    public static func photoEffectProcess() -> CIFilter & CIPhotoEffect { CIPhotoEffectProcessBuiltinFilter() }
 }
 
-/// Typed access to CIPhotoEffectTonal's inputs (`CIFilter.photoEffectTonal()`).
-public protocol CIPhotoEffectTonal: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extrapolate: Bool { get set }
-}
-
-final class CIPhotoEffectTonalBuiltinFilter: CIFilter, CIPhotoEffectTonal {
+final class CIPhotoEffectTonalBuiltinFilter: CIFilter, CIPhotoEffect {
     override init() { super.init(builtin: BuiltinFilters.photoEffectTonal) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4923,16 +4883,10 @@ final class CIPhotoEffectTonalBuiltinFilter: CIFilter, CIPhotoEffectTonal {
 
 extension CIFilter {
     /// Photo Effect Tonal: Apple preset black-and-white look "Tonal" (soft gray tones).
-    public static func photoEffectTonal() -> CIFilter & CIPhotoEffectTonal { CIPhotoEffectTonalBuiltinFilter() }
+    public static func photoEffectTonal() -> CIFilter & CIPhotoEffect { CIPhotoEffectTonalBuiltinFilter() }
 }
 
-/// Typed access to CIPhotoEffectTransfer's inputs (`CIFilter.photoEffectTransfer()`).
-public protocol CIPhotoEffectTransfer: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extrapolate: Bool { get set }
-}
-
-final class CIPhotoEffectTransferBuiltinFilter: CIFilter, CIPhotoEffectTransfer {
+final class CIPhotoEffectTransferBuiltinFilter: CIFilter, CIPhotoEffect {
     override init() { super.init(builtin: BuiltinFilters.photoEffectTransfer) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4946,16 +4900,10 @@ final class CIPhotoEffectTransferBuiltinFilter: CIFilter, CIPhotoEffectTransfer 
 
 extension CIFilter {
     /// Photo Effect Transfer: Apple preset photo look "Transfer" (warm vintage tones).
-    public static func photoEffectTransfer() -> CIFilter & CIPhotoEffectTransfer { CIPhotoEffectTransferBuiltinFilter() }
+    public static func photoEffectTransfer() -> CIFilter & CIPhotoEffect { CIPhotoEffectTransferBuiltinFilter() }
 }
 
-/// Typed access to CIPinLightBlendMode's inputs (`CIFilter.pinLightBlendMode()`).
-public protocol CIPinLightBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CIPinLightBlendModeBuiltinFilter: CIFilter, CIPinLightBlendMode {
+final class CIPinLightBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.pinLightBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -4969,13 +4917,7 @@ final class CIPinLightBlendModeBuiltinFilter: CIFilter, CIPinLightBlendMode {
 
 extension CIFilter {
     /// Pin Light Blend Mode: Blend mode: pin light.
-    public static func pinLightBlendMode() -> CIFilter & CIPinLightBlendMode { CIPinLightBlendModeBuiltinFilter() }
-}
-
-/// Typed access to CIQRCodeGenerator's inputs (`CIFilter.qrCodeGenerator()`).
-public protocol CIQRCodeGenerator: CIFilterProtocol {
-    var message: Data { get set }
-    var correctionLevel: String { get set }
+    public static func pinLightBlendMode() -> CIFilter & CICompositeOperation { CIPinLightBlendModeBuiltinFilter() }
 }
 
 final class CIQRCodeGeneratorBuiltinFilter: CIFilter, CIQRCodeGenerator {
@@ -4993,15 +4935,6 @@ final class CIQRCodeGeneratorBuiltinFilter: CIFilter, CIQRCodeGenerator {
 extension CIFilter {
     /// QR Code Generator: Encodes message bytes as a QR code image (one pixel per module).
     public static func qrCodeGenerator() -> CIFilter & CIQRCodeGenerator { CIQRCodeGeneratorBuiltinFilter() }
-}
-
-/// Typed access to CIRadialGradient's inputs (`CIFilter.radialGradient()`).
-public protocol CIRadialGradient: CIFilterProtocol {
-    var center: CGPoint { get set }
-    var radius0: Float { get set }
-    var radius1: Float { get set }
-    var color0: CIColor { get set }
-    var color1: CIColor { get set }
 }
 
 final class CIRadialGradientBuiltinFilter: CIFilter, CIRadialGradient {
@@ -5033,10 +4966,6 @@ extension CIFilter {
     public static func radialGradient() -> CIFilter & CIRadialGradient { CIRadialGradientBuiltinFilter() }
 }
 
-/// Typed access to CIRandomGenerator's inputs (`CIFilter.randomGenerator()`).
-public protocol CIRandomGenerator: CIFilterProtocol {
-}
-
 final class CIRandomGeneratorBuiltinFilter: CIFilter, CIRandomGenerator {
     override init() { super.init(builtin: BuiltinFilters.randomGenerator) }
 }
@@ -5044,18 +4973,6 @@ final class CIRandomGeneratorBuiltinFilter: CIFilter, CIRandomGenerator {
 extension CIFilter {
     /// Random Generator: Generates infinite uniform random noise in all four channels.
     public static func randomGenerator() -> CIFilter & CIRandomGenerator { CIRandomGeneratorBuiltinFilter() }
-}
-
-/// Typed access to CIRoundedQRCodeGenerator's inputs (`CIFilter.roundedQRCodeGenerator()`).
-public protocol CIRoundedQRCodeGenerator: CIFilterProtocol {
-    var message: Data { get set }
-    var correctionLevel: String { get set }
-    var scale: Float { get set }
-    var roundedMarkers: Float { get set }
-    var roundedData: Bool { get set }
-    var centerSpaceSize: Float { get set }
-    var color0: CIColor { get set }
-    var color1: CIColor { get set }
 }
 
 final class CIRoundedQRCodeGeneratorBuiltinFilter: CIFilter, CIRoundedQRCodeGenerator {
@@ -5099,14 +5016,6 @@ extension CIFilter {
     public static func roundedQRCodeGenerator() -> CIFilter & CIRoundedQRCodeGenerator { CIRoundedQRCodeGeneratorBuiltinFilter() }
 }
 
-/// Typed access to CIRoundedRectangleGenerator's inputs (`CIFilter.roundedRectangleGenerator()`).
-public protocol CIRoundedRectangleGenerator: CIFilterProtocol {
-    var extent: CGRect { get set }
-    var radius: Float { get set }
-    var smoothness: Float { get set }
-    var color: CIColor { get set }
-}
-
 final class CIRoundedRectangleGeneratorBuiltinFilter: CIFilter, CIRoundedRectangleGenerator {
     override init() { super.init(builtin: BuiltinFilters.roundedRectangleGenerator) }
     var extent: CGRect {
@@ -5130,15 +5039,6 @@ final class CIRoundedRectangleGeneratorBuiltinFilter: CIFilter, CIRoundedRectang
 extension CIFilter {
     /// Rounded Rectangle Generator: Generates a solid rounded rectangle.
     public static func roundedRectangleGenerator() -> CIFilter & CIRoundedRectangleGenerator { CIRoundedRectangleGeneratorBuiltinFilter() }
-}
-
-/// Typed access to CIRoundedRectangleStrokeGenerator's inputs (`CIFilter.roundedRectangleStrokeGenerator()`).
-public protocol CIRoundedRectangleStrokeGenerator: CIFilterProtocol {
-    var extent: CGRect { get set }
-    var radius: Float { get set }
-    var smoothness: Float { get set }
-    var color: CIColor { get set }
-    var width: Float { get set }
 }
 
 final class CIRoundedRectangleStrokeGeneratorBuiltinFilter: CIFilter, CIRoundedRectangleStrokeGenerator {
@@ -5170,12 +5070,6 @@ extension CIFilter {
     public static func roundedRectangleStrokeGenerator() -> CIFilter & CIRoundedRectangleStrokeGenerator { CIRoundedRectangleStrokeGeneratorBuiltinFilter() }
 }
 
-/// Typed access to CIRowAverage's inputs (`CIFilter.rowAverage()`).
-public protocol CIRowAverage: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var extent: CGRect { get set }
-}
-
 final class CIRowAverageBuiltinFilter: CIFilter, CIRowAverage {
     override init() { super.init(builtin: BuiltinFilters.rowAverage) }
     var inputImage: CIImage? {
@@ -5193,11 +5087,6 @@ extension CIFilter {
     public static func rowAverage() -> CIFilter & CIRowAverage { CIRowAverageBuiltinFilter() }
 }
 
-/// Typed access to CISRGBToneCurveToLinear's inputs (`CIFilter.sRGBToneCurveToLinear()`).
-public protocol CISRGBToneCurveToLinear: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-}
-
 final class CISRGBToneCurveToLinearBuiltinFilter: CIFilter, CISRGBToneCurveToLinear {
     override init() { super.init(builtin: BuiltinFilters.sRGBToneCurveToLinear) }
     var inputImage: CIImage? {
@@ -5211,13 +5100,7 @@ extension CIFilter {
     public static func sRGBToneCurveToLinear() -> CIFilter & CISRGBToneCurveToLinear { CISRGBToneCurveToLinearBuiltinFilter() }
 }
 
-/// Typed access to CISaturationBlendMode's inputs (`CIFilter.saturationBlendMode()`).
-public protocol CISaturationBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CISaturationBlendModeBuiltinFilter: CIFilter, CISaturationBlendMode {
+final class CISaturationBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.saturationBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -5231,16 +5114,10 @@ final class CISaturationBlendModeBuiltinFilter: CIFilter, CISaturationBlendMode 
 
 extension CIFilter {
     /// Saturation Blend Mode: Blend mode: background luminance and hue with the source saturation.
-    public static func saturationBlendMode() -> CIFilter & CISaturationBlendMode { CISaturationBlendModeBuiltinFilter() }
+    public static func saturationBlendMode() -> CIFilter & CICompositeOperation { CISaturationBlendModeBuiltinFilter() }
 }
 
-/// Typed access to CIScreenBlendMode's inputs (`CIFilter.screenBlendMode()`).
-public protocol CIScreenBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CIScreenBlendModeBuiltinFilter: CIFilter, CIScreenBlendMode {
+final class CIScreenBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.screenBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -5254,13 +5131,7 @@ final class CIScreenBlendModeBuiltinFilter: CIFilter, CIScreenBlendMode {
 
 extension CIFilter {
     /// Screen Blend Mode: Blend mode: screen.
-    public static func screenBlendMode() -> CIFilter & CIScreenBlendMode { CIScreenBlendModeBuiltinFilter() }
-}
-
-/// Typed access to CISepiaTone's inputs (`CIFilter.sepiaTone()`).
-public protocol CISepiaTone: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var intensity: Float { get set }
+    public static func screenBlendMode() -> CIFilter & CICompositeOperation { CIScreenBlendModeBuiltinFilter() }
 }
 
 final class CISepiaToneBuiltinFilter: CIFilter, CISepiaTone {
@@ -5280,12 +5151,6 @@ extension CIFilter {
     public static func sepiaTone() -> CIFilter & CISepiaTone { CISepiaToneBuiltinFilter() }
 }
 
-/// Typed access to CISignedDistanceGradientFromRedMask's inputs (`CIFilter.signedDistanceGradientFromRedMask()`).
-public protocol CISignedDistanceGradientFromRedMask: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var maximumDistance: Float { get set }
-}
-
 final class CISignedDistanceGradientFromRedMaskBuiltinFilter: CIFilter, CISignedDistanceGradientFromRedMask {
     override init() { super.init(builtin: BuiltinFilters.signedDistanceGradientFromRedMask) }
     var inputImage: CIImage? {
@@ -5301,14 +5166,6 @@ final class CISignedDistanceGradientFromRedMaskBuiltinFilter: CIFilter, CISigned
 extension CIFilter {
     /// Signed Distance Gradient From Red Mask: Produces a signed normalized distance field to the edge of a red mask (negative inside).
     public static func signedDistanceGradientFromRedMask() -> CIFilter & CISignedDistanceGradientFromRedMask { CISignedDistanceGradientFromRedMaskBuiltinFilter() }
-}
-
-/// Typed access to CISmoothLinearGradient's inputs (`CIFilter.smoothLinearGradient()`).
-public protocol CISmoothLinearGradient: CIFilterProtocol {
-    var point0: CGPoint { get set }
-    var point1: CGPoint { get set }
-    var color0: CIColor { get set }
-    var color1: CIColor { get set }
 }
 
 final class CISmoothLinearGradientBuiltinFilter: CIFilter, CISmoothLinearGradient {
@@ -5336,13 +5193,7 @@ extension CIFilter {
     public static func smoothLinearGradient() -> CIFilter & CISmoothLinearGradient { CISmoothLinearGradientBuiltinFilter() }
 }
 
-/// Typed access to CISoftLightBlendMode's inputs (`CIFilter.softLightBlendMode()`).
-public protocol CISoftLightBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CISoftLightBlendModeBuiltinFilter: CIFilter, CISoftLightBlendMode {
+final class CISoftLightBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.softLightBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -5356,16 +5207,10 @@ final class CISoftLightBlendModeBuiltinFilter: CIFilter, CISoftLightBlendMode {
 
 extension CIFilter {
     /// Soft Light Blend Mode: Blend mode: soft light.
-    public static func softLightBlendMode() -> CIFilter & CISoftLightBlendMode { CISoftLightBlendModeBuiltinFilter() }
+    public static func softLightBlendMode() -> CIFilter & CICompositeOperation { CISoftLightBlendModeBuiltinFilter() }
 }
 
-/// Typed access to CISourceAtopCompositing's inputs (`CIFilter.sourceAtopCompositing()`).
-public protocol CISourceAtopCompositing: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CISourceAtopCompositingBuiltinFilter: CIFilter, CISourceAtopCompositing {
+final class CISourceAtopCompositingBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.sourceAtopCompositing) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -5379,16 +5224,10 @@ final class CISourceAtopCompositingBuiltinFilter: CIFilter, CISourceAtopComposit
 
 extension CIFilter {
     /// Source Atop: Porter-Duff source-atop composite.
-    public static func sourceAtopCompositing() -> CIFilter & CISourceAtopCompositing { CISourceAtopCompositingBuiltinFilter() }
+    public static func sourceAtopCompositing() -> CIFilter & CICompositeOperation { CISourceAtopCompositingBuiltinFilter() }
 }
 
-/// Typed access to CISourceInCompositing's inputs (`CIFilter.sourceInCompositing()`).
-public protocol CISourceInCompositing: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CISourceInCompositingBuiltinFilter: CIFilter, CISourceInCompositing {
+final class CISourceInCompositingBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.sourceInCompositing) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -5402,16 +5241,10 @@ final class CISourceInCompositingBuiltinFilter: CIFilter, CISourceInCompositing 
 
 extension CIFilter {
     /// Source In: Porter-Duff source-in composite.
-    public static func sourceInCompositing() -> CIFilter & CISourceInCompositing { CISourceInCompositingBuiltinFilter() }
+    public static func sourceInCompositing() -> CIFilter & CICompositeOperation { CISourceInCompositingBuiltinFilter() }
 }
 
-/// Typed access to CISourceOutCompositing's inputs (`CIFilter.sourceOutCompositing()`).
-public protocol CISourceOutCompositing: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CISourceOutCompositingBuiltinFilter: CIFilter, CISourceOutCompositing {
+final class CISourceOutCompositingBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.sourceOutCompositing) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -5425,16 +5258,10 @@ final class CISourceOutCompositingBuiltinFilter: CIFilter, CISourceOutCompositin
 
 extension CIFilter {
     /// Source Out: Porter-Duff source-out composite.
-    public static func sourceOutCompositing() -> CIFilter & CISourceOutCompositing { CISourceOutCompositingBuiltinFilter() }
+    public static func sourceOutCompositing() -> CIFilter & CICompositeOperation { CISourceOutCompositingBuiltinFilter() }
 }
 
-/// Typed access to CISourceOverCompositing's inputs (`CIFilter.sourceOverCompositing()`).
-public protocol CISourceOverCompositing: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CISourceOverCompositingBuiltinFilter: CIFilter, CISourceOverCompositing {
+final class CISourceOverCompositingBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.sourceOverCompositing) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -5448,19 +5275,7 @@ final class CISourceOverCompositingBuiltinFilter: CIFilter, CISourceOverComposit
 
 extension CIFilter {
     /// Source Over: Porter-Duff source-over composite (normal alpha blending).
-    public static func sourceOverCompositing() -> CIFilter & CISourceOverCompositing { CISourceOverCompositingBuiltinFilter() }
-}
-
-/// Typed access to CIStarShineGenerator's inputs (`CIFilter.starShineGenerator()`).
-public protocol CIStarShineGenerator: CIFilterProtocol {
-    var center: CGPoint { get set }
-    var color: CIColor { get set }
-    var radius: Float { get set }
-    var crossScale: Float { get set }
-    var crossAngle: Float { get set }
-    var crossOpacity: Float { get set }
-    var crossWidth: Float { get set }
-    var epsilon: Float { get set }
+    public static func sourceOverCompositing() -> CIFilter & CICompositeOperation { CISourceOverCompositingBuiltinFilter() }
 }
 
 final class CIStarShineGeneratorBuiltinFilter: CIFilter, CIStarShineGenerator {
@@ -5504,13 +5319,7 @@ extension CIFilter {
     public static func starShineGenerator() -> CIFilter & CIStarShineGenerator { CIStarShineGeneratorBuiltinFilter() }
 }
 
-/// Typed access to CIStraightenFilter's inputs (`CIFilter.straighten()`).
-public protocol CIStraightenFilter: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var angle: Float { get set }
-}
-
-final class CIStraightenFilterBuiltinFilter: CIFilter, CIStraightenFilter {
+final class CIStraightenFilterBuiltinFilter: CIFilter, CIStraighten {
     override init() { super.init(builtin: BuiltinFilters.straighten) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -5524,16 +5333,7 @@ final class CIStraightenFilterBuiltinFilter: CIFilter, CIStraightenFilter {
 
 extension CIFilter {
     /// Straighten: Rotates the image by an angle and scales it to avoid empty corners.
-    public static func straighten() -> CIFilter & CIStraightenFilter { CIStraightenFilterBuiltinFilter() }
-}
-
-/// Typed access to CIStripesGenerator's inputs (`CIFilter.stripesGenerator()`).
-public protocol CIStripesGenerator: CIFilterProtocol {
-    var center: CGPoint { get set }
-    var color0: CIColor { get set }
-    var color1: CIColor { get set }
-    var width: Float { get set }
-    var sharpness: Float { get set }
+    public static func straighten() -> CIFilter & CIStraighten { CIStraightenFilterBuiltinFilter() }
 }
 
 final class CIStripesGeneratorBuiltinFilter: CIFilter, CIStripesGenerator {
@@ -5565,13 +5365,7 @@ extension CIFilter {
     public static func stripesGenerator() -> CIFilter & CIStripesGenerator { CIStripesGeneratorBuiltinFilter() }
 }
 
-/// Typed access to CISubtractBlendMode's inputs (`CIFilter.subtractBlendMode()`).
-public protocol CISubtractBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CISubtractBlendModeBuiltinFilter: CIFilter, CISubtractBlendMode {
+final class CISubtractBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.subtractBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -5585,18 +5379,7 @@ final class CISubtractBlendModeBuiltinFilter: CIFilter, CISubtractBlendMode {
 
 extension CIFilter {
     /// Subtract Blend Mode: Blend mode: subtract source from background.
-    public static func subtractBlendMode() -> CIFilter & CISubtractBlendMode { CISubtractBlendModeBuiltinFilter() }
-}
-
-/// Typed access to CISunbeamsGenerator's inputs (`CIFilter.sunbeamsGenerator()`).
-public protocol CISunbeamsGenerator: CIFilterProtocol {
-    var center: CGPoint { get set }
-    var color: CIColor { get set }
-    var sunRadius: Float { get set }
-    var maxStriationRadius: Float { get set }
-    var striationStrength: Float { get set }
-    var striationContrast: Float { get set }
-    var time: Float { get set }
+    public static func subtractBlendMode() -> CIFilter & CICompositeOperation { CISubtractBlendModeBuiltinFilter() }
 }
 
 final class CISunbeamsGeneratorBuiltinFilter: CIFilter, CISunbeamsGenerator {
@@ -5636,13 +5419,6 @@ extension CIFilter {
     public static func sunbeamsGenerator() -> CIFilter & CISunbeamsGenerator { CISunbeamsGeneratorBuiltinFilter() }
 }
 
-/// Typed access to CITemperatureAndTint's inputs (`CIFilter.temperatureAndTint()`).
-public protocol CITemperatureAndTint: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var neutral: CIVector { get set }
-    var targetNeutral: CIVector { get set }
-}
-
 final class CITemperatureAndTintBuiltinFilter: CIFilter, CITemperatureAndTint {
     override init() { super.init(builtin: BuiltinFilters.temperatureAndTint) }
     var inputImage: CIImage? {
@@ -5664,11 +5440,6 @@ extension CIFilter {
     public static func temperatureAndTint() -> CIFilter & CITemperatureAndTint { CITemperatureAndTintBuiltinFilter() }
 }
 
-/// Typed access to CIThermal's inputs (`CIFilter.thermal()`).
-public protocol CIThermal: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-}
-
 final class CIThermalBuiltinFilter: CIFilter, CIThermal {
     override init() { super.init(builtin: BuiltinFilters.thermal) }
     var inputImage: CIImage? {
@@ -5680,17 +5451,6 @@ final class CIThermalBuiltinFilter: CIFilter, CIThermal {
 extension CIFilter {
     /// Thermal: Preset false-color "thermal camera" look.
     public static func thermal() -> CIFilter & CIThermal { CIThermalBuiltinFilter() }
-}
-
-/// Typed access to CIToneCurve's inputs (`CIFilter.toneCurve()`).
-public protocol CIToneCurve: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var point0: CIVector { get set }
-    var point1: CIVector { get set }
-    var point2: CIVector { get set }
-    var point3: CIVector { get set }
-    var point4: CIVector { get set }
-    var extrapolate: Bool { get set }
 }
 
 final class CIToneCurveBuiltinFilter: CIFilter, CIToneCurve {
@@ -5730,13 +5490,6 @@ extension CIFilter {
     public static func toneCurve() -> CIFilter & CIToneCurve { CIToneCurveBuiltinFilter() }
 }
 
-/// Typed access to CIToneMapHeadroom's inputs (`CIFilter.toneMapHeadroom()`).
-public protocol CIToneMapHeadroom: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var sourceHeadroom: Float { get set }
-    var targetHeadroom: Float { get set }
-}
-
 final class CIToneMapHeadroomBuiltinFilter: CIFilter, CIToneMapHeadroom {
     override init() { super.init(builtin: BuiltinFilters.toneMapHeadroom) }
     var inputImage: CIImage? {
@@ -5756,13 +5509,6 @@ final class CIToneMapHeadroomBuiltinFilter: CIFilter, CIToneMapHeadroom {
 extension CIFilter {
     /// Tone Map Headroom: Tone-maps from a source HDR headroom to a target headroom with a global curve.
     public static func toneMapHeadroom() -> CIFilter & CIToneMapHeadroom { CIToneMapHeadroomBuiltinFilter() }
-}
-
-/// Typed access to CIUnsharpMask's inputs (`CIFilter.unsharpMask()`).
-public protocol CIUnsharpMask: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var radius: Float { get set }
-    var intensity: Float { get set }
 }
 
 final class CIUnsharpMaskBuiltinFilter: CIFilter, CIUnsharpMask {
@@ -5786,12 +5532,6 @@ extension CIFilter {
     public static func unsharpMask() -> CIFilter & CIUnsharpMask { CIUnsharpMaskBuiltinFilter() }
 }
 
-/// Typed access to CIVibrance's inputs (`CIFilter.vibrance()`).
-public protocol CIVibrance: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var amount: Float { get set }
-}
-
 final class CIVibranceBuiltinFilter: CIFilter, CIVibrance {
     override init() { super.init(builtin: BuiltinFilters.vibrance) }
     var inputImage: CIImage? {
@@ -5807,13 +5547,6 @@ final class CIVibranceBuiltinFilter: CIFilter, CIVibrance {
 extension CIFilter {
     /// Vibrance: Boosts saturation of muted colors while protecting skin tones.
     public static func vibrance() -> CIFilter & CIVibrance { CIVibranceBuiltinFilter() }
-}
-
-/// Typed access to CIVignette's inputs (`CIFilter.vignette()`).
-public protocol CIVignette: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var intensity: Float { get set }
-    var radius: Float { get set }
 }
 
 final class CIVignetteBuiltinFilter: CIFilter, CIVignette {
@@ -5835,15 +5568,6 @@ final class CIVignetteBuiltinFilter: CIFilter, CIVignette {
 extension CIFilter {
     /// Vignette: Darkens (or lightens) the image corners.
     public static func vignette() -> CIFilter & CIVignette { CIVignetteBuiltinFilter() }
-}
-
-/// Typed access to CIVignetteEffect's inputs (`CIFilter.vignetteEffect()`).
-public protocol CIVignetteEffect: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var center: CGPoint { get set }
-    var radius: Float { get set }
-    var intensity: Float { get set }
-    var falloff: Float { get set }
 }
 
 final class CIVignetteEffectBuiltinFilter: CIFilter, CIVignetteEffect {
@@ -5875,13 +5599,7 @@ extension CIFilter {
     public static func vignetteEffect() -> CIFilter & CIVignetteEffect { CIVignetteEffectBuiltinFilter() }
 }
 
-/// Typed access to CIVividLightBlendMode's inputs (`CIFilter.vividLightBlendMode()`).
-public protocol CIVividLightBlendMode: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var backgroundImage: CIImage? { get set }
-}
-
-final class CIVividLightBlendModeBuiltinFilter: CIFilter, CIVividLightBlendMode {
+final class CIVividLightBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.vividLightBlendMode) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
@@ -5895,13 +5613,7 @@ final class CIVividLightBlendModeBuiltinFilter: CIFilter, CIVividLightBlendMode 
 
 extension CIFilter {
     /// Vivid Light Blend Mode: Blend mode: vivid light (color burn plus color dodge).
-    public static func vividLightBlendMode() -> CIFilter & CIVividLightBlendMode { CIVividLightBlendModeBuiltinFilter() }
-}
-
-/// Typed access to CIWhitePointAdjust's inputs (`CIFilter.whitePointAdjust()`).
-public protocol CIWhitePointAdjust: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
-    var color: CIColor { get set }
+    public static func vividLightBlendMode() -> CIFilter & CICompositeOperation { CIVividLightBlendModeBuiltinFilter() }
 }
 
 final class CIWhitePointAdjustBuiltinFilter: CIFilter, CIWhitePointAdjust {
@@ -5919,11 +5631,6 @@ final class CIWhitePointAdjustBuiltinFilter: CIFilter, CIWhitePointAdjust {
 extension CIFilter {
     /// White Point Adjust: Remaps colors so a chosen color becomes the white point.
     public static func whitePointAdjust() -> CIFilter & CIWhitePointAdjust { CIWhitePointAdjustBuiltinFilter() }
-}
-
-/// Typed access to CIXRay's inputs (`CIFilter.xRay()`).
-public protocol CIXRay: CIFilterProtocol {
-    var inputImage: CIImage? { get set }
 }
 
 final class CIXRayBuiltinFilter: CIFilter, CIXRay {
