@@ -171,6 +171,50 @@ enum Catalog {
         ],
         outputKeys: ["outputImage", "outputCGImageForQRCodeDescriptor", "outputCGImageForAztecCodeDescriptor", "outputCGImageForPDF417CodeDescriptor", "outputCGImageForDataMatrixCodeDescriptor", "outputCGImage"],
         availableMacOS: "10.13", availableIOS: "11")
+    static let CIBlendWithAlphaMask = FilterDescriptor(
+        name: "CIBlendWithAlphaMask", displayName: "Blend With Alpha Mask",
+        summary: "Mixes foreground over background using the mask image's alpha as weight.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMaskImage", displayName: "Mask Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
+    static let CIBlendWithBlueMask = FilterDescriptor(
+        name: "CIBlendWithBlueMask", displayName: "Blend With Blue Mask",
+        summary: "Mixes foreground over background using the mask image's blue channel as weight.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMaskImage", displayName: "Mask Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
+    static let CIBlendWithMask = FilterDescriptor(
+        name: "CIBlendWithMask", displayName: "Blend With Mask",
+        summary: "Mixes foreground over background using a grayscale (green channel) mask as weight.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMaskImage", displayName: "Mask Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
+    static let CIBlendWithRedMask = FilterDescriptor(
+        name: "CIBlendWithRedMask", displayName: "Blend With Red Mask",
+        summary: "Mixes foreground over background using the mask image's red channel as weight.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMaskImage", displayName: "Mask Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
     static let CIBloom = FilterDescriptor(
         name: "CIBloom", displayName: "Bloom",
         summary: "Adds a soft glow by blurring and brightening highlights.",
@@ -643,6 +687,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIGloom = FilterDescriptor(
+        name: "CIGloom", displayName: "Gloom",
+        summary: "Dulls highlights (inverse of bloom).",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIHardLightBlendMode = FilterDescriptor(
         name: "CIHardLightBlendMode", displayName: "Hard Light Blend Mode",
         summary: "Blend mode: hard light (multiply or screen depending on source).",
@@ -653,6 +708,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIHighlightShadowAdjust = FilterDescriptor(
+        name: "CIHighlightShadowAdjust", displayName: "Highlight and Shadow Adjust",
+        summary: "Lifts shadows and/or reduces highlights while keeping local detail.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 10.0),
+            FilterInputDescriptor(key: "inputShadowAmount", displayName: "Shadow Amount", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: -1.0, maximum: 1.0, sliderMinimum: -1.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputHighlightAmount", displayName: "Highlight Amount", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.3, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.7", availableIOS: "5")
     static let CIHistogramDisplayFilter = FilterDescriptor(
         name: "CIHistogramDisplayFilter", displayName: "Histogram Display",
         summary: "Draws a visual histogram chart from the output of an area histogram.",
@@ -878,6 +945,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIMix = FilterDescriptor(
+        name: "CIMix", displayName: "Mix",
+        summary: "Linear interpolation between the image and a background by an amount.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAmount", displayName: "Amount", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.14", availableIOS: "12")
     static let CIMultiplyBlendMode = FilterDescriptor(
         name: "CIMultiplyBlendMode", displayName: "Multiply Blend Mode",
         summary: "Blend mode: multiply.",
@@ -1161,6 +1239,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CISharpenLuminance = FilterDescriptor(
+        name: "CISharpenLuminance", displayName: "Sharpen Luminance",
+        summary: "Sharpens luminance only, leaving chroma unchanged.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategorySharpen", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputSharpness", displayName: "Sharpness", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.4), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 2.0),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.69), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 20.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CISignedDistanceGradientFromRedMask = FilterDescriptor(
         name: "CISignedDistanceGradientFromRedMask", displayName: "Signed Distance Gradient From Red Mask",
         summary: "Produces a signed normalized distance field to the edge of a red mask (negative inside).",
@@ -1428,6 +1517,10 @@ extension BuiltinFilters {
         areaMinimumAlpha,
         aztecCodeGenerator,
         barcodeGenerator,
+        blendWithAlphaMask,
+        blendWithBlueMask,
+        blendWithMask,
+        blendWithRedMask,
         bloom,
         blurredRectangleGenerator,
         blurredRoundedRectangleGenerator,
@@ -1472,7 +1565,9 @@ extension BuiltinFilters {
         gammaAdjust,
         gaussianBlur,
         gaussianGradient,
+        gloom,
         hardLightBlendMode,
+        highlightShadowAdjust,
         histogramDisplayFilter,
         hueAdjust,
         hueBlendMode,
@@ -1494,6 +1589,7 @@ extension BuiltinFilters {
         meshGenerator,
         minimumComponent,
         minimumCompositing,
+        mix,
         multiplyBlendMode,
         multiplyCompositing,
         overlayBlendMode,
@@ -1520,6 +1616,7 @@ extension BuiltinFilters {
         saturationBlendMode,
         screenBlendMode,
         sepiaTone,
+        sharpenLuminance,
         signedDistanceGradientFromRedMask,
         smoothLinearGradient,
         softLightBlendMode,
@@ -1933,6 +2030,118 @@ final class CIBarcodeGeneratorBuiltinFilter: CIFilter, CIBarcodeGenerator {
 extension CIFilter {
     /// Barcode Generator: Renders a barcode image from a barcode descriptor object (QR, Aztec, PDF417, Data Matrix).
     public static func barcodeGenerator() -> CIFilter & CIBarcodeGenerator { CIBarcodeGeneratorBuiltinFilter() }
+}
+
+/// Typed access to CIBlendWithAlphaMask's inputs (`CIFilter.blendWithAlphaMask()`).
+public protocol CIBlendWithAlphaMask: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+    var maskImage: CIImage? { get set }
+}
+
+final class CIBlendWithAlphaMaskBuiltinFilter: CIFilter, CIBlendWithAlphaMask {
+    override init() { super.init(builtin: BuiltinFilters.blendWithAlphaMask) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+    var maskImage: CIImage? {
+        get { typedValue(forKey: "inputMaskImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputMaskImage") }
+    }
+}
+
+extension CIFilter {
+    /// Blend With Alpha Mask: Mixes foreground over background using the mask image's alpha as weight.
+    public static func blendWithAlphaMask() -> CIFilter & CIBlendWithAlphaMask { CIBlendWithAlphaMaskBuiltinFilter() }
+}
+
+/// Typed access to CIBlendWithBlueMask's inputs (`CIFilter.blendWithBlueMask()`).
+public protocol CIBlendWithBlueMask: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+    var maskImage: CIImage? { get set }
+}
+
+final class CIBlendWithBlueMaskBuiltinFilter: CIFilter, CIBlendWithBlueMask {
+    override init() { super.init(builtin: BuiltinFilters.blendWithBlueMask) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+    var maskImage: CIImage? {
+        get { typedValue(forKey: "inputMaskImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputMaskImage") }
+    }
+}
+
+extension CIFilter {
+    /// Blend With Blue Mask: Mixes foreground over background using the mask image's blue channel as weight.
+    public static func blendWithBlueMask() -> CIFilter & CIBlendWithBlueMask { CIBlendWithBlueMaskBuiltinFilter() }
+}
+
+/// Typed access to CIBlendWithMask's inputs (`CIFilter.blendWithMask()`).
+public protocol CIBlendWithMask: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+    var maskImage: CIImage? { get set }
+}
+
+final class CIBlendWithMaskBuiltinFilter: CIFilter, CIBlendWithMask {
+    override init() { super.init(builtin: BuiltinFilters.blendWithMask) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+    var maskImage: CIImage? {
+        get { typedValue(forKey: "inputMaskImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputMaskImage") }
+    }
+}
+
+extension CIFilter {
+    /// Blend With Mask: Mixes foreground over background using a grayscale (green channel) mask as weight.
+    public static func blendWithMask() -> CIFilter & CIBlendWithMask { CIBlendWithMaskBuiltinFilter() }
+}
+
+/// Typed access to CIBlendWithRedMask's inputs (`CIFilter.blendWithRedMask()`).
+public protocol CIBlendWithRedMask: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+    var maskImage: CIImage? { get set }
+}
+
+final class CIBlendWithRedMaskBuiltinFilter: CIFilter, CIBlendWithRedMask {
+    override init() { super.init(builtin: BuiltinFilters.blendWithRedMask) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+    var maskImage: CIImage? {
+        get { typedValue(forKey: "inputMaskImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputMaskImage") }
+    }
+}
+
+extension CIFilter {
+    /// Blend With Red Mask: Mixes foreground over background using the mask image's red channel as weight.
+    public static func blendWithRedMask() -> CIFilter & CIBlendWithRedMask { CIBlendWithRedMaskBuiltinFilter() }
 }
 
 /// Typed access to CIBloom's inputs (`CIFilter.bloom()`).
@@ -3066,6 +3275,34 @@ extension CIFilter {
     public static func gaussianGradient() -> CIFilter & CIGaussianGradient { CIGaussianGradientBuiltinFilter() }
 }
 
+/// Typed access to CIGloom's inputs (`CIFilter.gloom()`).
+public protocol CIGloom: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+    var intensity: Float { get set }
+}
+
+final class CIGloomBuiltinFilter: CIFilter, CIGloom {
+    override init() { super.init(builtin: BuiltinFilters.gloom) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var intensity: Float {
+        get { typedValue(forKey: "inputIntensity", as: Float.self) }
+        set { setValue(newValue, forKey: "inputIntensity") }
+    }
+}
+
+extension CIFilter {
+    /// Gloom: Dulls highlights (inverse of bloom).
+    public static func gloom() -> CIFilter & CIGloom { CIGloomBuiltinFilter() }
+}
+
 /// Typed access to CIHardLightBlendMode's inputs (`CIFilter.hardLightBlendMode()`).
 public protocol CIHardLightBlendMode: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -3087,6 +3324,39 @@ final class CIHardLightBlendModeBuiltinFilter: CIFilter, CIHardLightBlendMode {
 extension CIFilter {
     /// Hard Light Blend Mode: Blend mode: hard light (multiply or screen depending on source).
     public static func hardLightBlendMode() -> CIFilter & CIHardLightBlendMode { CIHardLightBlendModeBuiltinFilter() }
+}
+
+/// Typed access to CIHighlightShadowAdjust's inputs (`CIFilter.highlightShadowAdjust()`).
+public protocol CIHighlightShadowAdjust: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+    var shadowAmount: Float { get set }
+    var highlightAmount: Float { get set }
+}
+
+final class CIHighlightShadowAdjustBuiltinFilter: CIFilter, CIHighlightShadowAdjust {
+    override init() { super.init(builtin: BuiltinFilters.highlightShadowAdjust) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var shadowAmount: Float {
+        get { typedValue(forKey: "inputShadowAmount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputShadowAmount") }
+    }
+    var highlightAmount: Float {
+        get { typedValue(forKey: "inputHighlightAmount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputHighlightAmount") }
+    }
+}
+
+extension CIFilter {
+    /// Highlight and Shadow Adjust: Lifts shadows and/or reduces highlights while keeping local detail.
+    public static func highlightShadowAdjust() -> CIFilter & CIHighlightShadowAdjust { CIHighlightShadowAdjustBuiltinFilter() }
 }
 
 /// Typed access to CIHistogramDisplayFilter's inputs (`CIFilter.histogramDisplay()`).
@@ -3645,6 +3915,34 @@ final class CIMinimumCompositingBuiltinFilter: CIFilter, CIMinimumCompositing {
 extension CIFilter {
     /// Minimum: Per-channel minimum of source and background.
     public static func minimumCompositing() -> CIFilter & CIMinimumCompositing { CIMinimumCompositingBuiltinFilter() }
+}
+
+/// Typed access to CIMix's inputs (`CIFilter.mix()`).
+public protocol CIMix: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+    var amount: Float { get set }
+}
+
+final class CIMixBuiltinFilter: CIFilter, CIMix {
+    override init() { super.init(builtin: BuiltinFilters.mix) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+    var amount: Float {
+        get { typedValue(forKey: "inputAmount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAmount") }
+    }
+}
+
+extension CIFilter {
+    /// Mix: Linear interpolation between the image and a background by an amount.
+    public static func mix() -> CIFilter & CIMix { CIMixBuiltinFilter() }
 }
 
 /// Typed access to CIMultiplyBlendMode's inputs (`CIFilter.multiplyBlendMode()`).
@@ -4360,6 +4658,34 @@ extension CIFilter {
     public static func sepiaTone() -> CIFilter & CISepiaTone { CISepiaToneBuiltinFilter() }
 }
 
+/// Typed access to CISharpenLuminance's inputs (`CIFilter.sharpenLuminance()`).
+public protocol CISharpenLuminance: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var sharpness: Float { get set }
+    var radius: Float { get set }
+}
+
+final class CISharpenLuminanceBuiltinFilter: CIFilter, CISharpenLuminance {
+    override init() { super.init(builtin: BuiltinFilters.sharpenLuminance) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var sharpness: Float {
+        get { typedValue(forKey: "inputSharpness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSharpness") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Sharpen Luminance: Sharpens luminance only, leaving chroma unchanged.
+    public static func sharpenLuminance() -> CIFilter & CISharpenLuminance { CISharpenLuminanceBuiltinFilter() }
+}
+
 /// Typed access to CISignedDistanceGradientFromRedMask's inputs (`CIFilter.signedDistanceGradientFromRedMask()`).
 public protocol CISignedDistanceGradientFromRedMask: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -5014,6 +5340,10 @@ extension BuiltinFilters {
         "CIAreaMinimumAlpha": { CIAreaMinimumAlphaBuiltinFilter() },
         "CIAztecCodeGenerator": { CIAztecCodeGeneratorBuiltinFilter() },
         "CIBarcodeGenerator": { CIBarcodeGeneratorBuiltinFilter() },
+        "CIBlendWithAlphaMask": { CIBlendWithAlphaMaskBuiltinFilter() },
+        "CIBlendWithBlueMask": { CIBlendWithBlueMaskBuiltinFilter() },
+        "CIBlendWithMask": { CIBlendWithMaskBuiltinFilter() },
+        "CIBlendWithRedMask": { CIBlendWithRedMaskBuiltinFilter() },
         "CIBloom": { CIBloomBuiltinFilter() },
         "CIBlurredRectangleGenerator": { CIBlurredRectangleGeneratorBuiltinFilter() },
         "CIBlurredRoundedRectangleGenerator": { CIBlurredRoundedRectangleGeneratorBuiltinFilter() },
@@ -5056,7 +5386,9 @@ extension BuiltinFilters {
         "CIGammaAdjust": { CIGammaAdjustBuiltinFilter() },
         "CIGaussianBlur": { CIGaussianBlurBuiltinFilter() },
         "CIGaussianGradient": { CIGaussianGradientBuiltinFilter() },
+        "CIGloom": { CIGloomBuiltinFilter() },
         "CIHardLightBlendMode": { CIHardLightBlendModeBuiltinFilter() },
+        "CIHighlightShadowAdjust": { CIHighlightShadowAdjustBuiltinFilter() },
         "CIHistogramDisplayFilter": { CIHistogramDisplayFilterBuiltinFilter() },
         "CIHueAdjust": { CIHueAdjustBuiltinFilter() },
         "CIHueBlendMode": { CIHueBlendModeBuiltinFilter() },
@@ -5078,6 +5410,7 @@ extension BuiltinFilters {
         "CIMeshGenerator": { CIMeshGeneratorBuiltinFilter() },
         "CIMinimumComponent": { CIMinimumComponentBuiltinFilter() },
         "CIMinimumCompositing": { CIMinimumCompositingBuiltinFilter() },
+        "CIMix": { CIMixBuiltinFilter() },
         "CIMultiplyBlendMode": { CIMultiplyBlendModeBuiltinFilter() },
         "CIMultiplyCompositing": { CIMultiplyCompositingBuiltinFilter() },
         "CIOverlayBlendMode": { CIOverlayBlendModeBuiltinFilter() },
@@ -5104,6 +5437,7 @@ extension BuiltinFilters {
         "CISaturationBlendMode": { CISaturationBlendModeBuiltinFilter() },
         "CIScreenBlendMode": { CIScreenBlendModeBuiltinFilter() },
         "CISepiaTone": { CISepiaToneBuiltinFilter() },
+        "CISharpenLuminance": { CISharpenLuminanceBuiltinFilter() },
         "CISignedDistanceGradientFromRedMask": { CISignedDistanceGradientFromRedMaskBuiltinFilter() },
         "CISmoothLinearGradient": { CISmoothLinearGradientBuiltinFilter() },
         "CISoftLightBlendMode": { CISoftLightBlendModeBuiltinFilter() },
