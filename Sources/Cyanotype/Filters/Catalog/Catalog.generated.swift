@@ -204,6 +204,50 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.13", availableIOS: "11")
+    static let CIBlendWithAlphaMask = FilterDescriptor(
+        name: "CIBlendWithAlphaMask", displayName: "Blend With Alpha Mask",
+        summary: "Mixes foreground over background using the mask image's alpha as weight.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMaskImage", displayName: "Mask Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "7")
+    static let CIBlendWithBlueMask = FilterDescriptor(
+        name: "CIBlendWithBlueMask", displayName: "Blend With Blue Mask",
+        summary: "Mixes foreground over background using the mask image's blue channel as weight.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMaskImage", displayName: "Mask Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
+    static let CIBlendWithMask = FilterDescriptor(
+        name: "CIBlendWithMask", displayName: "Blend With Mask",
+        summary: "Mixes foreground over background using a grayscale (green channel) mask as weight.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMaskImage", displayName: "Mask Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
+    static let CIBlendWithRedMask = FilterDescriptor(
+        name: "CIBlendWithRedMask", displayName: "Blend With Red Mask",
+        summary: "Mixes foreground over background using the mask image's red channel as weight.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMaskImage", displayName: "Mask Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11")
     static let CIBloom = FilterDescriptor(
         name: "CIBloom", displayName: "Bloom",
         summary: "Adds a soft glow by blurring and brightening highlights.",
@@ -796,6 +840,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIGloom = FilterDescriptor(
+        name: "CIGloom", displayName: "Gloom",
+        summary: "Dulls highlights (inverse of bloom).",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIHardLightBlendMode = FilterDescriptor(
         name: "CIHardLightBlendMode", displayName: "Hard Light Blend Mode",
         summary: "Blend mode: hard light (multiply or screen depending on source).",
@@ -806,6 +861,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIHighlightShadowAdjust = FilterDescriptor(
+        name: "CIHighlightShadowAdjust", displayName: "Highlight and Shadow Adjust",
+        summary: "Lifts shadows and/or reduces highlights while keeping local detail.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 10.0),
+            FilterInputDescriptor(key: "inputShadowAmount", displayName: "Shadow Amount", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: -1.0, maximum: 1.0, sliderMinimum: -1.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputHighlightAmount", displayName: "Highlight Amount", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.3, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.7", availableIOS: "5")
     static let CIHistogramDisplayFilter = FilterDescriptor(
         name: "CIHistogramDisplayFilter", displayName: "Histogram Display",
         summary: "Draws a visual histogram chart from the output of an area histogram.",
@@ -1040,6 +1107,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIMix = FilterDescriptor(
+        name: "CIMix", displayName: "Mix",
+        summary: "Linear interpolation between the image and a background by an amount.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAmount", displayName: "Amount", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.14", availableIOS: "12")
     static let CIMorphologyGradient = FilterDescriptor(
         name: "CIMorphologyGradient", displayName: "Morphology Gradient",
         summary: "Morphological gradient (dilation minus erosion) with a circular element; edge finder.",
@@ -1416,6 +1494,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CISharpenLuminance = FilterDescriptor(
+        name: "CISharpenLuminance", displayName: "Sharpen Luminance",
+        summary: "Sharpens luminance only, leaving chroma unchanged.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategorySharpen", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputSharpness", displayName: "Sharpness", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.4), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 2.0),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.69), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 20.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CISignedDistanceGradientFromRedMask = FilterDescriptor(
         name: "CISignedDistanceGradientFromRedMask", displayName: "Signed Distance Gradient From Red Mask",
         summary: "Produces a signed normalized distance field to the edge of a red mask (negative inside).",
@@ -1696,6 +1785,10 @@ extension BuiltinFilters {
         aztecCodeGenerator,
         barcodeGenerator,
         bicubicScaleTransform,
+        blendWithAlphaMask,
+        blendWithBlueMask,
+        blendWithMask,
+        blendWithRedMask,
         bloom,
         blurredRectangleGenerator,
         blurredRoundedRectangleGenerator,
@@ -1751,7 +1844,9 @@ extension BuiltinFilters {
         gammaAdjust,
         gaussianBlur,
         gaussianGradient,
+        gloom,
         hardLightBlendMode,
+        highlightShadowAdjust,
         histogramDisplayFilter,
         hueAdjust,
         hueBlendMode,
@@ -1774,6 +1869,7 @@ extension BuiltinFilters {
         meshGenerator,
         minimumComponent,
         minimumCompositing,
+        mix,
         morphologyGradient,
         morphologyMaximum,
         morphologyMinimum,
@@ -1808,6 +1904,7 @@ extension BuiltinFilters {
         saturationBlendMode,
         screenBlendMode,
         sepiaTone,
+        sharpenLuminance,
         signedDistanceGradientFromRedMask,
         smoothLinearGradient,
         softLightBlendMode,
@@ -1944,6 +2041,13 @@ public protocol CIBicubicScaleTransform: CIFilterProtocol {
     var aspectRatio: Float { get set }
     var parameterB: Float { get set }
     var parameterC: Float { get set }
+}
+
+/// Typed access to the inputs of CIBlendWithAlphaMask and the other CIBlendWithMask filters.
+public protocol CIBlendWithMask: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+    var maskImage: CIImage? { get set }
 }
 
 /// Typed access to the inputs of CIBloom.
@@ -2190,6 +2294,21 @@ public protocol CIGaussianGradient: CIFilterProtocol {
     var radius: Float { get set }
 }
 
+/// Typed access to the inputs of CIGloom.
+public protocol CIGloom: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+    var intensity: Float { get set }
+}
+
+/// Typed access to the inputs of CIHighlightShadowAdjust.
+public protocol CIHighlightShadowAdjust: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+    var shadowAmount: Float { get set }
+    var highlightAmount: Float { get set }
+}
+
 /// Typed access to the inputs of CIHistogramDisplayFilter and the other CIHistogramDisplay filters.
 public protocol CIHistogramDisplay: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -2286,6 +2405,13 @@ public protocol CIMeshGenerator: CIFilterProtocol {
 /// Typed access to the inputs of CIMinimumComponent.
 public protocol CIMinimumComponent: CIFilterProtocol {
     var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIMix.
+public protocol CIMix: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var backgroundImage: CIImage? { get set }
+    var amount: Float { get set }
 }
 
 /// Typed access to the inputs of CIMorphologyGradient.
@@ -2448,6 +2574,13 @@ public protocol CISRGBToneCurveToLinear: CIFilterProtocol {
 public protocol CISepiaTone: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     var intensity: Float { get set }
+}
+
+/// Typed access to the inputs of CISharpenLuminance.
+public protocol CISharpenLuminance: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var sharpness: Float { get set }
+    var radius: Float { get set }
 }
 
 /// Typed access to the inputs of CISignedDistanceGradientFromRedMask.
@@ -2924,6 +3057,90 @@ final class CIBicubicScaleTransformBuiltinFilter: CIFilter, CIBicubicScaleTransf
 extension CIFilter {
     /// Bicubic Scale Transform: Resamples the image with a bicubic kernel controlled by B and C parameters.
     public static func bicubicScaleTransform() -> CIFilter & CIBicubicScaleTransform { CIBicubicScaleTransformBuiltinFilter() }
+}
+
+final class CIBlendWithAlphaMaskBuiltinFilter: CIFilter, CIBlendWithMask {
+    override init() { super.init(builtin: BuiltinFilters.blendWithAlphaMask) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+    var maskImage: CIImage? {
+        get { typedValue(forKey: "inputMaskImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputMaskImage") }
+    }
+}
+
+extension CIFilter {
+    /// Blend With Alpha Mask: Mixes foreground over background using the mask image's alpha as weight.
+    public static func blendWithAlphaMask() -> CIFilter & CIBlendWithMask { CIBlendWithAlphaMaskBuiltinFilter() }
+}
+
+final class CIBlendWithBlueMaskBuiltinFilter: CIFilter, CIBlendWithMask {
+    override init() { super.init(builtin: BuiltinFilters.blendWithBlueMask) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+    var maskImage: CIImage? {
+        get { typedValue(forKey: "inputMaskImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputMaskImage") }
+    }
+}
+
+extension CIFilter {
+    /// Blend With Blue Mask: Mixes foreground over background using the mask image's blue channel as weight.
+    public static func blendWithBlueMask() -> CIFilter & CIBlendWithMask { CIBlendWithBlueMaskBuiltinFilter() }
+}
+
+final class CIBlendWithMaskBuiltinFilter: CIFilter, CIBlendWithMask {
+    override init() { super.init(builtin: BuiltinFilters.blendWithMask) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+    var maskImage: CIImage? {
+        get { typedValue(forKey: "inputMaskImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputMaskImage") }
+    }
+}
+
+extension CIFilter {
+    /// Blend With Mask: Mixes foreground over background using a grayscale (green channel) mask as weight.
+    public static func blendWithMask() -> CIFilter & CIBlendWithMask { CIBlendWithMaskBuiltinFilter() }
+}
+
+final class CIBlendWithRedMaskBuiltinFilter: CIFilter, CIBlendWithMask {
+    override init() { super.init(builtin: BuiltinFilters.blendWithRedMask) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+    var maskImage: CIImage? {
+        get { typedValue(forKey: "inputMaskImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputMaskImage") }
+    }
+}
+
+extension CIFilter {
+    /// Blend With Red Mask: Mixes foreground over background using the mask image's red channel as weight.
+    public static func blendWithRedMask() -> CIFilter & CIBlendWithMask { CIBlendWithRedMaskBuiltinFilter() }
 }
 
 final class CIBloomBuiltinFilter: CIFilter, CIBloom {
@@ -3982,6 +4199,27 @@ extension CIFilter {
     public static func gaussianGradient() -> CIFilter & CIGaussianGradient { CIGaussianGradientBuiltinFilter() }
 }
 
+final class CIGloomBuiltinFilter: CIFilter, CIGloom {
+    override init() { super.init(builtin: BuiltinFilters.gloom) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var intensity: Float {
+        get { typedValue(forKey: "inputIntensity", as: Float.self) }
+        set { setValue(newValue, forKey: "inputIntensity") }
+    }
+}
+
+extension CIFilter {
+    /// Gloom: Dulls highlights (inverse of bloom).
+    public static func gloom() -> CIFilter & CIGloom { CIGloomBuiltinFilter() }
+}
+
 final class CIHardLightBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.hardLightBlendMode) }
     var inputImage: CIImage? {
@@ -3997,6 +4235,31 @@ final class CIHardLightBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
 extension CIFilter {
     /// Hard Light Blend Mode: Blend mode: hard light (multiply or screen depending on source).
     public static func hardLightBlendMode() -> CIFilter & CICompositeOperation { CIHardLightBlendModeBuiltinFilter() }
+}
+
+final class CIHighlightShadowAdjustBuiltinFilter: CIFilter, CIHighlightShadowAdjust {
+    override init() { super.init(builtin: BuiltinFilters.highlightShadowAdjust) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var shadowAmount: Float {
+        get { typedValue(forKey: "inputShadowAmount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputShadowAmount") }
+    }
+    var highlightAmount: Float {
+        get { typedValue(forKey: "inputHighlightAmount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputHighlightAmount") }
+    }
+}
+
+extension CIFilter {
+    /// Highlight and Shadow Adjust: Lifts shadows and/or reduces highlights while keeping local detail.
+    public static func highlightShadowAdjust() -> CIFilter & CIHighlightShadowAdjust { CIHighlightShadowAdjustBuiltinFilter() }
 }
 
 final class CIHistogramDisplayFilterBuiltinFilter: CIFilter, CIHistogramDisplay {
@@ -4427,6 +4690,27 @@ final class CIMinimumCompositingBuiltinFilter: CIFilter, CICompositeOperation {
 extension CIFilter {
     /// Minimum: Per-channel minimum of source and background.
     public static func minimumCompositing() -> CIFilter & CICompositeOperation { CIMinimumCompositingBuiltinFilter() }
+}
+
+final class CIMixBuiltinFilter: CIFilter, CIMix {
+    override init() { super.init(builtin: BuiltinFilters.mix) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var backgroundImage: CIImage? {
+        get { typedValue(forKey: "inputBackgroundImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBackgroundImage") }
+    }
+    var amount: Float {
+        get { typedValue(forKey: "inputAmount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAmount") }
+    }
+}
+
+extension CIFilter {
+    /// Mix: Linear interpolation between the image and a background by an amount.
+    public static func mix() -> CIFilter & CIMix { CIMixBuiltinFilter() }
 }
 
 final class CIMorphologyGradientBuiltinFilter: CIFilter, CIMorphologyGradient {
@@ -5151,6 +5435,27 @@ extension CIFilter {
     public static func sepiaTone() -> CIFilter & CISepiaTone { CISepiaToneBuiltinFilter() }
 }
 
+final class CISharpenLuminanceBuiltinFilter: CIFilter, CISharpenLuminance {
+    override init() { super.init(builtin: BuiltinFilters.sharpenLuminance) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var sharpness: Float {
+        get { typedValue(forKey: "inputSharpness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSharpness") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Sharpen Luminance: Sharpens luminance only, leaving chroma unchanged.
+    public static func sharpenLuminance() -> CIFilter & CISharpenLuminance { CISharpenLuminanceBuiltinFilter() }
+}
+
 final class CISignedDistanceGradientFromRedMaskBuiltinFilter: CIFilter, CISignedDistanceGradientFromRedMask {
     override init() { super.init(builtin: BuiltinFilters.signedDistanceGradientFromRedMask) }
     var inputImage: CIImage? {
@@ -5667,6 +5972,10 @@ extension BuiltinFilters {
         "CIAztecCodeGenerator": { CIAztecCodeGeneratorBuiltinFilter() },
         "CIBarcodeGenerator": { CIBarcodeGeneratorBuiltinFilter() },
         "CIBicubicScaleTransform": { CIBicubicScaleTransformBuiltinFilter() },
+        "CIBlendWithAlphaMask": { CIBlendWithAlphaMaskBuiltinFilter() },
+        "CIBlendWithBlueMask": { CIBlendWithBlueMaskBuiltinFilter() },
+        "CIBlendWithMask": { CIBlendWithMaskBuiltinFilter() },
+        "CIBlendWithRedMask": { CIBlendWithRedMaskBuiltinFilter() },
         "CIBloom": { CIBloomBuiltinFilter() },
         "CIBlurredRectangleGenerator": { CIBlurredRectangleGeneratorBuiltinFilter() },
         "CIBlurredRoundedRectangleGenerator": { CIBlurredRoundedRectangleGeneratorBuiltinFilter() },
@@ -5719,7 +6028,9 @@ extension BuiltinFilters {
         "CIGammaAdjust": { CIGammaAdjustBuiltinFilter() },
         "CIGaussianBlur": { CIGaussianBlurBuiltinFilter() },
         "CIGaussianGradient": { CIGaussianGradientBuiltinFilter() },
+        "CIGloom": { CIGloomBuiltinFilter() },
         "CIHardLightBlendMode": { CIHardLightBlendModeBuiltinFilter() },
+        "CIHighlightShadowAdjust": { CIHighlightShadowAdjustBuiltinFilter() },
         "CIHistogramDisplayFilter": { CIHistogramDisplayFilterBuiltinFilter() },
         "CIHueAdjust": { CIHueAdjustBuiltinFilter() },
         "CIHueBlendMode": { CIHueBlendModeBuiltinFilter() },
@@ -5742,6 +6053,7 @@ extension BuiltinFilters {
         "CIMeshGenerator": { CIMeshGeneratorBuiltinFilter() },
         "CIMinimumComponent": { CIMinimumComponentBuiltinFilter() },
         "CIMinimumCompositing": { CIMinimumCompositingBuiltinFilter() },
+        "CIMix": { CIMixBuiltinFilter() },
         "CIMorphologyGradient": { CIMorphologyGradientBuiltinFilter() },
         "CIMorphologyMaximum": { CIMorphologyMaximumBuiltinFilter() },
         "CIMorphologyMinimum": { CIMorphologyMinimumBuiltinFilter() },
@@ -5776,6 +6088,7 @@ extension BuiltinFilters {
         "CISaturationBlendMode": { CISaturationBlendModeBuiltinFilter() },
         "CIScreenBlendMode": { CIScreenBlendModeBuiltinFilter() },
         "CISepiaTone": { CISepiaToneBuiltinFilter() },
+        "CISharpenLuminance": { CISharpenLuminanceBuiltinFilter() },
         "CISignedDistanceGradientFromRedMask": { CISignedDistanceGradientFromRedMaskBuiltinFilter() },
         "CISmoothLinearGradient": { CISmoothLinearGradientBuiltinFilter() },
         "CISoftLightBlendMode": { CISoftLightBlendModeBuiltinFilter() },
