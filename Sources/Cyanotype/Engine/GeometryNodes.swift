@@ -56,25 +56,31 @@ final class AffineNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
             axisAlignedBilinear(rect, out, sb, src)
             return
         }
-        // Walk each row incrementally in source space: p(x + 1) = p(x) + (a, b).
-        let da = Double(inv.a), db = Double(inv.b)
+        // Each pixel's source position from its own absolute coordinates (two multiply-adds
+        // in Double), not by stepping along the row: a pixel then samples the same point
+        // whatever tile it falls in, so tiled float renders equal whole ones bit for bit.
+        let ia = Double(inv.a), ib = Double(inv.b), ic = Double(inv.c), id = Double(inv.d)
+        let itx = Double(inv.tx), ity = Double(inv.ty)
         let w = src.width, h = src.height
         for r in 0..<out.height {
-            let start = CGPoint(x: CGFloat(rect.minX) + 0.5, y: CGFloat(rect.minY + r) + 0.5).applying(inv)
-            var u = Double(start.x) - 0.5 - Double(src.minX)
-            var v = Double(start.y) - 0.5 - Double(src.minY)
+            let yc = Double(rect.minY + r) + 0.5
+            // Source position minus the half-pixel of sample centres, for the column x + 0.5.
+            let u0 = yc * ic + itx - 0.5, v0 = yc * id + ity - 0.5
             let d = out.row(r)
             if mode == .nearest {
                 for i in 0..<out.width {
-                    let sx = Int((u + 0.5).rounded(.down)), sy = Int((v + 0.5).rounded(.down))
+                    let xc = Double(rect.minX + i) + 0.5
+                    let u = xc * ia + u0, v = xc * ib + v0
+                    let sx = Int((u + 0.5).rounded(.down)) - src.minX, sy = Int((v + 0.5).rounded(.down)) - src.minY
                     d[i] = (sx >= 0 && sy >= 0 && sx < w && sy < h) ? sb.row(sy)[sx] : .zero
-                    u += da; v += db
                 }
                 continue
             }
             for i in 0..<out.width {
+                let xc = Double(rect.minX + i) + 0.5
+                let u = xc * ia + u0, v = xc * ib + v0
                 let fx = u.rounded(.down), fy = v.rounded(.down)
-                let x0 = Int(fx), y0 = Int(fy)
+                let x0 = Int(fx) - src.minX, y0 = Int(fy) - src.minY
                 let tx = Float(u - fx), ty = Float(v - fy)
                 var p00 = SIMD4<Float>.zero, p10 = p00, p01 = p00, p11 = p00
                 if y0 >= 0 && y0 < h {
@@ -90,7 +96,6 @@ final class AffineNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
                 let top = p00 + (p10 - p00) * tx
                 let bottom = p01 + (p11 - p01) * tx
                 d[i] = top + (bottom - top) * ty
-                u += da; v += db
             }
         }
     }
