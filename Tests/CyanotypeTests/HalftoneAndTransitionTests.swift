@@ -366,6 +366,60 @@ private func expectTilesEqualWhole(_ out: CIImage, premultiplied: Bool = true, _
         #expect(mid.allSatisfy { close($0, col + [1], tol: 1e-6) })
     }
 
+    /// A grey mask with an irregular ramp.
+    static let maskPixels: [UInt8] = {
+        var p = [UInt8](repeating: 255, count: W * H * 4)
+        for y in 0..<H { for x in 0..<W { let g = UInt8((x * 23 + y * 11) % 256); let i = (y * W + x) * 4; p[i] = g; p[i + 1] = g; p[i + 2] = g } }
+        return p
+    }()
+
+    @Test func disintegrateFollowsTheMaskAndCastsAShadow() throws {
+        let mask = image(Self.maskPixels, W, H)
+        let name = "CIDisintegrateWithMaskTransition"
+        func luminance(_ x: Int, _ y: Int) -> Double {
+            guard x >= 0, x < W, y >= 0, y < H else { return 0 }
+            let p = straightAt(Self.maskPixels, x, y)
+            return 0.2125 * p[0] + 0.7154 * p[1] + 0.0721 * p[2]
+        }
+        // No blur: the shadow is the coverage moved by the (integer) offset.
+        let time = 0.4, density = 0.65
+        let out = transition(name, time, [kCIInputMaskImageKey: mask, "inputShadowRadius": 0, "inputShadowDensity": density,
+                                          "inputShadowOffset": CIVector(x: 2, y: -3)])
+        var kept = 0, shaded = 0
+        try check(out, tol: 2e-5, skip: { x, y in abs(luminance(x, y) - time) < 1e-4 || abs(luminance(x - 2, y + 3) - time) < 1e-4 }) { x, y, a, b in
+            if luminance(x, y) >= time { kept += 1; return a }
+            let s = luminance(x - 2, y + 3) >= time ? 1.0 : 0.0
+            if s > 0 { shaded += 1 }
+            return b.map { $0 * (1 - density * s) }
+        }
+        #expect(kept > 10 && shaded > 10 && kept < W * H - 10)
+
+        // With a blurred shadow: the ends are the images, the shadow only darkens, tiles match.
+        let whole = premultipliedContext()
+        let input = try renderFloat(source, rect, context: whole), goal = try renderFloat(target, rect, context: whole)
+        #expect(try renderFloat(transition(name, 0, [kCIInputMaskImageKey: mask]), rect, context: whole) == input)
+        #expect(try renderFloat(transition(name, 1, [kCIInputMaskImageKey: mask]), rect, context: whole) == goal)
+        #expect(try renderFloat(transition(name, 2, [kCIInputMaskImageKey: mask]), rect, context: whole) == goal)
+        let soft = transition(name, 0.5, [kCIInputMaskImageKey: mask, "inputShadowRadius": 3])
+        #expect(soft.extent == rect)
+        let v = try renderFloat(soft, rect, context: whole)
+        for y in 0..<H {
+            for x in 0..<W where luminance(x, y) < 0.5 - 1e-4 {
+                let b = premultipliedAt(targetPixels, x, y)
+                #expect(Double(at(v, x, y).w) <= b[3] + 1e-5)
+            }
+        }
+        try expectTilesEqualWhole(soft, name)
+        // Bad parameters: NaN time throws, a missing mask gives no image.
+        let f = CIFilter.disintegrateWithMaskTransition()
+        f.inputImage = source; f.targetImage = target
+        #expect(f.outputImage == nil)
+        f.maskImage = mask; f.shadowRadius = 2; f.shadowDensity = 5; f.shadowOffset = CIVector(x: 1, y: 1); f.time = 0.3
+        #expect(f.outputImage != nil)
+        f.setValue(Double.nan, forKey: kCIInputTimeKey)
+        #expect(throws: CIFilterError.nonFinite(filter: name, key: kCIInputTimeKey)) { try f.makeOutputImage() }
+    }
+
     @Test func typedAPI() throws {
         let d = CIFilter.dissolveTransition()
         d.inputImage = source; d.targetImage = target; d.time = 0.4

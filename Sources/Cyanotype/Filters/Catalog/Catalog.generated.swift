@@ -785,6 +785,21 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIDisintegrateWithMaskTransition = FilterDescriptor(
+        name: "CIDisintegrateWithMaskTransition", displayName: "Disintegrate With Mask",
+        summary: "Transition in which the source dissolves following the shape of a mask, with a drop shadow.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTransition", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTargetImage", displayName: "Target Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMaskImage", displayName: "Mask Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeTime", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputShadowRadius", displayName: "Shadow Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(8.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 50.0),
+            FilterInputDescriptor(key: "inputShadowDensity", displayName: "Shadow Density", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.65), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputShadowOffset", displayName: "Shadow Offset", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([0.0, -10.0]), identity: .vector([0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIDisparityToDepth = FilterDescriptor(
         name: "CIDisparityToDepth", displayName: "Disparity To Depth",
         summary: "Converts a disparity map to a depth map (reciprocal).",
@@ -1993,6 +2008,7 @@ extension BuiltinFilters {
         darkenBlendMode,
         depthToDisparity,
         differenceBlendMode,
+        disintegrateWithMaskTransition,
         disparityToDepth,
         dissolveTransition,
         distanceGradientFromRedMask,
@@ -2444,6 +2460,17 @@ public protocol CICopyMachineTransition: CIFilterProtocol {
 /// Typed access to the inputs of CIDepthToDisparity.
 public protocol CIDepthToDisparity: CIFilterProtocol {
     var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIDisintegrateWithMaskTransition.
+public protocol CIDisintegrateWithMaskTransition: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var targetImage: CIImage? { get set }
+    var maskImage: CIImage? { get set }
+    var time: Float { get set }
+    var shadowRadius: Float { get set }
+    var shadowDensity: Float { get set }
+    var shadowOffset: CIVector { get set }
 }
 
 /// Typed access to the inputs of CIDisparityToDepth.
@@ -4417,6 +4444,43 @@ final class CIDifferenceBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
 extension CIFilter {
     /// Difference Blend Mode: Blend mode: absolute difference of source and background.
     public static func differenceBlendMode() -> CIFilter & CICompositeOperation { CIDifferenceBlendModeBuiltinFilter() }
+}
+
+final class CIDisintegrateWithMaskTransitionBuiltinFilter: CIFilter, CIDisintegrateWithMaskTransition {
+    override init() { super.init(builtin: BuiltinFilters.disintegrateWithMaskTransition) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var targetImage: CIImage? {
+        get { typedValue(forKey: "inputTargetImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputTargetImage") }
+    }
+    var maskImage: CIImage? {
+        get { typedValue(forKey: "inputMaskImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputMaskImage") }
+    }
+    var time: Float {
+        get { typedValue(forKey: "inputTime", as: Float.self) }
+        set { setValue(newValue, forKey: "inputTime") }
+    }
+    var shadowRadius: Float {
+        get { typedValue(forKey: "inputShadowRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputShadowRadius") }
+    }
+    var shadowDensity: Float {
+        get { typedValue(forKey: "inputShadowDensity", as: Float.self) }
+        set { setValue(newValue, forKey: "inputShadowDensity") }
+    }
+    var shadowOffset: CIVector {
+        get { typedValue(forKey: "inputShadowOffset", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputShadowOffset") }
+    }
+}
+
+extension CIFilter {
+    /// Disintegrate With Mask: Transition in which the source dissolves following the shape of a mask, with a drop shadow.
+    public static func disintegrateWithMaskTransition() -> CIFilter & CIDisintegrateWithMaskTransition { CIDisintegrateWithMaskTransitionBuiltinFilter() }
 }
 
 final class CIDisparityToDepthBuiltinFilter: CIFilter, CIDisparityToDepth {
@@ -6671,6 +6735,7 @@ extension BuiltinFilters {
         "CIDarkenBlendMode": { CIDarkenBlendModeBuiltinFilter() },
         "CIDepthToDisparity": { CIDepthToDisparityBuiltinFilter() },
         "CIDifferenceBlendMode": { CIDifferenceBlendModeBuiltinFilter() },
+        "CIDisintegrateWithMaskTransition": { CIDisintegrateWithMaskTransitionBuiltinFilter() },
         "CIDisparityToDepth": { CIDisparityToDepthBuiltinFilter() },
         "CIDissolveTransition": { CIDissolveTransitionBuiltinFilter() },
         "CIDistanceGradientFromRedMask": { CIDistanceGradientFromRedMaskBuiltinFilter() },

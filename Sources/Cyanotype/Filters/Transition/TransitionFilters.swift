@@ -246,3 +246,60 @@ struct FlashStage: ColorStage {
     }
     var label: String { "flash" }
 }
+
+extension BuiltinFilters {
+    /// CIDisintegrateWithMaskTransition: the input falls away in the order the mask gives,
+    /// dark parts first, and what is left casts a drop shadow on the target. With `m` the
+    /// mask's luminance (Rec. 709 weights on its working-space values, limited to 0...1;
+    /// clear outside the mask's extent), the input remains where `m >= time` (nothing remains
+    /// at time 1). The shadow is that coverage blurred by a Gaussian of sigma `shadowRadius`
+    /// (none at radius 0) and moved by `shadowOffset`; where the target shows,
+    /// `out = target * (1 - shadowDensity * shadow)` (colour and alpha, as a dark veil).
+    static let disintegrateWithMaskTransition = BuiltinFilter(Catalog.CIDisintegrateWithMaskTransition) { args throws(CIFilterError) in
+        let (image, target, t) = try transitionInputs(args)
+        let mask = try args.image(kCIInputMaskImageKey)
+        let radius = try args.float("inputShadowRadius"), density = try args.float("inputShadowDensity")
+        let offset = try args.vector("inputShadowOffset")
+        let dx = offset.count > 0 && offset.x.isFinite ? offset.x : 0, dy = offset.count > 1 && offset.y.isFinite ? offset.y : 0
+        var shadow = mask.applying(DisintegrateCoverageStage(time: t))
+        if radius > 0 { shadow = shadow.applyingGaussianBlur(sigma: Double(radius)) }
+        shadow = shadow.transformed(by: CGAffineTransform(translationX: dx, y: dy))
+        return image.applying(DisintegrateStage(time: t, density: density), extras: [target, mask, shadow], extent: image.extent.union(target.extent))
+    }
+}
+
+/// The mask's luminance, limited to 0...1 (NaN is 0).
+@inline(__always) func maskLuminance(_ m: SIMD4<Float>) -> Float {
+    let w = lumaWeights
+    return clamp01(w.x * m.x + w.y * m.y + w.z * m.z)
+}
+
+/// Where the input still stands at `time`: opaque white, else clear.
+struct DisintegrateCoverageStage: ColorStage {
+    let time: Float
+    var wantsUnpremultiplied: Bool { false }
+    func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
+        let t = time
+        for i in 0..<count {
+            row[i] = t < 1 && maskLuminance(row[i]) >= t ? SIMD4(repeating: 1) : .zero
+        }
+    }
+    var label: String { "disintegrate coverage" }
+}
+
+/// The input where the mask is at least `time`, else the target under the shadow's veil.
+/// Extras: target, mask, shadow coverage.
+struct DisintegrateStage: ColorStage {
+    let time: Float, density: Float
+    var extraInputCount: Int { 3 }
+    var wantsUnpremultiplied: Bool { false }
+    func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
+        let target = extra[0], mask = extra[1], shadow = extra[2]
+        let t = time, d = density
+        for i in 0..<count {
+            if t < 1 && maskLuminance(mask[i]) >= t { continue }
+            row[i] = target[i] * (1 - d * clamp01(shadow[i].w))
+        }
+    }
+    var label: String { "disintegrate with mask" }
+}
