@@ -191,6 +191,20 @@ enum Catalog {
         ],
         outputKeys: ["outputImage", "outputCGImageForQRCodeDescriptor", "outputCGImageForAztecCodeDescriptor", "outputCGImageForPDF417CodeDescriptor", "outputCGImageForDataMatrixCodeDescriptor", "outputCGImage"],
         availableMacOS: "10.13", availableIOS: "11")
+    static let CIBarsSwipeTransition = FilterDescriptor(
+        name: "CIBarsSwipeTransition", displayName: "Bars Swipe Transition",
+        summary: "Transition that wipes to the target image in a series of angled bars.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTransition", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTargetImage", displayName: "Target Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(3.141592653589793), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(30.0), identity: nil, minimum: 2.0, maximum: nil, sliderMinimum: 2.0, sliderMaximum: 300.0),
+            FilterInputDescriptor(key: "inputBarOffset", displayName: "Bar Offset", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(10.0), identity: nil, minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeTime", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
     static let CIBicubicScaleTransform = FilterDescriptor(
         name: "CIBicubicScaleTransform", displayName: "Bicubic Scale Transform",
         summary: "Resamples the image with a bicubic kernel controlled by B and C parameters.",
@@ -293,6 +307,21 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "9")
+    static let CICMYKHalftone = FilterDescriptor(
+        name: "CICMYKHalftone", displayName: "CMYK Halftone",
+        summary: "Simulates a four-ink CMYK halftone print.",
+        categories: ["CICategoryBuiltIn", "CICategoryHalftoneEffect", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(6.0), identity: .number(6.0), minimum: -2.0, maximum: nil, sliderMinimum: 2.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputSharpness", displayName: "Sharpness", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(0.7), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputGCR", displayName: "Gray Component Replacement", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputUCR", displayName: "Under Color Removal", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: .number(0.5), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CICheckerboardGenerator = FilterDescriptor(
         name: "CICheckerboardGenerator", displayName: "Checkerboard",
         summary: "Generates an infinite two-color checkerboard pattern.",
@@ -306,6 +335,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CICircularScreen = FilterDescriptor(
+        name: "CICircularScreen", displayName: "Circular Screen",
+        summary: "Halftone screen made of concentric circles.",
+        categories: ["CICategoryBuiltIn", "CICategoryHalftoneEffect", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(6.0), identity: nil, minimum: 1.0, maximum: nil, sliderMinimum: 2.0, sliderMaximum: 50.0),
+            FilterInputDescriptor(key: "inputSharpness", displayName: "Sharpness", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.7), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIClamp = FilterDescriptor(
         name: "CIClamp", displayName: "Clamp",
         summary: "Leaves pixels inside a rectangle unchanged and extends its border pixels to infinity.",
@@ -689,6 +730,22 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "12.0", availableIOS: "15")
+    static let CICopyMachineTransition = FilterDescriptor(
+        name: "CICopyMachineTransition", displayName: "Copy Machine",
+        summary: "Transition imitating a photocopier light bar sweeping across.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTransition", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTargetImage", displayName: "Target Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 300.0, 300.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeOpaqueColor", defaultValue: .color([0.6, 1.0, 0.8, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeTime", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(200.0), identity: .number(200.0), minimum: 0.1, maximum: nil, sliderMinimum: 0.1, sliderMaximum: 500.0),
+            FilterInputDescriptor(key: "inputOpacity", displayName: "Opacity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.3), identity: .number(1.3), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 3.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CICrop = FilterDescriptor(
         name: "CICrop", displayName: "Crop",
         summary: "Crops the image to a rectangle.",
@@ -728,6 +785,21 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIDisintegrateWithMaskTransition = FilterDescriptor(
+        name: "CIDisintegrateWithMaskTransition", displayName: "Disintegrate With Mask",
+        summary: "Transition in which the source dissolves following the shape of a mask, with a drop shadow.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTransition", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTargetImage", displayName: "Target Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMaskImage", displayName: "Mask Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeTime", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputShadowRadius", displayName: "Shadow Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(8.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 50.0),
+            FilterInputDescriptor(key: "inputShadowDensity", displayName: "Shadow Density", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.65), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputShadowOffset", displayName: "Shadow Offset", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([0.0, -10.0]), identity: .vector([0.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIDisparityToDepth = FilterDescriptor(
         name: "CIDisparityToDepth", displayName: "Disparity To Depth",
         summary: "Converts a disparity map to a depth map (reciprocal).",
@@ -737,6 +809,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.13", availableIOS: "11")
+    static let CIDissolveTransition = FilterDescriptor(
+        name: "CIDissolveTransition", displayName: "Dissolve",
+        summary: "Cross-fades from the source to the target image.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryTransition", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTargetImage", displayName: "Target Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeTime", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIDistanceGradientFromRedMask = FilterDescriptor(
         name: "CIDistanceGradientFromRedMask", displayName: "Distance Gradient From Red Mask",
         summary: "Produces a field of normalized distance to the nearest red-mask pixel.",
@@ -777,6 +860,19 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.15", availableIOS: "13")
+    static let CIDotScreen = FilterDescriptor(
+        name: "CIDotScreen", displayName: "Dot Screen",
+        summary: "Halftone screen made of dots.",
+        categories: ["CICategoryBuiltIn", "CICategoryHalftoneEffect", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(6.0), identity: nil, minimum: 1.0, maximum: nil, sliderMinimum: 2.0, sliderMaximum: 50.0),
+            FilterInputDescriptor(key: "inputSharpness", displayName: "Sharpness", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.7), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIExclusionBlendMode = FilterDescriptor(
         name: "CIExclusionBlendMode", displayName: "Exclusion Blend Mode",
         summary: "Blend mode: exclusion (lower-contrast variant of difference).",
@@ -808,6 +904,24 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIFlashTransition = FilterDescriptor(
+        name: "CIFlashTransition", displayName: "Flash",
+        summary: "Transition through a bright flash with radial striations.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTransition", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTargetImage", displayName: "Target Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 300.0, 300.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 0.8, 0.6, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeTime", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputMaxStriationRadius", displayName: "Maximum Striation Radius", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(2.58), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 10.0),
+            FilterInputDescriptor(key: "inputStriationStrength", displayName: "Striation Strength", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 3.0),
+            FilterInputDescriptor(key: "inputStriationContrast", displayName: "Striation Contrast", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.375), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 5.0),
+            FilterInputDescriptor(key: "inputFadeThreshold", displayName: "Fade Threshold", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.85), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIGammaAdjust = FilterDescriptor(
         name: "CIGammaAdjust", displayName: "Gamma Adjust",
         summary: "Applies a power (gamma) curve to color values.",
@@ -861,6 +975,19 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIHatchedScreen = FilterDescriptor(
+        name: "CIHatchedScreen", displayName: "Hatched Screen",
+        summary: "Halftone screen made of hatched lines.",
+        categories: ["CICategoryBuiltIn", "CICategoryHalftoneEffect", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(6.0), identity: nil, minimum: 1.0, maximum: nil, sliderMinimum: 2.0, sliderMaximum: 50.0),
+            FilterInputDescriptor(key: "inputSharpness", displayName: "Sharpness", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.7), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIHighlightShadowAdjust = FilterDescriptor(
         name: "CIHighlightShadowAdjust", displayName: "Highlight and Shadow Adjust",
         summary: "Lifts shadows and/or reduces highlights while keeping local detail.",
@@ -979,6 +1106,19 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CILineScreen = FilterDescriptor(
+        name: "CILineScreen", displayName: "Line Screen",
+        summary: "Halftone screen made of parallel lines.",
+        categories: ["CICategoryBuiltIn", "CICategoryHalftoneEffect", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(6.0), identity: nil, minimum: 1.0, maximum: nil, sliderMinimum: 2.0, sliderMaximum: 50.0),
+            FilterInputDescriptor(key: "inputSharpness", displayName: "Sharpness", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.7), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CILinearBurnBlendMode = FilterDescriptor(
         name: "CILinearBurnBlendMode", displayName: "Linear Burn Blend Mode",
         summary: "Blend mode: linear burn.",
@@ -1118,6 +1258,21 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.14", availableIOS: "12")
+    static let CIModTransition = FilterDescriptor(
+        name: "CIModTransition", displayName: "Mod",
+        summary: "Transition revealing the target through irregular expanding holes.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTransition", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTargetImage", displayName: "Target Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeTime", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(2.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -6.283185307179586, sliderMaximum: 6.283185307179586),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(150.0), identity: nil, minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputCompression", displayName: "Compression", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(300.0), identity: nil, minimum: 1.0, maximum: nil, sliderMinimum: 100.0, sliderMaximum: 800.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIMorphologyGradient = FilterDescriptor(
         name: "CIMorphologyGradient", displayName: "Morphology Gradient",
         summary: "Morphological gradient (dilation minus erosion) with a circular element; edge finder.",
@@ -1641,6 +1796,22 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9")
+    static let CISwipeTransition = FilterDescriptor(
+        name: "CISwipeTransition", displayName: "Swipe",
+        summary: "Transition that swipes a soft-edged band across to reveal the target.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTransition", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTargetImage", displayName: "Target Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 300.0, 300.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeOpaqueColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeTime", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(300.0), identity: nil, minimum: 0.1, maximum: nil, sliderMinimum: 0.1, sliderMaximum: 800.0),
+            FilterInputDescriptor(key: "inputOpacity", displayName: "Opacity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CITemperatureAndTint = FilterDescriptor(
         name: "CITemperatureAndTint", displayName: "Temperature and Tint",
         summary: "White-balance adjustment from source to target temperature/tint.",
@@ -1784,6 +1955,7 @@ extension BuiltinFilters {
         areaMinimumAlpha,
         aztecCodeGenerator,
         barcodeGenerator,
+        barsSwipeTransition,
         bicubicScaleTransform,
         blendWithAlphaMask,
         blendWithBlueMask,
@@ -1793,7 +1965,9 @@ extension BuiltinFilters {
         blurredRectangleGenerator,
         blurredRoundedRectangleGenerator,
         boxBlur,
+        cmykHalftone,
         checkerboardGenerator,
+        circularScreen,
         clamp,
         code128BarcodeGenerator,
         colorAbsoluteDifference,
@@ -1829,23 +2003,29 @@ extension BuiltinFilters {
         convolutionRGB7X7,
         convolutionRGB9Horizontal,
         convolutionRGB9Vertical,
+        copyMachineTransition,
         crop,
         darkenBlendMode,
         depthToDisparity,
         differenceBlendMode,
+        disintegrateWithMaskTransition,
         disparityToDepth,
+        dissolveTransition,
         distanceGradientFromRedMask,
         dither,
         divideBlendMode,
         documentEnhancer,
+        dotScreen,
         exclusionBlendMode,
         exposureAdjust,
         falseColor,
+        flashTransition,
         gammaAdjust,
         gaussianBlur,
         gaussianGradient,
         gloom,
         hardLightBlendMode,
+        hatchedScreen,
         highlightShadowAdjust,
         histogramDisplayFilter,
         hueAdjust,
@@ -1856,6 +2036,7 @@ extension BuiltinFilters {
         lanczosScaleTransform,
         lenticularHaloGenerator,
         lightenBlendMode,
+        lineScreen,
         linearBurnBlendMode,
         linearDodgeBlendMode,
         linearGradient,
@@ -1870,6 +2051,7 @@ extension BuiltinFilters {
         minimumComponent,
         minimumCompositing,
         mix,
+        modTransition,
         morphologyGradient,
         morphologyMaximum,
         morphologyMinimum,
@@ -1917,6 +2099,7 @@ extension BuiltinFilters {
         stripesGenerator,
         subtractBlendMode,
         sunbeamsGenerator,
+        swipeTransition,
         temperatureAndTint,
         thermal,
         toneCurve,
@@ -2034,6 +2217,16 @@ public protocol CIBarcodeGenerator: CIFilterProtocol {
     var barcodeDescriptor: Any? { get set }
 }
 
+/// Typed access to the inputs of CIBarsSwipeTransition.
+public protocol CIBarsSwipeTransition: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var targetImage: CIImage? { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+    var barOffset: Float { get set }
+    var time: Float { get set }
+}
+
 /// Typed access to the inputs of CIBicubicScaleTransform.
 public protocol CIBicubicScaleTransform: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -2079,11 +2272,30 @@ public protocol CIBoxBlur: CIFilterProtocol {
     var radius: Float { get set }
 }
 
+/// Typed access to the inputs of CICMYKHalftone.
+public protocol CICMYKHalftone: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var width: Float { get set }
+    var angle: Float { get set }
+    var sharpness: Float { get set }
+    var grayComponentReplacement: Float { get set }
+    var underColorRemoval: Float { get set }
+}
+
 /// Typed access to the inputs of CICheckerboardGenerator.
 public protocol CICheckerboardGenerator: CIFilterProtocol {
     var center: CGPoint { get set }
     var color0: CIColor { get set }
     var color1: CIColor { get set }
+    var width: Float { get set }
+    var sharpness: Float { get set }
+}
+
+/// Typed access to the inputs of CICircularScreen.
+public protocol CICircularScreen: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
     var width: Float { get set }
     var sharpness: Float { get set }
 }
@@ -2233,14 +2445,44 @@ public protocol CIConvolution: CIFilterProtocol {
     var bias: Float { get set }
 }
 
+/// Typed access to the inputs of CICopyMachineTransition.
+public protocol CICopyMachineTransition: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var targetImage: CIImage? { get set }
+    var extent: CGRect { get set }
+    var color: CIColor { get set }
+    var time: Float { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+    var opacity: Float { get set }
+}
+
 /// Typed access to the inputs of CIDepthToDisparity.
 public protocol CIDepthToDisparity: CIFilterProtocol {
     var inputImage: CIImage? { get set }
 }
 
+/// Typed access to the inputs of CIDisintegrateWithMaskTransition.
+public protocol CIDisintegrateWithMaskTransition: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var targetImage: CIImage? { get set }
+    var maskImage: CIImage? { get set }
+    var time: Float { get set }
+    var shadowRadius: Float { get set }
+    var shadowDensity: Float { get set }
+    var shadowOffset: CIVector { get set }
+}
+
 /// Typed access to the inputs of CIDisparityToDepth.
 public protocol CIDisparityToDepth: CIFilterProtocol {
     var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIDissolveTransition.
+public protocol CIDissolveTransition: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var targetImage: CIImage? { get set }
+    var time: Float { get set }
 }
 
 /// Typed access to the inputs of CIDistanceGradientFromRedMask.
@@ -2261,6 +2503,15 @@ public protocol CIDocumentEnhancer: CIFilterProtocol {
     var amount: Float { get set }
 }
 
+/// Typed access to the inputs of CIDotScreen.
+public protocol CIDotScreen: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+    var sharpness: Float { get set }
+}
+
 /// Typed access to the inputs of CIExposureAdjust.
 public protocol CIExposureAdjust: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -2272,6 +2523,20 @@ public protocol CIFalseColor: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     var color0: CIColor { get set }
     var color1: CIColor { get set }
+}
+
+/// Typed access to the inputs of CIFlashTransition.
+public protocol CIFlashTransition: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var targetImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var extent: CGRect { get set }
+    var color: CIColor { get set }
+    var time: Float { get set }
+    var maxStriationRadius: Float { get set }
+    var striationStrength: Float { get set }
+    var striationContrast: Float { get set }
+    var fadeThreshold: Float { get set }
 }
 
 /// Typed access to the inputs of CIGammaAdjust.
@@ -2299,6 +2564,15 @@ public protocol CIGloom: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     var radius: Float { get set }
     var intensity: Float { get set }
+}
+
+/// Typed access to the inputs of CIHatchedScreen.
+public protocol CIHatchedScreen: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+    var sharpness: Float { get set }
 }
 
 /// Typed access to the inputs of CIHighlightShadowAdjust.
@@ -2367,6 +2641,15 @@ public protocol CILenticularHaloGenerator: CIFilterProtocol {
     var time: Float { get set }
 }
 
+/// Typed access to the inputs of CILineScreen.
+public protocol CILineScreen: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+    var sharpness: Float { get set }
+}
+
 /// Typed access to the inputs of CILinearGradient.
 public protocol CILinearGradient: CIFilterProtocol {
     var point0: CGPoint { get set }
@@ -2412,6 +2695,17 @@ public protocol CIMix: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     var backgroundImage: CIImage? { get set }
     var amount: Float { get set }
+}
+
+/// Typed access to the inputs of CIModTransition.
+public protocol CIModTransition: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var targetImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var time: Float { get set }
+    var angle: Float { get set }
+    var radius: Float { get set }
+    var compression: Float { get set }
 }
 
 /// Typed access to the inputs of CIMorphologyGradient.
@@ -2633,6 +2927,18 @@ public protocol CISunbeamsGenerator: CIFilterProtocol {
     var striationStrength: Float { get set }
     var striationContrast: Float { get set }
     var time: Float { get set }
+}
+
+/// Typed access to the inputs of CISwipeTransition.
+public protocol CISwipeTransition: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var targetImage: CIImage? { get set }
+    var extent: CGRect { get set }
+    var color: CIColor { get set }
+    var time: Float { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+    var opacity: Float { get set }
 }
 
 /// Typed access to the inputs of CITemperatureAndTint.
@@ -3030,6 +3336,39 @@ extension CIFilter {
     public static func barcodeGenerator() -> CIFilter & CIBarcodeGenerator { CIBarcodeGeneratorBuiltinFilter() }
 }
 
+final class CIBarsSwipeTransitionBuiltinFilter: CIFilter, CIBarsSwipeTransition {
+    override init() { super.init(builtin: BuiltinFilters.barsSwipeTransition) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var targetImage: CIImage? {
+        get { typedValue(forKey: "inputTargetImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputTargetImage") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var barOffset: Float {
+        get { typedValue(forKey: "inputBarOffset", as: Float.self) }
+        set { setValue(newValue, forKey: "inputBarOffset") }
+    }
+    var time: Float {
+        get { typedValue(forKey: "inputTime", as: Float.self) }
+        set { setValue(newValue, forKey: "inputTime") }
+    }
+}
+
+extension CIFilter {
+    /// Bars Swipe Transition: Transition that wipes to the target image in a series of angled bars.
+    public static func barsSwipeTransition() -> CIFilter & CIBarsSwipeTransition { CIBarsSwipeTransitionBuiltinFilter() }
+}
+
 final class CIBicubicScaleTransformBuiltinFilter: CIFilter, CIBicubicScaleTransform {
     override init() { super.init(builtin: BuiltinFilters.bicubicScaleTransform) }
     var inputImage: CIImage? {
@@ -3231,6 +3570,43 @@ extension CIFilter {
     public static func boxBlur() -> CIFilter & CIBoxBlur { CIBoxBlurBuiltinFilter() }
 }
 
+final class CICMYKHalftoneBuiltinFilter: CIFilter, CICMYKHalftone {
+    override init() { super.init(builtin: BuiltinFilters.cmykHalftone) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var sharpness: Float {
+        get { typedValue(forKey: "inputSharpness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSharpness") }
+    }
+    var grayComponentReplacement: Float {
+        get { typedValue(forKey: "inputGCR", as: Float.self) }
+        set { setValue(newValue, forKey: "inputGCR") }
+    }
+    var underColorRemoval: Float {
+        get { typedValue(forKey: "inputUCR", as: Float.self) }
+        set { setValue(newValue, forKey: "inputUCR") }
+    }
+}
+
+extension CIFilter {
+    /// CMYK Halftone: Simulates a four-ink CMYK halftone print.
+    public static func cmykHalftone() -> CIFilter & CICMYKHalftone { CICMYKHalftoneBuiltinFilter() }
+}
+
 final class CICheckerboardGeneratorBuiltinFilter: CIFilter, CICheckerboardGenerator {
     override init() { super.init(builtin: BuiltinFilters.checkerboardGenerator) }
     var center: CGPoint {
@@ -3258,6 +3634,31 @@ final class CICheckerboardGeneratorBuiltinFilter: CIFilter, CICheckerboardGenera
 extension CIFilter {
     /// Checkerboard: Generates an infinite two-color checkerboard pattern.
     public static func checkerboardGenerator() -> CIFilter & CICheckerboardGenerator { CICheckerboardGeneratorBuiltinFilter() }
+}
+
+final class CICircularScreenBuiltinFilter: CIFilter, CICircularScreen {
+    override init() { super.init(builtin: BuiltinFilters.circularScreen) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var sharpness: Float {
+        get { typedValue(forKey: "inputSharpness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSharpness") }
+    }
+}
+
+extension CIFilter {
+    /// Circular Screen: Halftone screen made of concentric circles.
+    public static func circularScreen() -> CIFilter & CICircularScreen { CICircularScreenBuiltinFilter() }
 }
 
 final class CICode128BarcodeGeneratorBuiltinFilter: CIFilter, CICode128BarcodeGenerator {
@@ -3957,6 +4358,47 @@ extension CIFilter {
     public static func convolutionRGB9Vertical() -> CIFilter & CIConvolution { CIConvolutionRGB9VerticalBuiltinFilter() }
 }
 
+final class CICopyMachineTransitionBuiltinFilter: CIFilter, CICopyMachineTransition {
+    override init() { super.init(builtin: BuiltinFilters.copyMachineTransition) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var targetImage: CIImage? {
+        get { typedValue(forKey: "inputTargetImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputTargetImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+    var time: Float {
+        get { typedValue(forKey: "inputTime", as: Float.self) }
+        set { setValue(newValue, forKey: "inputTime") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var opacity: Float {
+        get { typedValue(forKey: "inputOpacity", as: Float.self) }
+        set { setValue(newValue, forKey: "inputOpacity") }
+    }
+}
+
+extension CIFilter {
+    /// Copy Machine: Transition imitating a photocopier light bar sweeping across.
+    public static func copyMachineTransition() -> CIFilter & CICopyMachineTransition { CICopyMachineTransitionBuiltinFilter() }
+}
+
 final class CIDarkenBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.darkenBlendMode) }
     var inputImage: CIImage? {
@@ -4004,6 +4446,43 @@ extension CIFilter {
     public static func differenceBlendMode() -> CIFilter & CICompositeOperation { CIDifferenceBlendModeBuiltinFilter() }
 }
 
+final class CIDisintegrateWithMaskTransitionBuiltinFilter: CIFilter, CIDisintegrateWithMaskTransition {
+    override init() { super.init(builtin: BuiltinFilters.disintegrateWithMaskTransition) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var targetImage: CIImage? {
+        get { typedValue(forKey: "inputTargetImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputTargetImage") }
+    }
+    var maskImage: CIImage? {
+        get { typedValue(forKey: "inputMaskImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputMaskImage") }
+    }
+    var time: Float {
+        get { typedValue(forKey: "inputTime", as: Float.self) }
+        set { setValue(newValue, forKey: "inputTime") }
+    }
+    var shadowRadius: Float {
+        get { typedValue(forKey: "inputShadowRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputShadowRadius") }
+    }
+    var shadowDensity: Float {
+        get { typedValue(forKey: "inputShadowDensity", as: Float.self) }
+        set { setValue(newValue, forKey: "inputShadowDensity") }
+    }
+    var shadowOffset: CIVector {
+        get { typedValue(forKey: "inputShadowOffset", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputShadowOffset") }
+    }
+}
+
+extension CIFilter {
+    /// Disintegrate With Mask: Transition in which the source dissolves following the shape of a mask, with a drop shadow.
+    public static func disintegrateWithMaskTransition() -> CIFilter & CIDisintegrateWithMaskTransition { CIDisintegrateWithMaskTransitionBuiltinFilter() }
+}
+
 final class CIDisparityToDepthBuiltinFilter: CIFilter, CIDisparityToDepth {
     override init() { super.init(builtin: BuiltinFilters.disparityToDepth) }
     var inputImage: CIImage? {
@@ -4015,6 +4494,27 @@ final class CIDisparityToDepthBuiltinFilter: CIFilter, CIDisparityToDepth {
 extension CIFilter {
     /// Disparity To Depth: Converts a disparity map to a depth map (reciprocal).
     public static func disparityToDepth() -> CIFilter & CIDisparityToDepth { CIDisparityToDepthBuiltinFilter() }
+}
+
+final class CIDissolveTransitionBuiltinFilter: CIFilter, CIDissolveTransition {
+    override init() { super.init(builtin: BuiltinFilters.dissolveTransition) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var targetImage: CIImage? {
+        get { typedValue(forKey: "inputTargetImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputTargetImage") }
+    }
+    var time: Float {
+        get { typedValue(forKey: "inputTime", as: Float.self) }
+        set { setValue(newValue, forKey: "inputTime") }
+    }
+}
+
+extension CIFilter {
+    /// Dissolve: Cross-fades from the source to the target image.
+    public static func dissolveTransition() -> CIFilter & CIDissolveTransition { CIDissolveTransitionBuiltinFilter() }
 }
 
 final class CIDistanceGradientFromRedMaskBuiltinFilter: CIFilter, CIDistanceGradientFromRedMask {
@@ -4085,6 +4585,35 @@ extension CIFilter {
     public static func documentEnhancer() -> CIFilter & CIDocumentEnhancer { CIDocumentEnhancerBuiltinFilter() }
 }
 
+final class CIDotScreenBuiltinFilter: CIFilter, CIDotScreen {
+    override init() { super.init(builtin: BuiltinFilters.dotScreen) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var sharpness: Float {
+        get { typedValue(forKey: "inputSharpness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSharpness") }
+    }
+}
+
+extension CIFilter {
+    /// Dot Screen: Halftone screen made of dots.
+    public static func dotScreen() -> CIFilter & CIDotScreen { CIDotScreenBuiltinFilter() }
+}
+
 final class CIExclusionBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.exclusionBlendMode) }
     var inputImage: CIImage? {
@@ -4138,6 +4667,55 @@ final class CIFalseColorBuiltinFilter: CIFilter, CIFalseColor {
 extension CIFilter {
     /// False Color: Maps luminance onto a ramp between two colors.
     public static func falseColor() -> CIFilter & CIFalseColor { CIFalseColorBuiltinFilter() }
+}
+
+final class CIFlashTransitionBuiltinFilter: CIFilter, CIFlashTransition {
+    override init() { super.init(builtin: BuiltinFilters.flashTransition) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var targetImage: CIImage? {
+        get { typedValue(forKey: "inputTargetImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputTargetImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+    var time: Float {
+        get { typedValue(forKey: "inputTime", as: Float.self) }
+        set { setValue(newValue, forKey: "inputTime") }
+    }
+    var maxStriationRadius: Float {
+        get { typedValue(forKey: "inputMaxStriationRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputMaxStriationRadius") }
+    }
+    var striationStrength: Float {
+        get { typedValue(forKey: "inputStriationStrength", as: Float.self) }
+        set { setValue(newValue, forKey: "inputStriationStrength") }
+    }
+    var striationContrast: Float {
+        get { typedValue(forKey: "inputStriationContrast", as: Float.self) }
+        set { setValue(newValue, forKey: "inputStriationContrast") }
+    }
+    var fadeThreshold: Float {
+        get { typedValue(forKey: "inputFadeThreshold", as: Float.self) }
+        set { setValue(newValue, forKey: "inputFadeThreshold") }
+    }
+}
+
+extension CIFilter {
+    /// Flash: Transition through a bright flash with radial striations.
+    public static func flashTransition() -> CIFilter & CIFlashTransition { CIFlashTransitionBuiltinFilter() }
 }
 
 final class CIGammaAdjustBuiltinFilter: CIFilter, CIGammaAdjust {
@@ -4235,6 +4813,35 @@ final class CIHardLightBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
 extension CIFilter {
     /// Hard Light Blend Mode: Blend mode: hard light (multiply or screen depending on source).
     public static func hardLightBlendMode() -> CIFilter & CICompositeOperation { CIHardLightBlendModeBuiltinFilter() }
+}
+
+final class CIHatchedScreenBuiltinFilter: CIFilter, CIHatchedScreen {
+    override init() { super.init(builtin: BuiltinFilters.hatchedScreen) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var sharpness: Float {
+        get { typedValue(forKey: "inputSharpness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSharpness") }
+    }
+}
+
+extension CIFilter {
+    /// Hatched Screen: Halftone screen made of hatched lines.
+    public static func hatchedScreen() -> CIFilter & CIHatchedScreen { CIHatchedScreenBuiltinFilter() }
 }
 
 final class CIHighlightShadowAdjustBuiltinFilter: CIFilter, CIHighlightShadowAdjust {
@@ -4479,6 +5086,35 @@ extension CIFilter {
     public static func lightenBlendMode() -> CIFilter & CICompositeOperation { CILightenBlendModeBuiltinFilter() }
 }
 
+final class CILineScreenBuiltinFilter: CIFilter, CILineScreen {
+    override init() { super.init(builtin: BuiltinFilters.lineScreen) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var sharpness: Float {
+        get { typedValue(forKey: "inputSharpness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSharpness") }
+    }
+}
+
+extension CIFilter {
+    /// Line Screen: Halftone screen made of parallel lines.
+    public static func lineScreen() -> CIFilter & CILineScreen { CILineScreenBuiltinFilter() }
+}
+
 final class CILinearBurnBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.linearBurnBlendMode) }
     var inputImage: CIImage? {
@@ -4711,6 +5347,43 @@ final class CIMixBuiltinFilter: CIFilter, CIMix {
 extension CIFilter {
     /// Mix: Linear interpolation between the image and a background by an amount.
     public static func mix() -> CIFilter & CIMix { CIMixBuiltinFilter() }
+}
+
+final class CIModTransitionBuiltinFilter: CIFilter, CIModTransition {
+    override init() { super.init(builtin: BuiltinFilters.modTransition) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var targetImage: CIImage? {
+        get { typedValue(forKey: "inputTargetImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputTargetImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var time: Float {
+        get { typedValue(forKey: "inputTime", as: Float.self) }
+        set { setValue(newValue, forKey: "inputTime") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var compression: Float {
+        get { typedValue(forKey: "inputCompression", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCompression") }
+    }
+}
+
+extension CIFilter {
+    /// Mod: Transition revealing the target through irregular expanding holes.
+    public static func modTransition() -> CIFilter & CIModTransition { CIModTransitionBuiltinFilter() }
 }
 
 final class CIMorphologyGradientBuiltinFilter: CIFilter, CIMorphologyGradient {
@@ -5724,6 +6397,47 @@ extension CIFilter {
     public static func sunbeamsGenerator() -> CIFilter & CISunbeamsGenerator { CISunbeamsGeneratorBuiltinFilter() }
 }
 
+final class CISwipeTransitionBuiltinFilter: CIFilter, CISwipeTransition {
+    override init() { super.init(builtin: BuiltinFilters.swipeTransition) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var targetImage: CIImage? {
+        get { typedValue(forKey: "inputTargetImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputTargetImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+    var time: Float {
+        get { typedValue(forKey: "inputTime", as: Float.self) }
+        set { setValue(newValue, forKey: "inputTime") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var opacity: Float {
+        get { typedValue(forKey: "inputOpacity", as: Float.self) }
+        set { setValue(newValue, forKey: "inputOpacity") }
+    }
+}
+
+extension CIFilter {
+    /// Swipe: Transition that swipes a soft-edged band across to reveal the target.
+    public static func swipeTransition() -> CIFilter & CISwipeTransition { CISwipeTransitionBuiltinFilter() }
+}
+
 final class CITemperatureAndTintBuiltinFilter: CIFilter, CITemperatureAndTint {
     override init() { super.init(builtin: BuiltinFilters.temperatureAndTint) }
     var inputImage: CIImage? {
@@ -5971,6 +6685,7 @@ extension BuiltinFilters {
         "CIAreaMinimumAlpha": { CIAreaMinimumAlphaBuiltinFilter() },
         "CIAztecCodeGenerator": { CIAztecCodeGeneratorBuiltinFilter() },
         "CIBarcodeGenerator": { CIBarcodeGeneratorBuiltinFilter() },
+        "CIBarsSwipeTransition": { CIBarsSwipeTransitionBuiltinFilter() },
         "CIBicubicScaleTransform": { CIBicubicScaleTransformBuiltinFilter() },
         "CIBlendWithAlphaMask": { CIBlendWithAlphaMaskBuiltinFilter() },
         "CIBlendWithBlueMask": { CIBlendWithBlueMaskBuiltinFilter() },
@@ -5980,7 +6695,9 @@ extension BuiltinFilters {
         "CIBlurredRectangleGenerator": { CIBlurredRectangleGeneratorBuiltinFilter() },
         "CIBlurredRoundedRectangleGenerator": { CIBlurredRoundedRectangleGeneratorBuiltinFilter() },
         "CIBoxBlur": { CIBoxBlurBuiltinFilter() },
+        "CICMYKHalftone": { CICMYKHalftoneBuiltinFilter() },
         "CICheckerboardGenerator": { CICheckerboardGeneratorBuiltinFilter() },
+        "CICircularScreen": { CICircularScreenBuiltinFilter() },
         "CICode128BarcodeGenerator": { CICode128BarcodeGeneratorBuiltinFilter() },
         "CIColorAbsoluteDifference": { CIColorAbsoluteDifferenceBuiltinFilter() },
         "CIColorBlendMode": { CIColorBlendModeBuiltinFilter() },
@@ -6014,22 +6731,28 @@ extension BuiltinFilters {
         "CIConvolutionRGB7X7": { CIConvolutionRGB7X7BuiltinFilter() },
         "CIConvolutionRGB9Horizontal": { CIConvolutionRGB9HorizontalBuiltinFilter() },
         "CIConvolutionRGB9Vertical": { CIConvolutionRGB9VerticalBuiltinFilter() },
+        "CICopyMachineTransition": { CICopyMachineTransitionBuiltinFilter() },
         "CIDarkenBlendMode": { CIDarkenBlendModeBuiltinFilter() },
         "CIDepthToDisparity": { CIDepthToDisparityBuiltinFilter() },
         "CIDifferenceBlendMode": { CIDifferenceBlendModeBuiltinFilter() },
+        "CIDisintegrateWithMaskTransition": { CIDisintegrateWithMaskTransitionBuiltinFilter() },
         "CIDisparityToDepth": { CIDisparityToDepthBuiltinFilter() },
+        "CIDissolveTransition": { CIDissolveTransitionBuiltinFilter() },
         "CIDistanceGradientFromRedMask": { CIDistanceGradientFromRedMaskBuiltinFilter() },
         "CIDither": { CIDitherBuiltinFilter() },
         "CIDivideBlendMode": { CIDivideBlendModeBuiltinFilter() },
         "CIDocumentEnhancer": { CIDocumentEnhancerBuiltinFilter() },
+        "CIDotScreen": { CIDotScreenBuiltinFilter() },
         "CIExclusionBlendMode": { CIExclusionBlendModeBuiltinFilter() },
         "CIExposureAdjust": { CIExposureAdjustBuiltinFilter() },
         "CIFalseColor": { CIFalseColorBuiltinFilter() },
+        "CIFlashTransition": { CIFlashTransitionBuiltinFilter() },
         "CIGammaAdjust": { CIGammaAdjustBuiltinFilter() },
         "CIGaussianBlur": { CIGaussianBlurBuiltinFilter() },
         "CIGaussianGradient": { CIGaussianGradientBuiltinFilter() },
         "CIGloom": { CIGloomBuiltinFilter() },
         "CIHardLightBlendMode": { CIHardLightBlendModeBuiltinFilter() },
+        "CIHatchedScreen": { CIHatchedScreenBuiltinFilter() },
         "CIHighlightShadowAdjust": { CIHighlightShadowAdjustBuiltinFilter() },
         "CIHistogramDisplayFilter": { CIHistogramDisplayFilterBuiltinFilter() },
         "CIHueAdjust": { CIHueAdjustBuiltinFilter() },
@@ -6040,6 +6763,7 @@ extension BuiltinFilters {
         "CILanczosScaleTransform": { CILanczosScaleTransformBuiltinFilter() },
         "CILenticularHaloGenerator": { CILenticularHaloGeneratorBuiltinFilter() },
         "CILightenBlendMode": { CILightenBlendModeBuiltinFilter() },
+        "CILineScreen": { CILineScreenBuiltinFilter() },
         "CILinearBurnBlendMode": { CILinearBurnBlendModeBuiltinFilter() },
         "CILinearDodgeBlendMode": { CILinearDodgeBlendModeBuiltinFilter() },
         "CILinearGradient": { CILinearGradientBuiltinFilter() },
@@ -6054,6 +6778,7 @@ extension BuiltinFilters {
         "CIMinimumComponent": { CIMinimumComponentBuiltinFilter() },
         "CIMinimumCompositing": { CIMinimumCompositingBuiltinFilter() },
         "CIMix": { CIMixBuiltinFilter() },
+        "CIModTransition": { CIModTransitionBuiltinFilter() },
         "CIMorphologyGradient": { CIMorphologyGradientBuiltinFilter() },
         "CIMorphologyMaximum": { CIMorphologyMaximumBuiltinFilter() },
         "CIMorphologyMinimum": { CIMorphologyMinimumBuiltinFilter() },
@@ -6101,6 +6826,7 @@ extension BuiltinFilters {
         "CIStripesGenerator": { CIStripesGeneratorBuiltinFilter() },
         "CISubtractBlendMode": { CISubtractBlendModeBuiltinFilter() },
         "CISunbeamsGenerator": { CISunbeamsGeneratorBuiltinFilter() },
+        "CISwipeTransition": { CISwipeTransitionBuiltinFilter() },
         "CITemperatureAndTint": { CITemperatureAndTintBuiltinFilter() },
         "CIThermal": { CIThermalBuiltinFilter() },
         "CIToneCurve": { CIToneCurveBuiltinFilter() },
