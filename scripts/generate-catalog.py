@@ -98,7 +98,9 @@ def swift_type(inp, filter_name=None):
             return "Bool", "bool"
         return "Float", "float"
     if cls == "CIVector":
-        if at == "CIAttributeTypePosition":
+        # Offsets are CGPoints in Apple's protocols (CIToneCurve.point0, shadowOffset, ...),
+        # except CITemperatureAndTint's neutrals, which stay CIVectors there.
+        if at == "CIAttributeTypePosition" or (at == "CIAttributeTypeOffset" and filter_name != "CITemperatureAndTint"):
             return "CGPoint", "point"
         if at == "CIAttributeTypeRectangle":
             return "CGRect", "rect"

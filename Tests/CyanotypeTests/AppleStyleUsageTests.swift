@@ -343,6 +343,21 @@ private struct OlderSpellingCalls: OlderSpellings {
         #expect((CIFilter(name: "AppleStyleBrighten", parameters: [kCIInputEVKey: 0.5]) as? KeyedBrightenFilter)?.inputEV == 0.5)
     }
 
+    @Test func typedOffsetsAreCGPointsAsInApple() throws {
+        // CIToneCurve's points are CGPoints in Apple's protocol (keys take CIVectors).
+        let typed = CIFilter.toneCurve()
+        typed.inputImage = photo()
+        typed.point1 = CGPoint(x: 0.25, y: 0.4)
+        typed.point3 = CGPoint(x: 0.75, y: 0.85)
+        let byName = try #require(CIFilter(name: "CIToneCurve", parameters: [kCIInputImageKey: photo(),
+            "inputPoint1": CIVector(x: 0.25, y: 0.4), "inputPoint3": CIVector(x: 0.75, y: 0.85)]))
+        #expect(render(try #require(typed.outputImage), rect) == render(try #require(byName.outputImage), rect))
+        #expect(typed.point1 == CGPoint(x: 0.25, y: 0.4))
+        // CITemperatureAndTint keeps CIVector neutrals, as Apple's does.
+        let t: CIVector = CIFilter.temperatureAndTint().neutral
+        #expect(t.x == 6500 && t.y == 0)
+    }
+
     @Test func builtinByNameIsItsTypedFilter() throws {
         // As in Core Image, the object behind a name conforms to the name's typed protocol.
         let f = try #require(CIFilter(name: "CISepiaTone") as? CIFilter & CISepiaTone)

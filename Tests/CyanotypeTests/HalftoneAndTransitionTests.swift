@@ -414,7 +414,7 @@ private func expectTilesEqualWhole(_ out: CIImage, premultiplied: Bool = true, _
         let f = CIFilter.disintegrateWithMaskTransition()
         f.inputImage = source; f.targetImage = target
         #expect(f.outputImage == nil)
-        f.maskImage = mask; f.shadowRadius = 2; f.shadowDensity = 5; f.shadowOffset = CIVector(x: 1, y: 1); f.time = 0.3
+        f.maskImage = mask; f.shadowRadius = 2; f.shadowDensity = 5; f.shadowOffset = CGPoint(x: 1, y: 1); f.time = 0.3
         #expect(f.outputImage != nil)
         f.setValue(Double.nan, forKey: kCIInputTimeKey)
         #expect(throws: CIFilterError.nonFinite(filter: name, key: kCIInputTimeKey)) { try f.makeOutputImage() }

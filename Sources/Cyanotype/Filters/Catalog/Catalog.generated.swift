@@ -2470,7 +2470,7 @@ public protocol CIDisintegrateWithMaskTransition: CIFilterProtocol {
     var time: Float { get set }
     var shadowRadius: Float { get set }
     var shadowDensity: Float { get set }
-    var shadowOffset: CIVector { get set }
+    var shadowOffset: CGPoint { get set }
 }
 
 /// Typed access to the inputs of CIDisparityToDepth.
@@ -2956,11 +2956,11 @@ public protocol CIThermal: CIFilterProtocol {
 /// Typed access to the inputs of CIToneCurve.
 public protocol CIToneCurve: CIFilterProtocol {
     var inputImage: CIImage? { get set }
-    var point0: CIVector { get set }
-    var point1: CIVector { get set }
-    var point2: CIVector { get set }
-    var point3: CIVector { get set }
-    var point4: CIVector { get set }
+    var point0: CGPoint { get set }
+    var point1: CGPoint { get set }
+    var point2: CGPoint { get set }
+    var point3: CGPoint { get set }
+    var point4: CGPoint { get set }
     var extrapolate: Bool { get set }
 }
 
@@ -4472,8 +4472,8 @@ final class CIDisintegrateWithMaskTransitionBuiltinFilter: CIFilter, CIDisintegr
         get { typedValue(forKey: "inputShadowDensity", as: Float.self) }
         set { setValue(newValue, forKey: "inputShadowDensity") }
     }
-    var shadowOffset: CIVector {
-        get { typedValue(forKey: "inputShadowOffset", as: CIVector.self) }
+    var shadowOffset: CGPoint {
+        get { typedValue(forKey: "inputShadowOffset", as: CGPoint.self) }
         set { setValue(newValue, forKey: "inputShadowOffset") }
     }
 }
@@ -6478,24 +6478,24 @@ final class CIToneCurveBuiltinFilter: CIFilter, CIToneCurve {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
     }
-    var point0: CIVector {
-        get { typedValue(forKey: "inputPoint0", as: CIVector.self) }
+    var point0: CGPoint {
+        get { typedValue(forKey: "inputPoint0", as: CGPoint.self) }
         set { setValue(newValue, forKey: "inputPoint0") }
     }
-    var point1: CIVector {
-        get { typedValue(forKey: "inputPoint1", as: CIVector.self) }
+    var point1: CGPoint {
+        get { typedValue(forKey: "inputPoint1", as: CGPoint.self) }
         set { setValue(newValue, forKey: "inputPoint1") }
     }
-    var point2: CIVector {
-        get { typedValue(forKey: "inputPoint2", as: CIVector.self) }
+    var point2: CGPoint {
+        get { typedValue(forKey: "inputPoint2", as: CGPoint.self) }
         set { setValue(newValue, forKey: "inputPoint2") }
     }
-    var point3: CIVector {
-        get { typedValue(forKey: "inputPoint3", as: CIVector.self) }
+    var point3: CGPoint {
+        get { typedValue(forKey: "inputPoint3", as: CGPoint.self) }
         set { setValue(newValue, forKey: "inputPoint3") }
     }
-    var point4: CIVector {
-        get { typedValue(forKey: "inputPoint4", as: CIVector.self) }
+    var point4: CGPoint {
+        get { typedValue(forKey: "inputPoint4", as: CGPoint.self) }
         set { setValue(newValue, forKey: "inputPoint4") }
     }
     var extrapolate: Bool {
