@@ -154,6 +154,21 @@ PROPERTY_NAMES = {("CIBicubicScaleTransform", "inputB"): "parameterB", ("CIBicub
 def typed_property(proto, key):
     return PROPERTY_NAMES.get((proto, key), prop_name(key))
 
+# Apple's parent protocols: what every transition or four-corner geometry filter shares, so
+# code can hold any of them as `CIFilter & CITransitionFilter`.
+PARENTS = {
+    "CITransitionFilter": [("inputImage", "CIImage?"), ("targetImage", "CIImage?"), ("time", "Float")],
+    "CIFourCoordinateGeometryFilter": [("inputImage", "CIImage?"), ("topLeft", "CGPoint"), ("topRight", "CGPoint"),
+                                       ("bottomRight", "CGPoint"), ("bottomLeft", "CGPoint")],
+}
+
+def parent_of(props):
+    for parent, required in PARENTS.items():
+        if all(r in props for r in required):
+            return parent
+    return None
+
+emitted_parents = set()
 protocols = {}
 for name in sorted(implemented):
     f = spec[name]
@@ -167,9 +182,18 @@ for name in sorted(implemented):
             raise SystemExit(f"{name}: properties {props} differ from {protocols[proto][0]}'s for protocol {proto}")
         continue
     protocols[proto] = (name, props)
+    parent = parent_of(props)
+    if parent and parent not in emitted_parents:
+        emitted_parents.add(parent)
+        out.append("")
+        out.append(f"/// What Apple's {parent} filters share.")
+        out.append(f"public protocol {parent}: CIFilterProtocol {{")
+        for p, t in PARENTS[parent]:
+            out.append(f"    var {p}: {t} {{ get set }}")
+        out.append("}")
     out.append("")
     out.append(f"/// Typed access to the inputs of {name}" + (f" and the other {proto} filters" if proto != name else "") + ".")
-    out.append(f"public protocol {proto}: CIFilterProtocol {{")
+    out.append(f"public protocol {proto}: {parent or 'CIFilterProtocol'} {{")
     for p, t in props:
         out.append(f"    var {p}: {t} {{ get set }}")
     out.append("}")

@@ -358,6 +358,20 @@ private struct OlderSpellingCalls: OlderSpellings {
         #expect(t.x == 6500 && t.y == 0)
     }
 
+    @Test func parentProtocolsHoldEveryMember() throws {
+        // Apple's shared parents: any transition as CITransitionFilter, any four-corner
+        // geometry filter as CIFourCoordinateGeometryFilter, any blend as CICompositeOperation.
+        let transitions: [CIFilter & CITransitionFilter] = [CIFilter.dissolveTransition(), CIFilter.swipeTransition(), CIFilter.modTransition()]
+        for t in transitions {
+            t.inputImage = photo(); t.targetImage = CIImage(color: CIColor(red: 0, green: 0, blue: 1)).cropped(to: rect); t.time = 0
+            #expect(near(render(try #require(t.outputImage), rect), photoBytes(), tol: 0, "\(t.name) at time 0"))
+        }
+        let corners: [CIFilter & CIFourCoordinateGeometryFilter] = [CIFilter.perspectiveTransform(), CIFilter.perspectiveCorrection()]
+        for c in corners { #expect(c.topLeft != .zero, "\(c.name) has its default corners") }
+        let blend: CIFilter & CICompositeOperation = CIFilter.multiplyBlendMode()
+        #expect(blend.name == "CIMultiplyBlendMode")
+    }
+
     @Test func builtinByNameIsItsTypedFilter() throws {
         // As in Core Image, the object behind a name conforms to the name's typed protocol.
         let f = try #require(CIFilter(name: "CISepiaTone") as? CIFilter & CISepiaTone)

@@ -2217,8 +2217,15 @@ public protocol CIBarcodeGenerator: CIFilterProtocol {
     var barcodeDescriptor: Any? { get set }
 }
 
+/// What Apple's CITransitionFilter filters share.
+public protocol CITransitionFilter: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var targetImage: CIImage? { get set }
+    var time: Float { get set }
+}
+
 /// Typed access to the inputs of CIBarsSwipeTransition.
-public protocol CIBarsSwipeTransition: CIFilterProtocol {
+public protocol CIBarsSwipeTransition: CITransitionFilter {
     var inputImage: CIImage? { get set }
     var targetImage: CIImage? { get set }
     var angle: Float { get set }
@@ -2446,7 +2453,7 @@ public protocol CIConvolution: CIFilterProtocol {
 }
 
 /// Typed access to the inputs of CICopyMachineTransition.
-public protocol CICopyMachineTransition: CIFilterProtocol {
+public protocol CICopyMachineTransition: CITransitionFilter {
     var inputImage: CIImage? { get set }
     var targetImage: CIImage? { get set }
     var extent: CGRect { get set }
@@ -2463,7 +2470,7 @@ public protocol CIDepthToDisparity: CIFilterProtocol {
 }
 
 /// Typed access to the inputs of CIDisintegrateWithMaskTransition.
-public protocol CIDisintegrateWithMaskTransition: CIFilterProtocol {
+public protocol CIDisintegrateWithMaskTransition: CITransitionFilter {
     var inputImage: CIImage? { get set }
     var targetImage: CIImage? { get set }
     var maskImage: CIImage? { get set }
@@ -2479,7 +2486,7 @@ public protocol CIDisparityToDepth: CIFilterProtocol {
 }
 
 /// Typed access to the inputs of CIDissolveTransition.
-public protocol CIDissolveTransition: CIFilterProtocol {
+public protocol CIDissolveTransition: CITransitionFilter {
     var inputImage: CIImage? { get set }
     var targetImage: CIImage? { get set }
     var time: Float { get set }
@@ -2526,7 +2533,7 @@ public protocol CIFalseColor: CIFilterProtocol {
 }
 
 /// Typed access to the inputs of CIFlashTransition.
-public protocol CIFlashTransition: CIFilterProtocol {
+public protocol CIFlashTransition: CITransitionFilter {
     var inputImage: CIImage? { get set }
     var targetImage: CIImage? { get set }
     var center: CGPoint { get set }
@@ -2698,7 +2705,7 @@ public protocol CIMix: CIFilterProtocol {
 }
 
 /// Typed access to the inputs of CIModTransition.
-public protocol CIModTransition: CIFilterProtocol {
+public protocol CIModTransition: CITransitionFilter {
     var inputImage: CIImage? { get set }
     var targetImage: CIImage? { get set }
     var center: CGPoint { get set }
@@ -2770,8 +2777,17 @@ public protocol CIPalettize: CIFilterProtocol {
     var perceptual: Bool { get set }
 }
 
+/// What Apple's CIFourCoordinateGeometryFilter filters share.
+public protocol CIFourCoordinateGeometryFilter: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var topLeft: CGPoint { get set }
+    var topRight: CGPoint { get set }
+    var bottomRight: CGPoint { get set }
+    var bottomLeft: CGPoint { get set }
+}
+
 /// Typed access to the inputs of CIPerspectiveCorrection.
-public protocol CIPerspectiveCorrection: CIFilterProtocol {
+public protocol CIPerspectiveCorrection: CIFourCoordinateGeometryFilter {
     var inputImage: CIImage? { get set }
     var topLeft: CGPoint { get set }
     var topRight: CGPoint { get set }
@@ -2781,7 +2797,7 @@ public protocol CIPerspectiveCorrection: CIFilterProtocol {
 }
 
 /// Typed access to the inputs of CIPerspectiveTransform.
-public protocol CIPerspectiveTransform: CIFilterProtocol {
+public protocol CIPerspectiveTransform: CIFourCoordinateGeometryFilter {
     var inputImage: CIImage? { get set }
     var topLeft: CGPoint { get set }
     var topRight: CGPoint { get set }
@@ -2790,7 +2806,7 @@ public protocol CIPerspectiveTransform: CIFilterProtocol {
 }
 
 /// Typed access to the inputs of CIPerspectiveTransformWithExtent.
-public protocol CIPerspectiveTransformWithExtent: CIFilterProtocol {
+public protocol CIPerspectiveTransformWithExtent: CIFourCoordinateGeometryFilter {
     var inputImage: CIImage? { get set }
     var extent: CGRect { get set }
     var topLeft: CGPoint { get set }
@@ -2930,7 +2946,7 @@ public protocol CISunbeamsGenerator: CIFilterProtocol {
 }
 
 /// Typed access to the inputs of CISwipeTransition.
-public protocol CISwipeTransition: CIFilterProtocol {
+public protocol CISwipeTransition: CITransitionFilter {
     var inputImage: CIImage? { get set }
     var targetImage: CIImage? { get set }
     var extent: CGRect { get set }
