@@ -146,7 +146,8 @@ out.append("}")
 # Apple's typed protocols, some shared by several filters (all blend modes are
 # CICompositeOperation, the ten convolutions CIConvolution): each declared once, from the
 # first member; the members must agree on their properties.
-PROPERTY_NAMES = {("CIBicubicScaleTransform", "inputB"): "parameterB", ("CIBicubicScaleTransform", "inputC"): "parameterC"}
+PROPERTY_NAMES = {("CIBicubicScaleTransform", "inputB"): "parameterB", ("CIBicubicScaleTransform", "inputC"): "parameterC",
+                  ("CILineOverlay", "inputNRNoiseLevel"): "NRNoiseLevel", ("CILineOverlay", "inputNRSharpness"): "NRSharpness"}
 
 def typed_property(proto, key):
     return PROPERTY_NAMES.get((proto, key), prop_name(key))

@@ -550,6 +550,15 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "9")
+    static let CIComicEffect = FilterDescriptor(
+        name: "CIComicEffect", displayName: "Comic Effect",
+        summary: "Comic-book look: edge outlines plus a halftone-like color treatment.",
+        categories: ["CICategoryBuiltIn", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
     static let CIConstantColorGenerator = FilterDescriptor(
         name: "CIConstantColorGenerator", displayName: "Constant Color",
         summary: "Generates an infinite image of a single color.",
@@ -777,6 +786,26 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.15", availableIOS: "13")
+    static let CIEdgeWork = FilterDescriptor(
+        name: "CIEdgeWork", displayName: "Edge Work",
+        summary: "Black-and-white woodcut-style edge rendering.",
+        categories: ["CICategoryBuiltIn", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(3.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 20.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
+    static let CIEdges = FilterDescriptor(
+        name: "CIEdges", displayName: "Edges",
+        summary: "Highlights edges with colored outlines.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 10.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CIExclusionBlendMode = FilterDescriptor(
         name: "CIExclusionBlendMode", displayName: "Exclusion Blend Mode",
         summary: "Blend mode: exclusion (lower-contrast variant of difference).",
@@ -861,6 +890,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIHexagonalPixellate = FilterDescriptor(
+        name: "CIHexagonalPixellate", displayName: "Hexagonal Pixelate",
+        summary: "Pixelates into hexagonal cells of averaged color.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(8.0), identity: .number(1.0), minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 100.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
     static let CIHighlightShadowAdjust = FilterDescriptor(
         name: "CIHighlightShadowAdjust", displayName: "Highlight and Shadow Adjust",
         summary: "Lifts shadows and/or reduces highlights while keeping local detail.",
@@ -979,6 +1019,20 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CILineOverlay = FilterDescriptor(
+        name: "CILineOverlay", displayName: "Line Overlay",
+        summary: "Sketch effect: black edge lines over transparency, with noise reduction.",
+        categories: ["CICategoryBuiltIn", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputNRNoiseLevel", displayName: "NR Noise Level", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.07), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 0.1),
+            FilterInputDescriptor(key: "inputNRSharpness", displayName: "NR Sharpness", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.71), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 2.0),
+            FilterInputDescriptor(key: "inputEdgeIntensity", displayName: "Edge Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputThreshold", displayName: "Threshold", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.1), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputContrast", displayName: "Contrast", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(50.0), identity: .number(1.0), minimum: 0.25, maximum: nil, sliderMinimum: 0.25, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
     static let CILinearBurnBlendMode = FilterDescriptor(
         name: "CILinearBurnBlendMode", displayName: "Linear Burn Blend Mode",
         summary: "Blend mode: linear burn.",
@@ -1373,6 +1427,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "8")
+    static let CIPixellate = FilterDescriptor(
+        name: "CIPixellate", displayName: "Pixelate",
+        summary: "Pixelates into square cells of averaged color.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(8.0), identity: nil, minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 100.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIQRCodeGenerator = FilterDescriptor(
         name: "CIQRCodeGenerator", displayName: "QR Code Generator",
         summary: "Encodes message bytes as a QR code image (one pixel per module).",
@@ -1527,6 +1592,15 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "6")
+    static let CISobelGradients = FilterDescriptor(
+        name: "CISobelGradients", displayName: "Sobel Gradients",
+        summary: "Multichannel 3x3 Sobel gradient filter (signed x/y derivatives).",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "14.0", availableIOS: "17")
     static let CISoftLightBlendMode = FilterDescriptor(
         name: "CISoftLightBlendMode", displayName: "Soft Light Blend Mode",
         summary: "Blend mode: soft light.",
@@ -1816,6 +1890,7 @@ extension BuiltinFilters {
         colorThreshold,
         colorThresholdOtsu,
         columnAverage,
+        comicEffect,
         constantColorGenerator,
         convertLabToRGB,
         convertRGBtoLab,
@@ -1838,6 +1913,8 @@ extension BuiltinFilters {
         dither,
         divideBlendMode,
         documentEnhancer,
+        edgeWork,
+        edges,
         exclusionBlendMode,
         exposureAdjust,
         falseColor,
@@ -1846,6 +1923,7 @@ extension BuiltinFilters {
         gaussianGradient,
         gloom,
         hardLightBlendMode,
+        hexagonalPixellate,
         highlightShadowAdjust,
         histogramDisplayFilter,
         hueAdjust,
@@ -1856,6 +1934,7 @@ extension BuiltinFilters {
         lanczosScaleTransform,
         lenticularHaloGenerator,
         lightenBlendMode,
+        lineOverlay,
         linearBurnBlendMode,
         linearDodgeBlendMode,
         linearGradient,
@@ -1893,6 +1972,7 @@ extension BuiltinFilters {
         photoEffectTonal,
         photoEffectTransfer,
         pinLightBlendMode,
+        pixellate,
         qrCodeGenerator,
         radialGradient,
         randomGenerator,
@@ -1907,6 +1987,7 @@ extension BuiltinFilters {
         sharpenLuminance,
         signedDistanceGradientFromRedMask,
         smoothLinearGradient,
+        sobelGradients,
         softLightBlendMode,
         sourceAtopCompositing,
         sourceInCompositing,
@@ -2220,6 +2301,11 @@ public protocol CIColumnAverage: CIFilterProtocol {
     var extent: CGRect { get set }
 }
 
+/// Typed access to the inputs of CIComicEffect.
+public protocol CIComicEffect: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
 /// Typed access to the inputs of CIConvertLabToRGB and the other CIConvertLab filters.
 public protocol CIConvertLab: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -2261,6 +2347,18 @@ public protocol CIDocumentEnhancer: CIFilterProtocol {
     var amount: Float { get set }
 }
 
+/// Typed access to the inputs of CIEdgeWork.
+public protocol CIEdgeWork: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+}
+
+/// Typed access to the inputs of CIEdges.
+public protocol CIEdges: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var intensity: Float { get set }
+}
+
 /// Typed access to the inputs of CIExposureAdjust.
 public protocol CIExposureAdjust: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -2299,6 +2397,13 @@ public protocol CIGloom: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     var radius: Float { get set }
     var intensity: Float { get set }
+}
+
+/// Typed access to the inputs of CIHexagonalPixellate.
+public protocol CIHexagonalPixellate: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var scale: Float { get set }
 }
 
 /// Typed access to the inputs of CIHighlightShadowAdjust.
@@ -2365,6 +2470,16 @@ public protocol CILenticularHaloGenerator: CIFilterProtocol {
     var striationStrength: Float { get set }
     var striationContrast: Float { get set }
     var time: Float { get set }
+}
+
+/// Typed access to the inputs of CILineOverlay.
+public protocol CILineOverlay: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var NRNoiseLevel: Float { get set }
+    var NRSharpness: Float { get set }
+    var edgeIntensity: Float { get set }
+    var threshold: Float { get set }
+    var contrast: Float { get set }
 }
 
 /// Typed access to the inputs of CILinearGradient.
@@ -2511,6 +2626,13 @@ public protocol CIPhotoEffect: CIFilterProtocol {
     var extrapolate: Bool { get set }
 }
 
+/// Typed access to the inputs of CIPixellate.
+public protocol CIPixellate: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var scale: Float { get set }
+}
+
 /// Typed access to the inputs of CIQRCodeGenerator.
 public protocol CIQRCodeGenerator: CIFilterProtocol {
     var message: Data { get set }
@@ -2595,6 +2717,11 @@ public protocol CISmoothLinearGradient: CIFilterProtocol {
     var point1: CGPoint { get set }
     var color0: CIColor { get set }
     var color1: CIColor { get set }
+}
+
+/// Typed access to the inputs of CISobelGradients.
+public protocol CISobelGradients: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
 }
 
 /// Typed access to the inputs of CIStarShineGenerator.
@@ -3713,6 +3840,19 @@ extension CIFilter {
     public static func columnAverage() -> CIFilter & CIColumnAverage { CIColumnAverageBuiltinFilter() }
 }
 
+final class CIComicEffectBuiltinFilter: CIFilter, CIComicEffect {
+    override init() { super.init(builtin: BuiltinFilters.comicEffect) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Comic Effect: Comic-book look: edge outlines plus a halftone-like color treatment.
+    public static func comicEffect() -> CIFilter & CIComicEffect { CIComicEffectBuiltinFilter() }
+}
+
 final class CIConvertLabToRGBBuiltinFilter: CIFilter, CIConvertLab {
     override init() { super.init(builtin: BuiltinFilters.convertLabToRGB) }
     var inputImage: CIImage? {
@@ -4085,6 +4225,40 @@ extension CIFilter {
     public static func documentEnhancer() -> CIFilter & CIDocumentEnhancer { CIDocumentEnhancerBuiltinFilter() }
 }
 
+final class CIEdgeWorkBuiltinFilter: CIFilter, CIEdgeWork {
+    override init() { super.init(builtin: BuiltinFilters.edgeWork) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Edge Work: Black-and-white woodcut-style edge rendering.
+    public static func edgeWork() -> CIFilter & CIEdgeWork { CIEdgeWorkBuiltinFilter() }
+}
+
+final class CIEdgesBuiltinFilter: CIFilter, CIEdges {
+    override init() { super.init(builtin: BuiltinFilters.edges) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var intensity: Float {
+        get { typedValue(forKey: "inputIntensity", as: Float.self) }
+        set { setValue(newValue, forKey: "inputIntensity") }
+    }
+}
+
+extension CIFilter {
+    /// Edges: Highlights edges with colored outlines.
+    public static func edges() -> CIFilter & CIEdges { CIEdgesBuiltinFilter() }
+}
+
 final class CIExclusionBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.exclusionBlendMode) }
     var inputImage: CIImage? {
@@ -4235,6 +4409,27 @@ final class CIHardLightBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
 extension CIFilter {
     /// Hard Light Blend Mode: Blend mode: hard light (multiply or screen depending on source).
     public static func hardLightBlendMode() -> CIFilter & CICompositeOperation { CIHardLightBlendModeBuiltinFilter() }
+}
+
+final class CIHexagonalPixellateBuiltinFilter: CIFilter, CIHexagonalPixellate {
+    override init() { super.init(builtin: BuiltinFilters.hexagonalPixellate) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+}
+
+extension CIFilter {
+    /// Hexagonal Pixelate: Pixelates into hexagonal cells of averaged color.
+    public static func hexagonalPixellate() -> CIFilter & CIHexagonalPixellate { CIHexagonalPixellateBuiltinFilter() }
 }
 
 final class CIHighlightShadowAdjustBuiltinFilter: CIFilter, CIHighlightShadowAdjust {
@@ -4477,6 +4672,39 @@ final class CILightenBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
 extension CIFilter {
     /// Lighten Blend Mode: Blend mode: keeps the lighter of source and background.
     public static func lightenBlendMode() -> CIFilter & CICompositeOperation { CILightenBlendModeBuiltinFilter() }
+}
+
+final class CILineOverlayBuiltinFilter: CIFilter, CILineOverlay {
+    override init() { super.init(builtin: BuiltinFilters.lineOverlay) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var NRNoiseLevel: Float {
+        get { typedValue(forKey: "inputNRNoiseLevel", as: Float.self) }
+        set { setValue(newValue, forKey: "inputNRNoiseLevel") }
+    }
+    var NRSharpness: Float {
+        get { typedValue(forKey: "inputNRSharpness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputNRSharpness") }
+    }
+    var edgeIntensity: Float {
+        get { typedValue(forKey: "inputEdgeIntensity", as: Float.self) }
+        set { setValue(newValue, forKey: "inputEdgeIntensity") }
+    }
+    var threshold: Float {
+        get { typedValue(forKey: "inputThreshold", as: Float.self) }
+        set { setValue(newValue, forKey: "inputThreshold") }
+    }
+    var contrast: Float {
+        get { typedValue(forKey: "inputContrast", as: Float.self) }
+        set { setValue(newValue, forKey: "inputContrast") }
+    }
+}
+
+extension CIFilter {
+    /// Line Overlay: Sketch effect: black edge lines over transparency, with noise reduction.
+    public static func lineOverlay() -> CIFilter & CILineOverlay { CILineOverlayBuiltinFilter() }
 }
 
 final class CILinearBurnBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
@@ -5204,6 +5432,27 @@ extension CIFilter {
     public static func pinLightBlendMode() -> CIFilter & CICompositeOperation { CIPinLightBlendModeBuiltinFilter() }
 }
 
+final class CIPixellateBuiltinFilter: CIFilter, CIPixellate {
+    override init() { super.init(builtin: BuiltinFilters.pixellate) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+}
+
+extension CIFilter {
+    /// Pixelate: Pixelates into square cells of averaged color.
+    public static func pixellate() -> CIFilter & CIPixellate { CIPixellateBuiltinFilter() }
+}
+
 final class CIQRCodeGeneratorBuiltinFilter: CIFilter, CIQRCodeGenerator {
     override init() { super.init(builtin: BuiltinFilters.qrCodeGenerator) }
     var message: Data {
@@ -5496,6 +5745,19 @@ final class CISmoothLinearGradientBuiltinFilter: CIFilter, CISmoothLinearGradien
 extension CIFilter {
     /// Smooth Linear Gradient: Linear gradient between two points using a smooth (S-curve) interpolation.
     public static func smoothLinearGradient() -> CIFilter & CISmoothLinearGradient { CISmoothLinearGradientBuiltinFilter() }
+}
+
+final class CISobelGradientsBuiltinFilter: CIFilter, CISobelGradients {
+    override init() { super.init(builtin: BuiltinFilters.sobelGradients) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Sobel Gradients: Multichannel 3x3 Sobel gradient filter (signed x/y derivatives).
+    public static func sobelGradients() -> CIFilter & CISobelGradients { CISobelGradientsBuiltinFilter() }
 }
 
 final class CISoftLightBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
@@ -6002,6 +6264,7 @@ extension BuiltinFilters {
         "CIColorThreshold": { CIColorThresholdBuiltinFilter() },
         "CIColorThresholdOtsu": { CIColorThresholdOtsuBuiltinFilter() },
         "CIColumnAverage": { CIColumnAverageBuiltinFilter() },
+        "CIComicEffect": { CIComicEffectBuiltinFilter() },
         "CIConvertLabToRGB": { CIConvertLabToRGBBuiltinFilter() },
         "CIConvertRGBtoLab": { CIConvertRGBtoLabBuiltinFilter() },
         "CIConvolution3X3": { CIConvolution3X3BuiltinFilter() },
@@ -6022,6 +6285,8 @@ extension BuiltinFilters {
         "CIDither": { CIDitherBuiltinFilter() },
         "CIDivideBlendMode": { CIDivideBlendModeBuiltinFilter() },
         "CIDocumentEnhancer": { CIDocumentEnhancerBuiltinFilter() },
+        "CIEdgeWork": { CIEdgeWorkBuiltinFilter() },
+        "CIEdges": { CIEdgesBuiltinFilter() },
         "CIExclusionBlendMode": { CIExclusionBlendModeBuiltinFilter() },
         "CIExposureAdjust": { CIExposureAdjustBuiltinFilter() },
         "CIFalseColor": { CIFalseColorBuiltinFilter() },
@@ -6030,6 +6295,7 @@ extension BuiltinFilters {
         "CIGaussianGradient": { CIGaussianGradientBuiltinFilter() },
         "CIGloom": { CIGloomBuiltinFilter() },
         "CIHardLightBlendMode": { CIHardLightBlendModeBuiltinFilter() },
+        "CIHexagonalPixellate": { CIHexagonalPixellateBuiltinFilter() },
         "CIHighlightShadowAdjust": { CIHighlightShadowAdjustBuiltinFilter() },
         "CIHistogramDisplayFilter": { CIHistogramDisplayFilterBuiltinFilter() },
         "CIHueAdjust": { CIHueAdjustBuiltinFilter() },
@@ -6040,6 +6306,7 @@ extension BuiltinFilters {
         "CILanczosScaleTransform": { CILanczosScaleTransformBuiltinFilter() },
         "CILenticularHaloGenerator": { CILenticularHaloGeneratorBuiltinFilter() },
         "CILightenBlendMode": { CILightenBlendModeBuiltinFilter() },
+        "CILineOverlay": { CILineOverlayBuiltinFilter() },
         "CILinearBurnBlendMode": { CILinearBurnBlendModeBuiltinFilter() },
         "CILinearDodgeBlendMode": { CILinearDodgeBlendModeBuiltinFilter() },
         "CILinearGradient": { CILinearGradientBuiltinFilter() },
@@ -6077,6 +6344,7 @@ extension BuiltinFilters {
         "CIPhotoEffectTonal": { CIPhotoEffectTonalBuiltinFilter() },
         "CIPhotoEffectTransfer": { CIPhotoEffectTransferBuiltinFilter() },
         "CIPinLightBlendMode": { CIPinLightBlendModeBuiltinFilter() },
+        "CIPixellate": { CIPixellateBuiltinFilter() },
         "CIQRCodeGenerator": { CIQRCodeGeneratorBuiltinFilter() },
         "CIRadialGradient": { CIRadialGradientBuiltinFilter() },
         "CIRandomGenerator": { CIRandomGeneratorBuiltinFilter() },
@@ -6091,6 +6359,7 @@ extension BuiltinFilters {
         "CISharpenLuminance": { CISharpenLuminanceBuiltinFilter() },
         "CISignedDistanceGradientFromRedMask": { CISignedDistanceGradientFromRedMaskBuiltinFilter() },
         "CISmoothLinearGradient": { CISmoothLinearGradientBuiltinFilter() },
+        "CISobelGradients": { CISobelGradientsBuiltinFilter() },
         "CISoftLightBlendMode": { CISoftLightBlendModeBuiltinFilter() },
         "CISourceAtopCompositing": { CISourceAtopCompositingBuiltinFilter() },
         "CISourceInCompositing": { CISourceInCompositingBuiltinFilter() },
