@@ -198,6 +198,127 @@ import Testing
         }
     }
 
+    // MARK: - CICrystallize, CIPointillize
+
+    /// The documented jitter: SplitMix64's finaliser of i * 0x9E3779B97F4A7C15 + j * 0xC2B2AE3D27D4EB4F,
+    /// top 26 bits for u, the next 26 for v.
+    func jitter(_ i: Int, _ j: Int) -> (Double, Double) {
+        var z = UInt64(bitPattern: Int64(i)) &* 0x9E3779B97F4A7C15 &+ UInt64(bitPattern: Int64(j)) &* 0xC2B2AE3D27D4EB4F
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        z ^= z >> 31
+        return (Double(z >> 38) / 67_108_864, Double((z >> 12) % 67_108_864) / 67_108_864)
+    }
+
+    /// The nearest jittered site by brute force over 7x7 grid cells, and its distance.
+    func nearestSite(_ x: Int, _ yUp: Int, origin: (Double, Double), spacing s: Double) -> (Double, Double, Double) {
+        let px = Double(x) + 0.5, py = Double(yUp) + 0.5
+        let ci = Int(floor((px - origin.0) / s)), cj = Int(floor((py - origin.1) / s))
+        var best = (0.0, 0.0, Double.infinity)
+        for j in (cj - 3)...(cj + 3) {
+            for i in (ci - 3)...(ci + 3) {
+                let (u, v) = jitter(i, j)
+                let sx = origin.0 + (Double(i) + 0.2 + 0.6 * u) * s, sy = origin.1 + (Double(j) + 0.2 + 0.6 * v) * s
+                let d = ((sx - px) * (sx - px) + (sy - py) * (sy - py)).squareRoot()
+                if d < best.2 { best = (sx, sy, d) }
+            }
+        }
+        return best
+    }
+
+    @Test(arguments: [(150.0, 150.0, 5.0), (2.5, 3.25, 3.0), (-7.0, 11.0, 8.0), (0.0, 0.0, 1.0)])
+    func crystallizeMatchesTheDefinition(_ cx: Double, _ cy: Double, _ r: Double) throws {
+        let out = input.applyingFilter("CICrystallize", parameters: [kCIInputCenterKey: CIVector(x: cx, y: cy), kCIInputRadiusKey: r])
+        let grow = (1.132 * r + 1).rounded(.up)
+        #expect(out.extent == input.extent.insetBy(dx: -grow, dy: -grow))
+        let rect = input.extent.insetBy(dx: -2, dy: -2)
+        let got = try rendered(out, rect)
+        for yUp in -2..<(h + 2) {
+            for x in stride(from: -2 + (yUp & 1), to: w + 2, by: 2) {
+                let (sx, sy, _) = nearestSite(x, yUp, origin: (cx, cy), spacing: r)
+                #expect(close(got.at(x, yUp), bilinear(sx, sy), tol: 2e-5, "(\(cx), \(cy)) radius \(r) at \(x),\(yUp)"))
+            }
+        }
+    }
+
+    @Test(arguments: [(150.0, 150.0, 4.0), (1.5, -2.25, 2.5), (0.0, 0.0, 7.0)])
+    func pointillizeMatchesTheDefinition(_ cx: Double, _ cy: Double, _ r: Double) throws {
+        let out = input.applyingFilter("CIPointillize", parameters: [kCIInputCenterKey: CIVector(x: cx, y: cy), kCIInputRadiusKey: r])
+        let grow = (r + 1).rounded(.up)
+        #expect(out.extent == input.extent.insetBy(dx: -grow, dy: -grow))
+        let got = try rendered(out, input.extent)
+        var clear = 0, dots = 0
+        for yUp in 0..<h {
+            for x in 0..<w {
+                let (sx, sy, d) = nearestSite(x, yUp, origin: (cx, cy), spacing: 1.6 * r)
+                let e = d <= r ? bilinear(sx, sy) : [0, 0, 0, 0]
+                if d <= r { dots += 1 } else { clear += 1 }
+                #expect(close(got.at(x, yUp), e, tol: 2e-5, "(\(cx), \(cy)) radius \(r) at \(x),\(yUp)"))
+            }
+        }
+        #expect(dots > 0 && clear > 0, "dots on clear")
+    }
+
+    @Test func tiledCrystalsAndDotsEqualWholeRenders() throws {
+        for name in ["CICrystallize", "CIPointillize"] {
+            for r in [3.0, 4.5] {
+                let out = input.applyingFilter(name, parameters: [kCIInputCenterKey: CIVector(x: 7.3, y: 5.6), kCIInputRadiusKey: r])
+                try expectTiledEqualsWhole(out, out.extent, "\(name) \(r)")
+            }
+        }
+    }
+
+    @Test func crystalsAndDotsReadOnlyTheirSites() throws {
+        let big = image(testPixels(width: 200, height: 150), 200, 150)
+        let ctx = CIContext()
+        for name in ["CICrystallize", "CIPointillize"] {
+            for r in [6.0, 40.0, 1e7] {
+                let out = big.applyingFilter(name, parameters: [kCIInputCenterKey: CIVector(x: 10.3, y: 7.1), kCIInputRadiusKey: r])
+                let crop = CGRect(x: 123, y: 81, width: 1, height: 1)
+                _ = try ctx.renderToData(out.cropped(to: crop), from: crop)
+                #expect(ctx.lastRenderStatistics.sourcePixels <= 4, "\(name) radius \(r)")
+            }
+        }
+    }
+
+    @Test func badCrystalParametersNeverCrash() throws {
+        for name in ["CICrystallize", "CIPointillize"] {
+            let f = try #require(CIFilter(name: name))
+            f.setValue(input, forKey: kCIInputImageKey)
+            f.setValue(Double.nan, forKey: kCIInputRadiusKey)
+            #expect(throws: CIFilterError.nonFinite(filter: name, key: kCIInputRadiusKey)) { try f.makeOutputImage() }
+            f.setValue(5, forKey: kCIInputRadiusKey)
+            f.setValue(CIVector(x: 0, y: .infinity), forKey: kCIInputCenterKey)
+            #expect(throws: CIFilterError.nonFinite(filter: name, key: kCIInputCenterKey)) { try f.makeOutputImage() }
+            // Radius 0 is Apple's minimum, 1; huge radii and far centres render.
+            let zero = input.applyingFilter(name, parameters: [kCIInputRadiusKey: 0])
+            let one = input.applyingFilter(name, parameters: [kCIInputRadiusKey: 1])
+            #expect(try rendered(zero, input.extent).pixels == rendered(one, input.extent).pixels)
+            for (c, r) in [(CGFloat(1e300), 20.0), (0, 1e300), (-1e18, 1e12)] {
+                let out = input.applyingFilter(name, parameters: [kCIInputCenterKey: CIVector(x: c, y: c), kCIInputRadiusKey: r])
+                let px = try rendered(out, input.extent).pixels
+                #expect(px.count == w * h && px.allSatisfy { $0.x.isFinite && $0.w >= 0 && $0.w <= 1 }, "\(name) \(c) \(r)")
+            }
+        }
+    }
+
+    @Test func typedCrystalAPI() throws {
+        let c = CIFilter.crystallize()
+        #expect(c.radius == 20 && c.center == CGPoint(x: 150, y: 150))
+        c.inputImage = input
+        c.radius = 4
+        #expect(try rendered(try #require(c.outputImage), input.extent).pixels ==
+                rendered(input.applyingFilter("CICrystallize", parameters: [kCIInputRadiusKey: 4]), input.extent).pixels)
+        let p = CIFilter.pointillize()
+        #expect(p.radius == 20 && p.center == CGPoint(x: 150, y: 150))
+        p.inputImage = input
+        p.radius = 3
+        p.center = CGPoint(x: 2, y: 1)
+        #expect(try rendered(try #require(p.outputImage), input.extent).pixels ==
+                rendered(input.applyingFilter("CIPointillize", parameters: [kCIInputRadiusKey: 3, kCIInputCenterKey: CIVector(x: 2, y: 1)]), input.extent).pixels)
+        #expect(CIFilter(name: "CIPointillize") is CIFilter & CIPointillize)
+    }
+
     // MARK: - Sobel edges
 
     /// Unnormalised Sobel sums of component k of the clamped premultiplied image.

@@ -25,6 +25,7 @@ func scannedSampleBounds<L: CellLayout>(_ layout: L, _ rect: PixelRect) -> (SIMD
     for y in rect.minY..<rect.maxY {
         for x in rect.minX..<rect.maxX {
             let p = layout.samplePoint(Double(x) + 0.5, Double(y) + 0.5)
+            if p.x.isNaN { continue }
             lo.x = min(lo.x, p.x); lo.y = min(lo.y, p.y); hi.x = max(hi.x, p.x); hi.y = max(hi.y, p.y)
         }
     }
@@ -78,6 +79,8 @@ final class CellSampleNode<Layout: CellLayout>: RecipeNode, @unchecked Sendable 
             var colour = SIMD4<Float>.zero
             for x in 0..<rect.width {
                 let p = layout.samplePoint(Double(rect.minX + x) + 0.5, py)
+                // A layout marks pixels outside every cell (between CIPointillize's dots) NaN.
+                if p.x.isNaN { d[x] = .zero; continue }
                 let (ix, fx) = tap(p.x), (iy, fy) = tap(p.y)
                 if ix != lastX || iy != lastY || fx != fxLast || fy != fyLast {
                     lastX = ix; lastY = iy; fxLast = fx; fyLast = fy
@@ -162,4 +165,90 @@ struct HexagonalCells: CellLayout {
         return (SIMD2(Double(r.minX) - radius, Double(r.minY) - radius), SIMD2(Double(r.maxX) + radius, Double(r.maxY) + radius))
     }
     var label: String { "hexagons \(scale) at \(center)" }
+}
+
+/// Sites of a jittered grid: grid cell (i, j) (side `spacing`, corner `origin + (i, j) * spacing`)
+/// holds one site at `origin + (i + 0.2 + 0.6 u, j + 0.2 + 0.6 v) * spacing`, with u, v in
+/// [0, 1) from `jitterHash(i, j)`. Keeping each site in the middle 60% of its cell makes the
+/// nearest site of any point lie in the point's own grid cell or one of its 8 neighbours
+/// (own site at most 0.8√2 ≈ 1.13 cells away, any site two cells over at least 1.2).
+struct JitteredSites: Sendable {
+    let origin: SIMD2<Double>
+    let spacing: Double
+
+    @inline(__always) func site(_ i: Double, _ j: Double) -> SIMD2<Double> {
+        let (u, v) = jitterHash(Int64(i), Int64(j))
+        return SIMD2(origin.x + (i + 0.2 + 0.6 * u) * spacing, origin.y + (j + 0.2 + 0.6 * v) * spacing)
+    }
+
+    /// The nearest site to (px, py) and its squared distance (the lower row, then the left
+    /// column, wins ties).
+    @inline(__always) func nearest(_ px: Double, _ py: Double) -> (SIMD2<Double>, Double) {
+        let ci = ((px - origin.x) / spacing).rounded(.down), cj = ((py - origin.y) / spacing).rounded(.down)
+        var best = SIMD2<Double>(0, 0), bestD = Double.infinity
+        var dj = -1.0
+        while dj <= 1 {
+            var di = -1.0
+            while di <= 1 {
+                let s = site(ci + di, cj + dj)
+                let d = (s.x - px) * (s.x - px) + (s.y - py) * (s.y - py)
+                if d < bestD { bestD = d; best = s }
+                di += 1
+            }
+            dj += 1
+        }
+        return (best, bestD)
+    }
+}
+
+/// Two numbers in [0, 1) from a grid cell: SplitMix64's finaliser of
+/// `i * 0x9E3779B97F4A7C15 + j * 0xC2B2AE3D27D4EB4F` (wrapping), its top 26 bits for u and the
+/// next 26 for v.
+@inline(__always) func jitterHash(_ i: Int64, _ j: Int64) -> (Double, Double) {
+    var z = UInt64(bitPattern: i) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(bitPattern: j) &* 0xC2B2_AE3D_27D4_EB4F
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    z ^= z >> 31
+    let scale = 1.0 / Double(1 << 26)
+    return (Double(z >> 38) * scale, Double((z >> 12) & ((1 << 26) - 1)) * scale)
+}
+
+/// CICrystallize's cells: the Voronoi cells of a jittered grid (`JitteredSites`, spacing
+/// `radius`, grid corner at `center`); a cell samples at its site.
+struct CrystalCells: CellLayout {
+    let sites: JitteredSites
+
+    @inline(__always) func samplePoint(_ px: Double, _ py: Double) -> SIMD2<Double> { sites.nearest(px, py).0 }
+    /// The farthest a pixel is from its nearest site.
+    var reach: Double { 1.132 * sites.spacing }
+    func extent(for e: CGRect) -> CGRect {
+        // Pixels whose site reads the input: within a reach (plus the sampler's pixel) of it.
+        e.insetBy(dx: -(reach + 1).rounded(.up), dy: -(reach + 1).rounded(.up))
+    }
+    func sampleBounds(_ r: PixelRect) -> (SIMD2<Double>, SIMD2<Double>) {
+        if r.area <= 4096 { return scannedSampleBounds(self, r) }
+        return (SIMD2(Double(r.minX) - reach, Double(r.minY) - reach), SIMD2(Double(r.maxX) + reach, Double(r.maxY) + reach))
+    }
+    var label: String { "crystals \(sites.spacing) at \(sites.origin)" }
+}
+
+/// CIPointillize's dots: discs of radius `radius` around the sites of a jittered grid
+/// (`JitteredSites`, spacing `1.6 * radius`, grid corner at `center`). A pixel within
+/// `radius` of its nearest site samples at that site; any other pixel is clear (NaN here).
+struct DotCells: CellLayout {
+    let sites: JitteredSites
+    let radius: Double
+
+    @inline(__always) func samplePoint(_ px: Double, _ py: Double) -> SIMD2<Double> {
+        let (s, d) = sites.nearest(px, py)
+        return d <= radius * radius ? s : SIMD2(repeating: .nan)
+    }
+    func extent(for e: CGRect) -> CGRect {
+        e.insetBy(dx: -(radius + 1).rounded(.up), dy: -(radius + 1).rounded(.up))
+    }
+    func sampleBounds(_ r: PixelRect) -> (SIMD2<Double>, SIMD2<Double>) {
+        if r.area <= 4096 { return scannedSampleBounds(self, r) }
+        return (SIMD2(Double(r.minX) - radius, Double(r.minY) - radius), SIMD2(Double(r.maxX) + radius, Double(r.maxY) + radius))
+    }
+    var label: String { "dots \(radius) at \(sites.origin)" }
 }

@@ -127,12 +127,11 @@ final class NoiseReductionNode: RecipeNode, NeighborhoodNode, @unchecked Sendabl
         let sw = src.width
         let luma = SIMD4<Float>(lumaWeights, 0)
         let level = noiseLevel, k = sharpness
-        @inline(__always) func y(_ v: SIMD4<Float>) -> Float { v.x * luma.x + v.y * luma.y + v.z * luma.z }
         for oy in 0..<rect.height {
             let m = block.pixels + (oy + 1) * sw + 1
             let d = out.row(oy)
             for x in 0..<rect.width {
-                let p = m[x], yp = y(p)
+                let p = m[x], yp = p.x * luma.x + p.y * luma.y + p.z * luma.z
                 var sum = SIMD4<Float>.zero, all = SIMD4<Float>.zero
                 var count: Float = 0
                 var dy = -1
@@ -142,7 +141,7 @@ final class NoiseReductionNode: RecipeNode, NeighborhoodNode, @unchecked Sendabl
                     while dx <= 1 {
                         let q = r[dx]
                         all += q
-                        if abs(y(q) - yp) <= level { sum += q; count += 1 }
+                        if abs(q.x * luma.x + q.y * luma.y + q.z * luma.z - yp) <= level { sum += q; count += 1 }
                         dx += 1
                     }
                     dy += 1

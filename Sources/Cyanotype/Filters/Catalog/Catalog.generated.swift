@@ -708,6 +708,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CICrystallize = FilterDescriptor(
+        name: "CICrystallize", displayName: "Crystallize",
+        summary: "Breaks the image into flat-colored polygon (Voronoi) cells.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(20.0), identity: .number(1.0), minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CIDarkenBlendMode = FilterDescriptor(
         name: "CIDarkenBlendMode", displayName: "Darken Blend Mode",
         summary: "Blend mode: keeps the darker of source and background.",
@@ -1438,6 +1449,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CIPointillize = FilterDescriptor(
+        name: "CIPointillize", displayName: "Pointillize",
+        summary: "Pointillist look made of colored dots.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(20.0), identity: .number(1.0), minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CIQRCodeGenerator = FilterDescriptor(
         name: "CIQRCodeGenerator", displayName: "QR Code Generator",
         summary: "Encodes message bytes as a QR code image (one pixel per module).",
@@ -1905,6 +1927,7 @@ extension BuiltinFilters {
         convolutionRGB9Horizontal,
         convolutionRGB9Vertical,
         crop,
+        crystallize,
         darkenBlendMode,
         depthToDisparity,
         differenceBlendMode,
@@ -1973,6 +1996,7 @@ extension BuiltinFilters {
         photoEffectTransfer,
         pinLightBlendMode,
         pixellate,
+        pointillize,
         qrCodeGenerator,
         radialGradient,
         randomGenerator,
@@ -2319,6 +2343,13 @@ public protocol CIConvolution: CIFilterProtocol {
     var bias: Float { get set }
 }
 
+/// Typed access to the inputs of CICrystallize.
+public protocol CICrystallize: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+    var center: CGPoint { get set }
+}
+
 /// Typed access to the inputs of CIDepthToDisparity.
 public protocol CIDepthToDisparity: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -2631,6 +2662,13 @@ public protocol CIPixellate: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     var center: CGPoint { get set }
     var scale: Float { get set }
+}
+
+/// Typed access to the inputs of CIPointillize.
+public protocol CIPointillize: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+    var center: CGPoint { get set }
 }
 
 /// Typed access to the inputs of CIQRCodeGenerator.
@@ -4097,6 +4135,27 @@ extension CIFilter {
     public static func convolutionRGB9Vertical() -> CIFilter & CIConvolution { CIConvolutionRGB9VerticalBuiltinFilter() }
 }
 
+final class CICrystallizeBuiltinFilter: CIFilter, CICrystallize {
+    override init() { super.init(builtin: BuiltinFilters.crystallize) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+}
+
+extension CIFilter {
+    /// Crystallize: Breaks the image into flat-colored polygon (Voronoi) cells.
+    public static func crystallize() -> CIFilter & CICrystallize { CICrystallizeBuiltinFilter() }
+}
+
 final class CIDarkenBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.darkenBlendMode) }
     var inputImage: CIImage? {
@@ -5453,6 +5512,27 @@ extension CIFilter {
     public static func pixellate() -> CIFilter & CIPixellate { CIPixellateBuiltinFilter() }
 }
 
+final class CIPointillizeBuiltinFilter: CIFilter, CIPointillize {
+    override init() { super.init(builtin: BuiltinFilters.pointillize) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+}
+
+extension CIFilter {
+    /// Pointillize: Pointillist look made of colored dots.
+    public static func pointillize() -> CIFilter & CIPointillize { CIPointillizeBuiltinFilter() }
+}
+
 final class CIQRCodeGeneratorBuiltinFilter: CIFilter, CIQRCodeGenerator {
     override init() { super.init(builtin: BuiltinFilters.qrCodeGenerator) }
     var message: Data {
@@ -6277,6 +6357,7 @@ extension BuiltinFilters {
         "CIConvolutionRGB7X7": { CIConvolutionRGB7X7BuiltinFilter() },
         "CIConvolutionRGB9Horizontal": { CIConvolutionRGB9HorizontalBuiltinFilter() },
         "CIConvolutionRGB9Vertical": { CIConvolutionRGB9VerticalBuiltinFilter() },
+        "CICrystallize": { CICrystallizeBuiltinFilter() },
         "CIDarkenBlendMode": { CIDarkenBlendModeBuiltinFilter() },
         "CIDepthToDisparity": { CIDepthToDisparityBuiltinFilter() },
         "CIDifferenceBlendMode": { CIDifferenceBlendModeBuiltinFilter() },
@@ -6345,6 +6426,7 @@ extension BuiltinFilters {
         "CIPhotoEffectTransfer": { CIPhotoEffectTransferBuiltinFilter() },
         "CIPinLightBlendMode": { CIPinLightBlendModeBuiltinFilter() },
         "CIPixellate": { CIPixellateBuiltinFilter() },
+        "CIPointillize": { CIPointillizeBuiltinFilter() },
         "CIQRCodeGenerator": { CIQRCodeGeneratorBuiltinFilter() },
         "CIRadialGradient": { CIRadialGradientBuiltinFilter() },
         "CIRandomGenerator": { CIRandomGeneratorBuiltinFilter() },

@@ -1,6 +1,7 @@
-// Pixellation: every pixel takes the colour of the cell it lies in, sampled at one point of
-// the cell (CellSampleNode). Apple publishes no formula; ours, stated per filter, follows its
-// documented parameters: `inputCenter` places the grid, `inputScale` sizes the cells.
+// Pixellation, crystals and dots: every pixel takes the colour of the cell it lies in, sampled
+// at one point of the cell (CellSampleNode). Apple publishes no formula; ours, stated per
+// filter, follows its documented parameters: `inputCenter` places the grid, `inputScale` or
+// `inputRadius` sizes the cells.
 //
 // A cell's colour is the input sampled bilinearly at the cell's sample point, on
 // premultiplied working-space pixels, clear outside the input (as a Core Image kernel's
@@ -9,7 +10,7 @@
 // input are clear or partly clear, so clamp the input (`clampedToExtent()`) and crop the
 // result for solid edges. An infinite input gives an infinite output.
 //
-// Parameters: `inputScale` below 1 is 1 (Apple's minimum) and above 2^30 is 2^30; the centre
+// Parameters: `inputScale` (`inputRadius`) below 1 is 1 (Apple's minimum) and above 2^30 is 2^30; the centre
 // is limited to ±2^40; NaN or infinite values are a `CIFilterError.nonFinite`.
 
 extension BuiltinFilters {
@@ -34,6 +35,31 @@ extension BuiltinFilters {
         let image = try args.image()
         let (center, scale) = try cellParameters(args, scaleKey: kCIInputScaleKey)
         return CIImage(node: CellSampleNode(input: image.node, layout: HexagonalCells(center: center, scale: scale)))
+    }
+
+    /// CICrystallize: flat polygons, the Voronoi cells of a jittered grid. Grid cells of side
+    /// `radius` with a corner at `center`; cell (i, j) holds one site at
+    /// `center + (i + 0.2 + 0.6 u, j + 0.2 + 0.6 v) * radius`, with (u, v) a fixed hash of
+    /// (i, j) (`jitterHash`: SplitMix64's finaliser), so the pattern is the same on every
+    /// render and tile. Each pixel takes the input sampled at its nearest site. The output
+    /// extent is the input's grown by `ceil(1.132 * radius + 1)` (the farthest a pixel lies
+    /// from its site, plus the sampler's pixel).
+    static let crystallize = BuiltinFilter(Catalog.CICrystallize) { args throws(CIFilterError) in
+        let image = try args.image()
+        let (center, radius) = try cellParameters(args, scaleKey: kCIInputRadiusKey)
+        return CIImage(node: CellSampleNode(input: image.node, layout: CrystalCells(sites: JitteredSites(origin: center, spacing: radius))))
+    }
+
+    /// CIPointillize: round dots of radius `radius` on clear. The dots sit at the sites of
+    /// CICrystallize's jittered grid with grid cells of side `1.6 * radius`; a pixel within
+    /// `radius` of its nearest site takes the input sampled at that site (overlapping dots meet
+    /// along the Voronoi edge between their sites), any other pixel is clear. The output extent
+    /// is the input's grown by `ceil(radius + 1)`.
+    static let pointillize = BuiltinFilter(Catalog.CIPointillize) { args throws(CIFilterError) in
+        let image = try args.image()
+        let (center, radius) = try cellParameters(args, scaleKey: kCIInputRadiusKey)
+        let sites = JitteredSites(origin: center, spacing: 1.6 * radius)
+        return CIImage(node: CellSampleNode(input: image.node, layout: DotCells(sites: sites, radius: radius)))
     }
 }
 
