@@ -149,7 +149,8 @@ out.append("}")
 # CICompositeOperation, the ten convolutions CIConvolution): each declared once, from the
 # first member; the members must agree on their properties.
 PROPERTY_NAMES = {("CIBicubicScaleTransform", "inputB"): "parameterB", ("CIBicubicScaleTransform", "inputC"): "parameterC",
-                  ("CICMYKHalftone", "inputGCR"): "grayComponentReplacement", ("CICMYKHalftone", "inputUCR"): "underColorRemoval"}
+                  ("CICMYKHalftone", "inputGCR"): "grayComponentReplacement", ("CICMYKHalftone", "inputUCR"): "underColorRemoval",
+                  ("CILineOverlay", "inputNRNoiseLevel"): "NRNoiseLevel", ("CILineOverlay", "inputNRSharpness"): "NRSharpness"}
 
 def typed_property(proto, key):
     return PROPERTY_NAMES.get((proto, key), prop_name(key))

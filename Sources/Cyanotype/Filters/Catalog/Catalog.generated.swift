@@ -591,6 +591,15 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "9")
+    static let CIComicEffect = FilterDescriptor(
+        name: "CIComicEffect", displayName: "Comic Effect",
+        summary: "Comic-book look: edge outlines plus a halftone-like color treatment.",
+        categories: ["CICategoryBuiltIn", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
     static let CIConstantColorGenerator = FilterDescriptor(
         name: "CIConstantColorGenerator", displayName: "Constant Color",
         summary: "Generates an infinite image of a single color.",
@@ -756,6 +765,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CICrystallize = FilterDescriptor(
+        name: "CICrystallize", displayName: "Crystallize",
+        summary: "Breaks the image into flat-colored polygon (Voronoi) cells.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(20.0), identity: .number(1.0), minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CIDarkenBlendMode = FilterDescriptor(
         name: "CIDarkenBlendMode", displayName: "Darken Blend Mode",
         summary: "Blend mode: keeps the darker of source and background.",
@@ -873,6 +893,26 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CIEdgeWork = FilterDescriptor(
+        name: "CIEdgeWork", displayName: "Edge Work",
+        summary: "Black-and-white woodcut-style edge rendering.",
+        categories: ["CICategoryBuiltIn", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(3.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 20.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
+    static let CIEdges = FilterDescriptor(
+        name: "CIEdges", displayName: "Edges",
+        summary: "Highlights edges with colored outlines.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 10.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CIExclusionBlendMode = FilterDescriptor(
         name: "CIExclusionBlendMode", displayName: "Exclusion Blend Mode",
         summary: "Blend mode: exclusion (lower-contrast variant of difference).",
@@ -988,6 +1028,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CIHexagonalPixellate = FilterDescriptor(
+        name: "CIHexagonalPixellate", displayName: "Hexagonal Pixelate",
+        summary: "Pixelates into hexagonal cells of averaged color.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(8.0), identity: .number(1.0), minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 100.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
     static let CIHighlightShadowAdjust = FilterDescriptor(
         name: "CIHighlightShadowAdjust", displayName: "Highlight and Shadow Adjust",
         summary: "Lifts shadows and/or reduces highlights while keeping local detail.",
@@ -1106,6 +1157,20 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CILineOverlay = FilterDescriptor(
+        name: "CILineOverlay", displayName: "Line Overlay",
+        summary: "Sketch effect: black edge lines over transparency, with noise reduction.",
+        categories: ["CICategoryBuiltIn", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputNRNoiseLevel", displayName: "NR Noise Level", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.07), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 0.1),
+            FilterInputDescriptor(key: "inputNRSharpness", displayName: "NR Sharpness", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.71), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 2.0),
+            FilterInputDescriptor(key: "inputEdgeIntensity", displayName: "Edge Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputThreshold", displayName: "Threshold", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.1), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputContrast", displayName: "Contrast", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(50.0), identity: .number(1.0), minimum: 0.25, maximum: nil, sliderMinimum: 0.25, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
     static let CILineScreen = FilterDescriptor(
         name: "CILineScreen", displayName: "Line Screen",
         summary: "Halftone screen made of parallel lines.",
@@ -1528,6 +1593,28 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "8")
+    static let CIPixellate = FilterDescriptor(
+        name: "CIPixellate", displayName: "Pixelate",
+        summary: "Pixelates into square cells of averaged color.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(8.0), identity: nil, minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 100.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
+    static let CIPointillize = FilterDescriptor(
+        name: "CIPointillize", displayName: "Pointillize",
+        summary: "Pointillist look made of colored dots.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(20.0), identity: .number(1.0), minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 100.0),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CIQRCodeGenerator = FilterDescriptor(
         name: "CIQRCodeGenerator", displayName: "QR Code Generator",
         summary: "Encodes message bytes as a QR code image (one pixel per module).",
@@ -1682,6 +1769,15 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "6")
+    static let CISobelGradients = FilterDescriptor(
+        name: "CISobelGradients", displayName: "Sobel Gradients",
+        summary: "Multichannel 3x3 Sobel gradient filter (signed x/y derivatives).",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "14.0", availableIOS: "17")
     static let CISoftLightBlendMode = FilterDescriptor(
         name: "CISoftLightBlendMode", displayName: "Soft Light Blend Mode",
         summary: "Blend mode: soft light.",
@@ -1990,6 +2086,7 @@ extension BuiltinFilters {
         colorThreshold,
         colorThresholdOtsu,
         columnAverage,
+        comicEffect,
         constantColorGenerator,
         convertLabToRGB,
         convertRGBtoLab,
@@ -2005,6 +2102,7 @@ extension BuiltinFilters {
         convolutionRGB9Vertical,
         copyMachineTransition,
         crop,
+        crystallize,
         darkenBlendMode,
         depthToDisparity,
         differenceBlendMode,
@@ -2016,6 +2114,8 @@ extension BuiltinFilters {
         divideBlendMode,
         documentEnhancer,
         dotScreen,
+        edgeWork,
+        edges,
         exclusionBlendMode,
         exposureAdjust,
         falseColor,
@@ -2026,6 +2126,7 @@ extension BuiltinFilters {
         gloom,
         hardLightBlendMode,
         hatchedScreen,
+        hexagonalPixellate,
         highlightShadowAdjust,
         histogramDisplayFilter,
         hueAdjust,
@@ -2036,6 +2137,7 @@ extension BuiltinFilters {
         lanczosScaleTransform,
         lenticularHaloGenerator,
         lightenBlendMode,
+        lineOverlay,
         lineScreen,
         linearBurnBlendMode,
         linearDodgeBlendMode,
@@ -2075,6 +2177,8 @@ extension BuiltinFilters {
         photoEffectTonal,
         photoEffectTransfer,
         pinLightBlendMode,
+        pixellate,
+        pointillize,
         qrCodeGenerator,
         radialGradient,
         randomGenerator,
@@ -2089,6 +2193,7 @@ extension BuiltinFilters {
         sharpenLuminance,
         signedDistanceGradientFromRedMask,
         smoothLinearGradient,
+        sobelGradients,
         softLightBlendMode,
         sourceAtopCompositing,
         sourceInCompositing,
@@ -2439,6 +2544,11 @@ public protocol CIColumnAverage: CIFilterProtocol {
     var extent: CGRect { get set }
 }
 
+/// Typed access to the inputs of CIComicEffect.
+public protocol CIComicEffect: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+}
+
 /// Typed access to the inputs of CIConvertLabToRGB and the other CIConvertLab filters.
 public protocol CIConvertLab: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -2462,6 +2572,13 @@ public protocol CICopyMachineTransition: CITransitionFilter {
     var angle: Float { get set }
     var width: Float { get set }
     var opacity: Float { get set }
+}
+
+/// Typed access to the inputs of CICrystallize.
+public protocol CICrystallize: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+    var center: CGPoint { get set }
 }
 
 /// Typed access to the inputs of CIDepthToDisparity.
@@ -2517,6 +2634,18 @@ public protocol CIDotScreen: CIFilterProtocol {
     var angle: Float { get set }
     var width: Float { get set }
     var sharpness: Float { get set }
+}
+
+/// Typed access to the inputs of CIEdgeWork.
+public protocol CIEdgeWork: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+}
+
+/// Typed access to the inputs of CIEdges.
+public protocol CIEdges: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var intensity: Float { get set }
 }
 
 /// Typed access to the inputs of CIExposureAdjust.
@@ -2580,6 +2709,13 @@ public protocol CIHatchedScreen: CIFilterProtocol {
     var angle: Float { get set }
     var width: Float { get set }
     var sharpness: Float { get set }
+}
+
+/// Typed access to the inputs of CIHexagonalPixellate.
+public protocol CIHexagonalPixellate: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var scale: Float { get set }
 }
 
 /// Typed access to the inputs of CIHighlightShadowAdjust.
@@ -2646,6 +2782,16 @@ public protocol CILenticularHaloGenerator: CIFilterProtocol {
     var striationStrength: Float { get set }
     var striationContrast: Float { get set }
     var time: Float { get set }
+}
+
+/// Typed access to the inputs of CILineOverlay.
+public protocol CILineOverlay: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var NRNoiseLevel: Float { get set }
+    var NRSharpness: Float { get set }
+    var edgeIntensity: Float { get set }
+    var threshold: Float { get set }
+    var contrast: Float { get set }
 }
 
 /// Typed access to the inputs of CILineScreen.
@@ -2821,6 +2967,20 @@ public protocol CIPhotoEffect: CIFilterProtocol {
     var extrapolate: Bool { get set }
 }
 
+/// Typed access to the inputs of CIPixellate.
+public protocol CIPixellate: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var scale: Float { get set }
+}
+
+/// Typed access to the inputs of CIPointillize.
+public protocol CIPointillize: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var radius: Float { get set }
+    var center: CGPoint { get set }
+}
+
 /// Typed access to the inputs of CIQRCodeGenerator.
 public protocol CIQRCodeGenerator: CIFilterProtocol {
     var message: Data { get set }
@@ -2905,6 +3065,11 @@ public protocol CISmoothLinearGradient: CIFilterProtocol {
     var point1: CGPoint { get set }
     var color0: CIColor { get set }
     var color1: CIColor { get set }
+}
+
+/// Typed access to the inputs of CISobelGradients.
+public protocol CISobelGradients: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
 }
 
 /// Typed access to the inputs of CIStarShineGenerator.
@@ -4130,6 +4295,19 @@ extension CIFilter {
     public static func columnAverage() -> CIFilter & CIColumnAverage { CIColumnAverageBuiltinFilter() }
 }
 
+final class CIComicEffectBuiltinFilter: CIFilter, CIComicEffect {
+    override init() { super.init(builtin: BuiltinFilters.comicEffect) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Comic Effect: Comic-book look: edge outlines plus a halftone-like color treatment.
+    public static func comicEffect() -> CIFilter & CIComicEffect { CIComicEffectBuiltinFilter() }
+}
+
 final class CIConvertLabToRGBBuiltinFilter: CIFilter, CIConvertLab {
     override init() { super.init(builtin: BuiltinFilters.convertLabToRGB) }
     var inputImage: CIImage? {
@@ -4415,6 +4593,27 @@ extension CIFilter {
     public static func copyMachineTransition() -> CIFilter & CICopyMachineTransition { CICopyMachineTransitionBuiltinFilter() }
 }
 
+final class CICrystallizeBuiltinFilter: CIFilter, CICrystallize {
+    override init() { super.init(builtin: BuiltinFilters.crystallize) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+}
+
+extension CIFilter {
+    /// Crystallize: Breaks the image into flat-colored polygon (Voronoi) cells.
+    public static func crystallize() -> CIFilter & CICrystallize { CICrystallizeBuiltinFilter() }
+}
+
 final class CIDarkenBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.darkenBlendMode) }
     var inputImage: CIImage? {
@@ -4628,6 +4827,40 @@ final class CIDotScreenBuiltinFilter: CIFilter, CIDotScreen {
 extension CIFilter {
     /// Dot Screen: Halftone screen made of dots.
     public static func dotScreen() -> CIFilter & CIDotScreen { CIDotScreenBuiltinFilter() }
+}
+
+final class CIEdgeWorkBuiltinFilter: CIFilter, CIEdgeWork {
+    override init() { super.init(builtin: BuiltinFilters.edgeWork) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Edge Work: Black-and-white woodcut-style edge rendering.
+    public static func edgeWork() -> CIFilter & CIEdgeWork { CIEdgeWorkBuiltinFilter() }
+}
+
+final class CIEdgesBuiltinFilter: CIFilter, CIEdges {
+    override init() { super.init(builtin: BuiltinFilters.edges) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var intensity: Float {
+        get { typedValue(forKey: "inputIntensity", as: Float.self) }
+        set { setValue(newValue, forKey: "inputIntensity") }
+    }
+}
+
+extension CIFilter {
+    /// Edges: Highlights edges with colored outlines.
+    public static func edges() -> CIFilter & CIEdges { CIEdgesBuiltinFilter() }
 }
 
 final class CIExclusionBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
@@ -4858,6 +5091,27 @@ final class CIHatchedScreenBuiltinFilter: CIFilter, CIHatchedScreen {
 extension CIFilter {
     /// Hatched Screen: Halftone screen made of hatched lines.
     public static func hatchedScreen() -> CIFilter & CIHatchedScreen { CIHatchedScreenBuiltinFilter() }
+}
+
+final class CIHexagonalPixellateBuiltinFilter: CIFilter, CIHexagonalPixellate {
+    override init() { super.init(builtin: BuiltinFilters.hexagonalPixellate) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+}
+
+extension CIFilter {
+    /// Hexagonal Pixelate: Pixelates into hexagonal cells of averaged color.
+    public static func hexagonalPixellate() -> CIFilter & CIHexagonalPixellate { CIHexagonalPixellateBuiltinFilter() }
 }
 
 final class CIHighlightShadowAdjustBuiltinFilter: CIFilter, CIHighlightShadowAdjust {
@@ -5100,6 +5354,39 @@ final class CILightenBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
 extension CIFilter {
     /// Lighten Blend Mode: Blend mode: keeps the lighter of source and background.
     public static func lightenBlendMode() -> CIFilter & CICompositeOperation { CILightenBlendModeBuiltinFilter() }
+}
+
+final class CILineOverlayBuiltinFilter: CIFilter, CILineOverlay {
+    override init() { super.init(builtin: BuiltinFilters.lineOverlay) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var NRNoiseLevel: Float {
+        get { typedValue(forKey: "inputNRNoiseLevel", as: Float.self) }
+        set { setValue(newValue, forKey: "inputNRNoiseLevel") }
+    }
+    var NRSharpness: Float {
+        get { typedValue(forKey: "inputNRSharpness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputNRSharpness") }
+    }
+    var edgeIntensity: Float {
+        get { typedValue(forKey: "inputEdgeIntensity", as: Float.self) }
+        set { setValue(newValue, forKey: "inputEdgeIntensity") }
+    }
+    var threshold: Float {
+        get { typedValue(forKey: "inputThreshold", as: Float.self) }
+        set { setValue(newValue, forKey: "inputThreshold") }
+    }
+    var contrast: Float {
+        get { typedValue(forKey: "inputContrast", as: Float.self) }
+        set { setValue(newValue, forKey: "inputContrast") }
+    }
+}
+
+extension CIFilter {
+    /// Line Overlay: Sketch effect: black edge lines over transparency, with noise reduction.
+    public static func lineOverlay() -> CIFilter & CILineOverlay { CILineOverlayBuiltinFilter() }
 }
 
 final class CILineScreenBuiltinFilter: CIFilter, CILineScreen {
@@ -5893,6 +6180,48 @@ extension CIFilter {
     public static func pinLightBlendMode() -> CIFilter & CICompositeOperation { CIPinLightBlendModeBuiltinFilter() }
 }
 
+final class CIPixellateBuiltinFilter: CIFilter, CIPixellate {
+    override init() { super.init(builtin: BuiltinFilters.pixellate) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+}
+
+extension CIFilter {
+    /// Pixelate: Pixelates into square cells of averaged color.
+    public static func pixellate() -> CIFilter & CIPixellate { CIPixellateBuiltinFilter() }
+}
+
+final class CIPointillizeBuiltinFilter: CIFilter, CIPointillize {
+    override init() { super.init(builtin: BuiltinFilters.pointillize) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+}
+
+extension CIFilter {
+    /// Pointillize: Pointillist look made of colored dots.
+    public static func pointillize() -> CIFilter & CIPointillize { CIPointillizeBuiltinFilter() }
+}
+
 final class CIQRCodeGeneratorBuiltinFilter: CIFilter, CIQRCodeGenerator {
     override init() { super.init(builtin: BuiltinFilters.qrCodeGenerator) }
     var message: Data {
@@ -6185,6 +6514,19 @@ final class CISmoothLinearGradientBuiltinFilter: CIFilter, CISmoothLinearGradien
 extension CIFilter {
     /// Smooth Linear Gradient: Linear gradient between two points using a smooth (S-curve) interpolation.
     public static func smoothLinearGradient() -> CIFilter & CISmoothLinearGradient { CISmoothLinearGradientBuiltinFilter() }
+}
+
+final class CISobelGradientsBuiltinFilter: CIFilter, CISobelGradients {
+    override init() { super.init(builtin: BuiltinFilters.sobelGradients) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Sobel Gradients: Multichannel 3x3 Sobel gradient filter (signed x/y derivatives).
+    public static func sobelGradients() -> CIFilter & CISobelGradients { CISobelGradientsBuiltinFilter() }
 }
 
 final class CISoftLightBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
@@ -6735,6 +7077,7 @@ extension BuiltinFilters {
         "CIColorThreshold": { CIColorThresholdBuiltinFilter() },
         "CIColorThresholdOtsu": { CIColorThresholdOtsuBuiltinFilter() },
         "CIColumnAverage": { CIColumnAverageBuiltinFilter() },
+        "CIComicEffect": { CIComicEffectBuiltinFilter() },
         "CIConvertLabToRGB": { CIConvertLabToRGBBuiltinFilter() },
         "CIConvertRGBtoLab": { CIConvertRGBtoLabBuiltinFilter() },
         "CIConvolution3X3": { CIConvolution3X3BuiltinFilter() },
@@ -6748,6 +7091,7 @@ extension BuiltinFilters {
         "CIConvolutionRGB9Horizontal": { CIConvolutionRGB9HorizontalBuiltinFilter() },
         "CIConvolutionRGB9Vertical": { CIConvolutionRGB9VerticalBuiltinFilter() },
         "CICopyMachineTransition": { CICopyMachineTransitionBuiltinFilter() },
+        "CICrystallize": { CICrystallizeBuiltinFilter() },
         "CIDarkenBlendMode": { CIDarkenBlendModeBuiltinFilter() },
         "CIDepthToDisparity": { CIDepthToDisparityBuiltinFilter() },
         "CIDifferenceBlendMode": { CIDifferenceBlendModeBuiltinFilter() },
@@ -6759,6 +7103,8 @@ extension BuiltinFilters {
         "CIDivideBlendMode": { CIDivideBlendModeBuiltinFilter() },
         "CIDocumentEnhancer": { CIDocumentEnhancerBuiltinFilter() },
         "CIDotScreen": { CIDotScreenBuiltinFilter() },
+        "CIEdgeWork": { CIEdgeWorkBuiltinFilter() },
+        "CIEdges": { CIEdgesBuiltinFilter() },
         "CIExclusionBlendMode": { CIExclusionBlendModeBuiltinFilter() },
         "CIExposureAdjust": { CIExposureAdjustBuiltinFilter() },
         "CIFalseColor": { CIFalseColorBuiltinFilter() },
@@ -6769,6 +7115,7 @@ extension BuiltinFilters {
         "CIGloom": { CIGloomBuiltinFilter() },
         "CIHardLightBlendMode": { CIHardLightBlendModeBuiltinFilter() },
         "CIHatchedScreen": { CIHatchedScreenBuiltinFilter() },
+        "CIHexagonalPixellate": { CIHexagonalPixellateBuiltinFilter() },
         "CIHighlightShadowAdjust": { CIHighlightShadowAdjustBuiltinFilter() },
         "CIHistogramDisplayFilter": { CIHistogramDisplayFilterBuiltinFilter() },
         "CIHueAdjust": { CIHueAdjustBuiltinFilter() },
@@ -6779,6 +7126,7 @@ extension BuiltinFilters {
         "CILanczosScaleTransform": { CILanczosScaleTransformBuiltinFilter() },
         "CILenticularHaloGenerator": { CILenticularHaloGeneratorBuiltinFilter() },
         "CILightenBlendMode": { CILightenBlendModeBuiltinFilter() },
+        "CILineOverlay": { CILineOverlayBuiltinFilter() },
         "CILineScreen": { CILineScreenBuiltinFilter() },
         "CILinearBurnBlendMode": { CILinearBurnBlendModeBuiltinFilter() },
         "CILinearDodgeBlendMode": { CILinearDodgeBlendModeBuiltinFilter() },
@@ -6818,6 +7166,8 @@ extension BuiltinFilters {
         "CIPhotoEffectTonal": { CIPhotoEffectTonalBuiltinFilter() },
         "CIPhotoEffectTransfer": { CIPhotoEffectTransferBuiltinFilter() },
         "CIPinLightBlendMode": { CIPinLightBlendModeBuiltinFilter() },
+        "CIPixellate": { CIPixellateBuiltinFilter() },
+        "CIPointillize": { CIPointillizeBuiltinFilter() },
         "CIQRCodeGenerator": { CIQRCodeGeneratorBuiltinFilter() },
         "CIRadialGradient": { CIRadialGradientBuiltinFilter() },
         "CIRandomGenerator": { CIRandomGeneratorBuiltinFilter() },
@@ -6832,6 +7182,7 @@ extension BuiltinFilters {
         "CISharpenLuminance": { CISharpenLuminanceBuiltinFilter() },
         "CISignedDistanceGradientFromRedMask": { CISignedDistanceGradientFromRedMaskBuiltinFilter() },
         "CISmoothLinearGradient": { CISmoothLinearGradientBuiltinFilter() },
+        "CISobelGradients": { CISobelGradientsBuiltinFilter() },
         "CISoftLightBlendMode": { CISoftLightBlendModeBuiltinFilter() },
         "CISourceAtopCompositing": { CISourceAtopCompositingBuiltinFilter() },
         "CISourceInCompositing": { CISourceInCompositingBuiltinFilter() },
