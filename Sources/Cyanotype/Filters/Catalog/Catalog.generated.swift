@@ -293,6 +293,31 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "9")
+    static let CIBumpDistortion = FilterDescriptor(
+        name: "CIBumpDistortion", displayName: "Bump Distortion",
+        summary: "Bulges (or pinches, with negative scale) a circular area around a center point.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(300.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 600.0),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -1.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
+    static let CIBumpDistortionLinear = FilterDescriptor(
+        name: "CIBumpDistortionLinear", displayName: "Bump Distortion Linear",
+        summary: "Bulges the image along a line through a center point.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(300.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 600.0),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: .number(1.0), minimum: -1.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
     static let CICheckerboardGenerator = FilterDescriptor(
         name: "CICheckerboardGenerator", displayName: "Checkerboard",
         summary: "Generates an infinite two-color checkerboard pattern.",
@@ -306,6 +331,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CICircleSplashDistortion = FilterDescriptor(
+        name: "CICircleSplashDistortion", displayName: "Circle Splash Distortion",
+        summary: "Keeps a circle intact and streaks the pixels on its rim outward.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(150.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1000.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIClamp = FilterDescriptor(
         name: "CIClamp", displayName: "Clamp",
         summary: "Leaves pixels inside a rectangle unchanged and extends its border pixels to infinity.",
@@ -885,6 +921,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: nil, availableIOS: "8")
+    static let CIHoleDistortion = FilterDescriptor(
+        name: "CIHoleDistortion", displayName: "Hole Distortion",
+        summary: "Pushes pixels outward from a circular hole.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(150.0), identity: .number(0.1), minimum: 0.01, maximum: nil, sliderMinimum: 0.01, sliderMaximum: 1000.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIHueAdjust = FilterDescriptor(
         name: "CIHueAdjust", displayName: "Hue Adjust",
         summary: "Rotates hue by an angle.",
@@ -1373,6 +1420,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "8")
+    static let CIPinchDistortion = FilterDescriptor(
+        name: "CIPinchDistortion", displayName: "Pinch Distortion",
+        summary: "Pinches pixels toward a center within a radius.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(300.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1000.0),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 2.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIQRCodeGenerator = FilterDescriptor(
         name: "CIQRCodeGenerator", displayName: "QR Code Generator",
         summary: "Encodes message bytes as a QR code image (one pixel per module).",
@@ -1687,6 +1746,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage", "outputValue:"],
         availableMacOS: "15.0", availableIOS: "18")
+    static let CITwirlDistortion = FilterDescriptor(
+        name: "CITwirlDistortion", displayName: "Twirl Distortion",
+        summary: "Twists pixels around a center by an angle that fades with distance.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(300.0), identity: .number(300.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 500.0),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(3.141592653589793), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -12.56637061435917, sliderMaximum: 12.56637061435917),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
     static let CIUnsharpMask = FilterDescriptor(
         name: "CIUnsharpMask", displayName: "Unsharp Mask",
         summary: "Sharpens by adding back the difference from a blurred copy.",
@@ -1742,6 +1813,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "12.0", availableIOS: "15")
+    static let CIVortexDistortion = FilterDescriptor(
+        name: "CIVortexDistortion", displayName: "Vortex Distortion",
+        summary: "Swirls pixels around a center like a vortex.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(300.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 800.0),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(56.548667764616276), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -94.24777960769379, sliderMaximum: 94.24777960769379),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIWhitePointAdjust = FilterDescriptor(
         name: "CIWhitePointAdjust", displayName: "White Point Adjust",
         summary: "Remaps colors so a chosen color becomes the white point.",
@@ -1793,7 +1876,10 @@ extension BuiltinFilters {
         blurredRectangleGenerator,
         blurredRoundedRectangleGenerator,
         boxBlur,
+        bumpDistortion,
+        bumpDistortionLinear,
         checkerboardGenerator,
+        circleSplashDistortion,
         clamp,
         code128BarcodeGenerator,
         colorAbsoluteDifference,
@@ -1848,6 +1934,7 @@ extension BuiltinFilters {
         hardLightBlendMode,
         highlightShadowAdjust,
         histogramDisplayFilter,
+        holeDistortion,
         hueAdjust,
         hueBlendMode,
         hueSaturationValueGradient,
@@ -1893,6 +1980,7 @@ extension BuiltinFilters {
         photoEffectTonal,
         photoEffectTransfer,
         pinLightBlendMode,
+        pinchDistortion,
         qrCodeGenerator,
         radialGradient,
         randomGenerator,
@@ -1921,11 +2009,13 @@ extension BuiltinFilters {
         thermal,
         toneCurve,
         toneMapHeadroom,
+        twirlDistortion,
         unsharpMask,
         vibrance,
         vignette,
         vignetteEffect,
         vividLightBlendMode,
+        vortexDistortion,
         whitePointAdjust,
         xRay,
     ]
@@ -2079,6 +2169,23 @@ public protocol CIBoxBlur: CIFilterProtocol {
     var radius: Float { get set }
 }
 
+/// Typed access to the inputs of CIBumpDistortion.
+public protocol CIBumpDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+    var scale: Float { get set }
+}
+
+/// Typed access to the inputs of CIBumpDistortionLinear.
+public protocol CIBumpDistortionLinear: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+    var angle: Float { get set }
+    var scale: Float { get set }
+}
+
 /// Typed access to the inputs of CICheckerboardGenerator.
 public protocol CICheckerboardGenerator: CIFilterProtocol {
     var center: CGPoint { get set }
@@ -2086,6 +2193,13 @@ public protocol CICheckerboardGenerator: CIFilterProtocol {
     var color1: CIColor { get set }
     var width: Float { get set }
     var sharpness: Float { get set }
+}
+
+/// Typed access to the inputs of CICircleSplashDistortion.
+public protocol CICircleSplashDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
 }
 
 /// Typed access to the inputs of CICode128BarcodeGenerator.
@@ -2317,6 +2431,13 @@ public protocol CIHistogramDisplay: CIFilterProtocol {
     var lowLimit: Float { get set }
 }
 
+/// Typed access to the inputs of CIHoleDistortion.
+public protocol CIHoleDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+}
+
 /// Typed access to the inputs of CIHueAdjust.
 public protocol CIHueAdjust: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -2511,6 +2632,14 @@ public protocol CIPhotoEffect: CIFilterProtocol {
     var extrapolate: Bool { get set }
 }
 
+/// Typed access to the inputs of CIPinchDistortion.
+public protocol CIPinchDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+    var scale: Float { get set }
+}
+
 /// Typed access to the inputs of CIQRCodeGenerator.
 public protocol CIQRCodeGenerator: CIFilterProtocol {
     var message: Data { get set }
@@ -2665,6 +2794,14 @@ public protocol CIToneMapHeadroom: CIFilterProtocol {
     var targetHeadroom: Float { get set }
 }
 
+/// Typed access to the inputs of CITwirlDistortion.
+public protocol CITwirlDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+    var angle: Float { get set }
+}
+
 /// Typed access to the inputs of CIUnsharpMask.
 public protocol CIUnsharpMask: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -2692,6 +2829,14 @@ public protocol CIVignetteEffect: CIFilterProtocol {
     var radius: Float { get set }
     var intensity: Float { get set }
     var falloff: Float { get set }
+}
+
+/// Typed access to the inputs of CIVortexDistortion.
+public protocol CIVortexDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+    var angle: Float { get set }
 }
 
 /// Typed access to the inputs of CIWhitePointAdjust.
@@ -3231,6 +3376,60 @@ extension CIFilter {
     public static func boxBlur() -> CIFilter & CIBoxBlur { CIBoxBlurBuiltinFilter() }
 }
 
+final class CIBumpDistortionBuiltinFilter: CIFilter, CIBumpDistortion {
+    override init() { super.init(builtin: BuiltinFilters.bumpDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+}
+
+extension CIFilter {
+    /// Bump Distortion: Bulges (or pinches, with negative scale) a circular area around a center point.
+    public static func bumpDistortion() -> CIFilter & CIBumpDistortion { CIBumpDistortionBuiltinFilter() }
+}
+
+final class CIBumpDistortionLinearBuiltinFilter: CIFilter, CIBumpDistortionLinear {
+    override init() { super.init(builtin: BuiltinFilters.bumpDistortionLinear) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+}
+
+extension CIFilter {
+    /// Bump Distortion Linear: Bulges the image along a line through a center point.
+    public static func bumpDistortionLinear() -> CIFilter & CIBumpDistortionLinear { CIBumpDistortionLinearBuiltinFilter() }
+}
+
 final class CICheckerboardGeneratorBuiltinFilter: CIFilter, CICheckerboardGenerator {
     override init() { super.init(builtin: BuiltinFilters.checkerboardGenerator) }
     var center: CGPoint {
@@ -3258,6 +3457,27 @@ final class CICheckerboardGeneratorBuiltinFilter: CIFilter, CICheckerboardGenera
 extension CIFilter {
     /// Checkerboard: Generates an infinite two-color checkerboard pattern.
     public static func checkerboardGenerator() -> CIFilter & CICheckerboardGenerator { CICheckerboardGeneratorBuiltinFilter() }
+}
+
+final class CICircleSplashDistortionBuiltinFilter: CIFilter, CICircleSplashDistortion {
+    override init() { super.init(builtin: BuiltinFilters.circleSplashDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Circle Splash Distortion: Keeps a circle intact and streaks the pixels on its rim outward.
+    public static func circleSplashDistortion() -> CIFilter & CICircleSplashDistortion { CICircleSplashDistortionBuiltinFilter() }
 }
 
 final class CICode128BarcodeGeneratorBuiltinFilter: CIFilter, CICode128BarcodeGenerator {
@@ -4287,6 +4507,27 @@ extension CIFilter {
     public static func histogramDisplay() -> CIFilter & CIHistogramDisplay { CIHistogramDisplayFilterBuiltinFilter() }
 }
 
+final class CIHoleDistortionBuiltinFilter: CIFilter, CIHoleDistortion {
+    override init() { super.init(builtin: BuiltinFilters.holeDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Hole Distortion: Pushes pixels outward from a circular hole.
+    public static func holeDistortion() -> CIFilter & CIHoleDistortion { CIHoleDistortionBuiltinFilter() }
+}
+
 final class CIHueAdjustBuiltinFilter: CIFilter, CIHueAdjust {
     override init() { super.init(builtin: BuiltinFilters.hueAdjust) }
     var inputImage: CIImage? {
@@ -5204,6 +5445,31 @@ extension CIFilter {
     public static func pinLightBlendMode() -> CIFilter & CICompositeOperation { CIPinLightBlendModeBuiltinFilter() }
 }
 
+final class CIPinchDistortionBuiltinFilter: CIFilter, CIPinchDistortion {
+    override init() { super.init(builtin: BuiltinFilters.pinchDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+}
+
+extension CIFilter {
+    /// Pinch Distortion: Pinches pixels toward a center within a radius.
+    public static func pinchDistortion() -> CIFilter & CIPinchDistortion { CIPinchDistortionBuiltinFilter() }
+}
+
 final class CIQRCodeGeneratorBuiltinFilter: CIFilter, CIQRCodeGenerator {
     override init() { super.init(builtin: BuiltinFilters.qrCodeGenerator) }
     var message: Data {
@@ -5816,6 +6082,31 @@ extension CIFilter {
     public static func toneMapHeadroom() -> CIFilter & CIToneMapHeadroom { CIToneMapHeadroomBuiltinFilter() }
 }
 
+final class CITwirlDistortionBuiltinFilter: CIFilter, CITwirlDistortion {
+    override init() { super.init(builtin: BuiltinFilters.twirlDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+}
+
+extension CIFilter {
+    /// Twirl Distortion: Twists pixels around a center by an angle that fades with distance.
+    public static func twirlDistortion() -> CIFilter & CITwirlDistortion { CITwirlDistortionBuiltinFilter() }
+}
+
 final class CIUnsharpMaskBuiltinFilter: CIFilter, CIUnsharpMask {
     override init() { super.init(builtin: BuiltinFilters.unsharpMask) }
     var inputImage: CIImage? {
@@ -5921,6 +6212,31 @@ extension CIFilter {
     public static func vividLightBlendMode() -> CIFilter & CICompositeOperation { CIVividLightBlendModeBuiltinFilter() }
 }
 
+final class CIVortexDistortionBuiltinFilter: CIFilter, CIVortexDistortion {
+    override init() { super.init(builtin: BuiltinFilters.vortexDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+}
+
+extension CIFilter {
+    /// Vortex Distortion: Swirls pixels around a center like a vortex.
+    public static func vortexDistortion() -> CIFilter & CIVortexDistortion { CIVortexDistortionBuiltinFilter() }
+}
+
 final class CIWhitePointAdjustBuiltinFilter: CIFilter, CIWhitePointAdjust {
     override init() { super.init(builtin: BuiltinFilters.whitePointAdjust) }
     var inputImage: CIImage? {
@@ -5980,7 +6296,10 @@ extension BuiltinFilters {
         "CIBlurredRectangleGenerator": { CIBlurredRectangleGeneratorBuiltinFilter() },
         "CIBlurredRoundedRectangleGenerator": { CIBlurredRoundedRectangleGeneratorBuiltinFilter() },
         "CIBoxBlur": { CIBoxBlurBuiltinFilter() },
+        "CIBumpDistortion": { CIBumpDistortionBuiltinFilter() },
+        "CIBumpDistortionLinear": { CIBumpDistortionLinearBuiltinFilter() },
         "CICheckerboardGenerator": { CICheckerboardGeneratorBuiltinFilter() },
+        "CICircleSplashDistortion": { CICircleSplashDistortionBuiltinFilter() },
         "CICode128BarcodeGenerator": { CICode128BarcodeGeneratorBuiltinFilter() },
         "CIColorAbsoluteDifference": { CIColorAbsoluteDifferenceBuiltinFilter() },
         "CIColorBlendMode": { CIColorBlendModeBuiltinFilter() },
@@ -6032,6 +6351,7 @@ extension BuiltinFilters {
         "CIHardLightBlendMode": { CIHardLightBlendModeBuiltinFilter() },
         "CIHighlightShadowAdjust": { CIHighlightShadowAdjustBuiltinFilter() },
         "CIHistogramDisplayFilter": { CIHistogramDisplayFilterBuiltinFilter() },
+        "CIHoleDistortion": { CIHoleDistortionBuiltinFilter() },
         "CIHueAdjust": { CIHueAdjustBuiltinFilter() },
         "CIHueBlendMode": { CIHueBlendModeBuiltinFilter() },
         "CIHueSaturationValueGradient": { CIHueSaturationValueGradientBuiltinFilter() },
@@ -6077,6 +6397,7 @@ extension BuiltinFilters {
         "CIPhotoEffectTonal": { CIPhotoEffectTonalBuiltinFilter() },
         "CIPhotoEffectTransfer": { CIPhotoEffectTransferBuiltinFilter() },
         "CIPinLightBlendMode": { CIPinLightBlendModeBuiltinFilter() },
+        "CIPinchDistortion": { CIPinchDistortionBuiltinFilter() },
         "CIQRCodeGenerator": { CIQRCodeGeneratorBuiltinFilter() },
         "CIRadialGradient": { CIRadialGradientBuiltinFilter() },
         "CIRandomGenerator": { CIRandomGeneratorBuiltinFilter() },
@@ -6105,11 +6426,13 @@ extension BuiltinFilters {
         "CIThermal": { CIThermalBuiltinFilter() },
         "CIToneCurve": { CIToneCurveBuiltinFilter() },
         "CIToneMapHeadroom": { CIToneMapHeadroomBuiltinFilter() },
+        "CITwirlDistortion": { CITwirlDistortionBuiltinFilter() },
         "CIUnsharpMask": { CIUnsharpMaskBuiltinFilter() },
         "CIVibrance": { CIVibranceBuiltinFilter() },
         "CIVignette": { CIVignetteBuiltinFilter() },
         "CIVignetteEffect": { CIVignetteEffectBuiltinFilter() },
         "CIVividLightBlendMode": { CIVividLightBlendModeBuiltinFilter() },
+        "CIVortexDistortion": { CIVortexDistortionBuiltinFilter() },
         "CIWhitePointAdjust": { CIWhitePointAdjustBuiltinFilter() },
         "CIXRay": { CIXRayBuiltinFilter() },
     ]

@@ -1,0 +1,382 @@
+// The distortion warps: each output pixel centre goes through a small map to a source point,
+// which is sampled bilinearly (premultiplied, neighbours outside the input clear), as
+// `ProjectiveNode` does for homographies. The maps are value types; the node picks the map's
+// specialised loop once per tile, so the pixel loop has no closure, existential or allocation.
+
+/// A rectangle of points in Double: the pixel centres of a tile, or the source points they map to.
+struct PointBox: Equatable, Sendable {
+    var minX, minY, maxX, maxY: Double
+
+    init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+    }
+    /// The centres of `rect`'s pixels.
+    init(centresOf rect: PixelRect) {
+        self.init(minX: Double(rect.minX) + 0.5, minY: Double(rect.minY) + 0.5,
+                  maxX: Double(rect.maxX) - 0.5, maxY: Double(rect.maxY) - 0.5)
+    }
+    func union(_ o: PointBox) -> PointBox {
+        PointBox(minX: min(minX, o.minX), minY: min(minY, o.minY), maxX: max(maxX, o.maxX), maxY: max(maxY, o.maxY))
+    }
+    mutating func include(_ x: Double, _ y: Double) {
+        minX = min(minX, x); minY = min(minY, y); maxX = max(maxX, x); maxY = max(maxY, y)
+    }
+    static func point(_ x: Double, _ y: Double) -> PointBox { PointBox(minX: x, minY: y, maxX: x, maxY: y) }
+
+    /// The distances from (cx, cy) to the nearest and farthest point of the box.
+    func distances(from cx: Double, _ cy: Double) -> (near: Double, far: Double) {
+        let dx = max(minX - cx, 0, cx - maxX), dy = max(minY - cy, 0, cy - maxY)
+        let fx = max(abs(minX - cx), abs(maxX - cx)), fy = max(abs(minY - cy), abs(maxY - cy))
+        return ((dx * dx + dy * dy).squareRoot(), (fx * fx + fy * fy).squareRoot())
+    }
+
+    /// The angles (radians) the box spans seen from (cx, cy): nil when the box contains that
+    /// point (every direction). The span is less than pi otherwise (the box is convex).
+    func angles(from cx: Double, _ cy: Double) -> (Double, Double)? {
+        if distances(from: cx, cy).near <= 0 { return nil }
+        let ref = atan2((minY + maxY) / 2 - cy, (minX + maxX) / 2 - cx)
+        var lo = Double.infinity, hi = -Double.infinity
+        for (x, y) in [(minX, minY), (maxX, minY), (maxX, maxY), (minX, maxY)] {
+            let d = remainder(atan2(y - cy, x - cx) - ref, 2 * Double.pi)
+            lo = min(lo, d); hi = max(hi, d)
+        }
+        return (ref + lo, ref + hi)
+    }
+
+    /// The bounding box of the annular sector around (cx, cy) of distances smin...smax and
+    /// angles a0...a1 (every angle when nil or when the span reaches a full turn).
+    static func sector(_ cx: Double, _ cy: Double, angles: (Double, Double)?, _ smin: Double, _ smax: Double) -> PointBox {
+        guard let (a0, a1) = angles, a1 - a0 < 2 * Double.pi else {
+            return PointBox(minX: cx - smax, minY: cy - smax, maxX: cx + smax, maxY: cy + smax)
+        }
+        var b = PointBox.point(cx + smin * cos(a0), cy + smin * sin(a0))
+        for (a, s) in [(a0, smax), (a1, smin), (a1, smax)] { b.include(cx + s * cos(a), cy + s * sin(a)) }
+        // The axis directions inside the span reach farthest along x or y.
+        var k = (a0 / (Double.pi / 2)).rounded(.up)
+        while k * Double.pi / 2 <= a1 {
+            let a = k * Double.pi / 2
+            b.include(cx + smax * cos(a), cy + smax * sin(a))
+            k += 1
+        }
+        return b
+    }
+}
+
+/// A distortion's maths: where the output pixel centre (x, y) samples its input.
+protocol WarpMap: Sendable {
+    /// The source point of the output point (x, y); nil where the output is clear.
+    func source(_ x: Double, _ y: Double) -> (Double, Double)?
+    /// A box holding the source points of every point of `box` (conservative); nil when
+    /// none of them reads the input.
+    func sourceBounds(_ box: PointBox) -> PointBox?
+}
+
+/// The distortions `DistortionNode` runs; the case is chosen once per tile.
+enum DistortionMap: Sendable {
+    case radial(RadialMap)
+    case hole(HoleMap)
+    case splash(CircleSplashMap)
+    case linearBump(LinearBumpMap)
+
+    var label: String {
+        switch self {
+        case .radial(let m): return "\(m.kind) centre (\(m.cx), \(m.cy)) radius \(m.radius) amount \(m.amount)"
+        case .hole(let m): return "hole centre (\(m.cx), \(m.cy)) radius \(m.radius)"
+        case .splash(let m): return "circle splash centre (\(m.cx), \(m.cy)) radius \(m.radius)"
+        case .linearBump(let m): return "linear bump centre (\(m.cx), \(m.cy)) radius \(m.radius) scale \(m.scale)"
+        }
+    }
+}
+
+/// The warps that move points only inside the disc of `radius` about the centre: rotations
+/// by an angle falling off with distance (twirl, vortex), and radial rescalings (pinch, bump).
+/// Outside the disc, the identity.
+struct RadialMap: WarpMap {
+    enum Kind: String, Sendable {
+        /// Rotation by amount * (1 - r/R)^2.
+        case twirl
+        /// Rotation by amount * (1 - r/R).
+        case vortex
+        /// Source distance R * (r/R)^(1 / (1 + amount)).
+        case pinch
+        /// Source distance r * (1 - amount * (1 - r/R))^2.
+        case bump
+    }
+    let kind: Kind
+    let cx: Double, cy: Double, radius: Double, amount: Double
+
+    /// The rotation (twirl, vortex) or the source distance (pinch, bump) at distance r < R.
+    @inline(__always) func profile(_ r: Double) -> Double {
+        let t = r / radius
+        switch kind {
+        case .twirl: return amount * (1 - t) * (1 - t)
+        case .vortex: return amount * (1 - t)
+        case .pinch: return r > 0 ? radius * pow(t, 1 / (1 + amount)) : 0
+        case .bump:
+            let f = 1 - amount * (1 - t)
+            return r * f * f
+        }
+    }
+
+    @inline(__always) func source(_ x: Double, _ y: Double) -> (Double, Double)? {
+        let dx = x - cx, dy = y - cy
+        let r2 = dx * dx + dy * dy
+        if r2 >= radius * radius { return (x, y) }
+        let r = r2.squareRoot()
+        switch kind {
+        case .twirl, .vortex:
+            // Destination angle phi shows the source at phi - theta: the content turns
+            // counter-clockwise (y up) by theta for a positive angle.
+            let th = profile(r)
+            let c = cos(th), s = sin(th)
+            return (cx + c * dx + s * dy, cy - s * dx + c * dy)
+        case .pinch, .bump:
+            if r == 0 { return (cx, cy) }
+            let k = profile(r) / r
+            return (cx + dx * k, cy + dy * k)
+        }
+    }
+
+    func sourceBounds(_ box: PointBox) -> PointBox? {
+        let (near, far) = box.distances(from: cx, cy)
+        if near >= radius { return box }
+        let r0 = near, r1 = min(far, radius)
+        var out: PointBox
+        let span = box.angles(from: cx, cy)
+        switch kind {
+        case .twirl, .vortex:
+            // Distances kept, angles turned by the profile's range over r0...r1 (monotone).
+            let p0 = profile(r0), p1 = profile(r1)
+            let lo = min(p0, p1), hi = max(p0, p1)
+            let turned = span.map { ($0.0 - hi, $0.1 - lo) }
+            out = PointBox.sector(cx, cy, angles: turned, r0, r1)
+        case .pinch:
+            out = PointBox.sector(cx, cy, angles: span, profile(r0), profile(r1))
+        case .bump:
+            // s = R * t * (a + k t)^2 with a = 1 - k: extremes at the ends and where
+            // s' = (a + k t)(a + 3 k t) vanishes.
+            var lo = min(profile(r0), profile(r1)), hi = max(profile(r0), profile(r1))
+            if amount != 0 {
+                let a = 1 - amount
+                for t in [-a / amount, -a / (3 * amount)] where t * radius > r0 && t * radius < r1 {
+                    let s = profile(t * radius)
+                    lo = min(lo, s); hi = max(hi, s)
+                }
+            }
+            out = PointBox.sector(cx, cy, angles: span, max(lo, 0), hi)
+        }
+        // The part of the box outside the disc reads itself.
+        return far > radius ? out.union(box) : out
+    }
+}
+
+/// CIHoleDistortion: clear inside the disc of `radius`; outside, the point at distance r
+/// samples the point in the same direction at distance sqrt(r^2 - R^2), so the image is
+/// pushed outward, most near the hole, and approaches the identity far from it.
+struct HoleMap: WarpMap {
+    let cx: Double, cy: Double, radius: Double
+
+    @inline(__always) func source(_ x: Double, _ y: Double) -> (Double, Double)? {
+        let dx = x - cx, dy = y - cy
+        let r2 = dx * dx + dy * dy, R2 = radius * radius
+        if r2 <= R2 { return nil }
+        let k = ((r2 - R2) / r2).squareRoot()
+        return (cx + dx * k, cy + dy * k)
+    }
+
+    func sourceBounds(_ box: PointBox) -> PointBox? {
+        let (near, far) = box.distances(from: cx, cy)
+        if far <= radius { return nil }
+        let R2 = radius * radius
+        let s0 = (max(near * near - R2, 0)).squareRoot(), s1 = (far * far - R2).squareRoot()
+        return PointBox.sector(cx, cy, angles: box.angles(from: cx, cy), s0, s1)
+    }
+}
+
+/// CICircleSplashDistortion: the disc of `radius` unchanged; outside it, each point samples
+/// the rim point in its direction (distance R), so the rim streaks outward to infinity.
+struct CircleSplashMap: WarpMap {
+    let cx: Double, cy: Double, radius: Double
+
+    @inline(__always) func source(_ x: Double, _ y: Double) -> (Double, Double)? {
+        let dx = x - cx, dy = y - cy
+        let r2 = dx * dx + dy * dy
+        if r2 <= radius * radius { return (x, y) }
+        let k = radius / r2.squareRoot()
+        return (cx + dx * k, cy + dy * k)
+    }
+
+    func sourceBounds(_ box: PointBox) -> PointBox? {
+        let (near, far) = box.distances(from: cx, cy)
+        if far <= radius { return box }
+        let rim = PointBox.sector(cx, cy, angles: box.angles(from: cx, cy), radius, radius)
+        return near <= radius ? rim.union(box) : rim
+    }
+}
+
+/// CIBumpDistortionLinear: a bump across the line through the centre at `angle`. With d the
+/// signed distance from that line, a point with |d| < R samples the point at distance
+/// d * (1 - scale * (1 - |d|/R))^2 from the line (same position along it); elsewhere, the
+/// identity.
+struct LinearBumpMap: WarpMap {
+    let cx: Double, cy: Double, radius: Double, scale: Double
+    /// The unit normal of the line.
+    let nx: Double, ny: Double
+
+    init(cx: Double, cy: Double, radius: Double, angle: Double, scale: Double) {
+        self.cx = cx; self.cy = cy; self.radius = radius; self.scale = scale
+        nx = -sin(angle); ny = cos(angle)
+    }
+
+    /// The new distance from the line for |d| = u < R (unsigned).
+    @inline(__always) func profile(_ u: Double) -> Double {
+        let f = 1 - scale * (1 - u / radius)
+        return u * f * f
+    }
+
+    @inline(__always) func source(_ x: Double, _ y: Double) -> (Double, Double)? {
+        let d = (x - cx) * nx + (y - cy) * ny
+        let u = abs(d)
+        if u >= radius { return (x, y) }
+        let shift = (d < 0 ? -profile(u) : profile(u)) - d
+        return (x + nx * shift, y + ny * shift)
+    }
+
+    /// The range of `profile` over u0...u1 (within 0...R).
+    private func range(_ u0: Double, _ u1: Double) -> (Double, Double) {
+        var lo = min(profile(u0), profile(u1)), hi = max(profile(u0), profile(u1))
+        if scale != 0 {
+            let a = 1 - scale
+            for t in [-a / scale, -a / (3 * scale)] where t * radius > u0 && t * radius < u1 {
+                lo = min(lo, profile(t * radius)); hi = max(hi, profile(t * radius))
+            }
+        }
+        return (max(lo, 0), hi)
+    }
+
+    func sourceBounds(_ box: PointBox) -> PointBox? {
+        // The box in the line's frame: a along the line, d across it.
+        var aLo = Double.infinity, aHi = -Double.infinity, dLo = Double.infinity, dHi = -Double.infinity
+        for (x, y) in [(box.minX, box.minY), (box.maxX, box.minY), (box.maxX, box.maxY), (box.minX, box.maxY)] {
+            let a = (x - cx) * ny - (y - cy) * nx, d = (x - cx) * nx + (y - cy) * ny
+            aLo = min(aLo, a); aHi = max(aHi, a); dLo = min(dLo, d); dHi = max(dHi, d)
+        }
+        if dLo >= radius || dHi <= -radius { return box }
+        // The new signed distances of the part inside the band.
+        var nLo = Double.infinity, nHi = -Double.infinity
+        if dHi > 0 {   // positive side: u in max(dLo, 0)...min(dHi, R)
+            let (lo, hi) = range(max(dLo, 0), min(dHi, radius))
+            nLo = min(nLo, lo); nHi = max(nHi, hi)
+        }
+        if dLo < 0 {   // negative side: u in max(-dHi, 0)...min(-dLo, R), mirrored
+            let (lo, hi) = range(max(-dHi, 0), min(-dLo, radius))
+            nLo = min(nLo, -hi); nHi = max(nHi, -lo)
+        }
+        var out = PointBox.point(cx + aLo * ny + nLo * nx, cy - aLo * nx + nLo * ny)
+        for (a, d) in [(aHi, nLo), (aLo, nHi), (aHi, nHi)] { out.include(cx + a * ny + d * nx, cy - a * nx + d * ny) }
+        return (dLo < -radius || dHi > radius) ? out.union(box) : out
+    }
+}
+
+/// Resamples its input through a `DistortionMap`: each output pixel centre's source point is
+/// computed from the pixel's own coordinates (so tiled and whole renders agree bit for bit)
+/// and sampled bilinearly in the premultiplied working space, neighbours outside the input
+/// clear.
+final class DistortionNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+    let map: DistortionMap
+
+    init(input: RecipeNode, map: DistortionMap, extent: CGRect) {
+        self.map = map
+        super.init(extent: extent, inputs: [input])
+    }
+
+    var halo: Int { 1 }
+
+    private func sourceBounds(_ box: PointBox) -> PointBox? {
+        switch map {
+        case .radial(let m): return m.sourceBounds(box)
+        case .hole(let m): return m.sourceBounds(box)
+        case .splash(let m): return m.sourceBounds(box)
+        case .linearBump(let m): return m.sourceBounds(box)
+        }
+    }
+
+    /// The source pixels the bilinear samples of `rect`'s pixel centres read: the map's
+    /// bound on their source points, plus the sampling margin.
+    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
+        if rect.isEmpty { return .empty }
+        guard let b = sourceBounds(PointBox(centresOf: rect)),
+              !b.minX.isNaN, !b.minY.isNaN, !b.maxX.isNaN, !b.maxY.isNaN else { return .empty }
+        // Sample point p reads pixels floor(p - 0.5) and the one after; a hair of slack covers
+        // rounding between the bound and the per-pixel arithmetic.
+        let lim = Double(PixelRect.limit)
+        func cl(_ v: Double) -> Int { Int(min(max(v, -lim), lim)) }
+        func slack(_ v: Double) -> Double { 1e-6 * (1 + abs(v)) }
+        return PixelRect(minX: cl((b.minX - 0.5 - slack(b.minX)).rounded(.down)),
+                         minY: cl((b.minY - 0.5 - slack(b.minY)).rounded(.down)),
+                         maxX: cl((b.maxX - 0.5 + slack(b.maxX)).rounded(.down)) + 2,
+                         maxY: cl((b.maxY - 0.5 + slack(b.maxY)).rounded(.down)) + 2)
+    }
+
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        let input = inputs[0]
+        let src = inputRect(0, for: rect).intersection(input.pixelExtent)
+        if src.isEmpty { out.zero(); return }
+        // A tile whose source points spread far (near a strong twirl's centre, a large
+        // bump) would read a big block: split it (one pixel reads at most 2x2).
+        if src.area > max(4 * rect.area, 1 << 18), rect.area > 1 {
+            let hw = max(1, rect.width / 2), hh = max(1, rect.height / 2)
+            for (x0, x1) in [(rect.minX, rect.minX + hw), (rect.minX + hw, rect.maxX)] where x1 > x0 {
+                for (y0, y1) in [(rect.minY, rect.minY + hh), (rect.minY + hh, rect.maxY)] where y1 > y0 {
+                    let sub = PixelRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
+                    evaluate(sub, into: out.view(x: x0 - rect.minX, y: y0 - rect.minY, width: sub.width, height: sub.height), ev)
+                }
+            }
+            return
+        }
+        let block = PixelBlock(rect: src)
+        ev.fill(input, src, block.buffer)
+        switch map {
+        case .radial(let m): resample(m, rect, out, block.buffer, src)
+        case .hole(let m): resample(m, rect, out, block.buffer, src)
+        case .splash(let m): resample(m, rect, out, block.buffer, src)
+        case .linearBump(let m): resample(m, rect, out, block.buffer, src)
+        }
+    }
+
+    /// The pixel loop, specialised for each map.
+    @inline(__always)
+    private func resample<M: WarpMap>(_ m: M, _ rect: PixelRect, _ out: TileBuffer, _ sb: TileBuffer, _ src: PixelRect) {
+        let w = src.width, h = src.height, sx0 = src.minX, sy0 = src.minY
+        for r in 0..<out.height {
+            let yc = Double(rect.minY + r) + 0.5
+            let d = out.row(r)
+            for k in 0..<out.width {
+                let xc = Double(rect.minX + k) + 0.5
+                guard let (su, sv) = m.source(xc, yc) else { d[k] = .zero; continue }
+                let u = su - 0.5, v = sv - 0.5
+                // Far outside (or NaN): clear.
+                guard abs(u) < 1e9, abs(v) < 1e9 else { d[k] = .zero; continue }
+                let fx = u.rounded(.down), fy = v.rounded(.down)
+                let x0 = Int(fx) - sx0, y0 = Int(fy) - sy0
+                let tx = Float(u - fx), ty = Float(v - fy)
+                var p00 = SIMD4<Float>.zero, p10 = p00, p01 = p00, p11 = p00
+                if y0 >= 0 && y0 < h {
+                    let row = sb.row(y0)
+                    if x0 >= 0 && x0 < w { p00 = row[x0] }
+                    if x0 + 1 >= 0 && x0 + 1 < w { p10 = row[x0 + 1] }
+                }
+                if y0 + 1 >= 0 && y0 + 1 < h {
+                    let row = sb.row(y0 + 1)
+                    if x0 >= 0 && x0 < w { p01 = row[x0] }
+                    if x0 + 1 >= 0 && x0 + 1 < w { p11 = row[x0 + 1] }
+                }
+                let top = p00 + (p10 - p00) * tx
+                let bottom = p01 + (p11 - p01) * tx
+                d[k] = top + (bottom - top) * ty
+            }
+        }
+    }
+
+    override var label: String { "distortion \(map.label)" }
+}

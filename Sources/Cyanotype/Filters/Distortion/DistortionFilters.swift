@@ -1,0 +1,108 @@
+// Distortion effects: warps around a centre point. Apple publishes no formulas for these; each
+// filter states the classic one it uses. Every warp maps an output point to a source point
+// (sampled bilinearly in the premultiplied working space, clear outside the input), computed
+// per pixel by `DistortionNode`.
+
+/// `image` warped through `map`, with the output extent `extent` (empty stays empty).
+private func warped(_ image: CIImage, _ map: DistortionMap, extent: CGRect) -> CIImage {
+    if image.extent.isEmpty || extent.isEmpty { return .empty() }
+    return CIImage(node: DistortionNode(input: image.node, map: map, extent: extent))
+}
+
+/// The centre and radius every distortion reads (NaN or infinite values throw `nonFinite`;
+/// the radius is clamped to the spec's minimum).
+private func centreAndRadius(_ args: FilterArguments) throws(CIFilterError) -> (Double, Double, Double) {
+    let c = try args.point(kCIInputCenterKey)
+    return (Double(c.x), Double(c.y), try args.number(kCIInputRadiusKey))
+}
+
+extension BuiltinFilters {
+    /// CITwirlDistortion: inside the disc of `inputRadius` about `inputCenter`, the point at
+    /// distance r is the input rotated about the centre by `inputAngle * (1 - r/R)^2`
+    /// (radians, counter-clockwise for a positive angle, y up): the full angle at the centre,
+    /// fading to none at the rim. Outside the disc, unchanged. Output extent: the input's.
+    static let twirlDistortion = BuiltinFilter(Catalog.CITwirlDistortion) { args throws(CIFilterError) in
+        let image = try args.image()
+        let (cx, cy, radius) = try centreAndRadius(args)
+        let angle = try args.number(kCIInputAngleKey)
+        if angle == 0 || radius <= 0 { return image }
+        return warped(image, .radial(RadialMap(kind: .twirl, cx: cx, cy: cy, radius: radius, amount: angle)), extent: image.extent)
+    }
+
+    /// CIVortexDistortion: like the twirl, with a rotation that falls off linearly,
+    /// `inputAngle * (1 - r/R)`, so a large angle (the default is 18 pi, nine turns) winds the
+    /// disc into evenly spaced spiral arms. Outside the disc, unchanged. Output extent: the
+    /// input's.
+    static let vortexDistortion = BuiltinFilter(Catalog.CIVortexDistortion) { args throws(CIFilterError) in
+        let image = try args.image()
+        let (cx, cy, radius) = try centreAndRadius(args)
+        let angle = try args.number(kCIInputAngleKey)
+        if angle == 0 || radius <= 0 { return image }
+        return warped(image, .radial(RadialMap(kind: .vortex, cx: cx, cy: cy, radius: radius, amount: angle)), extent: image.extent)
+    }
+
+    /// CIPinchDistortion: pinches the disc towards its centre. The point at distance r < R
+    /// samples the input at distance `R * (r/R)^(1 / (1 + inputScale))` in the same direction
+    /// (a radial power: the centre is shrunk, the rim stays put). `inputScale` 0 is the
+    /// identity; it is clamped at 0 as Apple's minimum says. Outside the disc, unchanged.
+    /// Output extent: the input's.
+    static let pinchDistortion = BuiltinFilter(Catalog.CIPinchDistortion) { args throws(CIFilterError) in
+        let image = try args.image()
+        let (cx, cy, radius) = try centreAndRadius(args)
+        let scale = try args.number(kCIInputScaleKey)
+        if scale == 0 || radius <= 0 { return image }
+        return warped(image, .radial(RadialMap(kind: .pinch, cx: cx, cy: cy, radius: radius, amount: scale)), extent: image.extent)
+    }
+
+    /// CIBumpDistortion: a convex bump (positive `inputScale`, the centre magnified) or a
+    /// concave one (negative, the centre shrunk). The point at distance r < R samples the
+    /// input at distance `r * (1 - s * (1 - r/R))^2` in the same direction, s = `inputScale`;
+    /// at the rim the factor is 1, so the bump joins the unchanged outside. Output extent:
+    /// the input's.
+    static let bumpDistortion = BuiltinFilter(Catalog.CIBumpDistortion) { args throws(CIFilterError) in
+        let image = try args.image()
+        let (cx, cy, radius) = try centreAndRadius(args)
+        let scale = try args.number(kCIInputScaleKey)
+        if scale == 0 || radius <= 0 { return image }
+        return warped(image, .radial(RadialMap(kind: .bump, cx: cx, cy: cy, radius: radius, amount: scale)), extent: image.extent)
+    }
+
+    /// CIBumpDistortionLinear: the bump of CIBumpDistortion across a line: the line through
+    /// `inputCenter` at `inputAngle` (radians from the x axis). A point at signed distance d
+    /// from the line, |d| < R, samples the point at distance `d * (1 - s * (1 - |d|/R))^2`
+    /// from the line, at the same position along it (s = `inputScale`, clamped at -1 as
+    /// Apple's minimum says); farther away, unchanged. Scale 0 is the identity. Output
+    /// extent: the input's.
+    static let bumpDistortionLinear = BuiltinFilter(Catalog.CIBumpDistortionLinear) { args throws(CIFilterError) in
+        let image = try args.image()
+        let (cx, cy, radius) = try centreAndRadius(args)
+        let angle = try args.number(kCIInputAngleKey), scale = try args.number(kCIInputScaleKey)
+        if scale == 0 || radius <= 0 { return image }
+        let map = LinearBumpMap(cx: cx, cy: cy, radius: radius, angle: angle, scale: scale)
+        return warped(image, .linearBump(map), extent: image.extent)
+    }
+
+    /// CIHoleDistortion: a clear hole of `inputRadius` (at least 0.01, Apple's minimum) about
+    /// `inputCenter`, the image pushed outward around it. The point at distance r > R samples
+    /// the input at distance `sqrt(r^2 - R^2)` in the same direction: the pixels next to the
+    /// hole move the most (by up to R), those far away hardly at all. Output extent: the
+    /// input's, grown by R on every side (the farthest any pixel moves); infinite stays
+    /// infinite.
+    static let holeDistortion = BuiltinFilter(Catalog.CIHoleDistortion) { args throws(CIFilterError) in
+        let image = try args.image()
+        let (cx, cy, radius) = try centreAndRadius(args)
+        let e = image.extent
+        let extent = e.isInfiniteOrHuge ? CGRect.infinite : e.insetBy(dx: -radius, dy: -radius)
+        return warped(image, .hole(HoleMap(cx: cx, cy: cy, radius: radius)), extent: extent)
+    }
+
+    /// CICircleSplashDistortion: the disc of `inputRadius` about `inputCenter` unchanged;
+    /// outside it, each point takes the colour of the rim point in its direction (the point at
+    /// distance R), so the rim streaks outward. Output extent: infinite (the streaks never
+    /// end), as in Core Image.
+    static let circleSplashDistortion = BuiltinFilter(Catalog.CICircleSplashDistortion) { args throws(CIFilterError) in
+        let image = try args.image()
+        let (cx, cy, radius) = try centreAndRadius(args)
+        return warped(image, .splash(CircleSplashMap(cx: cx, cy: cy, radius: radius)), extent: .infinite)
+    }
+}
