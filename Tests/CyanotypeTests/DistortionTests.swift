@@ -98,13 +98,7 @@ import Testing
                                  width: Int.random(in: 1...9, using: &rng), height: Int.random(in: 1...9, using: &rng))
             let roi = node.inputRect(0, for: rect)
             for y in rect.minY..<rect.maxY { for x in rect.minX..<rect.maxX {
-                let p: (Double, Double)?
-                switch node.map {
-                case .radial(let m): p = m.source(Double(x) + 0.5, Double(y) + 0.5)
-                case .hole(let m): p = m.source(Double(x) + 0.5, Double(y) + 0.5)
-                case .splash(let m): p = m.source(Double(x) + 0.5, Double(y) + 0.5)
-                case .linearBump(let m): p = m.source(Double(x) + 0.5, Double(y) + 0.5)
-                }
+                let p = node.map.source(Double(x) + 0.5, Double(y) + 0.5)
                 // Clear pixels and points beyond 1e9 (drawn clear) read nothing.
                 guard let (u, v) = p, abs(u - 0.5) < 1e9, abs(v - 0.5) < 1e9 else { continue }
                 let x0 = Int(floor(u - 0.5)), y0 = Int(floor(v - 0.5))
@@ -297,11 +291,87 @@ import Testing
         _ = try render(f.outputImage!, input.extent)
     }
 
+    // MARK: CICircularWrap
+
+    @Test func circularWrapLaysTheImageAroundAClearCircle() throws {
+        let r0 = 3.0, angle = 0.4
+        let out = input.applyingFilter("CICircularWrap", parameters: [kCIInputCenterKey: centre, kCIInputRadiusKey: r0, kCIInputAngleKey: angle])
+        let reach = r0 + Double(h)
+        #expect(out.extent == CGRect(x: cx - reach, y: cy - reach, width: 2 * reach, height: 2 * reach))
+        let rect = out.extent.integral
+        try check(out, rect) { x, y in
+            let (r, phi) = polar(x, y)
+            guard r >= r0 else { return nil }
+            // Turns clockwise from the top (pi/2 + angle), in -pi...pi.
+            var turn = phi - angle - .pi / 2
+            while turn > .pi { turn -= 2 * .pi }
+            while turn < -.pi { turn += 2 * .pi }
+            return (Double(w) / 2 - r0 * turn, r - r0)
+        }
+        try tiledEqualsWhole(out, rect)
+        regionOfInterestHolds(out)
+        // At the top of the circle, one radius out, lies the image's middle column.
+        let f = CIFilter.circularWrap()
+        #expect(f.radius == 150 && f.angle == 0)
+        f.inputImage = input; f.center = CGPoint(x: cx, y: cy); f.radius = 0
+        _ = try render(f.outputImage!, input.extent)
+    }
+
+    // MARK: CILightTunnel
+
+    @Test func lightTunnelSpiralsTheRimIntoTheDisc() throws {
+        let rotation = 0.9
+        let out = input.applyingFilter("CILightTunnel", parameters: params(["inputRotation": rotation]))
+        #expect(out.extent == input.extent)
+        try check(out, input.extent) { x, y in
+            let (r, phi) = polar(x, y)
+            guard r < radius else { return (x, y) }
+            return fromPolar(radius, phi - rotation * log(radius / r))
+        }
+        try outsideUnchanged(out, beyond: radius)
+        try tiledEqualsWhole(out, input.extent)
+        regionOfInterestHolds(out)
+        let f = CIFilter.lightTunnel()
+        #expect(f.radius == 100 && f.rotation == 0)
+        f.inputImage = input; f.center = CGPoint(x: cx, y: cy); f.radius = 0
+        #expect(try render(f.outputImage!, input.extent) == render(input, input.extent))
+    }
+
+    // MARK: CITorusLensDistortion
+
+    @Test func torusLensRefractsTheRing() throws {
+        let r0 = 6.0, width = 5.0
+        for n in [1.7, 0.6] {
+            let out = input.applyingFilter("CITorusLensDistortion", parameters: [kCIInputCenterKey: centre, kCIInputRadiusKey: r0,
+                                                                                  kCIInputWidthKey: width, "inputRefraction": n])
+            #expect(out.extent == input.extent)
+            try check(out, input.extent) { x, y in
+                let (r, phi) = polar(x, y)
+                let p = r - r0, half = width / 2
+                guard abs(p) < half else { return (x, y) }
+                // Incidence and refraction angles of a vertical ray on the half-disc section.
+                let i = asin(abs(p) / half), t = asin(min(sin(i) / n, 1))
+                let landing = min(max((half * half - p * p).squareRoot() * tan(i - t), -width), width)
+                return fromPolar(r0 + p - (p < 0 ? -1 : 1) * landing, phi)
+            }
+            try outsideUnchanged(out, beyond: r0 + width / 2)
+            try tiledEqualsWhole(out, input.extent)
+            regionOfInterestHolds(out)
+        }
+        regionOfInterestHolds(input.applyingFilter("CITorusLensDistortion", parameters: [kCIInputCenterKey: centre, kCIInputRadiusKey: 1.0,
+                                                                                           kCIInputWidthKey: 9.0, "inputRefraction": 0.0]))
+        let f = CIFilter.torusLensDistortion()
+        #expect(f.radius == 160 && f.width == 80 && abs(f.refraction - 1.7) < 1e-6)
+        f.inputImage = input; f.center = CGPoint(x: cx, y: cy); f.refraction = 1
+        #expect(try render(f.outputImage!, input.extent) == render(input, input.extent))
+    }
+
     // MARK: Parameters
 
     @Test func nonFiniteParametersThrowAndOddOnesDoNotCrash() throws {
         for name in ["CITwirlDistortion", "CIVortexDistortion", "CIPinchDistortion", "CIBumpDistortion",
-                     "CIBumpDistortionLinear", "CIHoleDistortion", "CICircleSplashDistortion"] {
+                     "CIBumpDistortionLinear", "CIHoleDistortion", "CICircleSplashDistortion",
+                     "CICircularWrap", "CILightTunnel", "CITorusLensDistortion"] {
             let f = CIFilter(name: name)!
             f.setValue(input, forKey: kCIInputImageKey)
             f.setValue(CIVector(x: .nan, y: 3), forKey: kCIInputCenterKey)

@@ -77,6 +77,35 @@ enum DistortionMap: Sendable {
     case hole(HoleMap)
     case splash(CircleSplashMap)
     case linearBump(LinearBumpMap)
+    case circularWrap(CircularWrapMap)
+    case tunnel(LightTunnelMap)
+    case torus(TorusLensMap)
+
+    /// The map's source point for (x, y), switching per call: for tests and one-off use, not
+    /// for pixel loops.
+    func source(_ x: Double, _ y: Double) -> (Double, Double)? {
+        switch self {
+        case .radial(let m): return m.source(x, y)
+        case .hole(let m): return m.source(x, y)
+        case .splash(let m): return m.source(x, y)
+        case .linearBump(let m): return m.source(x, y)
+        case .circularWrap(let m): return m.source(x, y)
+        case .tunnel(let m): return m.source(x, y)
+        case .torus(let m): return m.source(x, y)
+        }
+    }
+
+    func sourceBounds(_ box: PointBox) -> PointBox? {
+        switch self {
+        case .radial(let m): return m.sourceBounds(box)
+        case .hole(let m): return m.sourceBounds(box)
+        case .splash(let m): return m.sourceBounds(box)
+        case .linearBump(let m): return m.sourceBounds(box)
+        case .circularWrap(let m): return m.sourceBounds(box)
+        case .tunnel(let m): return m.sourceBounds(box)
+        case .torus(let m): return m.sourceBounds(box)
+        }
+    }
 
     var label: String {
         switch self {
@@ -84,6 +113,9 @@ enum DistortionMap: Sendable {
         case .hole(let m): return "hole centre (\(m.cx), \(m.cy)) radius \(m.radius)"
         case .splash(let m): return "circle splash centre (\(m.cx), \(m.cy)) radius \(m.radius)"
         case .linearBump(let m): return "linear bump centre (\(m.cx), \(m.cy)) radius \(m.radius) scale \(m.scale)"
+        case .circularWrap(let m): return "circular wrap centre (\(m.cx), \(m.cy)) radius \(m.radius) angle \(m.angle)"
+        case .tunnel(let m): return "light tunnel centre (\(m.cx), \(m.cy)) radius \(m.radius) rotation \(m.rotation)"
+        case .torus(let m): return "torus lens centre (\(m.cx), \(m.cy)) radius \(m.radius) width \(m.width) refraction \(m.refraction)"
         }
     }
 }
@@ -278,6 +310,107 @@ struct LinearBumpMap: WarpMap {
     }
 }
 
+
+/// CICircularWrap: the image wrapped around a clear circle of `radius`. The image's bottom
+/// edge lies on the circle and its middle column at the angle pi/2 + `angle` (the top, for
+/// angle 0); the point at distance r >= R and angle phi samples column
+/// `midX - R * wrap(phi - angle - pi/2)` (wrap to -pi...pi: the image reads left to right
+/// clockwise) and row `minY + (r - R)`. Arc lengths on the circle are the image's; farther
+/// out they stretch by r/R. Inside the circle, clear.
+struct CircularWrapMap: WarpMap {
+    let cx: Double, cy: Double, radius: Double, angle: Double
+    /// The image's middle column and bottom row.
+    let midX: Double, minY: Double
+
+    @inline(__always) func source(_ x: Double, _ y: Double) -> (Double, Double)? {
+        let dx = x - cx, dy = y - cy
+        let r = (dx * dx + dy * dy).squareRoot()
+        if r < radius { return nil }
+        let th = remainder(atan2(dy, dx) - angle - Double.pi / 2, 2 * Double.pi)
+        return (midX - radius * th, minY + (r - radius))
+    }
+
+    func sourceBounds(_ box: PointBox) -> PointBox? {
+        let (near, far) = box.distances(from: cx, cy)
+        if far < radius { return nil }
+        var lo = -Double.pi, hi = Double.pi
+        if let (a0, a1) = box.angles(from: cx, cy) {
+            let b0 = remainder(a0 - angle - Double.pi / 2, 2 * Double.pi), b1 = b0 + (a1 - a0)
+            // A span reaching the cut at +-pi may hold both ends of the image.
+            if b0 > -Double.pi + 1e-9 && b1 < Double.pi - 1e-9 { lo = b0; hi = b1 }
+        }
+        return PointBox(minX: midX - radius * hi, minY: minY + max(near - radius, 0),
+                        maxX: midX - radius * lo, maxY: minY + (far - radius))
+    }
+}
+
+/// CILightTunnel: the disc of `radius` becomes a tunnel whose walls are the rim: the point at
+/// distance r < R and angle phi samples the rim point (distance R) at angle
+/// `phi - rotation * ln(R / r)`, a logarithmic spiral winding tighter towards the centre
+/// (straight radial streaks for rotation 0). Outside the disc, unchanged.
+struct LightTunnelMap: WarpMap {
+    let cx: Double, cy: Double, radius: Double, rotation: Double
+
+    @inline(__always) func source(_ x: Double, _ y: Double) -> (Double, Double)? {
+        let dx = x - cx, dy = y - cy
+        let r2 = dx * dx + dy * dy
+        if r2 >= radius * radius { return (x, y) }
+        if r2 == 0 { return (cx + radius, cy) }
+        let r = r2.squareRoot()
+        let th = rotation * log(radius / r)
+        let c = cos(th), s = sin(th), k = radius / r
+        return (cx + k * (c * dx + s * dy), cy + k * (c * dy - s * dx))
+    }
+
+    func sourceBounds(_ box: PointBox) -> PointBox? {
+        let (near, far) = box.distances(from: cx, cy)
+        if near >= radius { return box }
+        var span = box.angles(from: cx, cy)
+        if let (a0, a1) = span {
+            let t0 = rotation * log(radius / min(far, radius)), t1 = rotation * log(radius / near)
+            span = (a0 - max(t0, t1), a1 - min(t0, t1))
+            if !(span!.0.isFinite && span!.1.isFinite) { span = nil }
+        }
+        let rim = PointBox.sector(cx, cy, angles: span, radius, radius)
+        return far > radius ? rim.union(box) : rim
+    }
+}
+
+/// CITorusLensDistortion: a ring-shaped lens of centre-line radius R and `width` W, whose
+/// cross-section is a half disc of radius W/2 (height h = sqrt((W/2)^2 - p^2) at offset
+/// p = r - R from the centre line). A vertical ray through the curved surface refracts
+/// (Snell, index `refraction`: sin t = sin i / n, sin i = |p| / (W/2)) and reaches the image
+/// plane displaced by h * tan(i - t) towards the centre line (away from it for n < 1), the
+/// displacement capped at W; so the point samples distance R + p - sign(p) * shift. Outside
+/// the ring, unchanged.
+struct TorusLensMap: WarpMap {
+    let cx: Double, cy: Double, radius: Double, width: Double, refraction: Double
+
+    @inline(__always) func source(_ x: Double, _ y: Double) -> (Double, Double)? {
+        let dx = x - cx, dy = y - cy
+        let r = (dx * dx + dy * dy).squareRoot()
+        let half = width / 2, p = r - radius
+        if abs(p) >= half || r == 0 { return (x, y) }
+        let si = abs(p) / half
+        let st = min(si / max(refraction, 1e-9), 1)
+        let h = (half * half - p * p).squareRoot()
+        let shift = min(max(h * tan(asin(si) - asin(st)), -width), width)
+        let s = radius + (p < 0 ? p + shift : p - shift)
+        return (cx + dx * (s / r), cy + dy * (s / r))
+    }
+
+    func sourceBounds(_ box: PointBox) -> PointBox? {
+        let (near, far) = box.distances(from: cx, cy)
+        let half = width / 2
+        if far <= radius - half || near >= radius + half { return box }
+        // Distances in the ring move by at most W.
+        let lo = max(near, radius - half) - width, hi = min(far, radius + half) + width
+        let ring = lo < 0 ? PointBox.sector(cx, cy, angles: nil, 0, max(hi, -lo))
+            : PointBox.sector(cx, cy, angles: box.angles(from: cx, cy), lo, hi)
+        return near < radius - half || far > radius + half ? ring.union(box) : ring
+    }
+}
+
 /// Resamples its input through a `DistortionMap`: each output pixel centre's source point is
 /// computed from the pixel's own coordinates (so tiled and whole renders agree bit for bit)
 /// and sampled bilinearly in the premultiplied working space, neighbours outside the input
@@ -292,20 +425,11 @@ final class DistortionNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
 
     var halo: Int { 1 }
 
-    private func sourceBounds(_ box: PointBox) -> PointBox? {
-        switch map {
-        case .radial(let m): return m.sourceBounds(box)
-        case .hole(let m): return m.sourceBounds(box)
-        case .splash(let m): return m.sourceBounds(box)
-        case .linearBump(let m): return m.sourceBounds(box)
-        }
-    }
-
     /// The source pixels the bilinear samples of `rect`'s pixel centres read: the map's
     /// bound on their source points, plus the sampling margin.
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
         if rect.isEmpty { return .empty }
-        guard let b = sourceBounds(PointBox(centresOf: rect)),
+        guard let b = map.sourceBounds(PointBox(centresOf: rect)),
               !b.minX.isNaN, !b.minY.isNaN, !b.maxX.isNaN, !b.maxY.isNaN else { return .empty }
         // Sample point p reads pixels floor(p - 0.5) and the one after; a hair of slack covers
         // rounding between the bound and the per-pixel arithmetic.
@@ -341,6 +465,9 @@ final class DistortionNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
         case .hole(let m): resample(m, rect, out, block.buffer, src)
         case .splash(let m): resample(m, rect, out, block.buffer, src)
         case .linearBump(let m): resample(m, rect, out, block.buffer, src)
+        case .circularWrap(let m): resample(m, rect, out, block.buffer, src)
+        case .tunnel(let m): resample(m, rect, out, block.buffer, src)
+        case .torus(let m): resample(m, rect, out, block.buffer, src)
         }
     }
 

@@ -342,6 +342,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CICircularWrap = FilterDescriptor(
+        name: "CICircularWrap", displayName: "Circular Wrap Distortion",
+        summary: "Wraps the image around a transparent circle.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(150.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 600.0),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
     static let CIClamp = FilterDescriptor(
         name: "CIClamp", displayName: "Clamp",
         summary: "Leaves pixels inside a rectangle unchanged and extends its border pixels to infinity.",
@@ -1016,6 +1028,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9")
+    static let CILightTunnel = FilterDescriptor(
+        name: "CILightTunnel", displayName: "Light Tunnel Distortion",
+        summary: "Spirals the image into a light-tunnel vortex around a center.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRotation", displayName: "Rotation", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.570796326794897),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 500.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "6")
     static let CILightenBlendMode = FilterDescriptor(
         name: "CILightenBlendMode", displayName: "Lighten Blend Mode",
         summary: "Blend mode: keeps the lighter of source and background.",
@@ -1746,6 +1770,19 @@ enum Catalog {
         ],
         outputKeys: ["outputImage", "outputValue:"],
         availableMacOS: "15.0", availableIOS: "18")
+    static let CITorusLensDistortion = FilterDescriptor(
+        name: "CITorusLensDistortion", displayName: "Torus Lens Distortion",
+        summary: "Refracts the image through a torus-shaped lens.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(160.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 500.0),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(80.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputRefraction", displayName: "Refraction", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.7), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 5.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CITwirlDistortion = FilterDescriptor(
         name: "CITwirlDistortion", displayName: "Twirl Distortion",
         summary: "Twists pixels around a center by an angle that fades with distance.",
@@ -1880,6 +1917,7 @@ extension BuiltinFilters {
         bumpDistortionLinear,
         checkerboardGenerator,
         circleSplashDistortion,
+        circularWrap,
         clamp,
         code128BarcodeGenerator,
         colorAbsoluteDifference,
@@ -1942,6 +1980,7 @@ extension BuiltinFilters {
         labDeltaE,
         lanczosScaleTransform,
         lenticularHaloGenerator,
+        lightTunnel,
         lightenBlendMode,
         linearBurnBlendMode,
         linearDodgeBlendMode,
@@ -2009,6 +2048,7 @@ extension BuiltinFilters {
         thermal,
         toneCurve,
         toneMapHeadroom,
+        torusLensDistortion,
         twirlDistortion,
         unsharpMask,
         vibrance,
@@ -2200,6 +2240,14 @@ public protocol CICircleSplashDistortion: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     var center: CGPoint { get set }
     var radius: Float { get set }
+}
+
+/// Typed access to the inputs of CICircularWrap.
+public protocol CICircularWrap: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+    var angle: Float { get set }
 }
 
 /// Typed access to the inputs of CICode128BarcodeGenerator.
@@ -2486,6 +2534,14 @@ public protocol CILenticularHaloGenerator: CIFilterProtocol {
     var striationStrength: Float { get set }
     var striationContrast: Float { get set }
     var time: Float { get set }
+}
+
+/// Typed access to the inputs of CILightTunnel.
+public protocol CILightTunnel: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var rotation: Float { get set }
+    var radius: Float { get set }
 }
 
 /// Typed access to the inputs of CILinearGradient.
@@ -2792,6 +2848,15 @@ public protocol CIToneMapHeadroom: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     var sourceHeadroom: Float { get set }
     var targetHeadroom: Float { get set }
+}
+
+/// Typed access to the inputs of CITorusLensDistortion.
+public protocol CITorusLensDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+    var width: Float { get set }
+    var refraction: Float { get set }
 }
 
 /// Typed access to the inputs of CITwirlDistortion.
@@ -3478,6 +3543,31 @@ final class CICircleSplashDistortionBuiltinFilter: CIFilter, CICircleSplashDisto
 extension CIFilter {
     /// Circle Splash Distortion: Keeps a circle intact and streaks the pixels on its rim outward.
     public static func circleSplashDistortion() -> CIFilter & CICircleSplashDistortion { CICircleSplashDistortionBuiltinFilter() }
+}
+
+final class CICircularWrapBuiltinFilter: CIFilter, CICircularWrap {
+    override init() { super.init(builtin: BuiltinFilters.circularWrap) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+}
+
+extension CIFilter {
+    /// Circular Wrap Distortion: Wraps the image around a transparent circle.
+    public static func circularWrap() -> CIFilter & CICircularWrap { CICircularWrapBuiltinFilter() }
 }
 
 final class CICode128BarcodeGeneratorBuiltinFilter: CIFilter, CICode128BarcodeGenerator {
@@ -4701,6 +4791,31 @@ final class CILenticularHaloGeneratorBuiltinFilter: CIFilter, CILenticularHaloGe
 extension CIFilter {
     /// Lenticular Halo: Generates a lens-flare style halo ring.
     public static func lenticularHaloGenerator() -> CIFilter & CILenticularHaloGenerator { CILenticularHaloGeneratorBuiltinFilter() }
+}
+
+final class CILightTunnelBuiltinFilter: CIFilter, CILightTunnel {
+    override init() { super.init(builtin: BuiltinFilters.lightTunnel) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var rotation: Float {
+        get { typedValue(forKey: "inputRotation", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRotation") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Light Tunnel Distortion: Spirals the image into a light-tunnel vortex around a center.
+    public static func lightTunnel() -> CIFilter & CILightTunnel { CILightTunnelBuiltinFilter() }
 }
 
 final class CILightenBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
@@ -6082,6 +6197,35 @@ extension CIFilter {
     public static func toneMapHeadroom() -> CIFilter & CIToneMapHeadroom { CIToneMapHeadroomBuiltinFilter() }
 }
 
+final class CITorusLensDistortionBuiltinFilter: CIFilter, CITorusLensDistortion {
+    override init() { super.init(builtin: BuiltinFilters.torusLensDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var refraction: Float {
+        get { typedValue(forKey: "inputRefraction", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRefraction") }
+    }
+}
+
+extension CIFilter {
+    /// Torus Lens Distortion: Refracts the image through a torus-shaped lens.
+    public static func torusLensDistortion() -> CIFilter & CITorusLensDistortion { CITorusLensDistortionBuiltinFilter() }
+}
+
 final class CITwirlDistortionBuiltinFilter: CIFilter, CITwirlDistortion {
     override init() { super.init(builtin: BuiltinFilters.twirlDistortion) }
     var inputImage: CIImage? {
@@ -6300,6 +6444,7 @@ extension BuiltinFilters {
         "CIBumpDistortionLinear": { CIBumpDistortionLinearBuiltinFilter() },
         "CICheckerboardGenerator": { CICheckerboardGeneratorBuiltinFilter() },
         "CICircleSplashDistortion": { CICircleSplashDistortionBuiltinFilter() },
+        "CICircularWrap": { CICircularWrapBuiltinFilter() },
         "CICode128BarcodeGenerator": { CICode128BarcodeGeneratorBuiltinFilter() },
         "CIColorAbsoluteDifference": { CIColorAbsoluteDifferenceBuiltinFilter() },
         "CIColorBlendMode": { CIColorBlendModeBuiltinFilter() },
@@ -6359,6 +6504,7 @@ extension BuiltinFilters {
         "CILabDeltaE": { CILabDeltaEBuiltinFilter() },
         "CILanczosScaleTransform": { CILanczosScaleTransformBuiltinFilter() },
         "CILenticularHaloGenerator": { CILenticularHaloGeneratorBuiltinFilter() },
+        "CILightTunnel": { CILightTunnelBuiltinFilter() },
         "CILightenBlendMode": { CILightenBlendModeBuiltinFilter() },
         "CILinearBurnBlendMode": { CILinearBurnBlendModeBuiltinFilter() },
         "CILinearDodgeBlendMode": { CILinearDodgeBlendModeBuiltinFilter() },
@@ -6426,6 +6572,7 @@ extension BuiltinFilters {
         "CIThermal": { CIThermalBuiltinFilter() },
         "CIToneCurve": { CIToneCurveBuiltinFilter() },
         "CIToneMapHeadroom": { CIToneMapHeadroomBuiltinFilter() },
+        "CITorusLensDistortion": { CITorusLensDistortionBuiltinFilter() },
         "CITwirlDistortion": { CITwirlDistortionBuiltinFilter() },
         "CIUnsharpMask": { CIUnsharpMaskBuiltinFilter() },
         "CIVibrance": { CIVibranceBuiltinFilter() },

@@ -106,3 +106,59 @@ extension BuiltinFilters {
         return warped(image, .splash(CircleSplashMap(cx: cx, cy: cy, radius: radius)), extent: .infinite)
     }
 }
+
+extension BuiltinFilters {
+    /// CICircularWrap: wraps the image around a clear circle of `inputRadius` about
+    /// `inputCenter`: the image's bottom edge on the circle, its middle column at the top
+    /// (turned counter-clockwise by `inputAngle`), columns following the circle clockwise at
+    /// their own arc length and rows running outward, so the distortion grows with the
+    /// distance from the centre. A point at distance r >= R, angle phi samples
+    /// `(midX - R * wrap(phi - angle - pi/2), minY + r - R)`, wrap into -pi...pi; columns
+    /// farther than pi R from the middle are not shown. Output extent: the square about the
+    /// centre of half-side R + the image's height; an infinite image wraps about the centre's
+    /// own column and row, with an infinite extent.
+    static let circularWrap = BuiltinFilter(Catalog.CICircularWrap) { args throws(CIFilterError) in
+        let image = try args.image()
+        let (cx, cy, radius) = try centreAndRadius(args)
+        let angle = try args.number(kCIInputAngleKey)
+        let e = image.extent
+        if e.isEmpty { return .empty() }
+        if e.isInfiniteOrHuge {
+            let map = CircularWrapMap(cx: cx, cy: cy, radius: radius, angle: angle, midX: cx, minY: cy)
+            return warped(image, .circularWrap(map), extent: .infinite)
+        }
+        let reach = radius + Double(e.height)
+        let map = CircularWrapMap(cx: cx, cy: cy, radius: radius, angle: angle, midX: Double(e.midX), minY: Double(e.minY))
+        return warped(image, .circularWrap(map), extent: CGRect(x: cx - reach, y: cy - reach, width: 2 * reach, height: 2 * reach))
+    }
+
+    /// CILightTunnel: turns the disc of `inputRadius` about `inputCenter` into a tunnel whose
+    /// walls are the disc's rim: a point at distance r < R and angle phi samples the rim point
+    /// at angle `phi - inputRotation * ln(R / r)` (a logarithmic spiral, tighter towards the
+    /// centre; radial streaks for rotation 0). Outside the disc, unchanged; radius 0 is the
+    /// identity. Output extent: the input's.
+    static let lightTunnel = BuiltinFilter(Catalog.CILightTunnel) { args throws(CIFilterError) in
+        let image = try args.image()
+        let (cx, cy, radius) = try centreAndRadius(args)
+        let rotation = try args.number("inputRotation")
+        if radius <= 0 { return image }
+        return warped(image, .tunnel(LightTunnelMap(cx: cx, cy: cy, radius: radius, rotation: rotation)), extent: image.extent)
+    }
+
+    /// CITorusLensDistortion: a ring-shaped glass lens over the image: centre-line radius
+    /// `inputRadius`, width `inputWidth`, a half-disc cross-section, refractive index
+    /// `inputRefraction`. A vertical ray meeting the lens at offset p = r - R from the centre
+    /// line (|p| < W/2, surface height h = sqrt((W/2)^2 - p^2), sin i = |p| / (W/2)) refracts
+    /// to sin t = sin i / n and lands h * tan(i - t) closer to the centre line (farther for
+    /// n < 1; capped at W): the point samples the input at distance R + p - sign(p) * that,
+    /// in its own direction. Refraction 1 or width 0 is the identity. Outside the ring,
+    /// unchanged. Output extent: the input's.
+    static let torusLensDistortion = BuiltinFilter(Catalog.CITorusLensDistortion) { args throws(CIFilterError) in
+        let image = try args.image()
+        let (cx, cy, radius) = try centreAndRadius(args)
+        let width = try args.number(kCIInputWidthKey), n = try args.number("inputRefraction")
+        if width <= 0 || n == 1 { return image }
+        let map = TorusLensMap(cx: cx, cy: cy, radius: radius, width: width, refraction: n)
+        return warped(image, .torus(map), extent: image.extent)
+    }
+}
