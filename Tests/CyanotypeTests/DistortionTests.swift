@@ -366,6 +366,55 @@ import Testing
         #expect(try render(f.outputImage!, input.extent) == render(input, input.extent))
     }
 
+    // MARK: CIDisplacementDistortion
+
+    @Test func displacementMovesTheSamplePointByRedAndGreen() throws {
+        // A displacement map smaller than the image (clear beyond it), opaque, with red and
+        // green over the whole range.
+        let dw = 15, dh = 12
+        var dp = [UInt8](repeating: 255, count: dw * dh * 4)
+        for y in 0..<dh { for x in 0..<dw {
+            let i = (y * dw + x) * 4
+            dp[i] = UInt8((x * 53 + y * 29) % 256); dp[i + 1] = UInt8((x * 17 + y * 71) % 256); dp[i + 2] = 99
+        } }
+        let map = image(dp, dw, dh).transformed(by: CGAffineTransform(translationX: 3, y: 2))
+        let scale = 6.0
+        let out = input.applyingFilter("CIDisplacementDistortion", parameters: ["inputDisplacementImage": map, kCIInputScaleKey: scale])
+        #expect(out.extent == input.extent.insetBy(dx: -3, dy: -3))
+        let rect = out.extent.integral
+        try check(out, rect) { x, y in
+            // The map's linear red and green at this pixel; clear (0, 0) outside it.
+            let mx = Int(floor(x)) - 3, my = Int(floor(y)) - 2
+            var r = 0.0, g = 0.0
+            if mx >= 0, mx < dw, my >= 0, my < dh {
+                let i = ((dh - 1 - my) * dw + mx) * 4
+                r = srgbToLinear(Double(dp[i]) / 255); g = srgbToLinear(Double(dp[i + 1]) / 255)
+            }
+            return (x + scale * (r - 0.5), y + scale * (g - 0.5))
+        }
+        try tiledEqualsWhole(out, rect)
+        // Scale 0 (and below, clamped to Apple's minimum 0) is the identity.
+        let f = CIFilter.displacementDistortion()
+        #expect(f.scale == 50)
+        f.inputImage = input; f.displacementImage = map; f.scale = 0
+        #expect(try render(f.outputImage!, input.extent) == render(input, input.extent))
+        f.scale = -4
+        #expect(try render(f.outputImage!, input.extent) == render(input, input.extent))
+        // HDR and NaN displacement values stay within scale/2; a huge scale does not crash.
+        let wild = CIImage(color: CIColor(red: 40, green: -3, blue: 0))
+        f.displacementImage = wild; f.scale = 4
+        try check(f.outputImage!, rect) { x, y in (x + 2, y - 2) }
+        f.scale = 1e12
+        _ = try render(f.outputImage!, input.extent, tile: 5)
+        f.setValue(Double.nan, forKey: kCIInputScaleKey)
+        #expect(throws: CIFilterError.nonFinite(filter: "CIDisplacementDistortion", key: kCIInputScaleKey)) { try f.makeOutputImage() }
+        // A crop reads only the input the crop's displacements reach.
+        let ctx = CIContext()
+        let crop = CGRect(x: 5, y: 5, width: 3, height: 2)
+        _ = try ctx.renderToData(out.cropped(to: crop), from: crop)
+        #expect(ctx.lastRenderStatistics.sourcePixels <= 3 * 2 + 10 * 9)
+    }
+
     // MARK: Parameters
 
     @Test func nonFiniteParametersThrowAndOddOnesDoNotCrash() throws {

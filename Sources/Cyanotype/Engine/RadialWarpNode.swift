@@ -507,3 +507,93 @@ final class DistortionNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
 
     override var label: String { "distortion \(map.label)" }
 }
+
+/// CIDisplacementDistortion's resampler: each output pixel centre p samples its input at
+/// `p + scale * (d.r - 0.5, d.g - 0.5)`, d the displacement image's pixel at p (working-space,
+/// premultiplied values, clamped to 0...1 so no point moves farther than scale/2), bilinearly
+/// and premultiplied, neighbours outside the input clear.
+final class DisplacementNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+    let scale: Double
+
+    init(input: RecipeNode, displacement: RecipeNode, scale: Double, extent: CGRect) {
+        self.scale = scale
+        super.init(extent: extent, inputs: [input, displacement])
+    }
+
+    var halo: Int { 1 }
+
+    /// Input 0: the centres moved by up to scale/2 each way, plus the bilinear margin (the
+    /// tile itself narrows this to the displacements it finds). Input 1: the tile's pixels.
+    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
+        if rect.isEmpty || index == 1 { return rect }
+        let b = PointBox(centresOf: rect), k = scale / 2
+        return Self.covering(PointBox(minX: b.minX - k, minY: b.minY - k, maxX: b.maxX + k, maxY: b.maxY + k))
+    }
+
+    /// The pixels bilinear samples at the points of `b` read.
+    static func covering(_ b: PointBox) -> PixelRect {
+        let lim = Double(PixelRect.limit)
+        func cl(_ v: Double) -> Int { Int(min(max(v, -lim), lim)) }
+        func slack(_ v: Double) -> Double { 1e-6 * (1 + abs(v)) }
+        return PixelRect(minX: cl((b.minX - 0.5 - slack(b.minX)).rounded(.down)),
+                         minY: cl((b.minY - 0.5 - slack(b.minY)).rounded(.down)),
+                         maxX: cl((b.maxX - 0.5 + slack(b.maxX)).rounded(.down)) + 2,
+                         maxY: cl((b.maxY - 0.5 + slack(b.maxY)).rounded(.down)) + 2)
+    }
+
+    /// The source point of the pixel centre (xc, yc) under displacement pixel `d`.
+    @inline(__always) private func source(_ xc: Double, _ yc: Double, _ d: SIMD4<Float>) -> (Double, Double) {
+        let rx = Double(min(max(d.x, 0), 1)), gy = Double(min(max(d.y, 0), 1))
+        return (xc + scale * (rx - 0.5), yc + scale * (gy - 0.5))
+    }
+
+    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        let input = inputs[0]
+        let disp = PixelBlock(rect: rect)
+        ev.fill(inputs[1], rect, disp.buffer)
+        // The box of the source points this tile really reads.
+        var box = PointBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+        for r in 0..<rect.height {
+            let yc = Double(rect.minY + r) + 0.5
+            let dr = disp.buffer.row(r)
+            for k in 0..<rect.width {
+                let (u, v) = source(Double(rect.minX + k) + 0.5, yc, dr[k])
+                if u.isFinite && v.isFinite { box.include(u, v) }
+            }
+        }
+        let src = box.minX <= box.maxX ? Self.covering(box).intersection(input.pixelExtent) : .empty
+        if src.isEmpty { out.zero(); return }
+        let block = PixelBlock(rect: src)
+        ev.fill(input, src, block.buffer)
+        let sb = block.buffer
+        let w = src.width, h = src.height, sx0 = src.minX, sy0 = src.minY
+        for r in 0..<out.height {
+            let yc = Double(rect.minY + r) + 0.5
+            let d = out.row(r), dr = disp.buffer.row(r)
+            for k in 0..<out.width {
+                let (su, sv) = source(Double(rect.minX + k) + 0.5, yc, dr[k])
+                let u = su - 0.5, v = sv - 0.5
+                guard abs(u) < 1e9, abs(v) < 1e9 else { d[k] = .zero; continue }
+                let fx = u.rounded(.down), fy = v.rounded(.down)
+                let x0 = Int(fx) - sx0, y0 = Int(fy) - sy0
+                let tx = Float(u - fx), ty = Float(v - fy)
+                var p00 = SIMD4<Float>.zero, p10 = p00, p01 = p00, p11 = p00
+                if y0 >= 0 && y0 < h {
+                    let row = sb.row(y0)
+                    if x0 >= 0 && x0 < w { p00 = row[x0] }
+                    if x0 + 1 >= 0 && x0 + 1 < w { p10 = row[x0 + 1] }
+                }
+                if y0 + 1 >= 0 && y0 + 1 < h {
+                    let row = sb.row(y0 + 1)
+                    if x0 >= 0 && x0 < w { p01 = row[x0] }
+                    if x0 + 1 >= 0 && x0 + 1 < w { p11 = row[x0 + 1] }
+                }
+                let top = p00 + (p10 - p00) * tx
+                let bottom = p01 + (p11 - p01) * tx
+                d[k] = top + (bottom - top) * ty
+            }
+        }
+    }
+
+    override var label: String { "displacement scale \(scale)" }
+}

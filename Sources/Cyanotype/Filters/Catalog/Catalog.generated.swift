@@ -785,6 +785,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.13", availableIOS: "11")
+    static let CIDisplacementDistortion = FilterDescriptor(
+        name: "CIDisplacementDistortion", displayName: "Displacement Distortion",
+        summary: "Offsets pixels by amounts read from a displacement image.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputDisplacementImage", displayName: "Displacement Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(50.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CIDistanceGradientFromRedMask = FilterDescriptor(
         name: "CIDistanceGradientFromRedMask", displayName: "Distance Gradient From Red Mask",
         summary: "Produces a field of normalized distance to the nearest red-mask pixel.",
@@ -1958,6 +1969,7 @@ extension BuiltinFilters {
         depthToDisparity,
         differenceBlendMode,
         disparityToDepth,
+        displacementDistortion,
         distanceGradientFromRedMask,
         dither,
         divideBlendMode,
@@ -2403,6 +2415,13 @@ public protocol CIDepthToDisparity: CIFilterProtocol {
 /// Typed access to the inputs of CIDisparityToDepth.
 public protocol CIDisparityToDepth: CIFilterProtocol {
     var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIDisplacementDistortion.
+public protocol CIDisplacementDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var displacementImage: CIImage? { get set }
+    var scale: Float { get set }
 }
 
 /// Typed access to the inputs of CIDistanceGradientFromRedMask.
@@ -4325,6 +4344,27 @@ final class CIDisparityToDepthBuiltinFilter: CIFilter, CIDisparityToDepth {
 extension CIFilter {
     /// Disparity To Depth: Converts a disparity map to a depth map (reciprocal).
     public static func disparityToDepth() -> CIFilter & CIDisparityToDepth { CIDisparityToDepthBuiltinFilter() }
+}
+
+final class CIDisplacementDistortionBuiltinFilter: CIFilter, CIDisplacementDistortion {
+    override init() { super.init(builtin: BuiltinFilters.displacementDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var displacementImage: CIImage? {
+        get { typedValue(forKey: "inputDisplacementImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputDisplacementImage") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+}
+
+extension CIFilter {
+    /// Displacement Distortion: Offsets pixels by amounts read from a displacement image.
+    public static func displacementDistortion() -> CIFilter & CIDisplacementDistortion { CIDisplacementDistortionBuiltinFilter() }
 }
 
 final class CIDistanceGradientFromRedMaskBuiltinFilter: CIFilter, CIDistanceGradientFromRedMask {
@@ -6482,6 +6522,7 @@ extension BuiltinFilters {
         "CIDepthToDisparity": { CIDepthToDisparityBuiltinFilter() },
         "CIDifferenceBlendMode": { CIDifferenceBlendModeBuiltinFilter() },
         "CIDisparityToDepth": { CIDisparityToDepthBuiltinFilter() },
+        "CIDisplacementDistortion": { CIDisplacementDistortionBuiltinFilter() },
         "CIDistanceGradientFromRedMask": { CIDistanceGradientFromRedMaskBuiltinFilter() },
         "CIDither": { CIDitherBuiltinFilter() },
         "CIDivideBlendMode": { CIDivideBlendModeBuiltinFilter() },

@@ -162,3 +162,21 @@ extension BuiltinFilters {
         return warped(image, .torus(map), extent: image.extent)
     }
 }
+
+extension BuiltinFilters {
+    /// CIDisplacementDistortion: moves each pixel's sample point by the displacement image:
+    /// the output at p is the input at `p + inputScale * (r - 0.5, g - 0.5)`, r and g the
+    /// displacement image's red and green at p (working-space values, clamped to 0...1; clear
+    /// outside its extent, so there the shift is -scale/2 on both axes). Scale 0 is the
+    /// identity. Output extent: the input's, grown by scale/2 (the farthest a pixel moves).
+    static let displacementDistortion = BuiltinFilter(Catalog.CIDisplacementDistortion) { args throws(CIFilterError) in
+        let image = try args.image()
+        let displacement = try args.image("inputDisplacementImage")
+        let scale = try args.number(kCIInputScaleKey)
+        if scale == 0 { return image }
+        let e = image.extent
+        if e.isEmpty { return .empty() }
+        let extent = e.isInfiniteOrHuge ? CGRect.infinite : e.insetBy(dx: -scale / 2, dy: -scale / 2)
+        return CIImage(node: DisplacementNode(input: image.node, displacement: displacement.node, scale: scale, extent: extent))
+    }
+}
