@@ -415,6 +415,44 @@ import Testing
         #expect(ctx.lastRenderStatistics.sourcePixels <= 3 * 2 + 10 * 9)
     }
 
+    // MARK: CIGlassDistortion
+
+    @Test func glassMovesSamplesUpTheTexturesLuminanceSlopes() throws {
+        // A 16x14 texture centred on (11, 9): its bottom-left pixel lands on (3, 2).
+        let tw = 16, th = 14
+        var tp = [UInt8](repeating: 255, count: tw * th * 4)
+        for y in 0..<th { for x in 0..<tw {
+            let i = (y * tw + x) * 4
+            tp[i] = UInt8((x * x * 7 + y * 31) % 256); tp[i + 1] = UInt8((x * 23 + y * y * 5) % 256); tp[i + 2] = UInt8((x * y * 11) % 256)
+        } }
+        let texture = image(tp, tw, th)
+        let scale = 9.0
+        let out = input.applyingFilter("CIGlassDistortion", parameters: ["inputTexture": texture, kCIInputCenterKey: CIVector(x: 11, y: 9), kCIInputScaleKey: scale])
+        #expect(out.extent == input.extent.insetBy(dx: -4.5, dy: -4.5))
+        /// The texture's clamped luminance at pixel (x, y) of the output plane; 0 outside it.
+        func lum(_ x: Int, _ y: Int) -> Double {
+            let tx = x - 3, ty = y - 2
+            guard tx >= 0, tx < tw, ty >= 0, ty < th else { return 0 }
+            let p = linearPixel(tp, tw, tx, th - 1 - ty)
+            return min(max(0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2], 0), 1)
+        }
+        let rect = out.extent.integral
+        try check(out, rect) { x, y in
+            let i = Int(floor(x)), j = Int(floor(y))
+            return (x + scale * (lum(i + 1, j) - lum(i - 1, j)) / 2, y + scale * (lum(i, j + 1) - lum(i, j - 1)) / 2)
+        }
+        try tiledEqualsWhole(out, rect)
+        let f = CIFilter.glassDistortion()
+        #expect(f.scale == 200 && f.center == CGPoint(x: 150, y: 150))
+        f.inputImage = input; f.texture = texture; f.scale = 0
+        #expect(try render(f.outputImage!, input.extent) == render(input, input.extent))
+        // A flat texture moves nothing.
+        f.texture = CIImage(color: CIColor(red: 0.3, green: 0.6, blue: 0.1)); f.scale = 50
+        try check(f.outputImage!, input.extent) { x, y in (x, y) }
+        f.setValue(CIVector(x: .infinity, y: 0), forKey: kCIInputCenterKey)
+        #expect(throws: CIFilterError.nonFinite(filter: "CIGlassDistortion", key: kCIInputCenterKey)) { try f.makeOutputImage() }
+    }
+
     // MARK: Parameters
 
     @Test func nonFiniteParametersThrowAndOddOnesDoNotCrash() throws {

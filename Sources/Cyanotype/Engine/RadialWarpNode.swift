@@ -508,28 +508,42 @@ final class DistortionNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
     override var label: String { "distortion \(map.label)" }
 }
 
-/// CIDisplacementDistortion's resampler: each output pixel centre p samples its input at
-/// `p + scale * (d.r - 0.5, d.g - 0.5)`, d the displacement image's pixel at p (working-space,
-/// premultiplied values, clamped to 0...1 so no point moves farther than scale/2), bilinearly
-/// and premultiplied, neighbours outside the input clear.
+/// How `DisplacementNode` turns its second image into offsets.
+enum DisplacementSource: Sendable {
+    /// CIDisplacementDistortion: `scale * (r - 0.5, g - 0.5)` of the pixel (values clamped
+    /// to 0...1).
+    case channels
+    /// CIGlassDistortion: `scale * (dL/dx, dL/dy)`, the central differences of the
+    /// luminance L = 0.2126 r + 0.7152 g + 0.0722 b (clamped to 0...1) of the texture, so a
+    /// sample moves up the texture's slopes.
+    case gradient
+}
+
+/// The displacement distortions' resampler: each output pixel centre p samples its input at
+/// p plus an offset read from the second image at p (`DisplacementSource`; working-space,
+/// premultiplied values; no offset exceeds scale/2 on either axis), bilinearly and
+/// premultiplied, neighbours outside the input clear.
 final class DisplacementNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
     let scale: Double
+    let mode: DisplacementSource
 
-    init(input: RecipeNode, displacement: RecipeNode, scale: Double, extent: CGRect) {
+    init(input: RecipeNode, displacement: RecipeNode, scale: Double, mode: DisplacementSource = .channels, extent: CGRect) {
         self.scale = scale
+        self.mode = mode
         super.init(extent: extent, inputs: [input, displacement])
     }
 
     var halo: Int { 1 }
 
     /// Input 0: the centres moved by up to scale/2 each way, plus the bilinear margin (the
-    /// tile itself narrows this to the displacements it finds). Input 1: the tile's pixels.
+    /// tile itself narrows this to the offsets it finds). Input 1: the tile's pixels, and
+    /// their neighbours for a gradient.
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
-        if rect.isEmpty || index == 1 { return rect }
+        if rect.isEmpty { return .empty }
+        if index == 1 { return mode == .gradient ? rect.insetBy(dx: -1, dy: -1) : rect }
         let b = PointBox(centresOf: rect), k = scale / 2
         return Self.covering(PointBox(minX: b.minX - k, minY: b.minY - k, maxX: b.maxX + k, maxY: b.maxY + k))
     }
-
     /// The pixels bilinear samples at the points of `b` read.
     static func covering(_ b: PointBox) -> PixelRect {
         let lim = Double(PixelRect.limit)
@@ -541,23 +555,48 @@ final class DisplacementNode: RecipeNode, NeighborhoodNode, @unchecked Sendable 
                          maxY: cl((b.maxY - 0.5 + slack(b.maxY)).rounded(.down)) + 2)
     }
 
-    /// The source point of the pixel centre (xc, yc) under displacement pixel `d`.
-    @inline(__always) private func source(_ xc: Double, _ yc: Double, _ d: SIMD4<Float>) -> (Double, Double) {
-        let rx = Double(min(max(d.x, 0), 1)), gy = Double(min(max(d.y, 0), 1))
-        return (xc + scale * (rx - 0.5), yc + scale * (gy - 0.5))
+    /// The clamped luminance of a premultiplied working-space pixel.
+    @inline(__always) private static func luma(_ p: SIMD4<Float>) -> Double {
+        min(max(0.2126 * Double(p.x) + 0.7152 * Double(p.y) + 0.0722 * Double(p.z), 0), 1)
     }
 
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         let input = inputs[0]
-        let disp = PixelBlock(rect: rect)
-        ev.fill(inputs[1], rect, disp.buffer)
+        let n = rect.width
+        // Each pixel's offset, from the second image.
+        let offsets = UnsafeMutablePointer<SIMD2<Double>>.allocate(capacity: rect.area)
+        defer { offsets.deallocate() }
+        switch mode {
+        case .channels:
+            let disp = PixelBlock(rect: rect)
+            ev.fill(inputs[1], rect, disp.buffer)
+            for r in 0..<rect.height {
+                let dr = disp.buffer.row(r)
+                for k in 0..<n {
+                    let rx = Double(min(max(dr[k].x, 0), 1)), gy = Double(min(max(dr[k].y, 0), 1))
+                    offsets[r * n + k] = SIMD2(scale * (rx - 0.5), scale * (gy - 0.5))
+                }
+            }
+        case .gradient:
+            let around = rect.insetBy(dx: -1, dy: -1)
+            let tex = PixelBlock(rect: around)
+            ev.fill(inputs[1], around, tex.buffer)
+            for r in 0..<rect.height {
+                let below = tex.buffer.row(r), row = tex.buffer.row(r + 1), above = tex.buffer.row(r + 2)
+                for k in 0..<n {
+                    let gx = (Self.luma(row[k + 2]) - Self.luma(row[k])) / 2
+                    let gy = (Self.luma(above[k + 1]) - Self.luma(below[k + 1])) / 2
+                    offsets[r * n + k] = SIMD2(scale * gx, scale * gy)
+                }
+            }
+        }
         // The box of the source points this tile really reads.
         var box = PointBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
         for r in 0..<rect.height {
             let yc = Double(rect.minY + r) + 0.5
-            let dr = disp.buffer.row(r)
-            for k in 0..<rect.width {
-                let (u, v) = source(Double(rect.minX + k) + 0.5, yc, dr[k])
+            for k in 0..<n {
+                let o = offsets[r * n + k]
+                let u = Double(rect.minX + k) + 0.5 + o.x, v = yc + o.y
                 if u.isFinite && v.isFinite { box.include(u, v) }
             }
         }
@@ -569,10 +608,10 @@ final class DisplacementNode: RecipeNode, NeighborhoodNode, @unchecked Sendable 
         let w = src.width, h = src.height, sx0 = src.minX, sy0 = src.minY
         for r in 0..<out.height {
             let yc = Double(rect.minY + r) + 0.5
-            let d = out.row(r), dr = disp.buffer.row(r)
+            let d = out.row(r)
             for k in 0..<out.width {
-                let (su, sv) = source(Double(rect.minX + k) + 0.5, yc, dr[k])
-                let u = su - 0.5, v = sv - 0.5
+                let o = offsets[r * n + k]
+                let u = Double(rect.minX + k) + 0.5 + o.x - 0.5, v = yc + o.y - 0.5
                 guard abs(u) < 1e9, abs(v) < 1e9 else { d[k] = .zero; continue }
                 let fx = u.rounded(.down), fy = v.rounded(.down)
                 let x0 = Int(fx) - sx0, y0 = Int(fy) - sy0
@@ -595,5 +634,5 @@ final class DisplacementNode: RecipeNode, NeighborhoodNode, @unchecked Sendable 
         }
     }
 
-    override var label: String { "displacement scale \(scale)" }
+    override var label: String { "displacement (\(mode)) scale \(scale)" }
 }

@@ -899,6 +899,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIGlassDistortion = FilterDescriptor(
+        name: "CIGlassDistortion", displayName: "Glass Distortion",
+        summary: "Refracts the image through a texture to look like patterned glass.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTexture", displayName: "Texture", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(200.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.01, sliderMaximum: 500.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "8")
     static let CIGloom = FilterDescriptor(
         name: "CIGloom", displayName: "Gloom",
         summary: "Dulls highlights (inverse of bloom).",
@@ -1980,6 +1992,7 @@ extension BuiltinFilters {
         gammaAdjust,
         gaussianBlur,
         gaussianGradient,
+        glassDistortion,
         gloom,
         hardLightBlendMode,
         highlightShadowAdjust,
@@ -2473,6 +2486,14 @@ public protocol CIGaussianGradient: CIFilterProtocol {
     var color0: CIColor { get set }
     var color1: CIColor { get set }
     var radius: Float { get set }
+}
+
+/// Typed access to the inputs of CIGlassDistortion.
+public protocol CIGlassDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var texture: CIImage? { get set }
+    var center: CGPoint { get set }
+    var scale: Float { get set }
 }
 
 /// Typed access to the inputs of CIGloom.
@@ -4549,6 +4570,31 @@ extension CIFilter {
     public static func gaussianGradient() -> CIFilter & CIGaussianGradient { CIGaussianGradientBuiltinFilter() }
 }
 
+final class CIGlassDistortionBuiltinFilter: CIFilter, CIGlassDistortion {
+    override init() { super.init(builtin: BuiltinFilters.glassDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var texture: CIImage? {
+        get { typedValue(forKey: "inputTexture", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputTexture") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+}
+
+extension CIFilter {
+    /// Glass Distortion: Refracts the image through a texture to look like patterned glass.
+    public static func glassDistortion() -> CIFilter & CIGlassDistortion { CIGlassDistortionBuiltinFilter() }
+}
+
 final class CIGloomBuiltinFilter: CIFilter, CIGloom {
     override init() { super.init(builtin: BuiltinFilters.gloom) }
     var inputImage: CIImage? {
@@ -6533,6 +6579,7 @@ extension BuiltinFilters {
         "CIGammaAdjust": { CIGammaAdjustBuiltinFilter() },
         "CIGaussianBlur": { CIGaussianBlurBuiltinFilter() },
         "CIGaussianGradient": { CIGaussianGradientBuiltinFilter() },
+        "CIGlassDistortion": { CIGlassDistortionBuiltinFilter() },
         "CIGloom": { CIGloomBuiltinFilter() },
         "CIHardLightBlendMode": { CIHardLightBlendModeBuiltinFilter() },
         "CIHighlightShadowAdjust": { CIHighlightShadowAdjustBuiltinFilter() },
