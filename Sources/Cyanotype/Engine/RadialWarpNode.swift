@@ -73,7 +73,10 @@ protocol WarpMap: Sendable {
 
 /// The distortions `DistortionNode` runs; the case is chosen once per tile.
 enum DistortionMap: Sendable {
-    case radial(RadialMap)
+    case twirl(RadialMap<TwirlProfile>)
+    case vortex(RadialMap<VortexProfile>)
+    case pinch(RadialMap<PinchProfile>)
+    case bump(RadialMap<BumpProfile>)
     case hole(HoleMap)
     case splash(CircleSplashMap)
     case linearBump(LinearBumpMap)
@@ -85,7 +88,10 @@ enum DistortionMap: Sendable {
     /// for pixel loops.
     func source(_ x: Double, _ y: Double) -> (Double, Double)? {
         switch self {
-        case .radial(let m): return m.source(x, y)
+        case .twirl(let m): return m.source(x, y)
+        case .vortex(let m): return m.source(x, y)
+        case .pinch(let m): return m.source(x, y)
+        case .bump(let m): return m.source(x, y)
         case .hole(let m): return m.source(x, y)
         case .splash(let m): return m.source(x, y)
         case .linearBump(let m): return m.source(x, y)
@@ -97,7 +103,10 @@ enum DistortionMap: Sendable {
 
     func sourceBounds(_ box: PointBox) -> PointBox? {
         switch self {
-        case .radial(let m): return m.sourceBounds(box)
+        case .twirl(let m): return m.sourceBounds(box)
+        case .vortex(let m): return m.sourceBounds(box)
+        case .pinch(let m): return m.sourceBounds(box)
+        case .bump(let m): return m.sourceBounds(box)
         case .hole(let m): return m.sourceBounds(box)
         case .splash(let m): return m.sourceBounds(box)
         case .linearBump(let m): return m.sourceBounds(box)
@@ -109,7 +118,10 @@ enum DistortionMap: Sendable {
 
     var label: String {
         switch self {
-        case .radial(let m): return "\(m.kind) centre (\(m.cx), \(m.cy)) radius \(m.radius) amount \(m.amount)"
+        case .twirl(let m): return "twirl centre (\(m.cx), \(m.cy)) radius \(m.radius) angle \(m.profile.amount)"
+        case .vortex(let m): return "vortex centre (\(m.cx), \(m.cy)) radius \(m.radius) angle \(m.profile.amount)"
+        case .pinch(let m): return "pinch centre (\(m.cx), \(m.cy)) radius \(m.radius) scale \(m.profile.amount)"
+        case .bump(let m): return "bump centre (\(m.cx), \(m.cy)) radius \(m.radius) scale \(m.profile.amount)"
         case .hole(let m): return "hole centre (\(m.cx), \(m.cy)) radius \(m.radius)"
         case .splash(let m): return "circle splash centre (\(m.cx), \(m.cy)) radius \(m.radius)"
         case .linearBump(let m): return "linear bump centre (\(m.cx), \(m.cy)) radius \(m.radius) scale \(m.scale)"
@@ -120,81 +132,111 @@ enum DistortionMap: Sendable {
     }
 }
 
-/// The warps that move points only inside the disc of `radius` about the centre: rotations
-/// by an angle falling off with distance (twirl, vortex), and radial rescalings (pinch, bump).
-/// Outside the disc, the identity.
-struct RadialMap: WarpMap {
-    enum Kind: String, Sendable {
-        /// Rotation by amount * (1 - r/R)^2.
-        case twirl
-        /// Rotation by amount * (1 - r/R).
-        case vortex
-        /// Source distance R * (r/R)^(1 / (1 + amount)).
-        case pinch
-        /// Source distance r * (1 - amount * (1 - r/R))^2.
-        case bump
-    }
-    let kind: Kind
-    let cx: Double, cy: Double, radius: Double, amount: Double
+/// The per-filter part of a `RadialMap`: a rotation angle (twirl, vortex) or a source
+/// distance (pinch, bump) as a function of the distance r < R from the centre.
+protocol RadialProfile: Sendable {
+    /// True when the profile is an angle (distances kept), false when it is a distance
+    /// (directions kept).
+    static var rotates: Bool { get }
+    var amount: Double { get }
+    /// The profile at distance r of a disc of radius R.
+    func value(_ r: Double, _ radius: Double) -> Double
+    /// Bounds of the profile over r0...r1 (within 0...R).
+    func bounds(_ r0: Double, _ r1: Double, _ radius: Double) -> (Double, Double)
+}
 
-    /// The rotation (twirl, vortex) or the source distance (pinch, bump) at distance r < R.
-    @inline(__always) func profile(_ r: Double) -> Double {
-        let t = r / radius
-        switch kind {
-        case .twirl: return amount * (1 - t) * (1 - t)
-        case .vortex: return amount * (1 - t)
-        case .pinch: return r > 0 ? radius * pow(t, 1 / (1 + amount)) : 0
-        case .bump:
-            let f = 1 - amount * (1 - t)
-            return r * f * f
-        }
+extension RadialProfile {
+    /// Monotone profiles: the ends bound them.
+    func bounds(_ r0: Double, _ r1: Double, _ radius: Double) -> (Double, Double) {
+        let a = value(r0, radius), b = value(r1, radius)
+        return (min(a, b), max(a, b))
     }
+}
+
+/// CITwirlDistortion: rotation by amount * (1 - r/R)^2.
+struct TwirlProfile: RadialProfile {
+    static var rotates: Bool { true }
+    let amount: Double
+    @inline(__always) func value(_ r: Double, _ radius: Double) -> Double {
+        let f = 1 - r / radius
+        return amount * f * f
+    }
+}
+
+/// CIVortexDistortion: rotation by amount * (1 - r/R).
+struct VortexProfile: RadialProfile {
+    static var rotates: Bool { true }
+    let amount: Double
+    @inline(__always) func value(_ r: Double, _ radius: Double) -> Double { amount * (1 - r / radius) }
+}
+
+/// CIPinchDistortion: source distance R * (r/R)^(1 / (1 + amount)).
+struct PinchProfile: RadialProfile {
+    static var rotates: Bool { false }
+    let amount: Double
+    @inline(__always) func value(_ r: Double, _ radius: Double) -> Double {
+        r > 0 ? radius * pow(r / radius, 1 / (1 + amount)) : 0
+    }
+}
+
+/// CIBumpDistortion: source distance r * (1 - amount * (1 - r/R))^2.
+struct BumpProfile: RadialProfile {
+    static var rotates: Bool { false }
+    let amount: Double
+    @inline(__always) func value(_ r: Double, _ radius: Double) -> Double {
+        let f = 1 - amount * (1 - r / radius)
+        return r * f * f
+    }
+    /// R t (a + k t)^2 with a = 1 - k: extremes at the ends and where its derivative
+    /// (a + k t)(a + 3 k t) vanishes.
+    func bounds(_ r0: Double, _ r1: Double, _ radius: Double) -> (Double, Double) {
+        var lo = min(value(r0, radius), value(r1, radius)), hi = max(value(r0, radius), value(r1, radius))
+        if amount != 0 {
+            let a = 1 - amount
+            for t in [-a / amount, -a / (3 * amount)] where t * radius > r0 && t * radius < r1 {
+                let s = value(t * radius, radius)
+                lo = min(lo, s); hi = max(hi, s)
+            }
+        }
+        return (max(lo, 0), hi)
+    }
+}
+
+/// The warps that move points only inside the disc of `radius` about the centre: rotations
+/// by an angle falling off with distance (twirl, vortex), and radial rescalings (pinch, bump),
+/// as the profile says. Outside the disc, the identity.
+struct RadialMap<Profile: RadialProfile>: WarpMap {
+    let cx: Double, cy: Double, radius: Double
+    let profile: Profile
 
     @inline(__always) func source(_ x: Double, _ y: Double) -> (Double, Double)? {
         let dx = x - cx, dy = y - cy
         let r2 = dx * dx + dy * dy
         if r2 >= radius * radius { return (x, y) }
         let r = r2.squareRoot()
-        switch kind {
-        case .twirl, .vortex:
+        if Profile.rotates {
             // Destination angle phi shows the source at phi - theta: the content turns
             // counter-clockwise (y up) by theta for a positive angle.
-            let th = profile(r)
+            let th = profile.value(r, radius)
             let c = cos(th), s = sin(th)
             return (cx + c * dx + s * dy, cy - s * dx + c * dy)
-        case .pinch, .bump:
-            if r == 0 { return (cx, cy) }
-            let k = profile(r) / r
-            return (cx + dx * k, cy + dy * k)
         }
+        if r == 0 { return (cx, cy) }
+        let k = profile.value(r, radius) / r
+        return (cx + dx * k, cy + dy * k)
     }
 
     func sourceBounds(_ box: PointBox) -> PointBox? {
         let (near, far) = box.distances(from: cx, cy)
         if near >= radius { return box }
         let r0 = near, r1 = min(far, radius)
-        var out: PointBox
         let span = box.angles(from: cx, cy)
-        switch kind {
-        case .twirl, .vortex:
-            // Distances kept, angles turned by the profile's range over r0...r1 (monotone).
-            let p0 = profile(r0), p1 = profile(r1)
-            let lo = min(p0, p1), hi = max(p0, p1)
-            let turned = span.map { ($0.0 - hi, $0.1 - lo) }
-            out = PointBox.sector(cx, cy, angles: turned, r0, r1)
-        case .pinch:
-            out = PointBox.sector(cx, cy, angles: span, profile(r0), profile(r1))
-        case .bump:
-            // s = R * t * (a + k t)^2 with a = 1 - k: extremes at the ends and where
-            // s' = (a + k t)(a + 3 k t) vanishes.
-            var lo = min(profile(r0), profile(r1)), hi = max(profile(r0), profile(r1))
-            if amount != 0 {
-                let a = 1 - amount
-                for t in [-a / amount, -a / (3 * amount)] where t * radius > r0 && t * radius < r1 {
-                    let s = profile(t * radius)
-                    lo = min(lo, s); hi = max(hi, s)
-                }
-            }
+        let (lo, hi) = profile.bounds(r0, r1, radius)
+        let out: PointBox
+        if Profile.rotates {
+            // Distances kept, angles turned back by the profile's range over r0...r1.
+            out = PointBox.sector(cx, cy, angles: span.map { ($0.0 - hi, $0.1 - lo) }, r0, r1)
+        } else {
             out = PointBox.sector(cx, cy, angles: span, max(lo, 0), hi)
         }
         // The part of the box outside the disc reads itself.
@@ -260,11 +302,8 @@ struct LinearBumpMap: WarpMap {
         nx = -sin(angle); ny = cos(angle)
     }
 
-    /// The new distance from the line for |d| = u < R (unsigned).
-    @inline(__always) func profile(_ u: Double) -> Double {
-        let f = 1 - scale * (1 - u / radius)
-        return u * f * f
-    }
+    /// The new distance from the line for |d| = u < R (unsigned): CIBumpDistortion's profile.
+    @inline(__always) func profile(_ u: Double) -> Double { BumpProfile(amount: scale).value(u, radius) }
 
     @inline(__always) func source(_ x: Double, _ y: Double) -> (Double, Double)? {
         let d = (x - cx) * nx + (y - cy) * ny
@@ -274,17 +313,7 @@ struct LinearBumpMap: WarpMap {
         return (x + nx * shift, y + ny * shift)
     }
 
-    /// The range of `profile` over u0...u1 (within 0...R).
-    private func range(_ u0: Double, _ u1: Double) -> (Double, Double) {
-        var lo = min(profile(u0), profile(u1)), hi = max(profile(u0), profile(u1))
-        if scale != 0 {
-            let a = 1 - scale
-            for t in [-a / scale, -a / (3 * scale)] where t * radius > u0 && t * radius < u1 {
-                lo = min(lo, profile(t * radius)); hi = max(hi, profile(t * radius))
-            }
-        }
-        return (max(lo, 0), hi)
-    }
+    private func range(_ u0: Double, _ u1: Double) -> (Double, Double) { BumpProfile(amount: scale).bounds(u0, u1, radius) }
 
     func sourceBounds(_ box: PointBox) -> PointBox? {
         // The box in the line's frame: a along the line, d across it.
@@ -461,7 +490,10 @@ final class DistortionNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
         let block = PixelBlock(rect: src)
         ev.fill(input, src, block.buffer)
         switch map {
-        case .radial(let m): resample(m, rect, out, block.buffer, src)
+        case .twirl(let m): resample(m, rect, out, block.buffer, src)
+        case .vortex(let m): resample(m, rect, out, block.buffer, src)
+        case .pinch(let m): resample(m, rect, out, block.buffer, src)
+        case .bump(let m): resample(m, rect, out, block.buffer, src)
         case .hole(let m): resample(m, rect, out, block.buffer, src)
         case .splash(let m): resample(m, rect, out, block.buffer, src)
         case .linearBump(let m): resample(m, rect, out, block.buffer, src)

@@ -26,7 +26,7 @@ extension BuiltinFilters {
         let (cx, cy, radius) = try centreAndRadius(args)
         let angle = try args.number(kCIInputAngleKey)
         if angle == 0 || radius <= 0 { return image }
-        return warped(image, .radial(RadialMap(kind: .twirl, cx: cx, cy: cy, radius: radius, amount: angle)), extent: image.extent)
+        return warped(image, .twirl(RadialMap(cx: cx, cy: cy, radius: radius, profile: TwirlProfile(amount: angle))), extent: image.extent)
     }
 
     /// CIVortexDistortion: like the twirl, with a rotation that falls off linearly,
@@ -38,7 +38,7 @@ extension BuiltinFilters {
         let (cx, cy, radius) = try centreAndRadius(args)
         let angle = try args.number(kCIInputAngleKey)
         if angle == 0 || radius <= 0 { return image }
-        return warped(image, .radial(RadialMap(kind: .vortex, cx: cx, cy: cy, radius: radius, amount: angle)), extent: image.extent)
+        return warped(image, .vortex(RadialMap(cx: cx, cy: cy, radius: radius, profile: VortexProfile(amount: angle))), extent: image.extent)
     }
 
     /// CIPinchDistortion: pinches the disc towards its centre. The point at distance r < R
@@ -51,7 +51,7 @@ extension BuiltinFilters {
         let (cx, cy, radius) = try centreAndRadius(args)
         let scale = try args.number(kCIInputScaleKey)
         if scale == 0 || radius <= 0 { return image }
-        return warped(image, .radial(RadialMap(kind: .pinch, cx: cx, cy: cy, radius: radius, amount: scale)), extent: image.extent)
+        return warped(image, .pinch(RadialMap(cx: cx, cy: cy, radius: radius, profile: PinchProfile(amount: scale))), extent: image.extent)
     }
 
     /// CIBumpDistortion: a convex bump (positive `inputScale`, the centre magnified) or a
@@ -64,7 +64,7 @@ extension BuiltinFilters {
         let (cx, cy, radius) = try centreAndRadius(args)
         let scale = try args.number(kCIInputScaleKey)
         if scale == 0 || radius <= 0 { return image }
-        return warped(image, .radial(RadialMap(kind: .bump, cx: cx, cy: cy, radius: radius, amount: scale)), extent: image.extent)
+        return warped(image, .bump(RadialMap(cx: cx, cy: cy, radius: radius, profile: BumpProfile(amount: scale))), extent: image.extent)
     }
 
     /// CIBumpDistortionLinear: the bump of CIBumpDistortion across a line: the line through
