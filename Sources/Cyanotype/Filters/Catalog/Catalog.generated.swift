@@ -307,6 +307,31 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "9")
+    static let CIBumpDistortion = FilterDescriptor(
+        name: "CIBumpDistortion", displayName: "Bump Distortion",
+        summary: "Bulges (or pinches, with negative scale) a circular area around a center point.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(300.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 600.0),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -1.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
+    static let CIBumpDistortionLinear = FilterDescriptor(
+        name: "CIBumpDistortionLinear", displayName: "Bump Distortion Linear",
+        summary: "Bulges the image along a line through a center point.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(300.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 600.0),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: .number(1.0), minimum: -1.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
     static let CICMYKHalftone = FilterDescriptor(
         name: "CICMYKHalftone", displayName: "CMYK Halftone",
         summary: "Simulates a four-ink CMYK halftone print.",
@@ -335,6 +360,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CICircleSplashDistortion = FilterDescriptor(
+        name: "CICircleSplashDistortion", displayName: "Circle Splash Distortion",
+        summary: "Keeps a circle intact and streaks the pixels on its rim outward.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(150.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1000.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CICircularScreen = FilterDescriptor(
         name: "CICircularScreen", displayName: "Circular Screen",
         summary: "Halftone screen made of concentric circles.",
@@ -347,6 +383,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CICircularWrap = FilterDescriptor(
+        name: "CICircularWrap", displayName: "Circular Wrap Distortion",
+        summary: "Wraps the image around a transparent circle.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(150.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 600.0),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9")
     static let CIClamp = FilterDescriptor(
         name: "CIClamp", displayName: "Clamp",
         summary: "Leaves pixels inside a rectangle unchanged and extends its border pixels to infinity.",
@@ -829,6 +877,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.13", availableIOS: "11")
+    static let CIDisplacementDistortion = FilterDescriptor(
+        name: "CIDisplacementDistortion", displayName: "Displacement Distortion",
+        summary: "Offsets pixels by amounts read from a displacement image.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputDisplacementImage", displayName: "Displacement Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(50.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CIDissolveTransition = FilterDescriptor(
         name: "CIDissolveTransition", displayName: "Dissolve",
         summary: "Cross-fades from the source to the target image.",
@@ -994,6 +1053,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIGlassDistortion = FilterDescriptor(
+        name: "CIGlassDistortion", displayName: "Glass Distortion",
+        summary: "Refracts the image through a texture to look like patterned glass.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTexture", displayName: "Texture", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(200.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.01, sliderMaximum: 500.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "8")
     static let CIGloom = FilterDescriptor(
         name: "CIGloom", displayName: "Gloom",
         summary: "Dulls highlights (inverse of bloom).",
@@ -1063,6 +1134,17 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: nil, availableIOS: "8")
+    static let CIHoleDistortion = FilterDescriptor(
+        name: "CIHoleDistortion", displayName: "Hole Distortion",
+        summary: "Pushes pixels outward from a circular hole.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(150.0), identity: .number(0.1), minimum: 0.01, maximum: nil, sliderMinimum: 0.01, sliderMaximum: 1000.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIHueAdjust = FilterDescriptor(
         name: "CIHueAdjust", displayName: "Hue Adjust",
         summary: "Rotates hue by an angle.",
@@ -1147,6 +1229,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9")
+    static let CILightTunnel = FilterDescriptor(
+        name: "CILightTunnel", displayName: "Light Tunnel Distortion",
+        summary: "Spirals the image into a light-tunnel vortex around a center.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRotation", displayName: "Rotation", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.570796326794897),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 500.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "6")
     static let CILightenBlendMode = FilterDescriptor(
         name: "CILightenBlendMode", displayName: "Lighten Blend Mode",
         summary: "Blend mode: keeps the lighter of source and background.",
@@ -1593,6 +1687,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "8")
+    static let CIPinchDistortion = FilterDescriptor(
+        name: "CIPinchDistortion", displayName: "Pinch Distortion",
+        summary: "Pinches pixels toward a center within a radius.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(300.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1000.0),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 2.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIPixellate = FilterDescriptor(
         name: "CIPixellate", displayName: "Pixelate",
         summary: "Pixelates into square cells of averaged color.",
@@ -1954,6 +2060,31 @@ enum Catalog {
         ],
         outputKeys: ["outputImage", "outputValue:"],
         availableMacOS: "15.0", availableIOS: "18")
+    static let CITorusLensDistortion = FilterDescriptor(
+        name: "CITorusLensDistortion", displayName: "Torus Lens Distortion",
+        summary: "Refracts the image through a torus-shaped lens.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(160.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 500.0),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(80.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputRefraction", displayName: "Refraction", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.7), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 5.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
+    static let CITwirlDistortion = FilterDescriptor(
+        name: "CITwirlDistortion", displayName: "Twirl Distortion",
+        summary: "Twists pixels around a center by an angle that fades with distance.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(300.0), identity: .number(300.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 500.0),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(3.141592653589793), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -12.56637061435917, sliderMaximum: 12.56637061435917),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "5")
     static let CIUnsharpMask = FilterDescriptor(
         name: "CIUnsharpMask", displayName: "Unsharp Mask",
         summary: "Sharpens by adding back the difference from a blurred copy.",
@@ -2009,6 +2140,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "12.0", availableIOS: "15")
+    static let CIVortexDistortion = FilterDescriptor(
+        name: "CIVortexDistortion", displayName: "Vortex Distortion",
+        summary: "Swirls pixels around a center like a vortex.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(300.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 800.0),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(56.548667764616276), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -94.24777960769379, sliderMaximum: 94.24777960769379),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6")
     static let CIWhitePointAdjust = FilterDescriptor(
         name: "CIWhitePointAdjust", displayName: "White Point Adjust",
         summary: "Remaps colors so a chosen color becomes the white point.",
@@ -2061,9 +2204,13 @@ extension BuiltinFilters {
         blurredRectangleGenerator,
         blurredRoundedRectangleGenerator,
         boxBlur,
+        bumpDistortion,
+        bumpDistortionLinear,
         cmykHalftone,
         checkerboardGenerator,
+        circleSplashDistortion,
         circularScreen,
+        circularWrap,
         clamp,
         code128BarcodeGenerator,
         colorAbsoluteDifference,
@@ -2108,6 +2255,7 @@ extension BuiltinFilters {
         differenceBlendMode,
         disintegrateWithMaskTransition,
         disparityToDepth,
+        displacementDistortion,
         dissolveTransition,
         distanceGradientFromRedMask,
         dither,
@@ -2123,12 +2271,14 @@ extension BuiltinFilters {
         gammaAdjust,
         gaussianBlur,
         gaussianGradient,
+        glassDistortion,
         gloom,
         hardLightBlendMode,
         hatchedScreen,
         hexagonalPixellate,
         highlightShadowAdjust,
         histogramDisplayFilter,
+        holeDistortion,
         hueAdjust,
         hueBlendMode,
         hueSaturationValueGradient,
@@ -2136,6 +2286,7 @@ extension BuiltinFilters {
         labDeltaE,
         lanczosScaleTransform,
         lenticularHaloGenerator,
+        lightTunnel,
         lightenBlendMode,
         lineOverlay,
         lineScreen,
@@ -2177,6 +2328,7 @@ extension BuiltinFilters {
         photoEffectTonal,
         photoEffectTransfer,
         pinLightBlendMode,
+        pinchDistortion,
         pixellate,
         pointillize,
         qrCodeGenerator,
@@ -2209,11 +2361,14 @@ extension BuiltinFilters {
         thermal,
         toneCurve,
         toneMapHeadroom,
+        torusLensDistortion,
+        twirlDistortion,
         unsharpMask,
         vibrance,
         vignette,
         vignetteEffect,
         vividLightBlendMode,
+        vortexDistortion,
         whitePointAdjust,
         xRay,
     ]
@@ -2384,6 +2539,23 @@ public protocol CIBoxBlur: CIFilterProtocol {
     var radius: Float { get set }
 }
 
+/// Typed access to the inputs of CIBumpDistortion.
+public protocol CIBumpDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+    var scale: Float { get set }
+}
+
+/// Typed access to the inputs of CIBumpDistortionLinear.
+public protocol CIBumpDistortionLinear: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+    var angle: Float { get set }
+    var scale: Float { get set }
+}
+
 /// Typed access to the inputs of CICMYKHalftone.
 public protocol CICMYKHalftone: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -2404,12 +2576,27 @@ public protocol CICheckerboardGenerator: CIFilterProtocol {
     var sharpness: Float { get set }
 }
 
+/// Typed access to the inputs of CICircleSplashDistortion.
+public protocol CICircleSplashDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+}
+
 /// Typed access to the inputs of CICircularScreen.
 public protocol CICircularScreen: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     var center: CGPoint { get set }
     var width: Float { get set }
     var sharpness: Float { get set }
+}
+
+/// Typed access to the inputs of CICircularWrap.
+public protocol CICircularWrap: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+    var angle: Float { get set }
 }
 
 /// Typed access to the inputs of CICode128BarcodeGenerator.
@@ -2602,6 +2789,13 @@ public protocol CIDisparityToDepth: CIFilterProtocol {
     var inputImage: CIImage? { get set }
 }
 
+/// Typed access to the inputs of CIDisplacementDistortion.
+public protocol CIDisplacementDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var displacementImage: CIImage? { get set }
+    var scale: Float { get set }
+}
+
 /// Typed access to the inputs of CIDissolveTransition.
 public protocol CIDissolveTransition: CITransitionFilter {
     var inputImage: CIImage? { get set }
@@ -2695,6 +2889,14 @@ public protocol CIGaussianGradient: CIFilterProtocol {
     var radius: Float { get set }
 }
 
+/// Typed access to the inputs of CIGlassDistortion.
+public protocol CIGlassDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var texture: CIImage? { get set }
+    var center: CGPoint { get set }
+    var scale: Float { get set }
+}
+
 /// Typed access to the inputs of CIGloom.
 public protocol CIGloom: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -2732,6 +2934,13 @@ public protocol CIHistogramDisplay: CIFilterProtocol {
     var height: Float { get set }
     var highLimit: Float { get set }
     var lowLimit: Float { get set }
+}
+
+/// Typed access to the inputs of CIHoleDistortion.
+public protocol CIHoleDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
 }
 
 /// Typed access to the inputs of CIHueAdjust.
@@ -2782,6 +2991,14 @@ public protocol CILenticularHaloGenerator: CIFilterProtocol {
     var striationStrength: Float { get set }
     var striationContrast: Float { get set }
     var time: Float { get set }
+}
+
+/// Typed access to the inputs of CILightTunnel.
+public protocol CILightTunnel: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var rotation: Float { get set }
+    var radius: Float { get set }
 }
 
 /// Typed access to the inputs of CILineOverlay.
@@ -2965,6 +3182,14 @@ public protocol CIPerspectiveTransformWithExtent: CIFourCoordinateGeometryFilter
 public protocol CIPhotoEffect: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     var extrapolate: Bool { get set }
+}
+
+/// Typed access to the inputs of CIPinchDistortion.
+public protocol CIPinchDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+    var scale: Float { get set }
 }
 
 /// Typed access to the inputs of CIPixellate.
@@ -3152,6 +3377,23 @@ public protocol CIToneMapHeadroom: CIFilterProtocol {
     var targetHeadroom: Float { get set }
 }
 
+/// Typed access to the inputs of CITorusLensDistortion.
+public protocol CITorusLensDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+    var width: Float { get set }
+    var refraction: Float { get set }
+}
+
+/// Typed access to the inputs of CITwirlDistortion.
+public protocol CITwirlDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+    var angle: Float { get set }
+}
+
 /// Typed access to the inputs of CIUnsharpMask.
 public protocol CIUnsharpMask: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -3179,6 +3421,14 @@ public protocol CIVignetteEffect: CIFilterProtocol {
     var radius: Float { get set }
     var intensity: Float { get set }
     var falloff: Float { get set }
+}
+
+/// Typed access to the inputs of CIVortexDistortion.
+public protocol CIVortexDistortion: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var radius: Float { get set }
+    var angle: Float { get set }
 }
 
 /// Typed access to the inputs of CIWhitePointAdjust.
@@ -3751,6 +4001,60 @@ extension CIFilter {
     public static func boxBlur() -> CIFilter & CIBoxBlur { CIBoxBlurBuiltinFilter() }
 }
 
+final class CIBumpDistortionBuiltinFilter: CIFilter, CIBumpDistortion {
+    override init() { super.init(builtin: BuiltinFilters.bumpDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+}
+
+extension CIFilter {
+    /// Bump Distortion: Bulges (or pinches, with negative scale) a circular area around a center point.
+    public static func bumpDistortion() -> CIFilter & CIBumpDistortion { CIBumpDistortionBuiltinFilter() }
+}
+
+final class CIBumpDistortionLinearBuiltinFilter: CIFilter, CIBumpDistortionLinear {
+    override init() { super.init(builtin: BuiltinFilters.bumpDistortionLinear) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+}
+
+extension CIFilter {
+    /// Bump Distortion Linear: Bulges the image along a line through a center point.
+    public static func bumpDistortionLinear() -> CIFilter & CIBumpDistortionLinear { CIBumpDistortionLinearBuiltinFilter() }
+}
+
 final class CICMYKHalftoneBuiltinFilter: CIFilter, CICMYKHalftone {
     override init() { super.init(builtin: BuiltinFilters.cmykHalftone) }
     var inputImage: CIImage? {
@@ -3817,6 +4121,27 @@ extension CIFilter {
     public static func checkerboardGenerator() -> CIFilter & CICheckerboardGenerator { CICheckerboardGeneratorBuiltinFilter() }
 }
 
+final class CICircleSplashDistortionBuiltinFilter: CIFilter, CICircleSplashDistortion {
+    override init() { super.init(builtin: BuiltinFilters.circleSplashDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Circle Splash Distortion: Keeps a circle intact and streaks the pixels on its rim outward.
+    public static func circleSplashDistortion() -> CIFilter & CICircleSplashDistortion { CICircleSplashDistortionBuiltinFilter() }
+}
+
 final class CICircularScreenBuiltinFilter: CIFilter, CICircularScreen {
     override init() { super.init(builtin: BuiltinFilters.circularScreen) }
     var inputImage: CIImage? {
@@ -3840,6 +4165,31 @@ final class CICircularScreenBuiltinFilter: CIFilter, CICircularScreen {
 extension CIFilter {
     /// Circular Screen: Halftone screen made of concentric circles.
     public static func circularScreen() -> CIFilter & CICircularScreen { CICircularScreenBuiltinFilter() }
+}
+
+final class CICircularWrapBuiltinFilter: CIFilter, CICircularWrap {
+    override init() { super.init(builtin: BuiltinFilters.circularWrap) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+}
+
+extension CIFilter {
+    /// Circular Wrap Distortion: Wraps the image around a transparent circle.
+    public static func circularWrap() -> CIFilter & CICircularWrap { CICircularWrapBuiltinFilter() }
 }
 
 final class CICode128BarcodeGeneratorBuiltinFilter: CIFilter, CICode128BarcodeGenerator {
@@ -4711,6 +5061,27 @@ extension CIFilter {
     public static func disparityToDepth() -> CIFilter & CIDisparityToDepth { CIDisparityToDepthBuiltinFilter() }
 }
 
+final class CIDisplacementDistortionBuiltinFilter: CIFilter, CIDisplacementDistortion {
+    override init() { super.init(builtin: BuiltinFilters.displacementDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var displacementImage: CIImage? {
+        get { typedValue(forKey: "inputDisplacementImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputDisplacementImage") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+}
+
+extension CIFilter {
+    /// Displacement Distortion: Offsets pixels by amounts read from a displacement image.
+    public static func displacementDistortion() -> CIFilter & CIDisplacementDistortion { CIDisplacementDistortionBuiltinFilter() }
+}
+
 final class CIDissolveTransitionBuiltinFilter: CIFilter, CIDissolveTransition {
     override init() { super.init(builtin: BuiltinFilters.dissolveTransition) }
     var inputImage: CIImage? {
@@ -5026,6 +5397,31 @@ extension CIFilter {
     public static func gaussianGradient() -> CIFilter & CIGaussianGradient { CIGaussianGradientBuiltinFilter() }
 }
 
+final class CIGlassDistortionBuiltinFilter: CIFilter, CIGlassDistortion {
+    override init() { super.init(builtin: BuiltinFilters.glassDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var texture: CIImage? {
+        get { typedValue(forKey: "inputTexture", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputTexture") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+}
+
+extension CIFilter {
+    /// Glass Distortion: Refracts the image through a texture to look like patterned glass.
+    public static func glassDistortion() -> CIFilter & CIGlassDistortion { CIGlassDistortionBuiltinFilter() }
+}
+
 final class CIGloomBuiltinFilter: CIFilter, CIGloom {
     override init() { super.init(builtin: BuiltinFilters.gloom) }
     var inputImage: CIImage? {
@@ -5162,6 +5558,27 @@ final class CIHistogramDisplayFilterBuiltinFilter: CIFilter, CIHistogramDisplay 
 extension CIFilter {
     /// Histogram Display: Draws a visual histogram chart from the output of an area histogram.
     public static func histogramDisplay() -> CIFilter & CIHistogramDisplay { CIHistogramDisplayFilterBuiltinFilter() }
+}
+
+final class CIHoleDistortionBuiltinFilter: CIFilter, CIHoleDistortion {
+    override init() { super.init(builtin: BuiltinFilters.holeDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Hole Distortion: Pushes pixels outward from a circular hole.
+    public static func holeDistortion() -> CIFilter & CIHoleDistortion { CIHoleDistortionBuiltinFilter() }
 }
 
 final class CIHueAdjustBuiltinFilter: CIFilter, CIHueAdjust {
@@ -5337,6 +5754,31 @@ final class CILenticularHaloGeneratorBuiltinFilter: CIFilter, CILenticularHaloGe
 extension CIFilter {
     /// Lenticular Halo: Generates a lens-flare style halo ring.
     public static func lenticularHaloGenerator() -> CIFilter & CILenticularHaloGenerator { CILenticularHaloGeneratorBuiltinFilter() }
+}
+
+final class CILightTunnelBuiltinFilter: CIFilter, CILightTunnel {
+    override init() { super.init(builtin: BuiltinFilters.lightTunnel) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var rotation: Float {
+        get { typedValue(forKey: "inputRotation", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRotation") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Light Tunnel Distortion: Spirals the image into a light-tunnel vortex around a center.
+    public static func lightTunnel() -> CIFilter & CILightTunnel { CILightTunnelBuiltinFilter() }
 }
 
 final class CILightenBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
@@ -6180,6 +6622,31 @@ extension CIFilter {
     public static func pinLightBlendMode() -> CIFilter & CICompositeOperation { CIPinLightBlendModeBuiltinFilter() }
 }
 
+final class CIPinchDistortionBuiltinFilter: CIFilter, CIPinchDistortion {
+    override init() { super.init(builtin: BuiltinFilters.pinchDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+}
+
+extension CIFilter {
+    /// Pinch Distortion: Pinches pixels toward a center within a radius.
+    public static func pinchDistortion() -> CIFilter & CIPinchDistortion { CIPinchDistortionBuiltinFilter() }
+}
+
 final class CIPixellateBuiltinFilter: CIFilter, CIPixellate {
     override init() { super.init(builtin: BuiltinFilters.pixellate) }
     var inputImage: CIImage? {
@@ -6888,6 +7355,60 @@ extension CIFilter {
     public static func toneMapHeadroom() -> CIFilter & CIToneMapHeadroom { CIToneMapHeadroomBuiltinFilter() }
 }
 
+final class CITorusLensDistortionBuiltinFilter: CIFilter, CITorusLensDistortion {
+    override init() { super.init(builtin: BuiltinFilters.torusLensDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var refraction: Float {
+        get { typedValue(forKey: "inputRefraction", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRefraction") }
+    }
+}
+
+extension CIFilter {
+    /// Torus Lens Distortion: Refracts the image through a torus-shaped lens.
+    public static func torusLensDistortion() -> CIFilter & CITorusLensDistortion { CITorusLensDistortionBuiltinFilter() }
+}
+
+final class CITwirlDistortionBuiltinFilter: CIFilter, CITwirlDistortion {
+    override init() { super.init(builtin: BuiltinFilters.twirlDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+}
+
+extension CIFilter {
+    /// Twirl Distortion: Twists pixels around a center by an angle that fades with distance.
+    public static func twirlDistortion() -> CIFilter & CITwirlDistortion { CITwirlDistortionBuiltinFilter() }
+}
+
 final class CIUnsharpMaskBuiltinFilter: CIFilter, CIUnsharpMask {
     override init() { super.init(builtin: BuiltinFilters.unsharpMask) }
     var inputImage: CIImage? {
@@ -6993,6 +7514,31 @@ extension CIFilter {
     public static func vividLightBlendMode() -> CIFilter & CICompositeOperation { CIVividLightBlendModeBuiltinFilter() }
 }
 
+final class CIVortexDistortionBuiltinFilter: CIFilter, CIVortexDistortion {
+    override init() { super.init(builtin: BuiltinFilters.vortexDistortion) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+}
+
+extension CIFilter {
+    /// Vortex Distortion: Swirls pixels around a center like a vortex.
+    public static func vortexDistortion() -> CIFilter & CIVortexDistortion { CIVortexDistortionBuiltinFilter() }
+}
+
 final class CIWhitePointAdjustBuiltinFilter: CIFilter, CIWhitePointAdjust {
     override init() { super.init(builtin: BuiltinFilters.whitePointAdjust) }
     var inputImage: CIImage? {
@@ -7053,9 +7599,13 @@ extension BuiltinFilters {
         "CIBlurredRectangleGenerator": { CIBlurredRectangleGeneratorBuiltinFilter() },
         "CIBlurredRoundedRectangleGenerator": { CIBlurredRoundedRectangleGeneratorBuiltinFilter() },
         "CIBoxBlur": { CIBoxBlurBuiltinFilter() },
+        "CIBumpDistortion": { CIBumpDistortionBuiltinFilter() },
+        "CIBumpDistortionLinear": { CIBumpDistortionLinearBuiltinFilter() },
         "CICMYKHalftone": { CICMYKHalftoneBuiltinFilter() },
         "CICheckerboardGenerator": { CICheckerboardGeneratorBuiltinFilter() },
+        "CICircleSplashDistortion": { CICircleSplashDistortionBuiltinFilter() },
         "CICircularScreen": { CICircularScreenBuiltinFilter() },
+        "CICircularWrap": { CICircularWrapBuiltinFilter() },
         "CICode128BarcodeGenerator": { CICode128BarcodeGeneratorBuiltinFilter() },
         "CIColorAbsoluteDifference": { CIColorAbsoluteDifferenceBuiltinFilter() },
         "CIColorBlendMode": { CIColorBlendModeBuiltinFilter() },
@@ -7097,6 +7647,7 @@ extension BuiltinFilters {
         "CIDifferenceBlendMode": { CIDifferenceBlendModeBuiltinFilter() },
         "CIDisintegrateWithMaskTransition": { CIDisintegrateWithMaskTransitionBuiltinFilter() },
         "CIDisparityToDepth": { CIDisparityToDepthBuiltinFilter() },
+        "CIDisplacementDistortion": { CIDisplacementDistortionBuiltinFilter() },
         "CIDissolveTransition": { CIDissolveTransitionBuiltinFilter() },
         "CIDistanceGradientFromRedMask": { CIDistanceGradientFromRedMaskBuiltinFilter() },
         "CIDither": { CIDitherBuiltinFilter() },
@@ -7112,12 +7663,14 @@ extension BuiltinFilters {
         "CIGammaAdjust": { CIGammaAdjustBuiltinFilter() },
         "CIGaussianBlur": { CIGaussianBlurBuiltinFilter() },
         "CIGaussianGradient": { CIGaussianGradientBuiltinFilter() },
+        "CIGlassDistortion": { CIGlassDistortionBuiltinFilter() },
         "CIGloom": { CIGloomBuiltinFilter() },
         "CIHardLightBlendMode": { CIHardLightBlendModeBuiltinFilter() },
         "CIHatchedScreen": { CIHatchedScreenBuiltinFilter() },
         "CIHexagonalPixellate": { CIHexagonalPixellateBuiltinFilter() },
         "CIHighlightShadowAdjust": { CIHighlightShadowAdjustBuiltinFilter() },
         "CIHistogramDisplayFilter": { CIHistogramDisplayFilterBuiltinFilter() },
+        "CIHoleDistortion": { CIHoleDistortionBuiltinFilter() },
         "CIHueAdjust": { CIHueAdjustBuiltinFilter() },
         "CIHueBlendMode": { CIHueBlendModeBuiltinFilter() },
         "CIHueSaturationValueGradient": { CIHueSaturationValueGradientBuiltinFilter() },
@@ -7125,6 +7678,7 @@ extension BuiltinFilters {
         "CILabDeltaE": { CILabDeltaEBuiltinFilter() },
         "CILanczosScaleTransform": { CILanczosScaleTransformBuiltinFilter() },
         "CILenticularHaloGenerator": { CILenticularHaloGeneratorBuiltinFilter() },
+        "CILightTunnel": { CILightTunnelBuiltinFilter() },
         "CILightenBlendMode": { CILightenBlendModeBuiltinFilter() },
         "CILineOverlay": { CILineOverlayBuiltinFilter() },
         "CILineScreen": { CILineScreenBuiltinFilter() },
@@ -7166,6 +7720,7 @@ extension BuiltinFilters {
         "CIPhotoEffectTonal": { CIPhotoEffectTonalBuiltinFilter() },
         "CIPhotoEffectTransfer": { CIPhotoEffectTransferBuiltinFilter() },
         "CIPinLightBlendMode": { CIPinLightBlendModeBuiltinFilter() },
+        "CIPinchDistortion": { CIPinchDistortionBuiltinFilter() },
         "CIPixellate": { CIPixellateBuiltinFilter() },
         "CIPointillize": { CIPointillizeBuiltinFilter() },
         "CIQRCodeGenerator": { CIQRCodeGeneratorBuiltinFilter() },
@@ -7198,11 +7753,14 @@ extension BuiltinFilters {
         "CIThermal": { CIThermalBuiltinFilter() },
         "CIToneCurve": { CIToneCurveBuiltinFilter() },
         "CIToneMapHeadroom": { CIToneMapHeadroomBuiltinFilter() },
+        "CITorusLensDistortion": { CITorusLensDistortionBuiltinFilter() },
+        "CITwirlDistortion": { CITwirlDistortionBuiltinFilter() },
         "CIUnsharpMask": { CIUnsharpMaskBuiltinFilter() },
         "CIVibrance": { CIVibranceBuiltinFilter() },
         "CIVignette": { CIVignetteBuiltinFilter() },
         "CIVignetteEffect": { CIVignetteEffectBuiltinFilter() },
         "CIVividLightBlendMode": { CIVividLightBlendModeBuiltinFilter() },
+        "CIVortexDistortion": { CIVortexDistortionBuiltinFilter() },
         "CIWhitePointAdjust": { CIWhitePointAdjustBuiltinFilter() },
         "CIXRay": { CIXRayBuiltinFilter() },
     ]
