@@ -913,6 +913,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9")
+    static let CIEightfoldReflectedTile = FilterDescriptor(
+        name: "CIEightfoldReflectedTile", displayName: "Eightfold Reflected Tile",
+        summary: "Tiles the image with 8-way reflective symmetry.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
     static let CIExclusionBlendMode = FilterDescriptor(
         name: "CIExclusionBlendMode", displayName: "Exclusion Blend Mode",
         summary: "Blend mode: exclusion (lower-contrast variant of difference).",
@@ -962,6 +974,44 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CIFourfoldReflectedTile = FilterDescriptor(
+        name: "CIFourfoldReflectedTile", displayName: "Fourfold Reflected Tile",
+        summary: "Tiles the image with 4-way reflective symmetry.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputAcuteAngle", displayName: "Acute Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(1.5707963267948966), identity: .number(1.570796326794897), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
+    static let CIFourfoldRotatedTile = FilterDescriptor(
+        name: "CIFourfoldRotatedTile", displayName: "Fourfold Rotated Tile",
+        summary: "Tiles the image by rotating copies in 90-degree steps.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
+    static let CIFourfoldTranslatedTile = FilterDescriptor(
+        name: "CIFourfoldTranslatedTile", displayName: "Fourfold Translated Tile",
+        summary: "Tiles the image using four translated copies.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputAcuteAngle", displayName: "Acute Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(1.5707963267948966), identity: .number(1.570796326794897), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
     static let CIGammaAdjust = FilterDescriptor(
         name: "CIGammaAdjust", displayName: "Gamma Adjust",
         summary: "Applies a power (gamma) curve to color values.",
@@ -994,6 +1044,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIGlideReflectedTile = FilterDescriptor(
+        name: "CIGlideReflectedTile", displayName: "Glide Reflected Tile",
+        summary: "Tiles the image with glide-reflection symmetry.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
     static let CIGloom = FilterDescriptor(
         name: "CIGloom", displayName: "Gloom",
         summary: "Dulls highlights (inverse of bloom).",
@@ -1110,6 +1172,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.15", availableIOS: "13")
+    static let CIKaleidoscope = FilterDescriptor(
+        name: "CIKaleidoscope", displayName: "Kaleidoscope",
+        summary: "Kaleidoscope with N-fold rotational mirroring about a center.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCount", displayName: "Count", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(6.0), identity: nil, minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 64.0),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CILabDeltaE = FilterDescriptor(
         name: "CILabDeltaE", displayName: "Lab ∆E",
         summary: "Per-pixel CIE Delta E color difference between two images.",
@@ -1757,6 +1831,30 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "26.0", availableIOS: "26")
+    static let CISixfoldReflectedTile = FilterDescriptor(
+        name: "CISixfoldReflectedTile", displayName: "Sixfold Reflected Tile",
+        summary: "Tiles the image with 6-way reflective symmetry.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
+    static let CISixfoldRotatedTile = FilterDescriptor(
+        name: "CISixfoldRotatedTile", displayName: "Sixfold Rotated Tile",
+        summary: "Tiles the image by rotating copies in 60-degree steps.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
     static let CISmoothLinearGradient = FilterDescriptor(
         name: "CISmoothLinearGradient", displayName: "Smooth Linear Gradient",
         summary: "Linear gradient between two points using a smooth (S-curve) interpolation.",
@@ -1954,6 +2052,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage", "outputValue:"],
         availableMacOS: "15.0", availableIOS: "18")
+    static let CITwelvefoldReflectedTile = FilterDescriptor(
+        name: "CITwelvefoldReflectedTile", displayName: "Twelvefold Reflected Tile",
+        summary: "Tiles the image with 12-way reflective symmetry.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
     static let CIUnsharpMask = FilterDescriptor(
         name: "CIUnsharpMask", displayName: "Unsharp Mask",
         summary: "Sharpens by adding back the difference from a blurred copy.",
@@ -2116,13 +2226,18 @@ extension BuiltinFilters {
         dotScreen,
         edgeWork,
         edges,
+        eightfoldReflectedTile,
         exclusionBlendMode,
         exposureAdjust,
         falseColor,
         flashTransition,
+        fourfoldReflectedTile,
+        fourfoldRotatedTile,
+        fourfoldTranslatedTile,
         gammaAdjust,
         gaussianBlur,
         gaussianGradient,
+        glideReflectedTile,
         gloom,
         hardLightBlendMode,
         hatchedScreen,
@@ -2133,6 +2248,7 @@ extension BuiltinFilters {
         hueBlendMode,
         hueSaturationValueGradient,
         kMeans,
+        kaleidoscope,
         labDeltaE,
         lanczosScaleTransform,
         lenticularHaloGenerator,
@@ -2192,6 +2308,8 @@ extension BuiltinFilters {
         sepiaTone,
         sharpenLuminance,
         signedDistanceGradientFromRedMask,
+        sixfoldReflectedTile,
+        sixfoldRotatedTile,
         smoothLinearGradient,
         sobelGradients,
         softLightBlendMode,
@@ -2209,6 +2327,7 @@ extension BuiltinFilters {
         thermal,
         toneCurve,
         toneMapHeadroom,
+        twelvefoldReflectedTile,
         unsharpMask,
         vibrance,
         vignette,
@@ -2648,6 +2767,14 @@ public protocol CIEdges: CIFilterProtocol {
     var intensity: Float { get set }
 }
 
+/// Typed access to the inputs of CIEightfoldReflectedTile.
+public protocol CIEightfoldReflectedTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+}
+
 /// Typed access to the inputs of CIExposureAdjust.
 public protocol CIExposureAdjust: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -2675,6 +2802,32 @@ public protocol CIFlashTransition: CITransitionFilter {
     var fadeThreshold: Float { get set }
 }
 
+/// Typed access to the inputs of CIFourfoldReflectedTile.
+public protocol CIFourfoldReflectedTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+    var acuteAngle: Float { get set }
+}
+
+/// Typed access to the inputs of CIFourfoldRotatedTile.
+public protocol CIFourfoldRotatedTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+}
+
+/// Typed access to the inputs of CIFourfoldTranslatedTile.
+public protocol CIFourfoldTranslatedTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+    var acuteAngle: Float { get set }
+}
+
 /// Typed access to the inputs of CIGammaAdjust.
 public protocol CIGammaAdjust: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -2693,6 +2846,14 @@ public protocol CIGaussianGradient: CIFilterProtocol {
     var color0: CIColor { get set }
     var color1: CIColor { get set }
     var radius: Float { get set }
+}
+
+/// Typed access to the inputs of CIGlideReflectedTile.
+public protocol CIGlideReflectedTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
 }
 
 /// Typed access to the inputs of CIGloom.
@@ -2757,6 +2918,14 @@ public protocol CIKMeans: CIFilterProtocol {
     var count: Float { get set }
     var passes: Float { get set }
     var perceptual: Bool { get set }
+}
+
+/// Typed access to the inputs of CIKaleidoscope.
+public protocol CIKaleidoscope: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var count: Float { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
 }
 
 /// Typed access to the inputs of CILabDeltaE.
@@ -3059,6 +3228,22 @@ public protocol CISignedDistanceGradientFromRedMask: CIFilterProtocol {
     var maximumDistance: Float { get set }
 }
 
+/// Typed access to the inputs of CISixfoldReflectedTile.
+public protocol CISixfoldReflectedTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+}
+
+/// Typed access to the inputs of CISixfoldRotatedTile.
+public protocol CISixfoldRotatedTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+}
+
 /// Typed access to the inputs of CISmoothLinearGradient.
 public protocol CISmoothLinearGradient: CIFilterProtocol {
     var point0: CGPoint { get set }
@@ -3150,6 +3335,14 @@ public protocol CIToneMapHeadroom: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     var sourceHeadroom: Float { get set }
     var targetHeadroom: Float { get set }
+}
+
+/// Typed access to the inputs of CITwelvefoldReflectedTile.
+public protocol CITwelvefoldReflectedTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
 }
 
 /// Typed access to the inputs of CIUnsharpMask.
@@ -4863,6 +5056,31 @@ extension CIFilter {
     public static func edges() -> CIFilter & CIEdges { CIEdgesBuiltinFilter() }
 }
 
+final class CIEightfoldReflectedTileBuiltinFilter: CIFilter, CIEightfoldReflectedTile {
+    override init() { super.init(builtin: BuiltinFilters.eightfoldReflectedTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Eightfold Reflected Tile: Tiles the image with 8-way reflective symmetry.
+    public static func eightfoldReflectedTile() -> CIFilter & CIEightfoldReflectedTile { CIEightfoldReflectedTileBuiltinFilter() }
+}
+
 final class CIExclusionBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.exclusionBlendMode) }
     var inputImage: CIImage? {
@@ -4967,6 +5185,89 @@ extension CIFilter {
     public static func flashTransition() -> CIFilter & CIFlashTransition { CIFlashTransitionBuiltinFilter() }
 }
 
+final class CIFourfoldReflectedTileBuiltinFilter: CIFilter, CIFourfoldReflectedTile {
+    override init() { super.init(builtin: BuiltinFilters.fourfoldReflectedTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var acuteAngle: Float {
+        get { typedValue(forKey: "inputAcuteAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAcuteAngle") }
+    }
+}
+
+extension CIFilter {
+    /// Fourfold Reflected Tile: Tiles the image with 4-way reflective symmetry.
+    public static func fourfoldReflectedTile() -> CIFilter & CIFourfoldReflectedTile { CIFourfoldReflectedTileBuiltinFilter() }
+}
+
+final class CIFourfoldRotatedTileBuiltinFilter: CIFilter, CIFourfoldRotatedTile {
+    override init() { super.init(builtin: BuiltinFilters.fourfoldRotatedTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Fourfold Rotated Tile: Tiles the image by rotating copies in 90-degree steps.
+    public static func fourfoldRotatedTile() -> CIFilter & CIFourfoldRotatedTile { CIFourfoldRotatedTileBuiltinFilter() }
+}
+
+final class CIFourfoldTranslatedTileBuiltinFilter: CIFilter, CIFourfoldTranslatedTile {
+    override init() { super.init(builtin: BuiltinFilters.fourfoldTranslatedTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var acuteAngle: Float {
+        get { typedValue(forKey: "inputAcuteAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAcuteAngle") }
+    }
+}
+
+extension CIFilter {
+    /// Fourfold Translated Tile: Tiles the image using four translated copies.
+    public static func fourfoldTranslatedTile() -> CIFilter & CIFourfoldTranslatedTile { CIFourfoldTranslatedTileBuiltinFilter() }
+}
+
 final class CIGammaAdjustBuiltinFilter: CIFilter, CIGammaAdjust {
     override init() { super.init(builtin: BuiltinFilters.gammaAdjust) }
     var inputImage: CIImage? {
@@ -5024,6 +5325,31 @@ final class CIGaussianGradientBuiltinFilter: CIFilter, CIGaussianGradient {
 extension CIFilter {
     /// Gaussian Gradient: Generates a radial gradient with a Gaussian falloff between two colors.
     public static func gaussianGradient() -> CIFilter & CIGaussianGradient { CIGaussianGradientBuiltinFilter() }
+}
+
+final class CIGlideReflectedTileBuiltinFilter: CIFilter, CIGlideReflectedTile {
+    override init() { super.init(builtin: BuiltinFilters.glideReflectedTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Glide Reflected Tile: Tiles the image with glide-reflection symmetry.
+    public static func glideReflectedTile() -> CIFilter & CIGlideReflectedTile { CIGlideReflectedTileBuiltinFilter() }
 }
 
 final class CIGloomBuiltinFilter: CIFilter, CIGloom {
@@ -5258,6 +5584,31 @@ final class CIKMeansBuiltinFilter: CIFilter, CIKMeans {
 extension CIFilter {
     /// KMeans: Clusters the colors of a region into K representative colors (palette).
     public static func kMeans() -> CIFilter & CIKMeans { CIKMeansBuiltinFilter() }
+}
+
+final class CIKaleidoscopeBuiltinFilter: CIFilter, CIKaleidoscope {
+    override init() { super.init(builtin: BuiltinFilters.kaleidoscope) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var count: Float {
+        get { typedValue(forKey: "inputCount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCount") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+}
+
+extension CIFilter {
+    /// Kaleidoscope: Kaleidoscope with N-fold rotational mirroring about a center.
+    public static func kaleidoscope() -> CIFilter & CIKaleidoscope { CIKaleidoscopeBuiltinFilter() }
 }
 
 final class CILabDeltaEBuiltinFilter: CIFilter, CILabDeltaE {
@@ -6491,6 +6842,56 @@ extension CIFilter {
     public static func signedDistanceGradientFromRedMask() -> CIFilter & CISignedDistanceGradientFromRedMask { CISignedDistanceGradientFromRedMaskBuiltinFilter() }
 }
 
+final class CISixfoldReflectedTileBuiltinFilter: CIFilter, CISixfoldReflectedTile {
+    override init() { super.init(builtin: BuiltinFilters.sixfoldReflectedTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Sixfold Reflected Tile: Tiles the image with 6-way reflective symmetry.
+    public static func sixfoldReflectedTile() -> CIFilter & CISixfoldReflectedTile { CISixfoldReflectedTileBuiltinFilter() }
+}
+
+final class CISixfoldRotatedTileBuiltinFilter: CIFilter, CISixfoldRotatedTile {
+    override init() { super.init(builtin: BuiltinFilters.sixfoldRotatedTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Sixfold Rotated Tile: Tiles the image by rotating copies in 60-degree steps.
+    public static func sixfoldRotatedTile() -> CIFilter & CISixfoldRotatedTile { CISixfoldRotatedTileBuiltinFilter() }
+}
+
 final class CISmoothLinearGradientBuiltinFilter: CIFilter, CISmoothLinearGradient {
     override init() { super.init(builtin: BuiltinFilters.smoothLinearGradient) }
     var point0: CGPoint {
@@ -6888,6 +7289,31 @@ extension CIFilter {
     public static func toneMapHeadroom() -> CIFilter & CIToneMapHeadroom { CIToneMapHeadroomBuiltinFilter() }
 }
 
+final class CITwelvefoldReflectedTileBuiltinFilter: CIFilter, CITwelvefoldReflectedTile {
+    override init() { super.init(builtin: BuiltinFilters.twelvefoldReflectedTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Twelvefold Reflected Tile: Tiles the image with 12-way reflective symmetry.
+    public static func twelvefoldReflectedTile() -> CIFilter & CITwelvefoldReflectedTile { CITwelvefoldReflectedTileBuiltinFilter() }
+}
+
 final class CIUnsharpMaskBuiltinFilter: CIFilter, CIUnsharpMask {
     override init() { super.init(builtin: BuiltinFilters.unsharpMask) }
     var inputImage: CIImage? {
@@ -7105,13 +7531,18 @@ extension BuiltinFilters {
         "CIDotScreen": { CIDotScreenBuiltinFilter() },
         "CIEdgeWork": { CIEdgeWorkBuiltinFilter() },
         "CIEdges": { CIEdgesBuiltinFilter() },
+        "CIEightfoldReflectedTile": { CIEightfoldReflectedTileBuiltinFilter() },
         "CIExclusionBlendMode": { CIExclusionBlendModeBuiltinFilter() },
         "CIExposureAdjust": { CIExposureAdjustBuiltinFilter() },
         "CIFalseColor": { CIFalseColorBuiltinFilter() },
         "CIFlashTransition": { CIFlashTransitionBuiltinFilter() },
+        "CIFourfoldReflectedTile": { CIFourfoldReflectedTileBuiltinFilter() },
+        "CIFourfoldRotatedTile": { CIFourfoldRotatedTileBuiltinFilter() },
+        "CIFourfoldTranslatedTile": { CIFourfoldTranslatedTileBuiltinFilter() },
         "CIGammaAdjust": { CIGammaAdjustBuiltinFilter() },
         "CIGaussianBlur": { CIGaussianBlurBuiltinFilter() },
         "CIGaussianGradient": { CIGaussianGradientBuiltinFilter() },
+        "CIGlideReflectedTile": { CIGlideReflectedTileBuiltinFilter() },
         "CIGloom": { CIGloomBuiltinFilter() },
         "CIHardLightBlendMode": { CIHardLightBlendModeBuiltinFilter() },
         "CIHatchedScreen": { CIHatchedScreenBuiltinFilter() },
@@ -7122,6 +7553,7 @@ extension BuiltinFilters {
         "CIHueBlendMode": { CIHueBlendModeBuiltinFilter() },
         "CIHueSaturationValueGradient": { CIHueSaturationValueGradientBuiltinFilter() },
         "CIKMeans": { CIKMeansBuiltinFilter() },
+        "CIKaleidoscope": { CIKaleidoscopeBuiltinFilter() },
         "CILabDeltaE": { CILabDeltaEBuiltinFilter() },
         "CILanczosScaleTransform": { CILanczosScaleTransformBuiltinFilter() },
         "CILenticularHaloGenerator": { CILenticularHaloGeneratorBuiltinFilter() },
@@ -7181,6 +7613,8 @@ extension BuiltinFilters {
         "CISepiaTone": { CISepiaToneBuiltinFilter() },
         "CISharpenLuminance": { CISharpenLuminanceBuiltinFilter() },
         "CISignedDistanceGradientFromRedMask": { CISignedDistanceGradientFromRedMaskBuiltinFilter() },
+        "CISixfoldReflectedTile": { CISixfoldReflectedTileBuiltinFilter() },
+        "CISixfoldRotatedTile": { CISixfoldRotatedTileBuiltinFilter() },
         "CISmoothLinearGradient": { CISmoothLinearGradientBuiltinFilter() },
         "CISobelGradients": { CISobelGradientsBuiltinFilter() },
         "CISoftLightBlendMode": { CISoftLightBlendModeBuiltinFilter() },
@@ -7198,6 +7632,7 @@ extension BuiltinFilters {
         "CIThermal": { CIThermalBuiltinFilter() },
         "CIToneCurve": { CIToneCurveBuiltinFilter() },
         "CIToneMapHeadroom": { CIToneMapHeadroomBuiltinFilter() },
+        "CITwelvefoldReflectedTile": { CITwelvefoldReflectedTileBuiltinFilter() },
         "CIUnsharpMask": { CIUnsharpMaskBuiltinFilter() },
         "CIVibrance": { CIVibranceBuiltinFilter() },
         "CIVignette": { CIVignetteBuiltinFilter() },
