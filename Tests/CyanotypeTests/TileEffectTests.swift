@@ -9,6 +9,7 @@ import Testing
 
 private enum Sym {
     case translated(acute: Double), reflected(acute: Double), p4, p4m, p6, p3m1, p6m, pg, kaleidoscope(Int)
+    case parallelogram(acute: Double), triangle, opTile(scale: Double)
 
     var name: String {
         switch self {
@@ -21,6 +22,9 @@ private enum Sym {
         case .p6m: "CITwelvefoldReflectedTile"
         case .pg: "CIGlideReflectedTile"
         case .kaleidoscope: "CIKaleidoscope"
+        case .parallelogram: "CIParallelogramTile"
+        case .triangle: "CITriangleTile"
+        case .opTile: "CIOpTile"
         }
     }
 }
@@ -35,7 +39,7 @@ private func apply(_ m: M2, _ p: (Double, Double)) -> (Double, Double) { (m.0 * 
 private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, Double) {
     let eps = 1e-9
     switch s {
-    case .translated(let acute), .reflected(let acute):
+    case .translated(let acute), .reflected(let acute), .parallelogram(let acute):
         // Lattice coordinates by Cramer's rule on the columns a = (w, 0), b = w (cos, sin).
         let det = w * w * sin(acute)
         let ls = (q.0 * w * sin(acute) - q.1 * w * cos(acute)) / det, lt = (w * q.1) / det
@@ -95,6 +99,28 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
             p = (p.0 - 2 * w * (p.0 / (2 * w)).rounded(), p.1 - w * (p.1 / w).rounded())
             if abs(p.0) <= w / 2 + eps, abs(p.1) <= w / 2 + eps { return p }
         }
+    case .triangle:
+        // The triangle (centroid at the origin) and its half-turn about its base's midpoint,
+        // each moved by the lattice of its sides until it holds the point.
+        let h = w * 3.0.squareRoot() / 2
+        let a = (-w / 2, -h / 3), b = (w / 2, -h / 3), c = (0.0, 2 * h / 3)
+        func inside(_ p: (Double, Double)) -> Bool {
+            func side(_ u: (Double, Double), _ v: (Double, Double)) -> Double { (v.0 - u.0) * (p.1 - u.1) - (v.1 - u.1) * (p.0 - u.0) }
+            return side(a, b) >= -eps && side(b, c) >= -eps && side(c, a) >= -eps
+        }
+        for turn in [false, true] {
+            let p0 = turn ? (-q.0, -2 * h / 3 - q.1) : q
+            let j0 = (p0.1 / h).rounded(), i0 = ((p0.0 - j0 * w / 2) / w).rounded()
+            for j in stride(from: j0 - 2, through: j0 + 2, by: 1) {
+                for i in stride(from: i0 - 2, through: i0 + 2, by: 1) {
+                    let p = (p0.0 - i * w - j * w / 2, p0.1 - j * h)
+                    if inside(p) { return p }
+                }
+            }
+        }
+    case .opTile(let scale):
+        let m = (w * (q.0 / w).rounded(), w * (q.1 / w).rounded())
+        return (m.0 + scale * (q.0 - m.0), m.1 + scale * (q.1 - m.1))
     case .kaleidoscope(let n):
         let group = (0..<n).map { rot(Double($0) * 2 * .pi / Double(n)) } + (0..<n).map { mirror(Double($0) * .pi / Double(n)) }
         for g in group {
@@ -139,17 +165,19 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
     private func params(_ s: Sym, center: CGPoint, angle: Double, width: Double) -> [String: Any] {
         var p: [String: Any] = [kCIInputCenterKey: CIVector(cgPoint: center), kCIInputAngleKey: angle]
         switch s {
-        case .translated(let a), .reflected(let a): p["inputAcuteAngle"] = a; p[kCIInputWidthKey] = width
+        case .translated(let a), .reflected(let a), .parallelogram(let a): p["inputAcuteAngle"] = a; p[kCIInputWidthKey] = width
+        case .opTile(let scale): p[kCIInputScaleKey] = scale; p[kCIInputWidthKey] = width
         case .kaleidoscope(let n): p["inputCount"] = n
         default: p[kCIInputWidthKey] = width
         }
         return p
     }
 
-    private static let all: [Sym] = [.translated(acute: 1.2), .reflected(acute: 1.9), .p4, .p4m, .p6, .p3m1, .p6m, .pg, .kaleidoscope(5)]
+    private static let all: [Sym] = [.translated(acute: 1.2), .reflected(acute: 1.9), .p4, .p4m, .p6, .p3m1, .p6m, .pg, .kaleidoscope(5),
+                                       .parallelogram(acute: 1.1), .triangle, .opTile(scale: 2.8), .opTile(scale: 0.6)]
 
     /// Every pixel of a region several cells wide against the reference fold.
-    @Test(arguments: 0..<9) func pixelsFollowTheSymmetryGroup(_ index: Int) throws {
+    @Test(arguments: 0..<13) func pixelsFollowTheSymmetryGroup(_ index: Int) throws {
         let s = TileEffectTests.all[index]
         let c = CGPoint(x: 10.3, y: 8.6), angle = 0.4, width = 6.5
         let out = input.applyingFilter(s.name, parameters: params(s, center: c, angle: angle, width: width))
@@ -194,10 +222,14 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
             (.p6m, s3w, [{ ($0, 2 * cy - $1) }, { (2 * cx - $0, $1) }, { ($0, $1 + 12) }]),
             (.pg, 6, [{ ($0 + 6, 2 * cy - $1) }, { ($0 - 12, $1) }]),
             (.kaleidoscope(6), 0, [{ ($0, 2 * cy - $1) }, { (2 * cx - $0, 2 * cy - $1) }]),
+            (.parallelogram(acute: .pi / 2), 6, [{ (2 * (cx - 3) - $0, $1) }, { ($0 - 12, $1 + 12) }]),
+            // The triangle's base midpoint on (cx, cy): a half-turn about it, a step along the base.
+            (.triangle, 6, [{ (2 * cx - $0, 2 * cy - $1) }, { ($0 + 6, $1) }]),
         ]
         let rect = CGRect(x: -14, y: -12, width: 48, height: 40)
         for (s, width, ops) in cases {
-            let out = input.applyingFilter(s.name, parameters: params(s, center: CGPoint(x: cx, y: cy), angle: 0, width: width))
+            let centre = if case .triangle = s { CGPoint(x: cx, y: cy + 3.0.squareRoot()) } else { CGPoint(x: cx, y: cy) }
+            let out = input.applyingFilter(s.name, parameters: params(s, center: centre, angle: 0, width: width))
             let px = try render(out, rect)
             let W = Int(rect.width), H = Int(rect.height)
             func at(_ x: Double, _ y: Double) -> SIMD4<Float>? {
@@ -235,10 +267,12 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
             let ctx = CIContext()
             let r1 = try ctx.renderToData(out.cropped(to: crop), from: crop)
             let part = ctx.lastRenderStatistics.sourcePixels
-            if case .kaleidoscope = s {
-                // The wedge keeps the radius: 1300 pixels away is outside the image.
+            switch s {
+            case .kaleidoscope, .opTile:
+                // The wedge keeps the radius, an op tile reads around itself: 1300 pixels away
+                // is outside the image.
                 #expect(part == 0, "\(s.name) read \(part)")
-            } else {
+            default:
                 #expect(part > 0 && part <= 41 * 41, "\(s.name) read \(part) source pixels")
             }
             // Tiled the same.
@@ -266,6 +300,17 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
                 _ = try render(input.clampedToExtent().applyingFilter(s.name, parameters: p), CGRect(x: 1e6, y: -1e6, width: 8, height: 8))
             }
             if case .kaleidoscope = s { continue }
+            if case .opTile = s {
+                for scale in [Double.nan, .infinity] {
+                    let f = try #require(CIFilter(name: s.name))
+                    f.setValue(input, forKey: kCIInputImageKey)
+                    f.setValue(scale, forKey: kCIInputScaleKey)
+                    #expect(f.outputImage == nil)
+                }
+                for scale in [-1.0, 0, 1e300] {
+                    _ = try render(input.applyingFilter(s.name, parameters: [kCIInputScaleKey: scale, kCIInputWidthKey: 1e9]), rect)
+                }
+            }
             let f = try #require(CIFilter(name: s.name))
             f.setValue(input, forKey: kCIInputImageKey)
             f.setValue(Double.nan, forKey: kCIInputWidthKey)
@@ -277,7 +322,7 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
         let e = sample(10.5, 8.5)
         #expect(px.allSatisfy { p in (0..<4).allSatisfy { abs(Double(p[$0]) - e[$0]) < 1e-4 } })
         // A flat parallelogram (acute angle 0 or pi) has no lattice: an empty image.
-        for name in ["CIFourfoldTranslatedTile", "CIFourfoldReflectedTile"] {
+        for name in ["CIFourfoldTranslatedTile", "CIFourfoldReflectedTile", "CIParallelogramTile"] {
             for a in [0.0, Double.pi] {
                 #expect(input.applyingFilter(name, parameters: ["inputAcuteAngle": a]).extent.isEmpty)
             }
@@ -318,9 +363,93 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
         let g = CIFilter.glideReflectedTile()
         g.inputImage = input; g.center = c; g.angle = 0.75; g.width = 5.5
         try same(g, .pg)
+        let pt = CIFilter.parallelogramTile()
+        pt.inputImage = input; pt.center = c; pt.angle = 0.75; pt.width = 5.5; pt.acuteAngle = 1.125
+        try same(pt, .parallelogram(acute: 1.125))
+        let tt = CIFilter.triangleTile()
+        tt.inputImage = input; tt.center = c; tt.angle = 0.75; tt.width = 5.5
+        try same(tt, .triangle)
+        let op = CIFilter.opTile()
+        #expect(abs(op.scale - 2.8) < 1e-6 && op.width == 65)
+        op.inputImage = input; op.center = c; op.angle = 0.75; op.width = 5.5; op.scale = 2.5
+        try same(op, .opTile(scale: 2.5))
         let k = CIFilter.kaleidoscope()
         #expect(k.count == 6)
         k.inputImage = input; k.center = c; k.angle = 0.75; k.count = 7
         try same(k, .kaleidoscope(7))
+    }
+
+    /// CIOpTile with scale 1 is the image itself.
+    @Test func opTileOfScaleOneIsTheImage() throws {
+        let out = input.applyingFilter("CIOpTile", parameters: [kCIInputScaleKey: 1, kCIInputWidthKey: 4, kCIInputAngleKey: 0.3,
+                                                                kCIInputCenterKey: CIVector(x: 7, y: 5)])
+        let a = try render(out, input.extent), b = try render(input, input.extent)
+        #expect(zip(a, b).allSatisfy { p, q in (0..<4).allSatisfy { abs(p[$0] - q[$0]) < 1e-5 } })
+    }
+
+    /// CITriangleKaleidoscope: the p3m1 fold of a triangle centred on the point, the colour
+    /// faded by decay^(distance / size).
+    @Test func triangleKaleidoscopeReflectsTheTriangleAndFades() throws {
+        let point = CGPoint(x: 10.4, y: 8.3), size = 7.5, rotation = 0.6, decay = 0.7
+        let out = input.applyingFilter("CITriangleKaleidoscope", parameters: [
+            "inputPoint": CIVector(cgPoint: point), "inputSize": size, "inputRotation": rotation, "inputDecay": decay])
+        #expect(out.extent.isInfinite)
+        let rect = CGRect(x: -9, y: -7, width: 40, height: 31)
+        let got = try render(out, rect)
+        let W = Int(rect.width), H = Int(rect.height)
+        // The triangle (0, 0), (s, 0), s (1/2, sqrt(3)/2) of the cell frame, its centroid on the point.
+        let gx = size / 2, gy = size * 3.0.squareRoot() / 6
+        let o = (point.x - (cos(rotation) * gx - sin(rotation) * gy), point.y - (sin(rotation) * gx + cos(rotation) * gy))
+        var bad = 0
+        for j in 0..<H { for i in 0..<W {
+            let x = Double(Int(rect.minX) + i) + 0.5, y = Double(Int(rect.minY) + j) + 0.5
+            let dx = x - o.0, dy = y - o.1
+            let f = refFold(.p3m1, (cos(rotation) * dx + sin(rotation) * dy, -sin(rotation) * dx + cos(rotation) * dy), size)
+            var e = sample(o.0 + cos(rotation) * f.0 - sin(rotation) * f.1, o.1 + sin(rotation) * f.0 + cos(rotation) * f.1)
+            let fade = pow(decay, ((x - point.x) * (x - point.x) + (y - point.y) * (y - point.y)).squareRoot() / size)
+            for c in 0..<3 { e[c] *= fade }
+            let g = got[(H - 1 - j) * W + i]
+            if (0..<4).contains(where: { abs(Double(g[$0]) - e[$0]) > 2e-4 }) {
+                bad += 1
+                if bad <= 3 { Issue.record("at \(x),\(y): got \(g) expected \(e)") }
+            }
+        } }
+        #expect(bad == 0)
+        let whole = try render(out, rect, tile: 4096)
+        for t in [3, 5, 7] { #expect(try render(out, rect, tile: t) == whole, "tile \(t)") }
+        // Rotation 0, no fade, the triangle's base on y = 8: mirror-symmetric about the base.
+        let sym = input.applyingFilter("CITriangleKaleidoscope", parameters: [
+            "inputPoint": CIVector(x: 10, y: 8 + 7 * 3.0.squareRoot() / 6), "inputSize": 7, "inputRotation": 0, "inputDecay": 1])
+        let px = try render(sym, rect)
+        var asym = 0, compared = 0
+        for j in 0..<H { for i in 0..<W {
+            let m = 2 * (8 - Int(rect.minY)) - 1 - j
+            guard m >= 0, m < H else { continue }
+            compared += 1
+            let a = px[(H - 1 - j) * W + i], b = px[(H - 1 - m) * W + i]
+            if (0..<4).contains(where: { abs(a[$0] - b[$0]) > 1e-5 }) { asym += 1 }
+        } }
+        #expect(compared > W * H / 2)
+        #expect(asym == 0)
+        // The typed API.
+        let f = CIFilter.triangleKaleidoscope()
+        #expect(f.size == 700 && abs(f.decay - 0.85) < 1e-6)
+        f.inputImage = input; f.point = CGPoint(x: 10.25, y: 8.5); f.size = 7.5; f.rotation = 0.625; f.decay = 0.75
+        let byName = input.applyingFilter("CITriangleKaleidoscope", parameters: [
+            "inputPoint": CIVector(x: 10.25, y: 8.5), "inputSize": 7.5, "inputRotation": 0.625, "inputDecay": 0.75])
+        #expect(try render8(f.outputImage!, rect) == render8(byName, rect))
+        // Bad parameters: NaN is an error; sizes and decays out of range are limited.
+        for (key, bad) in [("inputPoint", CIVector(x: .nan, y: 0) as Any), ("inputSize", Double.nan as Any),
+                           ("inputRotation", Double.infinity as Any), ("inputDecay", Double.nan as Any)] {
+            let g = try #require(CIFilter(name: "CITriangleKaleidoscope"))
+            g.setValue(input, forKey: kCIInputImageKey)
+            g.setValue(bad, forKey: key)
+            #expect(g.outputImage == nil, "\(key)")
+        }
+        for (size, decay) in [(0.0, 0.0), (-5, -1), (1e300, 5), (3, 1)] {
+            let g = input.applyingFilter("CITriangleKaleidoscope", parameters: ["inputSize": size, "inputDecay": decay, "inputPoint": CIVector(x: 10, y: 8)])
+            let r = try render(g, CGRect(x: 0, y: 0, width: 12, height: 9))
+            #expect(r.allSatisfy { p in (0..<4).allSatisfy { p[$0].isFinite } })
+        }
     }
 }

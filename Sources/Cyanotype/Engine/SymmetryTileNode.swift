@@ -15,8 +15,15 @@ protocol TileSymmetry: Sendable {
     /// Vertices of a convex polygon holding the fundamental cell (cell frame), or nil when
     /// the cell is unbounded (the kaleidoscope's wedge).
     var cellVertices: [(Double, Double)]? { get }
+    /// For an unbounded cell: how much farther from the centre than the pixel its source
+    /// point can lie.
+    var reach: Double { get }
     /// A short description for `CIContext.explain`.
     var name: String { get }
+}
+
+extension TileSymmetry {
+    var reach: Double { 0 }
 }
 
 /// x - period * floor(x / period + 0.5): x reduced into [-period / 2, period / 2).
@@ -183,6 +190,44 @@ struct KaleidoscopeSymmetry: TileSymmetry {
     var name: String { "kaleidoscope \(count)" }
 }
 
+/// p2 on equilateral triangles of side w: the triangle with its centroid at the origin, base
+/// horizontal (vertices (-w/2, -h/3), (w/2, -h/3), (0, 2h/3), h = w sqrt(3) / 2), tiled by
+/// the lattice of its sides' vectors e1 = (w, 0), e2 = (w/2, h); the triangles between point the
+/// other way and are half-turns of it about its sides' midpoints.
+struct TriangleTileSymmetry: TileSymmetry {
+    let width: Double
+
+    @inline(__always) func fold(_ x: Double, _ y: Double) -> (Double, Double) {
+        let w = width, h = width * 3.0.squareRoot() / 2
+        // Lattice coordinates from the vertex A = (-w/2, -h/3).
+        let px = x + w / 2, py = y + h / 3
+        let t = py / h, s = px / w - t / 2
+        var fs = s - s.rounded(.down), ft = t - t.rounded(.down)
+        if fs + ft > 1 { fs = 1 - fs; ft = 1 - ft }   // the half-turn about the shared edge's midpoint
+        return (-w / 2 + w * (fs + ft / 2), -h / 3 + h * ft)
+    }
+    var cellVertices: [(Double, Double)]? {
+        let w = width, h = width * 3.0.squareRoot() / 2
+        return [(-w / 2, -h / 3), (w / 2, -h / 3), (0, 2 * h / 3)]
+    }
+    var name: String { "p2 triangles" }
+}
+
+/// Op art tiles: squares of side w centred on (i w, j w); a pixel at offset o from its
+/// square's centre m reads the input at m + scale * o (each square shows the image around its
+/// own centre, scaled by 1 / scale). Not a symmetry group: every square reads its own region.
+struct OpTileSymmetry: TileSymmetry {
+    let width: Double, scale: Double
+
+    @inline(__always) func fold(_ x: Double, _ y: Double) -> (Double, Double) {
+        let mx = width * (x / width + 0.5).rounded(.down), my = width * (y / width + 0.5).rounded(.down)
+        return (mx + scale * (x - mx), my + scale * (y - my))
+    }
+    var cellVertices: [(Double, Double)]? { nil }
+    var reach: Double { (1 + scale) * width * 0.75 }
+    var name: String { "op tile \(scale)" }
+}
+
 /// Resamples its input through a symmetry fold: output pixel centre p reads the input at
 /// `center + R(angle) fold(R(-angle) (p - center))`, bilinearly. The extent is infinite.
 ///
@@ -194,10 +239,14 @@ final class SymmetryTileNode<S: TileSymmetry>: RecipeNode, @unchecked Sendable {
     let cx: Double, cy: Double, cosA: Double, sinA: Double
     /// The fundamental cell's source pixels (with the bilinear margin); nil when unbounded.
     let cellRect: PixelRect?
+    /// Colour (not alpha) scaled by exp(-fadeRate * distance from fadeCenter); 0: none.
+    let fadeRate: Double, fadeCenter: SIMD2<Double>
     override var isExpensive: Bool { true }
 
-    init(input: RecipeNode, symmetry: S, center: SIMD2<Double>, angle: Double) {
+    init(input: RecipeNode, symmetry: S, center: SIMD2<Double>, angle: Double, fadeRate: Double = 0, fadeCenter: SIMD2<Double> = .zero) {
         self.symmetry = symmetry
+        self.fadeRate = fadeRate.isFinite ? max(fadeRate, 0) : 0
+        self.fadeCenter = fadeCenter
         cx = center.x; cy = center.y
         cosA = cos(angle); sinA = sin(angle)
         if let v = symmetry.cellVertices {
@@ -247,11 +296,11 @@ final class SymmetryTileNode<S: TileSymmetry>: RecipeNode, @unchecked Sendable {
             return SymmetryTileNode.taps(lo, hi)
         }
         if let cellRect { return cellRect }
-        // An unbounded cell (the kaleidoscope keeps the radius): the disk through the rectangle's
-        // farthest corner.
-        var rmax = 0.0
+        // An unbounded cell: the disk through the rectangle's farthest corner, grown by the
+        // symmetry's reach (the kaleidoscope keeps the radius).
+        var rmax = symmetry.reach
         for (x, y) in [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.maxX, rect.maxY), (rect.minX, rect.maxY)] {
-            rmax = max(rmax, ((Double(x) - cx) * (Double(x) - cx) + (Double(y) - cy) * (Double(y) - cy)).squareRoot())
+            rmax = max(rmax, symmetry.reach + ((Double(x) - cx) * (Double(x) - cx) + (Double(y) - cy) * (Double(y) - cy)).squareRoot())
         }
         return SymmetryTileNode.taps((cx - rmax, cy - rmax), (cx + rmax, cy + rmax))
     }
@@ -300,7 +349,13 @@ final class SymmetryTileNode<S: TileSymmetry>: RecipeNode, @unchecked Sendable {
                 }
                 let top = p00 + (p10 - p00) * tx
                 let bottom = p01 + (p11 - p01) * tx
-                d[k] = top + (bottom - top) * ty
+                var c = top + (bottom - top) * ty
+                if fadeRate > 0 {
+                    let ex = Double(rect.minX + k) + 0.5 - fadeCenter.x, ey = py - fadeCenter.y
+                    let f = Float(exp(-fadeRate * (ex * ex + ey * ey).squareRoot()))
+                    c = SIMD4(c.x * f, c.y * f, c.z * f, c.w)
+                }
+                d[k] = c
             }
         }
     }

@@ -1484,6 +1484,19 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIOpTile = FilterDescriptor(
+        name: "CIOpTile", displayName: "Op Tile",
+        summary: "Op-art tiling: segments, scales and rotates pieces of the image.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(2.8), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.1, sliderMaximum: 10.0),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(65.0), identity: .number(65.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 1000.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CIOverlayBlendMode = FilterDescriptor(
         name: "CIOverlayBlendMode", displayName: "Overlay Blend Mode",
         summary: "Blend mode: overlay.",
@@ -1536,6 +1549,19 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.15", availableIOS: "13")
+    static let CIParallelogramTile = FilterDescriptor(
+        name: "CIParallelogramTile", displayName: "Parallelogram Tile",
+        summary: "Reflects the image within a parallelogram and tiles it.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputAcuteAngle", displayName: "Acute Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(1.5707963267948966), identity: .number(1.570796326794897), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CIPerspectiveCorrection = FilterDescriptor(
         name: "CIPerspectiveCorrection", displayName: "Perspective Correction",
         summary: "Maps a quadrilateral given by four corners onto a rectangle (deskew).",
@@ -2052,6 +2078,31 @@ enum Catalog {
         ],
         outputKeys: ["outputImage", "outputValue:"],
         availableMacOS: "15.0", availableIOS: "18")
+    static let CITriangleKaleidoscope = FilterDescriptor(
+        name: "CITriangleKaleidoscope", displayName: "Triangle Kaleidoscope",
+        summary: "Kaleidoscope built from a triangular region of the image.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPoint", displayName: "Point", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputSize", displayName: "Size", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(700.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1000.0),
+            FilterInputDescriptor(key: "inputRotation", displayName: "Rotation", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(5.924285296593801), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
+            FilterInputDescriptor(key: "inputDecay", displayName: "Decay", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.85), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "6")
+    static let CITriangleTile = FilterDescriptor(
+        name: "CITriangleTile", displayName: "Triangle Tile",
+        summary: "Tiles a triangular region of the image.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CITwelvefoldReflectedTile = FilterDescriptor(
         name: "CITwelvefoldReflectedTile", displayName: "Twelvefold Reflected Tile",
         summary: "Tiles the image with 12-way reflective symmetry.",
@@ -2277,10 +2328,12 @@ extension BuiltinFilters {
         morphologyRectangleMinimum,
         multiplyBlendMode,
         multiplyCompositing,
+        opTile,
         overlayBlendMode,
         pdf417BarcodeGenerator,
         paletteCentroid,
         palettize,
+        parallelogramTile,
         perspectiveCorrection,
         perspectiveTransform,
         perspectiveTransformWithExtent,
@@ -2327,6 +2380,8 @@ extension BuiltinFilters {
         thermal,
         toneCurve,
         toneMapHeadroom,
+        triangleKaleidoscope,
+        triangleTile,
         twelvefoldReflectedTile,
         unsharpMask,
         vibrance,
@@ -3062,6 +3117,15 @@ public protocol CIMorphologyRectangleMinimum: CIFilterProtocol {
     var height: Float { get set }
 }
 
+/// Typed access to the inputs of CIOpTile.
+public protocol CIOpTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var scale: Float { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+}
+
 /// Typed access to the inputs of CIPDF417BarcodeGenerator.
 public protocol CIPDF417BarcodeGenerator: CIFilterProtocol {
     var message: Data { get set }
@@ -3090,6 +3154,15 @@ public protocol CIPalettize: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     var paletteImage: CIImage? { get set }
     var perceptual: Bool { get set }
+}
+
+/// Typed access to the inputs of CIParallelogramTile.
+public protocol CIParallelogramTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var acuteAngle: Float { get set }
+    var width: Float { get set }
 }
 
 /// What Apple's CIFourCoordinateGeometryFilter filters share.
@@ -3335,6 +3408,23 @@ public protocol CIToneMapHeadroom: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     var sourceHeadroom: Float { get set }
     var targetHeadroom: Float { get set }
+}
+
+/// Typed access to the inputs of CITriangleKaleidoscope.
+public protocol CITriangleKaleidoscope: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var point: CGPoint { get set }
+    var size: Float { get set }
+    var rotation: Float { get set }
+    var decay: Float { get set }
+}
+
+/// Typed access to the inputs of CITriangleTile.
+public protocol CITriangleTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
 }
 
 /// Typed access to the inputs of CITwelvefoldReflectedTile.
@@ -6167,6 +6257,35 @@ extension CIFilter {
     public static func multiplyCompositing() -> CIFilter & CICompositeOperation { CIMultiplyCompositingBuiltinFilter() }
 }
 
+final class CIOpTileBuiltinFilter: CIFilter, CIOpTile {
+    override init() { super.init(builtin: BuiltinFilters.opTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Op Tile: Op-art tiling: segments, scales and rotates pieces of the image.
+    public static func opTile() -> CIFilter & CIOpTile { CIOpTileBuiltinFilter() }
+}
+
 final class CIOverlayBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.overlayBlendMode) }
     var inputImage: CIImage? {
@@ -6281,6 +6400,35 @@ final class CIPalettizeBuiltinFilter: CIFilter, CIPalettize {
 extension CIFilter {
     /// Palettize: Repaints the image using only the colors of a palette image.
     public static func palettize() -> CIFilter & CIPalettize { CIPalettizeBuiltinFilter() }
+}
+
+final class CIParallelogramTileBuiltinFilter: CIFilter, CIParallelogramTile {
+    override init() { super.init(builtin: BuiltinFilters.parallelogramTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var acuteAngle: Float {
+        get { typedValue(forKey: "inputAcuteAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAcuteAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Parallelogram Tile: Reflects the image within a parallelogram and tiles it.
+    public static func parallelogramTile() -> CIFilter & CIParallelogramTile { CIParallelogramTileBuiltinFilter() }
 }
 
 final class CIPerspectiveCorrectionBuiltinFilter: CIFilter, CIPerspectiveCorrection {
@@ -7289,6 +7437,60 @@ extension CIFilter {
     public static func toneMapHeadroom() -> CIFilter & CIToneMapHeadroom { CIToneMapHeadroomBuiltinFilter() }
 }
 
+final class CITriangleKaleidoscopeBuiltinFilter: CIFilter, CITriangleKaleidoscope {
+    override init() { super.init(builtin: BuiltinFilters.triangleKaleidoscope) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var point: CGPoint {
+        get { typedValue(forKey: "inputPoint", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputPoint") }
+    }
+    var size: Float {
+        get { typedValue(forKey: "inputSize", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSize") }
+    }
+    var rotation: Float {
+        get { typedValue(forKey: "inputRotation", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRotation") }
+    }
+    var decay: Float {
+        get { typedValue(forKey: "inputDecay", as: Float.self) }
+        set { setValue(newValue, forKey: "inputDecay") }
+    }
+}
+
+extension CIFilter {
+    /// Triangle Kaleidoscope: Kaleidoscope built from a triangular region of the image.
+    public static func triangleKaleidoscope() -> CIFilter & CITriangleKaleidoscope { CITriangleKaleidoscopeBuiltinFilter() }
+}
+
+final class CITriangleTileBuiltinFilter: CIFilter, CITriangleTile {
+    override init() { super.init(builtin: BuiltinFilters.triangleTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Triangle Tile: Tiles a triangular region of the image.
+    public static func triangleTile() -> CIFilter & CITriangleTile { CITriangleTileBuiltinFilter() }
+}
+
 final class CITwelvefoldReflectedTileBuiltinFilter: CIFilter, CITwelvefoldReflectedTile {
     override init() { super.init(builtin: BuiltinFilters.twelvefoldReflectedTile) }
     var inputImage: CIImage? {
@@ -7582,10 +7784,12 @@ extension BuiltinFilters {
         "CIMorphologyRectangleMinimum": { CIMorphologyRectangleMinimumBuiltinFilter() },
         "CIMultiplyBlendMode": { CIMultiplyBlendModeBuiltinFilter() },
         "CIMultiplyCompositing": { CIMultiplyCompositingBuiltinFilter() },
+        "CIOpTile": { CIOpTileBuiltinFilter() },
         "CIOverlayBlendMode": { CIOverlayBlendModeBuiltinFilter() },
         "CIPDF417BarcodeGenerator": { CIPDF417BarcodeGeneratorBuiltinFilter() },
         "CIPaletteCentroid": { CIPaletteCentroidBuiltinFilter() },
         "CIPalettize": { CIPalettizeBuiltinFilter() },
+        "CIParallelogramTile": { CIParallelogramTileBuiltinFilter() },
         "CIPerspectiveCorrection": { CIPerspectiveCorrectionBuiltinFilter() },
         "CIPerspectiveTransform": { CIPerspectiveTransformBuiltinFilter() },
         "CIPerspectiveTransformWithExtent": { CIPerspectiveTransformWithExtentBuiltinFilter() },
@@ -7632,6 +7836,8 @@ extension BuiltinFilters {
         "CIThermal": { CIThermalBuiltinFilter() },
         "CIToneCurve": { CIToneCurveBuiltinFilter() },
         "CIToneMapHeadroom": { CIToneMapHeadroomBuiltinFilter() },
+        "CITriangleKaleidoscope": { CITriangleKaleidoscopeBuiltinFilter() },
+        "CITriangleTile": { CITriangleTileBuiltinFilter() },
         "CITwelvefoldReflectedTile": { CITwelvefoldReflectedTileBuiltinFilter() },
         "CIUnsharpMask": { CIUnsharpMaskBuiltinFilter() },
         "CIVibrance": { CIVibranceBuiltinFilter() },

@@ -18,7 +18,7 @@ extension BuiltinFilters {
     /// centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the
     /// cell frame, repeated by the lattice translations (s and t reduced modulo 1).
     static let fourfoldTranslatedTile = BuiltinFilter(Catalog.CIFourfoldTranslatedTile) { args throws(CIFilterError) in
-        try parallelogramTile(args, reflected: false)
+        try parallelogramCells(args, reflected: false)
     }
 
     /// CIFourfoldReflectedTile: the same parallelogram cell as CIFourfoldTranslatedTile, reflected
@@ -26,7 +26,7 @@ extension BuiltinFilters {
     /// (mirrors at every half-integer). With the default right acute angle this is pmm, four
     /// copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.
     static let fourfoldReflectedTile = BuiltinFilter(Catalog.CIFourfoldReflectedTile) { args throws(CIFilterError) in
-        try parallelogramTile(args, reflected: true)
+        try parallelogramCells(args, reflected: true)
     }
 
     /// CIFourfoldRotatedTile (p4): square cells of side `width`, the one at the centre holding
@@ -89,6 +89,53 @@ extension BuiltinFilters {
         let count = Int(min(max(try args.number("inputCount").rounded(), 1), 4096))
         return tile(image, KaleidoscopeSymmetry(count: count), SIMD2(cellCoordinate(Double(c.x)), cellCoordinate(Double(c.y))), angle)
     }
+
+    /// CIParallelogramTile: the parallelogram of CIFourfoldReflectedTile (sides `width` along the
+    /// angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides
+    /// and so repeated over the plane; the same construction as CIFourfoldReflectedTile.
+    static let parallelogramTile = BuiltinFilter(Catalog.CIParallelogramTile) { args throws(CIFilterError) in
+        try parallelogramCells(args, reflected: true)
+    }
+
+    /// CITriangleTile (p2): the equilateral triangle of side `width` with its centroid on
+    /// `center`, one side along the angle, repeated by the translations of its sides' vectors;
+    /// the triangles between, pointing the other way, are its half-turns about its sides'
+    /// midpoints.
+    static let triangleTile = BuiltinFilter(Catalog.CITriangleTile) { args throws(CIFilterError) in
+        let (image, center, angle, width) = try tileParameters(args)
+        return tile(image, TriangleTileSymmetry(width: width), center, angle)
+    }
+
+    /// CITriangleKaleidoscope: the equilateral triangle of side `inputSize` (2^-10 ... 2^30) with
+    /// its centroid on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the
+    /// p3m1 group of CISixfoldReflectedTile); the colour (not the alpha) is then scaled by
+    /// `decay^(d / size)`, d the pixel's distance from `inputPoint`, so it fades away from the
+    /// central triangle. `inputDecay` is limited to [0, 1] (0 acts as 1e-12).
+    static let triangleKaleidoscope = BuiltinFilter(Catalog.CITriangleKaleidoscope) { args throws(CIFilterError) in
+        let image = try args.image()
+        let p = try args.point("inputPoint")
+        let size = min(max(try args.number("inputSize"), 1.0 / 1024), Double(PixelRect.limit))
+        let rotation = try args.number("inputRotation")
+        let decay = min(max(try args.number("inputDecay"), 1e-12), 1)
+        if image.extent.isEmpty { return .empty() }
+        let point = SIMD2(cellCoordinate(Double(p.x)), cellCoordinate(Double(p.y)))
+        // The p3m1 cell's triangle has a vertex at the origin and its centroid at
+        // (size / 2, size sqrt(3) / 6): put that centroid on the point.
+        let gx = size / 2, gy = size * 3.0.squareRoot() / 6
+        let origin = point - SIMD2(cos(rotation) * gx - sin(rotation) * gy, sin(rotation) * gx + cos(rotation) * gy)
+        return CIImage(node: SymmetryTileNode(input: image.node, symmetry: HexagonalSymmetry(width: size, kind: .p3m1),
+                                              center: origin, angle: rotation, fadeRate: -log(decay) / size, fadeCenter: point))
+    }
+
+    /// CIOpTile: squares of side `width` on a grid through `center` along the angle; each shows
+    /// the image around its own centre m scaled by 1 / `inputScale` (pixel m + o reads the input
+    /// at m + scale o, so scale 1 is the image itself and 0 fills each square with the colour at
+    /// its centre). `inputScale` is limited to [0, 2^20].
+    static let opTile = BuiltinFilter(Catalog.CIOpTile) { args throws(CIFilterError) in
+        let (image, center, angle, width) = try tileParameters(args)
+        let scale = min(max(try args.number(kCIInputScaleKey), 0), 1_048_576)
+        return tile(image, OpTileSymmetry(width: width, scale: scale), center, angle)
+    }
 }
 
 /// The input, centre (±2^40), angle and width (2^-10 ... 2^30) every tile effect takes.
@@ -100,7 +147,7 @@ private func tileParameters(_ args: FilterArguments) throws(CIFilterError) -> (C
     return (image, SIMD2(cellCoordinate(Double(c.x)), cellCoordinate(Double(c.y))), angle, width)
 }
 
-private func parallelogramTile(_ args: FilterArguments, reflected: Bool) throws(CIFilterError) -> CIImage {
+private func parallelogramCells(_ args: FilterArguments, reflected: Bool) throws(CIFilterError) -> CIImage {
     let (image, center, angle, width) = try tileParameters(args)
     let acute = try args.number("inputAcuteAngle")
     let sinA = sin(acute), cosA = cos(acute)
