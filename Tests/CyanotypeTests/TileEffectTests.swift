@@ -452,4 +452,17 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
             #expect(r.allSatisfy { p in (0..<4).allSatisfy { p[$0].isFinite } })
         }
     }
+
+    /// A huge cell over an infinite input: a large tile is split until its pixels are folded one
+    /// by one, never reading the whole cell; tiled renders still equal the whole.
+    @Test func aHugeCellOfAnInfiniteImageRendersInPieces() throws {
+        let out = input.clampedToExtent().applyingFilter("CIEightfoldReflectedTile", parameters: [
+            kCIInputWidthKey: 1e9, kCIInputAngleKey: 0.3, kCIInputCenterKey: CIVector(x: 10, y: 8)])
+        let rect = CGRect(x: -90, y: -70, width: 200, height: 160)
+        let whole = try render(out, rect, tile: 4096)
+        #expect(try render(out, rect, tile: 7) == whole)
+        // Inside the cell the fold is the identity: the clamped image, turned by nothing.
+        let e = sample(10.5, 8.5), g = whole[(160 - 1 - 78) * 200 + 100]
+        #expect((0..<4).allSatisfy { abs(Double(g[$0]) - e[$0]) < 1e-4 })
+    }
 }
