@@ -972,6 +972,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9")
+    static let CIEightfoldReflectedTile = FilterDescriptor(
+        name: "CIEightfoldReflectedTile", displayName: "Eightfold Reflected Tile",
+        summary: "Tiles the image with 8-way reflective symmetry.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
     static let CIExclusionBlendMode = FilterDescriptor(
         name: "CIExclusionBlendMode", displayName: "Exclusion Blend Mode",
         summary: "Blend mode: exclusion (lower-contrast variant of difference).",
@@ -1021,6 +1033,44 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6")
+    static let CIFourfoldReflectedTile = FilterDescriptor(
+        name: "CIFourfoldReflectedTile", displayName: "Fourfold Reflected Tile",
+        summary: "Tiles the image with 4-way reflective symmetry.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputAcuteAngle", displayName: "Acute Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(1.5707963267948966), identity: .number(1.570796326794897), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
+    static let CIFourfoldRotatedTile = FilterDescriptor(
+        name: "CIFourfoldRotatedTile", displayName: "Fourfold Rotated Tile",
+        summary: "Tiles the image by rotating copies in 90-degree steps.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
+    static let CIFourfoldTranslatedTile = FilterDescriptor(
+        name: "CIFourfoldTranslatedTile", displayName: "Fourfold Translated Tile",
+        summary: "Tiles the image using four translated copies.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputAcuteAngle", displayName: "Acute Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(1.5707963267948966), identity: .number(1.570796326794897), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
     static let CIGammaAdjust = FilterDescriptor(
         name: "CIGammaAdjust", displayName: "Gamma Adjust",
         summary: "Applies a power (gamma) curve to color values.",
@@ -1065,6 +1115,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "8")
+    static let CIGlideReflectedTile = FilterDescriptor(
+        name: "CIGlideReflectedTile", displayName: "Glide Reflected Tile",
+        summary: "Tiles the image with glide-reflection symmetry.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
     static let CIGloom = FilterDescriptor(
         name: "CIGloom", displayName: "Gloom",
         summary: "Dulls highlights (inverse of bloom).",
@@ -1192,6 +1254,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.15", availableIOS: "13")
+    static let CIKaleidoscope = FilterDescriptor(
+        name: "CIKaleidoscope", displayName: "Kaleidoscope",
+        summary: "Kaleidoscope with N-fold rotational mirroring about a center.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCount", displayName: "Count", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(6.0), identity: nil, minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 64.0),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CILabDeltaE = FilterDescriptor(
         name: "CILabDeltaE", displayName: "Lab ∆E",
         summary: "Per-pixel CIE Delta E color difference between two images.",
@@ -1504,6 +1578,19 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5")
+    static let CIOpTile = FilterDescriptor(
+        name: "CIOpTile", displayName: "Op Tile",
+        summary: "Op-art tiling: segments, scales and rotates pieces of the image.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(2.8), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.1, sliderMaximum: 10.0),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(65.0), identity: .number(65.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 1000.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CIOverlayBlendMode = FilterDescriptor(
         name: "CIOverlayBlendMode", displayName: "Overlay Blend Mode",
         summary: "Blend mode: overlay.",
@@ -1556,6 +1643,19 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.15", availableIOS: "13")
+    static let CIParallelogramTile = FilterDescriptor(
+        name: "CIParallelogramTile", displayName: "Parallelogram Tile",
+        summary: "Reflects the image within a parallelogram and tiles it.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputAcuteAngle", displayName: "Acute Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(1.5707963267948966), identity: .number(1.570796326794897), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
     static let CIPerspectiveCorrection = FilterDescriptor(
         name: "CIPerspectiveCorrection", displayName: "Perspective Correction",
         summary: "Maps a quadrilateral given by four corners onto a rectangle (deskew).",
@@ -1863,6 +1963,30 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "26.0", availableIOS: "26")
+    static let CISixfoldReflectedTile = FilterDescriptor(
+        name: "CISixfoldReflectedTile", displayName: "Sixfold Reflected Tile",
+        summary: "Tiles the image with 6-way reflective symmetry.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
+    static let CISixfoldRotatedTile = FilterDescriptor(
+        name: "CISixfoldRotatedTile", displayName: "Sixfold Rotated Tile",
+        summary: "Tiles the image by rotating copies in 60-degree steps.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
     static let CISmoothLinearGradient = FilterDescriptor(
         name: "CISmoothLinearGradient", displayName: "Smooth Linear Gradient",
         summary: "Linear gradient between two points using a smooth (S-curve) interpolation.",
@@ -2073,6 +2197,43 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9")
+    static let CITriangleKaleidoscope = FilterDescriptor(
+        name: "CITriangleKaleidoscope", displayName: "Triangle Kaleidoscope",
+        summary: "Kaleidoscope built from a triangular region of the image.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPoint", displayName: "Point", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputSize", displayName: "Size", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(700.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1000.0),
+            FilterInputDescriptor(key: "inputRotation", displayName: "Rotation", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(5.924285296593801), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
+            FilterInputDescriptor(key: "inputDecay", displayName: "Decay", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.85), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "6")
+    static let CITriangleTile = FilterDescriptor(
+        name: "CITriangleTile", displayName: "Triangle Tile",
+        summary: "Tiles a triangular region of the image.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9")
+    static let CITwelvefoldReflectedTile = FilterDescriptor(
+        name: "CITwelvefoldReflectedTile", displayName: "Twelvefold Reflected Tile",
+        summary: "Tiles the image with 12-way reflective symmetry.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "6")
     static let CITwirlDistortion = FilterDescriptor(
         name: "CITwirlDistortion", displayName: "Twirl Distortion",
         summary: "Twists pixels around a center by an angle that fades with distance.",
@@ -2264,14 +2425,19 @@ extension BuiltinFilters {
         dotScreen,
         edgeWork,
         edges,
+        eightfoldReflectedTile,
         exclusionBlendMode,
         exposureAdjust,
         falseColor,
         flashTransition,
+        fourfoldReflectedTile,
+        fourfoldRotatedTile,
+        fourfoldTranslatedTile,
         gammaAdjust,
         gaussianBlur,
         gaussianGradient,
         glassDistortion,
+        glideReflectedTile,
         gloom,
         hardLightBlendMode,
         hatchedScreen,
@@ -2283,6 +2449,7 @@ extension BuiltinFilters {
         hueBlendMode,
         hueSaturationValueGradient,
         kMeans,
+        kaleidoscope,
         labDeltaE,
         lanczosScaleTransform,
         lenticularHaloGenerator,
@@ -2312,10 +2479,12 @@ extension BuiltinFilters {
         morphologyRectangleMinimum,
         multiplyBlendMode,
         multiplyCompositing,
+        opTile,
         overlayBlendMode,
         pdf417BarcodeGenerator,
         paletteCentroid,
         palettize,
+        parallelogramTile,
         perspectiveCorrection,
         perspectiveTransform,
         perspectiveTransformWithExtent,
@@ -2344,6 +2513,8 @@ extension BuiltinFilters {
         sepiaTone,
         sharpenLuminance,
         signedDistanceGradientFromRedMask,
+        sixfoldReflectedTile,
+        sixfoldRotatedTile,
         smoothLinearGradient,
         sobelGradients,
         softLightBlendMode,
@@ -2362,6 +2533,9 @@ extension BuiltinFilters {
         toneCurve,
         toneMapHeadroom,
         torusLensDistortion,
+        triangleKaleidoscope,
+        triangleTile,
+        twelvefoldReflectedTile,
         twirlDistortion,
         unsharpMask,
         vibrance,
@@ -2842,6 +3016,14 @@ public protocol CIEdges: CIFilterProtocol {
     var intensity: Float { get set }
 }
 
+/// Typed access to the inputs of CIEightfoldReflectedTile.
+public protocol CIEightfoldReflectedTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+}
+
 /// Typed access to the inputs of CIExposureAdjust.
 public protocol CIExposureAdjust: CIFilterProtocol {
     var inputImage: CIImage? { get set }
@@ -2867,6 +3049,32 @@ public protocol CIFlashTransition: CITransitionFilter {
     var striationStrength: Float { get set }
     var striationContrast: Float { get set }
     var fadeThreshold: Float { get set }
+}
+
+/// Typed access to the inputs of CIFourfoldReflectedTile.
+public protocol CIFourfoldReflectedTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+    var acuteAngle: Float { get set }
+}
+
+/// Typed access to the inputs of CIFourfoldRotatedTile.
+public protocol CIFourfoldRotatedTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+}
+
+/// Typed access to the inputs of CIFourfoldTranslatedTile.
+public protocol CIFourfoldTranslatedTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+    var acuteAngle: Float { get set }
 }
 
 /// Typed access to the inputs of CIGammaAdjust.
@@ -2895,6 +3103,14 @@ public protocol CIGlassDistortion: CIFilterProtocol {
     var texture: CIImage? { get set }
     var center: CGPoint { get set }
     var scale: Float { get set }
+}
+
+/// Typed access to the inputs of CIGlideReflectedTile.
+public protocol CIGlideReflectedTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
 }
 
 /// Typed access to the inputs of CIGloom.
@@ -2966,6 +3182,14 @@ public protocol CIKMeans: CIFilterProtocol {
     var count: Float { get set }
     var passes: Float { get set }
     var perceptual: Bool { get set }
+}
+
+/// Typed access to the inputs of CIKaleidoscope.
+public protocol CIKaleidoscope: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var count: Float { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
 }
 
 /// Typed access to the inputs of CILabDeltaE.
@@ -3110,6 +3334,15 @@ public protocol CIMorphologyRectangleMinimum: CIFilterProtocol {
     var height: Float { get set }
 }
 
+/// Typed access to the inputs of CIOpTile.
+public protocol CIOpTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var scale: Float { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+}
+
 /// Typed access to the inputs of CIPDF417BarcodeGenerator.
 public protocol CIPDF417BarcodeGenerator: CIFilterProtocol {
     var message: Data { get set }
@@ -3138,6 +3371,15 @@ public protocol CIPalettize: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     var paletteImage: CIImage? { get set }
     var perceptual: Bool { get set }
+}
+
+/// Typed access to the inputs of CIParallelogramTile.
+public protocol CIParallelogramTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var acuteAngle: Float { get set }
+    var width: Float { get set }
 }
 
 /// What Apple's CIFourCoordinateGeometryFilter filters share.
@@ -3284,6 +3526,22 @@ public protocol CISignedDistanceGradientFromRedMask: CIFilterProtocol {
     var maximumDistance: Float { get set }
 }
 
+/// Typed access to the inputs of CISixfoldReflectedTile.
+public protocol CISixfoldReflectedTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+}
+
+/// Typed access to the inputs of CISixfoldRotatedTile.
+public protocol CISixfoldRotatedTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+}
+
 /// Typed access to the inputs of CISmoothLinearGradient.
 public protocol CISmoothLinearGradient: CIFilterProtocol {
     var point0: CGPoint { get set }
@@ -3384,6 +3642,31 @@ public protocol CITorusLensDistortion: CIFilterProtocol {
     var radius: Float { get set }
     var width: Float { get set }
     var refraction: Float { get set }
+}
+
+/// Typed access to the inputs of CITriangleKaleidoscope.
+public protocol CITriangleKaleidoscope: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var point: CGPoint { get set }
+    var size: Float { get set }
+    var rotation: Float { get set }
+    var decay: Float { get set }
+}
+
+/// Typed access to the inputs of CITriangleTile.
+public protocol CITriangleTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
+}
+
+/// Typed access to the inputs of CITwelvefoldReflectedTile.
+public protocol CITwelvefoldReflectedTile: CIFilterProtocol {
+    var inputImage: CIImage? { get set }
+    var center: CGPoint { get set }
+    var angle: Float { get set }
+    var width: Float { get set }
 }
 
 /// Typed access to the inputs of CITwirlDistortion.
@@ -5234,6 +5517,31 @@ extension CIFilter {
     public static func edges() -> CIFilter & CIEdges { CIEdgesBuiltinFilter() }
 }
 
+final class CIEightfoldReflectedTileBuiltinFilter: CIFilter, CIEightfoldReflectedTile {
+    override init() { super.init(builtin: BuiltinFilters.eightfoldReflectedTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Eightfold Reflected Tile: Tiles the image with 8-way reflective symmetry.
+    public static func eightfoldReflectedTile() -> CIFilter & CIEightfoldReflectedTile { CIEightfoldReflectedTileBuiltinFilter() }
+}
+
 final class CIExclusionBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.exclusionBlendMode) }
     var inputImage: CIImage? {
@@ -5338,6 +5646,89 @@ extension CIFilter {
     public static func flashTransition() -> CIFilter & CIFlashTransition { CIFlashTransitionBuiltinFilter() }
 }
 
+final class CIFourfoldReflectedTileBuiltinFilter: CIFilter, CIFourfoldReflectedTile {
+    override init() { super.init(builtin: BuiltinFilters.fourfoldReflectedTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var acuteAngle: Float {
+        get { typedValue(forKey: "inputAcuteAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAcuteAngle") }
+    }
+}
+
+extension CIFilter {
+    /// Fourfold Reflected Tile: Tiles the image with 4-way reflective symmetry.
+    public static func fourfoldReflectedTile() -> CIFilter & CIFourfoldReflectedTile { CIFourfoldReflectedTileBuiltinFilter() }
+}
+
+final class CIFourfoldRotatedTileBuiltinFilter: CIFilter, CIFourfoldRotatedTile {
+    override init() { super.init(builtin: BuiltinFilters.fourfoldRotatedTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Fourfold Rotated Tile: Tiles the image by rotating copies in 90-degree steps.
+    public static func fourfoldRotatedTile() -> CIFilter & CIFourfoldRotatedTile { CIFourfoldRotatedTileBuiltinFilter() }
+}
+
+final class CIFourfoldTranslatedTileBuiltinFilter: CIFilter, CIFourfoldTranslatedTile {
+    override init() { super.init(builtin: BuiltinFilters.fourfoldTranslatedTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var acuteAngle: Float {
+        get { typedValue(forKey: "inputAcuteAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAcuteAngle") }
+    }
+}
+
+extension CIFilter {
+    /// Fourfold Translated Tile: Tiles the image using four translated copies.
+    public static func fourfoldTranslatedTile() -> CIFilter & CIFourfoldTranslatedTile { CIFourfoldTranslatedTileBuiltinFilter() }
+}
+
 final class CIGammaAdjustBuiltinFilter: CIFilter, CIGammaAdjust {
     override init() { super.init(builtin: BuiltinFilters.gammaAdjust) }
     var inputImage: CIImage? {
@@ -5420,6 +5811,31 @@ final class CIGlassDistortionBuiltinFilter: CIFilter, CIGlassDistortion {
 extension CIFilter {
     /// Glass Distortion: Refracts the image through a texture to look like patterned glass.
     public static func glassDistortion() -> CIFilter & CIGlassDistortion { CIGlassDistortionBuiltinFilter() }
+}
+
+final class CIGlideReflectedTileBuiltinFilter: CIFilter, CIGlideReflectedTile {
+    override init() { super.init(builtin: BuiltinFilters.glideReflectedTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Glide Reflected Tile: Tiles the image with glide-reflection symmetry.
+    public static func glideReflectedTile() -> CIFilter & CIGlideReflectedTile { CIGlideReflectedTileBuiltinFilter() }
 }
 
 final class CIGloomBuiltinFilter: CIFilter, CIGloom {
@@ -5675,6 +6091,31 @@ final class CIKMeansBuiltinFilter: CIFilter, CIKMeans {
 extension CIFilter {
     /// KMeans: Clusters the colors of a region into K representative colors (palette).
     public static func kMeans() -> CIFilter & CIKMeans { CIKMeansBuiltinFilter() }
+}
+
+final class CIKaleidoscopeBuiltinFilter: CIFilter, CIKaleidoscope {
+    override init() { super.init(builtin: BuiltinFilters.kaleidoscope) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var count: Float {
+        get { typedValue(forKey: "inputCount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCount") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+}
+
+extension CIFilter {
+    /// Kaleidoscope: Kaleidoscope with N-fold rotational mirroring about a center.
+    public static func kaleidoscope() -> CIFilter & CIKaleidoscope { CIKaleidoscopeBuiltinFilter() }
 }
 
 final class CILabDeltaEBuiltinFilter: CIFilter, CILabDeltaE {
@@ -6258,6 +6699,35 @@ extension CIFilter {
     public static func multiplyCompositing() -> CIFilter & CICompositeOperation { CIMultiplyCompositingBuiltinFilter() }
 }
 
+final class CIOpTileBuiltinFilter: CIFilter, CIOpTile {
+    override init() { super.init(builtin: BuiltinFilters.opTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Op Tile: Op-art tiling: segments, scales and rotates pieces of the image.
+    public static func opTile() -> CIFilter & CIOpTile { CIOpTileBuiltinFilter() }
+}
+
 final class CIOverlayBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.overlayBlendMode) }
     var inputImage: CIImage? {
@@ -6372,6 +6842,35 @@ final class CIPalettizeBuiltinFilter: CIFilter, CIPalettize {
 extension CIFilter {
     /// Palettize: Repaints the image using only the colors of a palette image.
     public static func palettize() -> CIFilter & CIPalettize { CIPalettizeBuiltinFilter() }
+}
+
+final class CIParallelogramTileBuiltinFilter: CIFilter, CIParallelogramTile {
+    override init() { super.init(builtin: BuiltinFilters.parallelogramTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var acuteAngle: Float {
+        get { typedValue(forKey: "inputAcuteAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAcuteAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Parallelogram Tile: Reflects the image within a parallelogram and tiles it.
+    public static func parallelogramTile() -> CIFilter & CIParallelogramTile { CIParallelogramTileBuiltinFilter() }
 }
 
 final class CIPerspectiveCorrectionBuiltinFilter: CIFilter, CIPerspectiveCorrection {
@@ -6958,6 +7457,56 @@ extension CIFilter {
     public static func signedDistanceGradientFromRedMask() -> CIFilter & CISignedDistanceGradientFromRedMask { CISignedDistanceGradientFromRedMaskBuiltinFilter() }
 }
 
+final class CISixfoldReflectedTileBuiltinFilter: CIFilter, CISixfoldReflectedTile {
+    override init() { super.init(builtin: BuiltinFilters.sixfoldReflectedTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Sixfold Reflected Tile: Tiles the image with 6-way reflective symmetry.
+    public static func sixfoldReflectedTile() -> CIFilter & CISixfoldReflectedTile { CISixfoldReflectedTileBuiltinFilter() }
+}
+
+final class CISixfoldRotatedTileBuiltinFilter: CIFilter, CISixfoldRotatedTile {
+    override init() { super.init(builtin: BuiltinFilters.sixfoldRotatedTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Sixfold Rotated Tile: Tiles the image by rotating copies in 60-degree steps.
+    public static func sixfoldRotatedTile() -> CIFilter & CISixfoldRotatedTile { CISixfoldRotatedTileBuiltinFilter() }
+}
+
 final class CISmoothLinearGradientBuiltinFilter: CIFilter, CISmoothLinearGradient {
     override init() { super.init(builtin: BuiltinFilters.smoothLinearGradient) }
     var point0: CGPoint {
@@ -7384,6 +7933,85 @@ extension CIFilter {
     public static func torusLensDistortion() -> CIFilter & CITorusLensDistortion { CITorusLensDistortionBuiltinFilter() }
 }
 
+final class CITriangleKaleidoscopeBuiltinFilter: CIFilter, CITriangleKaleidoscope {
+    override init() { super.init(builtin: BuiltinFilters.triangleKaleidoscope) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var point: CGPoint {
+        get { typedValue(forKey: "inputPoint", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputPoint") }
+    }
+    var size: Float {
+        get { typedValue(forKey: "inputSize", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSize") }
+    }
+    var rotation: Float {
+        get { typedValue(forKey: "inputRotation", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRotation") }
+    }
+    var decay: Float {
+        get { typedValue(forKey: "inputDecay", as: Float.self) }
+        set { setValue(newValue, forKey: "inputDecay") }
+    }
+}
+
+extension CIFilter {
+    /// Triangle Kaleidoscope: Kaleidoscope built from a triangular region of the image.
+    public static func triangleKaleidoscope() -> CIFilter & CITriangleKaleidoscope { CITriangleKaleidoscopeBuiltinFilter() }
+}
+
+final class CITriangleTileBuiltinFilter: CIFilter, CITriangleTile {
+    override init() { super.init(builtin: BuiltinFilters.triangleTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Triangle Tile: Tiles a triangular region of the image.
+    public static func triangleTile() -> CIFilter & CITriangleTile { CITriangleTileBuiltinFilter() }
+}
+
+final class CITwelvefoldReflectedTileBuiltinFilter: CIFilter, CITwelvefoldReflectedTile {
+    override init() { super.init(builtin: BuiltinFilters.twelvefoldReflectedTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+}
+
+extension CIFilter {
+    /// Twelvefold Reflected Tile: Tiles the image with 12-way reflective symmetry.
+    public static func twelvefoldReflectedTile() -> CIFilter & CITwelvefoldReflectedTile { CITwelvefoldReflectedTileBuiltinFilter() }
+}
+
 final class CITwirlDistortionBuiltinFilter: CIFilter, CITwirlDistortion {
     override init() { super.init(builtin: BuiltinFilters.twirlDistortion) }
     var inputImage: CIImage? {
@@ -7656,14 +8284,19 @@ extension BuiltinFilters {
         "CIDotScreen": { CIDotScreenBuiltinFilter() },
         "CIEdgeWork": { CIEdgeWorkBuiltinFilter() },
         "CIEdges": { CIEdgesBuiltinFilter() },
+        "CIEightfoldReflectedTile": { CIEightfoldReflectedTileBuiltinFilter() },
         "CIExclusionBlendMode": { CIExclusionBlendModeBuiltinFilter() },
         "CIExposureAdjust": { CIExposureAdjustBuiltinFilter() },
         "CIFalseColor": { CIFalseColorBuiltinFilter() },
         "CIFlashTransition": { CIFlashTransitionBuiltinFilter() },
+        "CIFourfoldReflectedTile": { CIFourfoldReflectedTileBuiltinFilter() },
+        "CIFourfoldRotatedTile": { CIFourfoldRotatedTileBuiltinFilter() },
+        "CIFourfoldTranslatedTile": { CIFourfoldTranslatedTileBuiltinFilter() },
         "CIGammaAdjust": { CIGammaAdjustBuiltinFilter() },
         "CIGaussianBlur": { CIGaussianBlurBuiltinFilter() },
         "CIGaussianGradient": { CIGaussianGradientBuiltinFilter() },
         "CIGlassDistortion": { CIGlassDistortionBuiltinFilter() },
+        "CIGlideReflectedTile": { CIGlideReflectedTileBuiltinFilter() },
         "CIGloom": { CIGloomBuiltinFilter() },
         "CIHardLightBlendMode": { CIHardLightBlendModeBuiltinFilter() },
         "CIHatchedScreen": { CIHatchedScreenBuiltinFilter() },
@@ -7675,6 +8308,7 @@ extension BuiltinFilters {
         "CIHueBlendMode": { CIHueBlendModeBuiltinFilter() },
         "CIHueSaturationValueGradient": { CIHueSaturationValueGradientBuiltinFilter() },
         "CIKMeans": { CIKMeansBuiltinFilter() },
+        "CIKaleidoscope": { CIKaleidoscopeBuiltinFilter() },
         "CILabDeltaE": { CILabDeltaEBuiltinFilter() },
         "CILanczosScaleTransform": { CILanczosScaleTransformBuiltinFilter() },
         "CILenticularHaloGenerator": { CILenticularHaloGeneratorBuiltinFilter() },
@@ -7704,10 +8338,12 @@ extension BuiltinFilters {
         "CIMorphologyRectangleMinimum": { CIMorphologyRectangleMinimumBuiltinFilter() },
         "CIMultiplyBlendMode": { CIMultiplyBlendModeBuiltinFilter() },
         "CIMultiplyCompositing": { CIMultiplyCompositingBuiltinFilter() },
+        "CIOpTile": { CIOpTileBuiltinFilter() },
         "CIOverlayBlendMode": { CIOverlayBlendModeBuiltinFilter() },
         "CIPDF417BarcodeGenerator": { CIPDF417BarcodeGeneratorBuiltinFilter() },
         "CIPaletteCentroid": { CIPaletteCentroidBuiltinFilter() },
         "CIPalettize": { CIPalettizeBuiltinFilter() },
+        "CIParallelogramTile": { CIParallelogramTileBuiltinFilter() },
         "CIPerspectiveCorrection": { CIPerspectiveCorrectionBuiltinFilter() },
         "CIPerspectiveTransform": { CIPerspectiveTransformBuiltinFilter() },
         "CIPerspectiveTransformWithExtent": { CIPerspectiveTransformWithExtentBuiltinFilter() },
@@ -7736,6 +8372,8 @@ extension BuiltinFilters {
         "CISepiaTone": { CISepiaToneBuiltinFilter() },
         "CISharpenLuminance": { CISharpenLuminanceBuiltinFilter() },
         "CISignedDistanceGradientFromRedMask": { CISignedDistanceGradientFromRedMaskBuiltinFilter() },
+        "CISixfoldReflectedTile": { CISixfoldReflectedTileBuiltinFilter() },
+        "CISixfoldRotatedTile": { CISixfoldRotatedTileBuiltinFilter() },
         "CISmoothLinearGradient": { CISmoothLinearGradientBuiltinFilter() },
         "CISobelGradients": { CISobelGradientsBuiltinFilter() },
         "CISoftLightBlendMode": { CISoftLightBlendModeBuiltinFilter() },
@@ -7754,6 +8392,9 @@ extension BuiltinFilters {
         "CIToneCurve": { CIToneCurveBuiltinFilter() },
         "CIToneMapHeadroom": { CIToneMapHeadroomBuiltinFilter() },
         "CITorusLensDistortion": { CITorusLensDistortionBuiltinFilter() },
+        "CITriangleKaleidoscope": { CITriangleKaleidoscopeBuiltinFilter() },
+        "CITriangleTile": { CITriangleTileBuiltinFilter() },
+        "CITwelvefoldReflectedTile": { CITwelvefoldReflectedTileBuiltinFilter() },
         "CITwirlDistortion": { CITwirlDistortionBuiltinFilter() },
         "CIUnsharpMask": { CIUnsharpMaskBuiltinFilter() },
         "CIVibrance": { CIVibranceBuiltinFilter() },
