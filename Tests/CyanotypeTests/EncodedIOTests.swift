@@ -165,6 +165,31 @@ import Testing
         #expect(try histogram(try CIImage.read(data: file)) == histogram(reference))
     }
 
+    @Test func unfilteredJPEGIsEncodedWhileItDecodes() throws {
+        // JPEG -> JPEG with no filter: rows go to the encoder as the decoder delivers them;
+        // the bytes are the one-shot decode's pixels encoded in one go.
+        let (w, h) = (301, 157)
+        let file = try CIContext().encode(image(testPixels(width: w, height: h), w, h), as: .jpeg, options: [.lossyCompressionQuality: 0.85])
+        let streamed = try CIImage.read(data: file)
+        #expect((try (streamed.node as? LazySourceNode)?.source() as? BitmapNode)?.gate != nil)
+        let decoded = try ImageCodecs.decode(file)
+        var o = EncodeOptions()
+        o.quality = 0.9
+        o.iccProfile = ICCProfile.profile(for: CGColorSpace(name: CGColorSpace.sRGB)!)
+        let reference = try decoded.pixels.withUnsafeBufferPointer { px in
+            try ImageCodecs.encode(rgba8: px, width: w, height: h, hasAlpha: false, format: .jpeg, options: o)
+        }
+        let options: [CIImageRepresentationOption: Any] = [.lossyCompressionQuality: 0.9]
+        #expect(try CIContext().encode(streamed, as: .jpeg, options: options) == reference)
+        // Rendered unfiltered, rows are copied band by band as they arrive: the decoded pixels.
+        let straight = CIContext(options: [.outputPremultiplied: false])
+        #expect(Array(try straight.renderToData(try CIImage.read(data: file), from: streamed.extent, format: .RGBA8).data) == decoded.pixels)
+        // A file cut short fails with a typed error rather than a part-grey picture.
+        let cut = try CIImage.read(data: file.prefix(file.count / 2))
+        #expect(throws: ImageIOError.self) { try CIContext().encode(cut, as: .jpeg, options: options) }
+        #expect(throws: CIRenderError.self) { try straight.renderToData(try CIImage.read(data: file.prefix(file.count / 2)), from: streamed.extent, format: .RGBA8) }
+    }
+
     @Test func aTruncatedStreamFailsTheRender() throws {
         let (w, h) = (256, 256)
         let file = try CIContext().encode(image(testPixels(width: w, height: h), w, h), as: .jpeg)

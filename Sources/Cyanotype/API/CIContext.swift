@@ -114,16 +114,27 @@ public final class CIContext: @unchecked Sendable {
     /// they are (a decode -> encode of an unfiltered image converts nothing).
     private func copyUnchanged(_ node: RecipeNode, _ rect: PixelRect, _ writer: DestinationWriter) throws -> Bool {
         guard let bitmap = try unchangedSource(node, rect: rect, layout: writer.info.layout, sample: writer.info.sample,
-                                               space: writer.space, premultiplied: writer.premultiplied)
+                                               space: writer.space, premultiplied: writer.premultiplied, waitingForDecode: false)
         else { return false }
         let bpp = writer.bytesPerPixel
         let ext = bitmap.pixelExtent
-        bitmap.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+        // Top row first, each band as soon as a decoding source has delivered it, so the copy
+        // overlaps the decode.
+        let band = 64
+        try bitmap.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
             guard let base = raw.baseAddress else { return }
-            for y in rect.minY..<rect.maxY {
-                let src = base + (ext.maxY - 1 - y) * bitmap.bytesPerRow + (rect.minX - ext.minX) * bpp
-                let dst = writer.base + (rect.maxY - 1 - y) * writer.rowBytes
-                dst.copyMemory(from: src, byteCount: rect.width * bpp)
+            var y = rect.maxY - 1
+            while y >= rect.minY {
+                let last = max(rect.minY, y - band + 1)
+                if let gate = bitmap.gate, !gate.wait(untilRows: ext.maxY - last) {
+                    throw CIRenderError.sourceFailed(gate.error.map { String(describing: $0) } ?? "decoding stopped")
+                }
+                for row in stride(from: y, through: last, by: -1) {
+                    let src = base + (ext.maxY - 1 - row) * bitmap.bytesPerRow + (rect.minX - ext.minX) * bpp
+                    let dst = writer.base + (rect.maxY - 1 - row) * writer.rowBytes
+                    dst.copyMemory(from: src, byteCount: rect.width * bpp)
+                }
+                y = last - 1
             }
         }
         lock.lock(); stats = RenderStatistics(); stats.sourcePixels = rect.area; lock.unlock()
@@ -133,12 +144,12 @@ public final class CIContext: @unchecked Sendable {
     /// The bitmap behind `node` when its pixels over `rect` are already what a destination of
     /// this layout, sample type, colour space and alpha convention wants (nil otherwise).
     func unchangedSource(_ node: RecipeNode, rect: PixelRect, layout: CIFormat.Layout, sample: CIFormat.Sample,
-                         space: CGColorSpace?, premultiplied: Bool) throws -> BitmapNode? {
+                         space: CGColorSpace?, premultiplied: Bool, waitingForDecode: Bool = true) throws -> BitmapNode? {
         var source = node
         if let lazy = node as? LazySourceNode {
             do { source = try lazy.source() } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
         }
-        if let gate = (source as? BitmapNode)?.gate {
+        if waitingForDecode, let gate = (source as? BitmapNode)?.gate {
             // Read as a whole: wait for the decoder.
             do { try gate.waitAll() } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
         }
@@ -150,9 +161,11 @@ public final class CIContext: @unchecked Sendable {
         else { return nil }
         return bitmap
     }
-    func unchangedSource(_ node: RecipeNode, rect: PixelRect, format: CIFormat, space: CGColorSpace?, premultiplied: Bool) throws -> BitmapNode? {
+    func unchangedSource(_ node: RecipeNode, rect: PixelRect, format: CIFormat, space: CGColorSpace?, premultiplied: Bool,
+                         waitingForDecode: Bool = true) throws -> BitmapNode? {
         guard let info = format.info else { return nil }
-        return try unchangedSource(node, rect: rect, layout: info.layout, sample: info.sample, space: space, premultiplied: premultiplied)
+        return try unchangedSource(node, rect: rect, layout: info.layout, sample: info.sample, space: space, premultiplied: premultiplied,
+                                   waitingForDecode: waitingForDecode)
     }
 
     /// The pixels covering `rect`, or the error for a rectangle no render can fill: infinite

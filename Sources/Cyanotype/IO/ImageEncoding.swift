@@ -115,8 +115,14 @@ extension CIContext {
                     try ImageCodecs.encode(rgba16: raw.bindMemory(to: UInt16.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
                 }
             }
-            if let bitmap = try unchangedSource(image.node, rect: PixelRect(covering: rect), format: .RGBA8, space: space, premultiplied: false),
+            if let bitmap = try unchangedSource(image.node, rect: PixelRect(covering: rect), format: .RGBA8, space: space, premultiplied: false,
+                                                waitingForDecode: format != .jpeg),
                bitmap.bytesPerRow == bitmap.width * 4, bitmap.pixelExtent == PixelRect(covering: rect) {
+                // A JPEG still decoding on its thread: encode its rows as they arrive, so the
+                // two codecs overlap on two cores (the bytes of the one-shot encode).
+                if format == .jpeg, let gate = bitmap.gate {
+                    return try encodeWhileDecoding(bitmap, gate, options: opts)
+                }
                 // An unfiltered 8-bit image goes to the encoder as decoded: no render, no copy.
                 return try bitmap.data.withUnsafeBytes { raw throws(CodecError) in
                     try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height, hasAlpha: hasAlpha, format: format, options: opts)
@@ -212,6 +218,27 @@ extension CIContext {
         }
         progress.waitForFeeder()
         if let e = progress.error { throw e }
+        return try encoder.finish()
+    }
+}
+
+extension CIContext {
+    /// JPEG-encodes an unfiltered streaming-decoded bitmap band by band as its rows arrive.
+    func encodeWhileDecoding(_ bitmap: BitmapNode, _ gate: RowGate, options: EncodeOptions) throws -> Data {
+        let encoder = try JPEGStreamEncoder(width: bitmap.width, height: bitmap.height, options: options)
+        let rowBytes = bitmap.bytesPerRow, band = 64
+        try bitmap.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
+            guard let base = raw.baseAddress else { throw CIRenderError.sourceFailed("no decoded rows") }
+            var top = 0
+            while top < bitmap.height {
+                let n = min(band, bitmap.height - top)
+                guard gate.wait(untilRows: top + n) else {
+                    throw CIRenderError.sourceFailed(gate.error.map { String(describing: $0) } ?? "decoding stopped")
+                }
+                try encoder.write(base + top * rowBytes, rowBytes: rowBytes, count: n)
+                top += n
+            }
+        }
         return try encoder.finish()
     }
 }
