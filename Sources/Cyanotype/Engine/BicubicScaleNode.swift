@@ -72,13 +72,7 @@ final class BicubicScaleNode: RecipeNode, NeighborhoodNode, @unchecked Sendable 
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         let src = inputRect(0, for: rect)
         if src.area > max(8 * rect.area, 1 << 21), rect.width > 8, rect.height > 8 {
-            let hw = rect.width / 2, hh = rect.height / 2
-            for sub in [PixelRect(x: rect.minX, y: rect.minY, width: hw, height: hh),
-                        PixelRect(x: rect.minX + hw, y: rect.minY, width: rect.width - hw, height: hh),
-                        PixelRect(x: rect.minX, y: rect.minY + hh, width: hw, height: rect.height - hh),
-                        PixelRect(x: rect.minX + hw, y: rect.minY + hh, width: rect.width - hw, height: rect.height - hh)] {
-                evaluate(sub, into: out.view(x: sub.minX - rect.minX, y: sub.minY - rect.minY, width: sub.width, height: sub.height), ev)
-            }
+            evaluateInQuarters(rect, into: out, ev)
             return
         }
         let block = PixelBlock(rect: src)

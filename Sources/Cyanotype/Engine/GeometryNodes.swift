@@ -34,7 +34,7 @@ final class AffineNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
         if src.isEmpty { out.zero(); return }
         // A strong downscale would read a huge source rectangle per tile: split the tile.
         if src.area > max(4 * rect.area, 1 << 20), rect.width > 16 || rect.height > 16 {
-            splitEvaluate(rect, out, ev)
+            evaluateInQuarters(rect, into: out, ev)
             return
         }
         let block = PixelBlock(rect: src)
@@ -79,23 +79,7 @@ final class AffineNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
             for i in 0..<out.width {
                 let xc = Double(rect.minX + i) + 0.5
                 let u = xc * ia + u0, v = xc * ib + v0
-                let fx = u.rounded(.down), fy = v.rounded(.down)
-                let x0 = Int(fx) - src.minX, y0 = Int(fy) - src.minY
-                let tx = Float(u - fx), ty = Float(v - fy)
-                var p00 = SIMD4<Float>.zero, p10 = p00, p01 = p00, p11 = p00
-                if y0 >= 0 && y0 < h {
-                    let row = sb.row(y0)
-                    if x0 >= 0 && x0 < w { p00 = row[x0] }
-                    if x0 + 1 >= 0 && x0 + 1 < w { p10 = row[x0 + 1] }
-                }
-                if y0 + 1 >= 0 && y0 + 1 < h {
-                    let row = sb.row(y0 + 1)
-                    if x0 >= 0 && x0 < w { p01 = row[x0] }
-                    if x0 + 1 >= 0 && x0 + 1 < w { p11 = row[x0 + 1] }
-                }
-                let top = p00 + (p10 - p00) * tx
-                let bottom = p01 + (p11 - p01) * tx
-                d[i] = top + (bottom - top) * ty
+                d[i] = sb.bilinearClear(u: u, v: v, originX: src.minX, originY: src.minY)
             }
         }
     }
@@ -132,16 +116,6 @@ final class AffineNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
                 let (i0, i1, w0, w1) = columns[i]
                 let c0 = SIMD4<Float>(repeating: w0), c1 = SIMD4<Float>(repeating: w1)
                 dst[i] = (top[i0] * c0 + top[i1] * c1) * k0 + (bottom[i0] * c0 + bottom[i1] * c1) * k1
-            }
-        }
-    }
-
-    private func splitEvaluate(_ rect: PixelRect, _ out: TileBuffer, _ ev: Evaluator) {
-        let hw = max(1, rect.width / 2), hh = max(1, rect.height / 2)
-        for (x0, x1) in [(rect.minX, rect.minX + hw), (rect.minX + hw, rect.maxX)] where x1 > x0 {
-            for (y0, y1) in [(rect.minY, rect.minY + hh), (rect.minY + hh, rect.maxY)] where y1 > y0 {
-                let sub = PixelRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
-                evaluate(sub, into: out.view(x: x0 - rect.minX, y: y0 - rect.minY, width: sub.width, height: sub.height), ev)
             }
         }
     }
@@ -213,13 +187,7 @@ final class LanczosScaleNode: RecipeNode, NeighborhoodNode, @unchecked Sendable 
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         let src = inputRect(0, for: rect)
         if src.area > max(8 * rect.area, 1 << 21), rect.width > 8, rect.height > 8 {
-            let hw = rect.width / 2, hh = rect.height / 2
-            for sub in [PixelRect(x: rect.minX, y: rect.minY, width: hw, height: hh),
-                        PixelRect(x: rect.minX + hw, y: rect.minY, width: rect.width - hw, height: hh),
-                        PixelRect(x: rect.minX, y: rect.minY + hh, width: hw, height: rect.height - hh),
-                        PixelRect(x: rect.minX + hw, y: rect.minY + hh, width: rect.width - hw, height: rect.height - hh)] {
-                evaluate(sub, into: out.view(x: sub.minX - rect.minX, y: sub.minY - rect.minY, width: sub.width, height: sub.height), ev)
-            }
+            evaluateInQuarters(rect, into: out, ev)
             return
         }
         let block = PixelBlock(rect: src)

@@ -139,19 +139,13 @@ final class ProjectiveNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
         // A strong reduction, or a tile reaching towards the vanishing line, would read a huge
         // source rectangle: split the tile (a single pixel reads at most 2x2).
         if src.area > max(4 * rect.area, 1 << 18), rect.area > 1 {
-            let hw = max(1, rect.width / 2), hh = max(1, rect.height / 2)
-            for (x0, x1) in [(rect.minX, rect.minX + hw), (rect.minX + hw, rect.maxX)] where x1 > x0 {
-                for (y0, y1) in [(rect.minY, rect.minY + hh), (rect.minY + hh, rect.maxY)] where y1 > y0 {
-                    let sub = PixelRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
-                    evaluate(sub, into: out.view(x: x0 - rect.minX, y: y0 - rect.minY, width: sub.width, height: sub.height), ev)
-                }
-            }
+            evaluateInQuarters(rect, into: out, ev)
             return
         }
         let block = PixelBlock(rect: src)
         ev.fill(input, src, block.buffer)
         let sb = block.buffer
-        let w = src.width, h = src.height, sx0 = src.minX, sy0 = src.minY
+        let sx0 = src.minX, sy0 = src.minY
         let m = inverse
         let n = out.width
         for r in 0..<out.height {
@@ -166,23 +160,7 @@ final class ProjectiveNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
                 let u = (m.a * xc + rx) / W - 0.5, v = (m.d * xc + ry) / W - 0.5
                 // W <= 0: beyond the vanishing line. |u|, |v| huge (or NaN): far outside.
                 guard W > 0, abs(u) < 1e9, abs(v) < 1e9 else { d[k] = .zero; continue }
-                let fx = u.rounded(.down), fy = v.rounded(.down)
-                let x0 = Int(fx) - sx0, y0 = Int(fy) - sy0
-                let tx = Float(u - fx), ty = Float(v - fy)
-                var p00 = SIMD4<Float>.zero, p10 = p00, p01 = p00, p11 = p00
-                if y0 >= 0 && y0 < h {
-                    let row = sb.row(y0)
-                    if x0 >= 0 && x0 < w { p00 = row[x0] }
-                    if x0 + 1 >= 0 && x0 + 1 < w { p10 = row[x0 + 1] }
-                }
-                if y0 + 1 >= 0 && y0 + 1 < h {
-                    let row = sb.row(y0 + 1)
-                    if x0 >= 0 && x0 < w { p01 = row[x0] }
-                    if x0 + 1 >= 0 && x0 + 1 < w { p11 = row[x0 + 1] }
-                }
-                let top = p00 + (p10 - p00) * tx
-                let bottom = p01 + (p11 - p01) * tx
-                d[k] = top + (bottom - top) * ty
+                d[k] = sb.bilinearClear(u: u, v: v, originX: sx0, originY: sy0)
             }
         }
     }

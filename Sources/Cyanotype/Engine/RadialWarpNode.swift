@@ -478,13 +478,7 @@ final class DistortionNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
         // A tile whose source points spread far (near a strong twirl's centre, a large
         // bump) would read a big block: split it (one pixel reads at most 2x2).
         if src.area > max(4 * rect.area, 1 << 18), rect.area > 1 {
-            let hw = max(1, rect.width / 2), hh = max(1, rect.height / 2)
-            for (x0, x1) in [(rect.minX, rect.minX + hw), (rect.minX + hw, rect.maxX)] where x1 > x0 {
-                for (y0, y1) in [(rect.minY, rect.minY + hh), (rect.minY + hh, rect.maxY)] where y1 > y0 {
-                    let sub = PixelRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
-                    evaluate(sub, into: out.view(x: x0 - rect.minX, y: y0 - rect.minY, width: sub.width, height: sub.height), ev)
-                }
-            }
+            evaluateInQuarters(rect, into: out, ev)
             return
         }
         let block = PixelBlock(rect: src)
@@ -506,7 +500,7 @@ final class DistortionNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
     /// The pixel loop, specialised for each map.
     @inline(__always)
     private func resample<M: WarpMap>(_ m: M, _ rect: PixelRect, _ out: TileBuffer, _ sb: TileBuffer, _ src: PixelRect) {
-        let w = src.width, h = src.height, sx0 = src.minX, sy0 = src.minY
+        let sx0 = src.minX, sy0 = src.minY
         for r in 0..<out.height {
             let yc = Double(rect.minY + r) + 0.5
             let d = out.row(r)
@@ -516,23 +510,7 @@ final class DistortionNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
                 let u = su - 0.5, v = sv - 0.5
                 // Far outside (or NaN): clear.
                 guard abs(u) < 1e9, abs(v) < 1e9 else { d[k] = .zero; continue }
-                let fx = u.rounded(.down), fy = v.rounded(.down)
-                let x0 = Int(fx) - sx0, y0 = Int(fy) - sy0
-                let tx = Float(u - fx), ty = Float(v - fy)
-                var p00 = SIMD4<Float>.zero, p10 = p00, p01 = p00, p11 = p00
-                if y0 >= 0 && y0 < h {
-                    let row = sb.row(y0)
-                    if x0 >= 0 && x0 < w { p00 = row[x0] }
-                    if x0 + 1 >= 0 && x0 + 1 < w { p10 = row[x0 + 1] }
-                }
-                if y0 + 1 >= 0 && y0 + 1 < h {
-                    let row = sb.row(y0 + 1)
-                    if x0 >= 0 && x0 < w { p01 = row[x0] }
-                    if x0 + 1 >= 0 && x0 + 1 < w { p11 = row[x0 + 1] }
-                }
-                let top = p00 + (p10 - p00) * tx
-                let bottom = p01 + (p11 - p01) * tx
-                d[k] = top + (bottom - top) * ty
+                d[k] = sb.bilinearClear(u: u, v: v, originX: sx0, originY: sy0)
             }
         }
     }
@@ -637,7 +615,7 @@ final class DisplacementNode: RecipeNode, NeighborhoodNode, @unchecked Sendable 
         let block = PixelBlock(rect: src)
         ev.fill(input, src, block.buffer)
         let sb = block.buffer
-        let w = src.width, h = src.height, sx0 = src.minX, sy0 = src.minY
+        let sx0 = src.minX, sy0 = src.minY
         for r in 0..<out.height {
             let yc = Double(rect.minY + r) + 0.5
             let d = out.row(r)
@@ -645,23 +623,7 @@ final class DisplacementNode: RecipeNode, NeighborhoodNode, @unchecked Sendable 
                 let o = offsets[r * n + k]
                 let u = Double(rect.minX + k) + 0.5 + o.x - 0.5, v = yc + o.y - 0.5
                 guard abs(u) < 1e9, abs(v) < 1e9 else { d[k] = .zero; continue }
-                let fx = u.rounded(.down), fy = v.rounded(.down)
-                let x0 = Int(fx) - sx0, y0 = Int(fy) - sy0
-                let tx = Float(u - fx), ty = Float(v - fy)
-                var p00 = SIMD4<Float>.zero, p10 = p00, p01 = p00, p11 = p00
-                if y0 >= 0 && y0 < h {
-                    let row = sb.row(y0)
-                    if x0 >= 0 && x0 < w { p00 = row[x0] }
-                    if x0 + 1 >= 0 && x0 + 1 < w { p10 = row[x0 + 1] }
-                }
-                if y0 + 1 >= 0 && y0 + 1 < h {
-                    let row = sb.row(y0 + 1)
-                    if x0 >= 0 && x0 < w { p01 = row[x0] }
-                    if x0 + 1 >= 0 && x0 + 1 < w { p11 = row[x0 + 1] }
-                }
-                let top = p00 + (p10 - p00) * tx
-                let bottom = p01 + (p11 - p01) * tx
-                d[k] = top + (bottom - top) * ty
+                d[k] = sb.bilinearClear(u: u, v: v, originX: sx0, originY: sy0)
             }
         }
     }

@@ -145,3 +145,18 @@ final class IntermediateNode: RecipeNode, @unchecked Sendable {
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) { ev.fill(inputs[0], rect, out) }
     override var label: String { "intermediate" + (cacheable ? " (cached)" : "") }
 }
+
+extension RecipeNode {
+    /// Evaluates `rect` as up to four quarters, each through `evaluate` again: how resampling
+    /// nodes keep a tile whose source points spread far (a strong reduction, a twirl's
+    /// centre, a large cell) from reading one huge block. A single pixel reads at most 2x2.
+    func evaluateInQuarters(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        let hw = max(1, rect.width / 2), hh = max(1, rect.height / 2)
+        for (x0, x1) in [(rect.minX, rect.minX + hw), (rect.minX + hw, rect.maxX)] where x1 > x0 {
+            for (y0, y1) in [(rect.minY, rect.minY + hh), (rect.minY + hh, rect.maxY)] where y1 > y0 {
+                let sub = PixelRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
+                evaluate(sub, into: out.view(x: x0 - rect.minX, y: y0 - rect.minY, width: sub.width, height: sub.height), ev)
+            }
+        }
+    }
+}

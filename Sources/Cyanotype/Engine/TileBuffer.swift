@@ -8,6 +8,31 @@ struct TileBuffer: @unchecked Sendable {
 
     @inline(__always) func row(_ r: Int) -> UnsafeMutablePointer<SIMD4<Float>> { base + r * rowStride }
 
+    /// The bilinear sample of this buffer at (u, v), given in pixel-centre units of a plane
+    /// where the buffer's first pixel sits at (originX, originY) (so pixel i has centre i,
+    /// i.e. the caller has already taken 0.5 off). Neighbours outside the buffer count as
+    /// clear. Callers pass finite |u|, |v| < 1e9. The warps' shared sampler.
+    @inline(__always) func bilinearClear(u: Double, v: Double, originX: Int, originY: Int) -> SIMD4<Float> {
+        let fx = u.rounded(.down), fy = v.rounded(.down)
+        let x0 = Int(fx) - originX, y0 = Int(fy) - originY
+        let tx = Float(u - fx), ty = Float(v - fy)
+        let w = width, h = height
+        var p00 = SIMD4<Float>.zero, p10 = p00, p01 = p00, p11 = p00
+        if y0 >= 0 && y0 < h {
+            let row = row(y0)
+            if x0 >= 0 && x0 < w { p00 = row[x0] }
+            if x0 + 1 >= 0 && x0 + 1 < w { p10 = row[x0 + 1] }
+        }
+        if y0 + 1 >= 0 && y0 + 1 < h {
+            let row = row(y0 + 1)
+            if x0 >= 0 && x0 < w { p01 = row[x0] }
+            if x0 + 1 >= 0 && x0 + 1 < w { p11 = row[x0 + 1] }
+        }
+        let top = p00 + (p10 - p00) * tx
+        let bottom = p01 + (p11 - p01) * tx
+        return top + (bottom - top) * ty
+    }
+
     func view(x: Int, y: Int, width w: Int, height h: Int) -> TileBuffer {
         TileBuffer(base: base + y * rowStride + x, width: w, height: h, rowStride: rowStride)
     }
