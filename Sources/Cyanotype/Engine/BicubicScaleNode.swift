@@ -50,7 +50,7 @@ final class CubicAxisWeights {
 }
 
 /// CIBicubicScaleTransform: separable Mitchell-Netravali resampling by (sx, sy).
-final class BicubicScaleNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+final class BicubicScaleNode: RecipeNode, @unchecked Sendable {
     let sx: Double, sy: Double, b: Double, c: Double
     init(input: RecipeNode, scaleX: Double, scaleY: Double, b: Double, c: Double) {
         sx = scaleX; sy = scaleY; self.b = b; self.c = c
@@ -59,7 +59,7 @@ final class BicubicScaleNode: RecipeNode, NeighborhoodNode, @unchecked Sendable 
             : CGRect(x: e.minX * sx, y: e.minY * sy, width: e.width * sx, height: e.height * sy)
         super.init(extent: out, inputs: [input])
     }
-    var halo: Int { Int(2 * max(1, 1 / min(sx, sy))) + 1 }
+    override var halo: Int { Int(2 * max(1, 1 / min(sx, sy))) + 1 }
     override var isExpensive: Bool { true }
 
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {

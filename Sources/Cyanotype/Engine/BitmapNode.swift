@@ -178,6 +178,9 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
         for i in 0..<n { let v = dst[i]; dst[i] = SIMD4(space.decode(v.x), space.decode(v.y), space.decode(v.z), v.w) }
     }
 
+    override var isPointwise: Bool { true }
+    override var producesRowsCheaply: Bool { true }
+    override var isPixelSource: Bool { true }
     override var label: String { "bitmap \(width)x\(height) \(format) \(colorSpace?.description ?? "unmanaged")" }
 
     /// The same pixels read as sRGB-encoded values (codes / 255 or / 65535, no transfer
@@ -215,6 +218,9 @@ final class FloatBlockNode: RecipeNode, @unchecked Sendable {
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         out.copy(from: block.view(rect))
     }
+    override var isPointwise: Bool { true }
+    override var producesRowsCheaply: Bool { true }
+    override var isPixelSource: Bool { true }
     override var label: String { "float pixels \(block.rect)" }
 }
 
@@ -242,5 +248,6 @@ final class LazySourceNode: RecipeNode, @unchecked Sendable {
         guard let s = try? source() else { out.zero(); return }
         ev.fill(s, rect, out)
     }
+    override var isPointwise: Bool { true }
     override var label: String { "file \(name)" }
 }

@@ -171,6 +171,7 @@ final class ColorKernelNode: RecipeNode, @unchecked Sendable {
         FusedColorNode(head: inputs[0], steps: [.init(stage: stage, extras: Array(inputs.dropFirst()))], extent: extent)
             .evaluate(rect, into: out, ev)
     }
+    override var isPointwise: Bool { true }
     override var label: String { "color \(stage.label)" }
 }
 
@@ -192,9 +193,7 @@ final class FusedColorNode: RecipeNode, @unchecked Sendable {
 
     /// Sources cheap to produce a row at a time: the head is then read row by row, so each
     /// row is converted and transformed while it sits in L1 (instead of a whole-tile pass).
-    private var headByRow: Bool {
-        head is BitmapNode || head is GeneratorNode || head is ConstantColorNode || head is FloatBlockNode
-    }
+    private var headByRow: Bool { head.producesRowsCheaply }
 
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         // Row by row straight from the source (no per-row bookkeeping) when the tile lies
@@ -264,5 +263,6 @@ final class FusedColorNode: RecipeNode, @unchecked Sendable {
             if !premultiplied && !rowOpaque() { premultiplyRow(row, w) }
         }
     }
+    override var isPointwise: Bool { true }
     override var label: String { "fused color [" + steps.map(\.stage.label).joined(separator: " -> ") + "]" }
 }

@@ -2,11 +2,11 @@
 /// at ±k. Used by CIGaussianBlur (a true Gaussian to 3 sigma, renormalised) and friends.
 /// Each tile reads its input with a halo of `radius` pixels, then runs a horizontal and a
 /// vertical pass on cache-resident rows.
-final class SeparableConvolutionNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+final class SeparableConvolutionNode: RecipeNode, @unchecked Sendable {
     let weights: [Float]
     let name: String
     var radius: Int { weights.count - 1 }
-    var halo: Int { radius }
+    override var halo: Int { radius }
     override var isExpensive: Bool { true }
 
     init(input: RecipeNode, weights: [Float], name: String) {
@@ -110,9 +110,9 @@ final class SeparableConvolutionNode: RecipeNode, NeighborhoodNode, @unchecked S
 }
 
 /// CIBoxBlur: a square box of side 2r+1, by running sums (cost independent of r).
-final class BoxBlurNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+final class BoxBlurNode: RecipeNode, @unchecked Sendable {
     let radius: Int
-    var halo: Int { radius }
+    override var halo: Int { radius }
     override var isExpensive: Bool { true }
 
     init(input: RecipeNode, radius: Int) {

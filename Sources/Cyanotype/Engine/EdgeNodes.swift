@@ -22,9 +22,9 @@ enum SobelOutput: Sendable {
     case lines(intensity: Float, threshold: Float, contrast: Float)
 }
 
-final class SobelNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+final class SobelNode: RecipeNode, @unchecked Sendable {
     let output: SobelOutput
-    var halo: Int { 1 }
+    override var halo: Int { 1 }
     override var isExpensive: Bool { true }
 
     /// `extent` is the output's (the filters pass the unclamped input's).
@@ -106,10 +106,10 @@ final class SobelNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
 /// Small luma differences (noise) are averaged away; across larger ones (edges) only the
 /// pixel's own side is averaged, and pushing away from the full mean sharpens the edge.
 /// Noise level 0 and sharpness 0 average only neighbours of exactly equal luma.
-final class NoiseReductionNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+final class NoiseReductionNode: RecipeNode, @unchecked Sendable {
     let noiseLevel: Float
     let sharpness: Float
-    var halo: Int { 1 }
+    override var halo: Int { 1 }
     override var isExpensive: Bool { true }
 
     init(input: RecipeNode, noiseLevel: Float, sharpness: Float) {

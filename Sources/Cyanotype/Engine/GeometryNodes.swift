@@ -1,7 +1,7 @@
 /// Resamples its input through an affine transform: bilinear (Core Image's default) or
 /// nearest. Transforms that map pixel centres onto pixel centres (flips, quarter turns,
 /// integer shifts) copy pixels exactly.
-final class AffineNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+final class AffineNode: RecipeNode, @unchecked Sendable {
     let transform: CGAffineTransform
     let inverse: CGAffineTransform
     let mode: SamplingMode
@@ -20,7 +20,7 @@ final class AffineNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
         super.init(extent: e, inputs: [input])
     }
 
-    var halo: Int { 1 }
+    override var halo: Int { 1 }
 
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
         let src = rect.cgRect.applying(inverse)
@@ -164,7 +164,7 @@ struct ResampleWeights {
 }
 
 /// CILanczosScaleTransform: a separable Lanczos-3 resampler (scale and aspect ratio).
-final class LanczosScaleNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+final class LanczosScaleNode: RecipeNode, @unchecked Sendable {
     let sx: Double, sy: Double
     init(input: RecipeNode, scaleX: Double, scaleY: Double) {
         sx = scaleX; sy = scaleY
@@ -173,7 +173,7 @@ final class LanczosScaleNode: RecipeNode, NeighborhoodNode, @unchecked Sendable 
             : CGRect(x: e.minX * sx, y: e.minY * sy, width: e.width * sx, height: e.height * sy)
         super.init(extent: out, inputs: [input])
     }
-    var halo: Int { Int(3 * max(1, 1 / min(sx, sy))) + 1 }
+    override var halo: Int { Int(3 * max(1, 1 / min(sx, sy))) + 1 }
     override var isExpensive: Bool { true }
 
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {

@@ -92,7 +92,7 @@ struct Homography: Equatable, Sendable {
 /// Resamples its input through a homography (bilinear, premultiplied, neighbours outside the
 /// input clear), as `AffineNode` does for affine maps. Each output pixel centre goes through
 /// the inverse map; where w <= 0 (beyond the vanishing line) the output is clear.
-final class ProjectiveNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+final class ProjectiveNode: RecipeNode, @unchecked Sendable {
     /// Input to output.
     let forward: Homography
     /// Output to input.
@@ -104,7 +104,7 @@ final class ProjectiveNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
         super.init(extent: extent, inputs: [input])
     }
 
-    var halo: Int { 1 }
+    override var halo: Int { 1 }
 
     /// The source pixels the bilinear samples of `rect`'s pixel centres read. The pre-image of
     /// the rectangle of centres is the quadrilateral of its mapped corners when w > 0 at all

@@ -444,7 +444,7 @@ struct TorusLensMap: WarpMap {
 /// computed from the pixel's own coordinates (so tiled and whole renders agree bit for bit)
 /// and sampled bilinearly in the premultiplied working space, neighbours outside the input
 /// clear.
-final class DistortionNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+final class DistortionNode: RecipeNode, @unchecked Sendable {
     let map: DistortionMap
 
     init(input: RecipeNode, map: DistortionMap, extent: CGRect) {
@@ -452,7 +452,7 @@ final class DistortionNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
         super.init(extent: extent, inputs: [input])
     }
 
-    var halo: Int { 1 }
+    override var halo: Int { 1 }
 
     /// The source pixels the bilinear samples of `rect`'s pixel centres read: the map's
     /// bound on their source points, plus the sampling margin.
@@ -533,7 +533,7 @@ enum DisplacementSource: Sendable {
 /// p plus an offset read from the second image at p (`DisplacementSource`; working-space,
 /// premultiplied values; no offset exceeds scale/2 on either axis), bilinearly and
 /// premultiplied, neighbours outside the input clear.
-final class DisplacementNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+final class DisplacementNode: RecipeNode, @unchecked Sendable {
     let scale: Double
     let mode: DisplacementSource
 
@@ -543,7 +543,7 @@ final class DisplacementNode: RecipeNode, NeighborhoodNode, @unchecked Sendable 
         super.init(extent: extent, inputs: [input, displacement])
     }
 
-    var halo: Int { 1 }
+    override var halo: Int { 1 }
 
     /// Input 0: the centres moved by up to scale/2 each way, plus the bilinear margin (the
     /// tile itself narrows this to the offsets it finds). Input 1: the tile's pixels, and

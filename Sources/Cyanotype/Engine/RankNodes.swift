@@ -36,13 +36,13 @@ enum MorphologyOperation: Sendable {
 /// Cost O(radius) per pixel: for each source row the horizontal extremes over half-widths
 /// 0, 1, 2, ... are built incrementally (two comparisons per step), and each half-width is
 /// folded into the output rows whose disc chord at that row has that half-width.
-final class DiskMorphologyNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+final class DiskMorphologyNode: RecipeNode, @unchecked Sendable {
     let radius: Double
     let operation: MorphologyOperation
     /// `halfWidths[a]`: half the chord of the disc `a` rows from its centre.
     let halfWidths: [Int]
     var reach: Int { halfWidths.count - 1 }
-    var halo: Int { reach }
+    override var halo: Int { reach }
     override var isExpensive: Bool { true }
 
     init(input: RecipeNode, radius: Double, operation: MorphologyOperation) {
@@ -123,14 +123,14 @@ final class DiskMorphologyNode: RecipeNode, NeighborhoodNode, @unchecked Sendabl
 /// The rectangle covers offsets `-left...right` across and `-down...up` in Core Image's y-up
 /// coordinates, with `left = (width - 1) / 2`, `right = width / 2` (an even width reaches one
 /// pixel further right) and likewise `down = (height - 1) / 2`, `up = height / 2`.
-final class RectangleMorphologyNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+final class RectangleMorphologyNode: RecipeNode, @unchecked Sendable {
     let width: Int, height: Int
     let isMaximum: Bool
     var left: Int { (width - 1) / 2 }
     var right: Int { width / 2 }
     var down: Int { (height - 1) / 2 }
     var up: Int { height / 2 }
-    var halo: Int { max(right, up) }
+    override var halo: Int { max(right, up) }
     override var isExpensive: Bool { true }
 
     init(input: RecipeNode, width: Int, height: Int, isMaximum: Bool) {
@@ -184,8 +184,8 @@ final class RectangleMorphologyNode: RecipeNode, NeighborhoodNode, @unchecked Se
 
 /// CIMedianFilter: the per-component median of the 3x3 neighbourhood, by Paeth's 19-exchange
 /// network (each exchange a compare-and-blend on all four components at once).
-final class Median3x3Node: RecipeNode, NeighborhoodNode, @unchecked Sendable {
-    var halo: Int { 1 }
+final class Median3x3Node: RecipeNode, @unchecked Sendable {
+    override var halo: Int { 1 }
     override var isExpensive: Bool { true }
 
     init(input: RecipeNode) { super.init(extent: input.extent, inputs: [input]) }

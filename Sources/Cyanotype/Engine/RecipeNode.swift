@@ -28,12 +28,33 @@ class RecipeNode: @unchecked Sendable {
     /// Work done before any tile runs (decoding a file, say); errors stop the render.
     func prepare() throws {}
 
+    // MARK: Capabilities: what the planner asks a node instead of checking its type
+
     /// Whether recomputing this node per tile is costly enough that a node shared by several
     /// consumers is worth materialising once.
     var isExpensive: Bool { false }
 
+    /// Whether the planner must always materialise this node (an explicit intermediate).
+    var isAlwaysMaterialized: Bool { false }
+
+    /// Whether each output pixel reads its inputs at that pixel only (colour stages, crops,
+    /// sources): a recipe of such nodes alone runs in wide, short tiles.
+    var isPointwise: Bool { false }
+
+    /// How far around an output pixel the node reads its input, in pixels (a neighbourhood's
+    /// radius, a resampler's support): tiles are sized so this border stays a small overhead.
+    var halo: Int { 0 }
+
+    /// Whether one row of the node costs no more than that row's share of a tile (sources
+    /// that hold or compute pixels directly): fused colour work then reads it row by row.
+    var producesRowsCheaply: Bool { false }
+
     /// Bitmaps and materialised pixels: what `RenderStatistics.sourcePixels` counts.
-    var isPixelSource: Bool { self is BitmapNode || self is FloatBlockNode }
+    var isPixelSource: Bool { false }
+
+    /// Whether the node shows its first input unchanged inside its own extent (a crop, a
+    /// sampling mark): readers looking for the bitmap under a recipe may look through it.
+    var showsInputUnchanged: Bool { false }
 
     /// One line for `CIContext.explain`.
     var label: String { String(describing: type(of: self)) }
@@ -51,6 +72,8 @@ final class ConstantColorNode: RecipeNode, @unchecked Sendable {
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         for r in 0..<out.height { out.row(r).update(repeating: color, count: out.width) }
     }
+    override var isPointwise: Bool { true }
+    override var producesRowsCheaply: Bool { true }
     override var label: String { "constant \(color)" }
 }
 
@@ -70,6 +93,8 @@ final class GeneratorNode: RecipeNode, @unchecked Sendable {
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         for r in 0..<out.height { stage.generate(out.row(r), count: out.width, x: rect.minX, y: rect.minY + r) }
     }
+    override var isPointwise: Bool { true }
+    override var producesRowsCheaply: Bool { true }
     override var label: String { "generator \(stage.label)" }
 }
 
@@ -85,6 +110,8 @@ final class CropNode: RecipeNode, @unchecked Sendable {
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         ev.fill(inputs[0], rect, out)
     }
+    override var isPointwise: Bool { true }
+    override var showsInputUnchanged: Bool { true }
     override var label: String { "crop to \(pixelExtent)" }
 }
 
@@ -131,6 +158,8 @@ final class SamplingNode: RecipeNode, @unchecked Sendable {
         super.init(extent: input.extent, inputs: [input])
     }
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) { ev.fill(inputs[0], rect, out) }
+    override var isPointwise: Bool { true }
+    override var showsInputUnchanged: Bool { true }
     override var label: String { "sampling \(mode)" }
 }
 
@@ -143,6 +172,7 @@ final class IntermediateNode: RecipeNode, @unchecked Sendable {
         super.init(extent: input.extent, inputs: [input])
     }
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) { ev.fill(inputs[0], rect, out) }
+    override var isAlwaysMaterialized: Bool { true }
     override var label: String { "intermediate" + (cacheable ? " (cached)" : "") }
 }
 

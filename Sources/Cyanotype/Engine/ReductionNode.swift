@@ -179,7 +179,7 @@ func bitmapSource(_ node: RecipeNode, covering region: PixelRect) -> BitmapNode?
             if let gate = b.gate, (try? gate.waitAll()) == nil { return nil }
             return b.pixelExtent.width == b.width && b.pixelExtent.height == b.height ? b : nil
         }
-        if n is CropNode || n is SamplingNode {
+        if n.showsInputUnchanged {
             n = n.inputs[0]
         } else if let lazy = n as? LazySourceNode, let s = try? lazy.source() {
             n = s

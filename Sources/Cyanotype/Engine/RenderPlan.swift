@@ -37,7 +37,7 @@ final class RenderPlan: @unchecked Sendable {
         var radius = 0
         for node in order {
             guard let want = roi[ObjectIdentifier(node)]?.intersection(node.pixelExtent), !want.isEmpty else { continue }
-            if let conv = node as? NeighborhoodNode { radius = max(radius, conv.halo) }
+            radius = max(radius, node.halo)
             for (i, input) in node.inputs.enumerated() {
                 let r = node.inputRect(i, for: want).intersection(input.pixelExtent)
                 let id = ObjectIdentifier(input)
@@ -48,7 +48,7 @@ final class RenderPlan: @unchecked Sendable {
         for node in post where node !== root {
             let id = ObjectIdentifier(node)
             guard let r = roi[id], !r.intersection(node.pixelExtent).isEmpty else { continue }
-            if node is IntermediateNode || (node.isExpensive && (parentCount[id] ?? 0) > 1) {
+            if node.isAlwaysMaterialized || (node.isExpensive && (parentCount[id] ?? 0) > 1) {
                 materialize.append(node)
             }
         }
@@ -62,10 +62,7 @@ final class RenderPlan: @unchecked Sendable {
         // and sources are read in long sequential runs (measured: a float copy 470 -> 700+
         // MP/s). Anything that resamples or reads neighbours keeps square tiles, whose
         // regions of interest stay compact.
-        let perPixel = radius == 0 && order.allSatisfy {
-            $0 is FusedColorNode || $0 is ColorKernelNode || $0 is BitmapNode || $0 is CropNode || $0 is LazySourceNode
-                || $0 is GeneratorNode || $0 is ConstantColorNode || $0 is FloatBlockNode || $0 is SamplingNode
-        }
+        let perPixel = radius == 0 && order.allSatisfy(\.isPointwise)
         if tileSize == nil && perPixel {
             tileWidth = 2048
             tileHeight = 16
@@ -106,6 +103,3 @@ final class RenderPlan: @unchecked Sendable {
         return lines.joined(separator: "\n")
     }
 }
-
-/// Nodes that read a neighbourhood of each output pixel; `halo` is how far.
-protocol NeighborhoodNode: RecipeNode { var halo: Int { get } }

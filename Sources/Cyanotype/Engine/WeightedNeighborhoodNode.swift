@@ -13,7 +13,7 @@
 /// Apple's filter reference describes. Pixels outside the input are clear. The output extent is
 /// the input's (infinite stays infinite); each tile reads its input with a halo of
 /// `columns/2` by `rows/2` pixels.
-final class WeightedNeighborhoodNode: RecipeNode, NeighborhoodNode, @unchecked Sendable {
+final class WeightedNeighborhoodNode: RecipeNode, @unchecked Sendable {
     enum Channels: Sendable { case rgba, rgb }
 
     let columns: Int
@@ -23,7 +23,7 @@ final class WeightedNeighborhoodNode: RecipeNode, NeighborhoodNode, @unchecked S
     let bias: Float
     let channels: Channels
     let name: String
-    var halo: Int { max(columns, rows) / 2 }
+    override var halo: Int { max(columns, rows) / 2 }
     override var isExpensive: Bool { true }
 
     init(input: RecipeNode, columns: Int, rows: Int, weights: [Float], bias: Float, channels: Channels, name: String) {
