@@ -1,27 +1,34 @@
 // Blurs and sharpening: neighbourhood nodes the renderer tiles with a halo.
 
 extension BuiltinFilters {
-    /// CIGaussianBlur: a true Gaussian of standard deviation `radius` (at most 250), out to
-    /// 3 sigma (renormalised), separable. Outside the input is clear, so edges fade: clamp the input
+    /// CIGaussianBlur: a true Gaussian of standard deviation `radius`, out to 3 sigma
+    /// (renormalised), separable. Outside the input is clear, so edges fade: clamp the input
     /// (`clampedToExtent()`) first for solid edges, as with Core Image. The extent grows by
     /// the kernel's reach.
-    static let gaussianBlur = BuiltinFilter(Catalog.CIGaussianBlur) { args throws(CIFilterError) in
+    ///
+    /// - inputRadius: The standard deviation (sigma) of the Gaussian, in pixels; 0 returns
+    ///   the image as it is.
+    static let gaussianBlur = BuiltinFilter(Catalog.CIGaussianBlur, limits: [kCIInputRadiusKey: .gaussianSigma]) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey)
         return gaussianBlurred(image, sigma: sigma)
     }
 
     /// CIBoxBlur: the mean over a square of side `2 * round(radius) + 1`.
-    static let boxBlur = BuiltinFilter(Catalog.CIBoxBlur) { args throws(CIFilterError) in
+    ///
+    /// - inputRadius: Half the square's side, rounded to whole pixels.
+    static let boxBlur = BuiltinFilter(Catalog.CIBoxBlur, limits: [kCIInputRadiusKey: .boxBlurRadius]) { args throws(CIFilterError) in
         let image = try args.image()
         let r = Int(try args.number(kCIInputRadiusKey).rounded())
         if r < 1 { return image }
-        return CIImage(node: BoxBlurNode(input: image.node, radius: min(r, 2000)))
+        return CIImage(node: BoxBlurNode(input: image.node, radius: r))
     }
 
     /// CIUnsharpMask: `image + intensity * (image - gaussian(image, radius))`, cropped to
     /// the input's extent.
-    static let unsharpMask = BuiltinFilter(Catalog.CIUnsharpMask) { args throws(CIFilterError) in
+    ///
+    /// - inputRadius: The standard deviation of the Gaussian blur, in pixels.
+    static let unsharpMask = BuiltinFilter(Catalog.CIUnsharpMask, limits: [kCIInputRadiusKey: .gaussianSigma]) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey), k = try args.float(kCIInputIntensityKey)
         if sigma == 0 || k == 0 { return image }
@@ -32,7 +39,10 @@ extension BuiltinFilters {
     /// CIBloom: a soft glow. Apple publishes no formula; ours screens a Gaussian blur of the
     /// image (sigma `radius`) over it, weighted by `intensity`:
     /// `out = image + intensity * blur * (1 - image)` on straight colour, cropped to the input.
-    static let bloom = BuiltinFilter(Catalog.CIBloom) { args throws(CIFilterError) in
+    ///
+    /// - inputRadius: The standard deviation of the Gaussian blur, in pixels (the input
+    ///   clamped to its extent is blurred).
+    static let bloom = BuiltinFilter(Catalog.CIBloom, limits: [kCIInputRadiusKey: .gaussianSigma]) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey), k = try args.float(kCIInputIntensityKey)
         if k == 0 { return image }
@@ -41,14 +51,20 @@ extension BuiltinFilters {
     }
 }
 
-/// The Gaussian blur recipe shared by the blur-based filters.
+extension FilterInputLimit {
+    /// Every Gaussian blur's sigma (CIGaussianBlur and the filters built on a blur). A tile
+    /// reads its input with a 3-sigma halo on every side (1.4 GB of float pixels per tile at
+    /// sigma 1000); Core Image's slider stops at 100.
+    static let gaussianSigma = FilterInputLimit(maximum: 250, reason: "a tile reads its input with a 3-sigma halo, and past sigma 250 that halo outgrows memory")
+    /// CIBoxBlur's radius: the square and its halo stay within memory.
+    static let boxBlurRadius = FilterInputLimit(maximum: 2000, reason: "a tile reads its input with a halo of the radius, and past 2000 pixels that halo outgrows memory")
+}
+
+/// The Gaussian blur recipe shared by the blur-based filters. `sigma` comes from an input
+/// declared with the `gaussianSigma` limit (at most 250).
 func gaussianBlurred(_ image: CIImage, sigma: Double) -> CIImage {
     if sigma <= 0 { return image }
-    // A tile reads its input with a 3-sigma halo on every side; past sigma 250 that halo
-    // (1.4 GB of float pixels per tile at sigma 1000) outgrows memory, so larger radii are
-    // treated as 250. Core Image's slider stops at 100.
-    let s = min(sigma, 250)
-    return CIImage(node: SeparableConvolutionNode(input: image.node, weights: SeparableConvolutionNode.gaussianWeights(sigma: s), name: "gaussian blur \(s)"))
+    return CIImage(node: SeparableConvolutionNode(input: image.node, weights: SeparableConvolutionNode.gaussianWeights(sigma: sigma), name: "gaussian blur \(sigma)"))
 }
 
 /// Combines an image (the row) with its blur (`extra[0]`).

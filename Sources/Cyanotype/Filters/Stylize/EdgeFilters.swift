@@ -32,7 +32,9 @@ extension BuiltinFilters {
     /// gives thicker strokes); E is the Sobel magnitude of the blur's luma; black ink covers
     /// `ink = clamp((E - 0.1) / 0.1, 0, 1)` of each pixel over white paper:
     /// `out = (1 - ink, 1 - ink, 1 - ink, 1)`. Flat areas are white.
-    static let edgeWork = BuiltinFilter(Catalog.CIEdgeWork) { args throws(CIFilterError) in
+    ///
+    /// - inputRadius: The standard deviation of the blur before the edges are found, in pixels.
+    static let edgeWork = BuiltinFilter(Catalog.CIEdgeWork, limits: [kCIInputRadiusKey: .gaussianSigma]) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey)
         let clamped = image.extent.isInfinite ? image : image.clampedToExtent()

@@ -10,8 +10,16 @@
 // input are clear or partly clear, so clamp the input (`clampedToExtent()`) and crop the
 // result for solid edges. An infinite input gives an infinite output.
 //
-// Parameters: `inputScale` (`inputRadius`) below 1 is 1 (Apple's minimum) and above 2^30 is 2^30; the centre
-// is limited to ±2^40; NaN or infinite values are a `CIFilterError.nonFinite`.
+// Parameters: `inputScale` (`inputRadius`) below 1 is 1 (Apple's minimum); it and the centre
+// have declared limits (`cellSize`, `cellCentre`); NaN or infinite values are a
+// `CIFilterError.nonFinite`.
+
+extension FilterInputLimit {
+    /// A cell's size (pixellate, crystallize, pointillize): at most 2^30 pixels.
+    static let cellSize = FilterInputLimit(maximum: 1_073_741_824, reason: "the renderer addresses pixels within ±2^30, and a larger cell would cover them all")
+    /// A pattern's centre (cell grids, tiles, kaleidoscopes): each coordinate within ±2^40.
+    static let cellCentre = FilterInputLimit(minimum: -1_099_511_627_776, maximum: 1_099_511_627_776, reason: "that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow")
+}
 
 extension BuiltinFilters {
     /// CIPixellate: square cells of side `s = scale` on a grid whose lines pass through
@@ -19,7 +27,7 @@ extension BuiltinFilters {
     /// `(i, j) = (floor((p.x - c.x) / s), floor((p.y - c.y) / s))` and takes the input sampled
     /// at that cell's middle, `c + ((i + 0.5) s, (j + 0.5) s)`. The output extent is every
     /// cell that overlaps the input, whole.
-    static let pixellate = BuiltinFilter(Catalog.CIPixellate) { args throws(CIFilterError) in
+    static let pixellate = BuiltinFilter(Catalog.CIPixellate, limits: [kCIInputScaleKey: .cellSize, kCIInputCenterKey: .cellCentre]) { args throws(CIFilterError) in
         let image = try args.image()
         let (center, scale) = try cellParameters(args, scaleKey: kCIInputScaleKey)
         return CIImage(node: CellSampleNode(input: image.node, layout: SquareCells(center: center, scale: scale)))
@@ -31,7 +39,7 @@ extension BuiltinFilters {
     /// cell). Each pixel takes the input sampled at the centre of its nearest lattice point's
     /// cell. The output extent is the input's grown by a hexagon's diameter
     /// (`2 * scale / sqrt(3)`) on every side, which holds every hexagon that overlaps the input.
-    static let hexagonalPixellate = BuiltinFilter(Catalog.CIHexagonalPixellate) { args throws(CIFilterError) in
+    static let hexagonalPixellate = BuiltinFilter(Catalog.CIHexagonalPixellate, limits: [kCIInputScaleKey: .cellSize, kCIInputCenterKey: .cellCentre]) { args throws(CIFilterError) in
         let image = try args.image()
         let (center, scale) = try cellParameters(args, scaleKey: kCIInputScaleKey)
         return CIImage(node: CellSampleNode(input: image.node, layout: HexagonalCells(center: center, scale: scale)))
@@ -44,7 +52,7 @@ extension BuiltinFilters {
     /// render and tile. Each pixel takes the input sampled at its nearest site. The output
     /// extent is the input's grown by `ceil(1.132 * radius + 1)` (the farthest a pixel lies
     /// from its site, plus the sampler's pixel).
-    static let crystallize = BuiltinFilter(Catalog.CICrystallize) { args throws(CIFilterError) in
+    static let crystallize = BuiltinFilter(Catalog.CICrystallize, limits: [kCIInputRadiusKey: .cellSize, kCIInputCenterKey: .cellCentre]) { args throws(CIFilterError) in
         let image = try args.image()
         let (center, radius) = try cellParameters(args, scaleKey: kCIInputRadiusKey)
         return CIImage(node: CellSampleNode(input: image.node, layout: CrystalCells(sites: JitteredSites(origin: center, spacing: radius))))
@@ -55,7 +63,7 @@ extension BuiltinFilters {
     /// `radius` of its nearest site takes the input sampled at that site (overlapping dots meet
     /// along the Voronoi edge between their sites), any other pixel is clear. The output extent
     /// is the input's grown by `ceil(radius + 1)`.
-    static let pointillize = BuiltinFilter(Catalog.CIPointillize) { args throws(CIFilterError) in
+    static let pointillize = BuiltinFilter(Catalog.CIPointillize, limits: [kCIInputRadiusKey: .cellSize, kCIInputCenterKey: .cellCentre]) { args throws(CIFilterError) in
         let image = try args.image()
         let (center, radius) = try cellParameters(args, scaleKey: kCIInputRadiusKey)
         let sites = JitteredSites(origin: center, spacing: 1.6 * radius)
@@ -63,9 +71,9 @@ extension BuiltinFilters {
     }
 }
 
-/// `inputCenter` (limited to ±2^40) and the cell size under `scaleKey` (1 ... 2^30).
+/// `inputCenter` and the cell size under `scaleKey`, as declared (`cellCentre`, `cellSize`).
 func cellParameters(_ args: FilterArguments, scaleKey: String) throws(CIFilterError) -> (SIMD2<Double>, Double) {
     let c = try args.point(kCIInputCenterKey)
-    let scale = min(max(try args.number(scaleKey), 1), Double(PixelRect.limit))
-    return (SIMD2(cellCoordinate(Double(c.x)), cellCoordinate(Double(c.y))), scale)
+    let scale = try args.number(scaleKey)
+    return (SIMD2(Double(c.x), Double(c.y)), scale)
 }

@@ -8,16 +8,26 @@ import Foundation
 // outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
 // edge). The output extent is infinite, as Apple's.
 //
-// Parameters: NaN or infinite values are a `CIFilterError.nonFinite`; the centre is limited to
-// ±2^40; `inputWidth` below 2^-10 (the spec's minimum is 0, a cell with no size) is 2^-10,
-// above 2^30 it is 2^30. An acute angle whose sine is below 1e-6 (a flat parallelogram, no
-// lattice) gives an empty image.
+// Parameters: NaN or infinite values are a `CIFilterError.nonFinite`; the centre and
+// `inputWidth` have declared limits (`cellCentre`, `tileWidth`). An acute angle whose sine is
+// below 1e-6 (a flat parallelogram, no lattice) gives an empty image.
+
+extension FilterInputLimit {
+    /// A tile's width: 2^-10 ... 2^30 pixels (Apple's minimum is 0, a cell with no size).
+    static let tileWidth = FilterInputLimit(minimum: 0x1p-10, maximum: 1_073_741_824, reason: "a cell needs a size, and the renderer addresses pixels within ±2^30")
+    /// CIKaleidoscope's mirror count: at most 4096.
+    static let kaleidoscopeCount = FilterInputLimit(maximum: 4096, reason: "the count is read as a whole number, and 4096 wedges are already narrower than a pixel out to 1300 pixels from the centre")
+    /// CITriangleKaleidoscope's fade per triangle size: 1e-12 ... 1.
+    static let triangleDecay = FilterInputLimit(minimum: 1e-12, maximum: 1, reason: "the colour fades by decay^(distance / size), which needs a positive decay, and above 1 would brighten")
+    /// CIOpTile's scale: at most 2^20.
+    static let opTileScale = FilterInputLimit(maximum: 1_048_576, reason: "beyond it, a square's sample points leave the pixel coordinates the renderer addresses")
+}
 
 extension BuiltinFilters {
     /// CIFourfoldTranslatedTile (p1): the parallelogram cell {s a + t b : s, t in [-1/2, 1/2)}
     /// centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the
     /// cell frame, repeated by the lattice translations (s and t reduced modulo 1).
-    static let fourfoldTranslatedTile = BuiltinFilter(Catalog.CIFourfoldTranslatedTile) { args throws(CIFilterError) in
+    static let fourfoldTranslatedTile = BuiltinFilter(Catalog.CIFourfoldTranslatedTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
         try parallelogramCells(args, reflected: false)
     }
 
@@ -25,14 +35,14 @@ extension BuiltinFilters {
     /// in its sides: each lattice coordinate s, t folded by a triangle wave into [-1/2, 1/2]
     /// (mirrors at every half-integer). With the default right acute angle this is pmm, four
     /// copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.
-    static let fourfoldReflectedTile = BuiltinFilter(Catalog.CIFourfoldReflectedTile) { args throws(CIFilterError) in
+    static let fourfoldReflectedTile = BuiltinFilter(Catalog.CIFourfoldReflectedTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
         try parallelogramCells(args, reflected: true)
     }
 
     /// CIFourfoldRotatedTile (p4): square cells of side `width`, the one at the centre holding
     /// the image; four cells meet at each cell corner, each a quarter-turn from its neighbour
     /// about that corner (period 2 width).
-    static let fourfoldRotatedTile = BuiltinFilter(Catalog.CIFourfoldRotatedTile) { args throws(CIFilterError) in
+    static let fourfoldRotatedTile = BuiltinFilter(Catalog.CIFourfoldRotatedTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
         let (image, center, angle, width) = try tileParameters(args)
         return tile(image, FourfoldRotatedSymmetry(width: width), center, angle)
     }
@@ -40,7 +50,7 @@ extension BuiltinFilters {
     /// CIEightfoldReflectedTile (p4m): the square of side `width` centred on `center`, folded by
     /// its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle
     /// (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).
-    static let eightfoldReflectedTile = BuiltinFilter(Catalog.CIEightfoldReflectedTile) { args throws(CIFilterError) in
+    static let eightfoldReflectedTile = BuiltinFilter(Catalog.CIEightfoldReflectedTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
         let (image, center, angle, width) = try tileParameters(args)
         return tile(image, EightfoldReflectedSymmetry(width: width), center, angle)
     }
@@ -49,7 +59,7 @@ extension BuiltinFilters {
     /// sqrt(3) apart, one at `center`), each the equilateral triangle (0, 0), (w, 0),
     /// w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's
     /// centre.
-    static let sixfoldRotatedTile = BuiltinFilter(Catalog.CISixfoldRotatedTile) { args throws(CIFilterError) in
+    static let sixfoldRotatedTile = BuiltinFilter(Catalog.CISixfoldRotatedTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
         let (image, center, angle, width) = try tileParameters(args)
         return tile(image, HexagonalSymmetry(width: width, kind: .p6), center, angle)
     }
@@ -57,7 +67,7 @@ extension BuiltinFilters {
     /// CISixfoldReflectedTile (p3m1): the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2)
     /// of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every
     /// vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).
-    static let sixfoldReflectedTile = BuiltinFilter(Catalog.CISixfoldReflectedTile) { args throws(CIFilterError) in
+    static let sixfoldReflectedTile = BuiltinFilter(Catalog.CISixfoldReflectedTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
         let (image, center, angle, width) = try tileParameters(args)
         return tile(image, HexagonalSymmetry(width: width, kind: .p3m1), center, angle)
     }
@@ -65,7 +75,7 @@ extension BuiltinFilters {
     /// CITwelvefoldReflectedTile (p6m): the 30-60-90 triangle (0, 0), (w, 0), w (3/4, sqrt(3)/4)
     /// of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill
     /// each hexagon of CISixfoldRotatedTile.
-    static let twelvefoldReflectedTile = BuiltinFilter(Catalog.CITwelvefoldReflectedTile) { args throws(CIFilterError) in
+    static let twelvefoldReflectedTile = BuiltinFilter(Catalog.CITwelvefoldReflectedTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
         let (image, center, angle, width) = try tileParameters(args)
         return tile(image, HexagonalSymmetry(width: width, kind: .p6m), center, angle)
     }
@@ -73,27 +83,28 @@ extension BuiltinFilters {
     /// CIGlideReflectedTile (pg): square cells of side `width` centred on (i w, j w) in the cell
     /// frame, translated; the cells of odd columns are mirrored top to bottom (a glide
     /// reflection: a step of `width` along the angle with a flip across it).
-    static let glideReflectedTile = BuiltinFilter(Catalog.CIGlideReflectedTile) { args throws(CIFilterError) in
+    static let glideReflectedTile = BuiltinFilter(Catalog.CIGlideReflectedTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
         let (image, center, angle, width) = try tileParameters(args)
         return tile(image, GlideReflectedSymmetry(width: width), center, angle)
     }
 
     /// CIKaleidoscope: mirrors through `center` every 180 / count degrees (the dihedral group of
     /// order 2 count); each pixel's polar angle, measured from `angle`, is reflected into the
-    /// wedge [0, 180 / count] degrees, its distance from the centre kept. `inputCount` is
-    /// rounded to a whole number, at least 1 (Apple's minimum) and at most 4096.
-    static let kaleidoscope = BuiltinFilter(Catalog.CIKaleidoscope) { args throws(CIFilterError) in
+    /// wedge [0, 180 / count] degrees, its distance from the centre kept.
+    ///
+    /// - inputCount: The number of mirrors, rounded to a whole number.
+    static let kaleidoscope = BuiltinFilter(Catalog.CIKaleidoscope, limits: ["inputCount": .kaleidoscopeCount, kCIInputCenterKey: .cellCentre]) { args throws(CIFilterError) in
         let image = try args.image()
         let c = try args.point(kCIInputCenterKey)
         let angle = try args.number(kCIInputAngleKey)
-        let count = Int(min(max(try args.number("inputCount").rounded(), 1), 4096))
-        return tile(image, KaleidoscopeSymmetry(count: count), SIMD2(cellCoordinate(Double(c.x)), cellCoordinate(Double(c.y))), angle)
+        let count = Int(try args.number("inputCount").rounded())
+        return tile(image, KaleidoscopeSymmetry(count: count), SIMD2(Double(c.x), Double(c.y)), angle)
     }
 
     /// CIParallelogramTile: the parallelogram of CIFourfoldReflectedTile (sides `width` along the
     /// angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides
     /// and so repeated over the plane; the same construction as CIFourfoldReflectedTile.
-    static let parallelogramTile = BuiltinFilter(Catalog.CIParallelogramTile) { args throws(CIFilterError) in
+    static let parallelogramTile = BuiltinFilter(Catalog.CIParallelogramTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
         try parallelogramCells(args, reflected: true)
     }
 
@@ -101,24 +112,29 @@ extension BuiltinFilters {
     /// `center`, one side along the angle, repeated by the translations of its sides' vectors;
     /// the triangles between, pointing the other way, are its half-turns about its sides'
     /// midpoints.
-    static let triangleTile = BuiltinFilter(Catalog.CITriangleTile) { args throws(CIFilterError) in
+    static let triangleTile = BuiltinFilter(Catalog.CITriangleTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
         let (image, center, angle, width) = try tileParameters(args)
         return tile(image, TriangleTileSymmetry(width: width), center, angle)
     }
 
-    /// CITriangleKaleidoscope: the equilateral triangle of side `inputSize` (2^-10 ... 2^30) with
-    /// its centroid on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the
-    /// p3m1 group of CISixfoldReflectedTile); the colour (not the alpha) is then scaled by
+    /// CITriangleKaleidoscope: the equilateral triangle of side `inputSize` with its centroid
+    /// on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the p3m1 group of
+    /// CISixfoldReflectedTile); the colour (not the alpha) is then scaled by
     /// `decay^(d / size)`, d the pixel's distance from `inputPoint`, so it fades away from the
-    /// central triangle. `inputDecay` is limited to [0, 1] (0 acts as 1e-12).
-    static let triangleKaleidoscope = BuiltinFilter(Catalog.CITriangleKaleidoscope) { args throws(CIFilterError) in
+    /// central triangle.
+    ///
+    /// - inputPoint: The central triangle's centroid.
+    /// - inputSize: The triangle's side, in pixels.
+    /// - inputDecay: How much the colour keeps per triangle size of distance (1: no fade).
+    static let triangleKaleidoscope = BuiltinFilter(Catalog.CITriangleKaleidoscope,
+                                                    limits: ["inputPoint": .cellCentre, "inputSize": .tileWidth, "inputDecay": .triangleDecay]) { args throws(CIFilterError) in
         let image = try args.image()
         let p = try args.point("inputPoint")
-        let size = min(max(try args.number("inputSize"), 1.0 / 1024), Double(PixelRect.limit))
+        let size = try args.number("inputSize")
         let rotation = try args.number("inputRotation")
-        let decay = min(max(try args.number("inputDecay"), 1e-12), 1)
+        let decay = try args.number("inputDecay")
         if image.extent.isEmpty { return .empty() }
-        let point = SIMD2(cellCoordinate(Double(p.x)), cellCoordinate(Double(p.y)))
+        let point = SIMD2(Double(p.x), Double(p.y))
         // The p3m1 cell's triangle has a vertex at the origin and its centroid at
         // (size / 2, size sqrt(3) / 6): put that centroid on the point.
         let gx = size / 2, gy = size * 3.0.squareRoot() / 6
@@ -130,21 +146,22 @@ extension BuiltinFilters {
     /// CIOpTile: squares of side `width` on a grid through `center` along the angle; each shows
     /// the image around its own centre m scaled by 1 / `inputScale` (pixel m + o reads the input
     /// at m + scale o, so scale 1 is the image itself and 0 fills each square with the colour at
-    /// its centre). `inputScale` is limited to [0, 2^20].
-    static let opTile = BuiltinFilter(Catalog.CIOpTile) { args throws(CIFilterError) in
+    /// its centre).
+    static let opTile = BuiltinFilter(Catalog.CIOpTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth, kCIInputScaleKey: .opTileScale]) { args throws(CIFilterError) in
         let (image, center, angle, width) = try tileParameters(args)
-        let scale = min(max(try args.number(kCIInputScaleKey), 0), 1_048_576)
+        let scale = try args.number(kCIInputScaleKey)
         return tile(image, OpTileSymmetry(width: width, scale: scale), center, angle)
     }
 }
 
-/// The input, centre (±2^40), angle and width (2^-10 ... 2^30) every tile effect takes.
+/// The input, centre, angle and width every tile effect takes (centre and width limited as
+/// each declares: `cellCentre`, `tileWidth`).
 private func tileParameters(_ args: FilterArguments) throws(CIFilterError) -> (CIImage, SIMD2<Double>, Double, Double) {
     let image = try args.image()
     let c = try args.point(kCIInputCenterKey)
     let angle = try args.number(kCIInputAngleKey)
-    let width = min(max(try args.number(kCIInputWidthKey), 1.0 / 1024), Double(PixelRect.limit))
-    return (image, SIMD2(cellCoordinate(Double(c.x)), cellCoordinate(Double(c.y))), angle, width)
+    let width = try args.number(kCIInputWidthKey)
+    return (image, SIMD2(Double(c.x), Double(c.y)), angle, width)
 }
 
 private func parallelogramCells(_ args: FilterArguments, reflected: Bool) throws(CIFilterError) -> CIImage {

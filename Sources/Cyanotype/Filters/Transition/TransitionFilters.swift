@@ -84,7 +84,7 @@ extension BuiltinFilters {
     /// `k = min(1, f * (1 + s) / fadeThreshold)` of the pixel:
     /// `out = base * (1 - k) + color * k`, `base` the input before time 0.5 and the target
     /// from 0.5 on (where the flash covers everything).
-    static let flashTransition = BuiltinFilter(Catalog.CIFlashTransition) { args throws(CIFilterError) in
+    static let flashTransition = BuiltinFilter(Catalog.CIFlashTransition, limits: ["inputFadeThreshold": .flashFadeThreshold]) { args throws(CIFilterError) in
         let (image, target, t) = try transitionInputs(args)
         let c = try args.point(kCIInputCenterKey)
         let e = try args.rect(kCIInputExtentKey)
@@ -96,6 +96,11 @@ extension BuiltinFilters {
                                threshold: try args.float("inputFadeThreshold"))
         return image.applying(stage, extras: [target], extent: image.extent.union(target.extent))
     }
+}
+
+extension FilterInputLimit {
+    /// CIFlashTransition's fade threshold: at least 0.001 (Apple's range starts at 0).
+    static let flashFadeThreshold = FilterInputLimit(minimum: 0.001, reason: "the flash's strength is divided by the threshold")
 }
 
 /// The input, the target and the time (limited to 0...1).
@@ -231,7 +236,7 @@ struct FlashStage: ColorStage {
             return
         }
         let dy = Float(y) + 0.5 - cy
-        let scale = f / max(threshold, 1e-3), invR = striationRadius > 0 ? 1 / striationRadius : 0
+        let scale = f / threshold, invR = striationRadius > 0 ? 1 / striationRadius : 0
         for i in 0..<count {
             let dx = Float(x + i) + 0.5 - cx
             let theta = Foundation.atan2(dy, dx)
@@ -255,7 +260,10 @@ extension BuiltinFilters {
     /// at time 1). The shadow is that coverage blurred by a Gaussian of sigma `shadowRadius`
     /// (none at radius 0) and moved by `shadowOffset`; where the target shows,
     /// `out = target * (1 - shadowDensity * shadow)` (colour and alpha, as a dark veil).
-    static let disintegrateWithMaskTransition = BuiltinFilter(Catalog.CIDisintegrateWithMaskTransition) { args throws(CIFilterError) in
+    ///
+    /// - inputShadowRadius: The standard deviation of the shadow's Gaussian blur, in pixels.
+    static let disintegrateWithMaskTransition = BuiltinFilter(Catalog.CIDisintegrateWithMaskTransition,
+                                                              limits: ["inputShadowRadius": .gaussianSigma]) { args throws(CIFilterError) in
         let (image, target, t) = try transitionInputs(args)
         let mask = try args.image(kCIInputMaskImageKey)
         let radius = try args.float("inputShadowRadius"), density = try args.float("inputShadowDensity")
