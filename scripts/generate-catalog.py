@@ -170,7 +170,10 @@ def parse_doc(block, where):
         else:
             main.append(line)
     text = "\n".join(main).strip()
-    return text, {k: "\n".join(v).strip() for k, v in items.items()}
+    def sentence(lines):
+        t = "\n".join(lines).strip()
+        return t[:1].upper() + t[1:]
+    return text, {k: sentence(v) for k, v in items.items()}
 
 
 def line_of(text, offset):
@@ -526,7 +529,7 @@ def attribute_text(inp):
         parts.append(f"maximum {fmt(inp['max'])}")
     if "sliderMin" in inp and "sliderMax" in inp:
         parts.append(f"slider {fmt(inp['sliderMin'])}...{fmt(inp['sliderMax'])}")
-    kind = (inp.get("attributeType") or inp["class"]).replace("CIAttributeType", "").lower()
+    kind = inp["attributeType"].replace("CIAttributeType", "").lower() if inp.get("attributeType") else inp["class"]
     return f"Core Image: `{inp['key']}`, {kind}" + ("; " + ", ".join(parts) if parts else "") + "."
 
 

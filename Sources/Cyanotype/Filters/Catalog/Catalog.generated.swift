@@ -867,16 +867,16 @@ enum Catalog {
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputTargetImage", displayName: "Target Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 300.0, 300.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeOpaqueColor", defaultValue: .color([0.6, 1.0, 0.8, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 300.0, 300.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The rectangle the edge sweeps across."),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeOpaqueColor", defaultValue: .color([0.6, 1.0, 0.8, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The band's colour."),
             FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeTime", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
             FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
-            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(200.0), identity: .number(200.0), minimum: 0.1, maximum: nil, sliderMinimum: 0.1, sliderMaximum: 500.0),
-            FilterInputDescriptor(key: "inputOpacity", displayName: "Opacity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.3), identity: .number(1.3), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 3.0),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(200.0), identity: .number(200.0), minimum: 0.1, maximum: nil, sliderMinimum: 0.1, sliderMaximum: 500.0, documentation: "The band's width, in pixels."),
+            FilterInputDescriptor(key: "inputOpacity", displayName: "Opacity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.3), identity: .number(1.3), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 3.0, documentation: "How strongly the band shows its colour."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6",
-        documentation: "A photocopier's light bar `width` pixels wide sweeps across `extent` at `angle`, leaving the target behind it. With the swipe's `edge` and `u`: `u >= 1` is the input, `u <= 0` the target, and inside the bar the target lit by the opaque `color`: `out = target * (1 - k) + (color, 1) * k`, `k = min(1, opacity * sin(πu))` (so the default opacity 1.3 saturates the bar's core).")
+        documentation: "A photocopier's light bar sweeps across `extent` at `angle`, leaving the target behind it: inside the bar the target lit by the opaque `color`, `out = target * (1 - k) + (color, 1) * k`, `k = min(1, opacity * sin(πu))` (so the default opacity 1.3 saturates the bar's core).\n\nThe sweeping transitions: a straight edge moves along the direction `n = (cos angle, sin angle)`. With `p = dot(pixel centre, n)` and `[p0, p1]` the range of `p` over the rectangle `extent`, the edge runs from `p0` at time 0 past `p1` at time 1, with a band `width` pixels wide behind it: `edge = p0 + time * (p1 - p0 + width)` and `u = (p - edge + width) / width`. `u >= 1` (ahead of the band) is the input, `u <= 0` (behind it) the target; each filter says what the band shows.")
     static let CICrop = FilterDescriptor(
         name: "CICrop", displayName: "Crop",
         summary: "Crops the image to a rectangle.",
@@ -2028,9 +2028,9 @@ enum Catalog {
             FilterInputDescriptor(key: "inputMessage", displayName: "Message", className: "NSData", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputCorrectionLevel", displayName: "Correction Level", className: "NSString", attributeType: nil, defaultValue: .string("M"), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(16.0), identity: nil, minimum: 8.0, maximum: 64.0, sliderMinimum: 16.0, sliderMaximum: 32.0),
-            FilterInputDescriptor(key: "inputRoundedMarkers", displayName: "Rounded Markers", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: 2.0, sliderMinimum: nil, sliderMaximum: nil, documentation: "finder markers 0 square, 1 rounded squares, 2 circles."),
-            FilterInputDescriptor(key: "inputRoundedData", displayName: "Rounded Data", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(true), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil, documentation: "data modules as discs of one module diameter (else squares)."),
-            FilterInputDescriptor(key: "inputCenterSpaceSize", displayName: "Center Space Size", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.25), identity: nil, minimum: 0.0, maximum: 0.3333333333333333, sliderMinimum: 0.2, sliderMaximum: 0.3333333333333333, documentation: "a centred square of that fraction of the symbol's side is left empty. Its modules are errors for a reader, so the correction level is raised (from the one asked for, up to H) until every Reed-Solomon block can correct the codewords the space touches with one codeword to spare; if even H cannot, the space shrinks until it can."),
+            FilterInputDescriptor(key: "inputRoundedMarkers", displayName: "Rounded Markers", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: 2.0, sliderMinimum: nil, sliderMaximum: nil, documentation: "Finder markers 0 square, 1 rounded squares, 2 circles."),
+            FilterInputDescriptor(key: "inputRoundedData", displayName: "Rounded Data", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(true), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil, documentation: "Data modules as discs of one module diameter (else squares)."),
+            FilterInputDescriptor(key: "inputCenterSpaceSize", displayName: "Center Space Size", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.25), identity: nil, minimum: 0.0, maximum: 0.3333333333333333, sliderMinimum: 0.2, sliderMaximum: 0.3333333333333333, documentation: "A centred square of that fraction of the symbol's side is left empty. Its modules are errors for a reader, so the correction level is raised (from the one asked for, up to H) until every Reed-Solomon block can correct the codewords the space touches with one codeword to spare; if even H cannot, the space shrinks until it can."),
             FilterInputDescriptor(key: "inputColor0", displayName: "Color 0", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputColor1", displayName: "Color 1", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([0.0, 0.0, 0.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ],
@@ -2321,24 +2321,24 @@ enum Catalog {
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputTargetImage", displayName: "Target Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 300.0, 300.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeOpaqueColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 300.0, 300.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The rectangle the edge sweeps across."),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeOpaqueColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The band's colour."),
             FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeTime", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
             FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
-            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(300.0), identity: nil, minimum: 0.1, maximum: nil, sliderMinimum: 0.1, sliderMaximum: 800.0),
-            FilterInputDescriptor(key: "inputOpacity", displayName: "Opacity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(300.0), identity: nil, minimum: 0.1, maximum: nil, sliderMinimum: 0.1, sliderMaximum: 800.0, documentation: "The band's width, in pixels."),
+            FilterInputDescriptor(key: "inputOpacity", displayName: "Opacity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0, documentation: "How strongly the band shows its colour."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6",
-        documentation: "A soft band `width` pixels wide sweeps across `extent` at `angle` (angle 0: left to right), revealing the target behind it. With `edge = p0 + time * (p1 - p0 + width)` and `u = (p - edge + width) / width`: `u >= 1` is the input, `u <= 0` the target, and inside the band `mix(target, input, u)`, tinted towards `color` by `k = min(1, opacity * 4u(1 - u))` (`rgb = rgb * (1 - k) + color * a * k`, alpha kept). Opacity 0 (the default) is a plain soft wipe.")
+        documentation: "A soft band sweeps across `extent` at `angle` (angle 0: left to right), revealing the target behind it: inside the band `mix(target, input, u)`, tinted towards `color` by `k = min(1, opacity * 4u(1 - u))` (`rgb = rgb * (1 - k) + color * a * k`, alpha kept). Opacity 0 (the default) is a plain soft wipe.\n\nThe sweeping transitions: a straight edge moves along the direction `n = (cos angle, sin angle)`. With `p = dot(pixel centre, n)` and `[p0, p1]` the range of `p` over the rectangle `extent`, the edge runs from `p0` at time 0 past `p1` at time 1, with a band `width` pixels wide behind it: `edge = p0 + time * (p1 - p0 + width)` and `u = (p - edge + width) / width`. `u >= 1` (ahead of the band) is the input, `u <= 0` (behind it) the target; each filter says what the band shows.")
     static let CITemperatureAndTint = FilterDescriptor(
         name: "CITemperatureAndTint", displayName: "Temperature and Tint",
         summary: "White-balance adjustment from source to target temperature/tint.",
         categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputNeutral", displayName: "Neutral", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([6500.0, 0.0]), identity: .vector([6500.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputTargetNeutral", displayName: "Target Neutral", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([6500.0, 0.0]), identity: .vector([6500.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputNeutral", displayName: "Neutral", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([6500.0, 0.0]), identity: .vector([6500.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The white of the image as (temperature in kelvin, tint). A temperature of 0 or less is an error; temperatures are taken as 1000...50000 K, where Krystek's approximation of the Planckian locus holds (not a declared limit: equal neutrals stay an exact identity whatever their value, and the tint is not limited)."),
+            FilterInputDescriptor(key: "inputTargetNeutral", displayName: "Target Neutral", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([6500.0, 0.0]), identity: .vector([6500.0, 0.0]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The white it should become, as (temperature in kelvin, tint)."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.7", availableIOS: "5",
@@ -2587,7 +2587,6 @@ extension BuiltinFilters {
         constantColorGenerator,
         convertLabToRGB,
         convertRGBtoLab,
-        copyMachineTransition,
         crop,
         crystallize,
         depthToDisparity,
@@ -2667,7 +2666,6 @@ extension BuiltinFilters {
         straighten,
         stripesGenerator,
         sunbeamsGenerator,
-        swipeTransition,
         temperatureAndTint,
         thermal,
         toneCurve,
@@ -2684,7 +2682,7 @@ extension BuiltinFilters {
         vortexDistortion,
         whitePointAdjust,
         xRay,
-    ] + areaHistograms + areaReductions + composites + convolutions + maskBlends + monochromeScreens + morphology + photoEffects
+    ] + areaHistograms + areaReductions + composites + convolutions + maskBlends + monochromeScreens + morphology + photoEffects + sweeps
 }
 
 /// Typed access to the inputs of CIAdditionCompositing and the other CICompositeOperation filters.
@@ -2941,7 +2939,7 @@ public protocol CIAreaMinimumAlpha: CIFilterProtocol {
 public protocol CIAztecCodeGenerator: CIFilterProtocol {
     /// Message.
     ///
-    /// Core Image: `inputMessage`, nsdata.
+    /// Core Image: `inputMessage`, NSData.
     var message: Data { get set }
     /// Correction Level.
     ///
@@ -2966,7 +2964,7 @@ public protocol CIAztecCodeGenerator: CIFilterProtocol {
 public protocol CIBarcodeGenerator: CIFilterProtocol {
     /// Barcode Descriptor.
     ///
-    /// Core Image: `inputBarcodeDescriptor`, cibarcodedescriptor.
+    /// Core Image: `inputBarcodeDescriptor`, CIBarcodeDescriptor.
     var barcodeDescriptor: Any? { get set }
 }
 
@@ -3355,7 +3353,7 @@ public protocol CICircularWrap: CIFilterProtocol {
 public protocol CICode128BarcodeGenerator: CIFilterProtocol {
     /// Message.
     ///
-    /// Core Image: `inputMessage`, nsdata.
+    /// Core Image: `inputMessage`, NSData.
     var message: Data { get set }
     /// Quiet Space.
     ///
@@ -3388,11 +3386,11 @@ public protocol CIColorClamp: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     /// Min Components.
     ///
-    /// Core Image: `inputMinComponents`, civector; default (0, 0, 0, 0).
+    /// Core Image: `inputMinComponents`, CIVector; default (0, 0, 0, 0).
     var minComponents: CIVector { get set }
     /// Max Components.
     ///
-    /// Core Image: `inputMaxComponents`, civector; default (1, 1, 1, 1).
+    /// Core Image: `inputMaxComponents`, CIVector; default (1, 1, 1, 1).
     var maxComponents: CIVector { get set }
 }
 
@@ -3427,15 +3425,15 @@ public protocol CIColorCrossPolynomial: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     /// Red Coefficients.
     ///
-    /// Core Image: `inputRedCoefficients`, civector; default (1, 0, 0, 0, 0, 0, 0, 0, 0, 0), identity (1, 0, 0, 0, 0, 0, 0, 0, 0, 0).
+    /// Core Image: `inputRedCoefficients`, CIVector; default (1, 0, 0, 0, 0, 0, 0, 0, 0, 0), identity (1, 0, 0, 0, 0, 0, 0, 0, 0, 0).
     var redCoefficients: CIVector { get set }
     /// Green Coefficients.
     ///
-    /// Core Image: `inputGreenCoefficients`, civector; default (0, 1, 0, 0, 0, 0, 0, 0, 0, 0), identity (0, 1, 0, 0, 0, 0, 0, 0, 0, 0).
+    /// Core Image: `inputGreenCoefficients`, CIVector; default (0, 1, 0, 0, 0, 0, 0, 0, 0, 0), identity (0, 1, 0, 0, 0, 0, 0, 0, 0, 0).
     var greenCoefficients: CIVector { get set }
     /// Blue Coefficients.
     ///
-    /// Core Image: `inputBlueCoefficients`, civector; default (0, 0, 1, 0, 0, 0, 0, 0, 0, 0), identity (0, 0, 1, 0, 0, 0, 0, 0, 0, 0).
+    /// Core Image: `inputBlueCoefficients`, CIVector; default (0, 0, 1, 0, 0, 0, 0, 0, 0, 0), identity (0, 0, 1, 0, 0, 0, 0, 0, 0, 0).
     var blueCoefficients: CIVector { get set }
 }
 
@@ -3453,7 +3451,7 @@ public protocol CIColorCube: CIFilterProtocol {
     var cubeDimension: Float { get set }
     /// Cube Data.
     ///
-    /// Core Image: `inputCubeData`, nsdata; default 128 bytes, identity 128 bytes.
+    /// Core Image: `inputCubeData`, NSData; default 128 bytes, identity 128 bytes.
     var cubeData: Data { get set }
     /// extrapolate.
     ///
@@ -3475,15 +3473,15 @@ public protocol CIColorCubeWithColorSpace: CIFilterProtocol {
     var cubeDimension: Float { get set }
     /// Cube Data.
     ///
-    /// Core Image: `inputCubeData`, nsdata; default 128 bytes, identity 128 bytes.
+    /// Core Image: `inputCubeData`, NSData; default 128 bytes, identity 128 bytes.
     var cubeData: Data { get set }
     /// extrapolate.
     ///
-    /// Core Image: `inputExtrapolate`, nsnumber.
+    /// Core Image: `inputExtrapolate`, NSNumber.
     var extrapolate: Float { get set }
     /// Color Space.
     ///
-    /// Core Image: `inputColorSpace`, nsobject.
+    /// Core Image: `inputColorSpace`, NSObject.
     var colorSpace: Any? { get set }
 }
 
@@ -3503,15 +3501,15 @@ public protocol CIColorCubesMixedWithMask: CIFilterProtocol {
     var cubeDimension: Float { get set }
     /// Cube 0 Data.
     ///
-    /// Core Image: `inputCube0Data`, nsdata; default 128 bytes, identity 128 bytes.
+    /// Core Image: `inputCube0Data`, NSData; default 128 bytes, identity 128 bytes.
     var cube0Data: Data { get set }
     /// Cube 1 Data.
     ///
-    /// Core Image: `inputCube1Data`, nsdata; default 128 bytes, identity 128 bytes.
+    /// Core Image: `inputCube1Data`, NSData; default 128 bytes, identity 128 bytes.
     var cube1Data: Data { get set }
     /// Color Space.
     ///
-    /// Core Image: `inputColorSpace`, nsobject.
+    /// Core Image: `inputColorSpace`, NSObject.
     var colorSpace: Any? { get set }
     /// extrapolate.
     ///
@@ -3532,15 +3530,15 @@ public protocol CIColorCurves: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     /// Curves Data.
     ///
-    /// Core Image: `inputCurvesData`, nsdata; default 36 bytes.
+    /// Core Image: `inputCurvesData`, NSData; default 36 bytes.
     var curvesData: Data { get set }
     /// Curves Domain.
     ///
-    /// Core Image: `inputCurvesDomain`, civector; default (0, 1).
+    /// Core Image: `inputCurvesDomain`, CIVector; default (0, 1).
     var curvesDomain: CIVector { get set }
     /// Color Space.
     ///
-    /// Core Image: `inputColorSpace`, nsobject.
+    /// Core Image: `inputColorSpace`, NSObject.
     var colorSpace: Any? { get set }
 }
 
@@ -3574,23 +3572,23 @@ public protocol CIColorMatrix: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     /// Red Vector.
     ///
-    /// Core Image: `inputRVector`, civector; default (1, 0, 0, 0), identity (1, 0, 0, 0).
+    /// Core Image: `inputRVector`, CIVector; default (1, 0, 0, 0), identity (1, 0, 0, 0).
     var rVector: CIVector { get set }
     /// Green Vector.
     ///
-    /// Core Image: `inputGVector`, civector; default (0, 1, 0, 0), identity (0, 1, 0, 0).
+    /// Core Image: `inputGVector`, CIVector; default (0, 1, 0, 0), identity (0, 1, 0, 0).
     var gVector: CIVector { get set }
     /// Blue Vector.
     ///
-    /// Core Image: `inputBVector`, civector; default (0, 0, 1, 0), identity (0, 0, 1, 0).
+    /// Core Image: `inputBVector`, CIVector; default (0, 0, 1, 0), identity (0, 0, 1, 0).
     var bVector: CIVector { get set }
     /// Alpha Vector.
     ///
-    /// Core Image: `inputAVector`, civector; default (0, 0, 0, 1), identity (0, 0, 0, 1).
+    /// Core Image: `inputAVector`, CIVector; default (0, 0, 0, 1), identity (0, 0, 0, 1).
     var aVector: CIVector { get set }
     /// Bias Vector.
     ///
-    /// Core Image: `inputBiasVector`, civector; default (0, 0, 0, 0), identity (0, 0, 0, 0).
+    /// Core Image: `inputBiasVector`, CIVector; default (0, 0, 0, 0), identity (0, 0, 0, 0).
     var biasVector: CIVector { get set }
 }
 
@@ -3619,19 +3617,19 @@ public protocol CIColorPolynomial: CIFilterProtocol {
     var inputImage: CIImage? { get set }
     /// Red Coefficients.
     ///
-    /// Core Image: `inputRedCoefficients`, civector; default (0, 1, 0, 0), identity (0, 1, 0, 0).
+    /// Core Image: `inputRedCoefficients`, CIVector; default (0, 1, 0, 0), identity (0, 1, 0, 0).
     var redCoefficients: CIVector { get set }
     /// Green Coefficients.
     ///
-    /// Core Image: `inputGreenCoefficients`, civector; default (0, 1, 0, 0), identity (0, 1, 0, 0).
+    /// Core Image: `inputGreenCoefficients`, CIVector; default (0, 1, 0, 0), identity (0, 1, 0, 0).
     var greenCoefficients: CIVector { get set }
     /// Blue Coefficients.
     ///
-    /// Core Image: `inputBlueCoefficients`, civector; default (0, 1, 0, 0), identity (0, 1, 0, 0).
+    /// Core Image: `inputBlueCoefficients`, CIVector; default (0, 1, 0, 0), identity (0, 1, 0, 0).
     var blueCoefficients: CIVector { get set }
     /// Alpha Coefficients.
     ///
-    /// Core Image: `inputAlphaCoefficients`, civector; default (0, 1, 0, 0), identity (0, 1, 0, 0).
+    /// Core Image: `inputAlphaCoefficients`, CIVector; default (0, 1, 0, 0), identity (0, 1, 0, 0).
     var alphaCoefficients: CIVector { get set }
 }
 
@@ -3741,17 +3739,23 @@ public protocol CIConvolution: CIFilterProtocol {
 
 /// Typed access to the inputs of CICopyMachineTransition.
 ///
-/// A photocopier's light bar `width` pixels wide sweeps across
-/// `extent` at `angle`, leaving the target behind it. With the swipe's `edge` and `u`:
-/// `u >= 1` is the input, `u <= 0` the target, and inside the bar the target lit by the
-/// opaque `color`: `out = target * (1 - k) + (color, 1) * k`, `k = min(1, opacity *
-/// sin(πu))` (so the default opacity 1.3 saturates the bar's core).
+/// A photocopier's light bar sweeps across `extent` at `angle`,
+/// leaving the target behind it: inside the bar the target lit by the opaque `color`,
+/// `out = target * (1 - k) + (color, 1) * k`, `k = min(1, opacity * sin(πu))` (so the
+/// default opacity 1.3 saturates the bar's core).
+///
+/// The sweeping transitions: a straight edge moves along the direction
+/// `n = (cos angle, sin angle)`. With `p = dot(pixel centre, n)` and `[p0, p1]` the range
+/// of `p` over the rectangle `extent`, the edge runs from `p0` at time 0 past `p1` at
+/// time 1, with a band `width` pixels wide behind it: `edge = p0 + time * (p1 - p0 +
+/// width)` and `u = (p - edge + width) / width`. `u >= 1` (ahead of the band) is the
+/// input, `u <= 0` (behind it) the target; each filter says what the band shows.
 public protocol CICopyMachineTransition: CITransitionFilter {
-    /// Extent.
+    /// The rectangle the edge sweeps across.
     ///
     /// Core Image: `inputExtent`, rectangle; default (0, 0, 300, 300).
     var extent: CGRect { get set }
-    /// Color.
+    /// The band's colour.
     ///
     /// Core Image: `inputColor`, opaquecolor; default (0.6, 1, 0.8, 1).
     var color: CIColor { get set }
@@ -3759,11 +3763,11 @@ public protocol CICopyMachineTransition: CITransitionFilter {
     ///
     /// Core Image: `inputAngle`, angle; default 0, identity 0, minimum 0, slider 0...6.283185307179586.
     var angle: Float { get set }
-    /// Width.
+    /// The band's width, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 200, identity 200, minimum 0.1, slider 0.1...500.
     var width: Float { get set }
-    /// Opacity.
+    /// How strongly the band shows its colour.
     ///
     /// Core Image: `inputOpacity`, scalar; default 1.3, identity 1.3, minimum 0, slider 0...3.
     var opacity: Float { get set }
@@ -4496,7 +4500,7 @@ public protocol CIHueSaturationValueGradient: CIFilterProtocol {
     var dither: Float { get set }
     /// Color Space.
     ///
-    /// Core Image: `inputColorSpace`, nsobject; default sRGB.
+    /// Core Image: `inputColorSpace`, NSObject; default sRGB.
     var colorSpace: Any? { get set }
 }
 
@@ -4810,7 +4814,7 @@ public protocol CIMeshGenerator: CIFilterProtocol {
     var color: CIColor { get set }
     /// Mesh.
     ///
-    /// Core Image: `inputMesh`, nsarray.
+    /// Core Image: `inputMesh`, NSArray.
     var mesh: Any? { get set }
 }
 
@@ -5054,7 +5058,7 @@ public protocol CIOpTile: CIFilterProtocol {
 public protocol CIPDF417BarcodeGenerator: CIFilterProtocol {
     /// Message.
     ///
-    /// Core Image: `inputMessage`, nsdata.
+    /// Core Image: `inputMessage`, NSData.
     var message: Data { get set }
     /// Min Width.
     ///
@@ -5082,7 +5086,7 @@ public protocol CIPDF417BarcodeGenerator: CIFilterProtocol {
     var rows: Float { get set }
     /// Preferred Aspect Ratio.
     ///
-    /// Core Image: `inputPreferredAspectRatio`, nsnumber; range 0...9.223372036854776e+18, slider 0...9.223372036854776e+18.
+    /// Core Image: `inputPreferredAspectRatio`, NSNumber; range 0...9.223372036854776e+18, slider 0...9.223372036854776e+18.
     var preferredAspectRatio: Float { get set }
     /// Compaction Mode.
     ///
@@ -5313,11 +5317,11 @@ public protocol CIPointillize: CIFilterProtocol {
 public protocol CIQRCodeGenerator: CIFilterProtocol {
     /// Message.
     ///
-    /// Core Image: `inputMessage`, nsdata.
+    /// Core Image: `inputMessage`, NSData.
     var message: Data { get set }
     /// Correction Level.
     ///
-    /// Core Image: `inputCorrectionLevel`, nsstring; default "M".
+    /// Core Image: `inputCorrectionLevel`, NSString; default "M".
     var correctionLevel: String { get set }
 }
 
@@ -5364,25 +5368,25 @@ public protocol CIRandomGenerator: CIFilterProtocol {
 public protocol CIRoundedQRCodeGenerator: CIFilterProtocol {
     /// Message.
     ///
-    /// Core Image: `inputMessage`, nsdata.
+    /// Core Image: `inputMessage`, NSData.
     var message: Data { get set }
     /// Correction Level.
     ///
-    /// Core Image: `inputCorrectionLevel`, nsstring; default "M".
+    /// Core Image: `inputCorrectionLevel`, NSString; default "M".
     var correctionLevel: String { get set }
     /// Scale.
     ///
     /// Core Image: `inputScale`, scalar; default 16, range 8...64, slider 16...32.
     var scale: Float { get set }
-    /// finder markers 0 square, 1 rounded squares, 2 circles.
+    /// Finder markers 0 square, 1 rounded squares, 2 circles.
     ///
     /// Core Image: `inputRoundedMarkers`, integer; default 1, range 0...2.
     var roundedMarkers: Float { get set }
-    /// data modules as discs of one module diameter (else squares).
+    /// Data modules as discs of one module diameter (else squares).
     ///
     /// Core Image: `inputRoundedData`, boolean; default true, range 0...1.
     var roundedData: Bool { get set }
-    /// a centred square of that fraction of the symbol's side is
+    /// A centred square of that fraction of the symbol's side is
     /// left empty. Its modules are errors for a reader, so the correction level is raised
     /// (from the one asked for, up to H) until every Reed-Solomon block can correct the
     /// codewords the space touches with one codeword to spare; if even H cannot, the space
@@ -5739,18 +5743,24 @@ public protocol CISunbeamsGenerator: CIFilterProtocol {
 
 /// Typed access to the inputs of CISwipeTransition.
 ///
-/// A soft band `width` pixels wide sweeps across `extent` at `angle`
-/// (angle 0: left to right), revealing the target behind it. With `edge = p0 + time *
-/// (p1 - p0 + width)` and `u = (p - edge + width) / width`: `u >= 1` is the input,
-/// `u <= 0` the target, and inside the band `mix(target, input, u)`, tinted towards
-/// `color` by `k = min(1, opacity * 4u(1 - u))` (`rgb = rgb * (1 - k) + color * a * k`,
-/// alpha kept). Opacity 0 (the default) is a plain soft wipe.
+/// A soft band sweeps across `extent` at `angle` (angle 0: left to
+/// right), revealing the target behind it: inside the band `mix(target, input, u)`,
+/// tinted towards `color` by `k = min(1, opacity * 4u(1 - u))`
+/// (`rgb = rgb * (1 - k) + color * a * k`, alpha kept). Opacity 0 (the default) is a
+/// plain soft wipe.
+///
+/// The sweeping transitions: a straight edge moves along the direction
+/// `n = (cos angle, sin angle)`. With `p = dot(pixel centre, n)` and `[p0, p1]` the range
+/// of `p` over the rectangle `extent`, the edge runs from `p0` at time 0 past `p1` at
+/// time 1, with a band `width` pixels wide behind it: `edge = p0 + time * (p1 - p0 +
+/// width)` and `u = (p - edge + width) / width`. `u >= 1` (ahead of the band) is the
+/// input, `u <= 0` (behind it) the target; each filter says what the band shows.
 public protocol CISwipeTransition: CITransitionFilter {
-    /// Extent.
+    /// The rectangle the edge sweeps across.
     ///
     /// Core Image: `inputExtent`, rectangle; default (0, 0, 300, 300).
     var extent: CGRect { get set }
-    /// Color.
+    /// The band's colour.
     ///
     /// Core Image: `inputColor`, opaquecolor; default (1, 1, 1, 1).
     var color: CIColor { get set }
@@ -5758,11 +5768,11 @@ public protocol CISwipeTransition: CITransitionFilter {
     ///
     /// Core Image: `inputAngle`, angle; default 0, identity 0, slider -3.141592653589793...3.141592653589793.
     var angle: Float { get set }
-    /// Width.
+    /// The band's width, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 300, minimum 0.1, slider 0.1...800.
     var width: Float { get set }
-    /// Opacity.
+    /// How strongly the band shows its colour.
     ///
     /// Core Image: `inputOpacity`, scalar; default 0, identity 0, minimum 0, slider 0...1.
     var opacity: Float { get set }
@@ -5776,11 +5786,14 @@ public protocol CISwipeTransition: CITransitionFilter {
 public protocol CITemperatureAndTint: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Neutral.
+    /// The white of the image as (temperature in kelvin, tint). A temperature
+    /// of 0 or less is an error; temperatures are taken as 1000...50000 K, where Krystek's
+    /// approximation of the Planckian locus holds (not a declared limit: equal neutrals stay
+    /// an exact identity whatever their value, and the tint is not limited).
     ///
     /// Core Image: `inputNeutral`, offset; default (6500, 0), identity (6500, 0).
     var neutral: CIVector { get set }
-    /// Target Neutral.
+    /// The white it should become, as (temperature in kelvin, tint).
     ///
     /// Core Image: `inputTargetNeutral`, offset; default (6500, 0), identity (6500, 0).
     var targetNeutral: CIVector { get set }
@@ -8121,7 +8134,7 @@ extension CIFilter {
 }
 
 final class CICopyMachineTransitionBuiltinFilter: CIFilter, CICopyMachineTransition {
-    override init() { super.init(builtin: BuiltinFilters.copyMachineTransition) }
+    override init() { super.init(builtin: BuiltinFilters.sweeps[1]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -8159,11 +8172,17 @@ final class CICopyMachineTransitionBuiltinFilter: CIFilter, CICopyMachineTransit
 extension CIFilter {
     /// Copy Machine: Transition imitating a photocopier light bar sweeping across.
     ///
-    /// A photocopier's light bar `width` pixels wide sweeps across
-    /// `extent` at `angle`, leaving the target behind it. With the swipe's `edge` and `u`:
-    /// `u >= 1` is the input, `u <= 0` the target, and inside the bar the target lit by the
-    /// opaque `color`: `out = target * (1 - k) + (color, 1) * k`, `k = min(1, opacity *
-    /// sin(πu))` (so the default opacity 1.3 saturates the bar's core).
+    /// A photocopier's light bar sweeps across `extent` at `angle`,
+    /// leaving the target behind it: inside the bar the target lit by the opaque `color`,
+    /// `out = target * (1 - k) + (color, 1) * k`, `k = min(1, opacity * sin(πu))` (so the
+    /// default opacity 1.3 saturates the bar's core).
+    ///
+    /// The sweeping transitions: a straight edge moves along the direction
+    /// `n = (cos angle, sin angle)`. With `p = dot(pixel centre, n)` and `[p0, p1]` the range
+    /// of `p` over the rectangle `extent`, the edge runs from `p0` at time 0 past `p1` at
+    /// time 1, with a band `width` pixels wide behind it: `edge = p0 + time * (p1 - p0 +
+    /// width)` and `u = (p - edge + width) / width`. `u >= 1` (ahead of the band) is the
+    /// input, `u <= 0` (behind it) the target; each filter says what the band shows.
     public static func copyMachineTransition() -> CIFilter & CICopyMachineTransition { CICopyMachineTransitionBuiltinFilter() }
 }
 
@@ -11529,7 +11548,7 @@ extension CIFilter {
 }
 
 final class CISwipeTransitionBuiltinFilter: CIFilter, CISwipeTransition {
-    override init() { super.init(builtin: BuiltinFilters.swipeTransition) }
+    override init() { super.init(builtin: BuiltinFilters.sweeps[0]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -11567,12 +11586,18 @@ final class CISwipeTransitionBuiltinFilter: CIFilter, CISwipeTransition {
 extension CIFilter {
     /// Swipe: Transition that swipes a soft-edged band across to reveal the target.
     ///
-    /// A soft band `width` pixels wide sweeps across `extent` at `angle`
-    /// (angle 0: left to right), revealing the target behind it. With `edge = p0 + time *
-    /// (p1 - p0 + width)` and `u = (p - edge + width) / width`: `u >= 1` is the input,
-    /// `u <= 0` the target, and inside the band `mix(target, input, u)`, tinted towards
-    /// `color` by `k = min(1, opacity * 4u(1 - u))` (`rgb = rgb * (1 - k) + color * a * k`,
-    /// alpha kept). Opacity 0 (the default) is a plain soft wipe.
+    /// A soft band sweeps across `extent` at `angle` (angle 0: left to
+    /// right), revealing the target behind it: inside the band `mix(target, input, u)`,
+    /// tinted towards `color` by `k = min(1, opacity * 4u(1 - u))`
+    /// (`rgb = rgb * (1 - k) + color * a * k`, alpha kept). Opacity 0 (the default) is a
+    /// plain soft wipe.
+    ///
+    /// The sweeping transitions: a straight edge moves along the direction
+    /// `n = (cos angle, sin angle)`. With `p = dot(pixel centre, n)` and `[p0, p1]` the range
+    /// of `p` over the rectangle `extent`, the edge runs from `p0` at time 0 past `p1` at
+    /// time 1, with a band `width` pixels wide behind it: `edge = p0 + time * (p1 - p0 +
+    /// width)` and `u = (p - edge + width) / width`. `u >= 1` (ahead of the band) is the
+    /// input, `u <= 0` (behind it) the target; each filter says what the band shows.
     public static func swipeTransition() -> CIFilter & CISwipeTransition { CISwipeTransitionBuiltinFilter() }
 }
 

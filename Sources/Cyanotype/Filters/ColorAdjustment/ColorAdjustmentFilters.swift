@@ -67,6 +67,12 @@ extension BuiltinFilters {
     /// CITemperatureAndTint: a von Kries (Bradford) white-point adaptation from the white of
     /// `inputNeutral` (colour temperature in kelvin, tint) to that of `inputTargetNeutral`.
     /// A higher neutral temperature than the target warms the image.
+    ///
+    /// - inputNeutral: The white of the image as (temperature in kelvin, tint). A temperature
+    ///   of 0 or less is an error; temperatures are taken as 1000...50000 K, where Krystek's
+    ///   approximation of the Planckian locus holds (not a declared limit: equal neutrals stay
+    ///   an exact identity whatever their value, and the tint is not limited).
+    /// - inputTargetNeutral: The white it should become, as (temperature in kelvin, tint).
     static let temperatureAndTint = BuiltinFilter(Catalog.CITemperatureAndTint) { args throws(CIFilterError) in
         let image = try args.image()
         let n = try args.vector("inputNeutral"), t = try args.vector("inputTargetNeutral")
