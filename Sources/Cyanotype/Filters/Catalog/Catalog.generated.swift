@@ -14,7 +14,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "Adds the premultiplied colours, `co = cs + cb` (not clamped, so HDR values survive), alpha `min(1, as + ab)`. Extent: the union of both extents.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "Adds the premultiplied colours, `co = cs + cb` (not clamped, so HDR values survive), alpha `min(1, as + ab)`. Extent: the union of both extents.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIAffineClamp = FilterDescriptor(
         name: "CIAffineClamp", displayName: "Affine Clamp",
         summary: "Applies an affine transform, then extends edge pixels outward to infinity.",
@@ -476,7 +476,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "W3C color, `B = SetLum(Cs, Lum(Cb))`: the source's hue and saturation with the backdrop's luminosity.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "W3C color, `B = SetLum(Cs, Lum(Cb))`: the source's hue and saturation with the backdrop's luminosity.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIColorBurnBlendMode = FilterDescriptor(
         name: "CIColorBurnBlendMode", displayName: "Color Burn Blend Mode",
         summary: "Blend mode: color burn (darkens background to reflect the source).",
@@ -487,7 +487,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "W3C color-burn: `B = 1` if `Cb = 1`, 0 if `Cs = 0`, else `1 - min(1, (1 - Cb) / Cs)`.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "W3C color-burn: `B = 1` if `Cb = 1`, 0 if `Cs = 0`, else `1 - min(1, (1 - Cb) / Cs)`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIColorClamp = FilterDescriptor(
         name: "CIColorClamp", displayName: "Color Clamp",
         summary: "Clamps each color component into a [min, max] range per channel.",
@@ -592,7 +592,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "W3C color-dodge: `B = 0` if `Cb = 0`, 1 if `Cs = 1`, else `min(1, Cb / (1 - Cs))`.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "W3C color-dodge: `B = 0` if `Cb = 0`, 1 if `Cs = 1`, else `min(1, Cb / (1 - Cs))`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIColorInvert = FilterDescriptor(
         name: "CIColorInvert", displayName: "Color Invert",
         summary: "Inverts the color channels.",
@@ -910,7 +910,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "W3C darken, `B = min(Cb, Cs)`.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "W3C darken, `B = min(Cb, Cs)`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIDepthToDisparity = FilterDescriptor(
         name: "CIDepthToDisparity", displayName: "Depth To Disparity",
         summary: "Converts a depth map to a disparity map (reciprocal).",
@@ -931,7 +931,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "W3C difference, `B = |Cb - Cs|`.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "W3C difference, `B = |Cb - Cs|`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIDisintegrateWithMaskTransition = FilterDescriptor(
         name: "CIDisintegrateWithMaskTransition", displayName: "Disintegrate With Mask",
         summary: "Transition in which the source dissolves following the shape of a mask, with a drop shadow.",
@@ -1014,7 +1014,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "8",
-        documentation: "Photoshop divide, the backdrop over the source: `B = min(1, Cb / Cs)`; `Cs = 0` gives 1 (0 where `Cb = 0`).\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "Photoshop divide, the backdrop over the source: `B = min(1, Cb / Cs)`; `Cs = 0` gives 1 (0 where `Cb = 0`).\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIDocumentEnhancer = FilterDescriptor(
         name: "CIDocumentEnhancer", displayName: "Document Enhancer",
         summary: "Cleans up photographed documents (shadow removal, whiter paper, more contrast).",
@@ -1085,7 +1085,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "W3C exclusion, `B = Cb + Cs - 2 Cb Cs`.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "W3C exclusion, `B = Cb + Cs - 2 Cb Cs`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIExposureAdjust = FilterDescriptor(
         name: "CIExposureAdjust", displayName: "Exposure Adjust",
         summary: "Changes exposure by a number of stops (EV).",
@@ -1252,7 +1252,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "W3C hard-light: multiply by `2Cs` when `Cs <= 0.5`, else screen with `2Cs - 1`.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "W3C hard-light: multiply by `2Cs` when `Cs <= 0.5`, else screen with `2Cs - 1`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIHatchedScreen = FilterDescriptor(
         name: "CIHatchedScreen", displayName: "Hatched Screen",
         summary: "Halftone screen made of hatched lines.",
@@ -1338,7 +1338,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "W3C hue, `B = SetLum(SetSat(Cs, Sat(Cb)), Lum(Cb))`.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "W3C hue, `B = SetLum(SetSat(Cs, Sat(Cb)), Lum(Cb))`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIHueSaturationValueGradient = FilterDescriptor(
         name: "CIHueSaturationValueGradient", displayName: "Hue/Saturation/Value Gradient",
         summary: "Generates a color wheel (hue by angle, saturation by radius) at a given value.",
@@ -1444,7 +1444,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "W3C lighten, `B = max(Cb, Cs)`.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "W3C lighten, `B = max(Cb, Cs)`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CILineOverlay = FilterDescriptor(
         name: "CILineOverlay", displayName: "Line Overlay",
         summary: "Sketch effect: black edge lines over transparency, with noise reduction.",
@@ -1484,7 +1484,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "8",
-        documentation: "Photoshop linear burn, `B = max(0, Cb + Cs - 1)`.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "Photoshop linear burn, `B = max(0, Cb + Cs - 1)`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CILinearDodgeBlendMode = FilterDescriptor(
         name: "CILinearDodgeBlendMode", displayName: "Linear Dodge Blend Mode",
         summary: "Blend mode: linear dodge (add).",
@@ -1495,7 +1495,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "8",
-        documentation: "Photoshop linear dodge, `B = min(1, Cb + Cs)`.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "Photoshop linear dodge, `B = min(1, Cb + Cs)`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CILinearGradient = FilterDescriptor(
         name: "CILinearGradient", displayName: "Linear Gradient",
         summary: "Generates a linear gradient between two points and two colors.",
@@ -1519,7 +1519,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "12.0", availableIOS: "15",
-        documentation: "Photoshop linear light (linear burn below half, linear dodge above), `B = clamp(Cb + 2Cs - 1, 0, 1)`.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "Photoshop linear light (linear burn below half, linear dodge above), `B = clamp(Cb + 2Cs - 1, 0, 1)`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CILinearToSRGBToneCurve = FilterDescriptor(
         name: "CILinearToSRGBToneCurve", displayName: "Linear to sRGB Tone Curve",
         summary: "Applies the sRGB transfer curve to linear values.",
@@ -1540,7 +1540,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "W3C luminosity, `B = SetLum(Cb, Lum(Cs))`.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "W3C luminosity, `B = SetLum(Cb, Lum(Cs))`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIMaskToAlpha = FilterDescriptor(
         name: "CIMaskToAlpha", displayName: "Mask to Alpha",
         summary: "Turns a grayscale mask into white with the mask as alpha.",
@@ -1571,7 +1571,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "The component-wise maximum of the premultiplied pixels, alpha included. Extent: the union of both extents.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "The component-wise maximum of the premultiplied pixels, alpha included. Extent: the union of both extents.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIMedianFilter = FilterDescriptor(
         name: "CIMedianFilter", displayName: "Median",
         summary: "Median filter over a small pixel neighbourhood (noise reduction).",
@@ -1614,7 +1614,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "The component-wise minimum of the premultiplied pixels, alpha included. Extent: the union of both extents.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "The component-wise minimum of the premultiplied pixels, alpha included. Extent: the union of both extents.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIMix = FilterDescriptor(
         name: "CIMix", displayName: "Mix",
         summary: "Linear interpolation between the image and a background by an amount.",
@@ -1705,12 +1705,12 @@ enum Catalog {
         summary: "Blend mode: multiply.",
         categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
         inputs: [
-            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The source (foreground) image."),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The backdrop the source is composited over."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "W3C multiply, B(cb, cs) = cb * cs, with source-over alpha.")
+        documentation: "W3C multiply, `B = Cb * Cs`, with source-over alpha.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIMultiplyCompositing = FilterDescriptor(
         name: "CIMultiplyCompositing", displayName: "Multiply",
         summary: "Per-channel product of source and background.",
@@ -1721,7 +1721,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "Multiplies the premultiplied pixels component-wise, alpha included: `o = s * b`. Extent: the union of both extents.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "Multiplies the premultiplied pixels component-wise, alpha included: `o = s * b`. Extent: the union of both extents.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIOpTile = FilterDescriptor(
         name: "CIOpTile", displayName: "Op Tile",
         summary: "Op-art tiling: segments, scales and rotates pieces of the image.",
@@ -1746,7 +1746,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "W3C overlay, hard-light with the arguments swapped: `B = HardLight(Cs, Cb)`.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "W3C overlay, hard-light with the arguments swapped: `B = HardLight(Cs, Cb)`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIPDF417BarcodeGenerator = FilterDescriptor(
         name: "CIPDF417BarcodeGenerator", displayName: "PDF417 Barcode Generator",
         summary: "Encodes message bytes as a PDF417 stacked barcode image.",
@@ -1948,7 +1948,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "8",
-        documentation: "Photoshop pin light: `min(Cb, 2Cs)` when `Cs <= 0.5`, else `max(Cb, 2Cs - 1)`.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "Photoshop pin light: `min(Cb, 2Cs)` when `Cs <= 0.5`, else `max(Cb, 2Cs - 1)`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIPinchDistortion = FilterDescriptor(
         name: "CIPinchDistortion", displayName: "Pinch Distortion",
         summary: "Pinches pixels toward a center within a radius.",
@@ -2095,7 +2095,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "W3C saturation, `B = SetLum(SetSat(Cb, Sat(Cs)), Lum(Cb))`.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "W3C saturation, `B = SetLum(SetSat(Cb, Sat(Cs)), Lum(Cb))`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIScreenBlendMode = FilterDescriptor(
         name: "CIScreenBlendMode", displayName: "Screen Blend Mode",
         summary: "Blend mode: screen.",
@@ -2106,7 +2106,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "W3C screen, `B = Cb + Cs - Cb*Cs`.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "W3C screen, `B = Cb + Cs - Cb*Cs`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CISepiaTone = FilterDescriptor(
         name: "CISepiaTone", displayName: "Sepia Tone",
         summary: "Tints the image toward sepia brown.",
@@ -2200,7 +2200,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "W3C soft-light (the PDF / W3C formula with `D(Cb)`, not Photoshop's).\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "W3C soft-light (the PDF / W3C formula with `D(Cb)`, not Photoshop's).\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CISourceAtopCompositing = FilterDescriptor(
         name: "CISourceAtopCompositing", displayName: "Source Atop",
         summary: "Porter-Duff source-atop composite.",
@@ -2211,7 +2211,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "Porter-Duff source-atop, `co = cs*ab + cb*(1 - as)`, `ao = ab`. Extent: the background's, since nothing shows outside it.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "Porter-Duff source-atop, `co = cs*ab + cb*(1 - as)`, `ao = ab`. Extent: the background's, since nothing shows outside it.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CISourceInCompositing = FilterDescriptor(
         name: "CISourceInCompositing", displayName: "Source In",
         summary: "Porter-Duff source-in composite.",
@@ -2222,7 +2222,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "Porter-Duff source-in, `o = s * ab`. Extent: the intersection of both extents (clear everywhere else).\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "Porter-Duff source-in, `o = s * ab`. Extent: the intersection of both extents (clear everywhere else).\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CISourceOutCompositing = FilterDescriptor(
         name: "CISourceOutCompositing", displayName: "Source Out",
         summary: "Porter-Duff source-out composite.",
@@ -2233,18 +2233,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "Porter-Duff source-out, `o = s * (1 - ab)`. Extent: the input image's (clear outside it).\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "Porter-Duff source-out, `o = s * (1 - ab)`. Extent: the input image's (clear outside it).\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CISourceOverCompositing = FilterDescriptor(
         name: "CISourceOverCompositing", displayName: "Source Over",
         summary: "Porter-Duff source-over composite (normal alpha blending).",
         categories: ["CICategoryBuiltIn", "CICategoryCompositeOperation", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
         inputs: [
-            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The source (foreground) image."),
+            FilterInputDescriptor(key: "inputBackgroundImage", displayName: "Background Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The backdrop the source is composited over."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "The image over the background (Porter-Duff source-over).")
+        documentation: "The image over the background (Porter-Duff source-over). Extent: the union of both extents.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIStarShineGenerator = FilterDescriptor(
         name: "CIStarShineGenerator", displayName: "Star Shine",
         summary: "Generates a star-burst highlight with cross rays.",
@@ -2297,7 +2297,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "8",
-        documentation: "Photoshop subtract, the backdrop minus the source: `B = max(0, Cb - Cs)`.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "Photoshop subtract, the backdrop minus the source: `B = max(0, Cb - Cs)`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CISunbeamsGenerator = FilterDescriptor(
         name: "CISunbeamsGenerator", displayName: "Sunbeams",
         summary: "Generates a sun disc with radiating beams.",
@@ -2507,7 +2507,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "12.0", availableIOS: "15",
-        documentation: "Photoshop vivid light: W3C colour burn with `2Cs` when `Cs <= 0.5`, colour dodge with `2Cs - 1` above.\n\nThe composite operations and blend modes (CISourceOverCompositing and CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "Photoshop vivid light: W3C colour burn with `2Cs` when `Cs <= 0.5`, colour dodge with `2Cs - 1` above.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIVortexDistortion = FilterDescriptor(
         name: "CIVortexDistortion", displayName: "Vortex Distortion",
         summary: "Swirls pixels around a center like a vortex.",
@@ -2634,7 +2634,6 @@ extension BuiltinFilters {
         minimumComponent,
         mix,
         modTransition,
-        multiplyBlendMode,
         opTile,
         pdf417BarcodeGenerator,
         paletteCentroid,
@@ -2661,7 +2660,6 @@ extension BuiltinFilters {
         sixfoldRotatedTile,
         smoothLinearGradient,
         sobelGradients,
-        sourceOverCompositing,
         starShineGenerator,
         straighten,
         stripesGenerator,
@@ -2686,6 +2684,13 @@ extension BuiltinFilters {
 }
 
 /// Typed access to the inputs of CIAdditionCompositing and the other CICompositeOperation filters.
+///
+/// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+/// the W3C general formula on premultiplied colour,
+/// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
+/// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
+/// of both extents (Apple: "the union of the foreground and background extents").
+/// Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).
 public protocol CICompositeOperation: CIFilterProtocol {
     /// The source (foreground) image.
     var inputImage: CIImage? { get set }
@@ -6138,7 +6143,7 @@ public protocol CIXRay: CIFilterProtocol {
 }
 
 final class CIAdditionCompositingBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[0]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[1]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -6154,9 +6159,8 @@ extension CIFilter {
     ///
     /// Adds the premultiplied colours, `co = cs + cb` (not clamped, so HDR values survive), alpha `min(1, as + ab)`. Extent: the union of both extents.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -7190,7 +7194,7 @@ extension CIFilter {
 }
 
 final class CIColorBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[26]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[28]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -7206,9 +7210,8 @@ extension CIFilter {
     ///
     /// W3C color, `B = SetLum(Cs, Lum(Cb))`: the source's hue and saturation with the backdrop's luminosity.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -7217,7 +7220,7 @@ extension CIFilter {
 }
 
 final class CIColorBurnBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[12]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[14]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -7233,9 +7236,8 @@ extension CIFilter {
     ///
     /// W3C color-burn: `B = 1` if `Cb = 1`, 0 if `Cs = 0`, else `1 - min(1, (1 - Cb) / Cs)`.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -7460,7 +7462,7 @@ extension CIFilter {
 }
 
 final class CIColorDodgeBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[11]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[13]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -7476,9 +7478,8 @@ extension CIFilter {
     ///
     /// W3C color-dodge: `B = 0` if `Cb = 0`, 1 if `Cs = 1`, else `min(1, Cb / (1 - Cs))`.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -8216,7 +8217,7 @@ extension CIFilter {
 }
 
 final class CIDarkenBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[9]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[11]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -8232,9 +8233,8 @@ extension CIFilter {
     ///
     /// W3C darken, `B = min(Cb, Cs)`.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -8259,7 +8259,7 @@ extension CIFilter {
 }
 
 final class CIDifferenceBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[15]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[17]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -8275,9 +8275,8 @@ extension CIFilter {
     ///
     /// W3C difference, `B = |Cb - Cs|`.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -8445,7 +8444,7 @@ extension CIFilter {
 }
 
 final class CIDivideBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[23]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[25]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -8461,9 +8460,8 @@ extension CIFilter {
     ///
     /// Photoshop divide, the backdrop over the source: `B = min(1, Cb / Cs)`; `Cs = 0` gives 1 (0 where `Cb = 0`).
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -8622,7 +8620,7 @@ extension CIFilter {
 }
 
 final class CIExclusionBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[16]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[18]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -8638,9 +8636,8 @@ extension CIFilter {
     ///
     /// W3C exclusion, `B = Cb + Cs - 2 Cb Cs`.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -9006,7 +9003,7 @@ extension CIFilter {
 }
 
 final class CIHardLightBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[13]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[15]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -9022,9 +9019,8 @@ extension CIFilter {
     ///
     /// W3C hard-light: multiply by `2Cs` when `Cs <= 0.5`, else screen with `2Cs - 1`.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -9229,7 +9225,7 @@ extension CIFilter {
 }
 
 final class CIHueBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[24]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[26]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -9245,9 +9241,8 @@ extension CIFilter {
     ///
     /// W3C hue, `B = SetLum(SetSat(Cs, Sat(Cb)), Lum(Cb))`.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -9483,7 +9478,7 @@ extension CIFilter {
 }
 
 final class CILightenBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[10]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[12]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -9499,9 +9494,8 @@ extension CIFilter {
     ///
     /// W3C lighten, `B = max(Cb, Cs)`.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -9604,7 +9598,7 @@ extension CIFilter {
 }
 
 final class CILinearBurnBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[17]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[19]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -9620,9 +9614,8 @@ extension CIFilter {
     ///
     /// Photoshop linear burn, `B = max(0, Cb + Cs - 1)`.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -9631,7 +9624,7 @@ extension CIFilter {
 }
 
 final class CILinearDodgeBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[18]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[20]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -9647,9 +9640,8 @@ extension CIFilter {
     ///
     /// Photoshop linear dodge, `B = min(1, Cb + Cs)`.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -9686,7 +9678,7 @@ extension CIFilter {
 }
 
 final class CILinearLightBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[19]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[21]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -9702,9 +9694,8 @@ extension CIFilter {
     ///
     /// Photoshop linear light (linear burn below half, linear dodge above), `B = clamp(Cb + 2Cs - 1, 0, 1)`.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -9729,7 +9720,7 @@ extension CIFilter {
 }
 
 final class CILuminosityBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[27]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[29]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -9745,9 +9736,8 @@ extension CIFilter {
     ///
     /// W3C luminosity, `B = SetLum(Cb, Lum(Cs))`.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -9787,7 +9777,7 @@ extension CIFilter {
 }
 
 final class CIMaximumCompositingBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[1]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[2]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -9803,9 +9793,8 @@ extension CIFilter {
     ///
     /// The component-wise maximum of the premultiplied pixels, alpha included. Extent: the union of both extents.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -9872,7 +9861,7 @@ extension CIFilter {
 }
 
 final class CIMinimumCompositingBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[2]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[3]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -9888,9 +9877,8 @@ extension CIFilter {
     ///
     /// The component-wise minimum of the premultiplied pixels, alpha included. Extent: the union of both extents.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -10131,7 +10119,7 @@ extension CIFilter {
 }
 
 final class CIMultiplyBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.multiplyBlendMode) }
+    override init() { super.init(builtin: BuiltinFilters.composites[8]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -10145,12 +10133,19 @@ final class CIMultiplyBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
 extension CIFilter {
     /// Multiply Blend Mode: Blend mode: multiply.
     ///
-    /// W3C multiply, B(cb, cs) = cb * cs, with source-over alpha.
+    /// W3C multiply, `B = Cb * Cs`, with source-over alpha.
+    ///
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
+    /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
+    /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
+    /// of both extents (Apple: "the union of the foreground and background extents").
+    /// Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).
     public static func multiplyBlendMode() -> CIFilter & CICompositeOperation { CIMultiplyBlendModeBuiltinFilter() }
 }
 
 final class CIMultiplyCompositingBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[3]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[4]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -10166,9 +10161,8 @@ extension CIFilter {
     ///
     /// Multiplies the premultiplied pixels component-wise, alpha included: `o = s * b`. Extent: the union of both extents.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -10211,7 +10205,7 @@ extension CIFilter {
 }
 
 final class CIOverlayBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[8]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[10]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -10227,9 +10221,8 @@ extension CIFilter {
     ///
     /// W3C overlay, hard-light with the arguments swapped: `B = HardLight(Cs, Cb)`.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -10700,7 +10693,7 @@ extension CIFilter {
 }
 
 final class CIPinLightBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[21]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[23]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -10716,9 +10709,8 @@ extension CIFilter {
     ///
     /// Photoshop pin light: `min(Cb, 2Cs)` when `Cs <= 0.5`, else `max(Cb, 2Cs - 1)`.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -11021,7 +11013,7 @@ extension CIFilter {
 }
 
 final class CISaturationBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[25]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[27]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -11037,9 +11029,8 @@ extension CIFilter {
     ///
     /// W3C saturation, `B = SetLum(SetSat(Cb, Sat(Cs)), Lum(Cb))`.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -11048,7 +11039,7 @@ extension CIFilter {
 }
 
 final class CIScreenBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[7]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[9]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -11064,9 +11055,8 @@ extension CIFilter {
     ///
     /// W3C screen, `B = Cb + Cs - Cb*Cs`.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -11250,7 +11240,7 @@ extension CIFilter {
 }
 
 final class CISoftLightBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[14]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[16]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -11266,9 +11256,8 @@ extension CIFilter {
     ///
     /// W3C soft-light (the PDF / W3C formula with `D(Cb)`, not Photoshop's).
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -11277,7 +11266,7 @@ extension CIFilter {
 }
 
 final class CISourceAtopCompositingBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[4]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[5]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -11293,9 +11282,8 @@ extension CIFilter {
     ///
     /// Porter-Duff source-atop, `co = cs*ab + cb*(1 - as)`, `ao = ab`. Extent: the background's, since nothing shows outside it.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -11304,7 +11292,7 @@ extension CIFilter {
 }
 
 final class CISourceInCompositingBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[5]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[6]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -11320,9 +11308,8 @@ extension CIFilter {
     ///
     /// Porter-Duff source-in, `o = s * ab`. Extent: the intersection of both extents (clear everywhere else).
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -11331,7 +11318,7 @@ extension CIFilter {
 }
 
 final class CISourceOutCompositingBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[6]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[7]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -11347,9 +11334,8 @@ extension CIFilter {
     ///
     /// Porter-Duff source-out, `o = s * (1 - ab)`. Extent: the input image's (clear outside it).
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -11358,7 +11344,7 @@ extension CIFilter {
 }
 
 final class CISourceOverCompositingBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.sourceOverCompositing) }
+    override init() { super.init(builtin: BuiltinFilters.composites[0]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -11372,7 +11358,14 @@ final class CISourceOverCompositingBuiltinFilter: CIFilter, CICompositeOperation
 extension CIFilter {
     /// Source Over: Porter-Duff source-over composite (normal alpha blending).
     ///
-    /// The image over the background (Porter-Duff source-over).
+    /// The image over the background (Porter-Duff source-over). Extent: the union of both extents.
+    ///
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
+    /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
+    /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
+    /// of both extents (Apple: "the union of the foreground and background extents").
+    /// Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).
     public static func sourceOverCompositing() -> CIFilter & CICompositeOperation { CISourceOverCompositingBuiltinFilter() }
 }
 
@@ -11479,7 +11472,7 @@ extension CIFilter {
 }
 
 final class CISubtractBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[22]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[24]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -11495,9 +11488,8 @@ extension CIFilter {
     ///
     /// Photoshop subtract, the backdrop minus the source: `B = max(0, Cb - Cs)`.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -11983,7 +11975,7 @@ extension CIFilter {
 }
 
 final class CIVividLightBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
-    override init() { super.init(builtin: BuiltinFilters.composites[20]) }
+    override init() { super.init(builtin: BuiltinFilters.composites[22]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -11999,9 +11991,8 @@ extension CIFilter {
     ///
     /// Photoshop vivid light: W3C colour burn with `2Cs` when `Cs <= 0.5`, colour dodge with `2Cs - 1` above.
     ///
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").

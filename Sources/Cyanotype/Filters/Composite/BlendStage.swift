@@ -257,16 +257,3 @@ extension BlendStage {
         @inline(__always) static func blend(_ cb: SIMD3<Float>, _ cs: SIMD3<Float>) -> SIMD3<Float> { blendSetLum(cb, blendLum(cs)) }
     }
 }
-
-extension BuiltinFilters {
-    /// CISourceOverCompositing: the image over the background (Porter-Duff source-over).
-    static let sourceOverCompositing = BuiltinFilter(Catalog.CISourceOverCompositing) { args throws(CIFilterError) in
-        let image = try args.image(), background = try args.image(kCIInputBackgroundImageKey)
-        return image.applying(BlendStage.sourceOver, extras: [background], extent: image.extent.union(background.extent))
-    }
-    /// CIMultiplyBlendMode: W3C multiply, B(cb, cs) = cb * cs, with source-over alpha.
-    static let multiplyBlendMode = BuiltinFilter(Catalog.CIMultiplyBlendMode) { args throws(CIFilterError) in
-        let image = try args.image(), background = try args.image(kCIInputBackgroundImageKey)
-        return image.applying(BlendStage.multiply, extras: [background], extent: image.extent.union(background.extent))
-    }
-}

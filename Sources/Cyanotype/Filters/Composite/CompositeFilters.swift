@@ -3,9 +3,8 @@
 // `BlendStage`; the family's table picks each filter's mode and output extent.
 
 extension BuiltinFilters {
-    /// The composite operations and blend modes (CISourceOverCompositing and
-    /// CIMultiplyBlendMode, with stages of their own, are declared in BlendStage.swift). Blend
-    /// modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour,
+    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+    /// the W3C general formula on premultiplied colour,
     /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
     /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
     /// of both extents (Apple: "the union of the foreground and background extents").
@@ -14,6 +13,8 @@ extension BuiltinFilters {
     /// - inputImage: The source (foreground) image.
     /// - inputBackgroundImage: The backdrop the source is composited over.
     static let composites = BuiltinFilter.family([
+        /// CISourceOverCompositing: the image over the background (Porter-Duff source-over). Extent: the union of both extents.
+        (Catalog.CISourceOverCompositing, Compositing(mode: .sourceOver, extent: .union)),
         /// CIAdditionCompositing: adds the premultiplied colours, `co = cs + cb` (not clamped, so HDR values survive), alpha `min(1, as + ab)`. Extent: the union of both extents.
         (Catalog.CIAdditionCompositing, Compositing(mode: .addition, extent: .union)),
         /// CIMaximumCompositing: the component-wise maximum of the premultiplied pixels, alpha included. Extent: the union of both extents.
@@ -28,6 +29,8 @@ extension BuiltinFilters {
         (Catalog.CISourceInCompositing, Compositing(mode: .sourceIn, extent: .intersection)),
         /// CISourceOutCompositing: Porter-Duff source-out, `o = s * (1 - ab)`. Extent: the input image's (clear outside it).
         (Catalog.CISourceOutCompositing, Compositing(mode: .sourceOut, extent: .image)),
+        /// CIMultiplyBlendMode: W3C multiply, `B = Cb * Cs`, with source-over alpha.
+        (Catalog.CIMultiplyBlendMode, Compositing(mode: .multiply, extent: .union)),
         /// CIScreenBlendMode: W3C screen, `B = Cb + Cs - Cb*Cs`.
         (Catalog.CIScreenBlendMode, Compositing(mode: .screen, extent: .union)),
         /// CIOverlayBlendMode: W3C overlay, hard-light with the arguments swapped: `B = HardLight(Cs, Cb)`.
