@@ -28,6 +28,7 @@ extension BuiltinFilters {
     /// the input's extent.
     ///
     /// - inputRadius: The standard deviation of the Gaussian blur, in pixels.
+    /// - inputIntensity: How much of the detail (the image minus its blur) is added back.
     static let unsharpMask = BuiltinFilter(Catalog.CIUnsharpMask, limits: [kCIInputRadiusKey: .gaussianSigma]) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey), k = try args.float(kCIInputIntensityKey)
@@ -42,6 +43,7 @@ extension BuiltinFilters {
     ///
     /// - inputRadius: The standard deviation of the Gaussian blur, in pixels (the input
     ///   clamped to its extent is blurred).
+    /// - inputIntensity: How strongly the glow is screened over the image.
     static let bloom = BuiltinFilter(Catalog.CIBloom, limits: [kCIInputRadiusKey: .gaussianSigma]) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey), k = try args.float(kCIInputIntensityKey)

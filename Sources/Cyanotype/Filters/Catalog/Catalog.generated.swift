@@ -295,7 +295,7 @@ enum Catalog {
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0, documentation: "The standard deviation of the Gaussian blur, in pixels (the input clamped to its extent is blurred)."),
-            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0, documentation: "How strongly the glow is screened over the image."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6",
@@ -506,9 +506,9 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputSaturation", displayName: "Saturation", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 2.0),
-            FilterInputDescriptor(key: "inputBrightness", displayName: "Brightness", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: -1.0, maximum: nil, sliderMinimum: -1.0, sliderMaximum: 1.0),
-            FilterInputDescriptor(key: "inputContrast", displayName: "Contrast", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.25, sliderMaximum: 4.0),
+            FilterInputDescriptor(key: "inputSaturation", displayName: "Saturation", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 2.0, documentation: "1 keeps the colour, 0 gives its Rec. 709 luma (grey); above 1 the colour moves away from the grey."),
+            FilterInputDescriptor(key: "inputBrightness", displayName: "Brightness", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: -1.0, maximum: nil, sliderMinimum: -1.0, sliderMaximum: 1.0, documentation: "Added to red, green and blue (0 keeps the image)."),
+            FilterInputDescriptor(key: "inputContrast", displayName: "Contrast", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.25, sliderMaximum: 4.0, documentation: "The scale about 0.5 (1 keeps the image)."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
@@ -635,8 +635,8 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeOpaqueColor", defaultValue: .color([0.6, 0.45, 0.3, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeOpaqueColor", defaultValue: .color([0.6, 0.45, 0.3, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The tint the luma is multiplied by."),
+            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0, documentation: "0 keeps the image, 1 gives the full monochrome."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
@@ -1092,7 +1092,7 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo", "CICategoryXMPSerializable"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputEV", displayName: "EV", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -10.0, sliderMaximum: 10.0),
+            FilterInputDescriptor(key: "inputEV", displayName: "EV", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -10.0, sliderMaximum: 10.0, documentation: "The change in stops: +1 doubles the light, -1 halves it."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
@@ -1175,7 +1175,7 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputPower", displayName: "Power", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: nil, maximum: nil, sliderMinimum: 0.25, sliderMaximum: 4.0),
+            FilterInputDescriptor(key: "inputPower", displayName: "Power", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(1.0), minimum: nil, maximum: nil, sliderMinimum: 0.25, sliderMaximum: 4.0, documentation: "The exponent: above 1 darkens the mid-tones, below 1 lightens them."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
@@ -1323,7 +1323,7 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793, documentation: "The rotation in radians."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
@@ -2113,7 +2113,7 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo", "CICategoryXMPSerializable"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0, documentation: "0 keeps the image, 1 gives the full sepia."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
@@ -2455,7 +2455,7 @@ enum Catalog {
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(2.5), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0, documentation: "The standard deviation of the Gaussian blur, in pixels."),
-            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0, documentation: "How much of the detail (the image minus its blur) is added back."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6",
@@ -2466,7 +2466,7 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputAmount", displayName: "Amount", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: -1.0, maximum: 1.0, sliderMinimum: -1.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputAmount", displayName: "Amount", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: -1.0, maximum: 1.0, sliderMinimum: -1.0, sliderMaximum: 1.0, documentation: "0 keeps the image; positive values saturate muted colours, negative values mute them."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.7", availableIOS: "5",
@@ -2477,7 +2477,7 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryStillImage", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: -1.0, maximum: 1.0, sliderMinimum: -1.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: .number(0.0), minimum: -1.0, maximum: 1.0, sliderMinimum: -1.0, sliderMaximum: 1.0, documentation: "How strongly the corners darken (negative values brighten them)."),
             FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: 2.0, sliderMinimum: 0.0, sliderMaximum: 2.0, documentation: "Where the darkening reaches full strength, as a fraction of half the extent's diagonal."),
         ],
         outputKeys: ["outputImage"],
@@ -2489,10 +2489,10 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryColorEffect", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryStillImage", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(150.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 2000.0),
-            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(0.0), minimum: -1.0, maximum: 1.0, sliderMinimum: -1.0, sliderMaximum: 1.0),
-            FilterInputDescriptor(key: "inputFalloff", displayName: "Falloff", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The centre of the circle left alone."),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(150.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 2000.0, documentation: "The circle's radius, in pixels."),
+            FilterInputDescriptor(key: "inputIntensity", displayName: "Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: .number(0.0), minimum: -1.0, maximum: 1.0, sliderMinimum: -1.0, sliderMaximum: 1.0, documentation: "How dark it gets outside the circle (1: black)."),
+            FilterInputDescriptor(key: "inputFalloff", displayName: "Falloff", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0, documentation: "The width of the ramp, as a fraction of the radius on each side of it."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.9", availableIOS: "7",
@@ -3067,7 +3067,7 @@ public protocol CIBloom: CIFilterProtocol {
     ///
     /// Cyanotype uses at most 250: a tile reads its input with a 3-sigma halo, and past sigma 250 that halo outgrows memory.
     var radius: Float { get set }
-    /// Intensity.
+    /// How strongly the glow is screened over the image.
     ///
     /// Core Image: `inputIntensity`, scalar; default 0.5, identity 0, minimum 0, slider 0...1.
     var intensity: Float { get set }
@@ -3209,7 +3209,7 @@ public protocol CICMYKHalftone: CIFilterProtocol {
     ///
     /// Core Image: `inputWidth`, distance; default 6, identity 6, minimum -2, slider 2...100.
     ///
-    /// Cyanotype uses at least 1: a screen cell narrower than a pixel has no dots to draw.
+    /// Cyanotype uses at least 1: the screen's period must be positive, and below a pixel its dots alias away.
     var width: Float { get set }
     /// Angle.
     ///
@@ -3406,15 +3406,16 @@ public protocol CIColorClamp: CIFilterProtocol {
 public protocol CIColorControls: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Saturation.
+    /// 1 keeps the colour, 0 gives its Rec. 709 luma (grey); above 1 the
+    /// colour moves away from the grey.
     ///
     /// Core Image: `inputSaturation`, scalar; default 1, identity 1, minimum 0, slider 0...2.
     var saturation: Float { get set }
-    /// Brightness.
+    /// Added to red, green and blue (0 keeps the image).
     ///
     /// Core Image: `inputBrightness`, scalar; default 0, identity 0, minimum -1, slider -1...1.
     var brightness: Float { get set }
-    /// Contrast.
+    /// The scale about 0.5 (1 keeps the image).
     ///
     /// Core Image: `inputContrast`, scalar; default 1, identity 1, minimum 0, slider 0.25...4.
     var contrast: Float { get set }
@@ -3603,11 +3604,11 @@ public protocol CIColorMatrix: CIFilterProtocol {
 public protocol CIColorMonochrome: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Color.
+    /// The tint the luma is multiplied by.
     ///
     /// Core Image: `inputColor`, opaquecolor; default (0.6, 0.45, 0.3, 1).
     var color: CIColor { get set }
-    /// Intensity.
+    /// 0 keeps the image, 1 gives the full monochrome.
     ///
     /// Core Image: `inputIntensity`, scalar; default 1, identity 0, minimum 0, slider 0...1.
     var intensity: Float { get set }
@@ -3800,7 +3801,7 @@ public protocol CICrystallize: CIFilterProtocol {
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow.
+    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
 }
 
@@ -4016,7 +4017,7 @@ public protocol CIEightfoldReflectedTile: CIFilterProtocol {
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow.
+    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// Angle.
     ///
@@ -4036,7 +4037,7 @@ public protocol CIEightfoldReflectedTile: CIFilterProtocol {
 public protocol CIExposureAdjust: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// EV.
+    /// The change in stops: +1 doubles the light, -1 halves it.
     ///
     /// Core Image: `inputEV`, scalar; default 0, identity 0, slider -10...10.
     var ev: Float { get set }
@@ -4116,7 +4117,7 @@ public protocol CIFourfoldReflectedTile: CIFilterProtocol {
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow.
+    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// Angle.
     ///
@@ -4146,7 +4147,7 @@ public protocol CIFourfoldRotatedTile: CIFilterProtocol {
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow.
+    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// Angle.
     ///
@@ -4172,7 +4173,7 @@ public protocol CIFourfoldTranslatedTile: CIFilterProtocol {
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow.
+    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// Angle.
     ///
@@ -4196,7 +4197,7 @@ public protocol CIFourfoldTranslatedTile: CIFilterProtocol {
 public protocol CIGammaAdjust: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Power.
+    /// The exponent: above 1 darkens the mid-tones, below 1 lightens them.
     ///
     /// Core Image: `inputPower`, scalar; default 1, identity 1, slider 0.25...4.
     var power: Float { get set }
@@ -4280,7 +4281,7 @@ public protocol CIGlideReflectedTile: CIFilterProtocol {
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow.
+    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// Angle.
     ///
@@ -4378,7 +4379,7 @@ public protocol CIHexagonalPixellate: CIFilterProtocol {
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow.
+    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// Scale.
     ///
@@ -4472,7 +4473,7 @@ public protocol CIHoleDistortion: CIFilterProtocol {
 public protocol CIHueAdjust: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Angle.
+    /// The rotation in radians.
     ///
     /// Core Image: `inputAngle`, angle; default 0, identity 0, slider -3.141592653589793...3.141592653589793.
     var angle: Float { get set }
@@ -4558,7 +4559,7 @@ public protocol CIKaleidoscope: CIFilterProtocol {
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow.
+    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// Angle.
     ///
@@ -5029,7 +5030,7 @@ public protocol CIOpTile: CIFilterProtocol {
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow.
+    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// Scale.
     ///
@@ -5157,7 +5158,7 @@ public protocol CIParallelogramTile: CIFilterProtocol {
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow.
+    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// Angle.
     ///
@@ -5279,7 +5280,7 @@ public protocol CIPixellate: CIFilterProtocol {
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow.
+    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// Scale.
     ///
@@ -5309,7 +5310,7 @@ public protocol CIPointillize: CIFilterProtocol {
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow.
+    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
 }
 
@@ -5489,7 +5490,7 @@ public protocol CISRGBToneCurveToLinear: CIFilterProtocol {
 public protocol CISepiaTone: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Intensity.
+    /// 0 keeps the image, 1 gives the full sepia.
     ///
     /// Core Image: `inputIntensity`, scalar; default 1, identity 0, minimum 0, slider 0...1.
     var intensity: Float { get set }
@@ -5545,7 +5546,7 @@ public protocol CISixfoldReflectedTile: CIFilterProtocol {
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow.
+    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// Angle.
     ///
@@ -5572,7 +5573,7 @@ public protocol CISixfoldRotatedTile: CIFilterProtocol {
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow.
+    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// Angle.
     ///
@@ -5916,7 +5917,7 @@ public protocol CITriangleKaleidoscope: CIFilterProtocol {
     ///
     /// Core Image: `inputPoint`, position; default (150, 150).
     ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow.
+    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var point: CGPoint { get set }
     /// The triangle's side, in pixels.
     ///
@@ -5949,7 +5950,7 @@ public protocol CITriangleTile: CIFilterProtocol {
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow.
+    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// Angle.
     ///
@@ -5975,7 +5976,7 @@ public protocol CITwelvefoldReflectedTile: CIFilterProtocol {
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: that is still far outside any image, and the integer pixel coordinates of sample points cannot overflow.
+    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// Angle.
     ///
@@ -6025,7 +6026,7 @@ public protocol CIUnsharpMask: CIFilterProtocol {
     ///
     /// Cyanotype uses at most 250: a tile reads its input with a 3-sigma halo, and past sigma 250 that halo outgrows memory.
     var radius: Float { get set }
-    /// Intensity.
+    /// How much of the detail (the image minus its blur) is added back.
     ///
     /// Core Image: `inputIntensity`, scalar; default 0.5, identity 0, minimum 0, slider 0...1.
     var intensity: Float { get set }
@@ -6038,7 +6039,8 @@ public protocol CIUnsharpMask: CIFilterProtocol {
 public protocol CIVibrance: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Amount.
+    /// 0 keeps the image; positive values saturate muted colours, negative
+    /// values mute them.
     ///
     /// Core Image: `inputAmount`, scalar; default 0, identity 0, range -1...1, slider -1...1.
     var amount: Float { get set }
@@ -6054,7 +6056,7 @@ public protocol CIVibrance: CIFilterProtocol {
 public protocol CIVignette: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Intensity.
+    /// How strongly the corners darken (negative values brighten them).
     ///
     /// Core Image: `inputIntensity`, scalar; default 0, identity 0, range -1...1, slider -1...1.
     var intensity: Float { get set }
@@ -6077,19 +6079,19 @@ public protocol CIVignette: CIFilterProtocol {
 public protocol CIVignetteEffect: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Center.
+    /// The centre of the circle left alone.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     var center: CGPoint { get set }
-    /// Radius.
+    /// The circle's radius, in pixels.
     ///
     /// Core Image: `inputRadius`, distance; default 150, minimum 0, slider 0...2000.
     var radius: Float { get set }
-    /// Intensity.
+    /// How dark it gets outside the circle (1: black).
     ///
     /// Core Image: `inputIntensity`, scalar; default 1, identity 0, range -1...1, slider -1...1.
     var intensity: Float { get set }
-    /// Falloff.
+    /// The width of the ramp, as a fraction of the radius on each side of it.
     ///
     /// Core Image: `inputFalloff`, scalar; default 0.5, range 0...1, slider 0...1.
     var falloff: Float { get set }

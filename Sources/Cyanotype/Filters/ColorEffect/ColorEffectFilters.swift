@@ -3,6 +3,8 @@
 extension BuiltinFilters {
     /// CISepiaTone: mixes each pixel with its sepia version (the W3C sepia matrix) by
     /// `intensity`.
+    ///
+    /// - inputIntensity: 0 keeps the image, 1 gives the full sepia.
     static let sepiaTone = BuiltinFilter(Catalog.CISepiaTone) { args throws(CIFilterError) in
         let image = try args.image()
         let k = try args.float(kCIInputIntensityKey)
@@ -11,6 +13,9 @@ extension BuiltinFilters {
     }
 
     /// CIColorMonochrome: luma times `color`, mixed with the original by `intensity`.
+    ///
+    /// - inputColor: The tint the luma is multiplied by.
+    /// - inputIntensity: 0 keeps the image, 1 gives the full monochrome.
     static let colorMonochrome = BuiltinFilter(Catalog.CIColorMonochrome) { args throws(CIFilterError) in
         let image = try args.image()
         let c = try args.color(kCIInputColorKey).workingValue
@@ -41,6 +46,7 @@ extension BuiltinFilters {
     /// Radius 1 reaches full strength at the corners; intensity 0 is the identity and
     /// negative intensity brightens.
     ///
+    /// - inputIntensity: How strongly the corners darken (negative values brighten them).
     /// - inputRadius: Where the darkening reaches full strength, as a fraction of half the
     ///   extent's diagonal.
     static let vignette = BuiltinFilter(Catalog.CIVignette, limits: [kCIInputRadiusKey: .vignetteRadius]) { args throws(CIFilterError) in

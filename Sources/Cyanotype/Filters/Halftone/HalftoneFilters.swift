@@ -7,7 +7,7 @@ import Foundation
 extension FilterInputLimit {
     /// A screen's cell width: at least 1 pixel (CICMYKHalftone's range starts at -2; the
     /// other screens' at 1).
-    static let screenWidth = FilterInputLimit(minimum: 1, reason: "a screen cell narrower than a pixel has no dots to draw")
+    static let screenWidth = FilterInputLimit(minimum: 1, reason: "the screen's period must be positive, and below a pixel its dots alias away")
     /// A screen's sharpness: at most 1, a hard edge (Apple's range for the other screens).
     static let screenSharpness = FilterInputLimit(maximum: 1, reason: "sharpness 1 is already a hard edge between ink and paper")
 }
