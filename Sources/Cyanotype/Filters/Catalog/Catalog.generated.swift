@@ -1068,13 +1068,13 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
-            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The centre of the cell that holds the image."),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793, documentation: "The cell's rotation, in radians."),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0, documentation: "The cell's size, in pixels."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CIEightfoldReflectedTile (p4m): the square of side `width` centred on `center`, folded by its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).")
+        documentation: "CIEightfoldReflectedTile (p4m): the square of side `width` centred on `center`, folded by its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CIExclusionBlendMode = FilterDescriptor(
         name: "CIExclusionBlendMode", displayName: "Exclusion Blend Mode",
         summary: "Blend mode: exclusion (lower-contrast variant of difference).",
@@ -1134,41 +1134,41 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
-            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The centre of the cell that holds the image."),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793, documentation: "The cell's rotation, in radians."),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0, documentation: "The cell's size, in pixels."),
             FilterInputDescriptor(key: "inputAcuteAngle", displayName: "Acute Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(1.5707963267948966), identity: .number(1.570796326794897), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "The same parallelogram cell as CIFourfoldTranslatedTile, reflected in its sides: each lattice coordinate s, t folded by a triangle wave into [-1/2, 1/2] (mirrors at every half-integer). With the default right acute angle this is pmm, four copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.")
+        documentation: "The same parallelogram cell as CIFourfoldTranslatedTile, reflected in its sides: each lattice coordinate s, t folded by a triangle wave into [-1/2, 1/2] (mirrors at every half-integer). With the default right acute angle this is pmm, four copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CIFourfoldRotatedTile = FilterDescriptor(
         name: "CIFourfoldRotatedTile", displayName: "Fourfold Rotated Tile",
         summary: "Tiles the image by rotating copies in 90-degree steps.",
         categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
-            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The centre of the cell that holds the image."),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793, documentation: "The cell's rotation, in radians."),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0, documentation: "The cell's size, in pixels."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CIFourfoldRotatedTile (p4): square cells of side `width`, the one at the centre holding the image; four cells meet at each cell corner, each a quarter-turn from its neighbour about that corner (period 2 width).")
+        documentation: "CIFourfoldRotatedTile (p4): square cells of side `width`, the one at the centre holding the image; four cells meet at each cell corner, each a quarter-turn from its neighbour about that corner (period 2 width).\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CIFourfoldTranslatedTile = FilterDescriptor(
         name: "CIFourfoldTranslatedTile", displayName: "Fourfold Translated Tile",
         summary: "Tiles the image using four translated copies.",
         categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
-            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The centre of the cell that holds the image."),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793, documentation: "The cell's rotation, in radians."),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0, documentation: "The cell's size, in pixels."),
             FilterInputDescriptor(key: "inputAcuteAngle", displayName: "Acute Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(1.5707963267948966), identity: .number(1.570796326794897), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CIFourfoldTranslatedTile (p1): the parallelogram cell {s a + t b : s, t in [-1/2, 1/2)} centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the cell frame, repeated by the lattice translations (s and t reduced modulo 1).")
+        documentation: "CIFourfoldTranslatedTile (p1): the parallelogram cell {s a + t b : s, t in [-1/2, 1/2)} centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the cell frame, repeated by the lattice translations (s and t reduced modulo 1).\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CIGammaAdjust = FilterDescriptor(
         name: "CIGammaAdjust", displayName: "Gamma Adjust",
         summary: "Applies a power (gamma) curve to color values.",
@@ -1223,13 +1223,13 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
-            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The centre of the cell that holds the image."),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793, documentation: "The cell's rotation, in radians."),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0, documentation: "The cell's size, in pixels."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CIGlideReflectedTile (pg): square cells of side `width` centred on (i w, j w) in the cell frame, translated; the cells of odd columns are mirrored top to bottom (a glide reflection: a step of `width` along the angle with a flip across it).")
+        documentation: "CIGlideReflectedTile (pg): square cells of side `width` centred on (i w, j w) in the cell frame, translated; the cells of odd columns are mirrored top to bottom (a glide reflection: a step of `width` along the angle with a flip across it).\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CIGloom = FilterDescriptor(
         name: "CIGloom", displayName: "Gloom",
         summary: "Dulls highlights (inverse of bloom).",
@@ -1798,14 +1798,14 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The centre of the cell that holds the image."),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793, documentation: "The cell's rotation, in radians."),
             FilterInputDescriptor(key: "inputAcuteAngle", displayName: "Acute Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(1.5707963267948966), identity: .number(1.570796326794897), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
-            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0, documentation: "The cell's size, in pixels."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9",
-        documentation: "The parallelogram of CIFourfoldReflectedTile (sides `width` along the angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides and so repeated over the plane; the same construction as CIFourfoldReflectedTile.")
+        documentation: "The parallelogram of CIFourfoldReflectedTile (sides `width` along the angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides and so repeated over the plane; the same construction as CIFourfoldReflectedTile.\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CIPerspectiveCorrection = FilterDescriptor(
         name: "CIPerspectiveCorrection", displayName: "Perspective Correction",
         summary: "Maps a quadrilateral given by four corners onto a rectangle (deskew).",
@@ -2147,26 +2147,26 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
-            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The centre of the cell that holds the image."),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793, documentation: "The cell's rotation, in radians."),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0, documentation: "The cell's size, in pixels."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CISixfoldReflectedTile (p3m1): the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2) of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).")
+        documentation: "CISixfoldReflectedTile (p3m1): the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2) of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CISixfoldRotatedTile = FilterDescriptor(
         name: "CISixfoldRotatedTile", displayName: "Sixfold Rotated Tile",
         summary: "Tiles the image by rotating copies in 60-degree steps.",
         categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
-            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The centre of the cell that holds the image."),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793, documentation: "The cell's rotation, in radians."),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0, documentation: "The cell's size, in pixels."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CISixfoldRotatedTile (p6): hexagons of circumradius `width` (6-fold centres `width` * sqrt(3) apart, one at `center`), each the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's centre.")
+        documentation: "CISixfoldRotatedTile (p6): hexagons of circumradius `width` (6-fold centres `width` * sqrt(3) apart, one at `center`), each the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's centre.\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CISmoothLinearGradient = FilterDescriptor(
         name: "CISmoothLinearGradient", displayName: "Smooth Linear Gradient",
         summary: "Linear gradient between two points using a smooth (S-curve) interpolation.",
@@ -2415,26 +2415,26 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
-            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The centre of the cell that holds the image."),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793, documentation: "The cell's rotation, in radians."),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0, documentation: "The cell's size, in pixels."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9",
-        documentation: "CITriangleTile (p2): the equilateral triangle of side `width` with its centroid on `center`, one side along the angle, repeated by the translations of its sides' vectors; the triangles between, pointing the other way, are its half-turns about its sides' midpoints.")
+        documentation: "CITriangleTile (p2): the equilateral triangle of side `width` with its centroid on `center`, one side along the angle, repeated by the translations of its sides' vectors; the triangles between, pointing the other way, are its half-turns about its sides' midpoints.\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CITwelvefoldReflectedTile = FilterDescriptor(
         name: "CITwelvefoldReflectedTile", displayName: "Twelvefold Reflected Tile",
         summary: "Tiles the image with 12-way reflective symmetry.",
         categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
-            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The centre of the cell that holds the image."),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793, documentation: "The cell's rotation, in radians."),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 200.0, documentation: "The cell's size, in pixels."),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CITwelvefoldReflectedTile (p6m): the 30-60-90 triangle (0, 0), (w, 0), w (3/4, sqrt(3)/4) of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill each hexagon of CISixfoldRotatedTile.")
+        documentation: "CITwelvefoldReflectedTile (p6m): the 30-60-90 triangle (0, 0), (w, 0), w (3/4, sqrt(3)/4) of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill each hexagon of CISixfoldRotatedTile.\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CITwirlDistortion = FilterDescriptor(
         name: "CITwirlDistortion", displayName: "Twirl Distortion",
         summary: "Twists pixels around a center by an angle that fades with distance.",
@@ -2599,18 +2599,13 @@ extension BuiltinFilters {
         documentEnhancer,
         edgeWork,
         edges,
-        eightfoldReflectedTile,
         exposureAdjust,
         falseColor,
         flashTransition,
-        fourfoldReflectedTile,
-        fourfoldRotatedTile,
-        fourfoldTranslatedTile,
         gammaAdjust,
         gaussianBlur,
         gaussianGradient,
         glassDistortion,
-        glideReflectedTile,
         gloom,
         hexagonalPixellate,
         highlightShadowAdjust,
@@ -2638,7 +2633,6 @@ extension BuiltinFilters {
         pdf417BarcodeGenerator,
         paletteCentroid,
         palettize,
-        parallelogramTile,
         perspectiveCorrection,
         perspectiveTransform,
         perspectiveTransformWithExtent,
@@ -2656,8 +2650,6 @@ extension BuiltinFilters {
         sepiaTone,
         sharpenLuminance,
         signedDistanceGradientFromRedMask,
-        sixfoldReflectedTile,
-        sixfoldRotatedTile,
         smoothLinearGradient,
         sobelGradients,
         starShineGenerator,
@@ -2670,8 +2662,6 @@ extension BuiltinFilters {
         toneMapHeadroom,
         torusLensDistortion,
         triangleKaleidoscope,
-        triangleTile,
-        twelvefoldReflectedTile,
         twirlDistortion,
         unsharpMask,
         vibrance,
@@ -2680,7 +2670,7 @@ extension BuiltinFilters {
         vortexDistortion,
         whitePointAdjust,
         xRay,
-    ] + areaHistograms + areaReductions + composites + convolutions + maskBlends + monochromeScreens + morphology + photoEffects + sweeps
+    ] + areaHistograms + areaReductions + composites + convolutions + maskBlends + monochromeScreens + morphology + photoEffects + sweeps + wallpaperTiles
 }
 
 /// Typed access to the inputs of CIAdditionCompositing and the other CICompositeOperation filters.
@@ -4010,20 +4000,28 @@ public protocol CIEdges: CIFilterProtocol {
 /// CIEightfoldReflectedTile (p4m): the square of side `width` centred on `center`, folded by
 /// its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle
 /// (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).
+///
+/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+/// operations. Every output pixel centre p is taken into the cell frame,
+/// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+/// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+/// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+/// edge). The output extent is infinite, as Apple's.
 public protocol CIEightfoldReflectedTile: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Center.
+    /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
     /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
-    /// Angle.
+    /// The cell's rotation, in radians.
     ///
     /// Core Image: `inputAngle`, angle; default 0, identity 0, slider -3.141592653589793...3.141592653589793.
     var angle: Float { get set }
-    /// Width.
+    /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
     ///
@@ -4110,20 +4108,28 @@ public protocol CIFlashTransition: CITransitionFilter {
 /// in its sides: each lattice coordinate s, t folded by a triangle wave into [-1/2, 1/2]
 /// (mirrors at every half-integer). With the default right acute angle this is pmm, four
 /// copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.
+///
+/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+/// operations. Every output pixel centre p is taken into the cell frame,
+/// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+/// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+/// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+/// edge). The output extent is infinite, as Apple's.
 public protocol CIFourfoldReflectedTile: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Center.
+    /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
     /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
-    /// Angle.
+    /// The cell's rotation, in radians.
     ///
     /// Core Image: `inputAngle`, angle; default 0, identity 0, slider -3.141592653589793...3.141592653589793.
     var angle: Float { get set }
-    /// Width.
+    /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
     ///
@@ -4140,20 +4146,28 @@ public protocol CIFourfoldReflectedTile: CIFilterProtocol {
 /// CIFourfoldRotatedTile (p4): square cells of side `width`, the one at the centre holding
 /// the image; four cells meet at each cell corner, each a quarter-turn from its neighbour
 /// about that corner (period 2 width).
+///
+/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+/// operations. Every output pixel centre p is taken into the cell frame,
+/// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+/// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+/// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+/// edge). The output extent is infinite, as Apple's.
 public protocol CIFourfoldRotatedTile: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Center.
+    /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
     /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
-    /// Angle.
+    /// The cell's rotation, in radians.
     ///
     /// Core Image: `inputAngle`, angle; default 0, identity 0, slider -3.141592653589793...3.141592653589793.
     var angle: Float { get set }
-    /// Width.
+    /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
     ///
@@ -4166,20 +4180,28 @@ public protocol CIFourfoldRotatedTile: CIFilterProtocol {
 /// CIFourfoldTranslatedTile (p1): the parallelogram cell {s a + t b : s, t in [-1/2, 1/2)}
 /// centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the
 /// cell frame, repeated by the lattice translations (s and t reduced modulo 1).
+///
+/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+/// operations. Every output pixel centre p is taken into the cell frame,
+/// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+/// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+/// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+/// edge). The output extent is infinite, as Apple's.
 public protocol CIFourfoldTranslatedTile: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Center.
+    /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
     /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
-    /// Angle.
+    /// The cell's rotation, in radians.
     ///
     /// Core Image: `inputAngle`, angle; default 0, identity 0, slider -3.141592653589793...3.141592653589793.
     var angle: Float { get set }
-    /// Width.
+    /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
     ///
@@ -4274,20 +4296,28 @@ public protocol CIGlassDistortion: CIFilterProtocol {
 /// CIGlideReflectedTile (pg): square cells of side `width` centred on (i w, j w) in the cell
 /// frame, translated; the cells of odd columns are mirrored top to bottom (a glide
 /// reflection: a step of `width` along the angle with a flip across it).
+///
+/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+/// operations. Every output pixel centre p is taken into the cell frame,
+/// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+/// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+/// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+/// edge). The output extent is infinite, as Apple's.
 public protocol CIGlideReflectedTile: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Center.
+    /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
     /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
-    /// Angle.
+    /// The cell's rotation, in radians.
     ///
     /// Core Image: `inputAngle`, angle; default 0, identity 0, slider -3.141592653589793...3.141592653589793.
     var angle: Float { get set }
-    /// Width.
+    /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
     ///
@@ -5151,16 +5181,24 @@ public protocol CIPalettize: CIFilterProtocol {
 /// The parallelogram of CIFourfoldReflectedTile (sides `width` along the
 /// angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides
 /// and so repeated over the plane; the same construction as CIFourfoldReflectedTile.
+///
+/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+/// operations. Every output pixel centre p is taken into the cell frame,
+/// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+/// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+/// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+/// edge). The output extent is infinite, as Apple's.
 public protocol CIParallelogramTile: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Center.
+    /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
     /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
-    /// Angle.
+    /// The cell's rotation, in radians.
     ///
     /// Core Image: `inputAngle`, angle; default 0, identity 0, slider -3.141592653589793...3.141592653589793.
     var angle: Float { get set }
@@ -5168,7 +5206,7 @@ public protocol CIParallelogramTile: CIFilterProtocol {
     ///
     /// Core Image: `inputAcuteAngle`, angle; default 1.5707963267948966, identity 1.570796326794897, slider -3.141592653589793...3.141592653589793.
     var acuteAngle: Float { get set }
-    /// Width.
+    /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
     ///
@@ -5539,20 +5577,28 @@ public protocol CISignedDistanceGradientFromRedMask: CIFilterProtocol {
 /// CISixfoldReflectedTile (p3m1): the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2)
 /// of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every
 /// vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).
+///
+/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+/// operations. Every output pixel centre p is taken into the cell frame,
+/// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+/// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+/// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+/// edge). The output extent is infinite, as Apple's.
 public protocol CISixfoldReflectedTile: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Center.
+    /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
     /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
-    /// Angle.
+    /// The cell's rotation, in radians.
     ///
     /// Core Image: `inputAngle`, angle; default 0, identity 0, slider -3.141592653589793...3.141592653589793.
     var angle: Float { get set }
-    /// Width.
+    /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
     ///
@@ -5566,20 +5612,28 @@ public protocol CISixfoldReflectedTile: CIFilterProtocol {
 /// sqrt(3) apart, one at `center`), each the equilateral triangle (0, 0), (w, 0),
 /// w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's
 /// centre.
+///
+/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+/// operations. Every output pixel centre p is taken into the cell frame,
+/// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+/// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+/// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+/// edge). The output extent is infinite, as Apple's.
 public protocol CISixfoldRotatedTile: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Center.
+    /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
     /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
-    /// Angle.
+    /// The cell's rotation, in radians.
     ///
     /// Core Image: `inputAngle`, angle; default 0, identity 0, slider -3.141592653589793...3.141592653589793.
     var angle: Float { get set }
-    /// Width.
+    /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
     ///
@@ -5943,20 +5997,28 @@ public protocol CITriangleKaleidoscope: CIFilterProtocol {
 /// `center`, one side along the angle, repeated by the translations of its sides' vectors;
 /// the triangles between, pointing the other way, are its half-turns about its sides'
 /// midpoints.
+///
+/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+/// operations. Every output pixel centre p is taken into the cell frame,
+/// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+/// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+/// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+/// edge). The output extent is infinite, as Apple's.
 public protocol CITriangleTile: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Center.
+    /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
     /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
-    /// Angle.
+    /// The cell's rotation, in radians.
     ///
     /// Core Image: `inputAngle`, angle; default 0, identity 0, slider -3.141592653589793...3.141592653589793.
     var angle: Float { get set }
-    /// Width.
+    /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, minimum 0, slider 1...200.
     ///
@@ -5969,20 +6031,28 @@ public protocol CITriangleTile: CIFilterProtocol {
 /// CITwelvefoldReflectedTile (p6m): the 30-60-90 triangle (0, 0), (w, 0), w (3/4, sqrt(3)/4)
 /// of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill
 /// each hexagon of CISixfoldRotatedTile.
+///
+/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+/// operations. Every output pixel centre p is taken into the cell frame,
+/// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+/// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+/// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+/// edge). The output extent is infinite, as Apple's.
 public protocol CITwelvefoldReflectedTile: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// Center.
+    /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
     ///
     /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
-    /// Angle.
+    /// The cell's rotation, in radians.
     ///
     /// Core Image: `inputAngle`, angle; default 0, identity 0, slider -3.141592653589793...3.141592653589793.
     var angle: Float { get set }
-    /// Width.
+    /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
     ///
@@ -8593,7 +8663,7 @@ extension CIFilter {
 }
 
 final class CIEightfoldReflectedTileBuiltinFilter: CIFilter, CIEightfoldReflectedTile {
-    override init() { super.init(builtin: BuiltinFilters.eightfoldReflectedTile) }
+    override init() { super.init(builtin: BuiltinFilters.wallpaperTiles[3]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -8618,6 +8688,14 @@ extension CIFilter {
     /// CIEightfoldReflectedTile (p4m): the square of side `width` centred on `center`, folded by
     /// its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle
     /// (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).
+    ///
+    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+    /// operations. Every output pixel centre p is taken into the cell frame,
+    /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+    /// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+    /// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+    /// edge). The output extent is infinite, as Apple's.
     public static func eightfoldReflectedTile() -> CIFilter & CIEightfoldReflectedTile { CIEightfoldReflectedTileBuiltinFilter() }
 }
 
@@ -8750,7 +8828,7 @@ extension CIFilter {
 }
 
 final class CIFourfoldReflectedTileBuiltinFilter: CIFilter, CIFourfoldReflectedTile {
-    override init() { super.init(builtin: BuiltinFilters.fourfoldReflectedTile) }
+    override init() { super.init(builtin: BuiltinFilters.wallpaperTiles[1]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -8780,11 +8858,19 @@ extension CIFilter {
     /// in its sides: each lattice coordinate s, t folded by a triangle wave into [-1/2, 1/2]
     /// (mirrors at every half-integer). With the default right acute angle this is pmm, four
     /// copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.
+    ///
+    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+    /// operations. Every output pixel centre p is taken into the cell frame,
+    /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+    /// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+    /// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+    /// edge). The output extent is infinite, as Apple's.
     public static func fourfoldReflectedTile() -> CIFilter & CIFourfoldReflectedTile { CIFourfoldReflectedTileBuiltinFilter() }
 }
 
 final class CIFourfoldRotatedTileBuiltinFilter: CIFilter, CIFourfoldRotatedTile {
-    override init() { super.init(builtin: BuiltinFilters.fourfoldRotatedTile) }
+    override init() { super.init(builtin: BuiltinFilters.wallpaperTiles[2]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -8809,11 +8895,19 @@ extension CIFilter {
     /// CIFourfoldRotatedTile (p4): square cells of side `width`, the one at the centre holding
     /// the image; four cells meet at each cell corner, each a quarter-turn from its neighbour
     /// about that corner (period 2 width).
+    ///
+    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+    /// operations. Every output pixel centre p is taken into the cell frame,
+    /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+    /// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+    /// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+    /// edge). The output extent is infinite, as Apple's.
     public static func fourfoldRotatedTile() -> CIFilter & CIFourfoldRotatedTile { CIFourfoldRotatedTileBuiltinFilter() }
 }
 
 final class CIFourfoldTranslatedTileBuiltinFilter: CIFilter, CIFourfoldTranslatedTile {
-    override init() { super.init(builtin: BuiltinFilters.fourfoldTranslatedTile) }
+    override init() { super.init(builtin: BuiltinFilters.wallpaperTiles[0]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -8842,6 +8936,14 @@ extension CIFilter {
     /// CIFourfoldTranslatedTile (p1): the parallelogram cell {s a + t b : s, t in [-1/2, 1/2)}
     /// centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the
     /// cell frame, repeated by the lattice translations (s and t reduced modulo 1).
+    ///
+    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+    /// operations. Every output pixel centre p is taken into the cell frame,
+    /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+    /// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+    /// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+    /// edge). The output extent is infinite, as Apple's.
     public static func fourfoldTranslatedTile() -> CIFilter & CIFourfoldTranslatedTile { CIFourfoldTranslatedTileBuiltinFilter() }
 }
 
@@ -8949,7 +9051,7 @@ extension CIFilter {
 }
 
 final class CIGlideReflectedTileBuiltinFilter: CIFilter, CIGlideReflectedTile {
-    override init() { super.init(builtin: BuiltinFilters.glideReflectedTile) }
+    override init() { super.init(builtin: BuiltinFilters.wallpaperTiles[7]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -8974,6 +9076,14 @@ extension CIFilter {
     /// CIGlideReflectedTile (pg): square cells of side `width` centred on (i w, j w) in the cell
     /// frame, translated; the cells of odd columns are mirrored top to bottom (a glide
     /// reflection: a step of `width` along the angle with a flip across it).
+    ///
+    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+    /// operations. Every output pixel centre p is taken into the cell frame,
+    /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+    /// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+    /// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+    /// edge). The output extent is infinite, as Apple's.
     public static func glideReflectedTile() -> CIFilter & CIGlideReflectedTile { CIGlideReflectedTileBuiltinFilter() }
 }
 
@@ -10352,7 +10462,7 @@ extension CIFilter {
 }
 
 final class CIParallelogramTileBuiltinFilter: CIFilter, CIParallelogramTile {
-    override init() { super.init(builtin: BuiltinFilters.parallelogramTile) }
+    override init() { super.init(builtin: BuiltinFilters.wallpaperTiles[8]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -10381,6 +10491,14 @@ extension CIFilter {
     /// The parallelogram of CIFourfoldReflectedTile (sides `width` along the
     /// angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides
     /// and so repeated over the plane; the same construction as CIFourfoldReflectedTile.
+    ///
+    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+    /// operations. Every output pixel centre p is taken into the cell frame,
+    /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+    /// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+    /// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+    /// edge). The output extent is infinite, as Apple's.
     public static func parallelogramTile() -> CIFilter & CIParallelogramTile { CIParallelogramTileBuiltinFilter() }
 }
 
@@ -11137,7 +11255,7 @@ extension CIFilter {
 }
 
 final class CISixfoldReflectedTileBuiltinFilter: CIFilter, CISixfoldReflectedTile {
-    override init() { super.init(builtin: BuiltinFilters.sixfoldReflectedTile) }
+    override init() { super.init(builtin: BuiltinFilters.wallpaperTiles[5]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -11162,11 +11280,19 @@ extension CIFilter {
     /// CISixfoldReflectedTile (p3m1): the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2)
     /// of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every
     /// vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).
+    ///
+    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+    /// operations. Every output pixel centre p is taken into the cell frame,
+    /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+    /// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+    /// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+    /// edge). The output extent is infinite, as Apple's.
     public static func sixfoldReflectedTile() -> CIFilter & CISixfoldReflectedTile { CISixfoldReflectedTileBuiltinFilter() }
 }
 
 final class CISixfoldRotatedTileBuiltinFilter: CIFilter, CISixfoldRotatedTile {
-    override init() { super.init(builtin: BuiltinFilters.sixfoldRotatedTile) }
+    override init() { super.init(builtin: BuiltinFilters.wallpaperTiles[4]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -11192,6 +11318,14 @@ extension CIFilter {
     /// sqrt(3) apart, one at `center`), each the equilateral triangle (0, 0), (w, 0),
     /// w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's
     /// centre.
+    ///
+    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+    /// operations. Every output pixel centre p is taken into the cell frame,
+    /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+    /// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+    /// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+    /// edge). The output extent is infinite, as Apple's.
     public static func sixfoldRotatedTile() -> CIFilter & CISixfoldRotatedTile { CISixfoldRotatedTileBuiltinFilter() }
 }
 
@@ -11782,7 +11916,7 @@ extension CIFilter {
 }
 
 final class CITriangleTileBuiltinFilter: CIFilter, CITriangleTile {
-    override init() { super.init(builtin: BuiltinFilters.triangleTile) }
+    override init() { super.init(builtin: BuiltinFilters.wallpaperTiles[9]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -11808,11 +11942,19 @@ extension CIFilter {
     /// `center`, one side along the angle, repeated by the translations of its sides' vectors;
     /// the triangles between, pointing the other way, are its half-turns about its sides'
     /// midpoints.
+    ///
+    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+    /// operations. Every output pixel centre p is taken into the cell frame,
+    /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+    /// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+    /// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+    /// edge). The output extent is infinite, as Apple's.
     public static func triangleTile() -> CIFilter & CITriangleTile { CITriangleTileBuiltinFilter() }
 }
 
 final class CITwelvefoldReflectedTileBuiltinFilter: CIFilter, CITwelvefoldReflectedTile {
-    override init() { super.init(builtin: BuiltinFilters.twelvefoldReflectedTile) }
+    override init() { super.init(builtin: BuiltinFilters.wallpaperTiles[6]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -11837,6 +11979,14 @@ extension CIFilter {
     /// CITwelvefoldReflectedTile (p6m): the 30-60-90 triangle (0, 0), (w, 0), w (3/4, sqrt(3)/4)
     /// of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill
     /// each hexagon of CISixfoldRotatedTile.
+    ///
+    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+    /// operations. Every output pixel centre p is taken into the cell frame,
+    /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+    /// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+    /// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+    /// edge). The output extent is infinite, as Apple's.
     public static func twelvefoldReflectedTile() -> CIFilter & CITwelvefoldReflectedTile { CITwelvefoldReflectedTileBuiltinFilter() }
 }
 

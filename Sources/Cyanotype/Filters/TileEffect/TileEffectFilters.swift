@@ -23,69 +23,85 @@ extension FilterInputLimit {
     static let opTileScale = FilterInputLimit(maximum: 1_048_576, reason: "beyond it, a square's sample points leave the pixel coordinates the renderer addresses")
 }
 
+/// The symmetry a wallpaper tile folds the plane by.
+enum WallpaperGroup: Sendable {
+    /// The parallelogram cell of `inputAcuteAngle`, translated (p1) or reflected in its sides.
+    case parallelogram(reflected: Bool)
+    case fourfoldRotated, eightfoldReflected, glideReflected, triangle
+    /// Hexagonal cells: p6, p3m1 or p6m.
+    case hexagonal(HexagonalSymmetry.Kind)
+}
+
 extension BuiltinFilters {
-    /// CIFourfoldTranslatedTile (p1): the parallelogram cell {s a + t b : s, t in [-1/2, 1/2)}
-    /// centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the
-    /// cell frame, repeated by the lattice translations (s and t reduced modulo 1).
-    static let fourfoldTranslatedTile = BuiltinFilter(Catalog.CIFourfoldTranslatedTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
-        try parallelogramCells(args, reflected: false)
-    }
-
-    /// CIFourfoldReflectedTile: the same parallelogram cell as CIFourfoldTranslatedTile, reflected
-    /// in its sides: each lattice coordinate s, t folded by a triangle wave into [-1/2, 1/2]
-    /// (mirrors at every half-integer). With the default right acute angle this is pmm, four
-    /// copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.
-    static let fourfoldReflectedTile = BuiltinFilter(Catalog.CIFourfoldReflectedTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
-        try parallelogramCells(args, reflected: true)
-    }
-
-    /// CIFourfoldRotatedTile (p4): square cells of side `width`, the one at the centre holding
-    /// the image; four cells meet at each cell corner, each a quarter-turn from its neighbour
-    /// about that corner (period 2 width).
-    static let fourfoldRotatedTile = BuiltinFilter(Catalog.CIFourfoldRotatedTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
+    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
+    /// operations. Every output pixel centre p is taken into the cell frame,
+    /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
+    /// center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
+    /// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
+    /// edge). The output extent is infinite, as Apple's.
+    ///
+    /// - inputCenter: The centre of the cell that holds the image.
+    /// - inputWidth: The cell's size, in pixels.
+    /// - inputAngle: The cell's rotation, in radians.
+    static let wallpaperTiles = BuiltinFilter.family([
+        /// CIFourfoldTranslatedTile (p1): the parallelogram cell {s a + t b : s, t in [-1/2, 1/2)}
+        /// centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the
+        /// cell frame, repeated by the lattice translations (s and t reduced modulo 1).
+        (Catalog.CIFourfoldTranslatedTile, WallpaperGroup.parallelogram(reflected: false)),
+        /// CIFourfoldReflectedTile: the same parallelogram cell as CIFourfoldTranslatedTile, reflected
+        /// in its sides: each lattice coordinate s, t folded by a triangle wave into [-1/2, 1/2]
+        /// (mirrors at every half-integer). With the default right acute angle this is pmm, four
+        /// copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.
+        (Catalog.CIFourfoldReflectedTile, .parallelogram(reflected: true)),
+        /// CIFourfoldRotatedTile (p4): square cells of side `width`, the one at the centre holding
+        /// the image; four cells meet at each cell corner, each a quarter-turn from its neighbour
+        /// about that corner (period 2 width).
+        (Catalog.CIFourfoldRotatedTile, .fourfoldRotated),
+        /// CIEightfoldReflectedTile (p4m): the square of side `width` centred on `center`, folded by
+        /// its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle
+        /// (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).
+        (Catalog.CIEightfoldReflectedTile, .eightfoldReflected),
+        /// CISixfoldRotatedTile (p6): hexagons of circumradius `width` (6-fold centres `width` *
+        /// sqrt(3) apart, one at `center`), each the equilateral triangle (0, 0), (w, 0),
+        /// w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's
+        /// centre.
+        (Catalog.CISixfoldRotatedTile, .hexagonal(.p6)),
+        /// CISixfoldReflectedTile (p3m1): the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2)
+        /// of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every
+        /// vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).
+        (Catalog.CISixfoldReflectedTile, .hexagonal(.p3m1)),
+        /// CITwelvefoldReflectedTile (p6m): the 30-60-90 triangle (0, 0), (w, 0), w (3/4, sqrt(3)/4)
+        /// of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill
+        /// each hexagon of CISixfoldRotatedTile.
+        (Catalog.CITwelvefoldReflectedTile, .hexagonal(.p6m)),
+        /// CIGlideReflectedTile (pg): square cells of side `width` centred on (i w, j w) in the cell
+        /// frame, translated; the cells of odd columns are mirrored top to bottom (a glide
+        /// reflection: a step of `width` along the angle with a flip across it).
+        (Catalog.CIGlideReflectedTile, .glideReflected),
+        /// CIParallelogramTile: the parallelogram of CIFourfoldReflectedTile (sides `width` along the
+        /// angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides
+        /// and so repeated over the plane; the same construction as CIFourfoldReflectedTile.
+        (Catalog.CIParallelogramTile, .parallelogram(reflected: true)),
+        /// CITriangleTile (p2): the equilateral triangle of side `width` with its centroid on
+        /// `center`, one side along the angle, repeated by the translations of its sides' vectors;
+        /// the triangles between, pointing the other way, are its half-turns about its sides'
+        /// midpoints.
+        (Catalog.CITriangleTile, .triangle),
+    ], limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args, group throws(CIFilterError) in
         let (image, center, angle, width) = try tileParameters(args)
-        return tile(image, FourfoldRotatedSymmetry(width: width), center, angle)
-    }
-
-    /// CIEightfoldReflectedTile (p4m): the square of side `width` centred on `center`, folded by
-    /// its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle
-    /// (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).
-    static let eightfoldReflectedTile = BuiltinFilter(Catalog.CIEightfoldReflectedTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
-        let (image, center, angle, width) = try tileParameters(args)
-        return tile(image, EightfoldReflectedSymmetry(width: width), center, angle)
-    }
-
-    /// CISixfoldRotatedTile (p6): hexagons of circumradius `width` (6-fold centres `width` *
-    /// sqrt(3) apart, one at `center`), each the equilateral triangle (0, 0), (w, 0),
-    /// w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's
-    /// centre.
-    static let sixfoldRotatedTile = BuiltinFilter(Catalog.CISixfoldRotatedTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
-        let (image, center, angle, width) = try tileParameters(args)
-        return tile(image, HexagonalSymmetry(width: width, kind: .p6), center, angle)
-    }
-
-    /// CISixfoldReflectedTile (p3m1): the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2)
-    /// of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every
-    /// vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).
-    static let sixfoldReflectedTile = BuiltinFilter(Catalog.CISixfoldReflectedTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
-        let (image, center, angle, width) = try tileParameters(args)
-        return tile(image, HexagonalSymmetry(width: width, kind: .p3m1), center, angle)
-    }
-
-    /// CITwelvefoldReflectedTile (p6m): the 30-60-90 triangle (0, 0), (w, 0), w (3/4, sqrt(3)/4)
-    /// of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill
-    /// each hexagon of CISixfoldRotatedTile.
-    static let twelvefoldReflectedTile = BuiltinFilter(Catalog.CITwelvefoldReflectedTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
-        let (image, center, angle, width) = try tileParameters(args)
-        return tile(image, HexagonalSymmetry(width: width, kind: .p6m), center, angle)
-    }
-
-    /// CIGlideReflectedTile (pg): square cells of side `width` centred on (i w, j w) in the cell
-    /// frame, translated; the cells of odd columns are mirrored top to bottom (a glide
-    /// reflection: a step of `width` along the angle with a flip across it).
-    static let glideReflectedTile = BuiltinFilter(Catalog.CIGlideReflectedTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
-        let (image, center, angle, width) = try tileParameters(args)
-        return tile(image, GlideReflectedSymmetry(width: width), center, angle)
+        switch group {
+        case .parallelogram(let reflected):
+            let acute = try args.number("inputAcuteAngle")
+            let sinA = sin(acute), cosA = cos(acute)
+            guard abs(sinA) >= 1e-6 else { return .empty() }
+            return tile(image, ParallelogramSymmetry(width: width, cosA: cosA, sinA: sinA, reflected: reflected), center, angle)
+        case .fourfoldRotated: return tile(image, FourfoldRotatedSymmetry(width: width), center, angle)
+        case .eightfoldReflected: return tile(image, EightfoldReflectedSymmetry(width: width), center, angle)
+        case .hexagonal(let kind): return tile(image, HexagonalSymmetry(width: width, kind: kind), center, angle)
+        case .glideReflected: return tile(image, GlideReflectedSymmetry(width: width), center, angle)
+        case .triangle: return tile(image, TriangleTileSymmetry(width: width), center, angle)
+        }
     }
 
     /// CIKaleidoscope: mirrors through `center` every 180 / count degrees (the dihedral group of
@@ -99,22 +115,6 @@ extension BuiltinFilters {
         let angle = try args.number(kCIInputAngleKey)
         let count = Int(try args.number("inputCount").rounded())
         return tile(image, KaleidoscopeSymmetry(count: count), SIMD2(Double(c.x), Double(c.y)), angle)
-    }
-
-    /// CIParallelogramTile: the parallelogram of CIFourfoldReflectedTile (sides `width` along the
-    /// angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides
-    /// and so repeated over the plane; the same construction as CIFourfoldReflectedTile.
-    static let parallelogramTile = BuiltinFilter(Catalog.CIParallelogramTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
-        try parallelogramCells(args, reflected: true)
-    }
-
-    /// CITriangleTile (p2): the equilateral triangle of side `width` with its centroid on
-    /// `center`, one side along the angle, repeated by the translations of its sides' vectors;
-    /// the triangles between, pointing the other way, are its half-turns about its sides'
-    /// midpoints.
-    static let triangleTile = BuiltinFilter(Catalog.CITriangleTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args throws(CIFilterError) in
-        let (image, center, angle, width) = try tileParameters(args)
-        return tile(image, TriangleTileSymmetry(width: width), center, angle)
     }
 
     /// CITriangleKaleidoscope: the equilateral triangle of side `inputSize` with its centroid
@@ -162,14 +162,6 @@ private func tileParameters(_ args: FilterArguments) throws(CIFilterError) -> (C
     let angle = try args.number(kCIInputAngleKey)
     let width = try args.number(kCIInputWidthKey)
     return (image, SIMD2(Double(c.x), Double(c.y)), angle, width)
-}
-
-private func parallelogramCells(_ args: FilterArguments, reflected: Bool) throws(CIFilterError) -> CIImage {
-    let (image, center, angle, width) = try tileParameters(args)
-    let acute = try args.number("inputAcuteAngle")
-    let sinA = sin(acute), cosA = cos(acute)
-    guard abs(sinA) >= 1e-6 else { return .empty() }
-    return tile(image, ParallelogramSymmetry(width: width, cosA: cosA, sinA: sinA, reflected: reflected), center, angle)
 }
 
 private func tile<S: TileSymmetry>(_ image: CIImage, _ symmetry: S, _ center: SIMD2<Double>, _ angle: Double) -> CIImage {
