@@ -1,7 +1,8 @@
 /// A filter's inputs as its build function reads them: typed, defaulted, validated and
 /// clamped to the declared range (Apple's hard minimum and maximum, then our declared limit:
 /// `FilterInputDescriptor.effectiveValue`), with a `CIFilterError` for anything unusable.
-/// A filter never clamps an input by hand: it declares the limit, and reads it here.
+/// A filter does not clamp an input by hand: it declares a limit (`FilterInputLimit`) and
+/// reads the value here.
 struct FilterArguments {
     let descriptor: FilterDescriptor
     let values: [String: Any]
