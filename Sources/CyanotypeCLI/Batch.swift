@@ -363,10 +363,11 @@ final class CreatedFolders: @unchecked Sendable {
     func create(_ path: String) throws(CLIError) {
         lock.lock(); defer { lock.unlock() }
         var missing: [String] = []
-        var p = (path as NSString).standardizingPath
-        while !p.isEmpty, p != "/", p != ".", !FileManager.default.fileExists(atPath: p) {
-            missing.append(p)
-            p = (p as NSString).deletingLastPathComponent
+        // (URL, not NSString.standardizingPath: swift-corelibs traps on one-letter paths.)
+        var url = URL(fileURLWithPath: path).standardizedFileURL
+        while url.path != "/", !FileManager.default.fileExists(atPath: url.path) {
+            missing.append(url.path)
+            url = url.deletingLastPathComponent()
         }
         guard !missing.isEmpty else { return }
         do {
