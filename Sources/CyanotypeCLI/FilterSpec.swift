@@ -136,8 +136,9 @@ enum Names {
         let known = allCategories
         let wanted = text.lowercased()
         if let c = known.first(where: { $0.lowercased() == wanted || $0.lowercased() == "cicategory" + wanted }) { return c }
-        throw .usage("unknown category '\(text)'; categories are: "
-            + known.map { $0.hasPrefix("CICategory") ? String($0.dropFirst(10)).lowercased() : $0 }.joined(separator: ", "))
+        let short = known.map { $0.hasPrefix("CICategory") ? String($0.dropFirst(10)).lowercased() : $0 }
+        let hint = Suggest.hint(text.lowercased().replacingOccurrences(of: "cicategory", with: ""), in: short)
+        throw .usage("unknown category '\(text)'" + (hint.isEmpty ? "; categories are: " + short.joined(separator: ", ") : hint))
     }
 }
 

@@ -23,6 +23,9 @@ let writableFormats: [(format: ImageFileFormat, name: String)] =
             #expect(r.out == "rc=141\n", "\(name): \(r.out) \(r.stderr)")
             #expect(r.stderr.isEmpty, "\(name): \(r.stderr)")
         }
+        // generate writes through the same path.
+        let g = try w.shell("'\(Tool.executable.path)' generate randomGenerator -o - --size 256 | head -c 10 > /dev/null; echo \"rc=${PIPESTATUS[0]}\"")
+        #expect(g.out == "rc=141\n" && g.stderr.isEmpty, "\(g.out) \(g.stderr)")
     }
 
     @Test func textOutputsNeverTrap() throws {
@@ -342,6 +345,7 @@ let writableFormats: [(format: ImageFileFormat, name: String)] =
         (["apply", "in.png", "-o", "o.png", "--crop", "4x4", "--gravity", "nort"], "did you mean 'north'?"),
         (["apply", "in.png", "-o", "o.png", "--lut", "warmFlim"], "did you mean 'warmFilm'?"),
         (["describe", "qrCodeGenertor"], "did you mean 'qrCodeGenerator'?"),
+        (["filters", "--category", "blr"], "did you mean 'blur'?"),
         (["generate", "qrCodeGenerator", "-o", "q.png"], "qrCodeGenerator needs message=\"TEXT\""),
         (["generate", "gaussianBlur", "-o", "q.png"], "gaussianBlur needs an input image"),
     ])
