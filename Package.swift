@@ -51,7 +51,7 @@ let package = Package(
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeCLI",
-            dependencies: ["Cyanotype", "Instafilter"],
+            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter"],
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeBench",
@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype"], exclude: ["Fixtures"]),
         .testTarget(name: "InstafilterTests", dependencies: ["Instafilter"]),
         // End-to-end tests of the command-line tool: they run the built `cyanotype` binary.
-        .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "Cyanotype"]),
+        .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "Cyanotype", "CyanotypeCodecs"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -380,7 +380,7 @@ int cy_tiff_encode(const void *pixels, uint32_t width, uint32_t height, int chan
     *out = NULL;
     *outLength = 0;
     char msg[256] = {0};
-    if (!pixels || width == 0 || height == 0 || (channels != 3 && channels != 4) ||
+    if (!pixels || width == 0 || height == 0 || (channels < 1 || channels > 4) ||
         (bits != 8 && bits != 16 && bits != 32) || (compression != 1 && compression != 5 && compression != 8) ||
         orientation < 1 || orientation > 8) {
         snprintf(message, messageLength, "unsupported TIFF encoding parameters");
@@ -404,13 +404,14 @@ int cy_tiff_encode(const void *pixels, uint32_t width, uint32_t height, int chan
     TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, (uint16_t)channels);
     TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, (uint16_t)bps);
     TIFFSetField(t, TIFFTAG_SAMPLEFORMAT, (uint16_t)(bits == 32 ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT));
-    TIFFSetField(t, TIFFTAG_PHOTOMETRIC, (uint16_t)PHOTOMETRIC_RGB);
+    // 1 or 2 channels: grey (and alpha), 3 or 4: RGB (and alpha).
+    TIFFSetField(t, TIFFTAG_PHOTOMETRIC, (uint16_t)(channels <= 2 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB));
     TIFFSetField(t, TIFFTAG_PLANARCONFIG, (uint16_t)PLANARCONFIG_CONTIG);
     TIFFSetField(t, TIFFTAG_ORIENTATION, (uint16_t)orientation);
     TIFFSetField(t, TIFFTAG_COMPRESSION, (uint16_t)compression);
     if (compression != 1)
         TIFFSetField(t, TIFFTAG_PREDICTOR, (uint16_t)(bits == 32 ? PREDICTOR_FLOATINGPOINT : PREDICTOR_HORIZONTAL));
-    if (channels == 4) {
+    if (channels == 2 || channels == 4) {
         uint16_t extra = EXTRASAMPLE_UNASSALPHA;
         TIFFSetField(t, TIFFTAG_EXTRASAMPLES, (uint16_t)1, &extra);
     }

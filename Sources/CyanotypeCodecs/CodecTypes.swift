@@ -171,8 +171,11 @@ public struct EncodeOptions: Sendable, Equatable {
     public var progressive: Bool = false
     /// WebP only: lossless instead of lossy.
     public var lossless: Bool = false
-    /// PNG zlib level 0...9.
-    public var compressionLevel: Int = 6
+    /// PNG zlib level 0...9. The level also picks the row filter: 0 none (stored), 1...5 `up`
+    /// (fast, and within a few percent of the adaptive choice on photos), 6...9 adaptive (every
+    /// filter tried per row: smallest files, several times slower). The default, 2, writes a
+    /// 12 MP photo about 6x faster than level 6 with adaptive filters, at a similar size.
+    public var compressionLevel: Int = 2
     /// Embedded when given: PNG iCCP, JPEG APP2 ICC_PROFILE, WebP ICCP, TIFF ICCProfile tag,
     /// HEIF/AVIF colr 'prof'.
     public var iccProfile: Data? = nil
@@ -180,8 +183,15 @@ public struct EncodeOptions: Sendable, Equatable {
     public var tiffCompression: TIFFCompression = .lzw
     /// TIFF only: the Orientation tag written (1...8; 1 = upright, the default).
     public var orientation: Int = 1
-    /// TIFF only: dots per inch written as X/YResolution, when given.
+    /// Dots per inch, when given: TIFF X/YResolution, PNG pHYs, JPEG JFIF density.
     public var dpi: Double? = nil
+    /// PNG, TIFF and JPEG: write one grey channel (plus alpha when the encoder is asked for
+    /// alpha) instead of RGB, taken from the green samples. Meant for pixels whose red, green
+    /// and blue are equal; WebP, HEIF and AVIF have no grey layout and ignore it.
+    public var grayscale: Bool = false
+    /// WebP and AVIF/HEIF: how hard the encoder works, nil for its default. WebP 0...6
+    /// (libwebp's `method`: 0 fastest, 6 smallest); AVIF/HEIF 0...9 (libheif's speed 9 - effort).
+    public var effort: Int? = nil
     /// A TIFF-structured EXIF block to embed as it is (JPEG APP1); see `ImageCodecs.uprightedEXIF`.
     public var exif: Data? = nil
 
