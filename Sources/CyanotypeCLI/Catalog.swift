@@ -109,6 +109,7 @@ enum DescribeCommand {
             line += "  \(syntax(i))"
             if let v = i.defaultValue { line += "  default \(text(v))" }
             if let range = InputLimits.text(i) { line += "  range \(range)" }
+            if let limit = i.limit { line += " (\(limit.reason))" }
             if let lo = i.sliderMinimum, let hi = i.sliderMaximum { line += "  slider \(number(lo))...\(number(hi))" }
             s += line + "\n"
         }

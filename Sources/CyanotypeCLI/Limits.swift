@@ -2,11 +2,12 @@ import Cyanotype
 
 /// What values a filter input accepts, as the tool tells the user (`describe`) and enforces
 /// (a warning naming the value used). The one place that reads limits from the filter
-/// declarations: today Apple's declared minimum and maximum, which the library clamps to.
+/// declarations: Apple's declared minimum and maximum combined with the library's own declared
+/// limits (`FilterInputDescriptor.limit`), exactly the range the library clamps to.
 enum InputLimits {
     /// The lowest and highest value `input` takes (nil: unbounded on that side).
     static func range(of input: FilterInputDescriptor) -> (min: Double?, max: Double?) {
-        (input.minimum, input.maximum)
+        (input.effectiveMinimum, input.effectiveMaximum)
     }
 
     /// "0...250", "-inf...1", or nil when the input has no declared limits.
@@ -24,6 +25,8 @@ enum InputLimits {
         if let hi = r.max, used > hi { used = hi }
         guard used != value, let range = text(input) else { return (value, nil) }
         let key = Names.shortKey(input.key)
-        return (used, "\(filter): value \(DescribeCommand.number(value)) for \(key) is outside \(range); using \(DescribeCommand.number(used))")
+        // Our own limit says why it exists; Apple's range needs no reason.
+        let why = input.limit.flatMap { $0.contains(value) ? nil : ": \($0.reason)" } ?? ""
+        return (used, "\(filter): value \(DescribeCommand.number(value)) for \(key) is outside \(range); using \(DescribeCommand.number(used))\(why)")
     }
 }
