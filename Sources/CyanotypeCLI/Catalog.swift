@@ -1,4 +1,5 @@
 import Cyanotype
+import CyanotypeCodecs
 import Foundation
 
 /// `filters`, `describe` and `info`: what the library and a file say about themselves.

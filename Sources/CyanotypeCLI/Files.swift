@@ -49,7 +49,7 @@ enum Files {
 
     static func format(named text: String) -> ImageFileFormat? {
         // The library's own extension table: jpg/jpeg, png, webp, tif/tiff, heic/heif, avif.
-        ImageCodecs.format(forPathExtension: text)
+        ImageFileFormat(pathExtension: text)
     }
 
     static func fileExtension(_ f: ImageFileFormat) -> String {

@@ -1,4 +1,5 @@
 import Cyanotype
+import CyanotypeCodecs
 import Foundation
 
 /// Reading LUTs for `apply --lut`, `batch --lut` and `lut ...`: a `.cube`/`.3dl` file, a LUT

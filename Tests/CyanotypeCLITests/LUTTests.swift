@@ -1,4 +1,5 @@
 import Cyanotype
+import CyanotypeCodecs
 import Foundation
 import Testing
 

@@ -1,3 +1,5 @@
+internal import CyanotypeCodecs
+
 /// A colour space: RGB primaries relative to linear sRGB plus a transfer function, or grey.
 /// Covers the named spaces Core Image users pass to contexts and renders; ICC profiles from
 /// files are converted at the codec boundary.
@@ -101,16 +103,16 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
     return v < 0 ? -e : e
 }
 
-/// Chromaticities of a set of RGB primaries and white point (CIE xy).
-struct Primaries {
-    var r: (Double, Double), g: (Double, Double), b: (Double, Double), white: (Double, Double)
-    static let sRGB = Primaries(r: (0.64, 0.33), g: (0.30, 0.60), b: (0.15, 0.06), white: (0.3127, 0.3290))
-    static let displayP3 = Primaries(r: (0.680, 0.320), g: (0.265, 0.690), b: (0.150, 0.060), white: (0.3127, 0.3290))
+/// Chromaticities of a set of RGB primaries and white point (CIE xy): the codecs' definition
+/// (`ColorProfiles.Chromaticities`, also what ICC profiles are built from), so each space's
+/// primaries are written down once.
+typealias Primaries = ColorProfiles.Chromaticities
 
+extension ColorProfiles.Chromaticities {
     /// RGB -> XYZ, from the primaries and white (the standard derivation).
     func rgbToXYZ() -> [Double] {
-        func xyz(_ p: (Double, Double)) -> [Double] { [p.0 / p.1, 1, (1 - p.0 - p.1) / p.1] }
-        let R = xyz(r), G = xyz(g), B = xyz(b), W = xyz(white)
+        func xyz(_ p: (x: Double, y: Double)) -> [Double] { [p.x / p.y, 1, (1 - p.x - p.y) / p.y] }
+        let R = xyz(red), G = xyz(green), B = xyz(blue), W = xyz(white)
         let m = [R[0], G[0], B[0], R[1], G[1], B[1], R[2], G[2], B[2]]
         let inv = invert3x3d(m)
         let s = [inv[0] * W[0] + inv[1] * W[1] + inv[2] * W[2],
