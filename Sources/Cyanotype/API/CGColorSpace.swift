@@ -92,6 +92,44 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
     }
 }
 
+// MARK: Row-level sRGB transfer (Cyanotype's own: Core Image has no public equivalent)
+
+extension CGColorSpace {
+    /// Cyanotype (Core Image and Core Graphics have no row-level transfer functions): encodes
+    /// a row of linear values with the sRGB curve (IEC 61966-2-1: `12.92 v` up to 0.0031308,
+    /// else `1.055 v^(1/2.4) - 0.055`), in place, as the engine's own colour conversions do.
+    /// Odd-symmetric (a negative value encodes to minus the encoding of its magnitude), so
+    /// extended-range values survive; alpha is left as it is. The colour is taken as it
+    /// stands: pass straight (unpremultiplied) colour, as `CIColorKernel(premultiplied: false)`
+    /// rows hold. Within 2e-6 of the exact curve (a table for the power), whole rows at a time.
+    public static func sRGBEncode(_ row: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        guard let base = row.baseAddress, row.count > 0 else { return }
+        SRGBRowCurves.encode.run(base, count: row.count)
+    }
+
+    /// Cyanotype: decodes a row of sRGB-encoded values to linear, in place (the inverse of
+    /// `sRGBEncode(_:)`: `v / 12.92` up to 0.04045, else `((v + 0.055) / 1.055)^2.4`),
+    /// odd-symmetric, alpha left as it is, within 2e-6 of the exact curve.
+    public static func sRGBDecode(_ row: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        guard let base = row.baseAddress, row.count > 0 else { return }
+        SRGBRowCurves.decode.run(base, count: row.count)
+    }
+}
+
+/// The engine's sRGB curve stages, built once, for `CGColorSpace.sRGBEncode` / `sRGBDecode`.
+private enum SRGBRowCurves {
+    static let encode = SRGBCurveStage(toLinear: false)
+    static let decode = SRGBCurveStage(toLinear: true)
+}
+
+extension SRGBCurveStage {
+    /// Runs the curve over `count` pixels (the stage reads no extra input).
+    fileprivate func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
+        var none = row
+        withUnsafePointer(to: &none) { run(row, extra: $0, count: count, x: 0, y: 0) }
+    }
+}
+
 @inline(__always) func sRGBToLinear(_ v: Float) -> Float {
     let a = abs(v)
     let l = a <= 0.04045 ? a / 12.92 : powf((a + 0.055) / 1.055, 2.4)
