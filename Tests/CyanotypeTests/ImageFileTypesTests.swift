@@ -62,4 +62,25 @@ import Testing
         #expect(none.count > lzw.count)
         #expect(try ImageCodecs.decode(none).pixels == ImageCodecs.decode(lzw).pixels)
     }
+
+    /// The module edges stay as designed: Cyanotype imports the codecs internally (never
+    /// `@_exported`), and lcms2 is called from one file, the codecs' `ColorProfiles`.
+    @Test func moduleEdges() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let sources = root.appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        #expect(files.count > 100)
+        var lcms: [String] = []
+        for url in files {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            let relative = String(url.path.dropFirst(sources.path.count + 1))
+            for line in text.split(separator: "\n") where line.contains("import CyanotypeCodecs") {
+                if relative.hasPrefix("Cyanotype/") { #expect(line == "internal import CyanotypeCodecs", "\(relative): \(line)") }
+                #expect(!line.hasPrefix("@_exported"), "\(relative): \(line)")
+            }
+            if text.contains("import CLCMS2") { lcms.append(relative) }
+        }
+        #expect(lcms == ["CyanotypeCodecs/ColorProfiles.swift"])
+    }
 }
