@@ -33,7 +33,9 @@ let package = Package(
         .target(name: "CCodecShims", dependencies: ["CTIFF"], linkerSettings: [.linkedLibrary("jpeg")]),
         // The few pixel loops Swift cannot express: non-temporal stores.
         .target(name: "CCyanotypeKernels"),
-        // Byte-level decoders and encoders: files in, interleaved 8/16-bit pixels out, and back.
+        // Byte-level decoders and encoders: files in, interleaved 8/16-bit pixels out, and back;
+        // EXIF reading and every lcms2 call (ICC profiles) live here. Cyanotype imports it
+        // internally: users of `import Cyanotype` do not see it.
         .target(
             name: "CyanotypeCodecs",
             dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif"],
@@ -41,7 +43,7 @@ let package = Package(
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(
             name: "Cyanotype",
-            dependencies: ["CyanotypeCodecs", "CLCMS2", "CCyanotypeKernels"],
+            dependencies: ["CyanotypeCodecs", "CCyanotypeKernels"],
             swiftSettings: tunedSwift),
         // Named looks, filter chains with intensity, film grain and an exporter, built only on
         // Cyanotype's public API.
@@ -55,10 +57,10 @@ let package = Package(
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeBench",
-            dependencies: ["Cyanotype", "Instafilter"],
+            dependencies: ["Cyanotype", "Instafilter", "CyanotypeCodecs"],
             swiftSettings: tunedSwift),
         .testTarget(name: "CyanotypeCodecsTests", dependencies: ["CyanotypeCodecs"]),
-        .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype"], exclude: ["Fixtures"]),
+        .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype", "CyanotypeCodecs"], exclude: ["Fixtures"]),
         .testTarget(name: "InstafilterTests", dependencies: ["Instafilter"]),
         // End-to-end tests of the command-line tool: they run the built `cyanotype` binary.
         .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "Cyanotype", "CyanotypeCodecs"]),

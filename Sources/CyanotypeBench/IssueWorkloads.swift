@@ -1,5 +1,6 @@
 import Foundation
 import Cyanotype
+import CyanotypeCodecs
 import Instafilter
 
 // Speed targets of the LUT (4), reduction (7) and Instafilter (6) issues, measured the same

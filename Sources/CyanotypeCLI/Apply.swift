@@ -1,5 +1,4 @@
 import Cyanotype
-import CyanotypeCodecs
 import Foundation
 import Instafilter
 

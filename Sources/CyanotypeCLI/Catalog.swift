@@ -1,5 +1,6 @@
 import Cyanotype
-import CyanotypeCodecs
+import struct CyanotypeCodecs.ImageHeader
+import enum CyanotypeCodecs.ImageCodecs
 import Foundation
 
 /// `filters`, `describe` and `info`: what the library and a file say about themselves.

@@ -1,5 +1,4 @@
 import Cyanotype
-import CyanotypeCodecs
 import Foundation
 
 /// Reading image files through the library, with the CLI's rules: `-` for stdin, EXIF
@@ -86,7 +85,7 @@ enum Files {
 
     static func format(named text: String) -> ImageFileFormat? {
         // The library's own extension table: jpg/jpeg, png, webp, tif/tiff, heic/heif, avif.
-        ImageCodecs.format(forPathExtension: text)
+        ImageFileFormat(pathExtension: text)
     }
 
     static func fileExtension(_ f: ImageFileFormat) -> String {

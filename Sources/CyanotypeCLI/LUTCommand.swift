@@ -1,5 +1,4 @@
 import Cyanotype
-import CyanotypeCodecs
 import Foundation
 
 /// `cyanotype lut convert|identity|info`: 3D LUT files between formats and layouts.

@@ -1,5 +1,6 @@
 import Cyanotype
-import CyanotypeCodecs
+import struct CyanotypeCodecs.ImageHeader
+import enum CyanotypeCodecs.ImageCodecs
 import Foundation
 
 /// Reading LUTs for `apply --lut`, `batch --lut` and `lut ...`: a `.cube`/`.3dl` file, a LUT

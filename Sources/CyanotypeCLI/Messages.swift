@@ -1,5 +1,5 @@
 import Cyanotype
-import CyanotypeCodecs
+import enum CyanotypeCodecs.CodecError
 import Foundation
 
 /// The library's errors retold in the tool's terms: the file or argument at fault first, then
@@ -22,6 +22,20 @@ enum Messages {
             return "\(file): cannot read the file (\(detail))"
         case .encodeFailed(let detail), .invalidArgument(let detail):
             return "\(file): \(detail)"
+        }
+    }
+
+    /// A file the library could not read (the same cases, as Cyanotype reports them).
+    static func reading(_ e: ImageFileError, file: String) -> String {
+        switch e {
+        case .unsupportedFormat(let seen): return reading(CodecError.unsupportedFormat(seen), file: file)
+        case .empty: return reading(CodecError.empty, file: file)
+        case .truncated(let detail): return reading(CodecError.truncated(detail: detail), file: file)
+        case .corrupt(let detail): return reading(CodecError.corrupt(detail: detail), file: file)
+        case let .tooLarge(w, h, limit): return reading(CodecError.tooLarge(width: w, height: h, limit: limit), file: file)
+        case let .ioError(path, detail): return reading(CodecError.ioError(path: path, detail: detail), file: file)
+        case .encodeFailed(let detail): return reading(CodecError.encodeFailed(detail: detail), file: file)
+        case .invalidArgument(let detail): return reading(CodecError.invalidArgument(detail), file: file)
         }
     }
 

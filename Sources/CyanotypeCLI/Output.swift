@@ -1,5 +1,5 @@
 import Cyanotype
-import CyanotypeCodecs
+import enum CyanotypeCodecs.ImageCodecs
 import Foundation
 
 /// Which metadata the output keeps (`--strip`, `--keep`). DPI is always kept; orientation is

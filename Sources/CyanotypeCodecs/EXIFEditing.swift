@@ -11,13 +11,13 @@ extension ImageCodecs {
     /// (a caller that must not leak a location should then drop the EXIF block).
     public static func exifRemovingGPS(_ exif: Data) -> Data? {
         var b = [UInt8](exif)
-        guard let t = TIFFBlock(b), let ifd0 = t.ifd(at: t.firstIFD) else { return nil }
+        guard let t = TIFFBlock(b), let first = t.firstIFD, let ifd0 = t.directory(at: first) else { return nil }
         guard let gpsIndex = ifd0.entries.firstIndex(where: { $0.tag == 0x8825 }) else { return exif }
-        let gpsOffset = t.u32(ifd0.entries[gpsIndex].valueAt)
-        if let gps = t.ifd(at: Int(gpsOffset)) {
+        let gpsOffset = t.u32(ifd0.entries[gpsIndex].valueAt) ?? 0
+        if let gps = t.directory(at: gpsOffset) {
             // Out-of-line values first, then the directory itself.
             for e in gps.entries where e.byteCount > 4 {
-                let at = Int(t.u32(e.valueAt))
+                guard let at = t.u32(e.valueAt) else { return nil }
                 guard at >= 0, at + e.byteCount <= b.count else { return nil }
                 for i in at..<(at + e.byteCount) { b[i] = 0 }
             }
@@ -37,7 +37,7 @@ extension ImageCodecs {
     /// Whether `exif` has a GPS directory (IFD0's GPSInfo entry).
     public static func exifContainsGPS(_ exif: Data) -> Bool {
         let b = [UInt8](exif)
-        guard let t = TIFFBlock(b), let ifd0 = t.ifd(at: t.firstIFD) else { return false }
+        guard let t = TIFFBlock(b), let first = t.firstIFD, let ifd0 = t.directory(at: first) else { return false }
         return ifd0.entries.contains { $0.tag == 0x8825 }
     }
 
@@ -46,9 +46,9 @@ extension ImageCodecs {
     /// neither or is malformed.
     public static func exifSettingPixelDimensions(_ exif: Data, width: Int, height: Int) -> Data {
         var b = [UInt8](exif)
-        guard let t = TIFFBlock(b), let ifd0 = t.ifd(at: t.firstIFD),
+        guard let t = TIFFBlock(b), let first = t.firstIFD, let ifd0 = t.directory(at: first),
             let pointer = ifd0.entries.first(where: { $0.tag == 0x8769 }),
-            let exifIFD = t.ifd(at: Int(t.u32(pointer.valueAt)))
+            let exifOffset = t.u32(pointer.valueAt), let exifIFD = t.directory(at: exifOffset)
         else { return exif }
         for e in exifIFD.entries where e.count == 1 && (e.tag == 0xA002 || e.tag == 0xA003) {
             let v = e.tag == 0xA002 ? width : height
@@ -59,90 +59,5 @@ extension ImageCodecs {
             }
         }
         return Data(b)
-    }
-}
-
-/// A TIFF-structured block: byte order, and directories read with every offset checked.
-private struct TIFFBlock {
-    let bytes: [UInt8]
-    let bigEndian: Bool
-    let firstIFD: Int
-
-    struct Entry {
-        let tag: UInt16
-        let type: UInt16
-        let count: Int
-        /// Where the value (4 bytes or less) or the offset to it sits.
-        let valueAt: Int
-        var byteCount: Int {
-            let size: Int
-            switch type {
-            case 1, 2, 6, 7: size = 1
-            case 3, 8: size = 2
-            case 4, 9, 11, 13: size = 4
-            case 5, 10, 12: size = 8
-            default: size = 1
-            }
-            return size.multipliedReportingOverflow(by: count).overflow ? Int.max / 2 : size * count
-        }
-    }
-    struct Directory {
-        let start: Int
-        /// Just past the next-IFD offset.
-        let end: Int
-        let entries: [Entry]
-    }
-
-    init?(_ b: [UInt8]) {
-        guard b.count >= 8 else { return nil }
-        if b[0] == 0x49, b[1] == 0x49, b[2] == 42, b[3] == 0 {
-            bigEndian = false
-        } else if b[0] == 0x4D, b[1] == 0x4D, b[2] == 0, b[3] == 42 {
-            bigEndian = true
-        } else {
-            return nil
-        }
-        bytes = b
-        let first = bigEndian
-            ? Int(b[4]) << 24 | Int(b[5]) << 16 | Int(b[6]) << 8 | Int(b[7])
-            : Int(b[7]) << 24 | Int(b[6]) << 16 | Int(b[5]) << 8 | Int(b[4])
-        firstIFD = first
-    }
-
-    func u16(_ at: Int) -> UInt16 {
-        guard at >= 0, at + 2 <= bytes.count else { return 0 }
-        return bigEndian ? UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1]) : UInt16(bytes[at + 1]) << 8 | UInt16(bytes[at])
-    }
-    func u32(_ at: Int) -> UInt32 {
-        guard at >= 0, at + 4 <= bytes.count else { return 0 }
-        let v = (0..<4).map { UInt32(bytes[at + $0]) }
-        return bigEndian ? v[0] << 24 | v[1] << 16 | v[2] << 8 | v[3] : v[3] << 24 | v[2] << 16 | v[1] << 8 | v[0]
-    }
-    func put16(_ b: inout [UInt8], _ at: Int, _ v: UInt16) {
-        guard at >= 0, at + 2 <= b.count else { return }
-        let hi = UInt8(v >> 8), lo = UInt8(v & 0xFF)
-        if bigEndian { b[at] = hi; b[at + 1] = lo } else { b[at] = lo; b[at + 1] = hi }
-    }
-    func put32(_ b: inout [UInt8], _ at: Int, _ v: UInt32) {
-        guard at >= 0, at + 4 <= b.count else { return }
-        for i in 0..<4 {
-            let byte = UInt8((v >> (8 * UInt32(i))) & 0xFF)
-            b[bigEndian ? at + 3 - i : at + i] = byte
-        }
-    }
-
-    /// The directory at `offset`, or nil when it does not fit in the block.
-    func ifd(at offset: Int) -> Directory? {
-        guard offset >= 8, offset + 2 <= bytes.count else { return nil }
-        let n = Int(u16(offset))
-        let end = offset + 2 + 12 * n + 4
-        guard n > 0, n < 4096, end <= bytes.count else { return nil }
-        var entries: [Entry] = []
-        entries.reserveCapacity(n)
-        for i in 0..<n {
-            let e = offset + 2 + 12 * i
-            entries.append(Entry(tag: u16(e), type: u16(e + 2), count: Int(u32(e + 4)), valueAt: e + 8))
-        }
-        return Directory(start: offset, end: end, entries: entries)
     }
 }

@@ -77,7 +77,7 @@ final class Workspace {
         let half = CIImage(color: .blue).cropped(to: CGRect(x: 0, y: 0, width: w / 2, height: h))
         let url = url(name)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let format = ImageCodecs.format(forPathExtension: url.pathExtension) ?? .png
+        let format = Cyanotype.ImageFileFormat(pathExtension: url.pathExtension) ?? .png
         try CIContext().encode(half.composited(over: base), as: format).write(to: url)
         return url
     }

@@ -40,7 +40,7 @@ extension Workspace {
     /// An image written by the codecs straight from samples (no renderer), in `layout` and
     /// `depth`, with `pixel(x, y)` giving 0...1 RGBA (grey layouts use the green sample).
     @discardableResult
-    func picture(_ name: String, _ w: Int, _ h: Int, layout: Layout = .rgb, depth: Int = 8, format: ImageFileFormat? = nil,
+    func picture(_ name: String, _ w: Int, _ h: Int, layout: Layout = .rgb, depth: Int = 8, format: CyanotypeCodecs.ImageFileFormat? = nil,
                  options: EncodeOptions = EncodeOptions(), pixel: (Int, Int) -> SIMD4<Double>) throws -> URL {
         let url = url(name)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -7,7 +7,7 @@ import Testing
 // of problem. Inputs are made here; the built `cyanotype` binary is run on them.
 
 /// The output formats this build writes, with their `--format` names.
-let writableFormats: [(format: ImageFileFormat, name: String)] =
+let writableFormats: [(format: CyanotypeCodecs.ImageFileFormat, name: String)] =
     [(.png, "png"), (.jpeg, "jpeg"), (.webp, "webp"), (.tiff, "tiff"), (.heif, "heic"), (.avif, "avif")]
     .filter { ImageCodecs.canEncode($0.0) }
 
@@ -214,7 +214,7 @@ let writableFormats: [(format: ImageFileFormat, name: String)] =
     }
 
     /// What a format holds: grey (PNG, TIFF, JPEG), alpha (all but JPEG), 16 bits (PNG, TIFF).
-    static func expected(_ i: Input, in format: ImageFileFormat) -> (channels: Int, depth: Int) {
+    static func expected(_ i: Input, in format: CyanotypeCodecs.ImageFileFormat) -> (channels: Int, depth: Int) {
         let grey = i.layout.isGray && [.png, .tiff, .jpeg].contains(format)
         let alpha = i.layout.hasAlpha && format != .jpeg
         return ((grey ? 1 : 3) + (alpha ? 1 : 0), i.depth == 16 && [.png, .tiff].contains(format) ? 16 : 8)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Cyanotype
+import CyanotypeCodecs
 
 /// Colour matching out of and into the working space, the cancelling of inverse conversions,
 /// and the folding of sRGB conversions into 8-bit reads and writes (`EncodedIO`).

@@ -1,6 +1,11 @@
+internal import CyanotypeCodecs
+import Foundation
+
 /// Options for `CIContext`'s file representations, with Core Image's names.
 public struct CIImageRepresentationOption: RawRepresentable, Hashable, Sendable {
+    /// The option's key.
     public let rawValue: String
+    /// The option with key `rawValue`.
     public init(rawValue: String) { self.rawValue = rawValue }
     /// Cyanotype: JPEG chroma subsampling, a `ChromaSubsampling` (default 4:2:0).
     public static let chromaSubsampling = CIImageRepresentationOption(rawValue: "cyanotype_chroma_subsampling")
@@ -35,6 +40,7 @@ public struct CIImageRepresentationOption: RawRepresentable, Hashable, Sendable 
 public let kCGImageDestinationLossyCompressionQuality = "kCGImageDestinationLossyCompressionQuality"
 
 extension CIImageRepresentationOption {
+    /// Image I/O's quality key: a number 0...1 for JPEG, lossy WebP, HEIF and AVIF (default 0.9).
     public static let lossyCompressionQuality = CIImageRepresentationOption(rawValue: kCGImageDestinationLossyCompressionQuality)
 }
 
@@ -71,7 +77,7 @@ extension CIContext {
         try writeAtomically(try encode(image, as: .tiff, depth: format.tiffDepth, colorSpace: colorSpace, options: options), to: url)
     }
     /// HEIF (HEVC) bytes at `.lossyCompressionQuality`, 8-bit whatever `format` says; nil when
-    /// libheif has no HEVC encoder (`ImageCodecs.canEncode(.heif)`).
+    /// libheif has no HEVC encoder (`ImageFileFormat.heif.canEncode`).
     public func heifRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
         try? encode(image, as: .heif, colorSpace: colorSpace, options: options)
     }
@@ -95,11 +101,11 @@ extension CIContext {
         let rect = image.extent
         var opts = EncodeOptions()
         if let q = options[.lossyCompressionQuality].flatMap(numberValue) { opts.quality = min(max(q, 0), 1) }
-        if let s = options[.chromaSubsampling] as? ChromaSubsampling { opts.chromaSubsampling = s }
+        if let s = options[.chromaSubsampling] as? ChromaSubsampling { opts.chromaSubsampling = s.codec }
         if let p = options[.progressive] as? Bool { opts.progressive = p }
         if let l = options[.lossless] as? Bool { opts.lossless = l }
         if let c = options[.compressionLevel].flatMap(numberValue) { opts.compressionLevel = Int(c) }
-        if let t = options[.tiffCompression] as? TIFFCompression { opts.tiffCompression = t }
+        if let t = options[.tiffCompression] as? TIFFCompression { opts.tiffCompression = t.codec }
         if let e = options[.effort].flatMap(numberValue) { opts.effort = Int(e) }
         let greyIfNeutral = ((options[.grayscaleIfNeutral] as? Bool) ?? false) && [.png, .tiff, .jpeg].contains(format)
         let space = colorSpace ?? outputColorSpace ?? .sRGBSpace
@@ -114,6 +120,7 @@ extension CIContext {
             }
         }
         let hasAlpha = format != .jpeg && ((options[.alphaChannel] as? Bool) ?? true)
+        let format = format.codec
         do {
             if depth == 32 && format == .tiff {
                 let r = try renderToData(image, from: rect, format: .RGBAf, colorSpace: space, premultiplied: false)
@@ -154,7 +161,7 @@ extension CIContext {
         } catch let e as CIRenderError {
             throw .render(e)
         } catch let e as CodecError {
-            throw .codec(path: nil, e)
+            throw .codec(path: nil, ImageFileError(e))
         } catch {
             throw .unsupportedOutput(String(describing: error))
         }

@@ -1,6 +1,9 @@
 // Text LUT files: Adobe/Resolve `.cube` and Autodesk `.3dl`, read and written; and the
 // URL entry point that picks a reader by extension.
 
+internal import CyanotypeCodecs
+import Foundation
+
 /// One line of a text LUT: its 1-based number and whitespace-separated tokens, comments cut.
 private struct TextLine {
     let number: Int

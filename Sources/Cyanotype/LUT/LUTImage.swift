@@ -2,6 +2,9 @@
 // Pixel values are taken as stored (LUT images are data, not pictures): no colour
 // management is applied when reading, and writing stores the table values unchanged.
 
+internal import CyanotypeCodecs
+import Foundation
+
 /// How the N^3 entries of a LUT are arranged in an image. In every layout but `.hald`, blue
 /// picks an N x N tile, red runs to the right and green down inside it (row 0 is the first
 /// row stored in the file).

@@ -487,7 +487,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "W3C color-burn: `B = 1` if `Cb = 1`, 0 if `Cs = 0`, else `1 - min(1, (1 - Cb) / Cs)`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+        documentation: "W3C color-burn: `B = 1` if `Cb >= 1`, 0 if `Cs = 0`, else `1 - min(1, (1 - Cb) / Cs)`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
     static let CIColorClamp = FilterDescriptor(
         name: "CIColorClamp", displayName: "Color Clamp",
         summary: "Clamps each color component into a [min, max] range per channel.",
@@ -7306,7 +7306,7 @@ final class CIColorBurnBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
 extension CIFilter {
     /// Color Burn Blend Mode: Blend mode: color burn (darkens background to reflect the source).
     ///
-    /// W3C color-burn: `B = 1` if `Cb = 1`, 0 if `Cs = 0`, else `1 - min(1, (1 - Cb) / Cs)`.
+    /// W3C color-burn: `B = 1` if `Cb >= 1`, 0 if `Cs = 0`, else `1 - min(1, (1 - Cb) / Cs)`.
     ///
     /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
     /// the W3C general formula on premultiplied colour,

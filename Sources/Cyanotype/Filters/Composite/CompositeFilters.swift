@@ -41,7 +41,7 @@ extension BuiltinFilters {
         (Catalog.CILightenBlendMode, Compositing(mode: .lighten, extent: .union)),
         /// CIColorDodgeBlendMode: W3C color-dodge: `B = 0` if `Cb = 0`, 1 if `Cs = 1`, else `min(1, Cb / (1 - Cs))`.
         (Catalog.CIColorDodgeBlendMode, Compositing(mode: .colorDodge, extent: .union)),
-        /// CIColorBurnBlendMode: W3C color-burn: `B = 1` if `Cb = 1`, 0 if `Cs = 0`, else `1 - min(1, (1 - Cb) / Cs)`.
+        /// CIColorBurnBlendMode: W3C color-burn: `B = 1` if `Cb >= 1`, 0 if `Cs = 0`, else `1 - min(1, (1 - Cb) / Cs)`.
         (Catalog.CIColorBurnBlendMode, Compositing(mode: .colorBurn, extent: .union)),
         /// CIHardLightBlendMode: W3C hard-light: multiply by `2Cs` when `Cs <= 0.5`, else screen with `2Cs - 1`.
         (Catalog.CIHardLightBlendMode, Compositing(mode: .hardLight, extent: .union)),
@@ -127,7 +127,7 @@ extension CIBlendKernel {
     public static let lighten = CIBlendKernel(stage: BlendStage(mode: .lighten))
     /// CIColorDodgeBlendMode's kernel: W3C color-dodge: `B = 0` if `Cb = 0`, 1 if `Cs = 1`, else `min(1, Cb / (1 - Cs))`.
     public static let colorDodge = CIBlendKernel(stage: BlendStage(mode: .colorDodge))
-    /// CIColorBurnBlendMode's kernel: W3C color-burn: `B = 1` if `Cb = 1`, 0 if `Cs = 0`, else `1 - min(1, (1 - Cb) / Cs)`.
+    /// CIColorBurnBlendMode's kernel: W3C color-burn: `B = 1` if `Cb >= 1`, 0 if `Cs = 0`, else `1 - min(1, (1 - Cb) / Cs)`.
     public static let colorBurn = CIBlendKernel(stage: BlendStage(mode: .colorBurn))
     /// CIHardLightBlendMode's kernel: W3C hard-light: multiply by `2Cs` when `Cs <= 0.5`, else screen with `2Cs - 1`.
     public static let hardLight = CIBlendKernel(stage: BlendStage(mode: .hardLight))
@@ -147,8 +147,9 @@ extension CIBlendKernel {
     public static let vividLight = CIBlendKernel(stage: BlendStage(mode: .vividLight))
     /// CIPinLightBlendMode's kernel: Photoshop pin light: `min(Cb, 2Cs)` when `Cs <= 0.5`, else `max(Cb, 2Cs - 1)`.
     public static let pinLight = CIBlendKernel(stage: BlendStage(mode: .pinLight))
-    /// CISubtractBlendMode's kernel: Photoshop subtract, the backdrop minus the source: `B = max(0, Cb - Cs)`.
-    public static let subtract = CIBlendKernel(stage: BlendStage(mode: .subtract))
+    /// Subtracts the background from the foreground, as Apple documents this kernel: `B = max(0, Cs - Cb)`
+    /// (CISubtractBlendMode, like Photoshop, subtracts the other way: the backdrop minus the source).
+    public static let subtract = CIBlendKernel(stage: BlendStage(mode: .subtractBackground))
     /// CIDivideBlendMode's kernel: Photoshop divide, the backdrop over the source: `B = min(1, Cb / Cs)`; `Cs = 0` gives 1 (0 where `Cb = 0`).
     public static let divide = CIBlendKernel(stage: BlendStage(mode: .divide))
     /// CIHueBlendMode's kernel: W3C hue, `B = SetLum(SetSat(Cs, Sat(Cb)), Lum(Cb))`.
