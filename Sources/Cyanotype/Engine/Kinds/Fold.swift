@@ -3,8 +3,8 @@ import Foundation
 // The fold kind: a warp whose map folds the whole plane into one cell. Every output pixel
 // centre p is taken into the cell frame (origin at `center`, x axis along `angle`), folded
 // into the fundamental cell by the filter's `PlaneFold`, and taken back; the input is sampled
-// there as every warp samples. Tilings (wallpaper groups), kaleidoscopes and op-art tiles are
-// this kind with a different fold.
+// there as every warp samples. Periodic tilings (wallpaper groups), mirror wedges about a
+// point and repeated cells are this kind with a different fold.
 
 /// A fold of the plane, in the cell frame, into a fundamental cell: all a tiling filter
 /// supplies. ``FoldMap`` adds the frame and the region of interest; `FoldNode` (a
@@ -17,7 +17,7 @@ protocol PlaneFold: Sendable {
     /// The point of the fundamental cell that the symmetry group maps (x, y) from.
     func fold(_ x: Double, _ y: Double) -> (Double, Double)
     /// Vertices of a convex polygon holding the fundamental cell (cell frame), or nil when
-    /// the cell is unbounded (a kaleidoscope's wedge).
+    /// the cell is unbounded (a wedge between mirrors through the centre).
     var cellVertices: [(Double, Double)]? { get }
     /// For an unbounded cell: how much farther from the centre than the pixel its source
     /// point can lie (default 0: folds that keep the distance).

@@ -1,7 +1,7 @@
 // The warp kind: every output pixel centre goes through a destination-to-source map to one
 // point of the input, which is sampled bilinearly (premultiplied, neighbours outside the
-// input clear). Perspective transforms, the distortions, the displacement warps and (through
-// `FoldMap`) the tile effects are all this node with a different map.
+// input clear). Projective maps, radial distortions, maps read from a second image and
+// (through `FoldMap`) folds of the plane are all this node with a different map.
 
 /// A rectangle of points in Double: the pixel centres of a tile, or the source points they map to.
 struct PointBox: Equatable, Sendable {
