@@ -27,6 +27,7 @@ private struct SkewDifference: NeighbourhoodRowOperation {
 
 /// A mirror along the cell frame's y axis.
 private struct MirrorFold: PlaneFold {
+    var frame = FoldFrame()
     func fold(_ x: Double, _ y: Double) -> (Double, Double) { (abs(x), y) }
     var cellVertices: [(Double, Double)]? { nil }
     var name: String { "mirror" }
@@ -98,8 +99,7 @@ private struct BoxKernel: ResamplingKernel {
     }
 
     @Test func foldNodeReadsTheFoldedPoint() throws {
-        let map = FoldMap(fold: MirrorFold(), center: SIMD2(4, 3), angle: 0)
-        let out = CIImage(node: FoldNode(input: input.node, map: map, extent: .infinite))
+        let out = CIImage(node: FoldNode(input: input.node, map: MirrorFold().placed(at: SIMD2(4, 3), angle: 0), extent: .infinite))
         try check(out, CGRect(x: -3, y: 0, width: 14, height: 7)) { x, y in
             bilinear(4 + abs(Double(x) + 0.5 - 4), Double(y) + 0.5)
         }

@@ -1,7 +1,7 @@
 // The warp kind: every output pixel centre goes through a destination-to-source map to one
 // point of the input, which is sampled bilinearly (premultiplied, neighbours outside the
 // input clear). Projective maps, radial distortions, maps read from a second image and
-// (through `FoldMap`) folds of the plane are all this node with a different map.
+// (through `PlaneFold`) folds of the plane are all this node with a different map.
 
 /// A rectangle of points in Double: the pixel centres of a tile, or the source points they map to.
 struct PointBox: Equatable, Sendable {
@@ -92,8 +92,11 @@ struct PointBox: Equatable, Sendable {
 ///         var label: String { "swirl centre (\(cx), \(cy))" }
 ///     }
 ///
-/// The node is generic over the map, so `source` is specialised and inlined into the pixel
-/// loop: write it as plain arithmetic, marked `@inline(__always)`.
+/// The pixel loop is the protocol's `resample` requirement, whose default implementation is
+/// specialised for each conforming type, so `source` is inlined into it (write it as plain
+/// arithmetic, marked `@inline(__always)`) and the node dispatches once per tile. Make map
+/// types concrete structs: a generic one (`Map<T>`) shares one unspecialised loop, which
+/// calls `source` dynamically per pixel.
 protocol WarpMap: Sendable {
     /// The source point of the output point (x, y) (a pixel centre); nil where the output is
     /// clear. Each pixel's point must come from its own coordinates alone, so tiled and whole
@@ -115,6 +118,10 @@ protocol WarpMap: Sendable {
     /// `auxiliaryRect`s (default: the map itself). Its `sourceBounds` then narrows the tile's
     /// read to the points it really maps to.
     func tile(_ rect: PixelRect, auxiliary: [PixelBlock]) -> Self
+    /// Fills `out` (the pixels of `rect`) with bilinear samples of `source` (the input
+    /// pixels of `sourceRect`) at the map's source points. Do not implement it: the default
+    /// is the pixel loop, and being a requirement it is specialised for each map type.
+    func resample(_ rect: PixelRect, into out: TileBuffer, from source: TileBuffer, sourceRect: PixelRect)
     /// One line for `CIContext.explain`.
     var label: String { get }
 }
@@ -124,6 +131,27 @@ extension WarpMap {
     static var auxiliaryCount: Int { 0 }
     func auxiliaryRect(_ index: Int, for rect: PixelRect) -> PixelRect { rect }
     func tile(_ rect: PixelRect, auxiliary: [PixelBlock]) -> Self { self }
+
+    /// The pixel loop: each pixel's source point from its own coordinates, sampled
+    /// bilinearly (`TileBuffer.bilinearClear`); no point, or one beyond 1e9, is clear.
+    func resample(_ rect: PixelRect, into out: TileBuffer, from source: TileBuffer, sourceRect: PixelRect) {
+        let sx0 = sourceRect.minX, sy0 = sourceRect.minY
+        // A local copy: stores to the output cannot alias it, so its fields stay in registers
+        // and terms of the row hoist out of the loop.
+        let map = self
+        for r in 0..<out.height {
+            let yc = Double(rect.minY + r) + 0.5
+            let d = out.row(r)
+            for k in 0..<out.width {
+                let xc = Double(rect.minX + k) + 0.5
+                guard let (su, sv) = map.source(xc, yc) else { d[k] = .zero; continue }
+                let u = su - 0.5, v = sv - 0.5
+                // Far outside (or NaN): clear.
+                guard abs(u) < 1e9, abs(v) < 1e9 else { d[k] = .zero; continue }
+                d[k] = source.bilinearClear(u: u, v: v, originX: sx0, originY: sy0)
+            }
+        }
+    }
 }
 
 /// What every warp node shows without its map's type: the map as an existential, for tests,
@@ -194,25 +222,8 @@ final class WarpNode<Map: WarpMap>: AnyWarpNode, @unchecked Sendable {
         }
         let block = PixelBlock(rect: src)
         ev.fill(input, src, block.buffer)
-        Self.resample(map, rect, out, block.buffer, src)
-    }
-
-    /// The pixel loop, specialised for the map.
-    @inline(__always)
-    private static func resample(_ m: Map, _ rect: PixelRect, _ out: TileBuffer, _ sb: TileBuffer, _ src: PixelRect) {
-        let sx0 = src.minX, sy0 = src.minY
-        for r in 0..<out.height {
-            let yc = Double(rect.minY + r) + 0.5
-            let d = out.row(r)
-            for k in 0..<out.width {
-                let xc = Double(rect.minX + k) + 0.5
-                guard let (su, sv) = m.source(xc, yc) else { d[k] = .zero; continue }
-                let u = su - 0.5, v = sv - 0.5
-                // Far outside (or NaN): clear.
-                guard abs(u) < 1e9, abs(v) < 1e9 else { d[k] = .zero; continue }
-                d[k] = sb.bilinearClear(u: u, v: v, originX: sx0, originY: sy0)
-            }
-        }
+        // One dynamic call per tile; the loop inside is specialised for the map.
+        map.resample(rect, into: out, from: block.buffer, sourceRect: src)
     }
 
     override var label: String { "warp \(warpMap.label)" }

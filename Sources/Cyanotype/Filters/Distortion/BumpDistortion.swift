@@ -5,19 +5,15 @@ extension BuiltinFilters {
     /// at the rim the factor is 1, so the bump joins the unchanged outside. Output extent:
     /// the input's.
     static let bumpDistortion = BuiltinFilter(Catalog.CIBumpDistortion) { args throws(CIFilterError) in
-        let image = try args.image()
-        let (cx, cy, radius) = try centreAndRadius(args)
-        let scale = try args.number(kCIInputScaleKey)
-        if scale == 0 || radius <= 0 { return image }
-        return warped(image, RadialMap(cx: cx, cy: cy, radius: radius, profile: BumpProfile(amount: scale)), extent: image.extent)
+        try radiallyWarped(BumpMap.self, args, amountKey: kCIInputScaleKey)
     }
 }
 
 /// CIBumpDistortion: source distance r * (1 - amount * (1 - r/R))^2.
-struct BumpProfile: RadialProfile {
+struct BumpMap: RadialWarp {
     static var name: String { "bump" }
     static var rotates: Bool { false }
-    let amount: Double
+    let cx: Double, cy: Double, radius: Double, amount: Double
     @inline(__always) func value(_ r: Double, _ radius: Double) -> Double {
         let f = 1 - amount * (1 - r / radius)
         return r * f * f

@@ -30,7 +30,7 @@ struct LinearBumpMap: WarpMap {
     }
 
     /// The new distance from the line for |d| = u < R (unsigned): CIBumpDistortion's profile.
-    @inline(__always) func profile(_ u: Double) -> Double { BumpProfile(amount: scale).value(u, radius) }
+    @inline(__always) func profile(_ u: Double) -> Double { BumpMap(cx: cx, cy: cy, radius: radius, amount: scale).value(u, radius) }
 
     @inline(__always) func source(_ x: Double, _ y: Double) -> (Double, Double)? {
         let d = (x - cx) * nx + (y - cy) * ny
@@ -40,7 +40,7 @@ struct LinearBumpMap: WarpMap {
         return (x + nx * shift, y + ny * shift)
     }
 
-    private func range(_ u0: Double, _ u1: Double) -> (Double, Double) { BumpProfile(amount: scale).bounds(u0, u1, radius) }
+    private func range(_ u0: Double, _ u1: Double) -> (Double, Double) { BumpMap(cx: cx, cy: cy, radius: radius, amount: scale).bounds(u0, u1, radius) }
 
     func sourceBounds(_ box: PointBox) -> PointBox? {
         // The box in the line's frame: a along the line, d across it.

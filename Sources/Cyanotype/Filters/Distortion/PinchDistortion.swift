@@ -5,19 +5,15 @@ extension BuiltinFilters {
     /// identity; it is clamped at 0 as Apple's minimum says. Outside the disc, unchanged.
     /// Output extent: the input's.
     static let pinchDistortion = BuiltinFilter(Catalog.CIPinchDistortion) { args throws(CIFilterError) in
-        let image = try args.image()
-        let (cx, cy, radius) = try centreAndRadius(args)
-        let scale = try args.number(kCIInputScaleKey)
-        if scale == 0 || radius <= 0 { return image }
-        return warped(image, RadialMap(cx: cx, cy: cy, radius: radius, profile: PinchProfile(amount: scale)), extent: image.extent)
+        try radiallyWarped(PinchMap.self, args, amountKey: kCIInputScaleKey)
     }
 }
 
 /// CIPinchDistortion: source distance R * (r/R)^(1 / (1 + amount)).
-struct PinchProfile: RadialProfile {
+struct PinchMap: RadialWarp {
     static var name: String { "pinch" }
     static var rotates: Bool { false }
-    let amount: Double
+    let cx: Double, cy: Double, radius: Double, amount: Double
     @inline(__always) func value(_ r: Double, _ radius: Double) -> Double {
         r > 0 ? radius * pow(r / radius, 1 / (1 + amount)) : 0
     }

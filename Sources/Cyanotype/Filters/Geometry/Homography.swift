@@ -107,8 +107,8 @@ struct ProjectiveMap: WarpMap {
     @inline(__always) func source(_ x: Double, _ y: Double) -> (Double, Double)? {
         let m = inverse
         let W = m.g * x + (m.h * y + m.i)
-        guard W > 0 else { return nil }
-        return ((m.a * x + (m.b * y + m.c)) / W, (m.d * x + (m.e * y + m.f)) / W)
+        let u = (m.a * x + (m.b * y + m.c)) / W, v = (m.d * x + (m.e * y + m.f)) / W
+        return W > 0 ? (u, v) : nil
     }
 
     /// The pre-image of a box of centres is the quadrilateral of its mapped corners when w > 0

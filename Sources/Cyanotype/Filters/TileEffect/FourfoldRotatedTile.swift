@@ -13,6 +13,7 @@ extension BuiltinFilters {
 /// p4: square cells of side w centred on the origin; four cells meet at each corner with a
 /// quarter-turn between neighbours (the 4-fold centres at (±w/2, ±w/2), period 2w).
 struct FourfoldRotatedSymmetry: PlaneFold {
+    var frame = FoldFrame()
     let width: Double
 
     @inline(__always) func fold(_ x: Double, _ y: Double) -> (Double, Double) {

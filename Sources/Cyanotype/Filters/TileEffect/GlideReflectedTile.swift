@@ -13,6 +13,7 @@ extension BuiltinFilters {
 /// pg: square cells of side w centred on (i w, j w); the cells of odd columns i are mirrored
 /// top to bottom (a glide reflection: a step of w along x with a flip in y).
 struct GlideReflectedSymmetry: PlaneFold {
+    var frame = FoldFrame()
     let width: Double
 
     @inline(__always) func fold(_ x: Double, _ y: Double) -> (Double, Double) {

@@ -38,6 +38,7 @@ extension BuiltinFilters {
 /// - p6m (twelvefold reflected): theta reflected into [0, 30] by mirrors every 30 degrees;
 ///   cell the triangle (0, 0), (w, 0), w (3/4, sqrt(3)/4).
 struct HexagonalSymmetry: PlaneFold {
+    var frame = FoldFrame()
     enum Kind: Sendable { case p6, p3m1, p6m }
     let width: Double
     let kind: Kind

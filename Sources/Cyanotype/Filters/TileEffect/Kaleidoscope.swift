@@ -17,6 +17,7 @@ extension BuiltinFilters {
 /// The kaleidoscope: mirrors through the centre every 180 / n degrees; theta reflected into
 /// [0, 180 / n] degrees, the radius kept. The cell is an unbounded wedge.
 struct KaleidoscopeSymmetry: PlaneFold {
+    var frame = FoldFrame()
     let count: Int
 
     @inline(__always) func fold(_ x: Double, _ y: Double) -> (Double, Double) {

@@ -16,6 +16,7 @@ extension BuiltinFilters {
 /// square's centre m reads the input at m + scale * o (each square shows the image around its
 /// own centre, scaled by 1 / scale). Not a symmetry group: every square reads its own region.
 struct OpTileSymmetry: PlaneFold {
+    var frame = FoldFrame()
     let width: Double, scale: Double
 
     @inline(__always) func fold(_ x: Double, _ y: Double) -> (Double, Double) {

@@ -29,6 +29,7 @@ extension BuiltinFilters {
 /// s and t reflected in the cell's sides (a triangle wave in each lattice coordinate; pmm
 /// when the acute angle is a right angle, its affine image otherwise).
 struct ParallelogramSymmetry: PlaneFold {
+    var frame = FoldFrame()
     let width: Double, cosA: Double, sinA: Double
     let reflected: Bool
 

@@ -26,5 +26,5 @@ func tileParameters(_ args: FilterArguments) throws(CIFilterError) -> (CIImage, 
 /// The infinite tiling of `image` by `symmetry`, its cell frame at `center` turned by `angle`.
 func tile<S: PlaneFold>(_ image: CIImage, _ symmetry: S, _ center: SIMD2<Double>, _ angle: Double) -> CIImage {
     if image.extent.isEmpty { return .empty() }
-    return CIImage(node: FoldNode(input: image.node, map: FoldMap(fold: symmetry, center: center, angle: angle), extent: .infinite))
+    return CIImage(node: FoldNode(input: image.node, map: symmetry.placed(at: center, angle: angle), extent: .infinite))
 }

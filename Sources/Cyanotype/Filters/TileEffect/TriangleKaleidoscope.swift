@@ -18,8 +18,8 @@ extension BuiltinFilters {
         // (size / 2, size sqrt(3) / 6): put that centroid on the point.
         let gx = size / 2, gy = size * 3.0.squareRoot() / 6
         let origin = point - SIMD2(cos(rotation) * gx - sin(rotation) * gy, sin(rotation) * gx + cos(rotation) * gy)
-        let folded = CIImage(node: FoldNode(input: image.node, map: FoldMap(fold: HexagonalSymmetry(width: size, kind: .p3m1), center: origin, angle: rotation),
-                                            extent: .infinite))
+        let fold = HexagonalSymmetry(width: size, kind: .p3m1).placed(at: origin, angle: rotation)
+        let folded = CIImage(node: FoldNode(input: image.node, map: fold, extent: .infinite))
         let rate = -log(decay) / size
         return rate > 0 ? folded.applying(RadialFadeStage(rate: rate, center: point)) : folded
     }

@@ -16,6 +16,7 @@ extension BuiltinFilters {
 /// the lattice of its sides' vectors e1 = (w, 0), e2 = (w/2, h); the triangles between point the
 /// other way and are half-turns of it about its sides' midpoints.
 struct TriangleTileSymmetry: PlaneFold {
+    var frame = FoldFrame()
     let width: Double
 
     @inline(__always) func fold(_ x: Double, _ y: Double) -> (Double, Double) {
