@@ -26,6 +26,16 @@ protocol CellLayout: Sendable {
     var label: String { get }
 }
 
+extension CellLayout {
+    /// Sample bounds for layouts whose sample points lie within `reach` of their pixels:
+    /// exact (every pixel centre visited) for rectangles up to 4096 pixels, else the
+    /// rectangle grown by the reach.
+    func sampleBounds(_ r: PixelRect, within reach: Double) -> (SIMD2<Double>, SIMD2<Double>) {
+        if r.area <= 4096 { return scannedSampleBounds(self, r) }
+        return (SIMD2(Double(r.minX) - reach, Double(r.minY) - reach), SIMD2(Double(r.maxX) + reach, Double(r.maxY) + reach))
+    }
+}
+
 /// The integer pixel at or below the left of `v - 0.5` (the first of a bilinear sample's two
 /// taps), and the weight of the second.
 @inline(__always) func cellTap(_ v: Double) -> (Int, Float) {

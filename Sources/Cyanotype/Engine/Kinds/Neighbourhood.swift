@@ -47,9 +47,10 @@ struct NeighbourhoodInput {
 ///
 /// To add one, write a struct conforming to this (or to ``NeighbourhoodRowOperation`` when
 /// each output row is computed on its own) in the filter's file under `Filters/`, and build
-/// `NeighbourhoodNode(input: image.node, operation: MyOperation(...))`. The node is generic
-/// over the operation, so `apply` is specialised: loop over whole rows with pointers, never
-/// a call per pixel.
+/// `NeighbourhoodNode(input: image.node, operation: MyOperation(...))`. The node calls `apply`
+/// once per tile; as a requirement of a concrete struct it runs specialised (make operations
+/// concrete structs, not generic ones). Loop over whole rows with pointers, never a call per
+/// pixel.
 protocol NeighbourhoodOperation: Sendable {
     /// How far each output pixel reads.
     var reach: NeighbourhoodReach { get }

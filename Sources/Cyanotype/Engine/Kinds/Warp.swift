@@ -176,7 +176,7 @@ class AnyWarpNode: RecipeNode, @unchecked Sendable {
 /// twist's centre, a large cell) is split into quarters until it reads a compact block; a map
 /// that reads images narrows its tile's block to the points it found instead.
 final class WarpNode<Map: WarpMap>: AnyWarpNode, @unchecked Sendable {
-    /// The map, typed: the pixel loop is specialised for it.
+    /// The map, typed.
     let warpMap: Map
 
     /// `auxiliary` are the images the map reads (`Map.auxiliaryCount` of them).

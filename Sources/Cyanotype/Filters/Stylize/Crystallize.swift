@@ -26,8 +26,7 @@ struct CrystalCells: CellLayout {
         e.insetBy(dx: -(reach + 1).rounded(.up), dy: -(reach + 1).rounded(.up))
     }
     func sampleBounds(_ r: PixelRect) -> (SIMD2<Double>, SIMD2<Double>) {
-        if r.area <= 4096 { return scannedSampleBounds(self, r) }
-        return (SIMD2(Double(r.minX) - reach, Double(r.minY) - reach), SIMD2(Double(r.maxX) + reach, Double(r.maxY) + reach))
+        sampleBounds(r, within: reach)
     }
     var label: String { "crystals \(sites.spacing) at \(sites.origin)" }
 }

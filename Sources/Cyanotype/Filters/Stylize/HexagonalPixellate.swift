@@ -42,9 +42,8 @@ struct HexagonalCells: CellLayout {
         e.insetBy(dx: -2 * radius, dy: -2 * radius)
     }
     func sampleBounds(_ r: PixelRect) -> (SIMD2<Double>, SIMD2<Double>) {
-        if r.area <= 4096 { return scannedSampleBounds(self, r) }
         // Centres lie within a corner radius of their pixels.
-        return (SIMD2(Double(r.minX) - radius, Double(r.minY) - radius), SIMD2(Double(r.maxX) + radius, Double(r.maxY) + radius))
+        sampleBounds(r, within: radius)
     }
     var label: String { "hexagons \(scale) at \(center)" }
 }

@@ -27,8 +27,7 @@ struct DotCells: CellLayout {
         e.insetBy(dx: -(radius + 1).rounded(.up), dy: -(radius + 1).rounded(.up))
     }
     func sampleBounds(_ r: PixelRect) -> (SIMD2<Double>, SIMD2<Double>) {
-        if r.area <= 4096 { return scannedSampleBounds(self, r) }
-        return (SIMD2(Double(r.minX) - radius, Double(r.minY) - radius), SIMD2(Double(r.maxX) + radius, Double(r.maxY) + radius))
+        sampleBounds(r, within: radius)
     }
     var label: String { "dots \(radius) at \(sites.origin)" }
 }

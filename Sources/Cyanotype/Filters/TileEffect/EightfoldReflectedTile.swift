@@ -5,8 +5,7 @@ extension BuiltinFilters {
     /// its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle
     /// (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).
     static let eightfoldReflectedTile = BuiltinFilter(Catalog.CIEightfoldReflectedTile) { args throws(CIFilterError) in
-        let (image, center, angle, width) = try tileParameters(args)
-        return tile(image, EightfoldReflectedSymmetry(width: width), center, angle)
+        try tiled(args) { EightfoldReflectedSymmetry(width: $0) }
     }
 }
 

@@ -5,8 +5,7 @@ extension BuiltinFilters {
     /// the image; four cells meet at each cell corner, each a quarter-turn from its neighbour
     /// about that corner (period 2 width).
     static let fourfoldRotatedTile = BuiltinFilter(Catalog.CIFourfoldRotatedTile) { args throws(CIFilterError) in
-        let (image, center, angle, width) = try tileParameters(args)
-        return tile(image, FourfoldRotatedSymmetry(width: width), center, angle)
+        try tiled(args) { FourfoldRotatedSymmetry(width: $0) }
     }
 }
 

@@ -5,8 +5,7 @@ extension BuiltinFilters {
     /// frame, translated; the cells of odd columns are mirrored top to bottom (a glide
     /// reflection: a step of `width` along the angle with a flip across it).
     static let glideReflectedTile = BuiltinFilter(Catalog.CIGlideReflectedTile) { args throws(CIFilterError) in
-        let (image, center, angle, width) = try tileParameters(args)
-        return tile(image, GlideReflectedSymmetry(width: width), center, angle)
+        try tiled(args) { GlideReflectedSymmetry(width: $0) }
     }
 }
 

@@ -6,24 +6,21 @@ extension BuiltinFilters {
     /// w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's
     /// centre.
     static let sixfoldRotatedTile = BuiltinFilter(Catalog.CISixfoldRotatedTile) { args throws(CIFilterError) in
-        let (image, center, angle, width) = try tileParameters(args)
-        return tile(image, HexagonalSymmetry(width: width, kind: .p6), center, angle)
+        try tiled(args) { HexagonalSymmetry(width: $0, kind: .p6) }
     }
 
     /// CISixfoldReflectedTile (p3m1): the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2)
     /// of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every
     /// vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).
     static let sixfoldReflectedTile = BuiltinFilter(Catalog.CISixfoldReflectedTile) { args throws(CIFilterError) in
-        let (image, center, angle, width) = try tileParameters(args)
-        return tile(image, HexagonalSymmetry(width: width, kind: .p3m1), center, angle)
+        try tiled(args) { HexagonalSymmetry(width: $0, kind: .p3m1) }
     }
 
     /// CITwelvefoldReflectedTile (p6m): the 30-60-90 triangle (0, 0), (w, 0), w (3/4, sqrt(3)/4)
     /// of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill
     /// each hexagon of CISixfoldRotatedTile.
     static let twelvefoldReflectedTile = BuiltinFilter(Catalog.CITwelvefoldReflectedTile) { args throws(CIFilterError) in
-        let (image, center, angle, width) = try tileParameters(args)
-        return tile(image, HexagonalSymmetry(width: width, kind: .p6m), center, angle)
+        try tiled(args) { HexagonalSymmetry(width: $0, kind: .p6m) }
     }
 }
 

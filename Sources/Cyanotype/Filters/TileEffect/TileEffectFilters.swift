@@ -23,6 +23,12 @@ func tileParameters(_ args: FilterArguments) throws(CIFilterError) -> (CIImage, 
     return (image, SIMD2(cellCoordinate(Double(c.x)), cellCoordinate(Double(c.y))), angle, width)
 }
 
+/// The tile effects that take only the common parameters: `fold` makes the fold for the width.
+func tiled<Fold: PlaneFold>(_ args: FilterArguments, _ fold: (Double) -> Fold) throws(CIFilterError) -> CIImage {
+    let (image, center, angle, width) = try tileParameters(args)
+    return tile(image, fold(width), center, angle)
+}
+
 /// The infinite tiling of `image` by `symmetry`, its cell frame at `center` turned by `angle`.
 func tile<S: PlaneFold>(_ image: CIImage, _ symmetry: S, _ center: SIMD2<Double>, _ angle: Double) -> CIImage {
     if image.extent.isEmpty { return .empty() }

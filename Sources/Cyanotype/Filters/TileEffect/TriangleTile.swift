@@ -6,8 +6,7 @@ extension BuiltinFilters {
     /// the triangles between, pointing the other way, are its half-turns about its sides'
     /// midpoints.
     static let triangleTile = BuiltinFilter(Catalog.CITriangleTile) { args throws(CIFilterError) in
-        let (image, center, angle, width) = try tileParameters(args)
-        return tile(image, TriangleTileSymmetry(width: width), center, angle)
+        try tiled(args) { TriangleTileSymmetry(width: $0) }
     }
 }
 
