@@ -178,7 +178,7 @@ final class IntermediateNode: RecipeNode, @unchecked Sendable {
 
 extension RecipeNode {
     /// Evaluates `rect` as up to four quarters, each through `evaluate` again: how resampling
-    /// nodes keep a tile whose source points spread far (a strong reduction, a twirl's
+    /// nodes keep a tile whose source points spread far (a strong reduction, a twist's
     /// centre, a large cell) from reading one huge block. A single pixel reads at most 2x2.
     func evaluateInQuarters(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         let hw = max(1, rect.width / 2), hh = max(1, rect.height / 2)

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// The maths of one reduction (CIAreaAverage, CIAreaHistogram, ...), apart from its schedule.
+/// The maths of one reduction (an area's average, a histogram, ...), apart from its schedule.
 ///
 /// The renderer splits the input region into tiles, gives each worker its own partial (a run
 /// of `partialCount` Doubles), calls `accumulate` once per tile row, merges the workers'

@@ -1074,7 +1074,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CIEightfoldReflectedTile (p4m): the square of side `width` centred on `center`, folded by its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "CIEightfoldReflectedTile (p4m): the square of side `width` centred on `center`, folded by its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CIExclusionBlendMode = FilterDescriptor(
         name: "CIExclusionBlendMode", displayName: "Exclusion Blend Mode",
         summary: "Blend mode: exclusion (lower-contrast variant of difference).",
@@ -1141,7 +1141,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "The same parallelogram cell as CIFourfoldTranslatedTile, reflected in its sides: each lattice coordinate s, t folded by a triangle wave into [-1/2, 1/2] (mirrors at every half-integer). With the default right acute angle this is pmm, four copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "The same parallelogram cell as CIFourfoldTranslatedTile, reflected in its sides: each lattice coordinate s, t folded by a triangle wave into [-1/2, 1/2] (mirrors at every half-integer). With the default right acute angle this is pmm, four copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CIFourfoldRotatedTile = FilterDescriptor(
         name: "CIFourfoldRotatedTile", displayName: "Fourfold Rotated Tile",
         summary: "Tiles the image by rotating copies in 90-degree steps.",
@@ -1154,7 +1154,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CIFourfoldRotatedTile (p4): square cells of side `width`, the one at the centre holding the image; four cells meet at each cell corner, each a quarter-turn from its neighbour about that corner (period 2 width).\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "CIFourfoldRotatedTile (p4): square cells of side `width`, the one at the centre holding the image; four cells meet at each cell corner, each a quarter-turn from its neighbour about that corner (period 2 width).\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CIFourfoldTranslatedTile = FilterDescriptor(
         name: "CIFourfoldTranslatedTile", displayName: "Fourfold Translated Tile",
         summary: "Tiles the image using four translated copies.",
@@ -1168,7 +1168,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CIFourfoldTranslatedTile (p1): the parallelogram cell {s a + t b : s, t in [-1/2, 1/2)} centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the cell frame, repeated by the lattice translations (s and t reduced modulo 1).\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "CIFourfoldTranslatedTile (p1): the parallelogram cell {s a + t b : s, t in [-1/2, 1/2)} centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the cell frame, repeated by the lattice translations (s and t reduced modulo 1).\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CIGammaAdjust = FilterDescriptor(
         name: "CIGammaAdjust", displayName: "Gamma Adjust",
         summary: "Applies a power (gamma) curve to color values.",
@@ -1229,7 +1229,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CIGlideReflectedTile (pg): square cells of side `width` centred on (i w, j w) in the cell frame, translated; the cells of odd columns are mirrored top to bottom (a glide reflection: a step of `width` along the angle with a flip across it).\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "CIGlideReflectedTile (pg): square cells of side `width` centred on (i w, j w) in the cell frame, translated; the cells of odd columns are mirrored top to bottom (a glide reflection: a step of `width` along the angle with a flip across it).\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CIGloom = FilterDescriptor(
         name: "CIGloom", displayName: "Gloom",
         summary: "Dulls highlights (inverse of bloom).",
@@ -1374,13 +1374,13 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputCount", displayName: "Count", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(6.0), identity: nil, minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 64.0, documentation: "The number of mirrors, rounded to a whole number."),
+            FilterInputDescriptor(key: "inputCount", displayName: "Count", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(6.0), identity: nil, minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 64.0),
             FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9",
-        documentation: "Mirrors through `center` every 180 / count degrees (the dihedral group of order 2 count); each pixel's polar angle, measured from `angle`, is reflected into the wedge [0, 180 / count] degrees, its distance from the centre kept.")
+        documentation: "Mirrors through `center` every 180 / count degrees (the dihedral group of order 2 count); each pixel's polar angle, measured from `angle`, is reflected into the wedge [0, 180 / count] degrees, its distance from the centre kept. `inputCount` is rounded to a whole number, at least 1 (Apple's minimum) and at most 4096.")
     static let CILabDeltaE = FilterDescriptor(
         name: "CILabDeltaE", displayName: "Lab ∆E",
         summary: "Per-pixel CIE Delta E color difference between two images.",
@@ -1459,7 +1459,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "9",
-        documentation: "Black lines over clear, Apple's documented pipeline (noise reduction, Sobel edges, threshold, contrast). Noise reduction (NoiseReductionNode), on the input clamped to its extent: `smooth` is the mean of the 3x3 neighbours whose luma is within `NRNoiseLevel` of the pixel's, `mean` the mean of all nine, and `N = smooth + NRSharpness * (smooth - mean)`. Then with E the Sobel magnitude of N's luma, `alpha = clamp(contrast * (edgeIntensity * E - threshold), 0, 1)`, colour black (premultiplied (0, 0, 0, alpha)). Composite it over an image to see it.")
+        documentation: "Black lines over clear, Apple's documented pipeline (noise reduction, Sobel edges, threshold, contrast). Noise reduction (`NoiseReduction`), on the input clamped to its extent: `smooth` is the mean of the 3x3 neighbours whose luma is within `NRNoiseLevel` of the pixel's, `mean` the mean of all nine, and `N = smooth + NRSharpness * (smooth - mean)`. Then with E the Sobel magnitude of N's luma, `alpha = clamp(contrast * (edgeIntensity * E - threshold), 0, 1)`, colour black (premultiplied (0, 0, 0, alpha)). Composite it over an image to see it.")
     static let CILineScreen = FilterDescriptor(
         name: "CILineScreen", displayName: "Line Screen",
         summary: "Halftone screen made of parallel lines.",
@@ -1735,7 +1735,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9",
-        documentation: "Squares of side `width` on a grid through `center` along the angle; each shows the image around its own centre m scaled by 1 / `inputScale` (pixel m + o reads the input at m + scale o, so scale 1 is the image itself and 0 fills each square with the colour at its centre).")
+        documentation: "Squares of side `width` on a grid through `center` along the angle; each shows the image around its own centre m scaled by 1 / `inputScale` (pixel m + o reads the input at m + scale o, so scale 1 is the image itself and 0 fills each square with the colour at its centre). `inputScale` is limited to [0, 2^20].")
     static let CIOverlayBlendMode = FilterDescriptor(
         name: "CIOverlayBlendMode", displayName: "Overlay Blend Mode",
         summary: "Blend mode: overlay.",
@@ -1805,7 +1805,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9",
-        documentation: "The parallelogram of CIFourfoldReflectedTile (sides `width` along the angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides and so repeated over the plane; the same construction as CIFourfoldReflectedTile.\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "The parallelogram of CIFourfoldReflectedTile (sides `width` along the angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides and so repeated over the plane; the same construction as CIFourfoldReflectedTile.\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CIPerspectiveCorrection = FilterDescriptor(
         name: "CIPerspectiveCorrection", displayName: "Perspective Correction",
         summary: "Maps a quadrilateral given by four corners onto a rectangle (deskew).",
@@ -2153,7 +2153,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CISixfoldReflectedTile (p3m1): the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2) of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "CISixfoldReflectedTile (p3m1): the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2) of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CISixfoldRotatedTile = FilterDescriptor(
         name: "CISixfoldRotatedTile", displayName: "Sixfold Rotated Tile",
         summary: "Tiles the image by rotating copies in 60-degree steps.",
@@ -2166,7 +2166,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CISixfoldRotatedTile (p6): hexagons of circumradius `width` (6-fold centres `width` * sqrt(3) apart, one at `center`), each the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's centre.\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "CISixfoldRotatedTile (p6): hexagons of circumradius `width` (6-fold centres `width` * sqrt(3) apart, one at `center`), each the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's centre.\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CISmoothLinearGradient = FilterDescriptor(
         name: "CISmoothLinearGradient", displayName: "Smooth Linear Gradient",
         summary: "Linear gradient between two points using a smooth (S-curve) interpolation.",
@@ -2401,14 +2401,14 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputPoint", displayName: "Point", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The central triangle's centroid."),
-            FilterInputDescriptor(key: "inputSize", displayName: "Size", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(700.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1000.0, documentation: "The triangle's side, in pixels."),
+            FilterInputDescriptor(key: "inputPoint", displayName: "Point", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputSize", displayName: "Size", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(700.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1000.0),
             FilterInputDescriptor(key: "inputRotation", displayName: "Rotation", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(5.924285296593801), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
-            FilterInputDescriptor(key: "inputDecay", displayName: "Decay", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.85), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0, documentation: "How much the colour keeps per triangle size of distance (1: no fade)."),
+            FilterInputDescriptor(key: "inputDecay", displayName: "Decay", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.85), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "6",
-        documentation: "The equilateral triangle of side `inputSize` with its centroid on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the p3m1 group of CISixfoldReflectedTile); the colour (not the alpha) is then scaled by `decay^(d / size)`, d the pixel's distance from `inputPoint`, so it fades away from the central triangle.")
+        documentation: "The equilateral triangle of side `inputSize` (2^-10 ... 2^30) with its centroid on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the p3m1 group of CISixfoldReflectedTile); the colour (not the alpha) is then scaled by `decay^(d / size)`, d the pixel's distance from `inputPoint`, so it fades away from the central triangle. `inputDecay` is limited to [0, 1] (0 acts as 1e-12).")
     static let CITriangleTile = FilterDescriptor(
         name: "CITriangleTile", displayName: "Triangle Tile",
         summary: "Tiles a triangular region of the image.",
@@ -2421,7 +2421,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9",
-        documentation: "CITriangleTile (p2): the equilateral triangle of side `width` with its centroid on `center`, one side along the angle, repeated by the translations of its sides' vectors; the triangles between, pointing the other way, are its half-turns about its sides' midpoints.\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "CITriangleTile (p2): the equilateral triangle of side `width` with its centroid on `center`, one side along the angle, repeated by the translations of its sides' vectors; the triangles between, pointing the other way, are its half-turns about its sides' midpoints.\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CITwelvefoldReflectedTile = FilterDescriptor(
         name: "CITwelvefoldReflectedTile", displayName: "Twelvefold Reflected Tile",
         summary: "Tiles the image with 12-way reflective symmetry.",
@@ -2434,7 +2434,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CITwelvefoldReflectedTile (p6m): the 30-60-90 triangle (0, 0), (w, 0), w (3/4, sqrt(3)/4) of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill each hexagon of CISixfoldRotatedTile.\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "CITwelvefoldReflectedTile (p6m): the 30-60-90 triangle (0, 0), (w, 0), w (3/4, sqrt(3)/4) of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill each hexagon of CISixfoldRotatedTile.\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CITwirlDistortion = FilterDescriptor(
         name: "CITwirlDistortion", displayName: "Twirl Distortion",
         summary: "Twists pixels around a center by an angle that fades with distance.",
@@ -4001,7 +4001,7 @@ public protocol CIEdges: CIFilterProtocol {
 /// its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle
 /// (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -4014,8 +4014,6 @@ public protocol CIEightfoldReflectedTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -4024,8 +4022,6 @@ public protocol CIEightfoldReflectedTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
 }
 
@@ -4109,7 +4105,7 @@ public protocol CIFlashTransition: CITransitionFilter {
 /// (mirrors at every half-integer). With the default right acute angle this is pmm, four
 /// copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -4122,8 +4118,6 @@ public protocol CIFourfoldReflectedTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -4132,8 +4126,6 @@ public protocol CIFourfoldReflectedTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
     /// Acute Angle.
     ///
@@ -4147,7 +4139,7 @@ public protocol CIFourfoldReflectedTile: CIFilterProtocol {
 /// the image; four cells meet at each cell corner, each a quarter-turn from its neighbour
 /// about that corner (period 2 width).
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -4160,8 +4152,6 @@ public protocol CIFourfoldRotatedTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -4170,8 +4160,6 @@ public protocol CIFourfoldRotatedTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
 }
 
@@ -4181,7 +4169,7 @@ public protocol CIFourfoldRotatedTile: CIFilterProtocol {
 /// centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the
 /// cell frame, repeated by the lattice translations (s and t reduced modulo 1).
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -4194,8 +4182,6 @@ public protocol CIFourfoldTranslatedTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -4204,8 +4190,6 @@ public protocol CIFourfoldTranslatedTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
     /// Acute Angle.
     ///
@@ -4297,7 +4281,7 @@ public protocol CIGlassDistortion: CIFilterProtocol {
 /// frame, translated; the cells of odd columns are mirrored top to bottom (a glide
 /// reflection: a step of `width` along the angle with a flip across it).
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -4310,8 +4294,6 @@ public protocol CIGlideReflectedTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -4320,8 +4302,6 @@ public protocol CIGlideReflectedTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
 }
 
@@ -4575,11 +4555,12 @@ public protocol CIKMeans: CIFilterProtocol {
 ///
 /// Mirrors through `center` every 180 / count degrees (the dihedral group of
 /// order 2 count); each pixel's polar angle, measured from `angle`, is reflected into the
-/// wedge [0, 180 / count] degrees, its distance from the centre kept.
+/// wedge [0, 180 / count] degrees, its distance from the centre kept. `inputCount` is
+/// rounded to a whole number, at least 1 (Apple's minimum) and at most 4096.
 public protocol CIKaleidoscope: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// The number of mirrors, rounded to a whole number.
+    /// Count.
     ///
     /// Core Image: `inputCount`, scalar; default 6, minimum 1, slider 1...64.
     ///
@@ -4696,7 +4677,7 @@ public protocol CILightTunnel: CIFilterProtocol {
 /// Typed access to the inputs of CILineOverlay.
 ///
 /// Black lines over clear, Apple's documented pipeline (noise reduction,
-/// Sobel edges, threshold, contrast). Noise reduction (NoiseReductionNode), on the input
+/// Sobel edges, threshold, contrast). Noise reduction (`NoiseReduction`), on the input
 /// clamped to its extent: `smooth` is the mean of the 3x3 neighbours whose luma is within
 /// `NRNoiseLevel` of the pixel's, `mean` the mean of all nine, and
 /// `N = smooth + NRSharpness * (smooth - mean)`. Then with E the Sobel magnitude of N's
@@ -5052,7 +5033,7 @@ public protocol CIMorphologyRectangleMinimum: CIFilterProtocol {
 /// Squares of side `width` on a grid through `center` along the angle; each shows
 /// the image around its own centre m scaled by 1 / `inputScale` (pixel m + o reads the input
 /// at m + scale o, so scale 1 is the image itself and 0 fills each square with the colour at
-/// its centre).
+/// its centre). `inputScale` is limited to [0, 2^20].
 public protocol CIOpTile: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
@@ -5182,7 +5163,7 @@ public protocol CIPalettize: CIFilterProtocol {
 /// angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides
 /// and so repeated over the plane; the same construction as CIFourfoldReflectedTile.
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -5195,8 +5176,6 @@ public protocol CIParallelogramTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -5209,8 +5188,6 @@ public protocol CIParallelogramTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
 }
 
@@ -5578,7 +5555,7 @@ public protocol CISignedDistanceGradientFromRedMask: CIFilterProtocol {
 /// of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every
 /// vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -5591,8 +5568,6 @@ public protocol CISixfoldReflectedTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -5601,8 +5576,6 @@ public protocol CISixfoldReflectedTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
 }
 
@@ -5613,7 +5586,7 @@ public protocol CISixfoldReflectedTile: CIFilterProtocol {
 /// w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's
 /// centre.
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -5626,8 +5599,6 @@ public protocol CISixfoldRotatedTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -5636,8 +5607,6 @@ public protocol CISixfoldRotatedTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
 }
 
@@ -5959,21 +5928,21 @@ public protocol CITorusLensDistortion: CIFilterProtocol {
 
 /// Typed access to the inputs of CITriangleKaleidoscope.
 ///
-/// The equilateral triangle of side `inputSize` with its centroid
-/// on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the p3m1 group of
-/// CISixfoldReflectedTile); the colour (not the alpha) is then scaled by
+/// The equilateral triangle of side `inputSize` (2^-10 ... 2^30) with
+/// its centroid on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the
+/// p3m1 group of CISixfoldReflectedTile); the colour (not the alpha) is then scaled by
 /// `decay^(d / size)`, d the pixel's distance from `inputPoint`, so it fades away from the
-/// central triangle.
+/// central triangle. `inputDecay` is limited to [0, 1] (0 acts as 1e-12).
 public protocol CITriangleKaleidoscope: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// The central triangle's centroid.
+    /// Point.
     ///
     /// Core Image: `inputPoint`, position; default (150, 150).
     ///
     /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var point: CGPoint { get set }
-    /// The triangle's side, in pixels.
+    /// Size.
     ///
     /// Core Image: `inputSize`, scalar; default 700, slider 0...1000.
     ///
@@ -5983,7 +5952,7 @@ public protocol CITriangleKaleidoscope: CIFilterProtocol {
     ///
     /// Core Image: `inputRotation`, angle; default 5.924285296593801, slider 0...6.283185307179586.
     var rotation: Float { get set }
-    /// How much the colour keeps per triangle size of distance (1: no fade).
+    /// Decay.
     ///
     /// Core Image: `inputDecay`, scalar; default 0.85, slider 0...1.
     ///
@@ -5998,7 +5967,7 @@ public protocol CITriangleKaleidoscope: CIFilterProtocol {
 /// the triangles between, pointing the other way, are its half-turns about its sides'
 /// midpoints.
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -6011,8 +5980,6 @@ public protocol CITriangleTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -6021,8 +5988,6 @@ public protocol CITriangleTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
 }
 
@@ -6032,7 +5997,7 @@ public protocol CITriangleTile: CIFilterProtocol {
 /// of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill
 /// each hexagon of CISixfoldRotatedTile.
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -6045,8 +6010,6 @@ public protocol CITwelvefoldReflectedTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -6055,8 +6018,6 @@ public protocol CITwelvefoldReflectedTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
 }
 
@@ -8689,7 +8650,7 @@ extension CIFilter {
     /// its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle
     /// (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -8859,7 +8820,7 @@ extension CIFilter {
     /// (mirrors at every half-integer). With the default right acute angle this is pmm, four
     /// copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -8896,7 +8857,7 @@ extension CIFilter {
     /// the image; four cells meet at each cell corner, each a quarter-turn from its neighbour
     /// about that corner (period 2 width).
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -8937,7 +8898,7 @@ extension CIFilter {
     /// centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the
     /// cell frame, repeated by the lattice translations (s and t reduced modulo 1).
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -9077,7 +9038,7 @@ extension CIFilter {
     /// frame, translated; the cells of odd columns are mirrored top to bottom (a glide
     /// reflection: a step of `width` along the angle with a flip across it).
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -9463,7 +9424,8 @@ extension CIFilter {
     ///
     /// Mirrors through `center` every 180 / count degrees (the dihedral group of
     /// order 2 count); each pixel's polar angle, measured from `angle`, is reflected into the
-    /// wedge [0, 180 / count] degrees, its distance from the centre kept.
+    /// wedge [0, 180 / count] degrees, its distance from the centre kept. `inputCount` is
+    /// rounded to a whole number, at least 1 (Apple's minimum) and at most 4096.
     public static func kaleidoscope() -> CIFilter & CIKaleidoscope { CIKaleidoscopeBuiltinFilter() }
 }
 
@@ -9647,7 +9609,7 @@ extension CIFilter {
     /// Line Overlay: Sketch effect: black edge lines over transparency, with noise reduction.
     ///
     /// Black lines over clear, Apple's documented pipeline (noise reduction,
-    /// Sobel edges, threshold, contrast). Noise reduction (NoiseReductionNode), on the input
+    /// Sobel edges, threshold, contrast). Noise reduction (`NoiseReduction`), on the input
     /// clamped to its extent: `smooth` is the mean of the 3x3 neighbours whose luma is within
     /// `NRNoiseLevel` of the pixel's, `mean` the mean of all nine, and
     /// `N = smooth + NRSharpness * (smooth - mean)`. Then with E the Sobel magnitude of N's
@@ -10312,7 +10274,7 @@ extension CIFilter {
     /// Squares of side `width` on a grid through `center` along the angle; each shows
     /// the image around its own centre m scaled by 1 / `inputScale` (pixel m + o reads the input
     /// at m + scale o, so scale 1 is the image itself and 0 fills each square with the colour at
-    /// its centre).
+    /// its centre). `inputScale` is limited to [0, 2^20].
     public static func opTile() -> CIFilter & CIOpTile { CIOpTileBuiltinFilter() }
 }
 
@@ -10492,7 +10454,7 @@ extension CIFilter {
     /// angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides
     /// and so repeated over the plane; the same construction as CIFourfoldReflectedTile.
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -11281,7 +11243,7 @@ extension CIFilter {
     /// of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every
     /// vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -11319,7 +11281,7 @@ extension CIFilter {
     /// w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's
     /// centre.
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -11907,11 +11869,11 @@ final class CITriangleKaleidoscopeBuiltinFilter: CIFilter, CITriangleKaleidoscop
 extension CIFilter {
     /// Triangle Kaleidoscope: Kaleidoscope built from a triangular region of the image.
     ///
-    /// The equilateral triangle of side `inputSize` with its centroid
-    /// on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the p3m1 group of
-    /// CISixfoldReflectedTile); the colour (not the alpha) is then scaled by
+    /// The equilateral triangle of side `inputSize` (2^-10 ... 2^30) with
+    /// its centroid on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the
+    /// p3m1 group of CISixfoldReflectedTile); the colour (not the alpha) is then scaled by
     /// `decay^(d / size)`, d the pixel's distance from `inputPoint`, so it fades away from the
-    /// central triangle.
+    /// central triangle. `inputDecay` is limited to [0, 1] (0 acts as 1e-12).
     public static func triangleKaleidoscope() -> CIFilter & CITriangleKaleidoscope { CITriangleKaleidoscopeBuiltinFilter() }
 }
 
@@ -11943,7 +11905,7 @@ extension CIFilter {
     /// the triangles between, pointing the other way, are its half-turns about its sides'
     /// midpoints.
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -11980,7 +11942,7 @@ extension CIFilter {
     /// of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill
     /// each hexagon of CISixfoldRotatedTile.
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by

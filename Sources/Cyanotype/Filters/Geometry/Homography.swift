@@ -89,135 +89,46 @@ struct Homography: Equatable, Sendable {
     }
 }
 
-/// Resamples its input through a homography (bilinear, premultiplied, neighbours outside the
-/// input clear), as `AffineNode` does for affine maps. Each output pixel centre goes through
-/// the inverse map; where w <= 0 (beyond the vanishing line) the output is clear.
-final class ProjectiveNode: RecipeNode, @unchecked Sendable {
+/// The perspective filters' map: each output pixel centre goes through the inverse
+/// homography; where w <= 0 (beyond the vanishing line) the output is clear.
+struct ProjectiveMap: WarpMap {
     /// Input to output.
     let forward: Homography
     /// Output to input.
     let inverse: Homography
 
-    init(input: RecipeNode, forward: Homography, extent: CGRect) {
+    init(forward: Homography) {
         self.forward = forward
         self.inverse = forward.inverse
-        super.init(extent: extent, inputs: [input])
     }
 
-    override var halo: Int { 1 }
+    /// Three multiply-adds and a division, from the point's own coordinates (the terms in y
+    /// grouped first, so the loop keeps them per row).
+    @inline(__always) func source(_ x: Double, _ y: Double) -> (Double, Double)? {
+        let m = inverse
+        let W = m.g * x + (m.h * y + m.i)
+        let u = (m.a * x + (m.b * y + m.c)) / W, v = (m.d * x + (m.e * y + m.f)) / W
+        return W > 0 ? (u, v) : nil
+    }
 
-    /// The source pixels the bilinear samples of `rect`'s pixel centres read. The pre-image of
-    /// the rectangle of centres is the quadrilateral of its mapped corners when w > 0 at all
-    /// four; otherwise it is unbounded and the whole input may be read (`evaluate` splits).
-    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
-        if rect.isEmpty { return .empty }
-        let x0 = Double(rect.minX) + 0.5, x1 = Double(rect.maxX) - 0.5
-        let y0 = Double(rect.minY) + 0.5, y1 = Double(rect.maxY) - 0.5
-        var lo = (Double.infinity, Double.infinity), hi = (-Double.infinity, -Double.infinity)
-        for (x, y) in [(x0, y0), (x1, y0), (x1, y1), (x0, y1)] {
+    /// The pre-image of a box of centres is the quadrilateral of its mapped corners when w > 0
+    /// at all four; otherwise it is unbounded: one point beyond the vanishing line reads
+    /// nothing, a larger box may read anything (the tile is then split).
+    func sourceBounds(_ box: PointBox) -> PointBox? {
+        var out = PointBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+        for (x, y) in [(box.minX, box.minY), (box.maxX, box.minY), (box.maxX, box.maxY), (box.minX, box.maxY)] {
             let (X, Y, W) = inverse.apply(x, y)
             let u = X / W, v = Y / W
             guard W > 0, u.isFinite, v.isFinite else {
-                // One pixel beyond the vanishing line reads nothing; a larger rectangle
-                // reaching it may read anything (`evaluate` splits it).
-                return rect.area == 1 ? .empty : inputs[0].pixelExtent
+                return box.minX == box.maxX && box.minY == box.maxY ? nil : .everywhere
             }
-            lo = (min(lo.0, u), min(lo.1, v)); hi = (max(hi.0, u), max(hi.1, v))
+            out.include(u, v)
         }
-        // Sample point p reads pixels floor(p - 0.5) and the one after; a hair of slack covers
-        // rounding between this and the per-pixel arithmetic.
-        let lim = Double(PixelRect.limit)
-        func cl(_ v: Double) -> Int { Int(min(max(v, -lim), lim)) }
-        return PixelRect(minX: cl((lo.0 - 0.5 - 1e-6).rounded(.down)), minY: cl((lo.1 - 0.5 - 1e-6).rounded(.down)),
-                         maxX: cl((hi.0 - 0.5 + 1e-6).rounded(.down)) + 2, maxY: cl((hi.1 - 0.5 + 1e-6).rounded(.down)) + 2)
+        return out
     }
 
-    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        let input = inputs[0]
-        let src = inputRect(0, for: rect).intersection(input.pixelExtent)
-        if src.isEmpty { out.zero(); return }
-        // A strong reduction, or a tile reaching towards the vanishing line, would read a huge
-        // source rectangle: split the tile (a single pixel reads at most 2x2).
-        if src.area > max(4 * rect.area, 1 << 18), rect.area > 1 {
-            evaluateInQuarters(rect, into: out, ev)
-            return
-        }
-        let block = PixelBlock(rect: src)
-        ev.fill(input, src, block.buffer)
-        let sb = block.buffer
-        let sx0 = src.minX, sy0 = src.minY
-        let m = inverse
-        let n = out.width
-        for r in 0..<out.height {
-            let yc = Double(rect.minY + r) + 0.5
-            // Row constants; each pixel is then three multiply-adds and a division, computed
-            // from its own coordinate so tiled and whole renders agree bit for bit.
-            let rx = m.b * yc + m.c, ry = m.e * yc + m.f, rw = m.h * yc + m.i
-            let d = out.row(r)
-            for k in 0..<n {
-                let xc = Double(rect.minX + k) + 0.5
-                let W = m.g * xc + rw
-                let u = (m.a * xc + rx) / W - 0.5, v = (m.d * xc + ry) / W - 0.5
-                // W <= 0: beyond the vanishing line. |u|, |v| huge (or NaN): far outside.
-                guard W > 0, abs(u) < 1e9, abs(v) < 1e9 else { d[k] = .zero; continue }
-                d[k] = sb.bilinearClear(u: u, v: v, originX: sx0, originY: sy0)
-            }
-        }
-    }
-
-    override var label: String {
+    var label: String {
         let m = forward
         return "perspective [\(m.a), \(m.b), \(m.c); \(m.d), \(m.e), \(m.f); \(m.g), \(m.h), \(m.i)]"
     }
-}
-
-/// Repeats the pixels of `period` (a whole-pixel rectangle of its input) over the whole
-/// plane: the infinite tiling CIAffineTile transforms.
-final class RepeatNode: RecipeNode, @unchecked Sendable {
-    let period: PixelRect
-
-    init(input: RecipeNode, period: PixelRect) {
-        self.period = period
-        super.init(extent: period.isEmpty ? .zero : .infinite, inputs: [input])
-    }
-
-    @inline(__always) private func wrap(_ v: Int, _ lo: Int, _ n: Int) -> Int {
-        let m = (v - lo) % n
-        return lo + (m < 0 ? m + n : m)
-    }
-    /// The period's columns (or rows) a run of `count` output indices from `start` reads.
-    private func span(_ start: Int, _ count: Int, _ lo: Int, _ n: Int) -> (Int, Int) {
-        let s = wrap(start, lo, n)
-        return s + count <= lo + n ? (s, s + count) : (lo, lo + n)
-    }
-
-    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
-        if rect.isEmpty || period.isEmpty { return .empty }
-        let (x0, x1) = span(rect.minX, rect.width, period.minX, period.width)
-        let (y0, y1) = span(rect.minY, rect.height, period.minY, period.height)
-        return PixelRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
-    }
-
-    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        let src = inputRect(0, for: rect)
-        if src.isEmpty { out.zero(); return }
-        if src == rect { ev.fill(inputs[0], rect, out); return }
-        let block = PixelBlock(rect: src)
-        ev.fill(inputs[0], src, block.buffer)
-        let p = period
-        for r in 0..<out.height {
-            let s = block.buffer.row(wrap(rect.minY + r, p.minY, p.height) - src.minY)
-            let d = out.row(r)
-            // Copy runs up to the period's right edge, then start again at its left edge.
-            var i = 0
-            while i < out.width {
-                let sx = wrap(rect.minX + i, p.minX, p.width)
-                let run = min(out.width - i, p.maxX - sx)
-                (d + i).update(from: s + (sx - src.minX), count: run)
-                i += run
-            }
-        }
-    }
-
-    override var label: String { "repeat \(period)" }
 }
