@@ -34,9 +34,12 @@ final class Evaluator: @unchecked Sendable {
     init(colorManaged: Bool = true, executor: Executor = .shared, recipe: OptimizedRecipe? = nil, cache: RenderCache? = nil) {
         self.colorManaged = colorManaged
         self.executor = executor
-        self.recipe = recipe ?? OptimizedRecipe(unoptimized: ConstantColorNode(color: .zero))
+        self.recipe = recipe ?? Evaluator.asBuilt
         self.cache = cache
     }
+
+    /// For evaluators made outside a render (probes, tests): inputs read as built.
+    private static let asBuilt = OptimizedRecipe(unoptimized: ConstantColorNode(color: .zero))
 
     func setMaterialized(_ node: RecipeNode, _ block: PixelBlock) {
         lock.lock(); materialized[ObjectIdentifier(node)] = block; lock.unlock()
