@@ -159,8 +159,8 @@ struct MatrixStage: ColorStage {
     }
 }
 
-/// An unfused colour-kernel application as built by filters; the optimiser folds chains of
-/// these into `FusedColorNode`s.
+/// A colour stage applied to an image, as builders make it (`CIImage.applying`, colour
+/// kernels, blends); the optimiser fuses runs of these into `FusedColorNode`s before a render.
 final class ColorKernelNode: RecipeNode, @unchecked Sendable {
     let stage: any ColorStage
     init(stage: any ColorStage, inputs: [RecipeNode], extent: CGRect) {
@@ -176,7 +176,8 @@ final class ColorKernelNode: RecipeNode, @unchecked Sendable {
 }
 
 /// A run of colour stages over one head image, done row by row on an L1-resident tile row:
-/// the fusion that makes a chain of per-pixel filters cost about one.
+/// the fusion that makes a chain of per-pixel filters cost about one. Only the optimiser makes
+/// these (`Optimizer.fuseColorStages`).
 final class FusedColorNode: RecipeNode, @unchecked Sendable {
     struct Step: @unchecked Sendable {
         let stage: any ColorStage

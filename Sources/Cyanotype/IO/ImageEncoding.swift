@@ -219,7 +219,7 @@ extension CIContext {
         guard let writer = DestinationWriter(base: buffer, rowBytes: rowBytes, bounds: pr, format: .RGBA8,
                                              colorSpace: workingColorSpace == nil ? nil : colorSpace, premultiplied: false)
         else { throw CIRenderError.unsupportedFormat(.RGBA8) }
-        let (root, w) = EncodedIO.rewrite(image.node, writer, colorManaged: workingColorSpace != nil)
+        let (root, w) = try optimized(image.node, for: writer)
 
         // Bands finish when every tile across them has been written; they are keyed by their
         // top edge (Core Image y), and encoded strictly top down.
