@@ -64,17 +64,18 @@ private func verticalMetrics(_ path: String) throws -> (upem: Double, ascender: 
     return (Double(u16(head + 18)), Double(i16(hhea + 4)), Double(-i16(hhea + 6)), Double(i16(hhea + 8)))
 }
 
-/// `hb-shape`'s glyphs for `text`, left to right: (glyph id, cluster, advance in font units).
-private func shaped(_ path: String, _ text: String, features: String? = nil) -> [(glyph: Int, cluster: Int, advance: Int)]? {
+/// `hb-shape`'s glyphs for `text`, left to right: (glyph id, cluster, advance and horizontal
+/// offset in font units).
+private func shaped(_ path: String, _ text: String, features: String? = nil) -> [(glyph: Int, cluster: Int, advance: Int, xOffset: Int)]? {
     var args = [path, text, "--no-glyph-names"]
     if let features { args.append("--features=\(features)") }
     guard let out = output(hbShape, args) else { return nil }
     let body = out.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst().dropLast()
     return body.split(separator: "|").compactMap { item in
-        // "36=0+1270" or "36=0@10,20+1270"
-        let parts = item.split(whereSeparator: { "=+@".contains($0) })
-        guard parts.count >= 3, let g = Int(parts[0]), let c = Int(parts[1]), let a = Int(parts.last!) else { return nil }
-        return (g, c, a)
+        // "36=0+1270" or "690=0@-165,0+0"
+        let parts = item.split(whereSeparator: { "=+@,".contains($0) }).map { Int($0) }
+        guard parts.count == 3 || parts.count == 5, let g = parts[0], let c = parts[1], let a = parts.last! else { return nil }
+        return (g, c, a, parts.count == 5 ? parts[2] ?? 0 : 0)
     }
 }
 
@@ -176,6 +177,13 @@ private func ocr(_ img: CIImage) throws -> [String] {
             let layout = try TextLayout(StyledText(text, style: TextStyle(font: "DejaVu Sans", points: 40, color: SIMD4(0, 0, 0, 1), kern: nil)), scale: 1)
             #expect(layout.glyphs.map { Int($0.glyph) } == reference.map(\.glyph), "\(text)")
         }
+        // A mark with no precomposed letter sits on its base where the font's GPOS puts it.
+        let q = try #require(shaped(path, "q\u{301}"))
+        let marked = try TextLayout(StyledText("q\u{301}", style: TextStyle(font: "DejaVu Sans", points: 100, color: SIMD4(0, 0, 0, 1), kern: nil)), scale: 1)
+        let m = try verticalMetrics(path)
+        #expect(q.count == 2 && marked.glyphs.count == 2 && q[1].advance == 0)
+        #expect(abs((marked.glyphs[1].x - marked.glyphs[0].x) - Double(q[0].advance + q[1].xOffset) * 100 / m.upem) < 1e-9)
+        #expect(abs(marked.width - Double(q[0].advance) * 100 / m.upem) < 1e-9)
         // "ffi" is one glyph in DejaVu Sans; a decomposed é draws as the precomposed one.
         #expect(try #require(shaped(path, "office")).count == 4)
         #expect(try pixels(textImage("e\u{301}t\u{E9}")) == (try pixels(textImage("\u{E9}te\u{301}"))))
@@ -388,9 +396,47 @@ private func ocr(_ img: CIImage) throws -> [String] {
         #expect(try textImage(".", size: 1e9).extent == textImage(".", size: 1024).extent)
         #expect(try textImage(".", size: 100, scale: 1e6).extent == textImage(".", size: 100, scale: 16).extent)
         #expect(CIFilter.descriptor(forFilterName: "CITextImageGenerator")?.input("inputFontSize")?.effectiveMaximum == 1024)
+        // Kerning that throws the text past any image size is an error, not a crash.
+        let far = NSAttributedString(string: "far", attributes: [.kern: 1e300])
+        #expect(throws: CIFilterError.invalidValue(filter: "CIAttributedTextImageGenerator", key: "inputText",
+                                                   reason: "the text's image would be unbounded; an image is at most 1073741824 pixels on a side")) {
+            try attributedImage(far, scale: 16)
+        }
+        #expect(throws: CIFilterError.self) { try attributedImage(NSAttributedString(string: "far", attributes: [.kern: 1e12])) }
+        // A tab is a space; other control characters draw nothing (no missing-glyph boxes).
+        #expect(try pixels(textImage("a\tb", size: 20)) == pixels(textImage("a b", size: 20)))
+        #expect(try pixels(textImage("a\u{1}b\u{7F}", size: 20)) == pixels(textImage("ab", size: 20)))
         // Padding is an integer from 0 to 200.
         #expect(try textImage("a", size: 0, padding: 2.6).extent.width == 6)
         #expect(try textImage("a", size: 0, padding: 900).extent.width == 400)
+    }
+
+    @Test("any Unicode text draws without a crash: bidi controls, lone marks, unassigned and private characters")
+    func arbitraryUnicodeDraws() throws {
+        // SplitMix64, seeded: the same strings every run.
+        var state: UInt64 = 0x5EED_7E47
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let ranges: [ClosedRange<UInt32>] = [0x0...0x7F, 0x300...0x36F, 0x590...0x6FF, 0x200B...0x202E, 0x2066...0x2069,
+                                             0x0900...0x097F, 0x4E00...0x4E20, 0xE000...0xE010, 0xFFF0...0xFFFF, 0x1F300...0x1F320, 0x10FFF0...0x10FFFF]
+        for _ in 0..<60 {
+            var text = ""
+            for _ in 0..<Int(next() % 24) {
+                let r = ranges[Int(next() % UInt64(ranges.count))]
+                if let s = Unicode.Scalar(r.lowerBound + UInt32(next() % UInt64(r.count))) { text.unicodeScalars.append(s) }
+            }
+            let f = CIFilter.textImageGenerator()
+            f.text = text
+            f.fontName = ["DejaVu Sans", "Liberation Serif", "FreeMono"][Int(next() % 3)]
+            f.fontSize = Float(next() % 40)
+            let img = try f.makeOutputImage()
+            if !img.extent.isEmpty { _ = try pixels(img) }
+        }
     }
 
     @Test func portableFontAndParagraphTypes() {

@@ -137,11 +137,20 @@ final class FontFace: @unchecked Sendable, Hashable {
     func hash(into h: inout Hasher) { h.combine(ObjectIdentifier(self)) }
 }
 
-/// Why the text filters cannot draw.
-enum FontLibraryError: Error, CustomStringConvertible {
+/// Why text cannot be drawn.
+enum TextError: Error, CustomStringConvertible {
     case noFonts
+    /// The text's image would be wider or taller than an image can be.
+    case tooLarge(width: Double, height: Double)
+
     var description: String {
-        "no usable font is installed (fontconfig found none); install one, e.g. `apt-get install fonts-dejavu-core`"
+        switch self {
+        case .noFonts:
+            return "no usable font is installed (fontconfig found none); install one, e.g. `apt-get install fonts-dejavu-core`"
+        case let .tooLarge(w, h):
+            let size = abs(w) < 1e18 && abs(h) < 1e18 ? String(format: "%.0fx%.0f pixels", w, h) : "unbounded"
+            return "the text's image would be \(size); an image is at most \(PixelRect.limit) pixels on a side"
+        }
     }
 }
 
@@ -170,7 +179,7 @@ final class FontLibrary: @unchecked Sendable {
     /// The face a font name stands for (see `NSFont`): a PostScript or full name, a family
     /// with an optional style ("Helvetica-Bold"), a name fontconfig has an alias for, else the
     /// default sans-serif font.
-    func face(named name: String) throws(FontLibraryError) -> FontFace {
+    func face(named name: String) throws(TextError) -> FontFace {
         lock.lock()
         defer { lock.unlock() }
         if let f = byName[name] { return f }
@@ -195,7 +204,7 @@ final class FontLibrary: @unchecked Sendable {
 
     // MARK: Under the lock
 
-    private func start() throws(FontLibraryError) {
+    private func start() throws(TextError) {
         if started {
             if library == nil || config == nil { throw .noFonts }
             return

@@ -54,11 +54,14 @@ public final class NSFont: Hashable, Sendable, CustomStringConvertible {
     /// The same font at another size.
     public func withSize(_ size: CGFloat) -> NSFont { NSFont(system: fontName, size: size) }
 
+    /// Fonts with the same name and size are equal.
     public static func == (l: NSFont, r: NSFont) -> Bool { l.fontName == r.fontName && l.pointSize == r.pointSize }
+    /// Hashes the name and size.
     public func hash(into h: inout Hasher) {
         h.combine(fontName)
         h.combine(pointSize)
     }
+    /// The name and size, as "DejaVu Sans 12.0pt".
     public var description: String { "\(fontName) \(pointSize)pt" }
 }
 

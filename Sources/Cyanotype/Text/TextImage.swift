@@ -25,7 +25,13 @@ struct TextStage: GeneratorStage {
 
     /// The layout on a grid of whole pixels: the typographic box grown to any ink outside it,
     /// plus `padding` pixels on every side.
-    init(_ layout: TextLayout, padding: Int) {
+    init(_ layout: TextLayout, padding: Int) throws(TextError) {
+        // Kerning or sizes can push glyphs anywhere: check before any pixel arithmetic.
+        let limit = Double(PixelRect.limit)
+        let inside = { (v: Double) in v.isFinite && abs(v) < limit }
+        guard inside(layout.width), inside(layout.height), layout.glyphs.allSatisfy({ inside($0.x) && inside($0.baseline) }) else {
+            throw .tooLarge(width: layout.width, height: layout.height)
+        }
         var coverage: [UInt8] = []
         var drawn: [DrawnKey: (offset: Int, bitmap: GlyphBitmap)] = [:]
         var raw: [(offset: Int, bitmap: GlyphBitmap, x: Int, y: Int, color: SIMD4<Float>)] = []
@@ -54,6 +60,7 @@ struct TextStage: GeneratorStage {
         let left = Int(minX.rounded(.down)), top = Int(minY.rounded(.down))
         width = Int(maxX.rounded(.up)) - left + 2 * padding
         height = Int(maxY.rounded(.up)) - top + 2 * padding
+        guard width <= PixelRect.limit, height <= PixelRect.limit else { throw .tooLarge(width: Double(width), height: Double(height)) }
         placements = raw.map {
             Placement(offset: $0.offset, width: $0.bitmap.width, height: $0.bitmap.height,
                       x: $0.x - left + padding, y: $0.y - top + padding, color: $0.color)

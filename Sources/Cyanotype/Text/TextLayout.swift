@@ -81,7 +81,7 @@ struct TextLayout: Sendable {
     /// Glyphs may be at most this many pixels per em (a glyph's bitmap is built with the image).
     static let maximumPixelsPerEm = 4096.0
 
-    init(_ text: StyledText, scale: Double) throws(FontLibraryError) {
+    init(_ text: StyledText, scale: Double) throws(TextError) {
         let library = FontLibrary.shared
         var paragraphs: [Range<Int>] = []
         var start = 0, i = 0
@@ -170,7 +170,7 @@ struct TextLayout: Sendable {
 
     /// One paragraph's runs in visual order, and whether its base direction is right to left.
     private static func shape(_ text: StyledText, _ p: Range<Int>, paragraphStyle: TextStyle, scale: Double,
-                              _ library: FontLibrary) throws(FontLibraryError) -> ([ShapedRun], Bool) {
+                              _ library: FontLibrary) throws(TextError) -> ([ShapedRun], Bool) {
         let n = p.count
         var base: FriBidiParType
         switch paragraphStyle.direction {
@@ -179,7 +179,11 @@ struct TextLayout: Sendable {
         case .rightToLeft: base = SHIM_FRIBIDI_PAR_RTL
         }
         guard n > 0 else { return ([], base == SHIM_FRIBIDI_PAR_RTL) }
-        let scalars = Array(text.scalars[p])
+        // A tab is a space here (no tab stops); other control characters draw nothing (a zero
+        // width space, which HarfBuzz hides) rather than the missing-glyph box.
+        let scalars = text.scalars[p].map { c -> UInt32 in
+            c == 0x09 ? 0x20 : (c < 0x20 || (0x7F...0x9F).contains(c)) ? 0x200B : c
+        }
 
         // Levels (Unicode's bidirectional algorithm): even left to right, odd right to left.
         var levels = [FriBidiLevel](repeating: 0, count: n)
@@ -233,7 +237,7 @@ struct TextLayout: Sendable {
             if attaches, i > 0, text.styleOf[p.lowerBound + i - 1] == styleIndex,
                faces[i - 1].glyph(for: c) != nil || category == HB_UNICODE_GENERAL_CATEGORY_FORMAT || primary.glyph(for: c) == nil {
                 faces.append(faces[i - 1])
-            } else if primary.glyph(for: c) != nil || category == HB_UNICODE_GENERAL_CATEGORY_CONTROL {
+            } else if primary.glyph(for: c) != nil || category == HB_UNICODE_GENERAL_CATEGORY_FORMAT {
                 faces.append(primary)
             } else {
                 faces.append(library.fallback(for: c, after: primary) ?? primary)

@@ -78,8 +78,8 @@ extension BuiltinFilters {
         guard !text.scalars.isEmpty else { return CIImage.empty() }
         let scale = try args.number("inputScaleFactor")
         let padding = Int(try args.number("inputPadding").rounded())
-        do {
-            return TextStage(try TextLayout(text, scale: scale), padding: padding).image()
+        do throws(TextError) {
+            return try TextStage(try TextLayout(text, scale: scale), padding: padding).image()
         } catch {
             throw .invalidValue(filter: args.descriptor.name, key: "inputText", reason: error.description)
         }
