@@ -403,6 +403,9 @@ private func ocr(_ img: CIImage) throws -> [String] {
             try attributedImage(far, scale: 16)
         }
         #expect(throws: CIFilterError.self) { try attributedImage(NSAttributedString(string: "far", attributes: [.kern: 1e12])) }
+        // Glyph bitmaps are drawn when the image is made, within a budget.
+        #expect(TextError.glyphsTooLarge(budget: 256 << 20).description
+            == "the text's glyphs would take more than 256 MB at this size; use a smaller font size or scale factor")
         // A tab is a space; other control characters draw nothing (no missing-glyph boxes).
         #expect(try pixels(textImage("a\tb", size: 20)) == pixels(textImage("a b", size: 20)))
         #expect(try pixels(textImage("a\u{1}b\u{7F}", size: 20)) == pixels(textImage("ab", size: 20)))

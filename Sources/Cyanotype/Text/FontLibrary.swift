@@ -142,6 +142,8 @@ enum TextError: Error, CustomStringConvertible {
     case noFonts
     /// The text's image would be wider or taller than an image can be.
     case tooLarge(width: Double, height: Double)
+    /// The text's glyph bitmaps would take more than `budget` bytes.
+    case glyphsTooLarge(budget: Int)
 
     var description: String {
         switch self {
@@ -150,6 +152,8 @@ enum TextError: Error, CustomStringConvertible {
         case let .tooLarge(w, h):
             let size = abs(w) < 1e18 && abs(h) < 1e18 ? String(format: "%.0fx%.0f pixels", w, h) : "unbounded"
             return "the text's image would be \(size); an image is at most \(PixelRect.limit) pixels on a side"
+        case let .glyphsTooLarge(budget):
+            return "the text's glyphs would take more than \(budget >> 20) MB at this size; use a smaller font size or scale factor"
         }
     }
 }
@@ -174,6 +178,10 @@ final class FontLibrary: @unchecked Sendable {
         let scalar: UInt32
     }
 
+    /// Names and fallbacks remembered before the caches start over (faces are kept: there
+    /// are only as many as installed fonts).
+    private static let cacheEntries = 4096
+
     private init() {}
 
     /// The face a font name stands for (see `NSFont`): a PostScript or full name, a family
@@ -185,6 +193,7 @@ final class FontLibrary: @unchecked Sendable {
         if let f = byName[name] { return f }
         try start()
         guard let f = resolve(name) else { throw .noFonts }
+        if byName.count >= Self.cacheEntries { byName.removeAll() }      // names come from users
         byName[name] = f
         return f
     }
@@ -198,6 +207,7 @@ final class FontLibrary: @unchecked Sendable {
         let key = FallbackKey(primary: primary, scalar: scalar)
         if let known = fallbacks[key] { return known }
         let found = findFallback(scalar, primary)
+        if fallbacks.count >= Self.cacheEntries { fallbacks.removeAll() }
         fallbacks[key] = .some(found)
         return found
     }

@@ -19,9 +19,11 @@ struct TextStage: GeneratorStage {
     let placements: [Placement]
     /// Every glyph bitmap used, one after another.
     let coverage: [UInt8]
-    /// For each band of `bandRows` rows, the placements that reach into it.
-    let bands: [[Int32]]
+    /// For each band of `bandRows` rows that has ink, the placements that reach into it.
+    let bands: [Int: [Int32]]
     static let bandRows = 16
+    /// Glyph bitmaps one image may hold (they are drawn when the image is made).
+    static let coverageBudget = 256 << 20
 
     /// The layout on a grid of whole pixels: the typographic box grown to any ink outside it,
     /// plus `padding` pixels on every side.
@@ -46,6 +48,7 @@ struct TextStage: GeneratorStage {
                 entry = known
             } else {
                 let b = g.face.bitmap(glyph: g.glyph, pixels: g.pixels, phase: phase)
+                guard coverage.count + b.coverage.count <= Self.coverageBudget else { throw .glyphsTooLarge(budget: Self.coverageBudget) }
                 entry = (coverage.count, b)
                 coverage.append(contentsOf: b.coverage)
                 drawn[key] = entry
@@ -65,10 +68,10 @@ struct TextStage: GeneratorStage {
             Placement(offset: $0.offset, width: $0.bitmap.width, height: $0.bitmap.height,
                       x: $0.x - left + padding, y: $0.y - top + padding, color: $0.color)
         }
-        var bands = [[Int32]](repeating: [], count: max(0, (height + Self.bandRows - 1) / Self.bandRows))
+        var bands: [Int: [Int32]] = [:]
         for (i, p) in placements.enumerated() {
-            let first = max(0, p.y / Self.bandRows), last = min(bands.count - 1, (p.y + p.height - 1) / Self.bandRows)
-            if first <= last { for b in first...last { bands[b].append(Int32(i)) } }
+            let first = max(0, p.y / Self.bandRows), last = (p.y + p.height - 1) / Self.bandRows
+            if first <= last { for b in first...last { bands[b, default: []].append(Int32(i)) } }
         }
         self.bands = bands
         self.coverage = coverage
@@ -84,12 +87,11 @@ struct TextStage: GeneratorStage {
         out.update(repeating: .zero, count: count)
         let row = height - 1 - y                        // Core Image's y grows upwards
         guard row >= 0, row < height else { return }
-        let band = row / Self.bandRows
-        guard band < bands.count else { return }
+        guard let band = bands[row / Self.bandRows] else { return }
         let k: Float = 1 / 255
         coverage.withUnsafeBufferPointer { cov in
             placements.withUnsafeBufferPointer { placed in
-                for i in bands[band] {
+                for i in band {
                     let p = placed[Int(i)]
                     let r = row - p.y
                     guard r >= 0, r < p.height else { continue }
