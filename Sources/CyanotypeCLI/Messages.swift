@@ -105,6 +105,9 @@ enum Messages {
             return .usage("\(short(f)) \(Names.shortKey(k)): must be a finite number")
         case let .invalidValue(f, k, reason):
             return .usage("\(short(f)) \(Names.shortKey(k)): \(reason)")
+        case let .unavailable(f, needs):
+            // Not the user's typing: the filter exists only where Apple's frameworks do.
+            return .failure("\(short(f)) is not available here: it needs \(needs)")
         }
     }
 

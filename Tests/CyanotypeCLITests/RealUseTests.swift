@@ -117,7 +117,9 @@ let writableFormats: [(format: CyanotypeCodecs.ImageFileFormat, name: String)] =
             let w = try Workspace()
             let r = try w.run("filters", "--category", category, "--json")
             let list = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]])
-            paths += list.compactMap { $0["shortName"] as? String }.map { ["-f", $0] }
+            // CIDepthBlurEffect needs Apple's depth data: it is listed (as Apple lists it) but
+            // cannot run here, and says so.
+            paths += list.compactMap { $0["shortName"] as? String }.filter { $0 != "depthBlurEffect" }.map { ["-f", $0] }
         }
         return paths
     }

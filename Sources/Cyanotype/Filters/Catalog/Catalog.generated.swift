@@ -188,6 +188,18 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "9",
         documentation: "The pixel with the smallest alpha, ties as CIAreaMaximumAlpha.\n\nThe area reductions: one small image summarising the region `inputExtent` of the input (the whole input when that is empty, the default), each with its own reduction.")
+    static let CIAttributedTextImageGenerator = FilterDescriptor(
+        name: "CIAttributedTextImageGenerator", displayName: "Attributed Text Image Generator",
+        summary: "Renders an attributed string to an image.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputText", displayName: "Text", className: "NSAttributedString", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The text: an NSAttributedString (a plain String is drawn in the defaults)."),
+            FilterInputDescriptor(key: "inputScaleFactor", displayName: "Scale Factor", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 4.0, documentation: "Multiplies every run's font size and kerning."),
+            FilterInputDescriptor(key: "inputPadding", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 200.0, sliderMinimum: 0.0, sliderMaximum: 50.0, documentation: "Clear pixels added on every side of the text's box (not scaled)."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11",
+        documentation: "An attributed string set as CITextImageGenerator sets text, each run in its own font, size and colour: `.font` (an `NSFont`/`UIFont`; absent: Helvetica 12, here Liberation Sans), `.foregroundColor` (a `CIColor`; absent: black), `.kern` (points added after every character, the font's pair kerning off, as in Core Text; absent: the font's kerning) and `.paragraphStyle` (an `NSParagraphStyle`: its alignment places each line in the text's box, and its base writing direction orders the paragraph; read from the paragraph's first character). Other attributes are ignored. Font sizes are limited to 1024 points, as CITextImageGenerator's.")
     static let CIAztecCodeGenerator = FilterDescriptor(
         name: "CIAztecCodeGenerator", displayName: "Aztec Code Generator",
         summary: "Encodes message bytes as an Aztec 2D barcode image.",
@@ -380,6 +392,18 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9",
         documentation: "Four dot screens (the CIDotScreen pattern) of cyan, magenta, yellow and black ink at the printers' angles `angle + 15°` (C), `angle + 75°` (M), `angle` (Y), `angle + 45°` (K), on white paper. From the straight sRGB-encoded colour `(r, g, b)`: `c = 1 - r, m = 1 - g, y = 1 - b`, black generation `k = gcr * min(c, m, y)`, under colour removal `c -= ucr * k` (same for m, y). Each ink is screened with tone `1 - ink`, giving paper fractions `sC, sM, sY, sK`, and the inks multiply: encoded `(sC * sK, sM * sK, sY * sK)`, decoded to the working space; alpha is kept.")
+    static let CICameraCalibrationLensCorrection = FilterDescriptor(
+        name: "CICameraCalibrationLensCorrection", displayName: "Lens Correction for AVC",
+        summary: "Corrects (or applies) lens distortion using camera calibration data from a capture.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAVCameraCalibrationData", displayName: "Calibration Data object of type AVCameraCalibrationData", className: "AVCameraCalibrationData", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputUseInverseLookUpTable", displayName: "Use Inverse Look Up Table", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.14", availableIOS: "12",
+        documentation: "In Core Image, removes (or adds) the lens distortion described by an `AVCameraCalibrationData` from an Apple camera capture. Cyanotype has no AVFoundation: no image, a typed `unavailable` error.")
     static let CICheckerboardGenerator = FilterDescriptor(
         name: "CICheckerboardGenerator", displayName: "Checkerboard",
         summary: "Generates an infinite two-color checkerboard pattern.",
@@ -877,6 +901,19 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6",
         documentation: "A photocopier's light bar sweeps across `extent` at `angle`, leaving the target behind it: inside the bar the target lit by the opaque `color`, `out = target * (1 - k) + (color, 1) * k`, `k = min(1, opacity * sin(πu))` (so the default opacity 1.3 saturates the bar's core).\n\nThe sweeping transitions: a straight edge moves along the direction `n = (cos angle, sin angle)`. With `p = dot(pixel centre, n)` and `[p0, p1]` the range of `p` over the rectangle `extent`, the edge runs from `p0` at time 0 past `p1` at time 1, with a band `width` pixels wide behind it: `edge = p0 + time * (p1 - p0 + width)` and `u = (p - edge + width) / width`. `u >= 1` (ahead of the band) is the input, `u <= 0` (behind it) the target; each filter says what the band shows.")
+    static let CICoreMLModelFilter = FilterDescriptor(
+        name: "CICoreMLModelFilter", displayName: "CoreML Model Filter",
+        summary: "Runs a Core ML image-to-image model on the input.",
+        categories: ["CICategoryBuiltIn", "CICategoryStillImage", "CICategoryStylize"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputModel", displayName: "Model", className: "MLModel", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputHeadIndex", displayName: "Head Index", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 10.0, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputSoftmaxNormalization", displayName: "Softmax Normalization", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.14", availableIOS: "12",
+        documentation: "In Core Image, runs an image-to-image Core ML model (`inputModel`, an `MLModel`) on the input. Cyanotype has no Core ML: no image, a typed `unavailable` error.")
     static let CICrop = FilterDescriptor(
         name: "CICrop", displayName: "Crop",
         summary: "Crops the image to a rectangle.",
@@ -911,6 +948,32 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
         documentation: "W3C darken, `B = min(Cb, Cs)`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+    static let CIDepthBlurEffect = FilterDescriptor(
+        name: "CIDepthBlurEffect", displayName: "Depth Blur Effect",
+        summary: "Portrait-style background blur driven by disparity/depth, matte and face landmarks.",
+        categories: ["CICategoryBlur", "CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputDisparityImage", displayName: "Disparity Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMatteImage", displayName: "Matte Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputHairImage", displayName: "Hair Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputGlassesImage", displayName: "Glasses Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputGainMap", displayName: "Gain Map", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAperture", displayName: "Aperture", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 22.0, sliderMinimum: 1.0, sliderMaximum: 22.0),
+            FilterInputDescriptor(key: "inputLeftEyePositions", displayName: "Left Eye Positions", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([-1.0, -1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRightEyePositions", displayName: "Right Eye Positions", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([-1.0, -1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputChinPositions", displayName: "Chin Positions", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([-1.0, -1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputNosePositions", displayName: "Nose Positions", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([-1.0, -1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputFocusRect", displayName: "Focus Rectangle", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: nil, identity: .vector([-8.988465674311579e+307, -8.988465674311579e+307, 1.7976931348623157e+308, 1.7976931348623157e+308]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputLumaNoiseScale", displayName: "Luma Noise Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 0.1, sliderMinimum: 0.0, sliderMaximum: 0.1),
+            FilterInputDescriptor(key: "inputScaleFactor", displayName: "Scale Factor", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputCalibrationData", displayName: "Calibration Data", className: "AVCameraCalibrationData", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAuxDataMetadata", displayName: "Aux Data Metadata", className: "CGImageMetadataRef", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputShape", displayName: "Shape", className: "NSString", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11",
+        documentation: "In Core Image, Portrait mode's background blur, driven by the disparity map, the person, hair and glasses mattes, the face landmarks and the camera calibration of an Apple camera capture. Cyanotype has neither that data nor Apple's portrait pipeline: no image, a typed `unavailable` error.")
     static let CIDepthToDisparity = FilterDescriptor(
         name: "CIDepthToDisparity", displayName: "Depth To Disparity",
         summary: "Converts a depth map to a disparity map (reciprocal).",
@@ -1806,6 +1869,17 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9",
         documentation: "The parallelogram of CIFourfoldReflectedTile (sides `width` along the angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides and so repeated over the plane; the same construction as CIFourfoldReflectedTile.\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+    static let CIPersonSegmentation = FilterDescriptor(
+        name: "CIPersonSegmentation", displayName: "Person Segmentation",
+        summary: "Returns a low-resolution mask of people in the image (ML-based).",
+        categories: ["CICategoryBuiltIn", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputQualityLevel", displayName: "Quality Level", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 2.0, sliderMinimum: 0.0, sliderMaximum: 2.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "12.0", availableIOS: "15",
+        documentation: "In Core Image, a mask of the people in the image from Vision's person-segmentation network. Cyanotype has no such model: no image, a typed `unavailable` error.")
     static let CIPerspectiveCorrection = FilterDescriptor(
         name: "CIPerspectiveCorrection", displayName: "Perspective Correction",
         summary: "Maps a quadrilateral given by four corners onto a rectangle (deskew).",
@@ -2085,6 +2159,16 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "7",
         documentation: "The inverse sRGB transfer function on straight colour, mirrored for negative values (extended sRGB).")
+    static let CISaliencyMapFilter = FilterDescriptor(
+        name: "CISaliencyMapFilter", displayName: "Saliency Map Filter",
+        summary: "Produces a heat map of visually salient areas (ML-based).",
+        categories: ["CICategoryBuiltIn", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.14", availableIOS: "12",
+        documentation: "In Core Image, a heat map of the image's salient areas from Vision's saliency network. Cyanotype has no such model: no image, a typed `unavailable` error.")
     static let CISaturationBlendMode = FilterDescriptor(
         name: "CISaturationBlendMode", displayName: "Saturation Blend Mode",
         summary: "Blend mode: background luminance and hue with the source saturation.",
@@ -2343,6 +2427,20 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.7", availableIOS: "5",
         documentation: "A von Kries (Bradford) white-point adaptation from the white of `inputNeutral` (colour temperature in kelvin, tint) to that of `inputTargetNeutral`. A higher neutral temperature than the target warms the image.")
+    static let CITextImageGenerator = FilterDescriptor(
+        name: "CITextImageGenerator", displayName: "Text Image Generator",
+        summary: "Renders a plain string with a named font and size to an image.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputText", displayName: "Text", className: "NSString", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The text: a String (or NSString)."),
+            FilterInputDescriptor(key: "inputFontName", displayName: "Font Name", className: "NSString", attributeType: nil, defaultValue: .string("HelveticaNeue"), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The font: a PostScript name (\"DejaVuSans-Bold\"), a full or family name (\"Liberation Serif\"), or a family with a style (\"Helvetica-BoldOblique\"), found through fontconfig, whose aliases stand in for Apple's fonts (Helvetica and Arial are Liberation Sans, Times Liberation Serif, Courier Liberation Mono; HelveticaNeue, the default, is read as Helvetica). A name no installed font answers to falls back to fontconfig's default sans-serif font."),
+            FilterInputDescriptor(key: "inputFontSize", displayName: "Font Size", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(12.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 9.0, sliderMaximum: 128.0, documentation: "The size in points: pixels per em at scale factor 1."),
+            FilterInputDescriptor(key: "inputScaleFactor", displayName: "Scale Factor", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 4.0, documentation: "Multiplies the font size (a scale of 2 draws Retina-sized text)."),
+            FilterInputDescriptor(key: "inputPadding", displayName: "Padding", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 200.0, sliderMinimum: 0.0, sliderMaximum: 50.0, documentation: "Clear pixels added on every side of the text's box (not scaled)."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11",
+        documentation: "`inputText` set in one font, black on clear, with anti-aliasing. Shaped by HarfBuzz (kerning, ligatures, combining marks, Arabic joining), ordered by the Unicode bidirectional algorithm (FriBidi), so right-to-left runs read in visual order; a character the font lacks is drawn from the first installed font that has it, in fontconfig's order of preference. Line breaks in the text start new lines (left-aligned in a left-to-right paragraph, right-aligned in a right-to-left one); lines are not wrapped. The extent is (0, 0) and the text's box plus `inputPadding` pixels on every side; the text's box is its typographic bounds (each line as wide as its advances and as tall as its fonts' ascent and descent, lines spaced by the fonts' line gap), grown to any ink that reaches outside them. Text with no characters gives the empty image. Glyphs are at most 4096 pixels per em (a larger size times scale is drawn at 4096).")
     static let CIThermal = FilterDescriptor(
         name: "CIThermal", displayName: "Thermal",
         summary: "Preset false-color \"thermal camera\" look.",
@@ -2550,6 +2648,7 @@ extension BuiltinFilters {
         affineClamp,
         affineTile,
         affineTransform,
+        attributedTextImageGenerator,
         aztecCodeGenerator,
         barcodeGenerator,
         barsSwipeTransition,
@@ -2561,6 +2660,7 @@ extension BuiltinFilters {
         bumpDistortion,
         bumpDistortionLinear,
         cmykHalftone,
+        cameraCalibrationLensCorrection,
         checkerboardGenerator,
         circleSplashDistortion,
         circularWrap,
@@ -2587,8 +2687,10 @@ extension BuiltinFilters {
         constantColorGenerator,
         convertLabToRGB,
         convertRGBtoLab,
+        coreMLModelFilter,
         crop,
         crystallize,
+        depthBlurEffect,
         depthToDisparity,
         disintegrateWithMaskTransition,
         disparityToDepth,
@@ -2633,6 +2735,7 @@ extension BuiltinFilters {
         pdf417BarcodeGenerator,
         paletteCentroid,
         palettize,
+        personSegmentation,
         perspectiveCorrection,
         perspectiveTransform,
         perspectiveTransformWithExtent,
@@ -2647,6 +2750,7 @@ extension BuiltinFilters {
         roundedRectangleStrokeGenerator,
         rowAverage,
         sRGBToneCurveToLinear,
+        saliencyMapFilter,
         sepiaTone,
         sharpenLuminance,
         signedDistanceGradientFromRedMask,
@@ -2657,6 +2761,7 @@ extension BuiltinFilters {
         stripesGenerator,
         sunbeamsGenerator,
         temperatureAndTint,
+        textImageGenerator,
         thermal,
         toneCurve,
         toneMapHeadroom,
@@ -2921,6 +3026,33 @@ public protocol CIAreaMinimumAlpha: CIFilterProtocol {
     ///
     /// Core Image: `inputExtent`, rectangle; default (0, 0, 0, 0).
     var extent: CGRect { get set }
+}
+
+/// Typed access to the inputs of CIAttributedTextImageGenerator.
+///
+/// An attributed string set as CITextImageGenerator sets
+/// text, each run in its own font, size and colour: `.font` (an `NSFont`/`UIFont`; absent:
+/// Helvetica 12, here Liberation Sans), `.foregroundColor` (a `CIColor`; absent: black),
+/// `.kern` (points added after every character, the font's pair kerning off, as in Core
+/// Text; absent: the font's kerning) and `.paragraphStyle` (an `NSParagraphStyle`: its
+/// alignment places each line in the text's box, and its base writing direction orders the
+/// paragraph; read from the paragraph's first character). Other attributes are ignored.
+/// Font sizes are limited to 1024 points, as CITextImageGenerator's.
+public protocol CIAttributedTextImageGenerator: CIFilterProtocol {
+    /// The text: an NSAttributedString (a plain String is drawn in the defaults).
+    ///
+    /// Core Image: `inputText`, NSAttributedString.
+    var text: NSAttributedString { get set }
+    /// Multiplies every run's font size and kerning.
+    ///
+    /// Core Image: `inputScaleFactor`, scalar; default 1, minimum 0, slider 1...4.
+    ///
+    /// Cyanotype uses at most 16: each glyph's bitmap is drawn when the image is made, and past 16 times those bitmaps outgrow memory.
+    var scaleFactor: Float { get set }
+    /// Clear pixels added on every side of the text's box (not scaled).
+    ///
+    /// Core Image: `inputPadding`, integer; default 0, range 0...200, slider 0...50.
+    var padding: Float { get set }
 }
 
 /// Typed access to the inputs of CIAztecCodeGenerator.
@@ -3767,6 +3899,28 @@ public protocol CICopyMachineTransition: CITransitionFilter {
     ///
     /// Core Image: `inputOpacity`, scalar; default 1.3, identity 1.3, minimum 0, slider 0...3.
     var opacity: Float { get set }
+}
+
+/// Typed access to the inputs of CICoreMLModelFilter.
+///
+/// In Core Image, runs an image-to-image Core ML model (`inputModel`,
+/// an `MLModel`) on the input. Cyanotype has no Core ML: no image, a typed
+/// `unavailable` error.
+public protocol CICoreMLModel: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// Model.
+    ///
+    /// Core Image: `inputModel`, MLModel.
+    var model: Any? { get set }
+    /// Head Index.
+    ///
+    /// Core Image: `inputHeadIndex`, integer; default 0, range 0...10.
+    var headIndex: Float { get set }
+    /// Softmax Normalization.
+    ///
+    /// Core Image: `inputSoftmaxNormalization`, boolean; default false, range 0...1.
+    var softmaxNormalization: Bool { get set }
 }
 
 /// Typed access to the inputs of CICrystallize.
@@ -5191,6 +5345,20 @@ public protocol CIParallelogramTile: CIFilterProtocol {
     var width: Float { get set }
 }
 
+/// Typed access to the inputs of CIPersonSegmentation.
+///
+/// In Core Image, a mask of the people in the image from Vision's
+/// person-segmentation network. Cyanotype has no such model: no image, a typed
+/// `unavailable` error.
+public protocol CIPersonSegmentation: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// Quality Level.
+    ///
+    /// Core Image: `inputQualityLevel`, integer; default 0, range 0...2, slider 0...2.
+    var qualityLevel: Int { get set }
+}
+
 /// What Apple's CIFourCoordinateGeometryFilter filters share.
 public protocol CIFourCoordinateGeometryFilter: CIFilterProtocol {
     /// The image to map.
@@ -5494,6 +5662,16 @@ public protocol CIRowAverage: CIFilterProtocol {
 /// The inverse sRGB transfer function on straight colour,
 /// mirrored for negative values (extended sRGB).
 public protocol CISRGBToneCurveToLinear: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CISaliencyMapFilter.
+///
+/// In Core Image, a heat map of the image's salient areas from
+/// Vision's saliency network. Cyanotype has no such model: no image, a typed
+/// `unavailable` error.
+public protocol CISaliencyMap: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
 }
@@ -5826,6 +6004,51 @@ public protocol CITemperatureAndTint: CIFilterProtocol {
     ///
     /// Core Image: `inputTargetNeutral`, offset; default (6500, 0), identity (6500, 0).
     var targetNeutral: CIVector { get set }
+}
+
+/// Typed access to the inputs of CITextImageGenerator.
+///
+/// `inputText` set in one font, black on clear, with anti-aliasing.
+/// Shaped by HarfBuzz (kerning, ligatures, combining marks, Arabic joining), ordered by the
+/// Unicode bidirectional algorithm (FriBidi), so right-to-left runs read in visual order;
+/// a character the font lacks is drawn from the first installed font that has it, in
+/// fontconfig's order of preference. Line breaks in the text start new lines (left-aligned
+/// in a left-to-right paragraph, right-aligned in a right-to-left one); lines are not
+/// wrapped. The extent is (0, 0) and the text's box plus `inputPadding` pixels on every
+/// side; the text's box is its typographic bounds (each line as wide as its advances and as
+/// tall as its fonts' ascent and descent, lines spaced by the fonts' line gap), grown to any
+/// ink that reaches outside them. Text with no characters gives the empty image. Glyphs are
+/// at most 4096 pixels per em (a larger size times scale is drawn at 4096).
+public protocol CITextImageGenerator: CIFilterProtocol {
+    /// The text: a String (or NSString).
+    ///
+    /// Core Image: `inputText`, NSString.
+    var text: String { get set }
+    /// The font: a PostScript name ("DejaVuSans-Bold"), a full or family name
+    /// ("Liberation Serif"), or a family with a style ("Helvetica-BoldOblique"), found through
+    /// fontconfig, whose aliases stand in for Apple's fonts (Helvetica and Arial are Liberation
+    /// Sans, Times Liberation Serif, Courier Liberation Mono; HelveticaNeue, the default, is
+    /// read as Helvetica). A name no installed font answers to falls back to fontconfig's
+    /// default sans-serif font.
+    ///
+    /// Core Image: `inputFontName`, NSString; default "HelveticaNeue".
+    var fontName: String { get set }
+    /// The size in points: pixels per em at scale factor 1.
+    ///
+    /// Core Image: `inputFontSize`, scalar; default 12, minimum 0, slider 9...128.
+    ///
+    /// Cyanotype uses at most 1024: each glyph's bitmap is drawn when the image is made, and past 1024 points those bitmaps outgrow memory.
+    var fontSize: Float { get set }
+    /// Multiplies the font size (a scale of 2 draws Retina-sized text).
+    ///
+    /// Core Image: `inputScaleFactor`, scalar; default 1, minimum 0, slider 1...4.
+    ///
+    /// Cyanotype uses at most 16: each glyph's bitmap is drawn when the image is made, and past 16 times those bitmaps outgrow memory.
+    var scaleFactor: Float { get set }
+    /// Clear pixels added on every side of the text's box (not scaled).
+    ///
+    /// Core Image: `inputPadding`, integer; default 0, range 0...200, slider 0...50.
+    var padding: Float { get set }
 }
 
 /// Typed access to the inputs of CIThermal.
@@ -6562,6 +6785,36 @@ extension CIFilter {
     /// input (the whole input when that is empty, the default), each with its own
     /// reduction.
     public static func areaMinimumAlpha() -> CIFilter & CIAreaMinimumAlpha { CIAreaMinimumAlphaBuiltinFilter() }
+}
+
+final class CIAttributedTextImageGeneratorBuiltinFilter: CIFilter, CIAttributedTextImageGenerator {
+    override init() { super.init(builtin: BuiltinFilters.attributedTextImageGenerator) }
+    var text: NSAttributedString {
+        get { typedValue(forKey: "inputText", as: NSAttributedString.self) }
+        set { setValue(newValue, forKey: "inputText") }
+    }
+    var scaleFactor: Float {
+        get { typedValue(forKey: "inputScaleFactor", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScaleFactor") }
+    }
+    var padding: Float {
+        get { typedValue(forKey: "inputPadding", as: Float.self) }
+        set { setValue(newValue, forKey: "inputPadding") }
+    }
+}
+
+extension CIFilter {
+    /// Attributed Text Image Generator: Renders an attributed string to an image.
+    ///
+    /// An attributed string set as CITextImageGenerator sets
+    /// text, each run in its own font, size and colour: `.font` (an `NSFont`/`UIFont`; absent:
+    /// Helvetica 12, here Liberation Sans), `.foregroundColor` (a `CIColor`; absent: black),
+    /// `.kern` (points added after every character, the font's pair kerning off, as in Core
+    /// Text; absent: the font's kerning) and `.paragraphStyle` (an `NSParagraphStyle`: its
+    /// alignment places each line in the text's box, and its base writing direction orders the
+    /// paragraph; read from the paragraph's first character). Other attributes are ignored.
+    /// Font sizes are limited to 1024 points, as CITextImageGenerator's.
+    public static func attributedTextImageGenerator() -> CIFilter & CIAttributedTextImageGenerator { CIAttributedTextImageGeneratorBuiltinFilter() }
 }
 
 final class CIAztecCodeGeneratorBuiltinFilter: CIFilter, CIAztecCodeGenerator {
@@ -8218,6 +8471,35 @@ extension CIFilter {
     /// width)` and `u = (p - edge + width) / width`. `u >= 1` (ahead of the band) is the
     /// input, `u <= 0` (behind it) the target; each filter says what the band shows.
     public static func copyMachineTransition() -> CIFilter & CICopyMachineTransition { CICopyMachineTransitionBuiltinFilter() }
+}
+
+final class CICoreMLModelFilterBuiltinFilter: CIFilter, CICoreMLModel {
+    override init() { super.init(builtin: BuiltinFilters.coreMLModelFilter) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var model: Any? {
+        get { typedValue(forKey: "inputModel", as: Any.self) }
+        set { setValue(newValue, forKey: "inputModel") }
+    }
+    var headIndex: Float {
+        get { typedValue(forKey: "inputHeadIndex", as: Float.self) }
+        set { setValue(newValue, forKey: "inputHeadIndex") }
+    }
+    var softmaxNormalization: Bool {
+        get { typedValue(forKey: "inputSoftmaxNormalization", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputSoftmaxNormalization") }
+    }
+}
+
+extension CIFilter {
+    /// CoreML Model Filter: Runs a Core ML image-to-image model on the input.
+    ///
+    /// In Core Image, runs an image-to-image Core ML model (`inputModel`,
+    /// an `MLModel`) on the input. Cyanotype has no Core ML: no image, a typed
+    /// `unavailable` error.
+    public static func coreMLModel() -> CIFilter & CICoreMLModel { CICoreMLModelFilterBuiltinFilter() }
 }
 
 final class CICrystallizeBuiltinFilter: CIFilter, CICrystallize {
@@ -10464,6 +10746,27 @@ extension CIFilter {
     public static func parallelogramTile() -> CIFilter & CIParallelogramTile { CIParallelogramTileBuiltinFilter() }
 }
 
+final class CIPersonSegmentationBuiltinFilter: CIFilter, CIPersonSegmentation {
+    override init() { super.init(builtin: BuiltinFilters.personSegmentation) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var qualityLevel: Int {
+        get { typedValue(forKey: "inputQualityLevel", as: Int.self) }
+        set { setValue(newValue, forKey: "inputQualityLevel") }
+    }
+}
+
+extension CIFilter {
+    /// Person Segmentation: Returns a low-resolution mask of people in the image (ML-based).
+    ///
+    /// In Core Image, a mask of the people in the image from Vision's
+    /// person-segmentation network. Cyanotype has no such model: no image, a typed
+    /// `unavailable` error.
+    public static func personSegmentation() -> CIFilter & CIPersonSegmentation { CIPersonSegmentationBuiltinFilter() }
+}
+
 final class CIPerspectiveCorrectionBuiltinFilter: CIFilter, CIPerspectiveCorrection {
     override init() { super.init(builtin: BuiltinFilters.perspectiveCorrection) }
     var inputImage: CIImage? {
@@ -11094,6 +11397,23 @@ extension CIFilter {
     public static func sRGBToneCurveToLinear() -> CIFilter & CISRGBToneCurveToLinear { CISRGBToneCurveToLinearBuiltinFilter() }
 }
 
+final class CISaliencyMapFilterBuiltinFilter: CIFilter, CISaliencyMap {
+    override init() { super.init(builtin: BuiltinFilters.saliencyMapFilter) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Saliency Map Filter: Produces a heat map of visually salient areas (ML-based).
+    ///
+    /// In Core Image, a heat map of the image's salient areas from
+    /// Vision's saliency network. Cyanotype has no such model: no image, a typed
+    /// `unavailable` error.
+    public static func saliencyMap() -> CIFilter & CISaliencyMap { CISaliencyMapFilterBuiltinFilter() }
+}
+
 final class CISaturationBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.composites[27]) }
     var inputImage: CIImage? {
@@ -11716,6 +12036,47 @@ extension CIFilter {
     public static func temperatureAndTint() -> CIFilter & CITemperatureAndTint { CITemperatureAndTintBuiltinFilter() }
 }
 
+final class CITextImageGeneratorBuiltinFilter: CIFilter, CITextImageGenerator {
+    override init() { super.init(builtin: BuiltinFilters.textImageGenerator) }
+    var text: String {
+        get { typedValue(forKey: "inputText", as: String.self) }
+        set { setValue(newValue, forKey: "inputText") }
+    }
+    var fontName: String {
+        get { typedValue(forKey: "inputFontName", as: String.self) }
+        set { setValue(newValue, forKey: "inputFontName") }
+    }
+    var fontSize: Float {
+        get { typedValue(forKey: "inputFontSize", as: Float.self) }
+        set { setValue(newValue, forKey: "inputFontSize") }
+    }
+    var scaleFactor: Float {
+        get { typedValue(forKey: "inputScaleFactor", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScaleFactor") }
+    }
+    var padding: Float {
+        get { typedValue(forKey: "inputPadding", as: Float.self) }
+        set { setValue(newValue, forKey: "inputPadding") }
+    }
+}
+
+extension CIFilter {
+    /// Text Image Generator: Renders a plain string with a named font and size to an image.
+    ///
+    /// `inputText` set in one font, black on clear, with anti-aliasing.
+    /// Shaped by HarfBuzz (kerning, ligatures, combining marks, Arabic joining), ordered by the
+    /// Unicode bidirectional algorithm (FriBidi), so right-to-left runs read in visual order;
+    /// a character the font lacks is drawn from the first installed font that has it, in
+    /// fontconfig's order of preference. Line breaks in the text start new lines (left-aligned
+    /// in a left-to-right paragraph, right-aligned in a right-to-left one); lines are not
+    /// wrapped. The extent is (0, 0) and the text's box plus `inputPadding` pixels on every
+    /// side; the text's box is its typographic bounds (each line as wide as its advances and as
+    /// tall as its fonts' ascent and descent, lines spaced by the fonts' line gap), grown to any
+    /// ink that reaches outside them. Text with no characters gives the empty image. Glyphs are
+    /// at most 4096 pixels per em (a larger size times scale is drawn at 4096).
+    public static func textImageGenerator() -> CIFilter & CITextImageGenerator { CITextImageGeneratorBuiltinFilter() }
+}
+
 final class CIThermalBuiltinFilter: CIFilter, CIThermal {
     override init() { super.init(builtin: BuiltinFilters.thermal) }
     var inputImage: CIImage? {
@@ -12200,6 +12561,7 @@ extension BuiltinFilters {
         "CIAreaMinMaxRed": { CIAreaMinMaxRedBuiltinFilter() },
         "CIAreaMinimum": { CIAreaMinimumBuiltinFilter() },
         "CIAreaMinimumAlpha": { CIAreaMinimumAlphaBuiltinFilter() },
+        "CIAttributedTextImageGenerator": { CIAttributedTextImageGeneratorBuiltinFilter() },
         "CIAztecCodeGenerator": { CIAztecCodeGeneratorBuiltinFilter() },
         "CIBarcodeGenerator": { CIBarcodeGeneratorBuiltinFilter() },
         "CIBarsSwipeTransition": { CIBarsSwipeTransitionBuiltinFilter() },
@@ -12254,6 +12616,7 @@ extension BuiltinFilters {
         "CIConvolutionRGB9Horizontal": { CIConvolutionRGB9HorizontalBuiltinFilter() },
         "CIConvolutionRGB9Vertical": { CIConvolutionRGB9VerticalBuiltinFilter() },
         "CICopyMachineTransition": { CICopyMachineTransitionBuiltinFilter() },
+        "CICoreMLModelFilter": { CICoreMLModelFilterBuiltinFilter() },
         "CICrystallize": { CICrystallizeBuiltinFilter() },
         "CIDarkenBlendMode": { CIDarkenBlendModeBuiltinFilter() },
         "CIDepthToDisparity": { CIDepthToDisparityBuiltinFilter() },
@@ -12329,6 +12692,7 @@ extension BuiltinFilters {
         "CIPaletteCentroid": { CIPaletteCentroidBuiltinFilter() },
         "CIPalettize": { CIPalettizeBuiltinFilter() },
         "CIParallelogramTile": { CIParallelogramTileBuiltinFilter() },
+        "CIPersonSegmentation": { CIPersonSegmentationBuiltinFilter() },
         "CIPerspectiveCorrection": { CIPerspectiveCorrectionBuiltinFilter() },
         "CIPerspectiveTransform": { CIPerspectiveTransformBuiltinFilter() },
         "CIPerspectiveTransformWithExtent": { CIPerspectiveTransformWithExtentBuiltinFilter() },
@@ -12352,6 +12716,7 @@ extension BuiltinFilters {
         "CIRoundedRectangleStrokeGenerator": { CIRoundedRectangleStrokeGeneratorBuiltinFilter() },
         "CIRowAverage": { CIRowAverageBuiltinFilter() },
         "CISRGBToneCurveToLinear": { CISRGBToneCurveToLinearBuiltinFilter() },
+        "CISaliencyMapFilter": { CISaliencyMapFilterBuiltinFilter() },
         "CISaturationBlendMode": { CISaturationBlendModeBuiltinFilter() },
         "CIScreenBlendMode": { CIScreenBlendModeBuiltinFilter() },
         "CISepiaTone": { CISepiaToneBuiltinFilter() },
@@ -12373,6 +12738,7 @@ extension BuiltinFilters {
         "CISunbeamsGenerator": { CISunbeamsGeneratorBuiltinFilter() },
         "CISwipeTransition": { CISwipeTransitionBuiltinFilter() },
         "CITemperatureAndTint": { CITemperatureAndTintBuiltinFilter() },
+        "CITextImageGenerator": { CITextImageGeneratorBuiltinFilter() },
         "CIThermal": { CIThermalBuiltinFilter() },
         "CIToneCurve": { CIToneCurveBuiltinFilter() },
         "CIToneMapHeadroom": { CIToneMapHeadroomBuiltinFilter() },
