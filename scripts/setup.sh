@@ -4,7 +4,7 @@
 # `scripts/setup.sh --test` also installs the independent barcode readers the tests use
 # (zbar from Debian; zxing-cpp from PyPI when pip is there: its tests skip otherwise).
 set -euo pipefail
-packages=(pkg-config libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libwebp-dev liblcms2-dev libtiff-dev libheif-dev)
+packages=(pkg-config libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libwebp-dev liblcms2-dev libtiff-dev libheif-dev libgif-dev)
 if [ "${1:-}" = "--test" ]; then packages+=(zbar-tools); fi
 missing=()
 for p in "${packages[@]}"; do
