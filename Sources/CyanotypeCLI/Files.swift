@@ -23,9 +23,18 @@ enum Files {
     }
 
     /// The image at `path` (`-` reads stdin), upright.
+    /// Standard input, read once (frames and images both look at it).
+    nonisolated(unsafe) private static var stdinData: Data?
+    static func standardInput() throws(CLIError) -> Data {
+        if let stdinData { return stdinData }
+        let data = try Console.readStandardInput()
+        stdinData = data
+        return data
+    }
+
     static func readImage(_ path: String) throws(CLIError) -> CIImage {
         if path == "-" {
-            let data = try Console.readStandardInput()
+            let data = try standardInput()
             do {
                 return try CIImage.read(data: data, options: readOptions, name: "stdin")
             } catch {
