@@ -80,7 +80,10 @@ extension ApplyOptions {
         if o.lossless { fileProperties[CIImageRepresentationOption.lossless.rawValue] = true }
         if let e = o.effort { fileProperties[CIImageRepresentationOption.effort.rawValue] = e }
         if let c = o.compression { fileProperties[CIImageRepresentationOption.compressionLevel.rawValue] = c }
-        fileProperties[kCGImagePropertyGIFDictionary] = [kCGImagePropertyGIFLoopCount: Frames.loopCount(container) ?? 0]
+        // A file without a loop count plays once: GIF says so by having none, APNG and WebP with 1.
+        if let loops = Frames.loopCount(container) ?? (format == .gif ? nil : 1) {
+            fileProperties[kCGImagePropertyGIFDictionary] = [kCGImagePropertyGIFLoopCount: loops]
+        }
         let data = NSMutableData()
         guard let destination = CGImageDestinationCreateWithData(data, format.typeIdentifier, count, fileProperties as CFDictionary) else {
             throw .failure("\(output): cannot write \(Files.displayName(format)) frames")
@@ -170,7 +173,7 @@ extension Frames {
         if animated {
             let frames = (0..<count).compactMap { CGImageSourceCopyPropertiesAtIndex(source, $0, nil) as? [String: Any] }
             o["delays"] = frames.map { delay($0) }
-            o["loopCount"] = loopCount(container) ?? 1
+            if let loops = loopCount(container) { o["loopCount"] = loops }
             o["animated"] = true
         } else {
             let pages = (0..<count).compactMap { CGImageSourceCopyPropertiesAtIndex(source, $0, nil) as? [String: Any] }
@@ -185,11 +188,11 @@ extension Frames {
         let o = info(data)
         guard let count = o["frames"] as? Int else { return [] }
         if let delays = o["delays"] as? [Double] {
-            let loops = o["loopCount"] as? Int ?? 1
+            let loops = o["loopCount"] as? Int
             let total = delays.reduce(0, +)
             let distinct = Set(delays).sorted().map { DescribeCommand.number($0) + " s" }
             return [
-                "frames:      \(count) (animation, \(loops == 0 ? "loops forever" : loops == 1 ? "plays once" : "plays \(loops) times"))",
+                "frames:      \(count) (animation, \(loops.map { $0 == 0 ? "loops forever" : "loop count \($0)" } ?? "no loop count: plays once"))",
                 "duration:    \(DescribeCommand.number((total * 1000).rounded() / 1000)) s (delays \(distinct.prefix(6).joined(separator: ", "))\(distinct.count > 6 ? ", ..." : ""))",
             ]
         }

@@ -102,7 +102,7 @@ public final class CGImageDestination: @unchecked Sendable {
             let bytes: Data
             if let encoder {
                 do {
-                    bytes = try encoder.finish(loopCount: Self.loopCount(properties) ?? 0)
+                    bytes = try encoder.finish(loopCount: Self.loopCount(properties))
                 } catch {
                     throw .codec(path: url?.path, ImageFileError(error))
                 }
@@ -269,7 +269,8 @@ public func CGImageDestinationCreateWithData(_ data: CFMutableData, _ type: CFSt
 }
 
 /// File-level properties: the loop count (`{GIF}`/`{PNG}`/`{WebP}` `LoopCount`; 0 loops
-/// forever), `kCGImageDestinationLossyCompressionQuality`, and Cyanotype's options.
+/// forever; when none is set a GIF gets no loop block and plays once, APNG and WebP store 0),
+/// `kCGImageDestinationLossyCompressionQuality`, and Cyanotype's options.
 public func CGImageDestinationSetProperties(_ idst: CGImageDestination, _ properties: CFDictionary?) {
     idst.setProperties(properties as? [String: Any] ?? [:])
 }
