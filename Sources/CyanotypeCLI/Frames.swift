@@ -161,9 +161,11 @@ enum ImageData {
 
 extension Frames {
     /// `info --json` entries for animations and multi-page files: frames, loop count, delays
-    /// (seconds as stored), canvas; empty for single images.
-    static func info(_ data: Data) -> [String: Any] {
-        guard let source = CGImageSourceCreateWithData(data as CFData, nil), source.error == nil else { return [:] }
+    /// (seconds as stored), canvas; empty for single images. A frame table that cannot be read
+    /// (truncated, too many frames) is the file's error.
+    static func info(_ data: Data, file: String) throws(CLIError) -> [String: Any] {
+        guard let source = CGImageSourceCreateWithData(data as CFData, nil) else { return [:] }
+        if let e = source.error { throw .failure(readingMessage(e, file: file)) }
         let count = source.count
         let container = CGImageSourceCopyProperties(source, nil) as? [String: Any] ?? [:]
         let animated = [kCGImagePropertyGIFDictionary, kCGImagePropertyPNGDictionary, kCGImagePropertyWebPDictionary]
@@ -184,8 +186,8 @@ extension Frames {
     }
 
     /// `info` lines for animations and multi-page files.
-    static func infoLines(_ data: Data) -> [String] {
-        let o = info(data)
+    static func infoLines(_ data: Data, file: String) throws(CLIError) -> [String] {
+        let o = try info(data, file: file)
         guard let count = o["frames"] as? Int else { return [] }
         if let delays = o["delays"] as? [Double] {
             let loops = o["loopCount"] as? Int

@@ -1,4 +1,4 @@
-import CWebPMux
+import CWebP
 import Foundation
 
 /// Animated WebP through libwebp's demuxer (frame table, loop count), animation decoder (which
