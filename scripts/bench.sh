@@ -8,5 +8,7 @@ scripts/setup.sh
 for tool in vips:libvips-tools ffmpeg:ffmpeg djpeg:libjpeg-turbo-progs; do
     command -v "${tool%%:*}" >/dev/null 2>&1 || { echo "bench: installing ${tool#*:}" >&2; apt-get install -y -qq --no-install-recommends "${tool#*:}" >/dev/null; }
 done
+# The command-line tool too: the LUT rows time `cyanotype lut info` and `apply --lut`.
+CYANOTYPE_TUNED=$(scripts/tuned.sh) swift build -c release --product cyanotype >&2
 CYANOTYPE_TUNED=$(scripts/tuned.sh) swift build -c release --product cyanotype-bench >&2
 exec .build/release/cyanotype-bench "$@"
