@@ -281,8 +281,14 @@ import Testing
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("lut-filter-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).cube")
         defer { try? FileManager.default.removeItem(at: url) }
         try LUT.make(size: 5) { SIMD3($0.z, $0.y, $0.x) }.cubeData().write(to: url)
-        let viaContext = try CIContext().lut(contentsOf: url, maximumSize: LUT.sizeRange.upperBound)
+        // A context keeps what it read; filters (no context at hand) share one process-wide cache.
+        let context = CIContext()
+        let viaContext = try context.lut(contentsOf: url, maximumSize: LUT.sizeRange.upperBound)
+        #expect(try context.lut(contentsOf: url, maximumSize: LUT.sizeRange.upperBound).table === viaContext.table)
+        #expect(context.lutFiles.byteCount > 0)
+        context.clearCaches()
+        #expect(context.lutFiles.byteCount == 0)
         let f1 = CILUTFilter(url: url), f2 = CILUTFilter(url: url)
-        #expect(try f1.makeLUT().table === viaContext.table && f2.makeLUT().table === viaContext.table)
+        #expect(try f1.makeLUT().table === f2.makeLUT().table)
     }
 }

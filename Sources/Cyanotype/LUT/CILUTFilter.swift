@@ -77,7 +77,7 @@ open class CILUTFilter: CIFilter {
         case .url(let u):
             // Through the LUT file cache: a file read by another filter is not parsed again.
             r = Result { () throws(LUTError) -> LUT in
-                try LUTFileCache.shared.lut(contentsOf: u, layout: imageLayout, maximumSize: LUT.sizeRange.upperBound)
+                try LUTFileCache.sharedForFilters.lut(contentsOf: u, layout: imageLayout, maximumSize: LUT.sizeRange.upperBound)
             }
         }
         cached = r
