@@ -23,8 +23,8 @@ protocol ResamplingKernel: Sendable {
 enum ResamplingCombination: Sendable {
     /// The normalised weighted sum (filtering).
     case weightedSum
-    /// The per-channel maximum of the pixels with a positive weight (morphological
-    /// downscaling: a bright detail survives any reduction).
+    /// The per-channel maximum of the pixels with a positive weight (a bright detail
+    /// survives any reduction).
     case maximum
 }
 

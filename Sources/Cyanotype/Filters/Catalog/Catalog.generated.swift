@@ -1133,7 +1133,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.6", availableIOS: "9",
-        documentation: "The Droste effect. The rectangle from `insetPoint0` to `insetPoint1` is where the picture holds a smaller copy of itself: R is the largest scale at which the inset, scaled about its centre, fits the image (`min(image width / inset width, image height / inset height)`), and the picture between the inset and that frame is repeated inward and outward forever (scaled by powers of R). In log-polar coordinates about the inset's centre, `w = ln(z - centre) - ln r0` (r0 the geometric mean of the inset's and the frame's half-sizes), the output reads the source at `w_src = p1 (1 - i p2 ln R / (2 pi p1)) w - (ln zoom + i rotation)`, wrapped back into the frame by a power of R (by the rectangle's own norm, so the frame's corners repeat too): `p1 = periodicity`, `p2 = strands`. Strands 0 is the plain nested Droste picture, 1 Escher's single spiral; whole numbers join without a seam. Zoom by R is the identity. Output extent: the input's. An inset that is empty or no smaller than the image, or an image without a finite extent, leaves the image unchanged.")
+        documentation: "The Droste effect. The rectangle from `insetPoint0` to `insetPoint1` is where the picture holds a smaller copy of itself: R is the scale that grows the inset to the image's size (`min(image width / inset width, image height / inset height)`), the frame is the inset scaled by R about its centre, and the picture between the inset and the frame is repeated inward and outward forever (scaled by powers of R; clear where the frame reaches past the image). In log-polar coordinates about the inset's centre, `w = ln(z - centre) - ln r0` (r0 the geometric mean of the inset's and the frame's half-sizes), the output reads the source at `w_src = p1 (1 - i p2 ln R / (2 pi p1)) w - (ln zoom + i rotation)`, wrapped back into the frame by a power of R (by the rectangle's own norm, so the frame's corners repeat too): `p1 = periodicity`, `p2 = strands`. Strands 0 is the plain nested Droste picture, 1 Escher's single spiral; whole numbers join without a seam. Zoom by R is the identity. Output extent: the input's. An inset that is empty or no smaller than the image, or an image without a finite extent, leaves the image unchanged.")
     static let CIEdgeWork = FilterDescriptor(
         name: "CIEdgeWork", displayName: "Edge Work",
         summary: "Black-and-white woodcut-style edge rendering.",
@@ -4470,10 +4470,11 @@ public protocol CIDotScreen: CIFilterProtocol {
 /// Typed access to the inputs of CIDroste.
 ///
 /// The Droste effect. The rectangle from `insetPoint0` to `insetPoint1` is where
-/// the picture holds a smaller copy of itself: R is the largest scale at which the inset,
-/// scaled about its centre, fits the image (`min(image width / inset width, image height /
-/// inset height)`), and the picture between the inset and that frame is repeated inward and
-/// outward forever (scaled by powers of R). In log-polar coordinates about the inset's
+/// the picture holds a smaller copy of itself: R is the scale that grows the inset to the
+/// image's size (`min(image width / inset width, image height / inset height)`), the frame
+/// is the inset scaled by R about its centre, and the picture between the inset and the
+/// frame is repeated inward and outward forever (scaled by powers of R; clear where the
+/// frame reaches past the image). In log-polar coordinates about the inset's
 /// centre, `w = ln(z - centre) - ln r0` (r0 the geometric mean of the inset's and the frame's
 /// half-sizes), the output reads
 /// the source at `w_src = p1 (1 - i p2 ln R / (2 pi p1)) w - (ln zoom + i rotation)`,
@@ -9906,10 +9907,11 @@ extension CIFilter {
     /// Droste: Recursive spiral picture-in-picture (Droste) effect.
     ///
     /// The Droste effect. The rectangle from `insetPoint0` to `insetPoint1` is where
-    /// the picture holds a smaller copy of itself: R is the largest scale at which the inset,
-    /// scaled about its centre, fits the image (`min(image width / inset width, image height /
-    /// inset height)`), and the picture between the inset and that frame is repeated inward and
-    /// outward forever (scaled by powers of R). In log-polar coordinates about the inset's
+    /// the picture holds a smaller copy of itself: R is the scale that grows the inset to the
+    /// image's size (`min(image width / inset width, image height / inset height)`), the frame
+    /// is the inset scaled by R about its centre, and the picture between the inset and the
+    /// frame is repeated inward and outward forever (scaled by powers of R; clear where the
+    /// frame reaches past the image). In log-polar coordinates about the inset's
     /// centre, `w = ln(z - centre) - ln r0` (r0 the geometric mean of the inset's and the frame's
     /// half-sizes), the output reads
     /// the source at `w_src = p1 (1 - i p2 ln R / (2 pi p1)) w - (ln zoom + i rotation)`,

@@ -13,10 +13,11 @@ import Foundation
 
 extension BuiltinFilters {
     /// CIDroste: the Droste effect. The rectangle from `insetPoint0` to `insetPoint1` is where
-    /// the picture holds a smaller copy of itself: R is the largest scale at which the inset,
-    /// scaled about its centre, fits the image (`min(image width / inset width, image height /
-    /// inset height)`), and the picture between the inset and that frame is repeated inward and
-    /// outward forever (scaled by powers of R). In log-polar coordinates about the inset's
+    /// the picture holds a smaller copy of itself: R is the scale that grows the inset to the
+    /// image's size (`min(image width / inset width, image height / inset height)`), the frame
+    /// is the inset scaled by R about its centre, and the picture between the inset and the
+    /// frame is repeated inward and outward forever (scaled by powers of R; clear where the
+    /// frame reaches past the image). In log-polar coordinates about the inset's
     /// centre, `w = ln(z - centre) - ln r0` (r0 the geometric mean of the inset's and the frame's
     /// half-sizes), the output reads
     /// the source at `w_src = p1 (1 - i p2 ln R / (2 pi p1)) w - (ln zoom + i rotation)`,
