@@ -9,17 +9,24 @@ import Testing
 
 /// The code in the DocC articles (Sources/Cyanotype/Cyanotype.docc), compiled and run here.
 /// `everySnippetIsCompiledHere` fails when an article's Swift code is not in this file
-/// (lines compared without their indentation), so the articles cannot drift from code that
-/// builds.
+/// (compared without whitespace, so formatting either side does not matter), so the articles
+/// cannot drift from code that builds.
 @Suite struct DocumentationExampleTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Two small test images: a warm flat colour and a horizontal ramp.
     static let image = CIImage(color: CIColor(red: 0.9, green: 0.6, blue: 0.3)).cropped(to: CGRect(x: 0, y: 0, width: 32, height: 24))
-    static let otherImage = CIFilter(name: "CILinearGradient", parameters: [
-        "inputPoint0": CIVector(x: 0, y: 0), "inputPoint1": CIVector(x: 32, y: 0),
-        "inputColor0": CIColor(red: 0, green: 0, blue: 1), "inputColor1": CIColor(red: 1, green: 1, blue: 0),
-    ])!.outputImage!.cropped(to: CGRect(x: 0, y: 0, width: 32, height: 24))
+    static let otherImage = CIFilter(
+        name: "CILinearGradient",
+        parameters: [
+            "inputPoint0": CIVector(x: 0, y: 0), "inputPoint1": CIVector(x: 32, y: 0),
+            "inputColor0": CIColor(red: 0, green: 0, blue: 1), "inputColor1": CIColor(red: 1, green: 1, blue: 0),
+        ])!.outputImage!.cropped(to: CGRect(x: 0, y: 0, width: 32, height: 24))
+
+    /// `text` with every space and line break removed.
+    static func withoutWhitespace(_ text: String) -> String {
+        String(text.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }.map(Character.init))
+    }
 
     /// The RGBA8 pixel at `(x, y)` (counted from the top row, as memory holds it).
     func pixel(_ image: CIImage, _ x: Int, _ y: Int) throws -> [UInt8] {
@@ -29,8 +36,7 @@ import Testing
     }
 
     @Test func everySnippetIsCompiledHere() throws {
-        let here = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let code = here.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let code = Self.withoutWhitespace(try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8))
         let catalog = Self.root.appendingPathComponent("Sources/Cyanotype/Cyanotype.docc")
         let articles = try FileManager.default.contentsOfDirectory(atPath: catalog.path).filter { $0.hasSuffix(".md") }
         #expect(articles.count >= 4)
@@ -39,8 +45,7 @@ import Testing
             let text = try String(contentsOf: catalog.appendingPathComponent(article), encoding: .utf8)
             for block in text.components(separatedBy: "```swift\n").dropFirst() {
                 let body = block.components(separatedBy: "```").first ?? ""
-                let lines = body.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-                let found = lines.isEmpty || (0...(code.count - lines.count)).contains { Array(code[$0..<$0 + lines.count]) == lines }
+                let found = code.contains(Self.withoutWhitespace(body))
                 #expect(found, "\(article): this snippet is not in DocumentationExampleTests.swift:\n\(body)")
                 snippets += 1
             }
@@ -138,8 +143,9 @@ import Testing
             func filter(withName name: String) -> CIFilter? { Brighten() }
         }
 
-        CIFilter.registerName("Brighten", constructor: BrightenVendor(),
-                              classAttributes: [kCIAttributeFilterCategories: [kCICategoryColorAdjustment]])
+        CIFilter.registerName(
+            "Brighten", constructor: BrightenVendor(),
+            classAttributes: [kCIAttributeFilterCategories: [kCICategoryColorAdjustment]])
         let brighten = CIFilter(name: "Brighten")!
         brighten.setValue(image, forKey: kCIInputImageKey)
         let brighter = brighten.outputImage
@@ -158,7 +164,7 @@ import Testing
         do {
             _ = try segmentation.makeOutputImage()
         } catch {
-            print(error)   // CIPersonSegmentation cannot run here: it needs ...
+            print(error)  // CIPersonSegmentation cannot run here: it needs ...
         }
         #endif
         #expect(CIFilter(name: "CIPersonSegmentation")?.outputImage == nil)
@@ -189,7 +195,7 @@ import Testing
         let before = try pixel(image, 3, 3), after = try pixel(try #require(warmer), 3, 3)
         #expect(after[0] > before[0] && after[1] == before[1] && after[2] < before[2])
         let m = try pixel(try #require(mixed), 0, 0)
-        #expect(m[2] > before[2])   // half of the gradient's blue end
+        #expect(m[2] > before[2])  // half of the gradient's blue end
     }
 
     @Test func straightColourAndGenerators() throws {
@@ -212,7 +218,11 @@ import Testing
         let gradient = ramp.apply(extent: CGRect(x: 0, y: 0, width: 256, height: 16), arguments: [])
 
         // Linear 0.9 and 0.3 in sRGB codes are about 0.79 and 0.30 linear: levels 2/3 and 1/3.
-        #expect(try pixel(try #require(posterized), 0, 0)[0] == pixel(CIImage(color: CIColor(red: 2.0 / 3, green: 0, blue: 0, colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB)!)!).cropped(to: CGRect(x: 0, y: 0, width: 1, height: 1)), 0, 0)[0])
+        #expect(
+            try pixel(try #require(posterized), 0, 0)[0]
+                == pixel(
+                    CIImage(color: CIColor(red: 2.0 / 3, green: 0, blue: 0, colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB)!)!).cropped(
+                        to: CGRect(x: 0, y: 0, width: 1, height: 1)), 0, 0)[0])
         let g = try #require(gradient)
         #expect(g.extent.width == 256)
         #expect(try pixel(g, 0, 0)[0] == 0 && pixel(g, 255, 0)[0] == 255)
@@ -230,8 +240,9 @@ import Testing
         let lightened = lighter.apply(foreground: image, background: otherImage)
 
         let screened = CIBlendKernel.screen.apply(foreground: image, background: otherImage)
-        let overlaid = CIBlendKernel.overlay.apply(foreground: image, background: otherImage,
-                                                   colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!)
+        let overlaid = CIBlendKernel.overlay.apply(
+            foreground: image, background: otherImage,
+            colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!)
 
         let f = try pixel(image, 31, 0), b = try pixel(otherImage, 31, 0), l = try pixel(try #require(lightened), 31, 0)
         #expect(l[0] == max(f[0], b[0]) && l[1] == max(f[1], b[1]) && l[2] == max(f[2], b[2]))
@@ -249,9 +260,10 @@ import Testing
                 row.sourcePoints[k] = SIMD2(x, y + amplitude * sin(x / 10))
             }
         }
-        let waved = wave.apply(extent: image.extent,
-                               roiCallback: { _, rect in rect.insetBy(dx: 0, dy: -CGFloat(amplitude)) },
-                               image: image, arguments: [])
+        let waved = wave.apply(
+            extent: image.extent,
+            roiCallback: { _, rect in rect.insetBy(dx: 0, dy: -CGFloat(amplitude)) },
+            image: image, arguments: [])
 
         // A horizontal gradient moved vertically is the same gradient inside the image.
         let w = try #require(waved)
@@ -275,9 +287,10 @@ import Testing
                 }
             }
         }
-        let boxBlurred = box.apply(extent: image.extent,
-                                   roiCallback: { _, rect in rect.insetBy(dx: -1, dy: -1) },
-                                   arguments: [image])
+        let boxBlurred = box.apply(
+            extent: image.extent,
+            roiCallback: { _, rect in rect.insetBy(dx: -1, dy: -1) },
+            arguments: [image])
 
         // Inside, a box blur of a linear ramp is the ramp; at the edge, a third is clear.
         let b = try #require(boxBlurred)
