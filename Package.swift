@@ -27,6 +27,9 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // No pkgConfig: libjxl.pc pulls in -DHWY_SHARED_DEFINE, which SwiftPM warns about; the
+        // headers are in /usr/include.
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         // libtiff behind non-variadic C calls that return error codes (TIFFSetField/TIFFGetField
         // are variadic, which Swift cannot call).
         // ... and libjpeg's scanline encoder (its errors longjmp, which must stay in C).
@@ -38,7 +41,7 @@ let package = Package(
         // internally: users of `import Cyanotype` do not see it.
         .target(
             name: "CyanotypeCodecs",
-            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif"],
+            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif", "CJXL"],
             swiftSettings: tunedSwift),
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(

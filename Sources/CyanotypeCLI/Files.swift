@@ -47,11 +47,11 @@ enum Files {
     }
 
     /// Every format, as `--format` spells them.
-    static let formatNames = ["jpeg", "png", "webp", "tiff", "heic", "avif"]
-    /// "jpeg, png, webp, tiff, heic or avif"
+    static let formatNames = ["jpeg", "png", "webp", "tiff", "heic", "avif", "jxl"]
+    /// "jpeg, png, webp, tiff, heic, avif or jxl"
     static var formatList: String { formatNames.dropLast().joined(separator: ", ") + " or " + formatNames.last! }
     /// Every extension read as an image (folders and globs in batch).
-    static let imageExtensions: [String] = ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "tif", "tiff", "heic", "heif", "hif", "avif"]
+    static let imageExtensions: [String] = ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "tif", "tiff", "heic", "heif", "hif", "avif", "jxl"]
 
     static func displayName(_ f: ImageFileFormat) -> String {
         switch f {
@@ -61,6 +61,7 @@ enum Files {
         case .tiff: return "TIFF"
         case .heif: return "HEIF"
         case .avif: return "AVIF"
+        case .jxl: return "JPEG XL"
         }
     }
 
@@ -77,14 +78,14 @@ enum Files {
         }
         if path == "-" { return .png }
         guard let byName else {
-            let exts = ["jpg", "png", "webp", "tif", "heic", "avif"].map { "." + $0 }.joined(separator: ", ")
+            let exts = ["jpg", "png", "webp", "tif", "heic", "avif", "jxl"].map { "." + $0 }.joined(separator: ", ")
             throw .usage("cannot tell the output format from '\(path)': name it \(exts), or pass --format \(formatNames.joined(separator: "|"))")
         }
         return byName
     }
 
     static func format(named text: String) -> ImageFileFormat? {
-        // The library's own extension table: jpg/jpeg, png, webp, tif/tiff, heic/heif, avif.
+        // The library's own extension table: jpg/jpeg, png, webp, tif/tiff, heic/heif, avif, jxl.
         ImageFileFormat(pathExtension: text)
     }
 

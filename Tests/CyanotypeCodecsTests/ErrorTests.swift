@@ -45,7 +45,7 @@ func sampleFiles() throws -> [(ImageFileFormat, Data)] {
         #expect(e == .unsupportedFormat("GIF (first bytes 47 49 46 38 39 61 01 00)"))
         #expect(
             e?.description
-                == "unsupported image format: GIF (first bytes 47 49 46 38 39 61 01 00); supported formats are jpeg, png, webp, tiff, heif and avif")
+                == "unsupported image format: GIF (first bytes 47 49 46 38 39 61 01 00); supported formats are jpeg, png, webp, tiff, heif, avif and jxl")
         var rng = SplitMix(seed: 42)
         let random = Data((0..<4096).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
         guard case .unsupportedFormat(let seen)? = codecError({ try ImageCodecs.decode(random) }) else {
