@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // libwebp's muxer (EXIF/XMP/ICCP chunks) and demuxer.
+        .systemLibrary(name: "CWebPMux", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // No pkgConfig: libjxl.pc pulls in -DHWY_SHARED_DEFINE, which SwiftPM warns about; the
         // headers are in /usr/include.
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
@@ -41,7 +43,7 @@ let package = Package(
         // internally: users of `import Cyanotype` do not see it.
         .target(
             name: "CyanotypeCodecs",
-            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif", "CJXL"],
+            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif", "CJXL", "CWebPMux"],
             swiftSettings: tunedSwift),
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(

@@ -1,3 +1,2 @@
 #include <webp/decode.h>
 #include <webp/encode.h>
-#include <webp/mux.h>

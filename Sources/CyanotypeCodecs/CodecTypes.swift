@@ -220,7 +220,7 @@ public struct EncodeOptions: Sendable, Equatable {
     public var orientation: Int = 1
     /// Dots per inch, when given: TIFF X/YResolution, PNG pHYs, JPEG JFIF density.
     public var dpi: Double? = nil
-    /// PNG, TIFF and JPEG: write one grey channel (plus alpha when the encoder is asked for
+    /// PNG, TIFF, JPEG and JPEG XL: write one grey channel (plus alpha when the encoder is asked for
     /// alpha) instead of RGB, taken from the green samples. Meant for pixels whose red, green
     /// and blue are equal; WebP, HEIF and AVIF have no grey layout and ignore it.
     public var grayscale: Bool = false

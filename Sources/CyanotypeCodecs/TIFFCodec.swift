@@ -78,7 +78,9 @@ enum TIFFCodec {
     static func readHeader(_ bytes: UnsafeRawBufferPointer) throws(CodecError) -> ImageHeader {
         try withReader(bytes, maxAlloc: DecodeLimits.default.maxBytes) { r throws(CodecError) in
             let i = try info(r)
-            return header(r, i)
+            var h = header(r, i)
+            addMetadata(&h, i, bytes)
+            return h
         }
     }
 
@@ -87,7 +89,8 @@ enum TIFFCodec {
         // need some), while the pixel buffer is checked against `limits` below.
         try withReader(bytes, maxAlloc: max(limits.maxBytes, 16 << 20)) { r throws(CodecError) in
             let info = try info(r)
-            let h = header(r, info)
+            var h = header(r, info)
+            addMetadata(&h, info, bytes)
             guard info.mode != 0 else {
                 let why = message(r)
                 throw CodecError.unsupportedFormat(
@@ -183,6 +186,20 @@ enum TIFFCodec {
             throw .encodeFailed(detail: "TIFF: \(text)")
         }
         defer { cy_tiff_free(out) }
-        return Data(bytes: out, count: length)
+        let tiff = Data(bytes: out, count: length)
+        let exif = options.exif.flatMap { $0.isEmpty ? nil : $0 }, xmp = options.xmp.flatMap { $0.isEmpty ? nil : $0 }
+        guard exif != nil || xmp != nil else { return tiff }
+        return ImageCodecs.tiffAddingMetadata(tiff, exif: exif, xmp: xmp)
+    }
+
+    /// EXIF (built from IFD0 and its EXIF and GPS directories), XMP (tag 700), and `{TIFF}`'s
+    /// compression and photometric interpretation, from the file's own first directory.
+    static func addMetadata(_ h: inout ImageHeader, _ info: cy_tiff_info, _ bytes: UnsafeRawBufferPointer) {
+        h.formatProperties["Compression"] = .int(Int(info.compression))
+        h.formatProperties["PhotometricInterpretation"] = .int(Int(info.photometric))
+        if h.bitDepth == 32 { h.formatProperties["IsFloat"] = .bool(true) }
+        guard let file = TIFFBlock([UInt8](bytes)) else { return }
+        h.exif = ImageCodecs.exifBlock(ofTIFFFile: file)
+        h.xmp = ImageCodecs.xmp(ofTIFFFile: file)
     }
 }
