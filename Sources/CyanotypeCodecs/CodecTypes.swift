@@ -233,7 +233,9 @@ public struct EncodeOptions: Sendable, Equatable {
     /// its EXIF and GPS directories. See `ImageCodecs.uprightedEXIF`.
     public var exif: Data? = nil
     /// An XMP packet to embed as it is: JPEG APP1, PNG iTXt, WebP "XMP " chunk, TIFF tag 700,
-    /// HEIF/AVIF 'mime' item, JPEG XL "xml " box. See `ImageCodecs.xmpRemovingGPS`.
+    /// HEIF/AVIF 'mime' item, JPEG XL "xml " box. See `ImageCodecs.xmpRemovingGPS`. JPEG holds
+    /// at most 65,504 bytes of XMP and 65,527 of EXIF (one segment each); larger blocks are
+    /// left out of JPEG files.
     public var xmp: Data? = nil
 
     public init() {}

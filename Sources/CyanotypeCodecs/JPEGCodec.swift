@@ -254,10 +254,9 @@ enum JPEGCodec {
         if let exif = options.exif, !exif.isEmpty, exif.count <= 65_535 - 8 {
             segments += segment(0xE1, Array("Exif".utf8) + [0, 0], exif)
         }
-        if let xmp = options.xmp, !xmp.isEmpty {
-            guard xmp.count <= 65_535 - 2 - xmpSignature.count else {
-                throw .invalidArgument("XMP packet of \(xmp.count) bytes is too large for JPEG (at most \(65_533 - xmpSignature.count))")
-            }
+        // One APP1 segment each: a block larger than a segment (extended XMP, which splits a
+        // packet over several, is not written) is left out, as an oversized EXIF block is.
+        if let xmp = options.xmp, !xmp.isEmpty, xmp.count <= 65_535 - 2 - xmpSignature.count {
             segments += segment(0xE1, xmpSignature, xmp)
         }
         if let icc = options.iccProfile, !icc.isEmpty { segments += try iccSegments(icc) }

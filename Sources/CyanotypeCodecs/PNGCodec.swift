@@ -134,10 +134,48 @@ enum PNGCodec {
     }
 
     static func readHeader(_ bytes: UnsafeRawBufferPointer) throws(CodecError) -> ImageHeader {
-        try withDecoder(bytes, strict: true) { ctx throws(CodecError) in try header(ctx).0 }
+        do throws(CodecError) {
+            return try withDecoder(bytes, strict: true) { ctx throws(CodecError) in try header(ctx).0 }
+        } catch {
+            guard case .corrupt = error, let plain = withoutTextChunks(bytes) else { throw error }
+            return try withBytes(plain) { (p) throws(CodecError) in try withDecoder(p, strict: true) { ctx throws(CodecError) in try header(ctx).0 } }
+        }
+    }
+
+    /// Text chunks libspng reads before it will decode anything (tEXt, zTXt, iTXt).
+    static let textChunks: Set<String> = ["tEXt", "zTXt", "iTXt"]
+
+    /// A copy of the file without its text chunks, or nil when it has none. libspng inflates
+    /// compressed text while reading the header and gives up on the whole file when one
+    /// inflates past its chunk limit (a zlib bomb) or is damaged: the image then decodes
+    /// from this copy, without the text (and XMP) it held.
+    static func withoutTextChunks(_ b: UnsafeRawBufferPointer) -> Data? {
+        guard b.count >= 8 else { return nil }
+        var out = Data(b[0..<8])
+        var pos = 8
+        var dropped = false
+        while pos + 12 <= b.count {
+            let end = pos + 12 + b.be32(pos)
+            guard end <= b.count, end > pos else { break }
+            let type = String(decoding: b[(pos + 4)..<(pos + 8)], as: UTF8.self)
+            if textChunks.contains(type) { dropped = true } else { out.append(contentsOf: b[pos..<end]) }
+            pos = end
+        }
+        guard dropped else { return nil }
+        if pos < b.count { out.append(contentsOf: b[pos...]) }
+        return out
     }
 
     static func decode(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
+        do throws(CodecError) {
+            return try decodeKeepingText(bytes, limits: limits, strict: strict)
+        } catch {
+            guard case .corrupt = error, let plain = withoutTextChunks(bytes) else { throw error }
+            return try withBytes(plain) { (p) throws(CodecError) in try decodeKeepingText(p, limits: limits, strict: strict) }
+        }
+    }
+
+    static func decodeKeepingText(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
         do throws(CodecError) {
             let bitmap = try decodeOnce(bytes, limits: limits, strict: strict)
             // libspng stops at IEND's type; strict mode also wants IEND itself whole.
@@ -319,7 +357,7 @@ enum PNGCodec {
             }
             t.type = Int32(SPNG_ITXT.rawValue)
             t.length = xmp.count
-            t.text = copy(xmp)
+            t.text = copy(xmp, terminated: true)  // libspng measures the text with strlen
             t.compression_flag = 0
             t.language_tag = copy(Data(), terminated: true)
             t.translated_keyword = copy(Data(), terminated: true)
