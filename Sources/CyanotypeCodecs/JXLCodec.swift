@@ -85,10 +85,14 @@ enum JXLCodec {
             JxlDecoderSetUnpremultiplyAlpha(dec, 1) == JXL_DEC_SUCCESS
         else { throw .corrupt(detail: "JPEG XL: cannot configure the decoder") }
         _ = JxlDecoderSetDecompressBoxes(dec, 1)  // fails only without Brotli: boxes then stay raw
-        guard JxlDecoderSetInput(dec, b.baseAddress!.assumingMemoryBound(to: UInt8.self), b.count) == JXL_DEC_SUCCESS else {
+        // The input is not closed at first: libjxl then asks for more input where the data ends
+        // early (a truncated file) instead of failing, and only once everything needed is read
+        // is it closed to let the trailing boxes finish.
+        let base = b.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        guard JxlDecoderSetInput(dec, base, b.count) == JXL_DEC_SUCCESS else {
             throw .corrupt(detail: "JPEG XL: cannot set the input")
         }
-        JxlDecoderCloseInput(dec)
+        var inputClosed = false
 
         var result = Result(header: ImageHeader(format: .jxl, width: 0, height: 0, channels: 3, bitDepth: 8, hasAlpha: false, colorModel: "RGB"))
         var info = JxlBasicInfo()
@@ -116,12 +120,20 @@ enum JXLCodec {
             let s = JxlDecoderProcessInput(dec)
             switch s {
             case JXL_DEC_ERROR:
+                // After the input was closed with all that was needed read, only trailing
+                // metadata can be at fault: keep what was read.
+                if inputClosed && haveInfo && (haveImage || !pixels) { break loop }
                 throw fail(haveInfo ? "the image data is invalid" : "the header is invalid")
             case JXL_DEC_NEED_MORE_INPUT:
-                if pixels && !haveImage || !haveInfo {
+                if pixels && !haveImage || !haveInfo || inputClosed {
                     throw .truncated(detail: "JPEG XL: the data ends before the \(haveInfo ? "image" : "header") does (\(b.count) bytes)")
                 }
-                break loop  // metadata boxes after the image were cut off: keep what was read
+                // Everything needed is read: hand back what is left and close the input so the
+                // boxes after the image finish (or end, when cut off).
+                let left = min(JxlDecoderReleaseInput(dec), b.count)
+                guard JxlDecoderSetInput(dec, base + (b.count - left), left) == JXL_DEC_SUCCESS else { break loop }
+                JxlDecoderCloseInput(dec)
+                inputClosed = true
             case JXL_DEC_BASIC_INFO:
                 guard JxlDecoderGetBasicInfo(dec, &info) == JXL_DEC_SUCCESS else { throw fail("unreadable basic info") }
                 haveInfo = true
