@@ -95,21 +95,24 @@ struct IFDItem: Equatable {
 
 extension TIFFBlock {
     /// The entries of the IFD at `offset` with their values, the pointer tags' directories read
-    /// too (at most 4 levels, each directory once). Nil when the directory does not fit;
-    /// entries whose values fall outside the block are skipped.
-    func items(at offset: Int, depth: Int = 0, visited: inout Set<Int>) -> [IFDItem]? {
+    /// too (at most 4 levels, 64 directories, each once). Nil when the directory does not fit;
+    /// entries whose values fall outside the block are skipped, and so are values past
+    /// `budget` bytes in all (entries may share bytes: a hostile file cannot make the copies
+    /// larger than the budget, 64 MiB at most).
+    func items(at offset: Int, depth: Int = 0, visited: inout Set<Int>, budget: inout Int) -> [IFDItem]? {
         guard depth < 4, !visited.contains(offset), visited.count < 64, let dir = directory(at: offset) else { return nil }
         visited.insert(offset)
         var out: [IFDItem] = []
         for e in dir.entries {
             let size = e.byteCount
-            guard e.count > 0, size <= bytes.count, size < 1 << 26 else { continue }
+            guard e.count > 0, size <= bytes.count, size <= budget else { continue }
+            budget -= size
             let at = size <= 4 ? e.valueAt : (u32(e.valueAt) ?? -1)
             guard at >= 0, at + size <= bytes.count else { continue }
             var item = IFDItem(tag: e.tag, type: e.type, count: e.count, value: Array(bytes[at..<(at + size)]))
             if IFDItem.pointerTags.contains(e.tag) {
                 guard e.count == 1, e.type == 4 || e.type == 13, let p = u32(e.valueAt),
-                    let sub = items(at: p, depth: depth + 1, visited: &visited)
+                    let sub = items(at: p, depth: depth + 1, visited: &visited, budget: &budget)
                 else { continue }
                 item.sub = sub
             }
@@ -122,7 +125,8 @@ extension TIFFBlock {
     var tree: [IFDItem]? {
         guard let first = firstIFD else { return nil }
         var visited = Set<Int>()
-        return items(at: first, visited: &visited)
+        var budget = min(bytes.count, 64 << 20)
+        return items(at: first, visited: &visited, budget: &budget)
     }
 }
 

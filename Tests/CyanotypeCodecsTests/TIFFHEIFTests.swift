@@ -112,9 +112,10 @@ func craftedTIFF(width: UInt32, height: UInt32, stripBytes: Int = 12, bitsPerSam
     }
 
     /// Files written by ImageMagick (Fuzz/seeds/tiff): every layout decodes to 16x12 pixels of
-    /// the same red-to-blue gradient.
+    /// the same red-to-blue gradient. (metadata.tif is ours, a seed carrying EXIF and XMP.)
     @Test func otherEncodersLayoutsDecode() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: seedsDir.appendingPathComponent("tiff").path).sorted()
+            .filter { !$0.hasPrefix("metadata") }
         #expect(files.count >= 9)
         for f in files {
             let data = try Data(contentsOf: seedsDir.appendingPathComponent("tiff/\(f)"))
