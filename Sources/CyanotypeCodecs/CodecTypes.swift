@@ -88,11 +88,17 @@ public struct ImageHeader: Sendable, Equatable {
 
 /// One value of `ImageHeader.formatProperties`: what Image I/O puts in a property dictionary.
 public enum FileProperty: Sendable, Equatable {
+    /// A whole number (a code, a count, a density).
     case int(Int)
+    /// A real number (a gamma).
     case double(Double)
+    /// A yes/no fact (progressive, lossless).
     case bool(Bool)
+    /// Text (a PNG text chunk).
     case string(String)
+    /// Whole numbers (a version).
     case ints([Int])
+    /// Real numbers.
     case doubles([Double])
 
     /// The value as Image I/O reports it (`Int`, `Double`, `Bool`, `String` or an array).

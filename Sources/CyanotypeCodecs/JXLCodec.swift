@@ -98,10 +98,7 @@ enum JXLCodec {
         var info = JxlBasicInfo()
         var haveInfo = false
         var format = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
-        var outBytes = 0
-        // The pixel buffer libjxl writes into (an allocation we own, handed over to an array).
-        var buffer: UnsafeMutableRawPointer? = nil
-        defer { buffer?.deallocate() }
+        var bufferSet = false
         var haveImage = false
         // The metadata box being read: its type, bytes and how far they are filled.
         var box = BoxReader()
@@ -114,106 +111,115 @@ enum JXLCodec {
             return .corrupt(detail: "JPEG XL: \(what)")
         }
 
-        loop: while true {
-            steps += 1
-            if steps > 1_000_000 { throw fail("the decoder made no progress") }
-            let s = JxlDecoderProcessInput(dec)
-            switch s {
-            case JXL_DEC_ERROR:
-                // After the input was closed with all that was needed read, only trailing
-                // metadata can be at fault: keep what was read.
-                if inputClosed && haveInfo && (haveImage || !pixels) { break loop }
-                throw fail(haveInfo ? "the image data is invalid" : "the header is invalid")
-            case JXL_DEC_NEED_MORE_INPUT:
-                if pixels && !haveImage || !haveInfo || inputClosed {
-                    throw .truncated(detail: "JPEG XL: the data ends before the \(haveInfo ? "image" : "header") does (\(b.count) bytes)")
-                }
-                // Everything needed is read: hand back what is left and close the input so the
-                // boxes after the image finish (or end, when cut off).
-                let left = min(JxlDecoderReleaseInput(dec), b.count)
-                guard JxlDecoderSetInput(dec, base + (b.count - left), left) == JXL_DEC_SUCCESS else { break loop }
-                JxlDecoderCloseInput(dec)
-                inputClosed = true
-            case JXL_DEC_BASIC_INFO:
-                guard JxlDecoderGetBasicInfo(dec, &info) == JXL_DEC_SUCCESS else { throw fail("unreadable basic info") }
-                haveInfo = true
-                let w = Int(info.xsize), h = Int(info.ysize)
-                guard w > 0, h > 0 else { throw CodecError.corrupt(detail: "JPEG XL: the image is \(w)x\(h)") }
-                let isFloat = info.exponent_bits_per_sample > 0
-                let gray = info.num_color_channels == 1
-                let alpha = info.alpha_bits > 0
-                let bits = Int(info.bits_per_sample)
-                result.header = ImageHeader(
-                    format: .jxl, width: w, height: h, channels: (gray ? 1 : 3) + (alpha ? 1 : 0),
-                    bitDepth: isFloat ? 32 : bits, hasAlpha: alpha, colorModel: gray ? "Gray" : "RGB",
-                    orientation: Int(info.orientation.rawValue))
-                if !(1...8).contains(result.header.orientation) { result.header.orientation = 1 }
-                result.header.formatProperties["IsLossless"] = .bool(info.uses_original_profile != 0)
-                if info.have_animation != 0 { result.header.formatProperties["HasAnimation"] = .bool(true) }
-                if pixels {
-                    // The smallest sample type this file can decode to: checked now, before
-                    // libjxl allocates a frame; the colour encoding may still ask for floats.
-                    result.bitDepth = isFloat || bits > 16 ? 32 : bits > 8 ? 16 : 8
-                    try checkLimit(result.header, bytesPerSample: result.bitDepth / 8, limits)
-                }
-            case JXL_DEC_COLOR_ENCODING:
-                result.header.iccProfile = profile(dec, target: JXL_COLOR_PROFILE_TARGET_ORIGINAL)
-                if pixels {
-                    if info.uses_original_profile == 0 && result.header.iccProfile != nil
-                        && !isEncodedProfile(dec, target: JXL_COLOR_PROFILE_TARGET_ORIGINAL)
-                    {
-                        // A lossy file described by an ICC profile: libjxl outputs linear sRGB
-                        // (its default), which only floats hold without banding.
-                        result.bitDepth = 32
-                        try checkLimit(result.header, bytesPerSample: 4, limits)
-                        result.dataProfile = profile(dec, target: JXL_COLOR_PROFILE_TARGET_DATA)
-                            ?? ColorProfiles.rgbProfile(.sRGB, transfer: .linear, description: "Linear sRGB")
-                    } else {
-                        result.dataProfile = profile(dec, target: JXL_COLOR_PROFILE_TARGET_DATA)
+        /// Runs the decoder until it wants the pixel buffer (`true`) or is done (`false`).
+        func pump() throws(CodecError) -> Bool {
+            while true {
+                steps += 1
+                if steps > 1_000_000 { throw fail("the decoder made no progress") }
+                let s = JxlDecoderProcessInput(dec)
+                switch s {
+                case JXL_DEC_ERROR:
+                    // After the input was closed with all that was needed read, only trailing
+                    // metadata can be at fault: keep what was read.
+                    if inputClosed && haveInfo && (haveImage || !pixels) { return false }
+                    throw fail(haveInfo ? "the image data is invalid" : "the header is invalid")
+                case JXL_DEC_NEED_MORE_INPUT:
+                    if pixels && !haveImage || !haveInfo || inputClosed {
+                        throw .truncated(detail: "JPEG XL: the data ends before the \(haveInfo ? "image" : "header") does (\(b.count) bytes)")
                     }
-                    format.data_type = result.bitDepth == 32 ? JXL_TYPE_FLOAT : result.bitDepth == 16 ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8
+                    // Everything needed is read: hand back what is left and close the input so
+                    // the boxes after the image finish (or end, when cut off).
+                    let left = min(JxlDecoderReleaseInput(dec), b.count)
+                    guard JxlDecoderSetInput(dec, base + (b.count - left), left) == JXL_DEC_SUCCESS else { return false }
+                    JxlDecoderCloseInput(dec)
+                    inputClosed = true
+                case JXL_DEC_BASIC_INFO:
+                    guard JxlDecoderGetBasicInfo(dec, &info) == JXL_DEC_SUCCESS else { throw fail("unreadable basic info") }
+                    haveInfo = true
+                    let w = Int(info.xsize), h = Int(info.ysize)
+                    guard w > 0, h > 0 else { throw CodecError.corrupt(detail: "JPEG XL: the image is \(w)x\(h)") }
+                    let isFloat = info.exponent_bits_per_sample > 0
+                    let gray = info.num_color_channels == 1
+                    let alpha = info.alpha_bits > 0
+                    let bits = Int(info.bits_per_sample)
+                    result.header = ImageHeader(
+                        format: .jxl, width: w, height: h, channels: (gray ? 1 : 3) + (alpha ? 1 : 0),
+                        bitDepth: isFloat ? 32 : bits, hasAlpha: alpha, colorModel: gray ? "Gray" : "RGB",
+                        orientation: Int(info.orientation.rawValue))
+                    if !(1...8).contains(result.header.orientation) { result.header.orientation = 1 }
+                    result.header.formatProperties["IsLossless"] = .bool(info.uses_original_profile != 0)
+                    if info.have_animation != 0 { result.header.formatProperties["HasAnimation"] = .bool(true) }
+                    if pixels {
+                        // The smallest sample type this file can decode to: checked now, before
+                        // libjxl allocates a frame; the colour encoding may still ask for floats.
+                        result.bitDepth = isFloat || bits > 16 ? 32 : bits > 8 ? 16 : 8
+                        try checkLimit(result.header, bytesPerSample: result.bitDepth / 8, limits)
+                    }
+                case JXL_DEC_COLOR_ENCODING:
+                    result.header.iccProfile = profile(dec, target: JXL_COLOR_PROFILE_TARGET_ORIGINAL)
+                    if pixels {
+                        if info.uses_original_profile == 0 && result.header.iccProfile != nil
+                            && !isEncodedProfile(dec, target: JXL_COLOR_PROFILE_TARGET_ORIGINAL)
+                        {
+                            // A lossy file described by an ICC profile: libjxl outputs linear sRGB
+                            // (its default), which only floats hold without banding.
+                            result.bitDepth = 32
+                            try checkLimit(result.header, bytesPerSample: 4, limits)
+                            result.dataProfile = profile(dec, target: JXL_COLOR_PROFILE_TARGET_DATA)
+                                ?? ColorProfiles.rgbProfile(.sRGB, transfer: .linear, description: "Linear sRGB")
+                        } else {
+                            result.dataProfile = profile(dec, target: JXL_COLOR_PROFILE_TARGET_DATA)
+                        }
+                        format.data_type = result.bitDepth == 32 ? JXL_TYPE_FLOAT : result.bitDepth == 16 ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8
+                    }
+                case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
+                    return pixels && !haveImage && !bufferSet  // false: a later frame, done
+                case JXL_DEC_FULL_IMAGE:
+                    haveImage = true  // metadata boxes may still follow
+                case JXL_DEC_BOX:
+                    box.finish(dec, into: &result.header)
+                    var type = [CChar](repeating: 0, count: 4)
+                    guard JxlDecoderGetBoxType(dec, &type, 1) == JXL_DEC_SUCCESS else { continue }
+                    let name = String(decoding: type.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    if name == "Exif" && result.header.exif == nil || name == "xml " && result.header.xmp == nil {
+                        box.start(dec, name: name)
+                    }
+                case JXL_DEC_BOX_NEED_MORE_OUTPUT:
+                    guard box.grow(dec) else {
+                        throw CodecError.corrupt(detail: "JPEG XL: a metadata box decompresses to more than \(discardLimit >> 20) MiB")
+                    }
+                case JXL_DEC_SUCCESS:
+                    box.finish(dec, into: &result.header)
+                    return false
+                default:
+                    continue
                 }
-            case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
-                guard pixels, !haveImage, buffer == nil else { break loop }  // a later frame: done
-                var size = 0
-                guard JxlDecoderImageOutBufferSize(dec, &format, &size) == JXL_DEC_SUCCESS else { throw fail("no output size") }
-                let expected = result.header.width * result.header.height * 4 * (result.bitDepth / 8)
-                guard size == expected else { throw fail("output size \(size) bytes, expected \(expected)") }
-                let p = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-                buffer = p
-                outBytes = size
-                guard JxlDecoderSetImageOutBuffer(dec, &format, p, size) == JXL_DEC_SUCCESS else { throw fail("output buffer refused") }
-            case JXL_DEC_FULL_IMAGE:
-                haveImage = true  // metadata boxes may still follow
-            case JXL_DEC_BOX:
-                box.finish(dec, into: &result.header)
-                var type = [CChar](repeating: 0, count: 4)
-                guard JxlDecoderGetBoxType(dec, &type, 1) == JXL_DEC_SUCCESS else { continue }
-                let name = String(decoding: type.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                if name == "Exif" && result.header.exif == nil || name == "xml " && result.header.xmp == nil {
-                    box.start(dec, name: name)
-                }
-            case JXL_DEC_BOX_NEED_MORE_OUTPUT:
-                guard box.grow(dec) else {
-                    throw CodecError.corrupt(detail: "JPEG XL: a metadata box decompresses to more than \(discardLimit >> 20) MiB")
-                }
-            case JXL_DEC_SUCCESS:
-                box.finish(dec, into: &result.header)
-                break loop
-            default:
-                continue
             }
         }
+
+        /// Hands libjxl `out` for the first frame and decodes to the end.
+        func fill(_ out: UnsafeMutableRawBufferPointer) throws(CodecError) {
+            var size = 0
+            guard JxlDecoderImageOutBufferSize(dec, &format, &size) == JXL_DEC_SUCCESS else { throw fail("no output size") }
+            guard size == out.count else { throw fail("output size \(size) bytes, expected \(out.count)") }
+            guard JxlDecoderSetImageOutBuffer(dec, &format, out.baseAddress, size) == JXL_DEC_SUCCESS else {
+                throw fail("output buffer refused")
+            }
+            bufferSet = true
+            _ = try pump()
+            guard haveImage else { throw .truncated(detail: "JPEG XL: the data ends before the image does (\(b.count) bytes)") }
+        }
+
+        let wantsBuffer = try pump()
         guard haveInfo else { throw .truncated(detail: "JPEG XL: the data ends before the header does (\(b.count) bytes)") }
         if pixels {
-            guard haveImage, let p = buffer else {
-                throw .truncated(detail: "JPEG XL: the data ends before the image does (\(b.count) bytes)")
-            }
+            guard wantsBuffer else { throw .truncated(detail: "JPEG XL: the data ends before the image does (\(b.count) bytes)") }
+            // The decoder writes straight into the arrays handed out (no copy).
             let n = result.header.width * result.header.height * 4
             switch result.bitDepth {
-            case 32: result.pixelsF = Array(UnsafeBufferPointer(start: p.assumingMemoryBound(to: Float.self), count: n))
-            case 16: result.pixels16 = Array(UnsafeBufferPointer(start: p.assumingMemoryBound(to: UInt16.self), count: n))
-            default: result.pixels = Array(UnsafeBufferPointer(start: p.assumingMemoryBound(to: UInt8.self), count: outBytes))
+            case 32: result.pixelsF = try makeArray(count: n) { (o: UnsafeMutableBufferPointer<Float>) throws(CodecError) in try fill(UnsafeMutableRawBufferPointer(o)) }
+            case 16: result.pixels16 = try makeArray(count: n) { (o: UnsafeMutableBufferPointer<UInt16>) throws(CodecError) in try fill(UnsafeMutableRawBufferPointer(o)) }
+            default: result.pixels = try makeArray(count: n) { (o: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) in try fill(UnsafeMutableRawBufferPointer(o)) }
             }
         }
         if let exif = result.header.exif {
