@@ -420,10 +420,16 @@ FLOAT_BOOLEANS = {("CIAztecCodeGenerator", "inputCompactStyle"), ("CIPDF417Barco
                   ("CIPDF417BarcodeGenerator", "inputAlwaysSpecifyCompaction")}
 
 
+# Integer inputs Apple's Swift protocols declare as Int.
+INT_NUMBERS = {("CIPersonSegmentation", "inputQualityLevel")}
+
+
 def swift_type(inp, filter_name=None):
     cls, at = inp["class"], inp.get("attributeType")
     if cls == "CIImage":
         return "CIImage?", "image"
+    if cls == "NSNumber" and (filter_name, inp["key"]) in INT_NUMBERS:
+        return "Int", "int"
     if cls == "NSNumber":
         if at == "CIAttributeTypeBoolean" and (filter_name, inp["key"]) not in FLOAT_BOOLEANS:
             return "Bool", "bool"
@@ -444,6 +450,8 @@ def swift_type(inp, filter_name=None):
         return "Data", "data"
     if cls == "NSString":
         return "String", "string"
+    if cls == "NSAttributedString":
+        return "NSAttributedString", "attributedString"
     return "Any?", "any"
 
 

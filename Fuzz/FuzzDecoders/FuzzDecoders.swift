@@ -2,19 +2,29 @@ import CyanotypeCodecs
 import Foundation
 
 // libFuzzer entry point: no `main` here, libFuzzer supplies it (see Fuzz/README.md).
-// The first byte picks the target (byte % 8: png, jpeg, webp, tiff, heif, avif, jxl, metadata)
-// and the rest is the input; FUZZ_FORMAT=jxl (etc.) pins one target and feeds it the whole
-// input. A decoder target runs the strict decode, the lenient decode and the header reader.
-// The metadata target takes the input as an EXIF block and as an XMP packet: the EXIF and
-// XMP readers and editors, and the writers that embed them (TIFF merges EXIF into its own
-// directory and reads it back; PNG, WebP and JPEG XL write them as chunks and boxes).
+// The first byte picks the target (byte % 9: png, jpeg, webp, tiff, heif, avif, gif, jxl,
+// metadata) and the rest is the input; FUZZ_FORMAT=jxl (etc.) pins one target and feeds it the
+// whole input. A decoder target runs the strict decode, the lenient decode and the header
+// reader, then every frame or page through `FrameDecoder` (GIF, APNG, animated WebP,
+// multi-page TIFF), strict and lenient. FUZZ_FORMAT=apng, webp-anim or tiff-pages name the
+// frame readers' seeds; they feed PNG, WebP or TIFF bytes. The metadata target takes the input
+// as an EXIF block and as an XMP packet: the EXIF and XMP readers and editors, and the writers
+// that embed them (TIFF merges EXIF into its own directory and reads it back; PNG, WebP and
+// JPEG XL write them as chunks and boxes).
 
-let formats: [ImageFileFormat] = [.png, .jpeg, .webp, .tiff, .heif, .avif, .jxl]
-let environment = ProcessInfo.processInfo.environment["FUZZ_FORMAT"]
-let metadataOnly = environment == "metadata"
-let pinned: ImageFileFormat? = environment.flatMap(ImageFileFormat.init(rawValue:))
+let formats: [ImageFileFormat] = [.png, .jpeg, .webp, .tiff, .heif, .avif, .gif, .jxl]
+let pinnedName = ProcessInfo.processInfo.environment["FUZZ_FORMAT"]
+let metadataOnly = pinnedName == "metadata"
+let pinned: ImageFileFormat? = pinnedName.flatMap { name in
+    switch name {
+    case "apng": return .png
+    case "webp-anim": return .webp
+    case "tiff-pages": return .tiff
+    default: return ImageFileFormat(rawValue: name)
+    }
+}
 // Small caps keep each run fast and make a missing check show up as an ASan allocation report.
-let limits = DecodeLimits(maxPixels: 1 << 22, maxBytes: 64 << 20)
+let limits = DecodeLimits(maxPixels: 1 << 22, maxBytes: 64 << 20, maxFrames: 64, maxTotalPixels: 1 << 24)
 // A 3x2 image the metadata target writes its blocks into.
 let tinyImage: [UInt8] = [UInt8](repeating: 0x7F, count: 3 * 2 * 4)
 
@@ -63,5 +73,10 @@ public func fuzzOne(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     _ = try? ImageCodecs.decode(body, as: format, limits: limits)
     _ = try? ImageCodecs.decode(body, as: format, limits: limits, strict: false)
     _ = try? ImageCodecs.readHeader(body)
+    for strict in [true, false] {
+        guard let frames = try? FrameDecoder(data: body, limits: limits, strict: strict) else { continue }
+        while let frame = try? frames.next() { _ = frame.width }
+        if frames.sequence.frameCount > 1 { _ = try? frames.frame(at: 0) }
+    }
     return 0
 }

@@ -121,8 +121,8 @@ enum DescribeCommand {
 enum InfoCommand {
     static let spec = CommandSpec(
         "info", positionals: ["FILE"],
-        summary: "Show an image file's size, format, bit depth, channels, orientation, profile, DPI and metadata.",
-        options: [OptionSpec("--json", help: "Print every property with Image I/O's keys (PixelWidth, Depth, {Exif}, {GPS}...), as CGImageSourceCopyPropertiesAtIndex gives them, plus FileSize.")])
+        summary: "Show an image file's size, format, bit depth, channels, orientation, profile, DPI, metadata, and its frames or pages.",
+        options: [OptionSpec("--json", help: "Print every property with Image I/O's keys (PixelWidth, Depth, {Exif}, {GPS}...), as CGImageSourceCopyPropertiesAtIndex gives them, plus FileSize; animations add {GIF}/{PNG}/{WebP} LoopCount and FrameInfo, multi-page files CyanotypePages.")])
 
     static func run(_ args: ParsedArguments) throws(CLIError) {
         let path = args.positionals[0]
@@ -143,9 +143,12 @@ enum InfoCommand {
         }
         let gps = header.exif.map(ImageCodecs.exifContainsGPS) ?? false
         let xmpGPS = header.xmp.map(ImageCodecs.xmpContainsGPS) ?? false
+        // Animations and pages: Image I/O's {GIF}/{PNG}/{WebP} container keys, or the pages.
+        let frames = try Frames.info(data, file: path)
         if args.has("json") {
             properties["FileSize"] = data.count
             properties[kCyanotypePropertyFileFormat] = header.format.rawValue
+            Frames.merge(frames, into: &properties)
             try Console.print(try JSONText.encode(properties))
             return
         }
@@ -164,6 +167,7 @@ enum InfoCommand {
         ]
         if let exif = header.exif { lines.append("exif:        \(exif.count) bytes\(gps ? ", with GPS position" : "")") }
         if let xmp = header.xmp { lines.append("xmp:         \(xmp.count) bytes\(xmpGPS ? ", with GPS position" : "")") }
+        lines += Frames.infoLines(frames)
         try Console.print(lines.joined(separator: "\n"))
     }
 }

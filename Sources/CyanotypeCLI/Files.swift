@@ -23,9 +23,18 @@ enum Files {
     }
 
     /// The image at `path` (`-` reads stdin), upright.
+    /// Standard input, read once (frames and images both look at it).
+    nonisolated(unsafe) private static var stdinData: Data?
+    static func standardInput() throws(CLIError) -> Data {
+        if let stdinData { return stdinData }
+        let data = try Console.readStandardInput()
+        stdinData = data
+        return data
+    }
+
     static func readImage(_ path: String) throws(CLIError) -> CIImage {
         if path == "-" {
-            let data = try Console.readStandardInput()
+            let data = try standardInput()
             do {
                 return try CIImage.read(data: data, options: readOptions, name: "stdin")
             } catch {
@@ -47,11 +56,11 @@ enum Files {
     }
 
     /// Every format, as `--format` spells them.
-    static let formatNames = ["jpeg", "png", "webp", "tiff", "heic", "avif", "jxl"]
-    /// "jpeg, png, webp, tiff, heic, avif or jxl"
+    static let formatNames = ["jpeg", "png", "webp", "tiff", "gif", "heic", "avif", "jxl"]
+    /// "jpeg, png, webp, tiff, gif, heic, avif or jxl"
     static var formatList: String { formatNames.dropLast().joined(separator: ", ") + " or " + formatNames.last! }
     /// Every extension read as an image (folders and globs in batch).
-    static let imageExtensions: [String] = ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "tif", "tiff", "heic", "heif", "hif", "avif", "jxl"]
+    static let imageExtensions: [String] = ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "hif", "avif", "jxl"]
 
     static func displayName(_ f: ImageFileFormat) -> String {
         switch f {
@@ -59,6 +68,7 @@ enum Files {
         case .png: return "PNG"
         case .webp: return "WebP"
         case .tiff: return "TIFF"
+        case .gif: return "GIF"
         case .heif: return "HEIF"
         case .avif: return "AVIF"
         case .jxl: return "JPEG XL"
@@ -78,14 +88,14 @@ enum Files {
         }
         if path == "-" { return .png }
         guard let byName else {
-            let exts = ["jpg", "png", "webp", "tif", "heic", "avif", "jxl"].map { "." + $0 }.joined(separator: ", ")
+            let exts = ["jpg", "png", "webp", "tif", "gif", "heic", "avif", "jxl"].map { "." + $0 }.joined(separator: ", ")
             throw .usage("cannot tell the output format from '\(path)': name it \(exts), or pass --format \(formatNames.joined(separator: "|"))")
         }
         return byName
     }
 
     static func format(named text: String) -> ImageFileFormat? {
-        // The library's own extension table: jpg/jpeg, png, webp, tif/tiff, heic/heif, avif, jxl.
+        // The library's own extension table: jpg/jpeg, png, webp, tif/tiff, gif, heic/heif, avif, jxl.
         ImageFileFormat(pathExtension: text)
     }
 

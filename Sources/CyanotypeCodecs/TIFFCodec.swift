@@ -5,7 +5,7 @@ import Foundation
 /// variadic, its errors arrive as return codes plus the first message it reported, and its
 /// stderr handlers are silenced. 8/16-bit grey and RGB(A) and 32-bit float decode as stored;
 /// other layouts (palette, 1/2/4-bit, YCbCr, CMYK, planar) go through libtiff's RGBA interface
-/// and decode to 8-bit. Only the first image (directory) of a multi-page file is read.
+/// and decode to 8-bit. `page` picks a directory of a multi-page file (see `TIFFPages`).
 enum TIFFCodec {
     /// A reader over `bytes`, closed when `body` returns. libtiff's own allocations are capped
     /// at `maxAlloc` bytes each.
@@ -75,22 +75,24 @@ enum TIFFCodec {
         return h
     }
 
-    static func readHeader(_ bytes: UnsafeRawBufferPointer) throws(CodecError) -> ImageHeader {
+    static func readHeader(_ bytes: UnsafeRawBufferPointer, page: Int = 0) throws(CodecError) -> ImageHeader {
         try withReader(bytes, maxAlloc: DecodeLimits.default.maxBytes) { r throws(CodecError) in
+            if page > 0 { try TIFFPages.select(r, page) }
             let i = try info(r)
             var h = header(r, i)
-            addMetadata(&h, i, bytes)
+            addMetadata(&h, i, bytes, page: page)
             return h
         }
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
+    static func decode(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool, page: Int = 0) throws(CodecError) -> DecodedBitmap {
         // libtiff's single-allocation cap: never below 16 MiB (its directory and strip buffers
         // need some), while the pixel buffer is checked against `limits` below.
         try withReader(bytes, maxAlloc: max(limits.maxBytes, 16 << 20)) { r throws(CodecError) in
+            if page > 0 { try TIFFPages.select(r, page) }
             let info = try info(r)
             var h = header(r, info)
-            addMetadata(&h, info, bytes)
+            addMetadata(&h, info, bytes, page: page)
             guard info.mode != 0 else {
                 let why = message(r)
                 throw CodecError.unsupportedFormat(
@@ -186,19 +188,25 @@ enum TIFFCodec {
             throw .encodeFailed(detail: "TIFF: \(text)")
         }
         defer { cy_tiff_free(out) }
-        let tiff = Data(bytes: out, count: length)
+        return withMetadata(Data(bytes: out, count: length), options)
+    }
+
+    /// `tiff` with the EXIF and XMP of `options` merged into its first directory (one page or
+    /// the first of several).
+    static func withMetadata(_ tiff: Data, _ options: EncodeOptions) -> Data {
         let exif = options.exif.flatMap { $0.isEmpty ? nil : $0 }, xmp = options.xmp.flatMap { $0.isEmpty ? nil : $0 }
         guard exif != nil || xmp != nil else { return tiff }
         return ImageCodecs.tiffAddingMetadata(tiff, exif: exif, xmp: xmp)
     }
 
-    /// EXIF (built from IFD0 and its EXIF and GPS directories), XMP (tag 700), and `{TIFF}`'s
-    /// compression and photometric interpretation, from the file's own first directory.
-    static func addMetadata(_ h: inout ImageHeader, _ info: cy_tiff_info, _ bytes: UnsafeRawBufferPointer) {
+    /// `{TIFF}`'s compression and photometric interpretation of the page read, and for the
+    /// first page the EXIF (built from IFD0 and its EXIF and GPS directories) and XMP (tag
+    /// 700) of the file's first directory, where EXIF and XMP live (later pages report none).
+    static func addMetadata(_ h: inout ImageHeader, _ info: cy_tiff_info, _ bytes: UnsafeRawBufferPointer, page: Int) {
         h.formatProperties["Compression"] = .int(Int(info.compression))
         h.formatProperties["PhotometricInterpretation"] = .int(Int(info.photometric))
         if h.bitDepth == 32 { h.formatProperties["IsFloat"] = .bool(true) }
-        guard let file = TIFFBlock([UInt8](bytes)) else { return }
+        guard page == 0, let file = TIFFBlock([UInt8](bytes)) else { return }
         h.exif = ImageCodecs.exifBlock(ofTIFFFile: file)
         h.xmp = ImageCodecs.xmp(ofTIFFFile: file)
     }

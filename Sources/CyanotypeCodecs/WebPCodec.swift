@@ -1,5 +1,4 @@
 import CWebP
-import CWebPMux
 import Foundation
 
 /// The RIFF chunks of a WebP container, parsed in Swift for ICCP, EXIF and XMP.
@@ -30,6 +29,21 @@ struct WebPChunks {
     func payload(_ fourCC: String, in b: UnsafeRawBufferPointer) -> Data? {
         guard let c = chunks.first(where: { $0.fourCC == fourCC }), !c.payload.isEmpty else { return nil }
         return Data(b[c.payload])
+    }
+
+    /// The ICCP, EXIF (with the orientation and DPI it states) and XMP chunks of a still or
+    /// animated WebP, into `header`.
+    func readMetadata(_ b: UnsafeRawBufferPointer, into header: inout ImageHeader) {
+        header.iccProfile = payload("ICCP", in: b)
+        if var exif = payload("EXIF", in: b) {
+            // Some writers keep JPEG's "Exif\0\0" prefix; the field is TIFF-structured.
+            if exif.starts(with: Array("Exif\u{0}\u{0}".utf8)) { exif = exif.dropFirst(6) }
+            header.exif = Data(exif)
+            let summary = EXIFSummary(tiff: Data(exif))
+            header.orientation = summary.orientation ?? 1
+            header.dpi = summary.dpi
+        }
+        header.xmp = payload("XMP ", in: b)
     }
 }
 
@@ -70,16 +84,7 @@ enum WebPCodec {
             format: .webp, width: Int(features.width), height: Int(features.height), channels: alpha ? 4 : 3,
             bitDepth: 8, hasAlpha: alpha, colorModel: "RGB")
         let riff = WebPChunks(b)
-        header.iccProfile = riff.payload("ICCP", in: b)
-        if var exif = riff.payload("EXIF", in: b) {
-            // Some writers keep JPEG's "Exif\0\0" prefix; the field is TIFF-structured.
-            if exif.starts(with: Array("Exif\u{0}\u{0}".utf8)) { exif = exif.dropFirst(6) }
-            header.exif = Data(exif)
-            let summary = EXIFSummary(tiff: Data(exif))
-            header.orientation = summary.orientation ?? 1
-            header.dpi = summary.dpi
-        }
-        header.xmp = riff.payload("XMP ", in: b)
+        riff.readMetadata(b, into: &header)
         if let first = riff.chunks.first?.fourCC {
             // VP8 lossy, VP8L lossless; an extended file names its image chunk later.
             let image = first == "VP8X" ? riff.chunks.dropFirst().first { $0.fourCC == "VP8 " || $0.fourCC == "VP8L" }?.fourCC : first

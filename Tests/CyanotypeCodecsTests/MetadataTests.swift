@@ -179,6 +179,49 @@ func wellFormedXML(_ data: Data) -> Bool {
         #expect(t["XMP-dc:Title"] as? String == "Tour Eiffel" && t.keys.contains { $0.hasSuffix(":Make") }, "\(format)")
     }
 
+    // MARK: Animations and pages
+
+    /// Two frames through `FrameEncoder` with the fixture's EXIF, XMP and the P3 profile.
+    func encodeFrames(_ format: ImageFileFormat) throws -> Data {
+        var o = EncodeOptions()
+        o.exif = EXIFFixtures.withGPS
+        o.xmp = Data(EXIFFixtures.xmpWithGPS.utf8)
+        o.iccProfile = ColorProfiles.displayP3
+        o.lossless = true
+        let e = try FrameEncoder(format: format, options: o, pageCount: 2)
+        for f in 0..<2 {
+            let px = smoothRGBA8(width: 12, height: 8).map { $0 ^ UInt8(f * 0x40) }
+            try px.withUnsafeBufferPointer { try e.add(rgba8: $0, width: 12, height: 8, hasAlpha: false, delay: 0.2) }
+        }
+        return try e.finish(loopCount: 0)
+    }
+
+    /// APNG, animated WebP and TIFF pages keep the file's EXIF, XMP and ICC (in the first
+    /// frame's chunks, the container's chunks, the first directory), and still hold two frames.
+    @Test(arguments: [ImageFileFormat.png, .webp, .tiff]) func animationsKeepMetadata(format: ImageFileFormat) throws {
+        let data = try encodeFrames(format)
+        let h = try ImageCodecs.readHeader(data)
+        #expect(h.xmp == Data(EXIFFixtures.xmpWithGPS.utf8), "\(format) XMP")
+        #expect(h.iccProfile == ColorProfiles.displayP3, "\(format) ICC")
+        expectFixtureEXIF(h.exif, "\(format)")
+        let d = try FrameDecoder(data: data)
+        #expect(d.sequence.frameCount == 2 && d.sequence.isAnimation == (format != .tiff), "\(format)")
+        #expect(try d.frame(at: 1).width == 12, "\(format)")
+        // Later TIFF pages carry the profile but report no EXIF of their own.
+        if format == .tiff {
+            #expect(d.sequence.header(at: 1).iccProfile == ColorProfiles.displayP3 && d.sequence.header(at: 1).exif == nil)
+        }
+        if Self.haveExiftool {
+            let t = try exiftool(data, ext: Self.extensions[format]!)
+            func value(_ tag: String) -> Any? { t.first { $0.key.hasSuffix(":" + tag) }?.value }
+            let keys = t.keys.sorted().joined(separator: ", ")
+            #expect(value("Make") as? String == "Cyanotype" && value("FNumber") as? Double == 2.8, "\(format): \(keys)")
+            #expect(t["XMP-dc:Title"] as? String == "Tour Eiffel", "\(format): \(keys)")
+            #expect((value("ProfileDescription") as? String)?.contains("P3") == true, "\(format): \(keys)")
+            #expect(t["ExifTool:Warning"] == nil && t["ExifTool:Error"] == nil, "\(format): \(t["ExifTool:Warning"] ?? t["ExifTool:Error"] ?? "")")
+        }
+    }
+
     // MARK: XMP edits
 
     @Test func xmpGPSIsRemovedAndTheRestKept() throws {

@@ -65,6 +65,16 @@ extension CIFilter {
     func typedValue(forKey key: String, as: Bool.Type) -> Bool {
         (value(forKey: key).flatMap(numberValue) ?? 0) != 0
     }
+    func typedValue(forKey key: String, as: Int.Type) -> Int {
+        value(forKey: key).flatMap(numberValue).map { $0.isFinite ? Int(max(-1e15, min(1e15, $0)).rounded()) : 0 } ?? 0
+    }
+    func typedValue(forKey key: String, as: NSAttributedString.Type) -> NSAttributedString {
+        switch value(forKey: key) {
+        case let a as NSAttributedString: return a
+        case let s as String: return NSAttributedString(string: s)
+        default: return NSAttributedString(string: "")
+        }
+    }
     func typedValue(forKey key: String, as: CIImage.Type) -> CIImage? { value(forKey: key) as? CIImage }
     func typedValue(forKey key: String, as: CIVector.Type) -> CIVector { asVector(value(forKey: key)) ?? CIVector(values: []) }
     func typedValue(forKey key: String, as: CGPoint.Type) -> CGPoint { asVector(value(forKey: key))?.cgPointValue ?? .zero }

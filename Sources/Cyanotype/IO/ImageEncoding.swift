@@ -123,20 +123,7 @@ extension CIContext {
         let greyIfNeutral = ((options[.grayscaleIfNeutral] as? Bool) ?? false) && [.png, .tiff, .jpeg, .jxl].contains(format)
         let space = colorSpace ?? outputColorSpace ?? .sRGBSpace
         let strip = (options[.stripMetadata] as? Bool) ?? false
-        if !strip {
-            opts.iccProfile = ICCProfile.profile(for: space)
-            opts.dpi = options[.dpi].flatMap(numberValue) ?? image.properties[kCGImagePropertyDPIWidth].flatMap(numberValue)
-            // The orientation the pixels still need: 1 once they were turned upright. EXIF and
-            // XMP say so, and TIFF and JPEG XL write it in their own header too.
-            let orientation = (image.properties[kCGImagePropertyOrientation] as? Int).flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
-            opts.orientation = orientation
-            if let exif = image.properties[kCyanotypePropertyRawEXIF] as? Data {
-                opts.exif = ImageCodecs.exifSettingOrientation(exif, orientation)
-            }
-            if let xmp = image.properties[kCyanotypePropertyRawXMP] as? Data {
-                opts.xmp = ImageCodecs.xmpSettingOrientation(xmp, orientation)
-            }
-        }
+        if !strip { opts.addMetadata(of: image.properties, colorSpace: space, dpi: options[.dpi].flatMap(numberValue)) }
         let hasAlpha = format != .jpeg && ((options[.alphaChannel] as? Bool) ?? true)
         let format = format.codec
         do {
@@ -237,7 +224,7 @@ extension CIContext {
         guard let writer = DestinationWriter(base: buffer, rowBytes: rowBytes, bounds: pr, format: .RGBA8,
                                              colorSpace: workingColorSpace == nil ? nil : colorSpace, premultiplied: false)
         else { throw CIRenderError.unsupportedFormat(.RGBA8) }
-        let (root, w) = EncodedIO.rewrite(image.node, writer, colorManaged: workingColorSpace != nil)
+        let (root, w) = try optimized(image.node, for: writer)
 
         // Bands finish when every tile across them has been written; they are keyed by their
         // top edge (Core Image y), and encoded strictly top down.
@@ -343,5 +330,21 @@ final class BandProgress: @unchecked Sendable {
         condition.lock()
         while !feederDone { condition.wait() }
         condition.unlock()
+    }
+}
+
+extension EncodeOptions {
+    /// The metadata an encoder writes for pixels in `space` with `properties` (a `CIImage`'s,
+    /// or an image destination's): the ICC profile of a colour space other than sRGB, the DPI
+    /// (`dpi`, else the DPIWidth property), and the raw EXIF and XMP with their orientation set
+    /// to the Orientation property (1 once the pixels were turned upright); TIFF and JPEG XL
+    /// write that orientation in their own header too.
+    mutating func addMetadata(of properties: [String: Any], colorSpace space: CGColorSpace, dpi: Double?) {
+        iccProfile = ICCProfile.profile(for: space)
+        self.dpi = dpi ?? properties[kCGImagePropertyDPIWidth].flatMap(numberValue)
+        let orientation = (properties[kCGImagePropertyOrientation] as? Int).flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
+        self.orientation = orientation
+        if let exif = properties[kCyanotypePropertyRawEXIF] as? Data { self.exif = ImageCodecs.exifSettingOrientation(exif, orientation) }
+        if let xmp = properties[kCyanotypePropertyRawXMP] as? Data { self.xmp = ImageCodecs.xmpSettingOrientation(xmp, orientation) }
     }
 }

@@ -188,6 +188,18 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "9",
         documentation: "The pixel with the smallest alpha, ties as CIAreaMaximumAlpha.\n\nThe area reductions: one small image summarising the region `inputExtent` of the input (the whole input when that is empty, the default), each with its own reduction.")
+    static let CIAttributedTextImageGenerator = FilterDescriptor(
+        name: "CIAttributedTextImageGenerator", displayName: "Attributed Text Image Generator",
+        summary: "Renders an attributed string to an image.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputText", displayName: "Text", className: "NSAttributedString", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The text: an NSAttributedString (a plain String is drawn in the defaults)."),
+            FilterInputDescriptor(key: "inputScaleFactor", displayName: "Scale Factor", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 4.0, documentation: "Multiplies every run's font size and kerning."),
+            FilterInputDescriptor(key: "inputPadding", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 200.0, sliderMinimum: 0.0, sliderMaximum: 50.0, documentation: "Clear pixels added on every side of the text's box (not scaled)."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11",
+        documentation: "An attributed string set as CITextImageGenerator sets text, each run in its own font, size and colour: `.font` (an `NSFont`/`UIFont`; absent: Helvetica 12, here Liberation Sans), `.foregroundColor` (a `CIColor`; absent: black), `.kern` (points added after every character, the font's pair kerning off, as in Core Text; absent: the font's kerning) and `.paragraphStyle` (an `NSParagraphStyle`: its alignment places each line in the text's box, and its base writing direction orders the paragraph; read from the paragraph's first character). Other attributes are ignored. Font sizes are limited to 1024 points, as CITextImageGenerator's.")
     static let CIAztecCodeGenerator = FilterDescriptor(
         name: "CIAztecCodeGenerator", displayName: "Aztec Code Generator",
         summary: "Encodes message bytes as an Aztec 2D barcode image.",
@@ -380,6 +392,18 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9",
         documentation: "Four dot screens (the CIDotScreen pattern) of cyan, magenta, yellow and black ink at the printers' angles `angle + 15°` (C), `angle + 75°` (M), `angle` (Y), `angle + 45°` (K), on white paper. From the straight sRGB-encoded colour `(r, g, b)`: `c = 1 - r, m = 1 - g, y = 1 - b`, black generation `k = gcr * min(c, m, y)`, under colour removal `c -= ucr * k` (same for m, y). Each ink is screened with tone `1 - ink`, giving paper fractions `sC, sM, sY, sK`, and the inks multiply: encoded `(sC * sK, sM * sK, sY * sK)`, decoded to the working space; alpha is kept.")
+    static let CICameraCalibrationLensCorrection = FilterDescriptor(
+        name: "CICameraCalibrationLensCorrection", displayName: "Lens Correction for AVC",
+        summary: "Corrects (or applies) lens distortion using camera calibration data from a capture.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAVCameraCalibrationData", displayName: "Calibration Data object of type AVCameraCalibrationData", className: "AVCameraCalibrationData", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputUseInverseLookUpTable", displayName: "Use Inverse Look Up Table", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.14", availableIOS: "12",
+        documentation: "In Core Image, removes (or adds) the lens distortion described by an `AVCameraCalibrationData` from an Apple camera capture. Cyanotype has no AVFoundation: no image, a typed `unavailable` error.")
     static let CICheckerboardGenerator = FilterDescriptor(
         name: "CICheckerboardGenerator", displayName: "Checkerboard",
         summary: "Generates an infinite two-color checkerboard pattern.",
@@ -877,6 +901,19 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6",
         documentation: "A photocopier's light bar sweeps across `extent` at `angle`, leaving the target behind it: inside the bar the target lit by the opaque `color`, `out = target * (1 - k) + (color, 1) * k`, `k = min(1, opacity * sin(πu))` (so the default opacity 1.3 saturates the bar's core).\n\nThe sweeping transitions: a straight edge moves along the direction `n = (cos angle, sin angle)`. With `p = dot(pixel centre, n)` and `[p0, p1]` the range of `p` over the rectangle `extent`, the edge runs from `p0` at time 0 past `p1` at time 1, with a band `width` pixels wide behind it: `edge = p0 + time * (p1 - p0 + width)` and `u = (p - edge + width) / width`. `u >= 1` (ahead of the band) is the input, `u <= 0` (behind it) the target; each filter says what the band shows.")
+    static let CICoreMLModelFilter = FilterDescriptor(
+        name: "CICoreMLModelFilter", displayName: "CoreML Model Filter",
+        summary: "Runs a Core ML image-to-image model on the input.",
+        categories: ["CICategoryBuiltIn", "CICategoryStillImage", "CICategoryStylize"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputModel", displayName: "Model", className: "MLModel", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputHeadIndex", displayName: "Head Index", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 10.0, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputSoftmaxNormalization", displayName: "Softmax Normalization", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.14", availableIOS: "12",
+        documentation: "In Core Image, runs an image-to-image Core ML model (`inputModel`, an `MLModel`) on the input. Cyanotype has no Core ML: no image, a typed `unavailable` error.")
     static let CICrop = FilterDescriptor(
         name: "CICrop", displayName: "Crop",
         summary: "Crops the image to a rectangle.",
@@ -911,6 +948,32 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
         documentation: "W3C darken, `B = min(Cb, Cs)`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+    static let CIDepthBlurEffect = FilterDescriptor(
+        name: "CIDepthBlurEffect", displayName: "Depth Blur Effect",
+        summary: "Portrait-style background blur driven by disparity/depth, matte and face landmarks.",
+        categories: ["CICategoryBlur", "CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputDisparityImage", displayName: "Disparity Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMatteImage", displayName: "Matte Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputHairImage", displayName: "Hair Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputGlassesImage", displayName: "Glasses Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputGainMap", displayName: "Gain Map", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAperture", displayName: "Aperture", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 22.0, sliderMinimum: 1.0, sliderMaximum: 22.0),
+            FilterInputDescriptor(key: "inputLeftEyePositions", displayName: "Left Eye Positions", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([-1.0, -1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRightEyePositions", displayName: "Right Eye Positions", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([-1.0, -1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputChinPositions", displayName: "Chin Positions", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([-1.0, -1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputNosePositions", displayName: "Nose Positions", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([-1.0, -1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputFocusRect", displayName: "Focus Rectangle", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: nil, identity: .vector([-8.988465674311579e+307, -8.988465674311579e+307, 1.7976931348623157e+308, 1.7976931348623157e+308]), minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputLumaNoiseScale", displayName: "Luma Noise Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 0.1, sliderMinimum: 0.0, sliderMaximum: 0.1),
+            FilterInputDescriptor(key: "inputScaleFactor", displayName: "Scale Factor", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputCalibrationData", displayName: "Calibration Data", className: "AVCameraCalibrationData", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputAuxDataMetadata", displayName: "Aux Data Metadata", className: "CGImageMetadataRef", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputShape", displayName: "Shape", className: "NSString", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11",
+        documentation: "In Core Image, Portrait mode's background blur, driven by the disparity map, the person, hair and glasses mattes, the face landmarks and the camera calibration of an Apple camera capture. Cyanotype has neither that data nor Apple's portrait pipeline: no image, a typed `unavailable` error.")
     static let CIDepthToDisparity = FilterDescriptor(
         name: "CIDepthToDisparity", displayName: "Depth To Disparity",
         summary: "Converts a depth map to a disparity map (reciprocal).",
@@ -1074,7 +1137,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CIEightfoldReflectedTile (p4m): the square of side `width` centred on `center`, folded by its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "CIEightfoldReflectedTile (p4m): the square of side `width` centred on `center`, folded by its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CIExclusionBlendMode = FilterDescriptor(
         name: "CIExclusionBlendMode", displayName: "Exclusion Blend Mode",
         summary: "Blend mode: exclusion (lower-contrast variant of difference).",
@@ -1141,7 +1204,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "The same parallelogram cell as CIFourfoldTranslatedTile, reflected in its sides: each lattice coordinate s, t folded by a triangle wave into [-1/2, 1/2] (mirrors at every half-integer). With the default right acute angle this is pmm, four copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "The same parallelogram cell as CIFourfoldTranslatedTile, reflected in its sides: each lattice coordinate s, t folded by a triangle wave into [-1/2, 1/2] (mirrors at every half-integer). With the default right acute angle this is pmm, four copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CIFourfoldRotatedTile = FilterDescriptor(
         name: "CIFourfoldRotatedTile", displayName: "Fourfold Rotated Tile",
         summary: "Tiles the image by rotating copies in 90-degree steps.",
@@ -1154,7 +1217,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CIFourfoldRotatedTile (p4): square cells of side `width`, the one at the centre holding the image; four cells meet at each cell corner, each a quarter-turn from its neighbour about that corner (period 2 width).\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "CIFourfoldRotatedTile (p4): square cells of side `width`, the one at the centre holding the image; four cells meet at each cell corner, each a quarter-turn from its neighbour about that corner (period 2 width).\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CIFourfoldTranslatedTile = FilterDescriptor(
         name: "CIFourfoldTranslatedTile", displayName: "Fourfold Translated Tile",
         summary: "Tiles the image using four translated copies.",
@@ -1168,7 +1231,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CIFourfoldTranslatedTile (p1): the parallelogram cell {s a + t b : s, t in [-1/2, 1/2)} centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the cell frame, repeated by the lattice translations (s and t reduced modulo 1).\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "CIFourfoldTranslatedTile (p1): the parallelogram cell {s a + t b : s, t in [-1/2, 1/2)} centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the cell frame, repeated by the lattice translations (s and t reduced modulo 1).\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CIGammaAdjust = FilterDescriptor(
         name: "CIGammaAdjust", displayName: "Gamma Adjust",
         summary: "Applies a power (gamma) curve to color values.",
@@ -1229,7 +1292,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CIGlideReflectedTile (pg): square cells of side `width` centred on (i w, j w) in the cell frame, translated; the cells of odd columns are mirrored top to bottom (a glide reflection: a step of `width` along the angle with a flip across it).\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "CIGlideReflectedTile (pg): square cells of side `width` centred on (i w, j w) in the cell frame, translated; the cells of odd columns are mirrored top to bottom (a glide reflection: a step of `width` along the angle with a flip across it).\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CIGloom = FilterDescriptor(
         name: "CIGloom", displayName: "Gloom",
         summary: "Dulls highlights (inverse of bloom).",
@@ -1374,13 +1437,13 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputCount", displayName: "Count", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(6.0), identity: nil, minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 64.0, documentation: "The number of mirrors, rounded to a whole number."),
+            FilterInputDescriptor(key: "inputCount", displayName: "Count", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(6.0), identity: nil, minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 64.0),
             FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
             FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9",
-        documentation: "Mirrors through `center` every 180 / count degrees (the dihedral group of order 2 count); each pixel's polar angle, measured from `angle`, is reflected into the wedge [0, 180 / count] degrees, its distance from the centre kept.")
+        documentation: "Mirrors through `center` every 180 / count degrees (the dihedral group of order 2 count); each pixel's polar angle, measured from `angle`, is reflected into the wedge [0, 180 / count] degrees, its distance from the centre kept. `inputCount` is rounded to a whole number, at least 1 (Apple's minimum) and at most 4096.")
     static let CILabDeltaE = FilterDescriptor(
         name: "CILabDeltaE", displayName: "Lab ∆E",
         summary: "Per-pixel CIE Delta E color difference between two images.",
@@ -1459,7 +1522,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "9",
-        documentation: "Black lines over clear, Apple's documented pipeline (noise reduction, Sobel edges, threshold, contrast). Noise reduction (NoiseReductionNode), on the input clamped to its extent: `smooth` is the mean of the 3x3 neighbours whose luma is within `NRNoiseLevel` of the pixel's, `mean` the mean of all nine, and `N = smooth + NRSharpness * (smooth - mean)`. Then with E the Sobel magnitude of N's luma, `alpha = clamp(contrast * (edgeIntensity * E - threshold), 0, 1)`, colour black (premultiplied (0, 0, 0, alpha)). Composite it over an image to see it.")
+        documentation: "Black lines over clear, Apple's documented pipeline (noise reduction, Sobel edges, threshold, contrast). Noise reduction (`NoiseReduction`), on the input clamped to its extent: `smooth` is the mean of the 3x3 neighbours whose luma is within `NRNoiseLevel` of the pixel's, `mean` the mean of all nine, and `N = smooth + NRSharpness * (smooth - mean)`. Then with E the Sobel magnitude of N's luma, `alpha = clamp(contrast * (edgeIntensity * E - threshold), 0, 1)`, colour black (premultiplied (0, 0, 0, alpha)). Composite it over an image to see it.")
     static let CILineScreen = FilterDescriptor(
         name: "CILineScreen", displayName: "Line Screen",
         summary: "Halftone screen made of parallel lines.",
@@ -1735,7 +1798,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9",
-        documentation: "Squares of side `width` on a grid through `center` along the angle; each shows the image around its own centre m scaled by 1 / `inputScale` (pixel m + o reads the input at m + scale o, so scale 1 is the image itself and 0 fills each square with the colour at its centre).")
+        documentation: "Squares of side `width` on a grid through `center` along the angle; each shows the image around its own centre m scaled by 1 / `inputScale` (pixel m + o reads the input at m + scale o, so scale 1 is the image itself and 0 fills each square with the colour at its centre). `inputScale` is limited to [0, 2^20].")
     static let CIOverlayBlendMode = FilterDescriptor(
         name: "CIOverlayBlendMode", displayName: "Overlay Blend Mode",
         summary: "Blend mode: overlay.",
@@ -1805,7 +1868,18 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9",
-        documentation: "The parallelogram of CIFourfoldReflectedTile (sides `width` along the angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides and so repeated over the plane; the same construction as CIFourfoldReflectedTile.\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "The parallelogram of CIFourfoldReflectedTile (sides `width` along the angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides and so repeated over the plane; the same construction as CIFourfoldReflectedTile.\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+    static let CIPersonSegmentation = FilterDescriptor(
+        name: "CIPersonSegmentation", displayName: "Person Segmentation",
+        summary: "Returns a low-resolution mask of people in the image (ML-based).",
+        categories: ["CICategoryBuiltIn", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputQualityLevel", displayName: "Quality Level", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 2.0, sliderMinimum: 0.0, sliderMaximum: 2.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "12.0", availableIOS: "15",
+        documentation: "In Core Image, a mask of the people in the image from Vision's person-segmentation network. Cyanotype has no such model: no image, a typed `unavailable` error.")
     static let CIPerspectiveCorrection = FilterDescriptor(
         name: "CIPerspectiveCorrection", displayName: "Perspective Correction",
         summary: "Maps a quadrilateral given by four corners onto a rectangle (deskew).",
@@ -2085,6 +2159,16 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "7",
         documentation: "The inverse sRGB transfer function on straight colour, mirrored for negative values (extended sRGB).")
+    static let CISaliencyMapFilter = FilterDescriptor(
+        name: "CISaliencyMapFilter", displayName: "Saliency Map Filter",
+        summary: "Produces a heat map of visually salient areas (ML-based).",
+        categories: ["CICategoryBuiltIn", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.14", availableIOS: "12",
+        documentation: "In Core Image, a heat map of the image's salient areas from Vision's saliency network. Cyanotype has no such model: no image, a typed `unavailable` error.")
     static let CISaturationBlendMode = FilterDescriptor(
         name: "CISaturationBlendMode", displayName: "Saturation Blend Mode",
         summary: "Blend mode: background luminance and hue with the source saturation.",
@@ -2153,7 +2237,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CISixfoldReflectedTile (p3m1): the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2) of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "CISixfoldReflectedTile (p3m1): the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2) of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CISixfoldRotatedTile = FilterDescriptor(
         name: "CISixfoldRotatedTile", displayName: "Sixfold Rotated Tile",
         summary: "Tiles the image by rotating copies in 60-degree steps.",
@@ -2166,7 +2250,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CISixfoldRotatedTile (p6): hexagons of circumradius `width` (6-fold centres `width` * sqrt(3) apart, one at `center`), each the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's centre.\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "CISixfoldRotatedTile (p6): hexagons of circumradius `width` (6-fold centres `width` * sqrt(3) apart, one at `center`), each the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's centre.\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CISmoothLinearGradient = FilterDescriptor(
         name: "CISmoothLinearGradient", displayName: "Smooth Linear Gradient",
         summary: "Linear gradient between two points using a smooth (S-curve) interpolation.",
@@ -2343,6 +2427,20 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.7", availableIOS: "5",
         documentation: "A von Kries (Bradford) white-point adaptation from the white of `inputNeutral` (colour temperature in kelvin, tint) to that of `inputTargetNeutral`. A higher neutral temperature than the target warms the image.")
+    static let CITextImageGenerator = FilterDescriptor(
+        name: "CITextImageGenerator", displayName: "Text Image Generator",
+        summary: "Renders a plain string with a named font and size to an image.",
+        categories: ["CICategoryBuiltIn", "CICategoryGenerator", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputText", displayName: "Text", className: "NSString", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The text: a String (or NSString)."),
+            FilterInputDescriptor(key: "inputFontName", displayName: "Font Name", className: "NSString", attributeType: nil, defaultValue: .string("HelveticaNeue"), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The font: a PostScript name (\"DejaVuSans-Bold\"), a full or family name (\"Liberation Serif\"), or a family with a style (\"Helvetica-BoldOblique\"), found through fontconfig, whose aliases stand in for Apple's fonts (Helvetica and Arial are Liberation Sans, Times Liberation Serif, Courier Liberation Mono; HelveticaNeue, the default, is read as Helvetica). A name no installed font answers to falls back to fontconfig's default sans-serif font."),
+            FilterInputDescriptor(key: "inputFontSize", displayName: "Font Size", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(12.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 9.0, sliderMaximum: 128.0, documentation: "The size in points: pixels per em at scale factor 1."),
+            FilterInputDescriptor(key: "inputScaleFactor", displayName: "Scale Factor", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 4.0, documentation: "Multiplies the font size (a scale of 2 draws Retina-sized text)."),
+            FilterInputDescriptor(key: "inputPadding", displayName: "Padding", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 200.0, sliderMinimum: 0.0, sliderMaximum: 50.0, documentation: "Clear pixels added on every side of the text's box (not scaled)."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11",
+        documentation: "`inputText` set in one font, black on clear, with anti-aliasing. Shaped by HarfBuzz (kerning, ligatures, combining marks, Arabic joining), ordered by the Unicode bidirectional algorithm (FriBidi), so right-to-left runs read in visual order; a character the font lacks is drawn from the first installed font that has it, in fontconfig's order of preference. Line breaks in the text start new lines (left-aligned in a left-to-right paragraph, right-aligned in a right-to-left one); lines are not wrapped. The extent is (0, 0) and the text's box plus `inputPadding` pixels on every side; the text's box is its typographic bounds (each line as wide as its advances and as tall as its fonts' ascent and descent, lines spaced by the fonts' line gap), grown to any ink that reaches outside them. Text with no characters gives the empty image. Glyphs are at most 4096 pixels per em (a larger size times scale is drawn at 4096).")
     static let CIThermal = FilterDescriptor(
         name: "CIThermal", displayName: "Thermal",
         summary: "Preset false-color \"thermal camera\" look.",
@@ -2401,14 +2499,14 @@ enum Catalog {
         categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
         inputs: [
             FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            FilterInputDescriptor(key: "inputPoint", displayName: "Point", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The central triangle's centroid."),
-            FilterInputDescriptor(key: "inputSize", displayName: "Size", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(700.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1000.0, documentation: "The triangle's side, in pixels."),
+            FilterInputDescriptor(key: "inputPoint", displayName: "Point", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputSize", displayName: "Size", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(700.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1000.0),
             FilterInputDescriptor(key: "inputRotation", displayName: "Rotation", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(5.924285296593801), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
-            FilterInputDescriptor(key: "inputDecay", displayName: "Decay", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.85), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0, documentation: "How much the colour keeps per triangle size of distance (1: no fade)."),
+            FilterInputDescriptor(key: "inputDecay", displayName: "Decay", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.85), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "6",
-        documentation: "The equilateral triangle of side `inputSize` with its centroid on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the p3m1 group of CISixfoldReflectedTile); the colour (not the alpha) is then scaled by `decay^(d / size)`, d the pixel's distance from `inputPoint`, so it fades away from the central triangle.")
+        documentation: "The equilateral triangle of side `inputSize` (2^-10 ... 2^30) with its centroid on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the p3m1 group of CISixfoldReflectedTile); the colour (not the alpha) is then scaled by `decay^(d / size)`, d the pixel's distance from `inputPoint`, so it fades away from the central triangle. `inputDecay` is limited to [0, 1] (0 acts as 1e-12).")
     static let CITriangleTile = FilterDescriptor(
         name: "CITriangleTile", displayName: "Triangle Tile",
         summary: "Tiles a triangular region of the image.",
@@ -2421,7 +2519,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9",
-        documentation: "CITriangleTile (p2): the equilateral triangle of side `width` with its centroid on `center`, one side along the angle, repeated by the translations of its sides' vectors; the triangles between, pointing the other way, are its half-turns about its sides' midpoints.\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "CITriangleTile (p2): the equilateral triangle of side `width` with its centroid on `center`, one side along the angle, repeated by the translations of its sides' vectors; the triangles between, pointing the other way, are its half-turns about its sides' midpoints.\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CITwelvefoldReflectedTile = FilterDescriptor(
         name: "CITwelvefoldReflectedTile", displayName: "Twelvefold Reflected Tile",
         summary: "Tiles the image with 12-way reflective symmetry.",
@@ -2434,7 +2532,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
-        documentation: "CITwelvefoldReflectedTile (p6m): the 30-60-90 triangle (0, 0), (w, 0), w (3/4, sqrt(3)/4) of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill each hexagon of CISixfoldRotatedTile.\n\nThe wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+        documentation: "CITwelvefoldReflectedTile (p6m): the 30-60-90 triangle (0, 0), (w, 0), w (3/4, sqrt(3)/4) of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill each hexagon of CISixfoldRotatedTile.\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
     static let CITwirlDistortion = FilterDescriptor(
         name: "CITwirlDistortion", displayName: "Twirl Distortion",
         summary: "Twists pixels around a center by an angle that fades with distance.",
@@ -2550,6 +2648,7 @@ extension BuiltinFilters {
         affineClamp,
         affineTile,
         affineTransform,
+        attributedTextImageGenerator,
         aztecCodeGenerator,
         barcodeGenerator,
         barsSwipeTransition,
@@ -2561,6 +2660,7 @@ extension BuiltinFilters {
         bumpDistortion,
         bumpDistortionLinear,
         cmykHalftone,
+        cameraCalibrationLensCorrection,
         checkerboardGenerator,
         circleSplashDistortion,
         circularWrap,
@@ -2587,8 +2687,10 @@ extension BuiltinFilters {
         constantColorGenerator,
         convertLabToRGB,
         convertRGBtoLab,
+        coreMLModelFilter,
         crop,
         crystallize,
+        depthBlurEffect,
         depthToDisparity,
         disintegrateWithMaskTransition,
         disparityToDepth,
@@ -2633,6 +2735,7 @@ extension BuiltinFilters {
         pdf417BarcodeGenerator,
         paletteCentroid,
         palettize,
+        personSegmentation,
         perspectiveCorrection,
         perspectiveTransform,
         perspectiveTransformWithExtent,
@@ -2647,6 +2750,7 @@ extension BuiltinFilters {
         roundedRectangleStrokeGenerator,
         rowAverage,
         sRGBToneCurveToLinear,
+        saliencyMapFilter,
         sepiaTone,
         sharpenLuminance,
         signedDistanceGradientFromRedMask,
@@ -2657,6 +2761,7 @@ extension BuiltinFilters {
         stripesGenerator,
         sunbeamsGenerator,
         temperatureAndTint,
+        textImageGenerator,
         thermal,
         toneCurve,
         toneMapHeadroom,
@@ -2921,6 +3026,33 @@ public protocol CIAreaMinimumAlpha: CIFilterProtocol {
     ///
     /// Core Image: `inputExtent`, rectangle; default (0, 0, 0, 0).
     var extent: CGRect { get set }
+}
+
+/// Typed access to the inputs of CIAttributedTextImageGenerator.
+///
+/// An attributed string set as CITextImageGenerator sets
+/// text, each run in its own font, size and colour: `.font` (an `NSFont`/`UIFont`; absent:
+/// Helvetica 12, here Liberation Sans), `.foregroundColor` (a `CIColor`; absent: black),
+/// `.kern` (points added after every character, the font's pair kerning off, as in Core
+/// Text; absent: the font's kerning) and `.paragraphStyle` (an `NSParagraphStyle`: its
+/// alignment places each line in the text's box, and its base writing direction orders the
+/// paragraph; read from the paragraph's first character). Other attributes are ignored.
+/// Font sizes are limited to 1024 points, as CITextImageGenerator's.
+public protocol CIAttributedTextImageGenerator: CIFilterProtocol {
+    /// The text: an NSAttributedString (a plain String is drawn in the defaults).
+    ///
+    /// Core Image: `inputText`, NSAttributedString.
+    var text: NSAttributedString { get set }
+    /// Multiplies every run's font size and kerning.
+    ///
+    /// Core Image: `inputScaleFactor`, scalar; default 1, minimum 0, slider 1...4.
+    ///
+    /// Cyanotype uses at most 16: each glyph's bitmap is drawn when the image is made, and past 16 times those bitmaps outgrow memory.
+    var scaleFactor: Float { get set }
+    /// Clear pixels added on every side of the text's box (not scaled).
+    ///
+    /// Core Image: `inputPadding`, integer; default 0, range 0...200, slider 0...50.
+    var padding: Float { get set }
 }
 
 /// Typed access to the inputs of CIAztecCodeGenerator.
@@ -3769,6 +3901,28 @@ public protocol CICopyMachineTransition: CITransitionFilter {
     var opacity: Float { get set }
 }
 
+/// Typed access to the inputs of CICoreMLModelFilter.
+///
+/// In Core Image, runs an image-to-image Core ML model (`inputModel`,
+/// an `MLModel`) on the input. Cyanotype has no Core ML: no image, a typed
+/// `unavailable` error.
+public protocol CICoreMLModel: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// Model.
+    ///
+    /// Core Image: `inputModel`, MLModel.
+    var model: Any? { get set }
+    /// Head Index.
+    ///
+    /// Core Image: `inputHeadIndex`, integer; default 0, range 0...10.
+    var headIndex: Float { get set }
+    /// Softmax Normalization.
+    ///
+    /// Core Image: `inputSoftmaxNormalization`, boolean; default false, range 0...1.
+    var softmaxNormalization: Bool { get set }
+}
+
 /// Typed access to the inputs of CICrystallize.
 ///
 /// Flat polygons, the Voronoi cells of a jittered grid. Grid cells of side
@@ -4001,7 +4155,7 @@ public protocol CIEdges: CIFilterProtocol {
 /// its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle
 /// (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -4014,8 +4168,6 @@ public protocol CIEightfoldReflectedTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -4024,8 +4176,6 @@ public protocol CIEightfoldReflectedTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
 }
 
@@ -4109,7 +4259,7 @@ public protocol CIFlashTransition: CITransitionFilter {
 /// (mirrors at every half-integer). With the default right acute angle this is pmm, four
 /// copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -4122,8 +4272,6 @@ public protocol CIFourfoldReflectedTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -4132,8 +4280,6 @@ public protocol CIFourfoldReflectedTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
     /// Acute Angle.
     ///
@@ -4147,7 +4293,7 @@ public protocol CIFourfoldReflectedTile: CIFilterProtocol {
 /// the image; four cells meet at each cell corner, each a quarter-turn from its neighbour
 /// about that corner (period 2 width).
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -4160,8 +4306,6 @@ public protocol CIFourfoldRotatedTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -4170,8 +4314,6 @@ public protocol CIFourfoldRotatedTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
 }
 
@@ -4181,7 +4323,7 @@ public protocol CIFourfoldRotatedTile: CIFilterProtocol {
 /// centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the
 /// cell frame, repeated by the lattice translations (s and t reduced modulo 1).
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -4194,8 +4336,6 @@ public protocol CIFourfoldTranslatedTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -4204,8 +4344,6 @@ public protocol CIFourfoldTranslatedTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
     /// Acute Angle.
     ///
@@ -4297,7 +4435,7 @@ public protocol CIGlassDistortion: CIFilterProtocol {
 /// frame, translated; the cells of odd columns are mirrored top to bottom (a glide
 /// reflection: a step of `width` along the angle with a flip across it).
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -4310,8 +4448,6 @@ public protocol CIGlideReflectedTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -4320,8 +4456,6 @@ public protocol CIGlideReflectedTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
 }
 
@@ -4575,11 +4709,12 @@ public protocol CIKMeans: CIFilterProtocol {
 ///
 /// Mirrors through `center` every 180 / count degrees (the dihedral group of
 /// order 2 count); each pixel's polar angle, measured from `angle`, is reflected into the
-/// wedge [0, 180 / count] degrees, its distance from the centre kept.
+/// wedge [0, 180 / count] degrees, its distance from the centre kept. `inputCount` is
+/// rounded to a whole number, at least 1 (Apple's minimum) and at most 4096.
 public protocol CIKaleidoscope: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// The number of mirrors, rounded to a whole number.
+    /// Count.
     ///
     /// Core Image: `inputCount`, scalar; default 6, minimum 1, slider 1...64.
     ///
@@ -4696,7 +4831,7 @@ public protocol CILightTunnel: CIFilterProtocol {
 /// Typed access to the inputs of CILineOverlay.
 ///
 /// Black lines over clear, Apple's documented pipeline (noise reduction,
-/// Sobel edges, threshold, contrast). Noise reduction (NoiseReductionNode), on the input
+/// Sobel edges, threshold, contrast). Noise reduction (`NoiseReduction`), on the input
 /// clamped to its extent: `smooth` is the mean of the 3x3 neighbours whose luma is within
 /// `NRNoiseLevel` of the pixel's, `mean` the mean of all nine, and
 /// `N = smooth + NRSharpness * (smooth - mean)`. Then with E the Sobel magnitude of N's
@@ -5052,7 +5187,7 @@ public protocol CIMorphologyRectangleMinimum: CIFilterProtocol {
 /// Squares of side `width` on a grid through `center` along the angle; each shows
 /// the image around its own centre m scaled by 1 / `inputScale` (pixel m + o reads the input
 /// at m + scale o, so scale 1 is the image itself and 0 fills each square with the colour at
-/// its centre).
+/// its centre). `inputScale` is limited to [0, 2^20].
 public protocol CIOpTile: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
@@ -5182,7 +5317,7 @@ public protocol CIPalettize: CIFilterProtocol {
 /// angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides
 /// and so repeated over the plane; the same construction as CIFourfoldReflectedTile.
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -5195,8 +5330,6 @@ public protocol CIParallelogramTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -5209,9 +5342,21 @@ public protocol CIParallelogramTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
+}
+
+/// Typed access to the inputs of CIPersonSegmentation.
+///
+/// In Core Image, a mask of the people in the image from Vision's
+/// person-segmentation network. Cyanotype has no such model: no image, a typed
+/// `unavailable` error.
+public protocol CIPersonSegmentation: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// Quality Level.
+    ///
+    /// Core Image: `inputQualityLevel`, integer; default 0, range 0...2, slider 0...2.
+    var qualityLevel: Int { get set }
 }
 
 /// What Apple's CIFourCoordinateGeometryFilter filters share.
@@ -5521,6 +5666,16 @@ public protocol CISRGBToneCurveToLinear: CIFilterProtocol {
     var inputImage: CIImage? { get set }
 }
 
+/// Typed access to the inputs of CISaliencyMapFilter.
+///
+/// In Core Image, a heat map of the image's salient areas from
+/// Vision's saliency network. Cyanotype has no such model: no image, a typed
+/// `unavailable` error.
+public protocol CISaliencyMap: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+}
+
 /// Typed access to the inputs of CISepiaTone.
 ///
 /// Mixes each pixel with its sepia version (the W3C sepia matrix) by
@@ -5578,7 +5733,7 @@ public protocol CISignedDistanceGradientFromRedMask: CIFilterProtocol {
 /// of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every
 /// vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -5591,8 +5746,6 @@ public protocol CISixfoldReflectedTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -5601,8 +5754,6 @@ public protocol CISixfoldReflectedTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
 }
 
@@ -5613,7 +5764,7 @@ public protocol CISixfoldReflectedTile: CIFilterProtocol {
 /// w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's
 /// centre.
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -5626,8 +5777,6 @@ public protocol CISixfoldRotatedTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -5636,8 +5785,6 @@ public protocol CISixfoldRotatedTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
 }
 
@@ -5859,6 +6006,51 @@ public protocol CITemperatureAndTint: CIFilterProtocol {
     var targetNeutral: CIVector { get set }
 }
 
+/// Typed access to the inputs of CITextImageGenerator.
+///
+/// `inputText` set in one font, black on clear, with anti-aliasing.
+/// Shaped by HarfBuzz (kerning, ligatures, combining marks, Arabic joining), ordered by the
+/// Unicode bidirectional algorithm (FriBidi), so right-to-left runs read in visual order;
+/// a character the font lacks is drawn from the first installed font that has it, in
+/// fontconfig's order of preference. Line breaks in the text start new lines (left-aligned
+/// in a left-to-right paragraph, right-aligned in a right-to-left one); lines are not
+/// wrapped. The extent is (0, 0) and the text's box plus `inputPadding` pixels on every
+/// side; the text's box is its typographic bounds (each line as wide as its advances and as
+/// tall as its fonts' ascent and descent, lines spaced by the fonts' line gap), grown to any
+/// ink that reaches outside them. Text with no characters gives the empty image. Glyphs are
+/// at most 4096 pixels per em (a larger size times scale is drawn at 4096).
+public protocol CITextImageGenerator: CIFilterProtocol {
+    /// The text: a String (or NSString).
+    ///
+    /// Core Image: `inputText`, NSString.
+    var text: String { get set }
+    /// The font: a PostScript name ("DejaVuSans-Bold"), a full or family name
+    /// ("Liberation Serif"), or a family with a style ("Helvetica-BoldOblique"), found through
+    /// fontconfig, whose aliases stand in for Apple's fonts (Helvetica and Arial are Liberation
+    /// Sans, Times Liberation Serif, Courier Liberation Mono; HelveticaNeue, the default, is
+    /// read as Helvetica). A name no installed font answers to falls back to fontconfig's
+    /// default sans-serif font.
+    ///
+    /// Core Image: `inputFontName`, NSString; default "HelveticaNeue".
+    var fontName: String { get set }
+    /// The size in points: pixels per em at scale factor 1.
+    ///
+    /// Core Image: `inputFontSize`, scalar; default 12, minimum 0, slider 9...128.
+    ///
+    /// Cyanotype uses at most 1024: each glyph's bitmap is drawn when the image is made, and past 1024 points those bitmaps outgrow memory.
+    var fontSize: Float { get set }
+    /// Multiplies the font size (a scale of 2 draws Retina-sized text).
+    ///
+    /// Core Image: `inputScaleFactor`, scalar; default 1, minimum 0, slider 1...4.
+    ///
+    /// Cyanotype uses at most 16: each glyph's bitmap is drawn when the image is made, and past 16 times those bitmaps outgrow memory.
+    var scaleFactor: Float { get set }
+    /// Clear pixels added on every side of the text's box (not scaled).
+    ///
+    /// Core Image: `inputPadding`, integer; default 0, range 0...200, slider 0...50.
+    var padding: Float { get set }
+}
+
 /// Typed access to the inputs of CIThermal.
 ///
 /// CIThermal (approximation): the sRGB-encoded luma picks a colour on a thermal-camera
@@ -5959,21 +6151,21 @@ public protocol CITorusLensDistortion: CIFilterProtocol {
 
 /// Typed access to the inputs of CITriangleKaleidoscope.
 ///
-/// The equilateral triangle of side `inputSize` with its centroid
-/// on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the p3m1 group of
-/// CISixfoldReflectedTile); the colour (not the alpha) is then scaled by
+/// The equilateral triangle of side `inputSize` (2^-10 ... 2^30) with
+/// its centroid on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the
+/// p3m1 group of CISixfoldReflectedTile); the colour (not the alpha) is then scaled by
 /// `decay^(d / size)`, d the pixel's distance from `inputPoint`, so it fades away from the
-/// central triangle.
+/// central triangle. `inputDecay` is limited to [0, 1] (0 acts as 1e-12).
 public protocol CITriangleKaleidoscope: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
-    /// The central triangle's centroid.
+    /// Point.
     ///
     /// Core Image: `inputPoint`, position; default (150, 150).
     ///
     /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var point: CGPoint { get set }
-    /// The triangle's side, in pixels.
+    /// Size.
     ///
     /// Core Image: `inputSize`, scalar; default 700, slider 0...1000.
     ///
@@ -5983,7 +6175,7 @@ public protocol CITriangleKaleidoscope: CIFilterProtocol {
     ///
     /// Core Image: `inputRotation`, angle; default 5.924285296593801, slider 0...6.283185307179586.
     var rotation: Float { get set }
-    /// How much the colour keeps per triangle size of distance (1: no fade).
+    /// Decay.
     ///
     /// Core Image: `inputDecay`, scalar; default 0.85, slider 0...1.
     ///
@@ -5998,7 +6190,7 @@ public protocol CITriangleKaleidoscope: CIFilterProtocol {
 /// the triangles between, pointing the other way, are its half-turns about its sides'
 /// midpoints.
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -6011,8 +6203,6 @@ public protocol CITriangleTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -6021,8 +6211,6 @@ public protocol CITriangleTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
 }
 
@@ -6032,7 +6220,7 @@ public protocol CITriangleTile: CIFilterProtocol {
 /// of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill
 /// each hexagon of CISixfoldRotatedTile.
 ///
-/// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+/// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
 /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
 /// operations. Every output pixel centre p is taken into the cell frame,
 /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -6045,8 +6233,6 @@ public protocol CITwelvefoldReflectedTile: CIFilterProtocol {
     /// The centre of the cell that holds the image.
     ///
     /// Core Image: `inputCenter`, position; default (150, 150).
-    ///
-    /// Cyanotype limits each coordinate to -1099511627776...1099511627776: ±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing.
     var center: CGPoint { get set }
     /// The cell's rotation, in radians.
     ///
@@ -6055,8 +6241,6 @@ public protocol CITwelvefoldReflectedTile: CIFilterProtocol {
     /// The cell's size, in pixels.
     ///
     /// Core Image: `inputWidth`, distance; default 100, identity 100, minimum 0, slider 1...200.
-    ///
-    /// Cyanotype limits it to 0.0009765625...1073741824: a cell needs a size, and the renderer addresses pixels within ±2^30.
     var width: Float { get set }
 }
 
@@ -6601,6 +6785,36 @@ extension CIFilter {
     /// input (the whole input when that is empty, the default), each with its own
     /// reduction.
     public static func areaMinimumAlpha() -> CIFilter & CIAreaMinimumAlpha { CIAreaMinimumAlphaBuiltinFilter() }
+}
+
+final class CIAttributedTextImageGeneratorBuiltinFilter: CIFilter, CIAttributedTextImageGenerator {
+    override init() { super.init(builtin: BuiltinFilters.attributedTextImageGenerator) }
+    var text: NSAttributedString {
+        get { typedValue(forKey: "inputText", as: NSAttributedString.self) }
+        set { setValue(newValue, forKey: "inputText") }
+    }
+    var scaleFactor: Float {
+        get { typedValue(forKey: "inputScaleFactor", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScaleFactor") }
+    }
+    var padding: Float {
+        get { typedValue(forKey: "inputPadding", as: Float.self) }
+        set { setValue(newValue, forKey: "inputPadding") }
+    }
+}
+
+extension CIFilter {
+    /// Attributed Text Image Generator: Renders an attributed string to an image.
+    ///
+    /// An attributed string set as CITextImageGenerator sets
+    /// text, each run in its own font, size and colour: `.font` (an `NSFont`/`UIFont`; absent:
+    /// Helvetica 12, here Liberation Sans), `.foregroundColor` (a `CIColor`; absent: black),
+    /// `.kern` (points added after every character, the font's pair kerning off, as in Core
+    /// Text; absent: the font's kerning) and `.paragraphStyle` (an `NSParagraphStyle`: its
+    /// alignment places each line in the text's box, and its base writing direction orders the
+    /// paragraph; read from the paragraph's first character). Other attributes are ignored.
+    /// Font sizes are limited to 1024 points, as CITextImageGenerator's.
+    public static func attributedTextImageGenerator() -> CIFilter & CIAttributedTextImageGenerator { CIAttributedTextImageGeneratorBuiltinFilter() }
 }
 
 final class CIAztecCodeGeneratorBuiltinFilter: CIFilter, CIAztecCodeGenerator {
@@ -8259,6 +8473,35 @@ extension CIFilter {
     public static func copyMachineTransition() -> CIFilter & CICopyMachineTransition { CICopyMachineTransitionBuiltinFilter() }
 }
 
+final class CICoreMLModelFilterBuiltinFilter: CIFilter, CICoreMLModel {
+    override init() { super.init(builtin: BuiltinFilters.coreMLModelFilter) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var model: Any? {
+        get { typedValue(forKey: "inputModel", as: Any.self) }
+        set { setValue(newValue, forKey: "inputModel") }
+    }
+    var headIndex: Float {
+        get { typedValue(forKey: "inputHeadIndex", as: Float.self) }
+        set { setValue(newValue, forKey: "inputHeadIndex") }
+    }
+    var softmaxNormalization: Bool {
+        get { typedValue(forKey: "inputSoftmaxNormalization", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputSoftmaxNormalization") }
+    }
+}
+
+extension CIFilter {
+    /// CoreML Model Filter: Runs a Core ML image-to-image model on the input.
+    ///
+    /// In Core Image, runs an image-to-image Core ML model (`inputModel`,
+    /// an `MLModel`) on the input. Cyanotype has no Core ML: no image, a typed
+    /// `unavailable` error.
+    public static func coreMLModel() -> CIFilter & CICoreMLModel { CICoreMLModelFilterBuiltinFilter() }
+}
+
 final class CICrystallizeBuiltinFilter: CIFilter, CICrystallize {
     override init() { super.init(builtin: BuiltinFilters.crystallize) }
     var inputImage: CIImage? {
@@ -8689,7 +8932,7 @@ extension CIFilter {
     /// its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle
     /// (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -8859,7 +9102,7 @@ extension CIFilter {
     /// (mirrors at every half-integer). With the default right acute angle this is pmm, four
     /// copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -8896,7 +9139,7 @@ extension CIFilter {
     /// the image; four cells meet at each cell corner, each a quarter-turn from its neighbour
     /// about that corner (period 2 width).
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -8937,7 +9180,7 @@ extension CIFilter {
     /// centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the
     /// cell frame, repeated by the lattice translations (s and t reduced modulo 1).
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -9077,7 +9320,7 @@ extension CIFilter {
     /// frame, translated; the cells of odd columns are mirrored top to bottom (a glide
     /// reflection: a step of `width` along the angle with a flip across it).
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -9463,7 +9706,8 @@ extension CIFilter {
     ///
     /// Mirrors through `center` every 180 / count degrees (the dihedral group of
     /// order 2 count); each pixel's polar angle, measured from `angle`, is reflected into the
-    /// wedge [0, 180 / count] degrees, its distance from the centre kept.
+    /// wedge [0, 180 / count] degrees, its distance from the centre kept. `inputCount` is
+    /// rounded to a whole number, at least 1 (Apple's minimum) and at most 4096.
     public static func kaleidoscope() -> CIFilter & CIKaleidoscope { CIKaleidoscopeBuiltinFilter() }
 }
 
@@ -9647,7 +9891,7 @@ extension CIFilter {
     /// Line Overlay: Sketch effect: black edge lines over transparency, with noise reduction.
     ///
     /// Black lines over clear, Apple's documented pipeline (noise reduction,
-    /// Sobel edges, threshold, contrast). Noise reduction (NoiseReductionNode), on the input
+    /// Sobel edges, threshold, contrast). Noise reduction (`NoiseReduction`), on the input
     /// clamped to its extent: `smooth` is the mean of the 3x3 neighbours whose luma is within
     /// `NRNoiseLevel` of the pixel's, `mean` the mean of all nine, and
     /// `N = smooth + NRSharpness * (smooth - mean)`. Then with E the Sobel magnitude of N's
@@ -10312,7 +10556,7 @@ extension CIFilter {
     /// Squares of side `width` on a grid through `center` along the angle; each shows
     /// the image around its own centre m scaled by 1 / `inputScale` (pixel m + o reads the input
     /// at m + scale o, so scale 1 is the image itself and 0 fills each square with the colour at
-    /// its centre).
+    /// its centre). `inputScale` is limited to [0, 2^20].
     public static func opTile() -> CIFilter & CIOpTile { CIOpTileBuiltinFilter() }
 }
 
@@ -10492,7 +10736,7 @@ extension CIFilter {
     /// angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides
     /// and so repeated over the plane; the same construction as CIFourfoldReflectedTile.
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -10500,6 +10744,27 @@ extension CIFilter {
     /// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
     /// edge). The output extent is infinite, as Apple's.
     public static func parallelogramTile() -> CIFilter & CIParallelogramTile { CIParallelogramTileBuiltinFilter() }
+}
+
+final class CIPersonSegmentationBuiltinFilter: CIFilter, CIPersonSegmentation {
+    override init() { super.init(builtin: BuiltinFilters.personSegmentation) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var qualityLevel: Int {
+        get { typedValue(forKey: "inputQualityLevel", as: Int.self) }
+        set { setValue(newValue, forKey: "inputQualityLevel") }
+    }
+}
+
+extension CIFilter {
+    /// Person Segmentation: Returns a low-resolution mask of people in the image (ML-based).
+    ///
+    /// In Core Image, a mask of the people in the image from Vision's
+    /// person-segmentation network. Cyanotype has no such model: no image, a typed
+    /// `unavailable` error.
+    public static func personSegmentation() -> CIFilter & CIPersonSegmentation { CIPersonSegmentationBuiltinFilter() }
 }
 
 final class CIPerspectiveCorrectionBuiltinFilter: CIFilter, CIPerspectiveCorrection {
@@ -11132,6 +11397,23 @@ extension CIFilter {
     public static func sRGBToneCurveToLinear() -> CIFilter & CISRGBToneCurveToLinear { CISRGBToneCurveToLinearBuiltinFilter() }
 }
 
+final class CISaliencyMapFilterBuiltinFilter: CIFilter, CISaliencyMap {
+    override init() { super.init(builtin: BuiltinFilters.saliencyMapFilter) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Saliency Map Filter: Produces a heat map of visually salient areas (ML-based).
+    ///
+    /// In Core Image, a heat map of the image's salient areas from
+    /// Vision's saliency network. Cyanotype has no such model: no image, a typed
+    /// `unavailable` error.
+    public static func saliencyMap() -> CIFilter & CISaliencyMap { CISaliencyMapFilterBuiltinFilter() }
+}
+
 final class CISaturationBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.composites[27]) }
     var inputImage: CIImage? {
@@ -11281,7 +11563,7 @@ extension CIFilter {
     /// of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every
     /// vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -11319,7 +11601,7 @@ extension CIFilter {
     /// w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's
     /// centre.
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -11754,6 +12036,47 @@ extension CIFilter {
     public static func temperatureAndTint() -> CIFilter & CITemperatureAndTint { CITemperatureAndTintBuiltinFilter() }
 }
 
+final class CITextImageGeneratorBuiltinFilter: CIFilter, CITextImageGenerator {
+    override init() { super.init(builtin: BuiltinFilters.textImageGenerator) }
+    var text: String {
+        get { typedValue(forKey: "inputText", as: String.self) }
+        set { setValue(newValue, forKey: "inputText") }
+    }
+    var fontName: String {
+        get { typedValue(forKey: "inputFontName", as: String.self) }
+        set { setValue(newValue, forKey: "inputFontName") }
+    }
+    var fontSize: Float {
+        get { typedValue(forKey: "inputFontSize", as: Float.self) }
+        set { setValue(newValue, forKey: "inputFontSize") }
+    }
+    var scaleFactor: Float {
+        get { typedValue(forKey: "inputScaleFactor", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScaleFactor") }
+    }
+    var padding: Float {
+        get { typedValue(forKey: "inputPadding", as: Float.self) }
+        set { setValue(newValue, forKey: "inputPadding") }
+    }
+}
+
+extension CIFilter {
+    /// Text Image Generator: Renders a plain string with a named font and size to an image.
+    ///
+    /// `inputText` set in one font, black on clear, with anti-aliasing.
+    /// Shaped by HarfBuzz (kerning, ligatures, combining marks, Arabic joining), ordered by the
+    /// Unicode bidirectional algorithm (FriBidi), so right-to-left runs read in visual order;
+    /// a character the font lacks is drawn from the first installed font that has it, in
+    /// fontconfig's order of preference. Line breaks in the text start new lines (left-aligned
+    /// in a left-to-right paragraph, right-aligned in a right-to-left one); lines are not
+    /// wrapped. The extent is (0, 0) and the text's box plus `inputPadding` pixels on every
+    /// side; the text's box is its typographic bounds (each line as wide as its advances and as
+    /// tall as its fonts' ascent and descent, lines spaced by the fonts' line gap), grown to any
+    /// ink that reaches outside them. Text with no characters gives the empty image. Glyphs are
+    /// at most 4096 pixels per em (a larger size times scale is drawn at 4096).
+    public static func textImageGenerator() -> CIFilter & CITextImageGenerator { CITextImageGeneratorBuiltinFilter() }
+}
+
 final class CIThermalBuiltinFilter: CIFilter, CIThermal {
     override init() { super.init(builtin: BuiltinFilters.thermal) }
     var inputImage: CIImage? {
@@ -11907,11 +12230,11 @@ final class CITriangleKaleidoscopeBuiltinFilter: CIFilter, CITriangleKaleidoscop
 extension CIFilter {
     /// Triangle Kaleidoscope: Kaleidoscope built from a triangular region of the image.
     ///
-    /// The equilateral triangle of side `inputSize` with its centroid
-    /// on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the p3m1 group of
-    /// CISixfoldReflectedTile); the colour (not the alpha) is then scaled by
+    /// The equilateral triangle of side `inputSize` (2^-10 ... 2^30) with
+    /// its centroid on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the
+    /// p3m1 group of CISixfoldReflectedTile); the colour (not the alpha) is then scaled by
     /// `decay^(d / size)`, d the pixel's distance from `inputPoint`, so it fades away from the
-    /// central triangle.
+    /// central triangle. `inputDecay` is limited to [0, 1] (0 acts as 1e-12).
     public static func triangleKaleidoscope() -> CIFilter & CITriangleKaleidoscope { CITriangleKaleidoscopeBuiltinFilter() }
 }
 
@@ -11943,7 +12266,7 @@ extension CIFilter {
     /// the triangles between, pointing the other way, are its half-turns about its sides'
     /// midpoints.
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -11980,7 +12303,7 @@ extension CIFilter {
     /// of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill
     /// each hexagon of CISixfoldRotatedTile.
     ///
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -12238,6 +12561,7 @@ extension BuiltinFilters {
         "CIAreaMinMaxRed": { CIAreaMinMaxRedBuiltinFilter() },
         "CIAreaMinimum": { CIAreaMinimumBuiltinFilter() },
         "CIAreaMinimumAlpha": { CIAreaMinimumAlphaBuiltinFilter() },
+        "CIAttributedTextImageGenerator": { CIAttributedTextImageGeneratorBuiltinFilter() },
         "CIAztecCodeGenerator": { CIAztecCodeGeneratorBuiltinFilter() },
         "CIBarcodeGenerator": { CIBarcodeGeneratorBuiltinFilter() },
         "CIBarsSwipeTransition": { CIBarsSwipeTransitionBuiltinFilter() },
@@ -12292,6 +12616,7 @@ extension BuiltinFilters {
         "CIConvolutionRGB9Horizontal": { CIConvolutionRGB9HorizontalBuiltinFilter() },
         "CIConvolutionRGB9Vertical": { CIConvolutionRGB9VerticalBuiltinFilter() },
         "CICopyMachineTransition": { CICopyMachineTransitionBuiltinFilter() },
+        "CICoreMLModelFilter": { CICoreMLModelFilterBuiltinFilter() },
         "CICrystallize": { CICrystallizeBuiltinFilter() },
         "CIDarkenBlendMode": { CIDarkenBlendModeBuiltinFilter() },
         "CIDepthToDisparity": { CIDepthToDisparityBuiltinFilter() },
@@ -12367,6 +12692,7 @@ extension BuiltinFilters {
         "CIPaletteCentroid": { CIPaletteCentroidBuiltinFilter() },
         "CIPalettize": { CIPalettizeBuiltinFilter() },
         "CIParallelogramTile": { CIParallelogramTileBuiltinFilter() },
+        "CIPersonSegmentation": { CIPersonSegmentationBuiltinFilter() },
         "CIPerspectiveCorrection": { CIPerspectiveCorrectionBuiltinFilter() },
         "CIPerspectiveTransform": { CIPerspectiveTransformBuiltinFilter() },
         "CIPerspectiveTransformWithExtent": { CIPerspectiveTransformWithExtentBuiltinFilter() },
@@ -12390,6 +12716,7 @@ extension BuiltinFilters {
         "CIRoundedRectangleStrokeGenerator": { CIRoundedRectangleStrokeGeneratorBuiltinFilter() },
         "CIRowAverage": { CIRowAverageBuiltinFilter() },
         "CISRGBToneCurveToLinear": { CISRGBToneCurveToLinearBuiltinFilter() },
+        "CISaliencyMapFilter": { CISaliencyMapFilterBuiltinFilter() },
         "CISaturationBlendMode": { CISaturationBlendModeBuiltinFilter() },
         "CIScreenBlendMode": { CIScreenBlendModeBuiltinFilter() },
         "CISepiaTone": { CISepiaToneBuiltinFilter() },
@@ -12411,6 +12738,7 @@ extension BuiltinFilters {
         "CISunbeamsGenerator": { CISunbeamsGeneratorBuiltinFilter() },
         "CISwipeTransition": { CISwipeTransitionBuiltinFilter() },
         "CITemperatureAndTint": { CITemperatureAndTintBuiltinFilter() },
+        "CITextImageGenerator": { CITextImageGeneratorBuiltinFilter() },
         "CIThermal": { CIThermalBuiltinFilter() },
         "CIToneCurve": { CIToneCurveBuiltinFilter() },
         "CIToneMapHeadroom": { CIToneMapHeadroomBuiltinFilter() },

@@ -290,32 +290,6 @@ struct RampStage: ColorStage {
 
 // MARK: - Table lookups
 
-/// Per-pixel work that reads a small second image whole (a gradient, a palette, statistics).
-protocol TableStage: Sendable {
-    /// Transforms the premultiplied pixels of `tile` (at `origin`) in place; `table` holds the
-    /// table image. Called once per tile, so per-table set-up is paid once per tile.
-    func run(_ tile: TileBuffer, origin: (x: Int, y: Int), table: TileBuffer)
-    var label: String { get }
-}
-
-/// Applies a `TableStage` to its first input, reading the second (small, finite) input whole
-/// for every tile.
-final class TableLookupNode: RecipeNode, @unchecked Sendable {
-    let stage: any TableStage
-    init(input: RecipeNode, table: RecipeNode, stage: any TableStage, extent: CGRect) {
-        self.stage = stage
-        super.init(extent: extent, inputs: [input, table])
-    }
-    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect { index == 0 ? rect : inputs[1].pixelExtent }
-    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        ev.fill(inputs[0], rect, out)
-        let t = PixelBlock(rect: inputs[1].pixelExtent)
-        ev.fill(inputs[1], t.rect, t.buffer)
-        stage.run(out, origin: (rect.minX, rect.minY), table: t.buffer)
-    }
-    override var label: String { "table lookup \(stage.label)" }
-}
-
 struct ColorMapStage: TableStage {
     func run(_ tile: TileBuffer, origin: (x: Int, y: Int), table: TileBuffer) {
         let g = table.row(table.height / 2)

@@ -5,7 +5,6 @@
 // [0, 0, N, 1]. `inputExtent` [0, 0, 0, 0] (the default) means the input's own extent.
 // Read the numbers with `CIContext.reduce(_:)`.
 
-import Dispatch
 import Foundation
 
 extension CIContext {
@@ -144,8 +143,8 @@ extension BuiltinFilters {
         let count = min(k, 128)
         let meansNode = means?.node
         let node = WholeImageNode(input: image.node, auxiliary: meansNode.map { [$0] } ?? [], region: region,
-                                  extent: CGRect(x: 0, y: 0, width: count, height: 1), name: "k-means (\(count))") { block, aux in
-            kMeansClusters(block, seeds: aux.first, count: count, passes: passes, perceptual: perceptual)
+                                  extent: CGRect(x: 0, y: 0, width: count, height: 1), name: "k-means (\(count))") { block, aux, executor in
+            kMeansClusters(block, seeds: aux.first, count: count, passes: passes, perceptual: perceptual, executor: executor)
         }
         return CIImage(node: node)
     }
@@ -442,7 +441,7 @@ struct LineAverageReduction: Reduction {
 // MARK: - K-means and the histogram chart
 
 /// Lloyd's k-means on straight colour weighted by alpha; returns the count x 1 result block.
-func kMeansClusters(_ block: PixelBlock, seeds: PixelBlock?, count: Int, passes: Int, perceptual: Bool) -> PixelBlock {
+func kMeansClusters(_ block: PixelBlock, seeds: PixelBlock?, count: Int, passes: Int, perceptual: Bool, executor: Executor) -> PixelBlock {
     let n = block.rect.area
     @Sendable @inline(__always) func space(_ p: SIMD4<Float>) -> SIMD3<Float> {
         let inv: Float = p.w > 0 ? 1 / p.w : 0
@@ -471,10 +470,10 @@ func kMeansClusters(_ block: PixelBlock, seeds: PixelBlock?, count: Int, passes:
         }
     }
     var weights = [Double](repeating: 0, count: count)
-    // Each pass: assign every pixel to its nearest mean, in fixed chunks over the cores, each
-    // chunk summing into its own slots (merged in chunk order, so results do not depend on
-    // timing), then move the means to their clusters' centroids.
-    let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount, n / 4096))
+    // Each pass: assign every pixel to its nearest mean, in fixed chunks over the executor's
+    // width, each chunk summing into its own slots (merged in chunk order, so results do not
+    // depend on timing), then move the means to their clusters' centroids.
+    let chunks = max(1, min(executor.width, n / 4096))
     let slots = UnsafeMutablePointer<Double>.allocate(capacity: chunks * count * 4)
     defer { slots.deallocate() }
     let shared = SendablePointer(slots)
@@ -495,7 +494,7 @@ func kMeansClusters(_ block: PixelBlock, seeds: PixelBlock?, count: Int, passes:
                 }
             }
         }
-        if chunks == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: chunks, execute: work) }
+        executor.parallelFor(chunks, work)
         var sums = [SIMD3<Double>](repeating: .zero, count: count)
         var w = [Double](repeating: 0, count: count)
         for c in 0..<chunks {

@@ -1,7 +1,8 @@
 import Foundation
 
 // Tile effects: the image inside one cell at `inputCenter` repeated over the infinite plane by
-// a wallpaper group's operations (`SymmetryTileNode`). Apple publishes no formulas; ours are
+// a wallpaper group's operations: the engine's fold kind (`FoldNode`), each filter's file
+// supplying its `PlaneFold`. Apple publishes no formulas; ours are
 // the standard constructions, stated per filter. Every output pixel centre p is taken into the
 // cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by
 // center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear
@@ -23,6 +24,33 @@ extension FilterInputLimit {
     static let opTileScale = FilterInputLimit(maximum: 1_048_576, reason: "beyond it, a square's sample points leave the pixel coordinates the renderer addresses")
 }
 
+extension [String: FilterInputLimit] {
+    /// The limits every tile effect declares on its centre and width.
+    static let tileCell: Self = [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]
+}
+
+/// The input, centre, angle and width every tile effect takes (centre and width limited as
+/// each declares: `cellCentre`, `tileWidth`).
+func tileParameters(_ args: FilterArguments) throws(CIFilterError) -> (CIImage, SIMD2<Double>, Double, Double) {
+    let image = try args.image()
+    let c = try args.point(kCIInputCenterKey)
+    let angle = try args.number(kCIInputAngleKey)
+    let width = try args.number(kCIInputWidthKey)
+    return (image, SIMD2(Double(c.x), Double(c.y)), angle, width)
+}
+
+/// The tile effects that take only the common parameters: `fold` makes the fold for the width.
+func tiled<Fold: PlaneFold>(_ args: FilterArguments, _ fold: (Double) -> Fold) throws(CIFilterError) -> CIImage {
+    let (image, center, angle, width) = try tileParameters(args)
+    return tile(image, fold(width), center, angle)
+}
+
+/// The infinite tiling of `image` by `symmetry`, its cell frame at `center` turned by `angle`.
+func tile<S: PlaneFold>(_ image: CIImage, _ symmetry: S, _ center: SIMD2<Double>, _ angle: Double) -> CIImage {
+    if image.extent.isEmpty { return .empty() }
+    return CIImage(node: FoldNode(input: image.node, map: symmetry.placed(at: center, angle: angle), extent: .infinite))
+}
+
 /// The symmetry a wallpaper tile folds the plane by.
 enum WallpaperGroup: Sendable {
     /// The parallelogram cell of `inputAcuteAngle`, translated (p1) or reflected in its sides.
@@ -33,7 +61,7 @@ enum WallpaperGroup: Sendable {
 }
 
 extension BuiltinFilters {
-    /// The wallpaper tiles: the image inside one cell at `inputCenter`, `inputWidth` across
+    /// The wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across
     /// and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's
     /// operations. Every output pixel centre p is taken into the cell frame,
     /// q = R(-angle) (p - center), folded into the fundamental cell, taken back by
@@ -88,83 +116,14 @@ extension BuiltinFilters {
         /// the triangles between, pointing the other way, are its half-turns about its sides'
         /// midpoints.
         (Catalog.CITriangleTile, .triangle),
-    ], limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth]) { args, group throws(CIFilterError) in
-        let (image, center, angle, width) = try tileParameters(args)
+    ], limits: .tileCell) { args, group throws(CIFilterError) in
         switch group {
-        case .parallelogram(let reflected):
-            let acute = try args.number("inputAcuteAngle")
-            let sinA = sin(acute), cosA = cos(acute)
-            guard abs(sinA) >= 1e-6 else { return .empty() }
-            return tile(image, ParallelogramSymmetry(width: width, cosA: cosA, sinA: sinA, reflected: reflected), center, angle)
-        case .fourfoldRotated: return tile(image, FourfoldRotatedSymmetry(width: width), center, angle)
-        case .eightfoldReflected: return tile(image, EightfoldReflectedSymmetry(width: width), center, angle)
-        case .hexagonal(let kind): return tile(image, HexagonalSymmetry(width: width, kind: kind), center, angle)
-        case .glideReflected: return tile(image, GlideReflectedSymmetry(width: width), center, angle)
-        case .triangle: return tile(image, TriangleTileSymmetry(width: width), center, angle)
+        case .parallelogram(let reflected): try parallelogramCells(args, reflected: reflected)
+        case .fourfoldRotated: try tiled(args) { FourfoldRotatedSymmetry(width: $0) }
+        case .eightfoldReflected: try tiled(args) { EightfoldReflectedSymmetry(width: $0) }
+        case .hexagonal(let kind): try tiled(args) { HexagonalSymmetry(width: $0, kind: kind) }
+        case .glideReflected: try tiled(args) { GlideReflectedSymmetry(width: $0) }
+        case .triangle: try tiled(args) { TriangleTileSymmetry(width: $0) }
         }
     }
-
-    /// CIKaleidoscope: mirrors through `center` every 180 / count degrees (the dihedral group of
-    /// order 2 count); each pixel's polar angle, measured from `angle`, is reflected into the
-    /// wedge [0, 180 / count] degrees, its distance from the centre kept.
-    ///
-    /// - inputCount: The number of mirrors, rounded to a whole number.
-    static let kaleidoscope = BuiltinFilter(Catalog.CIKaleidoscope, limits: ["inputCount": .kaleidoscopeCount, kCIInputCenterKey: .cellCentre]) { args throws(CIFilterError) in
-        let image = try args.image()
-        let c = try args.point(kCIInputCenterKey)
-        let angle = try args.number(kCIInputAngleKey)
-        let count = Int(try args.number("inputCount").rounded())
-        return tile(image, KaleidoscopeSymmetry(count: count), SIMD2(Double(c.x), Double(c.y)), angle)
-    }
-
-    /// CITriangleKaleidoscope: the equilateral triangle of side `inputSize` with its centroid
-    /// on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the p3m1 group of
-    /// CISixfoldReflectedTile); the colour (not the alpha) is then scaled by
-    /// `decay^(d / size)`, d the pixel's distance from `inputPoint`, so it fades away from the
-    /// central triangle.
-    ///
-    /// - inputPoint: The central triangle's centroid.
-    /// - inputSize: The triangle's side, in pixels.
-    /// - inputDecay: How much the colour keeps per triangle size of distance (1: no fade).
-    static let triangleKaleidoscope = BuiltinFilter(Catalog.CITriangleKaleidoscope,
-                                                    limits: ["inputPoint": .cellCentre, "inputSize": .tileWidth, "inputDecay": .triangleDecay]) { args throws(CIFilterError) in
-        let image = try args.image()
-        let p = try args.point("inputPoint")
-        let size = try args.number("inputSize")
-        let rotation = try args.number("inputRotation")
-        let decay = try args.number("inputDecay")
-        if image.extent.isEmpty { return .empty() }
-        let point = SIMD2(Double(p.x), Double(p.y))
-        // The p3m1 cell's triangle has a vertex at the origin and its centroid at
-        // (size / 2, size sqrt(3) / 6): put that centroid on the point.
-        let gx = size / 2, gy = size * 3.0.squareRoot() / 6
-        let origin = point - SIMD2(cos(rotation) * gx - sin(rotation) * gy, sin(rotation) * gx + cos(rotation) * gy)
-        return CIImage(node: SymmetryTileNode(input: image.node, symmetry: HexagonalSymmetry(width: size, kind: .p3m1),
-                                              center: origin, angle: rotation, fadeRate: -log(decay) / size, fadeCenter: point))
-    }
-
-    /// CIOpTile: squares of side `width` on a grid through `center` along the angle; each shows
-    /// the image around its own centre m scaled by 1 / `inputScale` (pixel m + o reads the input
-    /// at m + scale o, so scale 1 is the image itself and 0 fills each square with the colour at
-    /// its centre).
-    static let opTile = BuiltinFilter(Catalog.CIOpTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth, kCIInputScaleKey: .opTileScale]) { args throws(CIFilterError) in
-        let (image, center, angle, width) = try tileParameters(args)
-        let scale = try args.number(kCIInputScaleKey)
-        return tile(image, OpTileSymmetry(width: width, scale: scale), center, angle)
-    }
-}
-
-/// The input, centre, angle and width every tile effect takes (centre and width limited as
-/// each declares: `cellCentre`, `tileWidth`).
-private func tileParameters(_ args: FilterArguments) throws(CIFilterError) -> (CIImage, SIMD2<Double>, Double, Double) {
-    let image = try args.image()
-    let c = try args.point(kCIInputCenterKey)
-    let angle = try args.number(kCIInputAngleKey)
-    let width = try args.number(kCIInputWidthKey)
-    return (image, SIMD2(Double(c.x), Double(c.y)), angle, width)
-}
-
-private func tile<S: TileSymmetry>(_ image: CIImage, _ symmetry: S, _ center: SIMD2<Double>, _ angle: Double) -> CIImage {
-    if image.extent.isEmpty { return .empty() }
-    return CIImage(node: SymmetryTileNode(input: image.node, symmetry: symmetry, center: center, angle: angle))
 }
