@@ -11,7 +11,8 @@ import Foundation
 /// stream gets its 2-byte header and the Adler-32 of all the bands (`adler32_combine`).
 /// Band boundaries depend only on the image's shape, so the bytes do not depend on how many
 /// threads ran. Owning the image data means writing the chunk framing too: signature, IHDR,
-/// iCCP, pHYs, IDAT and IEND, exactly as the PNG specification (third edition) lays them out.
+/// iCCP, pHYs, eXIf, iTXt, IDAT and IEND, exactly as the PNG specification (third edition)
+/// lays them out.
 enum PNGWriter {
     /// Filtered bytes per band (whole rows; at least one row).
     static let bandBytes = 2 << 20
