@@ -6,8 +6,6 @@ import Foundation
 struct Timing {
     var wall: Double
     var cpu: Double
-    /// Peak resident set size in bytes, where measured (commands run through `Shell`).
-    var peakRSS = 0
 }
 
 /// CPU seconds (user + system, all threads) this process has used so far.
@@ -84,8 +82,7 @@ enum Shell {
         let rc = posix_spawn(&pid, "/bin/sh", &actions, nil, &argv, environ)
         guard rc == 0 else { throw BenchError("posix_spawn /bin/sh failed: \(rc)") }
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let t = Timing(wall: Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9, cpu: usage.ru_utime.seconds + usage.ru_stime.seconds,
-                       peakRSS: usage.ru_maxrss * 1024)
+        let t = Timing(wall: Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9, cpu: usage.ru_utime.seconds + usage.ru_stime.seconds)
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
             let msg = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
             throw BenchError("`\(command)` failed (wait status \(status)): \(msg.prefix(300))")

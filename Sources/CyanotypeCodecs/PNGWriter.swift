@@ -124,7 +124,16 @@ enum PNGWriter {
                         }
                         offset += take
                         need -= take
-                        if offset == p.count { piece += 1; offset = 0 }
+                        if offset == p.count {
+                            // A band copied out is freed at once: the file and every band's
+                            // output are never all in memory together.
+                            if piece >= 1 && piece <= bandCount {
+                                free(bands[piece - 1].data)
+                                bands[piece - 1].data = nil
+                            }
+                            piece += 1
+                            offset = 0
+                        }
                     }
                     out.append(contentsOf: be32(Int(crc)))
                     left -= n
