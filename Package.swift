@@ -54,9 +54,16 @@ let package = Package(
             name: "Instafilter",
             dependencies: ["Cyanotype"],
             swiftSettings: tunedSwift),
+        // The command line's vocabulary, shared by the CLI and the server: options and their
+        // parser, filter specs, LUT and preset names, the pipeline's order, the output writer,
+        // messages. Symbols are `package`: no public API.
+        .target(
+            name: "CyanotypeTool",
+            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter"],
+            swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeCLI",
-            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter"],
+            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter", "CyanotypeTool"],
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeBench",
@@ -66,7 +73,7 @@ let package = Package(
         .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype", "CyanotypeCodecs"], exclude: ["Fixtures"]),
         .testTarget(name: "InstafilterTests", dependencies: ["Instafilter"]),
         // End-to-end tests of the command-line tool: they run the built `cyanotype` binary.
-        .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "Cyanotype", "CyanotypeCodecs"]),
+        .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "CyanotypeTool", "Cyanotype", "CyanotypeCodecs"]),
     ],
     swiftLanguageModes: [.v6]
 )

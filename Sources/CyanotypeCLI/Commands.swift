@@ -1,3 +1,4 @@
+import CyanotypeTool
 import Foundation
 
 /// The command table: every command's options and the function that runs it.
