@@ -30,6 +30,10 @@ let package = Package(
         // The text stack: fontconfig (fonts by name and coverage), FriBidi, HarfBuzz, FreeType.
         .systemLibrary(name: "CText", pkgConfig: "harfbuzz freetype2 fontconfig fribidi",
                        providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev", "libfribidi-dev"])]),
+        // The render server: libmicrohttpd (HTTP) and OpenSSL's libcrypto (HMAC-SHA256 URL
+        // signatures, constant-time comparison).
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libtiff behind non-variadic C calls that return error codes (TIFFSetField/TIFFGetField
         // are variadic, which Swift cannot call).
         // ... and libjpeg's scanline encoder (its errors longjmp, which must stay in C).
@@ -61,9 +65,15 @@ let package = Package(
             name: "CyanotypeTool",
             dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter"],
             swiftSettings: tunedSwift),
+        // `cyanotype serve`: the render API and the Fun House page (static files in Page/).
+        .target(
+            name: "CyanotypeServe",
+            dependencies: ["CyanotypeTool", "Cyanotype", "CyanotypeCodecs", "Instafilter", "CMicroHTTPD", "CCrypto", "CTurboJPEG"],
+            resources: [.copy("Page")],
+            swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeCLI",
-            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter", "CyanotypeTool"],
+            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter", "CyanotypeTool", "CyanotypeServe"],
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeBench",
@@ -74,6 +84,8 @@ let package = Package(
         .testTarget(name: "InstafilterTests", dependencies: ["Instafilter"]),
         // End-to-end tests of the command-line tool: they run the built `cyanotype` binary.
         .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "CyanotypeTool", "Cyanotype", "CyanotypeCodecs"]),
+        // The server over HTTP (it runs the built `cyanotype serve`), and the page in headless Chromium.
+        .testTarget(name: "CyanotypeServeTests", dependencies: ["CyanotypeServe", "CyanotypeTool", "CyanotypeCLI", "Cyanotype", "CyanotypeCodecs"]),
     ],
     swiftLanguageModes: [.v6]
 )

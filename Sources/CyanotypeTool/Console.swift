@@ -31,8 +31,29 @@ package enum Console {
         _ = write(Data(text.utf8), to: STDERR_FILENO)
     }
 
-    /// `cyanotype: warning: TEXT` on standard error.
-    package static func warn(_ text: String) { err("cyanotype: warning: \(text)\n") }
+    /// `cyanotype: warning: TEXT` on standard error, or into the list of `collectingWarnings`
+    /// when one runs on this thread.
+    package static func warn(_ text: String) {
+        if let box = Thread.current.threadDictionary[warningsKey] as? WarningList {
+            box.items.append(text)
+            return
+        }
+        err("cyanotype: warning: \(text)\n")
+    }
+
+    /// Runs `body` with this thread's warnings kept instead of printed, and returns them
+    /// (the server answers them with the request that caused them).
+    package static func collectingWarnings<T>(_ body: () throws(CLIError) -> T) throws(CLIError) -> (value: T, warnings: [String]) {
+        let box = WarningList()
+        let previous = Thread.current.threadDictionary[warningsKey]
+        Thread.current.threadDictionary[warningsKey] = box
+        defer { Thread.current.threadDictionary[warningsKey] = previous }
+        let value = try body()
+        return (value, box.items)
+    }
+
+    private static let warningsKey = "cyanotype.console.warnings"
+    private final class WarningList { var items: [String] = [] }
 
     /// `cyanotype: note: TEXT` on standard error.
     package static func note(_ text: String) { err("cyanotype: note: \(text)\n") }

@@ -89,6 +89,14 @@ package struct ResizeSpec: Equatable, Sendable {
     package var onlyShrink = false
     package var onlyEnlarge = false
 
+    package init(mode: Mode, width: Int? = nil, height: Int? = nil, onlyShrink: Bool = false, onlyEnlarge: Bool = false) {
+        self.mode = mode
+        self.width = width
+        self.height = height
+        self.onlyShrink = onlyShrink
+        self.onlyEnlarge = onlyEnlarge
+    }
+
     package static func parse(_ text: String, option: String = "--resize") throws(CLIError) -> ResizeSpec {
         let bad = CLIError.usage("\(option) expects 50%, 800x600 (fit), 800x600^ (fill), 800x600! (exact), 800x or x600, optionally with > (only shrink) or < (only enlarge), got '\(text)'")
         var body = Substring(text.trimmingCharacters(in: .whitespaces))
@@ -163,6 +171,8 @@ package struct GeometryOptions: Sendable {
     package var resize: ResizeSpec?
     package var maxSize: Int?
     package var edges: EdgeMode = .clamp
+
+    package init() {}
 
     package var isEmpty: Bool { crop == nil && rotate == nil && !flip && !flop && resize == nil && maxSize == nil }
 

@@ -212,6 +212,25 @@ package enum ImageWriter {
     /// the file to blame when its pixels cannot be decoded.
     package static func write(_ image: CIImage, source: SourceFacts?, to path: String, format: ImageFileFormat, options o: OutputOptions,
                       uncovers: Bool, keepsEdgesClear: Bool, context: CIContext, input: String?) throws(CLIError) {
+        let data = try encode(image, source: source, format: format, options: o, uncovers: uncovers, keepsEdgesClear: keepsEdgesClear,
+                              context: context, input: input, output: path)
+        if path == "-" {
+            try Console.out(data)
+            return
+        }
+        // Temporary file beside the output, then rename(2): never a half-written output.
+        let url = URL(fileURLWithPath: path).absoluteURL.standardizedFileURL
+        do {
+            try context.writeAtomically(data, to: url)
+        } catch {
+            throw Messages.writing(error, input: input, output: path)
+        }
+    }
+
+    /// The bytes `write` would write: `image` encoded as `format` with the output rules
+    /// (alpha, background, depth, metadata); `output` names the destination in messages.
+    package static func encode(_ image: CIImage, source: SourceFacts?, format: ImageFileFormat, options o: OutputOptions,
+                               uncovers: Bool, keepsEdgesClear: Bool, context: CIContext, input: String?, output path: String) throws(CLIError) -> Data {
         let writesAlpha: Bool
         switch (format, o.alpha) {
         case (.jpeg, _), (_, .drop): writesAlpha = false
@@ -245,17 +264,7 @@ package enum ImageWriter {
         } catch {
             throw Messages.writing(error, input: input, output: path)
         }
-        if path == "-" {
-            try Console.out(data)
-            return
-        }
-        // Temporary file beside the output, then rename(2): never a half-written output.
-        let url = URL(fileURLWithPath: path).absoluteURL.standardizedFileURL
-        do {
-            try context.writeAtomically(data, to: url)
-        } catch {
-            throw Messages.writing(error, input: input, output: path)
-        }
+        return data
     }
 }
 

@@ -1,0 +1,3 @@
+@testable import CyanotypeServe
+import Foundation
+import Testing
