@@ -79,7 +79,9 @@ enum ServeCommand {
         let shown = host.contains(":") ? "[\(host)]" : host
         Console.err("cyanotype serve: listening on http://\(shown):\(server.port)/ (root \(service.root.path.isEmpty ? "/" : service.root.path), "
             + "\(options.workers) worker\(options.workers == 1 ? "" : "s")\(options.key == nil ? "" : ", signed URLs only"))\n")
-        stop.wait()
+        // The sources must live until the end: an optimised build would free them after their
+        // last use above, and the signals would then do nothing.
+        withExtendedLifetime(signals) { stop.wait() }
         Console.err("cyanotype serve: stopping; finishing \(server.requestsInFlight) request(s) in flight (again to stop now)\n")
         server.stop(timeout: options.renderTimeout + 5)
         service.queue.stop()
