@@ -117,10 +117,21 @@ def main():
         """)
         with open(os.path.join(a.out, "preview.rgba"), "wb") as f:
             f.write(base64.b64decode(pixels[2]))
-        command = driver.execute_script("return window.funhouse.copy('cli')")
-        recipe = driver.execute_script("return window.funhouse.copy('recipe')")
-        swift = driver.execute_script("return window.funhouse.copy('swift')")
-        url = driver.execute_script("return window.funhouse.copy('url')")
+        # What a person reads on the page: the step's title, the number beside the slider, the
+        # size and time under the preview.
+        shown = {
+            "stepTitles": [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#chain li .step-head strong")],
+            "sliderOutput": driver.find_element(By.CSS_SELECTOR, '#chain li[data-name="sepiaTone"] .control[data-key="inputIntensity"] output').text,
+            "timing": driver.find_element(By.ID, "timing").text,
+            "status": driver.find_element(By.ID, "status").text,
+        }
+
+        # The copy buttons, clicked: each puts its text in the box below them.
+        copies = {}
+        for kind in ["cli", "recipe", "swift", "url"]:
+            driver.find_element(By.CSS_SELECTOR, f'button[data-copy="{kind}"]').click()
+            copies[kind] = driver.find_element(By.ID, "copy-text").get_attribute("value")
+        command, recipe, swift, url = copies["cli"], copies["recipe"], copies["swift"], copies["url"]
         histogram = driver.execute_script("return window.funhouse.histogram ? window.funhouse.histogram[3].reduce((a, b) => a + b, 0) : 0")
 
         # The plan, from the Explain button.
@@ -137,6 +148,7 @@ def main():
             "width": pixels[0], "height": pixels[1], "preview": info, "fragment": fragment,
             "command": command, "commandWords": shlex.split(command), "recipe": recipe, "swift": swift, "url": url,
             "requestsDuringSlider": after - before, "changesDuringSlider": changes, "sliderValue": slider_value, "histogramCount": histogram, "plan": plan,
+            "shown": shown,
         }
         with open(os.path.join(a.out, "result.json"), "w") as f:
             json.dump(result, f, indent=2)

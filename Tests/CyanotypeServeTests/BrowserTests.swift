@@ -27,7 +27,7 @@ enum Browser {
     @Test(.enabled(if: Browser.available, "needs chromium, chromium-driver and python3 selenium (scripts/setup.sh --test)"))
     func previewMatchesTheCLIAndTheCopiedCommandReproducesTheImage() throws {
         let f = try Folder()
-        try f.card("photo.png", 1400, 1000)
+        try f.card("photo.png", 840, 600)
         let s = try Server(root: f.url)
         defer { s.stop() }
         // Kept for the record: .build/funhouse-browser/ (screenshot.png, result.json).
@@ -66,6 +66,14 @@ enum Browser {
         #expect(requests >= 1 && requests < changes, "\(requests) renders for \(changes) slider changes")
         #expect((result["histogramCount"] as? Int ?? 0) == width * height)
         #expect((result["plan"] as? String)?.contains("render") == true)
+        // What the page shows a person: the step by its display name, the slider's number (the
+        // value that was rendered), the preview's size and the server's time.
+        let shown = try #require(result["shown"] as? [String: Any])
+        #expect(shown["stepTitles"] as? [String] == ["Sepia Tone"])
+        let sliderText = try #require(shown["sliderOutput"] as? String)
+        #expect(filters[0] == "sepiaTone intensity=\(sliderText)", "slider shows \(sliderText), rendered \(filters[0])")
+        let timing = try #require(shown["timing"] as? String)
+        #expect(timing.hasPrefix("\(width)×\(height) · ") && timing.contains("ms on the server"), "\(timing)")
 
         // The copied command line, as words.
         let words = try #require(result["commandWords"] as? [String])
@@ -95,7 +103,7 @@ enum Browser {
         let exported = try s.get(String(url.dropFirst("http://127.0.0.1:\(s.port)".count)))
         #expect(exported.status == 200)
         let served = try Pixels(exported.body)
-        #expect(written.width == 1400 && written.height == 1000)
+        #expect(written.width == 840 && written.height == 600)
         #expect(served.maxDifference(written) ?? 99 <= 1)
 
         // The recipe the page copies renders the same chain.

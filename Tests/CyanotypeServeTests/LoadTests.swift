@@ -8,19 +8,20 @@ import Testing
 @Suite struct Load {
     @Test func fiveHundredRendersFromThirtyTwoClients() throws {
         let f = try Folder()
-        try f.card("a.png", 200, 150)
-        try f.card("b.jpg", 200, 150)
+        // Small pictures: the test is about the server under many clients, not about pixels.
+        try f.card("a.png", 64, 48)
+        try f.card("b.jpg", 64, 48)
         let workers = 2
         let s = try Server(root: f.url, ["--workers", String(workers), "--queue", "64", "--cache-mb", "16"])
         defer { s.stop() }
         _ = try s.get("/healthz")
         let baseline = s.peakMemoryKiB
         let targets = [
-            "/render?image=a.png&filter=\(q("sepiaTone intensity=0.8"))&w=100&h=100&preview=1",
-            "/render?image=b.jpg&filter=\(q("colorControls saturation=1.4"))&filter=vignette&w=120&h=120&preview=1",
+            "/render?image=a.png&filter=\(q("sepiaTone intensity=0.8"))&w=48&h=48&preview=1",
+            "/render?image=b.jpg&filter=\(q("colorControls saturation=1.4"))&filter=vignette&w=40&h=40&preview=1",
             "/render?image=a.png&filter=\(q("exposureAdjust ev=0.5"))&format=jpeg&q=80",
-            "/render?image=b.jpg&lut=warmFilm&intensity=0.7&w=150&format=webp",
-            "/render?image=a.png&filter=\(q("boxBlur radius=2"))&w=100",
+            "/render?image=b.jpg&lut=warmFilm&intensity=0.7&w=56&format=webp",
+            "/render?image=a.png&filter=\(q("boxBlur radius=2"))&w=32",
         ]
         let total = 500, clients = 32
         final class Results: @unchecked Sendable {
