@@ -30,6 +30,8 @@ let package = Package(
         // The text stack: fontconfig (fonts by name and coverage), FriBidi, HarfBuzz, FreeType.
         .systemLibrary(name: "CText", pkgConfig: "harfbuzz freetype2 fontconfig fribidi",
                        providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev", "libfribidi-dev"])]),
+        // Animated GIF (giflib; CWebP also links libwebp's demuxer and animation encoder).
+        .systemLibrary(name: "CGif", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         // The render server: libmicrohttpd (HTTP) and OpenSSL's libcrypto (HMAC-SHA256 URL
         // signatures, constant-time comparison).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -45,7 +47,7 @@ let package = Package(
         // internally: users of `import Cyanotype` do not see it.
         .target(
             name: "CyanotypeCodecs",
-            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif"],
+            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif", "CGif"],
             swiftSettings: tunedSwift),
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(

@@ -455,6 +455,7 @@ package final class RenderService: @unchecked Sendable {
         case .png: return "image/png"
         case .jpeg: return "image/jpeg"
         case .webp: return "image/webp"
+        case .gif: return "image/gif"
         case .avif: return "image/avif"
         case .heif: return "image/heic"
         case .tiff: return "image/tiff"
