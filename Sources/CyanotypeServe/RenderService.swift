@@ -459,6 +459,7 @@ package final class RenderService: @unchecked Sendable {
         case .avif: return "image/avif"
         case .heif: return "image/heic"
         case .tiff: return "image/tiff"
+        case .jxl: return "image/jxl"
         }
     }
 }
