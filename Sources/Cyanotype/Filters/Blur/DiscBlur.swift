@@ -112,8 +112,8 @@ struct SpanRows {
 }
 
 /// CIDiscBlur: the mean over disc n weighted 1 - f plus the mean over disc n + 1 weighted f,
-/// for a radius n + f (f = 0: disc n alone). Per output row, one window sum per row of each
-/// disc. The extent grows by the reach.
+/// for a radius n + f (f = 0: disc n alone), as `blendDiscMeans`. Per output row, one window
+/// sum per row of each disc. The extent grows by the reach.
 struct DiscBlur: NeighbourhoodOperation {
     let radius: Double
     let inner: DiscRows
@@ -145,8 +145,7 @@ struct DiscBlur: NeighbourhoodOperation {
         var rows = SpanRows(input, reach: r, chunk: chunk)
         let sums = PixelBlock(rect: PixelRect(x: 0, y: 0, width: chunk, height: 2))
         let acc0 = sums.pixels, acc1 = sums.pixels + chunk
-        let w0 = outer == nil ? 1 / Float(inner.count) : (1 - fraction) / Float(inner.count)
-        let w1 = fraction / Float(outer?.count ?? 1)
+        let n0 = Float(inner.count), n1 = Float(outer?.count ?? 1), f = fraction
         var x0 = 0
         while x0 < w {
             let cw = min(chunk, w - x0)
@@ -160,9 +159,9 @@ struct DiscBlur: NeighbourhoodOperation {
                 if let outer {
                     acc1.update(repeating: .zero, count: cw)
                     addDisc(outer, &rows, centreRow: y + r, left: left, count: cw, into: acc1)
-                    for i in 0..<cw { d[i] = acc0[i] * w0 + acc1[i] * w1 }
+                    for i in 0..<cw { d[i] = blendDiscMeans(acc0[i] / n0, acc1[i] / n1, f) }
                 } else {
-                    for i in 0..<cw { d[i] = acc0[i] * w0 }
+                    for i in 0..<cw { d[i] = acc0[i] / n0 }
                 }
             }
             x0 += cw
@@ -170,6 +169,14 @@ struct DiscBlur: NeighbourhoodOperation {
     }
 
     var label: String { "disc blur (radius \(radius), spans)" }
+}
+
+/// The mean over disc n weighted 1 - f plus the mean over disc n + 1 weighted f, written so
+/// that equal means give that mean exactly (sums divided by their counts, not multiplied by
+/// reciprocals: an opaque image stays exactly opaque, which keeps 8-bit writes on their fast
+/// path).
+@inline(__always) func blendDiscMeans(_ m0: SIMD4<Float>, _ m1: SIMD4<Float>, _ f: Float) -> SIMD4<Float> {
+    m0 + (m1 - m0) * f
 }
 
 /// Adds the sums over `disc` centred on input row `centreRow` (an index into the tile's

@@ -88,7 +88,7 @@ struct MaskedDiscBlur: NeighbourhoodOperation {
                     let d = out.row(y) + x0
                     for k in i..<j {
                         let f = fraction[k]
-                        d[k] = f > 0 ? acc0[k] * ((1 - f) / counts[n]) + acc1[k] * (f / counts[n + 1]) : acc0[k] * (1 / counts[n])
+                        d[k] = f > 0 ? blendDiscMeans(acc0[k] / counts[n], acc1[k] / counts[n + 1], f) : acc0[k] / counts[n]
                     }
                     i = j
                 }

@@ -38,6 +38,8 @@ extension BuiltinFilters {
 /// (x + t, y + t * slope), t = -half ... half.
 ///
 /// Computed as: the sheared rows `Sh(u, k) = lerp(in(u, k + floor(u m)), in(u, k + floor(u m) + 1), frac(u m))`
+/// (every lerp written `a + (b - a) t`, and sums divided by their counts, so an opaque image
+/// stays exactly opaque)
 /// (m the slope), their window sums `B(x, k) = sum over |t| <= half of Sh(x + t, k)`
 /// (anchored prefix sums), and `out(x, y) = lerp(B(x, k0), B(x, k0 + 1), frac(y - x m)) / taps`,
 /// `k0 = floor(y - x m)`. Every value comes from absolute coordinates, so tiles agree to the
@@ -111,14 +113,14 @@ struct MotionBlur: NeighbourhoodOperation {
         let base = AnchoredSums.blockStart(X - L), count = X + w + L - base
         let scratch = PixelBlock(rect: PixelRect(x: 0, y: 0, width: AnchoredSums.prefixCapacity(count) + AnchoredSums.totalsCapacity(count), height: 1))
         let e = scratch.pixels, t = scratch.pixels + AnchoredSums.prefixCapacity(count)
-        let inv = 1 / Float(taps)
+        let n = Float(taps)
         for y in 0..<out.height {
             let s = input.pixels.row(y + input.reach.below) + (base - input.originX)
             AnchoredSums.prefix(s, count: count, e: e, t: t)
             let d = out.row(y)
             d.update(repeating: .zero, count: w)
             AnchoredSums.addWindows(e, t, from: X - L - base, length: taps, count: w, into: d)
-            for i in 0..<w { d[i] *= inv }
+            for i in 0..<w { d[i] /= n }
         }
     }
 
@@ -128,7 +130,7 @@ struct MotionBlur: NeighbourhoodOperation {
         let X = input.rect.minX, Y = input.rect.minY
         let src = input.pixels, ox = input.originX, oy = input.originY
         let chunk = min(out.width, 128)
-        let inv = 1 / Float(taps)
+        let n = Float(taps)
         // Sheared rows of one chunk: widest when a row spans the chunk and the window.
         let span = chunk + 2 * L + AnchoredSums.block
         let scratch = PixelBlock(rect: PixelRect(x: 0, y: 0, width: 2 * span + AnchoredSums.totalsCapacity(span) + 2, height: 1))
@@ -163,7 +165,8 @@ struct MotionBlur: NeighbourhoodOperation {
                 for u in u0..<u1 {
                     let j = k + floors[u - ubase] - oy, f = fracs[u - ubase]
                     let c = u - ox
-                    sh[u - u0] = src.row(j)[c] * (1 - f) + src.row(j + 1)[c] * f
+                    let s0 = src.row(j)[c]
+                    sh[u - u0] = s0 + (src.row(j + 1)[c] - s0) * f
                 }
                 AnchoredSums.prefix(sh, count: u1 - u0, e: e, t: t)
                 let row = sums.pixels + (k - kLo) * cw + (x0 - xa)
@@ -177,7 +180,7 @@ struct MotionBlur: NeighbourhoodOperation {
                     let q = yy - Double(xa + i) * m, k0 = q.rounded(.down)
                     let phi = Float(q - k0)
                     let b0 = sums.pixels + (Int(k0) - kLo) * cw + i
-                    d[i] = (b0[0] * (1 - phi) + b0[cw] * phi) * inv
+                    d[i] = (b0[0] + (b0[cw] - b0[0]) * phi) / n
                 }
             }
             cx0 += cw

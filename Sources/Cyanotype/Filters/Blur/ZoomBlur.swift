@@ -70,7 +70,7 @@ struct ZoomBlur: NeighbourhoodOperation {
                     acc += src.bilinearClear(u: px + t * ux - 0.5, v: py + t * uy - 0.5, originX: ox, originY: oy)
                     t += step
                 }
-                d[k] = acc * (1 / Float(n))
+                d[k] = acc / Float(n)
             }
         }
     }

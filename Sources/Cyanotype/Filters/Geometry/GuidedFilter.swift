@@ -86,7 +86,9 @@ struct GuidedFilter: NeighbourhoodOperation {
         Swift.max(0, Swift.min(hi, max - 1) - Swift.max(lo, min) + 1)
     }
 
-    /// The window count at (x, y): the (2r + 1)² window's pixels inside the region.
+    /// The window count at (x, y): the (2r + 1)² window's pixels inside the region. Means
+    /// divide by it (rather than multiply by its reciprocal), so a constant channel, an
+    /// opaque alpha above all, comes out exactly.
     @inline(__always) private func windowCount(_ x: Int, _ y: Int) -> Float {
         let r = radius
         guard let g = region else { return Float((2 * r + 1) * (2 * r + 1)) }
@@ -146,9 +148,9 @@ struct GuidedFilter: NeighbourhoodOperation {
                     a[i] = .zero; b[i] = .zero
                     continue
                 }
-                let inv = 1 / windowCount(x, y)
-                let mI = m0[i].x * inv, mII = m0[i].y * inv
-                let mp = m1[i] * inv, mIp = m2[i] * inv
+                let n = windowCount(x, y)
+                let mI = m0[i].x / n, mII = m0[i].y / n
+                let mp = m1[i] / n, mIp = m2[i] / n
                 let variance = mII - mI * mI
                 let ai = (mIp - mp * mI) / (variance + eps)
                 a[i] = ai
@@ -179,9 +181,9 @@ struct GuidedFilter: NeighbourhoodOperation {
                                        let d = out.row(row), sa = meanA.pixels + row * w
                                        let gd = guide.row(Y + row - oy) + (X - ox)
                                        for i in 0..<w {
-                                           let inv = 1 / windowCount(X + i, Y + row)
+                                           let n = windowCount(X + i, Y + row)
                                            let c = gd[i], I = c.x * luma.x + c.y * luma.y + c.z * luma.z
-                                           d[i] = (sa[i] * inv) * I + v[i] * inv
+                                           d[i] = (sa[i] / n) * I + v[i] / n
                                        }
                                    })
     }
