@@ -33,32 +33,46 @@ extension BuiltinFilters {
 /// Small luma differences (noise) are averaged away; across larger ones (edges) only the
 /// pixel's own side is averaged, and pushing away from the full mean sharpens the edge.
 /// Noise level 0 and sharpness 0 average only neighbours of exactly equal luma.
-struct NoiseReduction: NeighbourhoodRowOperation {
+struct NoiseReduction: NeighbourhoodOperation {
     let noiseLevel: Float
     let sharpness: Float
     var reach: NeighbourhoodReach { NeighbourhoodReach(1) }
 
-    func run(_ m: UnsafeMutablePointer<SIMD4<Float>>, stride sw: Int, into d: UnsafeMutablePointer<SIMD4<Float>>, count width: Int) {
+    // Per tile: every input pixel's luma once, then each output pixel from its nine
+    // neighbours without branches. The sums add the same terms in the same order as the
+    // definition (a neighbour left out adds +0, which changes no sum), so the result is the
+    // same to the bit as summing the selected neighbours alone.
+    func apply(_ input: NeighbourhoodInput, into out: TileBuffer) {
+        let src = input.pixels, W = src.width, H = src.height
+        let lumas = UnsafeMutablePointer<Float>.allocate(capacity: W * H)
+        defer { lumas.deallocate() }
         let luma = SIMD4<Float>(lumaWeights, 0)
+        for j in 0..<H {
+            let s = src.row(j), l = lumas + j * W
+            for i in 0..<W { let q = s[i]; l[i] = q.x * luma.x + q.y * luma.y + q.z * luma.z }
+        }
         let level = noiseLevel, k = sharpness
-        for x in 0..<width {
-            let p = m[x], yp = p.x * luma.x + p.y * luma.y + p.z * luma.z
-            var sum = SIMD4<Float>.zero, all = SIMD4<Float>.zero
-            var count: Float = 0
-            var dy = -1
-            while dy <= 1 {
-                let r = m + dy * sw + x
-                var dx = -1
-                while dx <= 1 {
-                    let q = r[dx]
+        for y in 0..<out.height {
+            let d = out.row(y)
+            // Rows ascend in y: the row below (dy = -1) first, as in the definition.
+            let p0 = src.row(y), p1 = src.row(y + 1), p2 = src.row(y + 2)
+            let l0 = UnsafePointer(lumas + y * W), l1 = l0 + W, l2 = l1 + W
+            for x in 0..<out.width {
+                let yp = l1[x + 1]
+                var sum = SIMD4<Float>.zero, all = SIMD4<Float>.zero
+                var count: Float = 0
+                @inline(__always) func take(_ q: SIMD4<Float>, _ lq: Float) {
                     all += q
-                    if abs(q.x * luma.x + q.y * luma.y + q.z * luma.z - yp) <= level { sum += q; count += 1 }
-                    dx += 1
+                    let near = abs(lq - yp) <= level
+                    sum += near ? q : .zero
+                    count += near ? 1 : 0
                 }
-                dy += 1
+                take(p0[x], l0[x]); take(p0[x + 1], l0[x + 1]); take(p0[x + 2], l0[x + 2])
+                take(p1[x], l1[x]); take(p1[x + 1], l1[x + 1]); take(p1[x + 2], l1[x + 2])
+                take(p2[x], l2[x]); take(p2[x + 1], l2[x + 1]); take(p2[x + 2], l2[x + 2])
+                let smooth = sum / count, mean = all / 9
+                d[x] = smooth + k * (smooth - mean)
             }
-            let smooth = sum / count, mean = all / 9
-            d[x] = smooth + k * (smooth - mean)
         }
     }
 
