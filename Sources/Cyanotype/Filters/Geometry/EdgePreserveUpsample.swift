@@ -32,12 +32,20 @@ extension BuiltinFilters {
             throw .invalidValue(filter: args.descriptor.name, key: "inputSmallImage", reason: "the small image must be finite: crop it first")
         }
         let op = JointBilateralUpsample(guide: guide.extent, small: small.extent, spatialSigma: spatial, lumaSigma: lumaSigma)
-        return CIImage(node: NeighbourhoodNode(input: guide.node, auxiliary: [small.node], operation: op))
+        // The guide at the small pixels' centres: the guide mapped onto the small grid (a
+        // bilinear sample at each centre).
+        let g = guide.extent, s = small.extent
+        let toSmall = CGAffineTransform(translationX: -g.minX, y: -g.minY)
+            .concatenating(CGAffineTransform(scaleX: s.width / g.width, y: s.height / g.height))
+            .concatenating(CGAffineTransform(translationX: s.minX, y: s.minY))
+        let guideOnSmall = guide.transformed(by: toSmall)
+        return CIImage(node: NeighbourhoodNode(input: guide.node, auxiliary: [small.node, guideOnSmall.node], operation: op))
     }
 }
 
-/// CIEdgePreserveUpsampleFilter's operation: input 0 is the large guide, auxiliary input 1
-/// the small image.
+/// CIEdgePreserveUpsampleFilter's operation: input 0 is the large guide (read at the output
+/// pixels only), auxiliary input 1 the small image, auxiliary input 2 the guide sampled at
+/// the small pixels' centres.
 struct JointBilateralUpsample: NeighbourhoodOperation {
     let guide: CGRect, small: CGRect
     let spatialSigma: Double, lumaSigma: Double
@@ -59,25 +67,16 @@ struct JointBilateralUpsample: NeighbourhoodOperation {
         smallPixels = PixelRect(covering: small)
     }
 
-    static var auxiliaryCount: Int { 1 }
-    var reach: NeighbourhoodReach {
-        // The guide is read at the centres of the small pixels in the window, which lie
-        // within window + 1 small pixels of p', plus the bilinear sampler's pixel.
-        let far = Int(((window + 1) / min(sx, sy)).rounded(.up)) + 2
-        return NeighbourhoodReach(min(far, 1 << 20))
-    }
+    static var auxiliaryCount: Int { 2 }
+    var reach: NeighbourhoodReach { NeighbourhoodReach(0) }
     func extent(of input: CGRect) -> CGRect { guide }
 
     /// p's position on the small grid, for the large pixel centre (x, y).
     @inline(__always) private func onSmall(_ x: Double, _ y: Double) -> (Double, Double) {
         (Double(small.minX) + (x - Double(guide.minX)) * sx, Double(small.minY) + (y - Double(guide.minY)) * sy)
     }
-    /// The large-image point at the centre of small pixel (i, j).
-    @inline(__always) private func onGuide(_ i: Int, _ j: Int) -> (Double, Double) {
-        (Double(guide.minX) + (Double(i) + 0.5 - Double(small.minX)) / sx, Double(guide.minY) + (Double(j) + 0.5 - Double(small.minY)) / sy)
-    }
 
-    /// The small pixels the window of any pixel of `rect` covers.
+    /// The small pixels the window of any pixel of `rect` covers (for both auxiliary inputs).
     func auxiliaryRect(_ index: Int, for rect: PixelRect) -> PixelRect {
         let (x0, y0) = onSmall(Double(rect.minX), Double(rect.minY)), (x1, y1) = onSmall(Double(rect.maxX), Double(rect.maxY))
         let lim = Double(PixelRect.limit)
@@ -88,7 +87,7 @@ struct JointBilateralUpsample: NeighbourhoodOperation {
     }
 
     func apply(_ input: NeighbourhoodInput, into out: TileBuffer) {
-        let block = input.auxiliary[0]
+        let block = input.auxiliary[0], guideBlock = input.auxiliary[1]
         let q = block.rect
         let rect = input.rect, src = input.pixels, ox = input.originX, oy = input.originY
         let luma = lumaWeights
@@ -96,11 +95,8 @@ struct JointBilateralUpsample: NeighbourhoodOperation {
         // The guide's luma at every small pixel's centre.
         var lumaAt = [Float](repeating: 0, count: q.area)
         for j in 0..<q.height {
-            for i in 0..<q.width {
-                let (gx, gy) = onGuide(q.minX + i, q.minY + j)
-                let c = src.bilinearClear(u: gx - 0.5, v: gy - 0.5, originX: ox, originY: oy)
-                lumaAt[j * q.width + i] = c.x * luma.x + c.y * luma.y + c.z * luma.z
-            }
+            let g = guideBlock.buffer.row(j)
+            for i in 0..<q.width { lumaAt[j * q.width + i] = g[i].x * luma.x + g[i].y * luma.y + g[i].z * luma.z }
         }
         let spatial = spatialSigma, range = lumaSigma
         let sk = spatial > 0 ? -1 / (2 * spatial * spatial) : 0, rk = range > 0 ? Float(-1 / (2 * range * range)) : 0
