@@ -30,6 +30,8 @@ let package = Package(
         // The text stack: fontconfig (fonts by name and coverage), FriBidi, HarfBuzz, FreeType.
         .systemLibrary(name: "CText", pkgConfig: "harfbuzz freetype2 fontconfig fribidi",
                        providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev", "libfribidi-dev"])]),
+        // Animated GIF (giflib; CWebP also links libwebp's demuxer and animation encoder).
+        .systemLibrary(name: "CGif", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         // libtiff behind non-variadic C calls that return error codes (TIFFSetField/TIFFGetField
         // are variadic, which Swift cannot call).
         // ... and libjpeg's scanline encoder (its errors longjmp, which must stay in C).
@@ -41,7 +43,7 @@ let package = Package(
         // internally: users of `import Cyanotype` do not see it.
         .target(
             name: "CyanotypeCodecs",
-            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif"],
+            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif", "CGif"],
             swiftSettings: tunedSwift),
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(

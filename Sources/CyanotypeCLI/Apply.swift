@@ -173,6 +173,10 @@ struct ApplyOptions {
 
     /// Reads `input`, runs the pipeline and writes `output` in `format`.
     func process(_ input: String, to output: String, format: ImageFileFormat, context: CIContext) throws(CLIError) {
+        if let frames = try Frames.source(input) {
+            try processFrames(frames, input: input, to: output, format: format, context: context)
+            return
+        }
         let source = try Files.readImage(input)
         let image = try pipeline.run(on: source)
         guard !image.extent.isInfinite else {

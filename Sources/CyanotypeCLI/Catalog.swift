@@ -151,6 +151,7 @@ enum InfoCommand {
             if let profile { o["profile"] = profile }
             if let dpi = header.dpi { o["dpi"] = dpi }
             if let exif = header.exif { o["exifBytes"] = exif.count; o["gps"] = gps }
+            for (k, v) in try Frames.info(data, file: path) { o[k] = v }
             try Console.print(try JSONText.encode(o))
             return
         }
@@ -165,6 +166,7 @@ enum InfoCommand {
             "dpi:         \(header.dpi.map { DescribeCommand.number($0) } ?? "not set")",
         ]
         if let exif = header.exif { lines.append("exif:        \(exif.count) bytes\(gps ? ", with GPS position" : "")") }
+        lines += try Frames.infoLines(data, file: path)
         try Console.print(lines.joined(separator: "\n"))
     }
 }

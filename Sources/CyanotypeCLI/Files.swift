@@ -23,9 +23,18 @@ enum Files {
     }
 
     /// The image at `path` (`-` reads stdin), upright.
+    /// Standard input, read once (frames and images both look at it).
+    nonisolated(unsafe) private static var stdinData: Data?
+    static func standardInput() throws(CLIError) -> Data {
+        if let stdinData { return stdinData }
+        let data = try Console.readStandardInput()
+        stdinData = data
+        return data
+    }
+
     static func readImage(_ path: String) throws(CLIError) -> CIImage {
         if path == "-" {
-            let data = try Console.readStandardInput()
+            let data = try standardInput()
             do {
                 return try CIImage.read(data: data, options: readOptions, name: "stdin")
             } catch {
@@ -47,11 +56,11 @@ enum Files {
     }
 
     /// Every format, as `--format` spells them.
-    static let formatNames = ["jpeg", "png", "webp", "tiff", "heic", "avif"]
-    /// "jpeg, png, webp, tiff, heic or avif"
+    static let formatNames = ["jpeg", "png", "webp", "tiff", "gif", "heic", "avif"]
+    /// "jpeg, png, webp, tiff, gif, heic or avif"
     static var formatList: String { formatNames.dropLast().joined(separator: ", ") + " or " + formatNames.last! }
     /// Every extension read as an image (folders and globs in batch).
-    static let imageExtensions: [String] = ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "tif", "tiff", "heic", "heif", "hif", "avif"]
+    static let imageExtensions: [String] = ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "hif", "avif"]
 
     static func displayName(_ f: ImageFileFormat) -> String {
         switch f {
@@ -59,6 +68,7 @@ enum Files {
         case .png: return "PNG"
         case .webp: return "WebP"
         case .tiff: return "TIFF"
+        case .gif: return "GIF"
         case .heif: return "HEIF"
         case .avif: return "AVIF"
         }
@@ -77,7 +87,7 @@ enum Files {
         }
         if path == "-" { return .png }
         guard let byName else {
-            let exts = ["jpg", "png", "webp", "tif", "heic", "avif"].map { "." + $0 }.joined(separator: ", ")
+            let exts = ["jpg", "png", "webp", "tif", "gif", "heic", "avif"].map { "." + $0 }.joined(separator: ", ")
             throw .usage("cannot tell the output format from '\(path)': name it \(exts), or pass --format \(formatNames.joined(separator: "|"))")
         }
         return byName

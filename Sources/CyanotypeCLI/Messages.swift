@@ -9,7 +9,7 @@ enum Messages {
     static func reading(_ e: CodecError, file: String) -> String {
         switch e {
         case .unsupportedFormat(let seen):
-            return "\(file): not an image this tool reads (\(seen)); it reads JPEG, PNG, WebP, TIFF, HEIF and AVIF"
+            return "\(file): not an image this tool reads (\(seen)); it reads JPEG, PNG, WebP, TIFF, GIF, HEIF and AVIF"
         case .empty:
             return "\(file): the file is empty (0 bytes)"
         case .truncated(let detail):
@@ -22,6 +22,8 @@ enum Messages {
             return "\(file): cannot read the file (\(detail))"
         case .encodeFailed(let detail), .invalidArgument(let detail):
             return "\(file): \(detail)"
+        case let .tooManyFrames(count, limit):
+            return "\(file): the file holds \(count > limit ? "more than \(limit)" : "\(count)") frames or pages, above the limit of \(limit) for its size"
         }
     }
 
@@ -36,6 +38,7 @@ enum Messages {
         case let .ioError(path, detail): return reading(CodecError.ioError(path: path, detail: detail), file: file)
         case .encodeFailed(let detail): return reading(CodecError.encodeFailed(detail: detail), file: file)
         case .invalidArgument(let detail): return reading(CodecError.invalidArgument(detail), file: file)
+        case let .tooManyFrames(count, limit): return reading(CodecError.tooManyFrames(count: count, limit: limit), file: file)
         }
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// variadic, its errors arrive as return codes plus the first message it reported, and its
 /// stderr handlers are silenced. 8/16-bit grey and RGB(A) and 32-bit float decode as stored;
 /// other layouts (palette, 1/2/4-bit, YCbCr, CMYK, planar) go through libtiff's RGBA interface
-/// and decode to 8-bit. Only the first image (directory) of a multi-page file is read.
+/// and decode to 8-bit. `page` picks a directory of a multi-page file (see `TIFFPages`).
 enum TIFFCodec {
     /// A reader over `bytes`, closed when `body` returns. libtiff's own allocations are capped
     /// at `maxAlloc` bytes each.
@@ -75,17 +75,19 @@ enum TIFFCodec {
         return h
     }
 
-    static func readHeader(_ bytes: UnsafeRawBufferPointer) throws(CodecError) -> ImageHeader {
+    static func readHeader(_ bytes: UnsafeRawBufferPointer, page: Int = 0) throws(CodecError) -> ImageHeader {
         try withReader(bytes, maxAlloc: DecodeLimits.default.maxBytes) { r throws(CodecError) in
+            if page > 0 { try TIFFPages.select(r, page) }
             let i = try info(r)
             return header(r, i)
         }
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
+    static func decode(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool, page: Int = 0) throws(CodecError) -> DecodedBitmap {
         // libtiff's single-allocation cap: never below 16 MiB (its directory and strip buffers
         // need some), while the pixel buffer is checked against `limits` below.
         try withReader(bytes, maxAlloc: max(limits.maxBytes, 16 << 20)) { r throws(CodecError) in
+            if page > 0 { try TIFFPages.select(r, page) }
             let info = try info(r)
             let h = header(r, info)
             guard info.mode != 0 else {

@@ -189,7 +189,9 @@ final class Workspace {
         #expect(try w.header("out.tiff").format == .tiff)
         #expect(try w.run("apply", "in.png", "-o", "deep.tif", "--depth", "16").status == 0)
         #expect(try w.header("deep.tif").bitDepth == 16)
-        #expect(try w.run("apply", "in.png", "-o", "out.gif").status == 2)
+        #expect(try w.run("apply", "in.png", "-o", "out.gif").status == 0)
+        #expect(try w.header("out.gif").format == .gif)
+        #expect(try w.run("apply", "in.png", "-o", "out.bmp").status == 2)
         #expect(try w.run("apply", "in.png", "-o", "out.png", "--quality", "150").status == 2)
     }
 

@@ -50,7 +50,7 @@ func maxDiff(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> Float {
 }
 
 /// Tiled renders equal the whole render, bit for bit in float and in 8-bit.
-func expectTiledEqualsWhole(_ img: CIImage, _ rect: CGRect, _ what: String) throws {
+func expectTiledEqualsWholeFloatAnd8Bit(_ img: CIImage, _ rect: CGRect, _ what: String) throws {
     let whole = try premultipliedRender(img, rect, tile: 4096)
     for t in [3, 5, 7, 64] {
         let tiled = try premultipliedRender(img, rect, tile: t)
@@ -127,7 +127,7 @@ func expectTiledEqualsWhole(_ img: CIImage, _ rect: CGRect, _ what: String) thro
                 for k in 0..<4 { worst = max(worst, abs(Double(p[k]) - want[k])) }
             }
             #expect(worst < 2e-5, "radius \(radius): worst \(worst)")
-            try expectTiledEqualsWhole(out, input.extent.insetBy(dx: -4, dy: -4), "CIDiscBlur \(radius)")
+            try expectTiledEqualsWholeFloatAnd8Bit(out, input.extent.insetBy(dx: -4, dy: -4), "CIDiscBlur \(radius)")
         }
     }
 
@@ -158,7 +158,7 @@ func expectTiledEqualsWhole(_ img: CIImage, _ rect: CGRect, _ what: String) thro
         let plain = try Rendered(img.applyingFilter("CIBokehBlur", parameters: [kCIInputRadiusKey: radius, "inputSoftness": 0, "inputRingAmount": 0]), img.extent)
         let disc = try Rendered(img.applyingFilter("CIDiscBlur", parameters: [kCIInputRadiusKey: radius]), img.extent)
         #expect(zip(plain.pixels, disc.pixels).allSatisfy { abs($0.w - $1.w) < 1e-7 })
-        try expectTiledEqualsWhole(out, img.extent, "CIBokehBlur")
+        try expectTiledEqualsWholeFloatAnd8Bit(out, img.extent, "CIBokehBlur")
     }
 
     // MARK: CIMotionBlur
@@ -203,7 +203,7 @@ func expectTiledEqualsWhole(_ img: CIImage, _ rect: CGRect, _ what: String) thro
             let uniform = L * (L + 1) / 3 / (c * c)
             #expect(abs(m.major - uniform) / uniform < 0.03, "second moment \(m.major) along, a segment gives \(uniform)")
             #expect(m.minor < 0.45, "spread \(m.minor) across")
-            try expectTiledEqualsWhole(out, CGRect(x: 20, y: 20, width: 41, height: 41), "CIMotionBlur \(radius) \(angle)")
+            try expectTiledEqualsWholeFloatAnd8Bit(out, CGRect(x: 20, y: 20, width: 41, height: 41), "CIMotionBlur \(radius) \(angle)")
         }
         // Angle 0: exactly the mean of 2r + 1 pixels of the row.
         let r = try Rendered(img.applyingFilter("CIMotionBlur", parameters: [kCIInputRadiusKey: 5, kCIInputAngleKey: 0]), img.extent)
@@ -242,7 +242,7 @@ func expectTiledEqualsWhole(_ img: CIImage, _ rect: CGRect, _ what: String) thro
         let b = photo.applyingFilter("CIZoomBlur", parameters: [kCIInputCenterKey: CIVector(x: 20.5, y: 20.5), "inputAmount": -12])
         #expect(try premultipliedRender(a, photo.extent) == premultipliedRender(b, photo.extent))
         #expect(try Rendered(a, photo.extent)[20, 20] == Rendered(photo, photo.extent)[20, 20])
-        try expectTiledEqualsWhole(a, photo.extent, "CIZoomBlur")
+        try expectTiledEqualsWholeFloatAnd8Bit(a, photo.extent, "CIZoomBlur")
     }
 
     // MARK: CIMaskedVariableBlur
@@ -298,7 +298,7 @@ func expectTiledEqualsWhole(_ img: CIImage, _ rect: CGRect, _ what: String) thro
             for k in 0..<4 { worst = max(worst, abs(Double(p[k]) - want[k])) }
         }
         #expect(worst < 2e-5, "worst \(worst)")
-        try expectTiledEqualsWhole(out, input.extent, "CIMaskedVariableBlur")
+        try expectTiledEqualsWholeFloatAnd8Bit(out, input.extent, "CIMaskedVariableBlur")
     }
 
     // MARK: CINoiseReduction
@@ -330,7 +330,7 @@ func expectTiledEqualsWhole(_ img: CIImage, _ rect: CGRect, _ what: String) thro
                 for k in 0..<4 { worst = max(worst, abs(Double(p[k]) - want[k])) }
             }
             #expect(worst < 1e-5, "level \(level) sharpness \(sharpness): worst \(worst)")
-            try expectTiledEqualsWhole(out, input.extent, "CINoiseReduction")
+            try expectTiledEqualsWholeFloatAnd8Bit(out, input.extent, "CINoiseReduction")
         }
     }
 
@@ -360,7 +360,7 @@ func expectTiledEqualsWhole(_ img: CIImage, _ rect: CGRect, _ what: String) thro
                 #expect(maxDiff(o[x, y], want) < 1e-5, "(\(x), \(y)) in the ramp")
             }
         }
-        try expectTiledEqualsWhole(out, input.extent, "CIDepthOfField")
+        try expectTiledEqualsWholeFloatAnd8Bit(out, input.extent, "CIDepthOfField")
     }
 
     // MARK: Every new filter
@@ -428,7 +428,7 @@ func expectTiledEqualsWhole(_ img: CIImage, _ rect: CGRect, _ what: String) thro
         for name in Self.newFilters {
             let out = Self.configured(name, input, other, centre: CGPoint(x: 20, y: 17))
             #expect(!out.extent.isEmpty, "\(name)")
-            try expectTiledEqualsWhole(out, input.extent.insetBy(dx: -3, dy: -3).intersection(out.extent), name)
+            try expectTiledEqualsWholeFloatAnd8Bit(out, input.extent.insetBy(dx: -3, dy: -3).intersection(out.extent), name)
         }
     }
 

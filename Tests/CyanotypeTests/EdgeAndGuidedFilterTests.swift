@@ -110,7 +110,7 @@ private struct Plane {
             let share = Double(agree) / Double(plane.w * plane.h)
             #expect(share >= 0.95, "sigma \(sigma): the edge maps agree on \(share * 100)% of pixels")
             #expect(edges > 100, "sigma \(sigma): \(edges) edge pixels")
-            try expectTiledEqualsWhole(out, img.extent, "CICannyEdgeDetector \(sigma)")
+            try expectTiledEqualsWholeFloatAnd8Bit(out, img.extent, "CICannyEdgeDetector \(sigma)")
         }
     }
 
@@ -228,7 +228,7 @@ private struct Plane {
                 for y in 0..<h { for x in 0..<w { worst = max(worst, abs(Double(got[x, y][k]) - q[x, y])) } }
             }
             #expect(worst <= 1e-4, "radius \(r) epsilon \(eps): max |diff| \(worst)")
-            try expectTiledEqualsWhole(out, guide.extent, "CIGuidedFilter \(r)")
+            try expectTiledEqualsWholeFloatAnd8Bit(out, guide.extent, "CIGuidedFilter \(r)")
         }
         // A small input is stretched over the guide's extent first.
         let small = linearImage(10, 8) { x, y in SIMD4(Float(x) / 10, Float(y) / 8, 0.5, 1) }
@@ -283,7 +283,7 @@ private struct Plane {
                 for k in 0..<4 { worst = max(worst, abs(Double(p[k]) - want[k])) }
             }
             #expect(worst < 1e-4, "spatial \(spatial) luma \(range): max |diff| \(worst)")
-            try expectTiledEqualsWhole(out, guide.extent, "CIEdgePreserveUpsampleFilter")
+            try expectTiledEqualsWholeFloatAnd8Bit(out, guide.extent, "CIEdgePreserveUpsampleFilter")
         }
     }
 }

@@ -9,7 +9,7 @@ import Testing
     @Test func formatsByExtensionAndByContent() throws {
         let cases: [(String, Cyanotype.ImageFileFormat?)] = [
             ("jpg", .jpeg), (".JPEG", .jpeg), ("png", .png), ("webp", .webp), ("tif", .tiff), ("TIFF", .tiff),
-            ("heic", .heif), ("avif", .avif), ("gif", nil), ("", nil),
+            ("heic", .heif), ("avif", .avif), ("gif", .gif), ("bmp", nil), ("", nil),
         ]
         for (ext, want) in cases { #expect(Cyanotype.ImageFileFormat(pathExtension: ext) == want, "\(ext)") }
         let img = CIImage(color: .red).cropped(to: CGRect(x: 0, y: 0, width: 4, height: 3))
@@ -19,7 +19,8 @@ import Testing
             #expect(Cyanotype.ImageFileFormat(sniffing: data) == format)
             #expect(try CIImage.read(data: data).properties[kCyanotypePropertyFileFormat] as? String == format.rawValue)
         }
-        #expect(Cyanotype.ImageFileFormat(sniffing: Data("GIF89a......".utf8)) == nil)
+        #expect(Cyanotype.ImageFileFormat(sniffing: Data("GIF89a......".utf8)) == .gif)
+        #expect(Cyanotype.ImageFileFormat(sniffing: Data("BM..........".utf8)) == nil)
         #expect(Cyanotype.ImageFileFormat.allCases.map(\.rawValue) == CyanotypeCodecs.ImageFileFormat.allCases.map(\.rawValue))
         for f in Cyanotype.ImageFileFormat.allCases { #expect(f.canEncode == ImageCodecs.canEncode(f.codec)) }
     }
@@ -39,7 +40,7 @@ import Testing
     @Test func fileErrorsCarryTheCodecsMessages() {
         let errors: [CodecError] = [
             .unsupportedFormat("GIF"), .empty, .truncated(detail: "t"), .corrupt(detail: "c"), .tooLarge(width: 1, height: 2, limit: 1),
-            .ioError(path: "/x", detail: "d"), .encodeFailed(detail: "e"), .invalidArgument("a"),
+            .ioError(path: "/x", detail: "d"), .encodeFailed(detail: "e"), .invalidArgument("a"), .tooManyFrames(count: 3, limit: 2),
         ]
         for e in errors {
             let f = ImageFileError(e)

@@ -66,6 +66,8 @@ public final class CIContext: @unchecked Sendable {
     let executor = Executor()
     /// Intermediates and whole results kept between renders (when `cachesIntermediates`).
     let cache = RenderCache(budget: CIContext.cacheBudget)
+    /// Parsed LUT files (`lut(contentsOf:)`), kept while each file is unchanged.
+    let lutFiles = LUTFileCache(budget: 64 << 20)
     private let lock = NSLock()
     private var stats = RenderStatistics()
     /// The memory the context's cache may hold.
@@ -88,7 +90,10 @@ public final class CIContext: @unchecked Sendable {
     public var lastRenderStatistics: RenderStatistics { lock.lock(); defer { lock.unlock() }; return stats }
 
     /// Drops cached intermediates and whole results.
-    public func clearCaches() { cache.removeAll() }
+    public func clearCaches() {
+        cache.removeAll()
+        lutFiles.removeAll()
+    }
 
     // MARK: Rendering
 

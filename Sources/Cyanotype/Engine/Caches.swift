@@ -11,6 +11,8 @@ import Foundation
 // - `RecentTables` (process-wide): tables built from filter parameters (cube data, histogram
 //   bins, powers), so a filter builds each once rather than once per `outputImage`.
 // - `SharedValue`: state that users change in place, such as the registry of named looks.
+// - `FileCache` (one per context, plus one process-wide for filters that read files): values
+//   parsed from files (LUT files), reused while the file's identity is unchanged.
 //
 // These types hold the only locks in the engine's state; filter files use them and never
 // mention threads.
@@ -121,5 +123,112 @@ final class SharedValue<Value>: @unchecked Sendable {
     func update<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         lock.lock(); defer { lock.unlock() }
         return try body(&value)
+    }
+}
+
+/// Values parsed from files, kept by path and read options, each checked against the file's
+/// identity (size, modification time, inode and device) before it is reused: a file that was
+/// edited, replaced or renamed over is read again. Errors are not kept.
+///
+/// Memory: at most `budget` bytes (the least recently used go first; a value bigger than the
+/// budget is read but not kept). A context holds one (`CIContext.lut(contentsOf:)` reads
+/// through it); filters that read files when their `outputImage` is built, with no context at
+/// hand, share `FileCache.shared...` instances.
+final class FileCache<Options: Hashable, Value>: @unchecked Sendable {
+    private struct Key: Hashable {
+        let path: String
+        let options: Options
+    }
+    /// What tells a file's versions apart.
+    struct Identity: Equatable {
+        let size: Int64
+        let modifiedSeconds: Int64
+        let modifiedNanoseconds: Int64
+        let inode: UInt64
+        let device: UInt64
+    }
+    private struct Entry {
+        let identity: Identity
+        let value: Value
+        let bytes: Int
+        var lastUse: UInt64
+    }
+
+    let budget: Int
+    private let lock = NSLock()
+    private var entries: [Key: Entry] = [:]
+    private var bytes = 0
+    private var clock: UInt64 = 0
+    private var readCount = 0, hitCount = 0
+
+    init(budget: Int) { self.budget = budget }
+
+    /// Lookups so far, and how many found a kept value (for tests and reports).
+    var reads: Int { lock.lock(); defer { lock.unlock() }; return readCount }
+    var hits: Int { lock.lock(); defer { lock.unlock() }; return hitCount }
+
+    /// The file's identity now, or nil when it cannot be stat'ed (the read then says why).
+    static func identity(of path: String) -> Identity? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        #if os(Linux)
+        let mtime = st.st_mtim
+        #else
+        let mtime = st.st_mtimespec
+        #endif
+        return Identity(size: Int64(st.st_size), modifiedSeconds: Int64(mtime.tv_sec), modifiedNanoseconds: Int64(mtime.tv_nsec),
+                        inode: UInt64(st.st_ino), device: UInt64(st.st_dev))
+    }
+
+    /// The value of `url`'s file read with `options`: kept from an earlier read while the file
+    /// is unchanged, else made by `read` (outside the lock) and kept when the file did not
+    /// change while it was read. `size` tells a value's bytes.
+    func value<E: Error>(of url: URL, options: Options, size: (Value) -> Int, read: () throws(E) -> Value) throws(E) -> Value {
+        let path = url.standardizedFileURL.path
+        let key = Key(path: path, options: options)
+        guard let before = Self.identity(of: path) else { return try read() }
+        if let kept = lookup(key, before) { return kept }
+        let value = try read()
+        if Self.identity(of: path) == before { store(key, before, value, size(value)) }
+        return value
+    }
+
+    /// Drops every kept value.
+    func removeAll() {
+        lock.lock(); defer { lock.unlock() }
+        entries.removeAll()
+        bytes = 0
+    }
+
+    /// Bytes of values kept now.
+    var byteCount: Int { lock.lock(); defer { lock.unlock() }; return bytes }
+
+    private func lookup(_ key: Key, _ identity: Identity) -> Value? {
+        lock.lock(); defer { lock.unlock() }
+        readCount += 1
+        guard var e = entries[key] else { return nil }
+        guard e.identity == identity else {
+            entries[key] = nil
+            bytes -= e.bytes
+            return nil
+        }
+        hitCount += 1
+        clock += 1
+        e.lastUse = clock
+        entries[key] = e
+        return e.value
+    }
+
+    private func store(_ key: Key, _ identity: Identity, _ value: Value, _ size: Int) {
+        guard size <= budget else { return }
+        lock.lock(); defer { lock.unlock() }
+        if let old = entries.removeValue(forKey: key) { bytes -= old.bytes }
+        while bytes + size > budget, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            entries[oldest.key] = nil
+            bytes -= oldest.value.bytes
+        }
+        clock += 1
+        entries[key] = Entry(identity: identity, value: value, bytes: size, lastUse: clock)
+        bytes += size
     }
 }

@@ -13,6 +13,8 @@ struct DestinationWriter: @unchecked Sendable {
     let space: CGColorSpace?
     let premultiplied: Bool
     let tables: TransferTables
+    /// The exact encoder of 16-bit destinations (nil for other sample types).
+    let encoder16: Exact16Encoder?
     let fromSRGB: ColorMatrix?
 
     init?(base: UnsafeMutableRawPointer, rowBytes: Int, bounds: PixelRect, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool) {
@@ -20,6 +22,7 @@ struct DestinationWriter: @unchecked Sendable {
         self.base = base; self.rowBytes = rowBytes; self.bounds = bounds; self.format = format; self.info = info; self.bytesPerPixel = bpp
         self.space = colorSpace; self.premultiplied = premultiplied
         tables = TransferTables.forSpace(colorSpace)
+        encoder16 = info.sample == .uint16 ? Exact16Encoder.forSpace(colorSpace) : nil
         fromSRGB = colorSpace?.fromSRGBMatrix.map { ColorMatrix(rgb: $0) }
     }
 
@@ -85,17 +88,21 @@ struct DestinationWriter: @unchecked Sendable {
                 }
             }
         case .uint16:
+            // Exact at 16 bits: each straight colour gets the code its value rounds to on the
+            // exact curve (so 16-bit sources come back as their own codes), and premultiplied
+            // output multiplies those codes by the alpha code, rounded: round(c * a / 65535).
             let d = dst.assumingMemoryBound(to: UInt16.self)
+            guard let enc = encoder16 else { return }
             for i in 0..<n {
                 let s = straight(src[i])
                 let a = clamp01(s.w)
-                var c: SIMD3<Float> = gray ? SIMD3(repeating: luminance(s)) : SIMD3(s.x, s.y, s.z)
-                var e = SIMD3<UInt16>(tables.enc16(c.x), tables.enc16(c.y), tables.enc16(c.z))
-                if premultiplied && a < 1 {
-                    c = SIMD3(encodeF(c.x), encodeF(c.y), encodeF(c.z)) * a
-                    e = SIMD3(q16(c.x), q16(c.y), q16(c.z))
-                }
+                let c: SIMD3<Float> = gray ? SIMD3(repeating: luminance(s)) : SIMD3(s.x, s.y, s.z)
+                var e = SIMD3<UInt16>(enc.encode(c.x), enc.encode(c.y), enc.encode(c.z))
                 let a16 = q16(a)
+                if premultiplied && a16 < 65535 {
+                    let w = SIMD3<UInt32>(truncatingIfNeeded: e) &* UInt32(a16) &+ 32767
+                    e = SIMD3<UInt16>(truncatingIfNeeded: w / 65535)
+                }
                 switch info.layout {
                 case .r, .l: d[i] = e.x
                 case .rgbx: let q = d + i * 4; q[0] = e.x; q[1] = e.y; q[2] = e.z; q[3] = 65535

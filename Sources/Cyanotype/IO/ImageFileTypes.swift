@@ -14,8 +14,10 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
     case png
     /// WebP, lossy or lossless (libwebp).
     case webp
-    /// TIFF, 8/16-bit or float samples (libtiff).
+    /// TIFF, 8/16-bit or float samples (libtiff); several pages through `CGImageSource`.
     case tiff
+    /// GIF, still or animated (giflib); frames through `CGImageSource`.
+    case gif
     /// HEIF with HEVC-coded images (.heic), through libheif.
     case heif
     /// HEIF with AV1-coded images (.avif), through libheif.
@@ -35,7 +37,7 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
         self.init(f)
     }
 
-    /// Whether `CIContext` can write this format here: always for JPEG, PNG, WebP and TIFF;
+    /// Whether `CIContext` can write this format here: always for JPEG, PNG, WebP, TIFF and GIF;
     /// for HEIF and AVIF when libheif was built with an HEVC or AV1 encoder.
     public var canEncode: Bool { ImageCodecs.canEncode(codec) }
 
@@ -45,6 +47,7 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
         case .png: self = .png
         case .webp: self = .webp
         case .tiff: self = .tiff
+        case .gif: self = .gif
         case .heif: self = .heif
         case .avif: self = .avif
         }
@@ -55,6 +58,7 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
         case .png: return .png
         case .webp: return .webp
         case .tiff: return .tiff
+        case .gif: return .gif
         case .heif: return .heif
         case .avif: return .avif
         }
@@ -70,17 +74,36 @@ public struct DecodeLimits: Sendable, Equatable {
     /// Largest decoded pixel buffer accepted, in bytes (width × height × 4 × bytes per sample).
     public var maxBytes: Int
 
+    /// Most frames (animations) or pages (TIFF) a file may hold, counted before any is decoded
+    /// (default 10,000).
+    public var maxFrames: Int = CyanotypeCodecs.DecodeLimits.default.maxFrames
+    /// Most pixels decoded over all frames of a file, each frame counted at its canvas size
+    /// (default 2^34): bounds the work a small file of many large frames can cause.
+    public var maxTotalPixels: Int = CyanotypeCodecs.DecodeLimits.default.maxTotalPixels
+
     /// Limits of `maxPixels` pixels and `maxBytes` bytes of decoded pixels.
     public init(maxPixels: Int = DecodeLimits.default.maxPixels, maxBytes: Int = DecodeLimits.default.maxBytes) {
         self.maxPixels = maxPixels
         self.maxBytes = maxBytes
     }
 
+    /// Limits with frame caps too (`maxFrames`, `maxTotalPixels`).
+    public init(maxPixels: Int, maxBytes: Int, maxFrames: Int, maxTotalPixels: Int) {
+        self.maxPixels = maxPixels
+        self.maxBytes = maxBytes
+        self.maxFrames = maxFrames
+        self.maxTotalPixels = maxTotalPixels
+    }
+
     /// 16383² pixels and 2 GiB of decoded pixels (the codecs' defaults).
     public static let `default` = DecodeLimits(CyanotypeCodecs.DecodeLimits.default)
 
-    init(_ l: CyanotypeCodecs.DecodeLimits) { maxPixels = l.maxPixels; maxBytes = l.maxBytes }
-    var codec: CyanotypeCodecs.DecodeLimits { CyanotypeCodecs.DecodeLimits(maxPixels: maxPixels, maxBytes: maxBytes) }
+    init(_ l: CyanotypeCodecs.DecodeLimits) {
+        maxPixels = l.maxPixels; maxBytes = l.maxBytes; maxFrames = l.maxFrames; maxTotalPixels = l.maxTotalPixels
+    }
+    var codec: CyanotypeCodecs.DecodeLimits {
+        CyanotypeCodecs.DecodeLimits(maxPixels: maxPixels, maxBytes: maxBytes, maxFrames: maxFrames, maxTotalPixels: maxTotalPixels)
+    }
 }
 
 /// JPEG chroma subsampling (the `CIImageRepresentationOption.chromaSubsampling` value).
@@ -138,6 +161,9 @@ public enum ImageFileError: Error, Sendable, Equatable, CustomStringConvertible 
     case encodeFailed(detail: String)
     /// An argument is out of range.
     case invalidArgument(String)
+    /// The file holds more frames or pages than `DecodeLimits.maxFrames` (or `maxTotalPixels`
+    /// over all frames) allow; counted before any frame is decoded (`count` may be a lower bound).
+    case tooManyFrames(count: Int, limit: Int)
 
     /// A message a user can act on (the codecs' wording).
     public var description: String { codec.description }
@@ -152,6 +178,7 @@ public enum ImageFileError: Error, Sendable, Equatable, CustomStringConvertible 
         case .ioError(let p, let d): self = .ioError(path: p, detail: d)
         case .encodeFailed(let d): self = .encodeFailed(detail: d)
         case .invalidArgument(let m): self = .invalidArgument(m)
+        case .tooManyFrames(let c, let l): self = .tooManyFrames(count: c, limit: l)
         }
     }
     var codec: CodecError {
@@ -164,6 +191,7 @@ public enum ImageFileError: Error, Sendable, Equatable, CustomStringConvertible 
         case .ioError(let p, let d): return .ioError(path: p, detail: d)
         case .encodeFailed(let d): return .encodeFailed(detail: d)
         case .invalidArgument(let m): return .invalidArgument(m)
+        case .tooManyFrames(let c, let l): return .tooManyFrames(count: c, limit: l)
         }
     }
 }

@@ -15,6 +15,10 @@ public struct CIImageOption: RawRepresentable, Hashable, Sendable {
     public static let decodeLimits = CIImageOption(rawValue: "cyanotype_decode_limits")
     /// Bool: return what a truncated file holds instead of failing (default false).
     public static let lenientDecoding = CIImageOption(rawValue: "cyanotype_lenient_decoding")
+    /// Cyanotype (Core Image has none: Image I/O's `CGImageSource` is Apple's way): Int, the
+    /// frame of an animation (GIF, APNG, WebP) or page of a TIFF to read, from 0 (the default).
+    /// The frame is composited as a viewer shows it; `properties` carry its timing.
+    public static let frameIndex = CIImageOption(rawValue: "cyanotype_frame_index")
 }
 
 // Keys of `CIImage.properties`, with Image I/O's names.
@@ -87,6 +91,9 @@ extension CIImage {
     /// Decodes encoded bytes (header now, pixels lazily).
     public static func read(data: Data, options: [CIImageOption: Any]? = nil, name: String = "data") throws(ImageIOError) -> CIImage {
         let o = options ?? [:]
+        #if !canImport(CoreGraphics)
+        if let index = o[.frameIndex] as? Int, index != 0 { return try readFrame(data, index: index, options: o, name: name) }
+        #endif
         let header: ImageHeader
         do { header = try ImageCodecs.readHeader(data) } catch { throw .codec(path: nil, ImageFileError(error)) }
         let limits = (o[.decodeLimits] as? DecodeLimits ?? .default).codec

@@ -4,6 +4,21 @@
 /// Declarations of the built-in filters: Apple's names, keys, defaults, ranges and categories,
 /// with our documentation from each filter's Swift declaration.
 enum Catalog {
+    static let CIAccordionFoldTransition = FilterDescriptor(
+        name: "CIAccordionFoldTransition", displayName: "Accordion Fold Transition",
+        summary: "Transition that reveals the target image by folding the source like an accordion.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTransition", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTargetImage", displayName: "Target Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBottomHeight", displayName: "Bottom Height", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The height of the unfolded strip at the bottom, in pixels."),
+            FilterInputDescriptor(key: "inputNumberOfFolds", displayName: "Number of Folds", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(3.0), identity: nil, minimum: 1.0, maximum: 50.0, sliderMinimum: 1.0, sliderMaximum: 10.0, documentation: "How many folds (each a pair of panels, one facing up and one down); rounded to a whole number."),
+            FilterInputDescriptor(key: "inputFoldShadowAmount", displayName: "Fold Shadow Amount", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.1), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0, documentation: "How dark the panels facing down get when folded flat."),
+            FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeTime", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "8",
+        documentation: "Both pictures fold up like an accordion above a base line and cross-fade, the fold closing most half way through. The base line is `bottomHeight` above the bottom of both images' extents; below it the pictures are not folded. Above it, with L the mix of the input's and target's heights above the base (`(1 - time) L_input + time L_target`), the folded stack is `H = (1 - 0.8 sin(pi time)) L` high, and each picture is drawn compressed to it (by `H / L_picture`; a picture shorter than H is stretched instead), as an accordion of `2 * numberOfFolds` equal panels tilted by `phi` (`cos phi = H / L`) looks when seen straight on. The pictures cross-fade, `(1 - time) input + time target`, and every other panel (those facing down) is darkened by `foldShadowAmount * sin(phi)`. Time 0 is the input, time 1 the target. Output extent: both images'.")
     static let CIAdditionCompositing = FilterDescriptor(
         name: "CIAdditionCompositing", displayName: "Addition",
         summary: "Adds source and background color components per channel (brightening composite).",
@@ -351,7 +366,7 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.13", availableIOS: "11",
-        documentation: "A lens-like disc blur with an optional bright ring. Apple publishes no formula; ours is a kernel over the integer offsets within `radius` (dx² + dy² <= r²): the disc, and its ring, the offsets beyond r * (1 - ringSize) (the rim), mixed as `(1 - ringAmount) * disc / |disc| + ringAmount * ring / |ring|` (each normalised, so the kernel sums to 1: ringAmount 1 is a hollow, all-rim bokeh; a ring with no pixels leaves the plain disc), convolved with a Gaussian of standard deviation `softness` pixels that softens the rim (none at 0). Premultiplied pixels, clear outside the input; the extent grows by the radius and the softness's 3-sigma reach. Radius 0 is the image softened alone.")
+        documentation: "A lens-like disc blur with an optional bright ring. Apple publishes no formula; ours is a kernel over the integer offsets within `radius` (dx² + dy² <= r²): the disc, and its ring, the offsets beyond r * (1 - ringSize) (the rim), mixed as `(1 - ringAmount) * disc / |disc| + ringAmount * ring / |ring|` (each normalised, so the kernel sums to 1: ringAmount 1 is a hollow, all-rim bokeh; a ring with no pixels leaves the plain disc), convolved with a Gaussian of standard deviation `softness` pixels (out to 3 sigma) that softens the rim (none at 0). Premultiplied pixels, clear outside the input; the extent grows by the radius and the softness's 3-sigma reach. Radius 0 is the image softened alone.")
     static let CIBoxBlur = FilterDescriptor(
         name: "CIBoxBlur", displayName: "Box Blur",
         summary: "Blurs with a square (box) averaging kernel.",
@@ -1159,6 +1174,22 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6",
         documentation: "Round dots on a square grid at `angle`, one per `width` pixels; dots grow as the tone darkens. Threshold `t = 0.5 + (cos 2πu/w + cos 2πv/w) / 4` (the classic \"cosine\" dot: dot centres at `center + k * width` along the rotated axes).\n\nThe threshold screens. Every screen compares a tone `l` in [0, 1] with a periodic threshold pattern `t(x, y)` in [0, 1] (each screen's is given with it) and paints paper (white) where the tone is above the threshold and ink (black) where it is below:\n\n    e = max(1 - sharpness, 1/256)                  (width of the soft edge, in tone units)\n    z = clamp01((l - (1 - e) * t) / e)\n    s = z * z * (3 - 2 * z)                        (smoothstep: 1 paper, 0 ink)\n\nso white (l = 1) is always all paper and black (l = 0) all ink, whatever the sharpness, and sharpness 1 is a hard edge. Positions are pixel centres `(x + 0.5, y + 0.5)` relative to `inputCenter`, rotated by `-inputAngle` into the screen's frame `(u, v)`, in cells of `inputWidth` pixels: each pixel is a function of its own coordinates (tiles render the same bits as a whole image).\n\nThe tone is the sRGB encoding of the pixel's relative luminance (Rec. 709 weights on the straight linear working colour): screens are computed on encoded values, as a printer's dot gain curve would be, so a mid grey (sRGB 0.5) covers about half of the paper. The screen value `s` is encoded too: the output is the grey `sRGBToLinear(s)` in the working space (exactly 0 or 1 away from edges), with the input's alpha. The extent is the input's.")
+    static let CIDroste = FilterDescriptor(
+        name: "CIDroste", displayName: "Droste",
+        summary: "Recursive spiral picture-in-picture (Droste) effect.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputInsetPoint0", displayName: "Inset Point 0", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([200.0, 200.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "One corner of the inset, the rectangle where the picture repeats."),
+            FilterInputDescriptor(key: "inputInsetPoint1", displayName: "Inset Point 1", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([400.0, 400.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The opposite corner of the inset."),
+            FilterInputDescriptor(key: "inputStrands", displayName: "Strands", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: -10.0, maximum: 10.0, sliderMinimum: -2.0, sliderMaximum: 2.0, documentation: "How many spiral arms: the zooms per turn (negative turns the other way)."),
+            FilterInputDescriptor(key: "inputPeriodicity", displayName: "Periodicity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 1.0, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 5.0, documentation: "How many copies of the picture around each turn."),
+            FilterInputDescriptor(key: "inputRotation", displayName: "Rotation", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586, documentation: "A turn of the whole spiral, in radians (counter-clockwise)."),
+            FilterInputDescriptor(key: "inputZoom", displayName: "Zoom", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.01, maximum: nil, sliderMinimum: 0.01, sliderMaximum: 5.0, documentation: "A magnification of the whole spiral (periodic: R is the identity)."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.6", availableIOS: "9",
+        documentation: "The Droste effect. The rectangle from `insetPoint0` to `insetPoint1` is where the picture holds a smaller copy of itself: R is the scale that grows the inset to the image's size (`min(image width / inset width, image height / inset height)`), the frame is the inset scaled by R about its centre, and the picture between the inset and the frame is repeated inward and outward forever (scaled by powers of R; clear where the frame reaches past the image). In log-polar coordinates about the inset's centre, `w = ln(z - centre) - ln r0` (r0 the geometric mean of the inset's and the frame's half-sizes), the output reads the source at `w_src = p1 (1 - i p2 ln R / (2 pi p1)) w - (ln zoom + i rotation)`, wrapped back into the frame by a power of R (by the rectangle's own norm, so the frame's corners repeat too): `p1 = periodicity`, `p2 = strands`. Strands 0 is the plain nested Droste picture, 1 Escher's single spiral; whole numbers join without a seam. Zoom by R is the identity. Output extent: the input's. An inset that is empty or no smaller than the image, or an image without a finite extent, leaves the image unchanged.")
     static let CIEdgePreserveUpsampleFilter = FilterDescriptor(
         name: "CIEdgePreserveUpsampleFilter", displayName: "Edge Preserve Upsample Filter",
         summary: "Upsamples a small image to the size of a guide image, preserving the guide's edges.",
@@ -1359,6 +1390,20 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "8",
         documentation: "The input seen through patterned glass whose relief is the texture's luminance. The texture is placed with its extent's centre on `inputCenter` (an infinite texture stays where it is); the output at p is the input at `p + inputScale * (dL/dx, dL/dy)`, the central differences of the texture's luminance L = 0.2126 r + 0.7152 g + 0.0722 b (working space, clamped to 0...1) at p, so samples move up the relief and its raised parts magnify. Scale 0 is the identity. Output extent: the input's, grown by scale/2 (the farthest a pixel moves).")
+    static let CIGlassLozenge = FilterDescriptor(
+        name: "CIGlassLozenge", displayName: "Glass Lozenge",
+        summary: "Magnifies/refracts the image through a lozenge-shaped lens.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPoint0", displayName: "Point 0", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "One end of the lozenge's axis."),
+            FilterInputDescriptor(key: "inputPoint1", displayName: "Point 1", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([350.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The other end of the lozenge's axis."),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: .number(100.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1000.0, documentation: "The lozenge's half-width, in pixels."),
+            FilterInputDescriptor(key: "inputRefraction", displayName: "Refraction", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.7), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 5.0, documentation: "The glass's index of refraction."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9",
+        documentation: "The image seen through a glass lozenge lying on it: a capsule (all points within `radius` of the segment from `point0` to `point1`) with a round top, its height at distance d from the segment `z = sqrt(R^2 - d^2)`. Each pixel is seen straight down through the glass: the view ray meets the surface at height z with the surface normal `n = (q / R, z / R)` (q the offset from the segment), refracts by Snell's law with the ratio `1 / refraction`, and travels on to the image plane; the output is the image where it lands (refraction 1: unchanged; above 1 the lozenge magnifies, as glass does). Where the ray is totally reflected (refraction below 1, far enough out) the output is clear. Outside the lozenge the image is unchanged. Output extent: the input's. Radius 0 is the identity.")
     static let CIGlideReflectedTile = FilterDescriptor(
         name: "CIGlideReflectedTile", displayName: "Glide Reflected Tile",
         summary: "Tiles the image with glide-reflection symmetry.",
@@ -1422,6 +1467,17 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6",
         documentation: "Cross-hatching. Lines along `angle` carry the light half of the tone range and the perpendicular lines join in the dark half: threshold `t = max(t1, t2 / 2)` with `t1 = 0.5 + cos(2πv/w) / 2`, `t2 = 0.5 + cos(2πu/w) / 2`.\n\nThe threshold screens. Every screen compares a tone `l` in [0, 1] with a periodic threshold pattern `t(x, y)` in [0, 1] (each screen's is given with it) and paints paper (white) where the tone is above the threshold and ink (black) where it is below:\n\n    e = max(1 - sharpness, 1/256)                  (width of the soft edge, in tone units)\n    z = clamp01((l - (1 - e) * t) / e)\n    s = z * z * (3 - 2 * z)                        (smoothstep: 1 paper, 0 ink)\n\nso white (l = 1) is always all paper and black (l = 0) all ink, whatever the sharpness, and sharpness 1 is a hard edge. Positions are pixel centres `(x + 0.5, y + 0.5)` relative to `inputCenter`, rotated by `-inputAngle` into the screen's frame `(u, v)`, in cells of `inputWidth` pixels: each pixel is a function of its own coordinates (tiles render the same bits as a whole image).\n\nThe tone is the sRGB encoding of the pixel's relative luminance (Rec. 709 weights on the straight linear working colour): screens are computed on encoded values, as a printer's dot gain curve would be, so a mid grey (sRGB 0.5) covers about half of the paper. The screen value `s` is encoded too: the output is the grey `sRGBToLinear(s)` in the working space (exactly 0 or 1 away from edges), with the input's alpha. The extent is the input's.")
+    static let CIHeightFieldFromMask = FilterDescriptor(
+        name: "CIHeightFieldFromMask", displayName: "Height Field From Mask",
+        summary: "Turns a grayscale mask into a smooth raised height field.",
+        categories: ["CICategoryBuiltIn", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: .number(10.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 300.0, documentation: "How far inside the mask's edge the height rises to its top, in pixels."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9",
+        documentation: "A smooth raised height field from a mask, 0 at the mask's edge rising to 1 about `radius` pixels inside it, for CIShadedMaterial. With `m` the mask's luminance (Rec. 709 weights on premultiplied working-space values, limited to 0...1; 0 outside its extent), `b` its Gaussian blur of sigma `radius / 2` (the neighbourhood kind) and `u = max(0, 2b - 1)` (0 on a straight edge of a hard mask, `erf(d / radius * sqrt 2)` at depth d inside it), the height is the rounded profile `h = sqrt(1 - (1 - u)^2)`; the output is opaque grey `(h, h, h, 1)` over the mask's extent. Radius 0 applies the profile to the mask itself (a hard mask gives 0 and 1).")
     static let CIHexagonalPixellate = FilterDescriptor(
         name: "CIHexagonalPixellate", displayName: "Hexagonal Pixelate",
         summary: "Pixelates into hexagonal cells of averaged color.",
@@ -1536,6 +1592,51 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "9",
         documentation: "Mirrors through `center` every 180 / count degrees (the dihedral group of order 2 count); each pixel's polar angle, measured from `angle`, is reflected into the wedge [0, 180 / count] degrees, its distance from the centre kept. `inputCount` is rounded to a whole number, at least 1 (Apple's minimum) and at most 4096.")
+    static let CIKeystoneCorrectionCombined = FilterDescriptor(
+        name: "CIKeystoneCorrectionCombined", displayName: "Combined Keystone Correction",
+        summary: "Corrects combined horizontal and vertical keystone distortion from guide points.",
+        categories: ["CICategoryBuiltIn", "CICategoryGeometryAdjustment", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputFocalLength", displayName: "Focal Length", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(28.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The 35 mm-equivalent focal length of the picture, in mm."),
+            FilterInputDescriptor(key: "inputTopLeft", displayName: "Top Left", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The top end of the left vertical guide, and the left end of the top horizontal guide."),
+            FilterInputDescriptor(key: "inputTopRight", displayName: "Top Right", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The top end of the right vertical guide, and the right end of the top horizontal guide."),
+            FilterInputDescriptor(key: "inputBottomRight", displayName: "Bottom Right", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The bottom end of the right vertical guide, and the right end of the bottom horizontal guide."),
+            FilterInputDescriptor(key: "inputBottomLeft", displayName: "Bottom Left", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The bottom end of the left vertical guide, and the left end of the bottom horizontal guide."),
+        ],
+        outputKeys: ["outputImage", "outputTransform", "outputRotationFilter"],
+        availableMacOS: "10.15", availableIOS: "13",
+        documentation: "The left and right guides become vertical and the top and bottom ones horizontal (where the two disagree, vertical wins).\n\nThe keystone corrections: the picture as a camera turned about its own centre would have taken it with the guide lines upright, so that lines that are straight up (or level) in the scene come out vertical (or horizontal). The guide points, in the input image, mark two lines of each kind: bottomLeft-topLeft and bottomRight-topRight should be vertical, bottomLeft-bottomRight and topLeft-topRight horizontal. Each pair meets at a vanishing point whose ray through the camera is the lines' direction in the scene; the filter solves the rotation taking those directions to the camera's axes (see `keystoneRotation`) and applies it as CIPerspectiveRotate does: the homography `T K R K^-1` with the focal length `focalLength` (35 mm equivalent along the diagonal) and the optical axis at the image's centre, T keeping the centre in place. Output extent: the bounding box of the corrected image (a trapezoid for one pair of guides). A guide point that is not set is the matching corner of the image's extent (all four unset: no correction); guides whose lines coincide, an image without a finite extent, or a rotation turning the centre out of view give an empty image.")
+    static let CIKeystoneCorrectionHorizontal = FilterDescriptor(
+        name: "CIKeystoneCorrectionHorizontal", displayName: "Horizontal Keystone Correction",
+        summary: "Corrects horizontal keystone distortion from guide points.",
+        categories: ["CICategoryBuiltIn", "CICategoryGeometryAdjustment", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputFocalLength", displayName: "Focal Length", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(28.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The 35 mm-equivalent focal length of the picture, in mm."),
+            FilterInputDescriptor(key: "inputTopLeft", displayName: "Top Left", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The top end of the left vertical guide, and the left end of the top horizontal guide."),
+            FilterInputDescriptor(key: "inputTopRight", displayName: "Top Right", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The top end of the right vertical guide, and the right end of the top horizontal guide."),
+            FilterInputDescriptor(key: "inputBottomRight", displayName: "Bottom Right", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The bottom end of the right vertical guide, and the right end of the bottom horizontal guide."),
+            FilterInputDescriptor(key: "inputBottomLeft", displayName: "Bottom Left", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The bottom end of the left vertical guide, and the left end of the bottom horizontal guide."),
+        ],
+        outputKeys: ["outputImage", "outputTransform", "outputRotationFilter"],
+        availableMacOS: "10.15", availableIOS: "13",
+        documentation: "The top and bottom guides become horizontal.\n\nThe keystone corrections: the picture as a camera turned about its own centre would have taken it with the guide lines upright, so that lines that are straight up (or level) in the scene come out vertical (or horizontal). The guide points, in the input image, mark two lines of each kind: bottomLeft-topLeft and bottomRight-topRight should be vertical, bottomLeft-bottomRight and topLeft-topRight horizontal. Each pair meets at a vanishing point whose ray through the camera is the lines' direction in the scene; the filter solves the rotation taking those directions to the camera's axes (see `keystoneRotation`) and applies it as CIPerspectiveRotate does: the homography `T K R K^-1` with the focal length `focalLength` (35 mm equivalent along the diagonal) and the optical axis at the image's centre, T keeping the centre in place. Output extent: the bounding box of the corrected image (a trapezoid for one pair of guides). A guide point that is not set is the matching corner of the image's extent (all four unset: no correction); guides whose lines coincide, an image without a finite extent, or a rotation turning the centre out of view give an empty image.")
+    static let CIKeystoneCorrectionVertical = FilterDescriptor(
+        name: "CIKeystoneCorrectionVertical", displayName: "Vertical Keystone Correction",
+        summary: "Corrects vertical keystone distortion from guide points.",
+        categories: ["CICategoryBuiltIn", "CICategoryGeometryAdjustment", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputFocalLength", displayName: "Focal Length", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(28.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The 35 mm-equivalent focal length of the picture, in mm."),
+            FilterInputDescriptor(key: "inputTopLeft", displayName: "Top Left", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The top end of the left vertical guide, and the left end of the top horizontal guide."),
+            FilterInputDescriptor(key: "inputTopRight", displayName: "Top Right", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The top end of the right vertical guide, and the right end of the top horizontal guide."),
+            FilterInputDescriptor(key: "inputBottomRight", displayName: "Bottom Right", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The bottom end of the right vertical guide, and the right end of the bottom horizontal guide."),
+            FilterInputDescriptor(key: "inputBottomLeft", displayName: "Bottom Left", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The bottom end of the left vertical guide, and the left end of the bottom horizontal guide."),
+        ],
+        outputKeys: ["outputImage", "outputTransform", "outputRotationFilter"],
+        availableMacOS: "10.15", availableIOS: "13",
+        documentation: "The left and right guides become vertical.\n\nThe keystone corrections: the picture as a camera turned about its own centre would have taken it with the guide lines upright, so that lines that are straight up (or level) in the scene come out vertical (or horizontal). The guide points, in the input image, mark two lines of each kind: bottomLeft-topLeft and bottomRight-topRight should be vertical, bottomLeft-bottomRight and topLeft-topRight horizontal. Each pair meets at a vanishing point whose ray through the camera is the lines' direction in the scene; the filter solves the rotation taking those directions to the camera's axes (see `keystoneRotation`) and applies it as CIPerspectiveRotate does: the homography `T K R K^-1` with the focal length `focalLength` (35 mm equivalent along the diagonal) and the optical axis at the image's centre, T keeping the centre in place. Output extent: the bounding box of the corrected image (a trapezoid for one pair of guides). A guide point that is not set is the matching corner of the image's extent (all four unset: no correction); guides whose lines coincide, an image without a finite extent, or a rotation turning the centre out of view give an empty image.")
     static let CILabDeltaE = FilterDescriptor(
         name: "CILabDeltaE", displayName: "Lab ∆E",
         summary: "Per-pixel CIE Delta E color difference between two images.",
@@ -1739,6 +1840,18 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
         documentation: "The component-wise maximum of the premultiplied pixels, alpha included. Extent: the union of both extents.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+    static let CIMaximumScaleTransform = FilterDescriptor(
+        name: "CIMaximumScaleTransform", displayName: "Maximum Scale Transform",
+        summary: "Downscales taking the maximum of neighbouring pixels instead of averaging.",
+        categories: ["CICategoryBuiltIn", "CICategoryGeometryAdjustment", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputScale", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.05, sliderMaximum: 1.5),
+            FilterInputDescriptor(key: "inputAspectRatio", displayName: nil, className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.5, sliderMaximum: 2.0),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "15.0", availableIOS: "18",
+        documentation: "Scales by `scale` vertically and `scale * aspectRatio` horizontally, each output pixel the per-channel maximum (premultiplied working-space values) of the source pixels whose centres lie inside its footprint (the output pixel's square mapped back onto the source), so thin bright lines survive any reduction. When enlarging, the footprint holds at most one centre: the nearest source pixel (ties to the upper one). Reductions beyond 16x run in stages, each a maximum. Output extent: the input's, scaled. A zero scale gives an empty image; scale 1 and aspect ratio 1, the image itself.")
     static let CIMedianFilter = FilterDescriptor(
         name: "CIMedianFilter", displayName: "Median",
         summary: "Median filter over a small pixel neighbourhood (noise reduction).",
@@ -1901,6 +2014,33 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
         documentation: "Multiplies the premultiplied pixels component-wise, alpha included: `o = s * b`. Extent: the union of both extents.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+    static let CINinePartStretched = FilterDescriptor(
+        name: "CINinePartStretched", displayName: "Nine Part Stretched",
+        summary: "Nine-slice scaling that stretches the middle regions between two breakpoints.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBreakpoint0", displayName: "Breakpoint0", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([50.0, 50.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The lower-left corner of the middle part."),
+            FilterInputDescriptor(key: "inputBreakpoint1", displayName: "Breakpoint1", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The upper-right corner of the middle part."),
+            FilterInputDescriptor(key: "inputGrowAmount", displayName: "Grow Amount", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([100.0, 100.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "How much wider (x) and taller (y) the middle part gets, in pixels."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.12", availableIOS: "10",
+        documentation: "The middle column and row are stretched (a linear map from the grown band onto the band).\n\nThe nine-part filters: the breakpoints (limited to the image's extent) cut the image into a 3x3 grid: columns left of `breakpoint0.x`, between the two, right of `breakpoint1.x`, and rows likewise. The middle column grows by `growAmount.x` and the middle row by `growAmount.y` (a negative amount shrinks them, at most to nothing); the corners keep their pixels and the outer columns and rows move out by the growth. Output extent: the input's, with the growth added to its width and height (right and top edges move). Pixels are sampled bilinearly, so whole-pixel breakpoints keep the corners exact and zero growth is the identity. An image without a finite extent is returned unchanged.")
+    static let CINinePartTiled = FilterDescriptor(
+        name: "CINinePartTiled", displayName: "Nine Part Tiled",
+        summary: "Nine-slice scaling that tiles the middle regions between two breakpoints.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBreakpoint0", displayName: "Breakpoint0", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([50.0, 50.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The lower-left corner of the middle part."),
+            FilterInputDescriptor(key: "inputBreakpoint1", displayName: "Breakpoint1", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The upper-right corner of the middle part."),
+            FilterInputDescriptor(key: "inputGrowAmount", displayName: "Grow Amount", className: "CIVector", attributeType: "CIAttributeTypeOffset", defaultValue: .vector([100.0, 100.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "How much wider (x) and taller (y) the middle part gets, in pixels."),
+            FilterInputDescriptor(key: "inputFlipYTiles", displayName: "Flip Y Tiles", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(true), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.12", availableIOS: "10",
+        documentation: "The middle column and row are repeated from their start (whole repeats first, the last one cut); with `flipYTiles`, every other repeat along y is mirrored, so neighbouring repeats meet without a seam.\n\nThe nine-part filters: the breakpoints (limited to the image's extent) cut the image into a 3x3 grid: columns left of `breakpoint0.x`, between the two, right of `breakpoint1.x`, and rows likewise. The middle column grows by `growAmount.x` and the middle row by `growAmount.y` (a negative amount shrinks them, at most to nothing); the corners keep their pixels and the outer columns and rows move out by the growth. Output extent: the input's, with the growth added to its width and height (right and top edges move). Pixels are sampled bilinearly, so whole-pixel breakpoints keep the corners exact and zero growth is the identity. An image without a finite extent is returned unchanged.")
     static let CINoiseReduction = FilterDescriptor(
         name: "CINoiseReduction", displayName: "Noise Reduction",
         summary: "Reduces noise below a threshold and sharpens the rest.",
@@ -1959,6 +2099,42 @@ enum Catalog {
         outputKeys: ["outputImage", "outputCGImage"],
         availableMacOS: "10.11", availableIOS: "9",
         documentation: "`inputMessage` bytes as a PDF417 symbol (ISO/IEC 15438), one pixel per module, rows three pixels tall, inside a quiet zone of two modules. Text, byte and numeric compaction are mixed for the fewest codewords unless `inputCompactionMode` (1 numeric, 2 text, 3 byte) forces one; `inputCorrectionLevel` 0-8 gives 2^(level+1) check codewords (unset: ISO's recommendation for the data size). `inputRows` and `inputDataColumns` fix the shape, else the one nearest `inputPreferredAspectRatio` (width / height, 3 when unset) within the pixel limits `inputMin/MaxWidth/Height` (quiet zone included). `inputCompactStyle` drops the right row indicator and cuts the stop pattern to one bar module.")
+    static let CIPageCurlTransition = FilterDescriptor(
+        name: "CIPageCurlTransition", displayName: "Page Curl",
+        summary: "Transition that curls the page to reveal the target, with optional backside and shading images.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTransition", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTargetImage", displayName: "Target Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBacksideImage", displayName: "Backside Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "What the back of the sheet shows (the input when not set)."),
+            FilterInputDescriptor(key: "inputShadingImage", displayName: "Shading Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "A light ramp whose middle row shades the curl's back from its edge (left) to its top (right)."),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 300.0, 300.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The rectangle the curl travels across."),
+            FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeTime", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793, documentation: "The direction of travel, in radians (0: the right edge lifts first)."),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: nil, minimum: 0.01, maximum: nil, sliderMinimum: 0.01, sliderMaximum: 400.0, documentation: "The cylinder's radius, in pixels."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9",
+        documentation: "The input is a sheet lying face up that curls away, rolled over a cylinder of radius `radius` travelling along `angle` (0: from the right edge to the left), and lands face down beyond, uncovering the target. With `p` the position along the travel direction and `[p0, p1]` its range over `extent` (the input's extent when `extent` is empty), the cylinder's contact line is at `a = p1 - time (p1 - p0 + (1 + pi/2) radius)`, so at time 1 the whole sheet over `extent` has turned over and moved off it. The geometry is exact (see PageCurl.swift): the flipped part and the cylinder's top half show the sheet's back, the backside image (the input when there is none) at the same sheet point; the cylinder's bottom half shows its face from inside. The cylinder is shaded `0.4 + 0.6 sqrt(1 - u^2)` (u the distance from the contact line in radii), or, with a shading image, the back is multiplied by the shading image's middle row at the fraction theta / pi of its width (theta the sheet's angle on the cylinder, pi on the flipped part). Time 0 is the input, time 1 the target. Output extent: both images' and the flipped sheet's.")
+    static let CIPageCurlWithShadowTransition = FilterDescriptor(
+        name: "CIPageCurlWithShadowTransition", displayName: "Page Curl With Shadow",
+        summary: "Page-curl transition that also casts a shadow.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTransition", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTargetImage", displayName: "Target Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBacksideImage", displayName: "Backside Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "What the back of the sheet shows (the input when not set)."),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The rectangle the curl travels across (empty: the input's extent)."),
+            FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeTime", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793, documentation: "The direction of travel, in radians (0: the right edge lifts first)."),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: nil, minimum: 0.01, maximum: nil, sliderMinimum: 0.01, sliderMaximum: 400.0, documentation: "The cylinder's radius, in pixels."),
+            FilterInputDescriptor(key: "inputShadowSize", displayName: "Shadow Size", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(0.5), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0, documentation: "How far the shadow reaches ahead of the cylinder, in diameters."),
+            FilterInputDescriptor(key: "inputShadowAmount", displayName: "Shadow Amount", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(0.7), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0, documentation: "How dark the shadow is (0 none, 1 black)."),
+            FilterInputDescriptor(key: "inputShadowExtent", displayName: "Shadow Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 0.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "Where the shadow may fall (empty: everywhere)."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.9", availableIOS: "9",
+        documentation: "CIPageCurlTransition without a shading image, and the curl casts a shadow on the target: a veil of `shadowAmount` under the cylinder, fading as the square over `2 * radius * shadowSize` pixels ahead of it (`target * (1 - veil)`), inside `shadowExtent` when it is not empty.")
     static let CIPaletteCentroid = FilterDescriptor(
         name: "CIPaletteCentroid", displayName: "Palette Centroid",
         summary: "Computes mean image coordinates for each color of a palette.",
@@ -2023,6 +2199,34 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.10", availableIOS: "8",
         documentation: "The inverse map, taking the quadrilateral of the four points to an upright rectangle whose width is the longer of the top and bottom edges and height the longer of the left and right edges, with its bottom-left corner at `inputBottomLeft`. With `inputCrop` the output is that rectangle; without it, the whole image goes through the same map.")
+    static let CIPerspectiveRotate = FilterDescriptor(
+        name: "CIPerspectiveRotate", displayName: "Perspective Rotate",
+        summary: "Applies a 3D rotation (pitch, yaw, roll) as a homography using a focal length.",
+        categories: ["CICategoryBuiltIn", "CICategoryGeometryAdjustment", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputFocalLength", displayName: "Focal Length", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(28.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 15.0, sliderMaximum: 100.0, documentation: "The 35 mm-equivalent focal length of the picture, in mm."),
+            FilterInputDescriptor(key: "inputPitch", displayName: "Pitch", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -0.5235987755982988, sliderMaximum: 0.5235987755982988, documentation: "The turn about the horizontal axis, in radians; positive turns the top edge away (it narrows)."),
+            FilterInputDescriptor(key: "inputYaw", displayName: "Yaw", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -0.5235987755982988, sliderMaximum: 0.5235987755982988, documentation: "The turn about the vertical axis, in radians; positive turns the right edge away."),
+            FilterInputDescriptor(key: "inputRoll", displayName: "Roll", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -0.7853981633974483, sliderMaximum: 0.7853981633974483, documentation: "The turn in the picture's plane, in radians; positive is counter-clockwise."),
+        ],
+        outputKeys: ["outputImage", "outputTransform"],
+        availableMacOS: "10.15", availableIOS: "13",
+        documentation: "The picture as a pinhole camera would see it after turning about its own centre by `pitch`, `yaw` and `roll`. The camera's focal length is `focalLength` (35 mm equivalent, along the image's diagonal: `f = focalLength / 43.27 * diagonal` pixels) and its optical axis meets the image's centre. The map is the homography `T K R K^-1`: K the camera matrix, `R = Rroll Rpitch Ryaw` (yaw first), T the shift that keeps the image's centre where it was. Output extent: the bounding box of the turned image (infinite when it reaches the horizon, where it is clear beyond); empty for an image without a finite extent or when the centre turns out of view.")
+    static let CIPerspectiveTile = FilterDescriptor(
+        name: "CIPerspectiveTile", displayName: "Perspective Tile",
+        summary: "Applies a perspective transform and tiles the result.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTileEffect", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTopLeft", displayName: "Top Left", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([118.0, 484.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTopRight", displayName: "Top Right", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([646.0, 507.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBottomRight", displayName: "Bottom Right", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([548.0, 140.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputBottomLeft", displayName: "Bottom Left", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([155.0, 153.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "6",
+        documentation: "The image repeated without seams over the whole plane (period: its extent, in whole pixels), then seen through the projective map that takes the image's extent corners to the four points (bottom-left to `inputBottomLeft`, and so on; y up), as CIPerspectiveTransform does. The tiles shrink towards the vanishing line; beyond it the output is clear. Output extent: infinite. Collinear or coincident points, or an image without a finite extent, give an empty image.")
     static let CIPerspectiveTransform = FilterDescriptor(
         name: "CIPerspectiveTransform", displayName: "Perspective Transform",
         summary: "Maps the image onto a quadrilateral given by four corners.",
@@ -2222,6 +2426,23 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6",
         documentation: "Infinite noise, each of the four channels an independent uniform value in [0, 1) hashed from the pixel coordinates and channel, the same on every run, tile and thread. Values are written as they are (like Core Image, colour may exceed alpha).")
+    static let CIRippleTransition = FilterDescriptor(
+        name: "CIRippleTransition", displayName: "Ripple",
+        summary: "Transition with an expanding circular ripple wave.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryTransition", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputTargetImage", displayName: "Target Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputShadingImage", displayName: "Shading Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "A lit sphere that shades the wave (mid-grey leaves it unlit)."),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "Where the wave starts."),
+            FilterInputDescriptor(key: "inputExtent", displayName: "Extent", className: "CIVector", attributeType: "CIAttributeTypeRectangle", defaultValue: .vector([0.0, 0.0, 300.0, 300.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The rectangle the wave must cross by time 1."),
+            FilterInputDescriptor(key: "inputTime", displayName: "Time", className: "NSNumber", attributeType: "CIAttributeTypeTime", defaultValue: .number(0.0), identity: .number(0.0), minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            FilterInputDescriptor(key: "inputWidth", displayName: "Width", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(100.0), identity: nil, minimum: 1.0, maximum: nil, sliderMinimum: 10.0, sliderMaximum: 300.0, documentation: "The wave's width, in pixels."),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(50.0), identity: .number(0.0), minimum: -50.0, maximum: nil, sliderMinimum: -50.0, sliderMaximum: 50.0, documentation: "The wave's height: how far it moves the pictures (twice the largest shift), negative for a trough."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9",
+        documentation: "A circular wave `width` pixels wide runs out from `center`, leaving the target behind it. Its outer radius is `R = time (D + width)`, D the distance from the centre to the farthest corner of `extent` and both images' extents, so the wave starts at the centre at time 0 and has passed everything at time 1. Inside the ring, `u = (R - d) / width` (0 at its outer edge, 1 at its inner one, d the distance from the centre): the wave's height is `scale sin^2(pi u)`, and both pictures are read moved outward along the radius by `scale sin(2 pi u) / 2` (refraction by its slope) and cross-faded by `smoothstep(u)` from input to target. The wave is lit: with a shading image, `rgb *= (1 - e) + 2 e S` where S is the shading image (a lit sphere) read as a sphere map at the wave's surface normal and `e = sin(pi u)`; without one, `rgb *= 1 + 0.5 e (n . l)` for light from the upper left. Outside the ring: the input ahead of it, the target behind. Time 0 is the input, time 1 the target. Output extent: both images'.")
     static let CIRoundedQRCodeGenerator = FilterDescriptor(
         name: "CIRoundedQRCodeGenerator", displayName: "Rounded QR Code Generator",
         summary: "QR code generator with rounded modules, finder markers, colors and optional center space.",
@@ -2297,6 +2518,16 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.14", availableIOS: "12",
         documentation: "In Core Image, a heat map of the image's salient areas from Vision's saliency network. Cyanotype has no such model: no image, a typed `unavailable` error.")
+    static let CISampleNearest = FilterDescriptor(
+        name: "CISampleNearest", displayName: "Sample Nearest",
+        summary: "Forces nearest-neighbour sampling for later geometric operations.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.14", availableIOS: "12",
+        documentation: "The image unchanged, marked so that the transforms applied after it (`transformed(by:)`, CIAffineTransform and the other affine filters) sample it at the nearest pixel instead of interpolating: `samplingNearest()`. Warps and resampling filters keep their own sampling.")
     static let CISaturationBlendMode = FilterDescriptor(
         name: "CISaturationBlendMode", displayName: "Saturation Blend Mode",
         summary: "Blend mode: background luminance and hue with the source saturation.",
@@ -2330,6 +2561,18 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
         documentation: "Mixes each pixel with its sepia version (the W3C sepia matrix) by `intensity`.")
+    static let CIShadedMaterial = FilterDescriptor(
+        name: "CIShadedMaterial", displayName: "Shaded Material",
+        summary: "Shades a height field using a shading (environment) image.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputShadingImage", displayName: "Shading Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The environment: a lit sphere filling the image."),
+            FilterInputDescriptor(key: "inputScale", displayName: "Scale", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(10.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.5, sliderMaximum: 200.0, documentation: "How steep the height field is: its height for luminance 1, in pixels."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9",
+        documentation: "Shades a height field (`inputImage`; lighter is higher, as CIHeightFieldFromMask makes) with an environment image (`inputShadingImage`, a shaded sphere seen from the front, as a sphere map). At each pixel the height `h` is the luminance (Rec. 709 weights on premultiplied working-space values) and its slope the central differences `(gx, gy)`; the surface normal is `n = normalize(-scale gx, -scale gy, 1)` and the output is the shading image at `centre + half-size * (nx, ny)` of its extent (less half a pixel, so the rim stays inside it): flat ground shows the sphere's middle, slopes its sides. Output extent: the height field's. A shading image without a finite extent is an error.")
     static let CISharpenLuminance = FilterDescriptor(
         name: "CISharpenLuminance", displayName: "Sharpen Luminance",
         summary: "Sharpens luminance only, leaving chroma unchanged.",
@@ -2457,6 +2700,43 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
         documentation: "The image over the background (Porter-Duff source-over). Extent: the union of both extents.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+    static let CISpotColor = FilterDescriptor(
+        name: "CISpotColor", displayName: "Spot Color",
+        summary: "Replaces up to three color ranges with chosen spot colors.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenterColor1", displayName: "Center Color 1", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([0.0784, 0.0627, 0.0706, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The first colour to replace."),
+            FilterInputDescriptor(key: "inputReplacementColor1", displayName: "Replacement Color 1", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([0.4392, 0.1922, 0.1961, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "What the first colour becomes."),
+            FilterInputDescriptor(key: "inputCloseness1", displayName: "Closeness 1", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.22), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 0.5, documentation: "How far (RGB distance, sRGB-encoded 0...1 components) from the first colour a pixel still changes."),
+            FilterInputDescriptor(key: "inputContrast1", displayName: "Contrast 1", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.98), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0, documentation: "The share of that distance that changes fully (1: a hard edge)."),
+            FilterInputDescriptor(key: "inputCenterColor2", displayName: "Center Color 2", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([0.5255, 0.3059, 0.3451, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The second colour to replace."),
+            FilterInputDescriptor(key: "inputReplacementColor2", displayName: "Replacement Color 2", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([0.9137, 0.5608, 0.5059, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "What the second colour becomes."),
+            FilterInputDescriptor(key: "inputCloseness2", displayName: "Closeness 2", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.15), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 0.5, documentation: "As closeness 1, for the second colour."),
+            FilterInputDescriptor(key: "inputContrast2", displayName: "Contrast 2", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.98), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0, documentation: "As contrast 1, for the second colour."),
+            FilterInputDescriptor(key: "inputCenterColor3", displayName: "Center Color 3", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([0.9216, 0.4549, 0.3333, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The third colour to replace."),
+            FilterInputDescriptor(key: "inputReplacementColor3", displayName: "Replacement Color 3", className: "CIColor", attributeType: "CIAttributeTypeColor", defaultValue: .color([0.9098, 0.7529, 0.6078, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "What the third colour becomes."),
+            FilterInputDescriptor(key: "inputCloseness3", displayName: "Closeness 3", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 0.5, documentation: "As closeness 1, for the third colour."),
+            FilterInputDescriptor(key: "inputContrast3", displayName: "Contrast 3", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.99), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0, documentation: "As contrast 1, for the third colour."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9",
+        documentation: "Replaces up to three colours with spot colours. On straight, sRGB-encoded colour, each pixel's Euclidean RGB distance d to `centerColor_i` gives the weight `w_i = 1` for `d <= closeness_i * contrast_i`, 0 for `d >= closeness_i`, and a smoothstep between (contrast 1: a hard edge; closeness 0: only the exact colour); the three pairs apply in order, `rgb = mix(rgb, replacementColor_i, w_i)`, each weight from the pixel's own colour. Alpha is kept. Output extent: the input's.")
+    static let CISpotLight = FilterDescriptor(
+        name: "CISpotLight", displayName: "Spot Light",
+        summary: "Lights the image with a directional spotlight.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputLightPosition", displayName: "Light Position", className: "CIVector", attributeType: "CIAttributeTypePosition3", defaultValue: .vector([400.0, 600.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "Where the light is: x, y in pixels, z its height above the image."),
+            FilterInputDescriptor(key: "inputLightPointsAt", displayName: "Light Points At", className: "CIVector", attributeType: "CIAttributeTypePosition3", defaultValue: .vector([200.0, 200.0, 0.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "Where the beam points (x, y, z)."),
+            FilterInputDescriptor(key: "inputBrightness", displayName: "Brightness", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(3.0), identity: .number(1.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 10.0, documentation: "The light's intensity (1: the colour as it is under full light)."),
+            FilterInputDescriptor(key: "inputConcentration", displayName: "Concentration", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.1), identity: .number(20.0), minimum: 0.001, maximum: nil, sliderMinimum: 0.001, sliderMaximum: 1.5, documentation: "The exponent of the beam's fall-off away from its axis (higher is a tighter spot)."),
+            FilterInputDescriptor(key: "inputColor", displayName: "Color", className: "CIColor", attributeType: "CIAttributeTypeOpaqueColor", defaultValue: .color([1.0, 1.0, 1.0, 1.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The light's colour."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9",
+        documentation: "The image as a flat matte surface (the plane z = 0, facing the viewer) lit by a spotlight at `lightPosition` aimed at `lightPointsAt`, the spot light of SVG and OpenGL with Lambert's diffuse reflection. For the surface point p, with `l` the unit vector from p to the light and `s` the unit vector of the beam (from the light towards where it points): `rgb_out = rgb * color * brightness * max(0, l.z) * max(0, -l . s)^concentration` (premultiplied working-space colour, alpha kept; no fall-off with distance). A light aimed at itself shines straight down. Output extent: the input's.")
     static let CIStarShineGenerator = FilterDescriptor(
         name: "CIStarShineGenerator", displayName: "Star Shine",
         summary: "Generates a star-burst highlight with cross rays.",
@@ -2485,6 +2765,19 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.7", availableIOS: "5",
         documentation: "Rotates the image about its centre by `inputAngle` (radians, counter-clockwise) and scales it up just enough that it covers its own extent with no empty corners; the output keeps the input's extent. The edges are clamped before the rotation, so the corners carry no soft clear fringe. An infinite image is only rotated (about the origin).")
+    static let CIStretchCrop = FilterDescriptor(
+        name: "CIStretchCrop", displayName: "Stretch Crop",
+        summary: "Fits the image to a target size by a mix of stretching and cropping.",
+        categories: ["CICategoryBuiltIn", "CICategoryDistortionEffect", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputSize", displayName: "Size", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([1280.0, 720.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The output's width (x) and height (y), in pixels."),
+            FilterInputDescriptor(key: "inputCropAmount", displayName: "Crop Amount", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.25), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0, documentation: "0 stretches the image to the size, 1 crops it (uniform scale)."),
+            FilterInputDescriptor(key: "inputCenterStretchAmount", displayName: "Center Stretch Amount", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.25), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0, documentation: "How much more the middle is stretched than the ends."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.6", availableIOS: "9",
+        documentation: "Fits the image to `size` (output extent `[0, 0, size.x, size.y]`). With the input w x h, stretching alone scales by `W/w` and `H/h`, cropping alone by the uniform `s = max(W/w, H/h)` then keeps the middle; `cropAmount` c mixes the two: `sx = (1 - c) W/w + c s`, `sy = (1 - c) H/h + c s` (both at least the stretch, so the scaled image covers the size), and the middle `W x H` of the scaled image is kept. `centerStretchAmount` k moves the stretch towards the middle: along an axis scaled by more than the other, with `u` in [-1, 1] across the output, the source is read at `g(u) = u + a (u^3 - u) / 2` of the kept half-span, `a = k (1 - min(sx, sy) / s_axis)`: the middle is stretched more (slope 1 - a/2) and the ends less (1 + a). Equal aspect ratios or k = 0 give a uniform scale. A size with a zero side, or an image without a finite extent, gives an empty image.")
     static let CIStripesGenerator = FilterDescriptor(
         name: "CIStripesGenerator", displayName: "Stripes",
         summary: "Generates an infinite pattern of two-color stripes.",
@@ -2543,6 +2836,18 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6",
         documentation: "A soft band sweeps across `extent` at `angle` (angle 0: left to right), revealing the target behind it: inside the band `mix(target, input, u)`, tinted towards `color` by `k = min(1, opacity * 4u(1 - u))` (`rgb = rgb * (1 - k) + color * a * k`, alpha kept). Opacity 0 (the default) is a plain soft wipe.\n\nThe sweeping transitions: a straight edge moves along the direction `n = (cos angle, sin angle)`. With `p = dot(pixel centre, n)` and `[p0, p1]` the range of `p` over the rectangle `extent`, the edge runs from `p0` at time 0 past `p1` at time 1, with a band `width` pixels wide behind it: `edge = p0 + time * (p1 - p0 + width)` and `u = (p - edge + width) / width`. `u >= 1` (ahead of the band) is the input, `u <= 0` (behind it) the target; each filter says what the band shows.")
+    static let CISystemToneMap = FilterDescriptor(
+        name: "CISystemToneMap", displayName: "System Tone Map",
+        summary: "Tone-maps HDR content to a display headroom using the system's tone curve.",
+        categories: ["CICategoryBuiltIn", "CICategoryColorAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputDisplayHeadroom", displayName: "Display Headroom", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 1.0, maximum: 32.0, sliderMinimum: 1.0, sliderMaximum: 8.0, documentation: "The display's headroom: its brightest value over SDR white."),
+            FilterInputDescriptor(key: "inputPreferredDynamicRange", displayName: "Preferred Dynamic Range", className: "NSString", attributeType: nil, defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "\"standard\", \"constrainedHigh\" or \"high\" (Core Image's `CIDynamicRangeOption` names, with or without the `CIDynamicRange` prefix); not set is high."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "26.0", availableIOS: "26",
+        documentation: "Maps extended-range (HDR) values into the range a display shows. Apple's curve is the system's own and undocumented, and the content headroom it reads from image metadata does not exist here; ours measures it. The content headroom `S` is the image's largest straight colour component (a reduction over its extent; `S = 1` or less is SDR). The target headroom `T` is `displayHeadroom` for `preferredDynamicRange` high (the default, also when not set), `sqrt(displayHeadroom)` (half the stops) for constrained high, and 1 for standard. When `S <= T` the image is returned unchanged (SDR input always is). Otherwise, on each pixel's largest straight component m, values up to the knee `k = 0.75 min(T, 1)` are kept and the rest rolls off exponentially so that S lands exactly on T: `m' = k + (T - k) (1 - exp(-(m - k) / (T - k))) / (1 - exp(-(S - k) / (T - k)))`, strictly increasing and continuous at the knee; RGB are scaled together by m'/m, so hues are kept, alpha is unchanged. An image without a finite extent uses `S = infinity` (the curve's asymptote is T). Output extent: the input's.")
     static let CITemperatureAndTint = FilterDescriptor(
         name: "CITemperatureAndTint", displayName: "Temperature and Tint",
         summary: "White-balance adjustment from source to target temperature/tint.",
@@ -2779,12 +3084,13 @@ enum Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "8.3",
-        documentation: "Streaks along the rays from `center`, as a zoom during the exposure draws them. Apple publishes no formula; ours gives every pixel at distance d from the centre the mean of the input over the segment of the ray through it that is centred on the pixel and |amount| pixels long (2d long when that is shorter, so the centre stays sharp), sampled at N = ceil(length) evenly spaced points (the middles of N equal parts) with bilinear interpolation. The streak is centred on the pixel, so a zoom in and a zoom out (amount and -amount) look the same, and (away from the centre) the image's total is kept. Premultiplied pixels, clear outside the input; the extent grows by half the streak. Amount 0 is the image itself.")
+        documentation: "Streaks along the rays from `center`, as a zoom during the exposure draws them. Apple publishes no formula; ours gives every pixel at distance d from the centre the mean of the input over the segment of the ray through it that is centred on the pixel and |amount| pixels long (2d long when that is shorter, so the centre stays sharp), sampled at N = ceil(length) evenly spaced points (the middles of N equal parts) with bilinear interpolation. The streak is centred on the pixel, so a zoom in and a zoom out (amount and -amount) look the same, and the image's total is kept: the rays fan out, but a centred streak gathers as much from beyond the pixel as from before it (on the pixel grid, to within about (amount / d)² / 12 at distance d). Premultiplied pixels, clear outside the input; the extent grows by half the streak. Amount 0 is the image itself.")
 }
 
 extension BuiltinFilters {
     /// Every implemented built-in, registered by `CIFilter(name:)`.
     static let all: [BuiltinFilter] = [
+        accordionFoldTransition,
         affineClamp,
         affineTile,
         affineTransform,
@@ -2843,6 +3149,7 @@ extension BuiltinFilters {
         distanceGradientFromRedMask,
         dither,
         documentEnhancer,
+        droste,
         edgePreserveUpsample,
         edgeWork,
         edges,
@@ -2854,8 +3161,10 @@ extension BuiltinFilters {
         gaussianBlur,
         gaussianGradient,
         glassDistortion,
+        glassLozenge,
         gloom,
         guidedFilter,
+        heightFieldFromMask,
         hexagonalPixellate,
         highlightShadowAdjust,
         histogramDisplayFilter,
@@ -2874,6 +3183,7 @@ extension BuiltinFilters {
         maskToAlpha,
         maskedVariableBlur,
         maximumComponent,
+        maximumScaleTransform,
         median,
         meshGenerator,
         minimumComponent,
@@ -2883,10 +3193,14 @@ extension BuiltinFilters {
         noiseReduction,
         opTile,
         pdf417BarcodeGenerator,
+        pageCurlTransition,
+        pageCurlWithShadowTransition,
         paletteCentroid,
         palettize,
         personSegmentation,
         perspectiveCorrection,
+        perspectiveRotate,
+        perspectiveTile,
         perspectiveTransform,
         perspectiveTransformWithExtent,
         pinchDistortion,
@@ -2895,21 +3209,28 @@ extension BuiltinFilters {
         qrCodeGenerator,
         radialGradient,
         randomGenerator,
+        rippleTransition,
         roundedQRCodeGenerator,
         roundedRectangleGenerator,
         roundedRectangleStrokeGenerator,
         rowAverage,
         sRGBToneCurveToLinear,
         saliencyMapFilter,
+        sampleNearest,
         sepiaTone,
+        shadedMaterial,
         sharpenLuminance,
         signedDistanceGradientFromRedMask,
         smoothLinearGradient,
         sobelGradients,
+        spotColor,
+        spotLight,
         starShineGenerator,
         straighten,
+        stretchCrop,
         stripesGenerator,
         sunbeamsGenerator,
+        systemToneMap,
         temperatureAndTint,
         textImageGenerator,
         thermal,
@@ -2926,7 +3247,46 @@ extension BuiltinFilters {
         whitePointAdjust,
         xRay,
         zoomBlur,
-    ] + areaHistograms + areaReductions + composites + convolutions + maskBlends + monochromeScreens + morphology + photoEffects + sweeps + wallpaperTiles
+    ] + areaHistograms + areaReductions + composites + convolutions + keystoneCorrections + maskBlends + monochromeScreens + morphology + nineParts + photoEffects + sweeps + wallpaperTiles
+}
+
+/// What Apple's CITransitionFilter filters share.
+public protocol CITransitionFilter: CIFilterProtocol {
+    /// The image at time 0.
+    var inputImage: CIImage? { get set }
+    /// The image at time 1.
+    var targetImage: CIImage? { get set }
+    /// How far the transition has gone, 0...1.
+    var time: Float { get set }
+}
+
+/// Typed access to the inputs of CIAccordionFoldTransition.
+///
+/// Both pictures fold up like an accordion above a base line
+/// and cross-fade, the fold closing most half way through. The base line is `bottomHeight`
+/// above the bottom of both images' extents; below it the pictures are not folded. Above
+/// it, with L the mix of the input's and target's heights above the base
+/// (`(1 - time) L_input + time L_target`), the folded stack is `H = (1 - 0.8 sin(pi time)) L`
+/// high, and each picture is drawn compressed to it (by `H / L_picture`; a picture
+/// shorter than H is stretched instead), as an accordion of `2 * numberOfFolds` equal
+/// panels tilted by `phi` (`cos phi = H / L`) looks when seen straight on. The pictures
+/// cross-fade, `(1 - time) input + time target`, and every other panel (those facing
+/// down) is darkened by `foldShadowAmount * sin(phi)`. Time 0 is the input, time 1 the
+/// target. Output extent: both images'.
+public protocol CIAccordionFoldTransition: CITransitionFilter {
+    /// The height of the unfolded strip at the bottom, in pixels.
+    ///
+    /// Core Image: `inputBottomHeight`, distance; default 0, minimum 0.
+    var bottomHeight: Float { get set }
+    /// How many folds (each a pair of panels, one facing up and one
+    /// down); rounded to a whole number.
+    ///
+    /// Core Image: `inputNumberOfFolds`, scalar; default 3, range 1...50, slider 1...10.
+    var numberOfFolds: Float { get set }
+    /// How dark the panels facing down get when folded flat.
+    ///
+    /// Core Image: `inputFoldShadowAmount`, scalar; default 0.1, range 0...1, slider 0...1.
+    var foldShadowAmount: Float { get set }
 }
 
 /// Typed access to the inputs of CIAdditionCompositing and the other CICompositeOperation filters.
@@ -3246,16 +3606,6 @@ public protocol CIBarcodeGenerator: CIFilterProtocol {
     var barcodeDescriptor: Any? { get set }
 }
 
-/// What Apple's CITransitionFilter filters share.
-public protocol CITransitionFilter: CIFilterProtocol {
-    /// The image at time 0.
-    var inputImage: CIImage? { get set }
-    /// The image at time 1.
-    var targetImage: CIImage? { get set }
-    /// How far the transition has gone, 0...1.
-    var time: Float { get set }
-}
-
 /// Typed access to the inputs of CIBarsSwipeTransition.
 ///
 /// The input is wiped away in bars `width` pixels wide that run
@@ -3403,9 +3753,9 @@ public protocol CIBlurredRoundedRectangleGenerator: CIFilterProtocol {
 /// `(1 - ringAmount) * disc / |disc| + ringAmount * ring / |ring|` (each normalised, so
 /// the kernel sums to 1: ringAmount 1 is a hollow, all-rim bokeh; a ring with no pixels
 /// leaves the plain disc), convolved with a Gaussian of standard deviation `softness`
-/// pixels that softens the rim (none at 0). Premultiplied pixels, clear outside the
-/// input; the extent grows by the radius and the softness's 3-sigma reach. Radius 0 is
-/// the image softened alone.
+/// pixels (out to 3 sigma) that softens the rim (none at 0). Premultiplied pixels, clear
+/// outside the input; the extent grows by the radius and the softness's 3-sigma reach.
+/// Radius 0 is the image softened alone.
 public protocol CIBokehBlur: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
@@ -4416,6 +4766,51 @@ public protocol CIDotScreen: CIFilterProtocol {
     var sharpness: Float { get set }
 }
 
+/// Typed access to the inputs of CIDroste.
+///
+/// The Droste effect. The rectangle from `insetPoint0` to `insetPoint1` is where
+/// the picture holds a smaller copy of itself: R is the scale that grows the inset to the
+/// image's size (`min(image width / inset width, image height / inset height)`), the frame
+/// is the inset scaled by R about its centre, and the picture between the inset and the
+/// frame is repeated inward and outward forever (scaled by powers of R; clear where the
+/// frame reaches past the image). In log-polar coordinates about the inset's
+/// centre, `w = ln(z - centre) - ln r0` (r0 the geometric mean of the inset's and the frame's
+/// half-sizes), the output reads
+/// the source at `w_src = p1 (1 - i p2 ln R / (2 pi p1)) w - (ln zoom + i rotation)`,
+/// wrapped back into the frame by a power of R (by the rectangle's own norm, so the frame's
+/// corners repeat too): `p1 = periodicity`, `p2 = strands`. Strands 0 is the plain nested
+/// Droste picture, 1 Escher's single spiral; whole numbers join without a seam. Zoom by R
+/// is the identity. Output extent: the input's. An inset that is empty or no smaller than
+/// the image, or an image without a finite extent, leaves the image unchanged.
+public protocol CIDroste: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// One corner of the inset, the rectangle where the picture repeats.
+    ///
+    /// Core Image: `inputInsetPoint0`, position; default (200, 200).
+    var insetPoint0: CGPoint { get set }
+    /// The opposite corner of the inset.
+    ///
+    /// Core Image: `inputInsetPoint1`, position; default (400, 400).
+    var insetPoint1: CGPoint { get set }
+    /// How many spiral arms: the zooms per turn (negative turns the other way).
+    ///
+    /// Core Image: `inputStrands`, scalar; default 1, range -10...10, slider -2...2.
+    var strands: Float { get set }
+    /// How many copies of the picture around each turn.
+    ///
+    /// Core Image: `inputPeriodicity`, scalar; default 1, minimum 1, slider 1...5.
+    var periodicity: Float { get set }
+    /// A turn of the whole spiral, in radians (counter-clockwise).
+    ///
+    /// Core Image: `inputRotation`, angle; default 0, slider 0...6.283185307179586.
+    var rotation: Float { get set }
+    /// A magnification of the whole spiral (periodic: R is the identity).
+    ///
+    /// Core Image: `inputZoom`, scalar; default 1, minimum 0.01, slider 0.01...5.
+    var zoom: Float { get set }
+}
+
 /// Typed access to the inputs of CIEdgePreserveUpsampleFilter.
 ///
 /// Upsamples `smallImage` to the extent of `inputImage`,
@@ -4775,6 +5170,41 @@ public protocol CIGlassDistortion: CIFilterProtocol {
     var scale: Float { get set }
 }
 
+/// Typed access to the inputs of CIGlassLozenge.
+///
+/// The image seen through a glass lozenge lying on it: a capsule (all
+/// points within `radius` of the segment from `point0` to `point1`) with a round top, its
+/// height at distance d from the segment `z = sqrt(R^2 - d^2)`. Each pixel is seen
+/// straight down through the glass: the view ray meets the surface at height z with the
+/// surface normal `n = (q / R, z / R)` (q the offset from the segment), refracts by
+/// Snell's law with the ratio `1 / refraction`, and travels on to the image plane; the
+/// output is the image where it lands (refraction 1: unchanged; above 1 the lozenge
+/// magnifies, as glass does). Where the ray is totally reflected (refraction below 1, far
+/// enough out) the output is clear. Outside the lozenge the image is unchanged. Output
+/// extent: the input's. Radius 0 is the identity.
+public protocol CIGlassLozenge: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// One end of the lozenge's axis.
+    ///
+    /// Core Image: `inputPoint0`, position; default (150, 150).
+    var point0: CGPoint { get set }
+    /// The other end of the lozenge's axis.
+    ///
+    /// Core Image: `inputPoint1`, position; default (350, 150).
+    var point1: CGPoint { get set }
+    /// The lozenge's half-width, in pixels.
+    ///
+    /// Core Image: `inputRadius`, distance; default 100, identity 100, minimum 0, slider 0...1000.
+    var radius: Float { get set }
+    /// The glass's index of refraction.
+    ///
+    /// Core Image: `inputRefraction`, scalar; default 1.7, identity 1, minimum 0, slider 0...5.
+    ///
+    /// Cyanotype uses at least 0.001: Snell's law divides by the index, so it must be positive.
+    var refraction: Float { get set }
+}
+
 /// Typed access to the inputs of CIGlideReflectedTile.
 ///
 /// CIGlideReflectedTile (pg): square cells of side `width` centred on (i w, j w) in the cell
@@ -4872,6 +5302,27 @@ public protocol CIHatchedScreen: CIFilterProtocol {
     ///
     /// Core Image: `inputSharpness`, scalar; default 0.7, range 0...1, slider 0...1.
     var sharpness: Float { get set }
+}
+
+/// Typed access to the inputs of CIHeightFieldFromMask.
+///
+/// A smooth raised height field from a mask, 0 at the mask's edge
+/// rising to 1 about `radius` pixels inside it, for CIShadedMaterial. With `m` the
+/// mask's luminance (Rec. 709 weights on premultiplied working-space values, limited to
+/// 0...1; 0 outside its extent), `b` its Gaussian blur of sigma `radius / 2` (the
+/// neighbourhood kind) and `u = max(0, 2b - 1)` (0 on a straight edge of a hard mask,
+/// `erf(d / radius * sqrt 2)` at depth d inside it), the height is the rounded profile
+/// `h = sqrt(1 - (1 - u)^2)`; the output is opaque grey `(h, h, h, 1)` over the mask's
+/// extent. Radius 0 applies the profile to the mask itself (a hard mask gives 0 and 1).
+public protocol CIHeightFieldFromMask: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// How far inside the mask's edge the height rises to its top, in pixels.
+    ///
+    /// Core Image: `inputRadius`, distance; default 10, identity 10, minimum 0, slider 0...300.
+    ///
+    /// Cyanotype limits it to 0...500: the height rises through a Gaussian blur of sigma radius/2, limited to 250 as every blur is.
+    var radius: Float { get set }
 }
 
 /// Typed access to the inputs of CIHexagonalPixellate.
@@ -5076,6 +5527,102 @@ public protocol CIKaleidoscope: CIFilterProtocol {
     ///
     /// Core Image: `inputAngle`, angle; default 0, identity 0, slider -3.141592653589793...3.141592653589793.
     var angle: Float { get set }
+}
+
+/// What Apple's CIFourCoordinateGeometryFilter filters share.
+public protocol CIFourCoordinateGeometryFilter: CIFilterProtocol {
+    /// The image to map.
+    var inputImage: CIImage? { get set }
+    /// Where the image's top-left corner goes.
+    var topLeft: CGPoint { get set }
+    /// Where the image's top-right corner goes.
+    var topRight: CGPoint { get set }
+    /// Where the image's bottom-right corner goes.
+    var bottomRight: CGPoint { get set }
+    /// Where the image's bottom-left corner goes.
+    var bottomLeft: CGPoint { get set }
+}
+
+/// Typed access to the inputs of CIKeystoneCorrectionCombined.
+///
+/// The left and right guides become vertical and the top
+/// and bottom ones horizontal (where the two disagree, vertical wins).
+///
+/// The keystone corrections: the picture as a camera turned about its own centre would
+/// have taken it with the guide lines upright, so that lines that are straight up (or
+/// level) in the scene come out vertical (or horizontal). The guide points, in the input
+/// image, mark two lines of each kind: bottomLeft-topLeft and bottomRight-topRight should
+/// be vertical, bottomLeft-bottomRight and topLeft-topRight horizontal. Each pair meets at
+/// a vanishing point whose ray through the camera is the lines' direction in the scene; the
+/// filter solves the rotation taking those directions to the camera's axes (see
+/// `keystoneRotation`) and applies it as CIPerspectiveRotate does: the homography
+/// `T K R K^-1` with the focal length `focalLength` (35 mm equivalent along the diagonal)
+/// and the optical axis at the image's centre, T keeping the centre in place. Output
+/// extent: the bounding box of the corrected image (a trapezoid for one pair of guides).
+/// A guide point that is not set is the matching corner of the image's extent (all four
+/// unset: no correction); guides whose lines coincide, an image without a finite extent,
+/// or a rotation turning the centre out of view give an empty image.
+public protocol CIKeystoneCorrectionCombined: CIFourCoordinateGeometryFilter {
+    /// The 35 mm-equivalent focal length of the picture, in mm.
+    ///
+    /// Core Image: `inputFocalLength`, scalar; default 28.
+    ///
+    /// Cyanotype uses at least 0.1: the focal length divides every point's offset from the optical axis, so it must be positive.
+    var focalLength: Float { get set }
+}
+
+/// Typed access to the inputs of CIKeystoneCorrectionHorizontal.
+///
+/// The top and bottom guides become horizontal.
+///
+/// The keystone corrections: the picture as a camera turned about its own centre would
+/// have taken it with the guide lines upright, so that lines that are straight up (or
+/// level) in the scene come out vertical (or horizontal). The guide points, in the input
+/// image, mark two lines of each kind: bottomLeft-topLeft and bottomRight-topRight should
+/// be vertical, bottomLeft-bottomRight and topLeft-topRight horizontal. Each pair meets at
+/// a vanishing point whose ray through the camera is the lines' direction in the scene; the
+/// filter solves the rotation taking those directions to the camera's axes (see
+/// `keystoneRotation`) and applies it as CIPerspectiveRotate does: the homography
+/// `T K R K^-1` with the focal length `focalLength` (35 mm equivalent along the diagonal)
+/// and the optical axis at the image's centre, T keeping the centre in place. Output
+/// extent: the bounding box of the corrected image (a trapezoid for one pair of guides).
+/// A guide point that is not set is the matching corner of the image's extent (all four
+/// unset: no correction); guides whose lines coincide, an image without a finite extent,
+/// or a rotation turning the centre out of view give an empty image.
+public protocol CIKeystoneCorrectionHorizontal: CIFourCoordinateGeometryFilter {
+    /// The 35 mm-equivalent focal length of the picture, in mm.
+    ///
+    /// Core Image: `inputFocalLength`, scalar; default 28.
+    ///
+    /// Cyanotype uses at least 0.1: the focal length divides every point's offset from the optical axis, so it must be positive.
+    var focalLength: Float { get set }
+}
+
+/// Typed access to the inputs of CIKeystoneCorrectionVertical.
+///
+/// The left and right guides become vertical.
+///
+/// The keystone corrections: the picture as a camera turned about its own centre would
+/// have taken it with the guide lines upright, so that lines that are straight up (or
+/// level) in the scene come out vertical (or horizontal). The guide points, in the input
+/// image, mark two lines of each kind: bottomLeft-topLeft and bottomRight-topRight should
+/// be vertical, bottomLeft-bottomRight and topLeft-topRight horizontal. Each pair meets at
+/// a vanishing point whose ray through the camera is the lines' direction in the scene; the
+/// filter solves the rotation taking those directions to the camera's axes (see
+/// `keystoneRotation`) and applies it as CIPerspectiveRotate does: the homography
+/// `T K R K^-1` with the focal length `focalLength` (35 mm equivalent along the diagonal)
+/// and the optical axis at the image's centre, T keeping the centre in place. Output
+/// extent: the bounding box of the corrected image (a trapezoid for one pair of guides).
+/// A guide point that is not set is the matching corner of the image's extent (all four
+/// unset: no correction); guides whose lines coincide, an image without a finite extent,
+/// or a rotation turning the centre out of view give an empty image.
+public protocol CIKeystoneCorrectionVertical: CIFourCoordinateGeometryFilter {
+    /// The 35 mm-equivalent focal length of the picture, in mm.
+    ///
+    /// Core Image: `inputFocalLength`, scalar; default 28.
+    ///
+    /// Cyanotype uses at least 0.1: the focal length divides every point's offset from the optical axis, so it must be positive.
+    var focalLength: Float { get set }
 }
 
 /// Typed access to the inputs of CILabDeltaE.
@@ -5326,6 +5873,29 @@ public protocol CIMaskedVariableBlur: CIFilterProtocol {
 public protocol CIMaximumComponent: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIMaximumScaleTransform.
+///
+/// Scales by `scale` vertically and `scale * aspectRatio`
+/// horizontally, each output pixel the per-channel maximum (premultiplied working-space
+/// values) of the source pixels whose centres lie inside its footprint (the output pixel's
+/// square mapped back onto the source), so thin bright lines survive any reduction. When
+/// enlarging, the footprint holds at most one centre: the nearest source pixel (ties to
+/// the upper one). Reductions beyond 16x run in stages, each a maximum. Output extent: the
+/// input's, scaled. A zero scale gives an empty image; scale 1 and aspect ratio 1, the
+/// image itself.
+public protocol CIMaximumScaleTransform: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// scale.
+    ///
+    /// Core Image: `inputScale`, scalar; default 1, minimum 0, slider 0.05...1.5.
+    var scale: Float { get set }
+    /// aspectRatio.
+    ///
+    /// Core Image: `inputAspectRatio`, scalar; default 1, minimum 0, slider 0.5...2.
+    var aspectRatio: Float { get set }
 }
 
 /// Typed access to the inputs of CIMedianFilter.
@@ -5581,6 +6151,77 @@ public protocol CIMotionBlur: CIFilterProtocol {
     var angle: Float { get set }
 }
 
+/// Typed access to the inputs of CINinePartStretched.
+///
+/// The middle column and row are stretched (a linear map from
+/// the grown band onto the band).
+///
+/// The nine-part filters: the breakpoints (limited to the image's extent) cut the image
+/// into a 3x3 grid: columns left of `breakpoint0.x`, between the two, right of
+/// `breakpoint1.x`, and rows likewise. The middle column grows by `growAmount.x` and the
+/// middle row by `growAmount.y` (a negative amount shrinks them, at most to nothing); the
+/// corners keep their pixels and the outer columns and rows move out by the growth. Output
+/// extent: the input's, with the growth added to its width and height (right and top
+/// edges move). Pixels are sampled bilinearly, so whole-pixel breakpoints keep the
+/// corners exact and zero growth is the identity. An image without a finite extent is
+/// returned unchanged.
+public protocol CINinePartStretched: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// The lower-left corner of the middle part.
+    ///
+    /// Core Image: `inputBreakpoint0`, position; default (50, 50).
+    var breakpoint0: CGPoint { get set }
+    /// The upper-right corner of the middle part.
+    ///
+    /// Core Image: `inputBreakpoint1`, position; default (150, 150).
+    var breakpoint1: CGPoint { get set }
+    /// How much wider (x) and taller (y) the middle part gets, in pixels.
+    ///
+    /// Core Image: `inputGrowAmount`, offset; default (100, 100).
+    ///
+    /// Cyanotype limits each coordinate to -1073741824...1073741824: the renderer addresses pixels within ±2^30, and a larger growth would leave them.
+    var growAmount: CGPoint { get set }
+}
+
+/// Typed access to the inputs of CINinePartTiled.
+///
+/// The middle column and row are repeated from their start (whole
+/// repeats first, the last one cut); with `flipYTiles`, every other repeat along y is
+/// mirrored, so neighbouring repeats meet without a seam.
+///
+/// The nine-part filters: the breakpoints (limited to the image's extent) cut the image
+/// into a 3x3 grid: columns left of `breakpoint0.x`, between the two, right of
+/// `breakpoint1.x`, and rows likewise. The middle column grows by `growAmount.x` and the
+/// middle row by `growAmount.y` (a negative amount shrinks them, at most to nothing); the
+/// corners keep their pixels and the outer columns and rows move out by the growth. Output
+/// extent: the input's, with the growth added to its width and height (right and top
+/// edges move). Pixels are sampled bilinearly, so whole-pixel breakpoints keep the
+/// corners exact and zero growth is the identity. An image without a finite extent is
+/// returned unchanged.
+public protocol CINinePartTiled: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// The lower-left corner of the middle part.
+    ///
+    /// Core Image: `inputBreakpoint0`, position; default (50, 50).
+    var breakpoint0: CGPoint { get set }
+    /// The upper-right corner of the middle part.
+    ///
+    /// Core Image: `inputBreakpoint1`, position; default (150, 150).
+    var breakpoint1: CGPoint { get set }
+    /// How much wider (x) and taller (y) the middle part gets, in pixels.
+    ///
+    /// Core Image: `inputGrowAmount`, offset; default (100, 100).
+    ///
+    /// Cyanotype limits each coordinate to -1073741824...1073741824: the renderer addresses pixels within ±2^30, and a larger growth would leave them.
+    var growAmount: CGPoint { get set }
+    /// Flip Y Tiles.
+    ///
+    /// Core Image: `inputFlipYTiles`, boolean; default true, range 0...1.
+    var flipYTiles: Bool { get set }
+}
+
 /// Typed access to the inputs of CINoiseReduction.
 ///
 /// Apple describes luma changes below the noise level as noise, blurred
@@ -5700,6 +6341,77 @@ public protocol CIPDF417BarcodeGenerator: CIFilterProtocol {
     var alwaysSpecifyCompaction: Float { get set }
 }
 
+/// Typed access to the inputs of CIPageCurlTransition.
+///
+/// The input is a sheet lying face up that curls away, rolled over
+/// a cylinder of radius `radius` travelling along `angle` (0: from the right edge to the
+/// left), and lands face down beyond, uncovering the target. With `p` the position along
+/// the travel direction and `[p0, p1]` its range over `extent` (the input's extent when
+/// `extent` is empty), the cylinder's contact line is at `a = p1 - time (p1 - p0 + (1 +
+/// pi/2) radius)`, so at time 1 the whole sheet over `extent` has turned over and moved
+/// off it. The geometry is exact (see PageCurl.swift): the flipped part and the
+/// cylinder's top half show the sheet's back, the backside image (the input when there
+/// is none) at the same sheet point; the cylinder's bottom half shows its face from
+/// inside. The cylinder is shaded `0.4 + 0.6 sqrt(1 - u^2)` (u the distance from the
+/// contact line in radii), or, with a shading image, the back is multiplied by the
+/// shading image's middle row at the fraction theta / pi of its width (theta the sheet's
+/// angle on the cylinder, pi on the flipped part). Time 0 is the input, time 1 the
+/// target. Output extent: both images' and the flipped sheet's.
+public protocol CIPageCurlTransition: CITransitionFilter {
+    /// What the back of the sheet shows (the input when not set).
+    var backsideImage: CIImage? { get set }
+    /// A light ramp whose middle row shades the curl's back from its
+    /// edge (left) to its top (right).
+    var shadingImage: CIImage? { get set }
+    /// The rectangle the curl travels across.
+    ///
+    /// Core Image: `inputExtent`, rectangle; default (0, 0, 300, 300).
+    var extent: CGRect { get set }
+    /// The direction of travel, in radians (0: the right edge lifts first).
+    ///
+    /// Core Image: `inputAngle`, angle; default 0, identity 0, slider -3.141592653589793...3.141592653589793.
+    var angle: Float { get set }
+    /// The cylinder's radius, in pixels.
+    ///
+    /// Core Image: `inputRadius`, distance; default 100, minimum 0.01, slider 0.01...400.
+    var radius: Float { get set }
+}
+
+/// Typed access to the inputs of CIPageCurlWithShadowTransition.
+///
+/// CIPageCurlTransition without a shading image, and the
+/// curl casts a shadow on the target: a veil of `shadowAmount` under the cylinder, fading
+/// as the square over `2 * radius * shadowSize` pixels ahead of it
+/// (`target * (1 - veil)`), inside `shadowExtent` when it is not empty.
+public protocol CIPageCurlWithShadowTransition: CITransitionFilter {
+    /// What the back of the sheet shows (the input when not set).
+    var backsideImage: CIImage? { get set }
+    /// The rectangle the curl travels across (empty: the input's extent).
+    ///
+    /// Core Image: `inputExtent`, rectangle; default (0, 0, 0, 0).
+    var extent: CGRect { get set }
+    /// The direction of travel, in radians (0: the right edge lifts first).
+    ///
+    /// Core Image: `inputAngle`, angle; default 0, identity 0, slider -3.141592653589793...3.141592653589793.
+    var angle: Float { get set }
+    /// The cylinder's radius, in pixels.
+    ///
+    /// Core Image: `inputRadius`, distance; default 100, minimum 0.01, slider 0.01...400.
+    var radius: Float { get set }
+    /// How far the shadow reaches ahead of the cylinder, in diameters.
+    ///
+    /// Core Image: `inputShadowSize`, distance; default 0.5, range 0...1, slider 0...1.
+    var shadowSize: Float { get set }
+    /// How dark the shadow is (0 none, 1 black).
+    ///
+    /// Core Image: `inputShadowAmount`, distance; default 0.7, range 0...1, slider 0...1.
+    var shadowAmount: Float { get set }
+    /// Where the shadow may fall (empty: everywhere).
+    ///
+    /// Core Image: `inputShadowExtent`, rectangle; default (0, 0, 0, 0).
+    var shadowExtent: CGRect { get set }
+}
+
 /// Typed access to the inputs of CIPaletteCentroid.
 ///
 /// For each colour of `inputPaletteImage` (its pixels in order, bottom
@@ -5782,20 +6494,6 @@ public protocol CIPersonSegmentation: CIFilterProtocol {
     var qualityLevel: Int { get set }
 }
 
-/// What Apple's CIFourCoordinateGeometryFilter filters share.
-public protocol CIFourCoordinateGeometryFilter: CIFilterProtocol {
-    /// The image to map.
-    var inputImage: CIImage? { get set }
-    /// Where the image's top-left corner goes.
-    var topLeft: CGPoint { get set }
-    /// Where the image's top-right corner goes.
-    var topRight: CGPoint { get set }
-    /// Where the image's bottom-right corner goes.
-    var bottomRight: CGPoint { get set }
-    /// Where the image's bottom-left corner goes.
-    var bottomLeft: CGPoint { get set }
-}
-
 /// Typed access to the inputs of CIPerspectiveCorrection.
 ///
 /// The inverse map, taking the quadrilateral of the four points
@@ -5808,6 +6506,53 @@ public protocol CIPerspectiveCorrection: CIFourCoordinateGeometryFilter {
     ///
     /// Core Image: `inputCrop`, boolean; default true, range 0...1.
     var crop: Bool { get set }
+}
+
+/// Typed access to the inputs of CIPerspectiveRotate.
+///
+/// The picture as a pinhole camera would see it after turning about
+/// its own centre by `pitch`, `yaw` and `roll`. The camera's focal length is
+/// `focalLength` (35 mm equivalent, along the image's diagonal: `f = focalLength / 43.27
+/// * diagonal` pixels) and its optical axis meets the image's centre. The map is the
+/// homography `T K R K^-1`: K the camera matrix, `R = Rroll Rpitch Ryaw` (yaw first), T
+/// the shift that keeps the image's centre where it was. Output extent: the bounding box
+/// of the turned image (infinite when it reaches the horizon, where it is clear beyond);
+/// empty for an image without a finite extent or when the centre turns out of view.
+public protocol CIPerspectiveRotate: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// The 35 mm-equivalent focal length of the picture, in mm.
+    ///
+    /// Core Image: `inputFocalLength`, scalar; default 28, slider 15...100.
+    ///
+    /// Cyanotype uses at least 0.1: the focal length divides every point's offset from the optical axis, so it must be positive.
+    var focalLength: Float { get set }
+    /// The turn about the horizontal axis, in radians; positive turns the top
+    /// edge away (it narrows).
+    ///
+    /// Core Image: `inputPitch`, angle; default 0, identity 0, slider -0.5235987755982988...0.5235987755982988.
+    var pitch: Float { get set }
+    /// The turn about the vertical axis, in radians; positive turns the right
+    /// edge away.
+    ///
+    /// Core Image: `inputYaw`, angle; default 0, identity 0, slider -0.5235987755982988...0.5235987755982988.
+    var yaw: Float { get set }
+    /// The turn in the picture's plane, in radians; positive is
+    /// counter-clockwise.
+    ///
+    /// Core Image: `inputRoll`, angle; default 0, identity 0, slider -0.7853981633974483...0.7853981633974483.
+    var roll: Float { get set }
+}
+
+/// Typed access to the inputs of CIPerspectiveTile.
+///
+/// The image repeated without seams over the whole plane (period: its
+/// extent, in whole pixels), then seen through the projective map that takes the image's
+/// extent corners to the four points (bottom-left to `inputBottomLeft`, and so on; y up),
+/// as CIPerspectiveTransform does. The tiles shrink towards the vanishing line; beyond it
+/// the output is clear. Output extent: infinite. Collinear or coincident points, or an
+/// image without a finite extent, give an empty image.
+public protocol CIPerspectiveTile: CIFourCoordinateGeometryFilter {
 }
 
 /// Typed access to the inputs of CIPerspectiveTransform.
@@ -5973,6 +6718,43 @@ public protocol CIRadialGradient: CIFilterProtocol {
 public protocol CIRandomGenerator: CIFilterProtocol {
 }
 
+/// Typed access to the inputs of CIRippleTransition.
+///
+/// A circular wave `width` pixels wide runs out from `center`,
+/// leaving the target behind it. Its outer radius is `R = time (D + width)`, D the
+/// distance from the centre to the farthest corner of `extent` and both images' extents,
+/// so the wave starts at the centre at time 0 and has passed everything at time 1. Inside
+/// the ring, `u = (R - d) / width` (0 at its outer edge, 1 at its inner one, d the
+/// distance from the centre): the wave's height is `scale sin^2(pi u)`, and both pictures
+/// are read moved outward along the radius by `scale sin(2 pi u) / 2` (refraction by its
+/// slope) and cross-faded by `smoothstep(u)` from input to target. The wave is lit: with
+/// a shading image, `rgb *= (1 - e) + 2 e S` where S is the shading image (a lit sphere)
+/// read as a sphere map at the wave's surface normal and `e = sin(pi u)`; without one,
+/// `rgb *= 1 + 0.5 e (n . l)` for light from the upper left. Outside the ring: the input
+/// ahead of it, the target behind. Time 0 is the input, time 1 the target. Output extent:
+/// both images'.
+public protocol CIRippleTransition: CITransitionFilter {
+    /// A lit sphere that shades the wave (mid-grey leaves it unlit).
+    var shadingImage: CIImage? { get set }
+    /// Where the wave starts.
+    ///
+    /// Core Image: `inputCenter`, position; default (150, 150).
+    var center: CGPoint { get set }
+    /// The rectangle the wave must cross by time 1.
+    ///
+    /// Core Image: `inputExtent`, rectangle; default (0, 0, 300, 300).
+    var extent: CGRect { get set }
+    /// The wave's width, in pixels.
+    ///
+    /// Core Image: `inputWidth`, distance; default 100, minimum 1, slider 10...300.
+    var width: Float { get set }
+    /// The wave's height: how far it moves the pictures (twice the largest
+    /// shift), negative for a trough.
+    ///
+    /// Core Image: `inputScale`, scalar; default 50, identity 0, minimum -50, slider -50...50.
+    var scale: Float { get set }
+}
+
 /// Typed access to the inputs of CIRoundedQRCodeGenerator.
 ///
 /// The QR code of CIQRCodeGenerator, `inputScale` pixels per
@@ -6112,6 +6894,28 @@ public protocol CISepiaTone: CIFilterProtocol {
     var intensity: Float { get set }
 }
 
+/// Typed access to the inputs of CIShadedMaterial.
+///
+/// Shades a height field (`inputImage`; lighter is higher, as
+/// CIHeightFieldFromMask makes) with an environment image (`inputShadingImage`, a shaded
+/// sphere seen from the front, as a sphere map). At each pixel the height `h` is the
+/// luminance (Rec. 709 weights on premultiplied working-space values) and its slope the
+/// central differences `(gx, gy)`; the surface normal is `n = normalize(-scale gx,
+/// -scale gy, 1)` and the output is the shading image at `centre + half-size * (nx, ny)`
+/// of its extent (less half a pixel, so the rim stays inside it): flat ground shows the
+/// sphere's middle, slopes its sides. Output extent: the height field's. A shading image
+/// without a finite extent is an error.
+public protocol CIShadedMaterial: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// The environment: a lit sphere filling the image.
+    var shadingImage: CIImage? { get set }
+    /// How steep the height field is: its height for luminance 1, in pixels.
+    ///
+    /// Core Image: `inputScale`, distance; default 10, minimum 0, slider 0.5...200.
+    var scale: Float { get set }
+}
+
 /// Typed access to the inputs of CISharpenLuminance.
 ///
 /// An unsharp mask on luminance only. Ours (Apple publishes no
@@ -6245,6 +7049,104 @@ public protocol CISobelGradients: CIFilterProtocol {
     var inputImage: CIImage? { get set }
 }
 
+/// Typed access to the inputs of CISpotColor.
+///
+/// Replaces up to three colours with spot colours. On straight, sRGB-encoded
+/// colour, each pixel's Euclidean RGB distance d to `centerColor_i` gives the weight
+/// `w_i = 1` for `d <= closeness_i * contrast_i`, 0 for `d >= closeness_i`, and a
+/// smoothstep between (contrast 1: a hard edge; closeness 0: only the exact colour); the
+/// three pairs apply in order, `rgb = mix(rgb, replacementColor_i, w_i)`, each weight
+/// from the pixel's own colour. Alpha is kept. Output extent: the input's.
+public protocol CISpotColor: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// The first colour to replace.
+    ///
+    /// Core Image: `inputCenterColor1`, color; default (0.0784, 0.0627, 0.0706, 1).
+    var centerColor1: CIColor { get set }
+    /// What the first colour becomes.
+    ///
+    /// Core Image: `inputReplacementColor1`, color; default (0.4392, 0.1922, 0.1961, 1).
+    var replacementColor1: CIColor { get set }
+    /// How far (RGB distance, sRGB-encoded 0...1 components) from the
+    /// first colour a pixel still changes.
+    ///
+    /// Core Image: `inputCloseness1`, scalar; default 0.22, minimum 0, slider 0...0.5.
+    var closeness1: Float { get set }
+    /// The share of that distance that changes fully (1: a hard edge).
+    ///
+    /// Core Image: `inputContrast1`, scalar; default 0.98, minimum 0, slider 0...1.
+    var contrast1: Float { get set }
+    /// The second colour to replace.
+    ///
+    /// Core Image: `inputCenterColor2`, color; default (0.5255, 0.3059, 0.3451, 1).
+    var centerColor2: CIColor { get set }
+    /// What the second colour becomes.
+    ///
+    /// Core Image: `inputReplacementColor2`, color; default (0.9137, 0.5608, 0.5059, 1).
+    var replacementColor2: CIColor { get set }
+    /// As closeness 1, for the second colour.
+    ///
+    /// Core Image: `inputCloseness2`, scalar; default 0.15, minimum 0, slider 0...0.5.
+    var closeness2: Float { get set }
+    /// As contrast 1, for the second colour.
+    ///
+    /// Core Image: `inputContrast2`, scalar; default 0.98, minimum 0, slider 0...1.
+    var contrast2: Float { get set }
+    /// The third colour to replace.
+    ///
+    /// Core Image: `inputCenterColor3`, color; default (0.9216, 0.4549, 0.3333, 1).
+    var centerColor3: CIColor { get set }
+    /// What the third colour becomes.
+    ///
+    /// Core Image: `inputReplacementColor3`, color; default (0.9098, 0.7529, 0.6078, 1).
+    var replacementColor3: CIColor { get set }
+    /// As closeness 1, for the third colour.
+    ///
+    /// Core Image: `inputCloseness3`, scalar; default 0.5, minimum 0, slider 0...0.5.
+    var closeness3: Float { get set }
+    /// As contrast 1, for the third colour.
+    ///
+    /// Core Image: `inputContrast3`, scalar; default 0.99, minimum 0, slider 0...1.
+    var contrast3: Float { get set }
+}
+
+/// Typed access to the inputs of CISpotLight.
+///
+/// The image as a flat matte surface (the plane z = 0, facing the viewer)
+/// lit by a spotlight at `lightPosition` aimed at `lightPointsAt`, the spot light of SVG
+/// and OpenGL with Lambert's diffuse reflection. For the surface point p, with `l` the
+/// unit vector from p to the light and `s` the unit vector of the beam (from the light
+/// towards where it points):
+/// `rgb_out = rgb * color * brightness * max(0, l.z) * max(0, -l . s)^concentration`
+/// (premultiplied working-space colour, alpha kept; no fall-off with distance). A light
+/// aimed at itself shines straight down. Output extent: the input's.
+public protocol CISpotLight: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// Where the light is: x, y in pixels, z its height above the image.
+    ///
+    /// Core Image: `inputLightPosition`, position3; default (400, 600, 150).
+    var lightPosition: CIVector { get set }
+    /// Where the beam points (x, y, z).
+    ///
+    /// Core Image: `inputLightPointsAt`, position3; default (200, 200, 0).
+    var lightPointsAt: CIVector { get set }
+    /// The light's intensity (1: the colour as it is under full light).
+    ///
+    /// Core Image: `inputBrightness`, distance; default 3, identity 1, minimum 0, slider 0...10.
+    var brightness: Float { get set }
+    /// The exponent of the beam's fall-off away from its axis (higher
+    /// is a tighter spot).
+    ///
+    /// Core Image: `inputConcentration`, scalar; default 0.1, identity 20, minimum 0.001, slider 0.001...1.5.
+    var concentration: Float { get set }
+    /// The light's colour.
+    ///
+    /// Core Image: `inputColor`, opaquecolor; default (1, 1, 1, 1).
+    var color: CIColor { get set }
+}
+
 /// Typed access to the inputs of CIStarShineGenerator.
 ///
 /// A bright core `exp(-4 (r/radius)^2)`, a faint wide glow
@@ -6304,6 +7206,38 @@ public protocol CIStraighten: CIFilterProtocol {
     ///
     /// Core Image: `inputAngle`, angle; default 0, identity 0, slider -3.141592653589793...3.141592653589793.
     var angle: Float { get set }
+}
+
+/// Typed access to the inputs of CIStretchCrop.
+///
+/// Fits the image to `size` (output extent `[0, 0, size.x, size.y]`). With
+/// the input w x h, stretching alone scales by `W/w` and `H/h`, cropping alone by the
+/// uniform `s = max(W/w, H/h)` then keeps the middle; `cropAmount` c mixes the two:
+/// `sx = (1 - c) W/w + c s`, `sy = (1 - c) H/h + c s` (both at least the stretch, so the
+/// scaled image covers the size), and the middle `W x H` of the scaled image is kept.
+/// `centerStretchAmount` k moves the stretch towards the middle: along an axis scaled by
+/// more than the other, with `u` in [-1, 1] across the output, the source is read at
+/// `g(u) = u + a (u^3 - u) / 2` of the kept half-span, `a = k (1 - min(sx, sy) / s_axis)`:
+/// the middle is stretched more (slope 1 - a/2) and the ends less (1 + a). Equal aspect
+/// ratios or k = 0 give a uniform scale. A size with a zero side, or an image without a
+/// finite extent, gives an empty image.
+public protocol CIStretchCrop: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// The output's width (x) and height (y), in pixels.
+    ///
+    /// Core Image: `inputSize`, position; default (1280, 720).
+    ///
+    /// Cyanotype limits each coordinate to 0...1073741824: the renderer addresses pixels within ±2^30.
+    var size: CGPoint { get set }
+    /// 0 stretches the image to the size, 1 crops it (uniform scale).
+    ///
+    /// Core Image: `inputCropAmount`, scalar; default 0.25, range 0...1, slider 0...1.
+    var cropAmount: Float { get set }
+    /// How much more the middle is stretched than the ends.
+    ///
+    /// Core Image: `inputCenterStretchAmount`, scalar; default 0.25, range 0...1, slider 0...1.
+    var centerStretchAmount: Float { get set }
 }
 
 /// Typed access to the inputs of CIStripesGenerator.
@@ -6406,6 +7340,37 @@ public protocol CISwipeTransition: CITransitionFilter {
     ///
     /// Core Image: `inputOpacity`, scalar; default 0, identity 0, minimum 0, slider 0...1.
     var opacity: Float { get set }
+}
+
+/// Typed access to the inputs of CISystemToneMap.
+///
+/// Maps extended-range (HDR) values into the range a display shows.
+/// Apple's curve is the system's own and undocumented, and the content headroom it reads
+/// from image metadata does not exist here; ours measures it. The content headroom `S` is
+/// the image's largest straight colour component (a reduction over its extent; `S = 1`
+/// or less is SDR). The target headroom `T` is `displayHeadroom` for
+/// `preferredDynamicRange` high (the default, also when not set), `sqrt(displayHeadroom)`
+/// (half the stops) for constrained high, and 1 for standard. When `S <= T` the image is
+/// returned unchanged (SDR input always is). Otherwise, on each pixel's largest straight
+/// component m, values up to the knee `k = 0.75 min(T, 1)` are kept and the rest rolls
+/// off exponentially so that S lands exactly on T:
+/// `m' = k + (T - k) (1 - exp(-(m - k) / (T - k))) / (1 - exp(-(S - k) / (T - k)))`,
+/// strictly increasing and continuous at the knee; RGB are scaled together
+/// by m'/m, so hues are kept, alpha is unchanged. An image without a finite extent uses
+/// `S = infinity` (the curve's asymptote is T). Output extent: the input's.
+public protocol CISystemToneMap: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// The display's headroom: its brightest value over SDR white.
+    ///
+    /// Core Image: `inputDisplayHeadroom`, scalar; default 1, range 1...32, slider 1...8.
+    var displayHeadroom: Float { get set }
+    /// "standard", "constrainedHigh" or "high" (Core Image's
+    /// `CIDynamicRangeOption` names, with or without the `CIDynamicRange` prefix); not set
+    /// is high.
+    ///
+    /// Core Image: `inputPreferredDynamicRange`, NSString.
+    var preferredDynamicRange: String { get set }
 }
 
 /// Typed access to the inputs of CITemperatureAndTint.
@@ -6829,9 +7794,11 @@ public protocol CIXRay: CIFilterProtocol {
 /// on the pixel and |amount| pixels long (2d long when that is shorter, so the centre
 /// stays sharp), sampled at N = ceil(length) evenly spaced points (the middles of N equal
 /// parts) with bilinear interpolation. The streak is centred on the pixel, so a zoom in
-/// and a zoom out (amount and -amount) look the same, and (away from the centre) the
-/// image's total is kept. Premultiplied pixels, clear outside the input; the extent grows
-/// by half the streak. Amount 0 is the image itself.
+/// and a zoom out (amount and -amount) look the same, and the image's total is kept: the
+/// rays fan out, but a centred streak gathers as much from beyond the pixel as from
+/// before it (on the pixel grid, to within about (amount / d)² / 12 at distance d).
+/// Premultiplied pixels, clear outside the input; the extent grows by half the streak.
+/// Amount 0 is the image itself.
 public protocol CIZoomBlur: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
@@ -6845,6 +7812,51 @@ public protocol CIZoomBlur: CIFilterProtocol {
     ///
     /// Cyanotype limits it to -500...500: a tile reads its input with a halo of half the streak, and past 500 pixels that halo outgrows memory.
     var amount: Float { get set }
+}
+
+final class CIAccordionFoldTransitionBuiltinFilter: CIFilter, CIAccordionFoldTransition {
+    override init() { super.init(builtin: BuiltinFilters.accordionFoldTransition) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var targetImage: CIImage? {
+        get { typedValue(forKey: "inputTargetImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputTargetImage") }
+    }
+    var bottomHeight: Float {
+        get { typedValue(forKey: "inputBottomHeight", as: Float.self) }
+        set { setValue(newValue, forKey: "inputBottomHeight") }
+    }
+    var numberOfFolds: Float {
+        get { typedValue(forKey: "inputNumberOfFolds", as: Float.self) }
+        set { setValue(newValue, forKey: "inputNumberOfFolds") }
+    }
+    var foldShadowAmount: Float {
+        get { typedValue(forKey: "inputFoldShadowAmount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputFoldShadowAmount") }
+    }
+    var time: Float {
+        get { typedValue(forKey: "inputTime", as: Float.self) }
+        set { setValue(newValue, forKey: "inputTime") }
+    }
+}
+
+extension CIFilter {
+    /// Accordion Fold Transition: Transition that reveals the target image by folding the source like an accordion.
+    ///
+    /// Both pictures fold up like an accordion above a base line
+    /// and cross-fade, the fold closing most half way through. The base line is `bottomHeight`
+    /// above the bottom of both images' extents; below it the pictures are not folded. Above
+    /// it, with L the mix of the input's and target's heights above the base
+    /// (`(1 - time) L_input + time L_target`), the folded stack is `H = (1 - 0.8 sin(pi time)) L`
+    /// high, and each picture is drawn compressed to it (by `H / L_picture`; a picture
+    /// shorter than H is stretched instead), as an accordion of `2 * numberOfFolds` equal
+    /// panels tilted by `phi` (`cos phi = H / L`) looks when seen straight on. The pictures
+    /// cross-fade, `(1 - time) input + time target`, and every other panel (those facing
+    /// down) is darkened by `foldShadowAmount * sin(phi)`. Time 0 is the input, time 1 the
+    /// target. Output extent: both images'.
+    public static func accordionFoldTransition() -> CIFilter & CIAccordionFoldTransition { CIAccordionFoldTransitionBuiltinFilter() }
 }
 
 final class CIAdditionCompositingBuiltinFilter: CIFilter, CICompositeOperation {
@@ -7640,9 +8652,9 @@ extension CIFilter {
     /// `(1 - ringAmount) * disc / |disc| + ringAmount * ring / |ring|` (each normalised, so
     /// the kernel sums to 1: ringAmount 1 is a hollow, all-rim bokeh; a ring with no pixels
     /// leaves the plain disc), convolved with a Gaussian of standard deviation `softness`
-    /// pixels that softens the rim (none at 0). Premultiplied pixels, clear outside the
-    /// input; the extent grows by the radius and the softness's 3-sigma reach. Radius 0 is
-    /// the image softened alone.
+    /// pixels (out to 3 sigma) that softens the rim (none at 0). Premultiplied pixels, clear
+    /// outside the input; the extent grows by the radius and the softness's 3-sigma reach.
+    /// Radius 0 is the image softened alone.
     public static func bokehBlur() -> CIFilter & CIBokehBlur { CIBokehBlurBuiltinFilter() }
 }
 
@@ -9469,6 +10481,58 @@ extension CIFilter {
     public static func dotScreen() -> CIFilter & CIDotScreen { CIDotScreenBuiltinFilter() }
 }
 
+final class CIDrosteBuiltinFilter: CIFilter, CIDroste {
+    override init() { super.init(builtin: BuiltinFilters.droste) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var insetPoint0: CGPoint {
+        get { typedValue(forKey: "inputInsetPoint0", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputInsetPoint0") }
+    }
+    var insetPoint1: CGPoint {
+        get { typedValue(forKey: "inputInsetPoint1", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputInsetPoint1") }
+    }
+    var strands: Float {
+        get { typedValue(forKey: "inputStrands", as: Float.self) }
+        set { setValue(newValue, forKey: "inputStrands") }
+    }
+    var periodicity: Float {
+        get { typedValue(forKey: "inputPeriodicity", as: Float.self) }
+        set { setValue(newValue, forKey: "inputPeriodicity") }
+    }
+    var rotation: Float {
+        get { typedValue(forKey: "inputRotation", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRotation") }
+    }
+    var zoom: Float {
+        get { typedValue(forKey: "inputZoom", as: Float.self) }
+        set { setValue(newValue, forKey: "inputZoom") }
+    }
+}
+
+extension CIFilter {
+    /// Droste: Recursive spiral picture-in-picture (Droste) effect.
+    ///
+    /// The Droste effect. The rectangle from `insetPoint0` to `insetPoint1` is where
+    /// the picture holds a smaller copy of itself: R is the scale that grows the inset to the
+    /// image's size (`min(image width / inset width, image height / inset height)`), the frame
+    /// is the inset scaled by R about its centre, and the picture between the inset and the
+    /// frame is repeated inward and outward forever (scaled by powers of R; clear where the
+    /// frame reaches past the image). In log-polar coordinates about the inset's
+    /// centre, `w = ln(z - centre) - ln r0` (r0 the geometric mean of the inset's and the frame's
+    /// half-sizes), the output reads
+    /// the source at `w_src = p1 (1 - i p2 ln R / (2 pi p1)) w - (ln zoom + i rotation)`,
+    /// wrapped back into the frame by a power of R (by the rectangle's own norm, so the frame's
+    /// corners repeat too): `p1 = periodicity`, `p2 = strands`. Strands 0 is the plain nested
+    /// Droste picture, 1 Escher's single spiral; whole numbers join without a seam. Zoom by R
+    /// is the identity. Output extent: the input's. An inset that is empty or no smaller than
+    /// the image, or an image without a finite extent, leaves the image unchanged.
+    public static func droste() -> CIFilter & CIDroste { CIDrosteBuiltinFilter() }
+}
+
 final class CIEdgePreserveUpsampleFilterBuiltinFilter: CIFilter, CIEdgePreserveUpsample {
     override init() { super.init(builtin: BuiltinFilters.edgePreserveUpsample) }
     var inputImage: CIImage? {
@@ -9963,6 +11027,46 @@ extension CIFilter {
     public static func glassDistortion() -> CIFilter & CIGlassDistortion { CIGlassDistortionBuiltinFilter() }
 }
 
+final class CIGlassLozengeBuiltinFilter: CIFilter, CIGlassLozenge {
+    override init() { super.init(builtin: BuiltinFilters.glassLozenge) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var point0: CGPoint {
+        get { typedValue(forKey: "inputPoint0", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputPoint0") }
+    }
+    var point1: CGPoint {
+        get { typedValue(forKey: "inputPoint1", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputPoint1") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var refraction: Float {
+        get { typedValue(forKey: "inputRefraction", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRefraction") }
+    }
+}
+
+extension CIFilter {
+    /// Glass Lozenge: Magnifies/refracts the image through a lozenge-shaped lens.
+    ///
+    /// The image seen through a glass lozenge lying on it: a capsule (all
+    /// points within `radius` of the segment from `point0` to `point1`) with a round top, its
+    /// height at distance d from the segment `z = sqrt(R^2 - d^2)`. Each pixel is seen
+    /// straight down through the glass: the view ray meets the surface at height z with the
+    /// surface normal `n = (q / R, z / R)` (q the offset from the segment), refracts by
+    /// Snell's law with the ratio `1 / refraction`, and travels on to the image plane; the
+    /// output is the image where it lands (refraction 1: unchanged; above 1 the lozenge
+    /// magnifies, as glass does). Where the ray is totally reflected (refraction below 1, far
+    /// enough out) the output is clear. Outside the lozenge the image is unchanged. Output
+    /// extent: the input's. Radius 0 is the identity.
+    public static func glassLozenge() -> CIFilter & CIGlassLozenge { CIGlassLozengeBuiltinFilter() }
+}
+
 final class CIGlideReflectedTileBuiltinFilter: CIFilter, CIGlideReflectedTile {
     override init() { super.init(builtin: BuiltinFilters.wallpaperTiles[7]) }
     var inputImage: CIImage? {
@@ -10104,6 +11208,32 @@ extension CIFilter {
     /// screen value `s` is encoded too: the output is the grey `sRGBToLinear(s)` in the working
     /// space (exactly 0 or 1 away from edges), with the input's alpha. The extent is the input's.
     public static func hatchedScreen() -> CIFilter & CIHatchedScreen { CIHatchedScreenBuiltinFilter() }
+}
+
+final class CIHeightFieldFromMaskBuiltinFilter: CIFilter, CIHeightFieldFromMask {
+    override init() { super.init(builtin: BuiltinFilters.heightFieldFromMask) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Height Field From Mask: Turns a grayscale mask into a smooth raised height field.
+    ///
+    /// A smooth raised height field from a mask, 0 at the mask's edge
+    /// rising to 1 about `radius` pixels inside it, for CIShadedMaterial. With `m` the
+    /// mask's luminance (Rec. 709 weights on premultiplied working-space values, limited to
+    /// 0...1; 0 outside its extent), `b` its Gaussian blur of sigma `radius / 2` (the
+    /// neighbourhood kind) and `u = max(0, 2b - 1)` (0 on a straight edge of a hard mask,
+    /// `erf(d / radius * sqrt 2)` at depth d inside it), the height is the rounded profile
+    /// `h = sqrt(1 - (1 - u)^2)`; the output is opaque grey `(h, h, h, 1)` over the mask's
+    /// extent. Radius 0 applies the profile to the mask itself (a hard mask gives 0 and 1).
+    public static func heightFieldFromMask() -> CIFilter & CIHeightFieldFromMask { CIHeightFieldFromMaskBuiltinFilter() }
 }
 
 final class CIHexagonalPixellateBuiltinFilter: CIFilter, CIHexagonalPixellate {
@@ -10379,6 +11509,157 @@ extension CIFilter {
     /// wedge [0, 180 / count] degrees, its distance from the centre kept. `inputCount` is
     /// rounded to a whole number, at least 1 (Apple's minimum) and at most 4096.
     public static func kaleidoscope() -> CIFilter & CIKaleidoscope { CIKaleidoscopeBuiltinFilter() }
+}
+
+final class CIKeystoneCorrectionCombinedBuiltinFilter: CIFilter, CIKeystoneCorrectionCombined {
+    override init() { super.init(builtin: BuiltinFilters.keystoneCorrections[2]) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var focalLength: Float {
+        get { typedValue(forKey: "inputFocalLength", as: Float.self) }
+        set { setValue(newValue, forKey: "inputFocalLength") }
+    }
+    var topLeft: CGPoint {
+        get { typedValue(forKey: "inputTopLeft", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputTopLeft") }
+    }
+    var topRight: CGPoint {
+        get { typedValue(forKey: "inputTopRight", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputTopRight") }
+    }
+    var bottomRight: CGPoint {
+        get { typedValue(forKey: "inputBottomRight", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBottomRight") }
+    }
+    var bottomLeft: CGPoint {
+        get { typedValue(forKey: "inputBottomLeft", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBottomLeft") }
+    }
+}
+
+extension CIFilter {
+    /// Combined Keystone Correction: Corrects combined horizontal and vertical keystone distortion from guide points.
+    ///
+    /// The left and right guides become vertical and the top
+    /// and bottom ones horizontal (where the two disagree, vertical wins).
+    ///
+    /// The keystone corrections: the picture as a camera turned about its own centre would
+    /// have taken it with the guide lines upright, so that lines that are straight up (or
+    /// level) in the scene come out vertical (or horizontal). The guide points, in the input
+    /// image, mark two lines of each kind: bottomLeft-topLeft and bottomRight-topRight should
+    /// be vertical, bottomLeft-bottomRight and topLeft-topRight horizontal. Each pair meets at
+    /// a vanishing point whose ray through the camera is the lines' direction in the scene; the
+    /// filter solves the rotation taking those directions to the camera's axes (see
+    /// `keystoneRotation`) and applies it as CIPerspectiveRotate does: the homography
+    /// `T K R K^-1` with the focal length `focalLength` (35 mm equivalent along the diagonal)
+    /// and the optical axis at the image's centre, T keeping the centre in place. Output
+    /// extent: the bounding box of the corrected image (a trapezoid for one pair of guides).
+    /// A guide point that is not set is the matching corner of the image's extent (all four
+    /// unset: no correction); guides whose lines coincide, an image without a finite extent,
+    /// or a rotation turning the centre out of view give an empty image.
+    public static func keystoneCorrectionCombined() -> CIFilter & CIKeystoneCorrectionCombined { CIKeystoneCorrectionCombinedBuiltinFilter() }
+}
+
+final class CIKeystoneCorrectionHorizontalBuiltinFilter: CIFilter, CIKeystoneCorrectionHorizontal {
+    override init() { super.init(builtin: BuiltinFilters.keystoneCorrections[1]) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var focalLength: Float {
+        get { typedValue(forKey: "inputFocalLength", as: Float.self) }
+        set { setValue(newValue, forKey: "inputFocalLength") }
+    }
+    var topLeft: CGPoint {
+        get { typedValue(forKey: "inputTopLeft", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputTopLeft") }
+    }
+    var topRight: CGPoint {
+        get { typedValue(forKey: "inputTopRight", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputTopRight") }
+    }
+    var bottomRight: CGPoint {
+        get { typedValue(forKey: "inputBottomRight", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBottomRight") }
+    }
+    var bottomLeft: CGPoint {
+        get { typedValue(forKey: "inputBottomLeft", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBottomLeft") }
+    }
+}
+
+extension CIFilter {
+    /// Horizontal Keystone Correction: Corrects horizontal keystone distortion from guide points.
+    ///
+    /// The top and bottom guides become horizontal.
+    ///
+    /// The keystone corrections: the picture as a camera turned about its own centre would
+    /// have taken it with the guide lines upright, so that lines that are straight up (or
+    /// level) in the scene come out vertical (or horizontal). The guide points, in the input
+    /// image, mark two lines of each kind: bottomLeft-topLeft and bottomRight-topRight should
+    /// be vertical, bottomLeft-bottomRight and topLeft-topRight horizontal. Each pair meets at
+    /// a vanishing point whose ray through the camera is the lines' direction in the scene; the
+    /// filter solves the rotation taking those directions to the camera's axes (see
+    /// `keystoneRotation`) and applies it as CIPerspectiveRotate does: the homography
+    /// `T K R K^-1` with the focal length `focalLength` (35 mm equivalent along the diagonal)
+    /// and the optical axis at the image's centre, T keeping the centre in place. Output
+    /// extent: the bounding box of the corrected image (a trapezoid for one pair of guides).
+    /// A guide point that is not set is the matching corner of the image's extent (all four
+    /// unset: no correction); guides whose lines coincide, an image without a finite extent,
+    /// or a rotation turning the centre out of view give an empty image.
+    public static func keystoneCorrectionHorizontal() -> CIFilter & CIKeystoneCorrectionHorizontal { CIKeystoneCorrectionHorizontalBuiltinFilter() }
+}
+
+final class CIKeystoneCorrectionVerticalBuiltinFilter: CIFilter, CIKeystoneCorrectionVertical {
+    override init() { super.init(builtin: BuiltinFilters.keystoneCorrections[0]) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var focalLength: Float {
+        get { typedValue(forKey: "inputFocalLength", as: Float.self) }
+        set { setValue(newValue, forKey: "inputFocalLength") }
+    }
+    var topLeft: CGPoint {
+        get { typedValue(forKey: "inputTopLeft", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputTopLeft") }
+    }
+    var topRight: CGPoint {
+        get { typedValue(forKey: "inputTopRight", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputTopRight") }
+    }
+    var bottomRight: CGPoint {
+        get { typedValue(forKey: "inputBottomRight", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBottomRight") }
+    }
+    var bottomLeft: CGPoint {
+        get { typedValue(forKey: "inputBottomLeft", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBottomLeft") }
+    }
+}
+
+extension CIFilter {
+    /// Vertical Keystone Correction: Corrects vertical keystone distortion from guide points.
+    ///
+    /// The left and right guides become vertical.
+    ///
+    /// The keystone corrections: the picture as a camera turned about its own centre would
+    /// have taken it with the guide lines upright, so that lines that are straight up (or
+    /// level) in the scene come out vertical (or horizontal). The guide points, in the input
+    /// image, mark two lines of each kind: bottomLeft-topLeft and bottomRight-topRight should
+    /// be vertical, bottomLeft-bottomRight and topLeft-topRight horizontal. Each pair meets at
+    /// a vanishing point whose ray through the camera is the lines' direction in the scene; the
+    /// filter solves the rotation taking those directions to the camera's axes (see
+    /// `keystoneRotation`) and applies it as CIPerspectiveRotate does: the homography
+    /// `T K R K^-1` with the focal length `focalLength` (35 mm equivalent along the diagonal)
+    /// and the optical axis at the image's centre, T keeping the centre in place. Output
+    /// extent: the bounding box of the corrected image (a trapezoid for one pair of guides).
+    /// A guide point that is not set is the matching corner of the image's extent (all four
+    /// unset: no correction); guides whose lines coincide, an image without a finite extent,
+    /// or a rotation turning the centre out of view give an empty image.
+    public static func keystoneCorrectionVertical() -> CIFilter & CIKeystoneCorrectionVertical { CIKeystoneCorrectionVerticalBuiltinFilter() }
 }
 
 final class CILabDeltaEBuiltinFilter: CIFilter, CILabDeltaE {
@@ -10858,6 +12139,36 @@ extension CIFilter {
     public static func maximumCompositing() -> CIFilter & CICompositeOperation { CIMaximumCompositingBuiltinFilter() }
 }
 
+final class CIMaximumScaleTransformBuiltinFilter: CIFilter, CIMaximumScaleTransform {
+    override init() { super.init(builtin: BuiltinFilters.maximumScaleTransform) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+    var aspectRatio: Float {
+        get { typedValue(forKey: "inputAspectRatio", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAspectRatio") }
+    }
+}
+
+extension CIFilter {
+    /// Maximum Scale Transform: Downscales taking the maximum of neighbouring pixels instead of averaging.
+    ///
+    /// Scales by `scale` vertically and `scale * aspectRatio`
+    /// horizontally, each output pixel the per-channel maximum (premultiplied working-space
+    /// values) of the source pixels whose centres lie inside its footprint (the output pixel's
+    /// square mapped back onto the source), so thin bright lines survive any reduction. When
+    /// enlarging, the footprint holds at most one centre: the nearest source pixel (ties to
+    /// the upper one). Reductions beyond 16x run in stages, each a maximum. Output extent: the
+    /// input's, scaled. A zero scale gives an empty image; scale 1 and aspect ratio 1, the
+    /// image itself.
+    public static func maximumScaleTransform() -> CIFilter & CIMaximumScaleTransform { CIMaximumScaleTransformBuiltinFilter() }
+}
+
 final class CIMedianFilterBuiltinFilter: CIFilter, CIMedian {
     override init() { super.init(builtin: BuiltinFilters.median) }
     var inputImage: CIImage? {
@@ -11260,6 +12571,87 @@ extension CIFilter {
     public static func multiplyCompositing() -> CIFilter & CICompositeOperation { CIMultiplyCompositingBuiltinFilter() }
 }
 
+final class CINinePartStretchedBuiltinFilter: CIFilter, CINinePartStretched {
+    override init() { super.init(builtin: BuiltinFilters.nineParts[0]) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var breakpoint0: CGPoint {
+        get { typedValue(forKey: "inputBreakpoint0", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBreakpoint0") }
+    }
+    var breakpoint1: CGPoint {
+        get { typedValue(forKey: "inputBreakpoint1", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBreakpoint1") }
+    }
+    var growAmount: CGPoint {
+        get { typedValue(forKey: "inputGrowAmount", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputGrowAmount") }
+    }
+}
+
+extension CIFilter {
+    /// Nine Part Stretched: Nine-slice scaling that stretches the middle regions between two breakpoints.
+    ///
+    /// The middle column and row are stretched (a linear map from
+    /// the grown band onto the band).
+    ///
+    /// The nine-part filters: the breakpoints (limited to the image's extent) cut the image
+    /// into a 3x3 grid: columns left of `breakpoint0.x`, between the two, right of
+    /// `breakpoint1.x`, and rows likewise. The middle column grows by `growAmount.x` and the
+    /// middle row by `growAmount.y` (a negative amount shrinks them, at most to nothing); the
+    /// corners keep their pixels and the outer columns and rows move out by the growth. Output
+    /// extent: the input's, with the growth added to its width and height (right and top
+    /// edges move). Pixels are sampled bilinearly, so whole-pixel breakpoints keep the
+    /// corners exact and zero growth is the identity. An image without a finite extent is
+    /// returned unchanged.
+    public static func ninePartStretched() -> CIFilter & CINinePartStretched { CINinePartStretchedBuiltinFilter() }
+}
+
+final class CINinePartTiledBuiltinFilter: CIFilter, CINinePartTiled {
+    override init() { super.init(builtin: BuiltinFilters.nineParts[1]) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var breakpoint0: CGPoint {
+        get { typedValue(forKey: "inputBreakpoint0", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBreakpoint0") }
+    }
+    var breakpoint1: CGPoint {
+        get { typedValue(forKey: "inputBreakpoint1", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBreakpoint1") }
+    }
+    var growAmount: CGPoint {
+        get { typedValue(forKey: "inputGrowAmount", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputGrowAmount") }
+    }
+    var flipYTiles: Bool {
+        get { typedValue(forKey: "inputFlipYTiles", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputFlipYTiles") }
+    }
+}
+
+extension CIFilter {
+    /// Nine Part Tiled: Nine-slice scaling that tiles the middle regions between two breakpoints.
+    ///
+    /// The middle column and row are repeated from their start (whole
+    /// repeats first, the last one cut); with `flipYTiles`, every other repeat along y is
+    /// mirrored, so neighbouring repeats meet without a seam.
+    ///
+    /// The nine-part filters: the breakpoints (limited to the image's extent) cut the image
+    /// into a 3x3 grid: columns left of `breakpoint0.x`, between the two, right of
+    /// `breakpoint1.x`, and rows likewise. The middle column grows by `growAmount.x` and the
+    /// middle row by `growAmount.y` (a negative amount shrinks them, at most to nothing); the
+    /// corners keep their pixels and the outer columns and rows move out by the growth. Output
+    /// extent: the input's, with the growth added to its width and height (right and top
+    /// edges move). Pixels are sampled bilinearly, so whole-pixel breakpoints keep the
+    /// corners exact and zero growth is the identity. An image without a finite extent is
+    /// returned unchanged.
+    public static func ninePartTiled() -> CIFilter & CINinePartTiled { CINinePartTiledBuiltinFilter() }
+}
+
 final class CINoiseReductionBuiltinFilter: CIFilter, CINoiseReduction {
     override init() { super.init(builtin: BuiltinFilters.noiseReduction) }
     var inputImage: CIImage? {
@@ -11417,6 +12809,116 @@ extension CIFilter {
     public static func pdf417BarcodeGenerator() -> CIFilter & CIPDF417BarcodeGenerator { CIPDF417BarcodeGeneratorBuiltinFilter() }
 }
 
+final class CIPageCurlTransitionBuiltinFilter: CIFilter, CIPageCurlTransition {
+    override init() { super.init(builtin: BuiltinFilters.pageCurlTransition) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var targetImage: CIImage? {
+        get { typedValue(forKey: "inputTargetImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputTargetImage") }
+    }
+    var backsideImage: CIImage? {
+        get { typedValue(forKey: "inputBacksideImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBacksideImage") }
+    }
+    var shadingImage: CIImage? {
+        get { typedValue(forKey: "inputShadingImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputShadingImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var time: Float {
+        get { typedValue(forKey: "inputTime", as: Float.self) }
+        set { setValue(newValue, forKey: "inputTime") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Page Curl: Transition that curls the page to reveal the target, with optional backside and shading images.
+    ///
+    /// The input is a sheet lying face up that curls away, rolled over
+    /// a cylinder of radius `radius` travelling along `angle` (0: from the right edge to the
+    /// left), and lands face down beyond, uncovering the target. With `p` the position along
+    /// the travel direction and `[p0, p1]` its range over `extent` (the input's extent when
+    /// `extent` is empty), the cylinder's contact line is at `a = p1 - time (p1 - p0 + (1 +
+    /// pi/2) radius)`, so at time 1 the whole sheet over `extent` has turned over and moved
+    /// off it. The geometry is exact (see PageCurl.swift): the flipped part and the
+    /// cylinder's top half show the sheet's back, the backside image (the input when there
+    /// is none) at the same sheet point; the cylinder's bottom half shows its face from
+    /// inside. The cylinder is shaded `0.4 + 0.6 sqrt(1 - u^2)` (u the distance from the
+    /// contact line in radii), or, with a shading image, the back is multiplied by the
+    /// shading image's middle row at the fraction theta / pi of its width (theta the sheet's
+    /// angle on the cylinder, pi on the flipped part). Time 0 is the input, time 1 the
+    /// target. Output extent: both images' and the flipped sheet's.
+    public static func pageCurlTransition() -> CIFilter & CIPageCurlTransition { CIPageCurlTransitionBuiltinFilter() }
+}
+
+final class CIPageCurlWithShadowTransitionBuiltinFilter: CIFilter, CIPageCurlWithShadowTransition {
+    override init() { super.init(builtin: BuiltinFilters.pageCurlWithShadowTransition) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var targetImage: CIImage? {
+        get { typedValue(forKey: "inputTargetImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputTargetImage") }
+    }
+    var backsideImage: CIImage? {
+        get { typedValue(forKey: "inputBacksideImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputBacksideImage") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var time: Float {
+        get { typedValue(forKey: "inputTime", as: Float.self) }
+        set { setValue(newValue, forKey: "inputTime") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var shadowSize: Float {
+        get { typedValue(forKey: "inputShadowSize", as: Float.self) }
+        set { setValue(newValue, forKey: "inputShadowSize") }
+    }
+    var shadowAmount: Float {
+        get { typedValue(forKey: "inputShadowAmount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputShadowAmount") }
+    }
+    var shadowExtent: CGRect {
+        get { typedValue(forKey: "inputShadowExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputShadowExtent") }
+    }
+}
+
+extension CIFilter {
+    /// Page Curl With Shadow: Page-curl transition that also casts a shadow.
+    ///
+    /// CIPageCurlTransition without a shading image, and the
+    /// curl casts a shadow on the target: a veil of `shadowAmount` under the cylinder, fading
+    /// as the square over `2 * radius * shadowSize` pixels ahead of it
+    /// (`target * (1 - veil)`), inside `shadowExtent` when it is not empty.
+    public static func pageCurlWithShadowTransition() -> CIFilter & CIPageCurlWithShadowTransition { CIPageCurlWithShadowTransitionBuiltinFilter() }
+}
+
 final class CIPaletteCentroidBuiltinFilter: CIFilter, CIPaletteCentroid {
     override init() { super.init(builtin: BuiltinFilters.paletteCentroid) }
     var inputImage: CIImage? {
@@ -11568,6 +13070,80 @@ extension CIFilter {
     /// `inputBottomLeft`. With `inputCrop` the output is that rectangle; without it, the whole
     /// image goes through the same map.
     public static func perspectiveCorrection() -> CIFilter & CIPerspectiveCorrection { CIPerspectiveCorrectionBuiltinFilter() }
+}
+
+final class CIPerspectiveRotateBuiltinFilter: CIFilter, CIPerspectiveRotate {
+    override init() { super.init(builtin: BuiltinFilters.perspectiveRotate) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var focalLength: Float {
+        get { typedValue(forKey: "inputFocalLength", as: Float.self) }
+        set { setValue(newValue, forKey: "inputFocalLength") }
+    }
+    var pitch: Float {
+        get { typedValue(forKey: "inputPitch", as: Float.self) }
+        set { setValue(newValue, forKey: "inputPitch") }
+    }
+    var yaw: Float {
+        get { typedValue(forKey: "inputYaw", as: Float.self) }
+        set { setValue(newValue, forKey: "inputYaw") }
+    }
+    var roll: Float {
+        get { typedValue(forKey: "inputRoll", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRoll") }
+    }
+}
+
+extension CIFilter {
+    /// Perspective Rotate: Applies a 3D rotation (pitch, yaw, roll) as a homography using a focal length.
+    ///
+    /// The picture as a pinhole camera would see it after turning about
+    /// its own centre by `pitch`, `yaw` and `roll`. The camera's focal length is
+    /// `focalLength` (35 mm equivalent, along the image's diagonal: `f = focalLength / 43.27
+    /// * diagonal` pixels) and its optical axis meets the image's centre. The map is the
+    /// homography `T K R K^-1`: K the camera matrix, `R = Rroll Rpitch Ryaw` (yaw first), T
+    /// the shift that keeps the image's centre where it was. Output extent: the bounding box
+    /// of the turned image (infinite when it reaches the horizon, where it is clear beyond);
+    /// empty for an image without a finite extent or when the centre turns out of view.
+    public static func perspectiveRotate() -> CIFilter & CIPerspectiveRotate { CIPerspectiveRotateBuiltinFilter() }
+}
+
+final class CIPerspectiveTileBuiltinFilter: CIFilter, CIPerspectiveTile {
+    override init() { super.init(builtin: BuiltinFilters.perspectiveTile) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var topLeft: CGPoint {
+        get { typedValue(forKey: "inputTopLeft", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputTopLeft") }
+    }
+    var topRight: CGPoint {
+        get { typedValue(forKey: "inputTopRight", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputTopRight") }
+    }
+    var bottomRight: CGPoint {
+        get { typedValue(forKey: "inputBottomRight", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBottomRight") }
+    }
+    var bottomLeft: CGPoint {
+        get { typedValue(forKey: "inputBottomLeft", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputBottomLeft") }
+    }
+}
+
+extension CIFilter {
+    /// Perspective Tile: Applies a perspective transform and tiles the result.
+    ///
+    /// The image repeated without seams over the whole plane (period: its
+    /// extent, in whole pixels), then seen through the projective map that takes the image's
+    /// extent corners to the four points (bottom-left to `inputBottomLeft`, and so on; y up),
+    /// as CIPerspectiveTransform does. The tiles shrink towards the vanishing line; beyond it
+    /// the output is clear. Output extent: infinite. Collinear or coincident points, or an
+    /// image without a finite extent, give an empty image.
+    public static func perspectiveTile() -> CIFilter & CIPerspectiveTile { CIPerspectiveTileBuiltinFilter() }
 }
 
 final class CIPerspectiveTransformBuiltinFilter: CIFilter, CIPerspectiveTransform {
@@ -12020,6 +13596,61 @@ extension CIFilter {
     public static func randomGenerator() -> CIFilter & CIRandomGenerator { CIRandomGeneratorBuiltinFilter() }
 }
 
+final class CIRippleTransitionBuiltinFilter: CIFilter, CIRippleTransition {
+    override init() { super.init(builtin: BuiltinFilters.rippleTransition) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var targetImage: CIImage? {
+        get { typedValue(forKey: "inputTargetImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputTargetImage") }
+    }
+    var shadingImage: CIImage? {
+        get { typedValue(forKey: "inputShadingImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputShadingImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var extent: CGRect {
+        get { typedValue(forKey: "inputExtent", as: CGRect.self) }
+        set { setValue(newValue, forKey: "inputExtent") }
+    }
+    var time: Float {
+        get { typedValue(forKey: "inputTime", as: Float.self) }
+        set { setValue(newValue, forKey: "inputTime") }
+    }
+    var width: Float {
+        get { typedValue(forKey: "inputWidth", as: Float.self) }
+        set { setValue(newValue, forKey: "inputWidth") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+}
+
+extension CIFilter {
+    /// Ripple: Transition with an expanding circular ripple wave.
+    ///
+    /// A circular wave `width` pixels wide runs out from `center`,
+    /// leaving the target behind it. Its outer radius is `R = time (D + width)`, D the
+    /// distance from the centre to the farthest corner of `extent` and both images' extents,
+    /// so the wave starts at the centre at time 0 and has passed everything at time 1. Inside
+    /// the ring, `u = (R - d) / width` (0 at its outer edge, 1 at its inner one, d the
+    /// distance from the centre): the wave's height is `scale sin^2(pi u)`, and both pictures
+    /// are read moved outward along the radius by `scale sin(2 pi u) / 2` (refraction by its
+    /// slope) and cross-faded by `smoothstep(u)` from input to target. The wave is lit: with
+    /// a shading image, `rgb *= (1 - e) + 2 e S` where S is the shading image (a lit sphere)
+    /// read as a sphere map at the wave's surface normal and `e = sin(pi u)`; without one,
+    /// `rgb *= 1 + 0.5 e (n . l)` for light from the upper left. Outside the ring: the input
+    /// ahead of it, the target behind. Time 0 is the input, time 1 the target. Output extent:
+    /// both images'.
+    public static func rippleTransition() -> CIFilter & CIRippleTransition { CIRippleTransitionBuiltinFilter() }
+}
+
 final class CIRoundedQRCodeGeneratorBuiltinFilter: CIFilter, CIRoundedQRCodeGenerator {
     override init() { super.init(builtin: BuiltinFilters.roundedQRCodeGenerator) }
     var message: Data {
@@ -12248,6 +13879,37 @@ extension CIFilter {
     /// Mixes each pixel with its sepia version (the W3C sepia matrix) by
     /// `intensity`.
     public static func sepiaTone() -> CIFilter & CISepiaTone { CISepiaToneBuiltinFilter() }
+}
+
+final class CIShadedMaterialBuiltinFilter: CIFilter, CIShadedMaterial {
+    override init() { super.init(builtin: BuiltinFilters.shadedMaterial) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var shadingImage: CIImage? {
+        get { typedValue(forKey: "inputShadingImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputShadingImage") }
+    }
+    var scale: Float {
+        get { typedValue(forKey: "inputScale", as: Float.self) }
+        set { setValue(newValue, forKey: "inputScale") }
+    }
+}
+
+extension CIFilter {
+    /// Shaded Material: Shades a height field using a shading (environment) image.
+    ///
+    /// Shades a height field (`inputImage`; lighter is higher, as
+    /// CIHeightFieldFromMask makes) with an environment image (`inputShadingImage`, a shaded
+    /// sphere seen from the front, as a sphere map). At each pixel the height `h` is the
+    /// luminance (Rec. 709 weights on premultiplied working-space values) and its slope the
+    /// central differences `(gx, gy)`; the surface normal is `n = normalize(-scale gx,
+    /// -scale gy, 1)` and the output is the shading image at `centre + half-size * (nx, ny)`
+    /// of its extent (less half a pixel, so the rim stays inside it): flat ground shows the
+    /// sphere's middle, slopes its sides. Output extent: the height field's. A shading image
+    /// without a finite extent is an error.
+    public static func shadedMaterial() -> CIFilter & CIShadedMaterial { CIShadedMaterialBuiltinFilter() }
 }
 
 final class CISharpenLuminanceBuiltinFilter: CIFilter, CISharpenLuminance {
@@ -12551,6 +14213,116 @@ extension CIFilter {
     public static func sourceOverCompositing() -> CIFilter & CICompositeOperation { CISourceOverCompositingBuiltinFilter() }
 }
 
+final class CISpotColorBuiltinFilter: CIFilter, CISpotColor {
+    override init() { super.init(builtin: BuiltinFilters.spotColor) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var centerColor1: CIColor {
+        get { typedValue(forKey: "inputCenterColor1", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputCenterColor1") }
+    }
+    var replacementColor1: CIColor {
+        get { typedValue(forKey: "inputReplacementColor1", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputReplacementColor1") }
+    }
+    var closeness1: Float {
+        get { typedValue(forKey: "inputCloseness1", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCloseness1") }
+    }
+    var contrast1: Float {
+        get { typedValue(forKey: "inputContrast1", as: Float.self) }
+        set { setValue(newValue, forKey: "inputContrast1") }
+    }
+    var centerColor2: CIColor {
+        get { typedValue(forKey: "inputCenterColor2", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputCenterColor2") }
+    }
+    var replacementColor2: CIColor {
+        get { typedValue(forKey: "inputReplacementColor2", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputReplacementColor2") }
+    }
+    var closeness2: Float {
+        get { typedValue(forKey: "inputCloseness2", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCloseness2") }
+    }
+    var contrast2: Float {
+        get { typedValue(forKey: "inputContrast2", as: Float.self) }
+        set { setValue(newValue, forKey: "inputContrast2") }
+    }
+    var centerColor3: CIColor {
+        get { typedValue(forKey: "inputCenterColor3", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputCenterColor3") }
+    }
+    var replacementColor3: CIColor {
+        get { typedValue(forKey: "inputReplacementColor3", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputReplacementColor3") }
+    }
+    var closeness3: Float {
+        get { typedValue(forKey: "inputCloseness3", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCloseness3") }
+    }
+    var contrast3: Float {
+        get { typedValue(forKey: "inputContrast3", as: Float.self) }
+        set { setValue(newValue, forKey: "inputContrast3") }
+    }
+}
+
+extension CIFilter {
+    /// Spot Color: Replaces up to three color ranges with chosen spot colors.
+    ///
+    /// Replaces up to three colours with spot colours. On straight, sRGB-encoded
+    /// colour, each pixel's Euclidean RGB distance d to `centerColor_i` gives the weight
+    /// `w_i = 1` for `d <= closeness_i * contrast_i`, 0 for `d >= closeness_i`, and a
+    /// smoothstep between (contrast 1: a hard edge; closeness 0: only the exact colour); the
+    /// three pairs apply in order, `rgb = mix(rgb, replacementColor_i, w_i)`, each weight
+    /// from the pixel's own colour. Alpha is kept. Output extent: the input's.
+    public static func spotColor() -> CIFilter & CISpotColor { CISpotColorBuiltinFilter() }
+}
+
+final class CISpotLightBuiltinFilter: CIFilter, CISpotLight {
+    override init() { super.init(builtin: BuiltinFilters.spotLight) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var lightPosition: CIVector {
+        get { typedValue(forKey: "inputLightPosition", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputLightPosition") }
+    }
+    var lightPointsAt: CIVector {
+        get { typedValue(forKey: "inputLightPointsAt", as: CIVector.self) }
+        set { setValue(newValue, forKey: "inputLightPointsAt") }
+    }
+    var brightness: Float {
+        get { typedValue(forKey: "inputBrightness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputBrightness") }
+    }
+    var concentration: Float {
+        get { typedValue(forKey: "inputConcentration", as: Float.self) }
+        set { setValue(newValue, forKey: "inputConcentration") }
+    }
+    var color: CIColor {
+        get { typedValue(forKey: "inputColor", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor") }
+    }
+}
+
+extension CIFilter {
+    /// Spot Light: Lights the image with a directional spotlight.
+    ///
+    /// The image as a flat matte surface (the plane z = 0, facing the viewer)
+    /// lit by a spotlight at `lightPosition` aimed at `lightPointsAt`, the spot light of SVG
+    /// and OpenGL with Lambert's diffuse reflection. For the surface point p, with `l` the
+    /// unit vector from p to the light and `s` the unit vector of the beam (from the light
+    /// towards where it points):
+    /// `rgb_out = rgb * color * brightness * max(0, l.z) * max(0, -l . s)^concentration`
+    /// (premultiplied working-space colour, alpha kept; no fall-off with distance). A light
+    /// aimed at itself shines straight down. Output extent: the input's.
+    public static func spotLight() -> CIFilter & CISpotLight { CISpotLightBuiltinFilter() }
+}
+
 final class CIStarShineGeneratorBuiltinFilter: CIFilter, CIStarShineGenerator {
     override init() { super.init(builtin: BuiltinFilters.starShineGenerator) }
     var center: CGPoint {
@@ -12618,6 +14390,43 @@ extension CIFilter {
     /// rotation, so the corners carry no soft clear fringe. An infinite image is only rotated
     /// (about the origin).
     public static func straighten() -> CIFilter & CIStraighten { CIStraightenFilterBuiltinFilter() }
+}
+
+final class CIStretchCropBuiltinFilter: CIFilter, CIStretchCrop {
+    override init() { super.init(builtin: BuiltinFilters.stretchCrop) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var size: CGPoint {
+        get { typedValue(forKey: "inputSize", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputSize") }
+    }
+    var cropAmount: Float {
+        get { typedValue(forKey: "inputCropAmount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCropAmount") }
+    }
+    var centerStretchAmount: Float {
+        get { typedValue(forKey: "inputCenterStretchAmount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputCenterStretchAmount") }
+    }
+}
+
+extension CIFilter {
+    /// Stretch Crop: Fits the image to a target size by a mix of stretching and cropping.
+    ///
+    /// Fits the image to `size` (output extent `[0, 0, size.x, size.y]`). With
+    /// the input w x h, stretching alone scales by `W/w` and `H/h`, cropping alone by the
+    /// uniform `s = max(W/w, H/h)` then keeps the middle; `cropAmount` c mixes the two:
+    /// `sx = (1 - c) W/w + c s`, `sy = (1 - c) H/h + c s` (both at least the stretch, so the
+    /// scaled image covers the size), and the middle `W x H` of the scaled image is kept.
+    /// `centerStretchAmount` k moves the stretch towards the middle: along an axis scaled by
+    /// more than the other, with `u` in [-1, 1] across the output, the source is read at
+    /// `g(u) = u + a (u^3 - u) / 2` of the kept half-span, `a = k (1 - min(sx, sy) / s_axis)`:
+    /// the middle is stretched more (slope 1 - a/2) and the ends less (1 + a). Equal aspect
+    /// ratios or k = 0 give a uniform scale. A size with a zero side, or an image without a
+    /// finite extent, gives an empty image.
+    public static func stretchCrop() -> CIFilter & CIStretchCrop { CIStretchCropBuiltinFilter() }
 }
 
 final class CIStripesGeneratorBuiltinFilter: CIFilter, CIStripesGenerator {
@@ -12773,6 +14582,42 @@ extension CIFilter {
     /// width)` and `u = (p - edge + width) / width`. `u >= 1` (ahead of the band) is the
     /// input, `u <= 0` (behind it) the target; each filter says what the band shows.
     public static func swipeTransition() -> CIFilter & CISwipeTransition { CISwipeTransitionBuiltinFilter() }
+}
+
+final class CISystemToneMapBuiltinFilter: CIFilter, CISystemToneMap {
+    override init() { super.init(builtin: BuiltinFilters.systemToneMap) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var displayHeadroom: Float {
+        get { typedValue(forKey: "inputDisplayHeadroom", as: Float.self) }
+        set { setValue(newValue, forKey: "inputDisplayHeadroom") }
+    }
+    var preferredDynamicRange: String {
+        get { typedValue(forKey: "inputPreferredDynamicRange", as: String.self) }
+        set { setValue(newValue, forKey: "inputPreferredDynamicRange") }
+    }
+}
+
+extension CIFilter {
+    /// System Tone Map: Tone-maps HDR content to a display headroom using the system's tone curve.
+    ///
+    /// Maps extended-range (HDR) values into the range a display shows.
+    /// Apple's curve is the system's own and undocumented, and the content headroom it reads
+    /// from image metadata does not exist here; ours measures it. The content headroom `S` is
+    /// the image's largest straight colour component (a reduction over its extent; `S = 1`
+    /// or less is SDR). The target headroom `T` is `displayHeadroom` for
+    /// `preferredDynamicRange` high (the default, also when not set), `sqrt(displayHeadroom)`
+    /// (half the stops) for constrained high, and 1 for standard. When `S <= T` the image is
+    /// returned unchanged (SDR input always is). Otherwise, on each pixel's largest straight
+    /// component m, values up to the knee `k = 0.75 min(T, 1)` are kept and the rest rolls
+    /// off exponentially so that S lands exactly on T:
+    /// `m' = k + (T - k) (1 - exp(-(m - k) / (T - k))) / (1 - exp(-(S - k) / (T - k)))`,
+    /// strictly increasing and continuous at the knee; RGB are scaled together
+    /// by m'/m, so hues are kept, alpha is unchanged. An image without a finite extent uses
+    /// `S = infinity` (the curve's asymptote is T). Output extent: the input's.
+    public static func systemToneMap() -> CIFilter & CISystemToneMap { CISystemToneMapBuiltinFilter() }
 }
 
 final class CITemperatureAndTintBuiltinFilter: CIFilter, CITemperatureAndTint {
@@ -13332,15 +15177,18 @@ extension CIFilter {
     /// on the pixel and |amount| pixels long (2d long when that is shorter, so the centre
     /// stays sharp), sampled at N = ceil(length) evenly spaced points (the middles of N equal
     /// parts) with bilinear interpolation. The streak is centred on the pixel, so a zoom in
-    /// and a zoom out (amount and -amount) look the same, and (away from the centre) the
-    /// image's total is kept. Premultiplied pixels, clear outside the input; the extent grows
-    /// by half the streak. Amount 0 is the image itself.
+    /// and a zoom out (amount and -amount) look the same, and the image's total is kept: the
+    /// rays fan out, but a centred streak gathers as much from beyond the pixel as from
+    /// before it (on the pixel grid, to within about (amount / d)² / 12 at distance d).
+    /// Premultiplied pixels, clear outside the input; the extent grows by half the streak.
+    /// Amount 0 is the image itself.
     public static func zoomBlur() -> CIFilter & CIZoomBlur { CIZoomBlurBuiltinFilter() }
 }
 
 extension BuiltinFilters {
     /// The typed class behind each built-in name that has one.
     static let typed: [String: @Sendable () -> CIFilter] = [
+        "CIAccordionFoldTransition": { CIAccordionFoldTransitionBuiltinFilter() },
         "CIAdditionCompositing": { CIAdditionCompositingBuiltinFilter() },
         "CIAffineClamp": { CIAffineClampBuiltinFilter() },
         "CIAffineTile": { CIAffineTileBuiltinFilter() },
@@ -13429,6 +15277,7 @@ extension BuiltinFilters {
         "CIDivideBlendMode": { CIDivideBlendModeBuiltinFilter() },
         "CIDocumentEnhancer": { CIDocumentEnhancerBuiltinFilter() },
         "CIDotScreen": { CIDotScreenBuiltinFilter() },
+        "CIDroste": { CIDrosteBuiltinFilter() },
         "CIEdgePreserveUpsampleFilter": { CIEdgePreserveUpsampleFilterBuiltinFilter() },
         "CIEdgeWork": { CIEdgeWorkBuiltinFilter() },
         "CIEdges": { CIEdgesBuiltinFilter() },
@@ -13445,10 +15294,12 @@ extension BuiltinFilters {
         "CIGaussianBlur": { CIGaussianBlurBuiltinFilter() },
         "CIGaussianGradient": { CIGaussianGradientBuiltinFilter() },
         "CIGlassDistortion": { CIGlassDistortionBuiltinFilter() },
+        "CIGlassLozenge": { CIGlassLozengeBuiltinFilter() },
         "CIGlideReflectedTile": { CIGlideReflectedTileBuiltinFilter() },
         "CIGloom": { CIGloomBuiltinFilter() },
         "CIHardLightBlendMode": { CIHardLightBlendModeBuiltinFilter() },
         "CIHatchedScreen": { CIHatchedScreenBuiltinFilter() },
+        "CIHeightFieldFromMask": { CIHeightFieldFromMaskBuiltinFilter() },
         "CIHexagonalPixellate": { CIHexagonalPixellateBuiltinFilter() },
         "CIHighlightShadowAdjust": { CIHighlightShadowAdjustBuiltinFilter() },
         "CIHistogramDisplayFilter": { CIHistogramDisplayFilterBuiltinFilter() },
@@ -13458,6 +15309,9 @@ extension BuiltinFilters {
         "CIHueSaturationValueGradient": { CIHueSaturationValueGradientBuiltinFilter() },
         "CIKMeans": { CIKMeansBuiltinFilter() },
         "CIKaleidoscope": { CIKaleidoscopeBuiltinFilter() },
+        "CIKeystoneCorrectionCombined": { CIKeystoneCorrectionCombinedBuiltinFilter() },
+        "CIKeystoneCorrectionHorizontal": { CIKeystoneCorrectionHorizontalBuiltinFilter() },
+        "CIKeystoneCorrectionVertical": { CIKeystoneCorrectionVerticalBuiltinFilter() },
         "CILabDeltaE": { CILabDeltaEBuiltinFilter() },
         "CILanczosScaleTransform": { CILanczosScaleTransformBuiltinFilter() },
         "CILenticularHaloGenerator": { CILenticularHaloGeneratorBuiltinFilter() },
@@ -13475,6 +15329,7 @@ extension BuiltinFilters {
         "CIMaskedVariableBlur": { CIMaskedVariableBlurBuiltinFilter() },
         "CIMaximumComponent": { CIMaximumComponentBuiltinFilter() },
         "CIMaximumCompositing": { CIMaximumCompositingBuiltinFilter() },
+        "CIMaximumScaleTransform": { CIMaximumScaleTransformBuiltinFilter() },
         "CIMedianFilter": { CIMedianFilterBuiltinFilter() },
         "CIMeshGenerator": { CIMeshGeneratorBuiltinFilter() },
         "CIMinimumComponent": { CIMinimumComponentBuiltinFilter() },
@@ -13489,15 +15344,21 @@ extension BuiltinFilters {
         "CIMotionBlur": { CIMotionBlurBuiltinFilter() },
         "CIMultiplyBlendMode": { CIMultiplyBlendModeBuiltinFilter() },
         "CIMultiplyCompositing": { CIMultiplyCompositingBuiltinFilter() },
+        "CINinePartStretched": { CINinePartStretchedBuiltinFilter() },
+        "CINinePartTiled": { CINinePartTiledBuiltinFilter() },
         "CINoiseReduction": { CINoiseReductionBuiltinFilter() },
         "CIOpTile": { CIOpTileBuiltinFilter() },
         "CIOverlayBlendMode": { CIOverlayBlendModeBuiltinFilter() },
         "CIPDF417BarcodeGenerator": { CIPDF417BarcodeGeneratorBuiltinFilter() },
+        "CIPageCurlTransition": { CIPageCurlTransitionBuiltinFilter() },
+        "CIPageCurlWithShadowTransition": { CIPageCurlWithShadowTransitionBuiltinFilter() },
         "CIPaletteCentroid": { CIPaletteCentroidBuiltinFilter() },
         "CIPalettize": { CIPalettizeBuiltinFilter() },
         "CIParallelogramTile": { CIParallelogramTileBuiltinFilter() },
         "CIPersonSegmentation": { CIPersonSegmentationBuiltinFilter() },
         "CIPerspectiveCorrection": { CIPerspectiveCorrectionBuiltinFilter() },
+        "CIPerspectiveRotate": { CIPerspectiveRotateBuiltinFilter() },
+        "CIPerspectiveTile": { CIPerspectiveTileBuiltinFilter() },
         "CIPerspectiveTransform": { CIPerspectiveTransformBuiltinFilter() },
         "CIPerspectiveTransformWithExtent": { CIPerspectiveTransformWithExtentBuiltinFilter() },
         "CIPhotoEffectChrome": { CIPhotoEffectChromeBuiltinFilter() },
@@ -13515,6 +15376,7 @@ extension BuiltinFilters {
         "CIQRCodeGenerator": { CIQRCodeGeneratorBuiltinFilter() },
         "CIRadialGradient": { CIRadialGradientBuiltinFilter() },
         "CIRandomGenerator": { CIRandomGeneratorBuiltinFilter() },
+        "CIRippleTransition": { CIRippleTransitionBuiltinFilter() },
         "CIRoundedQRCodeGenerator": { CIRoundedQRCodeGeneratorBuiltinFilter() },
         "CIRoundedRectangleGenerator": { CIRoundedRectangleGeneratorBuiltinFilter() },
         "CIRoundedRectangleStrokeGenerator": { CIRoundedRectangleStrokeGeneratorBuiltinFilter() },
@@ -13524,6 +15386,7 @@ extension BuiltinFilters {
         "CISaturationBlendMode": { CISaturationBlendModeBuiltinFilter() },
         "CIScreenBlendMode": { CIScreenBlendModeBuiltinFilter() },
         "CISepiaTone": { CISepiaToneBuiltinFilter() },
+        "CIShadedMaterial": { CIShadedMaterialBuiltinFilter() },
         "CISharpenLuminance": { CISharpenLuminanceBuiltinFilter() },
         "CISignedDistanceGradientFromRedMask": { CISignedDistanceGradientFromRedMaskBuiltinFilter() },
         "CISixfoldReflectedTile": { CISixfoldReflectedTileBuiltinFilter() },
@@ -13535,12 +15398,16 @@ extension BuiltinFilters {
         "CISourceInCompositing": { CISourceInCompositingBuiltinFilter() },
         "CISourceOutCompositing": { CISourceOutCompositingBuiltinFilter() },
         "CISourceOverCompositing": { CISourceOverCompositingBuiltinFilter() },
+        "CISpotColor": { CISpotColorBuiltinFilter() },
+        "CISpotLight": { CISpotLightBuiltinFilter() },
         "CIStarShineGenerator": { CIStarShineGeneratorBuiltinFilter() },
         "CIStraightenFilter": { CIStraightenFilterBuiltinFilter() },
+        "CIStretchCrop": { CIStretchCropBuiltinFilter() },
         "CIStripesGenerator": { CIStripesGeneratorBuiltinFilter() },
         "CISubtractBlendMode": { CISubtractBlendModeBuiltinFilter() },
         "CISunbeamsGenerator": { CISunbeamsGeneratorBuiltinFilter() },
         "CISwipeTransition": { CISwipeTransitionBuiltinFilter() },
+        "CISystemToneMap": { CISystemToneMapBuiltinFilter() },
         "CITemperatureAndTint": { CITemperatureAndTintBuiltinFilter() },
         "CITextImageGenerator": { CITextImageGeneratorBuiltinFilter() },
         "CIThermal": { CIThermalBuiltinFilter() },
