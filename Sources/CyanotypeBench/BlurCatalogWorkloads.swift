@@ -77,7 +77,7 @@ struct BlurCatalog: Workload {
         }
         var rows = [Row]()
         let cv = OpenCVPeer.available
-        if !cv { env.notes.append("16 blurs: OpenCV missing (pip install opencv-python-headless, or apt-get install python3-opencv)") }
+        if !cv { env.notes.append("16 blurs: OpenCV missing (scripts/bench.sh installs python3-opencv)") }
         func peerRow(_ label: String, _ ours: Timing, _ kind: String, radius: Double, angle: Double = 0) {
             guard cv else {
                 rows.append(Row(workload: label, ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
