@@ -48,17 +48,7 @@ struct ShadedMaterialMap: WarpMap {
     /// box of the tile's source points.
     func sourceBounds(_ box: PointBox) -> PointBox? {
         guard let field else { return PointBox(minX: cx - rx, minY: cy - ry, maxX: cx + rx, maxY: cy + ry) }
-        let rect = field.rect, n = rect.width
-        var out = PointBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
-        for r in 0..<rect.height {
-            let yc = Double(rect.minY + r) + 0.5
-            for k in 0..<n {
-                let o = field.offsets[r * n + k]
-                let u = Double(rect.minX + k) + 0.5 + o.x, v = yc + o.y
-                if u.isFinite && v.isFinite { out.include(u, v) }
-            }
-        }
-        return out.minX <= out.maxX ? out : nil
+        return field.sourceBounds()
     }
 
     @inline(__always) private static func height(_ p: SIMD4<Float>) -> Double {
