@@ -38,6 +38,10 @@ let package = Package(
         .systemLibrary(name: "CGif", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         // PNG image data: libdeflate compresses bands of rows; zlib joins them into one stream.
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate zlib", providers: [.apt(["libdeflate-dev", "zlib1g-dev"])]),
+        // The render server: libmicrohttpd (HTTP) and OpenSSL's libcrypto (HMAC-SHA256 URL
+        // signatures, constant-time comparison).
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libtiff behind non-variadic C calls that return error codes (TIFFSetField/TIFFGetField
         // are variadic, which Swift cannot call).
         // ... and libjpeg's scanline encoder (its errors longjmp, which must stay in C).
@@ -62,9 +66,22 @@ let package = Package(
             name: "Instafilter",
             dependencies: ["Cyanotype"],
             swiftSettings: tunedSwift),
+        // The command line's vocabulary, shared by the CLI and the server: options and their
+        // parser, filter specs, LUT and preset names, the pipeline's order, the output writer,
+        // messages. Symbols are `package`: no public API.
+        .target(
+            name: "CyanotypeTool",
+            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter"],
+            swiftSettings: tunedSwift),
+        // `cyanotype serve`: the render API and the Fun House page (static files in Page/).
+        .target(
+            name: "CyanotypeServe",
+            dependencies: ["CyanotypeTool", "Cyanotype", "CyanotypeCodecs", "Instafilter", "CMicroHTTPD", "CCrypto", "CTurboJPEG"],
+            resources: [.copy("Page")],
+            swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeCLI",
-            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter"],
+            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter", "CyanotypeTool", "CyanotypeServe"],
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeBench",
@@ -74,7 +91,9 @@ let package = Package(
         .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype", "CyanotypeCodecs"], exclude: ["Fixtures"]),
         .testTarget(name: "InstafilterTests", dependencies: ["Instafilter"]),
         // End-to-end tests of the command-line tool: they run the built `cyanotype` binary.
-        .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "Cyanotype", "CyanotypeCodecs"]),
+        .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "CyanotypeTool", "Cyanotype", "CyanotypeCodecs"]),
+        // The server over HTTP (it runs the built `cyanotype serve`), and the page in headless Chromium.
+        .testTarget(name: "CyanotypeServeTests", dependencies: ["CyanotypeServe", "CyanotypeTool", "CyanotypeCLI", "Cyanotype", "CyanotypeCodecs"]),
     ],
     swiftLanguageModes: [.v6]
 )
