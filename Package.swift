@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "Cyanotype", targets: ["Cyanotype"]),
         .library(name: "Instafilter", targets: ["Instafilter"]),
+        .library(name: "CyanotypeVideo", targets: ["CyanotypeVideo"]),
         .executable(name: "cyanotype", targets: ["CyanotypeCLI"]),
         .executable(name: "cyanotype-bench", targets: ["CyanotypeBench"]),
     ],
@@ -43,6 +44,16 @@ let package = Package(
             name: "Cyanotype",
             dependencies: ["CyanotypeCodecs", "CLCMS2", "CCyanotypeKernels"],
             swiftSettings: tunedSwift),
+        // Debian's FFmpeg libraries in process (demux, decode, encode, mux), and the few C
+        // helpers Swift needs around them (macro constants, frame planes, the cancel hook).
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat libavcodec libavutil libswscale",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+        .target(name: "CFFmpegShim", dependencies: ["CFFmpeg"]),
+        // Video in and out with AVFoundation's names, every frame through Cyanotype's public API.
+        .target(
+            name: "CyanotypeVideo",
+            dependencies: ["Cyanotype", "CFFmpeg", "CFFmpegShim"],
+            swiftSettings: tunedSwift),
         // Named looks, filter chains with intensity, film grain and an exporter, built only on
         // Cyanotype's public API.
         .target(
@@ -51,15 +62,16 @@ let package = Package(
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeCLI",
-            dependencies: ["Cyanotype", "Instafilter"],
+            dependencies: ["Cyanotype", "Instafilter", "CyanotypeVideo"],
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeBench",
-            dependencies: ["Cyanotype", "Instafilter"],
+            dependencies: ["Cyanotype", "Instafilter", "CyanotypeVideo"],
             swiftSettings: tunedSwift),
         .testTarget(name: "CyanotypeCodecsTests", dependencies: ["CyanotypeCodecs"]),
         .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype"], exclude: ["Fixtures"]),
         .testTarget(name: "InstafilterTests", dependencies: ["Instafilter"]),
+        .testTarget(name: "CyanotypeVideoTests", dependencies: ["CyanotypeVideo", "Cyanotype"]),
         // End-to-end tests of the command-line tool: they run the built `cyanotype` binary.
         .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "Cyanotype"]),
     ],

@@ -2,10 +2,12 @@
 # Installs the Debian packages Cyanotype builds against, if any are missing (we run as root;
 # sudo is used when not). Safe to run repeatedly: it does nothing when all are present.
 # `scripts/setup.sh --test` also installs the independent barcode readers the tests use
-# (zbar from Debian; zxing-cpp from PyPI when pip is there: its tests skip otherwise).
+# (zbar and ffmpeg from Debian; zxing-cpp from PyPI when pip is there: its tests skip otherwise).
 set -euo pipefail
-packages=(pkg-config libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libwebp-dev liblcms2-dev libtiff-dev libheif-dev)
-if [ "${1:-}" = "--test" ]; then packages+=(zbar-tools); fi
+packages=(pkg-config libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libwebp-dev liblcms2-dev libtiff-dev libheif-dev
+          libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev)
+# ffmpeg (its ffprobe) is the video tests' independent reader.
+if [ "${1:-}" = "--test" ]; then packages+=(zbar-tools ffmpeg); fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
