@@ -103,6 +103,7 @@ final class VideoEncoder: @unchecked Sendable {
     let file: String
     private let packet = Packet()
     private var pool: [Frame] = []
+    private let poolLock = NSLock()
 
     init(_ c: EncoderConfiguration, file: String, globalHeader: Bool) throws(VideoError) {
         self.file = file
@@ -194,9 +195,12 @@ final class VideoEncoder: @unchecked Sendable {
 
     /// A writable frame of the output size and format, reused once the encoder has let go of it.
     func makeFrame() throws(VideoError) -> Frame {
+        poolLock.lock()
         if let i = pool.firstIndex(where: { av_frame_is_writable($0.raw) != 0 }) {
+            defer { poolLock.unlock() }
             return pool.remove(at: i)
         }
+        poolLock.unlock()
         let f = Frame()
         f.raw.pointee.width = ctx.pointee.width
         f.raw.pointee.height = ctx.pointee.height
@@ -205,7 +209,10 @@ final class VideoEncoder: @unchecked Sendable {
         return f
     }
     /// Hands a frame back for reuse after `encode`.
-    func recycle(_ f: Frame) { if pool.count < 4 { pool.append(f) } }
+    func recycle(_ f: Frame) {
+        poolLock.lock(); defer { poolLock.unlock() }
+        if pool.count < 4 { pool.append(f) }
+    }
 
     /// The frame's planes as a buffer Cyanotype can render into (planar storage only).
     func planarBuffer(_ frame: Frame) throws(VideoError) -> CIPlanarImageBuffer {

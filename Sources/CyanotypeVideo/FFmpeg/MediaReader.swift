@@ -26,6 +26,10 @@ final class MediaReader: @unchecked Sendable {
     private var readError: Int32?
     private var sendErrors = 0
     private var seeked = false
+    /// Video packets are dropped unread (the caller wants only the audio that is left).
+    var skipsVideo = false {
+        didSet { if skipsVideo { seeked = true } }
+    }
     private(set) var framesDecoded = 0
     private(set) var lastFrameEnd: Double = 0
     var file: String { demuxer.file }
@@ -92,6 +96,7 @@ final class MediaReader: @unchecked Sendable {
             defer { av_packet_unref(packet.raw) }
             let index = packet.raw.pointee.stream_index
             if index == videoIndex {
+                if skipsVideo { continue }
                 let r = decoder.send(packet.raw)
                 if r == AVERROR_EAGAIN_CODE {
                     pending = Packet(referencing: packet.raw)
