@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "CCodecShims", dependencies: ["CTIFF"], linkerSettings: [.linkedLibrary("jpeg")]),
         // The few pixel loops Swift cannot express: non-temporal stores.
         .target(name: "CCyanotypeKernels"),
+        // Row loops of planar Y'CbCr reads and writes (CIPlanarImageBuffer), for video frames.
+        .target(name: "CCyanotypeYCbCr"),
         // Byte-level decoders and encoders: files in, interleaved 8/16-bit pixels out, and back.
         .target(
             name: "CyanotypeCodecs",
@@ -42,7 +44,7 @@ let package = Package(
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(
             name: "Cyanotype",
-            dependencies: ["CyanotypeCodecs", "CLCMS2", "CCyanotypeKernels"],
+            dependencies: ["CyanotypeCodecs", "CLCMS2", "CCyanotypeKernels", "CCyanotypeYCbCr"],
             swiftSettings: tunedSwift),
         // Debian's FFmpeg libraries in process (demux, decode, encode, mux), and the few C
         // helpers Swift needs around them (macro constants, frame planes, the cancel hook).

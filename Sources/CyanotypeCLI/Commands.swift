@@ -19,6 +19,7 @@ enum CLI {
         Command(spec: LUTCommand.spec, run: LUTCommand.run),
         Command(spec: PresetCommand.spec, run: PresetCommand.run),
         Command(spec: DemoCommand.spec, run: DemoCommand.run),
+        Command(spec: VideoCommand.spec, run: VideoCommand.run),
     ]
 
     static var helpText: String {

@@ -140,6 +140,15 @@ open class AVAsset: @unchecked Sendable {
     open func track(withTrackID trackID: CMPersistentTrackID) -> AVAssetTrack? { tracks.first { $0.trackID == trackID } }
     /// Always identity: a video track's rotation is its own `preferredTransform`.
     open var preferredTransform: CGAffineTransform { .identity }
+    /// The container, FFmpeg's name and description, e.g. ("mov,mp4,m4a,3gp,3g2,mj2", "QuickTime / MOV")
+    /// (Cyanotype; nil when the file cannot be read).
+    public var containerFormat: (name: String, description: String)? {
+        (try? mediaInfo()).map { ($0.container, $0.containerLongName) }
+    }
+    /// The file's size in bytes (Cyanotype; 0 when unknown).
+    public var fileSize: Int { (try? mediaInfo().fileSize) ?? 0 }
+    /// Reads the header now, throwing the `VideoError` that makes the asset unreadable (Cyanotype).
+    public func validate() throws { _ = try mediaInfo() }
     /// Whether the asset has a video track that can be decoded.
     open var isReadable: Bool { (try? mediaInfo()) != nil }
     open var isExportable: Bool { isReadable }
@@ -233,6 +242,14 @@ public final class AVAssetTrack: @unchecked Sendable {
     public let colorDescription: String?
     /// Degrees the frames are turned clockwise for display (Cyanotype: 0, 90, 180 or 270).
     public let rotation: Int
+    /// The decoded pixel layout's FFmpeg name, e.g. `yuv420p`, `yuv420p10le` (Cyanotype).
+    public let pixelFormatName: String?
+    /// Bits per sample of the video (Cyanotype; 0 for audio).
+    public let bitDepth: Int
+    /// Frames the container declares (Cyanotype; 0 when it does not say).
+    public let declaredFrameCount: Int
+    /// The audio channel layout, e.g. `stereo` (Cyanotype).
+    public let channelLayout: String?
     /// Audio sample rate in Hz (Cyanotype; 0 for video).
     public let sampleRate: Double
     /// Audio channels (Cyanotype; 0 for video).
@@ -259,6 +276,10 @@ public final class AVAssetTrack: @unchecked Sendable {
         let n = ColorTags.names(v.tags)
         colorDescription = "\(n.0) \(n.1) \(n.2) \(n.3)"
         rotation = v.rotation
+        pixelFormatName = v.pixelFormat
+        bitDepth = v.bitDepth
+        declaredFrameCount = v.declaredFrameCount
+        channelLayout = nil
         sampleRate = 0
         channelCount = 0
     }
@@ -276,6 +297,10 @@ public final class AVAssetTrack: @unchecked Sendable {
         codecName = a.codecName
         colorDescription = nil
         rotation = 0
+        pixelFormatName = nil
+        bitDepth = 0
+        declaredFrameCount = 0
+        channelLayout = a.channelLayout
         sampleRate = Double(a.sampleRate)
         channelCount = a.channels
     }

@@ -129,6 +129,7 @@ public final class AVAssetExportSession: @unchecked Sendable {
     private var storedError: (any Error)?
     private var cancel = CancelFlag()
     private var storedFrames = 0
+    private var running: ExportPipeline?
     private var storedNotes: [String] = []
 
     /// A session for `asset` with one of the presets (nil for a preset this build does not
@@ -154,7 +155,10 @@ public final class AVAssetExportSession: @unchecked Sendable {
     /// Why the export failed (a `VideoError`), or nil.
     public var error: (any Error)? { lock.lock(); defer { lock.unlock() }; return storedError }
     /// Frames written by the last export (Cyanotype).
-    public var framesWritten: Int { lock.lock(); defer { lock.unlock() }; return storedFrames }
+    public var framesWritten: Int {
+        lock.lock(); defer { lock.unlock() }
+        return running?.framesWritten ?? storedFrames
+    }
     /// Remarks from the last export, e.g. audio that could not be kept (Cyanotype).
     public var notes: [String] { lock.lock(); defer { lock.unlock() }; return storedNotes }
 
@@ -253,8 +257,9 @@ public final class AVAssetExportSession: @unchecked Sendable {
         let pipeline = ExportPipeline(supply: supply, composition: videoComposition, settings: settings, target: url, cancel: cancel) { [self] p in
             lock.lock(); storedProgress = Float(p); lock.unlock()
         }
+        lock.lock(); running = pipeline; lock.unlock()
         defer {
-            lock.lock(); storedFrames = pipeline.framesWritten; storedNotes = supply.notes; lock.unlock()
+            lock.lock(); storedFrames = pipeline.framesWritten; storedNotes = supply.notes; running = nil; lock.unlock()
         }
         try pipeline.run()
     }

@@ -28,7 +28,7 @@ void cy_install_interrupt(AVFormatContext *ctx, cy_cancel_flag *flag);
 /// messages; CYANOTYPE_FFMPEG_LOG=verbose|info|warning|error shows FFmpeg's own lines).
 void cy_configure_logging(void);
 
-/// Sets the 3x3 display matrix (rotation by `degrees` anticlockwise) as stream side data.
+/// Sets the 3x3 display matrix as stream side data: the picture is shown turned `degrees` clockwise.
 int cy_stream_set_rotation(AVStream *stream, double degrees);
 /// The rotation of a stream's display matrix in degrees (anticlockwise), or 0 when none; sets
 /// *flipped when the matrix also mirrors.

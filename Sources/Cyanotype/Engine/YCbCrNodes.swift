@@ -1,3 +1,4 @@
+import CCyanotypeYCbCr
 import Foundation
 
 /// The arithmetic of one `CIYCbCrFormat`: codes <-> R'G'B' as one affine map each way, and
@@ -11,6 +12,13 @@ struct YCbCrCoefficients: Sendable {
     let maxCode: Float
     /// Chroma sample position in luma units: x = 2j + offX, y = 2k + offY (subsampled axes).
     let offX: Float, offY: Float
+
+    /// The read map for the C row loop: luma, blue, red, bias (16 floats).
+    let readCoefficients: [Float]
+    /// The write maps for the C row loops: toY r g b, offset, max; and toCb r g b, offset,
+    /// toCr r g b, offset, max.
+    let lumaCoefficients: [Float]
+    let chromaCoefficients: [Float]
 
     init(_ f: CIYCbCrFormat) {
         let n = f.bitDepth
@@ -51,6 +59,9 @@ struct YCbCrCoefficients: Sendable {
             toCr = SIMD4(1 - kr, -kg, -kb, 0) / (2 * (1 - kr)) * cRange
             offsets = SIMD4(yOff, cOff, cOff, 0)
         }
+        readCoefficients = [luma, blue, red, bias].flatMap { [$0.x, $0.y, $0.z, $0.w] }
+        lumaCoefficients = [toY.x, toY.y, toY.z, offsets.x, maxCode]
+        chromaCoefficients = [toCb.x, toCb.y, toCb.z, offsets.y, toCr.x, toCr.y, toCr.z, offsets.z, maxCode]
         switch f.chromaLocation {
         case .left: (offX, offY) = (0, 0.5)
         case .center: (offX, offY) = (0.5, 0.5)
@@ -111,23 +122,15 @@ final class YCbCrSourceNode: RecipeNode, @unchecked Sendable {
     var foldsWithSRGB: Bool { buffer.format.transferFunction == .sdr && buffer.format.primaries == .itu709 }
 
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        if buffer.format.bitDepth > 8 {
-            rows(UInt16.self, rect, out, ev.colorManaged)
-        } else {
-            rows(UInt8.self, rect, out, ev.colorManaged)
-        }
-    }
-
-    @inline(__always) private func rows<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, _ rect: PixelRect, _ out: TileBuffer, _ managed: Bool) {
         let f = buffer.format
+        let deep = f.bitDepth > 8
         let (sx, sy) = f.chromaShift
         let p0 = buffer.planes[0], p1 = buffer.planes[1], p2 = buffer.planes[2]
         let cw = p1.width, ch = p1.height
         let n = rect.width
         let x0 = rect.minX
         let k = self.k
-        let hdr = f.transferFunction != .sdr
-        let decode = managed && !encoded
+        let decode = ev.colorManaged && !encoded
         // Chroma columns this run reads, with one neighbour each side (edges repeat).
         let jLo = sx == 0 ? x0 : Int(((Float(x0) - k.offX) * 0.5).rounded(.down))
         let jHi = sx == 0 ? x0 + n - 1 : Int(((Float(x0 + n - 1) - k.offX) * 0.5).rounded(.down)) + 1
@@ -136,63 +139,46 @@ final class YCbCrSourceNode: RecipeNode, @unchecked Sendable {
         let q0 = (0 - k.offX) * 0.5, q1 = (1 - k.offX) * 0.5
         let d0 = Int(q0.rounded(.down)), d1 = Int(q1.rounded(.down))
         let w0 = q0 - Float(d0), w1 = q1 - Float(d1)
-        withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: span) { chroma in
-            let t = chroma.baseAddress!
-            for r in 0..<out.height {
-                let ty = buffer.height - 1 - (rect.minY + r)
-                // Vertical chroma interpolation into `t`.
-                var k0 = ty, k1 = ty
-                var wv: Float = 0
-                if sy == 1 {
-                    let pos = (Float(ty) - k.offY) * 0.5
-                    let fl = pos.rounded(.down)
-                    wv = pos - fl
-                    k0 = min(max(Int(fl), 0), ch - 1)
-                    k1 = min(max(Int(fl) + 1, 0), ch - 1)
-                }
-                let cb0 = (p1.baseAddress + k0 * p1.bytesPerRow).assumingMemoryBound(to: T.self)
-                let cb1 = (p1.baseAddress + k1 * p1.bytesPerRow).assumingMemoryBound(to: T.self)
-                let cr0 = (p2.baseAddress + k0 * p2.bytesPerRow).assumingMemoryBound(to: T.self)
-                let cr1 = (p2.baseAddress + k1 * p2.bytesPerRow).assumingMemoryBound(to: T.self)
-                let uv = 1 - wv
-                for i in 0..<span {
-                    let j = min(max(jLo + i, 0), cw - 1)
-                    t[i] = SIMD2(Float(cb0[j]) * uv + Float(cb1[j]) * wv, Float(cr0[j]) * uv + Float(cr1[j]) * wv)
-                }
-                let yRow = (p0.baseAddress + ty * p0.bytesPerRow).assumingMemoryBound(to: T.self)
-                let dst = out.row(r)
-                let luma = k.luma, blue = k.blue, red = k.red, bias = k.bias
-                if sx == 0 {
-                    for i in 0..<n {
-                        let c = t[i]
-                        dst[i] = luma * Float(yRow[x0 + i]) + blue * c.x + red * c.y + bias
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * span) { tmp in
+            let cb = tmp.baseAddress!, cr = cb + span
+            k.readCoefficients.withUnsafeBufferPointer { coef in
+                for r in 0..<out.height {
+                    let ty = buffer.height - 1 - (rect.minY + r)
+                    var k0 = ty, k1 = ty
+                    var wv: Float = 0
+                    if sy == 1 {
+                        let pos = (Float(ty) - k.offY) * 0.5
+                        let fl = pos.rounded(.down)
+                        wv = pos - fl
+                        k0 = min(max(Int(fl), 0), ch - 1)
+                        k1 = min(max(Int(fl) + 1, 0), ch - 1)
                     }
-                } else {
-                    for i in 0..<n {
-                        let x = x0 + i
-                        let odd = x & 1 == 1
-                        let j = (x >> 1) + (odd ? d1 : d0) - jLo
-                        let w = odd ? w1 : w0
-                        let c = t[j] + (t[j + 1] - t[j]) * w
-                        dst[i] = luma * Float(yRow[x]) + blue * c.x + red * c.y + bias
+                    let dst = UnsafeMutableRawPointer(out.row(r)).assumingMemoryBound(to: Float.self)
+                    let b0 = p1.baseAddress + k0 * p1.bytesPerRow, b1 = p1.baseAddress + k1 * p1.bytesPerRow
+                    let r0 = p2.baseAddress + k0 * p2.bytesPerRow, r1 = p2.baseAddress + k1 * p2.bytesPerRow
+                    let yRow = p0.baseAddress + ty * p0.bytesPerRow
+                    if deep {
+                        cy_ycc_vertical_u16(b0.assumingMemoryBound(to: UInt16.self), b1.assumingMemoryBound(to: UInt16.self), wv, jLo, span, cw, cb)
+                        cy_ycc_vertical_u16(r0.assumingMemoryBound(to: UInt16.self), r1.assumingMemoryBound(to: UInt16.self), wv, jLo, span, cw, cr)
+                        cy_ycc_to_rgba_u16(yRow.assumingMemoryBound(to: UInt16.self), cb, cr, x0, n, Int32(sx), jLo,
+                                           Int32(d0), w0, Int32(d1), w1, coef.baseAddress, dst)
+                    } else {
+                        cy_ycc_vertical_u8(b0.assumingMemoryBound(to: UInt8.self), b1.assumingMemoryBound(to: UInt8.self), wv, jLo, span, cw, cb)
+                        cy_ycc_vertical_u8(r0.assumingMemoryBound(to: UInt8.self), r1.assumingMemoryBound(to: UInt8.self), wv, jLo, span, cw, cr)
+                        cy_ycc_to_rgba_u8(yRow.assumingMemoryBound(to: UInt8.self), cb, cr, x0, n, Int32(sx), jLo,
+                                          Int32(d0), w0, Int32(d1), w1, coef.baseAddress, dst)
                     }
-                }
-                // The signal range: R'G'B' in 0...1, opaque.
-                for i in 0..<n {
-                    var v = dst[i]
-                    v = v.replacing(with: 0, where: v .< 0)
-                    v = v.replacing(with: 1, where: v .> 1)
-                    dst[i] = v
-                }
-                guard decode else { continue }
-                if hdr {
-                    decodeHDR(dst, n)
-                } else {
-                    let table = SRGBCurveTables.shared.decode
-                    for i in 0..<n { dst[i] = decodeSRGB(dst[i], table) }
-                    if f.primaries == .itu2020 {
-                        let m = bt2020ToSRGB
-                        for i in 0..<n { dst[i] = m.apply(dst[i]) }
+                    guard decode else { continue }
+                    let row = out.row(r)
+                    if f.transferFunction != .sdr {
+                        decodeHDR(row, n)
+                    } else {
+                        let table = SRGBCurveTables.shared.decode
+                        for i in 0..<n { row[i] = decodeSRGB(row[i], table) }
+                        if f.primaries == .itu2020 {
+                            let m = bt2020ToSRGB
+                            for i in 0..<n { row[i] = m.apply(row[i]) }
+                        }
                     }
                 }
             }
@@ -249,94 +235,95 @@ struct YCbCrWriter: @unchecked Sendable {
     }
 
     func write(_ tile: TileBuffer, _ rect: PixelRect) {
-        if buffer.format.bitDepth > 8 { write(UInt16.self, tile, rect) } else { write(UInt8.self, tile, rect) }
-    }
-
-    @inline(__always) private func write<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, _ tile: TileBuffer, _ rect: PixelRect) {
+        let deep = buffer.format.bitDepth > 8
         let (sx, sy) = buffer.format.chromaShift
         let p0 = buffer.planes[0], p1 = buffer.planes[1], p2 = buffer.planes[2]
         let n = tile.width
         let tx0 = rect.minX - bounds.minX
         let tyTop = bounds.maxY - rect.maxY, tyBottom = bounds.maxY - 1 - rect.minY
         let w = buffer.width, h = buffer.height
-        let maxCode = k.maxCode
-        let toY = k.toY, toCb = k.toCb, toCr = k.toCr, off = k.offsets
         let to2020 = buffer.format.primaries == .itu2020
-        /// The tile row holding buffer row `ty`, converted in place to R'G'B' in 0...1.
-        func prepare(_ ty: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
-            let row = tile.row(bounds.maxY - 1 - ty - rect.minY)
-            if !encodedInput {
-                let table = SRGBCurveTables.shared.encode
-                for i in 0..<n {
-                    var v = row[i]
-                    if to2020 { v = sRGBToBT2020.apply(SIMD4(v.x, v.y, v.z, 0)) }
-                    v = v.replacing(with: 0, where: v .< 0)
-                    v = v.replacing(with: 1, where: v .> 1)
-                    row[i] = encodeSRGB(v, table)
+        let k = self.k
+        k.lumaCoefficients.withUnsafeBufferPointer { lumaCoef in
+        k.chromaCoefficients.withUnsafeBufferPointer { chromaCoef in
+            /// The tile row holding buffer row `ty`, converted in place to R'G'B' in 0...1, and its luma.
+            func prepare(_ ty: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+                let row = tile.row(bounds.maxY - 1 - ty - rect.minY)
+                let flat = UnsafeMutableRawPointer(row).assumingMemoryBound(to: Float.self)
+                if !encodedInput {
+                    let table = SRGBCurveTables.shared.encode
+                    for i in 0..<n {
+                        var v = row[i]
+                        if to2020 { v = sRGBToBT2020.apply(SIMD4(v.x, v.y, v.z, 0)) }
+                        v = v.replacing(with: 0, where: v .< 0)
+                        v = v.replacing(with: 1, where: v .> 1)
+                        row[i] = encodeSRGB(v, table)
+                    }
+                } else {
+                    cy_rgba_clamp01(flat, n)
                 }
-            } else {
-                for i in 0..<n {
-                    var v = row[i]
-                    v = v.replacing(with: 0, where: v .< 0)
-                    v = v.replacing(with: 1, where: v .> 1)
-                    row[i] = v
+                let yRow = p0.baseAddress + ty * p0.bytesPerRow
+                if deep {
+                    cy_rgba_to_luma_u16(flat, n, lumaCoef.baseAddress, yRow.assumingMemoryBound(to: UInt16.self) + tx0)
+                } else {
+                    cy_rgba_to_luma_u8(flat, n, lumaCoef.baseAddress, yRow.assumingMemoryBound(to: UInt8.self) + tx0)
                 }
+                return row
             }
-            let yRow = (p0.baseAddress + ty * p0.bytesPerRow).assumingMemoryBound(to: T.self) + tx0
-            for i in 0..<n {
-                let v = (row[i] * toY).sum() + off.x + 0.5
-                yRow[i] = T(truncatingIfNeeded: Int32(min(max(v, 0), maxCode)))
-            }
-            return row
-        }
-        @inline(__always) func quantise(_ v: Float) -> T { T(truncatingIfNeeded: Int32(min(max(v + 0.5, 0), maxCode))) }
-        /// Chroma row `kRow` from the pixel rows given (one or two).
-        func chroma(_ kRow: Int, _ a: UnsafeMutablePointer<SIMD4<Float>>, _ b: UnsafeMutablePointer<SIMD4<Float>>?) {
-            let cb = (p1.baseAddress + kRow * p1.bytesPerRow).assumingMemoryBound(to: T.self)
-            let cr = (p2.baseAddress + kRow * p2.bytesPerRow).assumingMemoryBound(to: T.self)
-            if sx == 0 {
-                for i in 0..<n {
+            /// Chroma row `kRow` from the pixel rows given (one or two).
+            func chroma(_ kRow: Int, _ a: UnsafeMutablePointer<SIMD4<Float>>, _ b: UnsafeMutablePointer<SIMD4<Float>>?) {
+                let cbRow = p1.baseAddress + kRow * p1.bytesPerRow, crRow = p2.baseAddress + kRow * p2.bytesPerRow
+                func blocks(_ first: Int, _ count: Int, _ pixel: Int) {
+                    guard count > 0 else { return }
+                    let fa = UnsafeRawPointer(a + pixel).assumingMemoryBound(to: Float.self)
+                    let fb = b.map { UnsafeRawPointer($0 + pixel).assumingMemoryBound(to: Float.self) }
+                    if deep {
+                        cy_rgba_to_chroma_u16(fa, fb, count, Int32(sx), chromaCoef.baseAddress,
+                                              cbRow.assumingMemoryBound(to: UInt16.self) + first, crRow.assumingMemoryBound(to: UInt16.self) + first)
+                    } else {
+                        cy_rgba_to_chroma_u8(fa, fb, count, Int32(sx), chromaCoef.baseAddress,
+                                             cbRow.assumingMemoryBound(to: UInt8.self) + first, crRow.assumingMemoryBound(to: UInt8.self) + first)
+                    }
+                }
+                if sx == 0 { blocks(tx0, n, 0); return }
+                // Chroma columns whose first luma column lies in this tile: whole pairs in C,
+                // a last single column (odd widths, odd tile edges) here.
+                let jFirst = (tx0 + 1) >> 1
+                let jEnd = (tx0 + n + 1) >> 1
+                let pairsEnd = max(jFirst, min(jEnd, min(tx0 + n, w) >> 1))
+                blocks(jFirst, pairsEnd - jFirst, 2 * jFirst - tx0)
+                for j in pairsEnd..<jEnd {
+                    let i = 2 * j - tx0
                     var s = a[i]
                     if let b { s = (s + b[i]) * 0.5 }
-                    cb[tx0 + i] = quantise((s * toCb).sum() + off.y)
-                    cr[tx0 + i] = quantise((s * toCr).sum() + off.z)
+                    let cbv = min(max((s * k.toCb).sum() + k.offsets.y + 0.5, 0), k.maxCode)
+                    let crv = min(max((s * k.toCr).sum() + k.offsets.z + 0.5, 0), k.maxCode)
+                    if deep {
+                        cbRow.assumingMemoryBound(to: UInt16.self)[j] = UInt16(cbv)
+                        crRow.assumingMemoryBound(to: UInt16.self)[j] = UInt16(crv)
+                    } else {
+                        cbRow.assumingMemoryBound(to: UInt8.self)[j] = UInt8(cbv)
+                        crRow.assumingMemoryBound(to: UInt8.self)[j] = UInt8(crv)
+                    }
                 }
-                return
             }
-            // Chroma columns whose first luma column lies in this tile.
-            let jFirst = (tx0 + 1) >> 1
-            let jEnd = (tx0 + n + 1) >> 1
-            for j in jFirst..<jEnd {
-                let i = 2 * j - tx0
-                var s = a[i]
-                var count: Float = 1
-                let pair = i + 1 < n && 2 * j + 1 < w
-                if pair { s += a[i + 1]; count = 2 }
-                if let b {
-                    s += b[i]
-                    if pair { s += b[i + 1] }
-                    count *= 2
+            var ty = tyTop
+            while ty <= tyBottom {
+                if sy == 0 {
+                    chroma(ty, prepare(ty), nil)
+                    ty += 1
+                } else if ty & 1 == 1 {
+                    // The block's first row belongs to the tile above: luma only.
+                    _ = prepare(ty)
+                    ty += 1
+                } else {
+                    let a = prepare(ty)
+                    let b = ty + 1 <= tyBottom && ty + 1 < h ? prepare(ty + 1) : nil
+                    chroma(ty >> 1, a, b)
+                    ty += 2
                 }
-                s = s * (1 / count)
-                cb[j] = quantise((s * toCb).sum() + off.y)
-                cr[j] = quantise((s * toCr).sum() + off.z)
             }
         }
-        var ty = tyTop
-        while ty <= tyBottom {
-            if sy == 0 {
-                chroma(ty, prepare(ty), nil)
-                ty += 1
-            } else if ty & 1 == 1 {
-                // The block's first row belongs to the tile above: luma only.
-                _ = prepare(ty)
-                ty += 1
-            } else {
-                let a = prepare(ty)
-                let b = ty + 1 <= tyBottom && ty + 1 < h ? prepare(ty + 1) : nil
-                chroma(ty >> 1, a, b)
-                ty += 2
-            }
         }
     }
 }
@@ -378,7 +365,10 @@ enum YCbCrIO {
 
     /// An unfiltered planar frame into a buffer of the same format and size: plane copies.
     static func copyPlanes(_ root: RecipeNode, _ rect: PixelRect, _ dst: CIPlanarImageBuffer) -> Bool {
-        guard let source = root as? YCbCrSourceNode, source.buffer.format == dst.format,
+        var node = root
+        // Through crops that keep the whole frame.
+        while let crop = node as? CropNode, crop.pixelExtent == crop.inputs[0].pixelExtent { node = crop.inputs[0] }
+        guard let source = node as? YCbCrSourceNode, source.buffer.format == dst.format,
               source.buffer.width == dst.width, source.buffer.height == dst.height,
               rect == source.pixelExtent else { return false }
         let bps = dst.format.bytesPerSample

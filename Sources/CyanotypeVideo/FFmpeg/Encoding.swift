@@ -300,7 +300,7 @@ final class Muxer: @unchecked Sendable {
         if enc.configuration.codec == .hevc, containerName == "mp4" || containerName == "mov" {
             st.pointee.codecpar.pointee.codec_tag = fourCC("hvc1")
         }
-        if let r = rotationDegrees, r != 0 { _ = cy_stream_set_rotation(st, r) }
+        if let r = rotationDegrees, r != 0 { _ = cy_stream_set_rotation(st, r) }   // degrees clockwise
         videoStream = st.pointee.index
     }
 

@@ -67,7 +67,16 @@ final class MediaReader: @unchecked Sendable {
     func next() throws(VideoError) -> ReaderItem? {
         while true {
             if cancel?.isSet == true { throw .cancelled }
-            if let f = try decoder.receive(drained: &drained) {
+            let received: DecodedFrame?
+            do {
+                received = try decoder.receive(drained: &drained)
+            } catch .decodeFailed {
+                // A frame that would not decode (damaged data): skipped, as players do; the
+                // end-of-file check reports a file that lost frames.
+                sendErrors += 1
+                continue
+            }
+            if let f = received {
                 framesDecoded += 1
                 let end = Double(f.pts + max(f.duration, 1)) * f.timeBase.double
                 lastFrameEnd = max(lastFrameEnd, end)
@@ -123,11 +132,16 @@ final class MediaReader: @unchecked Sendable {
         if i.declaredFrameCount > 0, framesDecoded < i.declaredFrameCount - max(2, i.declaredFrameCount / 50) {
             throw .truncated(file: file, reason: "the container declares \(i.declaredFrameCount) frames but only \(framesDecoded) could be read")
         }
-        if let d = i.declaredDuration {
-            let got = lastFrameEnd - i.startTime
-            if got < d - max(1, 0.05 * d) {
-                throw .truncated(file: file, reason: String(format: "the container declares %.2f s of video but the frames end at %.2f s", d, got))
-            }
+        let got = lastFrameEnd - i.startTime
+        if let d = i.declaredDuration, got < d - max(1, 0.05 * d) {
+            throw .truncated(file: file, reason: String(format: "the container declares %.2f s of video but the frames end at %.2f s", d, got))
+        }
+        // The container's own duration: the longest stream's, so some stream must reach it.
+        // (Checked only when every audio stream states its length: Matroska's do not.)
+        let whole = demuxer.info()
+        let longest = max(got, whole.audio.compactMap(\.duration).max() ?? 0)
+        if whole.audio.allSatisfy({ $0.duration != nil }), whole.duration > longest + max(1, 0.05 * longest) {
+            throw .truncated(file: file, reason: String(format: "the container declares %.2f s but its streams end at %.2f s", whole.duration, longest))
         }
     }
 }

@@ -73,7 +73,9 @@ final class ExportPipeline: @unchecked Sendable {
     let progress: @Sendable (Double) -> Void
     private let lock = NSLock()
     private var failure: VideoError?
-    private(set) var framesWritten = 0
+    private var written = 0
+    /// Frames encoded so far (read from any thread).
+    var framesWritten: Int { lock.lock(); defer { lock.unlock() }; return written }
     let context = CIContext(options: [.cacheIntermediates: false])
 
     init(supply: any FrameSupply, composition: AVVideoComposition?, settings: ExportSettings, target: URL, cancel: CancelFlag,
@@ -108,7 +110,7 @@ final class ExportPipeline: @unchecked Sendable {
                                                         speed: settings.speed, bitDepth: settings.bitDepth, threads: settings.threads),
                                    file: target.path, globalHeader: muxer.globalHeader)
         let kept = supply.keptRotation
-        try muxer.addVideo(enc, rotationDegrees: kept == 0 ? nil : Double(-kept))
+        try muxer.addVideo(enc, rotationDegrees: kept == 0 ? nil : Double(kept))
         for a in supply.audioStreams { try muxer.addAudio(copying: a.stream, sourceIndex: a.index) }
         try muxer.writeHeader(fastStart: settings.fastStart)
 
@@ -145,7 +147,7 @@ final class ExportPipeline: @unchecked Sendable {
                     case let .video(frame, pts):
                         try enc.encode(frame) { (p) throws(VideoError) in try muxer.writeVideo(p, from: encTimeBase) }
                         enc.recycle(frame)
-                        lock.lock(); framesWritten += 1; lock.unlock()
+                        lock.lock(); written += 1; lock.unlock()
                         let t = Double(pts) * tb
                         if firstTime == nil { firstTime = t }
                         progress(min(1, max(0, (t - (firstTime ?? 0)) / total)))
