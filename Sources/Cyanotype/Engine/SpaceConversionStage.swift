@@ -111,7 +111,7 @@ enum EncodedIO {
         if let lazy = head as? LazySourceNode, let s = try? lazy.source() { head = s }
         guard let first = fused.steps.first, first.extras.isEmpty, let conv = first.stage as? SpaceConversionStage,
               conv.direction == .fromWorking, conv.isSRGBCurveOnly,
-              let bitmap = head as? BitmapNode, let raw = bitmap.sRGBCodesAsValues()
+              let raw = (head as? BitmapNode)?.sRGBCodesAsValues() ?? (head as? YCbCrSourceNode)?.sRGBEncodedVariant()
         else { return fused }
         return FusedColorNode(head: raw, steps: Array(fused.steps.dropFirst()), extent: fused.extent)
     }

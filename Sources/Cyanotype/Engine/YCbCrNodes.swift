@@ -121,6 +121,13 @@ final class YCbCrSourceNode: RecipeNode, @unchecked Sendable {
     /// Whether the rows, before the transfer function, are the sRGB-encoded working colour.
     var foldsWithSRGB: Bool { buffer.format.transferFunction == .sdr && buffer.format.primaries == .itu709 }
 
+    /// The same frame read as sRGB-encoded values (the source seen through a "to sRGB"
+    /// conversion), or nil when its colour is not sRGB-encoded (`EncodedIO` folds with it).
+    func sRGBEncodedVariant() -> RecipeNode? {
+        guard foldsWithSRGB, !encoded else { return nil }
+        return YCbCrSourceNode(buffer: buffer, encoded: true)
+    }
+
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         let f = buffer.format
         let deep = f.bitDepth > 8
