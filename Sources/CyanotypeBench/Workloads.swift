@@ -194,4 +194,4 @@ struct JPEGRoundTrip: Workload {
 }
 
 let allWorkloads: [any Workload] = [ColorMatrixFloat(), FusedChain(), GaussianBlur(), BlurCrop(), PeakMemory(), JPEGRoundTrip(),
-                                    LUTApply(), Reductions(), InstafilterLooks()]
+                                    LUTApply(), Reductions(), InstafilterLooks(), VideoWorkloads()]

@@ -3,7 +3,7 @@ import Cyanotype
 
 // cyanotype-bench: the engine issue's workloads against reference tools, in one run.
 //   cyanotype-bench [--size WxH] [--runs N] [--quick] [--markdown] [--only key,key]
-// --quick runs each measurement once. Keys: matrix chain blur crop memory jpeg lut reduce insta.
+// --quick runs each measurement once. Keys: matrix chain blur crop memory jpeg lut reduce insta video.
 
 struct Options {
     var width = 6000, height = 4000
@@ -68,7 +68,9 @@ func runBench(_ o: Options) throws {
 
 do {
     let o = try Options.parse(CommandLine.arguments)
-    if let child = o.child {
+    if o.child == VideoWorkloads.memoryChildName {
+        try VideoWorkloads.memoryChild()
+    } else if let child = o.child {
         guard child == PeakMemory.childName else { throw BenchError("unknown child workload \(child)") }
         try PeakMemory.child(SyntheticImage(width: o.width, height: o.height))
     } else {
