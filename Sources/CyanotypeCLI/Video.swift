@@ -18,7 +18,7 @@ enum VideoCommand {
             OptionSpec("--interp", value: "MODE", help: "LUT interpolation: tetrahedral (default) or trilinear."),
             OptionSpec("--preset", value: "NAME", help: "Apply a named look after the filters and the LUT (see 'cyanotype preset list')."),
             OptionSpec("--intensity", value: "X", help: "Strength 0 to 1 (default 1) of --preset, or of --lut when there is no preset."),
-            OptionSpec("--codec", value: "CODEC", help: "h264 (default), hevc, av1, vp9, prores or ffv1."),
+            OptionSpec("--codec", value: "CODEC", help: "h264 (default), hevc, av1, vp9, prores (.mov), ffv1 or rawvideo (.mkv)."),
             OptionSpec("--crf", value: "N", help: "Quality for h264/hevc/av1/vp9, 0-63 (lower is better; default h264 18, hevc 22, av1/vp9 32)."),
             OptionSpec("--speed", value: "NAME", help: "The encoder's preset: x264/x265 ultrafast...veryslow (default medium), av1 0-13, vp9 -8..8, prores proxy/lt/standard/hq."),
             OptionSpec("--bit-depth", value: "BITS", help: "8 (default) or 10 bits per sample."),
@@ -97,6 +97,7 @@ enum VideoCommand {
         }
 
         if let frameText = args.value("frame") {
+            guard inputs.count == 1 else { throw .usage("--frame takes one input") }
             try poster(asset, at: frameText, output: output, args: args, maxSize: maxSize, apply: apply)
             return
         }

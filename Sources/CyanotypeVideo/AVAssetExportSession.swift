@@ -102,7 +102,7 @@ public final class AVAssetExportSession: @unchecked Sendable {
 
     // MARK: Cyanotype options (AVFoundation has no portable spelling for these)
 
-    /// The encoder (default: the preset's, H.264 for most).
+    /// The encoder (default: the preset's, H.264 for most; `.rawvideo` writes frames uncompressed).
     public var videoCodec: VideoCodec
     /// Constant rate factor of x264, x265, SVT-AV1 and VP9 (lower is better; default: the
     /// preset's, else the encoder's usual). Ignored by ProRes and FFV1.
@@ -147,7 +147,13 @@ public final class AVAssetExportSession: @unchecked Sendable {
     public static func exportPresets(compatibleWith asset: AVAsset) -> [String] { asset.isReadable ? allExportPresets() : [] }
 
     /// The file types this session can write.
-    public var supportedFileTypes: [AVFileType] { videoCodec == .prores || videoCodec == .ffv1 ? [.mov, .mkv] : [.mp4, .mov, .m4v, .mkv] }
+    public var supportedFileTypes: [AVFileType] {
+        switch videoCodec {
+        case .prores, .ffv1: return [.mov, .mkv]
+        case .rawvideo: return [.mkv]
+        default: return [.mp4, .mov, .m4v, .mkv]
+        }
+    }
 
     public var status: Status { lock.lock(); defer { lock.unlock() }; return storedStatus }
     /// 0 to 1 while exporting.
@@ -167,7 +173,9 @@ public final class AVAssetExportSession: @unchecked Sendable {
     public func exportAsynchronously(completionHandler handler: @escaping @Sendable () -> Void) {
         lock.lock()
         if storedStatus == .exporting || storedStatus == .waiting {
+            // One export at a time: a second request completes at once, changing nothing.
             lock.unlock()
+            Thread { handler() }.start()
             return
         }
         storedStatus = .waiting
@@ -195,11 +203,19 @@ public final class AVAssetExportSession: @unchecked Sendable {
 
     /// Exports and returns when done; throws `VideoError` (`.cancelled` after `cancelExport()`).
     public func export() async throws {
+        if status == .exporting || status == .waiting { throw VideoError.exportNotReady("an export is already running") }
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
             exportAsynchronously {
                 if let e = self.error { c.resume(throwing: e) } else { c.resume() }
             }
         }
+    }
+
+    /// Sets `outputURL` and `outputFileType`, then exports (the newer spelling, `export(to:as:)`).
+    public func export(to url: URL, as fileType: AVFileType) async throws {
+        outputURL = url
+        outputFileType = fileType
+        try await export()
     }
 
     /// Stops the export; the partial file is removed and `status` becomes `.cancelled`.

@@ -147,7 +147,7 @@ struct ExportTests {
     }
 
     @Test(.enabled(if: FF.available, "ffmpeg/ffprobe missing: scripts/setup.sh --test installs them"),
-          arguments: [(VideoCodec.h264, AVFileType.mp4), (.hevc, .mp4), (.av1, .mkv), (.vp9, .mkv), (.prores, .mov), (.ffv1, .mkv)])
+          arguments: [(VideoCodec.h264, AVFileType.mp4), (.hevc, .mp4), (.av1, .mkv), (.vp9, .mkv), (.prores, .mov), (.ffv1, .mkv), (.rawvideo, .mkv)])
     func everyEncoderWritesAReadableFile(codec: VideoCodec, type: AVFileType) async throws {
         guard codec.isAvailable else { return }
         let s = try Scratch()
@@ -155,13 +155,14 @@ struct ExportTests {
         try makeTestClip(input, width: 64, height: 64, fps: 10, frames: 5)
         try await runExport(AVURLAsset(url: input), to: output, type: type, codec: codec)
         let st = try FF.stream(output)
-        let names: [VideoCodec: String] = [.h264: "h264", .hevc: "hevc", .av1: "av1", .vp9: "vp9", .prores: "prores", .ffv1: "ffv1"]
+        let names: [VideoCodec: String] = [.h264: "h264", .hevc: "hevc", .av1: "av1", .vp9: "vp9", .prores: "prores", .ffv1: "ffv1",
+                                           .rawvideo: "rawvideo"]
         #expect(st["codec_name"] as? String == names[codec])
         #expect(try FF.frameTimes(output).count == 5)
         if codec == .prores {
             // ffprobe does not report ProRes colour tags; the QuickTime 'colr' atom says BT.709.
             #expect(try Data(contentsOf: output).range(of: Data("colrnclc".utf8) + Data([0, 1, 0, 1, 0, 1])) != nil)
-        } else if codec != .ffv1 {
+        } else if codec != .ffv1 && codec != .rawvideo {
             #expect(st["color_space"] as? String == "bt709")
             #expect(st["color_primaries"] as? String == "bt709")
         }

@@ -128,7 +128,19 @@ final class Demuxer: @unchecked Sendable {
             if rc == -EACCES { throw .cannotOpen(file: path, reason: averrorString(rc)) }
             throw .unrecognizedFormat(file: path, reason: averrorString(rc))
         }
-        fmt = opened
+        // (`fmt` is set last: a throwing init with every property set would run deinit, and
+        // close the context twice.)
+        // Sizes the header already states are checked before any frame is probed (and
+        // allocated) by avformat_find_stream_info.
+        for i in 0..<Int(opened.pointee.nb_streams) {
+            guard let p = opened.pointee.streams[i]?.pointee.codecpar?.pointee, p.codec_type == AVMEDIA_TYPE_VIDEO else { continue }
+            let w = Int(p.width), h = Int(p.height)
+            if w > maximumFrameSide || h > maximumFrameSide || w * h > maximumFramePixels {
+                var c: UnsafeMutablePointer<AVFormatContext>? = opened
+                avformat_close_input(&c)
+                throw .dimensionsTooLarge(file: path, width: w, height: h, limit: maximumFramePixels)
+            }
+        }
         let info = avformat_find_stream_info(opened, nil)
         if info < 0 {
             var c: UnsafeMutablePointer<AVFormatContext>? = opened
@@ -136,6 +148,7 @@ final class Demuxer: @unchecked Sendable {
             if cancel?.isSet == true { throw .cancelled }
             throw .unrecognizedFormat(file: path, reason: averrorString(info))
         }
+        fmt = opened
     }
 
     deinit {

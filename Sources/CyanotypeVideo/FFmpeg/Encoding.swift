@@ -19,6 +19,9 @@ public enum VideoCodec: String, Sendable, CaseIterable, CustomStringConvertible 
     /// FFV1, lossless (version 3, sliced, so it encodes on every core); RGB by default, so
     /// rendered pixels are kept exactly.
     case ffv1
+    /// Uncompressed 4:2:0 Y'CbCr (Matroska only): for piping into other tools, and for timing
+    /// the pipeline without an encoder.
+    case rawvideo
 
     /// The libavcodec encoder's name.
     public var encoderName: String {
@@ -29,6 +32,7 @@ public enum VideoCodec: String, Sendable, CaseIterable, CustomStringConvertible 
         case .vp9: return "libvpx-vp9"
         case .prores: return "prores_ks"
         case .ffv1: return "ffv1"
+        case .rawvideo: return "rawvideo"
         }
     }
     public var description: String { rawValue }
@@ -40,7 +44,7 @@ public enum VideoCodec: String, Sendable, CaseIterable, CustomStringConvertible 
         case .hevc: return 24
         case .av1: return 32
         case .vp9: return 32
-        case .prores, .ffv1: return nil
+        case .prores, .ffv1, .rawvideo: return nil
         }
     }
     /// Whether the encoder is present in this build of FFmpeg.
@@ -65,7 +69,7 @@ enum FrameStorage: Equatable {
         let deep = bitDepth > 8
         let f420 = CIYCbCrFormat(subsampling: .yuv420, bitDepth: deep ? 10 : 8, matrix: .itu709, range: .video, chromaLocation: .center)
         switch codec {
-        case .h264, .hevc, .av1, .vp9:
+        case .h264, .hevc, .av1, .vp9, .rawvideo:
             return .planar(f420, deep ? AV_PIX_FMT_YUV420P10LE : AV_PIX_FMT_YUV420P)
         case .prores:
             return .planar(CIYCbCrFormat(subsampling: .yuv422, bitDepth: 10, matrix: .itu709, range: .video, chromaLocation: .center),
@@ -169,6 +173,8 @@ final class VideoEncoder: @unchecked Sendable {
         case .prores:
             set("profile", c.speed.flatMap { ["proxy": "0", "lt": "1", "standard": "2", "hq": "3"][$0] } ?? "2")
             ctx.pointee.codec_tag = 0
+        case .rawvideo:
+            break
         case .ffv1:
             ctx.pointee.level = 3
             ctx.pointee.slices = 16
@@ -182,8 +188,7 @@ final class VideoEncoder: @unchecked Sendable {
         }
         let rc = avcodec_open2(ctx, codec, &opts)
         if rc < 0 {
-            var p: UnsafeMutablePointer<AVCodecContext>? = ctx
-            avcodec_free_context(&p)
+            // Every property is set, so deinit frees the context.
             throw .encodeFailed(file: file, reason: "\(c.codec.encoderName) would not open: \(averrorString(rc))")
         }
     }
@@ -211,7 +216,7 @@ final class VideoEncoder: @unchecked Sendable {
     /// Hands a frame back for reuse after `encode`.
     func recycle(_ f: Frame) {
         poolLock.lock(); defer { poolLock.unlock() }
-        if pool.count < 4 { pool.append(f) }
+        if pool.count < 2 { pool.append(f) }
     }
 
     /// The frame's planes as a buffer Cyanotype can render into (planar storage only).
@@ -271,7 +276,7 @@ final class Muxer: @unchecked Sendable {
         var cb = ctx.pointee.interrupt_callback
         let o = avio_open2(&pb, temporary.path, AVIO_FLAG_WRITE, &cb, nil)
         guard o >= 0 else {
-            avformat_free_context(ctx)
+            // Every property is set, so deinit (abort) frees the context.
             throw .encodeFailed(file: target.path, reason: "cannot write in \(dir.path): \(averrorString(o))")
         }
         ctx.pointee.pb = pb

@@ -8,7 +8,8 @@ import Foundation
 /// small audio packets ride along between them.
 final class BoundedQueue<T>: @unchecked Sendable {
     private let cond = NSCondition()
-    private var items: [(T, Bool)] = []
+    /// Popped slots are emptied at once, so a frame is released as soon as it is taken.
+    private var items: [(T, Bool)?] = []
     private var head = 0
     private var counted = 0
     private let capacity: Int
@@ -32,9 +33,11 @@ final class BoundedQueue<T>: @unchecked Sendable {
         cond.lock(); defer { cond.unlock() }
         while head == items.count && !closed && !aborted { cond.wait() }
         if aborted || head == items.count { return nil }
-        let (item, counts) = items[head]
+        guard let (item, counts) = items[head] else { return nil }
+        items[head] = nil
         head += 1
-        if head > 64 && head * 2 > items.count { items.removeFirst(head); head = 0 }
+        if head == items.count { items.removeAll(keepingCapacity: true); head = 0 }
+        else if head > 64 && head * 2 > items.count { items.removeFirst(head); head = 0 }
         if counts { counted -= 1 }
         cond.broadcast()
         return item
@@ -58,7 +61,7 @@ struct ExportSettings {
     var fastStart: Bool
     var threads: Int
     /// Frames in flight between decoding and filtering.
-    var queueDepth: Int = 3
+    var queueDepth: Int = 2
 }
 
 /// Decode -> compose (the handler, then a render into the encoder's frame) -> encode + mux,
@@ -115,7 +118,7 @@ final class ExportPipeline: @unchecked Sendable {
         try muxer.writeHeader(fastStart: settings.fastStart)
 
         let decoded = BoundedQueue<SupplyItem>(capacity: settings.queueDepth)
-        let rendered = BoundedQueue<EncodeItem>(capacity: 2)
+        let rendered = BoundedQueue<EncodeItem>(capacity: 1)
         let stop: @Sendable () -> Void = { decoded.abort(); rendered.abort() }
         let group = DispatchGroup()
         let supply = self.supply
