@@ -28,6 +28,11 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // The text stack: fontconfig (fonts by name and coverage), FriBidi, HarfBuzz, FreeType.
+        .systemLibrary(name: "CText", pkgConfig: "harfbuzz freetype2 fontconfig fribidi",
+                       providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev", "libfribidi-dev"])]),
+        // Animated GIF (giflib; CWebP also links libwebp's demuxer and animation encoder).
+        .systemLibrary(name: "CGif", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         // libtiff behind non-variadic C calls that return error codes (TIFFSetField/TIFFGetField
         // are variadic, which Swift cannot call).
         // ... and libjpeg's scanline encoder (its errors longjmp, which must stay in C).
@@ -36,15 +41,17 @@ let package = Package(
         .target(name: "CCyanotypeKernels"),
         // Row loops of planar Y'CbCr reads and writes (CIPlanarImageBuffer), for video frames.
         .target(name: "CCyanotypeYCbCr"),
-        // Byte-level decoders and encoders: files in, interleaved 8/16-bit pixels out, and back.
+        // Byte-level decoders and encoders: files in, interleaved 8/16-bit pixels out, and back;
+        // EXIF reading and every lcms2 call (ICC profiles) live here. Cyanotype imports it
+        // internally: users of `import Cyanotype` do not see it.
         .target(
             name: "CyanotypeCodecs",
-            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif"],
+            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif", "CGif"],
             swiftSettings: tunedSwift),
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(
             name: "Cyanotype",
-            dependencies: ["CyanotypeCodecs", "CLCMS2", "CCyanotypeKernels", "CCyanotypeYCbCr"],
+            dependencies: ["CyanotypeCodecs", "CCyanotypeKernels", "CCyanotypeYCbCr", "CText"],
             swiftSettings: tunedSwift),
         // Debian's FFmpeg libraries in process (demux, decode, encode, mux), and the few C
         // helpers Swift needs around them (macro constants, frame planes, the cancel hook).
@@ -64,18 +71,18 @@ let package = Package(
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeCLI",
-            dependencies: ["Cyanotype", "Instafilter", "CyanotypeVideo"],
+            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter", "CyanotypeVideo"],
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeBench",
-            dependencies: ["Cyanotype", "Instafilter", "CyanotypeVideo"],
+            dependencies: ["Cyanotype", "Instafilter", "CyanotypeCodecs", "CyanotypeVideo"],
             swiftSettings: tunedSwift),
         .testTarget(name: "CyanotypeCodecsTests", dependencies: ["CyanotypeCodecs"]),
-        .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype"], exclude: ["Fixtures"]),
+        .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype", "CyanotypeCodecs"], exclude: ["Fixtures"]),
         .testTarget(name: "InstafilterTests", dependencies: ["Instafilter"]),
         .testTarget(name: "CyanotypeVideoTests", dependencies: ["CyanotypeVideo", "Cyanotype"]),
         // End-to-end tests of the command-line tool: they run the built `cyanotype` binary.
-        .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "Cyanotype"]),
+        .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "Cyanotype", "CyanotypeCodecs"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,8 +5,11 @@ set -e
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 # The reference tools the benchmark times in the same run.
-for tool in vips:libvips-tools ffmpeg:ffmpeg djpeg:libjpeg-turbo-progs; do
-    command -v "${tool%%:*}" >/dev/null 2>&1 || { echo "bench: installing ${tool#*:}" >&2; apt-get install -y -qq --no-install-recommends "${tool#*:}" >/dev/null; }
+for tool in vips:libvips-tools ffmpeg:ffmpeg djpeg:libjpeg-turbo-progs convert:imagemagick; do
+    # (`convert` must be ImageMagick's: some machines carry a stand-in of that name.)
+    { command -v "${tool%%:*}" >/dev/null 2>&1 && { [ "${tool%%:*}" != convert ] || convert -version 2>/dev/null | grep -q ImageMagick; }; } || { echo "bench: installing ${tool#*:}" >&2; apt-get install -y -qq --no-install-recommends "${tool#*:}" >/dev/null; }
 done
+# The command-line tool too: the LUT rows time `cyanotype lut info` and `apply --lut`.
+CYANOTYPE_TUNED=$(scripts/tuned.sh) swift build -c release --product cyanotype >&2
 CYANOTYPE_TUNED=$(scripts/tuned.sh) swift build -c release --product cyanotype-bench >&2
 exec .build/release/cyanotype-bench "$@"

@@ -380,7 +380,7 @@ int cy_tiff_encode(const void *pixels, uint32_t width, uint32_t height, int chan
     *out = NULL;
     *outLength = 0;
     char msg[256] = {0};
-    if (!pixels || width == 0 || height == 0 || (channels != 3 && channels != 4) ||
+    if (!pixels || width == 0 || height == 0 || (channels < 1 || channels > 4) ||
         (bits != 8 && bits != 16 && bits != 32) || (compression != 1 && compression != 5 && compression != 8) ||
         orientation < 1 || orientation > 8) {
         snprintf(message, messageLength, "unsupported TIFF encoding parameters");
@@ -404,13 +404,14 @@ int cy_tiff_encode(const void *pixels, uint32_t width, uint32_t height, int chan
     TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, (uint16_t)channels);
     TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, (uint16_t)bps);
     TIFFSetField(t, TIFFTAG_SAMPLEFORMAT, (uint16_t)(bits == 32 ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT));
-    TIFFSetField(t, TIFFTAG_PHOTOMETRIC, (uint16_t)PHOTOMETRIC_RGB);
+    // 1 or 2 channels: grey (and alpha), 3 or 4: RGB (and alpha).
+    TIFFSetField(t, TIFFTAG_PHOTOMETRIC, (uint16_t)(channels <= 2 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB));
     TIFFSetField(t, TIFFTAG_PLANARCONFIG, (uint16_t)PLANARCONFIG_CONTIG);
     TIFFSetField(t, TIFFTAG_ORIENTATION, (uint16_t)orientation);
     TIFFSetField(t, TIFFTAG_COMPRESSION, (uint16_t)compression);
     if (compression != 1)
         TIFFSetField(t, TIFFTAG_PREDICTOR, (uint16_t)(bits == 32 ? PREDICTOR_FLOATINGPOINT : PREDICTOR_HORIZONTAL));
-    if (channels == 4) {
+    if (channels == 2 || channels == 4) {
         uint16_t extra = EXTRASAMPLE_UNASSALPHA;
         TIFFSetField(t, TIFFTAG_EXTRASAMPLES, (uint16_t)1, &extra);
     }
@@ -441,4 +442,110 @@ int cy_tiff_encode(const void *pixels, uint32_t width, uint32_t height, int chan
     *out = m.buf;
     *outLength = m.size;
     return CY_TIFF_OK;
+}
+
+// MARK: - Multi-page TIFF
+
+int cy_tiff_set_directory(cy_tiff_reader *r, uint32_t index) {
+    if (!r->tif) return CY_TIFF_ERR_OPEN;
+    if (!TIFFSetDirectory(r->tif, (tdir_t)index)) {
+        if (!r->message[0]) snprintf(r->message, sizeof r->message, "page %u cannot be read", index + 1);
+        return CY_TIFF_ERR_OPEN;
+    }
+    return CY_TIFF_OK;
+}
+
+struct cy_tiff_writer {
+    memout m;
+    TIFF *t;
+    char msg[256];
+};
+
+cy_tiff_writer *cy_tiff_writer_create(void) {
+    pthread_once(&quietOnce, quietGlobal);
+    cy_tiff_writer *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    TIFFOpenOptions *o = TIFFOpenOptionsAlloc();
+    if (!o) { free(w); return NULL; }
+    TIFFOpenOptionsSetErrorHandlerExtR(o, onError, w->msg);
+    TIFFOpenOptionsSetWarningHandlerExtR(o, onWarning, NULL);
+    w->t = TIFFClientOpenExt("data", "wm", (thandle_t)&w->m, wRead, wWrite, wSeek, wClose, wSize, wMap, wUnmap, o);
+    TIFFOpenOptionsFree(o);
+    if (!w->t) { free(w->m.buf); free(w); return NULL; }
+    return w;
+}
+
+int cy_tiff_writer_add_page(cy_tiff_writer *w, const void *pixels, uint32_t width, uint32_t height, int channels, int bits,
+                            int compression, int orientation, const void *icc, uint32_t iccLength, double dpi,
+                            int pageNumber, int pageCount, char *message, size_t messageLength) {
+    if (!w || !w->t || !pixels || width == 0 || height == 0 || channels < 1 || channels > 4 ||
+        (bits != 8 && bits != 16 && bits != 32) || (compression != 1 && compression != 5 && compression != 8) ||
+        orientation < 1 || orientation > 8) {
+        snprintf(message, messageLength, "unsupported TIFF encoding parameters");
+        return CY_TIFF_ERR_ARG;
+    }
+    TIFF *t = w->t;
+    TIFFSetField(t, TIFFTAG_IMAGEWIDTH, width);
+    TIFFSetField(t, TIFFTAG_IMAGELENGTH, height);
+    TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, (uint16_t)channels);
+    TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, (uint16_t)bits);
+    TIFFSetField(t, TIFFTAG_SAMPLEFORMAT, (uint16_t)(bits == 32 ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT));
+    TIFFSetField(t, TIFFTAG_PHOTOMETRIC, (uint16_t)(channels <= 2 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB));
+    TIFFSetField(t, TIFFTAG_PLANARCONFIG, (uint16_t)PLANARCONFIG_CONTIG);
+    TIFFSetField(t, TIFFTAG_ORIENTATION, (uint16_t)orientation);
+    TIFFSetField(t, TIFFTAG_COMPRESSION, (uint16_t)compression);
+    if (compression != 1)
+        TIFFSetField(t, TIFFTAG_PREDICTOR, (uint16_t)(bits == 32 ? PREDICTOR_FLOATINGPOINT : PREDICTOR_HORIZONTAL));
+    if (channels == 2 || channels == 4) {
+        uint16_t extra = EXTRASAMPLE_UNASSALPHA;
+        TIFFSetField(t, TIFFTAG_EXTRASAMPLES, (uint16_t)1, &extra);
+    }
+    if (icc && iccLength) TIFFSetField(t, TIFFTAG_ICCPROFILE, iccLength, icc);
+    if (dpi > 0) {
+        TIFFSetField(t, TIFFTAG_XRESOLUTION, (float)dpi);
+        TIFFSetField(t, TIFFTAG_YRESOLUTION, (float)dpi);
+        TIFFSetField(t, TIFFTAG_RESOLUTIONUNIT, (uint16_t)RESUNIT_INCH);
+    }
+    if (pageCount > 1) {
+        TIFFSetField(t, TIFFTAG_SUBFILETYPE, (uint32_t)FILETYPE_PAGE);
+        TIFFSetField(t, TIFFTAG_PAGENUMBER, (uint16_t)pageNumber, (uint16_t)pageCount);
+    }
+    TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(t, 0));
+    size_t rowBytes = (size_t)width * channels * (bits / 8);
+    uint8_t *row = malloc(rowBytes);  // libtiff may modify the row it is given (predictor)
+    int rc = row ? CY_TIFF_OK : CY_TIFF_ERR_NOMEM;
+    for (uint32_t y = 0; rc == CY_TIFF_OK && y < height; y++) {
+        memcpy(row, (const uint8_t *)pixels + (size_t)y * rowBytes, rowBytes);
+        if (TIFFWriteScanline(t, row, y, 0) < 0) rc = CY_TIFF_ERR_WRITE;
+    }
+    free(row);
+    if (rc == CY_TIFF_OK && !TIFFWriteDirectory(t)) rc = CY_TIFF_ERR_WRITE;
+    if (w->m.failed) rc = CY_TIFF_ERR_NOMEM;
+    if (rc != CY_TIFF_OK) snprintf(message, messageLength, "%s", w->msg[0] ? w->msg : "the TIFF writer failed");
+    return rc;
+}
+
+int cy_tiff_writer_finish(cy_tiff_writer *w, void **out, size_t *outLength, char *message, size_t messageLength) {
+    *out = NULL;
+    *outLength = 0;
+    if (!w) return CY_TIFF_ERR_ARG;
+    TIFFClose(w->t);
+    w->t = NULL;
+    int rc = w->m.failed ? CY_TIFF_ERR_NOMEM : (w->m.size == 0 ? CY_TIFF_ERR_WRITE : CY_TIFF_OK);
+    if (rc != CY_TIFF_OK) {
+        snprintf(message, messageLength, "%s", w->msg[0] ? w->msg : "the TIFF writer failed");
+        free(w->m.buf);
+    } else {
+        *out = w->m.buf;
+        *outLength = w->m.size;
+    }
+    free(w);
+    return rc;
+}
+
+void cy_tiff_writer_destroy(cy_tiff_writer *w) {
+    if (!w) return;
+    if (w->t) TIFFClose(w->t);
+    free(w->m.buf);
+    free(w);
 }

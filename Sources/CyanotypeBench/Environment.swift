@@ -41,6 +41,14 @@ final class BenchEnvironment {
 
     func file(_ name: String) -> URL { dir.appendingPathComponent(name) }
 
+    /// The `cyanotype` command-line tool built beside this benchmark (same configuration),
+    /// or nil when it is not there.
+    let commandLineTool: String? = {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let cli = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("cyanotype").path
+        return FileManager.default.isExecutableFile(atPath: cli) ? cli : nil
+    }()
+
     /// The test image as raw RGBA bytes (for ffmpeg) and as vips' native `.v` (for vips).
     private(set) lazy var rawFile: Result<URL, Error> = Result {
         let url = file("in.rgba")

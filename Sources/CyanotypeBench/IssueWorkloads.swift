@@ -1,5 +1,6 @@
 import Foundation
 import Cyanotype
+import CyanotypeCodecs
 import Instafilter
 
 // Speed targets of the LUT (4), reduction (7) and Instafilter (6) issues, measured the same
@@ -67,7 +68,7 @@ struct LUTApply: Workload {
             env.notes.append("4 lut: ffmpeg missing")
             rows.append(Row(workload: "4 JPEG -> LUT -> JPEG q90", ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
                             reference: "(ffmpeg missing)", referenceValue: nil, target: .ratioAtMost(1.0 / 3)))
-            return rows
+            return rows + (try lutFiles(env, lut: lut, input: input, ffmpeg: "ffmpeg"))
         }
         let ff = "ffmpeg -v error -y"
         let lut3d = "-vf lut3d=file=lut.cube:interp=tetrahedral"
@@ -87,6 +88,38 @@ struct LUTApply: Workload {
         let pngDiff = try maxChannelDifference(env.file("lut-ours.png"), env.file("lut-ffmpeg.png"))
         rows.append(Row(workload: "4 max |diff| ours vs ffmpeg, PNG -> LUT -> PNG", ours: .levels(pngDiff.max), megapixels: nil,
                         reference: String(format: "mean %.3f", pngDiff.mean), referenceValue: nil, target: .valueAtMost(1, "level")))
+        rows += try lutFiles(env, lut: lut, input: input, ffmpeg: ff)
+        return rows
+    }
+
+    /// The 64^3 LUT as files on disk: parsed in process (.cube and .3dl), and through the
+    /// command-line tool (`lut info`; `apply --lut` beside ffmpeg's `lut3d=file=`, taking turns).
+    func lutFiles(_ env: BenchEnvironment, lut: LUT, input: URL, ffmpeg ff: String) throws -> [Row] {
+        let cube = env.file("lut.cube"), threeDL = env.file("lut.3dl")
+        try lut.threeDLData(outputBitDepth: 16).write(to: threeDL)
+        let kB = { (u: URL) in ((try? FileManager.default.attributesOfItem(atPath: u.path)[.size] as? Int) ?? 0) / 1000 }
+        // Each read parses the file again (LUT(contentsOf:) does not go through the LUT file cache).
+        let parse = try bestOfInterleaved(max(env.runs, 5), [{ _ = try LUT(contentsOf: cube, maximumSize: 256) },
+                                                              { _ = try LUT(contentsOf: threeDL, maximumSize: 256) }])
+        var rows = [Row(workload: "4 parse 64^3 .cube (\(kB(cube)) kB), in process", ours: .time(parse[0]), oursCPU: parse[0].cpu, megapixels: nil,
+                        reference: "30 ms budget", referenceValue: .seconds(0.030), target: .ratioAtMost(1)),
+                    Row(workload: "4 parse 64^3 .3dl 16-bit (\(kB(threeDL)) kB), in process", ours: .time(parse[1]), oursCPU: parse[1].cpu,
+                        megapixels: nil, reference: "30 ms budget", referenceValue: .seconds(0.030), target: .ratioAtMost(1))]
+        guard let cli = env.commandLineTool else {
+            env.notes.append("4 lut: the cyanotype tool is not beside cyanotype-bench (scripts/bench.sh builds it): CLI rows skipped")
+            return rows
+        }
+        try LUT.identity(size: 2).cubeData().write(to: env.file("tiny.cube"))
+        let info = try Shell.timeInterleaved(["\(cli) lut info lut.cube", "\(cli) lut info tiny.cube"], runs: max(env.runs, 5), in: env.dir)
+        rows.append(Row(workload: "4 cyanotype lut info, 64^3 .cube", ours: .time(info[0]), oursCPU: info[0].cpu, megapixels: nil,
+                        reference: "same, 2^3 .cube (start-up)", referenceValue: .time(info[1]), referenceCPU: info[1].cpu, target: .info))
+        guard Shell.available("ffmpeg") else { return rows }
+        let t = try Shell.timeInterleaved(["\(cli) apply \(input.path) --lut lut.cube -q 90 -o lut-cli.jpg",
+                                           "\(ff) -i \(input.path) -vf lut3d=file=lut.cube:interp=tetrahedral -q:v 2 lut-ffmpeg-file.jpg"],
+                                          runs: env.runs, in: env.dir)
+        rows.append(Row(workload: "4 JPEG -> 64^3 .cube file -> JPEG q90 (cyanotype apply --lut)", ours: .time(t[0]), oursCPU: t[0].cpu,
+                        megapixels: env.image.megapixels, reference: "ffmpeg lut3d=file= tetrahedral -q:v 2", referenceValue: .time(t[1]),
+                        referenceCPU: t[1].cpu, target: .ratioAtMost(1.0 / 3)))
         return rows
     }
 }
@@ -159,6 +192,46 @@ struct InstafilterLooks: Workload {
         rows.append(Row(workload: "6 export 12 MP JPEG, Clarendon + grain -> JPEG q90", ours: .time(export), oursCPU: export.cpu,
                         megapixels: big.megapixels, reference: "ours, JPEG decode + encode q90", referenceValue: .time(plain),
                         referenceCPU: plain.cpu, target: .ratioAtMost(2)))
+        return rows
+    }
+}
+
+/// 16 bits exact (#17): a 16-bit PNG and TIFF holding every code of each channel, rendered to
+/// RGBA16 through a filter (the float path, premultiplied) and written back as 16-bit files:
+/// how many values differ from the file's (0 is the goal); and the speed of a 24 MP RGBA16 render.
+struct SixteenBit: Workload {
+    let key = "16bit"
+    func run(_ env: BenchEnvironment) throws -> [Row] {
+        let n = 65536
+        var v = [UInt16](repeating: 0, count: n * 4)
+        for i in 0..<n {
+            v[4 * i] = UInt16(i); v[4 * i + 1] = UInt16(65535 - i)
+            v[4 * i + 2] = UInt16(truncatingIfNeeded: i &* 40503); v[4 * i + 3] = 65535
+        }
+        var rows = [Row]()
+        for format in [CyanotypeCodecs.ImageFileFormat.png, .tiff] {
+            let file = try v.withUnsafeBufferPointer { try ImageCodecs.encode(rgba16: $0, width: 256, height: 256, hasAlpha: false, format: format, options: EncodeOptions()) }
+            let img = try CIImage.read(data: file).applyingFilter("CIColorClamp")
+            let r = try env.context.renderToData(img, from: img.extent, format: .RGBA16, premultiplied: true).data
+            var off = r.withUnsafeBytes { raw in zip(raw.bindMemory(to: UInt16.self), v).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) } }
+            let back = try ImageCodecs.decode(try env.context.encode(img, as: format == .png ? .png : .tiff, depth: 16))
+            off += zip(back.pixels16, v).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) }
+            rows.append(Row(workload: "7 16-bit \(format.rawValue.uppercased()), all 65536 codes -> RGBA16 and a 16-bit write: values off",
+                            ours: .count(off), megapixels: nil, reference: "of \(2 * 4 * n)", referenceValue: nil, target: .valueAtMost(0, "values")))
+        }
+        // Speed: the test image as RGBA16 through a colour clamp to RGBA16 (encoding exactly).
+        let img = env.image
+        let words = env.rgba8.withUnsafeBytes { raw in raw.bindMemory(to: UInt8.self).map { UInt16($0) &* 257 } }
+        let src = CIImage(bitmapData: words.withUnsafeBytes { Data($0) }, bytesPerRow: img.width * 8, size: img.extent.size, format: .RGBA16, colorSpace: env.sRGB)
+        let out = UnsafeMutableRawPointer.allocate(byteCount: img.width * img.height * 8, alignment: 64)
+        defer { out.deallocate() }
+        out.initializeMemory(as: UInt8.self, repeating: 0, count: img.width * img.height * 8)
+        let recipe = src.applyingFilter("CIColorClamp")
+        let t = try bestOf(env.runs) {
+            try env.context.renderChecked(recipe, toBitmap: out, rowBytes: img.width * 8, bounds: img.extent, format: .RGBA16, colorSpace: env.sRGB)
+        }
+        rows.append(Row(workload: "7 RGBA16 sRGB -> colour clamp -> RGBA16", ours: .time(t), oursCPU: t.cpu, megapixels: img.megapixels,
+                        reference: "-", referenceValue: nil, target: .info))
         return rows
     }
 }

@@ -6,17 +6,20 @@ enum Quantity {
     case bytes(Int)
     /// A difference in 8-bit levels.
     case levels(Int)
+    /// How many values (samples) something holds for.
+    case count(Int)
 
     static func time(_ t: Timing) -> Quantity { .seconds(t.wall) }
 
     var value: Double {
-        switch self { case .seconds(let s): return s; case .bytes(let b): return Double(b); case .levels(let l): return Double(l) }
+        switch self { case .seconds(let s): return s; case .bytes(let b): return Double(b); case .levels(let l): return Double(l); case .count(let n): return Double(n) }
     }
     var text: String {
         switch self {
         case .seconds(let s): return s < 0.1 ? String(format: "%.1f ms", s * 1000) : String(format: "%.3f s", s)
         case .bytes(let b): return String(format: "%.0f MB", Double(b) / 1e6)
         case .levels(let l): return "\(l) level\(l == 1 ? "" : "s")"
+        case .count(let n): return "\(n) value\(n == 1 ? "" : "s")"
         }
     }
 }
@@ -79,7 +82,7 @@ struct Row {
 
     static let headers = ["Workload", "Ours", "CPU s", "MP/s", "Reference", "Ref", "Ref CPU s", "Ratio", "CPU ratio", "Target", "Result"]
     var cells: [String] {
-        let cpu = { (c: Double?) in c.map { String(format: "%.2f", $0) } ?? "-" }
+        let cpu = { (c: Double?) in c.map { String(format: $0 < 0.1 ? "%.4f" : "%.2f", $0) } ?? "-" }
         return [workload, ours.text, cpu(oursCPU), throughput.map { String(format: "%.0f", $0) } ?? "-", reference,
          referenceValue?.text ?? "-", cpu(referenceCPU), ratio.map { String(format: "%.3f", $0) } ?? "-",
          cpuRatio.map { String(format: "%.3f", $0) } ?? "-", target.text,

@@ -194,4 +194,5 @@ struct JPEGRoundTrip: Workload {
 }
 
 let allWorkloads: [any Workload] = [ColorMatrixFloat(), FusedChain(), GaussianBlur(), BlurCrop(), PeakMemory(), JPEGRoundTrip(),
-                                    LUTApply(), Reductions(), InstafilterLooks(), VideoWorkloads()]
+                                    LUTApply(), Reductions(), InstafilterLooks(), TextParagraph(), AnimatedGIFLook(), SixteenBit(),
+                                    VideoWorkloads()]

@@ -2,11 +2,11 @@ import Cyanotype
 import Foundation
 import Instafilter
 
-/// The filters of a command line in order, then the LUT, then the preset, plus the optional
-/// downscale, applied to one image.
-struct Pipeline: Sendable {
-    let filters: [ResolvedFilter]
-    let maxSize: Int?
+/// What happens to one image, in order: crop, rotate, flip, flop; the filters; the LUT; the
+/// preset; then resizing (--resize/--thumbnail, then the --max-size cap).
+struct Pipeline: @unchecked Sendable {
+    var geometry = GeometryOptions()
+    var filters: [ResolvedFilter] = []
     /// A 3D LUT (`--lut`), read once, applied after the filters and before the preset.
     var lut: LUT? = nil
     var interpolation: LUTInterpolation = .tetrahedral
@@ -15,80 +15,133 @@ struct Pipeline: Sendable {
     /// A named look (Instafilter), applied after the filters, at its intensity.
     var preset: BaseFilter? = nil
 
-    /// Applies every filter in order. A filter that is not a geometry adjustment keeps the
-    /// image's extent (a blur does not grow the picture; a generator fills it), then the
-    /// image is downscaled with CILanczosScaleTransform if its long edge is above `maxSize`.
+    /// Whether the result may have clear parts where an opaque input had none (a rotation by
+    /// an odd angle, a filter): an opaque input is then flattened onto the background.
+    var uncovers: Bool { geometry.uncoversPixels || !filters.isEmpty || preset != nil || geometry.edges == .transparent }
+
     func run(on input: CIImage) throws(CLIError) -> CIImage {
-        var image = input
-        for f in filters {
-            let before = image.extent
-            var out = try f.apply(to: image)
-            if !f.descriptor.categories.contains(kCICategoryGeometryAdjustment), !before.isInfinite,
-               out.extent.isInfinite || out.extent.contains(before) {
-                out = out.cropped(to: before)
-            }
-            image = out
-        }
+        var image = try geometry.applyBeforeFilters(input)
+        for f in filters { image = try apply(f, to: image) }
         if let lut { image = image.applyingLUT(lut, interpolation: interpolation, intensity: lutIntensity) }
         if let preset { image = preset.apply(to: image) }
-        if let maxSize, !image.extent.isInfinite {
-            let long = max(image.extent.width, image.extent.height)
-            if long > CGFloat(maxSize) {
-                let scale = CGFloat(maxSize) / long
-                guard let lanczos = CIFilter(name: "CILanczosScaleTransform") else {
-                    throw .failure("CILanczosScaleTransform is not available in this build")
-                }
-                lanczos.setValue(image, forKey: kCIInputImageKey)
-                lanczos.setValue(NSNumber(value: Double(scale)), forKey: kCIInputScaleKey)
-                lanczos.setValue(NSNumber(value: 1.0), forKey: kCIInputAspectRatioKey)
-                do { image = try lanczos.makeOutputImage() } catch { throw .failure(error.description) }
-            }
+        return try geometry.applyAfterFilters(image)
+    }
+
+    /// One filter, as the tool runs it (the library keeps Core Image's semantics): a filter
+    /// that reads past the edges sees the `--edges` extension of the picture, so borders stay
+    /// solid; a filter that is not a geometry adjustment keeps the picture's extent (a blur does
+    /// not grow it).
+    func apply(_ f: ResolvedFilter, to image: CIImage) throws(CLIError) -> CIImage {
+        let before = image.extent
+        let natural = try f.apply(to: image)
+        guard f.takesImage, f.values[kCIInputImageKey] == nil, !before.isInfinite, !before.isEmpty else { return natural }
+        let edges = geometry.edges
+        if f.descriptor.categories.contains(kCICategoryGeometryAdjustment) {
+            // Resampling that keeps the picture a rectangle reads the extension at its edges;
+            // one that turns or bends it (a rotation, a perspective) leaves its corners clear.
+            guard edges != .transparent, f.keepsRectangle, !natural.extent.isInfinite, !natural.extent.isEmpty else { return natural }
+            return try f.apply(to: edges.extend(image)).cropped(to: natural.extent)
         }
-        return image
+        guard natural.extent.isInfinite || natural.extent.contains(before) else { return natural }
+        var out = natural
+        if edges != .transparent && (f.readsPastEdges || natural.extent != before) {
+            let extended = try f.apply(to: edges.extend(image))
+            if extended.extent.isInfinite || extended.extent.contains(before) { out = extended }
+        }
+        return out.cropped(to: before)
+    }
+}
+
+extension ResolvedFilter {
+    /// Neighbourhood filters: blurs, sharpening, stylize and distortion effects.
+    var readsPastEdges: Bool {
+        let c = descriptor.categories
+        return c.contains(kCICategoryBlur) || c.contains(kCICategorySharpen) || c.contains(kCICategoryStylize)
+            || c.contains(kCICategoryDistortionEffect)
+    }
+
+    /// Geometry filters whose output is an upright rectangle (scaling, cropping, straightening).
+    var keepsRectangle: Bool {
+        switch descriptor.name {
+        case "CILanczosScaleTransform", "CIBicubicScaleTransform", "CICrop", "CIStraightenFilter", "CIPerspectiveCorrection":
+            return true
+        case "CIAffineTransform":
+            guard let t = values[kCIInputTransformKey] as? CGAffineTransform else { return true }
+            return (t.b == 0 && t.c == 0) || (t.a == 0 && t.d == 0)
+        default:
+            return false
+        }
     }
 }
 
 /// Options shared by `apply` and `batch`, read once from the command line.
 struct ApplyOptions {
     let pipeline: Pipeline
-    let format: String?
-    let settings: EncodeSettings
+    let output: OutputOptions
     let explain: Bool
     /// Paths of images named inside filter specs: never overwritten.
     let specImagePaths: [String]
 
-    static let table: [OptionSpec] = [
+    static let pipelineTable: [OptionSpec] = [
         OptionSpec("--output", short: "-o", value: "OUTPUT", help: "Where to write (a file, '-' for stdout; a folder for batch)."),
         OptionSpec("--filter", short: "-f", value: "SPEC", repeatable: true,
                    help: "A filter and its inputs, e.g. 'gaussianBlur radius=4'; applied in order."),
-        OptionSpec("--quality", short: "-q", value: "Q", help: "JPEG/WebP quality 0-100 (default 90)."),
-        OptionSpec("--max-size", value: "PX", help: "Downscale (Lanczos) so the long edge is at most PX; never upscales."),
-        OptionSpec("--format", value: "FMT", help: "jpeg, png, webp, tiff, heic or avif (default: from the output name; png for '-')."),
-        OptionSpec("--depth", value: "BITS", help: "8 or 16 bits per sample (16: PNG and TIFF only)."),
-        OptionSpec("--explain", help: "Print the render plan (CIContext.explain) instead of writing."),
+        OptionSpec("--crop", value: "WxH+X+Y", help: "Keep a W x H box whose top-left corner is X, Y pixels from the top left (or from the --gravity edge)."),
+        OptionSpec("--rotate", value: "DEG", help: "Turn clockwise: 90, 180, 270 move pixels exactly; other angles resample, corners get --background."),
+        OptionSpec("--flip", help: "Mirror top to bottom."),
+        OptionSpec("--flop", help: "Mirror left to right."),
+        OptionSpec("--resize", value: "GEOM", help: "50%, 800x600 (fit inside), 800x600^ (fill, then crop by --gravity), 800x600! (exact), 800x, x600; > only shrinks, < only enlarges."),
+        OptionSpec("--thumbnail", value: "SIZE", help: "A square SIZE x SIZE (or WxH) thumbnail: fill, then crop by --gravity (default center)."),
+        OptionSpec("--max-size", value: "PX", help: "Downscale so the long edge is at most PX; never upscales."),
+        OptionSpec("--gravity", value: "G", help: "Where a crop sits: northwest, north, northeast, west, center, east, southwest, south, southeast."),
+        OptionSpec("--edges", value: "MODE", help: "What filters and resizing read past the edges: clamp (default: edge pixels repeated), mirror, transparent (Core Image's own: borders fade)."),
+        OptionSpec("--auto-orient", help: "Turn the pixels upright from the EXIF orientation (the default)."),
+        OptionSpec("--no-auto-orient", help: "Keep the pixels as stored (the orientation tag is kept)."),
         OptionSpec("--lut", value: "FILE", help: "Apply a 3D LUT after the filters: .cube, .3dl, a LUT image, or a built-in look name."),
-        OptionSpec("--lut-layout", value: "LAYOUT", help: "How a LUT image is laid out: tiles, hald or strip (default: from its shape)."),
+        OptionSpec("--lut-layout", value: "LAYOUT", help: "How a LUT image is laid out: tiles, hald or strip (default: from its shape and pixels)."),
         OptionSpec("--interp", value: "MODE", help: "LUT interpolation: tetrahedral (default) or trilinear."),
         OptionSpec("--preset", value: "NAME", help: "Apply a named look after the filters and the LUT (see 'cyanotype preset list')."),
         OptionSpec("--intensity", value: "X", help: "Strength 0 to 1 (default 1) of --preset, or of --lut when there is no preset."),
+        OptionSpec("--pixel-limit", value: "N", help: "The largest picture read or made, in pixels (default about 268 million read, 1 billion made)."),
     ]
 
-    static let specNotes = """
+    static let table: [OptionSpec] = pipelineTable + OutputOptions.table
+        + [OptionSpec("--explain", help: "Print the render plan instead of writing.")]
+
+    /// How a filter SPEC is written: every command that takes `--filter` shows it.
+    static let specSyntaxNotes = """
         SPEC is one shell word: a filter name then key=value pairs. Names and keys are Core Image's
         (CIGaussianBlur inputRadius=4) or short (gaussianBlur radius=4). Values: numbers, true/false,
         vectors [x y] [x y z w], colours [r g b a] or #rrggbb[aa], transforms [a b c d tx ty],
-        images by path, strings in double quotes ("hello world", \\" for a quote).
-        See 'cyanotype filters' and 'cyanotype describe NAME'.
-
-        Order: the filters in the order given, then the LUT, then the preset, then --max-size.
-        --lut FILE is read once (batch shares it across every file); a .cube/.3dl file, or a PNG,
-        JPEG or WebP LUT image (tiles: 512x512 for 64^3; strip: N^2 x N or N x N^2; hald: pass
-        --lut-layout hald, square images read as tiles otherwise). When no file of that name
-        exists, FILE may name a built-in look: \(LUTConfiguration.shared.lookNames.joined(separator: ", ")).
-        --intensity applies to --preset when there is one, otherwise to --lut.
+        images by path, strings in double quotes ("hello world", \\" for a quote). A number outside
+        the input's range is brought inside it, with a warning. See 'cyanotype filters' and
+        'cyanotype describe NAME'.
         """
 
+    static let specNotes = specSyntaxNotes + """
+
+
+        Order: --crop, --rotate, --flip, --flop; the filters in the order given; the LUT; the
+        preset; then --resize or --thumbnail, then the --max-size cap. Geometry follows
+        ImageMagick: top-left origin, clockwise turns. Filters that read past the picture's
+        edges (blurs, sharpening, resizing) see the --edges extension, so an opaque picture
+        stays opaque to its border.
+        --lut FILE is read once (batch shares it across every file); a .cube/.3dl file, or a PNG,
+        JPEG or WebP LUT image (tiles: 512x512 for 64^3; strip: N^2 x N or N x N^2; hald: L^3 x L^3).
+        A square image can be both tiles and a Hald CLUT: the layout whose table is smooth is used
+        and named; pass --lut-layout when the pixels do not tell. When no file of that name
+        exists, FILE may name a built-in look: \(LUTConfiguration.shared.lookNames.joined(separator: ", ")).
+        --intensity applies to --preset when there is one, otherwise to --lut.
+
+        """ + OutputOptions.notes
+
     init(_ args: ParsedArguments) throws(CLIError) {
+        if let limit = try args.int("pixel-limit", in: 1...(1 << 40)) { Files.pixelLimit = limit }
+        if args.has("no-auto-orient") {
+            if args.has("auto-orient") { throw .usage("give --auto-orient or --no-auto-orient, not both") }
+            Files.autoOrient = false
+        }
+        output = try OutputOptions.parse(args)
         let lutWord = try LUTFiles.layoutWord(args.value("lut-layout"), option: "--lut-layout")
         let interpolation = try LUTFiles.interpolation(args.value("interp"))
         if !args.has("lut"), args.has("lut-layout") || args.has("interp") {
@@ -103,126 +156,166 @@ struct ApplyOptions {
             }
             if let preset { preset.intensity = x } else { lutIntensity = Float(x) }
         }
-        // Parsed once here: every image of a batch shares the table.
-        let lut = try args.value("lut").map { (path: String) throws(CLIError) in try LUTFiles.read(path, layout: lutWord).lut }
-        if let d = try args.int("depth", in: 8...16) {
-            guard d == 8 || d == 16 else { throw .usage("--depth must be 8 or 16, got '\(d)'") }
-            settings = EncodeSettings(quality: try args.int("quality", in: 0...100), depth: d)
-        } else {
-            settings = EncodeSettings(quality: try args.int("quality", in: 0...100), depth: 8)
-        }
-        let maxSize = try args.int("max-size", in: 1...1_000_000)
+        var pipeline = Pipeline()
+        pipeline.geometry = try GeometryOptions.parse(args)
         var paths: [String] = []
-        var filters: [ResolvedFilter] = []
         for text in args.all("filter") {
-            filters.append(try ResolvedFilter(parsing: text) { (path: String) throws(CLIError) -> CIImage in
+            pipeline.filters.append(try ResolvedFilter(parsing: text) { (path: String) throws(CLIError) -> CIImage in
                 paths.append(path)
                 return try Files.readImage(path)
             })
         }
-        pipeline = Pipeline(filters: filters, maxSize: maxSize, lut: lut, interpolation: interpolation ?? .tetrahedral,
-                            lutIntensity: lutIntensity, preset: preset)
-        format = args.value("format")
+        // Parsed once here: every image of a batch shares the table.
+        pipeline.lut = try args.value("lut").map { (path: String) throws(CLIError) in try LUTFiles.read(path, layout: lutWord).lut }
+        pipeline.interpolation = interpolation ?? .tetrahedral
+        pipeline.lutIntensity = lutIntensity
+        pipeline.preset = preset
+        self.pipeline = pipeline
         explain = args.has("explain")
         if let path = args.value("lut"), FileManager.default.fileExists(atPath: path) { paths.append(path) }
         specImagePaths = paths
-        if let f = format, Files.format(named: f) == nil { throw .usage("--format must be jpeg, png, webp, tiff, heic or avif, got '\(f)'") }
     }
 
-    func checkDepth(for format: ImageFileFormat) throws(CLIError) {
-        if settings.depth == 16 && format != .png && format != .tiff {
-            throw .usage("--depth 16 needs PNG or TIFF output (\(format.rawValue) is 8-bit)")
+    /// Reads `input`, runs the pipeline and writes `output` in `format`.
+    func process(_ input: String, to output: String, format: ImageFileFormat, context: CIContext) throws(CLIError) {
+        if let frames = try Frames.source(input) {
+            try processFrames(frames, input: input, to: output, format: format, context: context)
+            return
         }
+        let source = try Files.readImage(input)
+        let image = try pipeline.run(on: source)
+        guard !image.extent.isInfinite else {
+            throw .failure("\(input): the result has no edges (an infinite image); add --crop WxH+X+Y")
+        }
+        guard !image.extent.isEmpty else { throw .failure("\(input): the result is empty") }
+        try ImageWriter.write(image, source: SourceFacts(properties: source.properties), to: output, format: format, options: self.output,
+                              uncovers: pipeline.uncovers, keepsEdgesClear: pipeline.geometry.edges == .transparent,
+                              context: context, input: input)
     }
 }
 
 enum ApplyCommand {
     static let spec = CommandSpec(
         "apply", positionals: ["INPUT"],
-        summary: "Apply filters to one image (INPUT '-' reads stdin) and write the result.",
+        summary: "Apply filters, geometry and a look to one image (INPUT '-' reads stdin) and write the result.",
         options: ApplyOptions.table,
         notes: ApplyOptions.specNotes + """
 
 
             Examples:
               cyanotype apply photo.jpg -o out.jpg --filter 'sepiaTone intensity=0.8' --filter 'vignette intensity=1'
-              cyanotype apply photo.jpg -o small.webp --max-size 1024 --quality 80
+              cyanotype apply photo.jpg -o small.webp --resize 50% --quality 80 --strip gps
+              cyanotype apply photo.jpg -o square.jpg --thumbnail 256
+              cyanotype apply scan.tif -o page.png --crop 2000x3000+120+80 --rotate 90
               cyanotype apply photo.jpg -o graded.jpg --filter 'exposureAdjust ev=0.3' --lut film.cube --interp trilinear
-              cyanotype apply photo.jpg -o look.jpg --lut lookup.png --lut-layout hald --intensity 0.7
               cyanotype apply photo.jpg -o warm.jpg --lut warmFilm --preset clarendon --intensity 0.5
               cat photo.png | cyanotype apply - -o - --filter colorInvert > inverted.png
             """)
 
     static func run(_ args: ParsedArguments) throws(CLIError) {
         let input = args.positionals[0]
+        if args.positionals.count > 1 { throw .usage("unexpected argument '\(args.positionals[1])' for 'apply' (one INPUT; see 'cyanotype batch' for many)") }
         let opts = try ApplyOptions(args)
         let output = args.value("output")
         if output == nil && !opts.explain { throw .usage("missing -o OUTPUT for 'apply'") }
-        var format = ImageFileFormat.png
-        if let output {
-            format = try Files.outputFormat(explicit: opts.format, path: output)
-            try opts.checkDepth(for: format)
-            try Files.checkNotOverwriting(output: output, inputs: [input] + opts.specImagePaths)
-        }
-        let image = try opts.pipeline.run(on: try Files.readImage(input))
-        let context = CIContext()
         if opts.explain {
+            let image = try opts.pipeline.run(on: try Files.readImage(input))
             // The plan for the output file's pixels: straight sRGB at its depth.
-            let bits: CIFormat = opts.settings.depth == 16 ? .RGBA16 : .RGBA8
-            print(context.explain(image, format: bits, colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false))
+            let bits: CIFormat = opts.output.depth ?? 8 > 8 ? .RGBA16 : .RGBA8
+            try Console.print(Files.makeContext().explain(image, format: bits, colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false))
             return
         }
         guard let output else { return }
-        guard !image.extent.isInfinite else {
-            throw .failure("the result has an infinite extent; add a crop, e.g. --filter 'crop rectangle=[0 0 512 512]'")
-        }
-        try Files.write(image, to: output, format: format, settings: opts.settings, context: context)
+        let format = try Files.outputFormat(explicit: opts.output.format, path: output)
+        try opts.output.check(for: format, path: output)
+        try Files.checkNotOverwriting(output: output, inputs: [input] + opts.specImagePaths)
+        try opts.process(input, to: output, format: format, context: Files.makeContext())
     }
 }
 
 enum GenerateCommand {
     static let spec = CommandSpec(
         "generate", positionals: ["SPEC"],
-        summary: "Render a generator filter (checkerboard, gradients, constant colour) cropped to 0,0,W,H.",
+        summary: "Render a generator filter (gradients, patterns, barcodes) at --size.",
         options: [
             OptionSpec("--output", short: "-o", value: "OUTPUT", help: "Where to write (a file, or '-' for stdout)."),
-            OptionSpec("--size", value: "WxH", help: "Output size in pixels (default 512x512)."),
-            OptionSpec("--format", value: "FMT", help: "jpeg, png, webp, tiff, heic or avif (default: from the output name)."),
-            OptionSpec("--quality", short: "-q", value: "Q", help: "JPEG/WebP quality 0-100."),
-            OptionSpec("--depth", value: "BITS", help: "8 or 16 bits per sample (16: PNG and TIFF only)."),
-        ],
+            OptionSpec("--size", value: "WxH", help: "Output size in pixels, WxH or N for a square (default 512x512; barcodes: whole modules fitted into 512)."),
+        ] + OutputOptions.table.filter { !["--strip", "--keep"].contains($0.name) },
         notes: """
+            Generators fill 0,0 to W,H. Barcodes (QR, Aztec, PDF417, Code 128) are scaled to fit
+            --size with whole-pixel modules, centred on white with a quiet zone, so scanners read
+            them; a size too small for one pixel per module is refused.
+
             Examples:
               cyanotype generate CICheckerboardGenerator -o board.png --size 256x256
               cyanotype generate 'linearGradient point0=[0 0] point1=[512 0] color0=#ff0000 color1=#0000ff' -o ramp.png
+              cyanotype generate 'qrCodeGenerator message="https://example.com"' -o qr.png --size 300
             """)
 
     static func parseSize(_ text: String) throws(CLIError) -> (Int, Int) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        let bad = CLIError.usage("--size expects WxH (or N for a square) with sides from 1 to 65536, e.g. 512x512, got '\(text)'")
+        if parts.count == 1, let n = Int(parts[0]), (1...65_536).contains(n) { return (n, n) }
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...65_536).contains(w), (1...65_536).contains(h) else {
-            throw .usage("--size expects WxH with sides from 1 to 65536, e.g. 512x512, got '\(text)'")
+            throw bad
         }
         return (w, h)
     }
 
+    /// Barcode generators draw one pixel per module: they are scaled, not cropped.
+    static func isBarcode(_ f: ResolvedFilter) -> Bool { f.descriptor.name.contains("Code") }
+
     static func run(_ args: ParsedArguments) throws(CLIError) {
         guard let output = args.value("output") else { throw .usage("missing -o OUTPUT for 'generate'") }
-        let (w, h) = try parseSize(args.value("size") ?? "512x512")
-        let format = try Files.outputFormat(explicit: args.value("format"), path: output)
-        let depth = try args.int("depth", in: 8...16) ?? 8
-        guard depth == 8 || (depth == 16 && format == .png) else { throw .usage("--depth must be 8, or 16 for PNG output") }
+        let requested = try args.value("size").map { (s: String) throws(CLIError) in try parseSize(s) }
+        let options = try OutputOptions.parse(args)
+        let format = try Files.outputFormat(explicit: options.format, path: output)
+        try options.check(for: format, path: output)
         var paths: [String] = []
         let filter = try ResolvedFilter(parsing: args.positionals[0]) { (path: String) throws(CLIError) -> CIImage in
             paths.append(path)
             return try Files.readImage(path)
         }
         if filter.takesImage && filter.values[kCIInputImageKey] == nil {
-            throw .usage("\(filter.descriptor.name) needs an input image: use 'cyanotype apply INPUT --filter ...'")
+            throw .usage(Messages.missingInput(filter: filter.descriptor.name, key: kCIInputImageKey))
         }
         try Files.checkNotOverwriting(output: output, inputs: paths)
-        let image = try filter.apply(to: nil).cropped(to: CGRect(x: 0, y: 0, width: w, height: h))
-        guard !image.extent.isEmpty else { throw .failure("\(filter.descriptor.name) produced nothing inside 0,0,\(w),\(h)") }
-        let settings = EncodeSettings(quality: try args.int("quality", in: 0...100), depth: depth)
-        try Files.write(image, to: output, format: format, settings: settings, context: CIContext())
+        let image: CIImage
+        var opaque = false
+        if isBarcode(filter) {
+            image = try barcode(try filter.apply(to: nil), name: filter.shortName, size: requested)
+            opaque = true
+        } else {
+            let (w, h) = requested ?? (512, 512)
+            image = try filter.apply(to: nil).cropped(to: CGRect(x: 0, y: 0, width: w, height: h))
+            guard !image.extent.isEmpty else { throw .failure("\(filter.shortName) produced nothing inside 0,0,\(w),\(h)") }
+        }
+        // Barcodes are black on white: written opaque, and grey where the format allows.
+        let source = opaque ? SourceFacts(properties: [kCGImagePropertyHasAlpha: false, kCGImagePropertyColorModel: "Gray"]) : nil
+        try ImageWriter.write(image, source: source, to: output, format: format, options: options, uncovers: opaque,
+                              keepsEdgesClear: false, context: Files.makeContext(), input: nil)
+    }
+
+    /// `code` (one pixel per module) scaled by the largest whole factor that fits `size`
+    /// with a quiet zone, centred on white; without a size, fitted into 512 x 512.
+    static func barcode(_ code: CIImage, name: String, size: (Int, Int)?) throws(CLIError) -> CIImage {
+        let e = code.extent
+        guard !e.isInfinite, !e.isEmpty else { throw .failure("\(name) produced no barcode") }
+        let w0 = PixelSize(e).width, h0 = PixelSize(e).height
+        // QR and Code 128 carry their quiet zone; the others get two modules around them.
+        let quiet = name.lowercased().contains("qr") || name.lowercased().contains("code128") ? 0 : 2
+        let needW = w0 + 2 * quiet, needH = h0 + 2 * quiet
+        let fit = max(1, 512 / max(needW, needH))
+        let (W, H) = size ?? (fit * needW, fit * needH)
+        let k = min(W / needW, H / needH)
+        guard k >= 1 else {
+            throw .usage("\(name) needs at least \(needW)x\(needH) pixels (one per module, with its quiet zone); --size \(W)x\(H) is too small")
+        }
+        let x = (W - k * w0) / 2, y = (H - k * h0) / 2
+        let kf = CGFloat(k)
+        let placed = code.samplingNearest().transformed(by: CGAffineTransform(
+            a: kf, b: 0, c: 0, d: kf, tx: CGFloat(x) - kf * e.minX, ty: CGFloat(H - y - k * h0) - kf * e.minY))
+        let canvas = CGRect(x: 0, y: 0, width: W, height: H)
+        return placed.composited(over: CIImage(color: CIColor(red: 1, green: 1, blue: 1))).cropped(to: canvas)
     }
 }

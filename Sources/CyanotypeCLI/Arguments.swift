@@ -4,18 +4,24 @@ import Foundation
 enum CLIError: Error, Equatable, CustomStringConvertible {
     /// The command line is wrong (exit 2).
     case usage(String)
-    /// The command line was fine but the work failed (exit 1).
+    /// The command line was fine but the work failed (exit 1): a missing, unreadable or
+    /// damaged file, a write that failed.
     case failure(String)
+    /// Standard output was closed by its reader (`| head`): end quietly (exit 141, as a shell
+    /// reports SIGPIPE).
+    case brokenPipe
 
     var exitCode: Int32 {
         switch self {
         case .usage: return 2
         case .failure: return 1
+        case .brokenPipe: return 141
         }
     }
     var description: String {
         switch self {
         case .usage(let m), .failure(let m): return m
+        case .brokenPipe: return ""
         }
     }
 }
@@ -40,7 +46,8 @@ struct OptionSpec: Sendable {
 /// A command's table: positionals and options drive both parsing and `--help`.
 struct CommandSpec: Sendable {
     let name: String
-    /// Positional placeholders; a trailing `?` marks one optional (`"NAME?"`).
+    /// Positional placeholders; a trailing `?` marks one optional (`"NAME?"`), a trailing
+    /// `...` any number, zero included, as the last one (`"INPUT..."`).
     let positionals: [String]
     let summary: String
     let options: [OptionSpec]
@@ -55,7 +62,7 @@ struct CommandSpec: Sendable {
 
     var usageLine: String {
         var parts = ["cyanotype", name]
-        parts += positionals.map { $0.hasSuffix("?") ? "[\($0.dropLast())]" : $0 }
+        parts += positionals.map { $0.hasSuffix("?") ? "[\($0.dropLast())]" : $0.hasSuffix("...") ? "[\($0)]" : $0 }
         for o in options where o.name != "--help" {
             let spelled = (o.short ?? o.name) + (o.value.map { " " + $0 } ?? "")
             parts.append("[\(spelled)]" + (o.repeatable ? "..." : ""))
@@ -99,7 +106,8 @@ struct CommandSpec: Sendable {
                 inline = String(a[a.index(after: eq)...])
             }
             guard let opt = option(named: spelled) else {
-                throw .usage("unknown option '\(spelled)' for '\(name)'")
+                let names = options.map(\.name) + options.compactMap(\.short)
+                throw .usage("unknown option '\(spelled)' for '\(name)'" + Suggest.hint(spelled, in: names))
             }
             if opt.value == nil {
                 if inline != nil { throw .usage("option '\(opt.name)' takes no value") }
@@ -120,12 +128,13 @@ struct CommandSpec: Sendable {
             out.values[opt.key, default: []].append(value)
         }
         if out.has("help") { return out }
-        let required = positionals.filter { !$0.hasSuffix("?") }.count
+        let variadic = positionals.last?.hasSuffix("...") == true
+        let required = positionals.filter { !$0.hasSuffix("?") && !$0.hasSuffix("...") }.count
         if out.positionals.count < required {
             let missing = positionals[out.positionals.count]
             throw .usage("missing \(missing) for '\(name)'")
         }
-        if out.positionals.count > positionals.count {
+        if !variadic, out.positionals.count > positionals.count {
             throw .usage("unexpected argument '\(out.positionals[positionals.count])' for '\(name)'")
         }
         return out
@@ -140,6 +149,22 @@ struct ParsedArguments: Equatable {
     func has(_ key: String) -> Bool { values[key] != nil }
     func value(_ key: String) -> String? { values[key]?.last }
     func all(_ key: String) -> [String] { values[key] ?? [] }
+
+    /// A number option within `range`, or nil when absent.
+    func double(_ key: String, in range: ClosedRange<Double>) throws(CLIError) -> Double? {
+        guard let v = value(key) else { return nil }
+        guard let d = Double(v), d.isFinite, range.contains(d) else {
+            throw .usage("--\(key) expects a number from \(range.lowerBound) to \(range.upperBound), got '\(v)'")
+        }
+        return d
+    }
+
+    /// One of `choices` (case-insensitive), or nil when absent.
+    func choice(_ key: String, _ choices: [String]) throws(CLIError) -> String? {
+        guard let v = value(key) else { return nil }
+        if let c = choices.first(where: { $0.lowercased() == v.lowercased() }) { return c }
+        throw .usage("--\(key) must be \(choices.joined(separator: ", ")), got '\(v)'" + Suggest.hint(v, in: choices))
+    }
 
     /// An integer option within `range`, or nil when absent.
     func int(_ key: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {

@@ -1,4 +1,6 @@
 import Cyanotype
+import struct CyanotypeCodecs.ImageHeader
+import enum CyanotypeCodecs.ImageCodecs
 import Foundation
 
 /// `filters`, `describe` and `info`: what the library and a file say about themselves.
@@ -19,13 +21,17 @@ enum FiltersCommand {
                 ["name": $0.name, "shortName": Names.shortFilter($0.name), "displayName": $0.displayName,
                  "categories": $0.categories, "summary": $0.summary]
             }
-            print(try JSONText.encode(list))
+            try Console.print(try JSONText.encode(list))
             return
         }
         let width = descriptors.map(\.name.count).max() ?? 0
+        let shortWidth = descriptors.map { Names.shortFilter($0.name).count }.max() ?? 0
+        var text = ""
         for d in descriptors {
-            print(d.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + d.summary)
+            text += d.name.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+                + Names.shortFilter(d.name).padding(toLength: shortWidth + 2, withPad: " ", startingAt: 0) + d.summary + "\n"
         }
+        try Console.print(text, terminator: "")
     }
 }
 
@@ -83,15 +89,16 @@ enum DescribeCommand {
                 if let n = i.displayName { o["displayName"] = n }
                 if let v = i.defaultValue { o["default"] = json(v) }
                 if let v = i.identity { o["identity"] = json(v) }
-                if let v = i.minimum { o["min"] = v }
-                if let v = i.maximum { o["max"] = v }
+                let limits = InputLimits.range(of: i)
+                if let v = limits.min { o["min"] = v }
+                if let v = limits.max { o["max"] = v }
                 if let v = i.sliderMinimum { o["sliderMin"] = v }
                 if let v = i.sliderMaximum { o["sliderMax"] = v }
                 return o
             }
             let obj: [String: Any] = ["name": d.name, "shortName": Names.shortFilter(d.name), "displayName": d.displayName,
                                       "summary": d.summary, "categories": d.categories, "inputs": inputs, "outputs": d.outputKeys]
-            print(try JSONText.encode(obj))
+            try Console.print(try JSONText.encode(obj))
             return
         }
         var s = "\(d.name) (\(Names.shortFilter(d.name))): \(d.displayName)\n\(d.summary)\n"
@@ -102,13 +109,12 @@ enum DescribeCommand {
             if let t = i.attributeType { line += ", " + t.replacingOccurrences(of: "CIAttributeType", with: "").lowercased() }
             line += "  \(syntax(i))"
             if let v = i.defaultValue { line += "  default \(text(v))" }
-            if i.minimum != nil || i.maximum != nil {
-                line += "  range \(i.minimum.map(number) ?? "-inf")...\(i.maximum.map(number) ?? "inf")"
-            }
+            if let range = InputLimits.text(i) { line += "  range \(range)" }
+            if let limit = i.limit { line += " (\(limit.reason))" }
             if let lo = i.sliderMinimum, let hi = i.sliderMaximum { line += "  slider \(number(lo))...\(number(hi))" }
             s += line + "\n"
         }
-        print(s, terminator: "")
+        try Console.print(s, terminator: "")
     }
 }
 
@@ -123,14 +129,15 @@ enum InfoCommand {
         if path != "-", try VideoInfo.show(path, json: args.has("json")) { return }   // a movie: see Video.swift
         let data: Data
         if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
+            data = try Console.readStandardInput()
         } else {
             guard FileManager.default.fileExists(atPath: path) else { throw .failure("\(path): no such file") }
             guard let d = FileManager.default.contents(atPath: path) else { throw .failure("\(path): cannot read the file") }
             data = d
         }
         let header: ImageHeader
-        do { header = try ImageCodecs.readHeader(data) } catch { throw .failure("\(path): \(error.description)") }
+        do { header = try ImageCodecs.readHeader(data) } catch { throw .failure(Messages.reading(error, file: path == "-" ? "<stdin>" : path)) }
+        let gps = header.exif.map(ImageCodecs.exifContainsGPS) ?? false
         // The profile's name comes from the library's properties (it reads the ICC description).
         let properties = (try? CIImage.read(data: data, options: nil, name: path).properties) ?? [:]
         let profile: String? = properties[kCGImagePropertyProfileName] as? String ?? (header.iccProfile == nil ? nil : "embedded ICC profile")
@@ -144,8 +151,9 @@ enum InfoCommand {
             ]
             if let profile { o["profile"] = profile }
             if let dpi = header.dpi { o["dpi"] = dpi }
-            if let exif = header.exif { o["exifBytes"] = exif.count }
-            print(try JSONText.encode(o))
+            if let exif = header.exif { o["exifBytes"] = exif.count; o["gps"] = gps }
+            for (k, v) in try Frames.info(data, file: path) { o[k] = v }
+            try Console.print(try JSONText.encode(o))
             return
         }
         var lines = [
@@ -158,8 +166,9 @@ enum InfoCommand {
             "profile:     \(profile ?? "none (sRGB assumed)")",
             "dpi:         \(header.dpi.map { DescribeCommand.number($0) } ?? "not set")",
         ]
-        if let exif = header.exif { lines.append("exif:        \(exif.count) bytes") }
-        print(lines.joined(separator: "\n"))
+        if let exif = header.exif { lines.append("exif:        \(exif.count) bytes\(gps ? ", with GPS position" : "")") }
+        lines += try Frames.infoLines(data, file: path)
+        try Console.print(lines.joined(separator: "\n"))
     }
 }
 

@@ -9,6 +9,7 @@ struct Command: Sendable {
 enum CLI {
     static let version = "cyanotype 0.1.0"
 
+    /// Every command, in help order. A new command adds one line here (and its own file).
     static let commands: [Command] = [
         Command(spec: ApplyCommand.spec, run: ApplyCommand.run),
         Command(spec: BatchCommand.spec, run: BatchCommand.run),
@@ -40,7 +41,9 @@ enum CLI {
 
             Run 'cyanotype demo' to see what it does on a sample photo.
             'cyanotype COMMAND --help' describes a command; '--version' prints the version.
-            Exit status: 0 success, 1 failure (some inputs failed), 2 usage error.
+            Exit status: 0 success; 1 failure (a missing, unreadable or damaged file, a failed
+            write, some batch inputs failed); 2 usage error (the command line); 141 when the
+            reader of standard output went away (| head).
 
             """
         return s
@@ -49,33 +52,33 @@ enum CLI {
     /// Runs the command line `args` (without the program name) and returns the exit status.
     static func main(_ args: [String]) -> Int32 {
         guard let first = args.first else {
-            FileHandle.standardError.write(Data(helpText.utf8))
+            Console.err(helpText)
             return 2
         }
-        switch first {
-        case "--help", "-h":
-            print(helpText, terminator: "")
-            return 0
-        case "help":
-            guard args.count > 1 else { print(helpText, terminator: ""); return 0 }
-            guard let c = commands.first(where: { $0.spec.name == args[1] }) else {
-                return report(.usage("unknown command '\(args[1])'"), command: nil)
+        do throws(CLIError) {
+            switch first {
+            case "--help", "-h":
+                try Console.print(helpText, terminator: "")
+                return 0
+            case "help":
+                guard args.count > 1 else { try Console.print(helpText, terminator: ""); return 0 }
+                try Console.print(try command(named: args[1]).spec.helpText, terminator: "")
+                return 0
+            case "--version", "-V", "version":
+                try Console.print(version)
+                return 0
+            default:
+                break
             }
-            print(c.spec.helpText, terminator: "")
-            return 0
-        case "--version", "-V", "version":
-            print(version)
-            return 0
-        default:
-            break
+        } catch {
+            return report(error, command: nil)
         }
-        guard let command = commands.first(where: { $0.spec.name == first }) else {
-            return report(.usage("unknown command '\(first)'; commands are \(commands.map(\.spec.name).joined(separator: ", "))"), command: nil)
-        }
+        let command: Command
+        do { command = try self.command(named: first) } catch { return report(error, command: nil) }
         do {
             let parsed = try command.spec.parse(Array(args.dropFirst()))
             if parsed.has("help") {
-                print(command.spec.helpText, terminator: "")
+                try Console.print(command.spec.helpText, terminator: "")
                 return 0
             }
             try command.run(parsed)
@@ -85,13 +88,22 @@ enum CLI {
         }
     }
 
+    /// The command called `name`, or a usage error with the nearest names.
+    static func command(named name: String) throws(CLIError) -> Command {
+        if let c = commands.first(where: { $0.spec.name == name }) { return c }
+        let names = commands.map(\.spec.name)
+        let hint = Suggest.hint(name, in: names + ["help"])
+        throw .usage("unknown command '\(name)'" + (hint.isEmpty ? "; commands are \(names.joined(separator: ", "))" : hint))
+    }
+
     static func report(_ error: CLIError, command: String?) -> Int32 {
+        if case .brokenPipe = error { return error.exitCode }
         var text = ""
         if !error.description.isEmpty { text += "cyanotype\(command.map { " " + $0 } ?? ""): error: \(error.description)\n" }
         if case .usage = error {
             text += command.map { "Run 'cyanotype \($0) --help' for usage.\n" } ?? "Run 'cyanotype --help' for usage.\n"
         }
-        FileHandle.standardError.write(Data(text.utf8))
+        Console.err(text)
         return error.exitCode
     }
 }

@@ -118,24 +118,30 @@ enum DemoCommand {
         let context = CIContext()
         let sRGB = CGColorSpace(name: CGColorSpace.sRGB)
         // Work on a downscaled copy so the tour is quick, rendered once to memory.
-        let original = try freeze(Pipeline(filters: [], maxSize: maxSize).run(on: Files.readImage(samplePath)), context, sRGB)
-        print("demo: \(samplePath) (\(Int(original.extent.width))x\(Int(original.extent.height)) working copy)")
+        var downscale = Pipeline()
+        downscale.geometry.maxSize = maxSize
+        let original = try freeze(downscale.run(on: Files.readImage(samplePath)), context, sRGB)
+        try Console.print("demo: \(samplePath) (\(Int(original.extent.width))x\(Int(original.extent.height)) working copy)")
+        var jpeg = OutputOptions()
+        jpeg.quality = 90
 
         var tiles: [(label: String, image: CIImage)] = []
         for step in steps(width: original.extent.width, height: original.extent.height) {
             let result = try apply(step, to: original, context: context, space: sRGB)
             let path = (outputDir as NSString).appendingPathComponent(step.file + ".jpg")
             try Files.checkNotOverwriting(output: path, inputs: [samplePath])
-            try Files.write(result, to: path, format: .jpeg, settings: EncodeSettings(quality: 90), context: context)
-            print("  wrote \(path)")
+            try ImageWriter.write(result, source: nil, to: path, format: .jpeg, options: jpeg, uncovers: false,
+                                  keepsEdgesClear: false, context: context, input: nil)
+            try Console.print("  wrote \(path)")
             tiles.append((step.label, result))
         }
         let sheetPath = (outputDir as NSString).appendingPathComponent("contact-sheet.png")
         try Files.checkNotOverwriting(output: sheetPath, inputs: [samplePath])
         let sheet = contactSheet(tiles, tile: min(maxSize, 192))
-        try Files.write(sheet, to: sheetPath, format: .png, settings: EncodeSettings(), context: context)
-        print("  wrote \(sheetPath)")
-        print(String(format: "demo: %d images and a contact sheet in %.2f s", tiles.count, Date().timeIntervalSince(started)))
+        try ImageWriter.write(sheet, source: nil, to: sheetPath, format: .png, options: OutputOptions(), uncovers: false,
+                              keepsEdgesClear: false, context: context, input: nil)
+        try Console.print("  wrote \(sheetPath)")
+        try Console.print(String(format: "demo: %d images and a contact sheet in %.2f s", tiles.count, Date().timeIntervalSince(started)))
     }
 
     /// Renders `image` once to 8-bit sRGB memory, so later steps read pixels, not the recipe.

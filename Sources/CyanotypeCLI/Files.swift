@@ -1,18 +1,44 @@
 import Cyanotype
 import Foundation
 
-/// Reading and writing image files through the library, with the CLI's rules: `-` for
-/// stdin/stdout, EXIF orientation applied, never writing onto an input.
+/// Reading image files through the library, with the CLI's rules: `-` for stdin, EXIF
+/// orientation applied (unless `--no-auto-orient`), never writing onto an input.
 enum Files {
-    static var readOptions: [CIImageOption: Any] { [.applyOrientationProperty: true] }
+    /// The largest picture read or rendered (`--pixel-limit`), nil for the library's default.
+    nonisolated(unsafe) static var pixelLimit: Int?
+    /// `--no-auto-orient`: keep pixels as stored (the EXIF orientation tag is then kept too).
+    nonisolated(unsafe) static var autoOrient = true
+
+    static var readOptions: [CIImageOption: Any] {
+        var o: [CIImageOption: Any] = [.applyOrientationProperty: autoOrient]
+        if let pixelLimit { o[.decodeLimits] = DecodeLimits(maxPixels: pixelLimit, maxBytes: max(pixelLimit * 16, 2 << 30)) }
+        return o
+    }
+
+    /// A context for rendering results, with the pixel limit.
+    static func makeContext(cacheIntermediates: Bool = true) -> CIContext {
+        var o: [CIContextOption: Any] = [.cacheIntermediates: cacheIntermediates]
+        if let pixelLimit { o[.maximumRenderPixels] = pixelLimit }
+        return CIContext(options: o)
+    }
 
     /// The image at `path` (`-` reads stdin), upright.
+    /// Standard input, read once (frames and images both look at it).
+    nonisolated(unsafe) private static var stdinData: Data?
+    static func standardInput() throws(CLIError) -> Data {
+        if let stdinData { return stdinData }
+        let data = try Console.readStandardInput()
+        stdinData = data
+        return data
+    }
+
     static func readImage(_ path: String) throws(CLIError) -> CIImage {
         if path == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
+            let data = try standardInput()
             do {
                 return try CIImage.read(data: data, options: readOptions, name: "stdin")
             } catch {
+                if case .codec(_, let e) = error { throw .failure(Messages.reading(e, file: "<stdin>")) }
                 throw .failure("<stdin>: \(error.description)")
             }
         }
@@ -21,35 +47,55 @@ enum Files {
             throw .failure("\(path): is a folder, not an image file")
         }
         guard FileManager.default.fileExists(atPath: path) else { throw .failure("\(path): no such file") }
-        let url = URL(fileURLWithPath: path)
         do {
-            return try CIImage.read(contentsOf: url, options: readOptions)
+            return try CIImage.read(contentsOf: URL(fileURLWithPath: path), options: readOptions)
         } catch {
-            // Name the file as the user spelled it, not by the absolute path the library saw.
-            let message = error.description.replacingOccurrences(of: url.path, with: path)
-            throw .failure(message.hasPrefix(path) ? message : "\(path): \(message)")
+            if case .codec(_, let e) = error { throw .failure(Messages.reading(e, file: path)) }
+            throw .failure("\(path): \(error.description)")
         }
     }
 
-    /// The format named by `--format`, else by the output's extension; PNG for stdout.
-    static func outputFormat(explicit: String?, path: String) throws(CLIError) -> ImageFileFormat {
+    /// Every format, as `--format` spells them.
+    static let formatNames = ["jpeg", "png", "webp", "tiff", "gif", "heic", "avif"]
+    /// "jpeg, png, webp, tiff, gif, heic or avif"
+    static var formatList: String { formatNames.dropLast().joined(separator: ", ") + " or " + formatNames.last! }
+    /// Every extension read as an image (folders and globs in batch).
+    static let imageExtensions: [String] = ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "hif", "avif"]
+
+    static func displayName(_ f: ImageFileFormat) -> String {
+        switch f {
+        case .jpeg: return "JPEG"
+        case .png: return "PNG"
+        case .webp: return "WebP"
+        case .tiff: return "TIFF"
+        case .gif: return "GIF"
+        case .heif: return "HEIF"
+        case .avif: return "AVIF"
+        }
+    }
+
+    /// The format named by `--format`, else by the output's extension; PNG for stdout. An
+    /// explicit format that disagrees with the extension is written, with a warning.
+    static func outputFormat(explicit: ImageFileFormat?, path: String) throws(CLIError) -> ImageFileFormat {
+        let ext = (path as NSString).pathExtension
+        let byName = path == "-" ? nil : format(named: ext)
         if let explicit {
-            guard let f = format(named: explicit) else {
-                throw .usage("--format must be jpeg, png, webp, tiff, heic or avif, got '\(explicit)'")
+            if let byName, byName != explicit {
+                Console.warn("writing \(displayName(explicit)) into '\(path)', whose extension says \(displayName(byName))")
             }
-            return f
+            return explicit
         }
         if path == "-" { return .png }
-        let ext = (path as NSString).pathExtension
-        guard let f = format(named: ext) else {
-            throw .usage("cannot tell the output format from '\(path)': use a .jpg, .png or .webp name, or --format")
+        guard let byName else {
+            let exts = ["jpg", "png", "webp", "tif", "gif", "heic", "avif"].map { "." + $0 }.joined(separator: ", ")
+            throw .usage("cannot tell the output format from '\(path)': name it \(exts), or pass --format \(formatNames.joined(separator: "|"))")
         }
-        return f
+        return byName
     }
 
     static func format(named text: String) -> ImageFileFormat? {
         // The library's own extension table: jpg/jpeg, png, webp, tif/tiff, heic/heif, avif.
-        ImageCodecs.format(forPathExtension: text)
+        ImageFileFormat(pathExtension: text)
     }
 
     static func fileExtension(_ f: ImageFileFormat) -> String {
@@ -78,34 +124,4 @@ enum Files {
             throw .usage("\(output): refusing to overwrite the input \(input); choose another output")
         }
     }
-
-    /// Encodes `image` and writes it atomically (or to stdout for `-`).
-    static func write(_ image: CIImage, to path: String, format: ImageFileFormat, settings: EncodeSettings,
-                      context: CIContext) throws(CLIError) {
-        var options: [CIImageRepresentationOption: Any] = [:]
-        if let q = settings.quality { options[.lossyCompressionQuality] = Double(q) / 100 }
-        let data: Data
-        do {
-            data = try context.encode(image, as: format, depth: settings.depth, options: options)
-        } catch {
-            throw .failure("\(path == "-" ? "<stdout>" : path): \(error.description)")
-        }
-        if path == "-" {
-            FileHandle.standardOutput.write(data)
-            return
-        }
-        // Temporary file beside the output, then rename(2): never a half-written output.
-        let url = URL(fileURLWithPath: path).absoluteURL.standardizedFileURL
-        do {
-            try context.writeAtomically(data, to: url)
-        } catch {
-            throw .failure(error.description.replacingOccurrences(of: url.path, with: path))
-        }
-    }
-}
-
-/// How outputs are encoded: `--quality` (0...100, lossy formats) and `--depth` (8, or 16 for PNG).
-struct EncodeSettings: Sendable {
-    var quality: Int?
-    var depth = 8
 }

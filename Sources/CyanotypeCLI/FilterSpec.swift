@@ -70,9 +70,10 @@ struct FilterSpec: Equatable {
 }
 
 /// Core Image names, as typed on the command line: `CIGaussianBlur` or `gaussianBlur`,
-/// `inputRadius` or `radius`, `CICategoryBlur` or `blur`.
+/// `inputRadius` or `radius`, `CICategoryBlur` or `blur`. Matching ignores case, so older
+/// short spellings (`qRCodeGenerator`) keep working.
 enum Names {
-    /// The built-in filter `name` stands for, or the library's `unknownFilter` error.
+    /// The built-in filter `name` stands for, or a usage error with the nearest names.
     static func filter(_ name: String) throws(CLIError) -> FilterDescriptor {
         if let d = CIFilter.descriptor(forFilterName: name) { return d }
         let wanted = name.lowercased()
@@ -81,30 +82,49 @@ enum Names {
            let d = CIFilter.descriptor(forFilterName: match) {
             return d
         }
-        throw .usage(CIFilterError.unknownFilter(name).description)
+        throw .usage(unknownFilterMessage(name))
     }
 
-    /// The input key of `filter` that `key` stands for, or the library's `unknownKey` error.
+    /// "unknown filter 'gausianBlur'; did you mean 'gaussianBlur'? (see 'cyanotype filters')"
+    static func unknownFilterMessage(_ name: String) -> String {
+        let shorts = CIFilter.filterNames(inCategory: nil).map(shortFilter)
+        let typed = name.hasPrefix("CI") ? shortFilter(name) : name
+        return "unknown filter '\(name)'" + Suggest.hint(typed, in: shorts) + " (see 'cyanotype filters')"
+    }
+
+    /// The input of `filter` that `key` stands for, or a usage error with the nearest keys.
     static func key(_ key: String, of filter: FilterDescriptor) throws(CLIError) -> FilterInputDescriptor {
         if let i = filter.input(key) { return i }
         let wanted = key.lowercased()
         if let i = filter.inputs.first(where: { $0.key.lowercased() == wanted || $0.key.lowercased() == "input" + wanted }) {
             return i
         }
-        throw .usage(CIFilterError.unknownKey(filter: filter.name, key: key, validKeys: filter.inputs.map(\.key)).description)
+        throw Messages.filter(.unknownKey(filter: filter.name, key: key, validKeys: filter.inputs.map(\.key)))
     }
 
-    /// The short spelling of an input key: `inputRadius` -> `radius`.
+    /// The short spelling of an input key: `inputRadius` -> `radius`, `inputEV` -> `ev`.
     static func shortKey(_ key: String) -> String {
         guard key.hasPrefix("input"), key.count > 5 else { return key }
-        let rest = key.dropFirst(5)
-        return rest.prefix(1).lowercased() + rest.dropFirst()
+        return lowerLeadingWord(key.dropFirst(5))
     }
-    /// The short spelling of a filter name: `CIGaussianBlur` -> `gaussianBlur`.
+    /// The short spelling of a filter name: `CIGaussianBlur` -> `gaussianBlur`,
+    /// `CIQRCodeGenerator` -> `qrCodeGenerator`, `CIPDF417BarcodeGenerator` -> `pdf417BarcodeGenerator`.
     static func shortFilter(_ name: String) -> String {
         guard name.hasPrefix("CI"), name.count > 2 else { return name }
-        let rest = name.dropFirst(2)
-        return rest.prefix(1).lowercased() + rest.dropFirst()
+        return lowerLeadingWord(name.dropFirst(2))
+    }
+
+    /// Lower-cases the first word, a leading acronym included (Swift's API naming rule): the
+    /// run of capitals, except its last letter when a lower-case letter follows (it starts the
+    /// next word): `QRCode` -> `qrCode`, `KMeans` -> `kMeans`, `PDF417` -> `pdf417`, `EV` -> `ev`.
+    static func lowerLeadingWord(_ s: Substring) -> String {
+        let chars = Array(s)
+        var run = 0
+        while run < chars.count, chars[run].isUppercase { run += 1 }
+        guard run > 0 else { return String(s) }
+        var cut = run
+        if run > 1, run < chars.count, chars[run].isLowercase { cut = run - 1 }
+        return String(chars[..<cut]).lowercased() + String(chars[cut...])
     }
 
     static var allCategories: [String] {
@@ -116,8 +136,9 @@ enum Names {
         let known = allCategories
         let wanted = text.lowercased()
         if let c = known.first(where: { $0.lowercased() == wanted || $0.lowercased() == "cicategory" + wanted }) { return c }
-        throw .usage("unknown category '\(text)'; categories are: "
-            + known.map { $0.hasPrefix("CICategory") ? String($0.dropFirst(10)).lowercased() : $0 }.joined(separator: ", "))
+        let short = known.map { $0.hasPrefix("CICategory") ? String($0.dropFirst(10)).lowercased() : $0 }
+        let hint = Suggest.hint(text.lowercased().replacingOccurrences(of: "cicategory", with: ""), in: short)
+        throw .usage("unknown category '\(text)'" + (hint.isEmpty ? "; categories are: " + short.joined(separator: ", ") : hint))
     }
 }
 
@@ -130,7 +151,7 @@ enum ValueParser {
                       loadImage: ImageLoader) throws(CLIError) -> Any {
         let text = arg.value
         func bad(_ expected: String) -> CLIError {
-            .usage("\(filter).\(input.key): expected \(expected), got '\(text)'")
+            .usage("\(Names.shortFilter(filter)) \(Names.shortKey(input.key)): expected \(expected), got '\(text)'")
         }
         switch input.className {
         case "CIImage":
@@ -157,7 +178,9 @@ enum ValueParser {
             guard let d = Double(text.trimmingCharacters(in: .whitespaces)), d.isFinite else {
                 throw bad(input.attributeType == kCIAttributeTypeBoolean ? "true or false" : "a number")
             }
-            return NSNumber(value: d)
+            let (used, warning) = InputLimits.check(d, for: input, filter: Names.shortFilter(filter))
+            if let warning { Console.warn(warning) }
+            return NSNumber(value: used)
         default:
             if text.hasPrefix("["), let v = numbers(text) { return CIVector(values: v.map { CGFloat($0) }) }
             if let d = Double(text) { return NSNumber(value: d) }
@@ -213,19 +236,28 @@ struct ResolvedFilter: @unchecked Sendable {
         try self.init(FilterSpec.parse(text), loadImage: loadImage)
     }
 
+    /// A filter whose values are set already (checked elsewhere), e.g. keyframes at one moment.
+    init(descriptor: FilterDescriptor, values: [String: Any]) {
+        self.descriptor = descriptor
+        self.values = values
+    }
+
     var takesImage: Bool { descriptor.input(kCIInputImageKey) != nil }
 
     /// The filter applied to `image` (nil for generators), or the library's reason why not.
     func apply(to image: CIImage?) throws(CLIError) -> CIImage {
         guard let filter = CIFilter(name: descriptor.name) else {
-            throw .usage(CIFilterError.unknownFilter(descriptor.name).description)
+            throw .usage(Names.unknownFilterMessage(descriptor.name))
         }
         for (k, v) in values { filter.setValue(v, forKey: k) }
         if let image, takesImage, values[kCIInputImageKey] == nil { filter.setValue(image, forKey: kCIInputImageKey) }
         do {
             return try filter.makeOutputImage()
         } catch {
-            throw .usage(error.description)
+            throw Messages.filter(error)
         }
     }
+
+    /// The name as the tool shows it (`gaussianBlur`).
+    var shortName: String { Names.shortFilter(descriptor.name) }
 }

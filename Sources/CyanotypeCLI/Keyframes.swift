@@ -87,29 +87,24 @@ struct AnimatedFilter: @unchecked Sendable {
         self.tracks = tracks
     }
 
-    /// The filter at `t` seconds applied to `image` (and to `extra` inputs set by the
-    /// caller, e.g. a transition's target and time). Filters that are not geometry
-    /// adjustments keep the image's extent, as `apply` does.
-    func apply(to image: CIImage, at t: Double, overriding extra: [String: Any] = [:]) throws(CLIError) -> CIImage {
-        let d = resolved.descriptor
-        guard let filter = CIFilter(name: d.name) else { throw .usage(CIFilterError.unknownFilter(d.name).description) }
-        for (k, v) in resolved.values { filter.setValue(v, forKey: k) }
+    /// The filter at `t` seconds, with `extra` inputs set by the caller (e.g. a transition's
+    /// target and time).
+    func resolved(at t: Double, overriding extra: [String: Any] = [:]) -> ResolvedFilter {
+        var values = resolved.values
         for (k, track) in tracks {
             switch track {
-            case .number(let kf): filter.setValue(NSNumber(value: kf.value(at: t)), forKey: k)
-            case let .vector(comps, base):
-                let v = zip(comps, base).map { c, b in CGFloat(c?.value(at: t) ?? b) }
-                filter.setValue(CIVector(values: v), forKey: k)
+            case .number(let kf): values[k] = NSNumber(value: kf.value(at: t))
+            case let .vector(comps, base): values[k] = CIVector(values: zip(comps, base).map { c, b in CGFloat(c?.value(at: t) ?? b) })
             }
         }
-        if resolved.takesImage, resolved.values[kCIInputImageKey] == nil { filter.setValue(image, forKey: kCIInputImageKey) }
-        for (k, v) in extra { filter.setValue(v, forKey: k) }
-        var out: CIImage
-        do { out = try filter.makeOutputImage() } catch { throw .failure(error.description) }
-        let before = image.extent
-        if !d.categories.contains(kCICategoryGeometryAdjustment), !before.isInfinite, out.extent.isInfinite || out.extent.contains(before) {
-            out = out.cropped(to: before)
-        }
-        return out
+        for (k, v) in extra { values[k] = v }
+        return ResolvedFilter(descriptor: resolved.descriptor, values: values)
+    }
+
+    /// The filter at `t` seconds applied to `image` as `pipeline` applies filters (`apply`'s
+    /// rules: the picture keeps its extent, and filters reading past its edges see them
+    /// extended).
+    func apply(to image: CIImage, at t: Double, overriding extra: [String: Any] = [:], in pipeline: Pipeline = Pipeline()) throws(CLIError) -> CIImage {
+        try pipeline.apply(resolved(at: t, overriding: extra), to: image)
     }
 }

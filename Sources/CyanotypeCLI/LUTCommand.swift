@@ -45,7 +45,7 @@ enum LUTCommand {
         case "identity": try identity(args, operands)
         case "info": try info(args, operands)
         default:
-            throw .usage("unknown lut action '\(action)'; the actions are \(actions.joined(separator: ", "))")
+            throw .usage("unknown lut action '\(action)'" + Suggest.hint(action, in: actions) + "; the actions are \(actions.joined(separator: ", "))")
         }
     }
 
@@ -71,9 +71,38 @@ enum LUTCommand {
         try checkLayout(writeWord, for: output)
         try Files.checkNotOverwriting(output: output, inputs: [input])
         var lut = try LUTFiles.read(input, layout: readWord).lut
-        if let size { lut = try LUTFiles.resample(lut, size: size) }
+        if let size {
+            if writeWord == .hald, !isSquare(size) {
+                throw .usage("--size \(size) is not a square: a Hald CLUT of level L holds L^2 points per axis; use \(nearSquares(size))")
+            }
+            lut = try LUTFiles.resample(lut, size: size)
+        } else if writeWord == .hald, !isSquare(lut.size) {
+            // Hald CLUTs hold L^2 points per axis: resample to the nearest level and say so.
+            let n = nearestSquare(lut.size)
+            Console.note("\(input): \(lut.size)^3 is not a Hald size; resampled to \(n)^3 (Hald level \(isqrtInt(n))); pass --size to choose (\(nearSquares(lut.size)))")
+            lut = try LUTFiles.resample(lut, size: n)
+        }
         let data = try LUTFiles.encode(lut, for: output, layout: LUTFiles.writingLayout(writeWord))
         try LUTFiles.writeAtomically(data, to: output)
+    }
+
+    static func isqrtInt(_ n: Int) -> Int {
+        var r = Int(Double(n).squareRoot())
+        while r * r > n { r -= 1 }
+        while (r + 1) * (r + 1) <= n { r += 1 }
+        return r
+    }
+    static func isSquare(_ n: Int) -> Bool { let r = isqrtInt(n); return r * r == n }
+    /// The square nearest `n` (at least 4; the larger on a tie).
+    static func nearestSquare(_ n: Int) -> Int {
+        let l = isqrtInt(n)
+        let lo = max(4, l * l), hi = (l + 1) * (l + 1)
+        return n - lo < hi - n ? lo : hi
+    }
+    /// "--size 16 or --size 25"
+    static func nearSquares(_ n: Int) -> String {
+        let l = isqrtInt(n)
+        return Set([l * l, (l + 1) * (l + 1)].filter { $0 >= 4 }).sorted().map { "--size \($0)" }.joined(separator: " or ")
     }
 
     /// `--layout` only means something for an image output.
@@ -107,10 +136,8 @@ enum LUTCommand {
                 throw .usage("--layout \(word.rawValue) writes a PNG image: name the output .png, not '\(output)'")
             }
             layout = LUTFiles.writingLayout(word)
-            let l = Int(Double(size).squareRoot())
-            if layout == .hald, l * l != size {
-                let near = Set([l * l, (l + 1) * (l + 1)].filter { $0 >= 4 }).sorted().map { "--size \($0)" }
-                throw .usage("--size \(size) is not a square: a Hald CLUT of level L holds L^2 points per axis; use \(near.joined(separator: " or "))")
+            if layout == .hald, !isSquare(size) {
+                throw .usage("--size \(size) is not a square: a Hald CLUT of level L holds L^2 points per axis; use \(nearSquares(size))")
             }
         }
         try write(LUT.identity(size: size), to: output, layout: layout)
@@ -138,9 +165,10 @@ enum LUTCommand {
         case .image(let h, let layout):
             lines.append("format: \(h.format.rawValue) image \(h.width)x\(h.height), \(h.bitDepth)-bit")
             var text = "layout: \(name(of: layout))"
-            if layout == .tiles, h.width == h.height, args.value("lut-layout") == nil {
-                let l = Int(pow(Double(h.width), 1.0 / 3.0).rounded())
-                if l * l * l == h.width { text += " (also a valid Hald CLUT of level \(l): pass --lut-layout hald to read it as one)" }
+            let others = LUT.possibleLayouts(width: h.width, height: h.height).filter { $0 != layout }
+            if !others.isEmpty {
+                text += args.value("lut-layout") == nil ? " (chosen by its pixels; " : " (as asked; "
+                text += "its size also fits \(others.map { LUTFiles.describe($0, h) }.joined(separator: ", ")))"
             }
             lines.append(text)
         }
@@ -153,7 +181,7 @@ enum LUTCommand {
         }
         lines.append("title: \(lut.title ?? "(none)")")
         lines.append("colour space: \(lut.colorSpace.rawValue)")
-        print(lines.joined(separator: "\n"))
+        try Console.print(lines.joined(separator: "\n"))
     }
 
     static func name(of layout: LUTImageLayout) -> String {

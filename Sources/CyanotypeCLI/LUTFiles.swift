@@ -1,4 +1,6 @@
 import Cyanotype
+import struct CyanotypeCodecs.ImageHeader
+import enum CyanotypeCodecs.ImageCodecs
 import Foundation
 
 /// Reading LUTs for `apply --lut`, `batch --lut` and `lut ...`: a `.cube`/`.3dl` file, a LUT
@@ -62,8 +64,10 @@ enum LUTFiles {
         return names.first { key($0) == key(name) }
     }
 
-    /// Reads the LUT `path` names (a file, else a built-in look). Every failure is a usage
-    /// error (exit 2) carrying the library's LUTError text, naming the file as spelled.
+    /// Reads the LUT `path` names (a file, else a built-in look). A file that is missing,
+    /// unreadable or not a LUT is a failure (exit 1), named as spelled. A square image that is
+    /// both a tile grid and a Hald CLUT is read in the layout its pixels fit (and says so), or
+    /// refused with both named when they do not tell.
     static func read(_ path: String, layout word: LayoutWord?) throws(CLIError) -> (lut: LUT, source: Source) {
         let fm = FileManager.default
         var isDir: ObjCBool = false
@@ -71,36 +75,73 @@ enum LUTFiles {
             if let name = lookName(path), let lut = LUTConfiguration.shared.look(named: name) {
                 return (lut, .look(name))
             }
-            let looks = LUTConfiguration.shared.lookNames.joined(separator: ", ")
-            let missing = LUTError.unreadableFile(path: path, reason: "no such file")
-            throw .usage("\(missing.description) (and no built-in look has that name; the looks are \(looks))")
+            let looks = LUTConfiguration.shared.lookNames
+            throw .failure("\(path): no such LUT file, and no built-in look has that name"
+                + Suggest.hint(path, in: looks) + " (the looks are \(looks.joined(separator: ", ")))")
         }
-        if isDir.boolValue {
-            throw .usage(LUTError.unreadableFile(path: path, reason: "it is a folder").description)
-        }
+        if isDir.boolValue { throw .failure("\(path): is a folder, not a LUT file") }
         let url = URL(fileURLWithPath: path)
-        do throws(LUTError) {
-            switch url.pathExtension.lowercased() {
-            case "cube":
-                return (try LUT(contentsOf: url, maximumSize: maximumSize), .cube)
-            case "3dl":
-                return (try LUT(contentsOf: url, maximumSize: maximumSize), .threeDL)
-            default:
-                let data: Data
-                do { data = try Data(contentsOf: url) } catch {
-                    throw LUTError.unreadableFile(path: path, reason: (error as NSError).localizedDescription)
-                }
-                guard ImageCodecs.sniff(data) != nil, let header = try? ImageCodecs.readHeader(data) else {
-                    throw LUTError.unknownFileType(path: path)
-                }
-                let layout = readingLayout(word, width: header.width, height: header.height)
+        switch url.pathExtension.lowercased() {
+        case "cube", "3dl":
+            do {
+                let lut = try LUT(contentsOf: url, maximumSize: maximumSize)
+                return (lut, url.pathExtension.lowercased() == "cube" ? .cube : .threeDL)
+            } catch {
+                throw Messages.lut(error, file: path)
+            }
+        default:
+            let data: Data
+            do { data = try Data(contentsOf: url) } catch {
+                throw .failure("\(path): cannot read the LUT file (\((error as NSError).localizedDescription))")
+            }
+            guard ImageCodecs.sniff(data) != nil, let header = try? ImageCodecs.readHeader(data) else {
+                throw Messages.lut(.unknownFileType(path: path), file: path)
+            }
+            var layout = readingLayout(word, width: header.width, height: header.height)
+            if layout == nil { layout = try inferredLayout(data, header: header, path: path) }
+            do {
                 var lut = try LUT(imageData: data, layout: layout, maximumSize: maximumSize)
                 if lut.title == nil { lut.title = url.deletingPathExtension().lastPathComponent }
                 return (lut, .image(header: header, layout: layout ?? LUTImageLayout.assumed(width: header.width, height: header.height)))
+            } catch {
+                throw Messages.lut(error, file: path)
             }
-        } catch {
-            let text = error.description.replacingOccurrences(of: url.path, with: path)
-            throw .usage(text.contains(path) ? text : "\(path): \(text)")
+        }
+    }
+
+    /// The layout of a LUT image whose size fits several, from its pixels; a usage error
+    /// (pass --lut-layout) when they do not tell. Nil when the size fits one layout or none.
+    static func inferredLayout(_ data: Data, header: ImageHeader, path: String) throws(CLIError) -> LUTImageLayout? {
+        let candidates = LUT.possibleLayouts(width: header.width, height: header.height)
+        guard candidates.count > 1 else { return nil }
+        let inference: LUTLayoutInference
+        do { inference = try LUT.inferLayout(imageData: data, maximumSize: maximumSize) } catch { throw Messages.lut(error, file: path) }
+        let names = inference.candidates.map { describe($0, header) }
+        guard let chosen = inference.layout else {
+            throw .usage("\(path): a \(header.width)x\(header.height) image holds a LUT both as \(names.joined(separator: " and as ")), "
+                + "and its pixels do not tell which; pass --lut-layout \(inference.candidates.map { word($0) }.joined(separator: " or --lut-layout "))")
+        }
+        let others = inference.candidates.filter { $0 != chosen }.map { describe($0, header) }
+        Console.note("\(path): read as \(describe(chosen, header)); as \(others.joined(separator: " or as ")) its table would be far rougher "
+            + "(pass --lut-layout to choose)")
+        return chosen
+    }
+
+    /// "a Hald CLUT of level 5 (25^3)", "tiles (25^3)"
+    static func describe(_ layout: LUTImageLayout, _ h: ImageHeader) -> String {
+        let l = Int(pow(Double(h.width), 1.0 / 3.0).rounded())
+        switch layout {
+        case .hald: return "a Hald CLUT of level \(l) (\(l * l)^3)"
+        case .tiles: return "tiles (\(l * l)^3)"
+        case .horizontalStrip, .verticalStrip: return "a strip"
+        }
+    }
+
+    static func word(_ layout: LUTImageLayout) -> String {
+        switch layout {
+        case .hald: return "hald"
+        case .tiles: return "tiles"
+        case .horizontalStrip, .verticalStrip: return "strip"
         }
     }
 
@@ -146,7 +187,7 @@ enum LUTFiles {
         do {
             try CIContext().writeAtomically(data, to: url)
         } catch {
-            throw .failure(error.description.replacingOccurrences(of: url.path, with: path))
+            throw Messages.writing(error, input: nil, output: path)
         }
     }
 }

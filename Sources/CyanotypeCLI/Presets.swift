@@ -17,7 +17,9 @@ enum Presets {
         do {
             return try FilterRegistry.make(key(name))
         } catch {
-            throw .usage("unknown preset '\(name)'; presets are \(FilterRegistry.names.joined(separator: ", ")) (see 'cyanotype preset list')")
+            let hint = Suggest.hint(name, in: FilterRegistry.names)
+            throw .usage("unknown preset '\(name)'" + (hint.isEmpty ? "; presets are \(FilterRegistry.names.joined(separator: ", "))" : hint)
+                + " (see 'cyanotype preset list')")
         }
     }
 }
@@ -30,13 +32,13 @@ enum PresetCommand {
 
     static func run(_ args: ParsedArguments) throws(CLIError) {
         guard args.positionals.first == "list" else {
-            throw .usage("unknown preset action '\(args.positionals.first ?? "")'; use 'cyanotype preset list'")
+            throw .usage("unknown preset action '\(args.positionals.first ?? "")'\(Suggest.hint(args.positionals.first ?? "", in: ["list"])); use 'cyanotype preset list'")
         }
         let names = FilterRegistry.names
         if args.has("json") {
-            print(try JSONText.encode(names))
+            try Console.print(try JSONText.encode(names))
         } else {
-            for n in names { print(n) }
+            try Console.print(names.joined(separator: "\n"))
         }
     }
 }

@@ -34,8 +34,14 @@ enum VideoCommand {
             OptionSpec("--fast-start", help: "Put the MP4/QuickTime index first (for streaming)."),
             OptionSpec("--quiet", help: "No progress line."),
         ],
-        notes: ApplyOptions.specNotes + """
+        notes: ApplyOptions.specSyntaxNotes + """
 
+
+            Order: the transition, the filters in the order given, the LUT, the preset, then
+            --max-size. Filters that read past the frame's edges (blurs, sharpening) see its edge
+            pixels repeated, so borders stay solid. --lut takes what apply's does (a .cube/.3dl
+            file, a LUT image, or a built-in look name); --intensity applies to --preset when
+            there is one, otherwise to --lut.
 
             Keyframes: any number in a SPEC may be VALUE@SECONDS pairs, linear between them and held
             outside (times on the input's timeline): 'gaussianBlur radius=0@0,50@5' is Apple's growing
@@ -90,9 +96,10 @@ enum VideoCommand {
         let apply: @Sendable (CIImage, CIImage?, Double, Double) throws(CLIError) -> CIImage = { source, over, progress, t in
             var image = source
             if let transition, let over {
-                image = try transition.apply(to: image, at: t, overriding: [kCIInputTargetImageKey: over, kCIInputTimeKey: NSNumber(value: progress)])
+                image = try transition.apply(to: image, at: t, overriding: [kCIInputTargetImageKey: over, kCIInputTimeKey: NSNumber(value: progress)],
+                                             in: pipeline)
             }
-            for f in filters { image = try f.apply(to: image, at: t) }
+            for f in filters { image = try f.apply(to: image, at: t, in: pipeline) }
             return try pipeline.run(on: image)
         }
 
@@ -177,18 +184,18 @@ enum VideoCommand {
             let fps = elapsed > 0 ? Double(frames) / elapsed : 0
             let eta = p > 0.01 ? elapsed * (1 - p) / p : 0
             let line = String(format: "\r  %3.0f%%  frame %d  %.1f fps  ETA %.0f s   ", p * 100, frames, fps, eta)
-            FileHandle.standardError.write(Data(line.utf8))
+            Console.err(line)
             shown = true
         }
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        for note in session.notes { FileHandle.standardError.write(Data("cyanotype video: note: \(note)\n".utf8)) }
+        if shown { Console.err("\r\u{1B}[K") }
+        for note in session.notes { Console.note(note) }
         switch session.status {
         case .completed:
             let elapsed = Date().timeIntervalSince(started)
             let frames = session.framesWritten
             let size = ((try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0)
-            print(String(format: "%@: %d frames, %@, %.1f MB in %.1f s (%.1f fps)", output, frames, session.videoCodec.rawValue,
-                         Double(size) / 1e6, elapsed, elapsed > 0 ? Double(frames) / elapsed : 0))
+            try Console.print(String(format: "%@: %d frames, %@, %.1f MB in %.1f s (%.1f fps)", output, frames, session.videoCodec.rawValue,
+                                     Double(size) / 1e6, elapsed, elapsed > 0 ? Double(frames) / elapsed : 0))
         case .cancelled:
             throw .failure("the export was cancelled")
         default:
@@ -204,6 +211,9 @@ enum VideoCommand {
             throw .usage("--\(key) does not apply to --frame")
         }
         let format = try Files.outputFormat(explicit: nil, path: output)
+        var options = OutputOptions()
+        options.quality = try args.int("quality", in: 0...100)
+        try options.check(for: format, path: output)
         let generator = AVAssetImageGenerator(asset: asset)
         generator.appliesPreferredTrackTransform = true
         generator.requestedTimeToleranceBefore = .zero
@@ -211,10 +221,15 @@ enum VideoCommand {
         let frame: CIImage
         do { frame = try generator.ciImage(at: CMTime(seconds: t, preferredTimescale: 90_000)).image } catch { throw .failure(error.description) }
         var image = try apply(frame, nil, 0, t)
-        if let maxSize { image = try Pipeline(filters: [], maxSize: maxSize).run(on: image) }
-        let settings = EncodeSettings(quality: try args.int("quality", in: 0...100), depth: 8)
-        try Files.write(image, to: output, format: format, settings: settings, context: CIContext())
-        print("\(output): frame at \(text) s, \(Int(image.extent.width))x\(Int(image.extent.height))")
+        if let maxSize {
+            var resize = Pipeline()
+            resize.geometry.maxSize = maxSize
+            image = try resize.run(on: image)
+        }
+        // A video frame is opaque 8-bit colour: the image is written so.
+        try ImageWriter.write(image, source: SourceFacts(properties: [kCGImagePropertyHasAlpha: false]), to: output, format: format,
+                              options: options, uncovers: false, keepsEdgesClear: false, context: Files.makeContext(), input: nil)
+        try Console.print("\(output): frame at \(text) s, \(Int(image.extent.width))x\(Int(image.extent.height))")
     }
 }
 
@@ -230,9 +245,9 @@ enum VideoInfo {
         let facts: MovieFacts
         do { facts = try MovieFacts(asset) } catch { throw .failure("\(error)") }
         if json {
-            print(try JSONText.encode(facts.dictionary))
+            try Console.print(try JSONText.encode(facts.dictionary))
         } else {
-            print(facts.lines.joined(separator: "\n"))
+            try Console.print(facts.lines.joined(separator: "\n"))
         }
         return true
     }

@@ -1,10 +1,14 @@
 import CLCMS2
 import Foundation
 
-/// ICC profiles built with lcms2, for files that describe their colour by primaries (HEIF's
-/// nclx box) and for encoders writing a space other than sRGB.
+/// ICC profiles through lcms2, the one place the package calls it: profiles built for files
+/// that describe their colour by primaries (HEIF's nclx box) and for encoders writing a space
+/// other than sRGB; what an embedded profile calls itself; and decoded pixels converted from
+/// their embedded profile into linear sRGB for the engine.
 public enum ColorProfiles {
-    /// CIE xy chromaticities of a set of RGB primaries and white point.
+    /// CIE xy chromaticities of a set of RGB primaries and white point: the package's one
+    /// definition of each colour space's primaries (the engine's colour-space matrices are
+    /// derived from these too).
     public struct Chromaticities: Sendable, Equatable {
         public var red: (x: Double, y: Double)
         public var green: (x: Double, y: Double)
@@ -16,6 +20,7 @@ public enum ColorProfiles {
         public static func == (a: Self, b: Self) -> Bool {
             a.red == b.red && a.green == b.green && a.blue == b.blue && a.white == b.white
         }
+        /// sRGB and Rec. 709 (IEC 61966-2-1), D65 white.
         public static let sRGB = Chromaticities(red: (0.64, 0.33), green: (0.30, 0.60), blue: (0.15, 0.06), white: (0.3127, 0.3290))
         /// Display P3 (DCI-P3 primaries, D65 white).
         public static let displayP3 = Chromaticities(red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060), white: (0.3127, 0.3290))
@@ -31,8 +36,8 @@ public enum ColorProfiles {
         case gamma(Double)
     }
 
-    /// An RGB display profile (v4, D50-adapted by lcms2) with `description` as its name.
-    public static func rgbProfile(_ c: Chromaticities, transfer: Transfer, description: String) -> Data? {
+    /// An open lcms2 RGB profile for `c` and `transfer` (the caller closes it).
+    static func openRGBProfile(_ c: Chromaticities, transfer: Transfer) -> cmsHPROFILE? {
         var white = cmsCIExyY(x: c.white.x, y: c.white.y, Y: 1)
         var prim = cmsCIExyYTRIPLE(
             Red: cmsCIExyY(x: c.red.x, y: c.red.y, Y: 1), Green: cmsCIExyY(x: c.green.x, y: c.green.y, Y: 1),
@@ -49,9 +54,12 @@ public enum ColorProfiles {
         guard let curve else { return nil }
         defer { cmsFreeToneCurve(curve) }
         var curves: [OpaquePointer?] = [curve, curve, curve]
-        guard let profile = curves.withUnsafeMutableBufferPointer({ cmsCreateRGBProfile(&white, &prim, $0.baseAddress) }) else {
-            return nil
-        }
+        return curves.withUnsafeMutableBufferPointer { cmsCreateRGBProfile(&white, &prim, $0.baseAddress) }
+    }
+
+    /// An RGB display profile (v4, D50-adapted by lcms2) with `description` as its name.
+    public static func rgbProfile(_ c: Chromaticities, transfer: Transfer, description: String) -> Data? {
+        guard let profile = openRGBProfile(c, transfer: transfer) else { return nil }
         defer { cmsCloseProfile(profile) }
         if let mlu = cmsMLUalloc(nil, 1) {
             cmsMLUsetASCII(mlu, "en", "US", description)
@@ -73,4 +81,54 @@ public enum ColorProfiles {
 
     /// Display P3: P3 primaries, D65, the sRGB transfer curve.
     public static let displayP3: Data? = rgbProfile(.displayP3, transfer: .sRGB, description: "Display P3")
+
+    /// The profile's description (its name, e.g. "Display P3"), or nil when lcms2 cannot
+    /// read the profile or it has none.
+    public static func description(of icc: Data) -> String? {
+        icc.withUnsafeBytes { raw -> String? in
+            guard let p = cmsOpenProfileFromMem(raw.baseAddress, cmsUInt32Number(raw.count)) else { return nil }
+            defer { cmsCloseProfile(p) }
+            var buf = [CChar](repeating: 0, count: 256)
+            let n = cmsGetProfileInfoASCII(p, cmsInfoDescription, "en", "US", &buf, cmsUInt32Number(buf.count))
+            guard n > 0 else { return nil }
+            return buf.withUnsafeBufferPointer { $0.baseAddress.map { String(cString: $0) } }
+        }
+    }
+
+    /// True for profiles that call themselves sRGB (and not linear): their pixels need no
+    /// conversion.
+    public static func isSRGB(_ icc: Data) -> Bool {
+        guard let d = description(of: icc)?.lowercased() else { return false }
+        return d.contains("srgb") && !d.contains("linear")
+    }
+
+    /// `bitmap`'s pixels read through the RGB profile `icc` and converted (perceptual intent,
+    /// unclipped) into straight linear-sRGB float RGBA, 16 bytes a pixel, alpha copied; nil
+    /// when lcms2 cannot build the transform (a grey or CMYK profile on RGB pixels, a broken
+    /// profile).
+    public static func linearSRGBPixels(of bitmap: DecodedBitmap, profile icc: Data) -> Data? {
+        icc.withUnsafeBytes { raw -> Data? in
+            guard let src = cmsOpenProfileFromMem(raw.baseAddress, cmsUInt32Number(raw.count)) else { return nil }
+            defer { cmsCloseProfile(src) }
+            guard cmsGetColorSpace(src) == cmsSigRgbData, let dst = openRGBProfile(.sRGB, transfer: .linear) else { return nil }
+            defer { cmsCloseProfile(dst) }
+            let b = bitmap
+            let inFormat = b.bitDepth == 32 ? SHIM_TYPE_RGBA_FLT : b.bitDepth == 16 ? SHIM_TYPE_RGBA_16 : SHIM_TYPE_RGBA_8
+            guard let t = cmsCreateTransform(src, inFormat, dst, SHIM_TYPE_RGBA_FLT, cmsUInt32Number(INTENT_PERCEPTUAL),
+                                             cmsUInt32Number(cmsFLAGS_COPY_ALPHA | cmsFLAGS_NOCACHE)) else { return nil }
+            defer { cmsDeleteTransform(t) }
+            let count = b.width * b.height
+            var out = Data(count: count * 16)
+            out.withUnsafeMutableBytes { o in
+                if b.bitDepth == 32 {
+                    b.pixelsF.withUnsafeBytes { cmsDoTransform(t, $0.baseAddress, o.baseAddress, cmsUInt32Number(count)) }
+                } else if b.bitDepth == 16 {
+                    b.pixels16.withUnsafeBytes { cmsDoTransform(t, $0.baseAddress, o.baseAddress, cmsUInt32Number(count)) }
+                } else {
+                    b.pixels.withUnsafeBytes { cmsDoTransform(t, $0.baseAddress, o.baseAddress, cmsUInt32Number(count)) }
+                }
+            }
+            return out
+        }
+    }
 }

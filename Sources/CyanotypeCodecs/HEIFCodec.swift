@@ -213,6 +213,12 @@ enum HEIFCodec {
             ? heif_encoder_set_lossless(enc, 1)
             : heif_encoder_set_lossy_quality(enc, Int32((min(max(options.quality, 0), 1) * 100).rounded()))
         guard e.code == heif_error_Ok else { throw .encodeFailed(detail: "\(name) quality: \(text(e))") }
+        if let effort = options.effort {
+            guard (0...9).contains(effort) else { throw .invalidArgument("\(name) effort must be 0...9, got \(effort)") }
+            // aom and x265 (as libheif wraps them) take "speed" 0 (slowest) ... 9; an encoder
+            // without the parameter keeps its default.
+            _ = heif_encoder_set_parameter_integer(enc, "speed", Int32(9 - effort))
+        }
         var image: OpaquePointer?
         e = heif_image_create(
             Int32(width), Int32(height), heif_colorspace_RGB, hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Reads and writes JPEG, PNG, WebP, TIFF, HEIF and AVIF files as interleaved RGBA
-/// (8/16-bit; TIFF's float samples stay 32-bit float).
+/// Reads and writes JPEG, PNG, WebP, TIFF, GIF, HEIF and AVIF files as interleaved RGBA
+/// (8/16-bit; TIFF's float samples stay 32-bit float). Animations and pages: `FrameDecoder`
+/// and `FrameEncoder`; here an animation reads as its first frame.
 ///
 /// Nothing a file contains can crash the process: every failure is a typed `CodecError`,
 /// and a header's size is checked against `DecodeLimits` before pixels are allocated.
@@ -23,6 +24,7 @@ public enum ImageCodecs {
             return .png
         }
         if b.count >= 12, b.matches("RIFF", at: 0), b.matches("WEBP", at: 8) { return .webp }
+        if b.count >= 6, b.matches("GIF87a", at: 0) || b.matches("GIF89a", at: 0) { return .gif }
         // Classic TIFF and BigTIFF, both byte orders.
         if b.count >= 4, b.matches("II*\u{0}", at: 0) || b.matches("MM\u{0}*", at: 0) || b.matches("II+\u{0}", at: 0)
             || b.matches("MM\u{0}+", at: 0)
@@ -66,6 +68,7 @@ public enum ImageCodecs {
         case "png": return .png
         case "webp": return .webp
         case "tif", "tiff": return .tiff
+        case "gif": return .gif
         case "heic", "heif", "heics", "heifs", "hif": return .heif
         case "avif", "avifs": return .avif
         default: return nil
@@ -78,8 +81,10 @@ public enum ImageCodecs {
             switch try identify(bytes) {
             case .png: return try PNGCodec.readHeader(bytes)
             case .jpeg: return try JPEGCodec.readHeader(bytes)
+            case .webp where AnimatedWebP.isAnimated(bytes): return try AnimatedWebP.readHeader(bytes)
             case .webp: return try WebPCodec.readHeader(bytes)
             case .tiff: return try TIFFCodec.readHeader(bytes)
+            case .gif: return try GIFCodec.readHeader(bytes)
             case let f: return try HEIFCodec.readHeader(bytes, format: f)
             }
         }
@@ -112,13 +117,15 @@ public enum ImageCodecs {
         switch format {
         case .png: return try PNGCodec.decode(bytes, limits: limits, strict: strict)
         case .jpeg: return try JPEGCodec.decode(bytes, limits: limits, strict: strict)
+        case .webp where AnimatedWebP.isAnimated(bytes): return try AnimatedWebP.decode(bytes, limits: limits)
         case .webp: return try WebPCodec.decode(bytes, limits: limits, strict: strict)
         case .tiff: return try TIFFCodec.decode(bytes, limits: limits, strict: strict)
+        case .gif: return try GIFCodec.decode(bytes, limits: limits, strict: strict)
         case .heif, .avif: return try HEIFCodec.decode(bytes, format: format, limits: limits)
         }
     }
 
-    /// Whether `encode` can write `format` here: always for JPEG, PNG, WebP and TIFF; for HEIF
+    /// Whether `encode` can write `format` here: always for JPEG, PNG, WebP, TIFF and GIF; for HEIF
     /// and AVIF when libheif was built with an HEVC or AV1 encoder.
     public static func canEncode(_ format: ImageFileFormat) -> Bool {
         switch format {
@@ -154,6 +161,10 @@ public enum ImageCodecs {
         case .webp: return try WebPCodec.encode(rgba8, width: width, height: height, hasAlpha: hasAlpha, options: options)
         case .tiff:
             return try TIFFCodec.encode(rgba8, bits: 8, width: width, height: height, hasAlpha: hasAlpha, options: options)
+        case .gif:
+            let encoder = try FrameEncoder(format: .gif, options: options)
+            try encoder.add(rgba8: rgba8, width: width, height: height, hasAlpha: hasAlpha, delay: 0)
+            return try encoder.finish(loopCount: nil)
         case .heif, .avif:
             return try HEIFCodec.encode(rgba8, width: width, height: height, hasAlpha: hasAlpha, format: format, options: options)
         }
@@ -234,7 +245,7 @@ public enum ImageCodecs {
         let hex = b.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")
         var name = "unrecognised data"
         if b.matches("GIF8", at: 0) {
-            name = "GIF"
+            name = "GIF of an unknown version"
         } else if b.matches("II*\u{0}", at: 0) || b.matches("MM\u{0}*", at: 0) {
             name = "TIFF"
         } else if b.matches("BM", at: 0) {

@@ -208,9 +208,23 @@ enum JPEGCodec {
         var out: UnsafeMutablePointer<UInt8>? = nil
         var size: UInt = 0
         let flags = Int32(TJFLAG_ACCURATEDCT) | (options.progressive ? Int32(TJFLAG_PROGRESSIVE) : 0)
-        let rc = tjCompress2(
-            handle, rgba.baseAddress, Int32(width), Int32(width * 4), Int32(height), Int32(TJPF_RGBA.rawValue),
-            &out, &size, Int32(subsamp.rawValue), quality, flags)
+        let rc: Int32
+        if options.grayscale {
+            // One grey component, from the green samples.
+            let count = width * height
+            let grey = [UInt8](unsafeUninitializedCapacity: count) { dst, n in
+                let src = rgba.baseAddress!
+                for i in 0..<count { dst[i] = src[4 * i + 1] }
+                n = count
+            }
+            rc = tjCompress2(
+                handle, grey, Int32(width), Int32(width), Int32(height), Int32(TJPF_GRAY.rawValue),
+                &out, &size, Int32(TJSAMP_GRAY.rawValue), quality, flags)
+        } else {
+            rc = tjCompress2(
+                handle, rgba.baseAddress, Int32(width), Int32(width * 4), Int32(height), Int32(TJPF_RGBA.rawValue),
+                &out, &size, Int32(subsamp.rawValue), quality, flags)
+        }
         defer { if let out { tjFree(out) } }
         guard rc == 0, let out, size > 0 else { throw .encodeFailed(detail: "JPEG: \(lastError(handle))") }
         return try addMetadata(to: UnsafeRawBufferPointer(start: out, count: Int(size)), options: options)
@@ -218,6 +232,17 @@ enum JPEGCodec {
 
     /// The encoder's bytes with the EXIF and ICC segments of `options` spliced in.
     static func addMetadata(to jpeg: UnsafeRawBufferPointer, options: EncodeOptions) throws(CodecError) -> Data {
+        if let dpi = options.dpi, dpi.isFinite, dpi >= 1 {
+            var bytes = [UInt8](jpeg)
+            setJFIFDensity(&bytes, dpi: dpi)
+            var dpiless = options
+            dpiless.dpi = nil
+            var outcome: Result<Data, CodecError> = .failure(.encodeFailed(detail: "JPEG: no output"))
+            bytes.withUnsafeBytes { raw in
+                do throws(CodecError) { outcome = .success(try addMetadata(to: raw, options: dpiless)) } catch { outcome = .failure(error) }
+            }
+            return try outcome.get()
+        }
         // EXIF first (APP1 belongs right after SOI/APP0), then the ICC segments after it.
         var result = Data(jpeg)
         if let exif = options.exif, !exif.isEmpty, exif.count <= 65_535 - 8 {
@@ -230,6 +255,17 @@ enum JPEGCodec {
             do throws(CodecError) { outcome = .success(try insertICC(icc, into: raw)) } catch { outcome = .failure(error) }
         }
         return try outcome.get()
+    }
+
+    /// Writes `dpi` (dots per inch, rounded) into the APP0 JFIF segment libjpeg puts right
+    /// after SOI; leaves files without one unchanged.
+    static func setJFIFDensity(_ b: inout [UInt8], dpi: Double) {
+        // FF D8, FF E0, length(2), "JFIF\0", version(2), units, Xdensity(2), Ydensity(2)
+        guard b.count >= 18, b[2] == 0xFF, b[3] == 0xE0, Array(b[6..<11]) == Array("JFIF\u{0}".utf8) else { return }
+        let d = UInt16(min(max(dpi.rounded(), 1), 65_535))
+        b[13] = 1
+        b[14] = UInt8(d >> 8); b[15] = UInt8(d & 0xFF)
+        b[16] = UInt8(d >> 8); b[17] = UInt8(d & 0xFF)
     }
 
     /// An APP1 "Exif" segment after SOI (and APP0 JFIF), before any APP2.

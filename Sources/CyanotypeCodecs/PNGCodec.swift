@@ -200,7 +200,8 @@ enum PNGCodec {
         }
     }
 
-    /// Encodes RGBA (or RGB when `!hasAlpha`) rows; `Sample` is UInt8 or UInt16 (native endian).
+    /// Encodes RGBA (or RGB when `!hasAlpha`; grey, or grey and alpha, with
+    /// `options.grayscale`) rows; `Sample` is UInt8 or UInt16 (native endian).
     static func encode<Sample: FixedWidthInteger & UnsignedInteger>(
         _ rgba: UnsafeBufferPointer<Sample>, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions
     ) throws(CodecError) -> Data {
@@ -216,12 +217,25 @@ enum PNGCodec {
         defer { spng_ctx_free(ctx) }
         spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1)
         spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, Int32(options.compressionLevel))
+        // The level picks the row filter too (see `EncodeOptions.compressionLevel`).
+        let filter: spng_filter_choice =
+            switch options.compressionLevel {
+            case 0: SPNG_DISABLE_FILTERING
+            case 1...5: SPNG_FILTER_CHOICE_UP
+            default: SPNG_FILTER_CHOICE_ALL
+            }
+        spng_set_option(ctx, SPNG_FILTER_CHOICE, Int32(filter.rawValue))
         let depth = Sample.bitWidth
         var ihdr = spng_ihdr()
         ihdr.width = UInt32(width)
         ihdr.height = UInt32(height)
         ihdr.bit_depth = UInt8(depth)
-        ihdr.color_type = UInt8(hasAlpha ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue : SPNG_COLOR_TYPE_TRUECOLOR.rawValue)
+        let grey = options.grayscale
+        let colorType =
+            grey
+            ? (hasAlpha ? SPNG_COLOR_TYPE_GRAYSCALE_ALPHA : SPNG_COLOR_TYPE_GRAYSCALE)
+            : (hasAlpha ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA : SPNG_COLOR_TYPE_TRUECOLOR)
+        ihdr.color_type = UInt8(colorType.rawValue)
         var rc = spng_set_ihdr(ctx, &ihdr)
         guard rc == 0 else { throw .encodeFailed(detail: "PNG IHDR: \(message(rc))") }
         if let icc = options.iccProfile, !icc.isEmpty {
@@ -237,24 +251,43 @@ enum PNGCodec {
             }
             guard rc == 0 else { throw .encodeFailed(detail: "PNG iCCP: \(message(rc))") }
         }
+        if let dpi = options.dpi, dpi.isFinite, dpi > 0 {
+            // pHYs holds whole pixels per metre.
+            let ppm = UInt32(min((dpi / 0.0254).rounded(), Double(Int32.max)))
+            var phys = spng_phys(ppu_x: ppm, ppu_y: ppm, unit_specifier: 1)
+            rc = spng_set_phys(ctx, &phys)
+            guard rc == 0 else { throw .encodeFailed(detail: "PNG pHYs: \(message(rc))") }
+        }
 
         // spng's SPNG_FMT_PNG takes samples in the PNG layout, 16-bit ones host-endian.
         let fmt = Int32(SPNG_FMT_PNG.rawValue), flags = Int32(SPNG_ENCODE_FINALIZE.rawValue)
         let count = width * height
-        if hasAlpha {
+        if hasAlpha && !grey {
             rc = spng_encode_image(ctx, rgba.baseAddress, count * 4 * (depth / 8), fmt, flags)
         } else {
-            var rgb = [Sample](unsafeUninitializedCapacity: count * 3) { out, n in
+            // Repack: RGB, grey (the green sample) or grey + alpha.
+            let channels = grey ? (hasAlpha ? 2 : 1) : 3
+            var packed = [Sample](unsafeUninitializedCapacity: count * channels) { out, n in
                 let src = rgba.baseAddress!
                 let dst = out.baseAddress!
-                for i in 0..<count {
-                    dst[3 * i] = src[4 * i]
-                    dst[3 * i + 1] = src[4 * i + 1]
-                    dst[3 * i + 2] = src[4 * i + 2]
+                switch channels {
+                case 1:
+                    for i in 0..<count { dst[i] = src[4 * i + 1] }
+                case 2:
+                    for i in 0..<count {
+                        dst[2 * i] = src[4 * i + 1]
+                        dst[2 * i + 1] = src[4 * i + 3]
+                    }
+                default:
+                    for i in 0..<count {
+                        dst[3 * i] = src[4 * i]
+                        dst[3 * i + 1] = src[4 * i + 1]
+                        dst[3 * i + 2] = src[4 * i + 2]
+                    }
                 }
-                n = count * 3
+                n = count * channels
             }
-            rc = rgb.withUnsafeMutableBytes { spng_encode_image(ctx, $0.baseAddress, $0.count, fmt, flags) }
+            rc = packed.withUnsafeMutableBytes { spng_encode_image(ctx, $0.baseAddress, $0.count, fmt, flags) }
         }
         guard rc == 0 else { throw .encodeFailed(detail: "PNG: \(message(rc))") }
         var length = 0

@@ -5,7 +5,7 @@ import Foundation
 /// variadic, its errors arrive as return codes plus the first message it reported, and its
 /// stderr handlers are silenced. 8/16-bit grey and RGB(A) and 32-bit float decode as stored;
 /// other layouts (palette, 1/2/4-bit, YCbCr, CMYK, planar) go through libtiff's RGBA interface
-/// and decode to 8-bit. Only the first image (directory) of a multi-page file is read.
+/// and decode to 8-bit. `page` picks a directory of a multi-page file (see `TIFFPages`).
 enum TIFFCodec {
     /// A reader over `bytes`, closed when `body` returns. libtiff's own allocations are capped
     /// at `maxAlloc` bytes each.
@@ -75,17 +75,19 @@ enum TIFFCodec {
         return h
     }
 
-    static func readHeader(_ bytes: UnsafeRawBufferPointer) throws(CodecError) -> ImageHeader {
+    static func readHeader(_ bytes: UnsafeRawBufferPointer, page: Int = 0) throws(CodecError) -> ImageHeader {
         try withReader(bytes, maxAlloc: DecodeLimits.default.maxBytes) { r throws(CodecError) in
+            if page > 0 { try TIFFPages.select(r, page) }
             let i = try info(r)
             return header(r, i)
         }
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
+    static func decode(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool, page: Int = 0) throws(CodecError) -> DecodedBitmap {
         // libtiff's single-allocation cap: never below 16 MiB (its directory and strip buffers
         // need some), while the pixel buffer is checked against `limits` below.
         try withReader(bytes, maxAlloc: max(limits.maxBytes, 16 << 20)) { r throws(CodecError) in
+            if page > 0 { try TIFFPages.select(r, page) }
             let info = try info(r)
             let h = header(r, info)
             guard info.mode != 0 else {
@@ -126,7 +128,8 @@ enum TIFFCodec {
         }
     }
 
-    /// Encodes RGBA rows (RGB when `!hasAlpha`) of UInt8, UInt16 or Float samples.
+    /// Encodes RGBA rows (RGB when `!hasAlpha`; grey, or grey and alpha, with
+    /// `options.grayscale`) of UInt8, UInt16 or Float samples.
     static func encode<Sample>(
         _ rgba: UnsafeBufferPointer<Sample>, bits: Int, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions
     ) throws(CodecError) -> Data {
@@ -137,16 +140,30 @@ enum TIFFCodec {
             throw .invalidArgument("TIFF orientation must be 1...8, got \(options.orientation)")
         }
         let count = width * height
-        var rgbStorage: [Sample] = []
-        if !hasAlpha {
-            rgbStorage = [Sample](unsafeUninitializedCapacity: count * 3) { out, n in
+        // Samples taken per pixel: all four, RGB, grey (green) or grey + alpha.
+        let picks: [Int] = options.grayscale ? (hasAlpha ? [1, 3] : [1]) : (hasAlpha ? [0, 1, 2, 3] : [0, 1, 2])
+        let channels = picks.count
+        var packedStorage: [Sample] = []
+        if channels != 4 {
+            packedStorage = [Sample](unsafeUninitializedCapacity: count * channels) { out, n in
                 let src = rgba.baseAddress!, dst = out.baseAddress!
-                for i in 0..<count {
-                    (dst + 3 * i).initialize(to: src[4 * i])
-                    (dst + 3 * i + 1).initialize(to: src[4 * i + 1])
-                    (dst + 3 * i + 2).initialize(to: src[4 * i + 2])
+                let k0 = picks[0], k1 = picks.count > 1 ? picks[1] : 0, k2 = picks.count > 2 ? picks[2] : 0
+                switch channels {
+                case 1:
+                    for i in 0..<count { (dst + i).initialize(to: src[4 * i + k0]) }
+                case 2:
+                    for i in 0..<count {
+                        (dst + 2 * i).initialize(to: src[4 * i + k0])
+                        (dst + 2 * i + 1).initialize(to: src[4 * i + k1])
+                    }
+                default:
+                    for i in 0..<count {
+                        (dst + 3 * i).initialize(to: src[4 * i + k0])
+                        (dst + 3 * i + 1).initialize(to: src[4 * i + k1])
+                        (dst + 3 * i + 2).initialize(to: src[4 * i + k2])
+                    }
                 }
-                n = count * 3
+                n = count * channels
             }
         }
         var out: UnsafeMutableRawPointer?
@@ -156,12 +173,12 @@ enum TIFFCodec {
         let rc: Int32 = icc.withUnsafeBytes { iccRaw in
             func run(_ px: UnsafeRawPointer) -> Int32 {
                 cy_tiff_encode(
-                    px, UInt32(width), UInt32(height), hasAlpha ? 4 : 3, Int32(bits), options.tiffCompression.code,
+                    px, UInt32(width), UInt32(height), Int32(channels), Int32(bits), options.tiffCompression.code,
                     Int32(options.orientation), iccRaw.baseAddress, UInt32(iccRaw.count), options.dpi ?? 0, &out, &length,
                     &msg, 256)
             }
-            if hasAlpha { return run(UnsafeRawPointer(rgba.baseAddress!)) }
-            return rgbStorage.withUnsafeBytes { run($0.baseAddress!) }
+            if channels == 4 { return run(UnsafeRawPointer(rgba.baseAddress!)) }
+            return packedStorage.withUnsafeBytes { run($0.baseAddress!) }
         }
         guard rc == 0, let out else {
             let text = msg.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

@@ -142,6 +142,10 @@ enum WebPCodec {
             WebPPictureInit(&picture) != 0
         else { throw .encodeFailed(detail: "WebP: libwebp version mismatch") }
         config.lossless = options.lossless ? 1 : 0
+        if let effort = options.effort {
+            guard (0...6).contains(effort) else { throw .invalidArgument("WebP effort must be 0...6, got \(effort)") }
+            config.method = Int32(effort)
+        }
         config.exact = options.lossless ? 1 : 0  // keep RGB under alpha 0: lossless means every byte
         picture.use_argb = options.lossless ? 1 : 0
         picture.width = Int32(width)

@@ -1,12 +1,38 @@
+import Cyanotype
 import Foundation
 
 /// A CSS `mix-blend-mode`, computed as W3C Compositing and Blending Level 1 defines it on
-/// sRGB-encoded values (as browsers do). `ciFilterName` names Core Image's filter with the
-/// same formula, which blends in the linear working space instead.
+/// sRGB-encoded values (as browsers do), with the engine's own formulas (`blendKernel`'s
+/// `blendFunction`). `ciFilterName` names Core Image's filter with the same formula, which
+/// blends in the linear working space instead.
 public enum CSSBlendMode: String, Sendable, CaseIterable, Codable {
     case normal, multiply, screen, overlay, darken, lighten
     case colorDodge = "color-dodge", colorBurn = "color-burn", hardLight = "hard-light", softLight = "soft-light"
     case difference, exclusion, hue, saturation, color, luminosity
+
+    /// Core Image's blend kernel for this mode (`CIBlendKernel.overlay`, ...; `sourceOver`,
+    /// whose blend function is W3C's normal, for `.normal`). The looks blend sRGB-encoded
+    /// rows with its `blendFunction`.
+    public var blendKernel: CIBlendKernel {
+        switch self {
+        case .normal: return .sourceOver
+        case .multiply: return .multiply
+        case .screen: return .screen
+        case .overlay: return .overlay
+        case .darken: return .darken
+        case .lighten: return .lighten
+        case .colorDodge: return .colorDodge
+        case .colorBurn: return .colorBurn
+        case .hardLight: return .hardLight
+        case .softLight: return .softLight
+        case .difference: return .difference
+        case .exclusion: return .exclusion
+        case .hue: return .hue
+        case .saturation: return .saturation
+        case .color: return .color
+        case .luminosity: return .luminosity
+        }
+    }
 
     /// Core Image's filter for this mode (same formula, working-space values).
     public var ciFilterName: String {

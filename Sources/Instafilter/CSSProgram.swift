@@ -6,6 +6,8 @@ struct CompiledOverlay: Sendable {
     enum Shape: Sendable { case constant, linear(CSSSide), radial(cx: Double, cy: Double) }
     let shape: Shape
     let mode: CSSBlendMode
+    /// The engine's blend function for `mode` (every CSS mode has one).
+    let blend: CIBlendFunction?
     let opacity: Float
     /// Constant fill: straight rgb, alpha already multiplied by the opacity.
     let constant: SIMD4<Float>
@@ -15,6 +17,7 @@ struct CompiledOverlay: Sendable {
 
     init(_ o: CSSOverlay) {
         mode = o.blendMode
+        blend = o.blendMode.blendKernel.blendFunction
         opacity = Float(min(max(o.opacity, 0), 1))
         func premul(_ c: CSSColor) -> SIMD4<Float> {
             let a = Float(min(max(c.alpha, 0), 1))
@@ -109,138 +112,12 @@ struct CompiledOverlay: Sendable {
     }
 }
 
-// MARK: Blend formulas (W3C Compositing and Blending Level 1), scalar
-
-@inline(__always) private func hardLight(_ cb: Float, _ cs: Float) -> Float {
-    cs <= 0.5 ? cb * 2 * cs : { let s = 2 * cs - 1; return cb + s - cb * s }()
-}
-@inline(__always) private func softLight(_ cb: Float, _ cs: Float) -> Float {
-    if cs <= 0.5 { return cb - (1 - 2 * cs) * cb * (1 - cb) }
-    let d = cb <= 0.25 ? ((16 * cb - 12) * cb + 4) * cb : cb.squareRoot()
-    return cb + (2 * cs - 1) * (d - cb)
-}
-@inline(__always) private func colorDodge(_ cb: Float, _ cs: Float) -> Float {
-    if cb == 0 { return 0 }
-    if cs >= 1 { return 1 }
-    return min(1, cb / (1 - cs))
-}
-@inline(__always) private func colorBurn(_ cb: Float, _ cs: Float) -> Float {
-    if cb >= 1 { return 1 }
-    if cs <= 0 { return 0 }
-    return 1 - min(1, (1 - cb) / cs)
-}
-@inline(__always) private func lum(_ c: SIMD3<Float>) -> Float { 0.3 * c.x + 0.59 * c.y + 0.11 * c.z }
-@inline(__always) private func clipColor(_ c0: SIMD3<Float>) -> SIMD3<Float> {
-    var c = c0
-    let l = lum(c)
-    let n = min(c.x, min(c.y, c.z)), x = max(c.x, max(c.y, c.z))
-    if n < 0 { let k = l / (l - n); c = SIMD3(l + (c.x - l) * k, l + (c.y - l) * k, l + (c.z - l) * k) }
-    if x > 1 { let k = (1 - l) / (x - l); c = SIMD3(l + (c.x - l) * k, l + (c.y - l) * k, l + (c.z - l) * k) }
-    return c
-}
-@inline(__always) private func setLum(_ c: SIMD3<Float>, _ l: Float) -> SIMD3<Float> {
-    let d = l - lum(c)
-    return clipColor(SIMD3(c.x + d, c.y + d, c.z + d))
-}
-@inline(__always) private func sat(_ c: SIMD3<Float>) -> Float { max(c.x, max(c.y, c.z)) - min(c.x, min(c.y, c.z)) }
-@inline(__always) private func setSat(_ c: SIMD3<Float>, _ s: Float) -> SIMD3<Float> {
-    // W3C SetSat maps max -> s, min -> 0 and mid -> (mid - min) * s / (max - min): one
-    // linear map of every channel, ties included.
-    let mx = max(c.x, max(c.y, c.z)), mn = min(c.x, min(c.y, c.z))
-    let range = mx - mn
-    if range <= 0 { return .zero }
-    let k = s / range
-    return SIMD3((c.x - mn) * k, (c.y - mn) * k, (c.z - mn) * k)
-}
-
-@inline(__always) private func separable(_ px: UnsafeMutablePointer<SIMD4<Float>>, _ fill: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int,
-                                         _ blend: (Float, Float) -> Float) {
-    for i in 0..<n {
-        let s = fill[i]
-        let a = s.w
-        if a <= 0 { continue }
-        let b = px[i]
-        px[i] = SIMD4(b.x + a * (blend(b.x, s.x) - b.x), b.y + a * (blend(b.y, s.y) - b.y), b.z + a * (blend(b.z, s.z) - b.z), b.w)
-    }
-}
-@inline(__always) private func nonSeparable(_ px: UnsafeMutablePointer<SIMD4<Float>>, _ fill: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int,
-                                            _ blend: (SIMD3<Float>, SIMD3<Float>) -> SIMD3<Float>) {
-    for i in 0..<n {
-        let s = fill[i]
-        let a = s.w
-        if a <= 0 { continue }
-        let b = px[i]
-        let cb = SIMD3(b.x, b.y, b.z)
-        let r = blend(cb, SIMD3(s.x, s.y, s.z))
-        px[i] = SIMD4(b.x + a * (r.x - b.x), b.y + a * (r.y - b.y), b.z + a * (r.z - b.z), b.w)
-    }
-}
-
-// MARK: The same formulas on all three channels at once, without branches on the data
-// (photo pixels sit on either side of the 0.5 pivots unpredictably).
-
-@inline(__always) private func hardLight4(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> {
-    let t = 2 * cs - 1
-    let low = cb * 2 * cs, high = cb + t - cb * t
-    return low.replacing(with: high, where: cs .> 0.5)
-}
-@inline(__always) private func softLight4(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> {
-    let low = cb - (1 - 2 * cs) * cb * (1 - cb)
-    let d = (((16 * cb - 12) * cb + 4) * cb).replacing(with: cb.squareRoot(), where: cb .> 0.25)
-    let high = cb + (2 * cs - 1) * (d - cb)
-    return low.replacing(with: high, where: cs .> 0.5)
-}
-
-/// `separable` for a formula written on whole vectors: colour lanes blended, alpha kept.
-@inline(__always) private func separable4(_ px: UnsafeMutablePointer<SIMD4<Float>>, _ fill: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int,
-                                          _ blend: (SIMD4<Float>, SIMD4<Float>) -> SIMD4<Float>) {
-    let alphaLane: SIMDMask<SIMD4<Int32>> = [false, false, false, true]
-    for i in 0..<n {
-        let s = fill[i], b = px[i]
-        let r = b + (blend(b, s) - b) * SIMD4(repeating: s.w)
-        px[i] = r.replacing(with: b, where: alphaLane)
-    }
-}
-
-/// Blends `fill` (straight colour, effective alpha) onto `px` (straight, encoded) with the
-/// CSS formula for an opaque backdrop: `Cb + as * (B(Cb, Cs) - Cb)`.
-func blendRow(_ mode: CSSBlendMode, _ px: UnsafeMutablePointer<SIMD4<Float>>, _ fill: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
-    switch mode {
-    case .normal: separable4(px, fill, n) { _, s in s }
-    case .multiply: separable4(px, fill, n) { b, s in b * s }
-    case .screen: separable4(px, fill, n) { b, s in b + s - b * s }
-    case .overlay: separable4(px, fill, n) { b, s in hardLight4(s, b) }
-    case .hardLight: separable4(px, fill, n) { b, s in hardLight4(b, s) }
-    case .softLight: separable4(px, fill, n) { b, s in softLight4(b, s) }
-    case .difference: separable4(px, fill, n) { b, s in (s - b).replacing(with: b - s, where: b .> s) }
-    case .exclusion: separable4(px, fill, n) { b, s in b + s - 2 * b * s }
-    case .darken: separable4(px, fill, n) { b, s in b.replacing(with: s, where: s .< b) }
-    case .lighten: separable4(px, fill, n) { b, s in b.replacing(with: s, where: s .> b) }
-    default: blendRowScalar(mode, px, fill, n)
-    }
-}
-
-/// The per-channel scalar formulas (the reference the vector ones are tested against, and
-/// the non-separable modes).
-func blendRowScalar(_ mode: CSSBlendMode, _ px: UnsafeMutablePointer<SIMD4<Float>>, _ fill: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
-    switch mode {
-    case .normal: separable(px, fill, n) { _, s in s }
-    case .multiply: separable(px, fill, n) { b, s in b * s }
-    case .screen: separable(px, fill, n) { b, s in b + s - b * s }
-    case .overlay: separable(px, fill, n) { b, s in hardLight(s, b) }
-    case .darken: separable(px, fill, n) { b, s in min(b, s) }
-    case .lighten: separable(px, fill, n) { b, s in max(b, s) }
-    case .colorDodge: separable(px, fill, n) { b, s in colorDodge(b, s) }
-    case .colorBurn: separable(px, fill, n) { b, s in colorBurn(b, s) }
-    case .hardLight: separable(px, fill, n) { b, s in hardLight(b, s) }
-    case .softLight: separable(px, fill, n) { b, s in softLight(b, s) }
-    case .difference: separable(px, fill, n) { b, s in abs(b - s) }
-    case .exclusion: separable(px, fill, n) { b, s in b + s - 2 * b * s }
-    case .hue: nonSeparable(px, fill, n) { b, s in setLum(setSat(s, sat(b)), lum(b)) }
-    case .saturation: nonSeparable(px, fill, n) { b, s in setLum(setSat(b, sat(s)), lum(b)) }
-    case .color: nonSeparable(px, fill, n) { b, s in setLum(s, lum(b)) }
-    case .luminosity: nonSeparable(px, fill, n) { b, s in setLum(b, lum(s)) }
-    }
+/// Blends `fill` (straight colour, effective alpha) onto `px` (straight, sRGB-encoded) with
+/// the engine's blend function: `Cb + As * (B(Cb, Cs) - Cb)`, alpha kept (CSS over an opaque
+/// backdrop).
+@inline(__always)
+func blendRow(_ blend: CIBlendFunction?, _ px: UnsafeMutablePointer<SIMD4<Float>>, _ fill: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
+    blend?.apply(source: UnsafeBufferPointer(start: fill, count: n), to: UnsafeMutableBufferPointer(start: px, count: n))
 }
 
 /// Applies packed affines (13 floats each, see `CSSAffine.packed`) left to right, clamping
@@ -320,7 +197,7 @@ struct CSSProgram: Sendable {
                     guard let fill = scratch.baseAddress else { return }
                     for o in overlays {
                         o.computeFill(into: fill, count: n, x: row.x, y: row.y, box: box)
-                        blendRow(o.mode, p, fill, n)
+                        blendRow(o.blend, p, fill, n)
                     }
                 }
             }

@@ -191,6 +191,7 @@ public final class CSSOverlayFilter: BaseFilter, @unchecked Sendable {
 /// blend working-space (linear) values. Result covers the background's extent.
 public func cssBlend(_ foreground: CIImage, over background: CIImage, mode: CSSBlendMode, opacity: Double = 1) -> CIImage {
     let op = Float(min(max(opacity, 0), 1))
+    let blend = mode.blendKernel.blendFunction
     let k = CIColorKernel(name: "css blend \(mode.rawValue)", premultiplied: false) { row in
         let px = row.output, n = px.count
         guard n > 0, let p = px.baseAddress else { return }
@@ -201,7 +202,7 @@ public func cssBlend(_ foreground: CIImage, over background: CIImage, mode: CSSB
                 let f = fg[i]
                 fill[i] = SIMD4(f.x, f.y, f.z, min(max(f.w, 0), 1) * op)
             }
-            blendRow(mode, p, fill, n)
+            blendRow(blend, p, fill, n)
         }
     }
     // Both images as sRGB-encoded values, blended, and matched back.

@@ -48,10 +48,14 @@ import Testing
         #expect(try Names.filter(spelling).name == "CIGaussianBlur")
     }
 
-    @Test func unknownFilterUsesTheLibraryMessage() {
-        #expect(throws: CLIError.usage(CIFilterError.unknownFilter("gaussianBlurr").description)) {
-            try Names.filter("gaussianBlurr")
+    @Test func unknownFilterSuggestsTheNearestName() {
+        #expect(throws: CLIError.usage("unknown filter 'gausianBlur'; did you mean 'gaussianBlur'? (see 'cyanotype filters')")) {
+            try Names.filter("gausianBlur")
         }
+        #expect(throws: CLIError.usage("unknown filter 'CIGausianBlur'; did you mean 'gaussianBlur'? (see 'cyanotype filters')")) {
+            try Names.filter("CIGausianBlur")
+        }
+        #expect(throws: CLIError.usage("unknown filter 'frobnicate' (see 'cyanotype filters')")) { try Names.filter("frobnicate") }
     }
 
     @Test(arguments: ["inputRadius", "radius", "RADIUS", "InputRadius"])
@@ -60,16 +64,43 @@ import Testing
         #expect(try Names.key(spelling, of: d).key == "inputRadius")
     }
 
-    @Test func unknownKeyUsesTheLibraryMessage() throws {
+    @Test func unknownKeySuggestsTheNearestKey() throws {
         let d = try Names.filter("CIGaussianBlur")
-        let expected = CIFilterError.unknownKey(filter: "CIGaussianBlur", key: "sigma", validKeys: ["inputImage", "inputRadius"])
-        #expect(throws: CLIError.usage(expected.description)) { try Names.key("sigma", of: d) }
+        #expect(throws: CLIError.usage("gaussianBlur has no input 'radus'; did you mean 'radius'? Its inputs are image, radius")) {
+            try Names.key("radus", of: d)
+        }
+        #expect(throws: CLIError.usage("gaussianBlur has no input 'sigma'; its inputs are image, radius")) { try Names.key("sigma", of: d) }
     }
 
-    @Test func shortSpellings() {
-        #expect(Names.shortFilter("CIGaussianBlur") == "gaussianBlur")
-        #expect(Names.shortKey("inputEV") == "eV")
+    /// Leading acronyms are lower-cased whole (Swift's naming rule); the old spellings still resolve.
+    @Test(arguments: [
+        ("CIGaussianBlur", "gaussianBlur"), ("CIQRCodeGenerator", "qrCodeGenerator"), ("CICMYKHalftone", "cmykHalftone"),
+        ("CIPDF417BarcodeGenerator", "pdf417BarcodeGenerator"), ("CIKMeans", "kMeans"), ("CIXRay", "xRay"),
+        ("CISRGBToneCurveToLinear", "srgbToneCurveToLinear"), ("CICode128BarcodeGenerator", "code128BarcodeGenerator"),
+    ])
+    func shortFilterNames(full: String, short: String) throws {
+        #expect(Names.shortFilter(full) == short)
+        #expect(try Names.filter(short).name == full)
+    }
+
+    @Test func oldShortSpellingsAreAliases() throws {
+        #expect(try Names.filter("qRCodeGenerator").name == "CIQRCodeGenerator")
+        #expect(try Names.filter("cMYKHalftone").name == "CICMYKHalftone")
+        #expect(try Names.filter("pDF417BarcodeGenerator").name == "CIPDF417BarcodeGenerator")
+    }
+
+    @Test func shortKeys() {
+        #expect(Names.shortKey("inputEV") == "ev")
         #expect(Names.shortKey("inputRadius") == "radius")
+        #expect(Names.shortKey("inputRVector") == "rVector")
+        #expect(Names.shortKey("inputGCR") == "gcr")
+    }
+
+    @Test func suggestions() {
+        #expect(Suggest.distance("--fliter", "--filter") == 1)
+        #expect(Suggest.nearest("aply", in: CLI.commands.map(\.spec.name)) == ["apply"])
+        #expect(Suggest.nearest("clarendn", in: ["clarendon", "lark"]) == ["clarendon"])
+        #expect(Suggest.nearest("zzzzzz", in: ["apply", "batch"]).isEmpty)
     }
 
     @Test func categories() throws {
@@ -92,7 +123,8 @@ import Testing
 
     @Test func numbersAndBooleans() throws {
         #expect((try convert("CIGaussianBlur", "radius", "4.5") as? NSNumber)?.doubleValue == 4.5)
-        #expect((try convert("CIGaussianBlur", "radius", "-1e-2") as? NSNumber)?.doubleValue == -0.01)
+        // Below the declared minimum: brought inside it (with a warning on stderr).
+        #expect((try convert("CIGaussianBlur", "radius", "-1e-2") as? NSNumber)?.doubleValue == 0)
         #expect((try convert("CIGaussianBlur", "radius", "true") as? NSNumber)?.boolValue == true)
         #expect((try convert("CIGaussianBlur", "radius", "4", quoted: true) as? NSNumber)?.doubleValue == 4)
     }
@@ -147,7 +179,7 @@ import Testing
             try convert(filter, key, text)
         } throws: { error in
             guard let e = error as? CLIError, case .usage(let m) = e else { return false }
-            return m.contains(message) && m.contains(filter)
+            return m.contains(message) && m.contains(Names.shortFilter(filter))
         }
     }
 
@@ -215,7 +247,8 @@ import Testing
 
     @Test func sizes() throws {
         #expect(try GenerateCommand.parseSize("64x32") == (64, 32))
-        #expect(throws: CLIError.self) { try GenerateCommand.parseSize("64") }
+        #expect(try GenerateCommand.parseSize("64") == (64, 64))
+        #expect(throws: CLIError.self) { try GenerateCommand.parseSize("64x") }
         #expect(throws: CLIError.self) { try GenerateCommand.parseSize("0x5") }
     }
 }
@@ -242,10 +275,33 @@ import Testing
         }
     }
 
-    @Test func outputPaths() {
-        #expect(BatchCommand.outputPath(for: "a/b.png", in: "out", format: nil) == "out/a/b.png")
-        #expect(BatchCommand.outputPath(for: "a/b.png", in: "out", format: .jpeg) == "out/a/b.jpg")
-        #expect(BatchCommand.outputPath(for: "a/b.JPEG", in: "out", format: .jpeg) == "out/a/b.JPEG")
+    @Test func outputPaths() throws {
+        func path(_ rel: String, _ format: ImageFileFormat?, _ template: String = BatchCommand.defaultTemplate) throws -> String {
+            try BatchCommand.outputPath(for: BatchItem(input: "in/" + rel, relative: rel), in: "out", format: format, template: template)
+        }
+        #expect(try path("a/b.png", nil) == "out/a/b.png")
+        #expect(try path("a/b.png", .jpeg) == "out/a/b.jpg")
+        #expect(try path("a/b.JPEG", .jpeg) == "out/a/b.JPEG")
+        #expect(try path("b.png", nil) == "out/b.png")
+        // A template names the file inside the mirrored folder, unless it places it itself.
+        #expect(try path("a/b.tif", .png, "{stem}-web.{ext}") == "out/a/b-web.png")
+        #expect(try path("a/b.tif", .png, "{stem}-{srcext}.{ext}") == "out/a/b-tif.png")
+        #expect(try path("a/b.tif", .png, "flat/{stem}.{ext}") == "out/flat/b.png")
+        #expect(try path("a/b.tif", .png, "{dir}/x/{name}") == "out/a/x/b.tif")
+        #expect(throws: CLIError.self) { try path("a/b.tif", nil, "../{stem}.{ext}") }
+        #expect(throws: CLIError.self) { try path("a/b.tif", nil, "/tmp/{stem}.{ext}") }
+    }
+
+    @Test func shardFromTheEnvironment() throws {
+        #expect(try BatchCommand.parseShard("auto", environment: ["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4"]) == (3, 4))
+        // Slurm arrays need not start at 0 or step by 1: --array=1-7:2 runs 1, 3, 5, 7.
+        let stepped = ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_STEP": "2", "SLURM_ARRAY_TASK_COUNT": "4"]
+        #expect(try BatchCommand.parseShard("auto", environment: stepped) == (2, 4))
+        #expect(try BatchCommand.parseShard("auto/8", environment: ["JOB_COMPLETION_INDEX": "7"]) == (7, 8))
+        #expect(try BatchCommand.parseShard("auto/3", environment: ["AWS_BATCH_JOB_ARRAY_INDEX": "0"]) == (0, 3))
+        #expect(throws: CLIError.self) { try BatchCommand.parseShard("auto", environment: ["JOB_COMPLETION_INDEX": "1"]) }
+        #expect(throws: CLIError.self) { try BatchCommand.parseShard("auto", environment: [:]) }
+        #expect(throws: CLIError.self) { try BatchCommand.parseShard("auto/2", environment: ["JOB_COMPLETION_INDEX": "2"]) }
     }
 }
 

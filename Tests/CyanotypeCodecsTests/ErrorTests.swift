@@ -25,12 +25,14 @@ func sampleFiles() throws -> [(ImageFileFormat, Data)] {
             #expect(try ImageCodecs.readHeader(data).format == format)
         }
         #expect(ImageCodecs.sniff(Data()) == nil)
-        #expect(ImageCodecs.sniff(Data("GIF89a".utf8)) == nil)
+        #expect(ImageCodecs.sniff(Data("GIF89a".utf8)) == .gif)
+        #expect(ImageCodecs.sniff(Data("GIF88a".utf8)) == nil)
         #expect(ImageCodecs.format(forPathExtension: "JPG") == .jpeg)
         #expect(ImageCodecs.format(forPathExtension: "jpeg") == .jpeg)
         #expect(ImageCodecs.format(forPathExtension: ".Png") == .png)
         #expect(ImageCodecs.format(forPathExtension: "WebP") == .webp)
-        #expect(ImageCodecs.format(forPathExtension: "gif") == nil)
+        #expect(ImageCodecs.format(forPathExtension: "gif") == .gif)
+        #expect(ImageCodecs.format(forPathExtension: "bmp") == nil)
     }
 
     @Test func emptyData() {
@@ -40,12 +42,12 @@ func sampleFiles() throws -> [(ImageFileFormat, Data)] {
     }
 
     @Test func unknownMagicNamesWhatWasSeen() {
-        let gif = Data("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8)
-        let e = codecError { try ImageCodecs.decode(gif) }
-        #expect(e == .unsupportedFormat("GIF (first bytes 47 49 46 38 39 61 01 00)"))
+        let bmp = Data("BM\u{1}\u{0}\u{1}\u{0}\u{0}\u{0}".utf8)
+        let e = codecError { try ImageCodecs.decode(bmp) }
+        #expect(e == .unsupportedFormat("BMP (first bytes 42 4D 01 00 01 00 00 00)"))
         #expect(
             e?.description
-                == "unsupported image format: GIF (first bytes 47 49 46 38 39 61 01 00); supported formats are jpeg, png, webp, tiff, heif and avif")
+                == "unsupported image format: BMP (first bytes 42 4D 01 00 01 00 00 00); supported formats are jpeg, png, webp, tiff, gif, heif and avif")
         var rng = SplitMix(seed: 42)
         let random = Data((0..<4096).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
         guard case .unsupportedFormat(let seen)? = codecError({ try ImageCodecs.decode(random) }) else {

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import Cyanotype
+import CyanotypeCodecs
 
 /// Colour matching out of and into the working space, the cancelling of inverse conversions,
-/// and the folding of sRGB conversions into 8-bit reads and writes (`EncodedIO`).
+/// and the folding of sRGB conversions into 8-bit reads and writes (`Optimizer.foldSRGBIntoRead/Write`).
 @Suite struct EncodedIOTests {
     let width = 23, height = 11
     var pixels: [UInt8] { testPixels(width: width, height: height) }
@@ -24,8 +25,8 @@ import Testing
         let p3 = CGColorSpace(name: CGColorSpace.displayP3)!
         let there = try #require(input.matchedFromWorkingSpace(to: p3))
         let back = try #require(there.matchedToWorkingSpace(from: p3))
-        // The inverse pair cancels when appended: nothing is left to run.
-        #expect(!(back.node is FusedColorNode) || (back.node as! FusedColorNode).steps.isEmpty)
+        // The inverse pair cancels in the optimiser: nothing is left to run.
+        #expect(try Optimizer.optimize(back.node).root is BitmapNode)
         #expect(try renderFloat(back, extent) == renderFloat(input, extent))
         // Display P3 values of linear sRGB red: the published matrix's first column, encoded.
         let red = CIImage(color: CIColor(red: 1, green: 0, blue: 0)).cropped(to: CGRect(x: 0, y: 0, width: 1, height: 1))
@@ -38,7 +39,7 @@ import Testing
     @Test func consecutiveLUTsShareOneConversionPair() throws {
         let a = try LUT.make(size: 9) { $0 * $0 }, b = try LUT.make(size: 9) { SIMD3(1, 1, 1) - $0 }
         let out = input.applyingLUT(a).applyingLUT(b)
-        let fused = try #require(out.node as? FusedColorNode)
+        let fused = try #require(try Optimizer.optimize(out.node).root as? FusedColorNode)
         #expect(fused.steps.map(\.stage.label) == ["to kCGColorSpaceSRGB", "lut 9^3 tetrahedral", "lut 9^3 tetrahedral", "from kCGColorSpaceSRGB"])
     }
 
@@ -52,8 +53,9 @@ import Testing
         try buffer.withUnsafeMutableBytes { raw in
             let writer = try #require(DestinationWriter(base: raw.baseAddress!, rowBytes: width * 4, bounds: PixelRect(covering: extent), format: .RGBA8,
                                                         colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false))
-            let (root, w) = EncodedIO.rewrite(input.applyingLUT(lut).node, writer, colorManaged: true)
-            let fused = try #require(root as? FusedColorNode)
+            let recipe = try Optimizer.optimize(input.applyingLUT(lut).node, Optimizer.Options(writer: writer))
+            let w = try #require(recipe.writer)
+            let fused = try #require(recipe.root as? FusedColorNode)
             #expect(fused.steps.map(\.stage.label) == ["lut \"acceptance lutC 2\" 2^3 tetrahedral"])
             #expect((fused.head as? BitmapNode)?.colorSpace == nil && w.space == nil)
         }

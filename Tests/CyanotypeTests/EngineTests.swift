@@ -115,7 +115,7 @@ import Testing
             .applyingFilter("CISepiaTone", parameters: [:])
             .applyingFilter("CIVibrance", parameters: [kCIInputAmountKey: 0.5])
             .applyingFilter("CIColorInvert")
-        let fused = try #require(chained.node as? FusedColorNode)
+        let fused = try #require(try Optimizer.optimize(chained.node).root as? FusedColorNode)
         #expect(fused.head is BitmapNode)
         // exposure + hue + sepia fold into one matrix; vibrance; invert.
         #expect(fused.steps.count == 3)
@@ -170,7 +170,7 @@ import Testing
         }
         let src = image(testPixels(width: 6, height: 5), 6, 5)
         let out = try #require(halve.apply(extent: src.extent, arguments: [src]))
-        #expect(out.node is FusedColorNode)
+        #expect(try Optimizer.optimize(out.node).root is FusedColorNode)
         let a = try renderFloat(src, src.extent, context: CIContext(options: [.outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!]))
         let b = try renderFloat(out, src.extent, context: CIContext(options: [.outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!]))
         for i in 0..<a.count { #expect(abs(b[i].x - a[i].x * 0.5) < 1e-5 && abs(b[i].w - 0.5) < 1e-6) }

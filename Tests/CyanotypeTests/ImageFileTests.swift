@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Cyanotype
+import CyanotypeCodecs
 
 /// Files in and out through Core Image's API.
 @Suite struct ImageFileTests {
@@ -25,7 +26,7 @@ import Testing
         try ctx.writePNGRepresentation(of: img, to: png, format: .RGBA8, colorSpace: srgb)
         let back = try #require(CIImage(contentsOf: png))
         #expect(try render8(back, back.extent) == px)
-        let jpeg = try #require(ctx.jpegRepresentation(of: img, colorSpace: srgb, options: [.lossyCompressionQuality: 0.95, .chromaSubsampling: ChromaSubsampling.s444]))
+        let jpeg = try #require(ctx.jpegRepresentation(of: img, colorSpace: srgb, options: [.lossyCompressionQuality: 0.95, .chromaSubsampling: Cyanotype.ChromaSubsampling.s444]))
         let j = try #require(CIImage(data: jpeg))
         let jp = try render8(j, j.extent)
         var err = 0.0

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Cyanotype
+import CyanotypeCodecs
 
 /// TIFF, HEIF and AVIF through Core Image's API; Display P3 in and out; orientation.
 @Suite struct ImageFormatsIOTests {
@@ -31,7 +32,7 @@ import Testing
         #expect(ICCProfile.description(of: p3) == "Display P3")
         var o = EncodeOptions()
         o.iccProfile = p3
-        for format in [ImageFileFormat.png, .tiff] {
+        for format in [CyanotypeCodecs.ImageFileFormat.png, .tiff] {
             let data = try px.withUnsafeBufferPointer {
                 try ImageCodecs.encode(rgba8: $0, width: colours.count, height: 1, hasAlpha: true, format: format, options: o)
             }
@@ -127,7 +128,7 @@ import Testing
         let back = try #require(CIImage(data: f))
         #expect(back.properties[kCGImagePropertyDepth] as? Int == 32)
         #expect(try render8(back, back.extent) == px)
-        let s16 = try #require(ctx.tiffRepresentation(of: img, format: .RGBA16, colorSpace: srgb, options: [.tiffCompression: TIFFCompression.deflate]))
+        let s16 = try #require(ctx.tiffRepresentation(of: img, format: .RGBA16, colorSpace: srgb, options: [.tiffCompression: Cyanotype.TIFFCompression.deflate]))
         #expect(try ImageCodecs.decode(s16).bitDepth == 16)
         #expect(try render8(try #require(CIImage(data: s16)), back.extent) == px)
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("cy-\(UUID().uuidString).tif")
@@ -143,7 +144,7 @@ import Testing
         let img = image(px, 32, 24)
         let ctx = CIContext()
         let srgb = try #require(CGColorSpace(name: CGColorSpace.sRGB))
-        for format in [ImageFileFormat.heif, .avif] where ImageCodecs.canEncode(format) {
+        for format in [Cyanotype.ImageFileFormat.heif, .avif] where format.canEncode {
             let data = format == .heif
                 ? try #require(ctx.heifRepresentation(of: img, format: .RGBA8, colorSpace: srgb, options: [.lossyCompressionQuality: 0.95]))
                 : try #require(ctx.avifRepresentation(of: img, colorSpace: srgb, options: [.lossyCompressionQuality: 0.95]))

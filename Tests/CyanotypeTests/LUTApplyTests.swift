@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Cyanotype
+import CyanotypeCodecs
 
 /// Applying LUTs: identity in every layout, the two interpolations against reference
 /// formulas, equal results across formats, banding, tiling, and the sRGB rule.

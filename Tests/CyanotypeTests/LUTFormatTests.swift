@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Cyanotype
+import CyanotypeCodecs
 
 /// Reading and writing every format: layouts, round trips, `.cube`/`.3dl` details, and a
 /// fuzz pass over the text parsers.

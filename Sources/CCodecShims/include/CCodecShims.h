@@ -54,6 +54,23 @@ int cy_tiff_encode(const void *pixels, uint32_t width, uint32_t height, int chan
                    double dpi, void **out, size_t *outLength, char *message, size_t messageLength);
 void cy_tiff_free(void *p);
 
+// Multi-page TIFF: choosing a page to read, and writing several pages (directories).
+/// Makes page `index` (0-based directory) the one `cy_tiff_get_info`/`cy_tiff_icc`/`cy_tiff_decode`
+/// read. 0, or CY_TIFF_ERR_OPEN with a message when there is no such directory.
+int cy_tiff_set_directory(cy_tiff_reader *r, uint32_t index);
+typedef struct cy_tiff_writer cy_tiff_writer;
+/// A writer of pages into memory; NULL when out of memory or libtiff cannot start.
+cy_tiff_writer *cy_tiff_writer_create(void);
+/// Appends one page (the parameters of `cy_tiff_encode`); `pageCount` > 1 also writes the
+/// PageNumber and NewSubfileType (page) tags. 0, or an error code with a message.
+int cy_tiff_writer_add_page(cy_tiff_writer *w, const void *pixels, uint32_t width, uint32_t height, int channels, int bits,
+                            int compression, int orientation, const void *icc, uint32_t iccLength, double dpi,
+                            int pageNumber, int pageCount, char *message, size_t messageLength);
+/// Ends the file; on success `*out` is malloc'd (free with cy_tiff_free). The writer is freed either way.
+int cy_tiff_writer_finish(cy_tiff_writer *w, void **out, size_t *outLength, char *message, size_t messageLength);
+/// Frees a writer that was not finished.
+void cy_tiff_writer_destroy(cy_tiff_writer *w);
+
 // JPEG encoding a band of rows at a time (libjpeg's scanline API, errors as return codes).
 // Input rows are RGBA8 (alpha ignored). The output is what TurboJPEG's tjCompress2 writes for
 // the same settings with TJFLAG_ACCURATEDCT.

@@ -1,3 +1,5 @@
+internal import CyanotypeCodecs
+
 /// A colour space: RGB primaries relative to linear sRGB plus a transfer function, or grey.
 /// Covers the named spaces Core Image users pass to contexts and renders; ICC profiles from
 /// files are converted at the codec boundary.
@@ -90,6 +92,44 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
     }
 }
 
+// MARK: Row-level sRGB transfer (Cyanotype's own: Core Image has no public equivalent)
+
+extension CGColorSpace {
+    /// Cyanotype (Core Image and Core Graphics have no row-level transfer functions): encodes
+    /// a row of linear values with the sRGB curve (IEC 61966-2-1: `12.92 v` up to 0.0031308,
+    /// else `1.055 v^(1/2.4) - 0.055`), in place, as the engine's own colour conversions do.
+    /// Odd-symmetric (a negative value encodes to minus the encoding of its magnitude), so
+    /// extended-range values survive; alpha is left as it is. The colour is taken as it
+    /// stands: pass straight (unpremultiplied) colour, as `CIColorKernel(premultiplied: false)`
+    /// rows hold. Within 2e-6 of the exact curve (a table for the power), whole rows at a time.
+    public static func sRGBEncode(_ row: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        guard let base = row.baseAddress, row.count > 0 else { return }
+        SRGBRowCurves.encode.run(base, count: row.count)
+    }
+
+    /// Cyanotype: decodes a row of sRGB-encoded values to linear, in place (the inverse of
+    /// `sRGBEncode(_:)`: `v / 12.92` up to 0.04045, else `((v + 0.055) / 1.055)^2.4`),
+    /// odd-symmetric, alpha left as it is, within 2e-6 of the exact curve.
+    public static func sRGBDecode(_ row: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        guard let base = row.baseAddress, row.count > 0 else { return }
+        SRGBRowCurves.decode.run(base, count: row.count)
+    }
+}
+
+/// The engine's sRGB curve stages, built once, for `CGColorSpace.sRGBEncode` / `sRGBDecode`.
+private enum SRGBRowCurves {
+    static let encode = SRGBCurveStage(toLinear: false)
+    static let decode = SRGBCurveStage(toLinear: true)
+}
+
+extension SRGBCurveStage {
+    /// Runs the curve over `count` pixels (the stage reads no extra input).
+    fileprivate func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
+        var none = row
+        withUnsafePointer(to: &none) { run(row, extra: $0, count: count, x: 0, y: 0) }
+    }
+}
+
 @inline(__always) func sRGBToLinear(_ v: Float) -> Float {
     let a = abs(v)
     let l = a <= 0.04045 ? a / 12.92 : powf((a + 0.055) / 1.055, 2.4)
@@ -101,16 +141,16 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
     return v < 0 ? -e : e
 }
 
-/// Chromaticities of a set of RGB primaries and white point (CIE xy).
-struct Primaries {
-    var r: (Double, Double), g: (Double, Double), b: (Double, Double), white: (Double, Double)
-    static let sRGB = Primaries(r: (0.64, 0.33), g: (0.30, 0.60), b: (0.15, 0.06), white: (0.3127, 0.3290))
-    static let displayP3 = Primaries(r: (0.680, 0.320), g: (0.265, 0.690), b: (0.150, 0.060), white: (0.3127, 0.3290))
+/// Chromaticities of a set of RGB primaries and white point (CIE xy): the codecs' definition
+/// (`ColorProfiles.Chromaticities`, also what ICC profiles are built from), so each space's
+/// primaries are written down once.
+typealias Primaries = ColorProfiles.Chromaticities
 
+extension ColorProfiles.Chromaticities {
     /// RGB -> XYZ, from the primaries and white (the standard derivation).
     func rgbToXYZ() -> [Double] {
-        func xyz(_ p: (Double, Double)) -> [Double] { [p.0 / p.1, 1, (1 - p.0 - p.1) / p.1] }
-        let R = xyz(r), G = xyz(g), B = xyz(b), W = xyz(white)
+        func xyz(_ p: (x: Double, y: Double)) -> [Double] { [p.x / p.y, 1, (1 - p.x - p.y) / p.y] }
+        let R = xyz(red), G = xyz(green), B = xyz(blue), W = xyz(white)
         let m = [R[0], G[0], B[0], R[1], G[1], B[1], R[2], G[2], B[2]]
         let inv = invert3x3d(m)
         let s = [inv[0] * W[0] + inv[1] * W[1] + inv[2] * W[2],

@@ -45,8 +45,11 @@ public enum CIRenderError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Renders recipes to memory. Immutable configuration plus an internally locked cache, so
-/// one context is safe to share across threads, as Core Image's is.
+/// Renders recipes to memory. Immutable configuration, an executor every parallel loop of its
+/// renders runs on, and a cache of intermediates and whole results (reductions, k-means)
+/// under one memory budget, so one context is safe to share across threads, as Core Image's
+/// is. A render runs: recipe -> optimiser (`Optimizer`) -> plan (`RenderPlan`) -> tiles on the
+/// executor.
 public final class CIContext: @unchecked Sendable {
     /// nil means no colour management (`NSNull` working space).
     public let workingColorSpace: CGColorSpace?
@@ -59,10 +62,15 @@ public final class CIContext: @unchecked Sendable {
     let cachesIntermediates: Bool
     let maximumRenderPixels: Int
     let tileSizeOverride: Int?
+    /// Where this context's renders run their parallel loops.
+    let executor = Executor()
+    /// Intermediates and whole results kept between renders (when `cachesIntermediates`).
+    let cache = RenderCache(budget: CIContext.cacheBudget)
+    /// Parsed LUT files (`lut(contentsOf:)`), kept while each file is unchanged.
+    let lutFiles = LUTFileCache(budget: 64 << 20)
     private let lock = NSLock()
-    private var cache: [ObjectIdentifier: (node: RecipeNode, block: PixelBlock)] = [:]
-    private var cacheBytes = 0
     private var stats = RenderStatistics()
+    /// The memory the context's cache may hold.
     static let cacheBudget = 512 << 20
 
     public convenience init() { self.init(options: nil) }
@@ -81,9 +89,10 @@ public final class CIContext: @unchecked Sendable {
     /// Counters from the most recent render on this context.
     public var lastRenderStatistics: RenderStatistics { lock.lock(); defer { lock.unlock() }; return stats }
 
-    /// Drops cached intermediates.
+    /// Drops cached intermediates and whole results.
     public func clearCaches() {
-        lock.lock(); cache.removeAll(); cacheBytes = 0; lock.unlock()
+        cache.removeAll()
+        lutFiles.removeAll()
     }
 
     // MARK: Rendering
@@ -104,17 +113,29 @@ public final class CIContext: @unchecked Sendable {
         guard rowBytes >= rect.width * writer.bytesPerPixel else {
             throw CIRenderError.bufferTooSmall(needed: rect.width * writer.bytesPerPixel * rect.height, given: rowBytes * rect.height)
         }
-        if try copyUnchanged(image.node, rect, writer) { return }
-        let (root, w) = EncodedIO.rewrite(image.node, writer, colorManaged: workingColorSpace != nil)
-        try execute(root, rect) { tile, tileRect in w.write(tile, tileRect) }
+        let (recipe, w) = try optimized(image.node, for: writer)
+        if try copyUnchanged(recipe.root, rect, writer) { return }
+        try execute(recipe, rect) { tile, tileRect in w.write(tile, tileRect) }
     }
 
-    /// Pass-through: when the recipe is just a bitmap (or a file) whose pixels are already
-    /// in the destination's format, colour space and alpha convention, rows are copied as
-    /// they are (a decode -> encode of an unfiltered image converts nothing).
-    private func copyUnchanged(_ node: RecipeNode, _ rect: PixelRect, _ writer: DestinationWriter) throws -> Bool {
-        guard let bitmap = try unchangedSource(node, rect: rect, layout: writer.info.layout, sample: writer.info.sample,
-                                               space: writer.space, premultiplied: writer.premultiplied, waitingForDecode: false)
+    /// The recipe under `node` after the optimiser, for a render into `writer` (whose
+    /// conversion may fold into the root), and the writer to use. Decodes file sources.
+    func optimized<W: RenderDestination>(_ node: RecipeNode, for writer: W) throws -> (OptimizedRecipe, W) {
+        let recipe = try Optimizer.optimize(node, Optimizer.Options(loadSources: true, writer: writer, colorManaged: workingColorSpace != nil))
+        return (recipe, recipe.destination as? W ?? writer)
+    }
+
+    /// The recipe under `node` after the optimiser, for a render into working-space memory.
+    func optimized(_ node: RecipeNode) throws -> OptimizedRecipe {
+        try Optimizer.optimize(node, Optimizer.Options(loadSources: true, writer: nil, colorManaged: workingColorSpace != nil))
+    }
+
+    /// Pass-through: when the optimised recipe is just a bitmap (or a file) whose pixels are
+    /// already in the destination's format, colour space and alpha convention, rows are
+    /// copied as they are (a decode -> encode of an unfiltered image converts nothing).
+    private func copyUnchanged(_ root: RecipeNode, _ rect: PixelRect, _ writer: DestinationWriter) throws -> Bool {
+        guard let bitmap = unchangedBitmap(root, rect: rect, layout: writer.info.layout, sample: writer.info.sample,
+                                           space: writer.space, premultiplied: writer.premultiplied)
         else { return false }
         let bpp = writer.bytesPerPixel
         let ext = bitmap.pixelExtent
@@ -141,19 +162,11 @@ public final class CIContext: @unchecked Sendable {
         return true
     }
 
-    /// The bitmap behind `node` when its pixels over `rect` are already what a destination of
-    /// this layout, sample type, colour space and alpha convention wants (nil otherwise).
-    func unchangedSource(_ node: RecipeNode, rect: PixelRect, layout: CIFormat.Layout, sample: CIFormat.Sample,
-                         space: CGColorSpace?, premultiplied: Bool, waitingForDecode: Bool = true) throws -> BitmapNode? {
-        var source = node
-        if let lazy = node as? LazySourceNode {
-            do { source = try lazy.source() } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
-        }
-        if waitingForDecode, let gate = (source as? BitmapNode)?.gate {
-            // Read as a whole: wait for the decoder.
-            do { try gate.waitAll() } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
-        }
-        guard let bitmap = source as? BitmapNode, bitmap.pixelExtent.contains(rect),
+    /// The bitmap that the optimised `root` is, when its pixels over `rect` are already what a
+    /// destination of this layout, sample type, colour space and alpha convention wants.
+    private func unchangedBitmap(_ root: RecipeNode, rect: PixelRect, layout: CIFormat.Layout, sample: CIFormat.Sample,
+                                 space: CGColorSpace?, premultiplied: Bool) -> BitmapNode? {
+        guard let bitmap = root.storedBitmap, bitmap.pixelExtent.contains(rect),
               let info = bitmap.format.info, info.layout == layout, info.sample == sample,
               sample == .uint8 || sample == .uint16,
               bitmap.premultiplied == premultiplied || layout == .rgbx,
@@ -161,11 +174,20 @@ public final class CIContext: @unchecked Sendable {
         else { return nil }
         return bitmap
     }
+
+    /// The bitmap the recipe under `node` comes down to (after the optimiser, which decodes
+    /// file sources) when its pixels over `rect` are already what a destination of `format`,
+    /// colour space and alpha convention wants (nil otherwise). With `waitingForDecode`, a
+    /// file still decoding on its thread is waited for.
     func unchangedSource(_ node: RecipeNode, rect: PixelRect, format: CIFormat, space: CGColorSpace?, premultiplied: Bool,
                          waitingForDecode: Bool = true) throws -> BitmapNode? {
         guard let info = format.info else { return nil }
-        return try unchangedSource(node, rect: rect, layout: info.layout, sample: info.sample, space: space, premultiplied: premultiplied,
-                                   waitingForDecode: waitingForDecode)
+        let root = try optimized(node).root
+        if waitingForDecode, let gate = root.storedBitmap?.gate {
+            // Read as a whole: wait for the decoder.
+            do { try gate.waitAll() } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
+        }
+        return unchangedBitmap(root, rect: rect, layout: info.layout, sample: info.sample, space: space, premultiplied: premultiplied)
     }
 
     /// The pixels covering `rect`, or the error for a rectangle no render can fill: infinite
@@ -206,7 +228,18 @@ public final class CIContext: @unchecked Sendable {
     /// rendering: regions of interest, fused groups, intermediates, tiles, memory.
     public func explain(_ image: CIImage, rect: CGRect? = nil) -> String {
         let r = PixelRect(covering: rect ?? image.extent).intersection(.huge)
-        return RenderPlan(root: image.node, rect: r, tileSize: tileSizeOverride).describe()
+        return RenderPlan(recipe: explained(image.node, writer: nil, loadSources: false), rect: r, tileSize: tileSizeOverride).describe()
+    }
+
+    /// The optimised recipe `explain` shows (never failing: a source that cannot be loaded is
+    /// shown as it is).
+    private func explained(_ node: RecipeNode, writer: DestinationWriter?, loadSources: Bool) -> OptimizedRecipe {
+        let managed = workingColorSpace != nil
+        if loadSources, let r = try? Optimizer.optimize(node, Optimizer.Options(loadSources: true, writer: writer, colorManaged: managed)) {
+            return r
+        }
+        return (try? Optimizer.optimize(node, Optimizer.Options(loadSources: false, writer: writer, colorManaged: managed)))
+            ?? OptimizedRecipe(unoptimized: node)
     }
 
     /// The plan for rendering `rect` of `image` into a `format` bitmap in `colorSpace` (nil:
@@ -225,7 +258,8 @@ public final class CIContext: @unchecked Sendable {
         guard let writer = DestinationWriter(base: scratch, rowBytes: 0, bounds: r, format: format, colorSpace: space,
                                              premultiplied: premultipliedOut)
         else { return explain(image, rect: rect) + "\nwrite: \(format) is not a format this context renders to" }
-        let (root, w) = EncodedIO.rewrite(image.node, writer, colorManaged: workingColorSpace != nil)
+        let recipe = explained(image.node, writer: writer, loadSources: true)
+        let w = recipe.writer ?? writer
         let spaceName = space?.name ?? "no colour management"
         let how: String
         if space == nil {
@@ -236,39 +270,50 @@ public final class CIContext: @unchecked Sendable {
             how = "converted from the working space to \(spaceName)"
         }
         let alpha = premultipliedOut ? "premultiplied" : "straight"
-        return RenderPlan(root: root, rect: r, tileSize: tileSizeOverride).describe()
+        return RenderPlan(recipe: recipe, rect: r, tileSize: tileSizeOverride).describe()
             + "\nwrite: \(format), \(how), \(alpha) alpha"
     }
 
     // MARK: Execution
 
-    /// Plans `rect` of `root`, materialises intermediates, then renders output tiles on all
-    /// cores, handing each finished tile to `sink`.
+    /// Optimises the recipe under `root` (no destination) and renders `rect` of it; see
+    /// `execute(_:_:topDown:sink:)` with an optimised recipe.
     func execute(_ root: RecipeNode, _ rect: PixelRect, topDown: Bool = false, sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void) throws {
-        let plan = RenderPlan(root: root, rect: rect, tileSize: tileSizeOverride)
-        do {
-            for node in plan.order { try node.prepare() }
-        } catch {
-            throw CIRenderError.sourceFailed(String(describing: error))
-        }
-        let ev = Evaluator(colorManaged: workingColorSpace != nil)
-        for node in plan.materialize {
+        try execute(try optimized(root), rect, topDown: topDown, sink: sink)
+    }
+
+    /// Plans `rect` of the optimised recipe, computes its whole results and materialises its
+    /// intermediates (from the context's cache where it can), then renders the output tiles
+    /// on the executor, handing each finished tile to `sink`.
+    func execute(_ recipe: OptimizedRecipe, _ rect: PixelRect, topDown: Bool = false, sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void) throws {
+        let plan = RenderPlan(recipe: recipe, rect: rect, tileSize: tileSizeOverride)
+        let ev = Evaluator(colorManaged: workingColorSpace != nil, executor: executor, recipe: recipe, cache: cachesIntermediates ? cache : nil)
+        // Deepest first: whole results and intermediates only read what is below them.
+        var pending = Set(plan.materialize.map { ObjectIdentifier($0) })
+        pending.formUnion(plan.wholeResults.map { ObjectIdentifier($0) })
+        for node in plan.order.reversed() where pending.contains(ObjectIdentifier(node)) {
+            if node.computesWholeResult {
+                _ = ev.wholeResult(of: node)
+                continue
+            }
             let region = plan.region(of: node)
-            if let hit = cachedBlock(node, covering: region) {
+            let key = recipe.cacheKey(node)
+            if cachesIntermediates, let hit = cache.block(for: key, covering: region) {
                 ev.setMaterialized(node, hit)
                 ev.count { $0.intermediateCacheHits += 1 }
                 continue
             }
             let block = PixelBlock(rect: region)
-            forEachTile(region, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight) { t in
+            executor.forEachTile(region, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight) { t in
                 node.evaluate(t, into: block.view(t), ev)
                 ev.count { $0.tiles += 1 }
             }
             ev.setMaterialized(node, block)
             ev.count { $0.intermediatesRendered += 1 }
-            if cachesIntermediates, (node as? IntermediateNode)?.cacheable ?? true { store(node, block) }
+            if cachesIntermediates, node.mayBeCached { cache.store(block, for: key) }
         }
-        forEachTile(rect, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight, topDown: topDown) { t in
+        let root = recipe.root
+        executor.forEachTile(rect, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight, topDown: topDown) { t in
             // Tiles stay cache-resident; writers then store to the destination once (float
             // destinations with streaming stores: rendering in place measured slower).
             let block = PixelBlock(rect: t)
@@ -277,24 +322,10 @@ public final class CIContext: @unchecked Sendable {
             ev.count { $0.tiles += 1 }
         }
         lock.lock(); stats = ev.statistics; lock.unlock()
-        // Sources decoded while the tiles ran: a decode that failed fails the render.
+        // Work that ran alongside the tiles (a file decoding on its thread) and failed fails
+        // the render.
         for node in plan.order {
-            let source = (node as? LazySourceNode).flatMap { try? $0.source() } ?? node
-            if let e = (source as? BitmapNode)?.gate?.error { throw CIRenderError.sourceFailed(String(describing: e)) }
+            if let e = node.deferredError { throw CIRenderError.sourceFailed(String(describing: e)) }
         }
-    }
-
-    private func cachedBlock(_ node: RecipeNode, covering r: PixelRect) -> PixelBlock? {
-        lock.lock(); defer { lock.unlock() }
-        guard let e = cache[ObjectIdentifier(node)], e.node === node, e.block.rect.contains(r) else { return nil }
-        return e.block
-    }
-    private func store(_ node: RecipeNode, _ block: PixelBlock) {
-        lock.lock(); defer { lock.unlock() }
-        guard block.byteCount <= CIContext.cacheBudget else { return }
-        if cacheBytes + block.byteCount > CIContext.cacheBudget { cache.removeAll(); cacheBytes = 0 }
-        if let old = cache[ObjectIdentifier(node)] { cacheBytes -= old.block.byteCount }
-        cache[ObjectIdentifier(node)] = (node, block)
-        cacheBytes += block.byteCount
     }
 }

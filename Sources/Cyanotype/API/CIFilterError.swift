@@ -7,6 +7,9 @@ public enum CIFilterError: Error, Sendable, Equatable, CustomStringConvertible {
     case wrongType(filter: String, key: String, expected: String, got: String)
     case nonFinite(filter: String, key: String)
     case invalidValue(filter: String, key: String, reason: String)
+    /// A filter whose work needs one of Apple's frameworks or an Apple device's data, which
+    /// Cyanotype does not have (`needs` says what).
+    case unavailable(filter: String, needs: String)
 
     public var description: String {
         switch self {
@@ -22,6 +25,8 @@ public enum CIFilterError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(f).\(k) must be a finite number (got NaN or infinity)"
         case let .invalidValue(f, k, reason):
             return "\(f).\(k): \(reason)"
+        case let .unavailable(f, needs):
+            return "\(f) cannot run here: it needs \(needs), found only on Apple's platforms"
         }
     }
 }

@@ -22,7 +22,11 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
     public var extent: CGRect { node.extent }
     /// Metadata from the file (pixel size, orientation, DPI, profile, EXIF ...).
     public var properties: [String: Any] { storedProperties }
-    public var description: String { "CIImage(extent: \(extent), \(node.label))" }
+    /// The extent and the recipe's top node, as the optimiser renders it.
+    public var description: String {
+        let shown = (try? Optimizer.optimize(node, Optimizer.Options(loadSources: false)))?.root ?? node
+        return "CIImage(extent: \(extent), \(shown.label))"
+    }
 
     // MARK: Sources
 
@@ -89,10 +93,9 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
         if rect.isNull || rect.isEmpty || !rect.origin.x.isFinite || !rect.origin.y.isFinite { return .empty() }
         // Nothing to cut: the same recipe, so colour work on either side still fuses.
         if !extent.isInfinite && !extent.isNull && rect.contains(extent) { return self }
-        if let crop = node as? CropNode {
-            return CIImage(node: CropNode(input: crop.inputs[0], rect: crop.extent.intersection(rect)), properties: storedProperties, url: url)
-        }
-        return CIImage(node: CropNode(input: node, rect: rect), properties: storedProperties, url: url)
+        // A crop of a crop is one crop, merged as the image is made (the optimiser's
+        // `mergeCrops`), as the extent of the result (an empty one's too) is public.
+        return CIImage(node: Optimizer.cropped(node, to: rect), properties: storedProperties, url: url)
     }
 
     /// The image through an affine transform, sampled bilinearly (or nearest after
@@ -100,16 +103,9 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
     public func transformed(by t: CGAffineTransform) -> CIImage {
         guard [t.a, t.b, t.c, t.d, t.tx, t.ty].allSatisfy(\.isFinite), t.a * t.d - t.b * t.c != 0 else { return .empty() }
         if t.isIdentity { return self }
-        var input = node
-        var mode = SamplingMode.linear
-        var total = t
-        if let s = input as? SamplingNode { mode = s.mode; input = s.inputs[0] }
-        if let a = input as? AffineNode, a.mode == mode {
-            total = a.transform.concatenating(t)
-            input = a.inputs[0]
-            if total.isIdentity { return CIImage(node: input, properties: storedProperties, url: url) }
-        }
-        return CIImage(node: AffineNode(input: input, transform: total, mode: mode), properties: storedProperties, url: url)
+        // Concatenated as the image is made (the optimiser's `mergeTransforms`), as the extent
+        // of the result is that of the concatenated transform.
+        return CIImage(node: Optimizer.transformed(node, by: t), properties: storedProperties, url: url)
     }
     /// As `transformed(by:)`; downsampling by more than 2x uses a Lanczos filter when asked.
     public func transformed(by t: CGAffineTransform, highQualityDownsample: Bool) -> CIImage {
@@ -129,7 +125,7 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
 
     public func samplingNearest() -> CIImage { CIImage(node: SamplingNode(input: unwrappedSampling, mode: .nearest), properties: storedProperties, url: url) }
     public func samplingLinear() -> CIImage { CIImage(node: SamplingNode(input: unwrappedSampling, mode: .linear), properties: storedProperties, url: url) }
-    private var unwrappedSampling: RecipeNode { (node as? SamplingNode)?.inputs[0] ?? node }
+    private var unwrappedSampling: RecipeNode { node.samplingMode == nil ? node : node.inputs[0] }
 
     /// The transform that displays an image stored with `orientation` upright, for an image
     /// whose extent starts at the origin.
@@ -206,31 +202,12 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
     @available(*, deprecated, renamed: "transformed(by:)")
     public func applying(_ t: CGAffineTransform) -> CIImage { transformed(by: t) }
 
-    /// A colour stage over this image, fused with the colour stages before it.
+    /// A colour stage over this image (and `extras`, its other image inputs), covering
+    /// `extent` (default: this image's). The optimiser fuses it with neighbouring colour stages
+    /// at render time.
     func applying(_ stage: any ColorStage, extras: [CIImage] = [], extent: CGRect? = nil) -> CIImage {
-        let e = extent ?? self.extent
-        let step = FusedColorNode.Step(stage: stage, extras: extras.map(\.node))
-        if let f = node as? FusedColorNode, f.extent == e {
-            var steps = f.steps
-            if extras.isEmpty, let conv = stage as? SpaceConversionStage, let last = steps.last, last.extras.isEmpty,
-               let prev = last.stage as? SpaceConversionStage, conv.isInverse(of: prev) {
-                // A conversion next to its inverse: both go (sRGB -> linear -> sRGB between
-                // two LUTs or looks, say).
-                steps.removeLast()
-                if steps.isEmpty && f.head.extent == e { return CIImage(node: f.head, properties: storedProperties, url: url) }
-                return CIImage(node: FusedColorNode(head: f.head, steps: steps, extent: e), properties: storedProperties, url: url)
-            }
-            if extras.isEmpty, let m2 = stage.matrix, let last = steps.last, last.extras.isEmpty, let m1 = last.stage.matrix,
-               last.stage.matrixIsStraight == stage.matrixIsStraight || last.stage.alphaAgnostic || stage.alphaAgnostic {
-                // A matrix that commutes with premultiplication adopts its neighbour's mode.
-                let straight = last.stage.alphaAgnostic ? stage.matrixIsStraight : last.stage.matrixIsStraight
-                steps[steps.count - 1] = .init(stage: MatrixStage(m: m1.followed(by: m2), wantsUnpremultiplied: straight, name: "folded matrix"), extras: [])
-            } else {
-                steps.append(step)
-            }
-            return CIImage(node: FusedColorNode(head: f.head, steps: steps, extent: e), properties: storedProperties, url: url)
-        }
-        return CIImage(node: FusedColorNode(head: node, steps: [step], extent: e), properties: storedProperties, url: url)
+        CIImage(node: ColorKernelNode(stage: stage, inputs: [node] + extras.map(\.node), extent: extent ?? self.extent),
+                properties: storedProperties, url: url)
     }
 }
 

@@ -1,5 +1,8 @@
 /// A filter's inputs as its build function reads them: typed, defaulted, validated and
-/// clamped to the declared hard range, with a `CIFilterError` for anything unusable.
+/// clamped to the declared range (Apple's hard minimum and maximum, then our declared limit:
+/// `FilterInputDescriptor.effectiveValue`), with a `CIFilterError` for anything unusable.
+/// A filter does not clamp an input by hand: it declares a limit (`FilterInputLimit`) and
+/// reads the value here.
 struct FilterArguments {
     let descriptor: FilterDescriptor
     let values: [String: Any]
@@ -21,20 +24,23 @@ struct FilterArguments {
         return img
     }
 
-    /// A number, clamped to the declared minimum and maximum (Core Image's hard limits).
+    /// A number, clamped to Apple's hard minimum and maximum, then to our declared limit.
     func number(_ key: String) throws(CIFilterError) -> Double {
         guard let v = raw(key) else { throw .missingInput(filter: filter, key: key) }
         guard let d = numberValue(v) else { throw .wrongType(filter: filter, key: key, expected: "a number", got: typeName(v)) }
         guard d.isFinite else { throw .nonFinite(filter: filter, key: key) }
-        var x = d
-        if let lo = descriptor.input(key)?.minimum { x = max(x, lo) }
-        if let hi = descriptor.input(key)?.maximum { x = min(x, hi) }
-        return x
+        return descriptor.input(key)?.effectiveValue(d) ?? d
     }
     func float(_ key: String) throws(CIFilterError) -> Float { Float(try number(key)) }
     func bool(_ key: String) throws(CIFilterError) -> Bool { try number(key) != 0 }
 
+    /// A vector, each component limited to the input's declared limit (if any).
     func vector(_ key: String) throws(CIFilterError) -> CIVector {
+        let vec = try unlimitedVector(key)
+        guard let limit = descriptor.input(key)?.limit else { return vec }
+        return CIVector(values: vec.values.map { CGFloat(limit.clamped(Double($0))) })
+    }
+    private func unlimitedVector(_ key: String) throws(CIFilterError) -> CIVector {
         guard let v = raw(key) else { throw .missingInput(filter: filter, key: key) }
         let vec: CIVector
         switch v {
@@ -52,10 +58,13 @@ struct FilterArguments {
         guard vec.values.allSatisfy({ !$0.isNaN }) else { throw .nonFinite(filter: filter, key: key) }
         return vec
     }
+    /// A finite point (infinite components are a `nonFinite` error), each coordinate limited
+    /// to the input's declared limit (if any).
     func point(_ key: String) throws(CIFilterError) -> CGPoint {
-        let v = try vector(key)
+        let v = try unlimitedVector(key)
         guard v.x.isFinite, v.y.isFinite else { throw .nonFinite(filter: filter, key: key) }
-        return v.cgPointValue
+        guard let limit = descriptor.input(key)?.limit else { return v.cgPointValue }
+        return CGPoint(x: limit.clamped(Double(v.x)), y: limit.clamped(Double(v.y)))
     }
     func rect(_ key: String) throws(CIFilterError) -> CGRect { try vector(key).cgRectValue }
 

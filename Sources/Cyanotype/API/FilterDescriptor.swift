@@ -1,12 +1,20 @@
 /// A default, identity or limit value of a filter input, as Core Image's attributes hold them.
 public enum FilterValue: Sendable, Equatable {
+    /// An `NSNumber`.
     case number(Double)
+    /// A boolean `NSNumber`.
     case bool(Bool)
+    /// A `CIVector` of these components.
     case vector([Double])
+    /// A `CIColor`: red, green, blue and (optionally) alpha.
     case color([Double])
+    /// A `CGAffineTransform`: a, b, c, d, tx, ty.
     case transform([Double])
+    /// A string.
     case string(String)
+    /// `Data` of this many zero bytes.
     case data(byteLength: Int)
+    /// A `CGColorSpace` by name ("sRGB").
     case colorSpace(String)
 
     /// The value as Core Image hands it out (`NSNumber`, `CIVector`, `CIColor`, ...).
@@ -24,31 +32,142 @@ public enum FilterValue: Sendable, Equatable {
     }
 }
 
-/// One input of a filter: key, type, default and ranges, from Apple's attributes.
+/// A limit Cyanotype puts on a numeric input beyond Apple's attributes, with its reason.
+///
+/// Apple's hard range stays as Apple publishes it (`FilterInputDescriptor.minimum` and
+/// `maximum`, `kCIAttributeMin`/`kCIAttributeMax` in `attributes`). A limit is ours: where a
+/// value Apple allows would break the implementation (a blur whose halo outgrows memory, a cell
+/// too large for pixel coordinates), the filter reads a value outside the limit as the nearest
+/// end of it, exactly as it reads a value outside Apple's hard range. For a vector input (a
+/// position) the limit applies to each component.
+///
+/// Read it through `FilterInputDescriptor.limit`, or use `effectiveMinimum`,
+/// `effectiveMaximum` and `effectiveValue(_:)` there, which combine it with Apple's range.
+public struct FilterInputLimit: Sendable, Equatable, CustomStringConvertible {
+    /// The smallest value the filter uses; nil when we set no lower limit.
+    public let minimum: Double?
+    /// The largest value the filter uses; nil when we set no upper limit.
+    public let maximum: Double?
+    /// Why the limit exists, as a clause a user can act on ("a tile reads its input with a
+    /// 3-sigma halo, and past 250 that halo outgrows memory").
+    public let reason: String
+
+    /// A limit of `minimum...maximum` (either end may be open) for `reason`.
+    public init(minimum: Double? = nil, maximum: Double? = nil, reason: String) {
+        self.minimum = minimum; self.maximum = maximum; self.reason = reason
+    }
+
+    /// Whether the filter uses `value` as it is.
+    public func contains(_ value: Double) -> Bool {
+        !(minimum.map { value < $0 } ?? false) && !(maximum.map { value > $0 } ?? false)
+    }
+
+    /// The value the filter uses for `value`: the nearest end of the limit when outside it.
+    public func clamped(_ value: Double) -> Double {
+        var x = value
+        if let lo = minimum { x = max(x, lo) }
+        if let hi = maximum { x = min(x, hi) }
+        return x
+    }
+
+    /// The range in words: "1...4096", "at least 0.001" or "at most 250".
+    public var rangeDescription: String {
+        switch (minimum, maximum) {
+        case let (lo?, hi?): return "\(Self.format(lo))...\(Self.format(hi))"
+        case let (lo?, nil): return "at least \(Self.format(lo))"
+        case let (nil, hi?): return "at most \(Self.format(hi))"
+        case (nil, nil): return "any value"
+        }
+    }
+
+    /// The range and the reason: "at most 250: a tile reads its input with ...".
+    public var description: String { "\(rangeDescription): \(reason)" }
+
+    /// Whole numbers without a fraction ("250", not "250.0").
+    static func format(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+    }
+}
+
+/// One input of a filter: key, type, default and ranges from Apple's attributes, plus our own
+/// documentation and limit from the filter's declaration.
 public struct FilterInputDescriptor: Sendable {
+    /// The input's key, e.g. "inputRadius".
     public let key: String
+    /// Apple's display name ("Radius"); nil where Apple gives none.
     public let displayName: String?
     /// Core Image's `CIAttributeClass`: "CIImage", "NSNumber", "CIVector", "CIColor", ...
     public let className: String
     /// Core Image's `CIAttributeType`, e.g. "CIAttributeTypeScalar"; nil where Apple has none.
     public let attributeType: String?
+    /// Apple's default value; nil for images and inputs without one.
     public let defaultValue: FilterValue?
+    /// Apple's identity value (the one that leaves the image unchanged); nil when there is none.
     public let identity: FilterValue?
+    /// Apple's hard minimum (`kCIAttributeMin`): smaller numbers are read as it.
     public let minimum: Double?
+    /// Apple's hard maximum (`kCIAttributeMax`): larger numbers are read as it.
     public let maximum: Double?
+    /// The low end of Apple's suggested slider range (`kCIAttributeSliderMin`).
     public let sliderMinimum: Double?
+    /// The high end of Apple's suggested slider range (`kCIAttributeSliderMax`).
     public let sliderMaximum: Double?
+    /// Cyanotype's own limit on this input, beyond Apple's hard range; nil when the filter uses
+    /// every value Apple's range allows.
+    public let limit: FilterInputLimit?
+    /// What the input means in Cyanotype's implementation, from the filter's declaration; nil
+    /// where the declaration adds nothing to Apple's attributes.
+    public let documentation: String?
 
+    /// An input declaration; `limit` and `documentation` are Cyanotype's, the rest Apple's.
     public init(key: String, displayName: String?, className: String, attributeType: String?, defaultValue: FilterValue? = nil,
-                identity: FilterValue? = nil, minimum: Double? = nil, maximum: Double? = nil, sliderMinimum: Double? = nil, sliderMaximum: Double? = nil) {
+                identity: FilterValue? = nil, minimum: Double? = nil, maximum: Double? = nil, sliderMinimum: Double? = nil, sliderMaximum: Double? = nil,
+                limit: FilterInputLimit? = nil, documentation: String? = nil) {
         self.key = key; self.displayName = displayName; self.className = className; self.attributeType = attributeType
         self.defaultValue = defaultValue; self.identity = identity; self.minimum = minimum; self.maximum = maximum
         self.sliderMinimum = sliderMinimum; self.sliderMaximum = sliderMaximum
+        self.limit = limit; self.documentation = documentation
     }
 
     var isImage: Bool { className == "CIImage" }
 
-    /// Core Image's attribute dictionary for this input.
+    /// The smallest value the filter uses: the larger of Apple's `minimum` and the limit's;
+    /// nil when neither sets one. (For a vector input: of each component.)
+    public var effectiveMinimum: Double? {
+        switch (minimum, limit?.minimum) {
+        case let (a?, b?): return max(a, b)
+        case let (a, b): return a ?? b
+        }
+    }
+
+    /// The largest value the filter uses: the smaller of Apple's `maximum` and the limit's;
+    /// nil when neither sets one. (For a vector input: of each component.)
+    public var effectiveMaximum: Double? {
+        switch (maximum, limit?.maximum) {
+        case let (a?, b?): return min(a, b)
+        case let (a, b): return a ?? b
+        }
+    }
+
+    /// The value the filter uses when given `value` (a number, or one component of a
+    /// position): clamped to Apple's hard range, then to the limit. A caller that gets back
+    /// something other than `value` may tell its user that the value was limited, and why
+    /// (`limit?.reason`, or Apple's range).
+    public func effectiveValue(_ value: Double) -> Double {
+        var x = value
+        if let lo = minimum { x = max(x, lo) }
+        if let hi = maximum { x = min(x, hi) }
+        return limit?.clamped(x) ?? x
+    }
+
+    /// This input with `limit` as its limit.
+    func limited(_ limit: FilterInputLimit?) -> FilterInputDescriptor {
+        FilterInputDescriptor(key: key, displayName: displayName, className: className, attributeType: attributeType,
+                              defaultValue: defaultValue, identity: identity, minimum: minimum, maximum: maximum,
+                              sliderMinimum: sliderMinimum, sliderMaximum: sliderMaximum, limit: limit, documentation: documentation)
+    }
+
+    /// Core Image's attribute dictionary for this input (Apple's attributes only).
     public var attributes: [String: Any] {
         var a: [String: Any] = [kCIAttributeClass: className]
         if let displayName { a[kCIAttributeDisplayName] = displayName }
@@ -63,27 +182,52 @@ public struct FilterInputDescriptor: Sendable {
     }
 }
 
-/// The one declaration of a filter: its Core Image name, display name, categories and inputs.
-/// Attributes, key-value access, typed properties and range checks all derive from it.
+/// The one declaration of a filter: its Core Image name, display name, categories and inputs
+/// (Apple's attributes, from `spec/coreimage-filters.json`), with our documentation and input
+/// limits (from the filter's Swift declaration). Attributes, key-value access, typed
+/// properties, range checks and `cyanotype describe` all derive from it.
 public struct FilterDescriptor: Sendable {
+    /// The Core Image name, e.g. "CIGaussianBlur".
     public let name: String
+    /// Apple's display name, e.g. "Gaussian Blur".
     public let displayName: String
+    /// One line on what the filter does.
     public let summary: String
+    /// Core Image's categories (`kCICategoryBlur`, ...).
     public let categories: [String]
+    /// The inputs, in Apple's order.
     public let inputs: [FilterInputDescriptor]
+    /// The output keys Apple lists (`outputImage` first).
     public let outputKeys: [String]
+    /// The macOS version that introduced the filter, as Apple lists it.
     public let availableMacOS: String?
+    /// The iOS version that introduced the filter, as Apple lists it.
     public let availableIOS: String?
+    /// What Cyanotype's implementation does, from the filter's declaration (the formula where
+    /// Apple publishes none); empty when the declaration has no documentation.
+    public let documentation: String
 
+    /// A filter declaration; `documentation` is ours, the rest Apple's attributes.
     public init(name: String, displayName: String, summary: String, categories: [String], inputs: [FilterInputDescriptor],
-                outputKeys: [String] = ["outputImage"], availableMacOS: String? = nil, availableIOS: String? = nil) {
+                outputKeys: [String] = ["outputImage"], availableMacOS: String? = nil, availableIOS: String? = nil,
+                documentation: String = "") {
         self.name = name; self.displayName = displayName; self.summary = summary; self.categories = categories
         self.inputs = inputs; self.outputKeys = outputKeys; self.availableMacOS = availableMacOS; self.availableIOS = availableIOS
+        self.documentation = documentation
     }
 
+    /// The input with `key`, or nil.
     public func input(_ key: String) -> FilterInputDescriptor? { inputs.first { $0.key == key } }
 
-    /// Core Image's `attributes` dictionary.
+    /// This declaration with `limits` (by input key) set on its inputs.
+    func limited(_ limits: [String: FilterInputLimit]) -> FilterDescriptor {
+        FilterDescriptor(name: name, displayName: displayName, summary: summary, categories: categories,
+                         inputs: inputs.map { i in limits[i.key].map { i.limited($0) } ?? i }, outputKeys: outputKeys,
+                         availableMacOS: availableMacOS, availableIOS: availableIOS, documentation: documentation)
+    }
+
+    /// Core Image's `attributes` dictionary (Apple's attributes only: our limits and
+    /// documentation are not in it).
     public var attributes: [String: Any] {
         var a: [String: Any] = [
             kCIAttributeFilterName: name,

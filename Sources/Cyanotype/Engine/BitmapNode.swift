@@ -181,6 +181,9 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
     override var isPointwise: Bool { true }
     override var producesRowsCheaply: Bool { true }
     override var isPixelSource: Bool { true }
+    override var storedBitmap: BitmapNode? { self }
+    override func sRGBEncodedSource() -> RecipeNode? { sRGBCodesAsValues() }
+    override var deferredError: (any Error)? { gate?.error }
     override var label: String { "bitmap \(width)x\(height) \(format) \(colorSpace?.description ?? "unmanaged")" }
 
     /// The same pixels read as sRGB-encoded values (codes / 255 or / 65535, no transfer
@@ -224,11 +227,13 @@ final class FloatBlockNode: RecipeNode, @unchecked Sendable {
     override var label: String { "float pixels \(block.rect)" }
 }
 
-/// A source decoded on first use (files): the decode runs once, in `prepare`, and is shared.
+/// A source decoded on first use (files). The decode runs once per node, when the optimiser
+/// first asks for it before a render (`loadedSource`), and its result (pixels or error) is kept
+/// as the source's own state: what a bitmap source holds from the start, not a cache. Every
+/// later render of the image, on any context, reads the same decoded pixels.
 final class LazySourceNode: RecipeNode, @unchecked Sendable {
-    private let lock = NSLock()
     private let load: @Sendable () throws -> RecipeNode
-    private var loaded: Result<RecipeNode, any Error>?
+    private let loaded = OnceCell<Result<RecipeNode, any Error>>()
     let name: String
 
     init(extent: CGRect, name: String, load: @escaping @Sendable () throws -> RecipeNode) {
@@ -236,14 +241,11 @@ final class LazySourceNode: RecipeNode, @unchecked Sendable {
         self.name = name
         super.init(extent: extent, inputs: [])
     }
+    /// The decoded source (decoding it on the first call).
     func source() throws -> RecipeNode {
-        lock.lock(); defer { lock.unlock() }
-        if let loaded { return try loaded.get() }
-        let r = Result { try load() }
-        loaded = r
-        return try r.get()
+        try loaded.value { Result { try load() } }.get()
     }
-    override func prepare() throws { _ = try source() }
+    override func loadedSource() throws -> RecipeNode? { try source() }
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         guard let s = try? source() else { out.zero(); return }
         ev.fill(s, rect, out)

@@ -38,7 +38,7 @@ struct ColorMatrix: Sendable, Equatable {
 
     static let identity = ColorMatrix(c0: [1, 0, 0, 0], c1: [0, 1, 0, 0], c2: [0, 0, 1, 0], c3: [0, 0, 0, 1], bias: .zero)
 
-    /// From Core Image's row vectors (CIColorMatrix: output red = dot(pixel, rVector) + bias.r).
+    /// From Core Image's row vectors (output red = dot(pixel, rVector) + bias.r).
     init(rows r: SIMD4<Float>, _ g: SIMD4<Float>, _ b: SIMD4<Float>, _ a: SIMD4<Float>, bias: SIMD4<Float>) {
         c0 = SIMD4(r.x, g.x, b.x, a.x); c1 = SIMD4(r.y, g.y, b.y, a.y)
         c2 = SIMD4(r.z, g.z, b.z, a.z); c3 = SIMD4(r.w, g.w, b.w, a.w)
@@ -67,9 +67,9 @@ struct ColorMatrix: Sendable, Equatable {
     }
 }
 
-/// A colour matrix as a stage (CIColorMatrix and everything that folds into one).
+/// A colour matrix as a stage (the colour-matrix filter and everything that folds into one).
 ///
-/// A matrix defined on straight colour (`straight`, e.g. CIColorMatrix with a bias) divides
+/// A matrix defined on straight colour (`straight`, e.g. a colour matrix with a bias) divides
 /// and re-multiplies alpha itself, per pixel and only for pixels that are not opaque, instead
 /// of asking the fused loop for two extra passes over the row.
 struct MatrixStage: ColorStage {
@@ -159,8 +159,8 @@ struct MatrixStage: ColorStage {
     }
 }
 
-/// An unfused colour-kernel application as built by filters; the optimiser folds chains of
-/// these into `FusedColorNode`s.
+/// A colour stage applied to an image, as builders make it (`CIImage.applying`, colour
+/// kernels, blends); the optimiser fuses runs of these into `FusedColorNode`s before a render.
 final class ColorKernelNode: RecipeNode, @unchecked Sendable {
     let stage: any ColorStage
     init(stage: any ColorStage, inputs: [RecipeNode], extent: CGRect) {
@@ -176,7 +176,8 @@ final class ColorKernelNode: RecipeNode, @unchecked Sendable {
 }
 
 /// A run of colour stages over one head image, done row by row on an L1-resident tile row:
-/// the fusion that makes a chain of per-pixel filters cost about one.
+/// the fusion that makes a chain of per-pixel filters cost about one. Only the optimiser makes
+/// these (`Optimizer.fuseColorStages`).
 final class FusedColorNode: RecipeNode, @unchecked Sendable {
     struct Step: @unchecked Sendable {
         let stage: any ColorStage

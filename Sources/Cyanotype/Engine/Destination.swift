@@ -1,9 +1,20 @@
 import CCyanotypeKernels
 
+/// A render's destination as the optimiser sees it (`Optimizer.foldSRGBIntoWrite`): whether
+/// it stores sRGB-encoded values, so the root's trailing "from sRGB" conversion can go, and
+/// the same destination taking values already encoded. Bitmap writers and planar video
+/// writers answer alike.
+protocol RenderDestination: Sendable {
+    /// Whether the destination stores values encoded with the sRGB curve in sRGB primaries.
+    var storesSRGBIntegers: Bool { get }
+    /// The same destination storing values as they are (already encoded); nil when it cannot.
+    func unmanaged() -> Self?
+}
+
 /// Writes working-space tiles into caller memory in a `CIFormat`: unpremultiply, convert
 /// primaries, encode the transfer function, quantise, re-premultiply when the format wants it.
 /// Row 0 of the destination is the top of `bounds` (highest y), as in Core Image.
-struct DestinationWriter: @unchecked Sendable {
+struct DestinationWriter: RenderDestination, @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     let rowBytes: Int
     let bounds: PixelRect
@@ -13,6 +24,8 @@ struct DestinationWriter: @unchecked Sendable {
     let space: CGColorSpace?
     let premultiplied: Bool
     let tables: TransferTables
+    /// The exact encoder of 16-bit destinations (nil for other sample types).
+    let encoder16: Exact16Encoder?
     let fromSRGB: ColorMatrix?
 
     init?(base: UnsafeMutableRawPointer, rowBytes: Int, bounds: PixelRect, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool) {
@@ -20,6 +33,7 @@ struct DestinationWriter: @unchecked Sendable {
         self.base = base; self.rowBytes = rowBytes; self.bounds = bounds; self.format = format; self.info = info; self.bytesPerPixel = bpp
         self.space = colorSpace; self.premultiplied = premultiplied
         tables = TransferTables.forSpace(colorSpace)
+        encoder16 = info.sample == .uint16 ? Exact16Encoder.forSpace(colorSpace) : nil
         fromSRGB = colorSpace?.fromSRGBMatrix.map { ColorMatrix(rgb: $0) }
     }
 
@@ -85,17 +99,21 @@ struct DestinationWriter: @unchecked Sendable {
                 }
             }
         case .uint16:
+            // Exact at 16 bits: each straight colour gets the code its value rounds to on the
+            // exact curve (so 16-bit sources come back as their own codes), and premultiplied
+            // output multiplies those codes by the alpha code, rounded: round(c * a / 65535).
             let d = dst.assumingMemoryBound(to: UInt16.self)
+            guard let enc = encoder16 else { return }
             for i in 0..<n {
                 let s = straight(src[i])
                 let a = clamp01(s.w)
-                var c: SIMD3<Float> = gray ? SIMD3(repeating: luminance(s)) : SIMD3(s.x, s.y, s.z)
-                var e = SIMD3<UInt16>(tables.enc16(c.x), tables.enc16(c.y), tables.enc16(c.z))
-                if premultiplied && a < 1 {
-                    c = SIMD3(encodeF(c.x), encodeF(c.y), encodeF(c.z)) * a
-                    e = SIMD3(q16(c.x), q16(c.y), q16(c.z))
-                }
+                let c: SIMD3<Float> = gray ? SIMD3(repeating: luminance(s)) : SIMD3(s.x, s.y, s.z)
+                var e = SIMD3<UInt16>(enc.encode(c.x), enc.encode(c.y), enc.encode(c.z))
                 let a16 = q16(a)
+                if premultiplied && a16 < 65535 {
+                    let w = SIMD3<UInt32>(truncatingIfNeeded: e) &* UInt32(a16) &+ 32767
+                    e = SIMD3<UInt16>(truncatingIfNeeded: w / 65535)
+                }
                 switch info.layout {
                 case .r, .l: d[i] = e.x
                 case .rgbx: let q = d + i * 4; q[0] = e.x; q[1] = e.y; q[2] = e.z; q[3] = 65535
@@ -174,7 +192,7 @@ struct DestinationWriter: @unchecked Sendable {
     }
 
     /// RGBA8 of values stored as they are (no transfer function: an unmanaged destination,
-    /// or colour already encoded, see `EncodedIO`): one rounding per pixel, all four lanes
+    /// or colour already encoded, see `Optimizer.foldSRGBIntoWrite`): one rounding per pixel, all four lanes
     /// at once, no table.
     private func writeRGBA8Values(_ src: UnsafeMutablePointer<SIMD4<Float>>, _ d: UnsafeMutablePointer<UInt8>, _ n: Int) {
         // In C with SSE2 packs: Swift's SIMD selects and lane shuffles here compiled to

@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 
 /// Counters a render keeps, for tests and `explain`: how much work a recipe really cost.
 public struct RenderStatistics: Sendable, Equatable {
@@ -13,15 +13,33 @@ public struct RenderStatistics: Sendable, Equatable {
     public init() {}
 }
 
-/// Shared state of one render: materialised intermediates and statistics. Safe to use from
-/// all tile workers at once.
+/// The state of one render, shared by all its tile workers: the optimised recipe every input
+/// is read through, the executor parallel loops run on, the blocks materialised for this
+/// render (intermediates, whole results) and the statistics. Nodes reach their inputs with
+/// `fill`, run parallel loops with `executor`, and read whole results with `wholeResult`.
 final class Evaluator: @unchecked Sendable {
     /// false for a context with `NSNull` working space: sources are read without conversion.
     let colorManaged: Bool
-    init(colorManaged: Bool = true) { self.colorManaged = colorManaged }
+    /// Where this render's parallel loops run (the context's).
+    let executor: Executor
+    /// The recipe as rendered: `fill` reads every node through `recipe.resolve`.
+    let recipe: OptimizedRecipe
+    /// The context's cache, when it keeps blocks between renders.
+    private let cache: RenderCache?
     private let lock = NSLock()
     private var materialized: [ObjectIdentifier: PixelBlock] = [:]
+    private var wholeResults: [ObjectIdentifier: OnceCell<PixelBlock>] = [:]
     private var stats = RenderStatistics()
+
+    init(colorManaged: Bool = true, executor: Executor = .shared, recipe: OptimizedRecipe? = nil, cache: RenderCache? = nil) {
+        self.colorManaged = colorManaged
+        self.executor = executor
+        self.recipe = recipe ?? Evaluator.asBuilt
+        self.cache = cache
+    }
+
+    /// For evaluators made outside a render (probes, tests): inputs read as built.
+    private static let asBuilt = OptimizedRecipe(unoptimized: ConstantColorNode(color: .zero))
 
     func setMaterialized(_ node: RecipeNode, _ block: PixelBlock) {
         lock.lock(); materialized[ObjectIdentifier(node)] = block; lock.unlock()
@@ -36,8 +54,10 @@ final class Evaluator: @unchecked Sendable {
     var statistics: RenderStatistics { lock.lock(); defer { lock.unlock() }; return stats }
 
     /// Fills `out` with `node`'s pixels over `rect`: clear outside the node's extent, from a
-    /// materialised block when there is one, else by evaluating the node.
+    /// materialised block when there is one, else by evaluating the node (as the optimiser
+    /// rewrote it).
     func fill(_ node: RecipeNode, _ rect: PixelRect, _ out: TileBuffer) {
+        let node = recipe.resolve(node)
         let inside = rect.intersection(node.pixelExtent)
         if inside.isEmpty { out.zero(); return }
         let target: TileBuffer
@@ -54,20 +74,42 @@ final class Evaluator: @unchecked Sendable {
         if node.isPixelSource { count { $0.sourcePixels += inside.area } }
         node.evaluate(inside, into: target, self)
     }
-}
 
-/// Runs `body` over `rect` split into tiles, on all cores; rows of tiles are handed out
-/// bottom up, or top down (the order files store rows in) when `topDown`.
-func forEachTile(_ rect: PixelRect, tileWidth: Int, tileHeight: Int, topDown: Bool = false, _ body: @Sendable (PixelRect) -> Void) {
-    if rect.isEmpty { return }
-    let cols = (rect.width + tileWidth - 1) / tileWidth
-    let rows = (rect.height + tileHeight - 1) / tileHeight
-    let n = cols * rows
-    @Sendable func tile(_ i: Int) -> PixelRect {
-        let c = i % cols, r = topDown ? rows - 1 - i / cols : i / cols
-        let x0 = rect.minX + c * tileWidth, y0 = rect.minY + r * tileHeight
-        return PixelRect(minX: x0, minY: y0, maxX: min(x0 + tileWidth, rect.maxX), maxY: min(y0 + tileHeight, rect.maxY))
+    /// The whole result of a node that `computesWholeResult`: computed once per render (the
+    /// first caller computes, others wait), or taken from the context's cache.
+    func wholeResult(of node: RecipeNode) -> PixelBlock {
+        let id = ObjectIdentifier(node)
+        lock.lock()
+        let cell: OnceCell<PixelBlock>
+        if let c = wholeResults[id] { cell = c } else { cell = OnceCell(); wholeResults[id] = cell }
+        lock.unlock()
+        return cell.value {
+            let key = recipe.cacheKey(node)
+            let block = cache?.block(for: key) ?? node.computeWholeResult(self)
+            cache?.store(block, for: key)
+            setMaterialized(node, block)
+            return block
+        }
     }
-    if n == 1 { body(tile(0)); return }
-    DispatchQueue.concurrentPerform(iterations: n) { i in body(tile(i)) }
+
+    /// `rect` of `node` evaluated into a new block, tiles in parallel.
+    func materialize(_ node: RecipeNode, _ rect: PixelRect) -> PixelBlock {
+        let block = PixelBlock(rect: rect, zeroed: rect.isEmpty)
+        if rect.isEmpty { return block }
+        executor.forEachTile(rect, tileWidth: 512, tileHeight: 64) { t in self.fill(node, t, block.view(t)) }
+        return block
+    }
+
+    /// A finite image's pixels over its whole extent (limited to 16 M pixels), read once.
+    func wholeImage(_ node: RecipeNode) -> PixelBlock {
+        let r = node.pixelExtent.intersection(PixelRect(x: -(1 << 20), y: -(1 << 20), width: 1 << 21, height: 1 << 21))
+        let rect = r.area <= (1 << 24) ? r : PixelRect(x: r.x, y: r.y, width: min(r.width, 4096), height: min(r.height, 4096))
+        return materialize(node, rect)
+    }
+
+    /// The bitmap `node` shows unchanged over `region` in this render (see
+    /// `OptimizedRecipe.bitmapSource`).
+    func bitmapSource(_ node: RecipeNode, covering region: PixelRect) -> BitmapNode? {
+        recipe.bitmapSource(node, covering: region)
+    }
 }

@@ -146,7 +146,7 @@ final class PowerTable: @unchecked Sendable {
 
     /// Tables by power, a few recent ones kept: a filter graph rebuilt per render reuses them.
     static func cached(power p: Float) -> PowerTable? {
-        PowerTableCache.shared.table(power: p)
+        PowerTables.recent.value(for: p) { PowerTable(power: p) }
     }
 }
 
@@ -214,26 +214,7 @@ struct PowerTableReader<K: PowerTableCellBits> {
     }
 }
 
-private final class PowerTableCache: @unchecked Sendable {
-    static let shared = PowerTableCache()
-    private let lock = NSLock()
-    private var entries: [(power: Float, table: PowerTable?)] = []
-    private let capacity = 8
-
-    func table(power p: Float) -> PowerTable? {
-        lock.lock()
-        if let i = entries.firstIndex(where: { $0.power == p }) {
-            let e = entries.remove(at: i)
-            entries.append(e)
-            lock.unlock()
-            return e.table
-        }
-        lock.unlock()
-        let t = PowerTable(power: p)
-        lock.lock()
-        entries.append((p, t))
-        if entries.count > capacity { entries.removeFirst() }
-        lock.unlock()
-        return t
-    }
+/// The power tables most recently built, by power.
+private enum PowerTables {
+    static let recent = RecentTables<Float, PowerTable?>(capacity: 8)
 }

@@ -123,102 +123,53 @@ final class AffineNode: RecipeNode, @unchecked Sendable {
     override var label: String { "affine \(transform) \(mode)" + (exact ? " (exact)" : "") }
 }
 
-/// Separable resampling weights: for each output index, the first source index and its taps.
-struct ResampleWeights {
-    var first: [Int] = []
-    var taps: [[Float]] = []
+/// Repeats the pixels of `period` (a whole-pixel rectangle of its input) over the whole
+/// plane (an affine tiling transforms it).
+final class RepeatNode: RecipeNode, @unchecked Sendable {
+    let period: PixelRect
 
-    /// Lanczos-3 from source to output along one axis, `scale` = output/source; the kernel is
-    /// widened by 1/scale when shrinking so it low-passes (no aliasing).
-    init(outStart: Int, outCount: Int, scale: Double) {
-        let support = 3.0 * max(1, 1 / scale)
-        let stretch = max(1, 1 / scale)
-        for o in outStart..<(outStart + outCount) {
-            let center = (Double(o) + 0.5) / scale          // source coordinate of the output centre
-            let lo = Int((center - support - 0.5).rounded(.down)), hi = Int((center + support - 0.5).rounded(.up))
-            var w: [Float] = []
-            var sum = 0.0
-            var ws: [Double] = []
-            for s in lo...hi {
-                let x = (Double(s) + 0.5 - center) / stretch
-                let v = lanczos3(x)
-                ws.append(v); sum += v
-            }
-            for v in ws { w.append(Float(sum != 0 ? v / sum : 0)) }
-            first.append(lo)
-            taps.append(w)
-        }
+    init(input: RecipeNode, period: PixelRect) {
+        self.period = period
+        super.init(extent: period.isEmpty ? .zero : .infinite, inputs: [input])
     }
-    var sourceRange: (Int, Int) {
-        let lo = first.min() ?? 0
-        let hi = zip(first, taps).map { $0 + $1.count }.max() ?? 0
-        return (lo, hi)
-    }
-}
 
-@inline(__always) func lanczos3(_ x: Double) -> Double {
-    if x == 0 { return 1 }
-    if abs(x) >= 3 { return 0 }
-    let px = Double.pi * x
-    return 3 * sin(px) * sin(px / 3) / (px * px)
-}
-
-/// CILanczosScaleTransform: a separable Lanczos-3 resampler (scale and aspect ratio).
-final class LanczosScaleNode: RecipeNode, @unchecked Sendable {
-    let sx: Double, sy: Double
-    init(input: RecipeNode, scaleX: Double, scaleY: Double) {
-        sx = scaleX; sy = scaleY
-        let e = input.extent
-        let out = e.isInfinite ? CGRect.infinite
-            : CGRect(x: e.minX * sx, y: e.minY * sy, width: e.width * sx, height: e.height * sy)
-        super.init(extent: out, inputs: [input])
+    @inline(__always) private func wrap(_ v: Int, _ lo: Int, _ n: Int) -> Int {
+        let m = (v - lo) % n
+        return lo + (m < 0 ? m + n : m)
     }
-    override var halo: Int { Int(3 * max(1, 1 / min(sx, sy))) + 1 }
-    override var isExpensive: Bool { true }
+    /// The period's columns (or rows) a run of `count` output indices from `start` reads.
+    private func span(_ start: Int, _ count: Int, _ lo: Int, _ n: Int) -> (Int, Int) {
+        let s = wrap(start, lo, n)
+        return s + count <= lo + n ? (s, s + count) : (lo, lo + n)
+    }
 
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
-        let h = ResampleWeights(outStart: rect.minX, outCount: 1, scale: sx).first[0]
-        let h2 = ResampleWeights(outStart: rect.maxX - 1, outCount: 1, scale: sx)
-        let v = ResampleWeights(outStart: rect.minY, outCount: 1, scale: sy).first[0]
-        let v2 = ResampleWeights(outStart: rect.maxY - 1, outCount: 1, scale: sy)
-        return PixelRect(minX: h, minY: v, maxX: h2.first[0] + h2.taps[0].count, maxY: v2.first[0] + v2.taps[0].count)
+        if rect.isEmpty || period.isEmpty { return .empty }
+        let (x0, x1) = span(rect.minX, rect.width, period.minX, period.width)
+        let (y0, y1) = span(rect.minY, rect.height, period.minY, period.height)
+        return PixelRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
     }
 
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         let src = inputRect(0, for: rect)
-        if src.area > max(8 * rect.area, 1 << 21), rect.width > 8, rect.height > 8 {
-            evaluateInQuarters(rect, into: out, ev)
-            return
-        }
+        if src.isEmpty { out.zero(); return }
+        if src == rect { ev.fill(inputs[0], rect, out); return }
         let block = PixelBlock(rect: src)
         ev.fill(inputs[0], src, block.buffer)
-        let hw = ResampleWeights(outStart: rect.minX, outCount: rect.width, scale: sx)
-        let vw = ResampleWeights(outStart: rect.minY, outCount: rect.height, scale: sy)
-        // Horizontal pass: every source row of the region -> rect.width columns.
-        let tmp = PixelBlock(rect: PixelRect(x: rect.minX, y: src.minY, width: rect.width, height: src.height))
-        for r in 0..<src.height {
-            let s = block.buffer.row(r), d = tmp.buffer.row(r)
-            for o in 0..<rect.width {
-                let taps = hw.taps[o]
-                let base = s + (hw.first[o] - src.minX)
-                var acc = SIMD4<Float>.zero
-                taps.withUnsafeBufferPointer { t in
-                    for k in 0..<t.count { acc += base[k] * t[k] }
-                }
-                d[o] = acc
-            }
-        }
-        // Vertical pass.
-        for r in 0..<rect.height {
+        let p = period
+        for r in 0..<out.height {
+            let s = block.buffer.row(wrap(rect.minY + r, p.minY, p.height) - src.minY)
             let d = out.row(r)
-            d.update(repeating: .zero, count: rect.width)
-            let taps = vw.taps[r]
-            let firstRow = vw.first[r] - src.minY
-            for (k, w) in taps.enumerated() {
-                let s = tmp.buffer.row(firstRow + k)
-                for o in 0..<rect.width { d[o] += s[o] * w }
+            // Copy runs up to the period's right edge, then start again at its left edge.
+            var i = 0
+            while i < out.width {
+                let sx = wrap(rect.minX + i, p.minX, p.width)
+                let run = min(out.width - i, p.maxX - sx)
+                (d + i).update(from: s + (sx - src.minX), count: run)
+                i += run
             }
         }
     }
-    override var label: String { "lanczos scale \(sx)x\(sy)" }
+
+    override var label: String { "repeat \(period)" }
 }

@@ -25,9 +25,6 @@ class RecipeNode: @unchecked Sendable {
         out.zero()
     }
 
-    /// Work done before any tile runs (decoding a file, say); errors stop the render.
-    func prepare() throws {}
-
     // MARK: Capabilities: what the planner asks a node instead of checking its type
 
     /// Whether recomputing this node per tile is costly enough that a node shared by several
@@ -55,6 +52,43 @@ class RecipeNode: @unchecked Sendable {
     /// Whether the node shows its first input unchanged inside its own extent (a crop, a
     /// sampling mark): readers looking for the bitmap under a recipe may look through it.
     var showsInputUnchanged: Bool { false }
+
+    /// For a source that stands for other pixels once loaded (a file and its decoded
+    /// bitmap): loads them and returns the node to render in its place. The optimiser asks
+    /// before a render; errors stop the render. nil for every other node.
+    func loadedSource() throws -> RecipeNode? { nil }
+
+    /// For a mark of how transforms after it sample (`samplingNearest()`): that mode.
+    var samplingMode: SamplingMode? { nil }
+
+    /// The node's own stored pixels, when it is a bitmap: what pass-through copies and
+    /// reductions reading 8-bit codes use instead of rendered tiles.
+    var storedBitmap: BitmapNode? { nil }
+
+    /// For a source that holds sRGB-encoded colour (an 8/16-bit sRGB bitmap, a video frame's
+    /// R'G'B'): the same pixels read as those encoded values, which is what a "to sRGB"
+    /// conversion after it gives, without decoding and re-encoding the curve. The optimiser
+    /// folds such a conversion into the read (`foldSRGBIntoRead`); nil for every other node.
+    func sRGBEncodedSource() -> RecipeNode? { nil }
+
+    /// An error from work that ran alongside the render (a file still decoding on its
+    /// thread), reported once the tiles are done.
+    var deferredError: (any Error)? { nil }
+
+    /// Whether the context may keep this node's materialised pixels between renders
+    /// (`insertingIntermediate(cache: false)` says no).
+    var mayBeCached: Bool { true }
+
+    /// Whether the node's pixels come from one computation over whole inputs (a reduction,
+    /// k-means, a distance transform) rather than tile by tile. The renderer then calls
+    /// `computeWholeResult` once per render, before the tiles (or on first use), keeps the
+    /// block in the render and the context's cache, and serves tiles from it;
+    /// `evaluate` reads it with `ev.wholeResult(of: self)`.
+    var computesWholeResult: Bool { false }
+
+    /// The whole result (see `computesWholeResult`); parallel work goes through
+    /// `ev.executor`.
+    func computeWholeResult(_ ev: Evaluator) -> PixelBlock { PixelBlock(rect: pixelExtent, zeroed: true) }
 
     /// One line for `CIContext.explain`.
     var label: String { String(describing: type(of: self)) }
@@ -160,6 +194,7 @@ final class SamplingNode: RecipeNode, @unchecked Sendable {
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) { ev.fill(inputs[0], rect, out) }
     override var isPointwise: Bool { true }
     override var showsInputUnchanged: Bool { true }
+    override var samplingMode: SamplingMode? { mode }
     override var label: String { "sampling \(mode)" }
 }
 
@@ -173,12 +208,13 @@ final class IntermediateNode: RecipeNode, @unchecked Sendable {
     }
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) { ev.fill(inputs[0], rect, out) }
     override var isAlwaysMaterialized: Bool { true }
+    override var mayBeCached: Bool { cacheable }
     override var label: String { "intermediate" + (cacheable ? " (cached)" : "") }
 }
 
 extension RecipeNode {
     /// Evaluates `rect` as up to four quarters, each through `evaluate` again: how resampling
-    /// nodes keep a tile whose source points spread far (a strong reduction, a twirl's
+    /// nodes keep a tile whose source points spread far (a strong reduction, a twist's
     /// centre, a large cell) from reading one huge block. A single pixel reads at most 2x2.
     func evaluateInQuarters(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         let hw = max(1, rect.width / 2), hh = max(1, rect.height / 2)

@@ -1,7 +1,6 @@
-import Dispatch
 import Foundation
 
-/// The maths of one reduction (CIAreaAverage, CIAreaHistogram, ...), apart from its schedule.
+/// The maths of one reduction (an area's average, a histogram, ...), apart from its schedule.
 ///
 /// The renderer splits the input region into tiles, gives each worker its own partial (a run
 /// of `partialCount` Doubles), calls `accumulate` once per tile row, merges the workers'
@@ -58,15 +57,14 @@ extension Reduction {
     func directReader(_ bitmap: BitmapNode, _ ev: Evaluator) -> (any DirectTileReader)? { nil }
 }
 
-/// Computes a `Reduction` of its first input over `region` (Core Image's `inputExtent`), once
-/// per node: the small result is kept, as the recipe is immutable. Input tiles are evaluated
-/// in parallel, each worker with its own partial in Double.
+/// Computes a `Reduction` of its first input over `region` (Core Image's `inputExtent`) as a
+/// whole result: once per render (kept by the render and the context's cache, never by the
+/// node), input tiles evaluated in parallel on the render's executor, each worker with its
+/// own partial in Double.
 final class ReductionNode: RecipeNode, @unchecked Sendable {
     let reduction: any Reduction
     /// The input pixels reduced (clipped to the input's extent when evaluated).
     let region: PixelRect
-    private let lock = NSLock()
-    private var results: [Bool: [SIMD4<Float>]] = [:]
 
     init(input: RecipeNode, auxiliary: [RecipeNode] = [], region: PixelRect, reduction: any Reduction) {
         self.reduction = reduction
@@ -78,44 +76,23 @@ final class ReductionNode: RecipeNode, @unchecked Sendable {
         index == 0 ? region : inputs[index].pixelExtent.intersection(PixelRect(x: -4096, y: -4096, width: 8192, height: 8192))
     }
     override var isExpensive: Bool { true }
+    override var computesWholeResult: Bool { true }
 
-    /// The whole result, bottom row first; computed on first use.
-    func result(_ ev: Evaluator) -> [SIMD4<Float>] {
-        lock.lock(); defer { lock.unlock() }
-        if let r = results[ev.colorManaged] { return r }
-        let aux = inputs.dropFirst().map { wholeImage($0, ev) }
-        let r = runReduction(reduction.prepared(with: aux), input: inputs[0], region: region, ev)
-        results[ev.colorManaged] = r
-        return r
+    /// The whole result over the node's extent, bottom row first.
+    override func computeWholeResult(_ ev: Evaluator) -> PixelBlock {
+        let aux = inputs.dropFirst().map { ev.wholeImage($0) }
+        let values = runReduction(reduction.prepared(with: aux), input: inputs[0], region: region, ev)
+        let block = PixelBlock(rect: pixelExtent, zeroed: true)
+        values.withUnsafeBufferPointer { v in
+            if let p = v.baseAddress { block.pixels.update(from: p, count: min(v.count, pixelExtent.area)) }
+        }
+        return block
     }
 
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        let r = result(ev)
-        let w = reduction.outputWidth
-        for row in 0..<out.height {
-            let y = rect.minY + row
-            for i in 0..<out.width {
-                let x = rect.minX + i
-                out.row(row)[i] = (x >= 0 && x < w && y >= 0 && y < reduction.outputHeight) ? r[y * w + x] : .zero
-            }
-        }
+        ev.wholeResult(of: self).copy(rect, into: out)
     }
     override var label: String { "reduction \(reduction.label) over \(region)" }
-}
-
-/// A finite image's pixels over its whole extent (limited to 16 M pixels), read once.
-func wholeImage(_ node: RecipeNode, _ ev: Evaluator) -> PixelBlock {
-    let r = node.pixelExtent.intersection(PixelRect(x: -(1 << 20), y: -(1 << 20), width: 1 << 21, height: 1 << 21))
-    let rect = r.area <= (1 << 24) ? r : PixelRect(x: r.x, y: r.y, width: min(r.width, 4096), height: min(r.height, 4096))
-    return materializeRegion(node, rect, ev)
-}
-
-/// Evaluates `rect` of `node` into a new block, tiles in parallel.
-func materializeRegion(_ node: RecipeNode, _ rect: PixelRect, _ ev: Evaluator) -> PixelBlock {
-    let block = PixelBlock(rect: rect, zeroed: rect.isEmpty)
-    if rect.isEmpty { return block }
-    forEachTile(rect, tileWidth: 512, tileHeight: 64) { t in ev.fill(node, t, block.view(t)) }
-    return block
 }
 
 /// Reduction tiles: wide and short, so each is a few rows of cache-resident pixels.
@@ -132,13 +109,13 @@ let reductionTileWidth = 1024, reductionTileHeight = 32
 func runReduction(_ reduction: any Reduction, input: RecipeNode, region requested: PixelRect, _ ev: Evaluator) -> [SIMD4<Float>] {
     let region = requested
     let n = reduction.partialCount(region)
-    let direct = region.isEmpty ? nil : bitmapSource(input, covering: region).flatMap { reduction.directReader($0, ev) }
+    let direct = region.isEmpty ? nil : ev.bitmapSource(input, covering: region).flatMap { reduction.directReader($0, ev) }
     let tileWidth = direct == nil ? reductionTileWidth : min(region.width, 8192)
     let tileHeight = direct == nil ? reductionTileHeight : max(1, (1 << 17) / max(1, tileWidth))
     let cols = max(1, (region.width + tileWidth - 1) / tileWidth)
     let rows = max(1, (region.height + tileHeight - 1) / tileHeight)
     let tiles = region.isEmpty ? 0 : cols * rows
-    let workers = max(1, min(tiles, 4 * ProcessInfo.processInfo.activeProcessorCount))
+    let workers = max(1, min(tiles, 4 * ev.executor.width))
     let partials = UnsafeMutablePointer<Double>.allocate(capacity: max(1, n * workers))
     defer { partials.deallocate() }
     for w in 0..<workers { reduction.initialize(partials + w * n, region) }
@@ -161,33 +138,9 @@ func runReduction(_ reduction: any Reduction, input: RecipeNode, region requeste
             t += workers
         }
     }
-    if workers == 1 { body(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: body) }
+    ev.executor.parallelFor(workers, body)
     for w in 1..<workers { reduction.merge(partials, partials + w * n, region) }
     return reduction.finish(partials, region: region)
-}
-
-/// The bitmap that `node` shows unchanged over all of `region`, looking through crops,
-/// sampling marks and file sources; nil when anything else stands between them or the region
-/// reaches outside any of them (pixels there are clear, not the bitmap's).
-func bitmapSource(_ node: RecipeNode, covering region: PixelRect) -> BitmapNode? {
-    var n = node
-    while n.pixelExtent.contains(region) {
-        // A bitmap placed at a fractional origin covers one pixel more than it holds.
-        if let b = n as? BitmapNode {
-            // Rows still decoding (a streaming JPEG): read once all are in; a failed decode
-            // takes the tile path, which leaves its pixels clear and the render reports it.
-            if let gate = b.gate, (try? gate.waitAll()) == nil { return nil }
-            return b.pixelExtent.width == b.width && b.pixelExtent.height == b.height ? b : nil
-        }
-        if n.showsInputUnchanged {
-            n = n.inputs[0]
-        } else if let lazy = n as? LazySourceNode, let s = try? lazy.source() {
-            n = s
-        } else {
-            return nil
-        }
-    }
-    return nil
 }
 
 /// A raw pointer handed to worker closures; each worker writes only its own range.
@@ -196,42 +149,39 @@ struct SendablePointer<T>: @unchecked Sendable {
     init(_ p: UnsafeMutablePointer<T>) { self.p = p }
 }
 
-/// A node computed from its input's whole region at once (a distance transform, k-means):
-/// the input is read once, the result kept per node, and tiles copied out of it.
+/// A node computed from its input's whole region at once (a distance transform, k-means): the
+/// input is read once per render, the result kept by the render (and the context's cache) as
+/// a whole result, and tiles copied out of it.
 final class WholeImageNode: RecipeNode, @unchecked Sendable {
     /// Turns the input pixels over `region` into the output block covering `outputRect`.
-    /// `auxiliary` holds the other inputs' whole images.
-    typealias Compute = @Sendable (_ input: PixelBlock, _ auxiliary: [PixelBlock]) -> PixelBlock
+    /// `auxiliary` holds the other inputs' whole images; parallel loops run on `executor`.
+    typealias Compute = @Sendable (_ input: PixelBlock, _ auxiliary: [PixelBlock], _ executor: Executor) -> PixelBlock
     let region: PixelRect
     let compute: Compute
     let name: String
-    private let lock = NSLock()
-    private var results: [Bool: PixelBlock] = [:]
 
-    init(input: RecipeNode, auxiliary: [RecipeNode] = [], region: PixelRect, extent: CGRect, name: String, compute: @escaping Compute) {
+    init(input: RecipeNode, auxiliary: [RecipeNode] = [], region: PixelRect, extent: CGRect, name: String, computeWith compute: @escaping Compute) {
         self.region = region
         self.compute = compute
         self.name = name
         super.init(extent: extent, inputs: [input] + auxiliary)
     }
+    /// A computation that runs on one thread.
+    convenience init(input: RecipeNode, auxiliary: [RecipeNode] = [], region: PixelRect, extent: CGRect, name: String,
+                     compute: @escaping @Sendable (_ input: PixelBlock, _ auxiliary: [PixelBlock]) -> PixelBlock) {
+        self.init(input: input, auxiliary: auxiliary, region: region, extent: extent, name: name, computeWith: { block, aux, _ in compute(block, aux) })
+    }
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
         index == 0 ? region : inputs[index].pixelExtent.intersection(PixelRect(x: -4096, y: -4096, width: 8192, height: 8192))
     }
     override var isExpensive: Bool { true }
+    override var computesWholeResult: Bool { true }
 
-    func result(_ ev: Evaluator) -> PixelBlock {
-        lock.lock(); defer { lock.unlock() }
-        if let r = results[ev.colorManaged] { return r }
-        let r = compute(materializeRegion(inputs[0], region, ev), inputs.dropFirst().map { wholeImage($0, ev) })
-        results[ev.colorManaged] = r
-        return r
+    override func computeWholeResult(_ ev: Evaluator) -> PixelBlock {
+        compute(ev.materialize(inputs[0], region), inputs.dropFirst().map { ev.wholeImage($0) }, ev.executor)
     }
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        let block = result(ev)
-        let inside = rect.intersection(block.rect)
-        if inside != rect { out.zero() }
-        if inside.isEmpty { return }
-        out.view(x: inside.minX - rect.minX, y: inside.minY - rect.minY, width: inside.width, height: inside.height).copy(from: block.view(inside))
+        ev.wholeResult(of: self).copy(rect, into: out)
     }
     override var label: String { "\(name) over \(region)" }
 }

@@ -1,8 +1,11 @@
-/// What the renderer will do for one request: the rectangle each node must produce (regions
-/// of interest propagated from the output), which nodes are materialised, and the tile size.
-/// `CIContext.explain` prints it.
+/// What the renderer will do for one request, on the recipe as the optimiser left it: the
+/// rectangle each node must produce (regions of interest propagated from the output: the
+/// crop push-down, so a crop of a blur computes only what is visible), which nodes are
+/// materialised or computed whole before the tiles, and the tile size. `CIContext.explain`
+/// prints it.
 final class RenderPlan: @unchecked Sendable {
-    let root: RecipeNode
+    let recipe: OptimizedRecipe
+    var root: RecipeNode { recipe.root }
     let rect: PixelRect
     /// Nodes in topological order, the root first.
     private(set) var order: [RecipeNode] = []
@@ -10,26 +13,18 @@ final class RenderPlan: @unchecked Sendable {
     private(set) var parentCount: [ObjectIdentifier: Int] = [:]
     /// Nodes materialised before the output tiles run, deepest first.
     private(set) var materialize: [RecipeNode] = []
+    /// Nodes whose whole result is computed before the output tiles run, deepest first.
+    private(set) var wholeResults: [RecipeNode] = []
     let tileWidth: Int
     let tileHeight: Int
 
-    init(root: RecipeNode, rect: PixelRect, tileSize: Int? = nil) {
-        self.root = root
+    init(recipe: OptimizedRecipe, rect: PixelRect, tileSize: Int? = nil) {
+        self.recipe = recipe
         self.rect = rect
-        // Topological order by iterative depth-first post-order (recipes can be long chains).
-        var visited = Set<ObjectIdentifier>()
-        var post: [RecipeNode] = []
-        var stack: [(RecipeNode, Int)] = [(root, 0)]
-        visited.insert(ObjectIdentifier(root))
-        while let (node, next) = stack.popLast() {
-            if next < node.inputs.count {
-                stack.append((node, next + 1))
-                let child = node.inputs[next]
-                parentCount[ObjectIdentifier(child), default: 0] += 1
-                if visited.insert(ObjectIdentifier(child)).inserted { stack.append((child, 0)) }
-            } else {
-                post.append(node)
-            }
+        let root = recipe.root
+        let post = Optimizer.postOrder(root, inputs: recipe.inputs(of:))
+        for node in post {
+            for input in recipe.inputs(of: node) { parentCount[ObjectIdentifier(input), default: 0] += 1 }
         }
         order = post.reversed()
         // Regions of interest: each node's request is complete before it is passed on.
@@ -38,17 +33,20 @@ final class RenderPlan: @unchecked Sendable {
         for node in order {
             guard let want = roi[ObjectIdentifier(node)]?.intersection(node.pixelExtent), !want.isEmpty else { continue }
             radius = max(radius, node.halo)
-            for (i, input) in node.inputs.enumerated() {
+            for (i, input) in recipe.inputs(of: node).enumerated() {
                 let r = node.inputRect(i, for: want).intersection(input.pixelExtent)
                 let id = ObjectIdentifier(input)
                 roi[id] = (roi[id] ?? .empty).union(r)
             }
         }
-        // Materialise explicit intermediates, and expensive nodes read by several consumers.
-        for node in post where node !== root {
+        // Whole results (reductions, k-means) once; explicit intermediates, and expensive
+        // nodes read by several consumers, materialised.
+        for node in post {
             let id = ObjectIdentifier(node)
             guard let r = roi[id], !r.intersection(node.pixelExtent).isEmpty else { continue }
-            if node.isAlwaysMaterialized || (node.isExpensive && (parentCount[id] ?? 0) > 1) {
+            if node.computesWholeResult {
+                wholeResults.append(node)
+            } else if node !== root && (node.isAlwaysMaterialized || (node.isExpensive && (parentCount[id] ?? 0) > 1)) {
                 materialize.append(node)
             }
         }
@@ -93,11 +91,11 @@ final class RenderPlan: @unchecked Sendable {
         func walk(_ n: RecipeNode, _ depth: Int) {
             let id = ObjectIdentifier(n)
             let pad = String(repeating: "  ", count: depth)
-            let mark = materialize.contains { $0 === n } ? " [materialised]" : ""
+            let mark = materialize.contains { $0 === n } ? " [materialised]" : wholeResults.contains { $0 === n } ? " [computed whole]" : ""
             let shared = seen.contains(id) ? " (shared, see above)" : ""
             lines.append("\(pad)- \(n.label) roi \(region(of: n))\(mark)\(shared)")
             if !seen.insert(id).inserted { return }
-            for i in n.inputs { walk(i, depth + 1) }
+            for i in recipe.inputs(of: n) { walk(i, depth + 1) }
         }
         walk(root, 0)
         return lines.joined(separator: "\n")

@@ -2,11 +2,10 @@
 /// what `CIImage.matchedFromWorkingSpace(to:)` and `matchedToWorkingSpace(from:)` do, and
 /// how work defined on encoded values (LUTs authored in sRGB, CSS looks) is framed.
 ///
-/// Being explicit stages, conversions can be optimised away: a conversion next to its
-/// inverse cancels when stages are appended, and at render time a leading "to sRGB" over an
-/// 8/16-bit sRGB bitmap, or a trailing "from sRGB" into an 8/16-bit sRGB destination, is
-/// folded into the read or the write (`EncodedIO`), so a LUT applied to a JPEG never visits
-/// linear light at all.
+/// Being explicit stages, conversions can be optimised away (`Optimizer`): a conversion next to
+/// its inverse cancels when colour stages fuse, and a leading "to sRGB" over an 8/16-bit sRGB
+/// bitmap, or a trailing "from sRGB" into an 8/16-bit sRGB destination, is folded into the
+/// read or the write, so a LUT applied to a JPEG never visits linear light at all.
 struct SpaceConversionStage: ColorStage {
     var preservesAlpha: Bool { true }
     enum Direction: Sendable, Equatable { case fromWorking, toWorking }
@@ -78,41 +77,5 @@ extension CIImage {
         applying(SpaceConversionStage(space: .sRGBSpace, direction: .fromWorking))
             .applying(stage)
             .applying(SpaceConversionStage(space: .sRGBSpace, direction: .toWorking))
-    }
-}
-
-/// Render-time folding of sRGB conversions into the source read and the destination write.
-enum EncodedIO {
-    /// The root to render and the writer to use: a trailing "from sRGB" conversion is dropped
-    /// when the destination stores sRGB-encoded integers (the writer then quantises the
-    /// encoded values as they are), and a leading "to sRGB" over an sRGB integer bitmap is
-    /// dropped by reading the bitmap's codes as they are.
-    static func rewrite(_ root: RecipeNode, _ writer: DestinationWriter, colorManaged: Bool) -> (RecipeNode, DestinationWriter) {
-        guard colorManaged else { return (root, writer) }
-        // Through crops (a clip does not care how colour is encoded).
-        if let crop = root as? CropNode {
-            let (inner, w) = rewrite(crop.inputs[0], writer, colorManaged: colorManaged)
-            return inner === crop.inputs[0] ? (root, writer) : (CropNode(input: inner, rect: crop.extent), w)
-        }
-        guard var fused = root as? FusedColorNode else { return (root, writer) }
-        var w = writer
-        if let last = fused.steps.last, last.extras.isEmpty, let conv = last.stage as? SpaceConversionStage,
-           conv.direction == .toWorking, conv.isSRGBCurveOnly, writer.storesSRGBIntegers, let raw = writer.unmanaged() {
-            fused = FusedColorNode(head: fused.head, steps: Array(fused.steps.dropLast()), extent: fused.extent)
-            w = raw
-        }
-        fused = foldLeadingConversion(fused)
-        return (fused, w)
-    }
-
-    /// A fused node whose first stage converts an sRGB integer bitmap to sRGB reads the codes.
-    static func foldLeadingConversion(_ fused: FusedColorNode) -> FusedColorNode {
-        var head = fused.head
-        if let lazy = head as? LazySourceNode, let s = try? lazy.source() { head = s }
-        guard let first = fused.steps.first, first.extras.isEmpty, let conv = first.stage as? SpaceConversionStage,
-              conv.direction == .fromWorking, conv.isSRGBCurveOnly,
-              let raw = (head as? BitmapNode)?.sRGBCodesAsValues() ?? (head as? YCbCrSourceNode)?.sRGBEncodedVariant()
-        else { return fused }
-        return FusedColorNode(head: raw, steps: Array(fused.steps.dropFirst()), extent: fused.extent)
     }
 }

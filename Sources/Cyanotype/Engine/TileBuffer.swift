@@ -68,6 +68,15 @@ final class PixelBlock: @unchecked Sendable {
     func view(_ r: PixelRect) -> TileBuffer {
         buffer.view(x: r.minX - rect.minX, y: r.minY - rect.minY, width: r.width, height: r.height)
     }
+
+    /// Copies `r` of this block into `out` (r.width x r.height), clear where `r` reaches
+    /// outside the block.
+    func copy(_ r: PixelRect, into out: TileBuffer) {
+        let inside = r.intersection(rect)
+        if inside != r { out.zero() }
+        if inside.isEmpty { return }
+        out.view(x: inside.minX - r.minX, y: inside.minY - r.minY, width: inside.width, height: inside.height).copy(from: view(inside))
+    }
 }
 
 /// Reuses tile-sized scratch buffers between tiles. Without it every tile's fresh

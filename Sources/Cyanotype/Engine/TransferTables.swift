@@ -8,7 +8,8 @@ final class TransferTables: @unchecked Sendable {
     let decode16: UnsafeMutablePointer<Float>
     /// round(sqrt(linear) * 65535) -> 8-bit code.
     let encode8: UnsafeMutablePointer<UInt8>
-    /// round(sqrt(linear) * 65535) -> 16-bit code.
+    /// round(sqrt(linear) * 65535) -> 16-bit code: within a code or two, so only the guess
+    /// that `Exact16Encoder` corrects (16-bit writes are exact).
     let encode16: UnsafeMutablePointer<UInt16>
 
     init(decode: (Float) -> Float, encode: (Float) -> Float) {
@@ -42,7 +43,57 @@ final class TransferTables: @unchecked Sendable {
     @inline(__always) func enc8(_ v: Float) -> UInt8 {
         encode8[Int(clamp01(v).squareRoot() * 65535 + 0.5)]
     }
-    @inline(__always) func enc16(_ v: Float) -> UInt16 {
-        encode16[Int(clamp01(v).squareRoot() * 65535 + 0.5)]
+}
+
+/// Exact linear -> 16-bit encoding for a transfer function: the code `c` whose interval
+/// `decode((c - 0.5) / 65535) <= v < decode((c + 0.5) / 65535)` holds `v` (clamped to 0...1),
+/// i.e. `65535 * encode(v)` rounded half up with the curve evaluated exactly, so every value
+/// a 16-bit source decodes to (`TransferTables.decode16`) encodes back to its own code.
+///
+/// `TransferTables.encode16` alone is off by one for about 4% of codes: its 65536-entry
+/// table is indexed by `sqrt(v)`, about one code per step near white. Here that table only
+/// guesses, and the guess is corrected against the code boundaries (a float table, each
+/// boundary computed in double and rounded up to the nearest float). 8-bit writes keep their
+/// own table (`encode8`): at 8 bits it is exact already.
+final class Exact16Encoder: @unchecked Sendable {
+    /// The guess: round(sqrt(v) * 65535) -> code, off by at most a code or two.
+    private let guess: UnsafeMutablePointer<UInt16>
+    /// lower[c]: the least float that encodes to c or above (lower[0] = 0, lower[65536] = inf).
+    private let lower: UnsafeMutablePointer<Float>
+
+    init(tables: TransferTables, decode: (Double) -> Double) {
+        guess = tables.encode16
+        lower = .allocate(capacity: 65537)
+        lower[0] = 0
+        for c in 1..<65536 {
+            let t = decode((Double(c) - 0.5) / 65535)
+            var f = Float(t)
+            if Double(f) < t { f = f.nextUp }
+            lower[c] = f
+        }
+        lower[65536] = .infinity
+    }
+    // Tables live for the process, as `TransferTables` do.
+
+    static let sRGB = Exact16Encoder(tables: .sRGB) { $0 <= 0.04045 ? $0 / 12.92 : pow(($0 + 0.055) / 1.055, 2.4) }
+    static let linear = Exact16Encoder(tables: .linear) { $0 }
+    static let gamma22 = Exact16Encoder(tables: .gamma22) { pow($0, 2.2) }
+
+    static func forSpace(_ space: CGColorSpace?) -> Exact16Encoder {
+        guard let space else { return .linear }
+        switch space.transfer {
+        case .sRGB: return .sRGB
+        case .linear: return .linear
+        case .gamma: return .gamma22
+        }
+    }
+
+    /// The 16-bit code of linear `v` (NaN and values below 0 give 0, above 1 give 65535).
+    @inline(__always) func encode(_ v: Float) -> UInt16 {
+        let x = clamp01(v)
+        var c = Int(guess[Int(x.squareRoot() * 65535 + 0.5)])
+        while x < lower[c] { c -= 1 }
+        while x >= lower[c + 1] { c += 1 }
+        return UInt16(truncatingIfNeeded: c)
     }
 }

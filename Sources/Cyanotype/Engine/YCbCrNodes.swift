@@ -74,9 +74,9 @@ struct YCbCrCoefficients: Sendable {
 }
 
 /// BT.2020 linear RGB -> linear sRGB (BT.709 primaries, D65).
-let bt2020ToSRGB = ColorMatrix(rgb: Primaries(r: (0.708, 0.292), g: (0.170, 0.797), b: (0.131, 0.046), white: (0.3127, 0.3290)).matrixToSRGB())
+let bt2020ToSRGB = ColorMatrix(rgb: Primaries.bt2020.matrixToSRGB())
 /// Linear sRGB -> BT.2020 linear RGB.
-let sRGBToBT2020 = ColorMatrix(rgb: invert3x3(Primaries(r: (0.708, 0.292), g: (0.170, 0.797), b: (0.131, 0.046), white: (0.3127, 0.3290)).matrixToSRGB()))
+let sRGBToBT2020 = ColorMatrix(rgb: invert3x3(Primaries.bt2020.matrixToSRGB()))
 
 /// PQ and HLG signal -> linear tables (16384 cells over 0...1, interpolated): 203 cd/m2 is 1.0
 /// for PQ; HLG's table is scene light 0...1 (the OOTF is applied per pixel).
@@ -105,7 +105,8 @@ final class HDRCurveTables: @unchecked Sendable {
 
 /// A planar Y'CbCr buffer as a pixel source (`CIImage(planarBuffer:)`): each row is converted
 /// as it is read, chroma upsampled in the same pass. With `encoded`, rows stay sRGB-encoded
-/// R'G'B' (the buffer seen through a "to sRGB" conversion, folded away at render time).
+/// R'G'B' (the buffer seen through a "to sRGB" conversion, which the optimiser folds into the
+/// read: `sRGBEncodedSource`).
 final class YCbCrSourceNode: RecipeNode, @unchecked Sendable {
     let buffer: CIPlanarImageBuffer
     let encoded: Bool
@@ -121,9 +122,8 @@ final class YCbCrSourceNode: RecipeNode, @unchecked Sendable {
     /// Whether the rows, before the transfer function, are the sRGB-encoded working colour.
     var foldsWithSRGB: Bool { buffer.format.transferFunction == .sdr && buffer.format.primaries == .itu709 }
 
-    /// The same frame read as sRGB-encoded values (the source seen through a "to sRGB"
-    /// conversion), or nil when its colour is not sRGB-encoded (`EncodedIO` folds with it).
-    func sRGBEncodedVariant() -> RecipeNode? {
+    /// The same frame read as its R'G'B' (sRGB-encoded values), when SDR BT.709 colour is.
+    override func sRGBEncodedSource() -> RecipeNode? {
         guard foldsWithSRGB, !encoded else { return nil }
         return YCbCrSourceNode(buffer: buffer, encoded: true)
     }
@@ -229,7 +229,9 @@ final class YCbCrSourceNode: RecipeNode, @unchecked Sendable {
 /// then the matrix and range; chroma of each 2x2 (4:2:0) or 2x1 (4:2:2) block is the average
 /// of its pixels. Each chroma sample is written by the tile holding its block's first luma
 /// row and column, so tiles never race; renderer tiles have even sides, so blocks are whole.
-struct YCbCrWriter: @unchecked Sendable {
+/// SDR BT.709 output stores sRGB-encoded values, so the optimiser folds a trailing "from
+/// sRGB" conversion into the write (`Optimizer.foldSRGBIntoWrite`) as for an 8-bit bitmap.
+struct YCbCrWriter: RenderDestination, @unchecked Sendable {
     let buffer: CIPlanarImageBuffer
     let bounds: PixelRect
     /// The tiles hold sRGB-encoded values already (a folded conversion, or no colour management).
@@ -240,6 +242,13 @@ struct YCbCrWriter: @unchecked Sendable {
         self.buffer = buffer; self.bounds = bounds; self.encodedInput = encodedInput
         k = YCbCrCoefficients(buffer.format)
     }
+
+    /// Whether tiles in the working space are encoded with the sRGB curve in sRGB primaries.
+    var storesSRGBIntegers: Bool {
+        !encodedInput && buffer.format.transferFunction == .sdr && buffer.format.primaries == .itu709
+    }
+    /// The same writer taking tiles of sRGB-encoded values.
+    func unmanaged() -> YCbCrWriter? { YCbCrWriter(buffer: buffer, bounds: bounds, encodedInput: true) }
 
     func write(_ tile: TileBuffer, _ rect: PixelRect) {
         let deep = buffer.format.bitDepth > 8
@@ -335,49 +344,20 @@ struct YCbCrWriter: @unchecked Sendable {
     }
 }
 
-/// Render-time rewrites for planar destinations, as `EncodedIO` does for 8-bit bitmaps.
-enum YCbCrIO {
-    /// The root to render and whether its tiles hold sRGB-encoded values: a trailing
-    /// "from sRGB" conversion is dropped (the writer takes the encoded values), and a planar
-    /// source read through a leading "to sRGB" conversion yields its R'G'B' directly.
-    static func rewrite(_ root: RecipeNode, colorManaged: Bool) -> (RecipeNode, Bool) {
-        guard colorManaged else { return (root, true) }
-        if let crop = root as? CropNode {
-            let (inner, encoded) = rewrite(crop.inputs[0], colorManaged: true)
-            return inner === crop.inputs[0] ? (root, false) : (CropNode(input: inner, rect: crop.extent), encoded)
+extension YCbCrWriter {
+    /// An unfiltered planar frame of the buffer's format and size (the optimised `recipe`'s
+    /// root, through crops that keep the whole frame): copied plane by plane. false otherwise.
+    func copyUnchanged(_ recipe: OptimizedRecipe) -> Bool {
+        var node = recipe.root
+        while node.showsInputUnchanged, node.samplingMode == nil {
+            let input = recipe.resolve(node.inputs[0])
+            guard node.pixelExtent == input.pixelExtent else { break }
+            node = input
         }
-        // An unfiltered frame: its R'G'B' as they are.
-        if let source = root as? YCbCrSourceNode, source.foldsWithSRGB, !source.encoded {
-            return (YCbCrSourceNode(buffer: source.buffer, encoded: true), true)
-        }
-        guard let fused = root as? FusedColorNode else { return (root, false) }
-        var steps = fused.steps
-        var head = fused.head
-        var encoded = false
-        if let last = steps.last, last.extras.isEmpty, let conv = last.stage as? SpaceConversionStage,
-           conv.direction == .toWorking, conv.isSRGBCurveOnly {
-            steps.removeLast()
-            encoded = true
-        }
-        if let first = steps.first, first.extras.isEmpty, let conv = first.stage as? SpaceConversionStage,
-           conv.direction == .fromWorking, conv.isSRGBCurveOnly,
-           let source = head as? YCbCrSourceNode, source.foldsWithSRGB, !source.encoded {
-            head = YCbCrSourceNode(buffer: source.buffer, encoded: true)
-            steps.removeFirst()
-        }
-        if steps.count == fused.steps.count && head === fused.head { return (root, false) }
-        if steps.isEmpty && head.extent == fused.extent { return (head, encoded) }
-        return (FusedColorNode(head: head, steps: steps, extent: fused.extent), encoded)
-    }
-
-    /// An unfiltered planar frame into a buffer of the same format and size: plane copies.
-    static func copyPlanes(_ root: RecipeNode, _ rect: PixelRect, _ dst: CIPlanarImageBuffer) -> Bool {
-        var node = root
-        // Through crops that keep the whole frame.
-        while let crop = node as? CropNode, crop.pixelExtent == crop.inputs[0].pixelExtent { node = crop.inputs[0] }
-        guard let source = node as? YCbCrSourceNode, source.buffer.format == dst.format,
+        let dst = buffer
+        guard let source = node as? YCbCrSourceNode, !source.encoded, source.buffer.format == dst.format,
               source.buffer.width == dst.width, source.buffer.height == dst.height,
-              rect == source.pixelExtent else { return false }
+              bounds == source.pixelExtent else { return false }
         let bps = dst.format.bytesPerSample
         for (s, d) in zip(source.buffer.planes, dst.planes) {
             for row in 0..<d.height {

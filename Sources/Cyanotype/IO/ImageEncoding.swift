@@ -1,6 +1,11 @@
+internal import CyanotypeCodecs
+import Foundation
+
 /// Options for `CIContext`'s file representations, with Core Image's names.
 public struct CIImageRepresentationOption: RawRepresentable, Hashable, Sendable {
+    /// The option's key.
     public let rawValue: String
+    /// The option with key `rawValue`.
     public init(rawValue: String) { self.rawValue = rawValue }
     /// Cyanotype: JPEG chroma subsampling, a `ChromaSubsampling` (default 4:2:0).
     public static let chromaSubsampling = CIImageRepresentationOption(rawValue: "cyanotype_chroma_subsampling")
@@ -16,15 +21,26 @@ public struct CIImageRepresentationOption: RawRepresentable, Hashable, Sendable 
     /// when the colour space is not sRGB, and no DPI. Either way the pixels are written upright
     /// as rendered: orientation is always 1 (TIFF writes the tag; the others write no EXIF).
     public static let stripMetadata = CIImageRepresentationOption(rawValue: "cyanotype_strip_metadata")
-    /// Cyanotype: Double, dots per inch written into TIFF files (default: the image's
-    /// `kCGImagePropertyDPIWidth` property, when it has one).
+    /// Cyanotype: Double, dots per inch written into TIFF, PNG and JPEG files (default: the
+    /// image's `kCGImagePropertyDPIWidth` property, when it has one).
     public static let dpi = CIImageRepresentationOption(rawValue: "cyanotype_dpi")
+    /// Cyanotype: Bool, whether PNG, WebP, TIFF, HEIF and AVIF files get an alpha channel
+    /// (default true); false writes colour (or grey) only, the rendered alpha ignored (flatten
+    /// the image first). JPEG never has one.
+    public static let alphaChannel = CIImageRepresentationOption(rawValue: "cyanotype_alpha_channel")
+    /// Cyanotype: Bool, write one grey channel to PNG, TIFF and JPEG when every rendered pixel
+    /// has equal red, green and blue (default false: always colour). JPEG output is then
+    /// encoded after the render instead of during it.
+    public static let grayscaleIfNeutral = CIImageRepresentationOption(rawValue: "cyanotype_grayscale_if_neutral")
+    /// Cyanotype: Int, encoder effort: WebP 0...6 (libwebp's method), AVIF/HEIF 0...9.
+    public static let effort = CIImageRepresentationOption(rawValue: "cyanotype_effort")
 }
 
 /// Image I/O's quality key (0...1), as Core Image users pass it.
 public let kCGImageDestinationLossyCompressionQuality = "kCGImageDestinationLossyCompressionQuality"
 
 extension CIImageRepresentationOption {
+    /// Image I/O's quality key: a number 0...1 for JPEG, lossy WebP, HEIF and AVIF (default 0.9).
     public static let lossyCompressionQuality = CIImageRepresentationOption(rawValue: kCGImageDestinationLossyCompressionQuality)
 }
 
@@ -61,7 +77,7 @@ extension CIContext {
         try writeAtomically(try encode(image, as: .tiff, depth: format.tiffDepth, colorSpace: colorSpace, options: options), to: url)
     }
     /// HEIF (HEVC) bytes at `.lossyCompressionQuality`, 8-bit whatever `format` says; nil when
-    /// libheif has no HEVC encoder (`ImageCodecs.canEncode(.heif)`).
+    /// libheif has no HEVC encoder (`ImageFileFormat.heif.canEncode`).
     public func heifRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
         try? encode(image, as: .heif, colorSpace: colorSpace, options: options)
     }
@@ -85,11 +101,13 @@ extension CIContext {
         let rect = image.extent
         var opts = EncodeOptions()
         if let q = options[.lossyCompressionQuality].flatMap(numberValue) { opts.quality = min(max(q, 0), 1) }
-        if let s = options[.chromaSubsampling] as? ChromaSubsampling { opts.chromaSubsampling = s }
+        if let s = options[.chromaSubsampling] as? ChromaSubsampling { opts.chromaSubsampling = s.codec }
         if let p = options[.progressive] as? Bool { opts.progressive = p }
         if let l = options[.lossless] as? Bool { opts.lossless = l }
         if let c = options[.compressionLevel].flatMap(numberValue) { opts.compressionLevel = Int(c) }
-        if let t = options[.tiffCompression] as? TIFFCompression { opts.tiffCompression = t }
+        if let t = options[.tiffCompression] as? TIFFCompression { opts.tiffCompression = t.codec }
+        if let e = options[.effort].flatMap(numberValue) { opts.effort = Int(e) }
+        let greyIfNeutral = ((options[.grayscaleIfNeutral] as? Bool) ?? false) && [.png, .tiff, .jpeg].contains(format)
         let space = colorSpace ?? outputColorSpace ?? .sRGBSpace
         let strip = (options[.stripMetadata] as? Bool) ?? false
         if !strip {
@@ -101,44 +119,49 @@ extension CIContext {
                 opts.exif = upright ? ImageCodecs.uprightedEXIF(exif) : exif
             }
         }
-        let hasAlpha = format != .jpeg
+        let hasAlpha = format != .jpeg && ((options[.alphaChannel] as? Bool) ?? true)
+        let format = format.codec
         do {
             if depth == 32 && format == .tiff {
                 let r = try renderToData(image, from: rect, format: .RGBAf, colorSpace: space, premultiplied: false)
                 return try r.data.withUnsafeBytes { raw throws(CodecError) in
-                    try ImageCodecs.encode(rgbaF: raw.bindMemory(to: Float.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
+                    if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: Float.self)) }
+                    return try ImageCodecs.encode(rgbaF: raw.bindMemory(to: Float.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
                 }
             }
             if depth >= 16 && (format == .png || format == .tiff) {
                 let r = try renderToData(image, from: rect, format: .RGBA16, colorSpace: space, premultiplied: false)
                 return try r.data.withUnsafeBytes { raw throws(CodecError) in
-                    try ImageCodecs.encode(rgba16: raw.bindMemory(to: UInt16.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
+                    if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt16.self)) }
+                    return try ImageCodecs.encode(rgba16: raw.bindMemory(to: UInt16.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
                 }
             }
             if let bitmap = try unchangedSource(image.node, rect: PixelRect(covering: rect), format: .RGBA8, space: space, premultiplied: false,
-                                                waitingForDecode: format != .jpeg),
+                                                waitingForDecode: format != .jpeg || greyIfNeutral),
                bitmap.bytesPerRow == bitmap.width * 4, bitmap.pixelExtent == PixelRect(covering: rect) {
                 // A JPEG still decoding on its thread: encode its rows as they arrive, so the
                 // two codecs overlap on two cores (the bytes of the one-shot encode).
-                if format == .jpeg, let gate = bitmap.gate {
+                if format == .jpeg, !greyIfNeutral, let gate = bitmap.gate {
                     return try encodeWhileDecoding(bitmap, gate, options: opts)
                 }
                 // An unfiltered 8-bit image goes to the encoder as decoded: no render, no copy.
                 return try bitmap.data.withUnsafeBytes { raw throws(CodecError) in
-                    try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height, hasAlpha: hasAlpha, format: format, options: opts)
+                    if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt8.self)) }
+                    return try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height, hasAlpha: hasAlpha, format: format, options: opts)
                 }
             }
-            if format == .jpeg {
+            if format == .jpeg && !greyIfNeutral {
                 return try renderStreamingJPEG(image, rect: rect, colorSpace: space, options: opts)
             }
             let r = try renderToData(image, from: rect, format: .RGBA8, colorSpace: space, premultiplied: false)
             return try r.data.withUnsafeBytes { raw throws(CodecError) in
-                try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
+                if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt8.self)) }
+                return try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
             }
         } catch let e as CIRenderError {
             throw .render(e)
         } catch let e as CodecError {
-            throw .codec(path: nil, e)
+            throw .codec(path: nil, ImageFileError(e))
         } catch {
             throw .unsupportedOutput(String(describing: error))
         }
@@ -165,6 +188,17 @@ extension CIContext {
     }
 }
 
+/// Whether every RGBA pixel of `px` has equal red, green and blue (alpha not looked at).
+private func isNeutral<Sample: Equatable>(_ px: UnsafeBufferPointer<Sample>) -> Bool {
+    guard let p = px.baseAddress else { return true }
+    var i = 0
+    while i + 3 < px.count {
+        if p[i] != p[i + 1] || p[i + 1] != p[i + 2] { return false }
+        i += 4
+    }
+    return true
+}
+
 extension CIFormat {
     var isDeep: Bool { self == .RGBA16 || self == .RGBAh || self == .RGBAf || self == .RGBX16 }
     /// TIFF keeps float: RGBAf -> 32, other deep formats -> 16, the rest 8.
@@ -185,7 +219,7 @@ extension CIContext {
         guard let writer = DestinationWriter(base: buffer, rowBytes: rowBytes, bounds: pr, format: .RGBA8,
                                              colorSpace: workingColorSpace == nil ? nil : colorSpace, premultiplied: false)
         else { throw CIRenderError.unsupportedFormat(.RGBA8) }
-        let (root, w) = EncodedIO.rewrite(image.node, writer, colorManaged: workingColorSpace != nil)
+        let (root, w) = try optimized(image.node, for: writer)
 
         // Bands finish when every tile across them has been written; they are keyed by their
         // top edge (Core Image y), and encoded strictly top down.

@@ -1,4 +1,5 @@
-@_exported import CyanotypeCodecs
+internal import CyanotypeCodecs
+import Foundation
 
 /// Options for reading images, with Core Image's names.
 public struct CIImageOption: RawRepresentable, Hashable, Sendable {
@@ -14,6 +15,10 @@ public struct CIImageOption: RawRepresentable, Hashable, Sendable {
     public static let decodeLimits = CIImageOption(rawValue: "cyanotype_decode_limits")
     /// Bool: return what a truncated file holds instead of failing (default false).
     public static let lenientDecoding = CIImageOption(rawValue: "cyanotype_lenient_decoding")
+    /// Cyanotype (Core Image has none: Image I/O's `CGImageSource` is Apple's way): Int, the
+    /// frame of an animation (GIF, APNG, WebP) or page of a TIFF to read, from 0 (the default).
+    /// The frame is composited as a viewer shows it; `properties` carry its timing.
+    public static let frameIndex = CIImageOption(rawValue: "cyanotype_frame_index")
 }
 
 // Keys of `CIImage.properties`, with Image I/O's names.
@@ -35,11 +40,16 @@ public let kCyanotypePropertyRawEXIF = "CyanotypeRawEXIF"
 
 /// Why an image file could not be read or written.
 public enum ImageIOError: Error, Sendable, Equatable, CustomStringConvertible {
-    case codec(path: String?, CodecError)
+    /// The file's bytes could not be decoded or encoded; `path` names the file when there is one.
+    case codec(path: String?, ImageFileError)
+    /// Rendering the image to encode it failed.
     case render(CIRenderError)
+    /// The image cannot be written as asked.
     case unsupportedOutput(String)
+    /// The encoded bytes could not be written to `path`.
     case writeFailed(path: String, detail: String)
 
+    /// A message a user can act on, naming the file when there is one.
     public var description: String {
         switch self {
         case let .codec(path, e): return path.map { "\($0): \(e)" } ?? e.description
@@ -81,9 +91,12 @@ extension CIImage {
     /// Decodes encoded bytes (header now, pixels lazily).
     public static func read(data: Data, options: [CIImageOption: Any]? = nil, name: String = "data") throws(ImageIOError) -> CIImage {
         let o = options ?? [:]
+        #if !canImport(CoreGraphics)
+        if let index = o[.frameIndex] as? Int, index != 0 { return try readFrame(data, index: index, options: o, name: name) }
+        #endif
         let header: ImageHeader
-        do { header = try ImageCodecs.readHeader(data) } catch { throw .codec(path: nil, error) }
-        let limits = o[.decodeLimits] as? DecodeLimits ?? .default
+        do { header = try ImageCodecs.readHeader(data) } catch { throw .codec(path: nil, ImageFileError(error)) }
+        let limits = (o[.decodeLimits] as? DecodeLimits ?? .default).codec
         let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
         guard !overflow, pixels <= limits.maxPixels else {
             throw .codec(path: nil, .tooLarge(width: header.width, height: header.height, limit: limits.maxPixels))
@@ -93,7 +106,7 @@ extension CIImage {
         let extent = CGRect(x: 0, y: 0, width: header.width, height: header.height)
         // Baseline JPEGs in sRGB decode on a thread while tiles render (top rows first).
         let streams = JPEGStreamDecoder.canStream(data, header: header, strict: strict)
-            && (header.iccProfile.map(ICCProfile.isSRGB) ?? true)
+            && (header.iccProfile.map(ColorProfiles.isSRGB) ?? true)
         let source = LazySourceNode(extent: extent, name: name) {
             if streams { return try streamingJPEGNode(data, header: header, limits: limits, colorSpace: space) }
             let bitmap = try ImageCodecs.decode(data, limits: limits, strict: strict)
@@ -116,7 +129,7 @@ extension CIImage {
             kCyanotypePropertyFileFormat: h.format.rawValue,
         ]
         if let d = h.dpi { p[kCGImagePropertyDPIWidth] = d; p[kCGImagePropertyDPIHeight] = d }
-        if let icc = h.iccProfile { p[kCGImagePropertyProfileName] = ICCProfile.description(of: icc) ?? "embedded ICC profile" }
+        if let icc = h.iccProfile { p[kCGImagePropertyProfileName] = ColorProfiles.description(of: icc) ?? "embedded ICC profile" }
         if let exif = h.exif {
             for (k, v) in EXIFDictionary.parse(exif) { p[k] = v }
             p[kCyanotypePropertyRawEXIF] = exif
@@ -129,8 +142,8 @@ extension CIImage {
 /// values in the file's colour space (sRGB-encoded when untagged, like the integer formats);
 /// an embedded ICC profile other than sRGB is converted into linear sRGB (float) with lcms2.
 func bitmapNode(_ b: DecodedBitmap, colorSpace: CGColorSpace?) throws -> RecipeNode {
-    if let icc = b.header.iccProfile, colorSpace != nil, !ICCProfile.isSRGB(icc),
-       let converted = ICCProfile.toLinearSRGB(b, profile: icc) {
+    if let icc = b.header.iccProfile, colorSpace != nil, !ColorProfiles.isSRGB(icc),
+       let converted = ColorProfiles.linearSRGBPixels(of: b, profile: icc) {
         guard let n = BitmapNode(data: converted, bytesPerRow: b.width * 16, width: b.width, height: b.height, format: .RGBAf,
                                  colorSpace: .extendedLinearSRGBSpace, premultiplied: false)
         else { throw CodecError.corrupt(detail: "colour conversion produced no pixels") }

@@ -1,4 +1,4 @@
-import CyanotypeCodecs
+internal import CyanotypeCodecs
 import Foundation
 
 /// How many rows (from the top) of a bitmap being decoded are ready: tile workers wait here
@@ -49,7 +49,7 @@ final class DecodedRows: ContiguousBytes, @unchecked Sendable {
 }
 
 /// A baseline JPEG as a bitmap whose rows arrive from a decoding thread, top first, in bands.
-func streamingJPEGNode(_ data: Data, header: ImageHeader, limits: DecodeLimits, colorSpace: CGColorSpace?) throws -> RecipeNode {
+func streamingJPEGNode(_ data: Data, header: ImageHeader, limits: CyanotypeCodecs.DecodeLimits, colorSpace: CGColorSpace?) throws -> RecipeNode {
     let decoder = try JPEGStreamDecoder(data: data, strict: true, limits: limits)
     let (w, h) = (decoder.width, decoder.height)
     let rows = DecodedRows(count: w * h * 4)

@@ -229,9 +229,10 @@ extension CIContext {
         guard buffer.format.transferFunction == .sdr else {
             throw CIPlanarBufferError.unsupportedDestination("\(buffer.format.transferFunction.rawValue) output is not supported; render SDR")
         }
-        if YCbCrIO.copyPlanes(image.node, rect, buffer) { return }
-        let (root, encoded) = YCbCrIO.rewrite(image.node, colorManaged: workingColorSpace != nil)
-        let writer = YCbCrWriter(buffer: buffer, bounds: rect, encodedInput: encoded)
-        try execute(root, rect) { tile, tileRect in writer.write(tile, tileRect) }
+        // Without colour management tiles hold the values as they are.
+        let writer = YCbCrWriter(buffer: buffer, bounds: rect, encodedInput: workingColorSpace == nil)
+        let (recipe, w) = try optimized(image.node, for: writer)
+        if writer.copyUnchanged(recipe) { return }
+        try execute(recipe, rect) { tile, tileRect in w.write(tile, tileRect) }
     }
 }

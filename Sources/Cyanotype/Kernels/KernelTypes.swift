@@ -116,7 +116,7 @@ public final class CIWarpKernel: @unchecked Sendable {
         self.function = row
     }
     public func apply(extent: CGRect, roiCallback: @escaping CIKernelROICallback, image: CIImage, arguments: [Any]) -> CIImage? {
-        CIImage(node: WarpNode(input: image.node, extent: extent, roi: roiCallback, function: function, name: name))
+        CIImage(node: WarpKernelNode(input: image.node, extent: extent, roi: roiCallback, function: function, name: name))
     }
 }
 
@@ -172,7 +172,7 @@ public struct KernelTile {
     }
 }
 
-final class WarpNode: RecipeNode, @unchecked Sendable {
+final class WarpKernelNode: RecipeNode, @unchecked Sendable {
     let roi: CIKernelROICallback
     let function: @Sendable (WarpRow) -> Void
     let name: String

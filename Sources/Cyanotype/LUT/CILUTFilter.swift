@@ -2,7 +2,8 @@
 
 /// Applies a LUT to `inputImage`. The LUT comes from `lutImage` (a tile grid, strip or Hald
 /// image; see `imageLayout`), `lut`, or `lutURL` (`.cube`, `.3dl` or an image), whichever was
-/// set last; it is parsed once and cached until the source changes. `intensity` mixes the
+/// set last; it is parsed once and cached until the source changes (a file through the LUT
+/// file cache, by file identity: an edited file is read again). `intensity` mixes the
 /// result with the original (in the LUT's encoding). Named looks: `CILUTFilter.warmFilm`,
 /// `CILUTFilter.look(named:)`.
 ///
@@ -73,7 +74,11 @@ open class CILUTFilter: CIFilter {
         case .none: throw .noLUT
         case .lut(let l): r = .success(l)
         case .image(let i): r = Result { () throws(LUTError) -> LUT in try LUT(image: i, layout: imageLayout, maximumSize: LUT.sizeRange.upperBound) }
-        case .url(let u): r = Result { () throws(LUTError) -> LUT in try LUT(contentsOf: u, layout: imageLayout, maximumSize: LUT.sizeRange.upperBound) }
+        case .url(let u):
+            // Through the LUT file cache: a file read by another filter is not parsed again.
+            r = Result { () throws(LUTError) -> LUT in
+                try LUTFileCache.sharedForFilters.lut(contentsOf: u, layout: imageLayout, maximumSize: LUT.sizeRange.upperBound)
+            }
         }
         cached = r
         return try r.get()

@@ -1,29 +1,8 @@
 // Text LUT files: Adobe/Resolve `.cube` and Autodesk `.3dl`, read and written; and the
 // URL entry point that picks a reader by extension.
 
-/// One line of a text LUT: its 1-based number and whitespace-separated tokens, comments cut.
-private struct TextLine {
-    let number: Int
-    let tokens: [Substring]
-    let text: Substring
-}
-
-/// Splits text into non-empty lines (LF, CRLF or CR), dropping `#` comments.
-private func textLines(_ data: Data) throws(LUTError) -> [TextLine] {
-    if data.contains(0) { throw .notText }
-    let text = String(decoding: data, as: UTF8.self)
-    var out: [TextLine] = []
-    var number = 0
-    for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-        number += 1
-        var line = raw
-        if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
-        let tokens = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\u{0C}" || $0 == "\r" || $0 == "\u{FEFF}" })
-        if tokens.isEmpty { continue }
-        out.append(TextLine(number: number, tokens: tokens, text: line))
-    }
-    return out
-}
+internal import CyanotypeCodecs
+import Foundation
 
 /// A finite float, or the error naming the line.
 @inline(__always) private func float(_ s: Substring, line: Int) throws(LUTError) -> Float {
@@ -41,16 +20,47 @@ extension LUT {
     /// `#` comments, blank lines, LF/CRLF/CR. Other keywords before the table are ignored.
     /// A 1D-only file becomes an identity 2^3 table behind the 1D shaper.
     public init(cubeData data: Data, maximumSize: Int = LUT.defaultReadLimit) throws(LUTError) {
+        self = try LUT.withBytes(data) { (s, count) throws(LUTError) in try LUT.readCube(s, count: count, maximumSize: maximumSize) }
+    }
+
+    /// `body` over `data`'s bytes (a readable byte for empty data, never read).
+    static func withBytes(_ data: Data, _ body: (UnsafePointer<UInt8>, Int) throws(LUTError) -> LUT) throws(LUTError) -> LUT {
+        let r: Result<LUT, LUTError> = data.withUnsafeBytes { raw in
+            var none: UInt8 = 0
+            guard let base = raw.baseAddress, raw.count > 0 else {
+                return withUnsafePointer(to: &none) { p in Result { () throws(LUTError) in try body(p, 0) } }
+            }
+            return Result { () throws(LUTError) in try body(base.assumingMemoryBound(to: UInt8.self), raw.count) }
+        }
+        return try r.get()
+    }
+
+    /// The `.cube` reader over bytes: table lines go through `LUTTextScanner`'s fast path,
+    /// every other line through the keyword and error checks below.
+    static func readCube(_ s: UnsafePointer<UInt8>, count: Int, maximumSize: Int) throws(LUTError) -> LUT {
+        if LUTTextScanner.containsNUL(s, count: count) { throw .notText }
+        var scan = LUTTextScanner(s, count: count)
         var title: String?
         var size3: Int?, size1: Int?
         var domainMin: SIMD3<Float>?, domainMax: SIMD3<Float>?
         var range1: (Float, Float)?, range3: (Float, Float)?
-        var values: [Float] = []
+        var values = UnsafeMutablePointer<Float>.allocate(capacity: 3)
+        defer { values.deallocate() }
+        let pow10 = LUTNumbers.powersOfTen()
+        defer { pow10.deallocate() }
         var seen: Set<String> = []
         var found = 0
         var expected = 0
 
-        for line in try textLines(data) {
+        while !scan.atEnd {
+            if found > 0 && found < expected {
+                // A table line: three numbers straight into place.
+                if let three = scan.nextFloatTriple(values + 3 * found, pow10) {
+                    if three { found += 1 }
+                    continue
+                }
+            }
+            guard let line = scan.nextTextLine() else { continue }
             let head = line.tokens[0]
             let isData = Float(head) != nil
             if !isData {
@@ -100,12 +110,13 @@ extension LUT {
                 guard size3 != nil || size1 != nil else { throw .missingSize }
                 let n3 = size3.map { $0 * $0 * $0 } ?? 0
                 expected = (size1 ?? 0) + n3
-                values.reserveCapacity(expected * 3)
+                values.deallocate()
+                values = .allocate(capacity: expected * 3)
             }
             guard line.tokens.count == 3 else { throw .wrongValueCount(line: line.number, expected: 3, found: line.tokens.count) }
             found += 1
             if found > expected { continue }
-            for t in line.tokens { values.append(try float(t, line: line.number)) }
+            for (k, t) in line.tokens.enumerated() { values[3 * (found - 1) + k] = try float(t, line: line.number) }
         }
         guard size3 != nil || size1 != nil else { throw .missingSize }
         if found == 0 { expected = (size1 ?? 0) + (size3.map { $0 * $0 * $0 } ?? 0) }
@@ -124,11 +135,12 @@ extension LUT {
         }
         if let n = size3 {
             let t = LUTTable(count: n * n * n)
-            for i in 0..<t.count { t.entries[i] = SIMD4(values[offset + 3 * i], values[offset + 3 * i + 1], values[offset + 3 * i + 2], 1) }
+            let src = values + offset
+            for i in 0..<t.count { t.entries[i] = SIMD4(src[3 * i], src[3 * i + 1], src[3 * i + 2], 1) }
             let lo = range3.map { SIMD3(repeating: $0.0) } ?? dMin, hi = range3.map { SIMD3(repeating: $0.1) } ?? dMax
-            try self.init(size: n, table: t, domainMin: lo, domainMax: hi, shaper: shaper, title: title)
+            return try LUT(size: n, table: t, domainMin: lo, domainMax: hi, shaper: shaper, title: title)
         } else {
-            try self.init(size: 2, table: LUT.identityTable(2), shaper: shaper, title: title)
+            return try LUT(size: 2, table: LUT.identityTable(2), shaper: shaper, title: title)
         }
     }
 
@@ -206,14 +218,39 @@ extension LUT {
     /// output depth is `outputBitDepth`, else a `Mesh <in> <out>` line's, else detected from
     /// the largest value: up to 1023 is 10-bit, up to 4095 12-bit, else 16-bit.
     public init(threeDLData data: Data, outputBitDepth: Int? = nil, maximumSize: Int = LUT.defaultReadLimit) throws(LUTError) {
+        self = try LUT.withBytes(data) { (s, count) throws(LUTError) in
+            try LUT.readThreeDL(s, count: count, outputBitDepth: outputBitDepth, maximumSize: maximumSize)
+        }
+    }
+
+    /// The `.3dl` reader over bytes: table lines through `LUTTextScanner`'s fast path (their
+    /// range checks here, in the same order and with the same errors), the rest as lines.
+    static func readThreeDL(_ s: UnsafePointer<UInt8>, count byteCount: Int, outputBitDepth: Int?, maximumSize: Int) throws(LUTError) -> LUT {
+        if LUTTextScanner.containsNUL(s, count: byteCount) { throw .notText }
+        var scan = LUTTextScanner(s, count: byteCount)
         var depth = outputBitDepth
         var n = 0
         var values: [Int32] = []
         var found = 0
         var maxValue = 0
-        var lastLine = 0
-        for line in try textLines(data) {
-            lastLine = line.number
+        let three = UnsafeMutablePointer<Int>.allocate(capacity: 3)
+        defer { three.deallocate() }
+        @inline(__always) func check(_ v: Int, line: Int) throws(LUTError) {
+            guard v >= 0, v <= 65535 else { throw .valueOutOfRange(line: line, value: v, maximum: 65535) }
+            if let d = depth, v > (1 << d) - 1 { throw .valueOutOfRange(line: line, value: v, maximum: (1 << d) - 1) }
+        }
+        while !scan.atEnd {
+            if n > 0 && found < n * n * n, let got = scan.nextIntTriple(three) {
+                guard got else { continue }
+                found += 1
+                for k in 0..<3 {
+                    try check(three[k], line: scan.lineNumber)
+                    maxValue = max(maxValue, three[k])
+                    values.append(Int32(three[k]))
+                }
+                continue
+            }
+            guard let line = scan.nextTextLine() else { continue }
             if Int(line.tokens[0]) == nil {
                 // Keyword lines (Flame's `3DMESH`, `Mesh 4 12`, `gamma 1.0`); not inside the table.
                 guard line.tokens[0].contains(where: \.isLetter), found == 0 else { throw .invalidNumber(line: line.number) }
@@ -239,13 +276,11 @@ extension LUT {
             if found > n * n * n { continue }
             for t in line.tokens {
                 guard let v = Int(t) else { throw .invalidNumber(line: line.number) }
-                guard v >= 0, v <= 65535 else { throw .valueOutOfRange(line: line.number, value: v, maximum: 65535) }
-                if let d = depth, v > (1 << d) - 1 { throw .valueOutOfRange(line: line.number, value: v, maximum: (1 << d) - 1) }
+                try check(v, line: line.number)
                 maxValue = max(maxValue, v)
                 values.append(Int32(v))
             }
         }
-        _ = lastLine
         guard n > 0 else { throw .missingBreakpoints }
         let count = n * n * n
         if found < count { throw .missingEntries(expected: count, found: found) }
@@ -258,7 +293,7 @@ extension LUT {
             t.entries[r + n * (g + n * b)] = SIMD4(Float(values[3 * line]) / k, Float(values[3 * line + 1]) / k, Float(values[3 * line + 2]) / k, 1)
             line += 1
         } } }
-        try self.init(size: n, table: t)
+        return try LUT(size: n, table: t)
     }
 
     /// The LUT as `.3dl` text: 10-bit input breakpoints and `outputBitDepth` (10, 12 or 16)

@@ -2,6 +2,9 @@
 // Pixel values are taken as stored (LUT images are data, not pictures): no colour
 // management is applied when reading, and writing stores the table values unchanged.
 
+internal import CyanotypeCodecs
+import Foundation
+
 /// How the N^3 entries of a LUT are arranged in an image. In every layout but `.hald`, blue
 /// picks an N x N tile, red runs to the right and green down inside it (row 0 is the first
 /// row stored in the file).
@@ -240,5 +243,76 @@ extension LUT {
         } catch {
             throw .unrepresentable(format: "PNG", reason: error.description)
         }
+    }
+}
+
+/// What a LUT image's pixels say about its layout. Every L^3 x L^3 image is both a Hald CLUT
+/// of level L and an L x L grid of L^2 tiles, so the size alone cannot tell them apart; read
+/// the right way a LUT is a smooth function of its input, read the wrong way it jumps at
+/// every tile or row boundary. `roughness` is the mean squared difference between
+/// neighbouring entries along red, green and blue for each layout the size allows.
+public struct LUTLayoutInference: Sendable, Equatable {
+    /// The layout the pixels fit clearly best (less than half the roughness of any other),
+    /// or nil when the size allows several and none stands out (ask the user).
+    public let layout: LUTImageLayout?
+    /// The layouts an image of this size can hold, smoothest first.
+    public let candidates: [LUTImageLayout]
+    /// The roughness of the table read in each candidate layout, in `candidates`' order.
+    public let roughness: [Double]
+}
+
+extension LUT {
+    /// The layouts an image of `width` x `height` can hold a LUT in (strips, tiles, Hald).
+    public static func possibleLayouts(width: Int, height: Int) -> [LUTImageLayout] {
+        LUTImageLayout.allCases.filter { LUTImageGeometry.size(width: width, height: height, layout: $0) != nil }
+    }
+
+    /// Reads a LUT image in every layout its size allows and ranks them by smoothness
+    /// (see `LUTLayoutInference`); a size that fits one layout only returns it.
+    public static func inferLayout(imageData data: Data, maximumSize: Int = LUT.defaultReadLimit) throws(LUTError) -> LUTLayoutInference {
+        let header: ImageHeader
+        do { header = try ImageCodecs.readHeader(data) } catch { throw .unreadableImage(reason: error.description) }
+        let layouts = possibleLayouts(width: header.width, height: header.height)
+        guard layouts.count > 1 else {
+            return LUTLayoutInference(layout: layouts.first, candidates: layouts, roughness: layouts.map { _ in 0 })
+        }
+        let bitmap: DecodedBitmap
+        do { bitmap = try ImageCodecs.decode(data) } catch { throw .unreadableImage(reason: error.description) }
+        let count = bitmap.width * bitmap.height
+        var floats = [SIMD4<Float>](repeating: .zero, count: count)
+        for i in 0..<count {
+            floats[i] = bitmap.bitDepth == 16
+                ? SIMD4(Float(bitmap.pixels16[4 * i]), Float(bitmap.pixels16[4 * i + 1]), Float(bitmap.pixels16[4 * i + 2]), 1) / 65535
+                : SIMD4(Float(bitmap.pixels[4 * i]), Float(bitmap.pixels[4 * i + 1]), Float(bitmap.pixels[4 * i + 2]), 1) / 255
+        }
+        var scored: [(LUTImageLayout, Double)] = []
+        for layout in layouts {
+            let g = try geometry(width: header.width, height: header.height, layout: layout, maximumSize: maximumSize)
+            let lut = try floats.withUnsafeBufferPointer { px throws(LUTError) -> LUT in try LUT(pixels: px.baseAddress!, geometry: g, divisor: 1) }
+            scored.append((layout, lut.roughness))
+        }
+        scored.sort { $0.1 < $1.1 }
+        let clear = scored[0].1 < 0.5 * scored[1].1
+        return LUTLayoutInference(layout: clear ? scored[0].0 : nil, candidates: scored.map(\.0), roughness: scored.map(\.1))
+    }
+
+    /// Mean squared difference between neighbouring entries along each axis.
+    var roughness: Double {
+        let n = size
+        var sum = 0.0, terms = 0
+        let e = table.entries
+        for b in 0..<n { for g in 0..<n { for r in 0..<n {
+            let i = r + n * (g + n * b)
+            let p = e[i]
+            @inline(__always) func add(_ j: Int) {
+                let d = e[j] - p
+                sum += Double(d.x * d.x + d.y * d.y + d.z * d.z)
+                terms += 1
+            }
+            if r + 1 < n { add(i + 1) }
+            if g + 1 < n { add(i + n) }
+            if b + 1 < n { add(i + n * n) }
+        } } }
+        return terms == 0 ? 0 : sum / Double(terms)
     }
 }

@@ -22,6 +22,11 @@ extension BuiltinFilters {
 
     /// CIColorControls: saturation (mix with Rec. 709 luma), then brightness (added), then
     /// contrast (scaled about 0.5), on straight colour. All affine: one matrix.
+    ///
+    /// - inputSaturation: 1 keeps the colour, 0 gives its Rec. 709 luma (grey); above 1 the
+    ///   colour moves away from the grey.
+    /// - inputBrightness: Added to red, green and blue (0 keeps the image).
+    /// - inputContrast: The scale about 0.5 (1 keeps the image).
     static let colorControls = BuiltinFilter(Catalog.CIColorControls) { args throws(CIFilterError) in
         let image = try args.image()
         let s = try args.float(kCIInputSaturationKey), b = try args.float(kCIInputBrightnessKey), c = try args.float(kCIInputContrastKey)
@@ -31,6 +36,8 @@ extension BuiltinFilters {
     }
 
     /// CIExposureAdjust: `rgb * 2^EV`, like changing the exposure of the shot.
+    ///
+    /// - inputEV: The change in stops: +1 doubles the light, -1 halves it.
     static let exposureAdjust = BuiltinFilter(Catalog.CIExposureAdjust) { args throws(CIFilterError) in
         let image = try args.image()
         let k = powf(2, try args.float(kCIInputEVKey))
@@ -39,6 +46,8 @@ extension BuiltinFilters {
     }
 
     /// CIGammaAdjust: `pow(rgb, power)` on straight colour (sign kept for negative values).
+    ///
+    /// - inputPower: The exponent: above 1 darkens the mid-tones, below 1 lightens them.
     static let gammaAdjust = BuiltinFilter(Catalog.CIGammaAdjust) { args throws(CIFilterError) in
         let image = try args.image()
         let p = try args.float(kCIInputPowerKey)
@@ -48,6 +57,8 @@ extension BuiltinFilters {
 
     /// CIHueAdjust: rotates colours by `angle` radians about the grey axis (a rotation in RGB
     /// that keeps greys grey).
+    ///
+    /// - inputAngle: The rotation in radians.
     static let hueAdjust = BuiltinFilter(Catalog.CIHueAdjust) { args throws(CIFilterError) in
         let image = try args.image()
         let a = try args.float(kCIInputAngleKey)
@@ -57,6 +68,9 @@ extension BuiltinFilters {
 
     /// CIVibrance: raises the saturation of muted colours more than of saturated ones, which
     /// protects skin tones: `rgb = mix(rgb, max, (max - mean) * -3 * amount)`.
+    ///
+    /// - inputAmount: 0 keeps the image; positive values saturate muted colours, negative
+    ///   values mute them.
     static let vibrance = BuiltinFilter(Catalog.CIVibrance) { args throws(CIFilterError) in
         let image = try args.image()
         let amount = try args.float(kCIInputAmountKey)
@@ -67,6 +81,12 @@ extension BuiltinFilters {
     /// CITemperatureAndTint: a von Kries (Bradford) white-point adaptation from the white of
     /// `inputNeutral` (colour temperature in kelvin, tint) to that of `inputTargetNeutral`.
     /// A higher neutral temperature than the target warms the image.
+    ///
+    /// - inputNeutral: The white of the image as (temperature in kelvin, tint). A temperature
+    ///   of 0 or less is an error; temperatures are taken as 1000...50000 K, where Krystek's
+    ///   approximation of the Planckian locus holds (not a declared limit: equal neutrals stay
+    ///   an exact identity whatever their value, and the tint is not limited).
+    /// - inputTargetNeutral: The white it should become, as (temperature in kelvin, tint).
     static let temperatureAndTint = BuiltinFilter(Catalog.CITemperatureAndTint) { args throws(CIFilterError) in
         let image = try args.image()
         let n = try args.vector("inputNeutral"), t = try args.vector("inputTargetNeutral")

@@ -95,27 +95,16 @@ extension LUT {
 
 /// Parsed cube tables by (dimension, data): building a table once per distinct blob, not once
 /// per `outputImage`. A few recent entries are kept (equal data hits, whatever its identity).
-final class ColorCubeCache: @unchecked Sendable {
+final class ColorCubeCache: Sendable {
     static let shared = ColorCubeCache()
-    private let lock = NSLock()
-    private var entries: [(n: Int, data: Data, table: LUTTable)] = []
-    private let capacity = 8
+    private struct Key: Equatable {
+        let n: Int
+        let data: Data
+    }
+    private let recent = RecentTables<Key, LUTTable>(capacity: 8)
 
     func table(dimension n: Int, data: Data) throws(LUTError) -> LUTTable {
-        lock.lock()
-        if let i = entries.firstIndex(where: { $0.n == n && $0.data.count == data.count && $0.data == data }) {
-            let e = entries.remove(at: i)
-            entries.append(e)
-            lock.unlock()
-            return e.table
-        }
-        lock.unlock()
-        let t = try ColorCubeCache.parse(dimension: n, data: data)
-        lock.lock()
-        entries.append((n, data, t))
-        if entries.count > capacity { entries.removeFirst() }
-        lock.unlock()
-        return t
+        try recent.value(for: Key(n: n, data: data)) { () throws(LUTError) in try ColorCubeCache.parse(dimension: n, data: data) }
     }
 
     static func parse(dimension n: Int, data: Data) throws(LUTError) -> LUTTable {

@@ -3,6 +3,8 @@
 extension BuiltinFilters {
     /// CISepiaTone: mixes each pixel with its sepia version (the W3C sepia matrix) by
     /// `intensity`.
+    ///
+    /// - inputIntensity: 0 keeps the image, 1 gives the full sepia.
     static let sepiaTone = BuiltinFilter(Catalog.CISepiaTone) { args throws(CIFilterError) in
         let image = try args.image()
         let k = try args.float(kCIInputIntensityKey)
@@ -11,6 +13,9 @@ extension BuiltinFilters {
     }
 
     /// CIColorMonochrome: luma times `color`, mixed with the original by `intensity`.
+    ///
+    /// - inputColor: The tint the luma is multiplied by.
+    /// - inputIntensity: 0 keeps the image, 1 gives the full monochrome.
     static let colorMonochrome = BuiltinFilter(Catalog.CIColorMonochrome) { args throws(CIFilterError) in
         let image = try args.image()
         let c = try args.color(kCIInputColorKey).workingValue
@@ -40,14 +45,23 @@ extension BuiltinFilters {
     /// `s = smoothstep(0, 1, d / radius)`, colour is scaled by `max(0, 1 - intensity * s^2)`.
     /// Radius 1 reaches full strength at the corners; intensity 0 is the identity and
     /// negative intensity brightens.
-    static let vignette = BuiltinFilter(Catalog.CIVignette) { args throws(CIFilterError) in
+    ///
+    /// - inputIntensity: How strongly the corners darken (negative values brighten them).
+    /// - inputRadius: Where the darkening reaches full strength, as a fraction of half the
+    ///   extent's diagonal.
+    static let vignette = BuiltinFilter(Catalog.CIVignette, limits: [kCIInputRadiusKey: .vignetteRadius]) { args throws(CIFilterError) in
         let image = try args.image()
         let k = try args.float(kCIInputIntensityKey), r = try args.float(kCIInputRadiusKey)
         let e = image.extent
         if k == 0 || e.isInfinite || e.isEmpty { return image }
         return image.applying(VignetteStage(cx: Float(e.midX), cy: Float(e.midY), halfDiagonal: Float((e.width * e.width + e.height * e.height).squareRoot() / 2),
-                                            intensity: k, radius: max(r, 1e-3)))
+                                            intensity: k, radius: r))
     }
+}
+
+extension FilterInputLimit {
+    /// CIVignette's radius: at least 0.001 (Apple's range starts at 0).
+    static let vignetteRadius = FilterInputLimit(minimum: 0.001, reason: "the distance from the centre is divided by the radius")
 }
 
 /// The W3C sepia matrix, mixed with the identity by `intensity`.

@@ -114,6 +114,11 @@ extension BuiltinFilters {
     /// `radius * (1 + falloff)` (a hard edge at `radius` when falloff is 0), and colour is
     /// scaled by `max(0, 1 - intensity * s)`: intensity 1 goes black outside, negative
     /// intensity brightens, 0 is the identity.
+    ///
+    /// - inputCenter: The centre of the circle left alone.
+    /// - inputRadius: The circle's radius, in pixels.
+    /// - inputIntensity: How dark it gets outside the circle (1: black).
+    /// - inputFalloff: The width of the ramp, as a fraction of the radius on each side of it.
     static let vignetteEffect = BuiltinFilter(Catalog.CIVignetteEffect) { args throws(CIFilterError) in
         let image = try args.image()
         let c = try args.point(kCIInputCenterKey)

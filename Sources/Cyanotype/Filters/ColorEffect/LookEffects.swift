@@ -8,47 +8,42 @@
 import Foundation
 
 extension BuiltinFilters {
-    /// CIPhotoEffectChrome (approximation): saturation x1.3 and an S-shaped contrast curve
-    /// with slightly lifted blue shadows: punchy, high-contrast colour.
-    static let photoEffectChrome = BuiltinFilter(Catalog.CIPhotoEffectChrome) { args throws(CIFilterError) in
-        try photoEffect(args, PhotoLook.chrome)
+    /// The photo effects. Apple does not publish them; each is a documented recipe built to
+    /// match the character of Apple's reference images, not their exact values: a 3x3 colour
+    /// matrix plus offset on sRGB-encoded straight colour, then a monotone tone curve
+    /// (Fritsch-Carlson) per channel through the points of its `PhotoLook`; alpha is kept.
+    ///
+    /// - inputExtrapolate: When true, values outside 0...1 are not clamped before and after
+    ///   the matrix, and the curves continue along their end tangents (for extended-range
+    ///   colour).
+    static let photoEffects = BuiltinFilter.family([
+        /// CIPhotoEffectChrome (approximation): saturation x1.3 and an S-shaped contrast curve
+        /// with slightly lifted blue shadows: punchy, high-contrast colour.
+        (Catalog.CIPhotoEffectChrome, PhotoLook.chrome),
+        /// CIPhotoEffectFade (approximation): saturation x0.6, blacks lifted to 0.12 and whites
+        /// lowered to 0.92, a touch warm: washed-out, faded colour.
+        (Catalog.CIPhotoEffectFade, PhotoLook.fade),
+        /// CIPhotoEffectInstant (approximation): saturation x0.8, lifted blacks, yellowed
+        /// highlights (blue lowered at the top): an instant-film print.
+        (Catalog.CIPhotoEffectInstant, PhotoLook.instant),
+        /// CIPhotoEffectMono (approximation): Rec. 709 luma of the encoded colour with a gentle
+        /// curve (blacks at 0.02, mid-tones slightly raised): plain black and white.
+        (Catalog.CIPhotoEffectMono, PhotoLook.mono),
+        /// CIPhotoEffectNoir (approximation): luma with a strong S-curve (deep shadows, bright
+        /// highlights): dramatic, high-contrast black and white.
+        (Catalog.CIPhotoEffectNoir, PhotoLook.noir),
+        /// CIPhotoEffectProcess (approximation): saturation x0.9, cyan-blue shadows and warm,
+        /// greenish highlights, as cross-processed film.
+        (Catalog.CIPhotoEffectProcess, PhotoLook.process),
+        /// CIPhotoEffectTonal (approximation): luma with a flat curve (blacks at 0.06, whites at
+        /// 0.94): soft, low-contrast black and white.
+        (Catalog.CIPhotoEffectTonal, PhotoLook.tonal),
+        /// CIPhotoEffectTransfer (approximation): saturation x1.1, warm mid-tones and highlights,
+        /// blue lowered: a warm, vintage transfer print.
+        (Catalog.CIPhotoEffectTransfer, PhotoLook.transfer),
+    ]) { args, look throws(CIFilterError) in
+        try photoEffect(args, look)
     }
-    /// CIPhotoEffectFade (approximation): saturation x0.6, blacks lifted to 0.12 and whites
-    /// lowered to 0.92, a touch warm: washed-out, faded colour.
-    static let photoEffectFade = BuiltinFilter(Catalog.CIPhotoEffectFade) { args throws(CIFilterError) in
-        try photoEffect(args, PhotoLook.fade)
-    }
-    /// CIPhotoEffectInstant (approximation): saturation x0.8, lifted blacks, yellowed
-    /// highlights (blue lowered at the top): an instant-film print.
-    static let photoEffectInstant = BuiltinFilter(Catalog.CIPhotoEffectInstant) { args throws(CIFilterError) in
-        try photoEffect(args, PhotoLook.instant)
-    }
-    /// CIPhotoEffectMono (approximation): Rec. 709 luma of the encoded colour with a gentle
-    /// curve (blacks at 0.02, mid-tones slightly raised): plain black and white.
-    static let photoEffectMono = BuiltinFilter(Catalog.CIPhotoEffectMono) { args throws(CIFilterError) in
-        try photoEffect(args, PhotoLook.mono)
-    }
-    /// CIPhotoEffectNoir (approximation): luma with a strong S-curve (deep shadows, bright
-    /// highlights): dramatic, high-contrast black and white.
-    static let photoEffectNoir = BuiltinFilter(Catalog.CIPhotoEffectNoir) { args throws(CIFilterError) in
-        try photoEffect(args, PhotoLook.noir)
-    }
-    /// CIPhotoEffectProcess (approximation): saturation x0.9, cyan-blue shadows and warm,
-    /// greenish highlights, as cross-processed film.
-    static let photoEffectProcess = BuiltinFilter(Catalog.CIPhotoEffectProcess) { args throws(CIFilterError) in
-        try photoEffect(args, PhotoLook.process)
-    }
-    /// CIPhotoEffectTonal (approximation): luma with a flat curve (blacks at 0.06, whites at
-    /// 0.94): soft, low-contrast black and white.
-    static let photoEffectTonal = BuiltinFilter(Catalog.CIPhotoEffectTonal) { args throws(CIFilterError) in
-        try photoEffect(args, PhotoLook.tonal)
-    }
-    /// CIPhotoEffectTransfer (approximation): saturation x1.1, warm mid-tones and highlights,
-    /// blue lowered: a warm, vintage transfer print.
-    static let photoEffectTransfer = BuiltinFilter(Catalog.CIPhotoEffectTransfer) { args throws(CIFilterError) in
-        try photoEffect(args, PhotoLook.transfer)
-    }
-
     /// CIThermal (approximation): the sRGB-encoded luma picks a colour on a thermal-camera
     /// ramp: dark blue, violet, magenta, red, orange, yellow, near white; alpha kept.
     static let thermal = BuiltinFilter(Catalog.CIThermal) { args throws(CIFilterError) in
@@ -294,32 +289,6 @@ struct RampStage: ColorStage {
 }
 
 // MARK: - Table lookups
-
-/// Per-pixel work that reads a small second image whole (a gradient, a palette, statistics).
-protocol TableStage: Sendable {
-    /// Transforms the premultiplied pixels of `tile` (at `origin`) in place; `table` holds the
-    /// table image. Called once per tile, so per-table set-up is paid once per tile.
-    func run(_ tile: TileBuffer, origin: (x: Int, y: Int), table: TileBuffer)
-    var label: String { get }
-}
-
-/// Applies a `TableStage` to its first input, reading the second (small, finite) input whole
-/// for every tile.
-final class TableLookupNode: RecipeNode, @unchecked Sendable {
-    let stage: any TableStage
-    init(input: RecipeNode, table: RecipeNode, stage: any TableStage, extent: CGRect) {
-        self.stage = stage
-        super.init(extent: extent, inputs: [input, table])
-    }
-    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect { index == 0 ? rect : inputs[1].pixelExtent }
-    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        ev.fill(inputs[0], rect, out)
-        let t = PixelBlock(rect: inputs[1].pixelExtent)
-        ev.fill(inputs[1], t.rect, t.buffer)
-        stage.run(out, origin: (rect.minX, rect.minY), table: t.buffer)
-    }
-    override var label: String { "table lookup \(stage.label)" }
-}
 
 struct ColorMapStage: TableStage {
     func run(_ tile: TileBuffer, origin: (x: Int, y: Int), table: TileBuffer) {

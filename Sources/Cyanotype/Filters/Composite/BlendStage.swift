@@ -9,12 +9,16 @@ struct BlendStage: ColorStage {
     enum Mode: String, CaseIterable, Sendable {
         // Porter-Duff and component-wise compositing.
         case sourceOver, sourceAtop, sourceIn, sourceOut
+        case clear, source, destination, destinationOver, destinationAtop, destinationIn, destinationOut, exclusiveOr
         case addition, maximum, minimum, multiplyCompositing
-        // Separable W3C / Photoshop blend modes.
+        // Separable W3C / Photoshop blend modes. `subtract` is Photoshop's (backdrop minus
+        // source, CISubtractBlendMode); `subtractBackground` is CIBlendKernel.subtract's
+        // (foreground minus background, as Apple documents the kernel).
         case multiply, screen, overlay, darken, lighten, colorDodge, colorBurn, hardLight, softLight
         case difference, exclusion, linearBurn, linearDodge, linearLight, vividLight, pinLight, subtract, divide
-        // Non-separable W3C blend modes.
-        case hue, saturation, color, luminosity
+        case subtractBackground, hardMix
+        // Non-separable W3C blend modes, and Photoshop's darker / lighter colour.
+        case hue, saturation, color, luminosity, darkerColor, lighterColor
     }
     let mode: Mode
     var extraInputCount: Int { 1 }
@@ -43,6 +47,36 @@ struct BlendStage: ColorStage {
             for i in 0..<count { row[i] = row[i] * bg[i].w }
         case .sourceOut:
             for i in 0..<count { row[i] = row[i] * (1 - bg[i].w) }
+        case .clear:
+            for i in 0..<count { row[i] = .zero }
+        case .source:
+            break
+        case .destination:
+            for i in 0..<count { row[i] = bg[i] }
+        case .destinationOver:
+            // o = b + s*(1 - ab).
+            for i in 0..<count {
+                let s = row[i], b = bg[i]
+                row[i] = b + s * (1 - b.w)
+            }
+        case .destinationAtop:
+            // co = cb*as + cs*(1 - ab); ao = as.
+            for i in 0..<count {
+                let s = row[i], b = bg[i]
+                var o = b * s.w + s * (1 - b.w)
+                o.w = s.w
+                row[i] = o
+            }
+        case .destinationIn:
+            for i in 0..<count { row[i] = bg[i] * row[i].w }
+        case .destinationOut:
+            for i in 0..<count { row[i] = bg[i] * (1 - row[i].w) }
+        case .exclusiveOr:
+            // o = s*(1 - ab) + b*(1 - as), alpha too.
+            for i in 0..<count {
+                let s = row[i], b = bg[i]
+                row[i] = s * (1 - b.w) + b * (1 - s.w)
+            }
         case .addition:
             // Premultiplied colours add (unclamped, so HDR survives); alpha saturates at 1.
             for i in 0..<count {
@@ -93,10 +127,14 @@ struct BlendStage: ColorStage {
         case .pinLight: separableBlendRow(PinLight.self, row, bg, count)
         case .subtract: separableBlendRow(Subtract.self, row, bg, count)
         case .divide: separableBlendRow(Divide.self, row, bg, count)
+        case .subtractBackground: separableBlendRow(SubtractBackground.self, row, bg, count)
+        case .hardMix: separableBlendRow(HardMix.self, row, bg, count)
         case .hue: nonSeparableBlendRow(Hue.self, row, bg, count)
         case .saturation: nonSeparableBlendRow(Saturation.self, row, bg, count)
         case .color: nonSeparableBlendRow(Color.self, row, bg, count)
         case .luminosity: nonSeparableBlendRow(Luminosity.self, row, bg, count)
+        case .darkerColor: nonSeparableBlendRow(DarkerColor.self, row, bg, count)
+        case .lighterColor: nonSeparableBlendRow(LighterColor.self, row, bg, count)
         }
     }
     var label: String { mode.rawValue }
@@ -135,9 +173,11 @@ func separableBlendRow<F: SeparableBlend>(_: F.Type, _ row: UnsafeMutablePointer
     if cs >= 1 { return 1 }
     return min(1, cb / (1 - cs))
 }
-/// W3C color-burn.
+/// W3C color-burn. `Cb >= 1` (not just `== 1`) gives 1, so a backdrop a rounding above white
+/// (unpremultiplied translucent pixels, extended values) stays white instead of dropping to 0
+/// under a black source.
 @inline(__always) private func colorBurnB(_ cb: Float, _ cs: Float) -> Float {
-    if cb == 1 { return 1 }
+    if cb >= 1 { return 1 }
     if cs <= 0 { return 0 }
     return 1 - min(1, (1 - cb) / cs)
 }
@@ -187,6 +227,12 @@ extension BlendStage {
             return clamp01(cb / cs)
         }
     }
+    /// CIBlendKernel.subtract: the foreground minus the background, `max(0, Cs - Cb)` (Apple
+    /// documents the kernel as subtracting the background from the foreground, the reverse of
+    /// Photoshop's subtract that CISubtractBlendMode uses).
+    enum SubtractBackground: SeparableBlend { @inline(__always) static func blend(_ cb: Float, _ cs: Float) -> Float { max(0, cs - cb) } }
+    /// Photoshop hard mix: the sum thresholded, `B = 1` where `Cb + Cs >= 1`, else 0.
+    enum HardMix: SeparableBlend { @inline(__always) static func blend(_ cb: Float, _ cs: Float) -> Float { cb + cs >= 1 ? 1 : 0 } }
 }
 
 // MARK: Non-separable blend functions (W3C SetLum / SetSat / ClipColor)
@@ -256,17 +302,224 @@ extension BlendStage {
     enum Luminosity: NonSeparableBlend {
         @inline(__always) static func blend(_ cb: SIMD3<Float>, _ cs: SIMD3<Float>) -> SIMD3<Float> { blendSetLum(cb, blendLum(cs)) }
     }
+    /// Photoshop darker colour: whichever whole colour has the lower W3C luminosity (the
+    /// backdrop on a tie).
+    enum DarkerColor: NonSeparableBlend {
+        @inline(__always) static func blend(_ cb: SIMD3<Float>, _ cs: SIMD3<Float>) -> SIMD3<Float> { blendLum(cs) < blendLum(cb) ? cs : cb }
+    }
+    /// Photoshop lighter colour: whichever whole colour has the higher W3C luminosity (the
+    /// backdrop on a tie).
+    enum LighterColor: NonSeparableBlend {
+        @inline(__always) static func blend(_ cb: SIMD3<Float>, _ cs: SIMD3<Float>) -> SIMD3<Float> { blendLum(cs) > blendLum(cb) ? cs : cb }
+    }
 }
 
-extension BuiltinFilters {
-    /// CISourceOverCompositing: the image over the background (Porter-Duff source-over).
-    static let sourceOverCompositing = BuiltinFilter(Catalog.CISourceOverCompositing) { args throws(CIFilterError) in
-        let image = try args.image(), background = try args.image(kCIInputBackgroundImageKey)
-        return image.applying(BlendStage.sourceOver, extras: [background], extent: image.extent.union(background.extent))
+// MARK: Apple's blend kernels not behind a built-in filter
+
+extension CIBlendKernel {
+    /// Porter-Duff clear: a clear colour everywhere.
+    public static let clear = CIBlendKernel(stage: BlendStage(mode: .clear))
+    /// Porter-Duff source: the foreground as it is.
+    public static let source = CIBlendKernel(stage: BlendStage(mode: .source))
+    /// Porter-Duff destination: the background as it is.
+    public static let destination = CIBlendKernel(stage: BlendStage(mode: .destination))
+    /// Porter-Duff destination-over: the background over the foreground, `o = b + s(1 - ab)`.
+    public static let destinationOver = CIBlendKernel(stage: BlendStage(mode: .destinationOver))
+    /// Porter-Duff destination-in: the background where the foreground is, `o = b * as`.
+    public static let destinationIn = CIBlendKernel(stage: BlendStage(mode: .destinationIn))
+    /// Porter-Duff destination-out: the background where the foreground is not, `o = b * (1 - as)`.
+    public static let destinationOut = CIBlendKernel(stage: BlendStage(mode: .destinationOut))
+    /// Porter-Duff destination-atop: the background over the foreground, kept to the
+    /// foreground's coverage: `co = cb*as + cs*(1 - ab)`, `ao = as`.
+    public static let destinationAtop = CIBlendKernel(stage: BlendStage(mode: .destinationAtop))
+    /// Porter-Duff exclusive-or: each image where the other is clear,
+    /// `o = s(1 - ab) + b(1 - as)`.
+    public static let exclusiveOr = CIBlendKernel(stage: BlendStage(mode: .exclusiveOr))
+    /// Photoshop hard mix: each channel 0 or 1, `B = 1` where `Cb + Cs >= 1`.
+    public static let hardMix = CIBlendKernel(stage: BlendStage(mode: .hardMix))
+    /// Photoshop darker colour: the whole colour (foreground or background) with the lower
+    /// W3C luminosity (0.3 R + 0.59 G + 0.11 B); the background on a tie.
+    public static let darkerColor = CIBlendKernel(stage: BlendStage(mode: .darkerColor))
+    /// Photoshop lighter colour: the whole colour with the higher W3C luminosity; the
+    /// background on a tie.
+    public static let lighterColor = CIBlendKernel(stage: BlendStage(mode: .lighterColor))
+
+    /// Cyanotype: this kernel's blend function `B(Cb, Cs)` (W3C Compositing and Blending), to
+    /// run on rows of straight colour inside a kernel of your own (Core Image has no
+    /// row-level blend). Present for the blend modes (multiply through luminosity, the
+    /// Photoshop modes, subtract, divide, hard mix, darker and lighter colour) and for
+    /// `sourceOver` (`B = Cs`, W3C's "normal"); nil for the other Porter-Duff operators, the
+    /// component kernels and custom kernels, which composite without one.
+    public var blendFunction: CIBlendFunction? {
+        guard let mode = (stage as? BlendStage)?.mode, CIBlendFunction.hasFunction(mode) else { return nil }
+        return CIBlendFunction(mode: mode)
     }
-    /// CIMultiplyBlendMode: W3C multiply, B(cb, cs) = cb * cs, with source-over alpha.
-    static let multiplyBlendMode = BuiltinFilter(Catalog.CIMultiplyBlendMode) { args throws(CIFilterError) in
-        let image = try args.image(), background = try args.image(kCIInputBackgroundImageKey)
-        return image.applying(BlendStage.multiply, extras: [background], extent: image.extent.union(background.extent))
+}
+
+/// Cyanotype: the blend function `B(Cb, Cs)` of a built-in blend kernel
+/// (`CIBlendKernel.overlay.blendFunction`), applied to whole rows of straight colour in any
+/// encoding: the engine's own formulas, for kernels that blend in a space of their own (CSS
+/// and most design tools blend sRGB-encoded values) without a call per pixel.
+public struct CIBlendFunction: Sendable, Hashable, CustomStringConvertible {
+    let mode: BlendStage.Mode
+
+    /// The blend kernel's name ("overlay", "softLight", ...; "sourceOver" for normal).
+    public var description: String { mode.rawValue }
+
+    static func hasFunction(_ mode: BlendStage.Mode) -> Bool {
+        switch mode {
+        case .sourceAtop, .sourceIn, .sourceOut, .clear, .source, .destination, .destinationOver, .destinationAtop,
+             .destinationIn, .destinationOut, .exclusiveOr, .addition, .maximum, .minimum, .multiplyCompositing:
+            return false
+        default:
+            return true
+        }
     }
+
+    /// Blends `source` into `backdrop` in place, pixel by pixel over the shorter row: with
+    /// straight colours and the source's alpha as its coverage,
+    /// `Cb <- Cb + As * (B(Cb, Cs) - Cb)` for red, green and blue, the backdrop's alpha kept.
+    /// This is W3C's compositing of a blended source over an opaque backdrop (what browsers
+    /// draw for `mix-blend-mode` on an opaque page), written in straight colour; a translucent
+    /// backdrop's colour is blended the same way.
+    public func apply(source: UnsafeBufferPointer<SIMD4<Float>>, to backdrop: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        let n = min(source.count, backdrop.count)
+        guard n > 0, let s = source.baseAddress, let b = backdrop.baseAddress else { return }
+        typealias S = BlendStage
+        switch mode {
+        case .sourceOver: mixRow4(S.Normal.self, b, s, n)
+        case .multiply: mixRow4(S.Multiply.self, b, s, n)
+        case .screen: mixRow4(S.Screen.self, b, s, n)
+        case .overlay: mixRow4(S.Overlay.self, b, s, n)
+        case .hardLight: mixRow4(S.HardLight.self, b, s, n)
+        case .softLight: mixRow4(S.SoftLight.self, b, s, n)
+        case .difference: mixRow4(S.Difference.self, b, s, n)
+        case .exclusion: mixRow4(S.Exclusion.self, b, s, n)
+        case .darken: mixRow4(S.Darken.self, b, s, n)
+        case .lighten: mixRow4(S.Lighten.self, b, s, n)
+        case .colorDodge: mixRow(S.ColorDodge.self, b, s, n)
+        case .colorBurn: mixRow(S.ColorBurn.self, b, s, n)
+        case .linearBurn: mixRow(S.LinearBurn.self, b, s, n)
+        case .linearDodge: mixRow(S.LinearDodge.self, b, s, n)
+        case .linearLight: mixRow(S.LinearLight.self, b, s, n)
+        case .vividLight: mixRow(S.VividLight.self, b, s, n)
+        case .pinLight: mixRow(S.PinLight.self, b, s, n)
+        case .subtract: mixRow(S.Subtract.self, b, s, n)
+        case .divide: mixRow(S.Divide.self, b, s, n)
+        case .subtractBackground: mixRow(S.SubtractBackground.self, b, s, n)
+        case .hardMix: mixRow(S.HardMix.self, b, s, n)
+        case .hue: mixRowNonSeparable(S.Hue.self, b, s, n)
+        case .saturation: mixRowNonSeparable(S.Saturation.self, b, s, n)
+        case .color: mixRowNonSeparable(S.Color.self, b, s, n)
+        case .luminosity: mixRowNonSeparable(S.Luminosity.self, b, s, n)
+        case .darkerColor: mixRowNonSeparable(S.DarkerColor.self, b, s, n)
+        case .lighterColor: mixRowNonSeparable(S.LighterColor.self, b, s, n)
+        case .sourceAtop, .sourceIn, .sourceOut, .clear, .source, .destination, .destinationOver, .destinationAtop,
+             .destinationIn, .destinationOut, .exclusiveOr, .addition, .maximum, .minimum, .multiplyCompositing:
+            break
+        }
+    }
+}
+
+// MARK: Row mixes for `CIBlendFunction`
+
+/// A separable blend function also written on whole vectors, lane for lane the same
+/// arithmetic as its scalar `blend` (checked bit for bit by the tests), without branches on
+/// the data (photo pixels sit on either side of the 0.5 pivots unpredictably).
+protocol VectorSeparableBlend: SeparableBlend {
+    static func blend4(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float>
+}
+
+/// `Cb + As * (B - Cb)` with a vector `B`, every pixel; alpha kept.
+@inline(__always)
+func mixRow4<F: VectorSeparableBlend>(_: F.Type, _ b: UnsafeMutablePointer<SIMD4<Float>>, _ s: UnsafePointer<SIMD4<Float>>, _ n: Int) {
+    let alphaLane: SIMDMask<SIMD4<Int32>> = [false, false, false, true]
+    for i in 0..<n {
+        let src = s[i], dst = b[i]
+        let r = dst + (F.blend4(dst, src) - dst) * SIMD4(repeating: src.w)
+        b[i] = r.replacing(with: dst, where: alphaLane)
+    }
+}
+
+/// `Cb + As * (B - Cb)` per channel with the scalar `B`; pixels the source does not cover
+/// (`As <= 0`) are left alone.
+@inline(__always)
+func mixRow<F: SeparableBlend>(_: F.Type, _ b: UnsafeMutablePointer<SIMD4<Float>>, _ s: UnsafePointer<SIMD4<Float>>, _ n: Int) {
+    for i in 0..<n {
+        let src = s[i]
+        let a = src.w
+        if a <= 0 { continue }
+        let dst = b[i]
+        b[i] = SIMD4(dst.x + a * (F.blend(dst.x, src.x) - dst.x), dst.y + a * (F.blend(dst.y, src.y) - dst.y),
+                     dst.z + a * (F.blend(dst.z, src.z) - dst.z), dst.w)
+    }
+}
+
+/// `Cb + As * (B - Cb)` with a non-separable `B`; uncovered pixels are left alone.
+@inline(__always)
+func mixRowNonSeparable<F: NonSeparableBlend>(_: F.Type, _ b: UnsafeMutablePointer<SIMD4<Float>>, _ s: UnsafePointer<SIMD4<Float>>, _ n: Int) {
+    for i in 0..<n {
+        let src = s[i]
+        let a = src.w
+        if a <= 0 { continue }
+        let dst = b[i]
+        let r = F.blend(SIMD3(dst.x, dst.y, dst.z), SIMD3(src.x, src.y, src.z))
+        b[i] = SIMD4(dst.x + a * (r.x - dst.x), dst.y + a * (r.y - dst.y), dst.z + a * (r.z - dst.z), dst.w)
+    }
+}
+
+extension BlendStage {
+    /// W3C normal: `B = Cs` (source-over's blend function).
+    enum Normal: VectorSeparableBlend {
+        @inline(__always) static func blend(_ cb: Float, _ cs: Float) -> Float { cs }
+        @inline(__always) static func blend4(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { cs }
+    }
+    /// W3C multiply: `B = Cb * Cs`.
+    enum Multiply: VectorSeparableBlend {
+        @inline(__always) static func blend(_ cb: Float, _ cs: Float) -> Float { multiplyB(cb, cs) }
+        @inline(__always) static func blend4(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { cb * cs }
+    }
+    /// W3C screen: `B = Cb + Cs - Cb * Cs`.
+    enum Screen: VectorSeparableBlend {
+        @inline(__always) static func blend(_ cb: Float, _ cs: Float) -> Float { screenB(cb, cs) }
+        @inline(__always) static func blend4(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { cb + cs - cb * cs }
+    }
+}
+
+/// `hardLightB` on vectors: multiply by `2Cs` where `Cs <= 0.5`, screen with `2Cs - 1` elsewhere.
+@inline(__always) func hardLightB4(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> {
+    let t = 2 * cs - 1
+    let high = cb + t - cb * t
+    return high.replacing(with: cb * (2 * cs), where: cs .<= 0.5)
+}
+
+extension BlendStage.Overlay: VectorSeparableBlend {
+    @inline(__always) static func blend4(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { hardLightB4(cs, cb) }
+}
+extension BlendStage.HardLight: VectorSeparableBlend {
+    @inline(__always) static func blend4(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { hardLightB4(cb, cs) }
+}
+extension BlendStage.SoftLight: VectorSeparableBlend {
+    @inline(__always) static func blend4(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> {
+        let low = cb - (1 - 2 * cs) * cb * (1 - cb)
+        let d = cb.squareRoot().replacing(with: ((16 * cb - 12) * cb + 4) * cb, where: cb .<= 0.25)
+        let high = cb + (2 * cs - 1) * (d - cb)
+        return high.replacing(with: low, where: cs .<= 0.5)
+    }
+}
+extension BlendStage.Difference: VectorSeparableBlend {
+    @inline(__always) static func blend4(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> {
+        (cs - cb).replacing(with: cb - cs, where: cb .> cs)
+    }
+}
+extension BlendStage.Exclusion: VectorSeparableBlend {
+    @inline(__always) static func blend4(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { cb + cs - 2 * cb * cs }
+}
+extension BlendStage.Darken: VectorSeparableBlend {
+    // Swift's `min(cb, cs)` is `cs < cb ? cs : cb`.
+    @inline(__always) static func blend4(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { cb.replacing(with: cs, where: cs .< cb) }
+}
+extension BlendStage.Lighten: VectorSeparableBlend {
+    // Swift's `max(cb, cs)` is `cs >= cb ? cs : cb`.
+    @inline(__always) static func blend4(_ cb: SIMD4<Float>, _ cs: SIMD4<Float>) -> SIMD4<Float> { cb.replacing(with: cs, where: cs .>= cb) }
 }

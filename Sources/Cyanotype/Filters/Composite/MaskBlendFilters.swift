@@ -1,32 +1,32 @@
 // Mixing an image with a background: by a mask image (CIBlendWithMask and its alpha, red and
-// blue variants) or by a constant amount (CIMix).
-//
-// Apple: "When a mask value is 0.0, the result is the background. When the mask value is 1.0,
-// the result is the image." The mix runs on premultiplied working-space colour, alpha
-// included, `out = image * t + background * (1 - t)` (exactly the image at 1 and the
-// background at 0), as a Core Image kernel's `mix` would; the mask value `t` is the mask's working-space (linear, premultiplied) channel,
-// limited to 0...1 (NaN counts as 0). Outside the mask's extent the mask is clear, so the
-// result is the background there; outside an image's extent that image is clear. The output
-// covers the union of the image and background extents (clear outside both, whatever the mask).
+// blue variants: one family) or by a constant amount (CIMix).
 
 extension BuiltinFilters {
-    /// CIBlendWithMask: the mask's green channel selects the image (1) or the background (0).
-    /// Apple documents the mask as "grayscale (green channel)": for a grey mask that is its
-    /// luminance.
-    static let blendWithMask = BuiltinFilter(Catalog.CIBlendWithMask) { args throws(CIFilterError) in
-        try maskBlend(args, .green)
-    }
-    /// CIBlendWithAlphaMask: the mask's alpha selects the image (1) or the background (0).
-    static let blendWithAlphaMask = BuiltinFilter(Catalog.CIBlendWithAlphaMask) { args throws(CIFilterError) in
-        try maskBlend(args, .alpha)
-    }
-    /// CIBlendWithRedMask: the mask's red channel selects the image (1) or the background (0).
-    static let blendWithRedMask = BuiltinFilter(Catalog.CIBlendWithRedMask) { args throws(CIFilterError) in
-        try maskBlend(args, .red)
-    }
-    /// CIBlendWithBlueMask: the mask's blue channel selects the image (1) or the background (0).
-    static let blendWithBlueMask = BuiltinFilter(Catalog.CIBlendWithBlueMask) { args throws(CIFilterError) in
-        try maskBlend(args, .blue)
+    /// The mask blends. Apple: "When a mask value is 0.0, the result is the background. When
+    /// the mask value is 1.0, the result is the image." The mix runs on premultiplied
+    /// working-space colour, alpha included, `out = image * t + background * (1 - t)` (exactly
+    /// the image at 1 and the background at 0), as a Core Image kernel's `mix` would; the mask
+    /// value `t` is one channel of the mask's working-space (linear, premultiplied) pixel,
+    /// limited to 0...1 (NaN counts as 0). Outside the mask's extent the mask is clear, so the
+    /// result is the background there; outside an image's extent that image is clear. The
+    /// output covers the union of the image and background extents (clear outside both,
+    /// whatever the mask).
+    ///
+    /// - inputBackgroundImage: The image where the mask is 0.
+    /// - inputMaskImage: The mask; one of its channels weighs the image against the background.
+    static let maskBlends = BuiltinFilter.family([
+        /// CIBlendWithMask: the mask's green channel selects the image (1) or the background (0).
+        /// Apple documents the mask as "grayscale (green channel)": for a grey mask that is its
+        /// luminance.
+        (Catalog.CIBlendWithMask, MaskBlendStage.Channel.green),
+        /// CIBlendWithAlphaMask: the mask's alpha selects the image (1) or the background (0).
+        (Catalog.CIBlendWithAlphaMask, .alpha),
+        /// CIBlendWithRedMask: the mask's red channel selects the image (1) or the background (0).
+        (Catalog.CIBlendWithRedMask, .red),
+        /// CIBlendWithBlueMask: the mask's blue channel selects the image (1) or the background (0).
+        (Catalog.CIBlendWithBlueMask, .blue),
+    ]) { args, channel throws(CIFilterError) in
+        try maskBlend(args, channel)
     }
 
     /// CIMix: `image * amount + background * (1 - amount)` on premultiplied colour, alpha

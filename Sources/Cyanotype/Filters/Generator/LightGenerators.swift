@@ -9,12 +9,16 @@ extension BuiltinFilters {
     /// `10^epsilon * radius / (r + radius)` and two perpendicular rays at `crossAngle`,
     /// each `10^(crossOpacity/4) * exp(-|v| / crossWidth) * exp(-|u| / (radius * crossScale / 4))`
     /// (u along the ray, v across it).
-    static let starShineGenerator = BuiltinFilter(Catalog.CIStarShineGenerator) { args throws(CIFilterError) in
+    ///
+    /// - inputRadius: The core's radius, in pixels.
+    /// - inputCrossWidth: How fast the rays fade across their length, in pixels.
+    static let starShineGenerator = BuiltinFilter(Catalog.CIStarShineGenerator,
+                                                  limits: [kCIInputRadiusKey: .lightSize, "inputCrossWidth": .lightSize]) { args throws(CIFilterError) in
         let c = try args.point(kCIInputCenterKey)
         let s = StarShineStage(center: SIMD2(Float(c.x), Float(c.y)), color: try args.color(kCIInputColorKey).workingValue,
-                               radius: max(1e-3, try args.float(kCIInputRadiusKey)), crossScale: try args.float("inputCrossScale"),
+                               radius: try args.float(kCIInputRadiusKey), crossScale: try args.float("inputCrossScale"),
                                crossAngle: try args.float("inputCrossAngle"), crossOpacity: try args.float("inputCrossOpacity"),
-                               crossWidth: max(1e-3, try args.float("inputCrossWidth")), epsilon: try args.float("inputEpsilon"))
+                               crossWidth: try args.float("inputCrossWidth"), epsilon: try args.float("inputEpsilon"))
         return CIImage(node: GeneratorNode(stage: s))
     }
 
@@ -35,14 +39,22 @@ extension BuiltinFilters {
     /// red, green and blue rings spread apart by `(1 - haloOverlap) * haloWidth / 2` (lens
     /// dispersion), modulated by angular striations of `striationStrength` and
     /// `striationContrast` shifted by `time`.
-    static let lenticularHaloGenerator = BuiltinFilter(Catalog.CILenticularHaloGenerator) { args throws(CIFilterError) in
+    ///
+    /// - inputHaloWidth: The ring's width, in pixels.
+    static let lenticularHaloGenerator = BuiltinFilter(Catalog.CILenticularHaloGenerator, limits: ["inputHaloWidth": .lightSize]) { args throws(CIFilterError) in
         let c = try args.point(kCIInputCenterKey)
         let s = HaloStage(center: SIMD2(Float(c.x), Float(c.y)), color: try args.color(kCIInputColorKey).workingValue,
-                          radius: try args.float("inputHaloRadius"), width: max(1e-3, try args.float("inputHaloWidth")),
+                          radius: try args.float("inputHaloRadius"), width: try args.float("inputHaloWidth"),
                           overlap: try args.float("inputHaloOverlap"), strength: try args.float("inputStriationStrength"),
                           contrast: try args.float("inputStriationContrast"), time: try args.float(kCIInputTimeKey))
         return CIImage(node: GeneratorNode(stage: s))
     }
+}
+
+extension FilterInputLimit {
+    /// A light's size that divides a distance (star shine radius and cross width, halo width):
+    /// at least 0.001 pixels (Apple's ranges start at 0).
+    static let lightSize = FilterInputLimit(minimum: 0.001, reason: "distances are divided by it")
 }
 
 /// Angular striation pattern in [0, 1]: three incommensurate sine waves, shifted by `time`.

@@ -22,12 +22,28 @@ extension BuiltinFilters {
     }
 }
 
-/// Strong reductions run in stages of at most 16x per axis, so one output pixel never reads
-/// more than about 100x100 source pixels (a 1000x shrink in one step would read 6000x6000).
+/// CILanczosScaleTransform's resampling, in stages of at most 16x per axis.
 func lanczosScaled(_ node: RecipeNode, sx: Double, sy: Double) -> RecipeNode {
-    let limit = 1.0 / 16
-    if sx >= limit && sy >= limit { return LanczosScaleNode(input: node, scaleX: sx, scaleY: sy) }
-    let stepX = sx < limit ? sx.squareRoot() : sx, stepY = sy < limit ? sy.squareRoot() : sy
-    let first = lanczosScaled(node, sx: stepX, sy: stepY)
-    return lanczosScaled(first, sx: sx / stepX, sy: sy / stepY)
+    LanczosScaleNode.staged(node, kernel: Lanczos3(), sx: sx, sy: sy)
+}
+
+/// A single Lanczos-3 resampling (what `CIImage.transformed(by:highQualityDownsample:)` uses).
+typealias LanczosScaleNode = ResamplingNode<Lanczos3>
+
+extension ResamplingNode where Kernel == Lanczos3 {
+    convenience init(input: RecipeNode, scaleX: Double, scaleY: Double) {
+        self.init(input: input, kernel: Lanczos3(), scaleX: scaleX, scaleY: scaleY)
+    }
+}
+
+/// The Lanczos-3 kernel: sinc(x) sinc(x / 3) for |x| < 3.
+struct Lanczos3: ResamplingKernel {
+    var support: Double { 3 }
+    @inline(__always) func weight(_ x: Double) -> Double {
+        if x == 0 { return 1 }
+        if abs(x) >= 3 { return 0 }
+        let px = Double.pi * x
+        return 3 * sin(px) * sin(px / 3) / (px * px)
+    }
+    var label: String { "lanczos" }
 }

@@ -12,7 +12,7 @@ private func projected(_ image: CIImage, _ h: Homography) -> CIImage {
     let e = image.extent
     let out = e.isInfiniteOrHuge ? CGRect.infinite : h.mappedExtent(e)
     if out.isEmpty { return .empty() }
-    return CIImage(node: ProjectiveNode(input: image.node, forward: h, extent: out))
+    return CIImage(node: WarpNode(input: image.node, map: ProjectiveMap(forward: h), extent: out))
 }
 
 extension BuiltinFilters {
@@ -59,7 +59,7 @@ extension BuiltinFilters {
         let h = toQuad.inverse
         guard h.isInvertible else { return .empty() }
         if !crop { return projected(image, h) }
-        return CIImage(node: ProjectiveNode(input: image.node, forward: h, extent: rect))
+        return CIImage(node: WarpNode(input: image.node, map: ProjectiveMap(forward: h), extent: rect))
     }
 
     /// CIStraightenFilter: rotates the image about its centre by `inputAngle` (radians,
@@ -104,4 +104,33 @@ extension BuiltinFilters {
         if s == 1 && a == 1 && b == 0 { return image }
         return CIImage(node: bicubicScaled(image.node, sx: s * a, sy: s, b: b, c: c))
     }
+}
+
+/// CIBicubicScaleTransform's resampling, in stages of at most 16x per axis (one output pixel
+/// never reads more than about 64x64 source pixels).
+func bicubicScaled(_ node: RecipeNode, sx: Double, sy: Double, b: Double, c: Double) -> RecipeNode {
+    BicubicScaleNode.staged(node, kernel: MitchellNetravali(b: b, c: c), sx: sx, sy: sy)
+}
+
+/// A single bicubic resampling.
+typealias BicubicScaleNode = ResamplingNode<MitchellNetravali>
+
+extension ResamplingNode where Kernel == MitchellNetravali {
+    convenience init(input: RecipeNode, scaleX: Double, scaleY: Double, b: Double, c: Double) {
+        self.init(input: input, kernel: MitchellNetravali(b: b, c: c), scaleX: scaleX, scaleY: scaleY)
+    }
+}
+
+/// The Mitchell-Netravali cubic with parameters B and C (B = 0, C = 0.5 is Catmull-Rom;
+/// B = C = 1/3 is Mitchell's recommendation); support [-2, 2].
+struct MitchellNetravali: ResamplingKernel {
+    let b: Double, c: Double
+    var support: Double { 2 }
+    @inline(__always) func weight(_ x: Double) -> Double {
+        let t = abs(x)
+        if t < 1 { return ((12 - 9 * b - 6 * c) * t * t * t + (-18 + 12 * b + 6 * c) * t * t + (6 - 2 * b)) / 6 }
+        if t < 2 { return ((-b - 6 * c) * t * t * t + (6 * b + 30 * c) * t * t + (-12 * b - 48 * c) * t + (8 * b + 24 * c)) / 6 }
+        return 0
+    }
+    var label: String { "bicubic B=\(b) C=\(c)" }
 }

@@ -1,52 +1,61 @@
-// Halftone screens: CIDotScreen, CILineScreen, CICircularScreen, CIHatchedScreen and
-// CICMYKHalftone.
-//
-// Apple publishes no formulas; ours are the textbook threshold screens. Every screen compares
-// a tone `l` in [0, 1] with a periodic threshold pattern `t(x, y)` in [0, 1] and paints paper
-// (white) where the tone is above the threshold and ink (black) where it is below:
-//
-//     e = max(1 - sharpness, 1/256)                  (width of the soft edge, in tone units)
-//     z = clamp01((l - (1 - e) * t) / e)
-//     s = z * z * (3 - 2 * z)                        (smoothstep: 1 paper, 0 ink)
-//
-// so white (l = 1) is always all paper and black (l = 0) all ink, whatever the sharpness, and
-// sharpness 1 is a hard edge. Positions are pixel centres `(x + 0.5, y + 0.5)` relative to
-// `inputCenter`, rotated by `-inputAngle` into the screen's frame `(u, v)`, in cells of
-// `inputWidth` pixels: each pixel is a function of its own coordinates (tiles render the
-// same bits as a whole image).
-//
-// The tone is the sRGB encoding of the pixel's relative luminance (Rec. 709 weights on the
-// straight linear working colour): screens are computed on encoded values, as a printer's
-// dot gain curve would be, so a mid grey (sRGB 0.5) covers about half of the paper. The
-// screen value `s` is encoded too: the output is the grey `sRGBToLinear(s)` in the working
-// space (exactly 0 or 1 away from edges), with the input's alpha. The extent is the input's.
+// Halftone screens: CIDotScreen, CILineScreen, CICircularScreen, CIHatchedScreen (one family)
+// and CICMYKHalftone. Apple publishes no formulas; ours are the textbook threshold screens,
+// stated in the family's declaration.
 
 import Foundation
 
+extension FilterInputLimit {
+    /// A screen's cell width: at least 1 pixel (CICMYKHalftone's range starts at -2; the
+    /// other screens' at 1).
+    static let screenWidth = FilterInputLimit(minimum: 1, reason: "the screen's period must be positive, and below a pixel its dots alias away")
+    /// A screen's sharpness: at most 1, a hard edge (Apple's range for the other screens).
+    static let screenSharpness = FilterInputLimit(maximum: 1, reason: "sharpness 1 is already a hard edge between ink and paper")
+}
+
 extension BuiltinFilters {
-    /// CIDotScreen: round dots on a square grid at `angle`, one per `width` pixels; dots grow
-    /// as the tone darkens. Threshold `t = 0.5 + (cos 2πu/w + cos 2πv/w) / 4` (the classic
-    /// "cosine" dot: dot centres at `center + k * width` along the rotated axes).
-    static let dotScreen = BuiltinFilter(Catalog.CIDotScreen) { args throws(CIFilterError) in
-        try monochromeScreen(args, .dot, hasAngle: true)
-    }
-    /// CILineScreen: lines parallel to the direction `angle` (angle 0: horizontal lines), one
-    /// per `width` pixels; lines thicken as the tone darkens. Threshold
-    /// `t = 0.5 + cos(2πv/w) / 2`.
-    static let lineScreen = BuiltinFilter(Catalog.CILineScreen) { args throws(CIFilterError) in
-        try monochromeScreen(args, .line, hasAngle: true)
-    }
-    /// CICircularScreen: rings concentric about `center`, one per `width` pixels; rings
-    /// thicken as the tone darkens. Threshold `t = 0.5 + cos(2πr/w) / 2`, `r` the distance
-    /// from the centre.
-    static let circularScreen = BuiltinFilter(Catalog.CICircularScreen) { args throws(CIFilterError) in
-        try monochromeScreen(args, .circular, hasAngle: false)
-    }
-    /// CIHatchedScreen: cross-hatching. Lines along `angle` carry the light half of the tone
-    /// range and the perpendicular lines join in the dark half: threshold
-    /// `t = max(t1, t2 / 2)` with `t1 = 0.5 + cos(2πv/w) / 2`, `t2 = 0.5 + cos(2πu/w) / 2`.
-    static let hatchedScreen = BuiltinFilter(Catalog.CIHatchedScreen) { args throws(CIFilterError) in
-        try monochromeScreen(args, .hatched, hasAngle: true)
+    /// The threshold screens. Every screen compares a tone `l` in [0, 1] with a periodic
+    /// threshold pattern `t(x, y)` in [0, 1] (each screen's is given with it) and paints
+    /// paper (white) where the tone is above the threshold and ink (black) where it is below:
+    ///
+    ///     e = max(1 - sharpness, 1/256)                  (width of the soft edge, in tone units)
+    ///     z = clamp01((l - (1 - e) * t) / e)
+    ///     s = z * z * (3 - 2 * z)                        (smoothstep: 1 paper, 0 ink)
+    ///
+    /// so white (l = 1) is always all paper and black (l = 0) all ink, whatever the sharpness,
+    /// and sharpness 1 is a hard edge. Positions are pixel centres `(x + 0.5, y + 0.5)`
+    /// relative to `inputCenter`, rotated by `-inputAngle` into the screen's frame `(u, v)`, in
+    /// cells of `inputWidth` pixels: each pixel is a function of its own coordinates (tiles
+    /// render the same bits as a whole image).
+    ///
+    /// The tone is the sRGB encoding of the pixel's relative luminance (Rec. 709 weights on the
+    /// straight linear working colour): screens are computed on encoded values, as a printer's
+    /// dot gain curve would be, so a mid grey (sRGB 0.5) covers about half of the paper. The
+    /// screen value `s` is encoded too: the output is the grey `sRGBToLinear(s)` in the working
+    /// space (exactly 0 or 1 away from edges), with the input's alpha. The extent is the input's.
+    ///
+    /// - inputCenter: Where the pattern's origin lies.
+    /// - inputWidth: The period of the pattern, in pixels.
+    /// - inputSharpness: 1 for a hard edge between ink and paper; lower values soften it over
+    ///   `1 - sharpness` of the tone range.
+    static let monochromeScreens = BuiltinFilter.family([
+        /// CIDotScreen: round dots on a square grid at `angle`, one per `width` pixels; dots grow
+        /// as the tone darkens. Threshold `t = 0.5 + (cos 2πu/w + cos 2πv/w) / 4` (the classic
+        /// "cosine" dot: dot centres at `center + k * width` along the rotated axes).
+        (Catalog.CIDotScreen, ScreenStage.Kind.dot),
+        /// CILineScreen: lines parallel to the direction `angle` (angle 0: horizontal lines), one
+        /// per `width` pixels; lines thicken as the tone darkens. Threshold
+        /// `t = 0.5 + cos(2πv/w) / 2`.
+        (Catalog.CILineScreen, .line),
+        /// CICircularScreen: rings concentric about `center`, one per `width` pixels; rings
+        /// thicken as the tone darkens. Threshold `t = 0.5 + cos(2πr/w) / 2`, `r` the distance
+        /// from the centre.
+        (Catalog.CICircularScreen, .circular),
+        /// CIHatchedScreen: cross-hatching. Lines along `angle` carry the light half of the tone
+        /// range and the perpendicular lines join in the dark half: threshold
+        /// `t = max(t1, t2 / 2)` with `t1 = 0.5 + cos(2πv/w) / 2`, `t2 = 0.5 + cos(2πu/w) / 2`.
+        (Catalog.CIHatchedScreen, .hatched),
+    ]) { args, kind throws(CIFilterError) in
+        try monochromeScreen(args, kind, hasAngle: kind != .circular)
     }
 
     /// CICMYKHalftone: four dot screens (the CIDotScreen pattern) of cyan, magenta, yellow and
@@ -56,8 +65,12 @@ extension BuiltinFilters {
     /// colour removal `c -= ucr * k` (same for m, y). Each ink is screened with tone
     /// `1 - ink`, giving paper fractions `sC, sM, sY, sK`, and the inks multiply:
     /// encoded `(sC * sK, sM * sK, sY * sK)`, decoded to the working space; alpha is kept.
-    /// Sharpness is limited to 0...1 and a width below 1 (Apple's range starts at -2) is 1.
-    static let cmykHalftone = BuiltinFilter(Catalog.CICMYKHalftone) { args throws(CIFilterError) in
+    ///
+    /// - inputWidth: The period of each ink's dot grid, in pixels.
+    /// - inputSharpness: 1 for hard dot edges; lower values soften them.
+    /// - inputGCR: Gray component replacement: how much of the inks' common part becomes black.
+    /// - inputUCR: Under colour removal: how much of the black is taken out of the other inks.
+    static let cmykHalftone = BuiltinFilter(Catalog.CICMYKHalftone, limits: [kCIInputWidthKey: .screenWidth, kCIInputSharpnessKey: .screenSharpness]) { args throws(CIFilterError) in
         let image = try args.image()
         let c = try args.point(kCIInputCenterKey)
         let a = try args.float(kCIInputAngleKey), w = try args.float(kCIInputWidthKey)
@@ -76,8 +89,9 @@ private func monochromeScreen(_ args: FilterArguments, _ kind: ScreenStage.Kind,
     return image.applying(ScreenStage(kind: kind, g: ScreenGeometry(center: c, angle: a, width: w, sharpness: sharp)))
 }
 
-/// Where a screen's cells lie and how soft their edges are, with the parameters made safe
-/// (width at least 1, sharpness in 0...1).
+/// Where a screen's cells lie and how soft their edges are. The width is at least 1 and the
+/// sharpness in 0...1, as the screens declare (Apple's ranges and `screenWidth`,
+/// `screenSharpness`).
 struct ScreenGeometry: Sendable {
     let cx: Float, cy: Float, cosA: Float, sinA: Float
     /// `2π / width`: the phase per pixel.
@@ -88,9 +102,8 @@ struct ScreenGeometry: Sendable {
     init(center: CGPoint, angle: Float, width: Float, sharpness: Float) {
         cx = Float(center.x); cy = Float(center.y)
         cosA = Foundation.cos(angle); sinA = Foundation.sin(angle)
-        frequency = 2 * Float.pi / max(width, 1)
-        let s = clamp01(sharpness)
-        edge = max(1 - s, 1 / 256)
+        frequency = 2 * Float.pi / width
+        edge = max(1 - sharpness, 1 / 256)
     }
 
     /// The same geometry turned by `delta` radians.

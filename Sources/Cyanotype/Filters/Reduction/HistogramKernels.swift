@@ -54,16 +54,11 @@ final class HistogramBinTable: @unchecked Sendable {
     }
     deinit { offsets.deallocate() }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var made: [Int: HistogramBinTable?] = [:]
+    private static let made = RecentTables<Int, HistogramBinTable?>(capacity: 32)
 
     /// The table for `count` bins (built once, about 0.3 ms), or nil where none is exact.
     static func shared(_ count: Int) -> HistogramBinTable? {
-        lock.lock(); defer { lock.unlock() }
-        if let t = made[count] { return t }
-        let t = HistogramBinTable(count: count)
-        if made.count < 32 { made[count] = t }
-        return t
+        made.value(for: count) { HistogramBinTable(count: count) }
     }
 }
 

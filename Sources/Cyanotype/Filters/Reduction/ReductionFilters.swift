@@ -5,7 +5,6 @@
 // [0, 0, N, 1]. `inputExtent` [0, 0, 0, 0] (the default) means the input's own extent.
 // Read the numbers with `CIContext.reduce(_:)`.
 
-import Dispatch
 import Foundation
 
 extension CIContext {
@@ -34,87 +33,79 @@ func reductionRegion(_ args: FilterArguments, _ image: CIImage) throws(CIFilterE
     return p
 }
 
+/// How an area histogram spaces its bins.
+enum HistogramBins: Sendable { case linear, logarithmic, alphaWeighted }
+
 func reduced(_ image: CIImage, _ region: PixelRect, _ r: any Reduction, auxiliary: [CIImage] = []) -> CIImage {
     CIImage(node: ReductionNode(input: image.node, auxiliary: auxiliary.map(\.node), region: region, reduction: r))
 }
 
 extension BuiltinFilters {
-    /// CIAreaAverage: the mean of every component over the region, as a 1x1 image. Pixels of
-    /// the region outside the image count as clear.
-    static let areaAverage = BuiltinFilter(Catalog.CIAreaAverage) { args throws(CIFilterError) in
+    /// The area reductions: one small image summarising the region `inputExtent` of the
+    /// input (the whole input when that is empty, the default), each with its own
+    /// reduction.
+    ///
+    /// - inputExtent: The region to reduce; [0, 0, 0, 0] (the default) for the input's extent.
+    static let areaReductions = BuiltinFilter.family([
+        /// CIAreaAverage: the mean of every component over the region, as a 1x1 image. Pixels of
+        /// the region outside the image count as clear.
+        (Catalog.CIAreaAverage, AverageReduction()),
+        /// CIAreaMaximum: the per-component maximum over the region (1x1).
+        (Catalog.CIAreaMaximum, MinMaxReduction(output: .maximum)),
+        /// CIAreaMinimum: the per-component minimum over the region (1x1).
+        (Catalog.CIAreaMinimum, MinMaxReduction(output: .minimum)),
+        /// CIAreaMinMax: a 2x1 image, the per-component minimum on the left, maximum on the right.
+        (Catalog.CIAreaMinMax, MinMaxReduction(output: .both)),
+        /// CIAreaMinMaxRed: 1x1, red = the smallest red, green = the largest red (blue 0, alpha 1).
+        (Catalog.CIAreaMinMaxRed, MinMaxReduction(output: .red)),
+        /// CIAreaMaximumAlpha: the pixel (all four components) with the largest alpha; ties go to
+        /// the first in scan order (bottom row first, left to right).
+        (Catalog.CIAreaMaximumAlpha, AlphaExtremeReduction(maximum: true)),
+        /// CIAreaMinimumAlpha: the pixel with the smallest alpha, ties as CIAreaMaximumAlpha.
+        (Catalog.CIAreaMinimumAlpha, AlphaExtremeReduction(maximum: false)),
+        /// CIAreaAverageMaximumRed: 1x1, red = the mean red, green = the largest red (blue 0,
+        /// alpha 1).
+        (Catalog.CIAreaAverageMaximumRed, AverageMaximumRedReduction()),
+        /// CIAreaBoundsRed: 1x1, the bounding box of the pixels whose red is above 0, normalised
+        /// to the region: (x, y, width, height) as fractions of the region's size, measured from
+        /// its lower-left corner. All zero when no pixel qualifies.
+        (Catalog.CIAreaBoundsRed, BoundsRedReduction()),
+    ] as [(FilterDescriptor, any Reduction)]) { args, reduction throws(CIFilterError) in
         let image = try args.image()
-        return reduced(image, try reductionRegion(args, image), AverageReduction())
+        return reduced(image, try reductionRegion(args, image), reduction)
     }
-    /// CIAreaMaximum: the per-component maximum over the region (1x1).
-    static let areaMaximum = BuiltinFilter(Catalog.CIAreaMaximum) { args throws(CIFilterError) in
-        let image = try args.image()
-        return reduced(image, try reductionRegion(args, image), MinMaxReduction(output: .maximum))
-    }
-    /// CIAreaMinimum: the per-component minimum over the region (1x1).
-    static let areaMinimum = BuiltinFilter(Catalog.CIAreaMinimum) { args throws(CIFilterError) in
-        let image = try args.image()
-        return reduced(image, try reductionRegion(args, image), MinMaxReduction(output: .minimum))
-    }
-    /// CIAreaMinMax: a 2x1 image, the per-component minimum on the left, maximum on the right.
-    static let areaMinMax = BuiltinFilter(Catalog.CIAreaMinMax) { args throws(CIFilterError) in
-        let image = try args.image()
-        return reduced(image, try reductionRegion(args, image), MinMaxReduction(output: .both))
-    }
-    /// CIAreaMinMaxRed: 1x1, red = the smallest red, green = the largest red (blue 0, alpha 1).
-    static let areaMinMaxRed = BuiltinFilter(Catalog.CIAreaMinMaxRed) { args throws(CIFilterError) in
-        let image = try args.image()
-        return reduced(image, try reductionRegion(args, image), MinMaxReduction(output: .red))
-    }
-    /// CIAreaMaximumAlpha: the pixel (all four components) with the largest alpha; ties go to
-    /// the first in scan order (bottom row first, left to right).
-    static let areaMaximumAlpha = BuiltinFilter(Catalog.CIAreaMaximumAlpha) { args throws(CIFilterError) in
-        let image = try args.image()
-        return reduced(image, try reductionRegion(args, image), AlphaExtremeReduction(maximum: true))
-    }
-    /// CIAreaMinimumAlpha: the pixel with the smallest alpha, ties as CIAreaMaximumAlpha.
-    static let areaMinimumAlpha = BuiltinFilter(Catalog.CIAreaMinimumAlpha) { args throws(CIFilterError) in
-        let image = try args.image()
-        return reduced(image, try reductionRegion(args, image), AlphaExtremeReduction(maximum: false))
-    }
-    /// CIAreaAverageMaximumRed: 1x1, red = the mean red, green = the largest red (blue 0,
-    /// alpha 1).
-    static let areaAverageMaximumRed = BuiltinFilter(Catalog.CIAreaAverageMaximumRed) { args throws(CIFilterError) in
-        let image = try args.image()
-        return reduced(image, try reductionRegion(args, image), AverageMaximumRedReduction())
-    }
-    /// CIAreaBoundsRed: 1x1, the bounding box of the pixels whose red is above 0, normalised
-    /// to the region: (x, y, width, height) as fractions of the region's size, measured from
-    /// its lower-left corner. All zero when no pixel qualifies.
-    static let areaBoundsRed = BuiltinFilter(Catalog.CIAreaBoundsRed) { args throws(CIFilterError) in
-        let image = try args.image()
-        return reduced(image, try reductionRegion(args, image), BoundsRedReduction())
-    }
-    /// CIAreaHistogram: `inputCount` x 1; bin i of each channel holds the fraction of the
-    /// region's pixels whose component v (clamped to [0, 1]) has `min(floor(v * count),
-    /// count - 1) == i`, times `inputScale`. Each channel sums to `inputScale`.
-    static let areaHistogram = BuiltinFilter(Catalog.CIAreaHistogram) { args throws(CIFilterError) in
+
+    /// The area histograms: `inputCount` x 1 images whose bin i of each channel holds the
+    /// fraction of the region's pixels in that bin, times `inputScale`, so each channel sums to
+    /// `inputScale` (see each filter for its bins).
+    ///
+    /// - inputExtent: The region to reduce; [0, 0, 0, 0] (the default) for the input's extent.
+    /// - inputCount: The number of bins (rounded).
+    /// - inputScale: What each channel's bins sum to.
+    static let areaHistograms = BuiltinFilter.family([
+        /// CIAreaHistogram: bin i of each channel counts the pixels whose component v (clamped
+        /// to [0, 1]) has `min(floor(v * count), count - 1) == i`.
+        (Catalog.CIAreaHistogram, HistogramBins.linear),
+        /// CIAreaLogarithmicHistogram: as CIAreaHistogram with bins equally spaced in stops:
+        /// bin = floor((log2(v) - minimumStop) / (maximumStop - minimumStop) * count), clamped
+        /// to the first and last bins (values at or below 0 land in the first), for all four
+        /// components.
+        (Catalog.CIAreaLogarithmicHistogram, .logarithmic),
+        /// CIAreaAlphaWeightedHistogram: red, green and blue histograms of straight
+        /// (unpremultiplied) colour where each pixel counts its alpha instead of 1; alpha holds
+        /// the plain alpha histogram. Normalised by the pixel count, so an opaque image gives
+        /// CIAreaHistogram's result and translucent pixels weigh less.
+        (Catalog.CIAreaAlphaWeightedHistogram, .alphaWeighted),
+    ]) { args, bins throws(CIFilterError) in
         let image = try args.image()
         let n = Int(try args.number("inputCount").rounded())
-        return reduced(image, try reductionRegion(args, image), HistogramReduction(count: max(1, n), scale: try args.number(kCIInputScaleKey), kind: .linear))
-    }
-    /// CIAreaLogarithmicHistogram: as CIAreaHistogram with bins equally spaced in stops:
-    /// bin = floor((log2(v) - minimumStop) / (maximumStop - minimumStop) * count), clamped
-    /// to the first and last bins (values at or below 0 land in the first), for all four
-    /// components.
-    static let areaLogarithmicHistogram = BuiltinFilter(Catalog.CIAreaLogarithmicHistogram) { args throws(CIFilterError) in
-        let image = try args.image()
-        let n = Int(try args.number("inputCount").rounded())
-        let lo = try args.number("inputMinimumStop"), hi = try args.number("inputMaximumStop")
-        return reduced(image, try reductionRegion(args, image), HistogramReduction(count: max(1, n), scale: try args.number(kCIInputScaleKey), kind: .logarithmic(min: lo, max: hi)))
-    }
-    /// CIAreaAlphaWeightedHistogram: red, green and blue histograms of straight
-    /// (unpremultiplied) colour where each pixel counts its alpha instead of 1; alpha holds
-    /// the plain alpha histogram. Normalised by the pixel count, so an opaque image gives
-    /// CIAreaHistogram's result and translucent pixels weigh less.
-    static let areaAlphaWeightedHistogram = BuiltinFilter(Catalog.CIAreaAlphaWeightedHistogram) { args throws(CIFilterError) in
-        let image = try args.image()
-        let n = Int(try args.number("inputCount").rounded())
-        return reduced(image, try reductionRegion(args, image), HistogramReduction(count: max(1, n), scale: try args.number(kCIInputScaleKey), kind: .alphaWeighted))
+        let kind: HistogramReduction.Kind
+        switch bins {
+        case .linear: kind = .linear
+        case .logarithmic: kind = .logarithmic(min: try args.number("inputMinimumStop"), max: try args.number("inputMaximumStop"))
+        case .alphaWeighted: kind = .alphaWeighted
+        }
+        return reduced(image, try reductionRegion(args, image), HistogramReduction(count: max(1, n), scale: try args.number(kCIInputScaleKey), kind: kind))
     }
     /// CIColumnAverage: width x 1, the mean of each column of the region.
     static let columnAverage = BuiltinFilter(Catalog.CIColumnAverage) { args throws(CIFilterError) in
@@ -152,8 +143,8 @@ extension BuiltinFilters {
         let count = min(k, 128)
         let meansNode = means?.node
         let node = WholeImageNode(input: image.node, auxiliary: meansNode.map { [$0] } ?? [], region: region,
-                                  extent: CGRect(x: 0, y: 0, width: count, height: 1), name: "k-means (\(count))") { block, aux in
-            kMeansClusters(block, seeds: aux.first, count: count, passes: passes, perceptual: perceptual)
+                                  extent: CGRect(x: 0, y: 0, width: count, height: 1), name: "k-means (\(count))") { block, aux, executor in
+            kMeansClusters(block, seeds: aux.first, count: count, passes: passes, perceptual: perceptual, executor: executor)
         }
         return CIImage(node: node)
     }
@@ -450,7 +441,7 @@ struct LineAverageReduction: Reduction {
 // MARK: - K-means and the histogram chart
 
 /// Lloyd's k-means on straight colour weighted by alpha; returns the count x 1 result block.
-func kMeansClusters(_ block: PixelBlock, seeds: PixelBlock?, count: Int, passes: Int, perceptual: Bool) -> PixelBlock {
+func kMeansClusters(_ block: PixelBlock, seeds: PixelBlock?, count: Int, passes: Int, perceptual: Bool, executor: Executor) -> PixelBlock {
     let n = block.rect.area
     @Sendable @inline(__always) func space(_ p: SIMD4<Float>) -> SIMD3<Float> {
         let inv: Float = p.w > 0 ? 1 / p.w : 0
@@ -479,10 +470,10 @@ func kMeansClusters(_ block: PixelBlock, seeds: PixelBlock?, count: Int, passes:
         }
     }
     var weights = [Double](repeating: 0, count: count)
-    // Each pass: assign every pixel to its nearest mean, in fixed chunks over the cores, each
-    // chunk summing into its own slots (merged in chunk order, so results do not depend on
-    // timing), then move the means to their clusters' centroids.
-    let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount, n / 4096))
+    // Each pass: assign every pixel to its nearest mean, in fixed chunks over the executor's
+    // width, each chunk summing into its own slots (merged in chunk order, so results do not
+    // depend on timing), then move the means to their clusters' centroids.
+    let chunks = max(1, min(executor.width, n / 4096))
     let slots = UnsafeMutablePointer<Double>.allocate(capacity: chunks * count * 4)
     defer { slots.deallocate() }
     let shared = SendablePointer(slots)
@@ -503,7 +494,7 @@ func kMeansClusters(_ block: PixelBlock, seeds: PixelBlock?, count: Int, passes:
                 }
             }
         }
-        if chunks == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: chunks, execute: work) }
+        executor.parallelFor(chunks, work)
         var sums = [SIMD3<Double>](repeating: .zero, count: count)
         var w = [Double](repeating: 0, count: count)
         for c in 0..<chunks {

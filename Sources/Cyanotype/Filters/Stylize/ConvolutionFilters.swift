@@ -1,66 +1,62 @@
-// The CIConvolution family: one weighted-neighbourhood kernel (WeightedNeighborhoodNode)
-// for all ten filters.
-//
-// What each output pixel is (Apple documents the sum, the bias and the clamp; the weight
-// order and the alpha handling of the RGB variants are our reading, stated here):
-//   out = clamp(bias + sum_{j,i} weights[j * n + i] * in(x + i - n/2, y + m/2 - j), 0, 1)
-// for an n-column, m-row kernel, on premultiplied working-space pixels. Weights are row-major
-// with the **top** row (as displayed) first, the leftmost weight of each row first; the kernel
-// is applied as written, not flipped (a correlation). CIConvolution9Vertical's first weight is
-// therefore the pixel 4 rows above. The RGBA filters apply weights and bias to all four
-// components; the RGB filters to red, green and blue only and keep the input pixel's alpha.
-// The output extent is the input's; pixels outside the input read as clear, so clamp the input
-// (`clampedToExtent()`) first for solid edges, as with Core Image. A weight vector shorter
-// than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does) and extra values
-// are ignored; a non-finite weight or bias is a `CIFilterError.nonFinite`.
+// The CIConvolution family: one weighted-neighbourhood operation (`WeightedNeighbourhood`,
+// run by the engine's `NeighbourhoodNode`) for all ten filters, declared as one table below.
+
+/// The shape of a convolution: `columns` x `rows` weights, applied to RGBA or to RGB only.
+struct ConvolutionShape: Sendable {
+    let columns: Int, rows: Int
+    let channels: WeightedNeighbourhood.Channels
+}
 
 extension BuiltinFilters {
-    /// CIConvolution3X3: a 3x3 weighted sum of RGBA plus bias (see the file comment).
-    static let convolution3X3 = BuiltinFilter(Catalog.CIConvolution3X3) { args throws(CIFilterError) in
-        try convolved(args, columns: 3, rows: 3, channels: .rgba)
-    }
-    /// CIConvolution5X5: a 5x5 weighted sum of RGBA plus bias.
-    static let convolution5X5 = BuiltinFilter(Catalog.CIConvolution5X5) { args throws(CIFilterError) in
-        try convolved(args, columns: 5, rows: 5, channels: .rgba)
-    }
-    /// CIConvolution7X7: a 7x7 weighted sum of RGBA plus bias.
-    static let convolution7X7 = BuiltinFilter(Catalog.CIConvolution7X7) { args throws(CIFilterError) in
-        try convolved(args, columns: 7, rows: 7, channels: .rgba)
-    }
-    /// CIConvolution9Horizontal: 9 taps along the row (leftmost weight first) on RGBA, plus bias.
-    static let convolution9Horizontal = BuiltinFilter(Catalog.CIConvolution9Horizontal) { args throws(CIFilterError) in
-        try convolved(args, columns: 9, rows: 1, channels: .rgba)
-    }
-    /// CIConvolution9Vertical: 9 taps along the column (topmost weight first) on RGBA, plus bias.
-    static let convolution9Vertical = BuiltinFilter(Catalog.CIConvolution9Vertical) { args throws(CIFilterError) in
-        try convolved(args, columns: 1, rows: 9, channels: .rgba)
-    }
-    /// CIConvolutionRGB3X3: CIConvolution3X3 on red, green and blue; alpha is left alone.
-    static let convolutionRGB3X3 = BuiltinFilter(Catalog.CIConvolutionRGB3X3) { args throws(CIFilterError) in
-        try convolved(args, columns: 3, rows: 3, channels: .rgb)
-    }
-    /// CIConvolutionRGB5X5: CIConvolution5X5 on red, green and blue; alpha is left alone.
-    static let convolutionRGB5X5 = BuiltinFilter(Catalog.CIConvolutionRGB5X5) { args throws(CIFilterError) in
-        try convolved(args, columns: 5, rows: 5, channels: .rgb)
-    }
-    /// CIConvolutionRGB7X7: CIConvolution7X7 on red, green and blue; alpha is left alone.
-    static let convolutionRGB7X7 = BuiltinFilter(Catalog.CIConvolutionRGB7X7) { args throws(CIFilterError) in
-        try convolved(args, columns: 7, rows: 7, channels: .rgb)
-    }
-    /// CIConvolutionRGB9Horizontal: CIConvolution9Horizontal on red, green and blue.
-    static let convolutionRGB9Horizontal = BuiltinFilter(Catalog.CIConvolutionRGB9Horizontal) { args throws(CIFilterError) in
-        try convolved(args, columns: 9, rows: 1, channels: .rgb)
-    }
-    /// CIConvolutionRGB9Vertical: CIConvolution9Vertical on red, green and blue.
-    static let convolutionRGB9Vertical = BuiltinFilter(Catalog.CIConvolutionRGB9Vertical) { args throws(CIFilterError) in
-        try convolved(args, columns: 1, rows: 9, channels: .rgb)
+    /// The convolutions. What each output pixel is (Apple documents the sum, the bias and the
+    /// clamp; the weight order and the alpha handling of the RGB variants are our reading,
+    /// stated here):
+    ///
+    ///     out = clamp(bias + sum_{j,i} weights[j * n + i] * in(x + i - n/2, y + m/2 - j), 0, 1)
+    ///
+    /// for an n-column, m-row kernel, on premultiplied working-space pixels. Weights are
+    /// row-major with the **top** row (as displayed) first, the leftmost weight of each row
+    /// first; the kernel is applied as written, not flipped (a correlation).
+    /// CIConvolution9Vertical's first weight is therefore the pixel 4 rows above. The RGBA
+    /// filters apply weights and bias to all four components; the RGB filters to red, green
+    /// and blue only and keep the input pixel's alpha. The output extent is the input's;
+    /// pixels outside the input read as clear, so clamp the input (`clampedToExtent()`) first
+    /// for solid edges, as with Core Image.
+    ///
+    /// - inputWeights: The kernel's weights, row by row from the top, leftmost first. A vector
+    ///   shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
+    ///   extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
+    /// - inputBias: Added to every weighted sum before the clamp.
+    static let convolutions = BuiltinFilter.family([
+        /// CIConvolution3X3: a 3x3 weighted sum of RGBA plus bias.
+        (Catalog.CIConvolution3X3, ConvolutionShape(columns: 3, rows: 3, channels: .rgba)),
+        /// CIConvolution5X5: a 5x5 weighted sum of RGBA plus bias.
+        (Catalog.CIConvolution5X5, ConvolutionShape(columns: 5, rows: 5, channels: .rgba)),
+        /// CIConvolution7X7: a 7x7 weighted sum of RGBA plus bias.
+        (Catalog.CIConvolution7X7, ConvolutionShape(columns: 7, rows: 7, channels: .rgba)),
+        /// CIConvolution9Horizontal: 9 taps along the row (leftmost weight first) on RGBA, plus bias.
+        (Catalog.CIConvolution9Horizontal, ConvolutionShape(columns: 9, rows: 1, channels: .rgba)),
+        /// CIConvolution9Vertical: 9 taps along the column (topmost weight first) on RGBA, plus bias.
+        (Catalog.CIConvolution9Vertical, ConvolutionShape(columns: 1, rows: 9, channels: .rgba)),
+        /// CIConvolutionRGB3X3: CIConvolution3X3 on red, green and blue; alpha is left alone.
+        (Catalog.CIConvolutionRGB3X3, ConvolutionShape(columns: 3, rows: 3, channels: .rgb)),
+        /// CIConvolutionRGB5X5: CIConvolution5X5 on red, green and blue; alpha is left alone.
+        (Catalog.CIConvolutionRGB5X5, ConvolutionShape(columns: 5, rows: 5, channels: .rgb)),
+        /// CIConvolutionRGB7X7: CIConvolution7X7 on red, green and blue; alpha is left alone.
+        (Catalog.CIConvolutionRGB7X7, ConvolutionShape(columns: 7, rows: 7, channels: .rgb)),
+        /// CIConvolutionRGB9Horizontal: CIConvolution9Horizontal on red, green and blue.
+        (Catalog.CIConvolutionRGB9Horizontal, ConvolutionShape(columns: 9, rows: 1, channels: .rgb)),
+        /// CIConvolutionRGB9Vertical: CIConvolution9Vertical on red, green and blue.
+        (Catalog.CIConvolutionRGB9Vertical, ConvolutionShape(columns: 1, rows: 9, channels: .rgb)),
+    ]) { args, shape throws(CIFilterError) in
+        try convolved(args, columns: shape.columns, rows: shape.rows, channels: shape.channels)
     }
 }
 
 /// The recipe shared by the convolution filters: reads `inputWeights` (`columns * rows`
 /// values, top row first) and `inputBias`, and builds one weighted-neighbourhood node.
 private func convolved(_ args: FilterArguments, columns: Int, rows: Int,
-                       channels: WeightedNeighborhoodNode.Channels) throws(CIFilterError) -> CIImage {
+                       channels: WeightedNeighbourhood.Channels) throws(CIFilterError) -> CIImage {
     let image = try args.image()
     let vector = try args.vector("inputWeights")
     let bias = try args.float("inputBias")
@@ -68,6 +64,87 @@ private func convolved(_ args: FilterArguments, columns: Int, rows: Int,
     guard weights.allSatisfy(\.isFinite) else { throw .nonFinite(filter: args.descriptor.name, key: "inputWeights") }
     guard bias.isFinite else { throw .nonFinite(filter: args.descriptor.name, key: "inputBias") }
     let name = args.descriptor.name.dropFirst(2).lowercased()
-    return CIImage(node: WeightedNeighborhoodNode(input: image.node, columns: columns, rows: rows, weights: weights,
-                                                  bias: bias, channels: channels, name: String(name)))
+    let operation = WeightedNeighbourhood(columns: columns, rows: rows, weights: weights, bias: bias, channels: channels, name: String(name))
+    return CIImage(node: NeighbourhoodNode(input: image.node, operation: operation))
+}
+
+/// A general (non-separable) weighted neighbourhood: `columns x rows` weights, both odd,
+/// plus a bias, clamped to [0, 1]. The kernel behind the CIConvolution family
+/// (3x3, 5x5, 7x7, 9 horizontal, 9 vertical, and their RGB-only variants).
+///
+/// Weight order: row-major, the first row is the **top** row as the image is displayed (the
+/// largest y in Core Image's y-up coordinates), the first weight of a row its leftmost pixel.
+/// It is a correlation (the kernel is not flipped): the weight at (column i, row j) multiplies
+/// the input pixel at (x + i - columns/2, y + rows/2 - j).
+///
+/// The sums run on the premultiplied working-space pixels Core Image kernels see. `.rgba`
+/// convolves and biases all four components; `.rgb` convolves and biases red, green and blue
+/// and keeps the centre pixel's alpha. Each resulting component is clamped to [0, 1], as
+/// Apple's filter reference describes. Pixels outside the input are clear. The output extent is
+/// the input's (infinite stays infinite); each output pixel reads `columns/2` by `rows/2`
+/// pixels around it.
+struct WeightedNeighbourhood: NeighbourhoodOperation {
+    enum Channels: Sendable { case rgba, rgb }
+
+    let columns: Int
+    let rows: Int
+    /// Row-major, top row first (see the type's comment).
+    let weights: [Float]
+    let bias: Float
+    let channels: Channels
+    let name: String
+    var reach: NeighbourhoodReach { NeighbourhoodReach(left: columns / 2, right: columns / 2, below: rows / 2, above: rows / 2) }
+
+    init(columns: Int, rows: Int, weights: [Float], bias: Float, channels: Channels, name: String) {
+        precondition(columns % 2 == 1 && rows % 2 == 1 && weights.count == columns * rows)
+        self.columns = columns
+        self.rows = rows
+        self.weights = weights
+        self.bias = bias
+        self.channels = channels
+        self.name = name
+    }
+
+    func apply(_ input: NeighbourhoodInput, into out: TileBuffer) {
+        let rx = columns / 2, ry = rows / 2
+        let rect = input.rect
+        let sw = input.rowStride, w = rect.width
+        // The non-zero taps as (pointer offset from the centre pixel, weight), once per tile.
+        var offsets: [Int] = []
+        var taps: [Float] = []
+        offsets.reserveCapacity(weights.count)
+        taps.reserveCapacity(weights.count)
+        for j in 0..<rows {
+            for i in 0..<columns where weights[j * columns + i] != 0 {
+                offsets.append((ry - j) * sw + (i - rx))
+                taps.append(weights[j * columns + i])
+            }
+        }
+        let start = channels == .rgba ? SIMD4<Float>(repeating: bias) : SIMD4<Float>(bias, bias, bias, 0)
+        let zero = SIMD4<Float>.zero, one = SIMD4<Float>(repeating: 1)
+        let keepAlpha = channels == .rgb
+        offsets.withUnsafeBufferPointer { op in
+            taps.withUnsafeBufferPointer { tp in
+                let n = tp.count
+                for oy in 0..<rect.height {
+                    let centre = input.centre(oy)
+                    let d = out.row(oy)
+                    d.update(repeating: start, count: w)
+                    for t in 0..<n {
+                        let s = centre + op[t], wt = tp[t]
+                        for x in 0..<w { d[x] += s[x] * wt }
+                    }
+                    for x in 0..<w {
+                        var v = d[x]
+                        v = v.replacing(with: zero, where: v .< zero)
+                        v = v.replacing(with: one, where: v .> one)
+                        if keepAlpha { v.w = centre[x].w }
+                        d[x] = v
+                    }
+                }
+            }
+        }
+    }
+
+    var label: String { "\(name) (\(columns)x\(rows) weights, bias \(bias))" }
 }

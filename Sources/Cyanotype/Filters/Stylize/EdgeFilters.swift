@@ -1,4 +1,4 @@
-// Edge filters: the Sobel operator (SobelNode) in the outputs Apple's edge filters describe.
+// Edge filters: the Sobel operator (`Sobel`, a neighbourhood operation) in the outputs Apple's edge filters describe.
 // Apple publishes no formulas; each doc comment states ours.
 //
 // Shared choices: the 3x3 Sobel sums run on premultiplied working-space pixels and are not
@@ -32,16 +32,18 @@ extension BuiltinFilters {
     /// gives thicker strokes); E is the Sobel magnitude of the blur's luma; black ink covers
     /// `ink = clamp((E - 0.1) / 0.1, 0, 1)` of each pixel over white paper:
     /// `out = (1 - ink, 1 - ink, 1 - ink, 1)`. Flat areas are white.
-    static let edgeWork = BuiltinFilter(Catalog.CIEdgeWork) { args throws(CIFilterError) in
+    ///
+    /// - inputRadius: The standard deviation of the blur before the edges are found, in pixels.
+    static let edgeWork = BuiltinFilter(Catalog.CIEdgeWork, limits: [kCIInputRadiusKey: .gaussianSigma]) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey)
         let clamped = image.extent.isInfinite ? image : image.clampedToExtent()
         let blurred = sigma > 0 ? gaussianBlurred(clamped, sigma: sigma) : clamped
-        return CIImage(node: SobelNode(input: blurred.node, output: .ink(low: edgeWorkLow, high: edgeWorkHigh), extent: image.extent))
+        return CIImage(node: NeighbourhoodNode(input: blurred.node, operation: Sobel(output: .ink(low: edgeWorkLow, high: edgeWorkHigh), outputExtent: image.extent)))
     }
 
     /// CILineOverlay: black lines over clear, Apple's documented pipeline (noise reduction,
-    /// Sobel edges, threshold, contrast). Noise reduction (NoiseReductionNode), on the input
+    /// Sobel edges, threshold, contrast). Noise reduction (`NoiseReduction`), on the input
     /// clamped to its extent: `smooth` is the mean of the 3x3 neighbours whose luma is within
     /// `NRNoiseLevel` of the pixel's, `mean` the mean of all nine, and
     /// `N = smooth + NRSharpness * (smooth - mean)`. Then with E the Sobel magnitude of N's
@@ -73,12 +75,137 @@ let edgeWorkLow: Float = 0.1, edgeWorkHigh: Float = 0.2
 /// A Sobel node over the image clamped to its extent, with the image's extent.
 private func sobel(_ image: CIImage, _ output: SobelOutput) -> CIImage {
     let clamped = image.extent.isInfinite ? image : image.clampedToExtent()
-    return CIImage(node: SobelNode(input: clamped.node, output: output, extent: image.extent))
+    return CIImage(node: NeighbourhoodNode(input: clamped.node, operation: Sobel(output: output, outputExtent: image.extent)))
 }
 
 /// CILineOverlay's pipeline (see `BuiltinFilters.lineOverlay`).
 private func lineOverlayImage(_ image: CIImage, noise: Float, sharpness: Float, intensity: Float, threshold: Float, contrast: Float) -> CIImage {
     let clamped = image.extent.isInfinite ? image : image.clampedToExtent()
-    let reduced = NoiseReductionNode(input: clamped.node, noiseLevel: noise, sharpness: sharpness)
-    return CIImage(node: SobelNode(input: reduced, output: .lines(intensity: intensity, threshold: threshold, contrast: contrast), extent: image.extent))
+    let reduced = NeighbourhoodNode(input: clamped.node, operation: NoiseReduction(noiseLevel: noise, sharpness: sharpness))
+    return CIImage(node: NeighbourhoodNode(input: reduced, operation: Sobel(output: .lines(intensity: intensity, threshold: threshold, contrast: contrast), outputExtent: image.extent)))
+}
+
+/// What `Sobel` outputs, from the per-channel gradients on premultiplied pixels
+///   gx = (ne + 2 e + se) - (nw + 2 w + sw),  gy = (nw + 2 n + ne) - (sw + 2 s + se)
+/// (n is the pixel above, at y + 1 in Core Image's y-up coordinates; unnormalised, so a unit
+/// step gives 4).
+enum SobelOutput: Sendable {
+    /// `intensity * sqrt(gx² + gy²)` per colour channel, opaque.
+    case magnitude(intensity: Float)
+    /// red: the gx of largest magnitude over red, green and blue (signed); green: the same
+    /// for gy; blue 0; opaque.
+    case signedGradients
+    /// White paper with black ink where the luma gradient is strong:
+    /// `ink = clamp((E - low) / (high - low), 0, 1)`, `out = (1 - ink, 1 - ink, 1 - ink, 1)`,
+    /// E the magnitude of the gradient of Rec. 709 luma.
+    case ink(low: Float, high: Float)
+    /// Black lines over clear: `alpha = clamp(contrast * (intensity * E - threshold), 0, 1)`,
+    /// colour black, E as for `ink`.
+    case lines(intensity: Float, threshold: Float, contrast: Float)
+}
+
+/// The 3x3 Sobel operator on premultiplied pixels, in one of its outputs. The filters hand it
+/// an input clamped to its extent (so the border sees its own edge pixels rather than clear)
+/// and the unclamped input's extent as `outputExtent`.
+struct Sobel: NeighbourhoodRowOperation {
+    let output: SobelOutput
+    /// The output extent (the filters pass the unclamped input's).
+    let outputExtent: CGRect
+    var reach: NeighbourhoodReach { NeighbourhoodReach(1) }
+    func extent(of input: CGRect) -> CGRect { outputExtent }
+
+    func run(_ m: UnsafeMutablePointer<SIMD4<Float>>, stride sw: Int, into d: UnsafeMutablePointer<SIMD4<Float>>, count w: Int) {
+        let luma = SIMD4<Float>(lumaWeights, 0)
+        // Rows ascend in y, so `n` (above) is one row on.
+        let n = m + sw, s = m - sw
+        switch output {
+        case .magnitude(let k):
+            for x in 0..<w {
+                let gx = (n[x + 1] + 2 * m[x + 1] + s[x + 1]) - (n[x - 1] + 2 * m[x - 1] + s[x - 1])
+                let gy = (n[x - 1] + 2 * n[x] + n[x + 1]) - (s[x - 1] + 2 * s[x] + s[x + 1])
+                var v = (gx * gx + gy * gy).squareRoot() * k
+                v.w = 1
+                d[x] = v
+            }
+        case .signedGradients:
+            for x in 0..<w {
+                let gx = (n[x + 1] + 2 * m[x + 1] + s[x + 1]) - (n[x - 1] + 2 * m[x - 1] + s[x - 1])
+                let gy = (n[x - 1] + 2 * n[x] + n[x + 1]) - (s[x - 1] + 2 * s[x] + s[x + 1])
+                d[x] = SIMD4(largest(gx), largest(gy), 0, 1)
+            }
+        case .ink(let low, let high):
+            let scale = 1 / (high - low)
+            for x in 0..<w {
+                let e = lumaGradient(n, m, s, x, luma)
+                let ink = min(max((e - low) * scale, 0), 1)
+                d[x] = SIMD4(1 - ink, 1 - ink, 1 - ink, 1)
+            }
+        case .lines(let k, let t, let c):
+            for x in 0..<w {
+                let e = lumaGradient(n, m, s, x, luma)
+                let a = min(max(c * (k * e - t), 0), 1)
+                d[x] = SIMD4(0, 0, 0, a)
+            }
+        }
+    }
+
+    /// The component of red, green, blue with the largest magnitude (the first on ties).
+    @inline(__always) private func largest(_ g: SIMD4<Float>) -> Float {
+        var v = g.x
+        if abs(g.y) > abs(v) { v = g.y }
+        if abs(g.z) > abs(v) { v = g.z }
+        return v
+    }
+
+    /// Magnitude of the Sobel gradient of luma at column x.
+    @inline(__always) private func lumaGradient(_ n: UnsafeMutablePointer<SIMD4<Float>>, _ m: UnsafeMutablePointer<SIMD4<Float>>,
+                                                _ s: UnsafeMutablePointer<SIMD4<Float>>, _ x: Int, _ luma: SIMD4<Float>) -> Float {
+        let gx = (n[x + 1] + 2 * m[x + 1] + s[x + 1]) - (n[x - 1] + 2 * m[x - 1] + s[x - 1])
+        let gy = (n[x - 1] + 2 * n[x] + n[x + 1]) - (s[x - 1] + 2 * s[x] + s[x + 1])
+        let lx = gx.x * luma.x + gx.y * luma.y + gx.z * luma.z
+        let ly = gy.x * luma.x + gy.y * luma.y + gy.z * luma.z
+        return (lx * lx + ly * ly).squareRoot()
+    }
+
+    var label: String { "sobel \(output)" }
+}
+
+/// A 3x3 noise reduction (CILineOverlay's first step): with Y the Rec. 709 luma of the
+/// premultiplied colour,
+///   smooth = mean of the 3x3 neighbours q with |Y(q) - Y(p)| <= noiseLevel (p included),
+///   mean   = mean of all nine,
+///   out    = smooth + sharpness * (smooth - mean)   (all four components).
+/// Small luma differences (noise) are averaged away; across larger ones (edges) only the
+/// pixel's own side is averaged, and pushing away from the full mean sharpens the edge.
+/// Noise level 0 and sharpness 0 average only neighbours of exactly equal luma.
+struct NoiseReduction: NeighbourhoodRowOperation {
+    let noiseLevel: Float
+    let sharpness: Float
+    var reach: NeighbourhoodReach { NeighbourhoodReach(1) }
+
+    func run(_ m: UnsafeMutablePointer<SIMD4<Float>>, stride sw: Int, into d: UnsafeMutablePointer<SIMD4<Float>>, count width: Int) {
+        let luma = SIMD4<Float>(lumaWeights, 0)
+        let level = noiseLevel, k = sharpness
+        for x in 0..<width {
+            let p = m[x], yp = p.x * luma.x + p.y * luma.y + p.z * luma.z
+            var sum = SIMD4<Float>.zero, all = SIMD4<Float>.zero
+            var count: Float = 0
+            var dy = -1
+            while dy <= 1 {
+                let r = m + dy * sw + x
+                var dx = -1
+                while dx <= 1 {
+                    let q = r[dx]
+                    all += q
+                    if abs(q.x * luma.x + q.y * luma.y + q.z * luma.z - yp) <= level { sum += q; count += 1 }
+                    dx += 1
+                }
+                dy += 1
+            }
+            let smooth = sum / count, mean = all / 9
+            d[x] = smooth + k * (smooth - mean)
+        }
+    }
+
+    var label: String { "noise reduction \(noiseLevel) sharpness \(sharpness)" }
 }

@@ -1,7 +1,8 @@
 // Pixellation, crystals and dots: every pixel takes the colour of the cell it lies in, sampled
-// at one point of the cell (CellSampleNode). Apple publishes no formula; ours, stated per
-// filter, follows its documented parameters: `inputCenter` places the grid, `inputScale` or
-// `inputRadius` sizes the cells.
+// at one point of the cell (the engine's cell kind, `CellNode`; each filter's file supplies
+// its `CellLayout`). Apple publishes no formula; ours, stated per filter, follows its
+// documented parameters: `inputCenter` places the grid, `inputScale` or `inputRadius` sizes
+// the cells.
 //
 // A cell's colour is the input sampled bilinearly at the cell's sample point, on
 // premultiplied working-space pixels, clear outside the input (as a Core Image kernel's
@@ -10,8 +11,16 @@
 // input are clear or partly clear, so clamp the input (`clampedToExtent()`) and crop the
 // result for solid edges. An infinite input gives an infinite output.
 //
-// Parameters: `inputScale` (`inputRadius`) below 1 is 1 (Apple's minimum) and above 2^30 is 2^30; the centre
-// is limited to ±2^40; NaN or infinite values are a `CIFilterError.nonFinite`.
+// Parameters: `inputScale` (`inputRadius`) below 1 is 1 (Apple's minimum); it and the centre
+// have declared limits (`cellSize`, `cellCentre`); NaN or infinite values are a
+// `CIFilterError.nonFinite`.
+
+extension FilterInputLimit {
+    /// A cell's size (pixellate, crystallize, pointillize): at most 2^30 pixels.
+    static let cellSize = FilterInputLimit(maximum: 1_073_741_824, reason: "the renderer addresses pixels within ±2^30, and a larger cell would cover them all")
+    /// A pattern's centre (cell grids, tiles, kaleidoscopes): each coordinate within ±2^40.
+    static let cellCentre = FilterInputLimit(minimum: -1_099_511_627_776, maximum: 1_099_511_627_776, reason: "±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing")
+}
 
 extension BuiltinFilters {
     /// CIPixellate: square cells of side `s = scale` on a grid whose lines pass through
@@ -19,53 +28,41 @@ extension BuiltinFilters {
     /// `(i, j) = (floor((p.x - c.x) / s), floor((p.y - c.y) / s))` and takes the input sampled
     /// at that cell's middle, `c + ((i + 0.5) s, (j + 0.5) s)`. The output extent is every
     /// cell that overlaps the input, whole.
-    static let pixellate = BuiltinFilter(Catalog.CIPixellate) { args throws(CIFilterError) in
+    static let pixellate = BuiltinFilter(Catalog.CIPixellate, limits: [kCIInputScaleKey: .cellSize, kCIInputCenterKey: .cellCentre]) { args throws(CIFilterError) in
         let image = try args.image()
         let (center, scale) = try cellParameters(args, scaleKey: kCIInputScaleKey)
-        return CIImage(node: CellSampleNode(input: image.node, layout: SquareCells(center: center, scale: scale)))
-    }
-
-    /// CIHexagonalPixellate: hexagonal cells, the Voronoi cells of a hexagonal lattice with a
-    /// centre at `center` and neighbouring centres `scale` apart (pointy-top hexagons `scale`
-    /// across the flats, rows of centres `scale * sqrt(3) / 2` apart, odd rows shifted by half a
-    /// cell). Each pixel takes the input sampled at the centre of its nearest lattice point's
-    /// cell. The output extent is the input's grown by a hexagon's diameter
-    /// (`2 * scale / sqrt(3)`) on every side, which holds every hexagon that overlaps the input.
-    static let hexagonalPixellate = BuiltinFilter(Catalog.CIHexagonalPixellate) { args throws(CIFilterError) in
-        let image = try args.image()
-        let (center, scale) = try cellParameters(args, scaleKey: kCIInputScaleKey)
-        return CIImage(node: CellSampleNode(input: image.node, layout: HexagonalCells(center: center, scale: scale)))
-    }
-
-    /// CICrystallize: flat polygons, the Voronoi cells of a jittered grid. Grid cells of side
-    /// `radius` with a corner at `center`; cell (i, j) holds one site at
-    /// `center + (i + 0.2 + 0.6 u, j + 0.2 + 0.6 v) * radius`, with (u, v) a fixed hash of
-    /// (i, j) (`jitterHash`: SplitMix64's finaliser), so the pattern is the same on every
-    /// render and tile. Each pixel takes the input sampled at its nearest site. The output
-    /// extent is the input's grown by `ceil(1.132 * radius + 1)` (the farthest a pixel lies
-    /// from its site, plus the sampler's pixel).
-    static let crystallize = BuiltinFilter(Catalog.CICrystallize) { args throws(CIFilterError) in
-        let image = try args.image()
-        let (center, radius) = try cellParameters(args, scaleKey: kCIInputRadiusKey)
-        return CIImage(node: CellSampleNode(input: image.node, layout: CrystalCells(sites: JitteredSites(origin: center, spacing: radius))))
-    }
-
-    /// CIPointillize: round dots of radius `radius` on clear. The dots sit at the sites of
-    /// CICrystallize's jittered grid with grid cells of side `1.6 * radius`; a pixel within
-    /// `radius` of its nearest site takes the input sampled at that site (overlapping dots meet
-    /// along the Voronoi edge between their sites), any other pixel is clear. The output extent
-    /// is the input's grown by `ceil(radius + 1)`.
-    static let pointillize = BuiltinFilter(Catalog.CIPointillize) { args throws(CIFilterError) in
-        let image = try args.image()
-        let (center, radius) = try cellParameters(args, scaleKey: kCIInputRadiusKey)
-        let sites = JitteredSites(origin: center, spacing: 1.6 * radius)
-        return CIImage(node: CellSampleNode(input: image.node, layout: DotCells(sites: sites, radius: radius)))
+        return CIImage(node: CellNode(input: image.node, layout: SquareCells(center: center, scale: scale)))
     }
 }
 
-/// `inputCenter` (limited to ±2^40) and the cell size under `scaleKey` (1 ... 2^30).
+/// `inputCenter` and the cell size under `scaleKey`, as declared (`cellCentre`, `cellSize`).
 func cellParameters(_ args: FilterArguments, scaleKey: String) throws(CIFilterError) -> (SIMD2<Double>, Double) {
     let c = try args.point(kCIInputCenterKey)
-    let scale = min(max(try args.number(scaleKey), 1), Double(PixelRect.limit))
-    return (SIMD2(cellCoordinate(Double(c.x)), cellCoordinate(Double(c.y))), scale)
+    let scale = try args.number(scaleKey)
+    return (SIMD2(Double(c.x), Double(c.y)), scale)
+}
+
+/// CIPixellate's squares: side `scale`, grid lines through `center`; a cell samples at its
+/// middle.
+struct SquareCells: CellLayout {
+    let center: SIMD2<Double>
+    let scale: Double
+
+    @inline(__always) func cellStart(_ v: Double, _ c: Double) -> Double { ((v - c) / scale).rounded(.down) }
+    @inline(__always) func samplePoint(_ px: Double, _ py: Double) -> SIMD2<Double> {
+        SIMD2(center.x + (cellStart(px, center.x) + 0.5) * scale, center.y + (cellStart(py, center.y) + 0.5) * scale)
+    }
+    func extent(for e: CGRect) -> CGRect {
+        // Every cell that overlaps the input, whole.
+        let x0 = center.x + cellStart(Double(e.minX), center.x) * scale
+        let y0 = center.y + cellStart(Double(e.minY), center.y) * scale
+        let x1 = center.x + ((Double(e.maxX) - center.x) / scale).rounded(.up) * scale
+        let y1 = center.y + ((Double(e.maxY) - center.y) / scale).rounded(.up) * scale
+        return CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+    func sampleBounds(_ r: PixelRect) -> (SIMD2<Double>, SIMD2<Double>) {
+        // Separable and monotonic: the corners' cells bound every cell in between.
+        (samplePoint(Double(r.minX) + 0.5, Double(r.minY) + 0.5), samplePoint(Double(r.maxX) - 0.5, Double(r.maxY) - 0.5))
+    }
+    var label: String { "squares \(scale) at \(center)" }
 }

@@ -11,7 +11,9 @@ extension BuiltinFilters {
     /// `radius` (the input clamped to its extent): luma moves by exactly that amount, chroma
     /// (`R - Y`, `B - Y`) and alpha stay. Sharpness 0 or radius 0 leaves the image as it is;
     /// a negative sharpness softens.
-    static let sharpenLuminance = BuiltinFilter(Catalog.CISharpenLuminance) { args throws(CIFilterError) in
+    ///
+    /// - inputRadius: The standard deviation of the Gaussian blur, in pixels.
+    static let sharpenLuminance = BuiltinFilter(Catalog.CISharpenLuminance, limits: [kCIInputRadiusKey: .gaussianSigma]) { args throws(CIFilterError) in
         let image = try args.image()
         let k = try args.float(kCIInputSharpnessKey), sigma = try args.number(kCIInputRadiusKey)
         if k == 0 || !(sigma > 0) { return image }
@@ -28,7 +30,10 @@ extension BuiltinFilters {
     /// and the colour is scaled by `(Y + y2 - y) / Y` (hue and saturation kept; where `Y` is
     /// 0 the change is added as grey). Values outside 0...1 are left alone. `s = 0, h = 1`
     /// returns the image as it is.
-    static let highlightShadowAdjust = BuiltinFilter(Catalog.CIHighlightShadowAdjust) { args throws(CIFilterError) in
+    ///
+    /// - inputRadius: The standard deviation of the Gaussian blur that measures the
+    ///   neighbourhood's luma, in pixels (0: the pixel's own).
+    static let highlightShadowAdjust = BuiltinFilter(Catalog.CIHighlightShadowAdjust, limits: [kCIInputRadiusKey: .gaussianSigma]) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey)
         let s = try args.float("inputShadowAmount"), h = try args.float("inputHighlightAmount")
@@ -44,7 +49,9 @@ extension BuiltinFilters {
     /// `radius`; the image itself at radius 0), weighted by `intensity`, on straight colour:
     /// `out = p * max(0, 1 - intensity * (1 - blur))` per colour channel, alpha kept (the
     /// dual of our CIBloom's screen). Intensity 0 leaves the image as it is.
-    static let gloom = BuiltinFilter(Catalog.CIGloom) { args throws(CIFilterError) in
+    ///
+    /// - inputRadius: The standard deviation of the Gaussian blur, in pixels.
+    static let gloom = BuiltinFilter(Catalog.CIGloom, limits: [kCIInputRadiusKey: .gaussianSigma]) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey), k = try args.float(kCIInputIntensityKey)
         if k == 0 { return image }

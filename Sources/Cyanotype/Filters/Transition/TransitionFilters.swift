@@ -23,30 +23,34 @@ extension BuiltinFilters {
         return image.applying(DissolveStage(time: t), extras: [target], extent: image.extent.union(target.extent))
     }
 
-    /// CISwipeTransition: a soft band `width` pixels wide sweeps across `extent` at `angle`
-    /// (angle 0: left to right), revealing the target behind it. With `edge = p0 + time *
-    /// (p1 - p0 + width)` and `u = (p - edge + width) / width`: `u >= 1` is the input,
-    /// `u <= 0` the target, and inside the band `mix(target, input, u)`, tinted towards
-    /// `color` by `k = min(1, opacity * 4u(1 - u))` (`rgb = rgb * (1 - k) + color * a * k`,
-    /// alpha kept). Opacity 0 (the default) is a plain soft wipe.
-    static let swipeTransition = BuiltinFilter(Catalog.CISwipeTransition) { args throws(CIFilterError) in
+    /// The sweeping transitions: a straight edge moves along the direction
+    /// `n = (cos angle, sin angle)`. With `p = dot(pixel centre, n)` and `[p0, p1]` the range
+    /// of `p` over the rectangle `extent`, the edge runs from `p0` at time 0 past `p1` at
+    /// time 1, with a band `width` pixels wide behind it: `edge = p0 + time * (p1 - p0 +
+    /// width)` and `u = (p - edge + width) / width`. `u >= 1` (ahead of the band) is the
+    /// input, `u <= 0` (behind it) the target; each filter says what the band shows.
+    ///
+    /// - inputExtent: The rectangle the edge sweeps across.
+    /// - inputWidth: The band's width, in pixels.
+    /// - inputColor: The band's colour.
+    /// - inputOpacity: How strongly the band shows its colour.
+    static let sweeps = BuiltinFilter.family([
+        /// CISwipeTransition: a soft band sweeps across `extent` at `angle` (angle 0: left to
+        /// right), revealing the target behind it: inside the band `mix(target, input, u)`,
+        /// tinted towards `color` by `k = min(1, opacity * 4u(1 - u))`
+        /// (`rgb = rgb * (1 - k) + color * a * k`, alpha kept). Opacity 0 (the default) is a
+        /// plain soft wipe.
+        (Catalog.CISwipeTransition, SweepStage.Kind.swipe),
+        /// CICopyMachineTransition: a photocopier's light bar sweeps across `extent` at `angle`,
+        /// leaving the target behind it: inside the bar the target lit by the opaque `color`,
+        /// `out = target * (1 - k) + (color, 1) * k`, `k = min(1, opacity * sin(πu))` (so the
+        /// default opacity 1.3 saturates the bar's core).
+        (Catalog.CICopyMachineTransition, .copyMachine),
+    ]) { args, kind throws(CIFilterError) in
         let (image, target, t) = try transitionInputs(args)
         let sweep = try Sweep(args, rect: try args.rect(kCIInputExtentKey), time: t, band: try args.float(kCIInputWidthKey))
         let color = straightWorking(try args.color(kCIInputColorKey))
-        return image.applying(SweepStage(kind: .swipe, sweep: sweep, color: color, opacity: try args.float("inputOpacity")),
-                              extras: [target], extent: image.extent.union(target.extent))
-    }
-
-    /// CICopyMachineTransition: a photocopier's light bar `width` pixels wide sweeps across
-    /// `extent` at `angle`, leaving the target behind it. With the swipe's `edge` and `u`:
-    /// `u >= 1` is the input, `u <= 0` the target, and inside the bar the target lit by the
-    /// opaque `color`: `out = target * (1 - k) + (color, 1) * k`, `k = min(1, opacity *
-    /// sin(πu))` (so the default opacity 1.3 saturates the bar's core).
-    static let copyMachineTransition = BuiltinFilter(Catalog.CICopyMachineTransition) { args throws(CIFilterError) in
-        let (image, target, t) = try transitionInputs(args)
-        let sweep = try Sweep(args, rect: try args.rect(kCIInputExtentKey), time: t, band: try args.float(kCIInputWidthKey))
-        let color = straightWorking(try args.color(kCIInputColorKey))
-        return image.applying(SweepStage(kind: .copyMachine, sweep: sweep, color: color, opacity: try args.float("inputOpacity")),
+        return image.applying(SweepStage(kind: kind, sweep: sweep, color: color, opacity: try args.float("inputOpacity")),
                               extras: [target], extent: image.extent.union(target.extent))
     }
 
@@ -84,7 +88,7 @@ extension BuiltinFilters {
     /// `k = min(1, f * (1 + s) / fadeThreshold)` of the pixel:
     /// `out = base * (1 - k) + color * k`, `base` the input before time 0.5 and the target
     /// from 0.5 on (where the flash covers everything).
-    static let flashTransition = BuiltinFilter(Catalog.CIFlashTransition) { args throws(CIFilterError) in
+    static let flashTransition = BuiltinFilter(Catalog.CIFlashTransition, limits: ["inputFadeThreshold": .flashFadeThreshold]) { args throws(CIFilterError) in
         let (image, target, t) = try transitionInputs(args)
         let c = try args.point(kCIInputCenterKey)
         let e = try args.rect(kCIInputExtentKey)
@@ -96,6 +100,11 @@ extension BuiltinFilters {
                                threshold: try args.float("inputFadeThreshold"))
         return image.applying(stage, extras: [target], extent: image.extent.union(target.extent))
     }
+}
+
+extension FilterInputLimit {
+    /// CIFlashTransition's fade threshold: at least 0.001 (Apple's range starts at 0).
+    static let flashFadeThreshold = FilterInputLimit(minimum: 0.001, reason: "the flash's strength is divided by the threshold")
 }
 
 /// The input, the target and the time (limited to 0...1).
@@ -231,7 +240,7 @@ struct FlashStage: ColorStage {
             return
         }
         let dy = Float(y) + 0.5 - cy
-        let scale = f / max(threshold, 1e-3), invR = striationRadius > 0 ? 1 / striationRadius : 0
+        let scale = f / threshold, invR = striationRadius > 0 ? 1 / striationRadius : 0
         for i in 0..<count {
             let dx = Float(x + i) + 0.5 - cx
             let theta = Foundation.atan2(dy, dx)
@@ -255,7 +264,10 @@ extension BuiltinFilters {
     /// at time 1). The shadow is that coverage blurred by a Gaussian of sigma `shadowRadius`
     /// (none at radius 0) and moved by `shadowOffset`; where the target shows,
     /// `out = target * (1 - shadowDensity * shadow)` (colour and alpha, as a dark veil).
-    static let disintegrateWithMaskTransition = BuiltinFilter(Catalog.CIDisintegrateWithMaskTransition) { args throws(CIFilterError) in
+    ///
+    /// - inputShadowRadius: The standard deviation of the shadow's Gaussian blur, in pixels.
+    static let disintegrateWithMaskTransition = BuiltinFilter(Catalog.CIDisintegrateWithMaskTransition,
+                                                              limits: ["inputShadowRadius": .gaussianSigma]) { args throws(CIFilterError) in
         let (image, target, t) = try transitionInputs(args)
         let mask = try args.image(kCIInputMaskImageKey)
         let radius = try args.float("inputShadowRadius"), density = try args.float("inputShadowDensity")

@@ -101,9 +101,11 @@ enum BuiltinLooks {
 /// any a user adds. Thread-safe; `shared` backs `CILUTFilter.<name>`.
 public final class LUTConfiguration: @unchecked Sendable {
     public static let shared = LUTConfiguration()
-    private let lock = NSLock()
-    private var looks: [String: LUT] = [:]
-    private var userNames: [String] = []
+    private struct Registry {
+        var looks: [String: LUT] = [:]
+        var userNames: [String] = []
+    }
+    private let registry = SharedValue(Registry())
 
     public init() {}
 
@@ -122,17 +124,17 @@ public final class LUTConfiguration: @unchecked Sendable {
 
     /// Every look name: the built-in ones, then the user's in the order added.
     public var lookNames: [String] {
-        lock.lock(); defer { lock.unlock() }
-        return BuiltinLooks.names + userNames.filter { !BuiltinLooks.names.contains($0) }
+        registry.read { BuiltinLooks.names + $0.userNames.filter { !BuiltinLooks.names.contains($0) } }
     }
 
     /// The look called `name`, or nil.
     public func look(named name: String) -> LUT? {
-        lock.lock(); defer { lock.unlock() }
-        if let l = looks[name] { return l }
-        guard let f = BuiltinLooks.formula(name), let l = try? LUT.make(size: BuiltinLooks.size, title: name, f) else { return nil }
-        looks[name] = l
-        return l
+        registry.update { r in
+            if let l = r.looks[name] { return l }
+            guard let f = BuiltinLooks.formula(name), let l = try? LUT.make(size: BuiltinLooks.size, title: name, f) else { return nil }
+            r.looks[name] = l
+            return l
+        }
     }
 
     /// The look called `name`, or an error listing the names there are.
@@ -143,16 +145,18 @@ public final class LUTConfiguration: @unchecked Sendable {
 
     /// Adds (or replaces) a look; replacing a built-in name overrides it in this configuration.
     public func register(_ lut: LUT, named name: String) {
-        lock.lock(); defer { lock.unlock() }
-        looks[name] = lut
-        if !userNames.contains(name) { userNames.append(name) }
+        registry.update { r in
+            r.looks[name] = lut
+            if !r.userNames.contains(name) { r.userNames.append(name) }
+        }
     }
 
     /// Removes a user look (built-in looks come back at their defaults).
     public func removeLook(named name: String) {
-        lock.lock(); defer { lock.unlock() }
-        looks[name] = nil
-        userNames.removeAll { $0 == name }
+        registry.update { r in
+            r.looks[name] = nil
+            r.userNames.removeAll { $0 == name }
+        }
     }
 
     public subscript(name: String) -> LUT? { look(named: name) }

@@ -1,0 +1,292 @@
+/// A recipe after the optimiser: the root to render, the destination to render into, and for
+/// every node a rewrite replaced, the node that renders in its place.
+///
+/// Nodes are immutable and a rewrite does not copy the parents of the node it replaces: the
+/// evaluator, the plan and `explain` read every input through `resolve`. Nodes the optimiser
+/// makes are built from resolved inputs already.
+final class OptimizedRecipe: @unchecked Sendable {
+    let root: RecipeNode
+    /// The destination after the rewrites (its conversion may have been folded into the
+    /// root); nil when the render has none (reductions read into working-space memory).
+    let destination: (any RenderDestination)?
+    private let replacements: [ObjectIdentifier: RecipeNode]
+    /// Nodes the optimiser made, mapped to the recipe node they stand for: the key under
+    /// which the context caches their pixels, the same in every render.
+    private let origins: [ObjectIdentifier: RecipeNode]
+
+    init(root: RecipeNode, destination: (any RenderDestination)?, replacements: [ObjectIdentifier: RecipeNode],
+         origins: [ObjectIdentifier: RecipeNode]) {
+        self.root = root
+        self.destination = destination
+        self.replacements = replacements
+        self.origins = origins
+    }
+
+    /// A recipe rendered as built, without rewrites.
+    convenience init(unoptimized root: RecipeNode) {
+        self.init(root: root, destination: nil, replacements: [:], origins: [:])
+    }
+
+    /// The destination after the rewrites, when it is a bitmap writer.
+    var writer: DestinationWriter? { destination as? DestinationWriter }
+
+    /// The node that renders in place of `node`.
+    @inline(__always) func resolve(_ node: RecipeNode) -> RecipeNode {
+        if replacements.isEmpty { return node }
+        return replacements[ObjectIdentifier(node)] ?? node
+    }
+
+    /// `node`'s inputs as rendered.
+    func inputs(of node: RecipeNode) -> [RecipeNode] { node.inputs.map(resolve) }
+
+    /// The recipe node whose pixels `node` renders: the cache key.
+    func cacheKey(_ node: RecipeNode) -> RecipeNode { origins[ObjectIdentifier(node)] ?? node }
+
+    /// The bitmap that `node` shows unchanged over all of `region`, looking through crops and
+    /// sampling marks; nil when anything else stands between them or the region reaches
+    /// outside any of them (pixels there are clear, not the bitmap's). Rows still decoding
+    /// are waited for; a failed decode gives nil (the tile path then leaves its pixels clear
+    /// and the render reports the error).
+    func bitmapSource(_ node: RecipeNode, covering region: PixelRect) -> BitmapNode? {
+        var n = resolve(node)
+        while n.pixelExtent.contains(region) {
+            if let b = n.storedBitmap {
+                if let gate = b.gate, (try? gate.waitAll()) == nil { return nil }
+                // A bitmap placed at a fractional origin covers one pixel more than it holds.
+                return b.pixelExtent.width == b.width && b.pixelExtent.height == b.height ? b : nil
+            }
+            guard n.showsInputUnchanged else { return nil }
+            n = resolve(n.inputs[0])
+        }
+        return nil
+    }
+}
+
+/// The bitmap `node` shows unchanged over `region` once optimised (file sources decoded).
+func bitmapSource(_ node: RecipeNode, covering region: PixelRect) -> BitmapNode? {
+    guard let recipe = try? Optimizer.optimize(node) else { return nil }
+    return recipe.bitmapSource(recipe.root, covering: region)
+}
+
+/// The one rewrite pass. It runs at render time (once per render, and for `explain`) over the
+/// recipe as the builders made it (`CIImage` methods and filters build plain nodes), from the
+/// sources up, memoised by node identity, so a shared node is rewritten once.
+///
+/// Each node is offered to the node rewrites in this order; the first that applies replaces it:
+///   1. `loadSource`: a file source stands for its decoded pixels.
+///   2. `mergeCrops`: a crop of a crop is one crop.
+///   3. `mergeTransforms`: a transform of a transform with the same sampling is one
+///      resampling (or nothing, when they cancel).
+///   4. `fuseColorStages`: a colour kernel over a run of colour stages of the same extent
+///      joins the run, which renders in one pass per row; within it
+///      5. `cancelConversions`: a colour conversion right after its inverse: both go, and
+///      6. `foldMatrices`: neighbouring colour matrices fold into one.
+/// Then, at the root, for the destination (through crops at the root):
+///   7. `foldSRGBIntoWrite`: a trailing "from sRGB" into a destination of sRGB-encoded values.
+///   8. `foldSRGBIntoRead`: a leading "to sRGB" over a source of sRGB-encoded values.
+///
+/// Rewrites are functions of a node and a `resolve` that gives the rewritten form of any node
+/// below it; they may pattern-match on node kinds, which is the optimiser's job (the planner
+/// asks nodes their capabilities). None changes a pixel from what the recipe means; fusion
+/// and folds decide which roundings happen, the same way on every render.
+enum Optimizer {
+    /// What a render asks of the pass.
+    struct Options {
+        /// Whether file sources are decoded now (a render) or left as they are (`explain`).
+        var loadSources = true
+        /// The destination, whose conversion may fold into the root; nil when there is none.
+        var writer: (any RenderDestination)? = nil
+        /// false without colour management (`NSNull` working space): nothing folds into I/O.
+        var colorManaged = true
+    }
+
+    typealias Resolve = (RecipeNode) -> RecipeNode
+    typealias Step = FusedColorNode.Step
+
+    /// Runs the pass over the recipe under `root`. Throws `CIRenderError.sourceFailed` when a
+    /// source cannot be loaded.
+    static func optimize(_ root: RecipeNode, _ options: Options = Options()) throws -> OptimizedRecipe {
+        var replacements: [ObjectIdentifier: RecipeNode] = [:]
+        var origins: [ObjectIdentifier: RecipeNode] = [:]
+        let order = postOrder(root)
+        let originals = Set(order.map { ObjectIdentifier($0) })
+        func resolve(_ n: RecipeNode) -> RecipeNode { replacements[ObjectIdentifier(n)] ?? n }
+        for node in order {
+            var rewritten: RecipeNode?
+            if options.loadSources {
+                do { rewritten = try loadSource(node) } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
+            }
+            rewritten = rewritten ?? mergeCrops(node, resolve) ?? mergeTransforms(node, resolve) ?? fuseColorStages(node, resolve)
+            guard let n = rewritten, n !== node else { continue }
+            replacements[ObjectIdentifier(node)] = n
+            let id = ObjectIdentifier(n)
+            if !originals.contains(id) && origins[id] == nil { origins[id] = node }
+        }
+        var out = resolve(root)
+        var writer = options.writer
+        if let w = writer, options.colorManaged {
+            if let r = rewriteRootRun(out, resolve, { run in
+                guard let (folded, raw) = foldSRGBIntoWrite(run, w) else { return nil }
+                writer = raw
+                return folded
+            }) {
+                out = r
+            }
+            if let r = rewriteRootRun(out, resolve, foldSRGBIntoRead) { out = r }
+        }
+        return OptimizedRecipe(root: out, destination: writer, replacements: replacements, origins: origins)
+    }
+
+    /// Nodes under `root` (itself included), each after all of its inputs.
+    static func postOrder(_ root: RecipeNode, inputs: (RecipeNode) -> [RecipeNode] = { $0.inputs }) -> [RecipeNode] {
+        // Iterative: recipes can be long chains.
+        var visited: Set<ObjectIdentifier> = [ObjectIdentifier(root)]
+        var post: [RecipeNode] = []
+        var stack: [(node: RecipeNode, inputs: [RecipeNode], next: Int)] = [(root, inputs(root), 0)]
+        while let (node, ins, next) = stack.popLast() {
+            if next < ins.count {
+                stack.append((node, ins, next + 1))
+                let child = ins[next]
+                if visited.insert(ObjectIdentifier(child)).inserted { stack.append((child, inputs(child), 0)) }
+            } else {
+                post.append(node)
+            }
+        }
+        return post
+    }
+
+    // MARK: Node rewrites
+
+    /// 1. A source that stands for other pixels once loaded (a file) is replaced by them
+    /// (decoded once per source node; see `LazySourceNode`). The clip to its declared extent
+    /// stays when the decoded pixels differ in size.
+    static func loadSource(_ node: RecipeNode) throws -> RecipeNode? {
+        guard let loaded = try node.loadedSource() else { return nil }
+        return loaded.extent == node.extent ? loaded : CropNode(input: loaded, rect: node.extent)
+    }
+
+    /// 2. A crop of a crop: one crop to the inner one's input, with the outer extent (the
+    /// intersection of both rectangles, already). `CIImage.cropped(to:)` builds its node with
+    /// `cropped(_:to:)`, which merges as the image is made, because the extent of the result
+    /// is public (an empty one's origin differs when merged later).
+    static func mergeCrops(_ node: RecipeNode, _ resolve: Resolve) -> RecipeNode? {
+        guard let outer = node as? CropNode, let inner = resolve(outer.inputs[0]) as? CropNode else { return nil }
+        return CropNode(input: resolve(inner.inputs[0]), rect: outer.extent)
+    }
+
+    /// `input` cropped to `rect`, a crop of a crop as one crop (`mergeCrops`).
+    static func cropped(_ input: RecipeNode, to rect: CGRect) -> RecipeNode {
+        if let inner = input as? CropNode { return CropNode(input: inner.inputs[0], rect: inner.extent.intersection(rect)) }
+        return CropNode(input: input, rect: rect)
+    }
+
+    /// 3. A transform over a transform with the same sampling mode (looking through a mark of
+    /// that mode): one resampling by the concatenated transform, or the input itself when the
+    /// product is the identity. `CIImage.transformed(by:)` builds its node with
+    /// `transformed(_:by:)`, which applies this merge as the image is made, because the
+    /// extent of a transformed image (public) is that of the concatenated transform.
+    static func mergeTransforms(_ node: RecipeNode, _ resolve: Resolve) -> RecipeNode? {
+        guard let outer = node as? AffineNode,
+              let (base, total) = concatenated(resolve(outer.inputs[0]), outer.transform, mode: outer.mode, resolve)
+        else { return nil }
+        return total.isIdentity ? base : AffineNode(input: base, transform: total, mode: outer.mode)
+    }
+
+    /// `input` through `t` as one resampling: a sampling mark on `input` gives the mode, and
+    /// a transform of that mode under it concatenates (`mergeTransforms`).
+    static func transformed(_ input: RecipeNode, by t: CGAffineTransform, _ resolve: Resolve = { $0 }) -> RecipeNode {
+        let mode = input.samplingMode ?? .linear
+        if let (base, total) = concatenated(input, t, mode: mode, resolve) {
+            return total.isIdentity ? base : AffineNode(input: base, transform: total, mode: mode)
+        }
+        // The mark itself is not needed under the transform that reads it.
+        let base = input.samplingMode == nil ? input : resolve(input.inputs[0])
+        return AffineNode(input: base, transform: t, mode: mode)
+    }
+
+    /// The transform under `input` (through a mark of `mode`) with `t` after it, and the node
+    /// it applies to; nil when there is none of that mode.
+    private static func concatenated(_ input: RecipeNode, _ t: CGAffineTransform, mode: SamplingMode, _ resolve: Resolve)
+        -> (base: RecipeNode, total: CGAffineTransform)? {
+        var n = input
+        if let m = n.samplingMode, m == mode { n = resolve(n.inputs[0]) }
+        guard let a = n as? AffineNode, a.mode == mode else { return nil }
+        return (resolve(a.inputs[0]), a.transform.concatenating(t))
+    }
+
+    /// 4. A colour kernel joins the run of colour stages under it when the run has the same
+    /// extent (conversions cancelling and matrices folding as it joins); otherwise it starts
+    /// a run of its own over its input.
+    static func fuseColorStages(_ node: RecipeNode, _ resolve: Resolve) -> RecipeNode? {
+        guard let kernel = node as? ColorKernelNode else { return nil }
+        let input = resolve(kernel.inputs[0])
+        let step = Step(stage: kernel.stage, extras: kernel.inputs.dropFirst().map(resolve))
+        let e = kernel.extent
+        guard let run = input as? FusedColorNode, run.extent == e else {
+            return FusedColorNode(head: input, steps: [step], extent: e)
+        }
+        let head = resolve(run.head)
+        var steps = run.steps
+        if let last = steps.last, cancelConversions(last, step) {
+            steps.removeLast()
+            if steps.isEmpty && head.extent == e { return head }
+        } else if let last = steps.last, let folded = foldMatrices(last, step) {
+            steps[steps.count - 1] = folded
+        } else {
+            steps.append(step)
+        }
+        return FusedColorNode(head: head, steps: steps, extent: e)
+    }
+
+    /// 5. Whether `next` converts colour back from where `last` took it (sRGB -> linear ->
+    /// sRGB between two LUTs or looks, say): then both go.
+    static func cancelConversions(_ last: Step, _ next: Step) -> Bool {
+        guard last.extras.isEmpty, next.extras.isEmpty, let a = last.stage as? SpaceConversionStage,
+              let b = next.stage as? SpaceConversionStage else { return false }
+        return b.isInverse(of: a)
+    }
+
+    /// 6. Two neighbouring colour matrices as one matrix (the product), when both apply to
+    /// the same alpha convention or one of them commutes with premultiplication (it then
+    /// adopts its neighbour's).
+    static func foldMatrices(_ last: Step, _ next: Step) -> Step? {
+        guard last.extras.isEmpty, next.extras.isEmpty, let m1 = last.stage.matrix, let m2 = next.stage.matrix,
+              last.stage.matrixIsStraight == next.stage.matrixIsStraight || last.stage.alphaAgnostic || next.stage.alphaAgnostic
+        else { return nil }
+        let straight = last.stage.alphaAgnostic ? next.stage.matrixIsStraight : last.stage.matrixIsStraight
+        return Step(stage: MatrixStage(m: m1.followed(by: m2), wantsUnpremultiplied: straight, name: "folded matrix"), extras: [])
+    }
+
+    // MARK: Root rewrites (the destination)
+
+    /// The root's colour run rewritten by `body`, looking through crops at the root (a clip
+    /// does not care how colour is encoded); nil when nothing changes.
+    static func rewriteRootRun(_ root: RecipeNode, _ resolve: Resolve, _ body: (FusedColorNode) -> FusedColorNode?) -> RecipeNode? {
+        if let crop = root as? CropNode {
+            guard let inner = rewriteRootRun(resolve(crop.inputs[0]), resolve, body) else { return nil }
+            return CropNode(input: inner, rect: crop.extent)
+        }
+        guard let run = root as? FusedColorNode else { return nil }
+        return body(run)
+    }
+
+    /// 7. A run ending in "from sRGB" (sRGB-encoded values back to linear) rendered into a
+    /// destination of sRGB-encoded values (8/16-bit sRGB bitmaps, video planes): the
+    /// conversion goes and the destination stores the encoded values as they are.
+    static func foldSRGBIntoWrite<W: RenderDestination>(_ run: FusedColorNode, _ writer: W) -> (FusedColorNode, W)? {
+        guard let last = run.steps.last, last.extras.isEmpty, let conv = last.stage as? SpaceConversionStage,
+              conv.direction == .toWorking, conv.isSRGBCurveOnly, writer.storesSRGBIntegers, let raw = writer.unmanaged()
+        else { return nil }
+        return (FusedColorNode(head: run.head, steps: Array(run.steps.dropLast()), extent: run.extent), raw)
+    }
+
+    /// 8. A run starting with "to sRGB" over a source that holds sRGB-encoded colour (a
+    /// bitmap of sRGB integers, a video frame's R'G'B': `sRGBEncodedSource`): the conversion
+    /// goes and the source's encoded values are read as they are.
+    static func foldSRGBIntoRead(_ run: FusedColorNode) -> FusedColorNode? {
+        guard let first = run.steps.first, first.extras.isEmpty, let conv = first.stage as? SpaceConversionStage,
+              conv.direction == .fromWorking, conv.isSRGBCurveOnly, let raw = run.head.sRGBEncodedSource()
+        else { return nil }
+        return FusedColorNode(head: raw, steps: Array(run.steps.dropFirst()), extent: run.extent)
+    }
+}

@@ -1,0 +1,20 @@
+extension BuiltinFilters {
+    /// CIPinchDistortion: pinches the disc towards its centre. The point at distance r < R
+    /// samples the input at distance `R * (r/R)^(1 / (1 + inputScale))` in the same direction
+    /// (a radial power: the centre is shrunk, the rim stays put). `inputScale` 0 is the
+    /// identity; it is clamped at 0 as Apple's minimum says. Outside the disc, unchanged.
+    /// Output extent: the input's.
+    static let pinchDistortion = BuiltinFilter(Catalog.CIPinchDistortion) { args throws(CIFilterError) in
+        try radiallyWarped(PinchMap.self, args, amountKey: kCIInputScaleKey)
+    }
+}
+
+/// CIPinchDistortion: source distance R * (r/R)^(1 / (1 + amount)).
+struct PinchMap: RadialWarp {
+    static var name: String { "pinch" }
+    static var rotates: Bool { false }
+    let cx: Double, cy: Double, radius: Double, amount: Double
+    @inline(__always) func value(_ r: Double, _ radius: Double) -> Double {
+        r > 0 ? radius * pow(r / radius, 1 / (1 + amount)) : 0
+    }
+}

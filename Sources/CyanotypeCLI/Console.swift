@@ -1,0 +1,72 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Everything the tool writes goes through here, with write(2): FileHandle.write and print
+/// trap or stay silent on a closed pipe; this ends the command quietly instead (exit 141,
+/// as a shell reports SIGPIPE), and never writes half a message to a full pipe.
+enum Console {
+    /// Writes all of `bytes` to standard output; a reader that went away (EPIPE) ends the
+    /// command with `.brokenPipe`.
+    static func out(_ bytes: Data) throws(CLIError) {
+        if let failure = write(bytes, to: STDOUT_FILENO) {
+            if failure == EPIPE { throw .brokenPipe }
+            throw .failure("<stdout>: cannot write (\(String(cString: strerror(failure))))")
+        }
+    }
+
+    /// `text` and a newline (`terminator`) to standard output.
+    static func print(_ text: String, terminator: String = "\n") throws(CLIError) {
+        try out(Data((text + terminator).utf8))
+    }
+
+    /// Standard error: messages are best effort (a closed stderr is not worth failing for).
+    static func err(_ text: String) {
+        _ = write(Data(text.utf8), to: STDERR_FILENO)
+    }
+
+    /// `cyanotype: warning: TEXT` on standard error.
+    static func warn(_ text: String) { err("cyanotype: warning: \(text)\n") }
+
+    /// `cyanotype: note: TEXT` on standard error.
+    static func note(_ text: String) { err("cyanotype: note: \(text)\n") }
+
+    /// Writes every byte, retrying short writes and EINTR; the errno of a failure, else nil.
+    private static func write(_ bytes: Data, to fd: Int32) -> Int32? {
+        bytes.withUnsafeBytes { raw -> Int32? in
+            guard var p = raw.baseAddress else { return nil }
+            var left = raw.count
+            while left > 0 {
+                #if canImport(Glibc)
+                let n = Glibc.write(fd, p, left)
+                #elseif canImport(Musl)
+                let n = Musl.write(fd, p, left)
+                #else
+                let n = Darwin.write(fd, p, left)
+                #endif
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                p += n
+                left -= n
+            }
+            return nil
+        }
+    }
+
+    /// All of standard input.
+    static func readStandardInput() throws(CLIError) -> Data {
+        do {
+            return try FileHandle.standardInput.readToEnd() ?? Data()
+        } catch {
+            throw .failure("<stdin>: cannot read (\((error as NSError).localizedDescription))")
+        }
+    }
+}

@@ -1,0 +1,266 @@
+import Cyanotype
+import enum CyanotypeCodecs.ImageCodecs
+import Foundation
+
+/// Which metadata the output keeps (`--strip`, `--keep`). DPI is always kept; orientation is
+/// always written upright (the pixels are turned).
+struct MetadataPolicy: Equatable, Sendable {
+    var keepsEXIF = true
+    var keepsGPS = true
+    var keepsICC = true
+
+    static let words = ["all", "exif", "gps", "icc"]
+
+    static func parse(strip: [String], keep: [String]) throws(CLIError) -> MetadataPolicy {
+        func set(_ values: [String], option: String) throws(CLIError) -> Set<String> {
+            var out = Set<String>()
+            for word in values.flatMap({ $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }) {
+                guard words.contains(word) else {
+                    throw .usage("\(option) takes \(words.joined(separator: ", ")) (comma-separated), got '\(word)'" + Suggest.hint(word, in: words))
+                }
+                if word == "all" { out.formUnion(["exif", "gps", "icc"]) } else { out.insert(word) }
+            }
+            return out
+        }
+        let kept = try set(keep, option: "--keep")
+        var stripped = try set(strip, option: "--strip")
+        // EXIF holds the GPS block: keeping GPS keeps the EXIF it lives in.
+        if kept.contains("gps") && stripped.contains("exif") && !kept.contains("exif") {
+            if strip.contains(where: { $0.lowercased().contains("exif") }) {
+                throw .usage("--keep gps needs the EXIF block it lives in: it cannot go with --strip exif")
+            }
+            stripped.remove("exif")
+        }
+        stripped.subtract(kept)
+        return MetadataPolicy(keepsEXIF: !stripped.contains("exif"), keepsGPS: !stripped.contains("gps") && !stripped.contains("exif"),
+                              keepsICC: !stripped.contains("icc"))
+    }
+
+    /// The properties to write with the result: the source's, less what is stripped, with
+    /// EXIF's pixel dimensions set to the result's size.
+    func properties(from source: [String: Any], width: Int, height: Int) -> [String: Any] {
+        var p = source
+        if let exif = p[kCyanotypePropertyRawEXIF] as? Data {
+            if !keepsEXIF {
+                p[kCyanotypePropertyRawEXIF] = nil
+            } else {
+                var kept: Data? = exif
+                if !keepsGPS { kept = ImageCodecs.exifRemovingGPS(exif) }
+                p[kCyanotypePropertyRawEXIF] = kept.map { ImageCodecs.exifSettingPixelDimensions($0, width: width, height: height) }
+            }
+        }
+        return p
+    }
+
+    /// The colour space to write: the source's when it is one the tool writes a profile for
+    /// (Display P3) and ICC is kept; otherwise sRGB (untagged: every reader assumes it).
+    func colorSpace(for source: [String: Any]?) -> CGColorSpace {
+        let srgb = CGColorSpace(name: CGColorSpace.sRGB) ?? CGColorSpace(name: CGColorSpace.sRGB)!
+        guard keepsICC, let name = (source?[kCGImagePropertyProfileName] as? String)?.lowercased(),
+              name.contains("display p3"), !name.contains("linear"),
+              let p3 = CGColorSpace(name: CGColorSpace.displayP3)
+        else { return srgb }
+        return p3
+    }
+}
+
+/// `--alpha`: auto keeps an alpha channel when the input has one; keep always writes one
+/// (where the format can); drop flattens onto `--background`.
+enum AlphaMode: String, CaseIterable, Sendable { case auto, keep, drop }
+
+/// How results are encoded: format, depth, channels, encoder settings and metadata, shared by
+/// apply, batch and generate.
+struct OutputOptions: @unchecked Sendable {
+    var format: ImageFileFormat?
+    var depth: Int?
+    var quality: Int?
+    var progressive = false
+    var subsample: ChromaSubsampling?
+    var compression: Int?
+    var effort: Int?
+    var lossless = false
+    var alpha: AlphaMode = .auto
+    var background = CIColor(red: 1, green: 1, blue: 1)
+    var metadata = MetadataPolicy()
+
+    static let table: [OptionSpec] = [
+        OptionSpec("--format", value: "FMT", help: "\(Files.formatList) (default: from the output name; png for '-')."),
+        OptionSpec("--quality", short: "-q", value: "Q", help: "JPEG/WebP/HEIF/AVIF quality 0-100 (default 90)."),
+        OptionSpec("--depth", value: "BITS", help: "8, 16 (PNG, TIFF) or 32 (float TIFF) bits per sample (default: the input's, where the format holds it)."),
+        OptionSpec("--alpha", value: "MODE", help: "auto (keep the input's alpha channel; default), keep (always write one), drop (flatten onto --background)."),
+        OptionSpec("--background", value: "COLOR", help: "What transparent parts become when alpha is not written (JPEG, --alpha drop, an opaque input's uncovered corners): #rrggbb, [r g b], or a name (default white)."),
+        OptionSpec("--strip", value: "WHAT", repeatable: true, help: "Leave metadata out: all, exif, gps or icc (comma-separated)."),
+        OptionSpec("--keep", value: "WHAT", repeatable: true, help: "Keep metadata despite --strip, e.g. --strip all --keep icc."),
+        OptionSpec("--progressive", help: "JPEG: write a progressive file."),
+        OptionSpec("--subsample", value: "MODE", help: "JPEG chroma subsampling: 444, 422 or 420 (default 420)."),
+        OptionSpec("--compression", value: "0-9", help: "PNG zlib level (default 2: fast, row filter 'up'; 6-9 try every filter: smallest, slowest)."),
+        OptionSpec("--effort", value: "N", help: "Encoder effort: WebP 0-6, AVIF/HEIF 0-9 (higher: smaller and slower)."),
+        OptionSpec("--lossless", help: "WebP/AVIF: lossless."),
+    ]
+
+    static let notes = """
+        Output: the input's bit depth and channels are kept where the format holds them (16-bit
+        PNG/TIFF stay 16-bit, grey stays grey in PNG/TIFF/JPEG, RGB does not gain alpha); an
+        opaque input stays opaque. Metadata is kept the same way on every path (filters,
+        resizing, geometry, batch): EXIF (JPEG output only, for now; GPS included unless
+        --strip gps; orientation set upright), DPI (JPEG, PNG, TIFF), and a Display P3 profile
+        (every format); other profiles are converted to sRGB. --strip icc writes sRGB.
+        """
+
+    static func parse(_ args: ParsedArguments) throws(CLIError) -> OutputOptions {
+        var o = OutputOptions()
+        if let f = args.value("format") {
+            guard let format = Files.format(named: f) else {
+                throw .usage("--format must be \(Files.formatList), got '\(f)'" + Suggest.hint(f, in: Files.formatNames))
+            }
+            o.format = format
+        }
+        if let d = try args.int("depth", in: 1...32) {
+            guard [8, 16, 32].contains(d) else { throw .usage("--depth must be 8, 16 or 32, got '\(d)'") }
+            o.depth = d
+        }
+        o.quality = try args.int("quality", in: 0...100)
+        o.progressive = args.has("progressive")
+        o.lossless = args.has("lossless")
+        if let s = try args.choice("subsample", ["444", "422", "420"]) { o.subsample = ChromaSubsampling(rawValue: "s" + s) }
+        o.compression = try args.int("compression", in: 0...9)
+        o.effort = try args.int("effort", in: 0...9)
+        if let a = try args.choice("alpha", AlphaMode.allCases.map(\.rawValue)) { o.alpha = AlphaMode(rawValue: a) ?? .auto }
+        if let b = args.value("background") {
+            if ["none", "transparent"].contains(b.lowercased()) {
+                if args.value("alpha") == nil { o.alpha = .keep }
+            } else {
+                guard let c = Colors.parse(b) else {
+                    throw .usage("--background expects #rrggbb, [r g b] (0-1) or a colour name (\(Colors.names.joined(separator: ", "))), got '\(b)'"
+                        + Suggest.hint(b, in: Colors.names))
+                }
+                o.background = c
+            }
+        }
+        o.metadata = try MetadataPolicy.parse(strip: args.all("strip"), keep: args.all("keep"))
+        if args.has("keep") && !args.has("strip") { Console.note("--keep only matters with --strip: metadata is kept by default") }
+        return o
+    }
+
+    /// The bit depth written for an input of `sourceDepth` bits (nil: none, as for generate).
+    func depth(for format: ImageFileFormat, sourceDepth: Int?) -> Int {
+        if let depth { return depth }
+        guard let s = sourceDepth, s > 8 else { return 8 }
+        switch format {
+        case .tiff: return s == 32 ? 32 : 16
+        case .png: return 16
+        default: return 8
+        }
+    }
+
+    /// Refuses what `format` cannot hold; warns about settings it ignores.
+    func check(for format: ImageFileFormat, path: String) throws(CLIError) {
+        if let d = depth {
+            if d == 16 && format != .png && format != .tiff {
+                throw .usage("--depth 16 needs PNG or TIFF output (\(Files.displayName(format)) is 8-bit)")
+            }
+            if d == 32 && format != .tiff { throw .usage("--depth 32 (float) needs TIFF output") }
+        }
+        if let e = effort, format == .webp, e > 6 { throw .usage("--effort for WebP is 0-6, got \(e)") }
+        for note in ignoredSettings(for: format) { Console.warn("\(note) (\(path == "-" ? "<stdout>" : path) is \(Files.displayName(format)))") }
+    }
+
+    /// The settings given that `format` does not use.
+    func ignoredSettings(for format: ImageFileFormat) -> [String] {
+        var out: [String] = []
+        if progressive && format != .jpeg { out.append("--progressive applies to JPEG only") }
+        if subsample != nil && format != .jpeg { out.append("--subsample applies to JPEG only") }
+        if compression != nil && format != .png { out.append("--compression applies to PNG only") }
+        if effort != nil && ![.webp, .avif, .heif].contains(format) { out.append("--effort applies to WebP, AVIF and HEIF only") }
+        if lossless && ![.webp, .avif, .heif].contains(format) { out.append("--lossless applies to WebP and AVIF only") }
+        if quality != nil && [.png, .tiff].contains(format) { out.append("--quality applies to lossy formats only") }
+        return out
+    }
+}
+
+/// Colours for `--background`.
+enum Colors {
+    static let named: [String: CIColor] = [
+        "white": CIColor(red: 1, green: 1, blue: 1), "black": CIColor(red: 0, green: 0, blue: 0),
+        "gray": CIColor(red: 0.5, green: 0.5, blue: 0.5), "grey": CIColor(red: 0.5, green: 0.5, blue: 0.5),
+        "red": CIColor(red: 1, green: 0, blue: 0), "green": CIColor(red: 0, green: 1, blue: 0),
+        "blue": CIColor(red: 0, green: 0, blue: 1),
+    ]
+    static var names: [String] { named.keys.sorted() }
+
+    static func parse(_ text: String) -> CIColor? {
+        named[text.lowercased()] ?? ValueParser.color(text)
+    }
+}
+
+/// What the input file was, from its properties: what the output keeps.
+struct SourceFacts {
+    let properties: [String: Any]
+    var depth: Int { properties[kCGImagePropertyDepth] as? Int ?? 8 }
+    var hasAlpha: Bool { properties[kCGImagePropertyHasAlpha] as? Bool ?? true }
+    var isGray: Bool { (properties[kCGImagePropertyColorModel] as? String) == "Gray" }
+}
+
+/// Encoding a result with the output rules, to a file (atomically) or to stdout.
+enum ImageWriter {
+    /// Writes `image` to `path` in `format`. `source` is the input's properties (nil for
+    /// generated images); `uncovers` says the recipe may have left parts of an opaque input
+    /// clear (they are flattened onto the background unless alpha is written); `input` names
+    /// the file to blame when its pixels cannot be decoded.
+    static func write(_ image: CIImage, source: SourceFacts?, to path: String, format: ImageFileFormat, options o: OutputOptions,
+                      uncovers: Bool, keepsEdgesClear: Bool, context: CIContext, input: String?) throws(CLIError) {
+        let writesAlpha: Bool
+        switch (format, o.alpha) {
+        case (.jpeg, _), (_, .drop): writesAlpha = false
+        case (_, .keep): writesAlpha = true
+        case (_, .auto): writesAlpha = source.map { $0.hasAlpha || keepsEdgesClear } ?? true
+        }
+        var result = image
+        let mayBeClear = source.map { $0.hasAlpha || uncovers || keepsEdgesClear } ?? true
+        if !writesAlpha && mayBeClear && !result.extent.isInfinite {
+            result = result.composited(over: CIImage(color: o.background).cropped(to: result.extent))
+        }
+        let e = PixelSize(result.extent)
+        if let source {
+            result = result.settingProperties(o.metadata.properties(from: source.properties, width: e.width, height: e.height))
+        } else {
+            result = result.settingProperties([:])
+        }
+        var options: [CIImageRepresentationOption: Any] = [.alphaChannel: writesAlpha]
+        if let q = o.quality { options[.lossyCompressionQuality] = Double(q) / 100 }
+        if o.progressive { options[.progressive] = true }
+        if let s = o.subsample { options[.chromaSubsampling] = s }
+        if let c = o.compression { options[.compressionLevel] = c }
+        if let e = o.effort { options[.effort] = e }
+        if o.lossless { options[.lossless] = true }
+        if source?.isGray == true { options[.grayscaleIfNeutral] = true }
+        let depth = o.depth(for: format, sourceDepth: source?.depth)
+        let data: Data
+        do {
+            data = try context.encode(result, as: format, depth: depth, colorSpace: o.metadata.colorSpace(for: source?.properties),
+                                      options: options)
+        } catch {
+            throw Messages.writing(error, input: input, output: path)
+        }
+        if path == "-" {
+            try Console.out(data)
+            return
+        }
+        // Temporary file beside the output, then rename(2): never a half-written output.
+        let url = URL(fileURLWithPath: path).absoluteURL.standardizedFileURL
+        do {
+            try context.writeAtomically(data, to: url)
+        } catch {
+            throw Messages.writing(error, input: input, output: path)
+        }
+    }
+}
+
+/// Whole pixels of an extent.
+struct PixelSize {
+    let width: Int, height: Int
+    init(_ r: CGRect) {
+        width = r.isInfinite || r.isEmpty ? 0 : Int((r.maxX - 1e-9).rounded(.up) - (r.minX + 1e-9).rounded(.down))
+        height = r.isInfinite || r.isEmpty ? 0 : Int((r.maxY - 1e-9).rounded(.up) - (r.minY + 1e-9).rounded(.down))
+    }
+}

@@ -1,0 +1,87 @@
+import CyanotypeCodecs
+import Foundation
+import Testing
+@testable import Cyanotype
+
+/// Cyanotype's own file vocabulary (the codec module is not re-exported): each type agrees
+/// with its codec counterpart.
+@Suite struct ImageFileTypesTests {
+    @Test func formatsByExtensionAndByContent() throws {
+        let cases: [(String, Cyanotype.ImageFileFormat?)] = [
+            ("jpg", .jpeg), (".JPEG", .jpeg), ("png", .png), ("webp", .webp), ("tif", .tiff), ("TIFF", .tiff),
+            ("heic", .heif), ("avif", .avif), ("gif", .gif), ("bmp", nil), ("", nil),
+        ]
+        for (ext, want) in cases { #expect(Cyanotype.ImageFileFormat(pathExtension: ext) == want, "\(ext)") }
+        let img = CIImage(color: .red).cropped(to: CGRect(x: 0, y: 0, width: 4, height: 3))
+        for format in [Cyanotype.ImageFileFormat.jpeg, .png, .webp, .tiff] {
+            #expect(format.canEncode)
+            let data = try CIContext().encode(img, as: format)
+            #expect(Cyanotype.ImageFileFormat(sniffing: data) == format)
+            #expect(try CIImage.read(data: data).properties[kCyanotypePropertyFileFormat] as? String == format.rawValue)
+        }
+        #expect(Cyanotype.ImageFileFormat(sniffing: Data("GIF89a......".utf8)) == .gif)
+        #expect(Cyanotype.ImageFileFormat(sniffing: Data("BM..........".utf8)) == nil)
+        #expect(Cyanotype.ImageFileFormat.allCases.map(\.rawValue) == CyanotypeCodecs.ImageFileFormat.allCases.map(\.rawValue))
+        for f in Cyanotype.ImageFileFormat.allCases { #expect(f.canEncode == ImageCodecs.canEncode(f.codec)) }
+    }
+
+    @Test func decodeLimitsDefaultToTheCodecsAndAreEnforced() throws {
+        #expect(Cyanotype.DecodeLimits.default.maxPixels == CyanotypeCodecs.DecodeLimits.default.maxPixels)
+        #expect(Cyanotype.DecodeLimits.default.maxBytes == CyanotypeCodecs.DecodeLimits.default.maxBytes)
+        #expect(Cyanotype.DecodeLimits(maxPixels: 10) == Cyanotype.DecodeLimits(maxPixels: 10, maxBytes: Cyanotype.DecodeLimits.default.maxBytes))
+        let png = try #require(CIContext().pngRepresentation(of: CIImage(color: .blue).cropped(to: CGRect(x: 0, y: 0, width: 8, height: 8)),
+                                                             format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!))
+        #expect(throws: ImageIOError.codec(path: nil, .tooLarge(width: 8, height: 8, limit: 63))) {
+            try CIImage.read(data: png, options: [.decodeLimits: Cyanotype.DecodeLimits(maxPixels: 63)])
+        }
+    }
+
+    /// Every codec error maps to a file error with the same message, and back.
+    @Test func fileErrorsCarryTheCodecsMessages() {
+        let errors: [CodecError] = [
+            .unsupportedFormat("GIF"), .empty, .truncated(detail: "t"), .corrupt(detail: "c"), .tooLarge(width: 1, height: 2, limit: 1),
+            .ioError(path: "/x", detail: "d"), .encodeFailed(detail: "e"), .invalidArgument("a"), .tooManyFrames(count: 3, limit: 2),
+        ]
+        for e in errors {
+            let f = ImageFileError(e)
+            #expect(f.description == e.description)
+            #expect(f.codec == e)
+        }
+        #expect(ImageIOError.codec(path: "a.png", .empty).description == "a.png: image data is empty (0 bytes)")
+    }
+
+    /// The JPEG and TIFF options take Cyanotype's enums.
+    @Test func encodingOptionsTakeCyanotypesEnums() throws {
+        let img = image(testPixels(width: 16, height: 8), 16, 8)
+        let ctx = CIContext()
+        let srgb = CGColorSpace(name: CGColorSpace.sRGB)!
+        let small = try #require(ctx.jpegRepresentation(of: img, colorSpace: srgb, options: [.chromaSubsampling: Cyanotype.ChromaSubsampling.s420]))
+        let full = try #require(ctx.jpegRepresentation(of: img, colorSpace: srgb, options: [.chromaSubsampling: Cyanotype.ChromaSubsampling.s444]))
+        #expect(full.count > small.count)
+        let none = try #require(ctx.tiffRepresentation(of: img, format: .RGBA8, colorSpace: srgb, options: [.tiffCompression: Cyanotype.TIFFCompression.none]))
+        let lzw = try #require(ctx.tiffRepresentation(of: img, format: .RGBA8, colorSpace: srgb))
+        #expect(none.count > lzw.count)
+        #expect(try ImageCodecs.decode(none).pixels == ImageCodecs.decode(lzw).pixels)
+    }
+
+    /// The module edges stay as designed: Cyanotype imports the codecs internally (never
+    /// `@_exported`), and lcms2 is called from one file, the codecs' `ColorProfiles`.
+    @Test func moduleEdges() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let sources = root.appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        #expect(files.count > 100)
+        var lcms: [String] = []
+        for url in files {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            let relative = String(url.path.dropFirst(sources.path.count + 1))
+            for line in text.split(separator: "\n") where line.contains("import CyanotypeCodecs") {
+                if relative.hasPrefix("Cyanotype/") { #expect(line == "internal import CyanotypeCodecs", "\(relative): \(line)") }
+                #expect(!line.hasPrefix("@_exported"), "\(relative): \(line)")
+            }
+            if text.contains("import CLCMS2") { lcms.append(relative) }
+        }
+        #expect(lcms == ["CyanotypeCodecs/ColorProfiles.swift"])
+    }
+}

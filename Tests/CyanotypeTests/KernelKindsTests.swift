@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+@testable import Cyanotype
+
+// The engine's kernel kinds driven by maths written here, as a new filter would write it: a
+// warp map, a neighbourhood row operation, a plane fold and a resampling kernel, each checked
+// against a reference computed in the test (premultiplied linear pixels, clear outside the
+// image) and rendered whole and in small tiles.
+
+/// A shift by (-1.25, +0.5), clear right of x = 8.
+private struct ShiftMap: WarpMap {
+    func source(_ x: Double, _ y: Double) -> (Double, Double)? { x > 8 ? nil : (x - 1.25, y + 0.5) }
+    func sourceBounds(_ box: PointBox) -> PointBox? {
+        PointBox(minX: box.minX - 1.25, minY: box.minY + 0.5, maxX: box.maxX - 1.25, maxY: box.maxY + 0.5)
+    }
+    var label: String { "shift" }
+}
+
+/// out(x) = in(x - 2) - 0.5 in(x + 1) + in(x, y + 1): reaches 2 left, 1 right, 1 above.
+private struct SkewDifference: NeighbourhoodRowOperation {
+    var reach: NeighbourhoodReach { NeighbourhoodReach(left: 2, right: 1, below: 0, above: 1) }
+    func run(_ c: UnsafeMutablePointer<SIMD4<Float>>, stride: Int, into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
+        for x in 0..<count { out[x] = c[x - 2] - 0.5 * c[x + 1] + c[x + stride] }
+    }
+    var label: String { "skew difference" }
+}
+
+/// A mirror along the cell frame's y axis.
+private struct MirrorFold: PlaneFold {
+    var frame = FoldFrame()
+    func fold(_ x: Double, _ y: Double) -> (Double, Double) { (abs(x), y) }
+    var cellVertices: [(Double, Double)]? { nil }
+    var name: String { "mirror" }
+}
+
+/// The box kernel: 1 on (-0.5, 0.5).
+private struct BoxKernel: ResamplingKernel {
+    var support: Double { 0.5 }
+    func weight(_ x: Double) -> Double { abs(x) < 0.5 ? 1 : 0 }
+    var label: String { "box" }
+}
+
+@Suite struct KernelKindsTests {
+    let w = 11, h = 7
+    var pixels: [UInt8] { testPixels(width: w, height: h, alpha: true) }
+    var input: CIImage { image(pixels, w, h) }
+
+    /// Premultiplied linear renders, whole or in square tiles of `side`.
+    func context(tile side: Int? = nil) -> CIContext {
+        var options: [CIContextOption: Any] = [.outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!,
+                                               .outputPremultiplied: true, .cacheIntermediates: false]
+        if let side { options[.tileSize] = side }
+        return CIContext(options: options)
+    }
+
+    /// The input's premultiplied linear pixel (x, yUp), clear outside.
+    func pixel(_ x: Int, _ yUp: Int) -> SIMD4<Double> {
+        guard (0..<w).contains(x), (0..<h).contains(yUp) else { return .zero }
+        let p = linearPixel(pixels, w, x, h - 1 - yUp)
+        return SIMD4(p[0] * p[3], p[1] * p[3], p[2] * p[3], p[3])
+    }
+
+    /// The bilinear sample at (u, v), pixel centres at half-integers.
+    func bilinear(_ u: Double, _ v: Double) -> SIMD4<Double> {
+        let fx = (u - 0.5).rounded(.down), fy = (v - 0.5).rounded(.down)
+        let tx = u - 0.5 - fx, ty = v - 0.5 - fy, x0 = Int(fx), y0 = Int(fy)
+        let low = pixel(x0, y0) * (1 - tx) + pixel(x0 + 1, y0) * tx
+        let high = pixel(x0, y0 + 1) * (1 - tx) + pixel(x0 + 1, y0 + 1) * tx
+        return low * (1 - ty) + high * ty
+    }
+
+    /// Renders `out` over `rect` whole and in 3-pixel tiles (which must agree to the bit) and
+    /// compares every pixel with `reference(x, yUp)`.
+    func check(_ out: CIImage, _ rect: CGRect, tol: Double = 2e-5, _ reference: (Int, Int) -> SIMD4<Double>) throws {
+        let whole = try renderFloat(out, rect, context: context())
+        #expect(try renderFloat(out, rect, context: context(tile: 3)) == whole, "\(out.node.label): tiled differs from whole")
+        let rw = Int(rect.width), top = Int(rect.maxY) - 1
+        for (i, got) in whole.enumerated() {
+            let x = Int(rect.minX) + i % rw, yUp = top - i / rw
+            let want = reference(x, yUp)
+            let err = (0..<4).map { abs(Double(got[$0]) - want[$0]) }.max() ?? 0
+            #expect(err <= tol, "\(out.node.label) at (\(x), \(yUp)): got \(got), want \(want)")
+        }
+    }
+
+    @Test func warpNodeSamplesWhereItsMapSays() throws {
+        let out = CIImage(node: WarpNode(input: input.node, map: ShiftMap(), extent: input.extent))
+        try check(out, input.extent) { x, y in
+            Double(x) + 0.5 > 8 ? .zero : bilinear(Double(x) + 0.5 - 1.25, Double(y) + 0.5 + 0.5)
+        }
+        #expect(out.node.inputRect(0, for: PixelRect(x: 2, y: 1, width: 3, height: 2)).contains(PixelRect(x: 0, y: 1, width: 4, height: 3)))
+    }
+
+    @Test func neighbourhoodNodeReadsItsReach() throws {
+        let out = CIImage(node: NeighbourhoodNode(input: input.node, operation: SkewDifference()))
+        #expect(out.node.halo == 2)
+        #expect(out.node.inputRect(0, for: PixelRect(x: 4, y: 2, width: 3, height: 2)) == PixelRect(x: 2, y: 2, width: 6, height: 3))
+        try check(out, input.extent) { x, y in pixel(x - 2, y) - 0.5 * pixel(x + 1, y) + pixel(x, y + 1) }
+    }
+
+    @Test func foldNodeReadsTheFoldedPoint() throws {
+        let out = CIImage(node: FoldNode(input: input.node, map: MirrorFold().placed(at: SIMD2(4, 3), angle: 0), extent: .infinite))
+        try check(out, CGRect(x: -3, y: 0, width: 14, height: 7)) { x, y in
+            bilinear(4 + abs(Double(x) + 0.5 - 4), Double(y) + 0.5)
+        }
+    }
+
+    @Test func resamplingNodeWeighsItsKernel() throws {
+        let out = CIImage(node: ResamplingNode(input: input.node, kernel: BoxKernel(), scaleX: 0.5, scaleY: 0.5))
+        #expect(out.extent == CGRect(x: 0, y: 0, width: 5.5, height: 3.5))
+        try check(out, CGRect(x: 0, y: 0, width: 5, height: 3)) { x, y in
+            (pixel(2 * x, 2 * y) + pixel(2 * x + 1, 2 * y) + pixel(2 * x, 2 * y + 1) + pixel(2 * x + 1, 2 * y + 1)) / 4
+        }
+    }
+}
