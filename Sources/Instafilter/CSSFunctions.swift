@@ -6,13 +6,21 @@ import Foundation
 /// Amounts follow CSS: 1 is 100%; `hueRotate` is in degrees. Negative amounts are invalid
 /// in CSS and are treated as 0; grayscale, sepia, invert and opacity clamp above 1.
 public enum CSSFilterFunction: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// `grayscale(amount)`: mixes towards grey by the W3C luminance matrix (1: fully grey).
     case grayscale(Double)
+    /// `sepia(amount)`: mixes towards the W3C sepia matrix (1: fully sepia).
     case sepia(Double)
+    /// `saturate(amount)`: scales saturation (0: grey, 1: unchanged, above 1: more vivid).
     case saturate(Double)
+    /// `hue-rotate(angle)`: rotates hues by `degrees` with the W3C matrix.
     case hueRotate(degrees: Double)
+    /// `invert(amount)`: mixes towards the inverted colour (1: fully inverted).
     case invert(Double)
+    /// `opacity(amount)`: multiplies alpha (0: transparent, 1: unchanged).
     case opacity(Double)
+    /// `brightness(amount)`: multiplies the colour (0: black, 1: unchanged).
     case brightness(Double)
+    /// `contrast(amount)`: scales the colour about 0.5 (0: grey, 1: unchanged).
     case contrast(Double)
 
     /// The CSS spelling, e.g. `contrast(1.1)` or `hue-rotate(-20deg)`.
@@ -130,8 +138,12 @@ public enum CSSFilterFunction: Sendable, Equatable, Hashable, CustomStringConver
 /// An affine colour map: `rows[i] = (r, g, b, offset)` for output channel i; alpha is
 /// multiplied by `alphaScale`.
 public struct CSSAffine: Sendable, Equatable {
+    /// Three rows, one per output channel (red, green, blue): the red, green and blue weights
+    /// and an offset.
     public var rows: [[Double]]
+    /// What alpha is multiplied by.
     public var alphaScale: Double = 1
+    /// A map from its three rows and its alpha scale.
     public init(rows: [[Double]], alphaScale: Double = 1) { self.rows = rows; self.alphaScale = alphaScale }
     static func diagonal(scale s: Double, offset o: Double) -> CSSAffine {
         CSSAffine(rows: [[s, 0, 0, o], [0, s, 0, o], [0, 0, s, o]])

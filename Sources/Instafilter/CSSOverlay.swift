@@ -6,9 +6,39 @@ import Foundation
 /// `blendFunction`). `ciFilterName` names Core Image's filter with the same formula, which
 /// blends in the linear working space instead.
 public enum CSSBlendMode: String, Sendable, CaseIterable, Codable {
-    case normal, multiply, screen, overlay, darken, lighten
-    case colorDodge = "color-dodge", colorBurn = "color-burn", hardLight = "hard-light", softLight = "soft-light"
-    case difference, exclusion, hue, saturation, color, luminosity
+    /// The source colour alone (plain source-over compositing).
+    case normal
+    /// The product of the colours: darkens, white is neutral.
+    case multiply
+    /// The inverse of the product of the inverses: lightens, black is neutral.
+    case screen
+    /// Multiply or screen depending on the backdrop: contrast, keeping the backdrop's
+    /// highlights and shadows.
+    case overlay
+    /// The darker of the two colours, per channel.
+    case darken
+    /// The lighter of the two colours, per channel.
+    case lighten
+    /// Brightens the backdrop to reflect the source (`color-dodge`).
+    case colorDodge = "color-dodge"
+    /// Darkens the backdrop to reflect the source (`color-burn`).
+    case colorBurn = "color-burn"
+    /// Multiply or screen depending on the source: overlay with the layers swapped (`hard-light`).
+    case hardLight = "hard-light"
+    /// A gentler hard light: darkens or lightens depending on the source (`soft-light`).
+    case softLight = "soft-light"
+    /// The absolute difference of the colours, per channel.
+    case difference
+    /// Like difference, with lower contrast.
+    case exclusion
+    /// The source's hue with the backdrop's saturation and luminosity.
+    case hue
+    /// The source's saturation with the backdrop's hue and luminosity.
+    case saturation
+    /// The source's hue and saturation with the backdrop's luminosity.
+    case color
+    /// The source's luminosity with the backdrop's hue and saturation.
+    case luminosity
 
     /// Core Image's blend kernel for this mode (`CIBlendKernel.overlay`, ...; `sourceOver`,
     /// whose blend function is W3C's normal, for `.normal`). The looks blend sRGB-encoded
@@ -59,17 +89,24 @@ public enum CSSBlendMode: String, Sendable, CaseIterable, Codable {
 
 /// A CSS colour: 8-bit-scale sRGB channels (0...255) and alpha (0...1), as in `rgba()`.
 public struct CSSColor: Sendable, Equatable, Hashable, Codable {
+    /// The sRGB channels, 0...255, and alpha, 0...1.
     public var red: Double, green: Double, blue: Double, alpha: Double
+    /// A colour as `rgba(red, green, blue, alpha)` writes it; alpha defaults to 1.
     public init(_ red: Double, _ green: Double, _ blue: Double, _ alpha: Double = 1) {
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
     }
+    /// Transparent black (CSS `transparent`).
     public static let transparent = CSSColor(0, 0, 0, 0)
 }
 
 /// A colour stop; `position` is a fraction of the gradient line (nil: placed by CSS's rules).
 public struct CSSColorStop: Sendable, Equatable, Hashable {
+    /// The stop's colour.
     public var color: CSSColor
+    /// Where the stop sits, as a fraction of the gradient line (it may lie outside 0...1);
+    /// nil to let CSS place it.
     public var position: Double?
+    /// A stop of `color` at `position` (nil: placed by CSS's rules).
     public init(_ color: CSSColor, _ position: Double? = nil) { self.color = color; self.position = position }
 }
 
@@ -86,18 +123,33 @@ public enum CSSFill: Sendable, Equatable, Hashable {
 
 /// A point in fractions of the box (CSS percentages / 100), from the top left.
 public struct CSSPosition: Sendable, Equatable, Hashable {
+    /// The fractions of the box's width (from the left) and height (from the top).
     public var x: Double, y: Double
+    /// The point at fractions `x` and `y` of the box, from the top left.
     public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
 }
 
 /// Sides a linear gradient can run to.
-public enum CSSSide: String, Sendable, Equatable, Hashable { case right, left, bottom, top }
+public enum CSSSide: String, Sendable, Equatable, Hashable {
+    /// The right edge (`to right`).
+    case right
+    /// The left edge (`to left`).
+    case left
+    /// The bottom edge (`to bottom`).
+    case bottom
+    /// The top edge (`to top`).
+    case top
+}
 
 /// A pseudo-element overlay: a fill, blended onto the image with `blendMode`, at `opacity`.
 public struct CSSOverlay: Sendable, Equatable, Hashable {
+    /// What the overlay box is filled with.
     public var fill: CSSFill
+    /// How the fill is blended onto the image.
     public var blendMode: CSSBlendMode
+    /// The overlay's opacity, 0...1.
     public var opacity: Double
+    /// An overlay of `fill`, blended with `blend` at `opacity`.
     public init(_ fill: CSSFill, blend: CSSBlendMode, opacity: Double = 1) {
         self.fill = fill; self.blendMode = blend; self.opacity = opacity
     }

@@ -165,54 +165,132 @@ extension CSSLookDefinition {
 }
 
 /// 1977 (CSSgram `._1977`), reproduced from its CSS.
-public final class Insta1977: CSSLook, @unchecked Sendable { public init() { super.init(._1977) } }
+public final class Insta1977: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `._1977` definition.
+    public init() { super.init(._1977) }
+}
 /// Aden (CSSgram `.aden`), reproduced from its CSS.
-public final class InstaAden: CSSLook, @unchecked Sendable { public init() { super.init(.aden) } }
+public final class InstaAden: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.aden` definition.
+    public init() { super.init(.aden) }
+}
 /// Brannan (CSSgram `.brannan`), reproduced from its CSS.
-public final class InstaBrannan: CSSLook, @unchecked Sendable { public init() { super.init(.brannan) } }
+public final class InstaBrannan: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.brannan` definition.
+    public init() { super.init(.brannan) }
+}
 /// Brooklyn (CSSgram `.brooklyn`), reproduced from its CSS.
-public final class InstaBrooklyn: CSSLook, @unchecked Sendable { public init() { super.init(.brooklyn) } }
+public final class InstaBrooklyn: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.brooklyn` definition.
+    public init() { super.init(.brooklyn) }
+}
 /// Clarendon (CSSgram `.clarendon`), reproduced from its CSS.
-public final class InstaClarendon: CSSLook, @unchecked Sendable { public init() { super.init(.clarendon) } }
+public final class InstaClarendon: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.clarendon` definition.
+    public init() { super.init(.clarendon) }
+}
 /// Earlybird (CSSgram `.earlybird`), reproduced from its CSS.
-public final class InstaEarlybird: CSSLook, @unchecked Sendable { public init() { super.init(.earlybird) } }
+public final class InstaEarlybird: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.earlybird` definition.
+    public init() { super.init(.earlybird) }
+}
 /// Gingham (CSSgram `.gingham`), reproduced from its CSS.
-public final class InstaGingham: CSSLook, @unchecked Sendable { public init() { super.init(.gingham) } }
+public final class InstaGingham: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.gingham` definition.
+    public init() { super.init(.gingham) }
+}
 /// Hudson (CSSgram `.hudson`), reproduced from its CSS.
-public final class InstaHudson: CSSLook, @unchecked Sendable { public init() { super.init(.hudson) } }
+public final class InstaHudson: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.hudson` definition.
+    public init() { super.init(.hudson) }
+}
 /// Inkwell (CSSgram `.inkwell`), reproduced from its CSS.
-public final class InstaInkwell: CSSLook, @unchecked Sendable { public init() { super.init(.inkwell) } }
+public final class InstaInkwell: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.inkwell` definition.
+    public init() { super.init(.inkwell) }
+}
 /// Kelvin (CSSgram `.kelvin`), reproduced from its CSS.
-public final class InstaKelvin: CSSLook, @unchecked Sendable { public init() { super.init(.kelvin) } }
+public final class InstaKelvin: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.kelvin` definition.
+    public init() { super.init(.kelvin) }
+}
 /// Lark (CSSgram `.lark`), reproduced from its CSS.
-public final class InstaLark: CSSLook, @unchecked Sendable { public init() { super.init(.lark) } }
+public final class InstaLark: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.lark` definition.
+    public init() { super.init(.lark) }
+}
 /// Lo-Fi (CSSgram `.lofi`), reproduced from its CSS.
-public final class InstaLoFi: CSSLook, @unchecked Sendable { public init() { super.init(.lofi) } }
+public final class InstaLoFi: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.lofi` definition.
+    public init() { super.init(.lofi) }
+}
 /// Maven (CSSgram `.maven`), reproduced from its CSS.
-public final class InstaMaven: CSSLook, @unchecked Sendable { public init() { super.init(.maven) } }
+public final class InstaMaven: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.maven` definition.
+    public init() { super.init(.maven) }
+}
 /// Mayfair (CSSgram `.mayfair`), reproduced from its CSS.
-public final class InstaMayfair: CSSLook, @unchecked Sendable { public init() { super.init(.mayfair) } }
+public final class InstaMayfair: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.mayfair` definition.
+    public init() { super.init(.mayfair) }
+}
 /// Moon (CSSgram `.moon`), reproduced from its CSS.
-public final class InstaMoon: CSSLook, @unchecked Sendable { public init() { super.init(.moon) } }
+public final class InstaMoon: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.moon` definition.
+    public init() { super.init(.moon) }
+}
 /// Nashville (CSSgram `.nashville`), reproduced from its CSS.
-public final class InstaNashville: CSSLook, @unchecked Sendable { public init() { super.init(.nashville) } }
+public final class InstaNashville: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.nashville` definition.
+    public init() { super.init(.nashville) }
+}
 /// Perpetua (CSSgram `.perpetua`), reproduced from its CSS.
-public final class InstaPerpetua: CSSLook, @unchecked Sendable { public init() { super.init(.perpetua) } }
+public final class InstaPerpetua: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.perpetua` definition.
+    public init() { super.init(.perpetua) }
+}
 /// Reyes (CSSgram `.reyes`), reproduced from its CSS.
-public final class InstaReyes: CSSLook, @unchecked Sendable { public init() { super.init(.reyes) } }
+public final class InstaReyes: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.reyes` definition.
+    public init() { super.init(.reyes) }
+}
 /// Rise (CSSgram `.rise`), reproduced from its CSS.
-public final class InstaRise: CSSLook, @unchecked Sendable { public init() { super.init(.rise) } }
+public final class InstaRise: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.rise` definition.
+    public init() { super.init(.rise) }
+}
 /// Slumber (CSSgram `.slumber`), reproduced from its CSS.
-public final class InstaSlumber: CSSLook, @unchecked Sendable { public init() { super.init(.slumber) } }
+public final class InstaSlumber: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.slumber` definition.
+    public init() { super.init(.slumber) }
+}
 /// Stinson (CSSgram `.stinson`), reproduced from its CSS.
-public final class InstaStinson: CSSLook, @unchecked Sendable { public init() { super.init(.stinson) } }
+public final class InstaStinson: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.stinson` definition.
+    public init() { super.init(.stinson) }
+}
 /// Toaster (CSSgram `.toaster`), reproduced from its CSS.
-public final class InstaToaster: CSSLook, @unchecked Sendable { public init() { super.init(.toaster) } }
+public final class InstaToaster: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.toaster` definition.
+    public init() { super.init(.toaster) }
+}
 /// Valencia (CSSgram `.valencia`), reproduced from its CSS.
-public final class InstaValencia: CSSLook, @unchecked Sendable { public init() { super.init(.valencia) } }
+public final class InstaValencia: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.valencia` definition.
+    public init() { super.init(.valencia) }
+}
 /// Walden (CSSgram `.walden`), reproduced from its CSS.
-public final class InstaWalden: CSSLook, @unchecked Sendable { public init() { super.init(.walden) } }
+public final class InstaWalden: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.walden` definition.
+    public init() { super.init(.walden) }
+}
 /// Willow (CSSgram `.willow`), reproduced from its CSS.
-public final class InstaWillow: CSSLook, @unchecked Sendable { public init() { super.init(.willow) } }
+public final class InstaWillow: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.willow` definition.
+    public init() { super.init(.willow) }
+}
 /// X-Pro II (CSSgram `.xpro2`), reproduced from its CSS.
-public final class InstaXPro2: CSSLook, @unchecked Sendable { public init() { super.init(.xpro2) } }
+public final class InstaXPro2: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the CSSgram `.xpro2` definition.
+    public init() { super.init(.xpro2) }
+}

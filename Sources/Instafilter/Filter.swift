@@ -23,6 +23,7 @@ open class BaseFilter: Filter, @unchecked Sendable, CustomStringConvertible {
     private let lock = NSLock()
     private var storedIntensity: Double = 1
 
+    /// A look called `name` (its recipe name), at full intensity.
     public init(name: String) { self.name = name }
 
     /// How much of the look to apply: 0 is the original, 1 the full look.
@@ -78,6 +79,7 @@ open class BaseFilter: Filter, @unchecked Sendable, CustomStringConvertible {
     /// filter's parameters.
     public var ciFilter: CIFilter { InstafilterCIFilter(self) }
 
+    /// The class, name, intensity and parameters, for logs.
     public var description: String {
         let p = parameters.sorted { $0.key < $1.key }.map { "\($0.key): \(fmt($0.value))" }
         return "\(type(of: self))(\(name), intensity: \(fmt(intensity))\(p.isEmpty ? "" : ", " + p.joined(separator: ", ")))"

@@ -10,12 +10,15 @@ import Foundation
 public final class FilterChain: Filter, Codable, @unchecked Sendable, CustomStringConvertible {
     private let lock = NSLock()
     private var steps: [BaseFilter]
+    /// The chain's recipe name, `chain`.
     public let name = "chain"
 
+    /// A chain of `filters`, applied first to last.
     public init(_ filters: [BaseFilter] = []) { steps = filters }
 
     /// An immutable copy of the chain's steps and their parameters at one moment.
     public struct Snapshot: Sendable {
+        /// The steps, copied when the snapshot was taken.
         public let filters: [BaseFilter]
         /// Applies every step in order; the result is cropped to the input's extent.
         public func apply(to image: CIImage) -> CIImage {
@@ -28,10 +31,14 @@ public final class FilterChain: Filter, Codable, @unchecked Sendable, CustomStri
 
     // MARK: Editing
 
+    /// The number of steps.
     public var count: Int { locked { steps.count } }
+    /// The steps, first to last (the filters themselves, not copies).
     public var filters: [BaseFilter] { locked { steps } }
+    /// The step at `index` (which must be in range).
     public subscript(index: Int) -> BaseFilter { locked { steps[index] } }
 
+    /// Adds `filter` as the last step.
     public func append(_ filter: BaseFilter) { locked { steps.append(filter) } }
     /// Inserts at `index` (clamped to 0...count).
     public func insert(_ filter: BaseFilter, at index: Int) {
@@ -60,6 +67,7 @@ public final class FilterChain: Filter, Codable, @unchecked Sendable, CustomStri
             return old
         }
     }
+    /// Removes every step.
     public func removeAll() { locked { steps.removeAll() } }
 
     /// The steps as they are now, copied so later edits do not reach a render in progress.
@@ -71,6 +79,7 @@ public final class FilterChain: Filter, Codable, @unchecked Sendable, CustomStri
     /// Applies a snapshot of the chain.
     public func apply(to image: CIImage) -> CIImage { snapshot.apply(to: image) }
 
+    /// The steps, first to last, for logs.
     public var description: String { "FilterChain(" + filters.map(\.description).joined(separator: " -> ") + ")" }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -82,6 +91,8 @@ public final class FilterChain: Filter, Codable, @unchecked Sendable, CustomStri
 
     private enum CodingKeys: String, CodingKey { case version, steps }
 
+    /// Reads a recipe (`{"version": 1, "steps": [...]}`); throws `RecipeError` for an unknown
+    /// version, look, filter or parameter.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let version = try c.decodeIfPresent(Int.self, forKey: .version) ?? 1
@@ -92,6 +103,8 @@ public final class FilterChain: Filter, Codable, @unchecked Sendable, CustomStri
         steps = made
     }
 
+    /// Writes the chain as a version 1 recipe; throws `RecipeError.unencodable` for a step a
+    /// recipe cannot hold.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(1, forKey: .version)

@@ -12,6 +12,7 @@ public final class InstaGrain: BaseFilter, @unchecked Sendable {
     private var scale: Double = 1.5
     private var storedSeed: UInt32 = 0
 
+    /// Grain with the defaults: amount 0.35, scale 1.5 pixels, seed 0.
     public init() { super.init(name: "grain") }
 
     /// Grain strength, 0...1 (1: +-0.2 in encoded midtones).
@@ -30,9 +31,12 @@ public final class InstaGrain: BaseFilter, @unchecked Sendable {
         set { withParameterLock { storedSeed = newValue } }
     }
 
+    /// `grainAmount`, `grainScale` and `seed`, for recipes.
     override public var parameters: [String: Double] {
         withParameterLock { ["grainAmount": amount, "grainScale": scale, "seed": Double(storedSeed)] }
     }
+    /// Sets `grainAmount`, `grainScale` or `seed` (0 to 2^32 - 1); throws
+    /// `RecipeError` for another name or a seed out of range.
     override public func setParameter(_ key: String, to value: Double) throws(RecipeError) {
         switch key {
         case "grainAmount": grainAmount = value
@@ -69,6 +73,7 @@ public final class InstaGrain: BaseFilter, @unchecked Sendable {
         return k.apply(extent: rect, arguments: []) ?? CIImage(color: .gray).cropped(to: rect)
     }
 
+    /// The image with grain scaled by `intensity`.
     override public func look(for image: CIImage, intensity: Double) -> CIImage {
         let (a, s, sd) = withParameterLock { (amount, scale, storedSeed) }
         let strength = Float(a * intensity * 0.2 * 2)   // noise - 0.5 spans +-0.5
@@ -103,6 +108,7 @@ public final class InstaGrain: BaseFilter, @unchecked Sendable {
         return out
     }
 
+    /// An independent copy with the same amount, scale, seed and intensity.
     override public func copy() -> BaseFilter {
         let c = InstaGrain()
         c.intensity = intensity

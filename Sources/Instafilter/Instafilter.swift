@@ -36,9 +36,8 @@ import Cyanotype
 ///   Instagram's filters; the film looks add grain.
 ///
 /// ## Not supported yet
-/// HEIF export (Cyanotype has no HEIF encoder), embedding ICC profiles or keeping EXIF
-/// metadata on export (Cyanotype's encoder writes neither; exports are sRGB, metadata
-/// stripped), SVG filters (`blur()`, `drop-shadow()` and `url()` are refused by the CSS
+/// HEIF export where libheif has no HEVC encoder, embedding ICC profiles or keeping EXIF
+/// metadata on export (exports are sRGB, metadata stripped), SVG filters (`blur()`, `drop-shadow()` and `url()` are refused by the CSS
 /// parser).
 public enum Instafilter {
     /// Every look name a recipe accepts (`FilterRegistry.names`).

@@ -5,16 +5,26 @@ import Foundation
 /// image, then CSS filter functions, all on sRGB-encoded values.
 public struct CSSLookDefinition: Sendable, Equatable {
     /// Where a look comes from.
-    public enum Origin: String, Sendable { case cssgram, instafilter }
+    public enum Origin: String, Sendable {
+        /// Reproduced from CSSgram's CSS.
+        case cssgram
+        /// Our own interpretation.
+        case instafilter
+    }
     /// Recipe name ("clarendon", "1977", "lofi").
     public let name: String
+    /// The name shown to people ("Clarendon", "X-Pro II").
     public let displayName: String
     /// `.cssgram`: reproduced from CSSgram's CSS; `.instafilter`: our own interpretation.
     public let origin: Origin
+    /// The `::before` overlay, blended first; nil when the look has none.
     public let before: CSSOverlay?
+    /// The `::after` overlay, blended second; nil when the look has none.
     public let after: CSSOverlay?
+    /// The CSS filter functions applied after the overlays, in order.
     public let filters: [CSSFilterFunction]
 
+    /// A look from its parts: names, origin, overlays and filter functions.
     public init(name: String, displayName: String, origin: Origin, before: CSSOverlay?, after: CSSOverlay?, filters: [CSSFilterFunction]) {
         self.name = name; self.displayName = displayName; self.origin = origin
         self.before = before; self.after = after; self.filters = filters
@@ -31,9 +41,11 @@ public struct CSSLookDefinition: Sendable, Equatable {
 /// Overlays assume an opaque image, as CSSgram does; for translucent pixels the colour is
 /// processed the same way and alpha is kept (times any `opacity()` function).
 open class CSSLook: BaseFilter, @unchecked Sendable {
+    /// The CSS the look renders.
     public let definition: CSSLookDefinition
     let program: CSSProgram
 
+    /// A look rendering `definition`, at full intensity.
     public init(_ definition: CSSLookDefinition) {
         self.definition = definition
         program = CSSProgram(name: definition.name, overlays: [definition.before, definition.after].compactMap { $0 },
@@ -41,9 +53,11 @@ open class CSSLook: BaseFilter, @unchecked Sendable {
         super.init(name: definition.name)
     }
 
+    /// The look at `intensity`, mixed with the original inside the same fused kernel.
     override open func look(for image: CIImage, intensity: Double) -> CIImage {
         program.apply(to: image, intensity: Float(intensity))
     }
+    /// The look at full intensity.
     override open func fullLook(for image: CIImage) -> CIImage { look(for: image, intensity: 1) }
 }
 
@@ -97,17 +111,30 @@ extension CSSLookDefinition {
 }
 
 /// Juno: our own interpretation (see `CSSLookDefinition.juno`).
-public final class InstaJuno: CSSLook, @unchecked Sendable { public init() { super.init(.juno) } }
+public final class InstaJuno: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the `.juno` definition.
+    public init() { super.init(.juno) }
+}
 /// Ludwig: our own interpretation.
-public final class InstaLudwig: CSSLook, @unchecked Sendable { public init() { super.init(.ludwig) } }
+public final class InstaLudwig: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the `.ludwig` definition.
+    public init() { super.init(.ludwig) }
+}
 /// Crema: our own interpretation.
-public final class InstaCrema: CSSLook, @unchecked Sendable { public init() { super.init(.crema) } }
+public final class InstaCrema: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the `.crema` definition.
+    public init() { super.init(.crema) }
+}
 /// Sierra: our own interpretation.
-public final class InstaSierra: CSSLook, @unchecked Sendable { public init() { super.init(.sierra) } }
+public final class InstaSierra: CSSLook, @unchecked Sendable {
+    /// The look at full intensity, with the `.sierra` definition.
+    public init() { super.init(.sierra) }
+}
 
 /// A CSS look followed by film grain (scaled by the look's intensity).
 open class FilmLook: CSSLook, @unchecked Sendable {
     let grain: InstaGrain
+    /// A look rendering `definition`, then grain of `grainAmount` and `grainScale`.
     public init(_ definition: CSSLookDefinition, grainAmount: Double, grainScale: Double) {
         grain = InstaGrain()
         grain.grainAmount = grainAmount
@@ -116,18 +143,26 @@ open class FilmLook: CSSLook, @unchecked Sendable {
     }
     /// The grain's seed (deterministic per seed).
     override open var parameters: [String: Double] { ["seed": grain.parameters["seed"] ?? 0] }
+    /// Sets the grain's `seed`; throws `RecipeError.unknownParameter` for any other name.
     override open func setParameter(_ key: String, to value: Double) throws(RecipeError) {
         guard key == "seed" else { throw .unknownParameter(filter: name, key: key, valid: ["intensity", "seed"]) }
         try grain.setParameter(key, to: value)
     }
+    /// The CSS look at `intensity`, then grain scaled by `intensity`.
     override open func look(for image: CIImage, intensity: Double) -> CIImage {
         grain.look(for: super.look(for: image, intensity: intensity), intensity: intensity)
     }
 }
 /// Portra: our own film look (warm colour negative, fine grain).
-public final class InstaPortra: FilmLook, @unchecked Sendable { public init() { super.init(.portra, grainAmount: 0.25, grainScale: 1.2) } }
+public final class InstaPortra: FilmLook, @unchecked Sendable {
+    /// The look at full intensity, with the `.portra` definition.
+    public init() { super.init(.portra, grainAmount: 0.25, grainScale: 1.2) }
+}
 /// Tri-X: our own film look (contrasty black and white, pronounced grain).
-public final class InstaTriX: FilmLook, @unchecked Sendable { public init() { super.init(.trix, grainAmount: 0.5, grainScale: 1.6) } }
+public final class InstaTriX: FilmLook, @unchecked Sendable {
+    /// The look at full intensity, with the `.trix` definition.
+    public init() { super.init(.trix, grainAmount: 0.5, grainScale: 1.6) }
+}
 
 // MARK: Reusable CSS pieces
 
@@ -137,6 +172,7 @@ public final class CSSFilterList: BaseFilter, @unchecked Sendable {
     private var storedFunctions: [CSSFilterFunction]
     private var program: CSSProgram
 
+    /// A filter applying `functions` in order.
     public init(_ functions: [CSSFilterFunction]) {
         storedFunctions = functions
         program = CSSProgram(name: "css", overlays: [], functions: functions)
@@ -146,6 +182,7 @@ public final class CSSFilterList: BaseFilter, @unchecked Sendable {
     public convenience init(css: String) throws(RecipeError) {
         self.init(try CSSFilterFunction.parseList(css))
     }
+    /// The CSS filter functions, in order; setting them rebuilds the fused kernel.
     public var functions: [CSSFilterFunction] {
         get { withParameterLock { storedFunctions } }
         set {
@@ -155,10 +192,12 @@ public final class CSSFilterList: BaseFilter, @unchecked Sendable {
     }
     /// The CSS spelling of `functions`.
     public var css: String { functions.map(\.description).joined(separator: " ") }
+    /// The functions at `intensity`, mixed with the original inside the fused kernel.
     override public func look(for image: CIImage, intensity: Double) -> CIImage {
         let p = withParameterLock { program }
         return p.apply(to: image, intensity: Float(intensity))
     }
+    /// An independent copy with the same functions and intensity.
     override public func copy() -> BaseFilter {
         let c = CSSFilterList(functions)
         c.intensity = intensity
@@ -169,16 +208,20 @@ public final class CSSFilterList: BaseFilter, @unchecked Sendable {
 /// One CSS overlay (colour or gradient fill, blend mode, opacity) blended onto the image in
 /// sRGB-encoded values, as `mix-blend-mode` does in browsers.
 public final class CSSOverlayFilter: BaseFilter, @unchecked Sendable {
+    /// The overlay this filter blends.
     public let overlay: CSSOverlay
     private let program: CSSProgram
+    /// A filter blending `overlay` onto the image.
     public init(_ overlay: CSSOverlay) {
         self.overlay = overlay
         program = CSSProgram(name: "overlay", overlays: [overlay], functions: [])
         super.init(name: "overlay")
     }
+    /// The overlay at `intensity`, mixed with the original inside the fused kernel.
     override public func look(for image: CIImage, intensity: Double) -> CIImage {
         program.apply(to: image, intensity: Float(intensity))
     }
+    /// An independent copy with the same overlay and intensity.
     override public func copy() -> BaseFilter {
         let c = CSSOverlayFilter(overlay)
         c.intensity = intensity

@@ -3,15 +3,24 @@ import Foundation
 
 /// Why a recipe (or a parameter change) was refused.
 public enum RecipeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A look name that is not registered; `known` lists those that are.
     case unknownLook(String, known: [String])
+    /// A parameter the look does not have; `valid` lists those it has.
     case unknownParameter(filter: String, key: String, valid: [String])
+    /// A Core Image step naming a filter that does not exist.
     case unknownCoreImageFilter(String)
+    /// A Core Image step setting an input the filter does not have (or its image).
     case unknownCoreImageKey(filter: String, key: String, valid: [String])
+    /// A parameter value out of range or of the wrong kind; `reason` says why.
     case invalidValue(filter: String, key: String, reason: String)
+    /// A CSS filter list that does not parse.
     case invalidCSS(String, reason: String)
+    /// JSON that is not a recipe (or a recipe version this library does not read).
     case malformed(String)
+    /// An input a recipe cannot hold (only numbers, vectors and colours can).
     case unencodable(filter: String, key: String)
 
+    /// What was refused and what is accepted, in words a user can act on.
     public var description: String {
         switch self {
         case let .unknownLook(n, known):
@@ -69,6 +78,7 @@ public enum FilterRegistry {
 /// Any built-in (or registered) Core Image filter as a chain step, by name and input keys.
 /// Only numbers, vectors and colours can be parameters (images cannot be in a recipe).
 public final class CoreImageStep: BaseFilter, @unchecked Sendable {
+    /// The Core Image filter's name (`CISepiaTone`).
     public let filterName: String
     private let values: [String: RecipeValue]
 
@@ -87,12 +97,14 @@ public final class CoreImageStep: BaseFilter, @unchecked Sendable {
     /// The step's inputs as set.
     public var inputValues: [String: RecipeValue] { values }
 
+    /// The Core Image filter's output over `image`, with the step's inputs set.
     override public func fullLook(for image: CIImage) -> CIImage {
         guard let f = CIFilter(name: filterName) else { return image }
         for (k, v) in values { f.setValue(v.objectValue, forKey: k) }
         f.setValue(image, forKey: kCIInputImageKey)
         return f.outputImage ?? image
     }
+    /// An independent copy with the same inputs and intensity.
     override public func copy() -> BaseFilter {
         // The name and keys were checked at creation, so this cannot fail.
         let c = (try? CoreImageStep(filterName: filterName, parameters: values)) ?? BaseFilter(name: filterName)
@@ -104,8 +116,11 @@ public final class CoreImageStep: BaseFilter, @unchecked Sendable {
 /// A parameter value in a recipe: a number, a vector (`[x, y, ...]`) or a colour
 /// (`{"red": r, "green": g, "blue": b, "alpha": a}`, sRGB 0...1).
 public enum RecipeValue: Sendable, Equatable, Codable {
+    /// A number.
     case number(Double)
+    /// A vector, `[x, y, ...]`.
     case vector([Double])
+    /// A colour: sRGB components and alpha, 0...1.
     case color(red: Double, green: Double, blue: Double, alpha: Double)
 
     var objectValue: Any {
@@ -126,6 +141,8 @@ public enum RecipeValue: Sendable, Equatable, Codable {
 
     private struct ColorBox: Codable { var red, green, blue: Double; var alpha: Double? }
 
+    /// Reads a number, an array of numbers or a `{red, green, blue, alpha}` object (alpha
+    /// optional); throws `RecipeError.malformed` otherwise.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if let d = try? c.decode(Double.self) { self = .number(d); return }
@@ -133,6 +150,7 @@ public enum RecipeValue: Sendable, Equatable, Codable {
         if let b = try? c.decode(ColorBox.self) { self = .color(red: b.red, green: b.green, blue: b.blue, alpha: b.alpha ?? 1); return }
         throw RecipeError.malformed("a parameter value must be a number, an array of numbers or {red, green, blue, alpha}")
     }
+    /// Writes the value in the form `init(from:)` reads.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {

@@ -16,6 +16,7 @@ public enum ExportFormat: Sendable, Equatable {
     /// AVIF (AV1), quality 0...1, where libheif has an AV1 encoder.
     case avif(quality: Double)
 
+    /// The usual file extension for the format (`jpg`, `png`, `webp`, `heic`, `avif`).
     public var fileExtension: String {
         switch self {
         case .jpeg: return "jpg"
@@ -29,11 +30,16 @@ public enum ExportFormat: Sendable, Equatable {
 
 /// Why an export failed.
 public enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The image has no pixels.
     case emptyImage
+    /// The image is infinite: crop it before exporting.
     case infiniteImage
+    /// A `maxSize` below 1 pixel.
     case invalidMaxSize(Int)
+    /// Encoding or writing the file failed.
     case io(ImageIOError)
 
+    /// What went wrong, in words a user can act on.
     public var description: String {
         switch self {
         case .emptyImage: return "nothing to export: the image is empty"
@@ -52,6 +58,7 @@ public final class Renderer: Sendable {
     /// The context every render and export goes through.
     public let context: CIContext
 
+    /// A renderer over `context` (default: a new context with the default options).
     public init(context: CIContext = CIContext()) { self.context = context }
 
     // MARK: Lazy renders

@@ -1,5 +1,6 @@
 // A verbatim copy of ../shared/spec/cssgram_presets.json (CSSgram 0.1.12, MIT), so the
 // reference below reads the published data, not the library's Swift transcription of it.
+// swift-format-ignore-file
 let cssgramPresetsJSON = #"""
 {
  "source": {

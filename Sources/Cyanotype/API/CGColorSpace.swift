@@ -4,11 +4,28 @@ internal import CyanotypeCodecs
 /// Covers the named spaces Core Image users pass to contexts and renders; ICC profiles from
 /// files are converted at the codec boundary.
 public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConvertible {
-    public enum Transfer: Sendable, Hashable { case sRGB, linear, gamma(Float) }
-    public enum Model: Sendable { case rgb, monochrome }
+    /// How encoded values relate to linear light: the sRGB curve, none (linear), or a pure power.
+    public enum Transfer: Sendable, Hashable {
+        /// The sRGB curve (IEC 61966-2-1): a short linear toe, then a 2.4 power.
+        case sRGB
+        /// No curve: stored values are linear light.
+        case linear
+        /// A pure power: linear = stored^gamma (mirrored for negative values).
+        case gamma(Float)
+    }
+    /// The kind of colour a space describes: three RGB components or one grey one.
+    public enum Model: Sendable {
+        /// Red, green and blue components.
+        case rgb
+        /// One grey component.
+        case monochrome
+    }
 
+    /// The space's Core Image name (`CGColorSpace.sRGB`, ...).
     public let name: CFString?
+    /// The transfer function between stored values and linear light.
     public let transfer: Transfer
+    /// Whether the space is RGB or grey.
     public let model: Model
     /// Whether values outside 0...1 survive (the "extended" spaces).
     public let isExtended: Bool
@@ -29,14 +46,23 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
 
     /// Core Image's names for the spaces (`CGColorSpace.sRGB`, ...).
     public static let sRGB: CFString = "kCGColorSpaceSRGB"
+    /// sRGB whose components may go below 0 and above 1.
     public static let extendedSRGB: CFString = "kCGColorSpaceExtendedSRGB"
+    /// sRGB's primaries with a linear transfer (no curve).
     public static let linearSRGB: CFString = "kCGColorSpaceLinearSRGB"
+    /// Linear sRGB whose components may leave 0...1: the default working space.
     public static let extendedLinearSRGB: CFString = "kCGColorSpaceExtendedLinearSRGB"
+    /// Display P3: the DCI-P3 primaries, the D65 white point and the sRGB curve.
     public static let displayP3: CFString = "kCGColorSpaceDisplayP3"
+    /// Display P3 whose components may go below 0 and above 1.
     public static let extendedDisplayP3: CFString = "kCGColorSpaceExtendedDisplayP3"
+    /// Display P3's primaries with a linear transfer.
     public static let linearDisplayP3: CFString = "kCGColorSpaceLinearDisplayP3"
+    /// Grey with a pure 2.2 gamma.
     public static let genericGrayGamma2_2: CFString = "kCGColorSpaceGenericGrayGamma2_2"
+    /// Grey with a linear transfer.
     public static let linearGray: CFString = "kCGColorSpaceLinearGray"
+    /// Grey with the sRGB curve whose values may leave 0...1.
     public static let extendedGray: CFString = "kCGColorSpaceExtendedGray"
 
     static let sRGBSpace = CGColorSpace(name: sRGB, transfer: .sRGB)
@@ -60,11 +86,15 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
         }
     }
 
+    /// The number of colour components, alpha excluded: 3 for RGB, 1 for grey.
     public var numberOfComponents: Int { model == .rgb ? 3 : 1 }
+    /// The space's name.
     public var description: String { name ?? "CGColorSpace" }
     var isSRGBPrimaries: Bool { toSRGBMatrix == nil }
 
+    /// Two spaces are equal when they have the same name.
     public static func == (l: CGColorSpace, r: CGColorSpace) -> Bool { l.name == r.name }
+    /// Hashes the space's name.
     public func hash(into h: inout Hasher) { h.combine(name) }
 
     // MARK: Conversions (scalar; hot paths use tables built from these)

@@ -1,6 +1,8 @@
 /// Options for `CIContext(options:)`, with Core Image's names.
 public struct CIContextOption: RawRepresentable, Hashable, Sendable {
+    /// The option's string key.
     public let rawValue: String
+    /// The option with this key.
     public init(rawValue: String) { self.rawValue = rawValue }
     /// A `CGColorSpace` (its linear form is used) or `NSNull()` for no colour management.
     public static let workingColorSpace = CIContextOption(rawValue: "working_color_space")
@@ -14,9 +16,14 @@ public struct CIContextOption: RawRepresentable, Hashable, Sendable {
     public static let cacheIntermediates = CIContextOption(rawValue: "kCIContextCacheIntermediates")
     /// Accepted for compatibility: rendering is always on the CPU.
     public static let useSoftwareRenderer = CIContextOption(rawValue: "software_renderer")
+    /// Bool, accepted for compatibility and ignored: Core Image's multi-pass downsampling of
+    /// transformed images; here `transformed(by:highQualityDownsample:)` chooses per image.
     public static let highQualityDownsample = CIContextOption(rawValue: "high_quality_downsample")
+    /// Bool, accepted for compatibility: Core Image's lower GPU priority for background renders.
     public static let priorityRequestLow = CIContextOption(rawValue: "priority_request_low")
+    /// Bool, accepted for compatibility: Core Image's choice of a low-power GPU.
     public static let allowLowPower = CIContextOption(rawValue: "allow_low_power")
+    /// A name for the context, accepted for compatibility (Core Image shows it in its logs).
     public static let name = CIContextOption(rawValue: "name")
     /// Int: tile side in pixels, overriding the renderer's choice (tuning and tests).
     public static let tileSize = CIContextOption(rawValue: "cyanotype_tile_size")
@@ -26,13 +33,20 @@ public struct CIContextOption: RawRepresentable, Hashable, Sendable {
 
 /// Why a render could not run.
 public enum CIRenderError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The image is infinite and no finite bounds were given.
     case infiniteExtent
+    /// The bounds hold no pixel.
     case emptyBounds
+    /// The render is above `CIContextOption.maximumRenderPixels`.
     case tooLarge(width: Int, height: Int, limit: Int)
+    /// The destination's pixel format is not one this renderer writes.
     case unsupportedFormat(CIFormat)
+    /// The destination buffer is smaller than the render (sizes in bytes).
     case bufferTooSmall(needed: Int, given: Int)
+    /// A source (a file, a decoder on its thread) failed while the render read it.
     case sourceFailed(String)
 
+    /// What went wrong, in words a user can act on.
     public var description: String {
         switch self {
         case .infiniteExtent: return "the image has an infinite extent: crop it (cropped(to:)) or pass finite bounds to render"
@@ -73,8 +87,10 @@ public final class CIContext: @unchecked Sendable {
     /// The memory the context's cache may hold.
     static let cacheBudget = 512 << 20
 
+    /// A context with the default options: linear extended sRGB working space, sRGB output.
     public convenience init() { self.init(options: nil) }
 
+    /// A context configured by `options` (see `CIContextOption`); unknown keys are ignored.
     public init(options: [CIContextOption: Any]?) {
         let o = options ?? [:]
         if o[.workingColorSpace] is NSNull { workingColorSpace = nil } else { workingColorSpace = .extendedLinearSRGBSpace }
@@ -218,6 +234,8 @@ public final class CIContext: @unchecked Sendable {
         createCGImage(image, from: rect, format: .RGBA8, colorSpace: outputColorSpace)
     }
 
+    /// A bitmap of `rect` of `image` in `format` and `colorSpace` (nil: the context's output space);
+    /// nil when the render fails.
     public func createCGImage(_ image: CIImage, from rect: CGRect, format: CIFormat, colorSpace: CGColorSpace?) -> CGImage? {
         guard let r = try? renderToData(image, from: rect, format: format, colorSpace: colorSpace) else { return nil }
         return CGImage(width: r.width, height: r.height, bytesPerRow: r.rowBytes, format: format, colorSpace: colorSpace ?? outputColorSpace,

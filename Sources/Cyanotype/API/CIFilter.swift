@@ -24,6 +24,9 @@ open class CIFilter: CustomStringConvertible {
 
     // MARK: Key-value access
 
+    /// Sets the input `key` to `value` (nil or `NSNull()` unsets it, so its default applies).
+    /// An unknown key is remembered, and `makeOutputImage()` reports it. Subclasses whose inputs
+    /// are their own properties override this (Linux has no key-value coding).
     open func setValue(_ value: Any?, forKey key: String) {
         if let b = builtin, b.descriptor.input(key) == nil {
             if !unknownKeys.contains(key) { unknownKeys.append(key) }
@@ -40,6 +43,7 @@ open class CIFilter: CustomStringConvertible {
         return builtin?.descriptor.input(key)?.defaultValue?.objectValue
     }
 
+    /// Sets several inputs at once, as `setValue(_:forKey:)` for each pair.
     public func setValuesForKeys(_ keyedValues: [String: Any]) {
         for (k, v) in keyedValues { setValue(v, forKey: k) }
     }
@@ -51,9 +55,11 @@ open class CIFilter: CustomStringConvertible {
         unknownKeys.removeAll()
     }
 
+    /// The keys of the filter's inputs (`inputImage`, `inputRadius`, ...), in declaration order.
     open var inputKeys: [String] {
         return builtin?.descriptor.inputs.map(\.key) ?? []
     }
+    /// The keys of the filter's outputs (`outputImage`).
     open var outputKeys: [String] {
         return builtin?.descriptor.outputKeys ?? [kCIOutputImageKey]
     }
@@ -83,6 +89,7 @@ open class CIFilter: CustomStringConvertible {
         return try b.build(FilterArguments(descriptor: b.descriptor, values: values))
     }
 
+    /// A short description naming the filter: `CIFilter(CISepiaTone)`.
     public var description: String { "CIFilter(\(name))" }
 
     // MARK: Catalogue
@@ -101,6 +108,7 @@ open class CIFilter: CustomStringConvertible {
     public class func localizedName(forFilterName name: String) -> String? {
         BuiltinRegistry.shared.builtin(name)?.descriptor.displayName ?? BuiltinRegistry.shared.registeredDisplayName(name)
     }
+    /// A category's display name: its words without the `CICategory` prefix (`"Color Effect"`).
     public class func localizedName(forCategory category: String) -> String {
         var s = category
         if s.hasPrefix("CICategory") { s.removeFirst("CICategory".count) }
@@ -166,11 +174,13 @@ extension CIFilter {
 /// Core Image (a plain `class Vendor: NSObject, CIFilterConstructor` conforms): the registry
 /// keeps it behind a lock and calls it on the thread that calls `CIFilter(name:)`.
 public protocol CIFilterConstructor {
+    /// The filter for `name`, or nil when this constructor does not make one of that name.
     func filter(withName name: String) -> CIFilter?
 }
 
 /// Typed builtins (`CIFilter.sepiaTone()`) conform to a protocol refining this one.
 public protocol CIFilterProtocol: AnyObject {
+    /// The filter's result, or nil when an input is missing or invalid.
     var outputImage: CIImage? { get }
 }
 

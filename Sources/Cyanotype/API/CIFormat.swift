@@ -1,27 +1,48 @@
 /// A pixel format for rendering to memory, with Core Image's names. All multi-channel formats
 /// hold premultiplied alpha unless the context's `outputPremultiplied` option says otherwise.
 public struct CIFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The format's number (Cyanotype's own numbering; use the named formats).
     public let rawValue: Int32
+    /// The format with this number; one not listed here is refused by renders.
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
+    /// 8 bits per component, four components: alpha, red, green, blue.
     public static let ARGB8 = CIFormat(rawValue: 1)
+    /// 8 bits per component, four components: blue, green, red, alpha.
     public static let BGRA8 = CIFormat(rawValue: 2)
+    /// 8 bits per component, four components: red, green, blue, alpha.
     public static let RGBA8 = CIFormat(rawValue: 3)
+    /// 8 bits per component, four components: alpha, blue, green, red.
     public static let ABGR8 = CIFormat(rawValue: 4)
+    /// 16-bit unsigned integer components (native endian): red, green, blue, alpha.
     public static let RGBA16 = CIFormat(rawValue: 5)
+    /// 16-bit floating-point (half) components: red, green, blue, alpha.
     public static let RGBAh = CIFormat(rawValue: 6)
+    /// 32-bit floating-point components: red, green, blue, alpha (the working format).
     public static let RGBAf = CIFormat(rawValue: 7)
+    /// 16-bit unsigned integer red, green and blue, and a fourth component always at its maximum.
     public static let RGBX16 = CIFormat(rawValue: 8)
+    /// One 8-bit component: red.
     public static let R8 = CIFormat(rawValue: 9)
+    /// One 16-bit unsigned integer component: red.
     public static let R16 = CIFormat(rawValue: 10)
+    /// One 16-bit floating-point component: red.
     public static let Rh = CIFormat(rawValue: 11)
+    /// One 32-bit floating-point component: red.
     public static let Rf = CIFormat(rawValue: 12)
+    /// One 8-bit component: alpha.
     public static let A8 = CIFormat(rawValue: 13)
+    /// One 8-bit component: luminance (Rec. 709 weights of red, green and blue).
     public static let L8 = CIFormat(rawValue: 14)
+    /// One 16-bit unsigned integer component: luminance.
     public static let L16 = CIFormat(rawValue: 15)
+    /// One 16-bit floating-point component: luminance.
     public static let Lh = CIFormat(rawValue: 16)
+    /// One 32-bit floating-point component: luminance.
     public static let Lf = CIFormat(rawValue: 17)
+    /// Two 8-bit components: luminance and alpha.
     public static let LA8 = CIFormat(rawValue: 18)
+    /// Two 8-bit components: red and green.
     public static let RG8 = CIFormat(rawValue: 19)
 
     enum Sample { case uint8, uint16, half, float }
@@ -59,6 +80,7 @@ public struct CIFormat: RawRepresentable, Hashable, Sendable, CustomStringConver
         switch i.sample { case .uint8: size = 1; case .uint16, .half: size = 2; case .float: size = 4 }
         return size * i.channels
     }
+    /// The format's Core Image name (`RGBA8`).
     public var description: String {
         let names: [Int32: String] = [1: "ARGB8", 2: "BGRA8", 3: "RGBA8", 4: "ABGR8", 5: "RGBA16", 6: "RGBAh", 7: "RGBAf",
             8: "RGBX16", 9: "R8", 10: "R16", 11: "Rh", 12: "Rf", 13: "A8", 14: "L8", 15: "L16", 16: "Lh", 17: "Lf", 18: "LA8", 19: "RG8"]

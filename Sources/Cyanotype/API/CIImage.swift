@@ -1,6 +1,21 @@
 /// EXIF orientations, with Core Graphics' names.
 public enum CGImagePropertyOrientation: UInt32, Sendable, CaseIterable {
-    case up = 1, upMirrored = 2, down = 3, downMirrored = 4, leftMirrored = 5, right = 6, rightMirrored = 7, left = 8
+    /// 1: the stored pixels are upright as they are.
+    case up = 1
+    /// 2: the stored pixels are mirrored left to right.
+    case upMirrored = 2
+    /// 3: the stored pixels are turned 180 degrees.
+    case down = 3
+    /// 4: the stored pixels are mirrored top to bottom.
+    case downMirrored = 4
+    /// 5: the stored pixels are mirrored left to right and turned 90 degrees anticlockwise.
+    case leftMirrored = 5
+    /// 6: the stored pixels are turned 90 degrees anticlockwise (shown turned clockwise).
+    case right = 6
+    /// 7: the stored pixels are mirrored left to right and turned 90 degrees clockwise.
+    case rightMirrored = 7
+    /// 8: the stored pixels are turned 90 degrees clockwise (shown turned anticlockwise).
+    case left = 8
 }
 
 /// An image as an immutable, lazy recipe: a source, or operations over other images. Nothing
@@ -70,15 +85,25 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
     /// An image with no pixels (empty extent).
     public static func empty() -> CIImage { CIImage(node: emptyNode) }
 
+    /// An infinite image of opaque black.
     public static var black: CIImage { CIImage(color: .black) }
+    /// An infinite image of opaque white.
     public static var white: CIImage { CIImage(color: .white) }
+    /// An infinite image of opaque mid grey.
     public static var gray: CIImage { CIImage(color: .gray) }
+    /// An infinite image of opaque red.
     public static var red: CIImage { CIImage(color: .red) }
+    /// An infinite image of opaque green.
     public static var green: CIImage { CIImage(color: .green) }
+    /// An infinite image of opaque blue.
     public static var blue: CIImage { CIImage(color: .blue) }
+    /// An infinite image of opaque cyan.
     public static var cyan: CIImage { CIImage(color: .cyan) }
+    /// An infinite image of opaque magenta.
     public static var magenta: CIImage { CIImage(color: .magenta) }
+    /// An infinite image of opaque yellow.
     public static var yellow: CIImage { CIImage(color: .yellow) }
+    /// An infinite image of transparent black.
     public static var clear: CIImage { CIImage(color: .clear) }
 
     /// The same image with `properties` replaced (Core Image's `settingProperties(_:)`).
@@ -88,6 +113,8 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
 
     // MARK: Geometry
 
+    /// The part of the image inside `rect`: an infinite `rect` keeps the whole image, an empty or
+    /// non-finite one gives the empty image. A crop of a crop is one crop.
     public func cropped(to rect: CGRect) -> CIImage {
         if rect.isInfinite { return self }
         if rect.isNull || rect.isEmpty || !rect.origin.x.isFinite || !rect.origin.y.isFinite { return .empty() }
@@ -118,12 +145,16 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
 
     /// Edge pixels repeated out to infinity (use before blurs to avoid clear borders).
     public func clampedToExtent() -> CIImage { clamped(to: extent) }
+    /// The pixels inside `rect` with its edge pixels repeated out to infinity (an infinite `rect`
+    /// clamps to the image's extent).
     public func clamped(to rect: CGRect) -> CIImage {
         if extent.isInfinite && rect.isInfinite { return self }
         return CIImage(node: ClampNode(input: node, rect: rect.isInfinite ? extent : rect), properties: storedProperties, url: url)
     }
 
+    /// The same image, sampled by nearest neighbour where a later transform or warp resamples it.
     public func samplingNearest() -> CIImage { CIImage(node: SamplingNode(input: unwrappedSampling, mode: .nearest), properties: storedProperties, url: url) }
+    /// The same image, sampled bilinearly where a later transform or warp resamples it (the default).
     public func samplingLinear() -> CIImage { CIImage(node: SamplingNode(input: unwrappedSampling, mode: .linear), properties: storedProperties, url: url) }
     private var unwrappedSampling: RecipeNode { node.samplingMode == nil ? node : node.inputs[0] }
 
@@ -153,6 +184,7 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
         guard let o = CGImagePropertyOrientation(rawValue: UInt32(clamping: max(1, orientation))) else { return .identity }
         return orientationTransform(for: o)
     }
+    /// `oriented(_:)` for an EXIF orientation number (1...8); the image unchanged otherwise.
     public func oriented(forExifOrientation orientation: Int32) -> CIImage {
         guard let o = CGImagePropertyOrientation(rawValue: UInt32(clamping: max(1, orientation))) else { return self }
         return oriented(o)
@@ -164,7 +196,9 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
     public func composited(over dest: CIImage) -> CIImage {
         CIImage(node: ColorKernelNode(stage: BlendStage.sourceOver, inputs: [node, dest.node], extent: extent.union(dest.extent)))
     }
+    /// The colour components multiplied by alpha, for an image whose pixels hold straight alpha.
     public func premultiplyingAlpha() -> CIImage { applying(AlphaStage(kind: .premultiply)) }
+    /// The colour components divided by alpha, giving straight alpha (where alpha is not 0).
     public func unpremultiplyingAlpha() -> CIImage { applying(AlphaStage(kind: .unpremultiply)) }
     /// Opaque inside `extent` (colour kept as stored), clear outside.
     public func settingAlphaOne(in rect: CGRect) -> CIImage {
@@ -174,31 +208,42 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
 
     /// Materialise this image once when rendered (and keep it in the context's cache).
     public func insertingIntermediate() -> CIImage { insertingIntermediate(cache: true) }
+    /// Materialise this image once when rendered; with `cache` false, the result is not kept in
+    /// the context's cache after the render.
     public func insertingIntermediate(cache: Bool) -> CIImage {
         CIImage(node: IntermediateNode(input: node, cacheable: cache), properties: storedProperties, url: url)
     }
 
     // MARK: Filters
 
+    /// The output of the filter `filterName` with this image as `inputImage` and `params` as its
+    /// other inputs; the empty image for an unknown filter or a failed output.
     public func applyingFilter(_ filterName: String, parameters params: [String: Any]) -> CIImage {
         guard let f = CIFilter(name: filterName) else { return .empty() }
         f.setValue(self, forKey: kCIInputImageKey)
         for (k, v) in params { f.setValue(v, forKey: k) }
         return f.outputImage ?? .empty()
     }
+    /// The output of the filter `filterName`, with its inputs at their defaults, over this image.
     public func applyingFilter(_ filterName: String) -> CIImage { applyingFilter(filterName, parameters: [:]) }
+    /// A Gaussian blur of standard deviation `sigma` pixels (`CIGaussianBlur`). Clamp the image
+    /// first (`clampedToExtent()`) to avoid fading edges.
     public func applyingGaussianBlur(sigma: Double) -> CIImage {
         applyingFilter("CIGaussianBlur", parameters: [kCIInputRadiusKey: sigma])
     }
 
+    /// Apple's older spelling of `cropped(to:)`.
     @available(*, deprecated, renamed: "cropped(to:)")
     public func cropping(to rect: CGRect) -> CIImage { cropped(to: rect) }
+    /// Apple's older spelling of `applyingFilter(_:parameters:)`.
     @available(*, deprecated, renamed: "applyingFilter(_:parameters:)")
     public func applyingFilter(_ filterName: String, withInputParameters params: [String: Any]?) -> CIImage {
         applyingFilter(filterName, parameters: params ?? [:])
     }
+    /// Apple's older spelling of `clampedToExtent()`.
     @available(*, deprecated, renamed: "clampedToExtent()")
     public func clampingToExtent() -> CIImage { clampedToExtent() }
+    /// Apple's older spelling of `transformed(by:)`.
     @available(*, deprecated, renamed: "transformed(by:)")
     public func applying(_ t: CGAffineTransform) -> CIImage { transformed(by: t) }
 

@@ -10,6 +10,7 @@ public struct RenderStatistics: Sendable, Equatable {
     public var intermediatesRendered: Int = 0
     /// Intermediates served from the context's cache.
     public var intermediateCacheHits: Int = 0
+    /// Counters at zero.
     public init() {}
 }
 

@@ -182,7 +182,12 @@ final class ClampNode: RecipeNode, @unchecked Sendable {
 }
 
 /// How transforms and warps read their input between pixel centres.
-public enum SamplingMode: Sendable { case linear, nearest }
+public enum SamplingMode: Sendable {
+    /// Bilinear: a weighted mix of the four nearest pixels (the default).
+    case linear
+    /// Nearest neighbour: the pixel the point falls in (hard edges, no new colours).
+    case nearest
+}
 
 /// Marks its input's sampling mode for the transforms applied after it.
 final class SamplingNode: RecipeNode, @unchecked Sendable {

@@ -2,10 +2,14 @@
 /// argument's pixels on entry and the kernel's result on exit; `input(i)` is image argument
 /// `i + 1` over the same pixels. Pixel `k` has its centre at `(x + k + 0.5, y + 0.5)`.
 public struct KernelRow {
+    /// The row's pixels (RGBA, working space): the first image's on entry, the result on exit.
     public let output: UnsafeMutableBufferPointer<SIMD4<Float>>
     let extras: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>
+    /// How many other image arguments `input(_:)` reads (the image arguments after the first).
     public let extraCount: Int
+    /// The x of the row's first pixel (its left edge), in image coordinates.
     public let x: Int
+    /// The y of the row (its bottom edge), in image coordinates.
     public let y: Int
 
     /// Image argument `index + 1` (the first image is in `output`).
@@ -38,6 +42,7 @@ public typealias CIKernelROICallback = @Sendable (Int32, CGRect) -> CGRect
 ///     }
 ///     let out = invert.apply(extent: image.extent, arguments: [image])
 public class CIColorKernel: @unchecked Sendable {
+    /// The kernel's name, shown by `CIContext.explain(_:)`.
     public let name: String
     let premultiplied: Bool
     let function: @Sendable (KernelRow) -> Void
@@ -79,6 +84,7 @@ public final class CIBlendKernel: CIColorKernel, @unchecked Sendable {
         super.init(name: stage.label, premultiplied: !stage.wantsUnpremultiplied) { _ in }
     }
 
+    /// Blends `foreground` over `background` in the working space; the result covers both extents.
     public func apply(foreground: CIImage, background: CIImage) -> CIImage? {
         let s: any ColorStage = stage ?? ClosureColorStage(name: name, extraInputCount: 1, wantsUnpremultiplied: false, function: function)
         return foreground.applying(s, extras: [background], extent: foreground.extent.union(background.extent))
@@ -95,26 +101,37 @@ public final class CIBlendKernel: CIColorKernel, @unchecked Sendable {
             .applying(SpaceConversionStage(space: colorSpace, direction: .toWorking))
     }
 
+    /// Porter-Duff source over: the foreground over the background (`composited(over:)`).
     public static let sourceOver = CIBlendKernel(stage: BlendStage.sourceOver)
+    /// The multiply blend mode: the colours' product, darkening (`CIMultiplyBlendMode`).
     public static let multiply = CIBlendKernel(stage: BlendStage.multiply)
 }
 
 /// A row of destination pixels for a warp kernel: fill `sourcePoints[k]` with the point of
 /// the input to sample for the pixel whose centre is `(x + k + 0.5, y + 0.5)`.
 public struct WarpRow {
+    /// Where to sample the input for each destination pixel of the row; a non-finite point gives clear.
     public let sourcePoints: UnsafeMutableBufferPointer<SIMD2<Float>>
+    /// The x of the row's first pixel (its left edge), in destination coordinates.
     public let x: Int
+    /// The y of the row (its bottom edge), in destination coordinates.
     public let y: Int
 }
 
 /// A geometric kernel: destination point -> source point, sampled bilinearly.
 public final class CIWarpKernel: @unchecked Sendable {
+    /// The kernel's name, shown by `CIContext.explain(_:)`.
     public let name: String
     let function: @Sendable (WarpRow) -> Void
+    /// A warp kernel whose `row` function fills one row of source points at a time.
     public init(name: String, row: @escaping @Sendable (WarpRow) -> Void) {
         self.name = name
         self.function = row
     }
+    /// The warped `image` over `extent`. `roiCallback` returns, for a destination rectangle, the
+    /// rectangle of `image` its source points fall in (one pixel of margin is added for the
+    /// bilinear sampling); only that part of the input is computed. `arguments` are ignored:
+    /// capture parameters in the row function.
     public func apply(extent: CGRect, roiCallback: @escaping CIKernelROICallback, image: CIImage, arguments: [Any]) -> CIImage? {
         CIImage(node: WarpKernelNode(input: image.node, extent: extent, roi: roiCallback, function: function, name: name))
     }
@@ -123,12 +140,17 @@ public final class CIWarpKernel: @unchecked Sendable {
 /// A general kernel: for each output tile, read any pixels of the inputs within the regions
 /// the ROI callback declares.
 public final class CIKernel: @unchecked Sendable {
+    /// The kernel's name, shown by `CIContext.explain(_:)`.
     public let name: String
     let function: @Sendable (KernelTile) -> Void
+    /// A kernel whose `tile` function fills one output tile at a time.
     public init(name: String, tile: @escaping @Sendable (KernelTile) -> Void) {
         self.name = name
         self.function = tile
     }
+    /// The kernel's output over `extent`. The image arguments are its inputs, in order; for
+    /// each output tile, `roiCallback(i, tile)` says which rectangle of input `i` the tile
+    /// reads, and only that is computed. Other arguments are ignored (capture them instead).
     public func apply(extent: CGRect, roiCallback: @escaping CIKernelROICallback, arguments: [Any]) -> CIImage? {
         let images = arguments.compactMap { $0 as? CIImage }
         return CIImage(node: GeneralKernelNode(inputs: images.map(\.node), extent: extent, roi: roiCallback, function: function, name: name))
@@ -163,6 +185,7 @@ public struct KernelSampler {
 public struct KernelTile {
     /// The output rectangle (image coordinates, whole pixels).
     public let rect: CGRect
+    /// One sampler per image argument, in order, each over the region its ROI asked for.
     public let inputs: [KernelSampler]
     let out: TileBuffer
 

@@ -38,6 +38,7 @@ open class CILUTFilter: CIFilter {
     /// Tetrahedral by default.
     public var interpolation: LUTInterpolation = .tetrahedral
 
+    /// An empty filter: set a LUT (`lut`, `lutImage` or `lutURL`) and an input image.
     public override init() {
         super.init()
         name = "CILUTFilter"
@@ -91,16 +92,24 @@ open class CILUTFilter: CIFilter {
         return inputImage.applyingLUT(lut, interpolation: interpolation, intensity: intensity)
     }
 
+    /// The input image through the LUT; nil when there is no input or the LUT cannot be read
+    /// (`makeFilteredImage()` says why).
     open override var outputImage: CIImage? { try? makeFilteredImage() }
 
+    /// The keys `setValue(_:forKey:)` accepts: `inputImage`, `lutImage`, `lut`, `lutURL`, `intensity`
+    /// and `interpolation`.
     open override var inputKeys: [String] { [kCIInputImageKey, "lutImage", "lut", "lutURL", "intensity", "interpolation"] }
+    /// The filter's one output, `outputImage`.
     open override var outputKeys: [String] { [kCIOutputImageKey] }
+    /// The filter's name, display name ("LUT"), categories and description.
     open override var attributes: [String: Any] {
         [kCIAttributeFilterName: name, kCIAttributeFilterDisplayName: "LUT",
          kCIAttributeFilterCategories: ["CICategoryColorEffect", "CICategoryStillImage", "CICategoryVideo"],
          kCIAttributeDescription: "Applies a 3D LUT from a LUT image, a .cube/.3dl file or a LUT value, mixed with the original by intensity."]
     }
 
+    /// Sets an input by key (the keys of `inputKeys`; `inputLUTImage` and `inputIntensity` are
+    /// accepted too); other keys go to `CIFilter`.
     open override func setValue(_ value: Any?, forKey key: String) {
         switch key {
         case kCIInputImageKey: inputImage = value as? CIImage
@@ -112,6 +121,7 @@ open class CILUTFilter: CIFilter {
         default: super.setValue(value, forKey: key)
         }
     }
+    /// The value of an input by key, as `setValue(_:forKey:)` names them.
     open override func value(forKey key: String) -> Any? {
         switch key {
         case kCIInputImageKey: return inputImage
@@ -124,6 +134,7 @@ open class CILUTFilter: CIFilter {
         default: return super.value(forKey: key)
         }
     }
+    /// Resets `intensity` to 1 and `interpolation` to tetrahedral; the LUT and image stay.
     open override func setDefaults() {
         intensity = 1
         interpolation = .tetrahedral

@@ -24,7 +24,9 @@ public enum LUTColorSpace: String, Sendable, CaseIterable {
 public struct LUTShaper: Sendable, Equatable {
     /// One output triple per input step, evenly spaced from `domainMin` to `domainMax`.
     public let values: [SIMD3<Float>]
+    /// The input that maps to the first step, per channel.
     public let domainMin: SIMD3<Float>
+    /// The input that maps to the last step, per channel.
     public let domainMax: SIMD3<Float>
 
     /// A shaper of `values.count` (2...65536) steps, each finite, over a non-empty domain.
@@ -62,6 +64,7 @@ public struct LUT: Sendable, Equatable, CustomStringConvertible {
     public let size: Int
     /// The input that maps to the first and last grid points (default 0 and 1).
     public var domainMin: SIMD3<Float>
+    /// The input that maps to the last grid point, per channel (`domainMin` the first).
     public var domainMax: SIMD3<Float>
     /// An optional per-channel 1D table applied before the 3D table.
     public var shaper: LUTShaper?
@@ -155,10 +158,12 @@ public struct LUT: Sendable, Equatable, CustomStringConvertible {
         return SIMD3(out.x, out.y, out.z)
     }
 
+    /// The title, size, shaper and colour space, for logs and tools.
     public var description: String {
         "LUT(\(title.map { "\"\($0)\", " } ?? "")\(size)^3\(shaper.map { ", 1D shaper of \($0.values.count)" } ?? ""), \(colorSpace.rawValue))"
     }
 
+    /// Two LUTs are equal when their sizes, domains, shapers, colour spaces, titles and entries are.
     public static func == (a: LUT, b: LUT) -> Bool {
         guard a.size == b.size, a.domainMin == b.domainMin, a.domainMax == b.domainMax, a.shaper == b.shaper,
               a.colorSpace == b.colorSpace, a.title == b.title else { return false }

@@ -5,8 +5,9 @@ public enum LUTError: Error, Sendable, Equatable, CustomStringConvertible {
     case sizeBelowMinimum(size: Int, minimum: Int)
     /// A grid size above what is accepted (256 for LUTs, 128 by default when reading).
     case sizeAboveLimit(size: Int, limit: Int)
-    /// A table holds fewer (or more) entries than its size needs.
+    /// A table holds fewer entries than its size needs.
     case missingEntries(expected: Int, found: Int)
+    /// A table holds more entries than its size needs.
     case tooManyEntries(expected: Int, found: Int)
     /// A table entry is NaN or infinite (entry index, red fastest).
     case nonFiniteValue(entry: Int)
@@ -53,6 +54,7 @@ public enum LUTError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A look name that is not in the `LUTConfiguration`.
     case unknownLook(name: String, available: [String])
 
+    /// What went wrong and what to do about it.
     public var description: String {
         switch self {
         case let .sizeBelowMinimum(size, minimum):

@@ -9,24 +9,34 @@ public typealias CFString = String
 
 /// A 2D affine transform with CoreGraphics' layout: `x' = a*x + c*y + tx`, `y' = b*x + d*y + ty`.
 public struct CGAffineTransform: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The matrix entries: `a`, `b`, `c`, `d` scale, rotate and skew; `tx`, `ty` translate
+    /// (`x' = a*x + c*y + tx`, `y' = b*x + d*y + ty`).
     public var a: CGFloat, b: CGFloat, c: CGFloat, d: CGFloat, tx: CGFloat, ty: CGFloat
 
+    /// A transform from its six entries.
     public init(a: CGFloat, b: CGFloat, c: CGFloat, d: CGFloat, tx: CGFloat, ty: CGFloat) {
         self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
     }
+    /// A transform from its six entries, unlabelled (CoreGraphics' `CGAffineTransformMake` order).
     public init(_ a: CGFloat, _ b: CGFloat, _ c: CGFloat, _ d: CGFloat, _ tx: CGFloat, _ ty: CGFloat) {
         self.init(a: a, b: b, c: c, d: d, tx: tx, ty: ty)
     }
+    /// The identity transform.
     public init() { self.init(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0) }
+    /// The transform that leaves every point where it is.
     public static let identity = CGAffineTransform()
 
+    /// A transform that moves points by `tx` and `ty`.
     public init(translationX tx: CGFloat, y ty: CGFloat) { self.init(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty) }
+    /// A transform that scales x by `sx` and y by `sy` about the origin.
     public init(scaleX sx: CGFloat, y sy: CGFloat) { self.init(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0) }
+    /// A transform that rotates by `angle` radians about the origin (anticlockwise with y up).
     public init(rotationAngle angle: CGFloat) {
         let s = sin(angle), c = cos(angle)
         self.init(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
     }
 
+    /// Whether this is the identity transform.
     public var isIdentity: Bool { self == .identity }
 
     /// `self` followed by `t2` (CoreGraphics order: points go through `self` first).
@@ -36,12 +46,15 @@ public struct CGAffineTransform: Hashable, Sendable, Codable, CustomStringConver
             c: c * t2.a + d * t2.c, d: c * t2.b + d * t2.d,
             tx: tx * t2.a + ty * t2.c + t2.tx, ty: tx * t2.b + ty * t2.d + t2.ty)
     }
+    /// A translation by `x`, `y` followed by this transform.
     public func translatedBy(x: CGFloat, y: CGFloat) -> CGAffineTransform {
         CGAffineTransform(translationX: x, y: y).concatenating(self)
     }
+    /// A scale by `x`, `y` followed by this transform.
     public func scaledBy(x: CGFloat, y: CGFloat) -> CGAffineTransform {
         CGAffineTransform(scaleX: x, y: y).concatenating(self)
     }
+    /// A rotation by `angle` radians followed by this transform.
     public func rotated(by angle: CGFloat) -> CGAffineTransform {
         CGAffineTransform(rotationAngle: angle).concatenating(self)
     }
@@ -53,21 +66,25 @@ public struct CGAffineTransform: Hashable, Sendable, Codable, CustomStringConver
             a: d / det, b: -b / det, c: -c / det, d: a / det,
             tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
     }
+    /// The entries as `[a, b, c, d, tx, ty]`.
     public var description: String { "[\(a), \(b), \(c), \(d), \(tx), \(ty)]" }
 }
 
 /// CoreGraphics' device spaces, which Core Image code often passes to contexts and renders:
 /// sRGB and grey with gamma 2.2, as on iOS.
 public func CGColorSpaceCreateDeviceRGB() -> CGColorSpace { CGColorSpace(name: CGColorSpace.sRGB)! }
+/// CoreGraphics' device grey: grey with a 2.2 gamma.
 public func CGColorSpaceCreateDeviceGray() -> CGColorSpace { CGColorSpace(name: CGColorSpace.genericGrayGamma2_2)! }
 
 extension CGPoint {
+    /// The point through `t`.
     public func applying(_ t: CGAffineTransform) -> CGPoint {
         CGPoint(x: t.a * x + t.c * y + t.tx, y: t.b * x + t.d * y + t.ty)
     }
 }
 
 extension CGSize {
+    /// The size through `t`'s linear part (translation does not move a size); may be negative.
     public func applying(_ t: CGAffineTransform) -> CGSize {
         CGSize(width: t.a * width + t.c * height, height: t.b * width + t.d * height)
     }

@@ -12,8 +12,24 @@ protocol ResamplingKernel: Sendable {
     var support: Double { get }
     /// The kernel at offset x (source pixels at scale 1).
     func weight(_ x: Double) -> Double
+    /// How an output pixel combines its taps: their weighted sum (the default), or the
+    /// per-channel maximum of the taps the kernel gives a weight above zero.
+    var combination: ResamplingCombination { get }
     /// One line for `CIContext.explain`.
     var label: String { get }
+}
+
+/// How a resampling kernel combines the source pixels under an output pixel.
+enum ResamplingCombination: Sendable {
+    /// The normalised weighted sum (filtering).
+    case weightedSum
+    /// The per-channel maximum of the pixels with a positive weight (a bright detail
+    /// survives any reduction).
+    case maximum
+}
+
+extension ResamplingKernel {
+    var combination: ResamplingCombination { .weightedSum }
 }
 
 /// One axis of a separable resampling: for each output index, its first source index, how
@@ -27,13 +43,15 @@ final class ResamplingAxis {
     let weights: UnsafeMutablePointer<Float>
 
     /// The source indices [lo, hi] output `o` reads (the pixels whose centres lie strictly
-    /// within the widened support of the output's centre), the centre in source coordinates
-    /// and the widening.
+    /// within the widened support of the output's centre, or the one just above when none
+    /// does), the centre in source coordinates and the widening.
     static func range(_ o: Int, scale: Double, support: Double) -> (Int, Int, Double, Double) {
         let stretch = max(1, 1 / scale), reach = support * stretch
         let center = (Double(o) + 0.5) / scale
         let lo = Int((center - reach - 0.5).rounded(.down)) + 1
-        let hi = Int((center + reach - 0.5).rounded(.up)) - 1
+        // At least one index: a kernel narrower than the pixel spacing (support below 0.5)
+        // may hold no pixel centre strictly inside; it then reads the pixel just above.
+        let hi = max(lo, Int((center + reach - 0.5).rounded(.up)) - 1)
         return (lo, hi, center, stretch)
     }
 
@@ -52,6 +70,9 @@ final class ResamplingAxis {
                 let v = kernel.weight((Double(lo + k) + 0.5 - center) / stretch)
                 weights[i * stride + k] = Float(sum != 0 ? v / sum : 0)
             }
+            // A kernel narrower than the pixel spacing may weigh nothing here: its one tap
+            // (`range` always gives one) then takes the whole weight.
+            if sum == 0 && n > 0 { weights[i * stride] = 1 }
             first[i] = lo
             taps[i] = n
         }
@@ -107,6 +128,10 @@ final class ResamplingNode<Kernel: ResamplingKernel>: RecipeNode, @unchecked Sen
         ev.fill(inputs[0], src, block.buffer)
         let hw = ResamplingAxis(kernel, outStart: rect.minX, outCount: rect.width, scale: sx)
         let vw = ResamplingAxis(kernel, outStart: rect.minY, outCount: rect.height, scale: sy)
+        if kernel.combination == .maximum {
+            maximumPasses(rect, into: out, block: block, src: src, hw, vw)
+            return
+        }
         // Horizontal pass: every source row of the region -> rect.width columns.
         let tmp = PixelBlock(rect: PixelRect(x: rect.minX, y: src.minY, width: rect.width, height: src.height))
         let hFirst = hw.first, hTaps = hw.taps, hWeights = hw.weights, hStride = hw.stride
@@ -130,6 +155,37 @@ final class ResamplingNode<Kernel: ResamplingKernel>: RecipeNode, @unchecked Sen
             }
         }
         withExtendedLifetime(hw) {}
+    }
+
+    /// The two passes taking the per-channel maximum of the taps with a positive weight
+    /// (`ResamplingCombination.maximum`); every pixel has one (see `ResamplingAxis`). Comparisons
+    /// written as blends (no per-lane library calls); NaN never wins.
+    private func maximumPasses(_ rect: PixelRect, into out: TileBuffer, block: PixelBlock, src: PixelRect,
+                               _ hw: ResamplingAxis, _ vw: ResamplingAxis) {
+        @inline(__always) func larger(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { a.replacing(with: b, where: b .> a) }
+        let lowest = SIMD4<Float>(repeating: -.infinity)
+        let tmp = PixelBlock(rect: PixelRect(x: rect.minX, y: src.minY, width: rect.width, height: src.height))
+        for r in 0..<src.height {
+            let s = block.buffer.row(r), d = tmp.buffer.row(r)
+            for o in 0..<rect.width {
+                let base = s + (hw.first[o] - src.minX), wt = hw.weights + o * hw.stride
+                var acc = lowest
+                for k in 0..<hw.taps[o] where wt[k] > 0 { acc = larger(acc, base[k]) }
+                d[o] = acc
+            }
+        }
+        for r in 0..<rect.height {
+            let d = out.row(r)
+            d.update(repeating: lowest, count: rect.width)
+            let firstRow = vw.first[r] - src.minY, wt = vw.weights + r * vw.stride
+            for k in 0..<vw.taps[r] where wt[k] > 0 {
+                let s = tmp.buffer.row(firstRow + k)
+                for o in 0..<rect.width { d[o] = larger(d[o], s[o]) }
+            }
+            for o in 0..<rect.width { d[o] = d[o].replacing(with: 0, where: d[o] .== lowest) }
+        }
+        withExtendedLifetime(hw) {}
+        withExtendedLifetime(vw) {}
     }
 
     override var label: String { "\(kernel.label) scale \(sx)x\(sy)" }

@@ -46,6 +46,22 @@ final class OffsetField: @unchecked Sendable {
         guard k < rect.width, r < rect.height else { return nil }
         return offsets[r * rect.width + k]
     }
+
+    /// The box of the source points (pixel centre plus offset) of every pixel with a finite
+    /// one; nil when none is finite.
+    func sourceBounds() -> PointBox? {
+        let n = rect.width
+        var out = PointBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+        for r in 0..<rect.height {
+            let yc = Double(rect.minY + r) + 0.5
+            for k in 0..<n {
+                let o = offsets[r * n + k]
+                let u = Double(rect.minX + k) + 0.5 + o.x, v = yc + o.y
+                if u.isFinite && v.isFinite { out.include(u, v) }
+            }
+        }
+        return out.minX <= out.maxX ? out : nil
+    }
 }
 
 /// The displacement warps' map: each output pixel centre p samples its input at p plus an
@@ -78,17 +94,7 @@ struct DisplacementMap: WarpMap {
             let k = scale / 2
             return PointBox(minX: box.minX - k, minY: box.minY - k, maxX: box.maxX + k, maxY: box.maxY + k)
         }
-        let rect = field.rect, n = rect.width
-        var out = PointBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
-        for r in 0..<rect.height {
-            let yc = Double(rect.minY + r) + 0.5
-            for k in 0..<n {
-                let o = field.offsets[r * n + k]
-                let u = Double(rect.minX + k) + 0.5 + o.x, v = yc + o.y
-                if u.isFinite && v.isFinite { out.include(u, v) }
-            }
-        }
-        return out.minX <= out.maxX ? out : nil
+        return field.sourceBounds()
     }
 
     /// The clamped luminance of a premultiplied working-space pixel.

@@ -7,7 +7,7 @@ private func corners(_ args: FilterArguments) throws(CIFilterError) -> (bl: CGPo
 }
 
 /// `image` through `h` (input to output): its extent is the image of the input's extent.
-private func projected(_ image: CIImage, _ h: Homography) -> CIImage {
+func projected(_ image: CIImage, _ h: Homography) -> CIImage {
     if h == .identity { return image }
     let e = image.extent
     let out = e.isInfiniteOrHuge ? CGRect.infinite : h.mappedExtent(e)

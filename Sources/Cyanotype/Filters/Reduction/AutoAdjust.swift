@@ -5,14 +5,22 @@ import Foundation
 
 /// Options for `CIImage.autoAdjustmentFilters(options:)`, with Core Image's names.
 public struct CIImageAutoAdjustmentOption: RawRepresentable, Hashable, Sendable {
+    /// The option's string key.
     public let rawValue: String
+    /// The option with this key.
     public init(rawValue: String) { self.rawValue = rawValue }
     /// Bool (default true): return the enhancement filters.
     public static let enhance = CIImageAutoAdjustmentOption(rawValue: "CIImageAutoAdjustEnhance")
     /// Accepted for compatibility; red-eye correction is not supported and returns nothing.
     public static let redEye = CIImageAutoAdjustmentOption(rawValue: "CIImageAutoAdjustRedEye")
+    /// Accepted for compatibility and ignored: Core Image's detected features (faces) to enhance
+    /// and correct; this library has no feature detection.
     public static let features = CIImageAutoAdjustmentOption(rawValue: "CIImageAutoAdjustFeatures")
+    /// Accepted for compatibility and ignored: Core Image's crop around detected features; no crop
+    /// filter is returned.
     public static let crop = CIImageAutoAdjustmentOption(rawValue: "CIImageAutoAdjustCrop")
+    /// Accepted for compatibility and ignored: Core Image's straightening of a tilted horizon; no
+    /// rotation filter is returned.
     public static let level = CIImageAutoAdjustmentOption(rawValue: "CIImageAutoAdjustLevel")
 }
 

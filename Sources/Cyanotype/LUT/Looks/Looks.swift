@@ -100,6 +100,7 @@ enum BuiltinLooks {
 /// The named looks: the built-in ones (generated from formulas at first use, 33^3 each) and
 /// any a user adds. Thread-safe; `shared` backs `CILUTFilter.<name>`.
 public final class LUTConfiguration: @unchecked Sendable {
+    /// The configuration `CILUTFilter`'s named looks (`CILUTFilter.warmFilm`) come from.
     public static let shared = LUTConfiguration()
     private struct Registry {
         var looks: [String: LUT] = [:]
@@ -107,6 +108,7 @@ public final class LUTConfiguration: @unchecked Sendable {
     }
     private let registry = SharedValue(Registry())
 
+    /// A configuration with the built-in looks only (for a set of looks kept apart from `shared`).
     public init() {}
 
     /// Warm film: gentle S-curve, lifted blacks, warm balance, slightly less saturation.
@@ -159,6 +161,7 @@ public final class LUTConfiguration: @unchecked Sendable {
         }
     }
 
+    /// The look called `name`, or nil (as `look(named:)`).
     public subscript(name: String) -> LUT? { look(named: name) }
 
     private func builtin(_ name: String) -> LUT {
