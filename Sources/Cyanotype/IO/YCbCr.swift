@@ -71,14 +71,20 @@ public struct CIYCbCrFormat: Sendable, Hashable, CustomStringConvertible {
         case itu2020
     }
 
+    /// How the chroma planes are subsampled.
     public var subsampling: Subsampling
     /// Significant bits per sample, 8...16. Above 8 each sample is a little-endian `UInt16`
     /// holding the value in its low bits (FFmpeg's `yuv420p10le` and kin).
     public var bitDepth: Int
+    /// The matrix from R'G'B' to the planes' values.
     public var matrix: Matrix
+    /// Video or full range codes.
     public var range: Range
+    /// Where subsampled chroma samples sit.
     public var chromaLocation: ChromaLocation
+    /// How R'G'B' values relate to light.
     public var transferFunction: TransferFunction
+    /// The R'G'B' primaries.
     public var primaries: Primaries
 
     /// A format; the defaults describe 8-bit BT.709 4:2:0 video-range H.264 output.
@@ -99,6 +105,7 @@ public struct CIYCbCrFormat: Sendable, Hashable, CustomStringConvertible {
     /// Bytes per sample: 1 up to 8 bits, 2 above.
     public var bytesPerSample: Int { bitDepth > 8 ? 2 : 1 }
 
+    /// The format in words, e.g. "yuv420 8-bit itu709 video range, chroma left, sdr itu709".
     public var description: String {
         "\(subsampling.rawValue) \(bitDepth)-bit \(matrix.rawValue) \(range.rawValue) range, chroma \(chromaLocation.rawValue), "
             + "\(transferFunction.rawValue) \(primaries.rawValue)"
@@ -118,6 +125,7 @@ public enum CIPlanarBufferError: Error, Sendable, Equatable, CustomStringConvert
     /// Rendering into this format is not supported (PQ and HLG destinations).
     case unsupportedDestination(String)
 
+    /// The reason in words.
     public var description: String {
         switch self {
         case let .invalidSize(w, h): return "planar buffer size \(w)x\(h) is empty or too large"
@@ -140,14 +148,20 @@ public enum CIPlanarBufferError: Error, Sendable, Equatable, CustomStringConvert
 public final class CIPlanarImageBuffer: @unchecked Sendable {
     /// One plane: its first row and the distance between rows, in bytes.
     public struct Plane: @unchecked Sendable {
+        /// The first (top) row.
         public let baseAddress: UnsafeMutableRawPointer
+        /// Bytes from one row to the next.
         public let bytesPerRow: Int
-        /// Samples per row and rows in this plane (the chroma planes' are subsampled).
+        /// Samples per row in this plane (the chroma planes' are subsampled).
         public let width: Int
+        /// Rows in this plane (the chroma planes' are subsampled).
         public let height: Int
     }
+    /// Width of the image (the luma plane) in pixels.
     public let width: Int
+    /// Height of the image (the luma plane) in pixels.
     public let height: Int
+    /// How the samples encode colour.
     public let format: CIYCbCrFormat
     /// Y, Cb, Cr (or G, B, R for the identity matrix).
     public let planes: [Plane]
