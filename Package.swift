@@ -28,10 +28,14 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // No pkgConfig: libjxl.pc pulls in -DHWY_SHARED_DEFINE, which SwiftPM warns about; the
+        // headers are in /usr/include.
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         // The text stack: fontconfig (fonts by name and coverage), FriBidi, HarfBuzz, FreeType.
         .systemLibrary(name: "CText", pkgConfig: "harfbuzz freetype2 fontconfig fribidi",
                        providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev", "libfribidi-dev"])]),
-        // Animated GIF (giflib; CWebP also links libwebp's demuxer and animation encoder).
+        // Animated GIF (giflib; CWebP also links libwebp's demuxer and muxer: animations and
+        // the EXIF/XMP/ICCP chunks).
         .systemLibrary(name: "CGif", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         // libtiff behind non-variadic C calls that return error codes (TIFFSetField/TIFFGetField
         // are variadic, which Swift cannot call).
@@ -46,7 +50,7 @@ let package = Package(
         // internally: users of `import Cyanotype` do not see it.
         .target(
             name: "CyanotypeCodecs",
-            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif", "CGif"],
+            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif", "CGif", "CJXL"],
             swiftSettings: tunedSwift),
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(

@@ -2,15 +2,16 @@
 # Installs the Debian packages Cyanotype builds against, if any are missing (we run as root;
 # sudo is used when not). Safe to run repeatedly: it does nothing when all are present.
 # `scripts/setup.sh --test` also installs the independent readers the tests use (zbar for
-# barcodes, tesseract for text, HarfBuzz's hb-shape, ffmpeg (its ffprobe) for video; zxing-cpp
-# from PyPI when pip is there: its tests skip otherwise). The text filters need fonts: DejaVu
-# (the default sans-serif, with Hebrew and Arabic), Liberation (metric stand-ins for Helvetica,
-# Arial, Times and Courier) and FreeFont.
+# barcodes, tesseract for text, HarfBuzz's hb-shape, exiftool for EXIF/XMP/ICC in every format,
+# libjxl's djxl for JPEG XL, ffmpeg (its ffprobe) for video; zxing-cpp from PyPI when pip is
+# there: its tests skip otherwise). The text filters need fonts: DejaVu (the default sans-serif,
+# with Hebrew and Arabic), Liberation (metric stand-ins for Helvetica, Arial, Times and Courier)
+# and FreeFont.
 set -euo pipefail
-packages=(pkg-config libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libwebp-dev liblcms2-dev libtiff-dev libheif-dev libgif-dev
+packages=(pkg-config libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libwebp-dev liblcms2-dev libtiff-dev libheif-dev libgif-dev libjxl-dev
           libharfbuzz-dev libfreetype-dev libfontconfig-dev libfribidi-dev fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf
           libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev)
-if [ "${1:-}" = "--test" ]; then packages+=(zbar-tools tesseract-ocr tesseract-ocr-eng libharfbuzz-bin ffmpeg); fi
+if [ "${1:-}" = "--test" ]; then packages+=(zbar-tools tesseract-ocr tesseract-ocr-eng libharfbuzz-bin libimage-exiftool-perl libjxl-tools ffmpeg); fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -121,8 +121,8 @@ enum DescribeCommand {
 enum InfoCommand {
     static let spec = CommandSpec(
         "info", positionals: ["FILE"],
-        summary: "Show an image file's size, format, bit depth, channels, orientation, profile and DPI.",
-        options: [OptionSpec("--json", help: "Print the facts as JSON.")])
+        summary: "Show an image file's size, format, bit depth, channels, orientation, profile, DPI, metadata, and its frames or pages.",
+        options: [OptionSpec("--json", help: "Print every property with Image I/O's keys (PixelWidth, Depth, {Exif}, {GPS}...), as CGImageSourceCopyPropertiesAtIndex gives them, plus FileSize; animations add {GIF}/{PNG}/{WebP} LoopCount and FrameInfo, multi-page files CyanotypePages.")])
 
     static func run(_ args: ParsedArguments) throws(CLIError) {
         let path = args.positionals[0]
@@ -137,25 +137,25 @@ enum InfoCommand {
         }
         let header: ImageHeader
         do { header = try ImageCodecs.readHeader(data) } catch { throw .failure(Messages.reading(error, file: path == "-" ? "<stdin>" : path)) }
+        // Image I/O's dictionary, from the library (one header read, no pixels).
+        var properties: [String: Any]
+        do { properties = try ImageFileProperties.properties(ofImageData: data) } catch {
+            throw .failure("\(path == "-" ? "<stdin>" : path): \(error.description)")
+        }
         let gps = header.exif.map(ImageCodecs.exifContainsGPS) ?? false
-        // The profile's name comes from the library's properties (it reads the ICC description).
-        let properties = (try? CIImage.read(data: data, options: nil, name: path).properties) ?? [:]
-        let profile: String? = properties[kCGImagePropertyProfileName] as? String ?? (header.iccProfile == nil ? nil : "embedded ICC profile")
-        let orientationNames = [1: "up", 2: "up mirrored", 3: "down", 4: "down mirrored",
-                                5: "left mirrored", 6: "right", 7: "right mirrored", 8: "left"]
+        let xmpGPS = header.xmp.map(ImageCodecs.xmpContainsGPS) ?? false
+        // Animations and pages: Image I/O's {GIF}/{PNG}/{WebP} container keys, or the pages.
+        let frames = try Frames.info(data, file: path)
         if args.has("json") {
-            var o: [String: Any] = [
-                "file": path, "format": header.format.rawValue, "width": header.width, "height": header.height,
-                "bitDepth": header.bitDepth, "channels": header.channels, "colorModel": header.colorModel,
-                "hasAlpha": header.hasAlpha, "orientation": header.orientation, "bytes": data.count,
-            ]
-            if let profile { o["profile"] = profile }
-            if let dpi = header.dpi { o["dpi"] = dpi }
-            if let exif = header.exif { o["exifBytes"] = exif.count; o["gps"] = gps }
-            for (k, v) in try Frames.info(data, file: path) { o[k] = v }
-            try Console.print(try JSONText.encode(o))
+            properties["FileSize"] = data.count
+            properties[kCyanotypePropertyFileFormat] = header.format.rawValue
+            Frames.merge(frames, into: &properties)
+            try Console.print(try JSONText.encode(properties))
             return
         }
+        let profile: String? = properties[kCGImagePropertyProfileName] as? String
+        let orientationNames = [1: "up", 2: "up mirrored", 3: "down", 4: "down mirrored",
+                                5: "left mirrored", 6: "right", 7: "right mirrored", 8: "left"]
         var lines = [
             "file:        \(path == "-" ? "<stdin>" : path) (\(data.count) bytes)",
             "format:      \(header.format.rawValue)",
@@ -167,7 +167,8 @@ enum InfoCommand {
             "dpi:         \(header.dpi.map { DescribeCommand.number($0) } ?? "not set")",
         ]
         if let exif = header.exif { lines.append("exif:        \(exif.count) bytes\(gps ? ", with GPS position" : "")") }
-        lines += try Frames.infoLines(data, file: path)
+        if let xmp = header.xmp { lines.append("xmp:         \(xmp.count) bytes\(xmpGPS ? ", with GPS position" : "")") }
+        lines += Frames.infoLines(frames)
         try Console.print(lines.joined(separator: "\n"))
     }
 }

@@ -56,11 +56,11 @@ enum Files {
     }
 
     /// Every format, as `--format` spells them.
-    static let formatNames = ["jpeg", "png", "webp", "tiff", "gif", "heic", "avif"]
-    /// "jpeg, png, webp, tiff, gif, heic or avif"
+    static let formatNames = ["jpeg", "png", "webp", "tiff", "gif", "heic", "avif", "jxl"]
+    /// "jpeg, png, webp, tiff, gif, heic, avif or jxl"
     static var formatList: String { formatNames.dropLast().joined(separator: ", ") + " or " + formatNames.last! }
     /// Every extension read as an image (folders and globs in batch).
-    static let imageExtensions: [String] = ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "hif", "avif"]
+    static let imageExtensions: [String] = ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "hif", "avif", "jxl"]
 
     static func displayName(_ f: ImageFileFormat) -> String {
         switch f {
@@ -71,6 +71,7 @@ enum Files {
         case .gif: return "GIF"
         case .heif: return "HEIF"
         case .avif: return "AVIF"
+        case .jxl: return "JPEG XL"
         }
     }
 
@@ -87,14 +88,14 @@ enum Files {
         }
         if path == "-" { return .png }
         guard let byName else {
-            let exts = ["jpg", "png", "webp", "tif", "gif", "heic", "avif"].map { "." + $0 }.joined(separator: ", ")
+            let exts = ["jpg", "png", "webp", "tif", "gif", "heic", "avif", "jxl"].map { "." + $0 }.joined(separator: ", ")
             throw .usage("cannot tell the output format from '\(path)': name it \(exts), or pass --format \(formatNames.joined(separator: "|"))")
         }
         return byName
     }
 
     static func format(named text: String) -> ImageFileFormat? {
-        // The library's own extension table: jpg/jpeg, png, webp, tif/tiff, heic/heif, avif.
+        // The library's own extension table: jpg/jpeg, png, webp, tif/tiff, gif, heic/heif, avif, jxl.
         ImageFileFormat(pathExtension: text)
     }
 

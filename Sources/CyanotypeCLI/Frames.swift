@@ -92,6 +92,8 @@ extension ApplyOptions {
         for i in 0..<count {
             let original = try frame(i)
             let facts = SourceFacts(properties: original.properties)
+            // The profile kept as for single images (Display P3, unless --strip icc); GIF holds none.
+            let space = format == .gif ? srgb : o.metadata.colorSpace(for: original.properties)
             var image = try pipeline.run(on: original)
             try check(image, input: input)
             // The alpha rules of single images (ImageWriter): flatten what is not kept.
@@ -108,7 +110,7 @@ extension ApplyOptions {
             let cgFormat: CIFormat = deep ? .RGBA16 : .RGBA8
             let r: (data: Data, width: Int, height: Int, rowBytes: Int)
             do {
-                r = try context.renderToData(image, from: image.extent, format: cgFormat, colorSpace: srgb, premultiplied: false)
+                r = try context.renderToData(image, from: image.extent, format: cgFormat, colorSpace: space, premultiplied: false)
             } catch let e as CIRenderError {
                 throw Messages.render(e, input: input, output: output)
             } catch {
@@ -116,10 +118,16 @@ extension ApplyOptions {
             }
             var pixels = r.data
             if !writesAlpha { ImageData.setOpaque(&pixels, deep: deep) }
-            let cg = CGImage(width: r.width, height: r.height, bytesPerRow: r.rowBytes, format: cgFormat, colorSpace: srgb,
+            let cg = CGImage(width: r.width, height: r.height, bytesPerRow: r.rowBytes, format: cgFormat, colorSpace: space,
                              premultiplied: false, data: pixels)
-            let timing: [String: Any] = [kCGImagePropertyGIFDictionary: [kCGImagePropertyGIFUnclampedDelayTime: Frames.delay(original.properties)]]
-            do { try destination.add(cg, properties: timing) } catch {
+            var properties: [String: Any] = [kCGImagePropertyGIFDictionary: [kCGImagePropertyGIFUnclampedDelayTime: Frames.delay(original.properties)]]
+            if i == 0 {
+                // The file's EXIF and XMP as for single images (less what --strip drops, the
+                // stated size the result's, orientation as the pixels need it).
+                let kept = o.metadata.properties(from: original.properties, width: r.width, height: r.height)
+                for key in [kCyanotypePropertyRawEXIF, kCyanotypePropertyRawXMP, kCGImagePropertyOrientation] { properties[key] = kept[key] }
+            }
+            do { try destination.add(cg, properties: properties) } catch {
                 throw .failure("\(output): frame \(i + 1) of \(name): \(error.description)")
             }
         }
@@ -160,37 +168,55 @@ enum ImageData {
 }
 
 extension Frames {
-    /// `info --json` entries for animations and multi-page files: frames, loop count, delays
-    /// (seconds as stored), canvas; empty for single images. A frame table that cannot be read
+    /// `info`'s key for the pages of a multi-page file (Image I/O has none): one dictionary
+    /// per page with its PixelWidth, PixelHeight, Depth and ColorModel.
+    static let pagesKey = "CyanotypePages"
+
+    /// `info` entries for animations and multi-page files, with Image I/O's keys: the
+    /// container's `{GIF}`/`{PNG}`/`{WebP}` dictionary (LoopCount, canvas size, FrameInfo with
+    /// each frame's DelayTime and UnclampedDelayTime) and CyanotypeFrameCount; for pages, the
+    /// count and `pagesKey`. Empty for single images. A frame table that cannot be read
     /// (truncated, too many frames) is the file's error.
     static func info(_ data: Data, file: String) throws(CLIError) -> [String: Any] {
         guard let source = CGImageSourceCreateWithData(data as CFData, nil) else { return [:] }
         if let e = source.error { throw .failure(readingMessage(e, file: file)) }
         let count = source.count
-        let container = CGImageSourceCopyProperties(source, nil) as? [String: Any] ?? [:]
-        let animated = [kCGImagePropertyGIFDictionary, kCGImagePropertyPNGDictionary, kCGImagePropertyWebPDictionary]
-            .contains { container[$0] != nil }
+        var container = CGImageSourceCopyProperties(source, nil) as? [String: Any] ?? [:]
+        container[kCGImagePropertyFileSize] = nil
+        let animated = animationKeys.contains { container[$0] != nil }
         guard count > 1 || animated else { return [:] }
-        var o: [String: Any] = ["frames": count]
-        if animated {
-            let frames = (0..<count).compactMap { CGImageSourceCopyPropertiesAtIndex(source, $0, nil) as? [String: Any] }
-            o["delays"] = frames.map { delay($0) }
-            if let loops = loopCount(container) { o["loopCount"] = loops }
-            o["animated"] = true
-        } else {
-            let pages = (0..<count).compactMap { CGImageSourceCopyPropertiesAtIndex(source, $0, nil) as? [String: Any] }
-            o["pages"] = pages.map { ["width": $0[kCGImagePropertyPixelWidth] ?? 0, "height": $0[kCGImagePropertyPixelHeight] ?? 0,
-                                      "bitDepth": $0[kCGImagePropertyDepth] ?? 0] }
+        if !animated {
+            container[pagesKey] = (0..<count).compactMap { CGImageSourceCopyPropertiesAtIndex(source, $0, nil) as? [String: Any] }.map {
+                [kCGImagePropertyPixelWidth: $0[kCGImagePropertyPixelWidth] ?? 0, kCGImagePropertyPixelHeight: $0[kCGImagePropertyPixelHeight] ?? 0,
+                 kCGImagePropertyDepth: $0[kCGImagePropertyDepth] ?? 0, kCGImagePropertyColorModel: $0[kCGImagePropertyColorModel] ?? ""]
+            }
         }
-        return o
+        return container
     }
 
-    /// `info` lines for animations and multi-page files.
-    static func infoLines(_ data: Data, file: String) throws(CLIError) -> [String] {
-        let o = try info(data, file: file)
-        guard let count = o["frames"] as? Int else { return [] }
-        if let delays = o["delays"] as? [Double] {
-            let loops = o["loopCount"] as? Int
+    /// The keys of Image I/O's animation dictionaries.
+    static let animationKeys = [kCGImagePropertyGIFDictionary, kCGImagePropertyPNGDictionary, kCGImagePropertyWebPDictionary]
+
+    /// `info`'s entries merged into the image's properties: a dictionary both have (`{PNG}`
+    /// holds a PNG's own facts and an APNG's timing) is merged key by key.
+    static func merge(_ entries: [String: Any], into properties: inout [String: Any]) {
+        for (key, value) in entries {
+            if let d = value as? [String: Any], let old = properties[key] as? [String: Any] {
+                properties[key] = old.merging(d) { _, new in new }
+            } else {
+                properties[key] = value
+            }
+        }
+    }
+
+    /// `info` lines for animations and multi-page files (from `info`'s entries).
+    static func infoLines(_ o: [String: Any]) -> [String] {
+        guard let count = o[kCyanotypePropertyFrameCount] as? Int else { return [] }
+        if let d = animationKeys.lazy.compactMap({ o[$0] as? [String: Any] }).first {
+            let delays = (d[kCGImagePropertyGIFFrameInfoArray] as? [[String: Any]] ?? []).map {
+                $0[kCGImagePropertyGIFUnclampedDelayTime] as? Double ?? 0
+            }
+            let loops = d[kCGImagePropertyGIFLoopCount] as? Int
             let total = delays.reduce(0, +)
             let distinct = Set(delays).sorted().map { DescribeCommand.number($0) + " s" }
             return [
@@ -199,8 +225,8 @@ extension Frames {
             ]
         }
         var lines = ["pages:       \(count)"]
-        for (i, p) in (o["pages"] as? [[String: Any]] ?? []).prefix(20).enumerated() {
-            lines.append("  page \(i + 1): \(p["width"] ?? 0)x\(p["height"] ?? 0), \(p["bitDepth"] ?? 0)-bit")
+        for (i, p) in (o[pagesKey] as? [[String: Any]] ?? []).prefix(20).enumerated() {
+            lines.append("  page \(i + 1): \(p[kCGImagePropertyPixelWidth] ?? 0)x\(p[kCGImagePropertyPixelHeight] ?? 0), \(p[kCGImagePropertyDepth] ?? 0)-bit")
         }
         return lines
     }

@@ -9,7 +9,7 @@ enum Messages {
     static func reading(_ e: CodecError, file: String) -> String {
         switch e {
         case .unsupportedFormat(let seen):
-            return "\(file): not an image this tool reads (\(seen)); it reads JPEG, PNG, WebP, TIFF, GIF, HEIF and AVIF"
+            return "\(file): not an image this tool reads (\(seen)); it reads JPEG, PNG, WebP, TIFF, GIF, HEIF, AVIF and JPEG XL"
         case .empty:
             return "\(file): the file is empty (0 bytes)"
         case .truncated(let detail):

@@ -8,8 +8,9 @@ struct MetadataPolicy: Equatable, Sendable {
     var keepsEXIF = true
     var keepsGPS = true
     var keepsICC = true
+    var keepsXMP = true
 
-    static let words = ["all", "exif", "gps", "icc"]
+    static let words = ["all", "exif", "gps", "icc", "xmp"]
 
     static func parse(strip: [String], keep: [String]) throws(CLIError) -> MetadataPolicy {
         func set(_ values: [String], option: String) throws(CLIError) -> Set<String> {
@@ -18,7 +19,7 @@ struct MetadataPolicy: Equatable, Sendable {
                 guard words.contains(word) else {
                     throw .usage("\(option) takes \(words.joined(separator: ", ")) (comma-separated), got '\(word)'" + Suggest.hint(word, in: words))
                 }
-                if word == "all" { out.formUnion(["exif", "gps", "icc"]) } else { out.insert(word) }
+                if word == "all" { out.formUnion(["exif", "gps", "icc", "xmp"]) } else { out.insert(word) }
             }
             return out
         }
@@ -33,11 +34,12 @@ struct MetadataPolicy: Equatable, Sendable {
         }
         stripped.subtract(kept)
         return MetadataPolicy(keepsEXIF: !stripped.contains("exif"), keepsGPS: !stripped.contains("gps") && !stripped.contains("exif"),
-                              keepsICC: !stripped.contains("icc"))
+                              keepsICC: !stripped.contains("icc"), keepsXMP: !stripped.contains("xmp"))
     }
 
-    /// The properties to write with the result: the source's, less what is stripped, with
-    /// EXIF's pixel dimensions set to the result's size.
+    /// The properties to write with the result: the source's, less what is stripped (GPS from
+    /// EXIF and from XMP alike), with the pixel dimensions EXIF and XMP state set to the
+    /// result's size. A block whose GPS cannot be removed safely (malformed) is dropped whole.
     func properties(from source: [String: Any], width: Int, height: Int) -> [String: Any] {
         var p = source
         if let exif = p[kCyanotypePropertyRawEXIF] as? Data {
@@ -47,6 +49,15 @@ struct MetadataPolicy: Equatable, Sendable {
                 var kept: Data? = exif
                 if !keepsGPS { kept = ImageCodecs.exifRemovingGPS(exif) }
                 p[kCyanotypePropertyRawEXIF] = kept.map { ImageCodecs.exifSettingPixelDimensions($0, width: width, height: height) }
+            }
+        }
+        if let xmp = p[kCyanotypePropertyRawXMP] as? Data {
+            if !keepsXMP {
+                p[kCyanotypePropertyRawXMP] = nil
+            } else {
+                var kept: Data? = xmp
+                if !keepsGPS { kept = ImageCodecs.xmpRemovingGPS(xmp) }
+                p[kCyanotypePropertyRawXMP] = kept.map { ImageCodecs.xmpSettingPixelDimensions($0, width: width, height: height) }
             }
         }
         return p
@@ -85,26 +96,26 @@ struct OutputOptions: @unchecked Sendable {
 
     static let table: [OptionSpec] = [
         OptionSpec("--format", value: "FMT", help: "\(Files.formatList) (default: from the output name; png for '-')."),
-        OptionSpec("--quality", short: "-q", value: "Q", help: "JPEG/WebP/HEIF/AVIF quality 0-100 (default 90)."),
-        OptionSpec("--depth", value: "BITS", help: "8, 16 (PNG, TIFF) or 32 (float TIFF) bits per sample (default: the input's, where the format holds it)."),
+        OptionSpec("--quality", short: "-q", value: "Q", help: "JPEG/WebP/HEIF/AVIF/JPEG XL quality 0-100 (default 90)."),
+        OptionSpec("--depth", value: "BITS", help: "8, 16 (PNG, TIFF, JPEG XL) or 32 (float TIFF or JPEG XL) bits per sample (default: the input's, where the format holds it)."),
         OptionSpec("--alpha", value: "MODE", help: "auto (keep the input's alpha channel; default), keep (always write one), drop (flatten onto --background)."),
         OptionSpec("--background", value: "COLOR", help: "What transparent parts become when alpha is not written (JPEG, --alpha drop, an opaque input's uncovered corners): #rrggbb, [r g b], or a name (default white)."),
-        OptionSpec("--strip", value: "WHAT", repeatable: true, help: "Leave metadata out: all, exif, gps or icc (comma-separated)."),
+        OptionSpec("--strip", value: "WHAT", repeatable: true, help: "Leave metadata out: all, exif, gps (from EXIF and XMP), icc or xmp (comma-separated)."),
         OptionSpec("--keep", value: "WHAT", repeatable: true, help: "Keep metadata despite --strip, e.g. --strip all --keep icc."),
         OptionSpec("--progressive", help: "JPEG: write a progressive file."),
         OptionSpec("--subsample", value: "MODE", help: "JPEG chroma subsampling: 444, 422 or 420 (default 420)."),
         OptionSpec("--compression", value: "0-9", help: "PNG zlib level (default 2: fast, row filter 'up'; 6-9 try every filter: smallest, slowest)."),
-        OptionSpec("--effort", value: "N", help: "Encoder effort: WebP 0-6, AVIF/HEIF 0-9 (higher: smaller and slower)."),
-        OptionSpec("--lossless", help: "WebP/AVIF: lossless."),
+        OptionSpec("--effort", value: "N", help: "Encoder effort: WebP 0-6, AVIF/HEIF 0-9, JPEG XL 1-9 (higher: smaller and slower)."),
+        OptionSpec("--lossless", help: "WebP/AVIF/JPEG XL: lossless."),
     ]
 
     static let notes = """
         Output: the input's bit depth and channels are kept where the format holds them (16-bit
         PNG/TIFF stay 16-bit, grey stays grey in PNG/TIFF/JPEG, RGB does not gain alpha); an
         opaque input stays opaque. Metadata is kept the same way on every path (filters,
-        resizing, geometry, batch): EXIF (JPEG output only, for now; GPS included unless
-        --strip gps; orientation set upright), DPI (JPEG, PNG, TIFF), and a Display P3 profile
-        (every format); other profiles are converted to sRGB. --strip icc writes sRGB.
+        resizing, geometry, batch) and in every format: EXIF and XMP (GPS included unless
+        --strip gps; orientation set upright; pixel dimensions updated), DPI (JPEG, PNG, TIFF),
+        and a Display P3 profile; other profiles are converted to sRGB. --strip icc writes sRGB.
         """
 
     static func parse(_ args: ParsedArguments) throws(CLIError) -> OutputOptions {
@@ -147,7 +158,7 @@ struct OutputOptions: @unchecked Sendable {
         if let depth { return depth }
         guard let s = sourceDepth, s > 8 else { return 8 }
         switch format {
-        case .tiff: return s == 32 ? 32 : 16
+        case .tiff, .jxl: return s == 32 ? 32 : 16
         case .png: return 16
         default: return 8
         }
@@ -156,12 +167,13 @@ struct OutputOptions: @unchecked Sendable {
     /// Refuses what `format` cannot hold; warns about settings it ignores.
     func check(for format: ImageFileFormat, path: String) throws(CLIError) {
         if let d = depth {
-            if d == 16 && format != .png && format != .tiff {
-                throw .usage("--depth 16 needs PNG or TIFF output (\(Files.displayName(format)) is 8-bit)")
+            if d == 16 && format != .png && format != .tiff && format != .jxl {
+                throw .usage("--depth 16 needs PNG, TIFF or JPEG XL output (\(Files.displayName(format)) is 8-bit)")
             }
-            if d == 32 && format != .tiff { throw .usage("--depth 32 (float) needs TIFF output") }
+            if d == 32 && format != .tiff && format != .jxl { throw .usage("--depth 32 (float) needs TIFF or JPEG XL output") }
         }
         if let e = effort, format == .webp, e > 6 { throw .usage("--effort for WebP is 0-6, got \(e)") }
+        if let e = effort, format == .jxl, e < 1 { throw .usage("--effort for JPEG XL is 1-9, got \(e)") }
         for note in ignoredSettings(for: format) { Console.warn("\(note) (\(path == "-" ? "<stdout>" : path) is \(Files.displayName(format)))") }
     }
 
@@ -171,8 +183,8 @@ struct OutputOptions: @unchecked Sendable {
         if progressive && format != .jpeg { out.append("--progressive applies to JPEG only") }
         if subsample != nil && format != .jpeg { out.append("--subsample applies to JPEG only") }
         if compression != nil && format != .png { out.append("--compression applies to PNG only") }
-        if effort != nil && ![.webp, .avif, .heif].contains(format) { out.append("--effort applies to WebP, AVIF and HEIF only") }
-        if lossless && ![.webp, .avif, .heif].contains(format) { out.append("--lossless applies to WebP and AVIF only") }
+        if effort != nil && ![.webp, .avif, .heif, .jxl].contains(format) { out.append("--effort applies to WebP, AVIF, HEIF and JPEG XL only") }
+        if lossless && ![.webp, .avif, .heif, .jxl].contains(format) { out.append("--lossless applies to WebP, AVIF and JPEG XL only") }
         if quality != nil && [.png, .tiff].contains(format) { out.append("--quality applies to lossy formats only") }
         return out
     }

@@ -293,8 +293,8 @@ struct APNGWriter: FrameSink {
     var width = 0, height = 0
     var hasAlpha = true
     var sixteen = false
-    /// Chunks of the first frame before its data (iCCP, pHYs, ...), and every frame's fcTL
-    /// fields and zlib data.
+    /// Chunks of the first frame before its data (iCCP, pHYs, eXIf, the XMP iTXt, ...), and
+    /// every frame's fcTL fields and zlib data.
     var leading = Data()
     var ihdr: [UInt8] = []
     var frames: [(delay: Double, data: [Data])] = []
@@ -358,7 +358,15 @@ struct APNGWriter: FrameSink {
             }
         }
         guard !idat.isEmpty else { throw .encodeFailed(detail: "APNG: the PNG encoder wrote no image data") }
-        if isFirst { ihdr = head; leading = lead }
+        if isFirst {
+            ihdr = head
+            leading = lead
+            // The file's ICC, EXIF and XMP came with the first frame's chunks: later frames
+            // would encode them only to drop them.
+            options.iccProfile = nil
+            options.exif = nil
+            options.xmp = nil
+        }
         frames.append((delay, idat))
     }
 

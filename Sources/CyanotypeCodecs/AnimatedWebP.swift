@@ -45,15 +45,7 @@ enum AnimatedWebP {
         let flags = WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS)
         if flags & UInt32(ALPHA_FLAG.rawValue) != 0 { alpha = true }
         var header = ImageHeader(format: .webp, width: w, height: h, channels: alpha ? 4 : 3, bitDepth: 8, hasAlpha: alpha, colorModel: "RGB")
-        let riff = WebPChunks(b)
-        header.iccProfile = riff.payload("ICCP", in: b)
-        if var exif = riff.payload("EXIF", in: b) {
-            if exif.starts(with: Array("Exif\u{0}\u{0}".utf8)) { exif = exif.dropFirst(6) }
-            header.exif = Data(exif)
-            let summary = EXIFSummary(tiff: Data(exif))
-            header.orientation = summary.orientation ?? 1
-            header.dpi = summary.dpi
-        }
+        WebPChunks(b).readMetadata(b, into: &header)
         return FrameSequence(format: .webp, canvasWidth: w, canvasHeight: h, loopCount: Int(WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT)),
                              frames: frames, isAnimation: true, headers: [header])
     }
@@ -189,6 +181,10 @@ enum AnimatedWebP {
             guard WebPAnimEncoderAssemble(encoder, &out) != 0, let p = out.bytes else { throw .encodeFailed(detail: "WebP animation: \(message())") }
             var data = Data(bytes: p, count: out.size)
             WebPDataClear(&out)
+            // The file's ICC profile, EXIF and XMP, as for a still WebP.
+            if options.iccProfile != nil || options.exif != nil || options.xmp != nil {
+                data = try withBytes(data) { (b) throws(CodecError) in try WebPCodec.addMetadata(to: b, options: options) }
+            }
             let loops = loopCount ?? 0
             if loops != 0 {
                 // ANIM's payload: background colour (4 bytes), then the loop count (2 bytes, LE).

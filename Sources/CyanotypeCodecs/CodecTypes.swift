@@ -7,6 +7,8 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
     case gif
     /// HEIF with HEVC-coded images (.heic); `avif` is HEIF with AV1-coded images.
     case heif, avif
+    /// JPEG XL (.jxl), bare codestream or ISO-BMFF container.
+    case jxl
 }
 
 /// Caps checked from a file's header before any pixel memory is allocated.
@@ -74,12 +76,21 @@ public struct ImageHeader: Sendable, Equatable {
     /// Dots per inch from JFIF density, PNG pHYs or EXIF resolution, when present.
     public var dpi: Double?
     /// The raw EXIF payload (TIFF-structured, starting "II*\0" or "MM\0*"), when present.
+    /// For TIFF files it is built from the file's own IFD0 (its descriptive tags) and its EXIF
+    /// and GPS directories.
     public var exif: Data?
+    /// The XMP packet (UTF-8 XML), when present: JPEG APP1, PNG iTXt "XML:com.adobe.xmp",
+    /// WebP "XMP " chunk, TIFF tag 700, HEIF 'mime' item, JPEG XL "xml " box.
+    public var xmp: Data?
+    /// Facts particular to the format, keyed by Image I/O's names inside the format's own
+    /// dictionary (`{JFIF}`, `{PNG}`, `{TIFF}`...): e.g. "IsProgressive", "InterlaceType",
+    /// "Compression". See `FileProperty`.
+    public var formatProperties: [String: FileProperty] = [:]
 
     public init(
         format: ImageFileFormat, width: Int, height: Int, channels: Int, bitDepth: Int,
         hasAlpha: Bool, colorModel: String, orientation: Int = 1, iccProfile: Data? = nil,
-        dpi: Double? = nil, exif: Data? = nil
+        dpi: Double? = nil, exif: Data? = nil, xmp: Data? = nil
     ) {
         self.format = format
         self.width = width
@@ -92,6 +103,35 @@ public struct ImageHeader: Sendable, Equatable {
         self.iccProfile = iccProfile
         self.dpi = dpi
         self.exif = exif
+        self.xmp = xmp
+    }
+}
+
+/// One value of `ImageHeader.formatProperties`: what Image I/O puts in a property dictionary.
+public enum FileProperty: Sendable, Equatable {
+    /// A whole number (a code, a count, a density).
+    case int(Int)
+    /// A real number (a gamma).
+    case double(Double)
+    /// A yes/no fact (progressive, lossless).
+    case bool(Bool)
+    /// Text (a PNG text chunk).
+    case string(String)
+    /// Whole numbers (a version).
+    case ints([Int])
+    /// Real numbers.
+    case doubles([Double])
+
+    /// The value as Image I/O reports it (`Int`, `Double`, `Bool`, `String` or an array).
+    public var value: Any {
+        switch self {
+        case .int(let v): return v
+        case .double(let v): return v
+        case .bool(let v): return v
+        case .string(let v): return v
+        case .ints(let v): return v
+        case .doubles(let v): return v
+        }
     }
 }
 
@@ -155,7 +195,7 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unsupportedFormat(let seen):
-            return "unsupported image format: \(seen); supported formats are jpeg, png, webp, tiff, gif, heif and avif"
+            return "unsupported image format: \(seen); supported formats are jpeg, png, webp, tiff, gif, heif, avif and jxl"
         case .empty:
             return "image data is empty (0 bytes)"
         case .truncated(let detail):
@@ -191,13 +231,13 @@ public enum ChromaSubsampling: String, Sendable, CaseIterable {
 
 /// Settings for `ImageCodecs.encode`; each format reads the ones that apply to it.
 public struct EncodeOptions: Sendable, Equatable {
-    /// 0...1, for JPEG and lossy WebP.
+    /// 0...1, for JPEG, lossy WebP, HEIF/AVIF and lossy JPEG XL.
     public var quality: Double = 0.9
     /// JPEG only.
     public var chromaSubsampling: ChromaSubsampling = .s420
     /// JPEG only: write a progressive JPEG.
     public var progressive: Bool = false
-    /// WebP only: lossless instead of lossy.
+    /// WebP, AVIF/HEIF and JPEG XL: lossless instead of lossy.
     public var lossless: Bool = false
     /// PNG zlib level 0...9. The level also picks the row filter: 0 none (stored), 1...5 `up`
     /// (fast, and within a few percent of the adaptive choice on photos), 6...9 adaptive (every
@@ -205,23 +245,32 @@ public struct EncodeOptions: Sendable, Equatable {
     /// 12 MP photo about 6x faster than level 6 with adaptive filters, at a similar size.
     public var compressionLevel: Int = 2
     /// Embedded when given: PNG iCCP, JPEG APP2 ICC_PROFILE, WebP ICCP, TIFF ICCProfile tag,
-    /// HEIF/AVIF colr 'prof'.
+    /// HEIF/AVIF colr 'prof', JPEG XL's codestream profile.
     public var iccProfile: Data? = nil
     /// TIFF only: how strips are compressed (LZW by default, with the horizontal predictor).
     public var tiffCompression: TIFFCompression = .lzw
-    /// TIFF only: the Orientation tag written (1...8; 1 = upright, the default).
+    /// TIFF and JPEG XL: the orientation written (TIFF's Orientation tag, JPEG XL's codestream
+    /// orientation), 1...8; 1 = upright, the default.
     public var orientation: Int = 1
     /// Dots per inch, when given: TIFF X/YResolution, PNG pHYs, JPEG JFIF density.
     public var dpi: Double? = nil
-    /// PNG, TIFF and JPEG: write one grey channel (plus alpha when the encoder is asked for
+    /// PNG, TIFF, JPEG and JPEG XL: write one grey channel (plus alpha when the encoder is asked for
     /// alpha) instead of RGB, taken from the green samples. Meant for pixels whose red, green
     /// and blue are equal; WebP, HEIF and AVIF have no grey layout and ignore it.
     public var grayscale: Bool = false
-    /// WebP and AVIF/HEIF: how hard the encoder works, nil for its default. WebP 0...6
-    /// (libwebp's `method`: 0 fastest, 6 smallest); AVIF/HEIF 0...9 (libheif's speed 9 - effort).
+    /// WebP, AVIF/HEIF and JPEG XL: how hard the encoder works, nil for its default. WebP 0...6
+    /// (libwebp's `method`: 0 fastest, 6 smallest); AVIF/HEIF 0...9 (libheif's speed 9 - effort);
+    /// JPEG XL 1...9 (libjxl's effort; 0 is taken as 1).
     public var effort: Int? = nil
-    /// A TIFF-structured EXIF block to embed as it is (JPEG APP1); see `ImageCodecs.uprightedEXIF`.
+    /// A TIFF-structured EXIF block to embed as it is: JPEG APP1, PNG eXIf, WebP EXIF chunk,
+    /// HEIF/AVIF Exif item, JPEG XL Exif box; TIFF output merges its tags into IFD0 and writes
+    /// its EXIF and GPS directories. See `ImageCodecs.uprightedEXIF`.
     public var exif: Data? = nil
+    /// An XMP packet to embed as it is: JPEG APP1, PNG iTXt, WebP "XMP " chunk, TIFF tag 700,
+    /// HEIF/AVIF 'mime' item, JPEG XL "xml " box. See `ImageCodecs.xmpRemovingGPS`. JPEG holds
+    /// at most 65,504 bytes of XMP and 65,527 of EXIF (one segment each); larger blocks are
+    /// left out of JPEG files.
+    public var xmp: Data? = nil
 
     public init() {}
 }

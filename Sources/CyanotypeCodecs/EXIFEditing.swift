@@ -61,3 +61,233 @@ extension ImageCodecs {
         return Data(b)
     }
 }
+
+// MARK: - Directories as values: reading a tree of IFDs and writing it back
+
+/// One directory entry with its value's bytes (in the byte order of the block it was read
+/// from) and, for the pointer tags (Exif, GPS, Interoperability), the directory it points to.
+struct IFDItem: Equatable {
+    var tag: Int
+    var type: Int
+    var count: Int
+    var value: [UInt8]
+    var sub: [IFDItem]? = nil
+
+    /// The pointer tags followed when reading and rewritten when writing.
+    static let pointerTags: Set<Int> = [0x8769, 0x8825, 0xA005]
+
+    /// IFD0 tags that describe the pixel layout of the file they sit in (strips, tiles, samples,
+    /// compression, thumbnails, colour) or are carried elsewhere (XMP 700, ICC 34675, Photoshop
+    /// resources): never copied from one file's directory into another's.
+    static func isStructural(_ tag: Int) -> Bool {
+        switch tag {
+        case 0x00FE...0x0109, 0x010A, 0x0111, 0x0115...0x0119, 0x011C...0x0127, 0x0129, 0x012C, 0x012D, 0x013D...0x015F,
+            0x0200...0x0214, 0x02BC, 0x8649, 0x8773, 0x87AC:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The tags of IFD0 that only restate what every writer writes anyway.
+    static let layoutOnly: Set<Int> = [0x0112, 0x011A, 0x011B, 0x0128]
+}
+
+extension TIFFBlock {
+    /// The entries of the IFD at `offset` with their values, the pointer tags' directories read
+    /// too (at most 4 levels, 64 directories, each once). Nil when the directory does not fit;
+    /// entries whose values fall outside the block are skipped, and so are values past
+    /// `budget` bytes in all (entries may share bytes: a hostile file cannot make the copies
+    /// larger than the budget, 64 MiB at most).
+    func items(at offset: Int, depth: Int = 0, visited: inout Set<Int>, budget: inout Int) -> [IFDItem]? {
+        guard depth < 4, !visited.contains(offset), visited.count < 64, let dir = directory(at: offset) else { return nil }
+        visited.insert(offset)
+        var out: [IFDItem] = []
+        for e in dir.entries {
+            let size = e.byteCount
+            guard e.count > 0, size <= bytes.count, size <= budget else { continue }
+            budget -= size
+            let at = size <= 4 ? e.valueAt : (u32(e.valueAt) ?? -1)
+            guard at >= 0, at + size <= bytes.count else { continue }
+            var item = IFDItem(tag: e.tag, type: e.type, count: e.count, value: Array(bytes[at..<(at + size)]))
+            if IFDItem.pointerTags.contains(e.tag) {
+                guard e.count == 1, e.type == 4 || e.type == 13, let p = u32(e.valueAt),
+                    let sub = items(at: p, depth: depth + 1, visited: &visited, budget: &budget)
+                else { continue }
+                item.sub = sub
+            }
+            out.append(item)
+        }
+        return out
+    }
+
+    /// IFD0 and the directories it points to, or nil when IFD0 cannot be read.
+    var tree: [IFDItem]? {
+        guard let first = firstIFD else { return nil }
+        var visited = Set<Int>()
+        var budget = min(bytes.count, 64 << 20)
+        return items(at: first, visited: &visited, budget: &budget)
+    }
+}
+
+/// Writes directories of `IFDItem`s: a standalone EXIF block, or extra IFD0 entries and their
+/// directories appended to a TIFF file.
+enum IFDWriter {
+    /// The size of one value unit of `type` (byte order swaps work unit by unit; RATIONAL's two
+    /// halves are swapped separately).
+    static func unit(_ type: Int) -> Int {
+        switch type {
+        case 3, 8: return 2
+        case 4, 5, 9, 10, 11, 13: return 4
+        case 12: return 8
+        default: return 1
+        }
+    }
+
+    /// `value` in the other byte order.
+    static func swapped(_ value: [UInt8], type: Int) -> [UInt8] {
+        let u = unit(type)
+        guard u > 1 else { return value }
+        var v = value
+        var i = 0
+        while i + u <= v.count {
+            v[i..<(i + u)].reverse()
+            i += u
+        }
+        return v
+    }
+
+    static func put16(_ b: inout [UInt8], _ v: Int, little: Bool) {
+        let lo = UInt8(v & 0xFF), hi = UInt8(v >> 8 & 0xFF)
+        b += little ? [lo, hi] : [hi, lo]
+    }
+    static func put32(_ b: inout [UInt8], _ v: Int, little: Bool) {
+        let le = (0..<4).map { UInt8(v >> (8 * $0) & 0xFF) }
+        b += little ? le : le.reversed()
+    }
+    static func set32(_ b: inout [UInt8], at: Int, _ v: Int, little: Bool) {
+        for i in 0..<4 { b[little ? at + i : at + 3 - i] = UInt8(v >> (8 * i) & 0xFF) }
+    }
+
+    /// Appends a directory of `items` (values read in `sourceLittle` order, written in
+    /// `little` order) and their out-of-line values and sub-directories to `out`, with
+    /// `next` as its next-IFD offset; returns the directory's offset. `raw` are 12-byte
+    /// entries already in `out`'s order (a file's own), kept as they are.
+    @discardableResult
+    static func appendDirectory(
+        _ items: [IFDItem], raw: [(tag: Int, bytes: [UInt8])] = [], sourceLittle: Bool, into out: inout [UInt8],
+        little: Bool, next: Int = 0
+    ) -> Int {
+        if out.count % 2 == 1 { out.append(0) }
+        let sorted = items.sorted { $0.tag < $1.tag }
+        let total = sorted.count + raw.count
+        let start = out.count
+        out += [UInt8](repeating: 0, count: 2 + 12 * total + 4)
+        // Values and sub-directories after the directory.
+        var entries: [(tag: Int, bytes: [UInt8])] = raw
+        for item in sorted {
+            var e: [UInt8] = []
+            put16(&e, item.tag, little: little)
+            if let sub = item.sub {
+                put16(&e, 4, little: little)
+                put32(&e, 1, little: little)
+                let at = appendDirectory(sub, sourceLittle: sourceLittle, into: &out, little: little)
+                put32(&e, at, little: little)
+            } else {
+                put16(&e, item.type, little: little)
+                put32(&e, item.count, little: little)
+                let v = sourceLittle == little ? item.value : swapped(item.value, type: item.type)
+                if v.count <= 4 {
+                    e += v + [UInt8](repeating: 0, count: 4 - v.count)
+                } else {
+                    if out.count % 2 == 1 { out.append(0) }
+                    put32(&e, out.count, little: little)
+                    out += v
+                }
+            }
+            entries.append((item.tag, e))
+        }
+        entries.sort { $0.tag < $1.tag }
+        var dir: [UInt8] = []
+        put16(&dir, total, little: little)
+        for e in entries { dir += e.bytes }
+        put32(&dir, next, little: little)
+        out.replaceSubrange(start..<(start + dir.count), with: dir)
+        return start
+    }
+
+    /// A standalone little-endian EXIF block ("II*\0") holding `ifd0` and its directories.
+    static func block(_ ifd0: [IFDItem], sourceLittle: Bool) -> Data {
+        var out: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0]
+        appendDirectory(ifd0, sourceLittle: sourceLittle, into: &out, little: true)
+        return Data(out)
+    }
+}
+
+extension ImageCodecs {
+    /// The EXIF block of a TIFF file: its IFD0's descriptive tags (Make, Model, DateTime,
+    /// Artist, Copyright...) and its EXIF and GPS directories, as a standalone block; nil when
+    /// IFD0 says nothing beyond the layout (orientation and resolution alone do not count).
+    static func exifBlock(ofTIFFFile file: TIFFBlock) -> Data? {
+        guard let tree = file.tree else { return nil }
+        let kept = tree.filter { !IFDItem.isStructural($0.tag) }
+        guard kept.contains(where: { !IFDItem.layoutOnly.contains($0.tag) }) else { return nil }
+        return IFDWriter.block(kept, sourceLittle: file.little)
+    }
+
+    /// The XMP packet of a TIFF file's IFD0 (tag 700), when present.
+    static func xmp(ofTIFFFile file: TIFFBlock) -> Data? {
+        guard let first = file.firstIFD, let dir = file.directory(at: first),
+            let e = dir.entries.first(where: { $0.tag == 0x02BC && ($0.type == 1 || $0.type == 7 || $0.type == 2) })
+        else { return nil }
+        let size = e.byteCount
+        let at = size <= 4 ? e.valueAt : (file.u32(e.valueAt) ?? -1)
+        guard size > 0, at >= 0, at + size <= file.bytes.count else { return nil }
+        return Data(file.bytes[at..<(at + size)])
+    }
+
+    /// `tiff` (a classic TIFF written by our encoder) with the descriptive IFD0 tags and the
+    /// EXIF and GPS directories of `exif`, and `xmp` as tag 700, added to its first directory.
+    /// Tags the file already has (orientation, resolution) keep the file's values. The new
+    /// IFD0 is written at the end of the file and the header points to it; everything else
+    /// stays where it was. Unchanged when there is nothing to add or the file is not a
+    /// classic TIFF.
+    static func tiffAddingMetadata(_ tiff: Data, exif: Data?, xmp: Data?) -> Data {
+        var out = [UInt8](tiff)
+        guard let file = TIFFBlock(out), let first = file.firstIFD, let ifd0 = file.directory(at: first) else { return tiff }
+        let existing = Set(ifd0.entries.map(\.tag))
+        var items: [IFDItem] = []
+        var sourceLittle = file.little
+        if let exif, let block = TIFFBlock([UInt8](exif)), let tree = block.tree {
+            sourceLittle = block.little
+            items = tree.filter { !IFDItem.isStructural($0.tag) && !existing.contains($0.tag) }
+        }
+        if let xmp, !xmp.isEmpty, !existing.contains(0x02BC) {
+            items.append(IFDItem(tag: 0x02BC, type: 1, count: xmp.count, value: [UInt8](xmp)))
+        }
+        guard !items.isEmpty else { return tiff }
+        // Swap the XMP's bytes never (BYTE); other items come in the EXIF block's order.
+        let raw = ifd0.entries.indices.map { i -> (tag: Int, bytes: [UInt8]) in
+            let at = ifd0.start + 2 + 12 * i
+            return (ifd0.entries[i].tag, Array(out[at..<(at + 12)]))
+        }
+        let next = file.u32(ifd0.end - 4) ?? 0
+        let at = IFDWriter.appendDirectory(items, raw: raw, sourceLittle: sourceLittle, into: &out, little: file.little, next: next)
+        guard out.count < Int(UInt32.max) else { return tiff }
+        IFDWriter.set32(&out, at: 4, at, little: file.little)
+        return Data(out)
+    }
+
+    /// `exif` with IFD0's orientation set to `orientation` (1...8), for a writer whose pixels
+    /// are turned (1) or kept as stored (the orientation they still need); unchanged when it
+    /// has no orientation entry or is malformed.
+    public static func exifSettingOrientation(_ exif: Data, _ orientation: Int) -> Data {
+        guard (1...8).contains(orientation) else { return exif }
+        var b = [UInt8](exif)
+        guard let t = TIFFBlock(b), let first = t.firstIFD, let ifd0 = t.directory(at: first) else { return exif }
+        for e in ifd0.entries where e.tag == 0x0112 && e.type == 3 && e.count == 1 {
+            t.put16(&b, e.valueAt, UInt16(orientation))
+        }
+        return Data(b)
+    }
+}

@@ -78,6 +78,37 @@ enum HEIFCodec {
         return h
     }
 
+    /// The primary image's EXIF ('Exif' item, its 4-byte offset skipped) and XMP ('mime' item
+    /// of type application/rdf+xml). An item larger than the file (its extents claim more than
+    /// there is) is skipped before libheif allocates for it. libheif turns the pixels upright
+    /// (irot/imir), so the EXIF's orientation is set to 1 to match them.
+    static func readMetadata(_ handle: OpaquePointer, fileSize: Int, into h: inout ImageHeader) {
+        func item(_ id: heif_item_id) -> Data? {
+            let size = heif_image_handle_get_metadata_size(handle, id)
+            guard size > 0, size <= fileSize, size <= 64 << 20 else { return nil }
+            var data = Data(count: size)
+            let e = data.withUnsafeMutableBytes { heif_image_handle_get_metadata(handle, id, $0.baseAddress) }
+            return e.code == heif_error_Ok ? data : nil
+        }
+        let n = Int(heif_image_handle_get_number_of_metadata_blocks(handle, nil))
+        guard n > 0, n < 1024 else { return }
+        var ids = [heif_item_id](repeating: 0, count: n)
+        let got = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, nil, &ids, Int32(n)))
+        for id in ids.prefix(min(got, n)) {
+            let type = heif_image_handle_get_metadata_type(handle, id).map { String(cString: $0) } ?? ""
+            if type == "Exif", h.exif == nil, let raw = item(id), raw.count > 4 {
+                let offset = Int(raw[0]) << 24 | Int(raw[1]) << 16 | Int(raw[2]) << 8 | Int(raw[3])
+                guard offset >= 0, offset < raw.count - 4 else { continue }
+                let tiff = Data(raw[(4 + offset)...])
+                h.exif = EXIFSummary.uprighted(tiff)
+                h.dpi = EXIFSummary(tiff: tiff).dpi
+            } else if type == "mime", h.xmp == nil {
+                let content = heif_image_handle_get_metadata_content_type(handle, id).map { String(cString: $0) } ?? ""
+                if content == "application/rdf+xml", let xmp = item(id) { h.xmp = xmp }
+            }
+        }
+    }
+
     /// The embedded ICC profile, or one built from the nclx primaries when they are not sRGB's
     /// (Display P3 from phones, BT.2020). PQ and HLG transfer functions are not converted.
     static func profile(_ handle: OpaquePointer) -> Data? {
@@ -106,7 +137,11 @@ enum HEIFCodec {
     }
 
     static func readHeader(_ bytes: UnsafeRawBufferPointer, format: ImageFileFormat) throws(CodecError) -> ImageHeader {
-        try withPrimaryImage(bytes, format: format) { handle throws(CodecError) in header(handle, format: format) }
+        try withPrimaryImage(bytes, format: format) { handle throws(CodecError) in
+            var h = header(handle, format: format)
+            readMetadata(handle, fileSize: bytes.count, into: &h)
+            return h
+        }
     }
 
     static func decode(_ bytes: UnsafeRawBufferPointer, format: ImageFileFormat, limits: DecodeLimits) throws(CodecError)
@@ -114,6 +149,7 @@ enum HEIFCodec {
     {
         try withPrimaryImage(bytes, format: format) { handle throws(CodecError) in
             var h = header(handle, format: format)
+            readMetadata(handle, fileSize: bytes.count, into: &h)
             let sixteen = h.bitDepth > 8
             let limit = limits.pixelLimit(bytesPerPixel: sixteen ? 8 : 4)
             let (count, overflow) = h.width.multipliedReportingOverflow(by: h.height)
@@ -249,8 +285,17 @@ enum HEIFCodec {
         }
         var handle: OpaquePointer?
         e = heif_context_encode_image(ctx, image, enc, nil, &handle)
-        if let handle { heif_image_handle_release(handle) }
-        guard e.code == heif_error_Ok else { throw .encodeFailed(detail: "\(name): \(text(e))") }
+        defer { if let handle { heif_image_handle_release(handle) } }
+        guard e.code == heif_error_Ok, let handle else { throw .encodeFailed(detail: "\(name): \(text(e))") }
+        // EXIF (libheif adds the 4-byte offset to the TIFF header) and XMP items.
+        if let exif = options.exif, !exif.isEmpty, exif.count < Int(Int32.max) {
+            e = exif.withUnsafeBytes { heif_context_add_exif_metadata(ctx, handle, $0.baseAddress, Int32($0.count)) }
+            guard e.code == heif_error_Ok else { throw .encodeFailed(detail: "\(name) EXIF: \(text(e))") }
+        }
+        if let xmp = options.xmp, !xmp.isEmpty, xmp.count < Int(Int32.max) {
+            e = xmp.withUnsafeBytes { heif_context_add_XMP_metadata(ctx, handle, $0.baseAddress, Int32($0.count)) }
+            guard e.code == heif_error_Ok else { throw .encodeFailed(detail: "\(name) XMP: \(text(e))") }
+        }
         let sink = Sink()
         var writer = heif_writer(writer_api_version: 1) { _, data, size, user in
             let sink = Unmanaged<Sink>.fromOpaque(user!).takeUnretainedValue()

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Reads and writes JPEG, PNG, WebP, TIFF, GIF, HEIF and AVIF files as interleaved RGBA
-/// (8/16-bit; TIFF's float samples stay 32-bit float). Animations and pages: `FrameDecoder`
-/// and `FrameEncoder`; here an animation reads as its first frame.
+/// Reads and writes JPEG, PNG, WebP, TIFF, GIF, HEIF, AVIF and JPEG XL files as interleaved RGBA
+/// (8/16-bit; TIFF's and JPEG XL's float samples stay 32-bit float). Animations and pages:
+/// `FrameDecoder` and `FrameEncoder`; here an animation reads as its first frame.
 ///
 /// Nothing a file contains can crash the process: every failure is a typed `CodecError`,
 /// and a header's size is checked against `DecodeLimits` before pixels are allocated.
@@ -32,6 +32,7 @@ public enum ImageCodecs {
             return .tiff
         }
         if b.count >= 12, b.matches("ftyp", at: 4) { return heifBrand(b) }
+        if JXLCodec.isJXL(b) { return .jxl }
         return nil
     }
 
@@ -58,8 +59,8 @@ public enum ImageCodecs {
         return .heif
     }
 
-    /// The format for a file extension ("jpg", "JPEG", "png", "webp", "tif", "heic", "avif"),
-    /// case-insensitive, dot optional.
+    /// The format for a file extension ("jpg", "JPEG", "png", "webp", "tif", "gif", "heic",
+    /// "avif", "jxl"), case-insensitive, dot optional.
     public static func format(forPathExtension ext: String) -> ImageFileFormat? {
         var e = ext.lowercased()
         if e.hasPrefix(".") { e.removeFirst() }
@@ -71,6 +72,7 @@ public enum ImageCodecs {
         case "gif": return .gif
         case "heic", "heif", "heics", "heifs", "hif": return .heif
         case "avif", "avifs": return .avif
+        case "jxl": return .jxl
         default: return nil
         }
     }
@@ -84,6 +86,7 @@ public enum ImageCodecs {
             case .webp where AnimatedWebP.isAnimated(bytes): return try AnimatedWebP.readHeader(bytes)
             case .webp: return try WebPCodec.readHeader(bytes)
             case .tiff: return try TIFFCodec.readHeader(bytes)
+            case .jxl: return try JXLCodec.readHeader(bytes)
             case .gif: return try GIFCodec.readHeader(bytes)
             case let f: return try HEIFCodec.readHeader(bytes, format: f)
             }
@@ -122,11 +125,12 @@ public enum ImageCodecs {
         case .tiff: return try TIFFCodec.decode(bytes, limits: limits, strict: strict)
         case .gif: return try GIFCodec.decode(bytes, limits: limits, strict: strict)
         case .heif, .avif: return try HEIFCodec.decode(bytes, format: format, limits: limits)
+        case .jxl: return try JXLCodec.decode(bytes, limits: limits, strict: strict)
         }
     }
 
-    /// Whether `encode` can write `format` here: always for JPEG, PNG, WebP, TIFF and GIF; for HEIF
-    /// and AVIF when libheif was built with an HEVC or AV1 encoder.
+    /// Whether `encode` can write `format` here: always for JPEG, PNG, WebP, TIFF, GIF and JPEG XL;
+    /// for HEIF and AVIF when libheif was built with an HEVC or AV1 encoder.
     public static func canEncode(_ format: ImageFileFormat) -> Bool {
         switch format {
         case .heif, .avif: return HEIFCodec.canEncode(format)
@@ -167,11 +171,13 @@ public enum ImageCodecs {
             return try encoder.finish(loopCount: nil)
         case .heif, .avif:
             return try HEIFCodec.encode(rgba8, width: width, height: height, hasAlpha: hasAlpha, format: format, options: options)
+        case .jxl:
+            return try JXLCodec.encode(UnsafeRawBufferPointer(rgba8), samples: .u8, width: width, height: height, hasAlpha: hasAlpha, options: options)
         }
     }
 
-    /// Encodes 16-bit RGBA rows (native endian). PNG and TIFF keep 16 bits; JPEG, WebP, HEIF
-    /// and AVIF get 8-bit samples rounded to nearest (v × 255 / 65535).
+    /// Encodes 16-bit RGBA rows (native endian). PNG, TIFF and JPEG XL keep 16 bits; JPEG,
+    /// WebP, HEIF and AVIF get 8-bit samples rounded to nearest (v × 255 / 65535).
     public static func encode(
         rgba16: UnsafeBufferPointer<UInt16>, width: Int, height: Int, hasAlpha: Bool, format: ImageFileFormat,
         options: EncodeOptions
@@ -182,6 +188,9 @@ public enum ImageCodecs {
         }
         if format == .tiff {
             return try TIFFCodec.encode(rgba16, bits: 16, width: width, height: height, hasAlpha: hasAlpha, options: options)
+        }
+        if format == .jxl {
+            return try JXLCodec.encode(UnsafeRawBufferPointer(rgba16), samples: .u16, width: width, height: height, hasAlpha: hasAlpha, options: options)
         }
         let n = width * height * 4
         let eight = [UInt8](unsafeUninitializedCapacity: n) { out, count in
@@ -194,9 +203,10 @@ public enum ImageCodecs {
         }
     }
 
-    /// Encodes 32-bit float RGBA rows (1.0 = white, straight alpha). TIFF keeps the floats
-    /// (values outside 0...1 too); other formats get 16-bit samples (clamped to 0...1,
-    /// rounded), so PNG writes 16 bits and the rest 8.
+    /// Encodes 32-bit float RGBA rows (1.0 = white, straight alpha). TIFF and JPEG XL keep the
+    /// floats (values outside 0...1 too; JPEG XL replaces NaN by 0 and clamps to ±65504); other
+    /// formats get 16-bit samples (clamped to 0...1, rounded), so PNG writes 16 bits and the
+    /// rest 8.
     public static func encode(
         rgbaF: UnsafeBufferPointer<Float>, width: Int, height: Int, hasAlpha: Bool, format: ImageFileFormat,
         options: EncodeOptions
@@ -204,6 +214,9 @@ public enum ImageCodecs {
         try checkBuffer(count: rgbaF.count, width: width, height: height, name: "rgbaF")
         if format == .tiff {
             return try TIFFCodec.encode(rgbaF, bits: 32, width: width, height: height, hasAlpha: hasAlpha, options: options)
+        }
+        if format == .jxl {
+            return try JXLCodec.encode(UnsafeRawBufferPointer(rgbaF), samples: .f32, width: width, height: height, hasAlpha: hasAlpha, options: options)
         }
         let n = width * height * 4
         let sixteen = [UInt16](unsafeUninitializedCapacity: n) { out, count in
@@ -255,6 +268,8 @@ public enum ImageCodecs {
             name = "ISO media that is not HEIF (brand '\(brand)')"
         } else if b.matches("RIFF", at: 0) {
             name = "RIFF (not WebP)"
+        } else if b.count >= 8, b.matches("JXL ", at: 4) {
+            name = "JPEG XL container without its signature box"
         } else if b.count < 8, b.first == 0x89 || b.first == 0xFF {
             name = "too short to identify"
         }

@@ -6,7 +6,11 @@ import Foundation
 struct JPEGMarkers {
     var exif: Data?
     var icc: Data?
+    /// The standard XMP packet (APP1 "http://ns.adobe.com/xap/1.0/"); extended XMP is not read.
+    var xmp: Data?
     var jfifDPI: Double?
+    /// The JFIF segment's version (major, minor), density unit (0 none, 1 inch, 2 cm) and densities.
+    var jfif: (major: Int, minor: Int, unit: Int, x: Int, y: Int)?
     /// APP14 "Adobe" transform byte, when that segment is present (its CMYK is stored inverted).
     var adobeTransform: Int?
     /// Sample precision from the SOF segment (8 for everything TurboJPEG 2.1 decodes).
@@ -46,6 +50,7 @@ struct JPEGMarkers {
             switch marker {
             case 0xE0 where b.matches("JFIF\u{0}", at: start) && length >= 16:
                 let units = b[start + 7], xd = b.be16(start + 8)
+                jfif = (Int(b[start + 5]), Int(b[start + 6]), Int(units), xd, b.be16(start + 10))
                 if xd > 0 && units == 1 { jfifDPI = Double(xd) }
                 if xd > 0 && units == 2 { jfifDPI = Double(xd) * 2.54 }
                 if first { insertionOffset = end }
@@ -53,6 +58,8 @@ struct JPEGMarkers {
                 insertionOffset = end
             case 0xE1 where exif == nil && b.matches("Exif\u{0}\u{0}", at: start):
                 exif = Data(b[(start + 6)..<end])
+            case 0xE1 where xmp == nil && b.matches("http://ns.adobe.com/xap/1.0/\u{0}", at: start):
+                xmp = Data(b[(start + 29)..<end])
             case 0xE2 where b.matches("ICC_PROFILE\u{0}", at: start) && length >= 16:
                 let seq = Int(b[start + 12]), count = Int(b[start + 13])
                 if seq >= 1 && iccChunks[seq] == nil {
@@ -125,7 +132,15 @@ enum JPEGCodec {
         }
         var header = ImageHeader(
             format: .jpeg, width: Int(w), height: Int(h), channels: channels, bitDepth: 8, hasAlpha: false,
-            colorModel: model, iccProfile: markers.icc, dpi: markers.jfifDPI, exif: markers.exif)
+            colorModel: model, iccProfile: markers.icc, dpi: markers.jfifDPI, exif: markers.exif, xmp: markers.xmp)
+        if let j = markers.jfif {
+            header.formatProperties["JFIFVersion"] = .ints([j.major, j.minor / 10, j.minor % 10])
+            header.formatProperties["DensityUnit"] = .int(j.unit)
+            header.formatProperties["XDensity"] = .int(j.x)
+            header.formatProperties["YDensity"] = .int(j.y)
+        }
+        // SOF2, SOF6, SOF10, SOF14: progressive.
+        header.formatProperties["IsProgressive"] = .bool([0xC2, 0xC6, 0xCA, 0xCE].contains(markers.frameType ?? 0))
         if let exif = markers.exif {
             let summary = EXIFSummary(tiff: exif)
             header.orientation = summary.orientation ?? 1
@@ -230,31 +245,50 @@ enum JPEGCodec {
         return try addMetadata(to: UnsafeRawBufferPointer(start: out, count: Int(size)), options: options)
     }
 
-    /// The encoder's bytes with the EXIF and ICC segments of `options` spliced in.
+    /// The encoder's bytes with the EXIF, XMP and ICC segments of `options` spliced in, in
+    /// that order, after SOI and the JFIF APP0 segment.
     static func addMetadata(to jpeg: UnsafeRawBufferPointer, options: EncodeOptions) throws(CodecError) -> Data {
-        if let dpi = options.dpi, dpi.isFinite, dpi >= 1 {
-            var bytes = [UInt8](jpeg)
-            setJFIFDensity(&bytes, dpi: dpi)
-            var dpiless = options
-            dpiless.dpi = nil
-            var outcome: Result<Data, CodecError> = .failure(.encodeFailed(detail: "JPEG: no output"))
-            bytes.withUnsafeBytes { raw in
-                do throws(CodecError) { outcome = .success(try addMetadata(to: raw, options: dpiless)) } catch { outcome = .failure(error) }
-            }
-            return try outcome.get()
-        }
-        // EXIF first (APP1 belongs right after SOI/APP0), then the ICC segments after it.
-        var result = Data(jpeg)
+        var bytes = [UInt8](jpeg)
+        if let dpi = options.dpi, dpi.isFinite, dpi >= 1 { setJFIFDensity(&bytes, dpi: dpi) }
+        var segments: [UInt8] = []
         if let exif = options.exif, !exif.isEmpty, exif.count <= 65_535 - 8 {
-            result = insertEXIF(exif, into: jpeg)
+            segments += segment(0xE1, Array("Exif".utf8) + [0, 0], exif)
         }
-        guard let icc = options.iccProfile, !icc.isEmpty else { return result }
-        let bytes = [UInt8](result)
-        var outcome: Result<Data, CodecError> = .failure(.encodeFailed(detail: "JPEG: no output"))
-        bytes.withUnsafeBytes { raw in
-            do throws(CodecError) { outcome = .success(try insertICC(icc, into: raw)) } catch { outcome = .failure(error) }
+        // One APP1 segment each: a block larger than a segment (extended XMP, which splits a
+        // packet over several, is not written) is left out, as an oversized EXIF block is.
+        if let xmp = options.xmp, !xmp.isEmpty, xmp.count <= 65_535 - 2 - xmpSignature.count {
+            segments += segment(0xE1, xmpSignature, xmp)
         }
-        return try outcome.get()
+        if let icc = options.iccProfile, !icc.isEmpty { segments += try iccSegments(icc) }
+        guard !segments.isEmpty else { return Data(bytes) }
+        let at = bytes.withUnsafeBytes { JPEGMarkers($0).insertionOffset }
+        bytes.insert(contentsOf: segments, at: at)
+        return Data(bytes)
+    }
+
+    /// "http://ns.adobe.com/xap/1.0/\0": the start of an APP1 segment holding XMP.
+    static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+
+    /// One marker segment: marker, length, signature, payload.
+    static func segment(_ marker: UInt8, _ signature: [UInt8], _ payload: Data) -> [UInt8] {
+        let length = 2 + signature.count + payload.count
+        return [0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)] + signature + [UInt8](payload)
+    }
+
+    /// `icc` as APP2 "ICC_PROFILE" segments.
+    static func iccSegments(_ icc: Data) throws(CodecError) -> [UInt8] {
+        let perChunk = 65_535 - 2 - 14
+        let chunks = (icc.count + perChunk - 1) / perChunk
+        guard chunks <= 255 else {
+            throw .invalidArgument("ICC profile of \(icc.count) bytes is too large for JPEG (at most \(255 * perChunk))")
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(icc.count + chunks * 18)
+        for i in 0..<chunks {
+            let lo = i * perChunk, hi = min(icc.count, lo + perChunk)
+            out += segment(0xE2, Array("ICC_PROFILE".utf8) + [0, UInt8(i + 1), UInt8(chunks)], icc[(icc.startIndex + lo)..<(icc.startIndex + hi)])
+        }
+        return out
     }
 
     /// Writes `dpi` (dots per inch, rounded) into the APP0 JFIF segment libjpeg puts right
@@ -266,39 +300,5 @@ enum JPEGCodec {
         b[13] = 1
         b[14] = UInt8(d >> 8); b[15] = UInt8(d & 0xFF)
         b[16] = UInt8(d >> 8); b[17] = UInt8(d & 0xFF)
-    }
-
-    /// An APP1 "Exif" segment after SOI (and APP0 JFIF), before any APP2.
-    static func insertEXIF(_ exif: Data, into jpeg: UnsafeRawBufferPointer) -> Data {
-        let at = JPEGMarkers(jpeg).insertionOffset
-        let length = 2 + 6 + exif.count
-        var result = Data(capacity: jpeg.count + length + 2)
-        result.append(contentsOf: jpeg[0..<at])
-        result.append(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)])
-        result.append(contentsOf: Array("Exif".utf8) + [0, 0])
-        result.append(exif)
-        result.append(contentsOf: jpeg[at...])
-        return result
-    }
-
-    /// Splits `icc` into APP2 "ICC_PROFILE" segments placed after SOI (and APP0 JFIF).
-    static func insertICC(_ icc: Data, into jpeg: UnsafeRawBufferPointer) throws(CodecError) -> Data {
-        let perChunk = 65_535 - 2 - 14
-        let chunks = (icc.count + perChunk - 1) / perChunk
-        guard chunks <= 255 else {
-            throw .invalidArgument("ICC profile of \(icc.count) bytes is too large for JPEG (at most \(255 * perChunk))")
-        }
-        let at = JPEGMarkers(jpeg).insertionOffset
-        var result = Data(capacity: jpeg.count + icc.count + chunks * 18)
-        result.append(contentsOf: jpeg[0..<at])
-        for i in 0..<chunks {
-            let lo = i * perChunk, hi = min(icc.count, lo + perChunk)
-            let length = 2 + 14 + (hi - lo)
-            result.append(contentsOf: [0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)])
-            result.append(contentsOf: Array("ICC_PROFILE".utf8) + [0, UInt8(i + 1), UInt8(chunks)])
-            result.append(icc[(icc.startIndex + lo)..<(icc.startIndex + hi)])
-        }
-        result.append(contentsOf: jpeg[at...])
-        return result
     }
 }

@@ -68,13 +68,58 @@ enum PNGCodec {
             throw error(rc, "reading iCCP")
         }
         var phys = spng_phys()
+        if spng_get_phys(ctx, &phys) == 0, phys.unit_specifier == 1 {
+            header.formatProperties["XPixelsPerMeter"] = .int(Int(phys.ppu_x))
+            header.formatProperties["YPixelsPerMeter"] = .int(Int(phys.ppu_y))
+        }
+        header.formatProperties["InterlaceType"] = .int(Int(ihdr.interlace_method))
+        if Int(ihdr.color_type) == Int(SPNG_COLOR_TYPE_INDEXED.rawValue) { header.formatProperties["IsIndexed"] = .bool(true) }
+        var gamma = 0.0
+        if spng_get_gama(ctx, &gamma) == 0, gamma.isFinite, gamma > 0 { header.formatProperties["Gamma"] = .double(gamma) }
+        var intent: UInt8 = 0
+        if spng_get_srgb(ctx, &intent) == 0 { header.formatProperties["sRGBIntent"] = .int(Int(intent)) }
         if spng_get_phys(ctx, &phys) == 0, phys.unit_specifier == 1, phys.ppu_x > 0 {
             // pHYs stores whole pixels per metre, so 72 dpi arrives as 2835 (72.009): snap those.
             let dpi = Double(phys.ppu_x) * 0.0254
             header.dpi = abs(dpi - dpi.rounded()) < 0.02 ? dpi.rounded() : (dpi * 1000).rounded() / 1000
         }
         readEXIF(ctx, into: &header)
+        readText(ctx, into: &header)
         return (header, ihdr)
+    }
+
+    /// The keyword of the iTXt chunk that holds XMP.
+    static let xmpKeyword = "XML:com.adobe.xmp"
+    /// Text keywords reported in `{PNG}`, by Image I/O's key.
+    static let textKeys: [String: String] = [
+        "Title": "Title", "Author": "Author", "Description": "Description", "Copyright": "Copyright",
+        "Creation Time": "CreationTime", "Software": "Software", "Disclaimer": "Disclaimer", "Warning": "Warning",
+        "Source": "Source", "Comment": "Comment",
+    ]
+
+    /// XMP and the standard text keywords from tEXt, zTXt and iTXt chunks (libspng inflates
+    /// the compressed ones, each within the chunk limits: a zlib bomb is cut off there).
+    static func readText(_ ctx: OpaquePointer, into header: inout ImageHeader) {
+        var n: UInt32 = 0
+        guard spng_get_text(ctx, nil, &n) == 0, n > 0, n < 4096 else { return }
+        var texts = [spng_text](repeating: spng_text(), count: Int(n))
+        guard spng_get_text(ctx, &texts, &n) == 0 else { return }
+        for t in texts.prefix(Int(n)) {
+            let keyword = withUnsafeBytes(of: t.keyword) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let p = t.text, t.length > 0 else { continue }
+            let bytes = UnsafeRawBufferPointer(start: p, count: t.length)
+            let value = Data(bytes.prefix { $0 != 0 })
+            if keyword == xmpKeyword && Int(t.type) == Int(SPNG_ITXT.rawValue) {
+                if header.xmp == nil { header.xmp = value }
+            } else if let key = textKeys[keyword], header.formatProperties[key] == nil {
+                // tEXt is Latin-1; zTXt too; iTXt is UTF-8.
+                let text = Int(t.type) == Int(SPNG_ITXT.rawValue)
+                    ? String(decoding: value, as: UTF8.self) : String(value.map { Character(Unicode.Scalar($0)) })
+                header.formatProperties[key] = .string(text)
+            }
+        }
     }
 
     static func readEXIF(_ ctx: OpaquePointer, into header: inout ImageHeader) {
@@ -89,10 +134,48 @@ enum PNGCodec {
     }
 
     static func readHeader(_ bytes: UnsafeRawBufferPointer) throws(CodecError) -> ImageHeader {
-        try withDecoder(bytes, strict: true) { ctx throws(CodecError) in try header(ctx).0 }
+        do throws(CodecError) {
+            return try withDecoder(bytes, strict: true) { ctx throws(CodecError) in try header(ctx).0 }
+        } catch {
+            guard case .corrupt = error, let plain = withoutTextChunks(bytes) else { throw error }
+            return try withBytes(plain) { (p) throws(CodecError) in try withDecoder(p, strict: true) { ctx throws(CodecError) in try header(ctx).0 } }
+        }
+    }
+
+    /// Text chunks libspng reads before it will decode anything (tEXt, zTXt, iTXt).
+    static let textChunks: Set<String> = ["tEXt", "zTXt", "iTXt"]
+
+    /// A copy of the file without its text chunks, or nil when it has none. libspng inflates
+    /// compressed text while reading the header and gives up on the whole file when one
+    /// inflates past its chunk limit (a zlib bomb) or is damaged: the image then decodes
+    /// from this copy, without the text (and XMP) it held.
+    static func withoutTextChunks(_ b: UnsafeRawBufferPointer) -> Data? {
+        guard b.count >= 8 else { return nil }
+        var out = Data(b[0..<8])
+        var pos = 8
+        var dropped = false
+        while pos + 12 <= b.count {
+            let end = pos + 12 + b.be32(pos)
+            guard end <= b.count, end > pos else { break }
+            let type = String(decoding: b[(pos + 4)..<(pos + 8)], as: UTF8.self)
+            if textChunks.contains(type) { dropped = true } else { out.append(contentsOf: b[pos..<end]) }
+            pos = end
+        }
+        guard dropped else { return nil }
+        if pos < b.count { out.append(contentsOf: b[pos...]) }
+        return out
     }
 
     static func decode(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
+        do throws(CodecError) {
+            return try decodeKeepingText(bytes, limits: limits, strict: strict)
+        } catch {
+            guard case .corrupt = error, let plain = withoutTextChunks(bytes) else { throw error }
+            return try withBytes(plain) { (p) throws(CodecError) in try decodeKeepingText(p, limits: limits, strict: strict) }
+        }
+    }
+
+    static func decodeKeepingText(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
         do throws(CodecError) {
             let bitmap = try decodeOnce(bytes, limits: limits, strict: strict)
             // libspng stops at IEND's type; strict mode also wants IEND itself whole.
@@ -174,6 +257,7 @@ enum PNGCodec {
                     let tail = spng_decode_chunks(ctx)
                     if strict && tail != 0 { throw error(tail, "reading the chunks after the image data") }
                     if header.exif == nil { readEXIF(ctx, into: &header) }
+                    if header.xmp == nil { readText(ctx, into: &header) }
                     return
                 }
                 if strict || rowsDone == 0 { throw error(rc, "decoding row \(rowsDone)") }
@@ -238,18 +322,46 @@ enum PNGCodec {
         ihdr.color_type = UInt8(colorType.rawValue)
         var rc = spng_set_ihdr(ctx, &ihdr)
         guard rc == 0 else { throw .encodeFailed(detail: "PNG IHDR: \(message(rc))") }
+        // libspng keeps pointers to the iCCP, eXIf and text bytes it is given (it copies none of
+        // them) until the image is encoded: they live in buffers owned by this call.
+        var owned: [UnsafeMutableRawBufferPointer] = []
+        defer { for b in owned { b.deallocate() } }
+        func copy(_ d: Data, terminated: Bool = false) -> UnsafeMutablePointer<CChar> {
+            let b = UnsafeMutableRawBufferPointer.allocate(byteCount: d.count + (terminated ? 1 : 0), alignment: 1)
+            b.copyBytes(from: d)
+            if terminated { b[d.count] = 0 }
+            owned.append(b)
+            return b.baseAddress!.assumingMemoryBound(to: CChar.self)
+        }
         if let icc = options.iccProfile, !icc.isEmpty {
             var iccp = spng_iccp()
             withUnsafeMutableBytes(of: &iccp.profile_name) { name in
                 let label = Array("ICC Profile".utf8)
                 for (i, b) in label.enumerated() { name[i] = b }
             }
-            rc = icc.withUnsafeBytes { raw in
-                iccp.profile_len = raw.count
-                iccp.profile = UnsafeMutablePointer(mutating: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-                return spng_set_iccp(ctx, &iccp)  // spng copies the profile
-            }
+            iccp.profile_len = icc.count
+            iccp.profile = copy(icc)
+            rc = spng_set_iccp(ctx, &iccp)
             guard rc == 0 else { throw .encodeFailed(detail: "PNG iCCP: \(message(rc))") }
+        }
+        // EXIF (eXIf) and XMP (iTXt "XML:com.adobe.xmp", uncompressed, before the image data as
+        // the XMP specification asks): a block libspng refuses is left out, not fatal.
+        if let exif = options.exif, !exif.isEmpty, exif.count < Int(Int32.max) {
+            var e = spng_exif(length: exif.count, data: copy(exif))
+            _ = spng_set_exif(ctx, &e)
+        }
+        if let xmp = options.xmp, !xmp.isEmpty, !xmp.contains(0), xmp.count < Int(Int32.max) {
+            var t = spng_text()
+            withUnsafeMutableBytes(of: &t.keyword) { k in
+                for (i, b) in Array(xmpKeyword.utf8).enumerated() { k[i] = b }
+            }
+            t.type = Int32(SPNG_ITXT.rawValue)
+            t.length = xmp.count
+            t.text = copy(xmp, terminated: true)  // libspng measures the text with strlen
+            t.compression_flag = 0
+            t.language_tag = copy(Data(), terminated: true)
+            t.translated_keyword = copy(Data(), terminated: true)
+            _ = spng_set_text(ctx, &t, 1)
         }
         if let dpi = options.dpi, dpi.isFinite, dpi > 0 {
             // pHYs holds whole pixels per metre.

@@ -79,7 +79,9 @@ enum TIFFCodec {
         try withReader(bytes, maxAlloc: DecodeLimits.default.maxBytes) { r throws(CodecError) in
             if page > 0 { try TIFFPages.select(r, page) }
             let i = try info(r)
-            return header(r, i)
+            var h = header(r, i)
+            addMetadata(&h, i, bytes, page: page)
+            return h
         }
     }
 
@@ -89,7 +91,8 @@ enum TIFFCodec {
         try withReader(bytes, maxAlloc: max(limits.maxBytes, 16 << 20)) { r throws(CodecError) in
             if page > 0 { try TIFFPages.select(r, page) }
             let info = try info(r)
-            let h = header(r, info)
+            var h = header(r, info)
+            addMetadata(&h, info, bytes, page: page)
             guard info.mode != 0 else {
                 let why = message(r)
                 throw CodecError.unsupportedFormat(
@@ -185,6 +188,26 @@ enum TIFFCodec {
             throw .encodeFailed(detail: "TIFF: \(text)")
         }
         defer { cy_tiff_free(out) }
-        return Data(bytes: out, count: length)
+        return withMetadata(Data(bytes: out, count: length), options)
+    }
+
+    /// `tiff` with the EXIF and XMP of `options` merged into its first directory (one page or
+    /// the first of several).
+    static func withMetadata(_ tiff: Data, _ options: EncodeOptions) -> Data {
+        let exif = options.exif.flatMap { $0.isEmpty ? nil : $0 }, xmp = options.xmp.flatMap { $0.isEmpty ? nil : $0 }
+        guard exif != nil || xmp != nil else { return tiff }
+        return ImageCodecs.tiffAddingMetadata(tiff, exif: exif, xmp: xmp)
+    }
+
+    /// `{TIFF}`'s compression and photometric interpretation of the page read, and for the
+    /// first page the EXIF (built from IFD0 and its EXIF and GPS directories) and XMP (tag
+    /// 700) of the file's first directory, where EXIF and XMP live (later pages report none).
+    static func addMetadata(_ h: inout ImageHeader, _ info: cy_tiff_info, _ bytes: UnsafeRawBufferPointer, page: Int) {
+        h.formatProperties["Compression"] = .int(Int(info.compression))
+        h.formatProperties["PhotometricInterpretation"] = .int(Int(info.photometric))
+        if h.bitDepth == 32 { h.formatProperties["IsFloat"] = .bool(true) }
+        guard page == 0, let file = TIFFBlock([UInt8](bytes)) else { return }
+        h.exif = ImageCodecs.exifBlock(ofTIFFFile: file)
+        h.xmp = ImageCodecs.xmp(ofTIFFFile: file)
     }
 }

@@ -26,7 +26,10 @@ struct TIFFPages: FrameSource {
                 for page in 0..<count {
                     do throws(CodecError) {
                         if page > 0 { try TIFFPages.select(r, page) }
-                        headers.append(TIFFCodec.header(r, try TIFFCodec.info(r)))
+                        let info = try TIFFCodec.info(r)
+                        var h = TIFFCodec.header(r, info)
+                        TIFFCodec.addMetadata(&h, info, b, page: page)
+                        headers.append(h)
                     } catch {
                         // A damaged later page: strict reads fail, lenient ones keep the pages before it.
                         if strict || page == 0 { throw TIFFPages.named(error, page: page, of: count) }
@@ -111,7 +114,7 @@ struct TIFFPages: FrameSource {
 }
 
 /// Writes pages into one TIFF with libtiff (one directory each, LZW by default, the PageNumber
-/// tag when the page count is known).
+/// tag when the page count is known; the ICC profile on every page, EXIF and XMP in the first).
 final class TIFFPageWriter: FrameSink {
     let options: EncodeOptions
     let pageCount: Int
@@ -175,6 +178,7 @@ final class TIFFPageWriter: FrameSink {
             throw .encodeFailed(detail: "TIFF: " + msg.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
         }
         defer { cy_tiff_free(out) }
-        return Data(bytes: out, count: length)
+        // EXIF and XMP join the first page's directory, as for a one-page TIFF.
+        return TIFFCodec.withMetadata(Data(bytes: out, count: length), options)
     }
 }

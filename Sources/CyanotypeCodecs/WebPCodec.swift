@@ -1,7 +1,7 @@
 import CWebP
 import Foundation
 
-/// The RIFF chunks of a WebP container, parsed in Swift for ICCP and EXIF.
+/// The RIFF chunks of a WebP container, parsed in Swift for ICCP, EXIF and XMP.
 struct WebPChunks {
     struct Chunk {
         var fourCC: String
@@ -29,6 +29,21 @@ struct WebPChunks {
     func payload(_ fourCC: String, in b: UnsafeRawBufferPointer) -> Data? {
         guard let c = chunks.first(where: { $0.fourCC == fourCC }), !c.payload.isEmpty else { return nil }
         return Data(b[c.payload])
+    }
+
+    /// The ICCP, EXIF (with the orientation and DPI it states) and XMP chunks of a still or
+    /// animated WebP, into `header`.
+    func readMetadata(_ b: UnsafeRawBufferPointer, into header: inout ImageHeader) {
+        header.iccProfile = payload("ICCP", in: b)
+        if var exif = payload("EXIF", in: b) {
+            // Some writers keep JPEG's "Exif\0\0" prefix; the field is TIFF-structured.
+            if exif.starts(with: Array("Exif\u{0}\u{0}".utf8)) { exif = exif.dropFirst(6) }
+            header.exif = Data(exif)
+            let summary = EXIFSummary(tiff: Data(exif))
+            header.orientation = summary.orientation ?? 1
+            header.dpi = summary.dpi
+        }
+        header.xmp = payload("XMP ", in: b)
     }
 }
 
@@ -69,14 +84,11 @@ enum WebPCodec {
             format: .webp, width: Int(features.width), height: Int(features.height), channels: alpha ? 4 : 3,
             bitDepth: 8, hasAlpha: alpha, colorModel: "RGB")
         let riff = WebPChunks(b)
-        header.iccProfile = riff.payload("ICCP", in: b)
-        if var exif = riff.payload("EXIF", in: b) {
-            // Some writers keep JPEG's "Exif\0\0" prefix; the field is TIFF-structured.
-            if exif.starts(with: Array("Exif\u{0}\u{0}".utf8)) { exif = exif.dropFirst(6) }
-            header.exif = Data(exif)
-            let summary = EXIFSummary(tiff: Data(exif))
-            header.orientation = summary.orientation ?? 1
-            header.dpi = summary.dpi
+        riff.readMetadata(b, into: &header)
+        if let first = riff.chunks.first?.fourCC {
+            // VP8 lossy, VP8L lossless; an extended file names its image chunk later.
+            let image = first == "VP8X" ? riff.chunks.dropFirst().first { $0.fourCC == "VP8 " || $0.fourCC == "VP8L" }?.fourCC : first
+            if let image { header.formatProperties["IsLossless"] = .bool(image == "VP8L") }
         }
         return header
     }
@@ -168,34 +180,31 @@ enum WebPCodec {
             throw .encodeFailed(detail: "WebP: libwebp refused the \(width)x\(height) image (error \(picture.error_code.rawValue))")
         }
         let webp = UnsafeRawBufferPointer(start: mem, count: writer.size)
-        guard let icc = options.iccProfile, !icc.isEmpty else { return Data(webp) }
-        return try addICC(icc, to: webp, width: width, height: height, hasAlpha: hasAlpha)
+        return try addMetadata(to: webp, options: options)
     }
 
-    /// Rewrites a simple WebP as an extended one (VP8X) carrying an ICCP chunk.
-    static func addICC(
-        _ icc: Data, to webp: UnsafeRawBufferPointer, width: Int, height: Int, hasAlpha: Bool
-    ) throws(CodecError) -> Data {
-        let riff = WebPChunks(webp)
-        guard !riff.chunks.isEmpty else { throw .encodeFailed(detail: "WebP: unexpected encoder output") }
-        func le(_ v: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-        var body = Data()
-        var rest = riff.chunks[...]
-        var flags: UInt8 = 0x20  // ICC
-        if let first = rest.first, first.fourCC == "VP8X" {
-            flags |= webp[first.payload.lowerBound]
-            rest = rest.dropFirst()
-        } else if hasAlpha {
-            flags |= 0x10
+    /// `webp` with the ICCP, EXIF and XMP chunks of `options`, through libwebpmux (which makes
+    /// the file an extended one and sets the VP8X flags).
+    static func addMetadata(to webp: UnsafeRawBufferPointer, options: EncodeOptions) throws(CodecError) -> Data {
+        let chunks: [(String, Data)] = [("ICCP", options.iccProfile), ("EXIF", options.exif), ("XMP ", options.xmp)]
+            .compactMap { name, data in data.flatMap { $0.isEmpty ? nil : (name, $0) } }
+        guard !chunks.isEmpty else { return Data(webp) }
+        var image = WebPData(bytes: webp.baseAddress!.assumingMemoryBound(to: UInt8.self), size: webp.count)
+        guard let mux = WebPMuxCreate(&image, 0) else { throw .encodeFailed(detail: "WebP: libwebpmux cannot read the encoder's output") }
+        defer { WebPMuxDelete(mux) }
+        for (name, data) in chunks {
+            let rc = data.withUnsafeBytes { raw in
+                var chunk = WebPData(bytes: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), size: raw.count)
+                return WebPMuxSetChunk(mux, name, &chunk, 1)  // copied
+            }
+            guard rc == WEBP_MUX_OK else { throw .encodeFailed(detail: "WebP: cannot add the \(name) chunk (libwebpmux error \(rc.rawValue))") }
         }
-        body.append(contentsOf: Array("VP8X".utf8) + le(10, 4) + [flags, 0, 0, 0] + le(width - 1, 3) + le(height - 1, 3))
-        body.append(contentsOf: Array("ICCP".utf8) + le(icc.count, 4))
-        body.append(icc)
-        if icc.count & 1 == 1 { body.append(0) }
-        for c in rest { body.append(contentsOf: webp[c.range]) }
-        guard body.count + 4 <= Int(UInt32.max) else { throw .encodeFailed(detail: "WebP: file too large") }
-        var result = Data(Array("RIFF".utf8) + le(body.count + 4, 4) + Array("WEBP".utf8))
-        result.append(body)
-        return result
+        var out = WebPData(bytes: nil, size: 0)
+        let rc = WebPMuxAssemble(mux, &out)
+        defer { WebPDataClear(&out) }
+        guard rc == WEBP_MUX_OK, let bytes = out.bytes, out.size > 0 else {
+            throw .encodeFailed(detail: "WebP: libwebpmux could not assemble the file (error \(rc.rawValue))")
+        }
+        return Data(bytes: bytes, count: out.size)
     }
 }

@@ -73,6 +73,41 @@ import Testing
         #expect(jpeg.status == 0 && jpeg.stderr.contains("holds 3 frames; JPEG holds one: writing the first"), "\(jpeg.stderr)")
     }
 
+    /// EXIF and XMP of an animation are kept as for single images (stated size updated, GPS
+    /// strippable) into APNG, WebP and TIFF pages; GIF holds none.
+    @Test func animationsKeepMetadata() throws {
+        let w = try Workspace()
+        var o = EncodeOptions()
+        o.exif = EXIFFixture.block(width: 10, height: 6)
+        o.xmp = Data(FormatsAndMetadata.xmp.utf8)
+        o.lossless = true
+        let e = try FrameEncoder(format: .webp, options: o)
+        for f in 0..<3 {
+            let px: [UInt8] = (0..<60).flatMap { i -> [UInt8] in [UInt8(i * 4), UInt8(f * 80), 90, 255] }
+            try px.withUnsafeBufferPointer { try e.add(rgba8: $0, width: 10, height: 6, hasAlpha: false, delay: 0.1) }
+        }
+        try e.finish(loopCount: 0).write(to: w.url("in.webp"))
+        for out in ["out.png", "out.webp", "out.tif", "out.gif"] {
+            for strip in [[String](), ["--strip", "gps"]] {
+                let r = try Tool.run(["apply", "in.webp", "-o", out, "--resize", "50%"] + strip, in: w.dir)
+                #expect(r.status == 0, "\(out): \(r.stderr)")
+                let data = try w.bytes(out)
+                let (seq, _) = try Self.frames(data)
+                #expect(seq.frameCount == 3, "\(out)")
+                let h = try ImageCodecs.readHeader(data)
+                if out == "out.gif" {
+                    #expect(h.exif == nil && h.xmp == nil)
+                    continue
+                }
+                let exif = try #require(h.exif, "\(out)")
+                let xmp = String(decoding: try #require(h.xmp, "\(out)"), as: UTF8.self)
+                #expect(EXIFFixture.pixelWidth(in: exif) == 5 && xmp.contains("exif:PixelXDimension=\"5\""), "\(out): size follows the pixels")
+                #expect(EXIFFixture.hasGPS(exif) == strip.isEmpty && xmp.contains("GPSLatitude") == strip.isEmpty, "\(out) \(strip)")
+                #expect(xmp.contains("Harbour"), "\(out)")
+            }
+        }
+    }
+
     @Test func infoShowsFramesAndPages() throws {
         let w = try Workspace()
         _ = try Self.animation(w, "a.gif")
@@ -82,10 +117,20 @@ import Testing
         #expect(text.out.contains("duration:    0.6 s (delays 0.1 s, 0.2 s, 0.3 s)"), "\(text.out)")
         let json = try w.run("info", "a.gif", "--json")
         let o = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
-        #expect(o["frames"] as? Int == 3 && o["loopCount"] as? Int == 2 && o["format"] as? String == "gif")
-        #expect(o["delays"] as? [Double] == [0.1, 0.2, 0.3])
+        // Image I/O's keys: the image's, and the container's {GIF} with the loop count and timing.
+        #expect(o["CyanotypeFrameCount"] as? Int == 3 && o["CyanotypeFileFormat"] as? String == "gif")
+        #expect(o["PixelWidth"] as? Int == 10 && o["PixelHeight"] as? Int == 6)
+        let gif = try #require(o["{GIF}"] as? [String: Any])
+        #expect(gif["LoopCount"] as? Int == 2 && gif["CanvasPixelWidth"] as? Int == 10)
+        let timing = try #require(gif["FrameInfo"] as? [[String: Any]])
+        #expect(timing.map { $0["UnclampedDelayTime"] as? Double } == [0.1, 0.2, 0.3])
         let pages = try w.run("info", "p.tif")
         #expect(pages.out.contains("pages:       3"), "\(pages.out)")
+        let pagesJSON = try w.run("info", "p.tif", "--json")
+        let p = try #require(try JSONSerialization.jsonObject(with: pagesJSON.stdout) as? [String: Any])
+        #expect(p["CyanotypeFrameCount"] as? Int == 3 && (p["CyanotypePages"] as? [[String: Any]])?.count == 3)
+        #expect((p["CyanotypePages"] as? [[String: Any]])?.first?["PixelWidth"] as? Int == 10)
+        #expect((p["{TIFF}"] as? [String: Any])?["Compression"] as? Int == 5, "the first page's own {TIFF} keys")
     }
 
     // MARK: Bad input, each in a child process

@@ -8,7 +8,7 @@ import Testing
 
 /// The output formats this build writes, with their `--format` names.
 let writableFormats: [(format: CyanotypeCodecs.ImageFileFormat, name: String)] =
-    [(.png, "png"), (.jpeg, "jpeg"), (.webp, "webp"), (.tiff, "tiff"), (.heif, "heic"), (.avif, "avif")]
+    [(.png, "png"), (.jpeg, "jpeg"), (.webp, "webp"), (.tiff, "tiff"), (.heif, "heic"), (.avif, "avif"), (.jxl, "jxl")]
     .filter { ImageCodecs.canEncode($0.0) }
 
 /// Defect 1: a reader that goes away (`| head`) ends the tool quietly, whatever it writes.
@@ -18,7 +18,7 @@ let writableFormats: [(format: CyanotypeCodecs.ImageFileFormat, name: String)] =
         // Incompressible, so every format's file is larger than a pipe's 64 KiB buffer.
         try w.noise("noise.png", 256, 256)
         for (format, name) in writableFormats {
-            let extra = [.webp, .avif].contains(format) ? "--lossless" : format == .png || format == .tiff ? "" : "-q 100"
+            let extra = [.webp, .avif, .jxl].contains(format) ? "--lossless" : format == .png || format == .tiff ? "" : "-q 100"
             let r = try w.shell("'\(Tool.executable.path)' apply noise.png -o - --format \(name) \(extra) | head -c 10 > /dev/null; echo \"rc=${PIPESTATUS[0]}\"")
             #expect(r.out == "rc=141\n", "\(name): \(r.out) \(r.stderr)")
             #expect(r.stderr.isEmpty, "\(name): \(r.stderr)")
@@ -215,11 +215,12 @@ let writableFormats: [(format: CyanotypeCodecs.ImageFileFormat, name: String)] =
         for i in Self.inputs { try w.picture("in/\(i.name)", 32, 16, layout: i.layout, depth: i.depth, pixel: Self.pixel(i.layout)) }
     }
 
-    /// What a format holds: grey (PNG, TIFF, JPEG), alpha (all but JPEG), 16 bits (PNG, TIFF).
+    /// What a format holds: grey (PNG, TIFF, JPEG, JPEG XL), alpha (all but JPEG), 16 bits
+    /// (PNG, TIFF, JPEG XL).
     static func expected(_ i: Input, in format: CyanotypeCodecs.ImageFileFormat) -> (channels: Int, depth: Int) {
-        let grey = i.layout.isGray && [.png, .tiff, .jpeg].contains(format)
+        let grey = i.layout.isGray && [.png, .tiff, .jpeg, .jxl].contains(format)
         let alpha = i.layout.hasAlpha && format != .jpeg
-        return ((grey ? 1 : 3) + (alpha ? 1 : 0), i.depth == 16 && [.png, .tiff].contains(format) ? 16 : 8)
+        return ((grey ? 1 : 3) + (alpha ? 1 : 0), i.depth == 16 && [.png, .tiff, .jxl].contains(format) ? 16 : 8)
     }
 
     @Test func keptForEveryFormatThatHoldsThem() throws {
@@ -231,7 +232,7 @@ let writableFormats: [(format: CyanotypeCodecs.ImageFileFormat, name: String)] =
             for i in Self.inputs {
                 let out = "\(name)/" + ((i.name as NSString).deletingPathExtension as NSString).appendingPathExtension(
                     ImageCodecs.format(forPathExtension: (i.name as NSString).pathExtension) == format ? (i.name as NSString).pathExtension
-                        : ["png": "png", "jpeg": "jpg", "webp": "webp", "tiff": "tif", "heic": "heic", "avif": "avif"][name]!)!
+                        : ["png": "png", "jpeg": "jpg", "webp": "webp", "tiff": "tif", "heic": "heic", "avif": "avif", "jxl": "jxl"][name]!)!
                 let h = try ImageCodecs.readHeader(w.bytes(out))
                 let e = Self.expected(i, in: format)
                 #expect(h.channels == e.channels && h.bitDepth == e.depth, "\(i.name) -> \(name): \(h.channels) channels, \(h.bitDepth) bits; expected \(e)")
@@ -370,8 +371,8 @@ let writableFormats: [(format: CyanotypeCodecs.ImageFileFormat, name: String)] =
         }
         try w.solid("in.png")
         let bmp = try w.run("apply", "in.png", "-o", "out.bmp")
-        #expect(bmp.status == 2 && bmp.stderr.contains(".jpg, .png, .webp, .tif, .gif, .heic, .avif"), "\(bmp.stderr)")
-        #expect(bmp.stderr.contains("--format jpeg|png|webp|tiff|gif|heic|avif"))
+        #expect(bmp.status == 2 && bmp.stderr.contains(".jpg, .png, .webp, .tif, .gif, .heic, .avif, .jxl"), "\(bmp.stderr)")
+        #expect(bmp.stderr.contains("--format jpeg|png|webp|tiff|gif|heic|avif|jxl"))
     }
 
     @Test func shortNamesAndAliases() throws {

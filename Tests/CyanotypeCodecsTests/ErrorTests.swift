@@ -47,7 +47,7 @@ func sampleFiles() throws -> [(ImageFileFormat, Data)] {
         #expect(e == .unsupportedFormat("BMP (first bytes 42 4D 01 00 01 00 00 00)"))
         #expect(
             e?.description
-                == "unsupported image format: BMP (first bytes 42 4D 01 00 01 00 00 00); supported formats are jpeg, png, webp, tiff, gif, heif and avif")
+                == "unsupported image format: BMP (first bytes 42 4D 01 00 01 00 00 00); supported formats are jpeg, png, webp, tiff, gif, heif, avif and jxl")
         var rng = SplitMix(seed: 42)
         let random = Data((0..<4096).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
         guard case .unsupportedFormat(let seen)? = codecError({ try ImageCodecs.decode(random) }) else {

@@ -102,6 +102,76 @@ func temporaryURL(_ name: String) -> URL {
         #expect(CGImageSourceCreateThumbnailAtIndex(source, 0, nil) == nil)
     }
 
+    /// Image 0 of a still file has exactly `ImageFileProperties`' dictionary (one builder for
+    /// both); an APNG frame's `{PNG}` holds the file's PNG keys and the frame's timing.
+    @Test func framePropertiesAreTheFilesDictionary() throws {
+        var o = EncodeOptions()
+        o.exif = Data(EXIFPropertiesTests.exifBlock())
+        o.xmp = ImagePropertiesTests.xmp
+        o.dpi = 150
+        let px = [UInt8](repeating: 0x60, count: 8 * 4 * 4)
+        let jpeg = try px.withUnsafeBufferPointer { try ImageCodecs.encode(rgba8: $0, width: 8, height: 4, hasAlpha: false, format: .jpeg, options: o) }
+        let still = try #require(CGImageSourceCreateWithData(jpeg as CFData, nil))
+        let atIndex = try #require(CGImageSourceCopyPropertiesAtIndex(still, 0, nil) as? [String: Any])
+        let file = try ImageFileProperties.properties(ofImageData: jpeg)
+        func json(_ d: [String: Any]) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: d, options: [.sortedKeys]), as: UTF8.self)
+        }
+        #expect(try json(atIndex) == json(file))
+        #expect((atIndex["{Exif}"] as? [String: Any])?[kCGImagePropertyExifISOSpeedRatings] as? Int == 200)
+
+        let data = NSMutableData()
+        let destination = try #require(CGImageDestinationCreateWithData(data, "public.png", 2, nil))
+        for (i, frame) in [solidFrame(1, 0, 0), solidFrame(0, 1, 0)].enumerated() {
+            CGImageDestinationAddImage(destination, frame, [kCGImagePropertyPNGDictionary: [kCGImagePropertyAPNGDelayTime: 0.2 * Double(i + 1)]] as CFDictionary)
+        }
+        #expect(CGImageDestinationFinalize(destination))
+        let source = try #require(CGImageSourceCreateWithData(data, nil))
+        let frame = try #require(CGImageSourceCopyPropertiesAtIndex(source, 1, nil) as? [String: Any])
+        let png = try #require(frame[kCGImagePropertyPNGDictionary] as? [String: Any])
+        #expect(png[kCGImagePropertyAPNGUnclampedDelayTime] as? Double == 0.4 && png[kCGImagePropertyPNGInterlaceType] as? Int == 0, "\(png)")
+        let firstOfFile = try ImageFileProperties.properties(ofImageData: data as Data)
+        #expect((firstOfFile[kCGImagePropertyPNGDictionary] as? [String: Any])?[kCGImagePropertyPNGInterlaceType] as? Int == 0)
+    }
+
+    /// Animations and pages written through a destination keep the first image's EXIF, XMP
+    /// (with its orientation) and colour profile; GIF holds none.
+    @Test(arguments: ["public.png", "org.webmproject.webp", "public.tiff", "com.compuserve.gif"])
+    func destinationsCarryMetadataIntoAnimations(type: String) throws {
+        var o = EncodeOptions()
+        o.exif = Data(EXIFPropertiesTests.exifBlock())  // orientation 6, Make Canon
+        o.xmp = ImagePropertiesTests.xmp
+        let px = [UInt8](repeating: 0x60, count: 8 * 6 * 4)
+        let jpeg = try px.withUnsafeBufferPointer { try ImageCodecs.encode(rgba8: $0, width: 8, height: 6, hasAlpha: false, format: .jpeg, options: o) }
+        let source = try #require(CGImageSourceCreateWithData(jpeg as CFData, nil))
+        let data = NSMutableData()
+        let destination = try #require(CGImageDestinationCreateWithData(data, type, 2, nil))
+        CGImageDestinationAddImageFromSource(destination, source, 0, nil)
+        CGImageDestinationAddImage(destination, solidFrame(0, 0, 1), nil)
+        #expect(CGImageDestinationFinalize(destination))
+        let h = try ImageCodecs.readHeader(data as Data)
+        #expect(try FrameDecoder(data: data as Data).sequence.frameCount == 2)
+        if type == "com.compuserve.gif" {
+            #expect(h.exif == nil && h.xmp == nil)
+            return
+        }
+        let exif = try #require(h.exif, "\(type)")
+        #expect(EXIFProperties(exif).tiff["Make"] as? String == "Canon", "\(type)")
+        #expect(h.orientation == 6 && h.xmp.map { String(decoding: $0, as: UTF8.self).contains("tiff:Orientation=\"6\"") } == true, "\(type)")
+        #expect(h.iccProfile == nil, "sRGB frames: no profile")
+        // A Display P3 first frame: its profile goes in.
+        let p3 = CGColorSpace(name: CGColorSpace.displayP3)
+        let red = CIImage(color: CIColor(red: 1, green: 0, blue: 0)).cropped(to: CGRect(x: 0, y: 0, width: 8, height: 6))
+        let frame = try #require(CIContext().createCGImage(red, from: red.extent, format: .RGBA8, colorSpace: p3))
+        let tagged = NSMutableData()
+        let second = try #require(CGImageDestinationCreateWithData(tagged, type, 2, nil))
+        CGImageDestinationAddImage(second, frame, nil)
+        CGImageDestinationAddImage(second, frame, nil)
+        #expect(CGImageDestinationFinalize(second))
+        let profile = try #require(try ImageCodecs.readHeader(tagged as Data).iccProfile, "\(type)")
+        #expect(ColorProfiles.description(of: profile)?.contains("P3") == true)
+    }
+
     @Test func typedErrorsNameTheFile() throws {
         let url = temporaryURL("cut.gif")
         defer { try? FileManager.default.removeItem(at: url) }

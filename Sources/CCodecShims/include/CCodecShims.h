@@ -4,6 +4,7 @@
 // nothing is printed to stderr and nothing ends the process.
 #include <stddef.h>
 #include <stdint.h>
+#include "capped_alloc.h"
 
 enum {
     CY_TIFF_OK = 0,

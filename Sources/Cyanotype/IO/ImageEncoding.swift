@@ -11,15 +11,18 @@ public struct CIImageRepresentationOption: RawRepresentable, Hashable, Sendable 
     public static let chromaSubsampling = CIImageRepresentationOption(rawValue: "cyanotype_chroma_subsampling")
     /// Cyanotype: Bool, progressive JPEG.
     public static let progressive = CIImageRepresentationOption(rawValue: "cyanotype_progressive")
-    /// Cyanotype: Bool, lossless WebP.
+    /// Cyanotype: Bool, lossless WebP, AVIF/HEIF or JPEG XL.
     public static let lossless = CIImageRepresentationOption(rawValue: "cyanotype_lossless")
     /// Cyanotype: Int 0...9, PNG compression level.
     public static let compressionLevel = CIImageRepresentationOption(rawValue: "cyanotype_compression_level")
     /// Cyanotype: a `TIFFCompression` for TIFF strips (default LZW).
     public static let tiffCompression = CIImageRepresentationOption(rawValue: "cyanotype_tiff_compression")
     /// Cyanotype: Bool, write no metadata (default false). Files then carry no ICC profile even
-    /// when the colour space is not sRGB, and no DPI. Either way the pixels are written upright
-    /// as rendered: orientation is always 1 (TIFF writes the tag; the others write no EXIF).
+    /// when the colour space is not sRGB, no DPI, no EXIF and no XMP, and orientation 1.
+    /// Otherwise the image's EXIF and XMP (`kCyanotypePropertyRawEXIF`, `kCyanotypePropertyRawXMP`)
+    /// are written in every format, their orientation set to the image's `Orientation`
+    /// property (1 once the pixels were turned upright); TIFF and JPEG XL also write that
+    /// orientation in their own header.
     public static let stripMetadata = CIImageRepresentationOption(rawValue: "cyanotype_strip_metadata")
     /// Cyanotype: Double, dots per inch written into TIFF, PNG and JPEG files (default: the
     /// image's `kCGImagePropertyDPIWidth` property, when it has one).
@@ -28,11 +31,11 @@ public struct CIImageRepresentationOption: RawRepresentable, Hashable, Sendable 
     /// (default true); false writes colour (or grey) only, the rendered alpha ignored (flatten
     /// the image first). JPEG never has one.
     public static let alphaChannel = CIImageRepresentationOption(rawValue: "cyanotype_alpha_channel")
-    /// Cyanotype: Bool, write one grey channel to PNG, TIFF and JPEG when every rendered pixel
+    /// Cyanotype: Bool, write one grey channel to PNG, TIFF, JPEG and JPEG XL when every rendered pixel
     /// has equal red, green and blue (default false: always colour). JPEG output is then
     /// encoded after the render instead of during it.
     public static let grayscaleIfNeutral = CIImageRepresentationOption(rawValue: "cyanotype_grayscale_if_neutral")
-    /// Cyanotype: Int, encoder effort: WebP 0...6 (libwebp's method), AVIF/HEIF 0...9.
+    /// Cyanotype: Int, encoder effort: WebP 0...6 (libwebp's method), AVIF/HEIF 0...9, JPEG XL 1...9.
     public static let effort = CIImageRepresentationOption(rawValue: "cyanotype_effort")
 }
 
@@ -40,7 +43,8 @@ public struct CIImageRepresentationOption: RawRepresentable, Hashable, Sendable 
 public let kCGImageDestinationLossyCompressionQuality = "kCGImageDestinationLossyCompressionQuality"
 
 extension CIImageRepresentationOption {
-    /// Image I/O's quality key: a number 0...1 for JPEG, lossy WebP, HEIF and AVIF (default 0.9).
+    /// Image I/O's quality key: a number 0...1 for JPEG, lossy WebP, HEIF, AVIF and lossy JPEG XL
+    /// (default 0.9).
     public static let lossyCompressionQuality = CIImageRepresentationOption(rawValue: kCGImageDestinationLossyCompressionQuality)
 }
 
@@ -91,11 +95,20 @@ extension CIContext {
     public func writeAVIFRepresentation(of image: CIImage, to url: URL, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
         try writeAtomically(try encode(image, as: .avif, colorSpace: colorSpace, options: options), to: url)
     }
+    /// Cyanotype: JPEG XL bytes, lossy at `.lossyCompressionQuality` or lossless with
+    /// `.lossless`; `format` RGBAf writes float samples, RGBA16/RGBAh 16-bit, others 8-bit.
+    public func jpegXLRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
+        try? encode(image, as: .jxl, depth: format.tiffDepth, colorSpace: colorSpace, options: options)
+    }
+    /// Cyanotype: writes `jpegXLRepresentation` to `url` atomically.
+    public func writeJPEGXLRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
+        try writeAtomically(try encode(image, as: .jxl, depth: format.tiffDepth, colorSpace: colorSpace, options: options), to: url)
+    }
 
     /// Encodes `image`'s extent as `format`: straight alpha, `colorSpace` (sRGB by default),
-    /// 8-bit, or 16-bit for PNG and TIFF when `depth` is 16, or 32-bit float for TIFF when
-    /// `depth` is 32. A colour space other than sRGB is embedded as an ICC profile (unless
-    /// `.stripMetadata`).
+    /// 8-bit, or 16-bit for PNG, TIFF and JPEG XL when `depth` is 16, or 32-bit float for TIFF
+    /// and JPEG XL when `depth` is 32. A colour space other than sRGB is embedded as an ICC
+    /// profile, and the image's EXIF and XMP are written (unless `.stripMetadata`).
     public func encode(_ image: CIImage, as format: ImageFileFormat, depth: Int = 8, colorSpace: CGColorSpace? = nil,
                        options: [CIImageRepresentationOption: Any] = [:]) throws(ImageIOError) -> Data {
         let rect = image.extent
@@ -107,29 +120,21 @@ extension CIContext {
         if let c = options[.compressionLevel].flatMap(numberValue) { opts.compressionLevel = Int(c) }
         if let t = options[.tiffCompression] as? TIFFCompression { opts.tiffCompression = t.codec }
         if let e = options[.effort].flatMap(numberValue) { opts.effort = Int(e) }
-        let greyIfNeutral = ((options[.grayscaleIfNeutral] as? Bool) ?? false) && [.png, .tiff, .jpeg].contains(format)
+        let greyIfNeutral = ((options[.grayscaleIfNeutral] as? Bool) ?? false) && [.png, .tiff, .jpeg, .jxl].contains(format)
         let space = colorSpace ?? outputColorSpace ?? .sRGBSpace
         let strip = (options[.stripMetadata] as? Bool) ?? false
-        if !strip {
-            opts.iccProfile = ICCProfile.profile(for: space)
-            opts.dpi = options[.dpi].flatMap(numberValue) ?? image.properties[kCGImagePropertyDPIWidth].flatMap(numberValue)
-            // Pixels turned upright (orientation property 1) get an EXIF block that says so.
-            if let exif = image.properties[kCyanotypePropertyRawEXIF] as? Data {
-                let upright = (image.properties[kCGImagePropertyOrientation] as? Int ?? 1) == 1
-                opts.exif = upright ? ImageCodecs.uprightedEXIF(exif) : exif
-            }
-        }
+        if !strip { opts.addMetadata(of: image.properties, colorSpace: space, dpi: options[.dpi].flatMap(numberValue)) }
         let hasAlpha = format != .jpeg && ((options[.alphaChannel] as? Bool) ?? true)
         let format = format.codec
         do {
-            if depth == 32 && format == .tiff {
+            if depth == 32 && (format == .tiff || format == .jxl) {
                 let r = try renderToData(image, from: rect, format: .RGBAf, colorSpace: space, premultiplied: false)
                 return try r.data.withUnsafeBytes { raw throws(CodecError) in
                     if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: Float.self)) }
                     return try ImageCodecs.encode(rgbaF: raw.bindMemory(to: Float.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
                 }
             }
-            if depth >= 16 && (format == .png || format == .tiff) {
+            if depth >= 16 && (format == .png || format == .tiff || format == .jxl) {
                 let r = try renderToData(image, from: rect, format: .RGBA16, colorSpace: space, premultiplied: false)
                 return try r.data.withUnsafeBytes { raw throws(CodecError) in
                     if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt16.self)) }
@@ -325,5 +330,21 @@ final class BandProgress: @unchecked Sendable {
         condition.lock()
         while !feederDone { condition.wait() }
         condition.unlock()
+    }
+}
+
+extension EncodeOptions {
+    /// The metadata an encoder writes for pixels in `space` with `properties` (a `CIImage`'s,
+    /// or an image destination's): the ICC profile of a colour space other than sRGB, the DPI
+    /// (`dpi`, else the DPIWidth property), and the raw EXIF and XMP with their orientation set
+    /// to the Orientation property (1 once the pixels were turned upright); TIFF and JPEG XL
+    /// write that orientation in their own header too.
+    mutating func addMetadata(of properties: [String: Any], colorSpace space: CGColorSpace, dpi: Double?) {
+        iccProfile = ICCProfile.profile(for: space)
+        self.dpi = dpi ?? properties[kCGImagePropertyDPIWidth].flatMap(numberValue)
+        let orientation = (properties[kCGImagePropertyOrientation] as? Int).flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
+        self.orientation = orientation
+        if let exif = properties[kCyanotypePropertyRawEXIF] as? Data { self.exif = ImageCodecs.exifSettingOrientation(exif, orientation) }
+        if let xmp = properties[kCyanotypePropertyRawXMP] as? Data { self.xmp = ImageCodecs.xmpSettingOrientation(xmp, orientation) }
     }
 }

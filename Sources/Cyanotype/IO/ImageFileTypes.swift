@@ -22,9 +22,11 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
     case heif
     /// HEIF with AV1-coded images (.avif), through libheif.
     case avif
+    /// JPEG XL (.jxl), lossy or lossless, 8/16-bit or float samples (libjxl).
+    case jxl
 
-    /// The format for a file extension ("jpg", "JPEG", "png", "webp", "tif", "heic", "avif"),
-    /// case-insensitive, dot optional; nil for other extensions.
+    /// The format for a file extension ("jpg", "JPEG", "png", "webp", "tif", "gif", "heic",
+    /// "avif", "jxl"), case-insensitive, dot optional; nil for other extensions.
     public init?(pathExtension: String) {
         guard let f = ImageCodecs.format(forPathExtension: pathExtension) else { return nil }
         self.init(f)
@@ -37,8 +39,8 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
         self.init(f)
     }
 
-    /// Whether `CIContext` can write this format here: always for JPEG, PNG, WebP, TIFF and GIF;
-    /// for HEIF and AVIF when libheif was built with an HEVC or AV1 encoder.
+    /// Whether `CIContext` can write this format here: always for JPEG, PNG, WebP, TIFF, GIF and
+    /// JPEG XL; for HEIF and AVIF when libheif was built with an HEVC or AV1 encoder.
     public var canEncode: Bool { ImageCodecs.canEncode(codec) }
 
     init(_ f: CyanotypeCodecs.ImageFileFormat) {
@@ -50,6 +52,7 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
         case .gif: self = .gif
         case .heif: self = .heif
         case .avif: self = .avif
+        case .jxl: self = .jxl
         }
     }
     var codec: CyanotypeCodecs.ImageFileFormat {
@@ -61,6 +64,7 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
         case .gif: return .gif
         case .heif: return .heif
         case .avif: return .avif
+        case .jxl: return .jxl
         }
     }
 }

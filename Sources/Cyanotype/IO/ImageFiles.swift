@@ -32,10 +32,11 @@ public let kCGImagePropertyDPIWidth = "DPIWidth"
 public let kCGImagePropertyDPIHeight = "DPIHeight"
 public let kCGImagePropertyProfileName = "ProfileName"
 public let kCGImagePropertyExifDictionary = "{Exif}"
-/// Cyanotype: the file format ("jpeg", "png", "webp", "tiff", "heif", "avif").
+/// Cyanotype: the file format ("jpeg", "png", "webp", "tiff", "heif", "avif", "jxl").
 public let kCyanotypePropertyFileFormat = "CyanotypeFileFormat"
-/// Cyanotype: the file's EXIF block as read (TIFF-structured `Data`), written back by the
-/// JPEG representation (orientation set to 1) unless `.stripMetadata` is set.
+/// Cyanotype: the file's EXIF block as read (TIFF-structured `Data`; for TIFF files, built
+/// from the file's own directories), written back by every encoder (its orientation set to
+/// match the pixels) unless `.stripMetadata` is set.
 public let kCyanotypePropertyRawEXIF = "CyanotypeRawEXIF"
 
 /// Why an image file could not be read or written.
@@ -61,7 +62,7 @@ public enum ImageIOError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension CIImage {
-    /// The image in a file (JPEG, PNG, WebP, TIFF, HEIF, AVIF), or nil when it cannot be read; see
+    /// The image in a file (JPEG, PNG, WebP, TIFF, HEIF, AVIF, JPEG XL), or nil when it cannot be read; see
     /// `CIImage.read(contentsOf:options:)` for the reason. The header is read now, the
     /// pixels when first rendered.
     public convenience init?(contentsOf url: URL, options: [CIImageOption: Any]? = nil) {
@@ -121,19 +122,13 @@ extension CIImage {
         return CIImage(node: image.node, properties: props)
     }
 
+    /// The image's properties: Image I/O's dictionary (`ImageFileProperties`) plus the file
+    /// format and the raw EXIF and XMP the encoders write back.
     static func properties(of h: ImageHeader) -> [String: Any] {
-        var p: [String: Any] = [
-            kCGImagePropertyPixelWidth: h.width, kCGImagePropertyPixelHeight: h.height,
-            kCGImagePropertyOrientation: h.orientation, kCGImagePropertyDepth: h.bitDepth,
-            kCGImagePropertyColorModel: h.colorModel, kCGImagePropertyHasAlpha: h.hasAlpha,
-            kCyanotypePropertyFileFormat: h.format.rawValue,
-        ]
-        if let d = h.dpi { p[kCGImagePropertyDPIWidth] = d; p[kCGImagePropertyDPIHeight] = d }
-        if let icc = h.iccProfile { p[kCGImagePropertyProfileName] = ColorProfiles.description(of: icc) ?? "embedded ICC profile" }
-        if let exif = h.exif {
-            for (k, v) in EXIFDictionary.parse(exif) { p[k] = v }
-            p[kCyanotypePropertyRawEXIF] = exif
-        }
+        var p = ImageFileProperties.dictionary(for: h)
+        p[kCyanotypePropertyFileFormat] = h.format.rawValue
+        if let exif = h.exif { p[kCyanotypePropertyRawEXIF] = exif }
+        if let xmp = h.xmp { p[kCyanotypePropertyRawXMP] = xmp }
         return p
     }
 }

@@ -57,8 +57,14 @@ public final class CGImageDestination: @unchecked Sendable {
                 var all = properties
                 all.merge(frameProperties) { old, _ in old }
                 let dithering = (all[kCyanotypeDestinationGIFDithering] as? Bool) ?? true
+                var options = encodeOptions(all)
+                // The file's metadata from the destination's and the first frame's properties:
+                // its ICC profile (from the image's colour space), EXIF and XMP (GIF holds none).
+                if !((all[CIImageRepresentationOption.stripMetadata.rawValue] as? Bool) ?? false) {
+                    options.addMetadata(of: all, colorSpace: image.colorSpace ?? .sRGBSpace, dpi: nil)
+                }
                 do {
-                    encoder = try FrameEncoder(format: format.codec, options: encodeOptions(all), pageCount: capacity, dithering: dithering)
+                    encoder = try FrameEncoder(format: format.codec, options: options, pageCount: capacity, dithering: dithering)
                 } catch {
                     throw .codec(path: url?.path, ImageFileError(error))
                 }
@@ -142,7 +148,8 @@ public final class CGImageDestination: @unchecked Sendable {
                 throw .codec(path: nil, ImageFileError(error))
             }
         }
-        let ci = CIImage(cgImage: image)
+        // The properties travel with the image: its EXIF, XMP, orientation and DPI are written.
+        let ci = CIImage(cgImage: image).settingProperties(p)
         let depth = image.format == .RGBAf && format == .tiff ? 32 : image.format == .RGBA8 ? 8 : 16
         return try ImageIOContext.shared.encode(ci, as: format, depth: depth, colorSpace: image.colorSpace ?? .sRGBSpace, options: options)
     }
@@ -256,7 +263,8 @@ struct ImageIOPixels {
 
 /// A destination writing `count` images of `type` (a uniform type identifier:
 /// "com.compuserve.gif", "public.png" (APNG when `count` > 1), "org.webmproject.webp",
-/// "public.tiff", "public.jpeg", "public.heic", "public.avif") to `url`; nil for other types.
+/// "public.tiff", "public.jpeg", "public.heic", "public.avif", "public.jpeg-xl") to `url`; nil
+/// for other types.
 public func CGImageDestinationCreateWithURL(_ url: CFURL, _ type: CFString, _ count: Int, _ options: CFDictionary?) -> CGImageDestination? {
     guard let format = ImageFileFormat(typeIdentifier: type), count >= 1 else { return nil }
     return CGImageDestination(format: format, count: count, url: url, output: nil, options: options as? [String: Any] ?? [:])
@@ -285,7 +293,7 @@ public func CGImageDestinationAddImage(_ idst: CGImageDestination, _ image: CGIm
 /// Adds image `index` of `isrc`, with its delay unless `properties` give one.
 public func CGImageDestinationAddImageFromSource(_ idst: CGImageDestination, _ isrc: CGImageSource, _ index: Int, _ properties: CFDictionary?) {
     guard let image = try? isrc.createImage(at: index) else { return }
-    var p = isrc.properties(at: index) ?? [:]
+    var p = isrc.properties(at: index, raw: true) ?? [:]
     for (k, v) in properties as? [String: Any] ?? [:] { p[k] = v }
     try? idst.add(image, properties: p)
 }

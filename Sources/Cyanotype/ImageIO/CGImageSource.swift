@@ -112,10 +112,12 @@ public final class CGImageSource: @unchecked Sendable {
         return p
     }
 
-    /// Frame `index`'s properties (Image I/O's `CGImageSourceCopyPropertiesAtIndex`).
-    func properties(at index: Int) -> [String: Any]? {
+    /// Frame `index`'s properties (Image I/O's `CGImageSourceCopyPropertiesAtIndex`): the
+    /// dictionary `ImageFileProperties` gives for a file, with the frame's timing; with
+    /// `raw`, as `CIImage.properties` has them (the raw EXIF and XMP an encoder writes back).
+    func properties(at index: Int, raw: Bool = false) -> [String: Any]? {
         guard let seq = sequence(), index >= 0, index < seq.frameCount else { return nil }
-        return ImageIOProperties.frame(seq, index)
+        return ImageIOProperties.frame(seq, index, raw: raw)
     }
 }
 
@@ -137,18 +139,22 @@ enum ImageIOProperties {
         [kCGImagePropertyGIFDelayTime: max(delay, 0.1), kCGImagePropertyGIFUnclampedDelayTime: delay]
     }
 
-    /// A frame's properties: the file's (or the page's) keys, and for animations the frame's
-    /// timing, rectangle, disposal and blending under the format's dictionary.
-    static func frame(_ seq: FrameSequence, _ index: Int) -> [String: Any] {
+    /// A frame's properties: the file's (or the page's) keys, built as for any image file
+    /// (`ImageFileProperties.dictionary(for:)`; with `raw`, `CIImage.properties(of:)`, which
+    /// adds the file format and the raw EXIF and XMP), and for animations the frame's timing,
+    /// rectangle, disposal and blending added to the format's dictionary (an APNG's `{PNG}`
+    /// keeps the file's own keys).
+    static func frame(_ seq: FrameSequence, _ index: Int, raw: Bool) -> [String: Any] {
         var header = seq.header(at: index)
         if seq.isAnimation {
             header.width = seq.canvasWidth
             header.height = seq.canvasHeight
         }
-        var p = CIImage.properties(of: header)
+        var p = raw ? CIImage.properties(of: header) : ImageFileProperties.dictionary(for: header)
         if let key = dictionaryKey(seq) {
             let f = seq.frames[index]
-            var d = timing(f.delay)
+            var d = p[key] as? [String: Any] ?? [:]
+            for (k, v) in timing(f.delay) { d[k] = v }
             d[kCyanotypePropertyFrameRect] = CGRect(x: f.x, y: f.y, width: f.width, height: f.height)
             d[kCyanotypePropertyFrameDisposal] = f.disposal.rawValue
             d[kCyanotypePropertyFrameBlend] = f.blend.rawValue
@@ -166,7 +172,7 @@ enum ImageIOProperties {
 
 extension ImageFileFormat {
     /// The format's uniform type identifier, as Image I/O names it (`public.jpeg`,
-    /// `com.compuserve.gif`, `org.webmproject.webp`, ...).
+    /// `com.compuserve.gif`, `org.webmproject.webp`, `public.jpeg-xl`, ...).
     public var typeIdentifier: String {
         switch self {
         case .jpeg: return kUTTypeJPEG
@@ -176,6 +182,7 @@ extension ImageFileFormat {
         case .gif: return kUTTypeGIF
         case .heif: return kUTTypeHEIC
         case .avif: return kUTTypeAVIF
+        case .jxl: return kUTTypeJPEGXL
         }
     }
 
@@ -256,8 +263,9 @@ public func CGImageSourceCopyProperties(_ isrc: CGImageSource, _ options: CFDict
 }
 
 /// Image `index`'s properties: pixel size, depth, colour model, alpha, orientation, DPI,
-/// profile, `{TIFF}`/`{Exif}`/`{GPS}`, and for animations the frame's `{GIF}`/`{PNG}`/`{WebP}`
-/// dictionary (delay times, loop count, and Cyanotype's frame rectangle, disposal and blend).
+/// profile, `{TIFF}`/`{Exif}`/`{GPS}`/`{JFIF}`/`{PNG}` (the dictionary `ImageFileProperties`
+/// gives for a file), and for animations the frame's `{GIF}`/`{PNG}`/`{WebP}` dictionary
+/// (delay times, loop count, and Cyanotype's frame rectangle, disposal and blend).
 public func CGImageSourceCopyPropertiesAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CFDictionary? {
     isrc.properties(at: index).map { $0 as NSDictionary }
 }
@@ -318,7 +326,7 @@ extension CIImage {
         let space: CGColorSpace? = o[.colorSpace] is NSNull ? nil : (o[.colorSpace] as? CGColorSpace ?? .sRGBSpace)
         let node: RecipeNode
         do { node = try bitmapNode(b, colorSpace: space) } catch { throw .codec(path: source.path, .corrupt(detail: "\(error)")) }
-        var props = ImageIOProperties.frame(seq, index)
+        var props = ImageIOProperties.frame(seq, index, raw: true)
         var image = CIImage(node: node)
         if (o[.applyOrientationProperty] as? Bool) ?? false, let orientation = props[kCGImagePropertyOrientation] as? Int, orientation != 1 {
             image = image.oriented(forExifOrientation: Int32(orientation))

@@ -21,7 +21,7 @@ extension CIImage {
         let source = LazySourceNode(extent: CGRect(x: 0, y: 0, width: size.0, height: size.1), name: "\(name) frame \(index)") {
             try bitmapNode(try box.frame(index), colorSpace: space)
         }
-        var props = (o[.properties] as? [String: Any]) ?? ImageIOProperties.frame(seq, index)
+        var props = (o[.properties] as? [String: Any]) ?? ImageIOProperties.frame(seq, index, raw: true)
         var image = CIImage(node: source)
         if (o[.applyOrientationProperty] as? Bool) ?? false, header.orientation != 1 {
             image = image.oriented(forExifOrientation: Int32(header.orientation))

@@ -37,6 +37,8 @@ public let kUTTypeWebP: CFString = "org.webmproject.webp"
 public let kUTTypeHEIC: CFString = "public.heic"
 /// `public.avif` (Cyanotype: Core Services has no constant for it).
 public let kUTTypeAVIF: CFString = "public.avif"
+/// `public.jpeg-xl` (Cyanotype: Core Services has no constant for it).
+public let kUTTypeJPEGXL: CFString = "public.jpeg-xl"
 
 // MARK: Source options (`CGImageSourceCreate...`, `...AtIndex`)
 
