@@ -37,6 +37,10 @@ let package = Package(
         // Animated GIF (giflib; CWebP also links libwebp's demuxer and muxer: animations and
         // the EXIF/XMP/ICCP chunks).
         .systemLibrary(name: "CGif", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
+        // The render server: libmicrohttpd (HTTP) and OpenSSL's libcrypto (HMAC-SHA256 URL
+        // signatures, constant-time comparison).
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libtiff behind non-variadic C calls that return error codes (TIFFSetField/TIFFGetField
         // are variadic, which Swift cannot call).
         // ... and libjpeg's scanline encoder (its errors longjmp, which must stay in C).
@@ -73,9 +77,22 @@ let package = Package(
             name: "Instafilter",
             dependencies: ["Cyanotype"],
             swiftSettings: tunedSwift),
+        // The command line's vocabulary, shared by the CLI and the server: options and their
+        // parser, filter specs, LUT and preset names, the pipeline's order, the output writer,
+        // messages. Symbols are `package`: no public API.
+        .target(
+            name: "CyanotypeTool",
+            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter"],
+            swiftSettings: tunedSwift),
+        // `cyanotype serve`: the render API and the Fun House page (static files in Page/).
+        .target(
+            name: "CyanotypeServe",
+            dependencies: ["CyanotypeTool", "Cyanotype", "CyanotypeCodecs", "Instafilter", "CMicroHTTPD", "CCrypto", "CTurboJPEG"],
+            resources: [.copy("Page")],
+            swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeCLI",
-            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter", "CyanotypeVideo"],
+            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter", "CyanotypeTool", "CyanotypeServe", "CyanotypeVideo"],
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeBench",
@@ -86,7 +103,9 @@ let package = Package(
         .testTarget(name: "InstafilterTests", dependencies: ["Instafilter"]),
         .testTarget(name: "CyanotypeVideoTests", dependencies: ["CyanotypeVideo", "Cyanotype"]),
         // End-to-end tests of the command-line tool: they run the built `cyanotype` binary.
-        .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "Cyanotype", "CyanotypeCodecs"]),
+        .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "CyanotypeTool", "Cyanotype", "CyanotypeCodecs"]),
+        // The server over HTTP (it runs the built `cyanotype serve`), and the page in headless Chromium.
+        .testTarget(name: "CyanotypeServeTests", dependencies: ["CyanotypeServe", "CyanotypeTool", "CyanotypeCLI", "Cyanotype", "CyanotypeCodecs"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,15 +3,16 @@
 # sudo is used when not). Safe to run repeatedly: it does nothing when all are present.
 # `scripts/setup.sh --test` also installs the independent readers the tests use (zbar for
 # barcodes, tesseract for text, HarfBuzz's hb-shape, exiftool for EXIF/XMP/ICC in every format,
-# libjxl's djxl for JPEG XL, ffmpeg (its ffprobe) for video; zxing-cpp from PyPI when pip is
-# there: its tests skip otherwise). The text filters need fonts: DejaVu (the default sans-serif,
-# with Hebrew and Arabic), Liberation (metric stand-ins for Helvetica, Arial, Times and Courier)
-# and FreeFont.
+# libjxl's djxl for JPEG XL, ffmpeg (its ffprobe) for video; zxing-cpp from PyPI when pip is there: its tests skip otherwise;
+# headless Chromium, its driver and Selenium from PyPI for the Fun House page's browser test,
+# which skips without them). `cyanotype serve` builds on libmicrohttpd and OpenSSL's libcrypto.
+# The text filters need fonts: DejaVu (the default sans-serif, with Hebrew and Arabic),
+# Liberation (metric stand-ins for Helvetica, Arial, Times and Courier) and FreeFont.
 set -euo pipefail
 packages=(pkg-config libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libwebp-dev liblcms2-dev libtiff-dev libheif-dev libgif-dev libjxl-dev
           libharfbuzz-dev libfreetype-dev libfontconfig-dev libfribidi-dev fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf
-          libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev)
-if [ "${1:-}" = "--test" ]; then packages+=(zbar-tools tesseract-ocr tesseract-ocr-eng libharfbuzz-bin libimage-exiftool-perl libjxl-tools ffmpeg); fi
+          libmicrohttpd-dev libssl-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev)
+if [ "${1:-}" = "--test" ]; then packages+=(zbar-tools tesseract-ocr tesseract-ocr-eng libharfbuzz-bin libimage-exiftool-perl libjxl-tools ffmpeg chromium chromium-driver python3-pip); fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -32,4 +33,10 @@ if [ "${1:-}" = "--test" ] && command -v python3 >/dev/null 2>&1 && ! python3 -c
     python3 -m pip install -q zxing-cpp 2>/dev/null \
         || python3 -m pip install -q --break-system-packages zxing-cpp 2>/dev/null \
         || echo "setup: zxing-cpp is not installable here; the Aztec and full-range QR decoder tests will skip" >&2
+fi
+
+if [ "${1:-}" = "--test" ] && command -v python3 >/dev/null 2>&1 && ! python3 -c "import selenium" 2>/dev/null; then
+    python3 -m pip install -q selenium 2>/dev/null \
+        || python3 -m pip install -q --break-system-packages selenium 2>/dev/null \
+        || echo "setup: selenium is not installable here; the Fun House browser test will skip" >&2
 fi

@@ -157,6 +157,17 @@ static void cy_d_emit_message(j_common_ptr cinfo, int level) {
 
 cy_jpeg_decoder *cy_jpeg_decoder_create(const uint8_t *data, size_t size, int strict, int *width, int *height,
                                         char *message, size_t messageSize) {
+    return cy_jpeg_decoder_create_scaled(data, size, strict, 1, width, height, message, messageSize);
+}
+
+// As cy_jpeg_decoder_create, decoding at 1/scaleDenom (1, 2, 4 or 8) in the IDCT: libjpeg's
+// scale_num/scale_denom, the pixels tjDecompress2 gives for the same scaling factor.
+cy_jpeg_decoder *cy_jpeg_decoder_create_scaled(const uint8_t *data, size_t size, int strict, int scaleDenom, int *width,
+                                               int *height, char *message, size_t messageSize) {
+    if (scaleDenom != 1 && scaleDenom != 2 && scaleDenom != 4 && scaleDenom != 8) {
+        if (message && messageSize) snprintf(message, messageSize, "JPEG: unsupported scale 1/%d", scaleDenom);
+        return NULL;
+    }
     struct cy_jpeg_decoder *d = calloc(1, sizeof *d);
     if (!d) return NULL;
     d->strict = strict;
@@ -177,6 +188,8 @@ cy_jpeg_decoder *cy_jpeg_decoder_create(const uint8_t *data, size_t size, int st
     d->dinfo.out_color_space = JCS_EXT_RGBA;
     d->dinfo.dct_method = JDCT_ISLOW;
     d->dinfo.do_fancy_upsampling = TRUE;
+    d->dinfo.scale_num = 1;
+    d->dinfo.scale_denom = (unsigned int)scaleDenom;
     jpeg_start_decompress(&d->dinfo);
     d->started = 1;
     *width = (int)d->dinfo.output_width;

@@ -311,19 +311,30 @@ CYAN_AVX2 static long cyan_power_table_avx2(float *row, size_t n, const float *c
     return skipped;
 }
 
-static int cyan_cpu_has_avx2_fma(void) {
+static int cyan_cpu_has_avx2_fma(void) { return cyan_vector_bits() >= 256; }
+#endif
+
+int cyan_vector_bits(void) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     static int known = -1;   // every thread that races here computes the same answer
     int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
     if (k < 0) {
         __builtin_cpu_init();
         // CYANOTYPE_PORTABLE_KERNELS=1 takes the portable loops, so tests cover them here too.
         const char *portable = getenv("CYANOTYPE_PORTABLE_KERNELS");
-        k = !(portable && portable[0] == '1') && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+        k = 0;
+        if (!(portable && portable[0] == '1') && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+            // CYANOTYPE_VECTOR_BITS=256 keeps AVX-512 CPUs on the AVX2 loops (to compare them).
+            const char *cap = getenv("CYANOTYPE_VECTOR_BITS");
+            k = __builtin_cpu_supports("avx512f") && !(cap && atoi(cap) < 512) ? 512 : 256;
+        }
         __atomic_store_n(&known, k, __ATOMIC_RELAXED);
     }
     return k;
-}
+#else
+    return 0;
 #endif
+}
 
 int cyan_matrix_rgbaf(float *row, size_t n, const float *m, int straightOnPremultiplied) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))

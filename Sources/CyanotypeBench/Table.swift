@@ -8,11 +8,14 @@ enum Quantity {
     case levels(Int)
     /// How many values (samples) something holds for.
     case count(Int)
+    /// Any other measured number, in the named unit.
+    case measure(Double, String)
 
     static func time(_ t: Timing) -> Quantity { .seconds(t.wall) }
 
     var value: Double {
-        switch self { case .seconds(let s): return s; case .bytes(let b): return Double(b); case .levels(let l): return Double(l); case .count(let n): return Double(n) }
+        switch self { case .seconds(let s): return s; case .bytes(let b): return Double(b); case .levels(let l): return Double(l); case .count(let n): return Double(n)
+        case .measure(let v, _): return v }
     }
     var text: String {
         switch self {
@@ -20,6 +23,7 @@ enum Quantity {
         case .bytes(let b): return String(format: "%.0f MB", Double(b) / 1e6)
         case .levels(let l): return "\(l) level\(l == 1 ? "" : "s")"
         case .count(let n): return "\(n) value\(n == 1 ? "" : "s")"
+        case .measure(let v, let unit): return String(format: "%.3f ", v) + unit
         }
     }
 }

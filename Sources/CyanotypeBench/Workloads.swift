@@ -97,7 +97,7 @@ struct GaussianBlur: Workload {
             rows.append(Row(workload: "3 gaussian blur sigma 10, RGBA8", ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
                             reference: "(vips missing)", referenceValue: nil, target: .ratioBelow(1)))
         }
-        return rows
+        return rows + (try blurPeerRows(env))
     }
 }
 
@@ -195,4 +195,5 @@ struct JPEGRoundTrip: Workload {
 
 let allWorkloads: [any Workload] = [ColorMatrixFloat(), FusedChain(), GaussianBlur(), BlurCrop(), PeakMemory(), JPEGRoundTrip(),
                                     LUTApply(), Reductions(), InstafilterLooks(), TextParagraph(), AnimatedGIFLook(), SixteenBit(),
+                                    Thumbnail(), BlurCatalog(),
                                     VideoWorkloads()]

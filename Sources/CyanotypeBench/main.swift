@@ -3,7 +3,7 @@ import Cyanotype
 
 // cyanotype-bench: the engine issue's workloads against reference tools, in one run.
 //   cyanotype-bench [--size WxH] [--runs N] [--quick] [--markdown] [--only key,key]
-// --quick runs each measurement once. Keys: matrix chain blur crop memory jpeg lut reduce insta text gif 16bit video.
+// --quick runs each measurement once. Keys: matrix chain blur crop memory jpeg lut reduce insta text gif 16bit blurs video.
 
 struct Options {
     var width = 6000, height = 4000
@@ -68,11 +68,17 @@ func runBench(_ o: Options) throws {
 
 do {
     let o = try Options.parse(CommandLine.arguments)
-    if o.child == VideoWorkloads.memoryChildName {
-        try VideoWorkloads.memoryChild()
-    } else if let child = o.child {
-        guard child == PeakMemory.childName else { throw BenchError("unknown child workload \(child)") }
-        try PeakMemory.child(SyntheticImage(width: o.width, height: o.height))
+    if let child = o.child {
+        switch child {
+        case VideoWorkloads.memoryChildName: try VideoWorkloads.memoryChild()
+        case PeakMemory.childName: try PeakMemory.child(SyntheticImage(width: o.width, height: o.height))
+        case "blur":
+            // For profilers: only the in-memory blur of workload 3, `runs` times.
+            let env = try BenchEnvironment(image: SyntheticImage(width: o.width, height: o.height), runs: o.runs, quick: o.quick)
+            let t = try env.time8(blurred(env))
+            print(String(format: "blur %dx%d: best %.3f s, %.3f s CPU", o.width, o.height, t.wall, t.cpu))
+        default: throw BenchError("unknown child workload \(child)")
+        }
     } else {
         try runBench(o)
     }

@@ -1,4 +1,5 @@
 import Cyanotype
+import CyanotypeTool
 import Foundation
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Cyanotype
 import struct CyanotypeCodecs.ImageHeader
 import enum CyanotypeCodecs.ImageCodecs
+import CyanotypeTool
 import Foundation
 
 /// `filters`, `describe` and `info`: what the library and a file say about themselves.
@@ -17,10 +18,7 @@ enum FiltersCommand {
         let category = try args.value("category").map { (c: String) throws(CLIError) in try Names.category(c) }
         let descriptors = CIFilter.filterNames(inCategory: category).compactMap { CIFilter.descriptor(forFilterName: $0) }
         if args.has("json") {
-            let list: [[String: Any]] = descriptors.map {
-                ["name": $0.name, "shortName": Names.shortFilter($0.name), "displayName": $0.displayName,
-                 "categories": $0.categories, "summary": $0.summary]
-            }
+            let list: [[String: Any]] = descriptors.map(FilterJSON.summary)
             try Console.print(try JSONText.encode(list))
             return
         }
@@ -41,63 +39,16 @@ enum DescribeCommand {
         summary: "Show a filter's inputs: keys, types, defaults and ranges.",
         options: [OptionSpec("--json", help: "Print the description as JSON.")])
 
-    static func text(_ v: FilterValue) -> String {
-        switch v {
-        case .number(let d): return number(d)
-        case .bool(let b): return b ? "true" : "false"
-        case .vector(let a), .color(let a), .transform(let a): return "[" + a.map(number).joined(separator: " ") + "]"
-        case .string(let s): return "\"\(s)\""
-        case .data(let n): return "<\(n) bytes>"
-        case .colorSpace(let s): return s
-        }
-    }
-    static func json(_ v: FilterValue) -> Any {
-        switch v {
-        case .number(let d): return d
-        case .bool(let b): return b
-        case .vector(let a), .color(let a), .transform(let a): return a
-        case .string(let s): return s
-        case .data(let n): return ["bytes": n]
-        case .colorSpace(let s): return s
-        }
-    }
-    static func number(_ d: Double) -> String {
-        if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
-        if abs(d) >= 1e15 { return String(format: "%g", d) }
-        return String(d)
-    }
+    static func text(_ v: FilterValue) -> String { FilterJSON.text(v) }
+    static func json(_ v: FilterValue) -> Any { FilterJSON.json(v) }
+    static func number(_ d: Double) -> String { FilterJSON.number(d) }
     /// What to type for an input of this class.
-    static func syntax(_ i: FilterInputDescriptor) -> String {
-        switch i.className {
-        case "NSNumber": return i.attributeType == kCIAttributeTypeBoolean ? "true|false" : "number"
-        case "CIVector": return i.attributeType == kCIAttributeTypeRectangle ? "[x y w h]" : (i.attributeType == kCIAttributeTypePosition ? "[x y]" : "vector")
-        case "CIColor": return "[r g b a] | #rrggbb"
-        case "CIImage": return "image path"
-        case "NSAffineTransform", "CGAffineTransform": return "[a b c d tx ty]"
-        case "NSString": return "\"text\""
-        case "NSData": return "\"text\""
-        default: return i.className
-        }
-    }
+    static func syntax(_ i: FilterInputDescriptor) -> String { FilterJSON.syntax(i) }
 
     static func run(_ args: ParsedArguments) throws(CLIError) {
         let d = try Names.filter(args.positionals[0])
         if args.has("json") {
-            let inputs: [[String: Any]] = d.inputs.map { i in
-                var o: [String: Any] = ["key": i.key, "shortKey": Names.shortKey(i.key), "class": i.className]
-                if let t = i.attributeType { o["type"] = t }
-                if let n = i.displayName { o["displayName"] = n }
-                if let v = i.defaultValue { o["default"] = json(v) }
-                if let v = i.identity { o["identity"] = json(v) }
-                let limits = InputLimits.range(of: i)
-                if let v = limits.min { o["min"] = v }
-                if let v = limits.max { o["max"] = v }
-                if let v = i.sliderMinimum { o["sliderMin"] = v }
-                if let v = i.sliderMaximum { o["sliderMax"] = v }
-                return o
-            }
-            let obj: [String: Any] = ["name": d.name, "shortName": Names.shortFilter(d.name), "displayName": d.displayName,
-                                      "summary": d.summary, "categories": d.categories, "inputs": inputs, "outputs": d.outputKeys]
+            let obj = FilterJSON.description(d)
             try Console.print(try JSONText.encode(obj))
             return
         }
@@ -170,17 +121,5 @@ enum InfoCommand {
         if let xmp = header.xmp { lines.append("xmp:         \(xmp.count) bytes\(xmpGPS ? ", with GPS position" : "")") }
         lines += Frames.infoLines(frames)
         try Console.print(lines.joined(separator: "\n"))
-    }
-}
-
-/// Pretty, key-sorted JSON for `--json` outputs.
-enum JSONText {
-    static func encode(_ object: Any) throws(CLIError) -> String {
-        do {
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-            return String(decoding: data, as: UTF8.self)
-        } catch {
-            throw .failure("could not encode JSON: \(error)")
-        }
     }
 }

@@ -1,3 +1,4 @@
+import CyanotypeTool
 import Foundation
 
 /// The command table: every command's options and the function that runs it.
@@ -21,6 +22,8 @@ enum CLI {
         Command(spec: PresetCommand.spec, run: PresetCommand.run),
         Command(spec: DemoCommand.spec, run: DemoCommand.run),
         Command(spec: VideoCommand.spec, run: VideoCommand.run),
+        Command(spec: ServeCommand.spec, run: ServeCommand.run),
+        Command(spec: SignCommand.spec, run: SignCommand.run),
     ]
 
     static var helpText: String {

@@ -1,4 +1,5 @@
 import Cyanotype
+import CyanotypeTool
 import Foundation
 
 /// `cyanotype demo`: the sample photo through a tour of the built-in filters, each written

@@ -1,4 +1,5 @@
 import Cyanotype
+import CyanotypeTool
 import Foundation
 
 /// Animations (GIF, APNG, WebP) and multi-page TIFFs through `apply` and `batch`: every frame

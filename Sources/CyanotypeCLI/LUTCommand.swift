@@ -1,4 +1,5 @@
 import Cyanotype
+import CyanotypeTool
 import Foundation
 
 /// `cyanotype lut convert|identity|info`: 3D LUT files between formats and layouts.

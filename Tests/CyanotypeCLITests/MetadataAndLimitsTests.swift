@@ -3,6 +3,7 @@ import CyanotypeCodecs
 import Foundation
 import Testing
 @testable import CyanotypeCLI
+@testable import CyanotypeTool
 
 /// Defect 5: metadata is treated the same on every path, and --strip/--keep choose.
 @Suite struct Metadata {

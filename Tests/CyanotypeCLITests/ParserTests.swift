@@ -2,6 +2,7 @@ import Cyanotype
 import Foundation
 import Testing
 @testable import CyanotypeCLI
+@testable import CyanotypeTool
 
 @Suite struct FilterSpecParsing {
     @Test func nameAndPairs() throws {

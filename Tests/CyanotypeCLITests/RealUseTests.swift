@@ -119,7 +119,10 @@ let writableFormats: [(format: CyanotypeCodecs.ImageFileFormat, name: String)] =
             let list = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]])
             // CIDepthBlurEffect needs Apple's depth data: it is listed (as Apple lists it) but
             // cannot run here, and says so.
-            paths += list.compactMap { $0["shortName"] as? String }.filter { $0 != "depthBlurEffect" }.map { ["-f", $0] }
+            // CIMaskedVariableBlur needs a mask: the flat picture itself (one radius everywhere).
+            paths += list.compactMap { $0["shortName"] as? String }.filter { $0 != "depthBlurEffect" }.map {
+                $0 == "maskedVariableBlur" ? ["-f", "maskedVariableBlur mask=in/rgb.png"] : ["-f", $0]
+            }
         }
         return paths
     }

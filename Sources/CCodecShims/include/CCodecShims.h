@@ -93,6 +93,10 @@ cy_jpeg_decoder *cy_jpeg_decoder_create(const uint8_t *data, size_t size, int st
                                         char *message, size_t messageSize);
 /// The next `count` rows, top first. 0, or -1 with a message (in strict mode also on warnings).
 int cy_jpeg_decoder_read(cy_jpeg_decoder *d, uint8_t *rows, size_t rowBytes, int count, char *message, size_t messageSize);
+/// As cy_jpeg_decoder_create, decoding at 1/`scaleDenom` (1, 2, 4 or 8) in the IDCT
+/// (libjpeg's scale_denom): `width`/`height` get the scaled size (rounded up).
+cy_jpeg_decoder *cy_jpeg_decoder_create_scaled(const uint8_t *data, size_t size, int strict, int scaleDenom, int *width,
+                                               int *height, char *message, size_t messageSize);
 void cy_jpeg_decoder_destroy(cy_jpeg_decoder *d);
 
 #endif

@@ -47,4 +47,24 @@ size_t cyan_decode_rgba8(float *dst, const uint8_t *src, size_t n, const float *
 /// nothing, when the CPU lacks AVX2/FMA.
 long cyan_power_table_rgbaf(float *row, size_t n, const float *cells, int k, int count, int32_t *outside);
 
+/// The widest vector, in bits, the pixel loops use on this CPU: 512 (AVX-512F, with AVX2 and
+/// FMA), 256 (AVX2 and FMA) or 0 (none: the portable Swift loops run; also when
+/// CYANOTYPE_PORTABLE_KERNELS=1). Checked once.
+int cyan_vector_bits(void);
+
+/// The horizontal pass of a separable symmetric convolution over `rows` rows of `width` float
+/// RGBA pixels: dst[x] = w[0] src[x] + sum over k = 1...r of w[k] (src[x - k] + src[x + k]),
+/// summed in that order, each product rounded (no fused multiply-add), so results never depend
+/// on the vector width or where a pixel sits. `src` points at the input pixel under output
+/// pixel 0 of row 0 (it reads r pixels either side); strides are in pixels. Uses at most
+/// `bits`-wide vectors (see `cyan_vector_bits`); returns 0, touching nothing, below 256.
+int cyan_convolve_rows_rgbaf(float *dst, ptrdiff_t dstStride, const float *src, ptrdiff_t srcStride,
+                             size_t width, size_t rows, const float *w, int r, int bits);
+
+/// The vertical pass of the same: dst[x] = w[0] src[x] + sum of w[k] (src[x - k rows] +
+/// src[x + k rows]) for `rows` output rows (`src` points at the input row under output row 0
+/// and reads r rows below and above it). Same contract as `cyan_convolve_rows_rgbaf`.
+int cyan_convolve_columns_rgbaf(float *dst, ptrdiff_t dstStride, const float *src, ptrdiff_t srcStride,
+                                size_t width, size_t rows, const float *w, int r, int bits);
+
 #endif

@@ -235,11 +235,27 @@ final class LazySourceNode: RecipeNode, @unchecked Sendable {
     private let load: @Sendable () throws -> RecipeNode
     private let loaded = OnceCell<Result<RecipeNode, any Error>>()
     let name: String
+    /// How the file decodes at a fraction of its size, when it can.
+    let reducer: DecodeReducer?
+    /// The reduced sources made so far (by factor 2, 4, 8): each decodes once, as this one.
+    private let reducedSources = [OnceCell<LazySourceNode>(), OnceCell<LazySourceNode>(), OnceCell<LazySourceNode>()]
 
-    init(extent: CGRect, name: String, load: @escaping @Sendable () throws -> RecipeNode) {
+    init(extent: CGRect, name: String, reducer: DecodeReducer? = nil, load: @escaping @Sendable () throws -> RecipeNode) {
         self.load = load
         self.name = name
+        self.reducer = reducer
         super.init(extent: extent, inputs: [])
+    }
+    override func decodeReduction(covering scaleX: Double, _ scaleY: Double) -> Int {
+        reducer?.factors.first { Double($0) * scaleX <= 1 && Double($0) * scaleY <= 1 } ?? 1
+    }
+    override func reducedSource(by factor: Int) -> RecipeNode? {
+        guard let r = reducer, r.factors.contains(factor), let slot = [2: 0, 4: 1, 8: 2][factor] else { return nil }
+        let f = CGFloat(factor), e = extent
+        return reducedSources[slot].value {
+            LazySourceNode(extent: CGRect(x: e.minX / f, y: e.minY / f, width: e.width / f, height: e.height / f),
+                           name: "\(name) decoded at 1/\(factor)") { try r.load(factor) }
+        }
     }
     /// The decoded source (decoding it on the first call).
     func source() throws -> RecipeNode {

@@ -22,6 +22,14 @@ final class AffineNode: RecipeNode, @unchecked Sendable {
 
     override var halo: Int { 1 }
 
+    /// A whole-pixel permutation (an orientation, a whole-pixel move) whose move falls on the
+    /// coarser grid: the same permutation there.
+    override func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? {
+        let t = transform, f = CGFloat(factor)
+        guard exact, (t.tx / f).rounded() == t.tx / f, (t.ty / f).rounded() == t.ty / f else { return nil }
+        return AffineNode(input: input, transform: CGAffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx / f, ty: t.ty / f), mode: mode)
+    }
+
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
         let src = rect.cgRect.applying(inverse)
         if exact { return PixelRect(covering: src) }

@@ -72,6 +72,8 @@ func bitmapSource(_ node: RecipeNode, covering region: PixelRect) -> BitmapNode?
 /// recipe as the builders made it (`CIImage` methods and filters build plain nodes), from the
 /// sources up, memoised by node identity, so a shared node is rewritten once.
 ///
+/// First, from the root down, `reduceDecodes` (0., in DecodeReduction.swift): a downscale over
+/// a file that decodes small reads it small.
 /// Each node is offered to the node rewrites in this order; the first that applies replaces it:
 ///   1. `loadSource`: a file source stands for its decoded pixels.
 ///   2. `mergeCrops`: a crop of a crop is one crop.
@@ -98,6 +100,8 @@ enum Optimizer {
         var writer: (any RenderDestination)? = nil
         /// false without colour management (`NSNull` working space): nothing folds into I/O.
         var colorManaged = true
+        /// Whether downscales over files that decode small read them small (`reduceDecodes`).
+        var reduceDecodes = true
     }
 
     typealias Resolve = (RecipeNode) -> RecipeNode
@@ -106,9 +110,17 @@ enum Optimizer {
     /// Runs the pass over the recipe under `root`. Throws `CIRenderError.sourceFailed` when a
     /// source cannot be loaded.
     static func optimize(_ root: RecipeNode, _ options: Options = Options()) throws -> OptimizedRecipe {
+        // 0. Downscales over files that decode small, rewritten before any source loads; the
+        // rest of the pass walks the recipe with them in place.
         var replacements: [ObjectIdentifier: RecipeNode] = [:]
         var origins: [ObjectIdentifier: RecipeNode] = [:]
-        let order = postOrder(root)
+        for (original, reduced) in options.reduceDecodes ? reduceDecodes(root) : [] {
+            replacements[ObjectIdentifier(original)] = reduced
+            origins[ObjectIdentifier(reduced)] = original
+        }
+        let reducedDecodes = replacements
+        func pre(_ n: RecipeNode) -> RecipeNode { reducedDecodes[ObjectIdentifier(n)] ?? n }
+        let order = reducedDecodes.isEmpty ? postOrder(root) : postOrder(pre(root), inputs: { $0.inputs.map(pre) })
         let originals = Set(order.map { ObjectIdentifier($0) })
         func resolve(_ n: RecipeNode) -> RecipeNode { replacements[ObjectIdentifier(n)] ?? n }
         for node in order {

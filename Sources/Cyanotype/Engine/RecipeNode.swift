@@ -61,6 +61,35 @@ class RecipeNode: @unchecked Sendable {
     /// For a mark of how transforms after it sample (`samplingNearest()`): that mode.
     var samplingMode: SamplingMode? { nil }
 
+    // Decoding small (the optimiser's `reduceDecodes`): a downscale over a file that can
+    // decode at a fraction of its size asks the file for that fraction instead.
+
+    /// For a source that can decode at a fraction of its size (JPEG in the IDCT, WebP's scaled
+    /// decoder): the largest reduction factor (2, 4, 8) whose decode still covers `scaleX` x
+    /// `scaleY` of its resolution (factor * scale <= 1 on both axes); 1 when none does or the
+    /// node is no such source.
+    func decodeReduction(covering scaleX: Double, _ scaleY: Double) -> Int { 1 }
+
+    /// For such a source: the source decoded at 1/`factor` per axis (a factor up to the one
+    /// `decodeReduction` gave, a power of two), its extent this one's divided by `factor`.
+    func reducedSource(by factor: Int) -> RecipeNode? { nil }
+
+    /// For a node that only moves, clips or extends its one input's pixels (crops, clamps,
+    /// sampling marks, whole-pixel orientations): the same node over `input`, which is this
+    /// node's input at 1/`factor` of its resolution; nil when its geometry does not fall on
+    /// that coarser grid (or the node computes pixels).
+    func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? { nil }
+
+    /// For a downscaling resampling that filters (a weighted sum, not a maximum): its scale.
+    var resamplingScale: (x: Double, y: Double)? { nil }
+
+    /// For such a resampling: the same resampling (kernel, staging) of `input` by another scale.
+    func resampled(_ input: RecipeNode, scaleX: Double, scaleY: Double) -> RecipeNode? { nil }
+
+    /// For such a resampling: whether `other` resamples with the same kernel (stages of one
+    /// reduction, rescaled together).
+    func resamplesAlike(_ other: RecipeNode) -> Bool { false }
+
     /// The node's own stored pixels, when it is a bitmap: what pass-through copies and
     /// reductions reading 8-bit codes use instead of rendered tiles.
     var storedBitmap: BitmapNode? { nil }
@@ -146,6 +175,10 @@ final class CropNode: RecipeNode, @unchecked Sendable {
     }
     override var isPointwise: Bool { true }
     override var showsInputUnchanged: Bool { true }
+    override func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? {
+        guard let r = pixelExtent.reduced(by: factor), r.cgRect == extent else { return nil }
+        return CropNode(input: input, rect: r.cgRect)
+    }
     override var label: String { "crop to \(pixelExtent)" }
 }
 
@@ -178,6 +211,10 @@ final class ClampNode: RecipeNode, @unchecked Sendable {
             }
         }
     }
+    override func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? {
+        guard let r = clampRect.reduced(by: factor) else { return nil }
+        return ClampNode(input: input, rect: r.cgRect)
+    }
     override var label: String { "clamp to \(clampRect)" }
 }
 
@@ -200,6 +237,7 @@ final class SamplingNode: RecipeNode, @unchecked Sendable {
     override var isPointwise: Bool { true }
     override var showsInputUnchanged: Bool { true }
     override var samplingMode: SamplingMode? { mode }
+    override func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? { SamplingNode(input: input, mode: mode) }
     override var label: String { "sampling \(mode)" }
 }
 

@@ -97,7 +97,14 @@ extension CIImage {
         #endif
         let header: ImageHeader
         do { header = try ImageCodecs.readHeader(data) } catch { throw .codec(path: nil, ImageFileError(error)) }
-        let limits = (o[.decodeLimits] as? DecodeLimits ?? .default).codec
+        return try lazyImage(data, header: header, options: o, limits: (o[.decodeLimits] as? DecodeLimits ?? .default).codec, name: name)
+    }
+
+    /// The file image `read(data:)` makes once the header is read: pixels decoded on first
+    /// render, at a fraction of the size when a downscale over it asks for no more (JPEG and
+    /// WebP; see `Optimizer.reduceDecodes`).
+    static func lazyImage(_ data: Data, header: ImageHeader, options o: [CIImageOption: Any], limits: CyanotypeCodecs.DecodeLimits,
+                          name: String) throws(ImageIOError) -> CIImage {
         let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
         guard !overflow, pixels <= limits.maxPixels else {
             throw .codec(path: nil, .tooLarge(width: header.width, height: header.height, limit: limits.maxPixels))
@@ -108,7 +115,13 @@ extension CIImage {
         // Baseline JPEGs in sRGB decode on a thread while tiles render (top rows first).
         let streams = JPEGStreamDecoder.canStream(data, header: header, strict: strict)
             && (header.iccProfile.map(ColorProfiles.isSRGB) ?? true)
-        let source = LazySourceNode(extent: extent, name: name) {
+        // Strict decodes only: a damaged file fails the same way at every size.
+        let factors = strict ? ImageCodecs.decodeReductions(header, data: data) : []
+        let reducer = factors.isEmpty ? nil : DecodeReducer(factors: factors) { factor in
+            if streams { return try streamingJPEGNode(data, header: header, limits: limits, colorSpace: space, reduction: factor) }
+            return try bitmapNode(try ImageCodecs.decode(data, reducedBy: factor, limits: limits), colorSpace: space)
+        }
+        let source = LazySourceNode(extent: extent, name: name, reducer: reducer) {
             if streams { return try streamingJPEGNode(data, header: header, limits: limits, colorSpace: space) }
             let bitmap = try ImageCodecs.decode(data, limits: limits, strict: strict)
             return try bitmapNode(bitmap, colorSpace: space)

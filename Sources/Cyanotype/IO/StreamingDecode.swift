@@ -48,9 +48,11 @@ final class DecodedRows: ContiguousBytes, @unchecked Sendable {
     }
 }
 
-/// A baseline JPEG as a bitmap whose rows arrive from a decoding thread, top first, in bands.
-func streamingJPEGNode(_ data: Data, header: ImageHeader, limits: CyanotypeCodecs.DecodeLimits, colorSpace: CGColorSpace?) throws -> RecipeNode {
-    let decoder = try JPEGStreamDecoder(data: data, strict: true, limits: limits)
+/// A baseline JPEG as a bitmap whose rows arrive from a decoding thread, top first, in bands;
+/// at 1/`reduction` of its size (scaled in the IDCT) when that is 2, 4 or 8.
+func streamingJPEGNode(_ data: Data, header: ImageHeader, limits: CyanotypeCodecs.DecodeLimits, colorSpace: CGColorSpace?,
+                       reduction: Int = 1) throws -> RecipeNode {
+    let decoder = try JPEGStreamDecoder(data: data, strict: true, limits: limits, reduction: reduction)
     let (w, h) = (decoder.width, decoder.height)
     let rows = DecodedRows(count: w * h * 4)
     let gate = RowGate(total: h)

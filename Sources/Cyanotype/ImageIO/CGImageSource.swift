@@ -286,7 +286,7 @@ public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: 
     let always = (o[kCGImageSourceCreateThumbnailFromImageAlways] as? Bool) ?? false
     let ifAbsent = (o[kCGImageSourceCreateThumbnailFromImageIfAbsent] as? Bool) ?? false
     guard always || ifAbsent else { return nil }
-    guard var image = try? CIImage(source: isrc, index: index, options: nil) else { return nil }
+    guard var image = isrc.stillImage(index) ?? (try? CIImage(source: isrc, index: index, options: nil)) else { return nil }
     if (o[kCGImageSourceCreateThumbnailWithTransform] as? Bool) ?? false,
        let orientation = image.properties[kCGImagePropertyOrientation] as? Int, orientation != 1 {
         image = image.oriented(forExifOrientation: Int32(orientation))
@@ -306,6 +306,17 @@ public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: 
     else { return nil }
     return CGImage(width: r.width, height: r.height, bytesPerRow: r.rowBytes, format: .RGBA8,
                    colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false, data: r.data)
+}
+
+extension CGImageSource {
+    /// A still JPEG or WebP (one image, `index` 0) as a file image decoded on first render, so a
+    /// thumbnail decodes it at a fraction of its size (`Optimizer.reduceDecodes`); nil for
+    /// every other source, which `CIImage(source:index:options:)` reads.
+    func stillImage(_ index: Int) -> CIImage? {
+        guard index == 0, strict, let f = format, f == .jpeg || f == .webp, count == 1,
+              let header = try? ImageCodecs.readHeader(data) else { return nil }
+        return try? CIImage.lazyImage(data, header: header, options: [:], limits: limits, name: path ?? "data")
+    }
 }
 
 /// The uniform type identifiers a source reads.

@@ -24,13 +24,22 @@ struct NeighbourhoodReach: Sendable, Equatable {
 }
 
 /// The input of one tile of a neighbourhood operation: the input pixels over the output
-/// rectangle grown by the operation's reach (rows ascending y, clear outside the input).
+/// rectangle grown by the operation's reach (rows ascending y, clear outside the input), and
+/// the pixels of any auxiliary images over the rectangles the operation asked for.
 struct NeighbourhoodInput {
     /// The output rectangle.
     let rect: PixelRect
     /// The input pixels of `rect` grown by `reach`.
     let pixels: TileBuffer
     let reach: NeighbourhoodReach
+    /// The auxiliary images' pixels (`auxiliary[0]` is the node's input 1), each over its
+    /// `auxiliaryRect` for `rect` (`PixelBlock.rect` says which), clear outside its image.
+    var auxiliary: [PixelBlock] = []
+
+    /// The absolute column of `pixels`' first column.
+    var originX: Int { rect.minX - reach.left }
+    /// The absolute row of `pixels`' first row.
+    var originY: Int { rect.minY - reach.below }
 
     /// Pixels from one input row to the next (the row above, at y + 1).
     var rowStride: Int { pixels.rowStride }
@@ -51,11 +60,23 @@ struct NeighbourhoodInput {
 /// once per tile; as a requirement of a concrete struct it runs specialised (make operations
 /// concrete structs, not generic ones). Loop over whole rows with pointers, never a call per
 /// pixel.
+///
+/// An operation that also reads other images (a mask, a guide, a small image to upsample)
+/// says how many (`auxiliaryCount`) and which rectangle of each a tile reads
+/// (`auxiliaryRect`); they are the node's inputs after the first
+/// (`NeighbourhoodNode(input:auxiliary:operation:)`), and `apply` finds their pixels in
+/// `NeighbourhoodInput.auxiliary`.
 protocol NeighbourhoodOperation: Sendable {
     /// How far each output pixel reads.
     var reach: NeighbourhoodReach { get }
     /// The output extent for the input's (default: the input's).
     func extent(of input: CGRect) -> CGRect
+    /// Images besides the main one that the operation reads: the node's inputs
+    /// 1...auxiliaryCount (default none).
+    static var auxiliaryCount: Int { get }
+    /// The rectangle of auxiliary input `index` (1...) that the tile `rect` reads (default:
+    /// `rect` grown by the reach).
+    func auxiliaryRect(_ index: Int, for rect: PixelRect) -> PixelRect
     /// Writes the output pixels of `input.rect` into `out` (rows ascending y).
     func apply(_ input: NeighbourhoodInput, into out: TileBuffer)
     /// One line for `CIContext.explain`.
@@ -64,6 +85,8 @@ protocol NeighbourhoodOperation: Sendable {
 
 extension NeighbourhoodOperation {
     func extent(of input: CGRect) -> CGRect { input }
+    static var auxiliaryCount: Int { 0 }
+    func auxiliaryRect(_ index: Int, for rect: PixelRect) -> PixelRect { reach.grow(rect) }
 }
 
 /// A neighbourhood operation computed one output row at a time.
@@ -80,26 +103,40 @@ extension NeighbourhoodRowOperation {
 }
 
 /// The neighbourhood kind: reads each tile's input grown by the operation's reach (clear
-/// outside the input) and hands it to the operation.
+/// outside the input), and each auxiliary input over the rectangle the operation asks for,
+/// and hands them to the operation.
 final class NeighbourhoodNode<Operation: NeighbourhoodOperation>: RecipeNode, @unchecked Sendable {
     let operation: Operation
 
-    init(input: RecipeNode, operation: Operation) {
+    /// `auxiliary` are the other images the operation reads (`Operation.auxiliaryCount` of them).
+    init(input: RecipeNode, auxiliary: [RecipeNode] = [], operation: Operation) {
+        precondition(auxiliary.count == Operation.auxiliaryCount, "a neighbourhood operation reads \(Operation.auxiliaryCount) auxiliary images")
         self.operation = operation
-        super.init(extent: operation.extent(of: input.extent), inputs: [input])
+        super.init(extent: operation.extent(of: input.extent), inputs: [input] + auxiliary)
     }
 
     override var halo: Int { operation.reach.maximum }
     override var isExpensive: Bool { true }
 
-    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect { operation.reach.grow(rect) }
+    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
+        index == 0 ? operation.reach.grow(rect) : operation.auxiliaryRect(index, for: rect)
+    }
 
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         let reach = operation.reach
         let src = reach.grow(rect)
         let block = PixelBlock(rect: src)
         ev.fill(inputs[0], src, block.buffer)
-        operation.apply(NeighbourhoodInput(rect: rect, pixels: block.buffer, reach: reach), into: out)
+        var input = NeighbourhoodInput(rect: rect, pixels: block.buffer, reach: reach)
+        if Operation.auxiliaryCount > 0 {
+            input.auxiliary = (1...Operation.auxiliaryCount).map { i -> PixelBlock in
+                let r = operation.auxiliaryRect(i, for: rect)
+                let b = PixelBlock(rect: r)
+                if !r.isEmpty { ev.fill(inputs[i], r, b.buffer) }
+                return b
+            }
+        }
+        operation.apply(input, into: out)
     }
 
     override var label: String { operation.label }

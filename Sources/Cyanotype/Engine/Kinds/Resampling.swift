@@ -7,7 +7,7 @@
 /// To add one, write a struct conforming to this in the filter's file and build
 /// `ResamplingNode.staged(image.node, kernel: MyKernel(), sx: ..., sy: ...)`. Weights are
 /// worked out once per tile and axis, so `weight` may be as costly as it likes.
-protocol ResamplingKernel: Sendable {
+protocol ResamplingKernel: Sendable, Equatable {
     /// The kernel is zero at and beyond ±support (source pixels, at scale 1).
     var support: Double { get }
     /// The kernel at offset x (source pixels at scale 1).
@@ -109,6 +109,12 @@ final class ResamplingNode<Kernel: ResamplingKernel>: RecipeNode, @unchecked Sen
 
     override var halo: Int { Int(kernel.support * max(1, 1 / min(sx, sy))) + 1 }
     override var isExpensive: Bool { true }
+
+    override var resamplingScale: (x: Double, y: Double)? { kernel.combination == .weightedSum ? (sx, sy) : nil }
+    override func resampled(_ input: RecipeNode, scaleX: Double, scaleY: Double) -> RecipeNode? {
+        Self.staged(input, kernel: kernel, sx: scaleX, sy: scaleY)
+    }
+    override func resamplesAlike(_ other: RecipeNode) -> Bool { (other as? ResamplingNode<Kernel>)?.kernel == kernel }
 
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
         if rect.isEmpty { return .empty }

@@ -1,5 +1,6 @@
 // Blurs and sharpening: neighbourhood operations (the engine's `NeighbourhoodNode` tiles them
 // with a halo).
+import CCyanotypeKernels
 
 extension BuiltinFilters {
     /// CIGaussianBlur: a true Gaussian of standard deviation `radius`, out to 3 sigma
@@ -125,13 +126,27 @@ struct SeparableConvolution: NeighbourhoodOperation {
         let tmp = PixelBlock(rect: PixelRect(x: rect.minX, y: rect.minY - r, width: w + 16, height: src.height))
         weights.withUnsafeBufferPointer { wp in
             let wt = wp.baseAddress!
-            for row in 0..<src.height {
-                convolveRow(src.row(row) + r, tmp.buffer.row(row), w, wt, r)
+            // The C loops (AVX-512 or AVX2, chosen at run time; the same sums in the same
+            // order, so the same bits), else the Swift ones below.
+            let bits = cyan_vector_bits()
+            let t = tmp.buffer
+            if cyan_convolve_rows_rgbaf(floats(t.base), t.rowStride, floats(src.row(0) + r), src.rowStride,
+                                        w, src.height, wt, Int32(r), bits) == 0 {
+                for row in 0..<src.height {
+                    convolveRow(src.row(row) + r, tmp.buffer.row(row), w, wt, r)
+                }
             }
-            for row in 0..<rect.height {
-                convolveColumns(tmp.buffer.row(row + r), tmp.rect.width, out.row(row), w, wt, r)
+            if cyan_convolve_columns_rgbaf(floats(out.base), out.rowStride, floats(t.row(r)), t.rowStride,
+                                           w, rect.height, wt, Int32(r), bits) == 0 {
+                for row in 0..<rect.height {
+                    convolveColumns(tmp.buffer.row(row + r), tmp.rect.width, out.row(row), w, wt, r)
+                }
             }
         }
+    }
+
+    @inline(__always) private func floats(_ p: UnsafeMutablePointer<SIMD4<Float>>) -> UnsafeMutablePointer<Float> {
+        UnsafeMutableRawPointer(p).assumingMemoryBound(to: Float.self)
     }
 
     // Two pixels per SIMD8 (one AVX register in tuned builds, two SSE registers otherwise),

@@ -354,6 +354,20 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "26.0", availableIOS: "26",
         documentation: "The rounded rectangle with its edge blurred by a Gaussian of `sigma`: coverage is the normal CDF of the signed distance to the edge (exact along straight edges, a close approximation around corners). Output extent: `extent` grown by 3 sigma.")
+    static let CIBokehBlur = FilterDescriptor(
+        name: "CIBokehBlur", displayName: "Bokeh Blur",
+        summary: "Lens-style disc blur with optional bright ring emphasis.",
+        categories: ["CICategoryBlur", "CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(20.0), identity: nil, minimum: 0.0, maximum: 500.0, sliderMinimum: 0.0, sliderMaximum: 100.0, documentation: "The disc's radius, in pixels."),
+            FilterInputDescriptor(key: "inputRingAmount", displayName: "Ring Amount", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: 0.0, sliderMaximum: 1.0, documentation: "The share of the kernel's weight on the ring (0: none, 1: all)."),
+            FilterInputDescriptor(key: "inputRingSize", displayName: "Ring Size", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.1), identity: nil, minimum: 0.0, maximum: 0.2, sliderMinimum: 0.0, sliderMaximum: 0.2, documentation: "The ring's width, as a fraction of the radius."),
+            FilterInputDescriptor(key: "inputSoftness", displayName: "Softness", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: 10.0, sliderMinimum: 0.25, sliderMaximum: 0.4, documentation: "The standard deviation, in pixels, of the Gaussian that softens the disc's edge."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.13", availableIOS: "11",
+        documentation: "A lens-like disc blur with an optional bright ring. Apple publishes no formula; ours is a kernel over the integer offsets within `radius` (dx² + dy² <= r²): the disc, and its ring, the offsets beyond r * (1 - ringSize) (the rim), mixed as `(1 - ringAmount) * disc / |disc| + ringAmount * ring / |ring|` (each normalised, so the kernel sums to 1: ringAmount 1 is a hollow, all-rim bokeh; a ring with no pixels leaves the plain disc), convolved with a Gaussian of standard deviation `softness` pixels (out to 3 sigma) that softens the rim (none at 0). Premultiplied pixels, clear outside the input; the extent grows by the radius and the softness's 3-sigma reach. Radius 0 is the image softened alone.")
     static let CIBoxBlur = FilterDescriptor(
         name: "CIBoxBlur", displayName: "Box Blur",
         summary: "Blurs with a square (box) averaging kernel.",
@@ -420,6 +434,21 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.14", availableIOS: "12",
         documentation: "In Core Image, removes (or adds) the lens distortion described by an `AVCameraCalibrationData` from an Apple camera capture. Cyanotype has no AVFoundation: no image, a typed `unavailable` error.")
+    static let CICannyEdgeDetector = FilterDescriptor(
+        name: "CICannyEdgeDetector", displayName: "Canny Edge Detector",
+        summary: "Canny edge detection with Gaussian pre-blur, dual thresholds and hysteresis passes.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputGaussianSigma", displayName: "Gaussian Sigma", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.6), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 5.0, documentation: "The standard deviation, in pixels, of the blur before the gradient (0: none)."),
+            FilterInputDescriptor(key: "inputPerceptual", displayName: "Perceptual", className: "NSNumber", attributeType: "CIAttributeTypeBoolean", defaultValue: .bool(false), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil, documentation: "Whether the gradient is taken of the sRGB-encoded luma (on) or of linear luma (off)."),
+            FilterInputDescriptor(key: "inputThresholdHigh", displayName: "Threshold High", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.05), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 0.4, documentation: "The gradient magnitude (luma per pixel) from which a ridge is an edge."),
+            FilterInputDescriptor(key: "inputThresholdLow", displayName: "Threshold Low", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.02), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 0.2, documentation: "The gradient magnitude from which a ridge is an edge when it touches one, through hysteresis."),
+            FilterInputDescriptor(key: "inputHysteresisPasses", displayName: "Hysteresis Passes", className: "NSNumber", attributeType: "CIAttributeTypeInteger", defaultValue: .number(1.0), identity: nil, minimum: 0.0, maximum: 20.0, sliderMinimum: 0.0, sliderMaximum: 5.0, documentation: "How many times candidates next to edges become edges: each pass reaches one pixel further along a weak ridge."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "14.0", availableIOS: "17",
+        documentation: "Canny's edge detector, black with white edges one pixel wide, opaque. Apple names the steps but publishes no formula; ours, on the input read clamped to its extent: (1) Y, the Rec. 709 luma of the premultiplied colour, encoded with the sRGB curve when `perceptual` is on (so thresholds follow lightness rather than light); (2) a Gaussian blur of Y with standard deviation `gaussianSigma` (CIGaussianBlur's: out to 3 sigma; none at 0); (3) the Sobel gradient divided by 8 (a ramp of slope s per pixel gives s), magnitude M; (4) non-maximum suppression: a pixel stays when M is above its neighbour on the negative side of the gradient's direction (rounded to 0, 45, 90 or 135 degrees) and at least its neighbour on the positive side, which keeps a ridge one pixel wide; (5) kept pixels with M >= thresholdHigh are edges, those with M >= thresholdLow candidates; (6) each hysteresis pass turns every candidate next to an edge (8-neighbourhood) into an edge, all at once. Edges are white (1, 1, 1, 1), everything else black (0, 0, 0, 1). The extent is the input's.")
     static let CICheckerboardGenerator = FilterDescriptor(
         name: "CICheckerboardGenerator", displayName: "Checkerboard",
         summary: "Generates an infinite two-color checkerboard pattern.",
@@ -990,6 +1019,22 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.13", availableIOS: "11",
         documentation: "In Core Image, Portrait mode's background blur, driven by the disparity map, the person, hair and glasses mattes, the face landmarks and the camera calibration of an Apple camera capture. Cyanotype has neither that data nor Apple's portrait pipeline: no image, a typed `unavailable` error.")
+    static let CIDepthOfField = FilterDescriptor(
+        name: "CIDepthOfField", displayName: "Depth of Field",
+        summary: "Fake tilt-shift: sharp band between two points, blur and saturation outside.",
+        categories: ["CICategoryBuiltIn", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputPoint0", displayName: "Point 0", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([0.0, 300.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "One edge of the in-focus band."),
+            FilterInputDescriptor(key: "inputPoint1", displayName: "Point 1", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([300.0, 300.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The other edge of the in-focus band."),
+            FilterInputDescriptor(key: "inputSaturation", displayName: "Saturation", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.5), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 10.0, documentation: "The in-focus band's saturation (1 keeps the colour)."),
+            FilterInputDescriptor(key: "inputUnsharpMaskRadius", displayName: "Unsharp Mask Radius", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(2.5), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 10.0, documentation: "The standard deviation, in pixels, of the in-focus band's unsharp mask."),
+            FilterInputDescriptor(key: "inputUnsharpMaskIntensity", displayName: "Unsharp Mask Intensity", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.5), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 10.0, documentation: "The strength of the in-focus band's unsharp mask."),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(6.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 30.0, documentation: "The standard deviation, in pixels, of the blur outside the band."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.6", availableIOS: "9",
+        documentation: "A tilt-shift \"miniature\" from two points, not depth data. Apple describes a sharp band through the two points, saturated and sharpened, with blur outside; it publishes no formula. Ours: the in-focus band is the strip between the lines through `point0` and `point1` perpendicular to the segment joining them (a horizontal line through point0 when the points coincide). There the image is saturated (CIColorControls' saturation) and then unsharp-masked (CIUnsharpMask with `unsharpMaskRadius` and `unsharpMaskIntensity`); outside, at distance d from the band, it is mixed with a Gaussian blur of standard deviation `radius` (of the input clamped to its extent) by `smoothstep(0, T, d)`, T = max(half the band's width, radius, 1) pixels, so the blur sets in gradually. The extent is the input's.")
     static let CIDepthToDisparity = FilterDescriptor(
         name: "CIDepthToDisparity", displayName: "Depth To Disparity",
         summary: "Converts a depth map to a disparity map (reciprocal).",
@@ -1011,6 +1056,17 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
         documentation: "W3C difference, `B = |Cb - Cs|`.\n\nThe composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with the W3C general formula on premultiplied colour, `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union of both extents (Apple: \"the union of the foreground and background extents\"). Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).")
+    static let CIDiscBlur = FilterDescriptor(
+        name: "CIDiscBlur", displayName: "Disc Blur",
+        summary: "Blurs with a circular (disc) kernel.",
+        categories: ["CICategoryBlur", "CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(8.0), identity: nil, minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0, documentation: "The disc's radius, in pixels."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.5", availableIOS: "9",
+        documentation: "The mean of the input over a disc. Apple publishes no formula; ours, for a whole radius n, is the plain mean over the integer offsets (dx, dy) with dx² + dy² <= n², so an impulse spreads into exactly that disc, evenly; for a radius n + f between whole ones, the mean over disc n weighted 1 - f plus the mean over disc n + 1 weighted f, so the blur grows smoothly with the radius. Premultiplied pixels, clear outside the input (clamp the input first for solid edges, as with Core Image); the extent grows by the disc's reach. Radius 0 is the image itself.")
     static let CIDisintegrateWithMaskTransition = FilterDescriptor(
         name: "CIDisintegrateWithMaskTransition", displayName: "Disintegrate With Mask",
         summary: "Transition in which the source dissolves following the shape of a mask, with a drop shadow.",
@@ -1135,6 +1191,19 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.6", availableIOS: "9",
         documentation: "The Droste effect. The rectangle from `insetPoint0` to `insetPoint1` is where the picture holds a smaller copy of itself: R is the scale that grows the inset to the image's size (`min(image width / inset width, image height / inset height)`), the frame is the inset scaled by R about its centre, and the picture between the inset and the frame is repeated inward and outward forever (scaled by powers of R; clear where the frame reaches past the image). In log-polar coordinates about the inset's centre, `w = ln(z - centre) - ln r0` (r0 the geometric mean of the inset's and the frame's half-sizes), the output reads the source at `w_src = p1 (1 - i p2 ln R / (2 pi p1)) w - (ln zoom + i rotation)`, wrapped back into the frame by a power of R (by the rectangle's own norm, so the frame's corners repeat too): `p1 = periodicity`, `p2 = strands`. Strands 0 is the plain nested Droste picture, 1 Escher's single spiral; whole numbers join without a seam. Zoom by R is the identity. Output extent: the input's. An inset that is empty or no smaller than the image, or an image without a finite extent, leaves the image unchanged.")
+    static let CIEdgePreserveUpsampleFilter = FilterDescriptor(
+        name: "CIEdgePreserveUpsampleFilter", displayName: "Edge Preserve Upsample Filter",
+        summary: "Upsamples a small image to the size of a guide image, preserving the guide's edges.",
+        categories: ["CICategoryBuiltIn", "CICategoryGeometryAdjustment", "CICategoryHighDynamicRange", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputSmallImage", displayName: "Small Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The image to upsample; its extent is stretched over the large one's."),
+            FilterInputDescriptor(key: "inputSpatialSigma", displayName: "Spatial Sigma", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(3.0), identity: nil, minimum: 0.0, maximum: 5.0, sliderMinimum: nil, sliderMaximum: nil, documentation: "The standard deviation of the spatial weights, in pixels of the small image."),
+            FilterInputDescriptor(key: "inputLumaSigma", displayName: "Luma Sigma", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.15), identity: nil, minimum: 0.0, maximum: 1.0, sliderMinimum: nil, sliderMaximum: nil, documentation: "The standard deviation of the luma weights (0 to 1 is black to white)."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.12", availableIOS: "10",
+        documentation: "Upsamples `smallImage` to the extent of `inputImage`, keeping the large image's edges, by Kopf et al.'s joint bilateral upsampling: `out(p) = sum_q S(q) f(|p' - q|) g(|Y(p) - Y(q)|) / sum_q f g`, where p' is p's position on the small image's grid (the small extent stretched over the large one), q runs over the small image's pixels whose centres lie within max(2 * spatialSigma, 1) of p' in x and in y, f and g are Gaussians of standard deviations `spatialSigma` (small-image pixels) and `lumaSigma`, and Y is the Rec. 709 luma of the large image (linear, premultiplied), read at p and at q's centre (bilinearly). Spatial sigma 0 takes the small pixel under p' alone; luma sigma 0 only small pixels whose guide luma equals p's. Where every weight vanishes, the spatial weights alone are used. Both images must be finite; the extent is the large image's.")
     static let CIEdgeWork = FilterDescriptor(
         name: "CIEdgeWork", displayName: "Edge Work",
         summary: "Black-and-white woodcut-style edge rendering.",
@@ -1264,6 +1333,16 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.5", availableIOS: "6",
         documentation: "CIFourfoldTranslatedTile (p1): the parallelogram cell {s a + t b : s, t in [-1/2, 1/2)} centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the cell frame, repeated by the lattice translations (s and t reduced modulo 1).\n\nThe wallpaper tiles, one family (each group's fold in its own file): the image inside one cell at `inputCenter`, `inputWidth` across and turned by `inputAngle`, repeated over the infinite plane by a wallpaper group's operations. Every output pixel centre p is taken into the cell frame, q = R(-angle) (p - center), folded into the fundamental cell, taken back by center + R(angle) q', and the input is sampled there bilinearly (premultiplied, clear outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its edge). The output extent is infinite, as Apple's.")
+    static let CIGaborGradients = FilterDescriptor(
+        name: "CIGaborGradients", displayName: "Gabor Gradients",
+        summary: "Multichannel 5x5 Gabor gradient (horizontal/vertical derivative) filter.",
+        categories: ["CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryStylize", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.15", availableIOS: "13",
+        documentation: "Apple's \"multichannel 5x5 Gabor gradient\", with the horizontal gradient in red and the vertical one in green, signed. Apple publishes the size, not the kernel; ours is the odd Gabor kernel `g(x, y) = exp(-(x² + y²) / (2 * 1.5²)) * sin(pi * x / 4)`, x, y in -2...2 (a quarter-wave over one pixel, under a Gaussian of sigma 1.5), scaled so that a ramp of slope s per pixel gives s, applied along x for the horizontal gradient gx and along y (upwards, y up) for the vertical one gy, to the premultiplied pixels of the input read clamped to its extent. As CISobelGradients does: red is the gx of largest magnitude among red, green and blue (the first on ties), green the same for gy, blue 0, alpha 1. Values may be negative: render to a float format to keep them. The extent is the input's.")
     static let CIGammaAdjust = FilterDescriptor(
         name: "CIGammaAdjust", displayName: "Gamma Adjust",
         summary: "Applies a power (gamma) curve to color values.",
@@ -1351,6 +1430,19 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6",
         documentation: "Dulls highlights, Apple's \"inverse of bloom\". Ours (Apple publishes no formula) multiplies the image by a Gaussian blur of itself (standard deviation `radius`; the image itself at radius 0), weighted by `intensity`, on straight colour: `out = p * max(0, 1 - intensity * (1 - blur))` per colour channel, alpha kept (the dual of our CIBloom's screen). Intensity 0 leaves the image as it is.")
+    static let CIGuidedFilter = FilterDescriptor(
+        name: "CIGuidedFilter", displayName: "Guided Filter",
+        summary: "Edge-aware guided filter that upsamples a small image using a guide image.",
+        categories: ["CICategoryBuiltIn", "CICategoryGeometryAdjustment", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputGuideImage", displayName: "A larger image to use as a guide.", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The guide: its luma's edges are kept; its extent is the output's."),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(1.0), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 1.0, sliderMaximum: 10.0, documentation: "The window's radius r, in pixels (rounded): windows are 2r + 1 wide."),
+            FilterInputDescriptor(key: "inputEpsilon", displayName: "Epsilon", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.0001), identity: nil, minimum: nil, maximum: nil, sliderMinimum: 1e-09, sliderMaximum: 0.1, documentation: "The regularisation: larger values smooth more, across weaker edges."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.14", availableIOS: "12",
+        documentation: "He, Sun and Tang's guided filter, which smooths the input while following the guide's edges, and upsamples a small input to the guide's size (Apple: \"upsamples a small image using a guide image\"). The input is first stretched over the guide's extent (read clamped to its own extent, bilinear) when the two extents differ. Then, as the paper's Algorithm 1 with the guide's Rec. 709 luma as the guide I (a grey guide) and each premultiplied component of the input as p: with f_mean the mean over the (2r + 1)² window, clipped to the guide's extent (the window's pixels inside it are averaged, as the paper's box filter does at borders), `a = (f_mean(I p) - f_mean(I) f_mean(p)) / (f_mean(I²) - f_mean(I)² + epsilon)`, `b = f_mean(p) - a f_mean(I)`, `q = f_mean(a) I + f_mean(b)`. The extent is the guide's.")
     static let CIHardLightBlendMode = FilterDescriptor(
         name: "CIHardLightBlendMode", displayName: "Hard Light Blend Mode",
         summary: "Blend mode: hard light (multiply or screen depending on source).",
@@ -1716,6 +1808,18 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "6",
         documentation: "A white image whose alpha is the input's luma (Rec. 709 weights on the premultiplied working values): white stays opaque, black becomes clear.")
+    static let CIMaskedVariableBlur = FilterDescriptor(
+        name: "CIMaskedVariableBlur", displayName: "Masked Variable Blur",
+        summary: "Blurs with a per-pixel radius taken from a mask image.",
+        categories: ["CICategoryBlur", "CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputMask", displayName: "Mask", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The mask: its luma, from black (sharp) to white (the full radius), sets each pixel's radius."),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(5.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 10.0, documentation: "The disc's radius where the mask is white, in pixels."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.10", availableIOS: "8",
+        documentation: "Each pixel blurred by CIDiscBlur of its own radius, `radius * m`, m the mask's Rec. 709 luma at that pixel clamped to 0...1 (black: not blurred; white: the full radius; outside the mask's extent, clear, so 0). Apple publishes no formula; ours is exactly CIDiscBlur's disc at every pixel: for a radius n + f, the mean over the integer offsets within n weighted 1 - f plus the mean over those within n + 1 weighted f, so a constant mask gives CIDiscBlur of `radius * m`, and the blur grows smoothly with the mask. Premultiplied pixels, clear outside the input; the extent is the input's.")
     static let CIMaximumComponent = FilterDescriptor(
         name: "CIMaximumComponent", displayName: "Maximum Component",
         summary: "Grayscale from the maximum of R, G, B.",
@@ -1877,6 +1981,18 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.15", availableIOS: "13",
         documentation: "Erosion with a `width` x `height` rectangle.\n\nMorphology: the maximum (dilation), minimum (erosion) or their difference (gradient) of each component over a structuring element, on premultiplied working-space pixels. Apple documents the elements but no formula; ours are the standard ones: `maximum(x, y)` is the maximum over the offsets `(dx, dy)` of the element of `in(x + dx, y + dy)`, the minimum likewise; the disc is every integer offset with `dx² + dy² <= radius²` (radius below 1: the pixel alone, so maximum and minimum are the identity); the gradient is maximum minus minimum on red, green and blue, with the maximum's alpha (an opaque image gives opaque edges on black). Pixels outside the input read as clear (clamp the input first for solid edges, as with Core Image). Extents: a maximum or gradient grows by the element's reach, like a blur; a minimum keeps the input's extent (it is clear outside).")
+    static let CIMotionBlur = FilterDescriptor(
+        name: "CIMotionBlur", displayName: "Motion Blur",
+        summary: "Directional blur simulating camera motion at an angle.",
+        categories: ["CICategoryBlur", "CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputRadius", displayName: "Radius", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(20.0), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0, documentation: "Half the segment's length, in pixels."),
+            FilterInputDescriptor(key: "inputAngle", displayName: "Angle", className: "NSNumber", attributeType: "CIAttributeTypeAngle", defaultValue: .number(0.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793, documentation: "The direction of the motion, in radians."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "8.3",
+        documentation: "The mean of the input along a segment of length 2 * radius through each pixel, at `angle` (radians, counter-clockwise from the x axis, y up), as a camera moving during the exposure smears it. Apple publishes no formula; ours steps along the axis nearer the line: for a line nearer horizontal (|cos| >= |sin|) it averages the 2L + 1 points (x + t, y + t * tan(angle)), t = -L ... L, L = round(radius * |cos(angle)|), each point read between the two rows around it (linear interpolation); nearer vertical, the same with x and y exchanged. To run in constant time per pixel (a running sum along the line) the sums are taken on whole rows of the sheared image and interpolated between the two neighbouring lines, which adds at most a pixel of softness across the line; along the line the weights are even. Premultiplied pixels, clear outside the input; the extent grows by the segment's reach. A radius whose L rounds to 0 is the image itself.")
     static let CIMultiplyBlendMode = FilterDescriptor(
         name: "CIMultiplyBlendMode", displayName: "Multiply Blend Mode",
         summary: "Blend mode: multiply.",
@@ -1926,6 +2042,18 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.12", availableIOS: "10",
         documentation: "The middle column and row are repeated from their start (whole repeats first, the last one cut); with `flipYTiles`, every other repeat along y is mirrored, so neighbouring repeats meet without a seam.\n\nThe nine-part filters: the breakpoints (limited to the image's extent) cut the image into a 3x3 grid: columns left of `breakpoint0.x`, between the two, right of `breakpoint1.x`, and rows likewise. The middle column grows by `growAmount.x` and the middle row by `growAmount.y` (a negative amount shrinks them, at most to nothing); the corners keep their pixels and the outer columns and rows move out by the growth. Output extent: the input's, with the growth added to its width and height (right and top edges move). Pixels are sampled bilinearly, so whole-pixel breakpoints keep the corners exact and zero growth is the identity. An image without a finite extent is returned unchanged.")
+    static let CINoiseReduction = FilterDescriptor(
+        name: "CINoiseReduction", displayName: "Noise Reduction",
+        summary: "Reduces noise below a threshold and sharpens the rest.",
+        categories: ["CICategoryBlur", "CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputNoiseLevel", displayName: "Noise Level", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.02), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 0.1, documentation: "The largest luma difference to a neighbour that is averaged away as noise."),
+            FilterInputDescriptor(key: "inputSharpness", displayName: "Sharpness", className: "NSNumber", attributeType: "CIAttributeTypeScalar", defaultValue: .number(0.4), identity: .number(0.0), minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 2.0, documentation: "How far the result is pushed away from the plain 3x3 mean."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "9",
+        documentation: "Apple describes luma changes below the noise level as noise, blurred locally, and larger ones as edges, sharpened. Ours, per pixel p of the input (read clamped to its extent, so the border sees its own pixels): with Y the Rec. 709 luma of the premultiplied colour, `smooth` the mean of the 3x3 neighbours q with |Y(q) - Y(p)| <= noiseLevel (p included) and `mean` the mean of all nine, `out = smooth + sharpness * (smooth - mean)` (all four components). Sharpness 0 is the selective average alone; noise level 0 averages only neighbours of exactly equal luma. The extent is the input's.")
     static let CIOpTile = FilterDescriptor(
         name: "CIOpTile", displayName: "Op Tile",
         summary: "Op-art tiling: segments, scales and rotates pieces of the image.",
@@ -2946,6 +3074,18 @@ enum Catalog {
         outputKeys: ["outputImage"],
         availableMacOS: "10.11", availableIOS: "10",
         documentation: "CIXRay (approximation): the inverted sRGB-encoded luma, tinted pale cyan-blue (encoded colour `0.04 + 0.96 * (1 - luma) * (0.82, 0.94, 1)`); alpha kept.")
+    static let CIZoomBlur = FilterDescriptor(
+        name: "CIZoomBlur", displayName: "Zoom Blur",
+        summary: "Radial blur simulating a zoom during exposure.",
+        categories: ["CICategoryBlur", "CICategoryBuiltIn", "CICategoryHighDynamicRange", "CICategoryStillImage", "CICategoryVideo"],
+        inputs: [
+            FilterInputDescriptor(key: "inputImage", displayName: "Image", className: "CIImage", attributeType: "CIAttributeTypeImage", defaultValue: nil, identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            FilterInputDescriptor(key: "inputCenter", displayName: "Center", className: "CIVector", attributeType: "CIAttributeTypePosition", defaultValue: .vector([150.0, 150.0]), identity: nil, minimum: nil, maximum: nil, sliderMinimum: nil, sliderMaximum: nil, documentation: "The centre of the zoom: its rays carry the streaks."),
+            FilterInputDescriptor(key: "inputAmount", displayName: "Amount", className: "NSNumber", attributeType: "CIAttributeTypeDistance", defaultValue: .number(20.0), identity: .number(0.0), minimum: nil, maximum: nil, sliderMinimum: -200.0, sliderMaximum: 200.0, documentation: "The streaks' length, in pixels."),
+        ],
+        outputKeys: ["outputImage"],
+        availableMacOS: "10.4", availableIOS: "8.3",
+        documentation: "Streaks along the rays from `center`, as a zoom during the exposure draws them. Apple publishes no formula; ours gives every pixel at distance d from the centre the mean of the input over the segment of the ray through it that is centred on the pixel and |amount| pixels long (2d long when that is shorter, so the centre stays sharp), sampled at N = ceil(length) evenly spaced points (the middles of N equal parts) with bilinear interpolation. The streak is centred on the pixel, so a zoom in and a zoom out (amount and -amount) look the same, and the image's total is kept: the rays fan out, but a centred streak gathers as much from beyond the pixel as from before it (on the pixel grid, to within about (amount / d)² / 12 at distance d). Premultiplied pixels, clear outside the input; the extent grows by half the streak. Amount 0 is the image itself.")
 }
 
 extension BuiltinFilters {
@@ -2963,11 +3103,13 @@ extension BuiltinFilters {
         bloom,
         blurredRectangleGenerator,
         blurredRoundedRectangleGenerator,
+        bokehBlur,
         boxBlur,
         bumpDistortion,
         bumpDistortionLinear,
         cmykHalftone,
         cameraCalibrationLensCorrection,
+        cannyEdgeDetector,
         checkerboardGenerator,
         circleSplashDistortion,
         circularWrap,
@@ -2998,7 +3140,9 @@ extension BuiltinFilters {
         crop,
         crystallize,
         depthBlurEffect,
+        depthOfField,
         depthToDisparity,
+        discBlur,
         disintegrateWithMaskTransition,
         disparityToDepth,
         displacementDistortion,
@@ -3007,17 +3151,20 @@ extension BuiltinFilters {
         dither,
         documentEnhancer,
         droste,
+        edgePreserveUpsample,
         edgeWork,
         edges,
         exposureAdjust,
         falseColor,
         flashTransition,
+        gaborGradients,
         gammaAdjust,
         gaussianBlur,
         gaussianGradient,
         glassDistortion,
         glassLozenge,
         gloom,
+        guidedFilter,
         heightFieldFromMask,
         hexagonalPixellate,
         highlightShadowAdjust,
@@ -3035,6 +3182,7 @@ extension BuiltinFilters {
         linearGradient,
         linearToSRGBToneCurve,
         maskToAlpha,
+        maskedVariableBlur,
         maximumComponent,
         maximumScaleTransform,
         median,
@@ -3042,6 +3190,8 @@ extension BuiltinFilters {
         minimumComponent,
         mix,
         modTransition,
+        motionBlur,
+        noiseReduction,
         opTile,
         pdf417BarcodeGenerator,
         pageCurlTransition,
@@ -3097,6 +3247,7 @@ extension BuiltinFilters {
         vortexDistortion,
         whitePointAdjust,
         xRay,
+        zoomBlur,
     ] + areaHistograms + areaReductions + composites + convolutions + keystoneCorrections + maskBlends + monochromeScreens + morphology + nineParts + photoEffects + sweeps + wallpaperTiles
 }
 
@@ -3595,6 +3746,41 @@ public protocol CIBlurredRoundedRectangleGenerator: CIFilterProtocol {
     var color: CIColor { get set }
 }
 
+/// Typed access to the inputs of CIBokehBlur.
+///
+/// A lens-like disc blur with an optional bright ring. Apple publishes no
+/// formula; ours is a kernel over the integer offsets within `radius` (dx² + dy² <= r²):
+/// the disc, and its ring, the offsets beyond r * (1 - ringSize) (the rim), mixed as
+/// `(1 - ringAmount) * disc / |disc| + ringAmount * ring / |ring|` (each normalised, so
+/// the kernel sums to 1: ringAmount 1 is a hollow, all-rim bokeh; a ring with no pixels
+/// leaves the plain disc), convolved with a Gaussian of standard deviation `softness`
+/// pixels (out to 3 sigma) that softens the rim (none at 0). Premultiplied pixels, clear
+/// outside the input; the extent grows by the radius and the softness's 3-sigma reach.
+/// Radius 0 is the image softened alone.
+public protocol CIBokehBlur: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// The disc's radius, in pixels.
+    ///
+    /// Core Image: `inputRadius`, distance; default 20, range 0...500, slider 0...100.
+    ///
+    /// Cyanotype limits it to 0...250: a tile reads its input with a halo of the radius, and past 250 pixels that halo outgrows memory.
+    var radius: Float { get set }
+    /// The share of the kernel's weight on the ring (0: none, 1: all).
+    ///
+    /// Core Image: `inputRingAmount`, scalar; default 0, range 0...1, slider 0...1.
+    var ringAmount: Float { get set }
+    /// The ring's width, as a fraction of the radius.
+    ///
+    /// Core Image: `inputRingSize`, scalar; default 0.1, range 0...0.2, slider 0...0.2.
+    var ringSize: Float { get set }
+    /// The standard deviation, in pixels, of the Gaussian that softens the
+    /// disc's edge.
+    ///
+    /// Core Image: `inputSoftness`, scalar; default 1, range 0...10, slider 0.25...0.4.
+    var softness: Float { get set }
+}
+
 /// Typed access to the inputs of CIBoxBlur.
 ///
 /// The mean over a square of side `2 * round(radius) + 1`.
@@ -3702,6 +3888,53 @@ public protocol CICMYKHalftone: CIFilterProtocol {
     ///
     /// Core Image: `inputUCR`, scalar; default 0.5, identity 0.5, minimum 0, slider 0...1.
     var underColorRemoval: Float { get set }
+}
+
+/// Typed access to the inputs of CICannyEdgeDetector.
+///
+/// Canny's edge detector, black with white edges one pixel wide,
+/// opaque. Apple names the steps but publishes no formula; ours, on the input read
+/// clamped to its extent: (1) Y, the Rec. 709 luma of the premultiplied colour, encoded
+/// with the sRGB curve when `perceptual` is on (so thresholds follow lightness rather than
+/// light); (2) a Gaussian blur of Y with standard deviation `gaussianSigma` (CIGaussianBlur's:
+/// out to 3 sigma; none at 0); (3) the Sobel gradient divided by 8 (a ramp of slope s per
+/// pixel gives s), magnitude M; (4) non-maximum suppression: a pixel stays when M is above
+/// its neighbour on the negative side of the gradient's direction (rounded to 0, 45, 90 or
+/// 135 degrees) and at least its neighbour on the positive side, which keeps a ridge one
+/// pixel wide; (5) kept pixels with M >= thresholdHigh are edges, those with
+/// M >= thresholdLow candidates; (6) each hysteresis pass turns every candidate next to an
+/// edge (8-neighbourhood) into an edge, all at once. Edges are white (1, 1, 1, 1),
+/// everything else black (0, 0, 0, 1). The extent is the input's.
+public protocol CICannyEdgeDetector: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// The standard deviation, in pixels, of the blur before the
+    /// gradient (0: none).
+    ///
+    /// Core Image: `inputGaussianSigma`, scalar; default 1.6, minimum 0, slider 0...5.
+    ///
+    /// Cyanotype uses at most 250: a tile reads its input with a 3-sigma halo, and past sigma 250 that halo outgrows memory.
+    var gaussianSigma: Float { get set }
+    /// Whether the gradient is taken of the sRGB-encoded luma (on) or of
+    /// linear luma (off).
+    ///
+    /// Core Image: `inputPerceptual`, boolean; default false, range 0...1.
+    var perceptual: Bool { get set }
+    /// The gradient magnitude (luma per pixel) from which a ridge is an
+    /// edge.
+    ///
+    /// Core Image: `inputThresholdHigh`, scalar; default 0.05, minimum 0, slider 0...0.4.
+    var thresholdHigh: Float { get set }
+    /// The gradient magnitude from which a ridge is an edge when it
+    /// touches one, through hysteresis.
+    ///
+    /// Core Image: `inputThresholdLow`, scalar; default 0.02, minimum 0, slider 0...0.2.
+    var thresholdLow: Float { get set }
+    /// How many times candidates next to edges become edges: each
+    /// pass reaches one pixel further along a weak ridge.
+    ///
+    /// Core Image: `inputHysteresisPasses`, integer; default 1, range 0...20, slider 0...5.
+    var hysteresisPasses: Float { get set }
 }
 
 /// Typed access to the inputs of CICheckerboardGenerator.
@@ -4300,6 +4533,52 @@ public protocol CICrystallize: CIFilterProtocol {
     var center: CGPoint { get set }
 }
 
+/// Typed access to the inputs of CIDepthOfField.
+///
+/// A tilt-shift "miniature" from two points, not depth data. Apple
+/// describes a sharp band through the two points, saturated and sharpened, with blur
+/// outside; it publishes no formula. Ours: the in-focus band is the strip between the
+/// lines through `point0` and `point1` perpendicular to the segment joining them (a
+/// horizontal line through point0 when the points coincide). There the image is
+/// saturated (CIColorControls' saturation) and then unsharp-masked (CIUnsharpMask with
+/// `unsharpMaskRadius` and `unsharpMaskIntensity`); outside, at distance d from the band,
+/// it is mixed with a Gaussian blur of standard deviation `radius` (of the input clamped
+/// to its extent) by `smoothstep(0, T, d)`, T = max(half the band's width, radius, 1)
+/// pixels, so the blur sets in gradually. The extent is the input's.
+public protocol CIDepthOfField: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// One edge of the in-focus band.
+    ///
+    /// Core Image: `inputPoint0`, position; default (0, 300).
+    var point0: CGPoint { get set }
+    /// The other edge of the in-focus band.
+    ///
+    /// Core Image: `inputPoint1`, position; default (300, 300).
+    var point1: CGPoint { get set }
+    /// The in-focus band's saturation (1 keeps the colour).
+    ///
+    /// Core Image: `inputSaturation`, scalar; default 1.5, minimum 0, slider 0...10.
+    var saturation: Float { get set }
+    /// The standard deviation, in pixels, of the in-focus band's
+    /// unsharp mask.
+    ///
+    /// Core Image: `inputUnsharpMaskRadius`, scalar; default 2.5, minimum 0, slider 0...10.
+    ///
+    /// Cyanotype uses at most 250: a tile reads its input with a 3-sigma halo, and past sigma 250 that halo outgrows memory.
+    var unsharpMaskRadius: Float { get set }
+    /// The strength of the in-focus band's unsharp mask.
+    ///
+    /// Core Image: `inputUnsharpMaskIntensity`, scalar; default 0.5, minimum 0, slider 0...10.
+    var unsharpMaskIntensity: Float { get set }
+    /// The standard deviation, in pixels, of the blur outside the band.
+    ///
+    /// Core Image: `inputRadius`, scalar; default 6, minimum 0, slider 0...30.
+    ///
+    /// Cyanotype uses at most 250: a tile reads its input with a 3-sigma halo, and past sigma 250 that halo outgrows memory.
+    var radius: Float { get set }
+}
+
 /// Typed access to the inputs of CIDepthToDisparity.
 ///
 /// Disparity = 1 / depth, per colour channel of straight values; alpha
@@ -4307,6 +4586,26 @@ public protocol CICrystallize: CIFilterProtocol {
 public protocol CIDepthToDisparity: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
+}
+
+/// Typed access to the inputs of CIDiscBlur.
+///
+/// The mean of the input over a disc. Apple publishes no formula; ours, for a
+/// whole radius n, is the plain mean over the integer offsets (dx, dy) with
+/// dx² + dy² <= n², so an impulse spreads into exactly that disc, evenly; for a radius
+/// n + f between whole ones, the mean over disc n weighted 1 - f plus the mean over disc
+/// n + 1 weighted f, so the blur grows smoothly with the radius. Premultiplied pixels,
+/// clear outside the input (clamp the input first for solid edges, as with Core Image);
+/// the extent grows by the disc's reach. Radius 0 is the image itself.
+public protocol CIDiscBlur: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// The disc's radius, in pixels.
+    ///
+    /// Core Image: `inputRadius`, distance; default 8, minimum 0, slider 0...100.
+    ///
+    /// Cyanotype limits it to 0...250: a tile reads its input with a halo of the radius, and past 250 pixels that halo outgrows memory.
+    var radius: Float { get set }
 }
 
 /// Typed access to the inputs of CIDisintegrateWithMaskTransition.
@@ -4511,6 +4810,35 @@ public protocol CIDroste: CIFilterProtocol {
     ///
     /// Core Image: `inputZoom`, scalar; default 1, minimum 0.01, slider 0.01...5.
     var zoom: Float { get set }
+}
+
+/// Typed access to the inputs of CIEdgePreserveUpsampleFilter.
+///
+/// Upsamples `smallImage` to the extent of `inputImage`,
+/// keeping the large image's edges, by Kopf et al.'s joint bilateral upsampling:
+/// `out(p) = sum_q S(q) f(|p' - q|) g(|Y(p) - Y(q)|) / sum_q f g`, where p' is p's
+/// position on the small image's grid (the small extent stretched over the large one),
+/// q runs over the small image's pixels whose centres lie within max(2 * spatialSigma, 1)
+/// of p' in x and in y, f and g are Gaussians of standard deviations `spatialSigma`
+/// (small-image pixels) and `lumaSigma`, and Y is the Rec. 709 luma of the large image
+/// (linear, premultiplied), read at p and at q's centre (bilinearly). Spatial sigma 0
+/// takes the small pixel under p' alone; luma sigma 0 only small pixels whose guide luma
+/// equals p's. Where every weight vanishes, the spatial weights alone are used. Both
+/// images must be finite; the extent is the large image's.
+public protocol CIEdgePreserveUpsample: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// The image to upsample; its extent is stretched over the large one's.
+    var smallImage: CIImage? { get set }
+    /// The standard deviation of the spatial weights, in pixels of the
+    /// small image.
+    ///
+    /// Core Image: `inputSpatialSigma`, scalar; default 3, range 0...5.
+    var spatialSigma: Float { get set }
+    /// The standard deviation of the luma weights (0 to 1 is black to white).
+    ///
+    /// Core Image: `inputLumaSigma`, scalar; default 0.15, range 0...1.
+    var lumaSigma: Float { get set }
 }
 
 /// Typed access to the inputs of CIEdgeWork.
@@ -4745,6 +5073,24 @@ public protocol CIFourfoldTranslatedTile: CIFilterProtocol {
     ///
     /// Core Image: `inputAcuteAngle`, angle; default 1.5707963267948966, identity 1.570796326794897, slider -3.141592653589793...3.141592653589793.
     var acuteAngle: Float { get set }
+}
+
+/// Typed access to the inputs of CIGaborGradients.
+///
+/// Apple's "multichannel 5x5 Gabor gradient", with the horizontal
+/// gradient in red and the vertical one in green, signed. Apple publishes the size, not
+/// the kernel; ours is the odd Gabor kernel
+/// `g(x, y) = exp(-(x² + y²) / (2 * 1.5²)) * sin(pi * x / 4)`, x, y in -2...2 (a
+/// quarter-wave over one pixel, under a Gaussian of sigma 1.5), scaled so that a ramp of
+/// slope s per pixel gives s, applied along x for the horizontal gradient gx and along y
+/// (upwards, y up) for the vertical one gy, to the premultiplied pixels of the input
+/// read clamped to its extent. As CISobelGradients does: red is the gx of largest
+/// magnitude among red, green and blue (the first on ties), green the same for gy, blue
+/// 0, alpha 1. Values may be negative: render to a float format to keep them. The extent
+/// is the input's.
+public protocol CIGaborGradients: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
 }
 
 /// Typed access to the inputs of CIGammaAdjust.
@@ -5498,6 +5844,30 @@ public protocol CIMaskToAlpha: CIFilterProtocol {
     var inputImage: CIImage? { get set }
 }
 
+/// Typed access to the inputs of CIMaskedVariableBlur.
+///
+/// Each pixel blurred by CIDiscBlur of its own radius,
+/// `radius * m`, m the mask's Rec. 709 luma at that pixel clamped to 0...1 (black: not
+/// blurred; white: the full radius; outside the mask's extent, clear, so 0). Apple
+/// publishes no formula; ours is exactly CIDiscBlur's disc at every pixel: for a radius
+/// n + f, the mean over the integer offsets within n weighted 1 - f plus the mean over
+/// those within n + 1 weighted f, so a constant mask gives CIDiscBlur of `radius * m`,
+/// and the blur grows smoothly with the mask. Premultiplied pixels, clear outside the
+/// input; the extent is the input's.
+public protocol CIMaskedVariableBlur: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// The mask: its luma, from black (sharp) to white (the full radius),
+    /// sets each pixel's radius.
+    var mask: CIImage? { get set }
+    /// The disc's radius where the mask is white, in pixels.
+    ///
+    /// Core Image: `inputRadius`, scalar; default 5, identity 0, minimum 0, slider 0...10.
+    ///
+    /// Cyanotype limits it to 0...250: a tile reads its input with a halo of the radius, and past 250 pixels that halo outgrows memory.
+    var radius: Float { get set }
+}
+
 /// Typed access to the inputs of CIMaximumComponent.
 ///
 /// Grey of `max(r, g, b)`; alpha kept.
@@ -5753,6 +6123,35 @@ public protocol CIMorphologyRectangleMinimum: CIFilterProtocol {
     var height: Float { get set }
 }
 
+/// Typed access to the inputs of CIMotionBlur.
+///
+/// The mean of the input along a segment of length 2 * radius through each
+/// pixel, at `angle` (radians, counter-clockwise from the x axis, y up), as a camera
+/// moving during the exposure smears it. Apple publishes no formula; ours steps along
+/// the axis nearer the line: for a line nearer horizontal (|cos| >= |sin|) it averages
+/// the 2L + 1 points (x + t, y + t * tan(angle)), t = -L ... L, L = round(radius *
+/// |cos(angle)|), each point read between the two rows around it (linear
+/// interpolation); nearer vertical, the same with x and y exchanged. To run in constant
+/// time per pixel (a running sum along the line) the sums are taken on whole rows of
+/// the sheared image and interpolated between the two neighbouring lines, which adds
+/// at most a pixel of softness across the line; along the line the weights are even.
+/// Premultiplied pixels, clear outside the input; the extent grows by the segment's
+/// reach. A radius whose L rounds to 0 is the image itself.
+public protocol CIMotionBlur: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// Half the segment's length, in pixels.
+    ///
+    /// Core Image: `inputRadius`, distance; default 20, identity 0, minimum 0, slider 0...100.
+    ///
+    /// Cyanotype uses at most 500: a tile reads its input with a halo of the radius along the line, and past 500 pixels that halo outgrows memory.
+    var radius: Float { get set }
+    /// The direction of the motion, in radians.
+    ///
+    /// Core Image: `inputAngle`, angle; default 0, identity 0, slider -3.141592653589793...3.141592653589793.
+    var angle: Float { get set }
+}
+
 /// Typed access to the inputs of CINinePartStretched.
 ///
 /// The middle column and row are stretched (a linear map from
@@ -5822,6 +6221,30 @@ public protocol CINinePartTiled: CIFilterProtocol {
     ///
     /// Core Image: `inputFlipYTiles`, boolean; default true, range 0...1.
     var flipYTiles: Bool { get set }
+}
+
+/// Typed access to the inputs of CINoiseReduction.
+///
+/// Apple describes luma changes below the noise level as noise, blurred
+/// locally, and larger ones as edges, sharpened. Ours, per pixel p of the input (read
+/// clamped to its extent, so the border sees its own pixels): with Y the Rec. 709 luma
+/// of the premultiplied colour, `smooth` the mean of the 3x3 neighbours q with
+/// |Y(q) - Y(p)| <= noiseLevel (p included) and `mean` the mean of all nine,
+/// `out = smooth + sharpness * (smooth - mean)` (all four components). Sharpness 0 is
+/// the selective average alone; noise level 0 averages only neighbours of exactly equal
+/// luma. The extent is the input's.
+public protocol CINoiseReduction: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// The largest luma difference to a neighbour that is averaged away
+    /// as noise.
+    ///
+    /// Core Image: `inputNoiseLevel`, scalar; default 0.02, identity 0, minimum 0, slider 0...0.1.
+    var noiseLevel: Float { get set }
+    /// How far the result is pushed away from the plain 3x3 mean.
+    ///
+    /// Core Image: `inputSharpness`, scalar; default 0.4, identity 0, minimum 0, slider 0...2.
+    var sharpness: Float { get set }
 }
 
 /// Typed access to the inputs of CIOpTile.
@@ -7364,6 +7787,34 @@ public protocol CIXRay: CIFilterProtocol {
     var inputImage: CIImage? { get set }
 }
 
+/// Typed access to the inputs of CIZoomBlur.
+///
+/// Streaks along the rays from `center`, as a zoom during the exposure draws
+/// them. Apple publishes no formula; ours gives every pixel at distance d from the
+/// centre the mean of the input over the segment of the ray through it that is centred
+/// on the pixel and |amount| pixels long (2d long when that is shorter, so the centre
+/// stays sharp), sampled at N = ceil(length) evenly spaced points (the middles of N equal
+/// parts) with bilinear interpolation. The streak is centred on the pixel, so a zoom in
+/// and a zoom out (amount and -amount) look the same, and the image's total is kept: the
+/// rays fan out, but a centred streak gathers as much from beyond the pixel as from
+/// before it (on the pixel grid, to within about (amount / d)² / 12 at distance d).
+/// Premultiplied pixels, clear outside the input; the extent grows by half the streak.
+/// Amount 0 is the image itself.
+public protocol CIZoomBlur: CIFilterProtocol {
+    /// The image to filter.
+    var inputImage: CIImage? { get set }
+    /// The centre of the zoom: its rays carry the streaks.
+    ///
+    /// Core Image: `inputCenter`, position; default (150, 150).
+    var center: CGPoint { get set }
+    /// The streaks' length, in pixels.
+    ///
+    /// Core Image: `inputAmount`, distance; default 20, identity 0, slider -200...200.
+    ///
+    /// Cyanotype limits it to -500...500: a tile reads its input with a halo of half the streak, and past 500 pixels that halo outgrows memory.
+    var amount: Float { get set }
+}
+
 final class CIAccordionFoldTransitionBuiltinFilter: CIFilter, CIAccordionFoldTransition {
     override init() { super.init(builtin: BuiltinFilters.accordionFoldTransition) }
     var inputImage: CIImage? {
@@ -8169,6 +8620,45 @@ extension CIFilter {
     public static func blurredRoundedRectangleGenerator() -> CIFilter & CIBlurredRoundedRectangleGenerator { CIBlurredRoundedRectangleGeneratorBuiltinFilter() }
 }
 
+final class CIBokehBlurBuiltinFilter: CIFilter, CIBokehBlur {
+    override init() { super.init(builtin: BuiltinFilters.bokehBlur) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var ringAmount: Float {
+        get { typedValue(forKey: "inputRingAmount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRingAmount") }
+    }
+    var ringSize: Float {
+        get { typedValue(forKey: "inputRingSize", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRingSize") }
+    }
+    var softness: Float {
+        get { typedValue(forKey: "inputSoftness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSoftness") }
+    }
+}
+
+extension CIFilter {
+    /// Bokeh Blur: Lens-style disc blur with optional bright ring emphasis.
+    ///
+    /// A lens-like disc blur with an optional bright ring. Apple publishes no
+    /// formula; ours is a kernel over the integer offsets within `radius` (dx² + dy² <= r²):
+    /// the disc, and its ring, the offsets beyond r * (1 - ringSize) (the rim), mixed as
+    /// `(1 - ringAmount) * disc / |disc| + ringAmount * ring / |ring|` (each normalised, so
+    /// the kernel sums to 1: ringAmount 1 is a hollow, all-rim bokeh; a ring with no pixels
+    /// leaves the plain disc), convolved with a Gaussian of standard deviation `softness`
+    /// pixels (out to 3 sigma) that softens the rim (none at 0). Premultiplied pixels, clear
+    /// outside the input; the extent grows by the radius and the softness's 3-sigma reach.
+    /// Radius 0 is the image softened alone.
+    public static func bokehBlur() -> CIFilter & CIBokehBlur { CIBokehBlurBuiltinFilter() }
+}
+
 final class CIBoxBlurBuiltinFilter: CIFilter, CIBoxBlur {
     override init() { super.init(builtin: BuiltinFilters.boxBlur) }
     var inputImage: CIImage? {
@@ -8298,6 +8788,53 @@ extension CIFilter {
     /// `1 - ink`, giving paper fractions `sC, sM, sY, sK`, and the inks multiply:
     /// encoded `(sC * sK, sM * sK, sY * sK)`, decoded to the working space; alpha is kept.
     public static func cmykHalftone() -> CIFilter & CICMYKHalftone { CICMYKHalftoneBuiltinFilter() }
+}
+
+final class CICannyEdgeDetectorBuiltinFilter: CIFilter, CICannyEdgeDetector {
+    override init() { super.init(builtin: BuiltinFilters.cannyEdgeDetector) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var gaussianSigma: Float {
+        get { typedValue(forKey: "inputGaussianSigma", as: Float.self) }
+        set { setValue(newValue, forKey: "inputGaussianSigma") }
+    }
+    var perceptual: Bool {
+        get { typedValue(forKey: "inputPerceptual", as: Bool.self) }
+        set { setValue(newValue, forKey: "inputPerceptual") }
+    }
+    var thresholdHigh: Float {
+        get { typedValue(forKey: "inputThresholdHigh", as: Float.self) }
+        set { setValue(newValue, forKey: "inputThresholdHigh") }
+    }
+    var thresholdLow: Float {
+        get { typedValue(forKey: "inputThresholdLow", as: Float.self) }
+        set { setValue(newValue, forKey: "inputThresholdLow") }
+    }
+    var hysteresisPasses: Float {
+        get { typedValue(forKey: "inputHysteresisPasses", as: Float.self) }
+        set { setValue(newValue, forKey: "inputHysteresisPasses") }
+    }
+}
+
+extension CIFilter {
+    /// Canny Edge Detector: Canny edge detection with Gaussian pre-blur, dual thresholds and hysteresis passes.
+    ///
+    /// Canny's edge detector, black with white edges one pixel wide,
+    /// opaque. Apple names the steps but publishes no formula; ours, on the input read
+    /// clamped to its extent: (1) Y, the Rec. 709 luma of the premultiplied colour, encoded
+    /// with the sRGB curve when `perceptual` is on (so thresholds follow lightness rather than
+    /// light); (2) a Gaussian blur of Y with standard deviation `gaussianSigma` (CIGaussianBlur's:
+    /// out to 3 sigma; none at 0); (3) the Sobel gradient divided by 8 (a ramp of slope s per
+    /// pixel gives s), magnitude M; (4) non-maximum suppression: a pixel stays when M is above
+    /// its neighbour on the negative side of the gradient's direction (rounded to 0, 45, 90 or
+    /// 135 degrees) and at least its neighbour on the positive side, which keeps a ridge one
+    /// pixel wide; (5) kept pixels with M >= thresholdHigh are edges, those with
+    /// M >= thresholdLow candidates; (6) each hysteresis pass turns every candidate next to an
+    /// edge (8-neighbourhood) into an edge, all at once. Edges are white (1, 1, 1, 1),
+    /// everything else black (0, 0, 0, 1). The extent is the input's.
+    public static func cannyEdgeDetector() -> CIFilter & CICannyEdgeDetector { CICannyEdgeDetectorBuiltinFilter() }
 }
 
 final class CICheckerboardGeneratorBuiltinFilter: CIFilter, CICheckerboardGenerator {
@@ -9568,6 +10105,54 @@ extension CIFilter {
     public static func darkenBlendMode() -> CIFilter & CICompositeOperation { CIDarkenBlendModeBuiltinFilter() }
 }
 
+final class CIDepthOfFieldBuiltinFilter: CIFilter, CIDepthOfField {
+    override init() { super.init(builtin: BuiltinFilters.depthOfField) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var point0: CGPoint {
+        get { typedValue(forKey: "inputPoint0", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputPoint0") }
+    }
+    var point1: CGPoint {
+        get { typedValue(forKey: "inputPoint1", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputPoint1") }
+    }
+    var saturation: Float {
+        get { typedValue(forKey: "inputSaturation", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSaturation") }
+    }
+    var unsharpMaskRadius: Float {
+        get { typedValue(forKey: "inputUnsharpMaskRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputUnsharpMaskRadius") }
+    }
+    var unsharpMaskIntensity: Float {
+        get { typedValue(forKey: "inputUnsharpMaskIntensity", as: Float.self) }
+        set { setValue(newValue, forKey: "inputUnsharpMaskIntensity") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Depth of Field: Fake tilt-shift: sharp band between two points, blur and saturation outside.
+    ///
+    /// A tilt-shift "miniature" from two points, not depth data. Apple
+    /// describes a sharp band through the two points, saturated and sharpened, with blur
+    /// outside; it publishes no formula. Ours: the in-focus band is the strip between the
+    /// lines through `point0` and `point1` perpendicular to the segment joining them (a
+    /// horizontal line through point0 when the points coincide). There the image is
+    /// saturated (CIColorControls' saturation) and then unsharp-masked (CIUnsharpMask with
+    /// `unsharpMaskRadius` and `unsharpMaskIntensity`); outside, at distance d from the band,
+    /// it is mixed with a Gaussian blur of standard deviation `radius` (of the input clamped
+    /// to its extent) by `smoothstep(0, T, d)`, T = max(half the band's width, radius, 1)
+    /// pixels, so the blur sets in gradually. The extent is the input's.
+    public static func depthOfField() -> CIFilter & CIDepthOfField { CIDepthOfFieldBuiltinFilter() }
+}
+
 final class CIDepthToDisparityBuiltinFilter: CIFilter, CIDepthToDisparity {
     override init() { super.init(builtin: BuiltinFilters.depthToDisparity) }
     var inputImage: CIImage? {
@@ -9608,6 +10193,31 @@ extension CIFilter {
     /// of both extents (Apple: "the union of the foreground and background extents").
     /// Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).
     public static func differenceBlendMode() -> CIFilter & CICompositeOperation { CIDifferenceBlendModeBuiltinFilter() }
+}
+
+final class CIDiscBlurBuiltinFilter: CIFilter, CIDiscBlur {
+    override init() { super.init(builtin: BuiltinFilters.discBlur) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Disc Blur: Blurs with a circular (disc) kernel.
+    ///
+    /// The mean of the input over a disc. Apple publishes no formula; ours, for a
+    /// whole radius n, is the plain mean over the integer offsets (dx, dy) with
+    /// dx² + dy² <= n², so an impulse spreads into exactly that disc, evenly; for a radius
+    /// n + f between whole ones, the mean over disc n weighted 1 - f plus the mean over disc
+    /// n + 1 weighted f, so the blur grows smoothly with the radius. Premultiplied pixels,
+    /// clear outside the input (clamp the input first for solid edges, as with Core Image);
+    /// the extent grows by the disc's reach. Radius 0 is the image itself.
+    public static func discBlur() -> CIFilter & CIDiscBlur { CIDiscBlurBuiltinFilter() }
 }
 
 final class CIDisintegrateWithMaskTransitionBuiltinFilter: CIFilter, CIDisintegrateWithMaskTransition {
@@ -9922,6 +10532,43 @@ extension CIFilter {
     /// is the identity. Output extent: the input's. An inset that is empty or no smaller than
     /// the image, or an image without a finite extent, leaves the image unchanged.
     public static func droste() -> CIFilter & CIDroste { CIDrosteBuiltinFilter() }
+}
+
+final class CIEdgePreserveUpsampleFilterBuiltinFilter: CIFilter, CIEdgePreserveUpsample {
+    override init() { super.init(builtin: BuiltinFilters.edgePreserveUpsample) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var smallImage: CIImage? {
+        get { typedValue(forKey: "inputSmallImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputSmallImage") }
+    }
+    var spatialSigma: Float {
+        get { typedValue(forKey: "inputSpatialSigma", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSpatialSigma") }
+    }
+    var lumaSigma: Float {
+        get { typedValue(forKey: "inputLumaSigma", as: Float.self) }
+        set { setValue(newValue, forKey: "inputLumaSigma") }
+    }
+}
+
+extension CIFilter {
+    /// Edge Preserve Upsample Filter: Upsamples a small image to the size of a guide image, preserving the guide's edges.
+    ///
+    /// Upsamples `smallImage` to the extent of `inputImage`,
+    /// keeping the large image's edges, by Kopf et al.'s joint bilateral upsampling:
+    /// `out(p) = sum_q S(q) f(|p' - q|) g(|Y(p) - Y(q)|) / sum_q f g`, where p' is p's
+    /// position on the small image's grid (the small extent stretched over the large one),
+    /// q runs over the small image's pixels whose centres lie within max(2 * spatialSigma, 1)
+    /// of p' in x and in y, f and g are Gaussians of standard deviations `spatialSigma`
+    /// (small-image pixels) and `lumaSigma`, and Y is the Rec. 709 luma of the large image
+    /// (linear, premultiplied), read at p and at q's centre (bilinearly). Spatial sigma 0
+    /// takes the small pixel under p' alone; luma sigma 0 only small pixels whose guide luma
+    /// equals p's. Where every weight vanishes, the spatial weights alone are used. Both
+    /// images must be finite; the extent is the large image's.
+    public static func edgePreserveUpsample() -> CIFilter & CIEdgePreserveUpsample { CIEdgePreserveUpsampleFilterBuiltinFilter() }
 }
 
 final class CIEdgeWorkBuiltinFilter: CIFilter, CIEdgeWork {
@@ -10251,6 +10898,31 @@ extension CIFilter {
     /// outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
     /// edge). The output extent is infinite, as Apple's.
     public static func fourfoldTranslatedTile() -> CIFilter & CIFourfoldTranslatedTile { CIFourfoldTranslatedTileBuiltinFilter() }
+}
+
+final class CIGaborGradientsBuiltinFilter: CIFilter, CIGaborGradients {
+    override init() { super.init(builtin: BuiltinFilters.gaborGradients) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+}
+
+extension CIFilter {
+    /// Gabor Gradients: Multichannel 5x5 Gabor gradient (horizontal/vertical derivative) filter.
+    ///
+    /// Apple's "multichannel 5x5 Gabor gradient", with the horizontal
+    /// gradient in red and the vertical one in green, signed. Apple publishes the size, not
+    /// the kernel; ours is the odd Gabor kernel
+    /// `g(x, y) = exp(-(x² + y²) / (2 * 1.5²)) * sin(pi * x / 4)`, x, y in -2...2 (a
+    /// quarter-wave over one pixel, under a Gaussian of sigma 1.5), scaled so that a ramp of
+    /// slope s per pixel gives s, applied along x for the horizontal gradient gx and along y
+    /// (upwards, y up) for the vertical one gy, to the premultiplied pixels of the input
+    /// read clamped to its extent. As CISobelGradients does: red is the gx of largest
+    /// magnitude among red, green and blue (the first on ties), green the same for gy, blue
+    /// 0, alpha 1. Values may be negative: render to a float format to keep them. The extent
+    /// is the input's.
+    public static func gaborGradients() -> CIFilter & CIGaborGradients { CIGaborGradientsBuiltinFilter() }
 }
 
 final class CIGammaAdjustBuiltinFilter: CIFilter, CIGammaAdjust {
@@ -11397,6 +12069,36 @@ extension CIFilter {
     public static func maskToAlpha() -> CIFilter & CIMaskToAlpha { CIMaskToAlphaBuiltinFilter() }
 }
 
+final class CIMaskedVariableBlurBuiltinFilter: CIFilter, CIMaskedVariableBlur {
+    override init() { super.init(builtin: BuiltinFilters.maskedVariableBlur) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var mask: CIImage? {
+        get { typedValue(forKey: "inputMask", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputMask") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+}
+
+extension CIFilter {
+    /// Masked Variable Blur: Blurs with a per-pixel radius taken from a mask image.
+    ///
+    /// Each pixel blurred by CIDiscBlur of its own radius,
+    /// `radius * m`, m the mask's Rec. 709 luma at that pixel clamped to 0...1 (black: not
+    /// blurred; white: the full radius; outside the mask's extent, clear, so 0). Apple
+    /// publishes no formula; ours is exactly CIDiscBlur's disc at every pixel: for a radius
+    /// n + f, the mean over the integer offsets within n weighted 1 - f plus the mean over
+    /// those within n + 1 weighted f, so a constant mask gives CIDiscBlur of `radius * m`,
+    /// and the blur grows smoothly with the mask. Premultiplied pixels, clear outside the
+    /// input; the extent is the input's.
+    public static func maskedVariableBlur() -> CIFilter & CIMaskedVariableBlur { CIMaskedVariableBlurBuiltinFilter() }
+}
+
 final class CIMaximumComponentBuiltinFilter: CIFilter, CIMaximumComponent {
     override init() { super.init(builtin: BuiltinFilters.maximumComponent) }
     var inputImage: CIImage? {
@@ -11784,6 +12486,40 @@ extension CIFilter {
     public static func morphologyRectangleMinimum() -> CIFilter & CIMorphologyRectangleMinimum { CIMorphologyRectangleMinimumBuiltinFilter() }
 }
 
+final class CIMotionBlurBuiltinFilter: CIFilter, CIMotionBlur {
+    override init() { super.init(builtin: BuiltinFilters.motionBlur) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var radius: Float {
+        get { typedValue(forKey: "inputRadius", as: Float.self) }
+        set { setValue(newValue, forKey: "inputRadius") }
+    }
+    var angle: Float {
+        get { typedValue(forKey: "inputAngle", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAngle") }
+    }
+}
+
+extension CIFilter {
+    /// Motion Blur: Directional blur simulating camera motion at an angle.
+    ///
+    /// The mean of the input along a segment of length 2 * radius through each
+    /// pixel, at `angle` (radians, counter-clockwise from the x axis, y up), as a camera
+    /// moving during the exposure smears it. Apple publishes no formula; ours steps along
+    /// the axis nearer the line: for a line nearer horizontal (|cos| >= |sin|) it averages
+    /// the 2L + 1 points (x + t, y + t * tan(angle)), t = -L ... L, L = round(radius *
+    /// |cos(angle)|), each point read between the two rows around it (linear
+    /// interpolation); nearer vertical, the same with x and y exchanged. To run in constant
+    /// time per pixel (a running sum along the line) the sums are taken on whole rows of
+    /// the sheared image and interpolated between the two neighbouring lines, which adds
+    /// at most a pixel of softness across the line; along the line the weights are even.
+    /// Premultiplied pixels, clear outside the input; the extent grows by the segment's
+    /// reach. A radius whose L rounds to 0 is the image itself.
+    public static func motionBlur() -> CIFilter & CIMotionBlur { CIMotionBlurBuiltinFilter() }
+}
+
 final class CIMultiplyBlendModeBuiltinFilter: CIFilter, CICompositeOperation {
     override init() { super.init(builtin: BuiltinFilters.composites[8]) }
     var inputImage: CIImage? {
@@ -11915,6 +12651,36 @@ extension CIFilter {
     /// corners exact and zero growth is the identity. An image without a finite extent is
     /// returned unchanged.
     public static func ninePartTiled() -> CIFilter & CINinePartTiled { CINinePartTiledBuiltinFilter() }
+}
+
+final class CINoiseReductionBuiltinFilter: CIFilter, CINoiseReduction {
+    override init() { super.init(builtin: BuiltinFilters.noiseReduction) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var noiseLevel: Float {
+        get { typedValue(forKey: "inputNoiseLevel", as: Float.self) }
+        set { setValue(newValue, forKey: "inputNoiseLevel") }
+    }
+    var sharpness: Float {
+        get { typedValue(forKey: "inputSharpness", as: Float.self) }
+        set { setValue(newValue, forKey: "inputSharpness") }
+    }
+}
+
+extension CIFilter {
+    /// Noise Reduction: Reduces noise below a threshold and sharpens the rest.
+    ///
+    /// Apple describes luma changes below the noise level as noise, blurred
+    /// locally, and larger ones as edges, sharpened. Ours, per pixel p of the input (read
+    /// clamped to its extent, so the border sees its own pixels): with Y the Rec. 709 luma
+    /// of the premultiplied colour, `smooth` the mean of the 3x3 neighbours q with
+    /// |Y(q) - Y(p)| <= noiseLevel (p included) and `mean` the mean of all nine,
+    /// `out = smooth + sharpness * (smooth - mean)` (all four components). Sharpness 0 is
+    /// the selective average alone; noise level 0 averages only neighbours of exactly equal
+    /// luma. The extent is the input's.
+    public static func noiseReduction() -> CIFilter & CINoiseReduction { CINoiseReductionBuiltinFilter() }
 }
 
 final class CIOpTileBuiltinFilter: CIFilter, CIOpTile {
@@ -14387,6 +15153,39 @@ extension CIFilter {
     public static func xRay() -> CIFilter & CIXRay { CIXRayBuiltinFilter() }
 }
 
+final class CIZoomBlurBuiltinFilter: CIFilter, CIZoomBlur {
+    override init() { super.init(builtin: BuiltinFilters.zoomBlur) }
+    var inputImage: CIImage? {
+        get { typedValue(forKey: "inputImage", as: CIImage.self) }
+        set { setValue(newValue, forKey: "inputImage") }
+    }
+    var center: CGPoint {
+        get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputCenter") }
+    }
+    var amount: Float {
+        get { typedValue(forKey: "inputAmount", as: Float.self) }
+        set { setValue(newValue, forKey: "inputAmount") }
+    }
+}
+
+extension CIFilter {
+    /// Zoom Blur: Radial blur simulating a zoom during exposure.
+    ///
+    /// Streaks along the rays from `center`, as a zoom during the exposure draws
+    /// them. Apple publishes no formula; ours gives every pixel at distance d from the
+    /// centre the mean of the input over the segment of the ray through it that is centred
+    /// on the pixel and |amount| pixels long (2d long when that is shorter, so the centre
+    /// stays sharp), sampled at N = ceil(length) evenly spaced points (the middles of N equal
+    /// parts) with bilinear interpolation. The streak is centred on the pixel, so a zoom in
+    /// and a zoom out (amount and -amount) look the same, and the image's total is kept: the
+    /// rays fan out, but a centred streak gathers as much from beyond the pixel as from
+    /// before it (on the pixel grid, to within about (amount / d)² / 12 at distance d).
+    /// Premultiplied pixels, clear outside the input; the extent grows by half the streak.
+    /// Amount 0 is the image itself.
+    public static func zoomBlur() -> CIFilter & CIZoomBlur { CIZoomBlurBuiltinFilter() }
+}
+
 extension BuiltinFilters {
     /// The typed class behind each built-in name that has one.
     static let typed: [String: @Sendable () -> CIFilter] = [
@@ -14418,10 +15217,12 @@ extension BuiltinFilters {
         "CIBloom": { CIBloomBuiltinFilter() },
         "CIBlurredRectangleGenerator": { CIBlurredRectangleGeneratorBuiltinFilter() },
         "CIBlurredRoundedRectangleGenerator": { CIBlurredRoundedRectangleGeneratorBuiltinFilter() },
+        "CIBokehBlur": { CIBokehBlurBuiltinFilter() },
         "CIBoxBlur": { CIBoxBlurBuiltinFilter() },
         "CIBumpDistortion": { CIBumpDistortionBuiltinFilter() },
         "CIBumpDistortionLinear": { CIBumpDistortionLinearBuiltinFilter() },
         "CICMYKHalftone": { CICMYKHalftoneBuiltinFilter() },
+        "CICannyEdgeDetector": { CICannyEdgeDetectorBuiltinFilter() },
         "CICheckerboardGenerator": { CICheckerboardGeneratorBuiltinFilter() },
         "CICircleSplashDistortion": { CICircleSplashDistortionBuiltinFilter() },
         "CICircularScreen": { CICircularScreenBuiltinFilter() },
@@ -14464,8 +15265,10 @@ extension BuiltinFilters {
         "CICoreMLModelFilter": { CICoreMLModelFilterBuiltinFilter() },
         "CICrystallize": { CICrystallizeBuiltinFilter() },
         "CIDarkenBlendMode": { CIDarkenBlendModeBuiltinFilter() },
+        "CIDepthOfField": { CIDepthOfFieldBuiltinFilter() },
         "CIDepthToDisparity": { CIDepthToDisparityBuiltinFilter() },
         "CIDifferenceBlendMode": { CIDifferenceBlendModeBuiltinFilter() },
+        "CIDiscBlur": { CIDiscBlurBuiltinFilter() },
         "CIDisintegrateWithMaskTransition": { CIDisintegrateWithMaskTransitionBuiltinFilter() },
         "CIDisparityToDepth": { CIDisparityToDepthBuiltinFilter() },
         "CIDisplacementDistortion": { CIDisplacementDistortionBuiltinFilter() },
@@ -14476,6 +15279,7 @@ extension BuiltinFilters {
         "CIDocumentEnhancer": { CIDocumentEnhancerBuiltinFilter() },
         "CIDotScreen": { CIDotScreenBuiltinFilter() },
         "CIDroste": { CIDrosteBuiltinFilter() },
+        "CIEdgePreserveUpsampleFilter": { CIEdgePreserveUpsampleFilterBuiltinFilter() },
         "CIEdgeWork": { CIEdgeWorkBuiltinFilter() },
         "CIEdges": { CIEdgesBuiltinFilter() },
         "CIEightfoldReflectedTile": { CIEightfoldReflectedTileBuiltinFilter() },
@@ -14486,6 +15290,7 @@ extension BuiltinFilters {
         "CIFourfoldReflectedTile": { CIFourfoldReflectedTileBuiltinFilter() },
         "CIFourfoldRotatedTile": { CIFourfoldRotatedTileBuiltinFilter() },
         "CIFourfoldTranslatedTile": { CIFourfoldTranslatedTileBuiltinFilter() },
+        "CIGaborGradients": { CIGaborGradientsBuiltinFilter() },
         "CIGammaAdjust": { CIGammaAdjustBuiltinFilter() },
         "CIGaussianBlur": { CIGaussianBlurBuiltinFilter() },
         "CIGaussianGradient": { CIGaussianGradientBuiltinFilter() },
@@ -14522,6 +15327,7 @@ extension BuiltinFilters {
         "CILinearToSRGBToneCurve": { CILinearToSRGBToneCurveBuiltinFilter() },
         "CILuminosityBlendMode": { CILuminosityBlendModeBuiltinFilter() },
         "CIMaskToAlpha": { CIMaskToAlphaBuiltinFilter() },
+        "CIMaskedVariableBlur": { CIMaskedVariableBlurBuiltinFilter() },
         "CIMaximumComponent": { CIMaximumComponentBuiltinFilter() },
         "CIMaximumCompositing": { CIMaximumCompositingBuiltinFilter() },
         "CIMaximumScaleTransform": { CIMaximumScaleTransformBuiltinFilter() },
@@ -14536,10 +15342,12 @@ extension BuiltinFilters {
         "CIMorphologyMinimum": { CIMorphologyMinimumBuiltinFilter() },
         "CIMorphologyRectangleMaximum": { CIMorphologyRectangleMaximumBuiltinFilter() },
         "CIMorphologyRectangleMinimum": { CIMorphologyRectangleMinimumBuiltinFilter() },
+        "CIMotionBlur": { CIMotionBlurBuiltinFilter() },
         "CIMultiplyBlendMode": { CIMultiplyBlendModeBuiltinFilter() },
         "CIMultiplyCompositing": { CIMultiplyCompositingBuiltinFilter() },
         "CINinePartStretched": { CINinePartStretchedBuiltinFilter() },
         "CINinePartTiled": { CINinePartTiledBuiltinFilter() },
+        "CINoiseReduction": { CINoiseReductionBuiltinFilter() },
         "CIOpTile": { CIOpTileBuiltinFilter() },
         "CIOverlayBlendMode": { CIOverlayBlendModeBuiltinFilter() },
         "CIPDF417BarcodeGenerator": { CIPDF417BarcodeGeneratorBuiltinFilter() },
@@ -14619,5 +15427,6 @@ extension BuiltinFilters {
         "CIVortexDistortion": { CIVortexDistortionBuiltinFilter() },
         "CIWhitePointAdjust": { CIWhitePointAdjustBuiltinFilter() },
         "CIXRay": { CIXRayBuiltinFilter() },
+        "CIZoomBlur": { CIZoomBlurBuiltinFilter() },
     ]
 }

@@ -5,14 +5,14 @@ import Foundation
 
 /// Reading LUTs for `apply --lut`, `batch --lut` and `lut ...`: a `.cube`/`.3dl` file, a LUT
 /// image in a layout, or the name of a built-in look when no file of that name exists.
-enum LUTFiles {
+package enum LUTFiles {
     /// The `--lut-layout` / `--layout` words: `strip` is resolved from the image's shape
     /// when reading (N x N^2 is a vertical strip) and is a horizontal strip when writing.
-    enum LayoutWord: String, CaseIterable {
+    package enum LayoutWord: String, CaseIterable {
         case tiles, hald, strip
     }
 
-    static func layoutWord(_ text: String?, option: String) throws(CLIError) -> LayoutWord? {
+    package static func layoutWord(_ text: String?, option: String) throws(CLIError) -> LayoutWord? {
         guard let text else { return nil }
         guard let w = LayoutWord(rawValue: text.lowercased()) else {
             throw .usage("\(option) must be tiles, hald or strip, got '\(text)'")
@@ -20,7 +20,7 @@ enum LUTFiles {
         return w
     }
 
-    static func interpolation(_ text: String?) throws(CLIError) -> LUTInterpolation? {
+    package static func interpolation(_ text: String?) throws(CLIError) -> LUTInterpolation? {
         guard let text else { return nil }
         guard let i = LUTInterpolation(rawValue: text.lowercased()) else {
             throw .usage("--interp must be trilinear or tetrahedral, got '\(text)'")
@@ -29,7 +29,7 @@ enum LUTFiles {
     }
 
     /// The layout to read an image of `width` x `height` in.
-    static func readingLayout(_ word: LayoutWord?, width: Int, height: Int) -> LUTImageLayout? {
+    package static func readingLayout(_ word: LayoutWord?, width: Int, height: Int) -> LUTImageLayout? {
         switch word {
         case nil: return nil
         case .tiles: return .tiles
@@ -38,7 +38,7 @@ enum LUTFiles {
         }
     }
 
-    static func writingLayout(_ word: LayoutWord?) -> LUTImageLayout {
+    package static func writingLayout(_ word: LayoutWord?) -> LUTImageLayout {
         switch word {
         case nil, .tiles: return .tiles
         case .hald: return .hald
@@ -47,17 +47,17 @@ enum LUTFiles {
     }
 
     /// What a LUT was read from, for `lut info`.
-    enum Source {
+    package enum Source {
         case cube, threeDL
         case image(header: ImageHeader, layout: LUTImageLayout)
         case look(String)
     }
 
     /// The biggest LUT the CLI reads (the library's own limit; its readers default to 128).
-    static let maximumSize = LUT.sizeRange.upperBound
+    package static let maximumSize = LUT.sizeRange.upperBound
 
     /// The built-in look `name`, matched without regard to case, spaces, dashes or underscores.
-    static func lookName(_ name: String) -> String? {
+    package static func lookName(_ name: String) -> String? {
         let names = LUTConfiguration.shared.lookNames
         if names.contains(name) { return name }
         let key = { (s: String) in s.lowercased().filter { $0.isLetter || $0.isNumber } }
@@ -68,7 +68,7 @@ enum LUTFiles {
     /// unreadable or not a LUT is a failure (exit 1), named as spelled. A square image that is
     /// both a tile grid and a Hald CLUT is read in the layout its pixels fit (and says so), or
     /// refused with both named when they do not tell.
-    static func read(_ path: String, layout word: LayoutWord?) throws(CLIError) -> (lut: LUT, source: Source) {
+    package static func read(_ path: String, layout word: LayoutWord?) throws(CLIError) -> (lut: LUT, source: Source) {
         let fm = FileManager.default
         var isDir: ObjCBool = false
         if !fm.fileExists(atPath: path, isDirectory: &isDir) {
@@ -111,7 +111,7 @@ enum LUTFiles {
 
     /// The layout of a LUT image whose size fits several, from its pixels; a usage error
     /// (pass --lut-layout) when they do not tell. Nil when the size fits one layout or none.
-    static func inferredLayout(_ data: Data, header: ImageHeader, path: String) throws(CLIError) -> LUTImageLayout? {
+    package static func inferredLayout(_ data: Data, header: ImageHeader, path: String) throws(CLIError) -> LUTImageLayout? {
         let candidates = LUT.possibleLayouts(width: header.width, height: header.height)
         guard candidates.count > 1 else { return nil }
         let inference: LUTLayoutInference
@@ -128,7 +128,7 @@ enum LUTFiles {
     }
 
     /// "a Hald CLUT of level 5 (25^3)", "tiles (25^3)"
-    static func describe(_ layout: LUTImageLayout, _ h: ImageHeader) -> String {
+    package static func describe(_ layout: LUTImageLayout, _ h: ImageHeader) -> String {
         let l = Int(pow(Double(h.width), 1.0 / 3.0).rounded())
         switch layout {
         case .hald: return "a Hald CLUT of level \(l) (\(l * l)^3)"
@@ -137,7 +137,7 @@ enum LUTFiles {
         }
     }
 
-    static func word(_ layout: LUTImageLayout) -> String {
+    package static func word(_ layout: LUTImageLayout) -> String {
         switch layout {
         case .hald: return "hald"
         case .tiles: return "tiles"
@@ -147,7 +147,7 @@ enum LUTFiles {
 
     /// `lut` resampled to `size` points per axis by evaluating it (tetrahedral, shaper
     /// included) on the new grid over its input domain.
-    static func resample(_ lut: LUT, size: Int) throws(CLIError) -> LUT {
+    package static func resample(_ lut: LUT, size: Int) throws(CLIError) -> LUT {
         let lo = lut.shaper?.domainMin ?? lut.domainMin
         let hi = lut.shaper?.domainMax ?? lut.domainMax
         do {
@@ -164,7 +164,7 @@ enum LUTFiles {
 
     /// The bytes of `lut` as the file `path` names: `.cube`, `.3dl` (12-bit), or a 16-bit PNG
     /// in `layout`.
-    static func encode(_ lut: LUT, for path: String, layout: LUTImageLayout) throws(CLIError) -> Data {
+    package static func encode(_ lut: LUT, for path: String, layout: LUTImageLayout) throws(CLIError) -> Data {
         do throws(LUTError) {
             switch (path as NSString).pathExtension.lowercased() {
             case "cube": return try lut.cubeData()
@@ -182,7 +182,7 @@ enum LUTFiles {
     }
 
     /// Writes `data` to `path` through a temporary file and a rename.
-    static func writeAtomically(_ data: Data, to path: String) throws(CLIError) {
+    package static func writeAtomically(_ data: Data, to path: String) throws(CLIError) {
         let url = URL(fileURLWithPath: path).absoluteURL.standardizedFileURL
         do {
             try CIContext().writeAtomically(data, to: url)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What went wrong, and so which exit code the process ends with.
-enum CLIError: Error, Equatable, CustomStringConvertible {
+package enum CLIError: Error, Equatable, CustomStringConvertible {
     /// The command line is wrong (exit 2).
     case usage(String)
     /// The command line was fine but the work failed (exit 1): a missing, unreadable or
@@ -11,14 +11,14 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     /// reports SIGPIPE).
     case brokenPipe
 
-    var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch self {
         case .usage: return 2
         case .failure: return 1
         case .brokenPipe: return 141
         }
     }
-    var description: String {
+    package var description: String {
         switch self {
         case .usage(let m), .failure(let m): return m
         case .brokenPipe: return ""
@@ -27,40 +27,40 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
 }
 
 /// One option of a command: its spelling, the value it takes (nil for a flag) and its help line.
-struct OptionSpec: Sendable {
-    let name: String
-    let short: String?
+package struct OptionSpec: Sendable {
+    package let name: String
+    package let short: String?
     /// The placeholder shown in help (`SPEC`, `PX`); nil for a flag.
-    let value: String?
-    let repeatable: Bool
-    let help: String
+    package let value: String?
+    package let repeatable: Bool
+    package let help: String
 
-    init(_ name: String, short: String? = nil, value: String? = nil, repeatable: Bool = false, help: String) {
+    package init(_ name: String, short: String? = nil, value: String? = nil, repeatable: Bool = false, help: String) {
         self.name = name; self.short = short; self.value = value; self.repeatable = repeatable; self.help = help
     }
 
     /// `--name` without its dashes: the key in `ParsedArguments`.
-    var key: String { String(name.drop { $0 == "-" }) }
+    package var key: String { String(name.drop { $0 == "-" }) }
 }
 
 /// A command's table: positionals and options drive both parsing and `--help`.
-struct CommandSpec: Sendable {
-    let name: String
+package struct CommandSpec: Sendable {
+    package let name: String
     /// Positional placeholders; a trailing `?` marks one optional (`"NAME?"`), a trailing
     /// `...` any number, zero included, as the last one (`"INPUT..."`).
-    let positionals: [String]
-    let summary: String
-    let options: [OptionSpec]
+    package let positionals: [String]
+    package let summary: String
+    package let options: [OptionSpec]
     /// Extra help text after the option list (examples, notes).
-    let notes: String
+    package let notes: String
 
-    init(_ name: String, positionals: [String], summary: String, options: [OptionSpec], notes: String = "") {
+    package init(_ name: String, positionals: [String], summary: String, options: [OptionSpec], notes: String = "") {
         self.name = name; self.positionals = positionals; self.summary = summary
         self.options = options + [OptionSpec("--help", short: "-h", help: "Show this help.")]
         self.notes = notes
     }
 
-    var usageLine: String {
+    package var usageLine: String {
         var parts = ["cyanotype", name]
         parts += positionals.map { $0.hasSuffix("?") ? "[\($0.dropLast())]" : $0.hasSuffix("...") ? "[\($0)]" : $0 }
         for o in options where o.name != "--help" {
@@ -70,7 +70,7 @@ struct CommandSpec: Sendable {
         return parts.joined(separator: " ")
     }
 
-    var helpText: String {
+    package var helpText: String {
         var s = "Usage: \(usageLine)\n\n\(summary)\n\nOptions:\n"
         let rows = options.map { o -> (String, String) in
             let names = [o.short, o.name].compactMap { $0 }.joined(separator: ", ")
@@ -82,12 +82,12 @@ struct CommandSpec: Sendable {
         return s
     }
 
-    func option(named spelled: String) -> OptionSpec? {
+    package func option(named spelled: String) -> OptionSpec? {
         options.first { $0.name == spelled || $0.short == spelled }
     }
 
     /// Parses `args` (the words after the command name) against this table.
-    func parse(_ args: [String]) throws(CLIError) -> ParsedArguments {
+    package func parse(_ args: [String]) throws(CLIError) -> ParsedArguments {
         var out = ParsedArguments()
         var i = 0
         var onlyPositionals = false
@@ -142,16 +142,16 @@ struct CommandSpec: Sendable {
 }
 
 /// Positionals and option values, by option key (`filter` for `--filter`).
-struct ParsedArguments: Equatable {
-    var positionals: [String] = []
-    var values: [String: [String]] = [:]
+package struct ParsedArguments: Equatable {
+    package var positionals: [String] = []
+    package var values: [String: [String]] = [:]
 
-    func has(_ key: String) -> Bool { values[key] != nil }
-    func value(_ key: String) -> String? { values[key]?.last }
-    func all(_ key: String) -> [String] { values[key] ?? [] }
+    package func has(_ key: String) -> Bool { values[key] != nil }
+    package func value(_ key: String) -> String? { values[key]?.last }
+    package func all(_ key: String) -> [String] { values[key] ?? [] }
 
     /// A number option within `range`, or nil when absent.
-    func double(_ key: String, in range: ClosedRange<Double>) throws(CLIError) -> Double? {
+    package func double(_ key: String, in range: ClosedRange<Double>) throws(CLIError) -> Double? {
         guard let v = value(key) else { return nil }
         guard let d = Double(v), d.isFinite, range.contains(d) else {
             throw .usage("--\(key) expects a number from \(range.lowerBound) to \(range.upperBound), got '\(v)'")
@@ -160,14 +160,14 @@ struct ParsedArguments: Equatable {
     }
 
     /// One of `choices` (case-insensitive), or nil when absent.
-    func choice(_ key: String, _ choices: [String]) throws(CLIError) -> String? {
+    package func choice(_ key: String, _ choices: [String]) throws(CLIError) -> String? {
         guard let v = value(key) else { return nil }
         if let c = choices.first(where: { $0.lowercased() == v.lowercased() }) { return c }
         throw .usage("--\(key) must be \(choices.joined(separator: ", ")), got '\(v)'" + Suggest.hint(v, in: choices))
     }
 
     /// An integer option within `range`, or nil when absent.
-    func int(_ key: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
+    package func int(_ key: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
         guard let v = value(key) else { return nil }
         guard let n = Int(v), range.contains(n) else {
             throw .usage("--\(key) expects a whole number from \(range.lowerBound) to \(range.upperBound), got '\(v)'")

@@ -4,15 +4,15 @@ import Foundation
 
 /// Which metadata the output keeps (`--strip`, `--keep`). DPI is always kept; orientation is
 /// always written upright (the pixels are turned).
-struct MetadataPolicy: Equatable, Sendable {
-    var keepsEXIF = true
-    var keepsGPS = true
-    var keepsICC = true
-    var keepsXMP = true
+package struct MetadataPolicy: Equatable, Sendable {
+    package var keepsEXIF = true
+    package var keepsGPS = true
+    package var keepsICC = true
+    package var keepsXMP = true
 
-    static let words = ["all", "exif", "gps", "icc", "xmp"]
+    package static let words = ["all", "exif", "gps", "icc", "xmp"]
 
-    static func parse(strip: [String], keep: [String]) throws(CLIError) -> MetadataPolicy {
+    package static func parse(strip: [String], keep: [String]) throws(CLIError) -> MetadataPolicy {
         func set(_ values: [String], option: String) throws(CLIError) -> Set<String> {
             var out = Set<String>()
             for word in values.flatMap({ $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }) {
@@ -40,7 +40,7 @@ struct MetadataPolicy: Equatable, Sendable {
     /// The properties to write with the result: the source's, less what is stripped (GPS from
     /// EXIF and from XMP alike), with the pixel dimensions EXIF and XMP state set to the
     /// result's size. A block whose GPS cannot be removed safely (malformed) is dropped whole.
-    func properties(from source: [String: Any], width: Int, height: Int) -> [String: Any] {
+    package func properties(from source: [String: Any], width: Int, height: Int) -> [String: Any] {
         var p = source
         if let exif = p[kCyanotypePropertyRawEXIF] as? Data {
             if !keepsEXIF {
@@ -65,7 +65,7 @@ struct MetadataPolicy: Equatable, Sendable {
 
     /// The colour space to write: the source's when it is one the tool writes a profile for
     /// (Display P3) and ICC is kept; otherwise sRGB (untagged: every reader assumes it).
-    func colorSpace(for source: [String: Any]?) -> CGColorSpace {
+    package func colorSpace(for source: [String: Any]?) -> CGColorSpace {
         let srgb = CGColorSpace(name: CGColorSpace.sRGB) ?? CGColorSpace(name: CGColorSpace.sRGB)!
         guard keepsICC, let name = (source?[kCGImagePropertyProfileName] as? String)?.lowercased(),
               name.contains("display p3"), !name.contains("linear"),
@@ -77,24 +77,26 @@ struct MetadataPolicy: Equatable, Sendable {
 
 /// `--alpha`: auto keeps an alpha channel when the input has one; keep always writes one
 /// (where the format can); drop flattens onto `--background`.
-enum AlphaMode: String, CaseIterable, Sendable { case auto, keep, drop }
+package enum AlphaMode: String, CaseIterable, Sendable { case auto, keep, drop }
 
 /// How results are encoded: format, depth, channels, encoder settings and metadata, shared by
 /// apply, batch and generate.
-struct OutputOptions: @unchecked Sendable {
-    var format: ImageFileFormat?
-    var depth: Int?
-    var quality: Int?
-    var progressive = false
-    var subsample: ChromaSubsampling?
-    var compression: Int?
-    var effort: Int?
-    var lossless = false
-    var alpha: AlphaMode = .auto
-    var background = CIColor(red: 1, green: 1, blue: 1)
-    var metadata = MetadataPolicy()
+package struct OutputOptions: @unchecked Sendable {
+    package var format: ImageFileFormat?
+    package var depth: Int?
+    package var quality: Int?
+    package var progressive = false
+    package var subsample: ChromaSubsampling?
+    package var compression: Int?
+    package var effort: Int?
+    package var lossless = false
+    package var alpha: AlphaMode = .auto
+    package var background = CIColor(red: 1, green: 1, blue: 1)
+    package var metadata = MetadataPolicy()
 
-    static let table: [OptionSpec] = [
+    package init() {}
+
+    package static let table: [OptionSpec] = [
         OptionSpec("--format", value: "FMT", help: "\(Files.formatList) (default: from the output name; png for '-')."),
         OptionSpec("--quality", short: "-q", value: "Q", help: "JPEG/WebP/HEIF/AVIF/JPEG XL quality 0-100 (default 90)."),
         OptionSpec("--depth", value: "BITS", help: "8, 16 (PNG, TIFF, JPEG XL) or 32 (float TIFF or JPEG XL) bits per sample (default: the input's, where the format holds it)."),
@@ -109,7 +111,7 @@ struct OutputOptions: @unchecked Sendable {
         OptionSpec("--lossless", help: "WebP/AVIF/JPEG XL: lossless."),
     ]
 
-    static let notes = """
+    package static let notes = """
         Output: the input's bit depth and channels are kept where the format holds them (16-bit
         PNG/TIFF stay 16-bit, grey stays grey in PNG/TIFF/JPEG, RGB does not gain alpha); an
         opaque input stays opaque. Metadata is kept the same way on every path (filters,
@@ -118,7 +120,7 @@ struct OutputOptions: @unchecked Sendable {
         and a Display P3 profile; other profiles are converted to sRGB. --strip icc writes sRGB.
         """
 
-    static func parse(_ args: ParsedArguments) throws(CLIError) -> OutputOptions {
+    package static func parse(_ args: ParsedArguments) throws(CLIError) -> OutputOptions {
         var o = OutputOptions()
         if let f = args.value("format") {
             guard let format = Files.format(named: f) else {
@@ -154,7 +156,7 @@ struct OutputOptions: @unchecked Sendable {
     }
 
     /// The bit depth written for an input of `sourceDepth` bits (nil: none, as for generate).
-    func depth(for format: ImageFileFormat, sourceDepth: Int?) -> Int {
+    package func depth(for format: ImageFileFormat, sourceDepth: Int?) -> Int {
         if let depth { return depth }
         guard let s = sourceDepth, s > 8 else { return 8 }
         switch format {
@@ -165,7 +167,7 @@ struct OutputOptions: @unchecked Sendable {
     }
 
     /// Refuses what `format` cannot hold; warns about settings it ignores.
-    func check(for format: ImageFileFormat, path: String) throws(CLIError) {
+    package func check(for format: ImageFileFormat, path: String) throws(CLIError) {
         if let d = depth {
             if d == 16 && format != .png && format != .tiff && format != .jxl {
                 throw .usage("--depth 16 needs PNG, TIFF or JPEG XL output (\(Files.displayName(format)) is 8-bit)")
@@ -178,7 +180,7 @@ struct OutputOptions: @unchecked Sendable {
     }
 
     /// The settings given that `format` does not use.
-    func ignoredSettings(for format: ImageFileFormat) -> [String] {
+    package func ignoredSettings(for format: ImageFileFormat) -> [String] {
         var out: [String] = []
         if progressive && format != .jpeg { out.append("--progressive applies to JPEG only") }
         if subsample != nil && format != .jpeg { out.append("--subsample applies to JPEG only") }
@@ -191,36 +193,56 @@ struct OutputOptions: @unchecked Sendable {
 }
 
 /// Colours for `--background`.
-enum Colors {
-    static let named: [String: CIColor] = [
+package enum Colors {
+    package static let named: [String: CIColor] = [
         "white": CIColor(red: 1, green: 1, blue: 1), "black": CIColor(red: 0, green: 0, blue: 0),
         "gray": CIColor(red: 0.5, green: 0.5, blue: 0.5), "grey": CIColor(red: 0.5, green: 0.5, blue: 0.5),
         "red": CIColor(red: 1, green: 0, blue: 0), "green": CIColor(red: 0, green: 1, blue: 0),
         "blue": CIColor(red: 0, green: 0, blue: 1),
     ]
-    static var names: [String] { named.keys.sorted() }
+    package static var names: [String] { named.keys.sorted() }
 
-    static func parse(_ text: String) -> CIColor? {
+    package static func parse(_ text: String) -> CIColor? {
         named[text.lowercased()] ?? ValueParser.color(text)
     }
 }
 
 /// What the input file was, from its properties: what the output keeps.
-struct SourceFacts {
-    let properties: [String: Any]
-    var depth: Int { properties[kCGImagePropertyDepth] as? Int ?? 8 }
-    var hasAlpha: Bool { properties[kCGImagePropertyHasAlpha] as? Bool ?? true }
-    var isGray: Bool { (properties[kCGImagePropertyColorModel] as? String) == "Gray" }
+package struct SourceFacts {
+    package let properties: [String: Any]
+    package init(properties: [String: Any]) { self.properties = properties }
+    package var depth: Int { properties[kCGImagePropertyDepth] as? Int ?? 8 }
+    package var hasAlpha: Bool { properties[kCGImagePropertyHasAlpha] as? Bool ?? true }
+    package var isGray: Bool { (properties[kCGImagePropertyColorModel] as? String) == "Gray" }
 }
 
 /// Encoding a result with the output rules, to a file (atomically) or to stdout.
-enum ImageWriter {
+package enum ImageWriter {
     /// Writes `image` to `path` in `format`. `source` is the input's properties (nil for
     /// generated images); `uncovers` says the recipe may have left parts of an opaque input
     /// clear (they are flattened onto the background unless alpha is written); `input` names
     /// the file to blame when its pixels cannot be decoded.
-    static func write(_ image: CIImage, source: SourceFacts?, to path: String, format: ImageFileFormat, options o: OutputOptions,
+    package static func write(_ image: CIImage, source: SourceFacts?, to path: String, format: ImageFileFormat, options o: OutputOptions,
                       uncovers: Bool, keepsEdgesClear: Bool, context: CIContext, input: String?) throws(CLIError) {
+        let data = try encode(image, source: source, format: format, options: o, uncovers: uncovers, keepsEdgesClear: keepsEdgesClear,
+                              context: context, input: input, output: path)
+        if path == "-" {
+            try Console.out(data)
+            return
+        }
+        // Temporary file beside the output, then rename(2): never a half-written output.
+        let url = URL(fileURLWithPath: path).absoluteURL.standardizedFileURL
+        do {
+            try context.writeAtomically(data, to: url)
+        } catch {
+            throw Messages.writing(error, input: input, output: path)
+        }
+    }
+
+    /// The bytes `write` would write: `image` encoded as `format` with the output rules
+    /// (alpha, background, depth, metadata); `output` names the destination in messages.
+    package static func encode(_ image: CIImage, source: SourceFacts?, format: ImageFileFormat, options o: OutputOptions,
+                               uncovers: Bool, keepsEdgesClear: Bool, context: CIContext, input: String?, output path: String) throws(CLIError) -> Data {
         let writesAlpha: Bool
         switch (format, o.alpha) {
         case (.jpeg, _), (_, .drop): writesAlpha = false
@@ -254,24 +276,14 @@ enum ImageWriter {
         } catch {
             throw Messages.writing(error, input: input, output: path)
         }
-        if path == "-" {
-            try Console.out(data)
-            return
-        }
-        // Temporary file beside the output, then rename(2): never a half-written output.
-        let url = URL(fileURLWithPath: path).absoluteURL.standardizedFileURL
-        do {
-            try context.writeAtomically(data, to: url)
-        } catch {
-            throw Messages.writing(error, input: input, output: path)
-        }
+        return data
     }
 }
 
 /// Whole pixels of an extent.
-struct PixelSize {
-    let width: Int, height: Int
-    init(_ r: CGRect) {
+package struct PixelSize {
+    package let width: Int, height: Int
+    package init(_ r: CGRect) {
         width = r.isInfinite || r.isEmpty ? 0 : Int((r.maxX - 1e-9).rounded(.up) - (r.minX + 1e-9).rounded(.down))
         height = r.isInfinite || r.isEmpty ? 0 : Int((r.maxY - 1e-9).rounded(.up) - (r.minY + 1e-9).rounded(.down))
     }

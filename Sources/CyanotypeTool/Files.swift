@@ -3,36 +3,36 @@ import Foundation
 
 /// Reading image files through the library, with the CLI's rules: `-` for stdin, EXIF
 /// orientation applied (unless `--no-auto-orient`), never writing onto an input.
-enum Files {
+package enum Files {
     /// The largest picture read or rendered (`--pixel-limit`), nil for the library's default.
-    nonisolated(unsafe) static var pixelLimit: Int?
+    package nonisolated(unsafe) static var pixelLimit: Int?
     /// `--no-auto-orient`: keep pixels as stored (the EXIF orientation tag is then kept too).
-    nonisolated(unsafe) static var autoOrient = true
+    package nonisolated(unsafe) static var autoOrient = true
 
-    static var readOptions: [CIImageOption: Any] {
+    package static var readOptions: [CIImageOption: Any] {
         var o: [CIImageOption: Any] = [.applyOrientationProperty: autoOrient]
         if let pixelLimit { o[.decodeLimits] = DecodeLimits(maxPixels: pixelLimit, maxBytes: max(pixelLimit * 16, 2 << 30)) }
         return o
     }
 
     /// A context for rendering results, with the pixel limit.
-    static func makeContext(cacheIntermediates: Bool = true) -> CIContext {
+    package static func makeContext(cacheIntermediates: Bool = true) -> CIContext {
         var o: [CIContextOption: Any] = [.cacheIntermediates: cacheIntermediates]
         if let pixelLimit { o[.maximumRenderPixels] = pixelLimit }
         return CIContext(options: o)
     }
 
-    /// The image at `path` (`-` reads stdin), upright.
     /// Standard input, read once (frames and images both look at it).
     nonisolated(unsafe) private static var stdinData: Data?
-    static func standardInput() throws(CLIError) -> Data {
+    package static func standardInput() throws(CLIError) -> Data {
         if let stdinData { return stdinData }
         let data = try Console.readStandardInput()
         stdinData = data
         return data
     }
 
-    static func readImage(_ path: String) throws(CLIError) -> CIImage {
+    /// The image at `path` (`-` reads stdin), upright.
+    package static func readImage(_ path: String) throws(CLIError) -> CIImage {
         if path == "-" {
             let data = try standardInput()
             do {
@@ -56,13 +56,13 @@ enum Files {
     }
 
     /// Every format, as `--format` spells them.
-    static let formatNames = ["jpeg", "png", "webp", "tiff", "gif", "heic", "avif", "jxl"]
+    package static let formatNames = ["jpeg", "png", "webp", "tiff", "gif", "heic", "avif", "jxl"]
     /// "jpeg, png, webp, tiff, gif, heic, avif or jxl"
-    static var formatList: String { formatNames.dropLast().joined(separator: ", ") + " or " + formatNames.last! }
+    package static var formatList: String { formatNames.dropLast().joined(separator: ", ") + " or " + formatNames.last! }
     /// Every extension read as an image (folders and globs in batch).
-    static let imageExtensions: [String] = ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "hif", "avif", "jxl"]
+    package static let imageExtensions: [String] = ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "hif", "avif", "jxl"]
 
-    static func displayName(_ f: ImageFileFormat) -> String {
+    package static func displayName(_ f: ImageFileFormat) -> String {
         switch f {
         case .jpeg: return "JPEG"
         case .png: return "PNG"
@@ -77,7 +77,7 @@ enum Files {
 
     /// The format named by `--format`, else by the output's extension; PNG for stdout. An
     /// explicit format that disagrees with the extension is written, with a warning.
-    static func outputFormat(explicit: ImageFileFormat?, path: String) throws(CLIError) -> ImageFileFormat {
+    package static func outputFormat(explicit: ImageFileFormat?, path: String) throws(CLIError) -> ImageFileFormat {
         let ext = (path as NSString).pathExtension
         let byName = path == "-" ? nil : format(named: ext)
         if let explicit {
@@ -94,12 +94,12 @@ enum Files {
         return byName
     }
 
-    static func format(named text: String) -> ImageFileFormat? {
+    package static func format(named text: String) -> ImageFileFormat? {
         // The library's own extension table: jpg/jpeg, png, webp, tif/tiff, gif, heic/heif, avif, jxl.
         ImageFileFormat(pathExtension: text)
     }
 
-    static func fileExtension(_ f: ImageFileFormat) -> String {
+    package static func fileExtension(_ f: ImageFileFormat) -> String {
         switch f {
         case .jpeg: return "jpg"
         case .heif: return "heic"
@@ -110,7 +110,7 @@ enum Files {
 
     /// The absolute path with symbolic links resolved (for an output that does not exist
     /// yet, its folder's links are resolved).
-    static func resolved(_ path: String) -> String {
+    package static func resolved(_ path: String) -> String {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         if FileManager.default.fileExists(atPath: url.path) { return url.resolvingSymlinksInPath().path }
         let dir = url.deletingLastPathComponent().resolvingSymlinksInPath()
@@ -118,7 +118,7 @@ enum Files {
     }
 
     /// Refuses an output that is one of the inputs.
-    static func checkNotOverwriting(output: String, inputs: [String]) throws(CLIError) {
+    package static func checkNotOverwriting(output: String, inputs: [String]) throws(CLIError) {
         guard output != "-" else { return }
         let out = resolved(output)
         for input in inputs where input != "-" && resolved(input) == out {

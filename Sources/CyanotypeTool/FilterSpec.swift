@@ -3,18 +3,18 @@ import Foundation
 
 /// One `--filter` word as written: a filter name and `key=value` pairs, not yet checked
 /// against the filter's declaration.
-struct FilterSpec: Equatable {
-    struct Argument: Equatable {
-        let key: String
-        let value: String
+package struct FilterSpec: Equatable {
+    package struct Argument: Equatable {
+        package let key: String
+        package let value: String
         /// True when the value was written in double quotes: always a string or a path.
-        let quoted: Bool
+        package let quoted: Bool
     }
-    let name: String
-    let arguments: [Argument]
+    package let name: String
+    package let arguments: [Argument]
 
     /// Splits `"gaussianBlur radius=4 inputMessage=\"a b\" center=[1 2]"` into its parts.
-    static func parse(_ text: String) throws(CLIError) -> FilterSpec {
+    package static func parse(_ text: String) throws(CLIError) -> FilterSpec {
         let chars = Array(text)
         var i = 0
         func skipSpaces() { while i < chars.count, chars[i].isWhitespace { i += 1 } }
@@ -72,9 +72,9 @@ struct FilterSpec: Equatable {
 /// Core Image names, as typed on the command line: `CIGaussianBlur` or `gaussianBlur`,
 /// `inputRadius` or `radius`, `CICategoryBlur` or `blur`. Matching ignores case, so older
 /// short spellings (`qRCodeGenerator`) keep working.
-enum Names {
+package enum Names {
     /// The built-in filter `name` stands for, or a usage error with the nearest names.
-    static func filter(_ name: String) throws(CLIError) -> FilterDescriptor {
+    package static func filter(_ name: String) throws(CLIError) -> FilterDescriptor {
         if let d = CIFilter.descriptor(forFilterName: name) { return d }
         let wanted = name.lowercased()
         let all = CIFilter.filterNames(inCategory: nil)
@@ -86,14 +86,14 @@ enum Names {
     }
 
     /// "unknown filter 'gausianBlur'; did you mean 'gaussianBlur'? (see 'cyanotype filters')"
-    static func unknownFilterMessage(_ name: String) -> String {
+    package static func unknownFilterMessage(_ name: String) -> String {
         let shorts = CIFilter.filterNames(inCategory: nil).map(shortFilter)
         let typed = name.hasPrefix("CI") ? shortFilter(name) : name
         return "unknown filter '\(name)'" + Suggest.hint(typed, in: shorts) + " (see 'cyanotype filters')"
     }
 
     /// The input of `filter` that `key` stands for, or a usage error with the nearest keys.
-    static func key(_ key: String, of filter: FilterDescriptor) throws(CLIError) -> FilterInputDescriptor {
+    package static func key(_ key: String, of filter: FilterDescriptor) throws(CLIError) -> FilterInputDescriptor {
         if let i = filter.input(key) { return i }
         let wanted = key.lowercased()
         if let i = filter.inputs.first(where: { $0.key.lowercased() == wanted || $0.key.lowercased() == "input" + wanted }) {
@@ -103,13 +103,13 @@ enum Names {
     }
 
     /// The short spelling of an input key: `inputRadius` -> `radius`, `inputEV` -> `ev`.
-    static func shortKey(_ key: String) -> String {
+    package static func shortKey(_ key: String) -> String {
         guard key.hasPrefix("input"), key.count > 5 else { return key }
         return lowerLeadingWord(key.dropFirst(5))
     }
     /// The short spelling of a filter name: `CIGaussianBlur` -> `gaussianBlur`,
     /// `CIQRCodeGenerator` -> `qrCodeGenerator`, `CIPDF417BarcodeGenerator` -> `pdf417BarcodeGenerator`.
-    static func shortFilter(_ name: String) -> String {
+    package static func shortFilter(_ name: String) -> String {
         guard name.hasPrefix("CI"), name.count > 2 else { return name }
         return lowerLeadingWord(name.dropFirst(2))
     }
@@ -117,7 +117,7 @@ enum Names {
     /// Lower-cases the first word, a leading acronym included (Swift's API naming rule): the
     /// run of capitals, except its last letter when a lower-case letter follows (it starts the
     /// next word): `QRCode` -> `qrCode`, `KMeans` -> `kMeans`, `PDF417` -> `pdf417`, `EV` -> `ev`.
-    static func lowerLeadingWord(_ s: Substring) -> String {
+    package static func lowerLeadingWord(_ s: Substring) -> String {
         let chars = Array(s)
         var run = 0
         while run < chars.count, chars[run].isUppercase { run += 1 }
@@ -127,12 +127,12 @@ enum Names {
         return String(chars[..<cut]).lowercased() + String(chars[cut...])
     }
 
-    static var allCategories: [String] {
+    package static var allCategories: [String] {
         let names = CIFilter.filterNames(inCategory: nil)
         return Array(Set(names.compactMap { CIFilter.descriptor(forFilterName: $0) }.flatMap(\.categories))).sorted()
     }
     /// `blur`, `Blur` or `CICategoryBlur` -> `CICategoryBlur`, checked against the filters' categories.
-    static func category(_ text: String) throws(CLIError) -> String {
+    package static func category(_ text: String) throws(CLIError) -> String {
         let known = allCategories
         let wanted = text.lowercased()
         if let c = known.first(where: { $0.lowercased() == wanted || $0.lowercased() == "cicategory" + wanted }) { return c }
@@ -143,11 +143,11 @@ enum Names {
 }
 
 /// Turns a written value into what the input's declared class expects.
-enum ValueParser {
+package enum ValueParser {
     /// Loads an image named in a spec (`inputBackgroundImage=bg.png`).
-    typealias ImageLoader = (String) throws(CLIError) -> CIImage
+    package typealias ImageLoader = (String) throws(CLIError) -> CIImage
 
-    static func value(_ arg: FilterSpec.Argument, for input: FilterInputDescriptor, filter: String,
+    package static func value(_ arg: FilterSpec.Argument, for input: FilterInputDescriptor, filter: String,
                       loadImage: ImageLoader) throws(CLIError) -> Any {
         let text = arg.value
         func bad(_ expected: String) -> CLIError {
@@ -189,7 +189,7 @@ enum ValueParser {
     }
 
     /// `[1 2.5 -3]` (commas allowed) -> numbers; nil unless bracketed and all finite numbers.
-    static func numbers(_ text: String) -> [Double]? {
+    package static func numbers(_ text: String) -> [Double]? {
         let t = text.trimmingCharacters(in: .whitespaces)
         guard t.hasPrefix("["), t.hasSuffix("]"), t.count >= 2 else { return nil }
         let body = t.dropFirst().dropLast()
@@ -203,7 +203,7 @@ enum ValueParser {
     }
 
     /// `[r g b]`, `[r g b a]` or `#rrggbb[aa]` -> a colour in sRGB.
-    static func color(_ text: String) -> CIColor? {
+    package static func color(_ text: String) -> CIColor? {
         if text.hasPrefix("#") {
             let hex = text.dropFirst()
             guard hex.count == 6 || hex.count == 8, let n = UInt64(hex, radix: 16) else { return nil }
@@ -218,11 +218,11 @@ enum ValueParser {
 
 /// A spec checked against its filter: the declaration and typed values, ready to build
 /// a `CIFilter` for each image (filters are mutable, so one per use).
-struct ResolvedFilter: @unchecked Sendable {
-    let descriptor: FilterDescriptor
-    let values: [String: Any]
+package struct ResolvedFilter: @unchecked Sendable {
+    package let descriptor: FilterDescriptor
+    package let values: [String: Any]
 
-    init(_ spec: FilterSpec, loadImage: ValueParser.ImageLoader) throws(CLIError) {
+    package init(_ spec: FilterSpec, loadImage: ValueParser.ImageLoader) throws(CLIError) {
         descriptor = try Names.filter(spec.name)
         var values: [String: Any] = [:]
         for arg in spec.arguments {
@@ -232,20 +232,20 @@ struct ResolvedFilter: @unchecked Sendable {
         self.values = values
     }
 
-    init(parsing text: String, loadImage: ValueParser.ImageLoader) throws(CLIError) {
+    package init(parsing text: String, loadImage: ValueParser.ImageLoader) throws(CLIError) {
         try self.init(FilterSpec.parse(text), loadImage: loadImage)
     }
 
     /// A filter whose values are set already (checked elsewhere), e.g. keyframes at one moment.
-    init(descriptor: FilterDescriptor, values: [String: Any]) {
+    package init(descriptor: FilterDescriptor, values: [String: Any]) {
         self.descriptor = descriptor
         self.values = values
     }
 
-    var takesImage: Bool { descriptor.input(kCIInputImageKey) != nil }
+    package var takesImage: Bool { descriptor.input(kCIInputImageKey) != nil }
 
     /// The filter applied to `image` (nil for generators), or the library's reason why not.
-    func apply(to image: CIImage?) throws(CLIError) -> CIImage {
+    package func apply(to image: CIImage?) throws(CLIError) -> CIImage {
         guard let filter = CIFilter(name: descriptor.name) else {
             throw .usage(Names.unknownFilterMessage(descriptor.name))
         }
@@ -259,5 +259,5 @@ struct ResolvedFilter: @unchecked Sendable {
     }
 
     /// The name as the tool shows it (`gaussianBlur`).
-    var shortName: String { Names.shortFilter(descriptor.name) }
+    package var shortName: String { Names.shortFilter(descriptor.name) }
 }

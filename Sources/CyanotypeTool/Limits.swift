@@ -4,21 +4,21 @@ import Cyanotype
 /// (a warning naming the value used). The one place that reads limits from the filter
 /// declarations: Apple's declared minimum and maximum combined with the library's own declared
 /// limits (`FilterInputDescriptor.limit`), exactly the range the library clamps to.
-enum InputLimits {
+package enum InputLimits {
     /// The lowest and highest value `input` takes (nil: unbounded on that side).
-    static func range(of input: FilterInputDescriptor) -> (min: Double?, max: Double?) {
+    package static func range(of input: FilterInputDescriptor) -> (min: Double?, max: Double?) {
         (input.effectiveMinimum, input.effectiveMaximum)
     }
 
     /// "0...250", "-inf...1", or nil when the input has no declared limits.
-    static func text(_ input: FilterInputDescriptor) -> String? {
+    package static func text(_ input: FilterInputDescriptor) -> String? {
         let r = range(of: input)
         guard r.min != nil || r.max != nil else { return nil }
-        return "\(r.min.map(DescribeCommand.number) ?? "-inf")...\(r.max.map(DescribeCommand.number) ?? "inf")"
+        return "\(r.min.map(FilterJSON.number) ?? "-inf")...\(r.max.map(FilterJSON.number) ?? "inf")"
     }
 
     /// `value` brought inside the input's limits, and the warning to print when it was not.
-    static func check(_ value: Double, for input: FilterInputDescriptor, filter: String) -> (used: Double, warning: String?) {
+    package static func check(_ value: Double, for input: FilterInputDescriptor, filter: String) -> (used: Double, warning: String?) {
         let r = range(of: input)
         var used = value
         if let lo = r.min, used < lo { used = lo }
@@ -27,6 +27,6 @@ enum InputLimits {
         let key = Names.shortKey(input.key)
         // Our own limit says why it exists; Apple's range needs no reason.
         let why = input.limit.flatMap { $0.contains(value) ? nil : ": \($0.reason)" } ?? ""
-        return (used, "\(filter): value \(DescribeCommand.number(value)) for \(key) is outside \(range); using \(DescribeCommand.number(used))\(why)")
+        return (used, "\(filter): value \(FilterJSON.number(value)) for \(key) is outside \(range); using \(FilterJSON.number(used))\(why)")
     }
 }

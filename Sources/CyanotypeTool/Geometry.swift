@@ -4,11 +4,11 @@ import Foundation
 /// What filters that read past the picture's edges see there (`--edges`): the edge pixels
 /// repeated (clamp, the default), mirrored texture, or nothing (Core Image's own behaviour,
 /// which fades the borders towards transparent).
-enum EdgeMode: String, CaseIterable, Sendable {
+package enum EdgeMode: String, CaseIterable, Sendable {
     case clamp, mirror, transparent
 
     /// `image` extended past its extent as this mode says.
-    func extend(_ image: CIImage) -> CIImage {
+    package func extend(_ image: CIImage) -> CIImage {
         guard !image.extent.isInfinite else { return image }
         switch self {
         case .clamp: return image.clampedToExtent()
@@ -20,10 +20,10 @@ enum EdgeMode: String, CaseIterable, Sendable {
 
 /// ImageMagick's gravity: which part of the picture a crop keeps, and where `--crop` offsets
 /// are measured from.
-enum Gravity: String, CaseIterable, Sendable {
+package enum Gravity: String, CaseIterable, Sendable {
     case northwest, north, northeast, west, center, east, southwest, south, southeast
 
-    static func parse(_ text: String?) throws(CLIError) -> Gravity? {
+    package static func parse(_ text: String?) throws(CLIError) -> Gravity? {
         guard let text else { return nil }
         let key = text.lowercased().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "_", with: "")
         if let g = Gravity(rawValue: key == "centre" ? "center" : key) { return g }
@@ -33,7 +33,7 @@ enum Gravity: String, CaseIterable, Sendable {
 
     /// The top-left corner (from the top) of a `w` x `h` box in a `W` x `H` picture, offset
     /// by (dx, dy) inward from the gravity's edge (ImageMagick: east offsets move left).
-    func place(_ w: Int, _ h: Int, in W: Int, _ H: Int, dx: Int = 0, dy: Int = 0) -> (x: Int, y: Int) {
+    package func place(_ w: Int, _ h: Int, in W: Int, _ H: Int, dx: Int = 0, dy: Int = 0) -> (x: Int, y: Int) {
         let x: Int
         switch self {
         case .northwest, .west, .southwest: x = dx
@@ -52,10 +52,10 @@ enum Gravity: String, CaseIterable, Sendable {
 
 /// `--crop WxH+X+Y`: a box with its top-left corner X, Y from the picture's top-left (or
 /// from the `--gravity` edge).
-struct CropSpec: Equatable, Sendable {
-    var width: Int, height: Int, x: Int, y: Int
+package struct CropSpec: Equatable, Sendable {
+    package var width: Int, height: Int, x: Int, y: Int
 
-    static func parse(_ text: String) throws(CLIError) -> CropSpec {
+    package static func parse(_ text: String) throws(CLIError) -> CropSpec {
         let bad = CLIError.usage("--crop expects WxH+X+Y (pixels, top-left origin), e.g. 800x600+100+50, or WxH, got '\(text)'")
         var rest = Substring(text)
         guard let xIndex = rest.firstIndex(where: { $0 == "x" || $0 == "X" }) else { throw bad }
@@ -81,15 +81,23 @@ struct CropSpec: Equatable, Sendable {
 /// `--resize` in ImageMagick's geometry: `50%`, `800` or `800x` (width), `x600` (height),
 /// `800x600` (fit inside), `800x600^` (fill, then cropped by gravity), `800x600!` (exactly),
 /// with `>` (only shrink) or `<` (only enlarge).
-struct ResizeSpec: Equatable, Sendable {
-    enum Mode: Equatable, Sendable { case percent(Double), fit, fill, exact }
-    var mode: Mode
-    var width: Int?
-    var height: Int?
-    var onlyShrink = false
-    var onlyEnlarge = false
+package struct ResizeSpec: Equatable, Sendable {
+    package enum Mode: Equatable, Sendable { case percent(Double), fit, fill, exact }
+    package var mode: Mode
+    package var width: Int?
+    package var height: Int?
+    package var onlyShrink = false
+    package var onlyEnlarge = false
 
-    static func parse(_ text: String, option: String = "--resize") throws(CLIError) -> ResizeSpec {
+    package init(mode: Mode, width: Int? = nil, height: Int? = nil, onlyShrink: Bool = false, onlyEnlarge: Bool = false) {
+        self.mode = mode
+        self.width = width
+        self.height = height
+        self.onlyShrink = onlyShrink
+        self.onlyEnlarge = onlyEnlarge
+    }
+
+    package static func parse(_ text: String, option: String = "--resize") throws(CLIError) -> ResizeSpec {
         let bad = CLIError.usage("\(option) expects 50%, 800x600 (fit), 800x600^ (fill), 800x600! (exact), 800x or x600, optionally with > (only shrink) or < (only enlarge), got '\(text)'")
         var body = Substring(text.trimmingCharacters(in: .whitespaces))
         var flags = Set<Character>()
@@ -123,7 +131,7 @@ struct ResizeSpec: Equatable, Sendable {
 
     /// The size a `w` x `h` picture is scaled to, before a fill's crop; nil when `>`/`<` say
     /// to leave it.
-    func scaledSize(_ w: Int, _ h: Int) -> (Int, Int)? {
+    package func scaledSize(_ w: Int, _ h: Int) -> (Int, Int)? {
         let W = Double(w), H = Double(h)
         var size: (Double, Double)
         switch mode {
@@ -152,28 +160,30 @@ struct ResizeSpec: Equatable, Sendable {
 
 /// The picture-level steps of a command line, in the order they run: crop, rotate, flip and
 /// flop before the filters; resizing after them (see `Pipeline`).
-struct GeometryOptions: Sendable {
-    var crop: CropSpec?
+package struct GeometryOptions: Sendable {
+    package var crop: CropSpec?
     /// Clockwise degrees.
-    var rotate: Double?
-    var flip = false
-    var flop = false
-    var gravity: Gravity?
+    package var rotate: Double?
+    package var flip = false
+    package var flop = false
+    package var gravity: Gravity?
     /// `--resize` / `--thumbnail`, then `--max-size` as a cap.
-    var resize: ResizeSpec?
-    var maxSize: Int?
-    var edges: EdgeMode = .clamp
+    package var resize: ResizeSpec?
+    package var maxSize: Int?
+    package var edges: EdgeMode = .clamp
 
-    var isEmpty: Bool { crop == nil && rotate == nil && !flip && !flop && resize == nil && maxSize == nil }
+    package init() {}
+
+    package var isEmpty: Bool { crop == nil && rotate == nil && !flip && !flop && resize == nil && maxSize == nil }
 
     /// True when a step can leave parts of the picture uncovered (a rotation that is not a
     /// right angle): an opaque input then needs flattening onto the background.
-    var uncoversPixels: Bool {
+    package var uncoversPixels: Bool {
         guard let r = rotate else { return false }
         return r.truncatingRemainder(dividingBy: 90) != 0
     }
 
-    static func parse(_ args: ParsedArguments) throws(CLIError) -> GeometryOptions {
+    package static func parse(_ args: ParsedArguments) throws(CLIError) -> GeometryOptions {
         var g = GeometryOptions()
         g.crop = try args.value("crop").map { (t: String) throws(CLIError) in try CropSpec.parse(t) }
         if let text = args.value("rotate") {
@@ -207,7 +217,7 @@ struct GeometryOptions: Sendable {
     }
 
     /// Crop, rotation, flip and flop, each leaving the picture at the origin.
-    func applyBeforeFilters(_ input: CIImage) throws(CLIError) -> CIImage {
+    package func applyBeforeFilters(_ input: CIImage) throws(CLIError) -> CIImage {
         var image = atOrigin(input)
         if let c = crop {
             let W = Int(image.extent.width.rounded()), H = Int(image.extent.height.rounded())
@@ -238,7 +248,7 @@ struct GeometryOptions: Sendable {
 
     /// `--resize`/`--thumbnail`, then the `--max-size` cap, with Lanczos over the edge mode's
     /// extension of the picture (so an opaque picture stays opaque to its last pixel).
-    func applyAfterFilters(_ input: CIImage) throws(CLIError) -> CIImage {
+    package func applyAfterFilters(_ input: CIImage) throws(CLIError) -> CIImage {
         guard resize != nil || maxSize != nil, !input.extent.isInfinite, !input.extent.isEmpty else { return input }
         var image = atOrigin(input)
         if let resize {
@@ -261,7 +271,7 @@ struct GeometryOptions: Sendable {
     }
 
     /// `image` (at the origin) resampled to exactly `w` x `h` pixels.
-    func scaled(_ image: CIImage, to w: Int, _ h: Int) throws(CLIError) -> CIImage {
+    package func scaled(_ image: CIImage, to w: Int, _ h: Int) throws(CLIError) -> CIImage {
         let W = image.extent.width, H = image.extent.height
         if Int(W.rounded()) == w && Int(H.rounded()) == h { return image }
         let sy = CGFloat(h) / H, sx = CGFloat(w) / W
@@ -277,7 +287,7 @@ struct GeometryOptions: Sendable {
     }
 
     /// `image` moved so its extent starts at (0, 0).
-    func atOrigin(_ image: CIImage) -> CIImage {
+    package func atOrigin(_ image: CIImage) -> CIImage {
         let e = image.extent
         guard !e.isInfinite, !e.isEmpty, e.minX != 0 || e.minY != 0 else { return image }
         return image.transformed(by: CGAffineTransform(translationX: -e.minX, y: -e.minY))

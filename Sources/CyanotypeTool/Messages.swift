@@ -4,9 +4,9 @@ import Foundation
 
 /// The library's errors retold in the tool's terms: the file or argument at fault first, then
 /// what went wrong and what to do, with no library API names.
-enum Messages {
+package enum Messages {
     /// A file that could not be read: `file` is the name as the user spelled it.
-    static func reading(_ e: CodecError, file: String) -> String {
+    package static func reading(_ e: CodecError, file: String) -> String {
         switch e {
         case .unsupportedFormat(let seen):
             return "\(file): not an image this tool reads (\(seen)); it reads JPEG, PNG, WebP, TIFF, GIF, HEIF, AVIF and JPEG XL"
@@ -28,7 +28,7 @@ enum Messages {
     }
 
     /// A file the library could not read (the same cases, as Cyanotype reports them).
-    static func reading(_ e: ImageFileError, file: String) -> String {
+    package static func reading(_ e: ImageFileError, file: String) -> String {
         switch e {
         case .unsupportedFormat(let seen): return reading(CodecError.unsupportedFormat(seen), file: file)
         case .empty: return reading(CodecError.empty, file: file)
@@ -44,7 +44,7 @@ enum Messages {
 
     /// A failed render or encode: a source that failed is the input's fault, the rest the
     /// output's.
-    static func writing(_ e: ImageIOError, input: String?, output: String) -> CLIError {
+    package static func writing(_ e: ImageIOError, input: String?, output: String) -> CLIError {
         let out = output == "-" ? "<stdout>" : output
         switch e {
         case let .codec(path, c):
@@ -59,7 +59,7 @@ enum Messages {
         }
     }
 
-    static func render(_ r: CIRenderError, input: String?, output: String) -> CLIError {
+    package static func render(_ r: CIRenderError, input: String?, output: String) -> CLIError {
         switch r {
         case .sourceFailed(let why):
             return .failure("\(input.map { $0 == "-" ? "<stdin>" : $0 } ?? output): \(decodeFailure(why))")
@@ -75,7 +75,7 @@ enum Messages {
     }
 
     /// The decoder's reason, as the render reports it (a string), without its API advice.
-    static func decodeFailure(_ why: String) -> String {
+    package static func decodeFailure(_ why: String) -> String {
         var text = why
         for (library, ours) in [
             ("image data is truncated", "the file is truncated"),
@@ -91,7 +91,7 @@ enum Messages {
     }
 
     /// A filter that refused its inputs, named as the user wrote it.
-    static func filter(_ e: CIFilterError) -> CLIError {
+    package static func filter(_ e: CIFilterError) -> CLIError {
         func short(_ f: String) -> String { Names.shortFilter(f) }
         switch e {
         case .unknownFilter(let n):
@@ -115,7 +115,7 @@ enum Messages {
     }
 
     /// What to add for an input the filter cannot do without.
-    static func missingInput(filter f: String, key k: String) -> String {
+    package static func missingInput(filter f: String, key k: String) -> String {
         let name = Names.shortFilter(f), key = Names.shortKey(k)
         let input = CIFilter.descriptor(forFilterName: f)?.input(k)
         switch input?.className {
@@ -131,7 +131,7 @@ enum Messages {
     }
 
     /// A LUT file or look that could not be read: always the file's fault (exit 1).
-    static func lut(_ e: LUTError, file: String) -> CLIError {
+    package static func lut(_ e: LUTError, file: String) -> CLIError {
         switch e {
         case let .sizeAboveLimit(size, limit):
             return .failure("\(file): the LUT has \(size) points per axis, above the limit of \(limit); "

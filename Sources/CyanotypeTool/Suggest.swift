@@ -1,8 +1,8 @@
 /// "Did you mean": the known names within a small edit distance of what was typed.
-enum Suggest {
+package enum Suggest {
     /// Optimal-string-alignment distance (insertions, deletions, substitutions and swaps of
     /// neighbours), ignoring case.
-    static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let s = Array(a.lowercased()), t = Array(b.lowercased())
         if s.isEmpty { return t.count }
         if t.isEmpty { return s.count }
@@ -23,7 +23,7 @@ enum Suggest {
 
     /// The candidates closest to `word` (up to three), if any is within 1 edit for words of
     /// up to 4 letters, 2 up to 8, 3 beyond.
-    static func nearest(_ word: String, in candidates: [String]) -> [String] {
+    package static func nearest(_ word: String, in candidates: [String]) -> [String] {
         let limit = word.count <= 4 ? 1 : word.count <= 8 ? 2 : 3
         var best = limit + 1
         var out: [String] = []
@@ -35,7 +35,7 @@ enum Suggest {
     }
 
     /// "; did you mean 'x'?" (or "'x' or 'y'"), or "" when nothing is close.
-    static func hint(_ word: String, in candidates: [String]) -> String {
+    package static func hint(_ word: String, in candidates: [String]) -> String {
         let near = nearest(word, in: candidates)
         guard !near.isEmpty else { return "" }
         return "; did you mean " + near.map { "'\($0)'" }.joined(separator: " or ") + "?"

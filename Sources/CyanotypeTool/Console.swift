@@ -11,10 +11,10 @@ import Darwin
 /// Everything the tool writes goes through here, with write(2): FileHandle.write and print
 /// trap or stay silent on a closed pipe; this ends the command quietly instead (exit 141,
 /// as a shell reports SIGPIPE), and never writes half a message to a full pipe.
-enum Console {
+package enum Console {
     /// Writes all of `bytes` to standard output; a reader that went away (EPIPE) ends the
     /// command with `.brokenPipe`.
-    static func out(_ bytes: Data) throws(CLIError) {
+    package static func out(_ bytes: Data) throws(CLIError) {
         if let failure = write(bytes, to: STDOUT_FILENO) {
             if failure == EPIPE { throw .brokenPipe }
             throw .failure("<stdout>: cannot write (\(String(cString: strerror(failure))))")
@@ -22,20 +22,41 @@ enum Console {
     }
 
     /// `text` and a newline (`terminator`) to standard output.
-    static func print(_ text: String, terminator: String = "\n") throws(CLIError) {
+    package static func print(_ text: String, terminator: String = "\n") throws(CLIError) {
         try out(Data((text + terminator).utf8))
     }
 
     /// Standard error: messages are best effort (a closed stderr is not worth failing for).
-    static func err(_ text: String) {
+    package static func err(_ text: String) {
         _ = write(Data(text.utf8), to: STDERR_FILENO)
     }
 
-    /// `cyanotype: warning: TEXT` on standard error.
-    static func warn(_ text: String) { err("cyanotype: warning: \(text)\n") }
+    /// `cyanotype: warning: TEXT` on standard error, or into the list of `collectingWarnings`
+    /// when one runs on this thread.
+    package static func warn(_ text: String) {
+        if let box = Thread.current.threadDictionary[warningsKey] as? WarningList {
+            box.items.append(text)
+            return
+        }
+        err("cyanotype: warning: \(text)\n")
+    }
+
+    /// Runs `body` with this thread's warnings kept instead of printed, and returns them
+    /// (the server answers them with the request that caused them).
+    package static func collectingWarnings<T>(_ body: () throws(CLIError) -> T) throws(CLIError) -> (value: T, warnings: [String]) {
+        let box = WarningList()
+        let previous = Thread.current.threadDictionary[warningsKey]
+        Thread.current.threadDictionary[warningsKey] = box
+        defer { Thread.current.threadDictionary[warningsKey] = previous }
+        let value = try body()
+        return (value, box.items)
+    }
+
+    private static let warningsKey = "cyanotype.console.warnings"
+    private final class WarningList { var items: [String] = [] }
 
     /// `cyanotype: note: TEXT` on standard error.
-    static func note(_ text: String) { err("cyanotype: note: \(text)\n") }
+    package static func note(_ text: String) { err("cyanotype: note: \(text)\n") }
 
     /// Writes every byte, retrying short writes and EINTR; the errno of a failure, else nil.
     private static func write(_ bytes: Data, to fd: Int32) -> Int32? {
@@ -62,7 +83,7 @@ enum Console {
     }
 
     /// All of standard input.
-    static func readStandardInput() throws(CLIError) -> Data {
+    package static func readStandardInput() throws(CLIError) -> Data {
         do {
             return try FileHandle.standardInput.readToEnd() ?? Data()
         } catch {

@@ -1,0 +1,82 @@
+// Decoding small: a downscale over a file that can decode at a fraction of its size reads
+// that fraction (JPEG scaled in the IDCT, WebP's scaled decoder) and finishes with the exact
+// resampling. The optimiser asks nodes their capabilities (`resamplingScale`,
+// `decodeReduction`, `reducedSource`, `reduced(over:by:)`); it names no node kind here.
+
+/// How a file source decodes at a fraction of its size: the factors it offers (largest first,
+/// powers of two dividing both of its sides, so the coarser grid lands on its pixels exactly)
+/// and the loader of the reduced pixels.
+struct DecodeReducer: Sendable {
+    let factors: [Int]
+    let load: @Sendable (Int) throws -> RecipeNode
+}
+
+extension PixelRect {
+    /// The rectangle on a grid `factor` times coarser, when its edges fall on that grid.
+    func reduced(by factor: Int) -> PixelRect? {
+        guard factor > 0, !isEmpty, x % factor == 0, y % factor == 0, width % factor == 0, height % factor == 0 else { return nil }
+        return PixelRect(x: x / factor, y: y / factor, width: width / factor, height: height / factor)
+    }
+}
+
+extension Optimizer {
+    /// How much resolution a reduced decode keeps above what the downscale asks for: the
+    /// final resampling always shrinks by at least this much (libvips's thumbnail rule), so
+    /// the exact kernel, not the decoder's scaling, shapes the result.
+    static let decodeReductionMargin = 2.0
+
+    /// 0. A downscale (a filtering resampling, with the stages of the same kernel under it)
+    /// over a file source that decodes small, through nodes that only move, clip or extend
+    /// pixels: the source is asked for the smallest decode that still covers the requested
+    /// resolution times `decodeReductionMargin`, the nodes between are rebuilt on that coarser
+    /// grid, and the resampling (restaged) finishes from there. Runs first, from the root
+    /// down, before any source is loaded; gives each downscale rewritten and its replacement.
+    /// Pixels differ from the full decode only within the tolerance the README states.
+    static func reduceDecodes(_ root: RecipeNode) -> [(original: RecipeNode, replacement: RecipeNode)] {
+        var out: [(original: RecipeNode, replacement: RecipeNode)] = []
+        var covered = Set<ObjectIdentifier>()
+        // Reversed post-order: every node before its inputs, so the outermost stage of a
+        // staged reduction is met first and the whole reduction is rescaled at once.
+        for node in postOrder(root).reversed() where !covered.contains(ObjectIdentifier(node)) {
+            guard let first = node.resamplingScale else { continue }
+            var (sx, sy) = first
+            var base = node.inputs[0], stages = [node]
+            while let s = base.resamplingScale, node.resamplesAlike(base) {
+                sx *= s.x; sy *= s.y
+                stages.append(base)
+                base = base.inputs[0]
+            }
+            guard sx < 1, sy < 1, let source = leaf(base) else { continue }
+            var factor = source.decodeReduction(covering: sx * decodeReductionMargin, sy * decodeReductionMargin)
+            while factor > 1 {
+                if let reduced = reducedChain(base, by: factor, depth: 0),
+                   let replacement = node.resampled(reduced, scaleX: sx * Double(factor), scaleY: sy * Double(factor)) {
+                    out.append((node, replacement))
+                    for s in stages { covered.insert(ObjectIdentifier(s)) }
+                    break
+                }
+                factor /= 2
+            }
+        }
+        return out
+    }
+
+    /// The source at the bottom of a chain of one-input nodes (at most 64 deep), or nil.
+    private static func leaf(_ node: RecipeNode) -> RecipeNode? {
+        var n = node
+        for _ in 0..<64 {
+            if n.inputs.isEmpty { return n }
+            guard n.inputs.count == 1 else { return nil }
+            n = n.inputs[0]
+        }
+        return nil
+    }
+
+    /// The chain from `node` down to its source, rebuilt over the source decoded at
+    /// 1/`factor`; nil when a node of it cannot follow.
+    private static func reducedChain(_ node: RecipeNode, by factor: Int, depth: Int) -> RecipeNode? {
+        if node.inputs.isEmpty { return node.reducedSource(by: factor) }
+        guard depth < 64, node.inputs.count == 1, let below = reducedChain(node.inputs[0], by: factor, depth: depth + 1) else { return nil }
+        return node.reduced(over: below, by: factor)
+    }
+}

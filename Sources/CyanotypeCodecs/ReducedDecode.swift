@@ -1,0 +1,89 @@
+import CTurboJPEG
+import CWebP
+import Foundation
+
+// Decoding at a fraction of a file's size, for thumbnails and previews: JPEG scales in the
+// IDCT (TurboJPEG's scaling factors 1/2, 1/4, 1/8: a 24 MP file decodes at 1/8 in a fraction
+// of the time and memory), WebP through its scaled decoder (`use_scaling`, an area average).
+// A reduced picture is the same picture on a grid `factor` times coarser: its pixel i covers
+// the file's pixels [factor * i, factor * (i + 1)) on each axis. Factors are offered only
+// when they divide both sides, so that grid matches the file's exactly (no partial edge
+// pixel) and a renderer can finish with an exact resampling.
+
+extension ImageCodecs {
+    /// The factors (2, 4, 8; largest first) by which `decode(_:reducedBy:limits:)` can shrink
+    /// this still JPEG or WebP (`header` read from `data`) while decoding it; empty for every
+    /// other file (animated WebP included), and for sizes the factor does not divide.
+    public static func decodeReductions(_ header: ImageHeader, data: Data) -> [Int] {
+        guard header.format == .jpeg || header.format == .webp, header.width > 0, header.height > 0 else { return [] }
+        if header.format == .jpeg && header.bitDepth != 8 { return [] }
+        if header.format == .webp && data.withUnsafeBytes({ AnimatedWebP.isAnimated($0) }) { return [] }
+        return [8, 4, 2].filter { header.width % $0 == 0 && header.height % $0 == 0 }
+    }
+
+    /// Decodes `data` at 1/`factor` of its size per axis (`factor` one of `decodeReductions`):
+    /// RGBA8, `header` the file's (full size), `width`/`height` the reduced size. Strict: a
+    /// damaged or truncated file fails with its typed error.
+    public static func decode(_ data: Data, reducedBy factor: Int, limits: DecodeLimits = .default) throws(CodecError) -> DecodedBitmap {
+        try withBytes(data) { bytes throws(CodecError) in
+            let format = try identify(bytes)
+            let header = try readHeader(data)
+            guard decodeReductions(header, data: data).contains(factor) else {
+                throw .unsupportedFormat("\(header.format.rawValue) \(header.width)x\(header.height) decoded at 1/\(factor)")
+            }
+            switch format {
+            case .jpeg: return try JPEGCodec.decode(bytes, reducedBy: factor, limits: limits)
+            case .webp where !AnimatedWebP.isAnimated(bytes): return try WebPCodec.decode(bytes, header: header, reducedBy: factor, limits: limits)
+            default: throw .unsupportedFormat("\(format.rawValue) decoded at 1/\(factor)")
+            }
+        }
+    }
+}
+
+extension JPEGCodec {
+    /// tjDecompress2 at the scaling factor 1/`factor` (the header's size divisible by it).
+    static func decode(_ b: UnsafeRawBufferPointer, reducedBy factor: Int, limits: DecodeLimits) throws(CodecError) -> DecodedBitmap {
+        try withDecompressor { handle throws(CodecError) in
+            let info = try info(handle, b)
+            let width = info.header.width / factor, height = info.header.height / factor
+            let limit = limits.pixelLimit(bytesPerPixel: 4)
+            guard width * height <= limit else { throw CodecError.tooLarge(width: width, height: height, limit: limit) }
+            let cmyk = info.header.colorModel == "CMYK"
+            let pixels: [UInt8] = try makeArray(count: width * height * 4) { (out: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) in
+                let flags = Int32(TJFLAG_LIMITSCANS) | Int32(TJFLAG_STOPONWARNING)
+                // Asked for exactly width x height, TurboJPEG picks the factor 1/`factor`.
+                let rc = tjDecompress2(
+                    handle, b.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(b.count), out.baseAddress,
+                    Int32(width), 0, Int32(height), Int32(cmyk ? TJPF_CMYK.rawValue : TJPF_RGBA.rawValue), flags)
+                if rc != 0 { throw failure(handle, "data") }
+                if cmyk { convertCMYK(out, inverted: info.markers.adobeTransform != nil) }
+            }
+            return DecodedBitmap(header: info.header, width: width, height: height, bitDepth: 8, pixels: pixels, pixels16: [])
+        }
+    }
+}
+
+extension WebPCodec {
+    /// libwebp's decoder with `use_scaling` to 1/`factor` of the header's size.
+    static func decode(_ b: UnsafeRawBufferPointer, header: ImageHeader, reducedBy factor: Int, limits: DecodeLimits) throws(CodecError)
+        -> DecodedBitmap
+    {
+        let width = header.width / factor, height = header.height / factor
+        let limit = limits.pixelLimit(bytesPerPixel: 4)
+        guard width * height <= limit else { throw .tooLarge(width: width, height: height, limit: limit) }
+        var config = WebPDecoderConfig()
+        guard WebPInitDecoderConfig(&config) != 0 else { throw .corrupt(detail: "WebP: decoder version mismatch") }
+        config.options.use_scaling = 1
+        config.options.scaled_width = Int32(width)
+        config.options.scaled_height = Int32(height)
+        let pixels: [UInt8] = try makeArray(count: width * height * 4) { (out: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) in
+            config.output.colorspace = MODE_RGBA
+            config.output.is_external_memory = 1
+            config.output.u.RGBA = WebPRGBABuffer(rgba: out.baseAddress, stride: Int32(width * 4), size: out.count)
+            let rc = WebPDecode(b.baseAddress!.assumingMemoryBound(to: UInt8.self), b.count, &config)
+            WebPFreeDecBuffer(&config.output)
+            guard rc == VP8_STATUS_OK else { throw error(rc, "data", size: b.count) }
+        }
+        return DecodedBitmap(header: header, width: width, height: height, bitDepth: 8, pixels: pixels, pixels16: [])
+    }
+}

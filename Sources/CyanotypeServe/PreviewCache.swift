@@ -1,0 +1,170 @@
+import CTurboJPEG
+import Cyanotype
+import enum CyanotypeCodecs.ColorProfiles
+import enum CyanotypeCodecs.ImageCodecs
+import struct CyanotypeCodecs.ImageHeader
+import CyanotypeTool
+import Foundation
+
+/// A source decoded small for live previews: 8-bit straight sRGB RGBA pixels at the size the
+/// page shows, and the original's properties (for the output rules).
+package final class PreviewSource: @unchecked Sendable {
+    /// The pixels, as a bitmap-backed image at the origin.
+    package let image: CIImage
+    /// The original file's properties, with an 8-bit depth.
+    package let properties: [String: Any]
+    /// The original's upright size.
+    package let sourceWidth: Int, sourceHeight: Int
+    /// Memory held (the pixels).
+    package let bytes: Int
+    /// True when the JPEG decoder's DCT scaling did part of the reduction.
+    package let scaledByDecoder: Bool
+
+    init(image: CIImage, properties: [String: Any], sourceWidth: Int, sourceHeight: Int, bytes: Int, scaledByDecoder: Bool) {
+        self.image = image
+        self.properties = properties
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        self.bytes = bytes
+        self.scaledByDecoder = scaledByDecoder
+    }
+}
+
+/// Small decoded sources by (file, modification time, size, preview size), least recently
+/// used first out, within a memory budget: after the first view, a slider move renders from
+/// memory at display size instead of decoding the file again.
+package final class PreviewCache: @unchecked Sendable {
+    package let budget: Int
+    private let lock = NSLock()
+    private var entries: [String: (source: PreviewSource, lastUse: UInt64)] = [:]
+    private var held = 0
+    private var tick: UInt64 = 0
+    private var hits = 0, misses = 0
+
+    package init(budget: Int) { self.budget = max(0, budget) }
+
+    package func get(_ key: String) -> PreviewSource? {
+        lock.lock(); defer { lock.unlock() }
+        tick += 1
+        guard let e = entries[key] else { misses += 1; return nil }
+        hits += 1
+        entries[key] = (e.source, tick)
+        return e.source
+    }
+
+    /// Keeps `source` under `key`, dropping the least recently used entries to stay within
+    /// the budget (a source bigger than the whole budget is not kept).
+    package func put(_ key: String, _ source: PreviewSource) {
+        lock.lock(); defer { lock.unlock() }
+        guard source.bytes <= budget else { return }
+        tick += 1
+        if let old = entries[key] { held -= old.source.bytes }
+        entries[key] = (source, tick)
+        held += source.bytes
+        while held > budget, let victim = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            entries[victim.key] = nil
+            held -= victim.value.source.bytes
+        }
+    }
+
+    /// Entries, bytes held, hits and misses so far.
+    package var statistics: (entries: Int, bytes: Int, hits: Int, misses: Int) {
+        lock.lock(); defer { lock.unlock() }
+        return (entries.count, held, hits, misses)
+    }
+}
+
+/// Making a preview source: the file decoded small (TurboJPEG's DCT scaling for JPEGs, a
+/// factor of 1/2, 1/4 or 1/8 chosen to stay above the target), turned upright, then resized
+/// with the tool's `--resize WxH` (Lanczos over the clamped edges) and kept as 8-bit pixels.
+package enum PreviewMaker {
+    /// The preview of `data` (a file's bytes) fitted into `width` x `height` as
+    /// `cyanotype apply --resize WxH` fits it.
+    static func make(_ data: Data, name: String, width: Int?, height: Int?, context: CIContext) throws(ServeError) -> PreviewSource {
+        let header: ImageHeader
+        do { header = try ImageCodecs.readHeader(data) } catch { throw .unreadable(Messages.reading(error, file: name)) }
+        let file: CIImage
+        do { file = try CIImage.read(data: data, options: Files.readOptions, name: name) } catch {
+            if case .codec(_, let e) = error {
+                if case .tooLarge = e { throw .tooLarge(Messages.reading(e, file: name)) }
+                throw .unreadable(Messages.reading(e, file: name))
+            }
+            throw .unreadable("\(name): \(error.description)")
+        }
+        let turned = header.orientation >= 5 && header.orientation <= 8
+        let W = turned ? header.height : header.width, H = turned ? header.width : header.height
+        let fit = ResizeSpec(mode: .fit, width: width, height: height)
+        let (tw, th) = fit.scaledSize(W, H) ?? (W, H)
+        var properties = file.properties
+        properties[kCGImagePropertyDepth] = 8
+        var geometry = GeometryOptions()
+        var image = file
+        var byDecoder = false
+        if header.format == .jpeg, header.iccProfile.map(ColorProfiles.isSRGB) ?? true,
+           let scaled = ScaledJPEG.decode(data, atLeast: turned ? th : tw, turned ? tw : th) {
+            var small = CIImage(unpremultipliedBitmapData: scaled.pixels, bytesPerRow: scaled.width * 4,
+                                size: CGSize(width: scaled.width, height: scaled.height), format: .RGBA8,
+                                colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+            if header.orientation != 1 { small = geometry.atOrigin(small.oriented(forExifOrientation: Int32(header.orientation))) }
+            image = small
+            byDecoder = true
+            geometry.resize = ResizeSpec(mode: .exact, width: tw, height: th)
+        } else {
+            geometry.resize = fit
+        }
+        let resized: CIImage
+        do { resized = try geometry.applyAfterFilters(image) } catch { throw .renderFailed(error.description) }
+        let rendered: (data: Data, width: Int, height: Int, rowBytes: Int)
+        do {
+            rendered = try context.renderToData(resized, from: resized.extent, format: .RGBA8,
+                                                colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false)
+        } catch let e as CIRenderError {
+            throw RenderService.failure(Messages.render(e, input: name, output: "the preview"))
+        } catch {
+            throw .renderFailed("\(name): \(error)")
+        }
+        let pixels = CIImage(unpremultipliedBitmapData: rendered.data, bytesPerRow: rendered.rowBytes,
+                             size: CGSize(width: rendered.width, height: rendered.height), format: .RGBA8,
+                             colorSpace: CGColorSpace(name: CGColorSpace.sRGB)).settingProperties(properties)
+        return PreviewSource(image: pixels, properties: properties, sourceWidth: W, sourceHeight: H,
+                             bytes: rendered.data.count, scaledByDecoder: byDecoder)
+    }
+}
+
+/// TurboJPEG's scaled decoding: the IDCT at 1/2, 1/4 or 1/8 size, far cheaper than decoding
+/// every pixel and throwing most away.
+enum ScaledJPEG {
+    /// `data` decoded to RGBA8 at the smallest scale whose size is at least `width` x
+    /// `height` (stored orientation); nil when no scale below 1 fits, or TurboJPEG cannot
+    /// decode the file (the caller then decodes it in full).
+    static func decode(_ data: Data, atLeast width: Int, _ height: Int) -> (pixels: Data, width: Int, height: Int)? {
+        guard let handle = tjInitDecompress() else { return nil }
+        defer { tjDestroy(handle) }
+        return data.withUnsafeBytes { raw -> (Data, Int, Int)? in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+            var w: Int32 = 0, h: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+            guard tjDecompressHeader3(handle, base, UInt(raw.count), &w, &h, &subsampling, &colorspace) == 0 else { return nil }
+            // CMYK and YCCK files go through the full decoder, which converts them.
+            guard colorspace != Int32(TJCS_CMYK.rawValue), colorspace != Int32(TJCS_YCCK.rawValue) else { return nil }
+            var count: Int32 = 0
+            guard let factors = tjGetScalingFactors(&count), count > 0 else { return nil }
+            var best: (Int, Int)? = nil
+            for i in 0..<Int(count) {
+                let f = factors[i]
+                guard f.num < f.denom else { continue }
+                let sw = (Int(w) * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
+                let sh = (Int(h) * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
+                guard sw >= width, sh >= height else { continue }
+                if best.map({ sw * sh < $0.0 * $0.1 }) ?? true { best = (sw, sh) }
+            }
+            guard let (sw, sh) = best else { return nil }
+            var out = Data(count: sw * sh * 4)
+            let status = out.withUnsafeMutableBytes { dst in
+                tjDecompress2(handle, base, UInt(raw.count), dst.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                              Int32(sw), 0, Int32(sh), Int32(TJPF_RGBA.rawValue), 0)
+            }
+            guard status == 0 else { return nil }
+            return (out, sw, sh)
+        }
+    }
+}

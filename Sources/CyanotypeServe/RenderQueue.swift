@@ -1,0 +1,103 @@
+import Foundation
+
+/// At most `workers` renders at once, on the queue's own threads, and at most `capacity`
+/// more waiting; a request beyond that is turned away at once (`503` with `Retry-After`)
+/// and one that waits or renders past its deadline is answered `503 render_timeout` (its
+/// render, once started, finishes on its worker and is dropped). So memory is bounded by
+/// the worker count, whatever the traffic.
+package final class RenderQueue: @unchecked Sendable {
+    package let workers: Int
+    package let capacity: Int
+
+    private final class Job: @unchecked Sendable {
+        let work: @Sendable () -> HTTPResponse
+        let done = DispatchSemaphore(value: 0)
+        var result: HTTPResponse?
+        var cancelled = false
+        init(_ work: @escaping @Sendable () -> HTTPResponse) { self.work = work }
+    }
+
+    private let condition = NSCondition()
+    private var waiting: [Job] = []
+    private var running = 0
+    private var stopping = false
+    private var threads: [Thread] = []
+
+    /// Starts `workers` threads (each with an 8 MiB stack).
+    package init(workers: Int, capacity: Int) {
+        self.workers = max(1, workers)
+        self.capacity = max(0, capacity)
+        for i in 0..<self.workers {
+            let t = Thread { [unowned self] in self.loop() }
+            t.name = "cyanotype-render-\(i)"
+            t.stackSize = 8 << 20
+            threads.append(t)
+            t.start()
+        }
+    }
+
+    /// Renders waiting for a worker, and renders running.
+    package var load: (waiting: Int, running: Int) {
+        condition.lock(); defer { condition.unlock() }
+        return (waiting.count, running)
+    }
+
+    /// Runs `work` on a worker and returns its answer; `busy` when the queue is full,
+    /// `render_timeout` when `timeout` seconds pass first.
+    package func run(timeout: Double, _ work: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
+        let job = Job(work)
+        condition.lock()
+        if stopping || waiting.count + running >= workers + capacity {
+            condition.unlock()
+            return ServeError.busy(retryAfter: 1).response
+        }
+        waiting.append(job)
+        condition.signal()
+        condition.unlock()
+        if job.done.wait(timeout: .now() + timeout) == .timedOut {
+            condition.lock()
+            if let result = job.result {
+                condition.unlock()
+                return result
+            }
+            job.cancelled = true
+            waiting.removeAll { $0 === job }
+            condition.unlock()
+            return ServeError.renderTimeout(seconds: timeout).response
+        }
+        condition.lock(); defer { condition.unlock() }
+        return job.result ?? ServeError.internalError.response
+    }
+
+    /// Lets the workers finish the renders they hold, then end.
+    package func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while waiting.isEmpty && !stopping { condition.wait() }
+            if waiting.isEmpty {
+                condition.unlock()
+                return
+            }
+            let job = waiting.removeFirst()
+            if job.cancelled {
+                condition.unlock()
+                continue
+            }
+            running += 1
+            condition.unlock()
+            let result = job.work()
+            condition.lock()
+            running -= 1
+            job.result = result
+            condition.unlock()
+            job.done.signal()
+        }
+    }
+}
