@@ -3,7 +3,7 @@
 # sudo is used when not). Safe to run repeatedly: it does nothing when all are present.
 # `scripts/setup.sh --test` also installs the independent readers the tests use (zbar for
 # barcodes, tesseract for text, HarfBuzz's hb-shape, exiftool for EXIF/XMP/ICC in every format,
-# libjxl's djxl for JPEG XL; zxing-cpp from PyPI when pip is there: its tests skip otherwise;
+# libjxl's djxl for JPEG XL, ffmpeg (its ffprobe) for video; zxing-cpp from PyPI when pip is there: its tests skip otherwise;
 # headless Chromium, its driver and Selenium from PyPI for the Fun House page's browser test,
 # which skips without them). `cyanotype serve` builds on libmicrohttpd and OpenSSL's libcrypto.
 # The text filters need fonts: DejaVu (the default sans-serif, with Hebrew and Arabic),
@@ -11,8 +11,8 @@
 set -euo pipefail
 packages=(pkg-config libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libwebp-dev liblcms2-dev libtiff-dev libheif-dev libgif-dev libjxl-dev
           libharfbuzz-dev libfreetype-dev libfontconfig-dev libfribidi-dev fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf
-          libmicrohttpd-dev libssl-dev)
-if [ "${1:-}" = "--test" ]; then packages+=(zbar-tools tesseract-ocr tesseract-ocr-eng libharfbuzz-bin libimage-exiftool-perl libjxl-tools chromium chromium-driver python3-pip); fi
+          libmicrohttpd-dev libssl-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev)
+if [ "${1:-}" = "--test" ]; then packages+=(zbar-tools tesseract-ocr tesseract-ocr-eng libharfbuzz-bin libimage-exiftool-perl libjxl-tools ffmpeg chromium chromium-driver python3-pip); fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
