@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "Cyanotype", targets: ["Cyanotype"]),
         .library(name: "Instafilter", targets: ["Instafilter"]),
+        .library(name: "CyanotypeVideo", targets: ["CyanotypeVideo"]),
         .executable(name: "cyanotype", targets: ["CyanotypeCLI"]),
         .executable(name: "cyanotype-bench", targets: ["CyanotypeBench"]),
     ],
@@ -48,6 +49,8 @@ let package = Package(
         .target(name: "CCodecShims", dependencies: ["CTIFF"], linkerSettings: [.linkedLibrary("jpeg")]),
         // The few pixel loops Swift cannot express: non-temporal stores.
         .target(name: "CCyanotypeKernels"),
+        // Row loops of planar Y'CbCr reads and writes (CIPlanarImageBuffer), for video frames.
+        .target(name: "CCyanotypeYCbCr"),
         // Byte-level decoders and encoders: files in, interleaved 8/16-bit pixels out, and back;
         // EXIF reading and every lcms2 call (ICC profiles) live here. Cyanotype imports it
         // internally: users of `import Cyanotype` do not see it.
@@ -58,7 +61,17 @@ let package = Package(
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(
             name: "Cyanotype",
-            dependencies: ["CyanotypeCodecs", "CCyanotypeKernels", "CText"],
+            dependencies: ["CyanotypeCodecs", "CCyanotypeKernels", "CCyanotypeYCbCr", "CText"],
+            swiftSettings: tunedSwift),
+        // Debian's FFmpeg libraries in process (demux, decode, encode, mux), and the few C
+        // helpers Swift needs around them (macro constants, frame planes, the cancel hook).
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat libavcodec libavutil libswscale",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+        .target(name: "CFFmpegShim", dependencies: ["CFFmpeg"]),
+        // Video in and out with AVFoundation's names, every frame through Cyanotype's public API.
+        .target(
+            name: "CyanotypeVideo",
+            dependencies: ["Cyanotype", "CFFmpeg", "CFFmpegShim"],
             swiftSettings: tunedSwift),
         // Named looks, filter chains with intensity, film grain and an exporter, built only on
         // Cyanotype's public API.
@@ -81,15 +94,16 @@ let package = Package(
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeCLI",
-            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter", "CyanotypeTool", "CyanotypeServe"],
+            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter", "CyanotypeTool", "CyanotypeServe", "CyanotypeVideo"],
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeBench",
-            dependencies: ["Cyanotype", "Instafilter", "CyanotypeCodecs"],
+            dependencies: ["Cyanotype", "Instafilter", "CyanotypeCodecs", "CyanotypeVideo"],
             swiftSettings: tunedSwift),
         .testTarget(name: "CyanotypeCodecsTests", dependencies: ["CyanotypeCodecs"]),
         .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype", "CyanotypeCodecs"], exclude: ["Fixtures"]),
         .testTarget(name: "InstafilterTests", dependencies: ["Instafilter"]),
+        .testTarget(name: "CyanotypeVideoTests", dependencies: ["CyanotypeVideo", "Cyanotype"]),
         // End-to-end tests of the command-line tool: they run the built `cyanotype` binary.
         .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "CyanotypeTool", "Cyanotype", "CyanotypeCodecs"]),
         // The server over HTTP (it runs the built `cyanotype serve`), and the page in headless Chromium.

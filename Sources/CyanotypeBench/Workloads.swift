@@ -195,4 +195,5 @@ struct JPEGRoundTrip: Workload {
 
 let allWorkloads: [any Workload] = [ColorMatrixFloat(), FusedChain(), GaussianBlur(), BlurCrop(), PeakMemory(), JPEGRoundTrip(),
                                     LUTApply(), Reductions(), InstafilterLooks(), TextParagraph(), AnimatedGIFLook(), SixteenBit(),
-                                    Thumbnail(), BlurCatalog(), PNGOutput()]
+                                    Thumbnail(), BlurCatalog(),
+                                    VideoWorkloads(), PNGOutput()]

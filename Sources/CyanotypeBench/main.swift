@@ -3,7 +3,7 @@ import Cyanotype
 
 // cyanotype-bench: the engine issue's workloads against reference tools, in one run.
 //   cyanotype-bench [--size WxH] [--runs N] [--quick] [--markdown] [--only key,key]
-// --quick runs each measurement once. Keys: matrix chain blur crop memory jpeg lut reduce insta text gif 16bit blurs png.
+// --quick runs each measurement once. Keys: matrix chain blur crop memory jpeg lut reduce insta text gif 16bit blurs video png.
 
 struct Options {
     var width = 6000, height = 4000
@@ -70,6 +70,7 @@ do {
     let o = try Options.parse(CommandLine.arguments)
     if let child = o.child {
         switch child {
+        case VideoWorkloads.memoryChildName: try VideoWorkloads.memoryChild()
         case PeakMemory.childName: try PeakMemory.child(SyntheticImage(width: o.width, height: o.height))
         case "blur":
             // For profilers: only the in-memory blur of workload 3, `runs` times.

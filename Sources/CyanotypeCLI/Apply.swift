@@ -37,13 +37,18 @@ struct ApplyOptions {
     static let table: [OptionSpec] = pipelineTable + OutputOptions.table
         + [OptionSpec("--explain", help: "Print the render plan instead of writing.")]
 
-    static let specNotes = """
+    /// How a filter SPEC is written: every command that takes `--filter` shows it.
+    static let specSyntaxNotes = """
         SPEC is one shell word: a filter name then key=value pairs. Names and keys are Core Image's
         (CIGaussianBlur inputRadius=4) or short (gaussianBlur radius=4). Values: numbers, true/false,
         vectors [x y] [x y z w], colours [r g b a] or #rrggbb[aa], transforms [a b c d tx ty],
         images by path, strings in double quotes ("hello world", \\" for a quote). A number outside
         the input's range is brought inside it, with a warning. See 'cyanotype filters' and
         'cyanotype describe NAME'.
+        """
+
+    static let specNotes = specSyntaxNotes + """
+
 
         Order: --crop, --rotate, --flip, --flop; the filters in the order given; the LUT; the
         preset; then --resize or --thumbnail, then the --max-size cap. Geometry follows

@@ -77,6 +77,7 @@ enum InfoCommand {
 
     static func run(_ args: ParsedArguments) throws(CLIError) {
         let path = args.positionals[0]
+        if path != "-", try VideoInfo.show(path, json: args.has("json")) { return }   // a movie: see Video.swift
         let data: Data
         if path == "-" {
             data = try Console.readStandardInput()

@@ -21,6 +21,7 @@ enum CLI {
         Command(spec: LUTCommand.spec, run: LUTCommand.run),
         Command(spec: PresetCommand.spec, run: PresetCommand.run),
         Command(spec: DemoCommand.spec, run: DemoCommand.run),
+        Command(spec: VideoCommand.spec, run: VideoCommand.run),
         Command(spec: ServeCommand.spec, run: ServeCommand.run),
         Command(spec: SignCommand.spec, run: SignCommand.run),
     ]

@@ -236,6 +236,12 @@ package struct ResolvedFilter: @unchecked Sendable {
         try self.init(FilterSpec.parse(text), loadImage: loadImage)
     }
 
+    /// A filter whose values are set already (checked elsewhere), e.g. keyframes at one moment.
+    package init(descriptor: FilterDescriptor, values: [String: Any]) {
+        self.descriptor = descriptor
+        self.values = values
+    }
+
     package var takesImage: Bool { descriptor.input(kCIInputImageKey) != nil }
 
     /// The filter applied to `image` (nil for generators), or the library's reason why not.

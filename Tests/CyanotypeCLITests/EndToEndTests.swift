@@ -103,7 +103,7 @@ final class Workspace {
         #expect(v.status == 0 && v.out == "cyanotype 0.1.0\n")
         let h = try w.run("--help")
         #expect(h.status == 0)
-        for c in ["apply", "batch", "generate", "filters", "describe", "info", "demo", "lut", "preset"] {
+        for c in ["apply", "batch", "generate", "filters", "describe", "info", "demo", "lut", "preset", "video"] {
             #expect(h.out.contains(c))
             let ch = try w.run(c, "--help")
             #expect(ch.status == 0 && ch.out.contains("Usage: cyanotype \(c)"), "\(c) --help")

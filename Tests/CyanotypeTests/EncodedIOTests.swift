@@ -4,7 +4,7 @@ import Testing
 import CyanotypeCodecs
 
 /// Colour matching out of and into the working space, the cancelling of inverse conversions,
-/// and the folding of sRGB conversions into 8-bit reads and writes (`EncodedIO`).
+/// and the folding of sRGB conversions into 8-bit reads and writes (`Optimizer.foldSRGBIntoRead/Write`).
 @Suite struct EncodedIOTests {
     let width = 23, height = 11
     var pixels: [UInt8] { testPixels(width: width, height: height) }

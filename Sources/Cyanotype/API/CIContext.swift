@@ -136,9 +136,9 @@ public final class CIContext: @unchecked Sendable {
 
     /// The recipe under `node` after the optimiser, for a render into `writer` (whose
     /// conversion may fold into the root), and the writer to use. Decodes file sources.
-    func optimized(_ node: RecipeNode, for writer: DestinationWriter) throws -> (OptimizedRecipe, DestinationWriter) {
+    func optimized<W: RenderDestination>(_ node: RecipeNode, for writer: W) throws -> (OptimizedRecipe, W) {
         let recipe = try Optimizer.optimize(node, Optimizer.Options(loadSources: true, writer: writer, colorManaged: workingColorSpace != nil))
-        return (recipe, recipe.writer ?? writer)
+        return (recipe, recipe.destination as? W ?? writer)
     }
 
     /// The recipe under `node` after the optimiser, for a render into working-space memory.

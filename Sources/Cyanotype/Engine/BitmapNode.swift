@@ -182,6 +182,7 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
     override var producesRowsCheaply: Bool { true }
     override var isPixelSource: Bool { true }
     override var storedBitmap: BitmapNode? { self }
+    override func sRGBEncodedSource() -> RecipeNode? { sRGBCodesAsValues() }
     override var deferredError: (any Error)? { gate?.error }
     override var label: String { "bitmap \(width)x\(height) \(format) \(colorSpace?.description ?? "unmanaged")" }
 

@@ -1,9 +1,20 @@
 import CCyanotypeKernels
 
+/// A render's destination as the optimiser sees it (`Optimizer.foldSRGBIntoWrite`): whether
+/// it stores sRGB-encoded values, so the root's trailing "from sRGB" conversion can go, and
+/// the same destination taking values already encoded. Bitmap writers and planar video
+/// writers answer alike.
+protocol RenderDestination: Sendable {
+    /// Whether the destination stores values encoded with the sRGB curve in sRGB primaries.
+    var storesSRGBIntegers: Bool { get }
+    /// The same destination storing values as they are (already encoded); nil when it cannot.
+    func unmanaged() -> Self?
+}
+
 /// Writes working-space tiles into caller memory in a `CIFormat`: unpremultiply, convert
 /// primaries, encode the transfer function, quantise, re-premultiply when the format wants it.
 /// Row 0 of the destination is the top of `bounds` (highest y), as in Core Image.
-struct DestinationWriter: @unchecked Sendable {
+struct DestinationWriter: RenderDestination, @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     let rowBytes: Int
     let bounds: PixelRect
@@ -181,7 +192,7 @@ struct DestinationWriter: @unchecked Sendable {
     }
 
     /// RGBA8 of values stored as they are (no transfer function: an unmanaged destination,
-    /// or colour already encoded, see `EncodedIO`): one rounding per pixel, all four lanes
+    /// or colour already encoded, see `Optimizer.foldSRGBIntoWrite`): one rounding per pixel, all four lanes
     /// at once, no table.
     private func writeRGBA8Values(_ src: UnsafeMutablePointer<SIMD4<Float>>, _ d: UnsafeMutablePointer<UInt8>, _ n: Int) {
         // In C with SSE2 packs: Swift's SIMD selects and lane shuffles here compiled to

@@ -1,5 +1,5 @@
-/// A recipe after the optimiser: the root to render, the writer to render into, and for every
-/// node a rewrite replaced, the node that renders in its place.
+/// A recipe after the optimiser: the root to render, the destination to render into, and for
+/// every node a rewrite replaced, the node that renders in its place.
 ///
 /// Nodes are immutable and a rewrite does not copy the parents of the node it replaces: the
 /// evaluator, the plan and `explain` read every input through `resolve`. Nodes the optimiser
@@ -8,23 +8,27 @@ final class OptimizedRecipe: @unchecked Sendable {
     let root: RecipeNode
     /// The destination after the rewrites (its conversion may have been folded into the
     /// root); nil when the render has none (reductions read into working-space memory).
-    let writer: DestinationWriter?
+    let destination: (any RenderDestination)?
     private let replacements: [ObjectIdentifier: RecipeNode]
     /// Nodes the optimiser made, mapped to the recipe node they stand for: the key under
     /// which the context caches their pixels, the same in every render.
     private let origins: [ObjectIdentifier: RecipeNode]
 
-    init(root: RecipeNode, writer: DestinationWriter?, replacements: [ObjectIdentifier: RecipeNode], origins: [ObjectIdentifier: RecipeNode]) {
+    init(root: RecipeNode, destination: (any RenderDestination)?, replacements: [ObjectIdentifier: RecipeNode],
+         origins: [ObjectIdentifier: RecipeNode]) {
         self.root = root
-        self.writer = writer
+        self.destination = destination
         self.replacements = replacements
         self.origins = origins
     }
 
     /// A recipe rendered as built, without rewrites.
     convenience init(unoptimized root: RecipeNode) {
-        self.init(root: root, writer: nil, replacements: [:], origins: [:])
+        self.init(root: root, destination: nil, replacements: [:], origins: [:])
     }
+
+    /// The destination after the rewrites, when it is a bitmap writer.
+    var writer: DestinationWriter? { destination as? DestinationWriter }
 
     /// The node that renders in place of `node`.
     @inline(__always) func resolve(_ node: RecipeNode) -> RecipeNode {
@@ -80,8 +84,8 @@ func bitmapSource(_ node: RecipeNode, covering region: PixelRect) -> BitmapNode?
 ///      5. `cancelConversions`: a colour conversion right after its inverse: both go, and
 ///      6. `foldMatrices`: neighbouring colour matrices fold into one.
 /// Then, at the root, for the destination (through crops at the root):
-///   7. `foldSRGBIntoWrite`: a trailing "from sRGB" into a writer of sRGB integers.
-///   8. `foldSRGBIntoRead`: a leading "to sRGB" over a bitmap of sRGB integers.
+///   7. `foldSRGBIntoWrite`: a trailing "from sRGB" into a destination of sRGB-encoded values.
+///   8. `foldSRGBIntoRead`: a leading "to sRGB" over a source of sRGB-encoded values.
 ///
 /// Rewrites are functions of a node and a `resolve` that gives the rewritten form of any node
 /// below it; they may pattern-match on node kinds, which is the optimiser's job (the planner
@@ -93,7 +97,7 @@ enum Optimizer {
         /// Whether file sources are decoded now (a render) or left as they are (`explain`).
         var loadSources = true
         /// The destination, whose conversion may fold into the root; nil when there is none.
-        var writer: DestinationWriter? = nil
+        var writer: (any RenderDestination)? = nil
         /// false without colour management (`NSNull` working space): nothing folds into I/O.
         var colorManaged = true
         /// Whether downscales over files that decode small read them small (`reduceDecodes`).
@@ -142,7 +146,7 @@ enum Optimizer {
             }
             if let r = rewriteRootRun(out, resolve, foldSRGBIntoRead) { out = r }
         }
-        return OptimizedRecipe(root: out, writer: writer, replacements: replacements, origins: origins)
+        return OptimizedRecipe(root: out, destination: writer, replacements: replacements, origins: origins)
     }
 
     /// Nodes under `root` (itself included), each after all of its inputs.
@@ -279,20 +283,21 @@ enum Optimizer {
     }
 
     /// 7. A run ending in "from sRGB" (sRGB-encoded values back to linear) rendered into a
-    /// writer of sRGB-encoded integers: the conversion goes and the writer quantises the
-    /// encoded values as they are.
-    static func foldSRGBIntoWrite(_ run: FusedColorNode, _ writer: DestinationWriter) -> (FusedColorNode, DestinationWriter)? {
+    /// destination of sRGB-encoded values (8/16-bit sRGB bitmaps, video planes): the
+    /// conversion goes and the destination stores the encoded values as they are.
+    static func foldSRGBIntoWrite<W: RenderDestination>(_ run: FusedColorNode, _ writer: W) -> (FusedColorNode, W)? {
         guard let last = run.steps.last, last.extras.isEmpty, let conv = last.stage as? SpaceConversionStage,
               conv.direction == .toWorking, conv.isSRGBCurveOnly, writer.storesSRGBIntegers, let raw = writer.unmanaged()
         else { return nil }
         return (FusedColorNode(head: run.head, steps: Array(run.steps.dropLast()), extent: run.extent), raw)
     }
 
-    /// 8. A run starting with "to sRGB" over a bitmap of sRGB-encoded integers: the
-    /// conversion goes and the bitmap's codes are read as the values.
+    /// 8. A run starting with "to sRGB" over a source that holds sRGB-encoded colour (a
+    /// bitmap of sRGB integers, a video frame's R'G'B': `sRGBEncodedSource`): the conversion
+    /// goes and the source's encoded values are read as they are.
     static func foldSRGBIntoRead(_ run: FusedColorNode) -> FusedColorNode? {
         guard let first = run.steps.first, first.extras.isEmpty, let conv = first.stage as? SpaceConversionStage,
-              conv.direction == .fromWorking, conv.isSRGBCurveOnly, let raw = run.head.storedBitmap?.sRGBCodesAsValues()
+              conv.direction == .fromWorking, conv.isSRGBCurveOnly, let raw = run.head.sRGBEncodedSource()
         else { return nil }
         return FusedColorNode(head: raw, steps: Array(run.steps.dropFirst()), extent: run.extent)
     }

@@ -94,6 +94,12 @@ class RecipeNode: @unchecked Sendable {
     /// reductions reading 8-bit codes use instead of rendered tiles.
     var storedBitmap: BitmapNode? { nil }
 
+    /// For a source that holds sRGB-encoded colour (an 8/16-bit sRGB bitmap, a video frame's
+    /// R'G'B'): the same pixels read as those encoded values, which is what a "to sRGB"
+    /// conversion after it gives, without decoding and re-encoding the curve. The optimiser
+    /// folds such a conversion into the read (`foldSRGBIntoRead`); nil for every other node.
+    func sRGBEncodedSource() -> RecipeNode? { nil }
+
     /// An error from work that ran alongside the render (a file still decoding on its
     /// thread), reported once the tiles are done.
     var deferredError: (any Error)? { nil }

@@ -1,0 +1,181 @@
+#include "CCyanotypeYCbCr.h"
+#include <stdlib.h>
+
+// Each loop is written once as a macro body and compiled twice: for the baseline and, where
+// the CPU has them (checked once), for AVX2 + FMA; the compiler vectorises both.
+#if defined(__x86_64__) && defined(__clang__)
+#define CY_HAVE_AVX2 1
+#define CY_AVX2 __attribute__((target("avx2,fma")))
+static int cy_use_avx2(void) {
+    static int k = -1;
+    if (k < 0) {
+        const char *portable = getenv("CYANOTYPE_PORTABLE_KERNELS");
+        k = !(portable && portable[0] == '1') && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    }
+    return k;
+}
+#else
+#define CY_HAVE_AVX2 0
+#endif
+
+static inline float cy_clamp(float v, float lo, float hi) { v = v > lo ? v : lo; return v < hi ? v : hi; }
+
+#define VERTICAL_BODY(T)                                                                 \
+    float u = 1.0f - w;                                                                  \
+    for (long i = 0; i < n; i++) {                                                       \
+        long j = jLo + i;                                                                \
+        j = j < 0 ? 0 : (j > cw - 1 ? cw - 1 : j);                                       \
+        out[i] = (float)c0[j] * u + (float)c1[j] * w;                                    \
+    }
+
+#define TO_RGBA_BODY(T)                                                                  \
+    const float lr = coef[0], lg = coef[1], lb = coef[2];                                \
+    const float br = coef[4], bg = coef[5], bb = coef[6];                                \
+    const float rr = coef[8], rg = coef[9], rb = coef[10];                               \
+    const float zr = coef[12], zg = coef[13], zb = coef[14];                             \
+    if (shiftX == 0) {                                                                   \
+        const float *pb = cb + (x0 - jLo), *pr = cr + (x0 - jLo);                         \
+        for (long i = 0; i < n; i++) {                                                   \
+            float yy = (float)y[x0 + i], u = pb[i], v = pr[i];                           \
+            out[4 * i + 0] = cy_clamp(lr * yy + br * u + rr * v + zr, 0.0f, 1.0f);       \
+            out[4 * i + 1] = cy_clamp(lg * yy + bg * u + rg * v + zg, 0.0f, 1.0f);       \
+            out[4 * i + 2] = cy_clamp(lb * yy + bb * u + rb * v + zb, 0.0f, 1.0f);       \
+            out[4 * i + 3] = 1.0f;                                                       \
+        }                                                                                \
+        return;                                                                          \
+    }                                                                                    \
+    long i = 0;                                                                          \
+    /* A leading odd column, then pairs (even, odd), then a trailing even column. */     \
+    for (; i < n; i++) {                                                                 \
+        long x = x0 + i;                                                                 \
+        if ((x & 1) == 0 && i + 1 < n) break;                                            \
+        int odd = (int)(x & 1);                                                          \
+        long j = (x >> 1) + (odd ? d1 : d0) - jLo;                                       \
+        float ww = odd ? w1 : w0;                                                        \
+        float u = cb[j] + (cb[j + 1] - cb[j]) * ww, v = cr[j] + (cr[j + 1] - cr[j]) * ww; \
+        float yy = (float)y[x];                                                          \
+        out[4 * i + 0] = cy_clamp(lr * yy + br * u + rr * v + zr, 0.0f, 1.0f);           \
+        out[4 * i + 1] = cy_clamp(lg * yy + bg * u + rg * v + zg, 0.0f, 1.0f);           \
+        out[4 * i + 2] = cy_clamp(lb * yy + bb * u + rb * v + zb, 0.0f, 1.0f);           \
+        out[4 * i + 3] = 1.0f;                                                           \
+    }                                                                                    \
+    long pairs = (n - i) / 2;                                                            \
+    long m0 = (x0 + i) >> 1;                                                             \
+    const float u0 = 1.0f - w0, u1 = 1.0f - w1;                                          \
+    for (long k = 0; k < pairs; k++) {                                                   \
+        long m = m0 + k, x = 2 * m;                                                      \
+        long je = m + d0 - jLo, jo = m + d1 - jLo;                                       \
+        float ue = cb[je] * u0 + cb[je + 1] * w0, ve = cr[je] * u0 + cr[je + 1] * w0;    \
+        float uo = cb[jo] * u1 + cb[jo + 1] * w1, vo = cr[jo] * u1 + cr[jo + 1] * w1;    \
+        float ye = (float)y[x], yo = (float)y[x + 1];                                    \
+        float *o = out + 4 * (i + 2 * k);                                                \
+        o[0] = cy_clamp(lr * ye + br * ue + rr * ve + zr, 0.0f, 1.0f);                   \
+        o[1] = cy_clamp(lg * ye + bg * ue + rg * ve + zg, 0.0f, 1.0f);                   \
+        o[2] = cy_clamp(lb * ye + bb * ue + rb * ve + zb, 0.0f, 1.0f);                   \
+        o[3] = 1.0f;                                                                     \
+        o[4] = cy_clamp(lr * yo + br * uo + rr * vo + zr, 0.0f, 1.0f);                   \
+        o[5] = cy_clamp(lg * yo + bg * uo + rg * vo + zg, 0.0f, 1.0f);                   \
+        o[6] = cy_clamp(lb * yo + bb * uo + rb * vo + zb, 0.0f, 1.0f);                   \
+        o[7] = 1.0f;                                                                     \
+    }                                                                                    \
+    for (i += 2 * pairs; i < n; i++) {                                                   \
+        long x = x0 + i;                                                                 \
+        int odd = (int)(x & 1);                                                          \
+        long j = (x >> 1) + (odd ? d1 : d0) - jLo;                                       \
+        float ww = odd ? w1 : w0;                                                        \
+        float u = cb[j] + (cb[j + 1] - cb[j]) * ww, v = cr[j] + (cr[j + 1] - cr[j]) * ww; \
+        float yy = (float)y[x];                                                          \
+        out[4 * i + 0] = cy_clamp(lr * yy + br * u + rr * v + zr, 0.0f, 1.0f);           \
+        out[4 * i + 1] = cy_clamp(lg * yy + bg * u + rg * v + zg, 0.0f, 1.0f);           \
+        out[4 * i + 2] = cy_clamp(lb * yy + bb * u + rb * v + zb, 0.0f, 1.0f);           \
+        out[4 * i + 3] = 1.0f;                                                           \
+    }
+
+#define CLAMP_BODY                                                                       \
+    for (long i = 0; i < n; i++) {                                                       \
+        float *p = rgba + 4 * i;                                                         \
+        p[0] = cy_clamp(p[0], 0.0f, 1.0f);                                               \
+        p[1] = cy_clamp(p[1], 0.0f, 1.0f);                                               \
+        p[2] = cy_clamp(p[2], 0.0f, 1.0f);                                               \
+    }
+
+#define LUMA_BODY(T)                                                                     \
+    const float kr = coef[0], kg = coef[1], kb = coef[2], off = coef[3] + 0.5f, mx = coef[4]; \
+    for (long i = 0; i < n; i++) {                                                       \
+        const float *p = rgba + 4 * i;                                                   \
+        float v = kr * p[0] + kg * p[1] + kb * p[2] + off;                               \
+        out[i] = (T)(int)cy_clamp(v, 0.0f, mx);                                          \
+    }
+
+#define CHROMA_BODY(T)                                                                   \
+    const float br = coef[0], bg = coef[1], bb = coef[2], bo = coef[3] + 0.5f;           \
+    const float rr = coef[4], rg = coef[5], rb = coef[6], ro = coef[7] + 0.5f, mx = coef[8]; \
+    const long step = shiftX ? 2 : 1;                                                    \
+    const float scale = (shiftX ? 0.5f : 1.0f) * (b ? 0.5f : 1.0f);                      \
+    for (long k = 0; k < count; k++) {                                                   \
+        const float *p = a + 4 * step * k;                                               \
+        float r = p[0], g = p[1], bl = p[2];                                             \
+        if (shiftX) { r += p[4]; g += p[5]; bl += p[6]; }                                \
+        if (b) {                                                                         \
+            const float *q = b + 4 * step * k;                                           \
+            r += q[0]; g += q[1]; bl += q[2];                                            \
+            if (shiftX) { r += q[4]; g += q[5]; bl += q[6]; }                            \
+        }                                                                                \
+        r *= scale; g *= scale; bl *= scale;                                             \
+        cb[k] = (T)(int)cy_clamp(br * r + bg * g + bb * bl + bo, 0.0f, mx);              \
+        cr[k] = (T)(int)cy_clamp(rr * r + rg * g + rb * bl + ro, 0.0f, mx);              \
+    }
+
+// Baseline versions.
+static void vertical_u8_base(const uint8_t *c0, const uint8_t *c1, float w, long jLo, long n, long cw, float *out) { VERTICAL_BODY(uint8_t) }
+static void vertical_u16_base(const uint16_t *c0, const uint16_t *c1, float w, long jLo, long n, long cw, float *out) { VERTICAL_BODY(uint16_t) }
+static void to_rgba_u8_base(const uint8_t *y, const float *cb, const float *cr, long x0, long n, int shiftX, long jLo,
+                            int d0, float w0, int d1, float w1, const float *coef, float *out) { TO_RGBA_BODY(uint8_t) }
+static void to_rgba_u16_base(const uint16_t *y, const float *cb, const float *cr, long x0, long n, int shiftX, long jLo,
+                             int d0, float w0, int d1, float w1, const float *coef, float *out) { TO_RGBA_BODY(uint16_t) }
+static void clamp_base(float *rgba, long n) { CLAMP_BODY }
+static void luma_u8_base(const float *rgba, long n, const float *coef, uint8_t *out) { LUMA_BODY(uint8_t) }
+static void luma_u16_base(const float *rgba, long n, const float *coef, uint16_t *out) { LUMA_BODY(uint16_t) }
+static void chroma_u8_base(const float *a, const float *b, long count, int shiftX, const float *coef, uint8_t *cb, uint8_t *cr) { CHROMA_BODY(uint8_t) }
+static void chroma_u16_base(const float *a, const float *b, long count, int shiftX, const float *coef, uint16_t *cb, uint16_t *cr) { CHROMA_BODY(uint16_t) }
+
+#if CY_HAVE_AVX2
+static CY_AVX2 void vertical_u8_avx2(const uint8_t *c0, const uint8_t *c1, float w, long jLo, long n, long cw, float *out) { VERTICAL_BODY(uint8_t) }
+static CY_AVX2 void vertical_u16_avx2(const uint16_t *c0, const uint16_t *c1, float w, long jLo, long n, long cw, float *out) { VERTICAL_BODY(uint16_t) }
+static CY_AVX2 void to_rgba_u8_avx2(const uint8_t *y, const float *cb, const float *cr, long x0, long n, int shiftX, long jLo,
+                                    int d0, float w0, int d1, float w1, const float *coef, float *out) { TO_RGBA_BODY(uint8_t) }
+static CY_AVX2 void to_rgba_u16_avx2(const uint16_t *y, const float *cb, const float *cr, long x0, long n, int shiftX, long jLo,
+                                     int d0, float w0, int d1, float w1, const float *coef, float *out) { TO_RGBA_BODY(uint16_t) }
+static CY_AVX2 void clamp_avx2(float *rgba, long n) { CLAMP_BODY }
+static CY_AVX2 void luma_u8_avx2(const float *rgba, long n, const float *coef, uint8_t *out) { LUMA_BODY(uint8_t) }
+static CY_AVX2 void luma_u16_avx2(const float *rgba, long n, const float *coef, uint16_t *out) { LUMA_BODY(uint16_t) }
+static CY_AVX2 void chroma_u8_avx2(const float *a, const float *b, long count, int shiftX, const float *coef, uint8_t *cb, uint8_t *cr) { CHROMA_BODY(uint8_t) }
+static CY_AVX2 void chroma_u16_avx2(const float *a, const float *b, long count, int shiftX, const float *coef, uint16_t *cb, uint16_t *cr) { CHROMA_BODY(uint16_t) }
+#define PICK(name) (cy_use_avx2() ? name##_avx2 : name##_base)
+#else
+#define PICK(name) name##_base
+#endif
+
+void cy_ycc_vertical_u8(const uint8_t *c0, const uint8_t *c1, float w, long jLo, long n, long cw, float *out) {
+    PICK(vertical_u8)(c0, c1, w, jLo, n, cw, out);
+}
+void cy_ycc_vertical_u16(const uint16_t *c0, const uint16_t *c1, float w, long jLo, long n, long cw, float *out) {
+    PICK(vertical_u16)(c0, c1, w, jLo, n, cw, out);
+}
+void cy_ycc_to_rgba_u8(const uint8_t *y, const float *cb, const float *cr, long x0, long n, int shiftX, long jLo,
+                       int d0, float w0, int d1, float w1, const float *coef, float *out) {
+    PICK(to_rgba_u8)(y, cb, cr, x0, n, shiftX, jLo, d0, w0, d1, w1, coef, out);
+}
+void cy_ycc_to_rgba_u16(const uint16_t *y, const float *cb, const float *cr, long x0, long n, int shiftX, long jLo,
+                        int d0, float w0, int d1, float w1, const float *coef, float *out) {
+    PICK(to_rgba_u16)(y, cb, cr, x0, n, shiftX, jLo, d0, w0, d1, w1, coef, out);
+}
+void cy_rgba_clamp01(float *rgba, long n) { PICK(clamp)(rgba, n); }
+void cy_rgba_to_luma_u8(const float *rgba, long n, const float *coef, uint8_t *out) { PICK(luma_u8)(rgba, n, coef, out); }
+void cy_rgba_to_luma_u16(const float *rgba, long n, const float *coef, uint16_t *out) { PICK(luma_u16)(rgba, n, coef, out); }
+void cy_rgba_to_chroma_u8(const float *a, const float *b, long count, int shiftX, const float *coef, uint8_t *cb, uint8_t *cr) {
+    PICK(chroma_u8)(a, b, count, shiftX, coef, cb, cr);
+}
+void cy_rgba_to_chroma_u16(const float *a, const float *b, long count, int shiftX, const float *coef, uint16_t *cb, uint16_t *cr) {
+    PICK(chroma_u16)(a, b, count, shiftX, coef, cb, cr);
+}

@@ -1,0 +1,284 @@
+import CFFmpeg
+import CFFmpegShim
+import Cyanotype
+import Foundation
+
+/// A FIFO between two pipeline threads. Only items that `count` (video frames) are capped,
+/// so frames in flight, and with them memory, stay bounded however long the video is; the
+/// small audio packets ride along between them.
+final class BoundedQueue<T>: @unchecked Sendable {
+    private let cond = NSCondition()
+    /// Popped slots are emptied at once, so a frame is released as soon as it is taken.
+    private var items: [(T, Bool)?] = []
+    private var head = 0
+    private var counted = 0
+    private let capacity: Int
+    private var closed = false
+    private var aborted = false
+
+    init(capacity: Int) { self.capacity = max(1, capacity) }
+
+    /// Blocks while full; false once the queue was aborted.
+    func push(_ item: T, counts: Bool) -> Bool {
+        cond.lock(); defer { cond.unlock() }
+        while counts && counted >= capacity && !aborted { cond.wait() }
+        if aborted { return false }
+        items.append((item, counts))
+        if counts { counted += 1 }
+        cond.broadcast()
+        return true
+    }
+    /// The next item; nil once closed and empty, or aborted.
+    func pop() -> T? {
+        cond.lock(); defer { cond.unlock() }
+        while head == items.count && !closed && !aborted { cond.wait() }
+        if aborted || head == items.count { return nil }
+        guard let (item, counts) = items[head] else { return nil }
+        items[head] = nil
+        head += 1
+        if head == items.count { items.removeAll(keepingCapacity: true); head = 0 }
+        else if head > 64 && head * 2 > items.count { items.removeFirst(head); head = 0 }
+        if counts { counted -= 1 }
+        cond.broadcast()
+        return item
+    }
+    /// No more items will come.
+    func close() { cond.lock(); closed = true; cond.broadcast(); cond.unlock() }
+    /// Stop: pending and future items are dropped, waiters wake.
+    func abort() { cond.lock(); aborted = true; items.removeAll(); head = 0; cond.broadcast(); cond.unlock() }
+}
+
+/// What the pipeline does with the frames: the output file and how it is encoded.
+struct ExportSettings {
+    var codec: VideoCodec
+    var crf: Int?
+    var speed: String?
+    var bitDepth: Int
+    /// The encoded frame size (the composition's output is scaled to it).
+    var outputWidth: Int
+    var outputHeight: Int
+    var fileType: AVFileType
+    var fastStart: Bool
+    var threads: Int
+    /// Frames in flight between decoding and filtering.
+    var queueDepth: Int = 2
+}
+
+/// Decode -> compose (the handler, then a render into the encoder's frame) -> encode + mux,
+/// on three threads joined by bounded queues, so the three overlap; the handler runs on one
+/// thread, one frame at a time, in presentation order.
+final class ExportPipeline: @unchecked Sendable {
+    let supply: any FrameSupply
+    let composition: AVVideoComposition?
+    let settings: ExportSettings
+    let target: URL
+    let cancel: CancelFlag
+    let progress: @Sendable (Double) -> Void
+    private let lock = NSLock()
+    private var failure: VideoError?
+    private var written = 0
+    /// Frames encoded so far (read from any thread).
+    var framesWritten: Int { lock.lock(); defer { lock.unlock() }; return written }
+    let context = CIContext(options: [.cacheIntermediates: false])
+
+    init(supply: any FrameSupply, composition: AVVideoComposition?, settings: ExportSettings, target: URL, cancel: CancelFlag,
+         progress: @escaping @Sendable (Double) -> Void) {
+        self.supply = supply; self.composition = composition; self.settings = settings; self.target = target
+        self.cancel = cancel; self.progress = progress
+    }
+
+    private func fail(_ e: VideoError) {
+        lock.lock()
+        if failure == nil { failure = e }
+        lock.unlock()
+    }
+    private var failed: Bool { lock.lock(); defer { lock.unlock() }; return failure != nil }
+
+    func run() throws(VideoError) {
+        guard let muxerName = settings.fileType.muxerName else {
+            throw .invalidSetting("output file type \(settings.fileType.rawValue) (use .mp4, .mov, .m4v or .mkv)")
+        }
+        let muxer = try Muxer(target: target, formatName: muxerName, cancel: cancel)
+        do {
+            try runStages(muxer)
+        } catch {
+            muxer.abort()
+            throw error
+        }
+    }
+
+    private func runStages(_ muxer: Muxer) throws(VideoError) {
+        let enc = try VideoEncoder(EncoderConfiguration(codec: settings.codec, width: settings.outputWidth, height: settings.outputHeight,
+                                                        timeBase: supply.timeBase, frameRate: supply.frameRate, crf: settings.crf,
+                                                        speed: settings.speed, bitDepth: settings.bitDepth, threads: settings.threads),
+                                   file: target.path, globalHeader: muxer.globalHeader)
+        let kept = supply.keptRotation
+        try muxer.addVideo(enc, rotationDegrees: kept == 0 ? nil : Double(kept))
+        for a in supply.audioStreams { try muxer.addAudio(copying: a.stream, sourceIndex: a.index) }
+        try muxer.writeHeader(fastStart: settings.fastStart)
+
+        let decoded = BoundedQueue<SupplyItem>(capacity: settings.queueDepth)
+        let rendered = BoundedQueue<EncodeItem>(capacity: 1)
+        let stop: @Sendable () -> Void = { decoded.abort(); rendered.abort() }
+        let group = DispatchGroup()
+        let supply = self.supply
+        // Decoding (libavcodec adds its own frame threads).
+        group.enter()
+        let reader = Thread { [self] in
+            defer { group.leave() }
+            do throws(VideoError) {
+                while let item = try supply.next() {
+                    if !decoded.push(item, counts: item.isFrame) { return }
+                }
+                decoded.close()
+            } catch {
+                fail(error)
+                stop()
+            }
+        }
+        // Encoding and muxing (the encoders add their own threads).
+        let encTimeBase = enc.ctx.pointee.time_base
+        let total = max(supply.duration, 1e-3)
+        let tb = supply.timeBase.double
+        group.enter()
+        let writer = Thread { [self] in
+            defer { group.leave() }
+            do throws(VideoError) {
+                var firstTime: Double? = nil
+                while let item = rendered.pop() {
+                    switch item {
+                    case let .video(frame, pts):
+                        try enc.encode(frame) { (p) throws(VideoError) in try muxer.writeVideo(p, from: encTimeBase) }
+                        enc.recycle(frame)
+                        lock.lock(); written += 1; lock.unlock()
+                        let t = Double(pts) * tb
+                        if firstTime == nil { firstTime = t }
+                        progress(min(1, max(0, (t - (firstTime ?? 0)) / total)))
+                    case let .audio(p, s, offset):
+                        try muxer.writeAudio(p.raw, source: s, offset: offset)
+                    }
+                }
+                if failed || cancel.isSet { return }
+                try enc.encode(nil) { (p) throws(VideoError) in try muxer.writeVideo(p, from: encTimeBase) }
+            } catch {
+                fail(error)
+                stop()
+            }
+        }
+        reader.stackSize = 8 << 20
+        writer.stackSize = 8 << 20
+        reader.start()
+        writer.start()
+        // Composing, on this thread: the handler, then the render into the encoder's frame.
+        while let item = decoded.pop() {
+            if cancel.isSet { fail(.cancelled); stop(); break }
+            switch item {
+            case .frame(let f):
+                do {
+                    let frame = try compose(f, enc)
+                    if !rendered.push(.video(frame, f.outPTS), counts: true) { break }
+                } catch {
+                    fail(error)
+                    stop()
+                }
+            case let .audio(p, s, offset):
+                _ = rendered.push(.audio(p, s, offset), counts: false)
+            }
+        }
+        rendered.close()
+        group.wait()
+        if cancel.isSet { throw .cancelled }
+        if let failure { throw failure }
+        if framesWritten == 0 { throw .encodeFailed(file: target.path, reason: "no video frames in the time range") }
+        try muxer.finish()
+        progress(1)
+    }
+
+    enum EncodeItem: @unchecked Sendable {
+        case video(Frame, Int64)
+        case audio(Packet, Int32, Int64)
+    }
+
+    /// The handler's image for one frame, rendered into a fresh encoder frame.
+    private func compose(_ f: TimelineFrame, _ enc: VideoEncoder) throws(VideoError) -> Frame {
+        let (image, ctx) = try ExportPipeline.filtered(f, composition: composition, size: supply.size)
+        let out = try enc.makeFrame()
+        let w = settings.outputWidth, h = settings.outputHeight
+        let rect = CGRect(x: 0, y: 0, width: w, height: h)
+        let final = ExportPipeline.scaled(image, from: composition?.renderSize ?? CGSize(width: supply.size.width, height: supply.size.height),
+                                          to: CGSize(width: w, height: h))
+        let renderer = ctx ?? context
+        do {
+            switch enc.storage {
+            case .planar:
+                try renderer.render(final, to: enc.planarBuffer(out), bounds: rect)
+            case .packedBGRX:
+                guard let base = cy_frame_data(out.raw, 0) else { throw VideoError.renderFailed("frame has no memory") }
+                try renderer.renderChecked(final, toBitmap: base, rowBytes: Int(cy_frame_linesize(out.raw, 0)), bounds: rect, format: .BGRA8,
+                                           colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+            }
+        } catch let e as VideoError {
+            throw e
+        } catch {
+            throw .renderFailed("\(error)")
+        }
+        out.raw.pointee.pts = f.outPTS
+        out.raw.pointee.pkt_duration = f.duration
+        out.raw.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        return out
+    }
+
+    /// The composition's image for one frame (its handler's, waited for), or the frame itself
+    /// (dissolved into the next clip's during an overlap) without a handler; with the context
+    /// the handler asked for.
+    static func filtered(_ f: TimelineFrame, composition: AVVideoComposition?, size: (width: Int, height: Int)) throws(VideoError) -> (CIImage, CIContext?) {
+        let renderSize = composition?.renderSize ?? CGSize(width: size.width, height: size.height)
+        guard let handler = composition?.handler else {
+            if let over = f.overlap {
+                let d = CIFilter(name: "CIDissolveTransition")
+                d?.setValue(f.image, forKey: kCIInputImageKey)
+                d?.setValue(over, forKey: kCIInputTargetImageKey)
+                d?.setValue(f.progress, forKey: kCIInputTimeKey)
+                return (d?.outputImage ?? f.image, nil)
+            }
+            return (f.image, nil)
+        }
+        let box = ResultBox()
+        let request = AVAsynchronousCIImageFilteringRequest(
+            sourceImage: f.image, compositionTime: f.time, renderSize: renderSize, overlappingImage: f.overlap, overlapProgress: f.progress,
+            done: { r in box.set(r) })
+        handler.call(request)
+        switch box.wait() {
+        case .success(let (image, ctx)):
+            return (image.cropped(to: CGRect(origin: .zero, size: renderSize)), ctx)
+        case .failure(let e):
+            if let v = e as? VideoError { throw v }
+            throw .compositionFailed("\(e)")
+        }
+    }
+
+    /// `image` (covering `from` at the origin) scaled to `to` with Lanczos when they differ.
+    static func scaled(_ image: CIImage, from: CGSize, to: CGSize) -> CIImage {
+        let rect = CGRect(origin: .zero, size: to)
+        guard from != to, from.width > 0, from.height > 0 else { return image.cropped(to: rect) }
+        let sx = to.width / from.width, sy = to.height / from.height
+        guard let l = CIFilter(name: "CILanczosScaleTransform") else {
+            return image.transformed(by: CGAffineTransform(scaleX: sx, y: sy)).cropped(to: rect)
+        }
+        l.setValue(image.clampedToExtent().cropped(to: CGRect(origin: .zero, size: from)), forKey: kCIInputImageKey)
+        l.setValue(sy, forKey: kCIInputScaleKey)
+        l.setValue(sx / sy, forKey: kCIInputAspectRatioKey)
+        return (l.outputImage ?? image).cropped(to: rect)
+    }
+}
+
+/// The handler's answer, which may come from another thread.
+final class ResultBox: @unchecked Sendable {
+    private let sem = DispatchSemaphore(value: 0)
+    private var result: Result<(CIImage, CIContext?), any Error>?
+    func set(_ r: Result<(CIImage, CIContext?), any Error>) { result = r; sem.signal() }
+    func wait() -> Result<(CIImage, CIContext?), any Error> {
+        sem.wait()
+        return result ?? .failure(VideoError.compositionFailed("the handler finished without a result"))
+    }
+}

@@ -1,0 +1,115 @@
+import Cyanotype
+import Foundation
+import Testing
+@testable import CyanotypeCLI
+
+/// `cyanotype video` and `cyanotype info` on movies, through the built binary (`Tool`).
+enum VideoCLI {
+    static let ffmpeg: String? = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static var available: Bool { ffmpeg != nil }
+
+    /// A 10-frame 64x48 H.264 clip with AAC audio, made by the `ffmpeg` tool in `w`.
+    static func makeClip(_ name: String, in w: Workspace, extra: [String] = []) throws {
+        let r = try Tool.run(["-v", "error", "-y", "-nostdin", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=10",
+                              "-f", "lavfi", "-i", "sine=frequency=440", "-frames:v", "10", "-c:v", "libx264",
+                              "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest"] + extra + [name],
+                             in: w.dir, executable: URL(fileURLWithPath: ffmpeg!))
+        guard r.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: ["ffmpeg": r.stderr]) }
+    }
+}
+
+extension Workspace {
+    /// The files in the folder, sorted (dot files left out).
+    var visibleFiles: [String] { files(under: ".").sorted() }
+}
+
+@Suite struct KeyframeParsing {
+    @Test func valuesInterpolateAndHold() throws {
+        let k = try #require(try Keyframes.parse("0@0,20@5,10@6", what: "x"))
+        #expect(k.value(at: -1) == 0)
+        #expect(k.value(at: 2.5) == 10)
+        #expect(k.value(at: 5.5) == 15)
+        #expect(k.value(at: 9) == 10)
+        #expect(try Keyframes.parse("4", what: "x") == nil)
+    }
+
+    @Test func badKeyframesAreUsageErrors() {
+        #expect(throws: CLIError.self) { try Keyframes.parse("0@0,1@x", what: "r") }
+        #expect(throws: CLIError.self) { try Keyframes.parse("0@2,1@1", what: "r") }
+        #expect(throws: CLIError.self) { try Keyframes.parse("0@0,", what: "r") }
+    }
+
+    @Test func specsWithKeyframesAreCheckedAgainstTheFilter() throws {
+        let f = try AnimatedFilter(parsing: "gaussianBlur radius=0@0,50@5", loadImage: { _ in CIImage.empty() })
+        #expect(f.isAnimated)
+        let v = try AnimatedFilter(parsing: "vignetteEffect center=[100@0,300@4 200] radius=10", loadImage: { _ in CIImage.empty() })
+        #expect(v.tracks.count == 1)
+        #expect(throws: CLIError.self) { try AnimatedFilter(parsing: "gaussianBlur nope=0@0,1@1", loadImage: { _ in CIImage.empty() }) }
+        // The filter at a moment: radius 25 at 2.5 s.
+        let img = CIImage(color: CIColor(red: 1, green: 0, blue: 0)).cropped(to: CGRect(x: 0, y: 0, width: 8, height: 8))
+        let out = try f.apply(to: img, at: 2.5)
+        #expect(out.extent == img.extent)
+    }
+}
+
+@Suite struct VideoCommandTests {
+    @Test(.enabled(if: VideoCLI.available, "ffmpeg missing: scripts/setup.sh --test installs it"))
+    func filtersEveryFrameAndSummarises() throws {
+        let f = try Workspace()
+        try VideoCLI.makeClip("in.mp4", in: f)
+        let r = try f.run("video", "in.mp4", "-o", "out.mp4", "--filter", "gaussianBlur radius=0@0,5@1",
+                          "--filter", "sepiaTone intensity=0.8", "--speed", "ultrafast")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.out.contains("out.mp4: 10 frames, h264"))
+        #expect(f.visibleFiles == ["in.mp4", "out.mp4"])
+        let info = try f.run("info", "out.mp4")
+        #expect(info.status == 0)
+        #expect(info.out.contains("h264, 64x48"))
+        #expect(info.out.contains("bt709 tv bt709 bt709"))
+        #expect(info.out.contains("aac, 44100 Hz"))
+        let json = try f.run("info", "out.mp4", "--json")
+        let o = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
+        #expect((o?["video"] as? [String: Any])?["width"] as? Int == 64)
+    }
+
+    @Test(.enabled(if: VideoCLI.available, "ffmpeg missing: scripts/setup.sh --test installs it"))
+    func aFrameAsAnImage() throws {
+        let f = try Workspace()
+        try VideoCLI.makeClip("in.mp4", in: f)
+        let r = try f.run("video", "in.mp4", "--frame", "0.5", "-o", "poster.png", "--filter", "colorInvert")
+        #expect(r.status == 0, "\(r.stderr)")
+        let img = try CIImage.read(contentsOf: f.url("poster.png"))
+        #expect(img.extent.size == CGSize(width: 64, height: 48))
+    }
+
+    @Test(.enabled(if: VideoCLI.available, "ffmpeg missing: scripts/setup.sh --test installs it"))
+    func rangeCodecAndTransition() throws {
+        let f = try Workspace()
+        try VideoCLI.makeClip("a.mp4", in: f)
+        try VideoCLI.makeClip("b.mp4", in: f)
+        let cut = try f.run("video", "a.mp4", "-o", "cut.mkv", "--codec", "ffv1", "--start", "0.3", "--duration", "0.5")
+        #expect(cut.status == 0, "\(cut.stderr)")
+        #expect(cut.out.contains("5 frames, ffv1"))
+        let joined = try f.run("video", "a.mp4", "b.mp4", "-o", "joined.mp4", "--transition", "dissolveTransition",
+                               "--transition-duration", "0.5", "--speed", "ultrafast")
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(joined.out.contains("15 frames"))
+    }
+
+    @Test(.enabled(if: VideoCLI.available, "ffmpeg missing: scripts/setup.sh --test installs it"))
+    func badInputExitsOneAndLeavesNothing() throws {
+        let f = try Workspace()
+        try Data("not a movie".utf8).write(to: f.url("junk.mp4"))
+        let r = try f.run("video", "junk.mp4", "-o", "out.mp4")
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("junk.mp4"))
+        #expect(f.visibleFiles == ["junk.mp4"])
+        let missing = try f.run("video", "nope.mp4", "-o", "out.mp4")
+        #expect(missing.status == 1)
+        let usage = try f.run("video", "junk.mp4", "-o", "out.txt")
+        #expect(usage.status == 2)
+        let badKeys = try f.run("video", "junk.mp4", "-o", "o.mp4", "--filter", "gaussianBlur radius=1@2,0@1")
+        #expect(badKeys.status == 2)
+        #expect(f.visibleFiles == ["junk.mp4"])
+    }
+}
