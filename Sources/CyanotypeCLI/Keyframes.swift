@@ -1,4 +1,5 @@
 import Cyanotype
+import CyanotypeTool
 import Foundation
 
 /// A number that changes over time: `v@t,v@t,...` (value at seconds, linear between the

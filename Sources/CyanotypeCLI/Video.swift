@@ -1,4 +1,5 @@
 import Cyanotype
+import CyanotypeTool
 import CyanotypeVideo
 import Foundation
 import Instafilter

@@ -9,9 +9,22 @@ package struct FilterSpec: Equatable {
         package let value: String
         /// True when the value was written in double quotes: always a string or a path.
         package let quoted: Bool
+
+        /// An argument as parsed or as built by a command (keyframes at one moment).
+        package init(key: String, value: String, quoted: Bool) {
+            self.key = key
+            self.value = value
+            self.quoted = quoted
+        }
     }
     package let name: String
     package let arguments: [Argument]
+
+    /// A spec as parsed or as built by a command.
+    package init(name: String, arguments: [Argument]) {
+        self.name = name
+        self.arguments = arguments
+    }
 
     /// Splits `"gaussianBlur radius=4 inputMessage=\"a b\" center=[1 2]"` into its parts.
     package static func parse(_ text: String) throws(CLIError) -> FilterSpec {

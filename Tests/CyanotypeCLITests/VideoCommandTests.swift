@@ -2,6 +2,7 @@ import Cyanotype
 import Foundation
 import Testing
 @testable import CyanotypeCLI
+import CyanotypeTool
 
 /// `cyanotype video` and `cyanotype info` on movies, through the built binary (`Tool`).
 enum VideoCLI {
