@@ -37,6 +37,8 @@ let package = Package(
         // Animated GIF (giflib; CWebP also links libwebp's demuxer and muxer: animations and
         // the EXIF/XMP/ICCP chunks).
         .systemLibrary(name: "CGif", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
+        // PNG image data: libdeflate compresses bands of rows; zlib joins them into one stream.
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate zlib", providers: [.apt(["libdeflate-dev", "zlib1g-dev"])]),
         // The render server: libmicrohttpd (HTTP) and OpenSSL's libcrypto (HMAC-SHA256 URL
         // signatures, constant-time comparison).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -54,7 +56,7 @@ let package = Package(
         // internally: users of `import Cyanotype` do not see it.
         .target(
             name: "CyanotypeCodecs",
-            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif", "CGif", "CJXL"],
+            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif", "CGif", "CJXL", "CDeflate"],
             swiftSettings: tunedSwift),
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(

@@ -242,3 +242,50 @@ struct SixteenBit: Workload {
         return rows
     }
 }
+
+/// PNG output (#17 goal 5): the 24 MP JPEG to PNG through the command-line tool against
+/// `vips copy` at the same zlib level and row filter (vips 8.13+ defaults: level 6, no
+/// filter), taking turns; and ours at our default (level 2, filter up) against vips at the
+/// same. Wall and CPU time, peak RSS (wait4's ru_maxrss) and the files' sizes.
+struct PNGOutput: Workload {
+    let key = "png"
+    func run(_ env: BenchEnvironment) throws -> [Row] {
+        let input = try inputJPEG(env)
+        guard let cli = env.commandLineTool else {
+            env.notes.append("png: the cyanotype tool is not beside cyanotype-bench (scripts/bench.sh builds it): PNG rows skipped")
+            return []
+        }
+        guard Shell.available("vips") else {
+            env.notes.append("png: vips missing (apt-get install -y libvips-tools)")
+            return []
+        }
+        let mp = env.image.megapixels
+        var rows = [Row]()
+        let size = { (name: String) in (try? FileManager.default.attributesOfItem(atPath: env.file(name).path)[.size] as? Int) ?? 0 }
+        // Peak RSS through GNU time: wait4's ru_maxrss of a command spawned from this process
+        // starts at this process's own high-water mark (Linux records it at exec).
+        let gnuTime = FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
+        if !gnuTime { env.notes.append("png: /usr/bin/time missing (apt-get install -y time): no peak RSS rows") }
+        let rss = { (name: String) in (try? String(contentsOf: env.file(name), encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.map { $0 * 1024 } ?? 0 }
+        for (level, filter, vipsFilter, goal) in [(6, "none", "none", true), (2, "up", "up", false), (6, "adaptive", "all", false)] {
+            let ours = "png-ours-\(level)-\(filter).png", theirs = "png-vips-\(level)-\(vipsFilter).png"
+            let measure = { (name: String) in gnuTime ? "/usr/bin/time -f %M -o \(name).rss " : "" }
+            let t = try Shell.timeInterleaved(
+                ["\(measure(ours))\(cli) apply \(input.path) -o \(ours) --compression \(level) --png-filter \(filter)",
+                 "\(measure(theirs))vips copy \(input.path) '\(theirs)[compression=\(level),filter=\(vipsFilter)]'"],
+                runs: env.runs, in: env.dir)
+            let label = "JPEG -> PNG, level \(level), filter \(filter)\(level == 2 ? " (our default)" : "")"
+            rows.append(Row(workload: "17.5 \(label)", ours: .time(t[0]), oursCPU: t[0].cpu, megapixels: mp,
+                            reference: "vips copy [compression=\(level),filter=\(vipsFilter)]", referenceValue: .time(t[1]),
+                            referenceCPU: t[1].cpu, target: goal ? .ratioAtMost(1.2) : .info))
+            if gnuTime {
+                rows.append(Row(workload: "17.5   peak RSS", ours: .bytes(rss("\(ours).rss")), megapixels: nil,
+                                reference: "vips", referenceValue: .bytes(rss("\(theirs).rss")), target: .info))
+            }
+            rows.append(Row(workload: "17.5   file size", ours: .bytes(size(ours)), megapixels: nil,
+                            reference: "vips", referenceValue: .bytes(size(theirs)), target: .info))
+        }
+        env.notes.append("png: ours compresses with libdeflate in bands on every core; vips 8.14 with zlib through libspng on one")
+        return rows
+    }
+}

@@ -196,4 +196,4 @@ struct JPEGRoundTrip: Workload {
 let allWorkloads: [any Workload] = [ColorMatrixFloat(), FusedChain(), GaussianBlur(), BlurCrop(), PeakMemory(), JPEGRoundTrip(),
                                     LUTApply(), Reductions(), InstafilterLooks(), TextParagraph(), AnimatedGIFLook(), SixteenBit(),
                                     Thumbnail(), BlurCatalog(),
-                                    VideoWorkloads()]
+                                    VideoWorkloads(), PNGOutput()]

@@ -4,7 +4,7 @@ import Foundation
 /// does not know APNG, but APNG's chunks (acTL, fcTL, fdAT; see the APNG specification) only
 /// wrap ordinary zlib-compressed PNG rows. Reading rebuilds each frame as a small PNG (IHDR
 /// with the frame's size, the shared chunks such as PLTE/tRNS/iCCP, its data as IDAT) and
-/// decodes that with libspng; writing encodes each frame with libspng and moves its IDAT data
+/// decodes that with libspng; writing encodes each frame with `PNGWriter` and moves its IDAT data
 /// into fdAT chunks. Every chunk written carries its CRC; strict reads check every CRC.
 enum APNG {
     /// True for a PNG with an acTL chunk before its first IDAT.
@@ -286,7 +286,7 @@ struct Canvas16 {
     }
 }
 
-/// Writes APNG: each frame encoded by libspng (same colour type and depth for all), its zlib
+/// Writes APNG: each frame encoded by `PNGWriter` (same colour type and depth for all), its zlib
 /// data moved into IDAT (first frame, also the image non-APNG readers show) or fdAT chunks.
 struct APNGWriter: FrameSink {
     var options: EncodeOptions

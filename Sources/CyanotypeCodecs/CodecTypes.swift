@@ -239,11 +239,14 @@ public struct EncodeOptions: Sendable, Equatable {
     public var progressive: Bool = false
     /// WebP, AVIF/HEIF and JPEG XL: lossless instead of lossy.
     public var lossless: Bool = false
-    /// PNG zlib level 0...9. The level also picks the row filter: 0 none (stored), 1...5 `up`
-    /// (fast, and within a few percent of the adaptive choice on photos), 6...9 adaptive (every
-    /// filter tried per row: smallest files, several times slower). The default, 2, writes a
-    /// 12 MP photo about 6x faster than level 6 with adaptive filters, at a similar size.
+    /// PNG zlib level 0...9. Unless `pngFilter` says otherwise, the level also picks the row
+    /// filter: 0 none (stored), 1...5 `up` (fast, and within a few percent of the adaptive
+    /// choice on photos), 6...9 adaptive (every filter tried per row: smallest files, slower).
+    /// The default, 2, writes a photo several times faster than level 6 with adaptive filters,
+    /// at a similar size.
     public var compressionLevel: Int = 2
+    /// PNG only: the row filter, or nil for the one `compressionLevel` picks.
+    public var pngFilter: PNGFilter? = nil
     /// Embedded when given: PNG iCCP, JPEG APP2 ICC_PROFILE, WebP ICCP, TIFF ICCProfile tag,
     /// HEIF/AVIF colr 'prof', JPEG XL's codestream profile.
     public var iccProfile: Data? = nil
@@ -274,6 +277,30 @@ public struct EncodeOptions: Sendable, Equatable {
 
     public init() {}
 }
+
+/// A PNG row filter (PNG specification, clause 9): how each byte is predicted from the bytes
+/// to its left and above before the rows are deflated.
+public enum PNGFilter: String, Sendable, CaseIterable {
+    /// The bytes as they are (filter type 0).
+    case none
+    /// The difference from the byte one pixel to the left (type 1).
+    case sub
+    /// The difference from the byte above (type 2).
+    case up
+    /// The difference from the mean of left and above (type 3).
+    case average
+    /// The difference from the Paeth predictor of left, above and upper left (type 4).
+    case paeth
+    /// Per row, the filter whose bytes, read as signed, have the smallest sum of absolute
+    /// values (libpng's heuristic).
+    case adaptive
+}
+
+/// A parallel loop an encoder may use: runs `body(i)` for every `i` in `0..<count`, possibly
+/// several at once on other threads, and returns when all have finished. Codecs own no
+/// threads; the caller (the renderer's executor) supplies this. `ImageCodecs.sequential`
+/// runs the bodies one after another on the calling thread.
+public typealias ParallelFor = (_ count: Int, _ body: @Sendable (Int) -> Void) -> Void
 
 /// TIFF strip compression.
 public enum TIFFCompression: String, Sendable, CaseIterable {

@@ -152,15 +152,23 @@ public enum ImageCodecs {
         return try decode(data, limits: limits, strict: strict)
     }
 
+    /// Runs `body(0)`, `body(1)`, ... `body(count - 1)` one after another on this thread: the
+    /// `ParallelFor` the encoders use when given none.
+    public static func sequential(_ count: Int, _ body: @Sendable (Int) -> Void) {
+        for i in 0..<max(0, count) { body(i) }
+    }
+
     /// Encodes 8-bit RGBA rows (top-down, straight alpha). With `hasAlpha == false` the alpha
-    /// samples are ignored and PNG/WebP store RGB. JPEG always drops alpha.
+    /// samples are ignored and PNG/WebP store RGB. JPEG always drops alpha. PNG compresses
+    /// bands of rows through `parallel` (the same bytes whichever loop runs them).
     public static func encode(
         rgba8: UnsafeBufferPointer<UInt8>, width: Int, height: Int, hasAlpha: Bool, format: ImageFileFormat,
-        options: EncodeOptions
+        options: EncodeOptions, parallel: ParallelFor = sequential
     ) throws(CodecError) -> Data {
         try checkBuffer(count: rgba8.count, width: width, height: height, name: "rgba8")
         switch format {
-        case .png: return try PNGCodec.encode(rgba8, width: width, height: height, hasAlpha: hasAlpha, options: options)
+        case .png:
+            return try PNGCodec.encode(rgba8, width: width, height: height, hasAlpha: hasAlpha, options: options, parallel: parallel)
         case .jpeg: return try JPEGCodec.encode(rgba8, width: width, height: height, options: options)
         case .webp: return try WebPCodec.encode(rgba8, width: width, height: height, hasAlpha: hasAlpha, options: options)
         case .tiff:
@@ -177,14 +185,15 @@ public enum ImageCodecs {
     }
 
     /// Encodes 16-bit RGBA rows (native endian). PNG, TIFF and JPEG XL keep 16 bits; JPEG,
-    /// WebP, HEIF and AVIF get 8-bit samples rounded to nearest (v × 255 / 65535).
+    /// WebP, HEIF and AVIF get 8-bit samples rounded to nearest (v × 255 / 65535). `parallel`
+    /// as for 8-bit.
     public static func encode(
         rgba16: UnsafeBufferPointer<UInt16>, width: Int, height: Int, hasAlpha: Bool, format: ImageFileFormat,
-        options: EncodeOptions
+        options: EncodeOptions, parallel: ParallelFor = sequential
     ) throws(CodecError) -> Data {
         try checkBuffer(count: rgba16.count, width: width, height: height, name: "rgba16")
         if format == .png {
-            return try PNGCodec.encode(rgba16, width: width, height: height, hasAlpha: hasAlpha, options: options)
+            return try PNGCodec.encode(rgba16, width: width, height: height, hasAlpha: hasAlpha, options: options, parallel: parallel)
         }
         if format == .tiff {
             return try TIFFCodec.encode(rgba16, bits: 16, width: width, height: height, hasAlpha: hasAlpha, options: options)
@@ -206,10 +215,10 @@ public enum ImageCodecs {
     /// Encodes 32-bit float RGBA rows (1.0 = white, straight alpha). TIFF and JPEG XL keep the
     /// floats (values outside 0...1 too; JPEG XL replaces NaN by 0 and clamps to ±65504); other
     /// formats get 16-bit samples (clamped to 0...1, rounded), so PNG writes 16 bits and the
-    /// rest 8.
+    /// rest 8. `parallel` as for 8-bit.
     public static func encode(
         rgbaF: UnsafeBufferPointer<Float>, width: Int, height: Int, hasAlpha: Bool, format: ImageFileFormat,
-        options: EncodeOptions
+        options: EncodeOptions, parallel: ParallelFor = sequential
     ) throws(CodecError) -> Data {
         try checkBuffer(count: rgbaF.count, width: width, height: height, name: "rgbaF")
         if format == .tiff {
@@ -228,7 +237,7 @@ public enum ImageCodecs {
             count = n
         }
         return try sixteen.withUnsafeBufferPointer { (buf) throws(CodecError) in
-            try encode(rgba16: buf, width: width, height: height, hasAlpha: hasAlpha, format: format, options: options)
+            try encode(rgba16: buf, width: width, height: height, hasAlpha: hasAlpha, format: format, options: options, parallel: parallel)
         }
     }
 

@@ -285,129 +285,59 @@ enum PNGCodec {
     }
 
     /// Encodes RGBA (or RGB when `!hasAlpha`; grey, or grey and alpha, with
-    /// `options.grayscale`) rows; `Sample` is UInt8 or UInt16 (native endian).
+    /// `options.grayscale`) rows; `Sample` is UInt8 or UInt16 (native endian). The image data
+    /// is compressed in bands through `parallel` (see `PNGWriter`).
     static func encode<Sample: FixedWidthInteger & UnsignedInteger>(
-        _ rgba: UnsafeBufferPointer<Sample>, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions
+        _ rgba: UnsafeBufferPointer<Sample>, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions,
+        parallel: ParallelFor = ImageCodecs.sequential
     ) throws(CodecError) -> Data {
         guard (0...9).contains(options.compressionLevel) else {
             throw .invalidArgument("PNG compressionLevel must be 0...9, got \(options.compressionLevel)")
         }
-        guard width <= Int(Int32.max), height <= Int(Int32.max) else {
-            throw .invalidArgument("PNG width and height must be at most \(Int32.max), got \(width)x\(height)")
+        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
+            throw .invalidArgument("PNG width and height must be 1...\(Int32.max), got \(width)x\(height)")
         }
-        guard let ctx = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
-            throw .encodeFailed(detail: "PNG: out of memory creating an encoder")
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= rgba.count / 4 else {
+            throw .invalidArgument("PNG: \(rgba.count) samples do not hold a \(width)x\(height) RGBA image")
         }
-        defer { spng_ctx_free(ctx) }
-        spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1)
-        spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, Int32(options.compressionLevel))
-        // The level picks the row filter too (see `EncodeOptions.compressionLevel`).
-        let filter: spng_filter_choice =
-            switch options.compressionLevel {
-            case 0: SPNG_DISABLE_FILTERING
-            case 1...5: SPNG_FILTER_CHOICE_UP
-            default: SPNG_FILTER_CHOICE_ALL
-            }
-        spng_set_option(ctx, SPNG_FILTER_CHOICE, Int32(filter.rawValue))
-        let depth = Sample.bitWidth
-        var ihdr = spng_ihdr()
-        ihdr.width = UInt32(width)
-        ihdr.height = UInt32(height)
-        ihdr.bit_depth = UInt8(depth)
-        let grey = options.grayscale
-        let colorType =
-            grey
-            ? (hasAlpha ? SPNG_COLOR_TYPE_GRAYSCALE_ALPHA : SPNG_COLOR_TYPE_GRAYSCALE)
-            : (hasAlpha ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA : SPNG_COLOR_TYPE_TRUECOLOR)
-        ihdr.color_type = UInt8(colorType.rawValue)
-        var rc = spng_set_ihdr(ctx, &ihdr)
-        guard rc == 0 else { throw .encodeFailed(detail: "PNG IHDR: \(message(rc))") }
-        // libspng keeps pointers to the iCCP, eXIf and text bytes it is given (it copies none of
-        // them) until the image is encoded: they live in buffers owned by this call.
-        var owned: [UnsafeMutableRawBufferPointer] = []
-        defer { for b in owned { b.deallocate() } }
-        func copy(_ d: Data, terminated: Bool = false) -> UnsafeMutablePointer<CChar> {
-            let b = UnsafeMutableRawBufferPointer.allocate(byteCount: d.count + (terminated ? 1 : 0), alignment: 1)
-            b.copyBytes(from: d)
-            if terminated { b[d.count] = 0 }
-            owned.append(b)
-            return b.baseAddress!.assumingMemoryBound(to: CChar.self)
-        }
+        // The level picks the row filter unless one is named (see `EncodeOptions.compressionLevel`).
+        let filter: PNGFilter =
+            options.pngFilter
+            ?? {
+                switch options.compressionLevel {
+                case 0: return .none
+                case 1...5: return .up
+                default: return .adaptive
+                }
+            }()
+        let channels = options.grayscale ? (hasAlpha ? 2 : 1) : (hasAlpha ? 4 : 3)
+        let sixteen = Sample.bitWidth == 16
+        let layout = PNGWriter.Layout(
+            width: width, height: height, channels: channels, sixteen: sixteen, rowBytes: width * channels * (sixteen ? 2 : 1))
+        var extra: [(type: String, payload: [UInt8])] = []
         if let icc = options.iccProfile, !icc.isEmpty {
-            var iccp = spng_iccp()
-            withUnsafeMutableBytes(of: &iccp.profile_name) { name in
-                let label = Array("ICC Profile".utf8)
-                for (i, b) in label.enumerated() { name[i] = b }
-            }
-            iccp.profile_len = icc.count
-            iccp.profile = copy(icc)
-            rc = spng_set_iccp(ctx, &iccp)
-            guard rc == 0 else { throw .encodeFailed(detail: "PNG iCCP: \(message(rc))") }
-        }
-        // EXIF (eXIf) and XMP (iTXt "XML:com.adobe.xmp", uncompressed, before the image data as
-        // the XMP specification asks): a block libspng refuses is left out, not fatal.
-        if let exif = options.exif, !exif.isEmpty, exif.count < Int(Int32.max) {
-            var e = spng_exif(length: exif.count, data: copy(exif))
-            _ = spng_set_exif(ctx, &e)
-        }
-        if let xmp = options.xmp, !xmp.isEmpty, !xmp.contains(0), xmp.count < Int(Int32.max) {
-            var t = spng_text()
-            withUnsafeMutableBytes(of: &t.keyword) { k in
-                for (i, b) in Array(xmpKeyword.utf8).enumerated() { k[i] = b }
-            }
-            t.type = Int32(SPNG_ITXT.rawValue)
-            t.length = xmp.count
-            t.text = copy(xmp, terminated: true)  // libspng measures the text with strlen
-            t.compression_flag = 0
-            t.language_tag = copy(Data(), terminated: true)
-            t.translated_keyword = copy(Data(), terminated: true)
-            _ = spng_set_text(ctx, &t, 1)
+            extra.append(("iCCP", try PNGWriter.iccpPayload(icc)))
         }
         if let dpi = options.dpi, dpi.isFinite, dpi > 0 {
             // pHYs holds whole pixels per metre.
-            let ppm = UInt32(min((dpi / 0.0254).rounded(), Double(Int32.max)))
-            var phys = spng_phys(ppu_x: ppm, ppu_y: ppm, unit_specifier: 1)
-            rc = spng_set_phys(ctx, &phys)
-            guard rc == 0 else { throw .encodeFailed(detail: "PNG pHYs: \(message(rc))") }
+            let ppm = Int(min((dpi / 0.0254).rounded(), Double(Int32.max)))
+            extra.append(("pHYs", PNGWriter.be32(ppm) + PNGWriter.be32(ppm) + [1]))
         }
-
-        // spng's SPNG_FMT_PNG takes samples in the PNG layout, 16-bit ones host-endian.
-        let fmt = Int32(SPNG_FMT_PNG.rawValue), flags = Int32(SPNG_ENCODE_FINALIZE.rawValue)
-        let count = width * height
-        if hasAlpha && !grey {
-            rc = spng_encode_image(ctx, rgba.baseAddress, count * 4 * (depth / 8), fmt, flags)
-        } else {
-            // Repack: RGB, grey (the green sample) or grey + alpha.
-            let channels = grey ? (hasAlpha ? 2 : 1) : 3
-            var packed = [Sample](unsafeUninitializedCapacity: count * channels) { out, n in
-                let src = rgba.baseAddress!
-                let dst = out.baseAddress!
-                switch channels {
-                case 1:
-                    for i in 0..<count { dst[i] = src[4 * i + 1] }
-                case 2:
-                    for i in 0..<count {
-                        dst[2 * i] = src[4 * i + 1]
-                        dst[2 * i + 1] = src[4 * i + 3]
-                    }
-                default:
-                    for i in 0..<count {
-                        dst[3 * i] = src[4 * i]
-                        dst[3 * i + 1] = src[4 * i + 1]
-                        dst[3 * i + 2] = src[4 * i + 2]
-                    }
-                }
-                n = count * channels
-            }
-            rc = packed.withUnsafeMutableBytes { spng_encode_image(ctx, $0.baseAddress, $0.count, fmt, flags) }
+        // EXIF (eXIf) and XMP (iTXt "XML:com.adobe.xmp", uncompressed, before the image data as
+        // the XMP specification asks). A block PNG cannot hold is left out, not fatal: EXIF that
+        // is not a TIFF structure (libspng's check, kept), XMP with a NUL byte, a chunk over 2^31-1.
+        let chunkLimit = Int(Int32.max) - 64
+        if let exif = options.exif, exif.count >= 4, exif.count < chunkLimit,
+            exif.starts(with: [0x49, 0x49, 0x2A, 0x00]) || exif.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+        {
+            extra.append(("eXIf", [UInt8](exif)))
         }
-        guard rc == 0 else { throw .encodeFailed(detail: "PNG: \(message(rc))") }
-        var length = 0
-        var err: Int32 = 0
-        guard let out = spng_get_png_buffer(ctx, &length, &err), err == 0 else {
-            throw .encodeFailed(detail: "PNG: \(message(err))")
+        if let xmp = options.xmp, !xmp.isEmpty, !xmp.contains(0), xmp.count < chunkLimit {
+            // Keyword, NUL, compression flag and method 0, empty language tag and translated
+            // keyword (each NUL-terminated), the text.
+            extra.append(("iTXt", Array(xmpKeyword.utf8) + [0, 0, 0, 0, 0] + [UInt8](xmp)))
         }
-        defer { free(out) }
-        return Data(bytes: out, count: length)
+        return try PNGWriter.write(rgba, layout: layout, level: options.compressionLevel, filter: filter, extra: extra, parallel: parallel)
     }
 }

@@ -88,6 +88,7 @@ package struct OutputOptions: @unchecked Sendable {
     package var progressive = false
     package var subsample: ChromaSubsampling?
     package var compression: Int?
+    package var pngFilter: Cyanotype.PNGFilter?
     package var effort: Int?
     package var lossless = false
     package var alpha: AlphaMode = .auto
@@ -107,6 +108,7 @@ package struct OutputOptions: @unchecked Sendable {
         OptionSpec("--progressive", help: "JPEG: write a progressive file."),
         OptionSpec("--subsample", value: "MODE", help: "JPEG chroma subsampling: 444, 422 or 420 (default 420)."),
         OptionSpec("--compression", value: "0-9", help: "PNG zlib level (default 2: fast, row filter 'up'; 6-9 try every filter: smallest, slowest)."),
+        OptionSpec("--png-filter", value: "F", help: "PNG row filter: none, sub, up, average, paeth or adaptive (default: the one --compression picks)."),
         OptionSpec("--effort", value: "N", help: "Encoder effort: WebP 0-6, AVIF/HEIF 0-9, JPEG XL 1-9 (higher: smaller and slower)."),
         OptionSpec("--lossless", help: "WebP/AVIF/JPEG XL: lossless."),
     ]
@@ -137,6 +139,7 @@ package struct OutputOptions: @unchecked Sendable {
         o.lossless = args.has("lossless")
         if let s = try args.choice("subsample", ["444", "422", "420"]) { o.subsample = ChromaSubsampling(rawValue: "s" + s) }
         o.compression = try args.int("compression", in: 0...9)
+        if let f = try args.choice("png-filter", Cyanotype.PNGFilter.allCases.map(\.rawValue)) { o.pngFilter = Cyanotype.PNGFilter(rawValue: f) }
         o.effort = try args.int("effort", in: 0...9)
         if let a = try args.choice("alpha", AlphaMode.allCases.map(\.rawValue)) { o.alpha = AlphaMode(rawValue: a) ?? .auto }
         if let b = args.value("background") {
@@ -185,6 +188,7 @@ package struct OutputOptions: @unchecked Sendable {
         if progressive && format != .jpeg { out.append("--progressive applies to JPEG only") }
         if subsample != nil && format != .jpeg { out.append("--subsample applies to JPEG only") }
         if compression != nil && format != .png { out.append("--compression applies to PNG only") }
+        if pngFilter != nil && format != .png { out.append("--png-filter applies to PNG only") }
         if effort != nil && ![.webp, .avif, .heif, .jxl].contains(format) { out.append("--effort applies to WebP, AVIF, HEIF and JPEG XL only") }
         if lossless && ![.webp, .avif, .heif, .jxl].contains(format) { out.append("--lossless applies to WebP, AVIF and JPEG XL only") }
         if quality != nil && [.png, .tiff].contains(format) { out.append("--quality applies to lossy formats only") }
@@ -265,6 +269,7 @@ package enum ImageWriter {
         if o.progressive { options[.progressive] = true }
         if let s = o.subsample { options[.chromaSubsampling] = s }
         if let c = o.compression { options[.compressionLevel] = c }
+        if let f = o.pngFilter { options[.pngFilter] = f }
         if let e = o.effort { options[.effort] = e }
         if o.lossless { options[.lossless] = true }
         if source?.isGray == true { options[.grayscaleIfNeutral] = true }

@@ -37,6 +37,9 @@ public struct CIImageRepresentationOption: RawRepresentable, Hashable, Sendable 
     public static let grayscaleIfNeutral = CIImageRepresentationOption(rawValue: "cyanotype_grayscale_if_neutral")
     /// Cyanotype: Int, encoder effort: WebP 0...6 (libwebp's method), AVIF/HEIF 0...9, JPEG XL 1...9.
     public static let effort = CIImageRepresentationOption(rawValue: "cyanotype_effort")
+    /// Cyanotype: a `PNGFilter`, the PNG row filter (default: the one `.compressionLevel`
+    /// picks: none at 0, up at 1...5, adaptive at 6...9).
+    public static let pngFilter = CIImageRepresentationOption(rawValue: "cyanotype_png_filter")
 }
 
 /// Image I/O's quality key (0...1), as Core Image users pass it.
@@ -120,6 +123,7 @@ extension CIContext {
         if let c = options[.compressionLevel].flatMap(numberValue) { opts.compressionLevel = Int(c) }
         if let t = options[.tiffCompression] as? TIFFCompression { opts.tiffCompression = t.codec }
         if let e = options[.effort].flatMap(numberValue) { opts.effort = Int(e) }
+        if let f = options[.pngFilter] as? PNGFilter { opts.pngFilter = f.codec }
         let greyIfNeutral = ((options[.grayscaleIfNeutral] as? Bool) ?? false) && [.png, .tiff, .jpeg, .jxl].contains(format)
         let space = colorSpace ?? outputColorSpace ?? .sRGBSpace
         let strip = (options[.stripMetadata] as? Bool) ?? false
@@ -131,14 +135,16 @@ extension CIContext {
                 let r = try renderToData(image, from: rect, format: .RGBAf, colorSpace: space, premultiplied: false)
                 return try r.data.withUnsafeBytes { raw throws(CodecError) in
                     if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: Float.self)) }
-                    return try ImageCodecs.encode(rgbaF: raw.bindMemory(to: Float.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
+                    return try ImageCodecs.encode(rgbaF: raw.bindMemory(to: Float.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
+                                              parallel: executor.parallelFor)
                 }
             }
             if depth >= 16 && (format == .png || format == .tiff || format == .jxl) {
                 let r = try renderToData(image, from: rect, format: .RGBA16, colorSpace: space, premultiplied: false)
                 return try r.data.withUnsafeBytes { raw throws(CodecError) in
                     if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt16.self)) }
-                    return try ImageCodecs.encode(rgba16: raw.bindMemory(to: UInt16.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
+                    return try ImageCodecs.encode(rgba16: raw.bindMemory(to: UInt16.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
+                                              parallel: executor.parallelFor)
                 }
             }
             if let bitmap = try unchangedSource(image.node, rect: PixelRect(covering: rect), format: .RGBA8, space: space, premultiplied: false,
@@ -152,7 +158,8 @@ extension CIContext {
                 // An unfiltered 8-bit image goes to the encoder as decoded: no render, no copy.
                 return try bitmap.data.withUnsafeBytes { raw throws(CodecError) in
                     if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt8.self)) }
-                    return try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height, hasAlpha: hasAlpha, format: format, options: opts)
+                    return try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height, hasAlpha: hasAlpha, format: format, options: opts,
+                                              parallel: executor.parallelFor)
                 }
             }
             if format == .jpeg && !greyIfNeutral {
@@ -161,7 +168,8 @@ extension CIContext {
             let r = try renderToData(image, from: rect, format: .RGBA8, colorSpace: space, premultiplied: false)
             return try r.data.withUnsafeBytes { raw throws(CodecError) in
                 if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt8.self)) }
-                return try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts)
+                return try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
+                                              parallel: executor.parallelFor)
             }
         } catch let e as CIRenderError {
             throw .render(e)

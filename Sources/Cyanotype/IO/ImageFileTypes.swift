@@ -128,6 +128,34 @@ public enum ChromaSubsampling: String, Sendable, CaseIterable {
     }
 }
 
+/// A PNG row filter (the `CIImageRepresentationOption.pngFilter` value): how each byte is
+/// predicted from its neighbours before the rows are deflated.
+public enum PNGFilter: String, Sendable, CaseIterable {
+    /// The bytes as they are.
+    case none
+    /// The difference from the byte one pixel to the left.
+    case sub
+    /// The difference from the byte above.
+    case up
+    /// The difference from the mean of left and above.
+    case average
+    /// The difference from the Paeth predictor of left, above and upper left.
+    case paeth
+    /// Per row, the filter with the smallest sum of absolute (signed) bytes: libpng's choice.
+    case adaptive
+
+    var codec: CyanotypeCodecs.PNGFilter {
+        switch self {
+        case .none: return .none
+        case .sub: return .sub
+        case .up: return .up
+        case .average: return .average
+        case .paeth: return .paeth
+        case .adaptive: return .adaptive
+        }
+    }
+}
+
 /// TIFF strip compression (the `CIImageRepresentationOption.tiffCompression` value).
 public enum TIFFCompression: String, Sendable, CaseIterable {
     /// Uncompressed strips.
