@@ -211,6 +211,7 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// a lower bound (counting stops past the limit).
     case tooManyFrames(count: Int, limit: Int)
 
+    /// A message a user can act on: what went wrong and, where there is one, what to change.
     public var description: String {
         switch self {
         case .unsupportedFormat(let seen):

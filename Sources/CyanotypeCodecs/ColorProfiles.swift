@@ -22,6 +22,7 @@ public enum ColorProfiles {
         public init(red: (Double, Double), green: (Double, Double), blue: (Double, Double), white: (Double, Double)) {
             self.red = red; self.green = green; self.blue = blue; self.white = white
         }
+        /// Whether the primaries and white points are equal (spelled out: tuples are not `Equatable`).
         public static func == (a: Self, b: Self) -> Bool {
             a.red == b.red && a.green == b.green && a.blue == b.blue && a.white == b.white
         }

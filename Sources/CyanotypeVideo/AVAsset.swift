@@ -29,6 +29,7 @@ public final class AVAsyncProperty<Root, Value>: @unchecked Sendable, CustomStri
         self.name = name
         self.get = get
     }
+    /// The property's name, e.g. `duration`.
     public var description: String { name }
 }
 

@@ -113,6 +113,8 @@ public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
         return t
     }
 
+    /// `CMTime(value/timescale = seconds s)`, or the kind of a non-numeric time (invalid,
+    /// indefinite, ±infinity).
     public var description: String {
         if !isValid { return "CMTime(invalid)" }
         if isIndefinite { return "CMTime(indefinite)" }
@@ -179,7 +181,9 @@ public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Core Media's ordering: negative infinity < numbers < positive infinity < indefinite;
     /// invalid times sort first.
     public static func < (a: CMTime, b: CMTime) -> Bool { CMTimeCompare(a, b) < 0 }
+    /// Equal in Core Media's order (`CMTimeCompare` gives 0): 1/2 equals 300/600.
     public static func == (a: CMTime, b: CMTime) -> Bool { CMTimeCompare(a, b) == 0 }
+    /// Hashes the seconds of a numeric time, else its flag bits.
     public func hash(into h: inout Hasher) {
         if isNumeric { h.combine(seconds) } else { h.combine(flags.rawValue) }
     }
@@ -305,6 +309,7 @@ public struct CMTimeRange: Sendable, Hashable, CustomStringConvertible {
         return e > s ? CMTimeRange(start: s, end: e) : CMTimeRange(start: s, duration: .zero)
     }
 
+    /// `CMTimeRange(start: ..., duration: ...)` with both times as `CMTime.description` writes them.
     public var description: String { "CMTimeRange(start: \(start), duration: \(duration))" }
 }
 
