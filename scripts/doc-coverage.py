@@ -6,7 +6,8 @@ compiler knows which symbols are public, so this reads its symbol graph instead 
 
     swift build --target Instafilter --scratch-path /tmp/docs-build \\
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc DIR
-    python3 scripts/doc-coverage.py DIR                   # Cyanotype and Instafilter
+    (the same with --target CyanotypeVideo for the video module's graph)
+    python3 scripts/doc-coverage.py DIR                   # all four library modules
     python3 scripts/doc-coverage.py DIR --module Instafilter
 
 It prints each undocumented symbol as `path:line: kind name`, then a count per module and
@@ -23,7 +24,7 @@ import argparse, collections, glob, json, os, sys
 from urllib.parse import unquote, urlparse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_MODULES = ["Cyanotype", "Instafilter"]
+DEFAULT_MODULES = ["Cyanotype", "Instafilter", "CyanotypeVideo", "CyanotypeCodecs"]
 PUBLIC = {"public", "open"}
 SYNTHESIZED = "::SYNTHESIZED::"
 

@@ -4,7 +4,7 @@
 # Fails on any DocC warning, and when a public symbol has no doc comment
 # (scripts/doc-coverage.py lists them).
 #
-#   scripts/docs.sh                     # Cyanotype, Instafilter and CyanotypeCodecs
+#   scripts/docs.sh                     # Cyanotype, Instafilter, CyanotypeVideo and CyanotypeCodecs
 #   scripts/docs.sh Cyanotype           # one module
 #
 # The symbol graphs come from a build of its own (.build/docs-build; DOCS_SCRATCH overrides),
@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 modules=("$@")
-[ ${#modules[@]} -gt 0 ] || modules=(Cyanotype Instafilter CyanotypeCodecs)
+[ ${#modules[@]} -gt 0 ] || modules=(Cyanotype Instafilter CyanotypeVideo CyanotypeCodecs)
 scratch=${DOCS_SCRATCH:-.build/docs-build}
 out=.build/docs
 graphs=$out/symbol-graphs
@@ -28,10 +28,13 @@ docc=${DOCC:-$(dirname "$(readlink -f "$(command -v swift)")")/docc}
 # an incremental build leaves alone stay from the build before; a missing one means a build
 # from scratch.
 build_graphs() {
-    # Building Instafilter builds every library module below it (Cyanotype, CyanotypeCodecs).
-    swift build --target Instafilter --scratch-path "$scratch" \
-        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" 2>&1 \
-        | { grep -E "error|warning:" || true; }
+    # Building Instafilter and CyanotypeVideo builds every library module below them
+    # (Cyanotype, CyanotypeCodecs); the second build reuses the first's.
+    for target in Instafilter CyanotypeVideo; do
+        swift build --target "$target" --scratch-path "$scratch" \
+            -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" 2>&1 \
+            | { grep -E "error|warning:" || true; }
+    done
 }
 rm -rf "$pruned"
 mkdir -p "$graphs" "$pruned"

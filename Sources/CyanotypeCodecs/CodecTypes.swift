@@ -2,7 +2,14 @@ import Foundation
 
 /// The still-image file formats this layer reads and writes.
 public enum ImageFileFormat: String, Sendable, CaseIterable {
-    case jpeg, png, webp, tiff
+    /// JPEG (libjpeg-turbo).
+    case jpeg
+    /// PNG (libspng): still, or animated (APNG).
+    case png
+    /// WebP (libwebp): lossy or lossless, still or animated.
+    case webp
+    /// TIFF (libtiff): one image or several pages.
+    case tiff
     /// GIF (giflib): still or animated.
     case gif
     /// HEIF with HEVC-coded images (.heic); `avif` is HEIF with AV1-coded images.
@@ -27,6 +34,8 @@ public struct DecodeLimits: Sendable, Equatable {
     /// bounds the work a small file of many large frames (an LZW or zlib bomb) can cause.
     public var maxTotalPixels: Int = 1 << 34
 
+    /// Limits of `maxPixels` pixels and `maxBytes` bytes of decoded pixels (default 16383² and
+    /// 2 GiB), with the default frame caps.
     public init(maxPixels: Int = 268_402_689, maxBytes: Int = 2 << 30) {
         self.maxPixels = maxPixels
         self.maxBytes = maxBytes
@@ -56,14 +65,18 @@ public struct DecodeLimits: Sendable, Equatable {
 
 /// What a file says about its image, read without decoding the pixels.
 public struct ImageHeader: Sendable, Equatable {
+    /// The file's format.
     public var format: ImageFileFormat
+    /// Width in pixels, as stored (EXIF orientation not applied).
     public var width: Int
+    /// Height in pixels, as stored (EXIF orientation not applied).
     public var height: Int
     /// Channels stored in the file: 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA (or CMYK for JPEG).
     public var channels: Int
     /// 8 or 16 bits per sample (PNG's 1/2/4-bit files report 8: they decode to 8-bit samples);
     /// 32 for TIFF's floating-point samples; 10 or 12 for HEIF/AVIF (they decode to 16-bit).
     public var bitDepth: Int
+    /// Whether the file stores an alpha channel.
     public var hasAlpha: Bool
     /// "RGB", "Gray" or "CMYK".
     public var colorModel: String
@@ -87,6 +100,7 @@ public struct ImageHeader: Sendable, Equatable {
     /// "Compression". See `FileProperty`.
     public var formatProperties: [String: FileProperty] = [:]
 
+    /// A header from its fields; `formatProperties` starts empty.
     public init(
         format: ImageFileFormat, width: Int, height: Int, channels: Int, bitDepth: Int,
         hasAlpha: Bool, colorModel: String, orientation: Int = 1, iccProfile: Data? = nil,
@@ -139,8 +153,11 @@ public enum FileProperty: Sendable, Equatable {
 /// alpha, sample values as stored in the file (no colour conversion: the engine linearises).
 /// Images without alpha get alpha = max. Orientation is not applied (see `header.orientation`).
 public struct DecodedBitmap: Sendable {
+    /// What the file says about the image (the full-size file's, also after a reduced decode).
     public var header: ImageHeader
+    /// Pixels per row (less than `header.width` after a reduced decode).
     public var width: Int
+    /// Rows (less than `header.height` after a reduced decode).
     public var height: Int
     /// 8, 16, or 32 for floating-point samples (TIFF).
     public var bitDepth: Int
@@ -154,6 +171,8 @@ public struct DecodedBitmap: Sendable {
     /// False when a lenient (`strict: false`) decode stopped early; missing rows are zero.
     public var isComplete: Bool
 
+    /// A bitmap from its parts: the pixel array for `bitDepth` holds width × height × 4 samples,
+    /// the others are empty.
     public init(
         header: ImageHeader, width: Int, height: Int, bitDepth: Int, pixels: [UInt8],
         pixels16: [UInt16], pixelsF: [Float] = [], isComplete: Bool = true
@@ -192,6 +211,7 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// a lower bound (counting stops past the limit).
     case tooManyFrames(count: Int, limit: Int)
 
+    /// A message a user can act on: what went wrong and, where there is one, what to change.
     public var description: String {
         switch self {
         case .unsupportedFormat(let seen):
@@ -275,6 +295,8 @@ public struct EncodeOptions: Sendable, Equatable {
     /// left out of JPEG files.
     public var xmp: Data? = nil
 
+    /// The defaults: quality 0.9, 4:2:0, baseline, lossy, PNG level 2, LZW TIFF, orientation 1,
+    /// no metadata.
     public init() {}
 }
 
@@ -304,7 +326,12 @@ public typealias ParallelFor = (_ count: Int, _ body: @Sendable (Int) -> Void) -
 
 /// TIFF strip compression.
 public enum TIFFCompression: String, Sendable, CaseIterable {
-    case none, lzw, deflate
+    /// Strips stored uncompressed (TIFF compression 1).
+    case none
+    /// LZW (TIFF compression 5), with a predictor (horizontal; floating-point for 32-bit samples).
+    case lzw
+    /// Deflate, zlib (TIFF compression 8), with the same predictor as `lzw`.
+    case deflate
     var code: Int32 {
         switch self {
         case .none: return 1

@@ -10,13 +10,19 @@ public enum ColorProfiles {
     /// definition of each colour space's primaries (the engine's colour-space matrices are
     /// derived from these too).
     public struct Chromaticities: Sendable, Equatable {
+        /// The red primary's CIE xy.
         public var red: (x: Double, y: Double)
+        /// The green primary's CIE xy.
         public var green: (x: Double, y: Double)
+        /// The blue primary's CIE xy.
         public var blue: (x: Double, y: Double)
+        /// The white point's CIE xy.
         public var white: (x: Double, y: Double)
+        /// Chromaticities from the (x, y) of the three primaries and the white point.
         public init(red: (Double, Double), green: (Double, Double), blue: (Double, Double), white: (Double, Double)) {
             self.red = red; self.green = green; self.blue = blue; self.white = white
         }
+        /// Whether the primaries and white points are equal (spelled out: tuples are not `Equatable`).
         public static func == (a: Self, b: Self) -> Bool {
             a.red == b.red && a.green == b.green && a.blue == b.blue && a.white == b.white
         }
@@ -32,7 +38,9 @@ public enum ColorProfiles {
     public enum Transfer: Sendable, Equatable {
         /// The sRGB piecewise curve (IEC 61966-2-1), also Display P3's.
         case sRGB
+        /// Linear light: encoded values proportional to intensity (gamma 1).
         case linear
+        /// A pure power curve: linear = encoded ^ gamma (e.g. 2.2).
         case gamma(Double)
     }
 

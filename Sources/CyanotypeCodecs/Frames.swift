@@ -27,9 +27,13 @@ public struct FrameInfo: Sendable, Equatable {
     public var x: Int, y: Int, width: Int, height: Int
     /// Seconds the frame shows, as stored (0 for TIFF pages and still images).
     public var delay: Double
+    /// What happens to the frame's rectangle before the next frame is drawn.
     public var disposal: FrameDisposal
+    /// How the frame's pixels meet the canvas.
     public var blend: FrameBlend
 
+    /// A frame at (`x`, `y`) of `width` x `height` pixels showing for `delay` seconds; by default
+    /// it stays on the canvas and is drawn source-over.
     public init(x: Int, y: Int, width: Int, height: Int, delay: Double, disposal: FrameDisposal = .none, blend: FrameBlend = .over) {
         self.x = x
         self.y = y
@@ -43,13 +47,16 @@ public struct FrameInfo: Sendable, Equatable {
 
 /// The frames or pages a file holds, read without decoding pixels.
 public struct FrameSequence: Sendable {
+    /// The file's format.
     public var format: ImageFileFormat
     /// The canvas every frame is composited onto (a TIFF: its first page's size).
     public var canvasWidth: Int
+    /// The canvas's height in pixels (`canvasWidth` is its width).
     public var canvasHeight: Int
     /// Plays of the animation; 0 means forever. nil when the file does not say (a still image,
     /// a TIFF, a GIF without a NETSCAPE2.0 block: it plays once).
     public var loopCount: Int?
+    /// Each frame's rectangle, timing, disposal and blending, in file order.
     public var frames: [FrameInfo]
     /// True for GIF, APNG and animated WebP files (even with one frame); false for TIFF pages
     /// and still images.
@@ -59,6 +66,7 @@ public struct FrameSequence: Sendable {
     /// What the file says about its pixels: one header for the whole file, or (TIFF) one per page.
     public var headers: [ImageHeader]
 
+    /// The number of frames (or pages).
     public var frameCount: Int { frames.count }
 
     /// The header for frame `index`: the page's own (TIFF) or the file's.
@@ -66,6 +74,7 @@ public struct FrameSequence: Sendable {
         headers.count == frames.count && index >= 0 && index < headers.count ? headers[index] : headers[0]
     }
 
+    /// A sequence from its parts (`hasGlobalColorMap` starts false).
     public init(format: ImageFileFormat, canvasWidth: Int, canvasHeight: Int, loopCount: Int?, frames: [FrameInfo],
                 isAnimation: Bool, headers: [ImageHeader]) {
         self.format = format
@@ -98,6 +107,7 @@ extension DecodeLimits {
 /// `DecodedBitmap`s of the canvas size (TIFF: each page at its own size and depth). Not
 /// thread-safe: one decoder per thread. Asking for an earlier frame starts again from the first.
 public final class FrameDecoder {
+    /// The file's frame table, read by `init`.
     public let sequence: FrameSequence
     /// The index the next `next()` returns.
     public private(set) var nextIndex = 0
@@ -281,8 +291,10 @@ struct Canvas {
 /// an animation must all have the first frame's size; TIFF pages may differ. The loop count
 /// is given at the end, so frames can be encoded as they arrive.
 public final class FrameEncoder {
+    /// The format being written.
     public let format: ImageFileFormat
     private var sink: any FrameSink
+    /// Frames (or pages) added so far.
     public private(set) var frameCount = 0
 
     /// Whether `format` holds more than one frame here (GIF, PNG as APNG, WebP, TIFF).

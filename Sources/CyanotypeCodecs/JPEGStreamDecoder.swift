@@ -10,7 +10,9 @@ public final class JPEGStreamDecoder: @unchecked Sendable {
     private let handle: OpaquePointer
     /// Keeps the compressed bytes alive and in place while libjpeg reads them.
     private let bytes: UnsafeMutableRawBufferPointer
+    /// The size of the rows handed out, in pixels (reduced when `reduction` is above 1).
     public let width: Int, height: Int
+    /// Rows handed out so far, from the top.
     public private(set) var rowsRead = 0
 
     /// Whether this file decodes row by row through this decoder with the pixels

@@ -8,10 +8,14 @@ import Foundation
 public final class JPEGStreamEncoder: @unchecked Sendable {
     private let handle: OpaquePointer
     private let options: EncodeOptions
+    /// The image's size in pixels.
     public let width: Int, height: Int
     /// Rows written so far.
     public private(set) var rowsWritten = 0
 
+    /// An encoder for a `width` x `height` image (1...65500 each) with `options`' quality,
+    /// subsampling, progressive flag and metadata; a quality outside 0...1 or a size out of
+    /// range throws `.invalidArgument`.
     public init(width: Int, height: Int, options: EncodeOptions) throws(CodecError) {
         guard options.quality >= 0, options.quality <= 1 else {
             throw .invalidArgument("quality must be in 0...1, got \(options.quality)")

@@ -4,10 +4,15 @@ import Foundation
 
 /// A media type (`AVMediaType`).
 public struct AVMediaType: RawRepresentable, Hashable, Sendable {
+    /// The media type's four-character code, e.g. `vide`.
     public let rawValue: String
+    /// The media type with code `rawValue`.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The media type with code `rawValue` (AVFoundation's unlabelled spelling).
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// Video tracks (`vide`).
     public static let video = AVMediaType(rawValue: "vide")
+    /// Audio tracks (`soun`).
     public static let audio = AVMediaType(rawValue: "soun")
 }
 
@@ -24,6 +29,7 @@ public final class AVAsyncProperty<Root, Value>: @unchecked Sendable, CustomStri
         self.name = name
         self.get = get
     }
+    /// The property's name, e.g. `duration`.
     public var description: String { name }
 }
 
@@ -151,7 +157,9 @@ open class AVAsset: @unchecked Sendable {
     public func validate() throws { _ = try mediaInfo() }
     /// Whether the asset has a video track that can be decoded.
     open var isReadable: Bool { (try? mediaInfo()) != nil }
+    /// Whether the asset can be exported: here, whenever it `isReadable`.
     open var isExportable: Bool { isReadable }
+    /// Whether the asset can be played: here, whenever it `isReadable`.
     open var isPlayable: Bool { isReadable }
 
     /// Loads one property (`try await asset.load(.duration)`).
@@ -221,6 +229,7 @@ extension MediaInfo {
 public final class AVAssetTrack: @unchecked Sendable {
     /// The track's identifier (the stream index plus one).
     public let trackID: CMPersistentTrackID
+    /// `.video` or `.audio`.
     public let mediaType: AVMediaType
     /// The stored frame size, before `preferredTransform` (zero for audio).
     public let naturalSize: CGSize
@@ -229,11 +238,13 @@ public final class AVAssetTrack: @unchecked Sendable {
     /// The transform that shows the frames upright (a rotation for phone clips), in Apple's
     /// convention (y down).
     public let preferredTransform: CGAffineTransform
+    /// Where the track lies on the asset's timeline: its start and duration (timescale 600).
     public let timeRange: CMTimeRange
     /// Bits per second (0 when the container does not say).
     public let estimatedDataRate: Float
     /// The shortest frame duration (from the frame rate).
     public let minFrameDuration: CMTime
+    /// The asset the track belongs to (held weakly, as in AVFoundation).
     public weak private(set) var asset: AVAsset?
     /// The codec's FFmpeg name, e.g. `h264`, `aac` (Cyanotype: Apple keeps it in format descriptions).
     public let codecName: String
@@ -315,8 +326,11 @@ public final class AVAssetTrack: @unchecked Sendable {
 
 /// A container file type (`AVFileType`), by Apple's UTI.
 public struct AVFileType: RawRepresentable, Hashable, Sendable {
+    /// The file type's uniform type identifier, e.g. `public.mpeg-4`.
     public let rawValue: String
+    /// The file type with identifier `rawValue`.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The file type with identifier `rawValue` (AVFoundation's unlabelled spelling).
     public init(_ rawValue: String) { self.rawValue = rawValue }
     /// MPEG-4 (`.mp4`).
     public static let mp4 = AVFileType(rawValue: "public.mpeg-4")

@@ -84,10 +84,23 @@ func fittedSize(_ w: Int, _ h: Int, box: (Int, Int)?, maximumLongEdge: Int?) -> 
 public final class AVAssetExportSession: @unchecked Sendable {
     /// Export states (`AVAssetExportSession.Status`).
     public enum Status: Int, Sendable {
-        case unknown, waiting, exporting, completed, failed, cancelled
+        /// No export has started.
+        case unknown
+        /// An export was asked for and its thread is starting.
+        case waiting
+        /// Frames are being written.
+        case exporting
+        /// The movie was written to `outputURL`.
+        case completed
+        /// The export stopped with an error (see `error`).
+        case failed
+        /// `cancelExport()` stopped the export, or cancelled it before it began.
+        case cancelled
     }
 
+    /// The asset being exported.
     public let asset: AVAsset
+    /// The preset the session was created with (one of the `AVAssetExportPreset...` names).
     public let presetName: String
     /// Where the movie is written (an existing file there is replaced on success).
     public var outputURL: URL?
@@ -155,6 +168,7 @@ public final class AVAssetExportSession: @unchecked Sendable {
         }
     }
 
+    /// Where the export stands (safe to read from any thread).
     public var status: Status { lock.lock(); defer { lock.unlock() }; return storedStatus }
     /// 0 to 1 while exporting.
     public var progress: Float { lock.lock(); defer { lock.unlock() }; return storedProgress }

@@ -5,6 +5,7 @@ import Foundation
 /// Single frames of an asset as images (`AVAssetImageGenerator`), optionally through a video
 /// composition, so a filtered poster frame is one call.
 public final class AVAssetImageGenerator: @unchecked Sendable {
+    /// The asset frames are taken from.
     public let asset: AVAsset
     /// Whether frames are turned upright per the track's rotation (Apple's default: false).
     /// Frames through a `videoComposition` are always upright.
@@ -20,6 +21,8 @@ public final class AVAssetImageGenerator: @unchecked Sendable {
     public var videoComposition: AVVideoComposition?
     private let context = CIContext(options: [.cacheIntermediates: false])
 
+    /// A generator for `asset`'s frames with AVFoundation's defaults: frames as stored (no
+    /// rotation), at full size, from the nearest keyframe.
     public init(asset: AVAsset) { self.asset = asset }
 
     /// The frame at `requestedTime` as an RGBA8 sRGB bitmap; `actualTime` receives the time of

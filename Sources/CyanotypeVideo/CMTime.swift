@@ -12,19 +12,33 @@ public typealias CMTimeEpoch = Int64
 public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Core Media's `CMTimeFlags`.
     public struct Flags: OptionSet, Sendable, Hashable {
+        /// The flag bits, as Core Media stores them.
         public let rawValue: UInt32
+        /// The flags with bits `rawValue`.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
+        /// Set on every valid time; a time without it is invalid (`kCMTimeFlags_Valid`).
         public static let valid = Flags(rawValue: 1 << 0)
+        /// Set when the value was rounded, or derived from a rounded time (`kCMTimeFlags_HasBeenRounded`).
         public static let hasBeenRounded = Flags(rawValue: 1 << 1)
+        /// The time is +infinity; value and timescale are ignored (`kCMTimeFlags_PositiveInfinity`).
         public static let positiveInfinity = Flags(rawValue: 1 << 2)
+        /// The time is -infinity; value and timescale are ignored (`kCMTimeFlags_NegativeInfinity`).
         public static let negativeInfinity = Flags(rawValue: 1 << 3)
+        /// The time is unknown, such as a live stream's duration; value and timescale are ignored
+        /// (`kCMTimeFlags_Indefinite`).
         public static let indefinite = Flags(rawValue: 1 << 4)
+        /// The flags that imply the value: both infinities and indefinite (`kCMTimeFlags_ImpliedValueFlagsMask`).
         public static let impliedValueFlagsMask: Flags = [.positiveInfinity, .negativeInfinity, .indefinite]
     }
 
+    /// The numerator: the time is `value / timescale` seconds.
     public var value: CMTimeValue
+    /// Units per second: the denominator of `value / timescale`.
     public var timescale: CMTimeScale
+    /// Whether the time is valid, rounded, infinite or indefinite (Core Media's `CMTimeFlags`).
     public var flags: Flags
+    /// Core Media's epoch, which tells apart equal timestamps from different loops; kept, but
+    /// `CMTimeCompare` and `==` ignore it here.
     public var epoch: CMTimeEpoch
 
     /// `value / timescale` seconds; a timescale of 0 or less gives an invalid time, as in Core Media.
@@ -49,18 +63,28 @@ public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
         if Double(value) != seconds * Double(preferredTimescale) { flags.insert(.hasBeenRounded) }
     }
 
+    /// Zero seconds, timescale 1 (`kCMTimeZero`).
     public static let zero = CMTime(value: 0, timescale: 1)
+    /// An invalid time: zero fields and no flags (`kCMTimeInvalid`).
     public static let invalid = CMTime(value: 0, timescale: 0, flags: [], epoch: 0)
+    /// An unknown time, such as a live stream's duration (`kCMTimeIndefinite`).
     public static let indefinite = CMTime(value: 0, timescale: 0, flags: [.valid, .indefinite], epoch: 0)
+    /// A time after every numeric time (`kCMTimePositiveInfinity`).
     public static let positiveInfinity = CMTime(value: 0, timescale: 0, flags: [.valid, .positiveInfinity], epoch: 0)
+    /// A time before every numeric time (`kCMTimeNegativeInfinity`).
     public static let negativeInfinity = CMTime(value: 0, timescale: 0, flags: [.valid, .negativeInfinity], epoch: 0)
 
+    /// Whether the `.valid` flag is set (`CMTIME_IS_VALID`).
     public var isValid: Bool { flags.contains(.valid) }
+    /// Valid and indefinite (`CMTIME_IS_INDEFINITE`).
     public var isIndefinite: Bool { isValid && flags.contains(.indefinite) }
+    /// Valid and +infinity (`CMTIME_IS_POSITIVE_INFINITY`).
     public var isPositiveInfinity: Bool { isValid && flags.contains(.positiveInfinity) }
+    /// Valid and -infinity (`CMTIME_IS_NEGATIVE_INFINITY`).
     public var isNegativeInfinity: Bool { isValid && flags.contains(.negativeInfinity) }
     /// Valid and finite: a real number of seconds.
     public var isNumeric: Bool { isValid && flags.isDisjoint(with: .impliedValueFlagsMask) }
+    /// Whether the `.hasBeenRounded` flag is set (`CMTIME_HAS_BEEN_ROUNDED`).
     public var hasBeenRounded: Bool { flags.contains(.hasBeenRounded) }
 
     /// The time in seconds (NaN when invalid or indefinite, ±infinity for the infinite times).
@@ -89,6 +113,8 @@ public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
         return t
     }
 
+    /// `CMTime(value/timescale = seconds s)`, or the kind of a non-numeric time (invalid,
+    /// indefinite, ±infinity).
     public var description: String {
         if !isValid { return "CMTime(invalid)" }
         if isIndefinite { return "CMTime(indefinite)" }
@@ -102,9 +128,13 @@ public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Sum (Core Media's `CMTimeAdd`): exact in the larger timescale when it divides evenly,
     /// else in the product of timescales (rounded to at most 10^9 units per second).
     public static func + (a: CMTime, b: CMTime) -> CMTime { combine(a, b, +) }
+    /// Difference (Core Media's `CMTimeSubtract`), with the timescale rules of `+`.
     public static func - (a: CMTime, b: CMTime) -> CMTime { combine(a, b.negated, +) }
+    /// Adds `b` to `a` (`a = a + b`).
     public static func += (a: inout CMTime, b: CMTime) { a = a + b }
+    /// Subtracts `b` from `a` (`a = a - b`).
     public static func -= (a: inout CMTime, b: CMTime) { a = a - b }
+    /// The negated time: the infinities swap; invalid and indefinite times come back unchanged.
     public static prefix func - (a: CMTime) -> CMTime { a.negated }
     /// `time * multiplier` (Core Media's `CMTimeMultiply`).
     public static func * (a: CMTime, m: Int32) -> CMTime {
@@ -151,7 +181,9 @@ public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Core Media's ordering: negative infinity < numbers < positive infinity < indefinite;
     /// invalid times sort first.
     public static func < (a: CMTime, b: CMTime) -> Bool { CMTimeCompare(a, b) < 0 }
+    /// Equal in Core Media's order (`CMTimeCompare` gives 0): 1/2 equals 300/600.
     public static func == (a: CMTime, b: CMTime) -> Bool { CMTimeCompare(a, b) == 0 }
+    /// Hashes the seconds of a numeric time, else its flag bits.
     public func hash(into h: inout Hasher) {
         if isNumeric { h.combine(seconds) } else { h.combine(flags.rawValue) }
     }
@@ -159,7 +191,20 @@ public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
 
 /// How `convertScale` rounds (Core Media's `CMTimeRoundingMethod`).
 public enum CMTimeRoundingMethod: Sendable {
-    case roundHalfAwayFromZero, roundTowardZero, roundAwayFromZero, quickTime, roundTowardPositiveInfinity, roundTowardNegativeInfinity
+    /// To the nearest value, halves away from zero (the default).
+    case roundHalfAwayFromZero
+    /// Toward zero (truncation).
+    case roundTowardZero
+    /// Away from zero whenever there is a fraction.
+    case roundAwayFromZero
+    /// QuickTime's rule. Core Media rounds toward zero into a coarser timescale and away from
+    /// zero into a finer one; Cyanotype always rounds toward zero.
+    case quickTime
+    /// Up, toward +infinity.
+    case roundTowardPositiveInfinity
+    /// Down, toward -infinity.
+    case roundTowardNegativeInfinity
+    /// `.roundHalfAwayFromZero`, as in Core Media (`kCMTimeRoundingMethod_Default`).
     public static let `default` = CMTimeRoundingMethod.roundHalfAwayFromZero
 }
 
@@ -211,18 +256,25 @@ public func CMTimeMaximum(_ a: CMTime, _ b: CMTime) -> CMTime { CMTimeCompare(a,
 /// The absolute value (`CMTimeAbsoluteValue`).
 public func CMTimeAbsoluteValue(_ t: CMTime) -> CMTime { CMTimeCompare(t, .zero) < 0 ? -t : t }
 
-/// Core Media's `kCMTimeZero` and friends.
+/// Zero seconds (Core Media's `kCMTimeZero`).
 public let kCMTimeZero = CMTime.zero
+/// An invalid time (Core Media's `kCMTimeInvalid`).
 public let kCMTimeInvalid = CMTime.invalid
+/// An unknown time (Core Media's `kCMTimeIndefinite`).
 public let kCMTimeIndefinite = CMTime.indefinite
+/// +infinity (Core Media's `kCMTimePositiveInfinity`).
 public let kCMTimePositiveInfinity = CMTime.positiveInfinity
+/// -infinity (Core Media's `kCMTimeNegativeInfinity`).
 public let kCMTimeNegativeInfinity = CMTime.negativeInfinity
 
 /// A span of time (`CMTimeRange`): a start and a duration.
 public struct CMTimeRange: Sendable, Hashable, CustomStringConvertible {
+    /// When the range begins.
     public var start: CMTime
+    /// How long it lasts; `end` is `start + duration`.
     public var duration: CMTime
 
+    /// The range from `start` lasting `duration` (`CMTimeRangeMake`).
     public init(start: CMTime, duration: CMTime) {
         self.start = start
         self.duration = duration
@@ -233,13 +285,18 @@ public struct CMTimeRange: Sendable, Hashable, CustomStringConvertible {
         self.duration = end - start
     }
 
+    /// An empty range at time zero (`kCMTimeRangeZero`).
     public static let zero = CMTimeRange(start: .zero, duration: .zero)
+    /// A range of invalid times (`kCMTimeRangeInvalid`).
     public static let invalid = CMTimeRange(start: .invalid, duration: .invalid)
 
     /// `start + duration`.
     public var end: CMTime { start + duration }
+    /// Valid start and duration, and a duration that is not a negative number (`CMTIMERANGE_IS_VALID`).
     public var isValid: Bool { start.isValid && duration.isValid && (duration.isNumeric ? duration.value >= 0 : true) }
+    /// Valid with a zero duration (`CMTIMERANGE_IS_EMPTY`).
     public var isEmpty: Bool { isValid && duration == .zero }
+    /// Valid with an indefinite start or duration (`CMTIMERANGE_IS_INDEFINITE`).
     public var isIndefinite: Bool { isValid && (start.isIndefinite || duration.isIndefinite) }
 
     /// Whether `time` lies in `[start, end)`.
@@ -252,6 +309,7 @@ public struct CMTimeRange: Sendable, Hashable, CustomStringConvertible {
         return e > s ? CMTimeRange(start: s, end: e) : CMTimeRange(start: s, duration: .zero)
     }
 
+    /// `CMTimeRange(start: ..., duration: ...)` with both times as `CMTime.description` writes them.
     public var description: String { "CMTimeRange(start: \(start), duration: \(duration))" }
 }
 
@@ -261,6 +319,7 @@ public func CMTimeRangeMake(start: CMTime, duration: CMTime) -> CMTimeRange { CM
 public func CMTimeRangeGetEnd(_ range: CMTimeRange) -> CMTime { range.end }
 /// `CMTimeRangeContainsTime`.
 public func CMTimeRangeContainsTime(_ range: CMTimeRange, time: CMTime) -> Bool { range.containsTime(time) }
-/// Core Media's `kCMTimeRangeZero` and `kCMTimeRangeInvalid`.
+/// An empty range at time zero (Core Media's `kCMTimeRangeZero`).
 public let kCMTimeRangeZero = CMTimeRange.zero
+/// A range of invalid times (Core Media's `kCMTimeRangeInvalid`).
 public let kCMTimeRangeInvalid = CMTimeRange.invalid

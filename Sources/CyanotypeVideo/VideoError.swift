@@ -38,6 +38,7 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A frame could not be rendered.
     case renderFailed(String)
 
+    /// A message a user can act on, naming the file when there is one.
     public var description: String {
         switch self {
         case let .cannotOpen(f, r): return "\(f): cannot open: \(r)"

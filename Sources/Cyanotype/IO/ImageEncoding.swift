@@ -60,17 +60,20 @@ extension CIContext {
     public func pngRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
         try? encode(image, as: .png, depth: format.isDeep ? 16 : 8, colorSpace: colorSpace, options: options)
     }
-    /// WebP bytes (lossy by quality, or lossless).
+    /// Cyanotype: WebP bytes (lossy by quality, or lossless).
     public func webpRepresentation(of image: CIImage, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
         try? encode(image, as: .webp, colorSpace: colorSpace, options: options)
     }
 
+    /// Writes `jpegRepresentation`'s bytes to `url` atomically; throws the `ImageIOError` that stopped it.
     public func writeJPEGRepresentation(of image: CIImage, to url: URL, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
         try writeAtomically(try encode(image, as: .jpeg, colorSpace: colorSpace, options: options), to: url)
     }
+    /// Writes `pngRepresentation`'s bytes to `url` atomically; throws the `ImageIOError` that stopped it.
     public func writePNGRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
         try writeAtomically(try encode(image, as: .png, depth: format.isDeep ? 16 : 8, colorSpace: colorSpace, options: options), to: url)
     }
+    /// Cyanotype: writes `webpRepresentation`'s bytes to `url` atomically; throws the `ImageIOError` that stopped it.
     public func writeWEBPRepresentation(of image: CIImage, to url: URL, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
         try writeAtomically(try encode(image, as: .webp, colorSpace: colorSpace, options: options), to: url)
     }
@@ -80,6 +83,7 @@ extension CIContext {
     public func tiffRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
         try? encode(image, as: .tiff, depth: format.tiffDepth, colorSpace: colorSpace, options: options)
     }
+    /// Writes `tiffRepresentation`'s bytes to `url` atomically; throws the `ImageIOError` that stopped it.
     public func writeTIFFRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
         try writeAtomically(try encode(image, as: .tiff, depth: format.tiffDepth, colorSpace: colorSpace, options: options), to: url)
     }
@@ -88,6 +92,8 @@ extension CIContext {
     public func heifRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
         try? encode(image, as: .heif, colorSpace: colorSpace, options: options)
     }
+    /// Writes `heifRepresentation`'s bytes to `url` atomically; throws the `ImageIOError` that stopped it
+    /// (also when libheif has no HEVC encoder).
     public func writeHEIFRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
         try writeAtomically(try encode(image, as: .heif, colorSpace: colorSpace, options: options), to: url)
     }
@@ -95,6 +101,7 @@ extension CIContext {
     public func avifRepresentation(of image: CIImage, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
         try? encode(image, as: .avif, colorSpace: colorSpace, options: options)
     }
+    /// Cyanotype: writes `avifRepresentation`'s bytes to `url` atomically; throws the `ImageIOError` that stopped it.
     public func writeAVIFRepresentation(of image: CIImage, to url: URL, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
         try writeAtomically(try encode(image, as: .avif, colorSpace: colorSpace, options: options), to: url)
     }

@@ -3,7 +3,9 @@ import Foundation
 
 /// Options for reading images, with Core Image's names.
 public struct CIImageOption: RawRepresentable, Hashable, Sendable {
+    /// The option's key.
     public let rawValue: String
+    /// The option with key `rawValue`.
     public init(rawValue: String) { self.rawValue = rawValue }
     /// Bool: turn the image upright from its EXIF orientation (default false, as Core Image).
     public static let applyOrientationProperty = CIImageOption(rawValue: "kCIImageApplyOrientationProperty")
@@ -22,15 +24,25 @@ public struct CIImageOption: RawRepresentable, Hashable, Sendable {
 }
 
 // Keys of `CIImage.properties`, with Image I/O's names.
+/// Image I/O's key for the width in pixels (an `Int`).
 public let kCGImagePropertyPixelWidth = "PixelWidth"
+/// Image I/O's key for the height in pixels (an `Int`).
 public let kCGImagePropertyPixelHeight = "PixelHeight"
+/// Image I/O's key for the EXIF orientation, 1...8 (an `Int`; 1 is upright).
 public let kCGImagePropertyOrientation = "Orientation"
+/// Image I/O's key for the bits per sample stored in the file (an `Int`, e.g. 8 or 16).
 public let kCGImagePropertyDepth = "Depth"
+/// Image I/O's key for the colour model: "RGB", "Gray" or "CMYK" (a `String`).
 public let kCGImagePropertyColorModel = "ColorModel"
+/// Image I/O's key for whether the file stores an alpha channel (a `Bool`).
 public let kCGImagePropertyHasAlpha = "HasAlpha"
+/// Image I/O's key for the horizontal dots per inch (a `Double`), when the file says.
 public let kCGImagePropertyDPIWidth = "DPIWidth"
+/// Image I/O's key for the vertical dots per inch (a `Double`), when the file says.
 public let kCGImagePropertyDPIHeight = "DPIHeight"
+/// Image I/O's key for the embedded ICC profile's description (a `String`), when there is one.
 public let kCGImagePropertyProfileName = "ProfileName"
+/// Image I/O's key for the EXIF dictionary (`{Exif}`: the EXIF directory's tags, `[String: Any]`).
 public let kCGImagePropertyExifDictionary = "{Exif}"
 /// Cyanotype: the file format ("jpeg", "png", "webp", "tiff", "heif", "avif", "jxl").
 public let kCyanotypePropertyFileFormat = "CyanotypeFileFormat"

@@ -4,11 +4,17 @@ import Foundation
 
 /// The status of an image source (Image I/O's `CGImageSourceStatus`).
 public enum CGImageSourceStatus: Int32, Sendable {
+    /// The data ends before the image does (a truncated file).
     case statusUnexpectedEOF = -5
+    /// The data is damaged or not valid for its format.
     case statusInvalidData = -4
+    /// The data is empty or not an image format that can be read.
     case statusUnknownType = -3
+    /// Image I/O: the header is still being read (incremental loading; never reported here).
     case statusReadingHeader = -2
+    /// Image I/O: more data is needed (incremental loading; never reported here).
     case statusIncomplete = -1
+    /// The data was read without error.
     case statusComplete = 0
 }
 

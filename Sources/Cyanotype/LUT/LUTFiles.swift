@@ -312,6 +312,7 @@ extension LUT {
         return s
     }
 
+    /// `threeDLString(outputBitDepth:)` as UTF-8 bytes, ready to write to a `.3dl` file.
     public func threeDLData(outputBitDepth: Int = 12) throws(LUTError) -> Data { Data(try threeDLString(outputBitDepth: outputBitDepth).utf8) }
 
     // MARK: Files

@@ -35,6 +35,7 @@ public enum VideoCodec: String, Sendable, CaseIterable, CustomStringConvertible 
         case .rawvideo: return "rawvideo"
         }
     }
+    /// The codec's name, its `rawValue` (e.g. `h264`), as the command line spells it.
     public var description: String { rawValue }
 
     /// The default quality (CRF) where the encoder has one.
