@@ -37,8 +37,8 @@ public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var timescale: CMTimeScale
     /// Whether the time is valid, rounded, infinite or indefinite (Core Media's `CMTimeFlags`).
     public var flags: Flags
-    /// Core Media's epoch, which tells apart equal timestamps from different loops; kept, but
-    /// `CMTimeCompare` and `==` ignore it here.
+    /// Core Media's epoch, which tells apart equal timestamps from different loops;
+    /// `CMTimeCompare` orders by it first, as Core Media does.
     public var epoch: CMTimeEpoch
 
     /// `value / timescale` seconds; a timescale of 0 or less gives an invalid time, as in Core Media.
@@ -102,7 +102,8 @@ public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
         let exact = Double(value) * Double(newTimescale) / Double(timescale)
         let v: Double
         switch method {
-        case .roundTowardZero, .quickTime: v = exact.rounded(.towardZero)
+        case .roundTowardZero: v = exact.rounded(.towardZero)
+        case .quickTime: v = exact.rounded(newTimescale > timescale ? .awayFromZero : .towardZero)
         case .roundAwayFromZero: v = exact.rounded(.awayFromZero)
         case .roundTowardPositiveInfinity: v = exact.rounded(.up)
         case .roundTowardNegativeInfinity: v = exact.rounded(.down)
@@ -183,9 +184,17 @@ public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     public static func < (a: CMTime, b: CMTime) -> Bool { CMTimeCompare(a, b) < 0 }
     /// Equal in Core Media's order (`CMTimeCompare` gives 0): 1/2 equals 300/600.
     public static func == (a: CMTime, b: CMTime) -> Bool { CMTimeCompare(a, b) == 0 }
-    /// Hashes the seconds of a numeric time, else its flag bits.
+    /// Hashes what `==` compares: a numeric time's epoch and its value over its timescale in
+    /// lowest terms (so 1/2 and 300/600 hash alike), else which kind of non-numeric time it is.
     public func hash(into h: inout Hasher) {
-        if isNumeric { h.combine(seconds) } else { h.combine(flags.rawValue) }
+        guard isNumeric, timescale > 0 else {
+            h.combine(isValid ? (isNegativeInfinity ? 1 : isPositiveInfinity ? 3 : 4) : 0)
+            return
+        }
+        let g = max(gcd(Int(value), Int(timescale)), 1)
+        h.combine(epoch)
+        h.combine(Int(value) / g)
+        h.combine(Int(timescale) / g)
     }
 }
 
@@ -197,8 +206,8 @@ public enum CMTimeRoundingMethod: Sendable {
     case roundTowardZero
     /// Away from zero whenever there is a fraction.
     case roundAwayFromZero
-    /// QuickTime's rule. Core Media rounds toward zero into a coarser timescale and away from
-    /// zero into a finer one; Cyanotype always rounds toward zero.
+    /// QuickTime's rule, as Core Media's: toward zero into a coarser timescale, away from zero
+    /// into a finer one.
     case quickTime
     /// Up, toward +infinity.
     case roundTowardPositiveInfinity
@@ -242,6 +251,8 @@ public func CMTimeCompare(_ a: CMTime, _ b: CMTime) -> Int32 {
     let ra = rank(a), rb = rank(b)
     if ra != rb { return ra < rb ? -1 : 1 }
     guard ra == 2 else { return 0 }
+    // Core Media orders numeric times by epoch first (a looping timeline's pass).
+    if a.epoch != b.epoch { return a.epoch < b.epoch ? -1 : 1 }
     if a.timescale == b.timescale { return a.value < b.value ? -1 : (a.value > b.value ? 1 : 0) }
     // Exact cross-multiplication (128-bit).
     let l = a.value.multipliedFullWidth(by: Int64(b.timescale))

@@ -28,6 +28,25 @@ struct CMTimeTests {
         #expect([CMTime.positiveInfinity, .zero, .negativeInfinity].sorted() == [.negativeInfinity, .zero, .positiveInfinity])
     }
 
+    /// Core Media's documented rules: equal times hash alike (Hashable's contract), epochs
+    /// order before values, QuickTime rounding goes away from zero into a finer timescale.
+    @Test func hashingEpochsAndQuickTimeRounding() {
+        let half = CMTime(value: 1, timescale: 2), same = CMTime(value: 300, timescale: 600)
+        #expect(half == same)
+        #expect(Set([half, same]).count == 1)
+        var rounded = CMTime.positiveInfinity
+        rounded.flags.insert(.hasBeenRounded)
+        #expect(rounded == .positiveInfinity)
+        #expect(Set([rounded, CMTime.positiveInfinity]).count == 1)
+        let later = CMTime(value: 1, timescale: 1, flags: [.valid], epoch: 1)
+        #expect(CMTime(value: 5, timescale: 1) < later)
+        #expect(later != CMTime(value: 1, timescale: 1))
+        // 1/3 s into 1/1000: 333.33 -> 334 (finer: away from zero); 1000/3000 into 1/7 -> 2.33 -> 2.
+        #expect(CMTime(value: 1, timescale: 3).convertScale(1000, method: .quickTime).value == 334)
+        #expect(CMTime(value: -1, timescale: 3).convertScale(1000, method: .quickTime).value == -334)
+        #expect(CMTime(value: 1000, timescale: 3000).convertScale(7, method: .quickTime).value == 2)
+    }
+
     @Test func ranges() {
         let r = CMTimeRange(start: CMTime(value: 1, timescale: 1), duration: CMTime(value: 2, timescale: 1))
         #expect(r.end == CMTime(value: 3, timescale: 1))
