@@ -32,8 +32,9 @@ let package = Package(
         // headers are in /usr/include.
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         // The text stack: fontconfig (fonts by name and coverage), FriBidi, HarfBuzz, FreeType.
-        .systemLibrary(name: "CText", pkgConfig: "harfbuzz freetype2 fontconfig fribidi",
-                       providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev", "libfribidi-dev"])]),
+        .systemLibrary(
+            name: "CText", pkgConfig: "harfbuzz freetype2 fontconfig fribidi",
+            providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev", "libfribidi-dev"])]),
         // Animated GIF (giflib; CWebP also links libwebp's demuxer and muxer: animations and
         // the EXIF/XMP/ICCP chunks).
         .systemLibrary(name: "CGif", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
@@ -65,8 +66,9 @@ let package = Package(
             swiftSettings: tunedSwift),
         // Debian's FFmpeg libraries in process (demux, decode, encode, mux), and the few C
         // helpers Swift needs around them (macro constants, frame planes, the cancel hook).
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat libavcodec libavutil libswscale",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat libavcodec libavutil libswscale",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
         .target(name: "CFFmpegShim", dependencies: ["CFFmpeg"]),
         // Video in and out with AVFoundation's names, every frame through Cyanotype's public API.
         .target(

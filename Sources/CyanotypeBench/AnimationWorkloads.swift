@@ -56,28 +56,36 @@ struct AnimatedGIFLook: Workload {
                 let delay = (frame.properties[kCGImagePropertyGIFDictionary] as? [String: Any])?[kCGImagePropertyGIFUnclampedDelayTime] as? Double ?? 0.1
                 let graded = frame.applyingLUT(lut, interpolation: .tetrahedral)
                 let r = try env.context.renderToData(graded, from: graded.extent, format: .RGBA8, colorSpace: env.sRGB, premultiplied: false)
-                let cg = CGImage(width: r.width, height: r.height, bytesPerRow: r.rowBytes, format: .RGBA8, colorSpace: env.sRGB,
-                                 premultiplied: false, data: r.data)
+                let cg = CGImage(
+                    width: r.width, height: r.height, bytesPerRow: r.rowBytes, format: .RGBA8, colorSpace: env.sRGB,
+                    premultiplied: false, data: r.data)
                 try dest.add(cg, properties: [kCGImagePropertyGIFDictionary: [kCGImagePropertyGIFUnclampedDelayTime: delay]])
             }
             try dest.finalize()
             try (out as Data).write(to: output)
         }
         let name = "8 animated GIF 100 x 480x270, LUT look on every frame -> GIF"
-        var rows = [Row(workload: name, ours: .time(ours), oursCPU: ours.cpu, megapixels: megapixels, reference: "100 frames in 3.33 s (30 frames/s)",
-                        referenceValue: nil, target: .valueAtMost(Double(Self.frames) / 30, "s"))]
+        var rows = [
+            Row(
+                workload: name, ours: .time(ours), oursCPU: ours.cpu, megapixels: megapixels, reference: "100 frames in 3.33 s (30 frames/s)",
+                referenceValue: nil, target: .valueAtMost(Double(Self.frames) / 30, "s"))
+        ]
         guard Shell.available("convert"), Shell.output("convert -version")?.contains("ImageMagick") == true else {
             env.notes.append("8 gif: ImageMagick's convert missing (scripts/bench.sh installs it)")
             return rows
         }
         let matrix = m.map { String($0) }.joined(separator: " ")
         let ref = try Shell.time("convert anim.gif -color-matrix '\(matrix)' anim-im.gif", runs: env.runs, in: env.dir)
-        rows.append(Row(workload: name, ours: .time(ours), oursCPU: ours.cpu, megapixels: megapixels,
-                        reference: "ImageMagick convert -color-matrix", referenceValue: .time(ref), referenceCPU: ref.cpu, target: .ratioBelow(1)))
+        rows.append(
+            Row(
+                workload: name, ours: .time(ours), oursCPU: ours.cpu, megapixels: megapixels,
+                reference: "ImageMagick convert -color-matrix", referenceValue: .time(ref), referenceCPU: ref.cpu, target: .ratioBelow(1)))
         let fps = Double(Self.frames) / ours.wall
-        env.notes.append(String(format: "8 gif: %.0f frames/s (wall), %.1f ms CPU per frame; outputs %d bytes (ours), %d bytes (ImageMagick)",
-                                fps, ours.cpu * 1000 / Double(Self.frames),
-                                (try? Data(contentsOf: output).count) ?? 0, (try? Data(contentsOf: env.file("anim-im.gif")).count) ?? 0))
+        env.notes.append(
+            String(
+                format: "8 gif: %.0f frames/s (wall), %.1f ms CPU per frame; outputs %d bytes (ours), %d bytes (ImageMagick)",
+                fps, ours.cpu * 1000 / Double(Self.frames),
+                (try? Data(contentsOf: output).count) ?? 0, (try? Data(contentsOf: env.file("anim-im.gif")).count) ?? 0))
         return rows
     }
 }
@@ -99,8 +107,11 @@ struct Thumbnail: Workload {
         guard Shell.available("vipsthumbnail") else {
             env.notes.append("9 thumb: vipsthumbnail missing (apt-get install -y libvips-tools)")
             let t = try Shell.time(ours, runs: env.runs, in: env.dir)
-            return [Row(workload: name, ours: .time(t), oursCPU: t.cpu, megapixels: env.image.megapixels,
-                        reference: "(vipsthumbnail missing)", referenceValue: nil, target: .ratioBelow(1))]
+            return [
+                Row(
+                    workload: name, ours: .time(t), oursCPU: t.cpu, megapixels: env.image.megapixels,
+                    reference: "(vipsthumbnail missing)", referenceValue: nil, target: .ratioBelow(1))
+            ]
         }
         // vipsthumbnail writes next to its input (which lies in env.dir).
         let vips = "vipsthumbnail \(input.path) -s 1500 -o 'thumb-vips.jpg[Q=90,subsample-mode=on]'"
@@ -111,8 +122,11 @@ struct Thumbnail: Workload {
         var note = "9 thumb: ours \(dims(ourFile)) \(size(ourFile)) kB, vips \(dims(vipsFile)) \(size(vipsFile)) kB"
         if let d = try? maxChannelDifference(ourFile, vipsFile) { note += String(format: "; ours vs vips max |diff| %d, mean %.2f levels", d.max, d.mean) }
         env.notes.append(note)
-        var rows = [Row(workload: name, ours: .time(t[0]), oursCPU: t[0].cpu, megapixels: env.image.megapixels,
-                        reference: "vipsthumbnail -s 1500 (Q 90, 4:2:0)", referenceValue: .time(t[1]), referenceCPU: t[1].cpu, target: .ratioBelow(1))]
+        var rows = [
+            Row(
+                workload: name, ours: .time(t[0]), oursCPU: t[0].cpu, megapixels: env.image.megapixels,
+                reference: "vipsthumbnail -s 1500 (Q 90, 4:2:0)", referenceValue: .time(t[1]), referenceCPU: t[1].cpu, target: .ratioBelow(1))
+        ]
         // Peak RSS through GNU time, which forks each command from its own small process: a
         // child spawned from this (large) process would report our peak as its own.
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
@@ -127,8 +141,10 @@ struct Thumbnail: Workload {
             }
             return kB * 1024
         }
-        rows.append(Row(workload: "9 peak RSS, same job", ours: .bytes(try peak(ours, "rss-ours.txt")), megapixels: nil,
-                        reference: "vipsthumbnail", referenceValue: .bytes(try peak(vips, "rss-vips.txt")), target: .ratioAtMost(1)))
+        rows.append(
+            Row(
+                workload: "9 peak RSS, same job", ours: .bytes(try peak(ours, "rss-ours.txt")), megapixels: nil,
+                reference: "vipsthumbnail", referenceValue: .bytes(try peak(vips, "rss-vips.txt")), target: .ratioAtMost(1)))
         return rows
     }
 }

@@ -11,40 +11,40 @@ import Cyanotype
 /// threads (`cv2.setNumThreads(2)`), the kernel built from the same definition as ours.
 enum OpenCVPeer {
     static let script = #"""
-import sys, time, numpy as np, cv2
-path, w, h, runs, kind, radius = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], float(sys.argv[6])
-angle = float(sys.argv[7]) if len(sys.argv) > 7 else 0.0
-cv2.setNumThreads(2)
-img = np.fromfile(path, dtype=np.uint8).reshape(h, w, 4)
-def disc(r):
-    n = int(r); yy, xx = np.mgrid[-n:n + 1, -n:n + 1]
-    k = (xx * xx + yy * yy <= r * r).astype(np.float64)
-    return k / k.sum()
-def gauss(s):
-    n = max(1, int(np.ceil(3 * s))); t = np.exp(-np.arange(-n, n + 1) ** 2 / (2 * s * s)); return t / t.sum()
-if kind == "disc":
-    k = disc(radius)
-elif kind == "bokeh":
-    g = gauss(1.0); k = cv2.filter2D(np.pad(disc(radius), len(g) // 2), -1, np.outer(g, g), borderType=cv2.BORDER_CONSTANT)
-elif kind == "motion":
-    # Our line: 2L + 1 points (t, t tan(angle)) read between two rows (nearer horizontal).
-    c, s = np.cos(angle), np.sin(angle); L = int(round(radius * abs(c))); m = s / c
-    rows = int(np.ceil(L * abs(m))) + 1
-    k = np.zeros((2 * rows + 1, 2 * L + 1))
-    for t in range(-L, L + 1):
-        v = t * m; j = int(np.floor(v)); f = v - j
-        # Rows ascend downwards in OpenCV: y up is row - 1.
-        k[rows - j, t + L] += 1 - f; k[rows - j - 1, t + L] += f
-    k /= k.sum()
-k = k.astype(np.float32)
-best, cpu = 1e9, 0.0
-for _ in range(runs):
-    t0, c0 = time.perf_counter(), time.process_time()
-    out = cv2.filter2D(img, -1, k, borderType=cv2.BORDER_REPLICATE)
-    t1, c1 = time.perf_counter(), time.process_time()
-    if t1 - t0 < best: best, cpu = t1 - t0, c1 - c0
-print("%.6f %.6f %d %d %s" % (best, cpu, k.shape[0], k.shape[1], cv2.__version__))
-"""#
+        import sys, time, numpy as np, cv2
+        path, w, h, runs, kind, radius = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], float(sys.argv[6])
+        angle = float(sys.argv[7]) if len(sys.argv) > 7 else 0.0
+        cv2.setNumThreads(2)
+        img = np.fromfile(path, dtype=np.uint8).reshape(h, w, 4)
+        def disc(r):
+            n = int(r); yy, xx = np.mgrid[-n:n + 1, -n:n + 1]
+            k = (xx * xx + yy * yy <= r * r).astype(np.float64)
+            return k / k.sum()
+        def gauss(s):
+            n = max(1, int(np.ceil(3 * s))); t = np.exp(-np.arange(-n, n + 1) ** 2 / (2 * s * s)); return t / t.sum()
+        if kind == "disc":
+            k = disc(radius)
+        elif kind == "bokeh":
+            g = gauss(1.0); k = cv2.filter2D(np.pad(disc(radius), len(g) // 2), -1, np.outer(g, g), borderType=cv2.BORDER_CONSTANT)
+        elif kind == "motion":
+            # Our line: 2L + 1 points (t, t tan(angle)) read between two rows (nearer horizontal).
+            c, s = np.cos(angle), np.sin(angle); L = int(round(radius * abs(c))); m = s / c
+            rows = int(np.ceil(L * abs(m))) + 1
+            k = np.zeros((2 * rows + 1, 2 * L + 1))
+            for t in range(-L, L + 1):
+                v = t * m; j = int(np.floor(v)); f = v - j
+                # Rows ascend downwards in OpenCV: y up is row - 1.
+                k[rows - j, t + L] += 1 - f; k[rows - j - 1, t + L] += f
+            k /= k.sum()
+        k = k.astype(np.float32)
+        best, cpu = 1e9, 0.0
+        for _ in range(runs):
+            t0, c0 = time.perf_counter(), time.process_time()
+            out = cv2.filter2D(img, -1, k, borderType=cv2.BORDER_REPLICATE)
+            t1, c1 = time.perf_counter(), time.process_time()
+            if t1 - t0 < best: best, cpu = t1 - t0, c1 - c0
+        print("%.6f %.6f %d %d %s" % (best, cpu, k.shape[0], k.shape[1], cv2.__version__))
+        """#
 
     /// Whether `python3` can import cv2 (pip install opencv-python-headless, or Debian's
     /// python3-opencv).
@@ -80,14 +80,18 @@ struct BlurCatalog: Workload {
         if !cv { env.notes.append("16 blurs: OpenCV missing (scripts/bench.sh installs python3-opencv)") }
         func peerRow(_ label: String, _ ours: Timing, _ kind: String, radius: Double, angle: Double = 0) {
             guard cv else {
-                rows.append(Row(workload: label, ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
-                                reference: "(OpenCV missing)", referenceValue: nil, target: .ratioBelow(1)))
+                rows.append(
+                    Row(
+                        workload: label, ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
+                        reference: "(OpenCV missing)", referenceValue: nil, target: .ratioBelow(1)))
                 return
             }
             do {
                 let (t, what) = try OpenCVPeer.time(env, kind, radius: radius, angle: angle)
-                rows.append(Row(workload: label, ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
-                                reference: "OpenCV filter2D, same kernel (\(what))", referenceValue: .time(t), referenceCPU: t.cpu, target: .ratioBelow(1)))
+                rows.append(
+                    Row(
+                        workload: label, ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
+                        reference: "OpenCV filter2D, same kernel (\(what))", referenceValue: .time(t), referenceCPU: t.cpu, target: .ratioBelow(1)))
             } catch {
                 env.notes.append("16 blurs: \(label): OpenCV skipped: \(error)")
             }
@@ -108,16 +112,22 @@ struct BlurCatalog: Workload {
         let gaussian = try env.time8(recipe("CIGaussianBlur", [kCIInputRadiusKey: 10]))
         let masked = try env.time8(recipe("CIMaskedVariableBlur", ["inputMask": env.ciImage8, kCIInputRadiusKey: 10]))
         let white = try env.time8(recipe("CIMaskedVariableBlur", ["inputMask": CIImage(color: .white), kCIInputRadiusKey: 10]))
-        rows.append(Row(workload: "16 CIMaskedVariableBlur radius 10, the photo as mask, RGBA8", ours: .time(masked), oursCPU: masked.cpu,
-                        megapixels: img.megapixels, reference: "ours, CIGaussianBlur sigma 10", referenceValue: .time(gaussian),
-                        referenceCPU: gaussian.cpu, target: .ratioAtMost(3)))
-        rows.append(Row(workload: "16 CIMaskedVariableBlur radius 10, white mask, RGBA8", ours: .time(white), oursCPU: white.cpu,
-                        megapixels: img.megapixels, reference: "ours, CIGaussianBlur sigma 10", referenceValue: .time(gaussian),
-                        referenceCPU: gaussian.cpu, target: .ratioAtMost(3)))
+        rows.append(
+            Row(
+                workload: "16 CIMaskedVariableBlur radius 10, the photo as mask, RGBA8", ours: .time(masked), oursCPU: masked.cpu,
+                megapixels: img.megapixels, reference: "ours, CIGaussianBlur sigma 10", referenceValue: .time(gaussian),
+                referenceCPU: gaussian.cpu, target: .ratioAtMost(3)))
+        rows.append(
+            Row(
+                workload: "16 CIMaskedVariableBlur radius 10, white mask, RGBA8", ours: .time(white), oursCPU: white.cpu,
+                megapixels: img.megapixels, reference: "ours, CIGaussianBlur sigma 10", referenceValue: .time(gaussian),
+                referenceCPU: gaussian.cpu, target: .ratioAtMost(3)))
 
         let noise = try env.time8(recipe("CINoiseReduction", [:]))
-        rows.append(Row(workload: "16 CINoiseReduction (defaults), RGBA8", ours: .time(noise), oursCPU: noise.cpu, megapixels: img.megapixels,
-                        reference: "-", referenceValue: nil, target: .throughputAtLeast(100)))
+        rows.append(
+            Row(
+                workload: "16 CINoiseReduction (defaults), RGBA8", ours: .time(noise), oursCPU: noise.cpu, megapixels: img.megapixels,
+                reference: "-", referenceValue: nil, target: .throughputAtLeast(100)))
         return rows
     }
 }

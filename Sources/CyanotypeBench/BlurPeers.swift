@@ -9,16 +9,16 @@ import Cyanotype
 /// OpenCV's side: reads the raw RGBA file, times `GaussianBlur` alone (wall and process CPU,
 /// all threads), writes its output once, prints "version threads wall cpu".
 private let openCVScript = """
-import sys, time
-import numpy as np, cv2
-w, h, ksize, sigma = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
-img = np.fromfile(sys.argv[5], dtype=np.uint8).reshape(h, w, 4)
-t0 = time.perf_counter(); c0 = time.process_time()
-out = cv2.GaussianBlur(img, (ksize, ksize), sigma, borderType=cv2.BORDER_REPLICATE)
-wall = time.perf_counter() - t0; cpu = time.process_time() - c0
-if len(sys.argv) > 6: out.tofile(sys.argv[6])
-print(cv2.__version__, cv2.getNumThreads(), wall, cpu)
-"""
+    import sys, time
+    import numpy as np, cv2
+    w, h, ksize, sigma = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+    img = np.fromfile(sys.argv[5], dtype=np.uint8).reshape(h, w, 4)
+    t0 = time.perf_counter(); c0 = time.process_time()
+    out = cv2.GaussianBlur(img, (ksize, ksize), sigma, borderType=cv2.BORDER_REPLICATE)
+    wall = time.perf_counter() - t0; cpu = time.process_time() - c0
+    if len(sys.argv) > 6: out.tofile(sys.argv[6])
+    print(cv2.__version__, cv2.getNumThreads(), wall, cpu)
+    """
 
 /// The Python that has OpenCV, or nil.
 private func pythonWithOpenCV() -> String? {
@@ -29,8 +29,10 @@ private func pythonWithOpenCV() -> String? {
 /// Gaussian (the same 3-sigma taps, renormalised, edges replicated) at `samples` seeded
 /// positions, RGB only. `linearLight`: the reference blurs linear light (sRGB decoded, blurred,
 /// encoded), as our colour-managed render does; else it blurs the codes, as OpenCV does.
-func gaussianError(_ got: UnsafePointer<UInt8>, source: UnsafePointer<UInt8>, width: Int, height: Int, sigma: Double,
-                   linearLight: Bool, samples: Int = 400) -> (max: Double, mean: Double) {
+func gaussianError(
+    _ got: UnsafePointer<UInt8>, source: UnsafePointer<UInt8>, width: Int, height: Int, sigma: Double,
+    linearLight: Bool, samples: Int = 400
+) -> (max: Double, mean: Double) {
     let r = Int((3 * sigma).rounded(.up))
     var w = (-r...r).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
     let total = w.reduce(0, +)
@@ -86,28 +88,36 @@ func blurPeerRows(_ env: BenchEnvironment) throws -> [Row] {
             if t.wall < ours.wall { ours = t }
             let out = round == 0 ? " \(env.file("out-opencv.rgba").path)" : ""
             guard let line = Shell.output("cd '\(env.dir.path)' && \(python) cv_blur.py \(args)\(out)")?.split(separator: " "),
-                  line.count == 4, let wall = Double(line[2]), let cpu = Double(line[3])
+                line.count == 4, let wall = Double(line[2]), let cpu = Double(line[3])
             else { throw BenchError("the OpenCV script failed") }
             version = String(line[0]); threads = String(line[1])
             if wall < theirs.wall { theirs = Timing(wall: wall, cpu: cpu) }
         }
-        rows.append(Row(workload: "3 blur sigma 10 in memory, RGBA8 in and out (3-sigma kernel, edges clamped)", ours: .time(ours), oursCPU: ours.cpu,
-                        megapixels: img.megapixels, reference: "OpenCV \(version) GaussianBlur \(ksize)x\(ksize), \(threads) threads",
-                        referenceValue: .time(theirs), referenceCPU: theirs.cpu, target: .ratioBelow(1)))
+        rows.append(
+            Row(
+                workload: "3 blur sigma 10 in memory, RGBA8 in and out (3-sigma kernel, edges clamped)", ours: .time(ours), oursCPU: ours.cpu,
+                megapixels: img.megapixels, reference: "OpenCV \(version) GaussianBlur \(ksize)x\(ksize), \(threads) threads",
+                referenceValue: .time(theirs), referenceCPU: theirs.cpu, target: .ratioBelow(1)))
         // Accuracy: ours (still in output8) and OpenCV's against float64 Gaussians.
         let theirBytes = try Data(contentsOf: env.file("out-opencv.rgba"))
         let (oursErr, theirErr) = env.rgba8.withUnsafeBytes { srcRaw in
             let src = srcRaw.bindMemory(to: UInt8.self).baseAddress!
-            let o = gaussianError(env.output8.assumingMemoryBound(to: UInt8.self), source: src, width: img.width, height: img.height,
-                                  sigma: sigma, linearLight: true)
-            let t = theirBytes.withUnsafeBytes { gaussianError($0.bindMemory(to: UInt8.self).baseAddress!, source: src, width: img.width,
-                                                               height: img.height, sigma: sigma, linearLight: false) }
+            let o = gaussianError(
+                env.output8.assumingMemoryBound(to: UInt8.self), source: src, width: img.width, height: img.height,
+                sigma: sigma, linearLight: true)
+            let t = theirBytes.withUnsafeBytes {
+                gaussianError(
+                    $0.bindMemory(to: UInt8.self).baseAddress!, source: src, width: img.width,
+                    height: img.height, sigma: sigma, linearLight: false)
+            }
             return (o, t)
         }
-        rows.append(Row(workload: "3 same, max |error| vs a float64 Gaussian (ours: linear light; OpenCV: sRGB codes)",
-                        ours: .measure(oursErr.max, "levels"), megapixels: nil,
-                        reference: String(format: "OpenCV; means %.3f vs %.3f", oursErr.mean, theirErr.mean),
-                        referenceValue: .measure(theirErr.max, "levels"), target: .ratioAtMost(1)))
+        rows.append(
+            Row(
+                workload: "3 same, max |error| vs a float64 Gaussian (ours: linear light; OpenCV: sRGB codes)",
+                ours: .measure(oursErr.max, "levels"), megapixels: nil,
+                reference: String(format: "OpenCV; means %.3f vs %.3f", oursErr.mean, theirErr.mean),
+                referenceValue: .measure(theirErr.max, "levels"), target: .ratioAtMost(1)))
     } else {
         env.notes.append("3 blur: OpenCV for Python missing (pip install opencv-python-headless, or apt-get install python3-opencv): its rows skipped")
     }
@@ -118,11 +128,16 @@ func blurPeerRows(_ env: BenchEnvironment) throws -> [Row] {
         return rows
     }
     let input = try inputJPEG(env)
-    let t = try Shell.timeInterleaved(["\(cli) apply \(input.path) -f 'gaussianBlur radius=10' -q 90 -o blur-cli.jpg",
-                                       "vips gaussblur \(input.path) 'blur-vips.jpg[Q=90,subsample_mode=on]' 10"],
-                                      runs: env.runs, in: env.dir)
-    rows.append(Row(workload: "3 JPEG -> blur sigma 10 -> JPEG q90 (cyanotype apply)", ours: .time(t[0]), oursCPU: t[0].cpu,
-                    megapixels: img.megapixels, reference: "vips gaussblur 10, Q=90 4:2:0", referenceValue: .time(t[1]),
-                    referenceCPU: t[1].cpu, target: .ratioAtMost(0.8)))
+    let t = try Shell.timeInterleaved(
+        [
+            "\(cli) apply \(input.path) -f 'gaussianBlur radius=10' -q 90 -o blur-cli.jpg",
+            "vips gaussblur \(input.path) 'blur-vips.jpg[Q=90,subsample_mode=on]' 10",
+        ],
+        runs: env.runs, in: env.dir)
+    rows.append(
+        Row(
+            workload: "3 JPEG -> blur sigma 10 -> JPEG q90 (cyanotype apply)", ours: .time(t[0]), oursCPU: t[0].cpu,
+            megapixels: img.megapixels, reference: "vips gaussblur 10, Q=90 4:2:0", referenceValue: .time(t[1]),
+            referenceCPU: t[1].cpu, target: .ratioAtMost(0.8)))
     return rows
 }

@@ -19,7 +19,8 @@ func inputJPEG(_ env: BenchEnvironment) throws -> URL {
 func maxChannelDifference(_ a: URL, _ b: URL) throws -> (max: Int, mean: Double) {
     let x = try ImageCodecs.decode(try Data(contentsOf: a)), y = try ImageCodecs.decode(try Data(contentsOf: b))
     guard x.width == y.width, x.height == y.height, x.bitDepth == 8, y.bitDepth == 8 else {
-        throw BenchError("cannot compare \(a.lastPathComponent) (\(x.width)x\(x.height), \(x.bitDepth)-bit) with \(b.lastPathComponent) (\(y.width)x\(y.height), \(y.bitDepth)-bit)")
+        throw BenchError(
+            "cannot compare \(a.lastPathComponent) (\(x.width)x\(x.height), \(x.bitDepth)-bit) with \(b.lastPathComponent) (\(y.width)x\(y.height), \(y.bitDepth)-bit)")
     }
     var worst = 0, sum = 0
     x.pixels.withUnsafeBufferPointer { p in
@@ -41,10 +42,10 @@ struct LUTApply: Workload {
     /// A grade with cross-talk between channels, so no 1D shortcut applies: an S-curve,
     /// a warm/teal split, and a saturation change weighted by luma.
     static func grade(_ c: SIMD3<Float>) -> SIMD3<Float> {
-        let s = c * c * (SIMD3(repeating: 3) - 2 * c)                       // smoothstep contrast
+        let s = c * c * (SIMD3(repeating: 3) - 2 * c)  // smoothstep contrast
         let v = 0.6 * s + 0.4 * c
         let l = 0.2126 * v.x + 0.7152 * v.y + 0.0722 * v.z
-        let split = SIMD3<Float>(0.06, 0.01, -0.05) * (l - 0.45)            // warm highs, teal shadows
+        let split = SIMD3<Float>(0.06, 0.01, -0.05) * (l - 0.45)  // warm highs, teal shadows
         let sat = 1.25 - 0.4 * abs(l - 0.5)
         let out = SIMD3(repeating: l) + (v - SIMD3(repeating: l)) * sat + split
         return out.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1))
@@ -54,8 +55,11 @@ struct LUTApply: Workload {
         let img = env.image
         let lut = try LUT.make(size: 64, title: "bench grade", Self.grade)
         let mem = try env.time8(env.ciImage8.applyingLUT(lut, interpolation: .tetrahedral))
-        var rows = [Row(workload: "4 LUT 64^3 tetrahedral, RGBA8 in memory", ours: .time(mem), oursCPU: mem.cpu, megapixels: img.megapixels,
-                        reference: "-", referenceValue: nil, target: .throughputAtLeast(100))]
+        var rows = [
+            Row(
+                workload: "4 LUT 64^3 tetrahedral, RGBA8 in memory", ours: .time(mem), oursCPU: mem.cpu, megapixels: img.megapixels,
+                reference: "-", referenceValue: nil, target: .throughputAtLeast(100))
+        ]
 
         let input = try inputJPEG(env), output = env.file("lut-ours.jpg")
         let q90: [CIImageRepresentationOption: Any] = [.lossyCompressionQuality: 0.9]
@@ -66,18 +70,24 @@ struct LUTApply: Workload {
         }
         guard Shell.available("ffmpeg") else {
             env.notes.append("4 lut: ffmpeg missing")
-            rows.append(Row(workload: "4 JPEG -> LUT -> JPEG q90", ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
-                            reference: "(ffmpeg missing)", referenceValue: nil, target: .ratioAtMost(1.0 / 3)))
+            rows.append(
+                Row(
+                    workload: "4 JPEG -> LUT -> JPEG q90", ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
+                    reference: "(ffmpeg missing)", referenceValue: nil, target: .ratioAtMost(1.0 / 3)))
             return rows + (try lutFiles(env, lut: lut, input: input, ffmpeg: "ffmpeg"))
         }
         let ff = "ffmpeg -v error -y"
         let lut3d = "-vf lut3d=file=lut.cube:interp=tetrahedral"
         let ref = try Shell.time("\(ff) -i \(input.path) \(lut3d) -q:v 2 lut-ffmpeg.jpg", runs: env.runs, in: env.dir)
-        rows.append(Row(workload: "4 JPEG -> LUT -> JPEG q90", ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
-                        reference: "ffmpeg lut3d tetrahedral -q:v 2", referenceValue: .time(ref), referenceCPU: ref.cpu, target: .ratioAtMost(1.0 / 3)))
+        rows.append(
+            Row(
+                workload: "4 JPEG -> LUT -> JPEG q90", ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
+                reference: "ffmpeg lut3d tetrahedral -q:v 2", referenceValue: .time(ref), referenceCPU: ref.cpu, target: .ratioAtMost(1.0 / 3)))
         let jpegDiff = try maxChannelDifference(output, env.file("lut-ffmpeg.jpg"))
-        rows.append(Row(workload: "4 max |diff| ours vs ffmpeg, JPEG outputs", ours: .levels(jpegDiff.max), megapixels: nil,
-                        reference: String(format: "mean %.2f", jpegDiff.mean), referenceValue: nil, target: .info))
+        rows.append(
+            Row(
+                workload: "4 max |diff| ours vs ffmpeg, JPEG outputs", ours: .levels(jpegDiff.max), megapixels: nil,
+                reference: String(format: "mean %.2f", jpegDiff.mean), referenceValue: nil, target: .info))
 
         // The same LUT from a lossless PNG to PNG, so only the LUT (not JPEG decoders, chroma
         // upsampling or encoders) differs between the two outputs.
@@ -86,8 +96,10 @@ struct LUTApply: Workload {
         try env.context.encode(try CIImage.read(contentsOf: png).applyingLUT(lut, interpolation: .tetrahedral), as: .png).write(to: env.file("lut-ours.png"))
         try Shell.run("\(ff) -i \(png.path) \(lut3d) -pix_fmt rgba lut-ffmpeg.png", in: env.dir)
         let pngDiff = try maxChannelDifference(env.file("lut-ours.png"), env.file("lut-ffmpeg.png"))
-        rows.append(Row(workload: "4 max |diff| ours vs ffmpeg, PNG -> LUT -> PNG", ours: .levels(pngDiff.max), megapixels: nil,
-                        reference: String(format: "mean %.3f", pngDiff.mean), referenceValue: nil, target: .valueAtMost(1, "level")))
+        rows.append(
+            Row(
+                workload: "4 max |diff| ours vs ffmpeg, PNG -> LUT -> PNG", ours: .levels(pngDiff.max), megapixels: nil,
+                reference: String(format: "mean %.3f", pngDiff.mean), referenceValue: nil, target: .valueAtMost(1, "level")))
         rows += try lutFiles(env, lut: lut, input: input, ffmpeg: ff)
         return rows
     }
@@ -99,27 +111,42 @@ struct LUTApply: Workload {
         try lut.threeDLData(outputBitDepth: 16).write(to: threeDL)
         let kB = { (u: URL) in ((try? FileManager.default.attributesOfItem(atPath: u.path)[.size] as? Int) ?? 0) / 1000 }
         // Each read parses the file again (LUT(contentsOf:) does not go through the LUT file cache).
-        let parse = try bestOfInterleaved(max(env.runs, 5), [{ _ = try LUT(contentsOf: cube, maximumSize: 256) },
-                                                              { _ = try LUT(contentsOf: threeDL, maximumSize: 256) }])
-        var rows = [Row(workload: "4 parse 64^3 .cube (\(kB(cube)) kB), in process", ours: .time(parse[0]), oursCPU: parse[0].cpu, megapixels: nil,
-                        reference: "30 ms budget", referenceValue: .seconds(0.030), target: .ratioAtMost(1)),
-                    Row(workload: "4 parse 64^3 .3dl 16-bit (\(kB(threeDL)) kB), in process", ours: .time(parse[1]), oursCPU: parse[1].cpu,
-                        megapixels: nil, reference: "30 ms budget", referenceValue: .seconds(0.030), target: .ratioAtMost(1))]
+        let parse = try bestOfInterleaved(
+            max(env.runs, 5),
+            [
+                { _ = try LUT(contentsOf: cube, maximumSize: 256) },
+                { _ = try LUT(contentsOf: threeDL, maximumSize: 256) },
+            ])
+        var rows = [
+            Row(
+                workload: "4 parse 64^3 .cube (\(kB(cube)) kB), in process", ours: .time(parse[0]), oursCPU: parse[0].cpu, megapixels: nil,
+                reference: "30 ms budget", referenceValue: .seconds(0.030), target: .ratioAtMost(1)),
+            Row(
+                workload: "4 parse 64^3 .3dl 16-bit (\(kB(threeDL)) kB), in process", ours: .time(parse[1]), oursCPU: parse[1].cpu,
+                megapixels: nil, reference: "30 ms budget", referenceValue: .seconds(0.030), target: .ratioAtMost(1)),
+        ]
         guard let cli = env.commandLineTool else {
             env.notes.append("4 lut: the cyanotype tool is not beside cyanotype-bench (scripts/bench.sh builds it): CLI rows skipped")
             return rows
         }
         try LUT.identity(size: 2).cubeData().write(to: env.file("tiny.cube"))
         let info = try Shell.timeInterleaved(["\(cli) lut info lut.cube", "\(cli) lut info tiny.cube"], runs: max(env.runs, 5), in: env.dir)
-        rows.append(Row(workload: "4 cyanotype lut info, 64^3 .cube", ours: .time(info[0]), oursCPU: info[0].cpu, megapixels: nil,
-                        reference: "same, 2^3 .cube (start-up)", referenceValue: .time(info[1]), referenceCPU: info[1].cpu, target: .info))
+        rows.append(
+            Row(
+                workload: "4 cyanotype lut info, 64^3 .cube", ours: .time(info[0]), oursCPU: info[0].cpu, megapixels: nil,
+                reference: "same, 2^3 .cube (start-up)", referenceValue: .time(info[1]), referenceCPU: info[1].cpu, target: .info))
         guard Shell.available("ffmpeg") else { return rows }
-        let t = try Shell.timeInterleaved(["\(cli) apply \(input.path) --lut lut.cube -q 90 -o lut-cli.jpg",
-                                           "\(ff) -i \(input.path) -vf lut3d=file=lut.cube:interp=tetrahedral -q:v 2 lut-ffmpeg-file.jpg"],
-                                          runs: env.runs, in: env.dir)
-        rows.append(Row(workload: "4 JPEG -> 64^3 .cube file -> JPEG q90 (cyanotype apply --lut)", ours: .time(t[0]), oursCPU: t[0].cpu,
-                        megapixels: env.image.megapixels, reference: "ffmpeg lut3d=file= tetrahedral -q:v 2", referenceValue: .time(t[1]),
-                        referenceCPU: t[1].cpu, target: .ratioAtMost(1.0 / 3)))
+        let t = try Shell.timeInterleaved(
+            [
+                "\(cli) apply \(input.path) --lut lut.cube -q 90 -o lut-cli.jpg",
+                "\(ff) -i \(input.path) -vf lut3d=file=lut.cube:interp=tetrahedral -q:v 2 lut-ffmpeg-file.jpg",
+            ],
+            runs: env.runs, in: env.dir)
+        rows.append(
+            Row(
+                workload: "4 JPEG -> 64^3 .cube file -> JPEG q90 (cyanotype apply --lut)", ours: .time(t[0]), oursCPU: t[0].cpu,
+                megapixels: env.image.megapixels, reference: "ffmpeg lut3d=file= tetrahedral -q:v 2", referenceValue: .time(t[1]),
+                referenceCPU: t[1].cpu, target: .ratioAtMost(1.0 / 3)))
         return rows
     }
 }
@@ -129,8 +156,9 @@ struct Reductions: Workload {
     let key = "reduce"
     func run(_ env: BenchEnvironment) throws -> [Row] {
         let img = env.image
-        let float = CIImage(bitmapData: img.rgbaLinearFloat(from: env.rgba8), bytesPerRow: img.width * 16, size: img.extent.size,
-                            format: .RGBAf, colorSpace: env.linearSRGB)
+        let float = CIImage(
+            bitmapData: img.rgbaLinearFloat(from: env.rgba8), bytesPerRow: img.width * 16, size: img.extent.size,
+            format: .RGBAf, colorSpace: env.linearSRGB)
         let extent = CIVector(cgRect: img.extent)
         var rows = [Row]()
         for (label, source) in [("RGBAf linear", float), ("RGBA8", env.ciImage8)] {
@@ -145,10 +173,14 @@ struct Reductions: Workload {
             guard values.count == 1 else { throw BenchError("CIAreaAverage gave \(values.count) pixels") }
             let h = try bestOf(env.runs) { values = try env.context.reduce(histogram()) }
             guard values.count == 256 else { throw BenchError("CIAreaHistogram gave \(values.count) bins") }
-            rows.append(Row(workload: "7 CIAreaAverage, \(label)", ours: .time(a), oursCPU: a.cpu, megapixels: img.megapixels,
-                            reference: "-", referenceValue: nil, target: .throughputAtLeast(500)))
-            rows.append(Row(workload: "7 CIAreaHistogram 256 bins, \(label)", ours: .time(h), oursCPU: h.cpu, megapixels: img.megapixels,
-                            reference: "-", referenceValue: nil, target: .throughputAtLeast(500)))
+            rows.append(
+                Row(
+                    workload: "7 CIAreaAverage, \(label)", ours: .time(a), oursCPU: a.cpu, megapixels: img.megapixels,
+                    reference: "-", referenceValue: nil, target: .throughputAtLeast(500)))
+            rows.append(
+                Row(
+                    workload: "7 CIAreaHistogram 256 bins, \(label)", ours: .time(h), oursCPU: h.cpu, megapixels: img.megapixels,
+                    reference: "-", referenceValue: nil, target: .throughputAtLeast(500)))
         }
         return rows
     }
@@ -170,11 +202,16 @@ struct InstafilterLooks: Workload {
             let t = try timeLook(CSSLook(def))
             if t.wall > slowest?.t.wall ?? -1 { slowest = (def.displayName, t) }
         }
-        var rows = [Row(workload: "6 preview 1080x1080 Clarendon -> RGBA8", ours: .time(clarendon), oursCPU: clarendon.cpu,
-                        megapixels: small.megapixels, reference: "33 ms budget", referenceValue: .seconds(0.033), target: .ratioAtMost(1))]
+        var rows = [
+            Row(
+                workload: "6 preview 1080x1080 Clarendon -> RGBA8", ours: .time(clarendon), oursCPU: clarendon.cpu,
+                megapixels: small.megapixels, reference: "33 ms budget", referenceValue: .seconds(0.033), target: .ratioAtMost(1))
+        ]
         if let s = slowest {
-            rows.append(Row(workload: "6 preview 1080x1080, slowest of 26 CSSgram (\(s.name))", ours: .time(s.t), oursCPU: s.t.cpu,
-                            megapixels: small.megapixels, reference: "33 ms budget", referenceValue: .seconds(0.033), target: .ratioAtMost(1)))
+            rows.append(
+                Row(
+                    workload: "6 preview 1080x1080, slowest of 26 CSSgram (\(s.name))", ours: .time(s.t), oursCPU: s.t.cpu,
+                    megapixels: small.megapixels, reference: "33 ms budget", referenceValue: .seconds(0.033), target: .ratioAtMost(1)))
         }
 
         // Export: a 12 MP JPEG through Clarendon + grain to JPEG q90, against decode + encode.
@@ -189,15 +226,19 @@ struct InstafilterLooks: Workload {
         let plain = try bestOf(env.runs) {
             try env.context.encode(try CIImage.read(contentsOf: input), as: .jpeg, options: q90).write(to: env.file("insta-plain.jpg"))
         }
-        rows.append(Row(workload: "6 export 12 MP JPEG, Clarendon + grain -> JPEG q90", ours: .time(export), oursCPU: export.cpu,
-                        megapixels: big.megapixels, reference: "ours, JPEG decode + encode q90", referenceValue: .time(plain),
-                        referenceCPU: plain.cpu, target: .ratioAtMost(2)))
+        rows.append(
+            Row(
+                workload: "6 export 12 MP JPEG, Clarendon + grain -> JPEG q90", ours: .time(export), oursCPU: export.cpu,
+                megapixels: big.megapixels, reference: "ours, JPEG decode + encode q90", referenceValue: .time(plain),
+                referenceCPU: plain.cpu, target: .ratioAtMost(2)))
         // #17 goal 6 states the target against libjpeg-turbo's tools on the same file.
         if Shell.available("djpeg") && Shell.available("cjpeg") {
             let ref = try Shell.time("djpeg \(input.path) | cjpeg -quality 90 > insta-ref.jpg", runs: env.runs, in: env.dir)
-            rows.append(Row(workload: "6 export 12 MP JPEG, Clarendon + grain -> JPEG q90", ours: .time(export), oursCPU: export.cpu,
-                            megapixels: big.megapixels, reference: "djpeg | cjpeg -quality 90, same file", referenceValue: .time(ref),
-                            referenceCPU: ref.cpu, target: .ratioAtMost(2)))
+            rows.append(
+                Row(
+                    workload: "6 export 12 MP JPEG, Clarendon + grain -> JPEG q90", ours: .time(export), oursCPU: export.cpu,
+                    megapixels: big.megapixels, reference: "djpeg | cjpeg -quality 90, same file", referenceValue: .time(ref),
+                    referenceCPU: ref.cpu, target: .ratioAtMost(2)))
         }
         return rows
     }
@@ -223,8 +264,10 @@ struct SixteenBit: Workload {
             var off = r.withUnsafeBytes { raw in zip(raw.bindMemory(to: UInt16.self), v).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) } }
             let back = try ImageCodecs.decode(try env.context.encode(img, as: format == .png ? .png : .tiff, depth: 16))
             off += zip(back.pixels16, v).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) }
-            rows.append(Row(workload: "7 16-bit \(format.rawValue.uppercased()), all 65536 codes -> RGBA16 and a 16-bit write: values off",
-                            ours: .count(off), megapixels: nil, reference: "of \(2 * 4 * n)", referenceValue: nil, target: .valueAtMost(0, "values")))
+            rows.append(
+                Row(
+                    workload: "7 16-bit \(format.rawValue.uppercased()), all 65536 codes -> RGBA16 and a 16-bit write: values off",
+                    ours: .count(off), megapixels: nil, reference: "of \(2 * 4 * n)", referenceValue: nil, target: .valueAtMost(0, "values")))
         }
         // Speed: the test image as RGBA16 through a colour clamp to RGBA16 (encoding exactly).
         let img = env.image
@@ -237,8 +280,10 @@ struct SixteenBit: Workload {
         let t = try bestOf(env.runs) {
             try env.context.renderChecked(recipe, toBitmap: out, rowBytes: img.width * 8, bounds: img.extent, format: .RGBA16, colorSpace: env.sRGB)
         }
-        rows.append(Row(workload: "7 RGBA16 sRGB -> colour clamp -> RGBA16", ours: .time(t), oursCPU: t.cpu, megapixels: img.megapixels,
-                        reference: "-", referenceValue: nil, target: .info))
+        rows.append(
+            Row(
+                workload: "7 RGBA16 sRGB -> colour clamp -> RGBA16", ours: .time(t), oursCPU: t.cpu, megapixels: img.megapixels,
+                reference: "-", referenceValue: nil, target: .info))
         return rows
     }
 }
@@ -266,24 +311,34 @@ struct PNGOutput: Workload {
         // starts at this process's own high-water mark (Linux records it at exec).
         let gnuTime = FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
         if !gnuTime { env.notes.append("png: /usr/bin/time missing (apt-get install -y time): no peak RSS rows") }
-        let rss = { (name: String) in (try? String(contentsOf: env.file(name), encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.map { $0 * 1024 } ?? 0 }
+        let rss = { (name: String) in
+            (try? String(contentsOf: env.file(name), encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.map { $0 * 1024 } ?? 0
+        }
         for (level, filter, vipsFilter, goal) in [(6, "none", "none", true), (2, "up", "up", false), (6, "adaptive", "all", false)] {
             let ours = "png-ours-\(level)-\(filter).png", theirs = "png-vips-\(level)-\(vipsFilter).png"
             let measure = { (name: String) in gnuTime ? "/usr/bin/time -f %M -o \(name).rss " : "" }
             let t = try Shell.timeInterleaved(
-                ["\(measure(ours))\(cli) apply \(input.path) -o \(ours) --compression \(level) --png-filter \(filter)",
-                 "\(measure(theirs))vips copy \(input.path) '\(theirs)[compression=\(level),filter=\(vipsFilter)]'"],
+                [
+                    "\(measure(ours))\(cli) apply \(input.path) -o \(ours) --compression \(level) --png-filter \(filter)",
+                    "\(measure(theirs))vips copy \(input.path) '\(theirs)[compression=\(level),filter=\(vipsFilter)]'",
+                ],
                 runs: env.runs, in: env.dir)
             let label = "JPEG -> PNG, level \(level), filter \(filter)\(level == 2 ? " (our default)" : "")"
-            rows.append(Row(workload: "17.5 \(label)", ours: .time(t[0]), oursCPU: t[0].cpu, megapixels: mp,
-                            reference: "vips copy [compression=\(level),filter=\(vipsFilter)]", referenceValue: .time(t[1]),
-                            referenceCPU: t[1].cpu, target: goal ? .ratioAtMost(1.2) : .info))
+            rows.append(
+                Row(
+                    workload: "17.5 \(label)", ours: .time(t[0]), oursCPU: t[0].cpu, megapixels: mp,
+                    reference: "vips copy [compression=\(level),filter=\(vipsFilter)]", referenceValue: .time(t[1]),
+                    referenceCPU: t[1].cpu, target: goal ? .ratioAtMost(1.2) : .info))
             if gnuTime {
-                rows.append(Row(workload: "17.5   peak RSS", ours: .bytes(rss("\(ours).rss")), megapixels: nil,
-                                reference: "vips", referenceValue: .bytes(rss("\(theirs).rss")), target: .info))
+                rows.append(
+                    Row(
+                        workload: "17.5   peak RSS", ours: .bytes(rss("\(ours).rss")), megapixels: nil,
+                        reference: "vips", referenceValue: .bytes(rss("\(theirs).rss")), target: .info))
             }
-            rows.append(Row(workload: "17.5   file size", ours: .bytes(size(ours)), megapixels: nil,
-                            reference: "vips", referenceValue: .bytes(size(theirs)), target: .info))
+            rows.append(
+                Row(
+                    workload: "17.5   file size", ours: .bytes(size(ours)), megapixels: nil,
+                    reference: "vips", referenceValue: .bytes(size(theirs)), target: .info))
         }
         env.notes.append("png: ours compresses with libdeflate in bands on every core; vips 8.14 with zlib through libspng on one")
         return rows

@@ -71,10 +71,13 @@ struct SyntheticImage {
 /// The five per-pixel filters of the fusion workloads (and the single-filter baseline).
 enum BenchFilters {
     static func colorMatrix(_ i: CIImage) -> CIImage {
-        i.applyingFilter("CIColorMatrix", parameters: [
-            "inputRVector": CIVector(x: 0.9, y: 0.05, z: 0.05, w: 0), "inputGVector": CIVector(x: 0.05, y: 0.9, z: 0.05, w: 0),
-            "inputBVector": CIVector(x: 0.05, y: 0.05, z: 0.9, w: 0), "inputAVector": CIVector(x: 0, y: 0, z: 0, w: 1),
-            "inputBiasVector": CIVector(x: 0.01, y: 0.01, z: 0.01, w: 0)])
+        i.applyingFilter(
+            "CIColorMatrix",
+            parameters: [
+                "inputRVector": CIVector(x: 0.9, y: 0.05, z: 0.05, w: 0), "inputGVector": CIVector(x: 0.05, y: 0.9, z: 0.05, w: 0),
+                "inputBVector": CIVector(x: 0.05, y: 0.05, z: 0.9, w: 0), "inputAVector": CIVector(x: 0, y: 0, z: 0, w: 1),
+                "inputBiasVector": CIVector(x: 0.01, y: 0.01, z: 0.01, w: 0),
+            ])
     }
     static func grade(_ i: CIImage) -> CIImage {
         i.applyingFilter("CIExposureAdjust", parameters: [kCIInputEVKey: 0.3])

@@ -14,8 +14,13 @@ enum Quantity {
     static func time(_ t: Timing) -> Quantity { .seconds(t.wall) }
 
     var value: Double {
-        switch self { case .seconds(let s): return s; case .bytes(let b): return Double(b); case .levels(let l): return Double(l); case .count(let n): return Double(n)
-        case .measure(let v, _): return v }
+        switch self {
+        case .seconds(let s): return s;
+        case .bytes(let b): return Double(b);
+        case .levels(let l): return Double(l);
+        case .count(let n): return Double(n)
+        case .measure(let v, _): return v
+        }
     }
     var text: String {
         switch self {
@@ -31,10 +36,10 @@ enum Quantity {
 /// A workload's goal from the engine issue.
 enum Target {
     case throughputAtLeast(Double)  // MP/s
-    case ratioAtMost(Double)        // ours / reference
+    case ratioAtMost(Double)  // ours / reference
     case ratioBelow(Double)
-    case valueAtMost(Double, String) // ours itself, in the named unit
-    case info                       // measured for context, no goal
+    case valueAtMost(Double, String)  // ours itself, in the named unit
+    case info  // measured for context, no goal
 
     var text: String {
         switch self {
@@ -87,10 +92,12 @@ struct Row {
     static let headers = ["Workload", "Ours", "CPU s", "MP/s", "Reference", "Ref", "Ref CPU s", "Ratio", "CPU ratio", "Target", "Result"]
     var cells: [String] {
         let cpu = { (c: Double?) in c.map { String(format: $0 < 0.1 ? "%.4f" : "%.2f", $0) } ?? "-" }
-        return [workload, ours.text, cpu(oursCPU), throughput.map { String(format: "%.0f", $0) } ?? "-", reference,
-         referenceValue?.text ?? "-", cpu(referenceCPU), ratio.map { String(format: "%.3f", $0) } ?? "-",
-         cpuRatio.map { String(format: "%.3f", $0) } ?? "-", target.text,
-         passed.map { $0 ? "PASS" : "MISS" } ?? "-"]
+        return [
+            workload, ours.text, cpu(oursCPU), throughput.map { String(format: "%.0f", $0) } ?? "-", reference,
+            referenceValue?.text ?? "-", cpu(referenceCPU), ratio.map { String(format: "%.3f", $0) } ?? "-",
+            cpuRatio.map { String(format: "%.3f", $0) } ?? "-", target.text,
+            passed.map { $0 ? "PASS" : "MISS" } ?? "-",
+        ]
     }
 }
 

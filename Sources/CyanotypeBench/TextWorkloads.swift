@@ -9,8 +9,10 @@ struct TextParagraph: Workload {
 
     /// 1000 characters of Latin prose with punctuation and kerning pairs.
     static let paragraph: String = {
-        let words = ["Lorem", "ipsum", "dolor", "sit", "amet,", "consectetur", "adipiscing", "elit;", "AVATAR", "Wave",
-                     "Tower", "office", "fjord", "quiz", "Jackdaws", "vexed", "yellow", "Typography.", "Kerning", "AV"]
+        let words = [
+            "Lorem", "ipsum", "dolor", "sit", "amet,", "consectetur", "adipiscing", "elit;", "AVATAR", "Wave",
+            "Tower", "office", "fjord", "quiz", "Jackdaws", "vexed", "yellow", "Typography.", "Kerning", "AV",
+        ]
         var s = ""
         var i = 0
         while s.count < 1000 {
@@ -41,9 +43,11 @@ struct TextParagraph: Workload {
         let mp = Double(size.width * size.height) / 1e6
         env.notes.append(String(format: "16 text: %d characters -> %.0fx%.0f pixels", text.count, size.width, size.height))
         return [
-            Row(workload: "16 text: 1000-char paragraph, 16 pt -> RGBA8", ours: .time(warm), oursCPU: warm.cpu, megapixels: mp,
+            Row(
+                workload: "16 text: 1000-char paragraph, 16 pt -> RGBA8", ours: .time(warm), oursCPU: warm.cpu, megapixels: mp,
                 reference: "20 ms budget", referenceValue: .seconds(0.020), target: .ratioAtMost(1)),
-            Row(workload: "16 text: the same, first image (fonts opened)", ours: .time(cold), oursCPU: cold.cpu, megapixels: mp,
+            Row(
+                workload: "16 text: the same, first image (fonts opened)", ours: .time(cold), oursCPU: cold.cpu, megapixels: mp,
                 reference: "-", referenceValue: nil, target: .info),
         ]
     }

@@ -18,8 +18,9 @@ struct VideoWorkloads: Workload {
         let seconds = env.quick ? 4 : 10
         let clip = env.file("clip1080.mp4"), lut = env.file("grade64.cube")
         // Tagged BT.709, so ffmpeg's swscale and ours use the same matrix.
-        try Shell.run("ffmpeg -v error -y -f lavfi -i testsrc2=s=1920x1080:r=30 -t \(seconds) -c:v libx264 -preset veryfast -crf 18 "
-                      + "-pix_fmt yuv420p -colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range tv \(clip.path)", in: env.dir)
+        try Shell.run(
+            "ffmpeg -v error -y -f lavfi -i testsrc2=s=1920x1080:r=30 -t \(seconds) -c:v libx264 -preset veryfast -crf 18 "
+                + "-pix_fmt yuv420p -colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range tv \(clip.path)", in: env.dir)
         try VideoWorkloads.writeLUT(lut, size: 64)
         let megapixels = Double(1920 * 1080 * 30 * seconds) / 1e6
         let cube = try LUT(contentsOf: lut)
@@ -27,29 +28,40 @@ struct VideoWorkloads: Workload {
 
         // H.264: libx264 veryfast CRF 20, 8-bit 4:2:0 on both sides.
         let ours264 = env.file("ours.mp4"), ref264 = env.file("ref.mp4")
-        let x264 = "ffmpeg -v error -y -i \(clip.path) -vf lut3d=file=\(lut.path):interp=tetrahedral -c:v libx264 -preset veryfast -crf 20 "
+        let x264 =
+            "ffmpeg -v error -y -i \(clip.path) -vf lut3d=file=\(lut.path):interp=tetrahedral -c:v libx264 -preset veryfast -crf 20 "
             + "-pix_fmt yuv420p \(ref264.path)"
-        let (o1, r1) = try VideoWorkloads.interleaved(env.runs, ours: {
-            try VideoWorkloads.export(clip, lut: cube, to: ours264, codec: .h264, type: .mp4, crf: 20, speed: "veryfast")
-        }, reference: { try Shell.run(x264, in: env.dir) })
-        rows.append(Row(workload: "8 video 1080p30 \(seconds) s: decode, 64^3 LUT, x264 veryfast CRF 20", ours: .time(o1), oursCPU: o1.cpu,
-                        megapixels: megapixels, reference: "ffmpeg -vf lut3d, same x264 settings", referenceValue: .time(r1),
-                        referenceCPU: r1.cpu, target: .ratioAtMost(0.9)))
+        let (o1, r1) = try VideoWorkloads.interleaved(
+            env.runs,
+            ours: {
+                try VideoWorkloads.export(clip, lut: cube, to: ours264, codec: .h264, type: .mp4, crf: 20, speed: "veryfast")
+            }, reference: { try Shell.run(x264, in: env.dir) })
+        rows.append(
+            Row(
+                workload: "8 video 1080p30 \(seconds) s: decode, 64^3 LUT, x264 veryfast CRF 20", ours: .time(o1), oursCPU: o1.cpu,
+                megapixels: megapixels, reference: "ffmpeg -vf lut3d, same x264 settings", referenceValue: .time(r1),
+                referenceCPU: r1.cpu, target: .ratioAtMost(0.9)))
 
         // FFV1: ours stores RGB (bgr0) sliced on every core; ffmpeg's lut3d output also lands
         // in FFV1 as bgr0, with ffmpeg's defaults.
         let oursFFV1 = env.file("ours.mkv"), refFFV1 = env.file("ref.mkv")
         let ffv1 = "ffmpeg -v error -y -i \(clip.path) -vf lut3d=file=\(lut.path):interp=tetrahedral -c:v ffv1 \(refFFV1.path)"
-        let (o2, r2) = try VideoWorkloads.interleaved(env.runs, ours: {
-            try VideoWorkloads.export(clip, lut: cube, to: oursFFV1, codec: .ffv1, type: .mkv, crf: nil, speed: nil)
-        }, reference: { try Shell.run(ffv1, in: env.dir) })
-        rows.append(Row(workload: "8 video 1080p30 \(seconds) s: decode, 64^3 LUT, FFV1 (lossless RGB) out", ours: .time(o2), oursCPU: o2.cpu,
-                        megapixels: megapixels, reference: "ffmpeg -vf lut3d -c:v ffv1", referenceValue: .time(r2), referenceCPU: r2.cpu,
-                        target: .ratioAtMost(0.5)))
+        let (o2, r2) = try VideoWorkloads.interleaved(
+            env.runs,
+            ours: {
+                try VideoWorkloads.export(clip, lut: cube, to: oursFFV1, codec: .ffv1, type: .mkv, crf: nil, speed: nil)
+            }, reference: { try Shell.run(ffv1, in: env.dir) })
+        rows.append(
+            Row(
+                workload: "8 video 1080p30 \(seconds) s: decode, 64^3 LUT, FFV1 (lossless RGB) out", ours: .time(o2), oursCPU: o2.cpu,
+                megapixels: megapixels, reference: "ffmpeg -vf lut3d -c:v ffv1", referenceValue: .time(r2), referenceCPU: r2.cpu,
+                target: .ratioAtMost(0.5)))
         // Like with like: the two lossless outputs, frame by frame, at the middle.
         if let (mean, worst) = try? VideoWorkloads.compareFrames(oursFFV1, refFFV1, frame: 15 * seconds, in: env) {
-            rows.append(Row(workload: "8 max |diff| ours vs ffmpeg lut3d, FFV1 outputs (frame \(15 * seconds))", ours: .levels(worst),
-                            megapixels: nil, reference: String(format: "mean %.2f", mean), referenceValue: nil, target: .info))
+            rows.append(
+                Row(
+                    workload: "8 max |diff| ours vs ffmpeg lut3d, FFV1 outputs (frame \(15 * seconds))", ours: .levels(worst),
+                    megapixels: nil, reference: String(format: "mean %.2f", mean), referenceValue: nil, target: .info))
         }
         try? FileManager.default.removeItem(at: oursFFV1)
         try? FileManager.default.removeItem(at: refFFV1)
@@ -57,12 +69,16 @@ struct VideoWorkloads: Workload {
         // Raw out: the pipeline without an encoder, 8-bit 4:2:0 on both sides.
         let oursRaw = env.file("ours-raw.mkv"), refRaw = env.file("ref-raw.mkv")
         let raw = "ffmpeg -v error -y -i \(clip.path) -vf lut3d=file=\(lut.path):interp=tetrahedral -c:v rawvideo -pix_fmt yuv420p \(refRaw.path)"
-        let (o3, r3) = try VideoWorkloads.interleaved(env.runs, ours: {
-            try VideoWorkloads.export(clip, lut: cube, to: oursRaw, codec: .rawvideo, type: .mkv, crf: nil, speed: nil)
-        }, reference: { try Shell.run(raw, in: env.dir) })
-        rows.append(Row(workload: "8 video 1080p30 \(seconds) s: decode, 64^3 LUT, raw 4:2:0 out", ours: .time(o3), oursCPU: o3.cpu,
-                        megapixels: megapixels, reference: "ffmpeg -vf lut3d -c:v rawvideo -pix_fmt yuv420p", referenceValue: .time(r3),
-                        referenceCPU: r3.cpu, target: .ratioAtMost(0.5)))
+        let (o3, r3) = try VideoWorkloads.interleaved(
+            env.runs,
+            ours: {
+                try VideoWorkloads.export(clip, lut: cube, to: oursRaw, codec: .rawvideo, type: .mkv, crf: nil, speed: nil)
+            }, reference: { try Shell.run(raw, in: env.dir) })
+        rows.append(
+            Row(
+                workload: "8 video 1080p30 \(seconds) s: decode, 64^3 LUT, raw 4:2:0 out", ours: .time(o3), oursCPU: o3.cpu,
+                megapixels: megapixels, reference: "ffmpeg -vf lut3d -c:v rawvideo -pix_fmt yuv420p", referenceValue: .time(r3),
+                referenceCPU: r3.cpu, target: .ratioAtMost(0.5)))
         try? FileManager.default.removeItem(at: oursRaw)
         try? FileManager.default.removeItem(at: refRaw)
 
@@ -74,8 +90,9 @@ struct VideoWorkloads: Workload {
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         for length in env.quick ? [1, 3] : [2, 6] {
             let k4 = env.file("clip4k-\(length).mp4"), out = env.file("out4k.mp4")
-            try Shell.run("ffmpeg -v error -y -f lavfi -i testsrc2=s=3840x2160:r=30 -t \(length) -c:v libx264 -preset ultrafast "
-                          + "-pix_fmt yuv420p \(k4.path)", in: env.dir)
+            try Shell.run(
+                "ffmpeg -v error -y -f lavfi -i testsrc2=s=3840x2160:r=30 -t \(length) -c:v libx264 -preset ultrafast "
+                    + "-pix_fmt yuv420p \(k4.path)", in: env.dir)
             var pair: [Int] = []
             setenv("CYANOTYPE_BENCH_VIDEO_IN", k4.path, 1)
             setenv("CYANOTYPE_BENCH_VIDEO_LUT", lut.path, 1)
@@ -86,29 +103,39 @@ struct VideoWorkloads: Workload {
                 pair.append(try VideoWorkloads.childPeak(exe))
             }
             // ffmpeg's peak, measured the same way from a fresh child (its own few MB included).
-            setenv("CYANOTYPE_BENCH_VIDEO_CMD", "ffmpeg -v error -y -i \(k4.path) -vf lut3d=file=\(lut.path) -c:v libx264 -preset veryfast -crf 20 "
-                   + "-pix_fmt yuv420p \(env.file("ref4k.mp4").path)", 1)
+            setenv(
+                "CYANOTYPE_BENCH_VIDEO_CMD",
+                "ffmpeg -v error -y -i \(k4.path) -vf lut3d=file=\(lut.path) -c:v libx264 -preset veryfast -crf 20 "
+                    + "-pix_fmt yuv420p \(env.file("ref4k.mp4").path)", 1)
             let ref = try VideoWorkloads.childPeak(exe)
             unsetenv("CYANOTYPE_BENCH_VIDEO_CMD")
             peaks.append((length, pair[0], ref))
             if length == (env.quick ? 1 : 2) {
-                rows.append(Row(workload: "8 peak RSS, 4K \(length) s clip: decode, LUT, x264 veryfast", ours: .bytes(pair[0]), megapixels: nil,
-                                reference: "ffmpeg -vf lut3d, same x264", referenceValue: .bytes(ref), target: .ratioAtMost(1.2)))
-                rows.append(Row(workload: "8 peak RSS, 4K \(length) s clip: decode, LUT, x264 ultrafast", ours: .bytes(pair[1]), megapixels: nil,
-                                reference: "400 MB budget", referenceValue: .bytes(400_000_000), target: .ratioBelow(1)))
+                rows.append(
+                    Row(
+                        workload: "8 peak RSS, 4K \(length) s clip: decode, LUT, x264 veryfast", ours: .bytes(pair[0]), megapixels: nil,
+                        reference: "ffmpeg -vf lut3d, same x264", referenceValue: .bytes(ref), target: .ratioAtMost(1.2)))
+                rows.append(
+                    Row(
+                        workload: "8 peak RSS, 4K \(length) s clip: decode, LUT, x264 ultrafast", ours: .bytes(pair[1]), megapixels: nil,
+                        reference: "400 MB budget", referenceValue: .bytes(400_000_000), target: .ratioBelow(1)))
             }
             for f in [k4, out, env.file("ref4k.mp4")] { try? FileManager.default.removeItem(at: f) }
         }
         if peaks.count == 2 {
-            rows.append(Row(workload: "8 peak RSS, 4K \(peaks[1].0) s vs \(peaks[0].0) s clip (x264 veryfast)", ours: .bytes(peaks[1].1), megapixels: nil,
-                            reference: "the \(peaks[0].0) s clip", referenceValue: .bytes(peaks[0].1), target: .ratioAtMost(1.1)))
+            rows.append(
+                Row(
+                    workload: "8 peak RSS, 4K \(peaks[1].0) s vs \(peaks[0].0) s clip (x264 veryfast)", ours: .bytes(peaks[1].1), megapixels: nil,
+                    reference: "the \(peaks[0].0) s clip", referenceValue: .bytes(peaks[0].1), target: .ratioAtMost(1.1)))
         }
-        env.notes.append("8 video: the frame comparison differs where chroma is sharp (testsrc2's coloured text): ours upsamples 4:2:0 "
-                         + "chroma bilinearly at the stream's chroma location, swscale with its own filter; on a 4:4:4 clip the two "
-                         + "outputs agree within 2 levels (mean 0.5).")
-        env.notes.append("8 video: ours runs the library (AVAssetExportSession + a CIFilter handler applying the LUT), in process; "
-                         + "the audio-less clips are made by ffmpeg (testsrc2). Ours encodes FFV1 in 16 slices on every core "
-                         + "(level 3); ffmpeg's default FFV1 is single-threaded.")
+        env.notes.append(
+            "8 video: the frame comparison differs where chroma is sharp (testsrc2's coloured text): ours upsamples 4:2:0 "
+                + "chroma bilinearly at the stream's chroma location, swscale with its own filter; on a 4:4:4 clip the two "
+                + "outputs agree within 2 levels (mean 0.5).")
+        env.notes.append(
+            "8 video: ours runs the library (AVAssetExportSession + a CIFilter handler applying the LUT), in process; "
+                + "the audio-less clips are made by ffmpeg (testsrc2). Ours encodes FFV1 in 16 slices on every core "
+                + "(level 3); ffmpeg's default FFV1 is single-threaded.")
         return rows
     }
 
@@ -212,8 +239,9 @@ struct VideoWorkloads: Workload {
         guard let input = e["CYANOTYPE_BENCH_VIDEO_IN"], let lut = e["CYANOTYPE_BENCH_VIDEO_LUT"], let output = e["CYANOTYPE_BENCH_VIDEO_OUT"] else {
             throw BenchError("video memory child: paths missing from the environment")
         }
-        try export(URL(fileURLWithPath: input), lut: try LUT(contentsOf: URL(fileURLWithPath: lut)), to: URL(fileURLWithPath: output),
-                   codec: .h264, type: .mp4, crf: 20, speed: e["CYANOTYPE_BENCH_VIDEO_SPEED"] ?? "veryfast")
+        try export(
+            URL(fileURLWithPath: input), lut: try LUT(contentsOf: URL(fileURLWithPath: lut)), to: URL(fileURLWithPath: output),
+            codec: .h264, type: .mp4, crf: 20, speed: e["CYANOTYPE_BENCH_VIDEO_SPEED"] ?? "veryfast")
         print("peak_rss_bytes \(Memory.peakRSS)")
     }
 }

@@ -12,8 +12,9 @@ struct ColorMatrixFloat: Workload {
     let key = "matrix"
     func run(_ env: BenchEnvironment) throws -> [Row] {
         let img = env.image, bytes = img.width * img.height * 16
-        let input = CIImage(bitmapData: img.rgbaLinearFloat(from: env.rgba8), bytesPerRow: img.width * 16, size: img.extent.size,
-                            format: .RGBAf, colorSpace: env.linearSRGB)
+        let input = CIImage(
+            bitmapData: img.rgbaLinearFloat(from: env.rgba8), bytesPerRow: img.width * 16, size: img.extent.size,
+            format: .RGBAf, colorSpace: env.linearSRGB)
         let out = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
         defer { out.deallocate() }
         out.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
@@ -23,10 +24,14 @@ struct ColorMatrixFloat: Workload {
         // Beside the same render with no filter: what reading and writing the buffers alone costs.
         let t = try bestOfInterleaved(env.runs, [render(BenchFilters.colorMatrix(input)), render(input)])
         let (matrix, copy) = (t[0], t[1])
-        return [Row(workload: "1 colour matrix, RGBAf linear", ours: .time(matrix), oursCPU: matrix.cpu, megapixels: img.megapixels,
-                    reference: "-", referenceValue: nil, target: .throughputAtLeast(500)),
-                Row(workload: "1 same, no filter (RGBAf in -> out)", ours: .time(copy), oursCPU: copy.cpu, megapixels: img.megapixels,
-                    reference: "-", referenceValue: nil, target: .info)]
+        return [
+            Row(
+                workload: "1 colour matrix, RGBAf linear", ours: .time(matrix), oursCPU: matrix.cpu, megapixels: img.megapixels,
+                reference: "-", referenceValue: nil, target: .throughputAtLeast(500)),
+            Row(
+                workload: "1 same, no filter (RGBAf in -> out)", ours: .time(copy), oursCPU: copy.cpu, megapixels: img.megapixels,
+                reference: "-", referenceValue: nil, target: .info),
+        ]
     }
 }
 
@@ -38,23 +43,30 @@ struct FusedChain: Workload {
         // A grading chain of the kind photo apps stack (four fold into one matrix).
         // The heavy chain's costliest member alone, the other reading of "one filter".
         let gamma = env.ciImage8.applyingFilter("CIGammaAdjust", parameters: ["inputPower": 0.9])
-        let t = try bestOfInterleaved(env.runs, [BenchFilters.colorMatrix(env.ciImage8), chain, BenchFilters.grade(env.ciImage8), gamma].map { image in
-            { try env.render8(image, bounds: env.image.extent) }
-        })
+        let t = try bestOfInterleaved(
+            env.runs,
+            [BenchFilters.colorMatrix(env.ciImage8), chain, BenchFilters.grade(env.ciImage8), gamma].map { image in
+                { try env.render8(image, bounds: env.image.extent) }
+            })
         let (one, five, grade, costliest) = (t[0], t[1], t[2], t[3])
         _ = try env.render8(chain, bounds: env.image.extent)
         env.note("2 five filters", env.context.lastRenderStatistics)
         let recipe = "\(chain)"
         env.notes.append("2 recipe: " + (recipe.range(of: "fused").map { String(recipe[$0.lowerBound...].dropLast()) } ?? recipe))
-        return [Row(workload: "2 five per-pixel filters, RGBA8 (matrix, exposure, vibrance, gamma, controls)", ours: .time(five), oursCPU: five.cpu,
-                    megapixels: env.image.megapixels,
-                    reference: "ours, CIColorMatrix alone", referenceValue: .time(one), referenceCPU: one.cpu, target: .ratioAtMost(1.5)),
-                Row(workload: "2 same five (matrix, exposure, vibrance, gamma, controls)", ours: .time(five), oursCPU: five.cpu,
-                    megapixels: env.image.megapixels,
-                    reference: "ours, CIGammaAdjust alone", referenceValue: .time(costliest), referenceCPU: costliest.cpu, target: .info),
-                Row(workload: "2 five per-pixel filters, RGBA8 (exposure, controls, hue, sepia, vignette)", ours: .time(grade), oursCPU: grade.cpu,
-                    megapixels: env.image.megapixels,
-                    reference: "ours, CIColorMatrix alone", referenceValue: .time(one), referenceCPU: one.cpu, target: .ratioAtMost(1.5))]
+        return [
+            Row(
+                workload: "2 five per-pixel filters, RGBA8 (matrix, exposure, vibrance, gamma, controls)", ours: .time(five), oursCPU: five.cpu,
+                megapixels: env.image.megapixels,
+                reference: "ours, CIColorMatrix alone", referenceValue: .time(one), referenceCPU: one.cpu, target: .ratioAtMost(1.5)),
+            Row(
+                workload: "2 same five (matrix, exposure, vibrance, gamma, controls)", ours: .time(five), oursCPU: five.cpu,
+                megapixels: env.image.megapixels,
+                reference: "ours, CIGammaAdjust alone", referenceValue: .time(costliest), referenceCPU: costliest.cpu, target: .info),
+            Row(
+                workload: "2 five per-pixel filters, RGBA8 (exposure, controls, hue, sepia, vignette)", ours: .time(grade), oursCPU: grade.cpu,
+                megapixels: env.image.megapixels,
+                reference: "ours, CIColorMatrix alone", referenceValue: .time(one), referenceCPU: one.cpu, target: .ratioAtMost(1.5)),
+        ]
     }
 }
 
@@ -75,8 +87,10 @@ struct GaussianBlur: Workload {
         func reference(_ name: String, _ target: Target, runs: Int? = nil, _ command: () throws -> String) {
             do {
                 let t = try Shell.time(try command(), runs: runs ?? env.runs, in: env.dir)
-                rows.append(Row(workload: "3 gaussian blur sigma 10, RGBA8", ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
-                                reference: name, referenceValue: .time(t), referenceCPU: t.cpu, target: target))
+                rows.append(
+                    Row(
+                        workload: "3 gaussian blur sigma 10, RGBA8", ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
+                        reference: name, referenceValue: .time(t), referenceCPU: t.cpu, target: target))
             } catch {
                 env.notes.append("3 blur: \(name) skipped: \(error)")
             }
@@ -89,13 +103,15 @@ struct GaussianBlur: Workload {
         }
         if Shell.available("ffmpeg") {
             reference("ffmpeg gblur sigma=10 (rawvideo)", .info) {
-                "ffmpeg -v error -f rawvideo -pix_fmt rgba -s \(img.width)x\(img.height) -i \(try env.rawFile.get().path) " +
-                "-vf gblur=sigma=10 -f rawvideo -pix_fmt rgba -y out.rgba"
+                "ffmpeg -v error -f rawvideo -pix_fmt rgba -s \(img.width)x\(img.height) -i \(try env.rawFile.get().path) "
+                    + "-vf gblur=sigma=10 -f rawvideo -pix_fmt rgba -y out.rgba"
             }
         }
         if rows.isEmpty {
-            rows.append(Row(workload: "3 gaussian blur sigma 10, RGBA8", ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
-                            reference: "(vips missing)", referenceValue: nil, target: .ratioBelow(1)))
+            rows.append(
+                Row(
+                    workload: "3 gaussian blur sigma 10, RGBA8", ours: .time(ours), oursCPU: ours.cpu, megapixels: img.megapixels,
+                    reference: "(vips missing)", referenceValue: nil, target: .ratioBelow(1)))
         }
         return rows + (try blurPeerRows(env))
     }
@@ -116,8 +132,10 @@ private func compareWithVips(_ env: BenchEnvironment) {
             worst = max(worst, d)
         }
     }
-    env.notes.append(String(format: "3 blur: ours vs vips gaussblur output: mean |diff| %.2f, max %d (8-bit levels; ours blurs linear light, vips the sRGB codes)",
-                            Double(sum) / Double(n), worst))
+    env.notes.append(
+        String(
+            format: "3 blur: ours vs vips gaussblur output: mean |diff| %.2f, max %d (8-bit levels; ours blurs linear light, vips the sRGB codes)",
+            Double(sum) / Double(n), worst))
 }
 
 /// 4. A centred 1% crop of the blurred image against rendering all of it.
@@ -130,8 +148,11 @@ struct BlurCrop: Workload {
         let rect = CGRect(x: (Double(img.width) - w) / 2, y: (Double(img.height) - h) / 2, width: w, height: h)
         let crop = try env.time8(blurred(env).cropped(to: rect), bounds: rect)
         env.note("4 crop", env.context.lastRenderStatistics)
-        return [Row(workload: "4 1% crop (\(Int(w))x\(Int(h))) of the blur", ours: .time(crop), oursCPU: crop.cpu, megapixels: w * h / 1e6,
-                    reference: "ours, full blur render", referenceValue: .time(full), referenceCPU: full.cpu, target: .ratioAtMost(0.05))]
+        return [
+            Row(
+                workload: "4 1% crop (\(Int(w))x\(Int(h))) of the blur", ours: .time(crop), oursCPU: crop.cpu, megapixels: w * h / 1e6,
+                reference: "ours, full blur render", referenceValue: .time(full), referenceCPU: full.cpu, target: .ratioAtMost(0.05))
+        ]
     }
 }
 
@@ -146,11 +167,14 @@ struct PeakMemory: Workload {
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let out = try Shell.outputOrThrow(exe, ["--child-workload", PeakMemory.childName, "--size", "\(img.width)x\(img.height)"])
         guard let line = out.split(separator: "\n").first(where: { $0.hasPrefix("peak_increase_bytes ") }),
-              let peak = Int(line.split(separator: " ")[1])
+            let peak = Int(line.split(separator: " ")[1])
         else { throw BenchError("child printed no peak: \(out)") }
         let buffers = 2 * img.width * img.height * 4
-        return [Row(workload: "5 peak RSS, RGBA8 -> 5 fused -> RGBA8", ours: .bytes(peak), megapixels: nil,
-                    reference: "8-bit input + output", referenceValue: .bytes(buffers), target: .ratioBelow(2))]
+        return [
+            Row(
+                workload: "5 peak RSS, RGBA8 -> 5 fused -> RGBA8", ours: .bytes(peak), megapixels: nil,
+                reference: "8-bit input + output", referenceValue: .bytes(buffers), target: .ratioBelow(2))
+        ]
     }
 
     /// The child's side: prints how far the resident set rose above its starting level.
@@ -186,14 +210,20 @@ struct JPEGRoundTrip: Workload {
         }
         let size = { (u: URL) in ((try? FileManager.default.attributesOfItem(atPath: u.path)[.size] as? Int) ?? 0) / 1000 }
         env.notes.append("6 jpeg: input \(size(input)) kB; ours \(size(output)) kB; djpeg|cjpeg \(size(env.file("ref.jpg"))) kB")
-        return [Row(workload: "6 JPEG q90 decode + encode", ours: .time(ours), oursCPU: ours.cpu, megapixels: env.image.megapixels,
-                    reference: "djpeg | cjpeg -quality 90", referenceValue: ref.map { .time($0) }, referenceCPU: ref?.cpu, target: .ratioAtMost(1.2)),
-                Row(workload: "6 JPEG decode only -> RGBA8", ours: .time(decode), oursCPU: decode.cpu, megapixels: env.image.megapixels,
-                    reference: "djpeg > ppm", referenceValue: refDecode.map { .time($0) }, referenceCPU: refDecode?.cpu, target: .info)]
+        return [
+            Row(
+                workload: "6 JPEG q90 decode + encode", ours: .time(ours), oursCPU: ours.cpu, megapixels: env.image.megapixels,
+                reference: "djpeg | cjpeg -quality 90", referenceValue: ref.map { .time($0) }, referenceCPU: ref?.cpu, target: .ratioAtMost(1.2)),
+            Row(
+                workload: "6 JPEG decode only -> RGBA8", ours: .time(decode), oursCPU: decode.cpu, megapixels: env.image.megapixels,
+                reference: "djpeg > ppm", referenceValue: refDecode.map { .time($0) }, referenceCPU: refDecode?.cpu, target: .info),
+        ]
     }
 }
 
-let allWorkloads: [any Workload] = [ColorMatrixFloat(), FusedChain(), GaussianBlur(), BlurCrop(), PeakMemory(), JPEGRoundTrip(),
-                                    LUTApply(), Reductions(), InstafilterLooks(), TextParagraph(), AnimatedGIFLook(), SixteenBit(),
-                                    Thumbnail(), BlurCatalog(),
-                                    VideoWorkloads(), PNGOutput()]
+let allWorkloads: [any Workload] = [
+    ColorMatrixFloat(), FusedChain(), GaussianBlur(), BlurCrop(), PeakMemory(), JPEGRoundTrip(),
+    LUTApply(), Reductions(), InstafilterLooks(), TextParagraph(), AnimatedGIFLook(), SixteenBit(),
+    Thumbnail(), BlurCatalog(),
+    VideoWorkloads(), PNGOutput(),
+]

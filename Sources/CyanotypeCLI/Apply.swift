@@ -13,17 +13,21 @@ struct ApplyOptions {
 
     static let pipelineTable: [OptionSpec] = [
         OptionSpec("--output", short: "-o", value: "OUTPUT", help: "Where to write (a file, '-' for stdout; a folder for batch)."),
-        OptionSpec("--filter", short: "-f", value: "SPEC", repeatable: true,
-                   help: "A filter and its inputs, e.g. 'gaussianBlur radius=4'; applied in order."),
+        OptionSpec(
+            "--filter", short: "-f", value: "SPEC", repeatable: true,
+            help: "A filter and its inputs, e.g. 'gaussianBlur radius=4'; applied in order."),
         OptionSpec("--crop", value: "WxH+X+Y", help: "Keep a W x H box whose top-left corner is X, Y pixels from the top left (or from the --gravity edge)."),
         OptionSpec("--rotate", value: "DEG", help: "Turn clockwise: 90, 180, 270 move pixels exactly; other angles resample, corners get --background."),
         OptionSpec("--flip", help: "Mirror top to bottom."),
         OptionSpec("--flop", help: "Mirror left to right."),
-        OptionSpec("--resize", value: "GEOM", help: "50%, 800x600 (fit inside), 800x600^ (fill, then crop by --gravity), 800x600! (exact), 800x, x600; > only shrinks, < only enlarges."),
+        OptionSpec(
+            "--resize", value: "GEOM", help: "50%, 800x600 (fit inside), 800x600^ (fill, then crop by --gravity), 800x600! (exact), 800x, x600; > only shrinks, < only enlarges."),
         OptionSpec("--thumbnail", value: "SIZE", help: "A square SIZE x SIZE (or WxH) thumbnail: fill, then crop by --gravity (default center)."),
         OptionSpec("--max-size", value: "PX", help: "Downscale so the long edge is at most PX; never upscales."),
         OptionSpec("--gravity", value: "G", help: "Where a crop sits: northwest, north, northeast, west, center, east, southwest, south, southeast."),
-        OptionSpec("--edges", value: "MODE", help: "What filters and resizing read past the edges: clamp (default: edge pixels repeated), mirror, transparent (Core Image's own: borders fade)."),
+        OptionSpec(
+            "--edges", value: "MODE",
+            help: "What filters and resizing read past the edges: clamp (default: edge pixels repeated), mirror, transparent (Core Image's own: borders fade)."),
         OptionSpec("--auto-orient", help: "Turn the pixels upright from the EXIF orientation (the default)."),
         OptionSpec("--no-auto-orient", help: "Keep the pixels as stored (the orientation tag is kept)."),
         OptionSpec("--lut", value: "FILE", help: "Apply a 3D LUT after the filters: .cube, .3dl, a LUT image, or a built-in look name."),
@@ -34,7 +38,8 @@ struct ApplyOptions {
         OptionSpec("--pixel-limit", value: "N", help: "The largest picture read or made, in pixels (default about 268 million read, 1 billion made)."),
     ]
 
-    static let table: [OptionSpec] = pipelineTable + OutputOptions.table
+    static let table: [OptionSpec] =
+        pipelineTable + OutputOptions.table
         + [OptionSpec("--explain", help: "Print the render plan instead of writing.")]
 
     /// How a filter SPEC is written: every command that takes `--filter` shows it.
@@ -47,22 +52,23 @@ struct ApplyOptions {
         'cyanotype describe NAME'.
         """
 
-    static let specNotes = specSyntaxNotes + """
+    static let specNotes =
+        specSyntaxNotes + """
 
 
-        Order: --crop, --rotate, --flip, --flop; the filters in the order given; the LUT; the
-        preset; then --resize or --thumbnail, then the --max-size cap. Geometry follows
-        ImageMagick: top-left origin, clockwise turns. Filters that read past the picture's
-        edges (blurs, sharpening, resizing) see the --edges extension, so an opaque picture
-        stays opaque to its border.
-        --lut FILE is read once (batch shares it across every file); a .cube/.3dl file, or a PNG,
-        JPEG or WebP LUT image (tiles: 512x512 for 64^3; strip: N^2 x N or N x N^2; hald: L^3 x L^3).
-        A square image can be both tiles and a Hald CLUT: the layout whose table is smooth is used
-        and named; pass --lut-layout when the pixels do not tell. When no file of that name
-        exists, FILE may name a built-in look: \(LUTConfiguration.shared.lookNames.joined(separator: ", ")).
-        --intensity applies to --preset when there is one, otherwise to --lut.
+            Order: --crop, --rotate, --flip, --flop; the filters in the order given; the LUT; the
+            preset; then --resize or --thumbnail, then the --max-size cap. Geometry follows
+            ImageMagick: top-left origin, clockwise turns. Filters that read past the picture's
+            edges (blurs, sharpening, resizing) see the --edges extension, so an opaque picture
+            stays opaque to its border.
+            --lut FILE is read once (batch shares it across every file); a .cube/.3dl file, or a PNG,
+            JPEG or WebP LUT image (tiles: 512x512 for 64^3; strip: N^2 x N or N x N^2; hald: L^3 x L^3).
+            A square image can be both tiles and a Hald CLUT: the layout whose table is smooth is used
+            and named; pass --lut-layout when the pixels do not tell. When no file of that name
+            exists, FILE may name a built-in look: \(LUTConfiguration.shared.lookNames.joined(separator: ", ")).
+            --intensity applies to --preset when there is one, otherwise to --lut.
 
-        """ + OutputOptions.notes
+            """ + OutputOptions.notes
 
     init(_ args: ParsedArguments) throws(CLIError) {
         if let limit = try args.int("pixel-limit", in: 1...(1 << 40)) { Files.pixelLimit = limit }
@@ -89,10 +95,11 @@ struct ApplyOptions {
         pipeline.geometry = try GeometryOptions.parse(args)
         var paths: [String] = []
         for text in args.all("filter") {
-            pipeline.filters.append(try ResolvedFilter(parsing: text) { (path: String) throws(CLIError) -> CIImage in
-                paths.append(path)
-                return try Files.readImage(path)
-            })
+            pipeline.filters.append(
+                try ResolvedFilter(parsing: text) { (path: String) throws(CLIError) -> CIImage in
+                    paths.append(path)
+                    return try Files.readImage(path)
+                })
         }
         // Parsed once here: every image of a batch shares the table.
         pipeline.lut = try args.value("lut").map { (path: String) throws(CLIError) in try LUTFiles.read(path, layout: lutWord).lut }
@@ -117,9 +124,10 @@ struct ApplyOptions {
             throw .failure("\(input): the result has no edges (an infinite image); add --crop WxH+X+Y")
         }
         guard !image.extent.isEmpty else { throw .failure("\(input): the result is empty") }
-        try ImageWriter.write(image, source: SourceFacts(properties: source.properties), to: output, format: format, options: self.output,
-                              uncovers: pipeline.uncovers, keepsEdgesClear: pipeline.geometry.edges == .transparent,
-                              context: context, input: input)
+        try ImageWriter.write(
+            image, source: SourceFacts(properties: source.properties), to: output, format: format, options: self.output,
+            uncovers: pipeline.uncovers, keepsEdgesClear: pipeline.geometry.edges == .transparent,
+            context: context, input: input)
     }
 }
 
@@ -221,8 +229,9 @@ enum GenerateCommand {
         }
         // Barcodes are black on white: written opaque, and grey where the format allows.
         let source = opaque ? SourceFacts(properties: [kCGImagePropertyHasAlpha: false, kCGImagePropertyColorModel: "Gray"]) : nil
-        try ImageWriter.write(image, source: source, to: output, format: format, options: options, uncovers: opaque,
-                              keepsEdgesClear: false, context: Files.makeContext(), input: nil)
+        try ImageWriter.write(
+            image, source: source, to: output, format: format, options: options, uncovers: opaque,
+            keepsEdgesClear: false, context: Files.makeContext(), input: nil)
     }
 
     /// `code` (one pixel per module) scaled by the largest whole factor that fits `size`
@@ -242,8 +251,9 @@ enum GenerateCommand {
         }
         let x = (W - k * w0) / 2, y = (H - k * h0) / 2
         let kf = CGFloat(k)
-        let placed = code.samplingNearest().transformed(by: CGAffineTransform(
-            a: kf, b: 0, c: 0, d: kf, tx: CGFloat(x) - kf * e.minX, ty: CGFloat(H - y - k * h0) - kf * e.minY))
+        let placed = code.samplingNearest().transformed(
+            by: CGAffineTransform(
+                a: kf, b: 0, c: 0, d: kf, tx: CGFloat(x) - kf * e.minX, ty: CGFloat(H - y - k * h0) - kf * e.minY))
         let canvas = CGRect(x: 0, y: 0, width: W, height: H)
         return placed.composited(over: CIImage(color: CIColor(red: 1, green: 1, blue: 1))).cropped(to: canvas)
     }

@@ -26,7 +26,9 @@ enum BatchCommand {
             OptionSpec("--include", value: "GLOB", repeatable: true, help: "Only inputs matching GLOB (a name pattern, or a path pattern with '/')."),
             OptionSpec("--exclude", value: "GLOB", repeatable: true, help: "Leave out inputs matching GLOB."),
             OptionSpec("--name", value: "TEMPLATE", help: "Output names: {stem}, {ext} (output), {srcext}, {name}, {dir}; default '{stem}.{ext}' in the mirrored folder."),
-            OptionSpec("--on-collision", value: "MODE", help: "When two inputs would write one output: error (default: refuse before any work), rename ({stem}-{srcext}) or skip (keep the first)."),
+            OptionSpec(
+                "--on-collision", value: "MODE",
+                help: "When two inputs would write one output: error (default: refuse before any work), rename ({stem}-{srcext}) or skip (keep the first)."),
             OptionSpec("--jobs", short: "-j", value: "N", help: "Images processed at once (default: the number of cores)."),
             OptionSpec("--shard", value: "I/N", help: "Process only shard I of N (0 <= I < N); 'auto' (or auto/N) reads the index from Slurm, Kubernetes or AWS Batch."),
             OptionSpec("--skip-existing", help: "Leave outputs that already exist alone."),
@@ -76,8 +78,9 @@ enum BatchCommand {
             let path = url.path
             if let excluded, (path + "/").hasPrefix(excluded) { walker.skipDescendants(); continue }
             guard extensions.contains(url.pathExtension.lowercased()),
-                  (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
-                  path.hasPrefix(prefix) else { continue }
+                (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
+                path.hasPrefix(prefix)
+            else { continue }
             let rel = String(path.dropFirst(prefix.count))
             if let pattern, !Glob.matches(pattern.joined(separator: "/"), path: rel) { continue }
             out.append(rel)
@@ -151,8 +154,10 @@ enum BatchCommand {
 
     /// The output path of `item` under `outputDir`: the template in the item's mirrored folder
     /// (a template with '/' or {dir} places the file itself).
-    static func outputPath(for item: BatchItem, in outputDir: String, format: ImageFileFormat?, template: String,
-                           stemSuffix: String = "") throws(CLIError) -> String {
+    static func outputPath(
+        for item: BatchItem, in outputDir: String, format: ImageFileFormat?, template: String,
+        stemSuffix: String = ""
+    ) throws(CLIError) -> String {
         let rel = item.relative as NSString
         let srcext = rel.pathExtension
         let stem = (rel.lastPathComponent as NSString).deletingPathExtension + stemSuffix
@@ -173,8 +178,10 @@ enum BatchCommand {
 
     /// Output paths for every item, with collisions found before any work and resolved as
     /// `mode` says (nil: skipped by `skip`).
-    static func plan(_ items: [BatchItem], outputDir: String, format: ImageFileFormat?, template: String,
-                     mode: String) throws(CLIError) -> [(item: BatchItem, output: String?)] {
+    static func plan(
+        _ items: [BatchItem], outputDir: String, format: ImageFileFormat?, template: String,
+        mode: String
+    ) throws(CLIError) -> [(item: BatchItem, output: String?)] {
         var outputs: [String] = []
         for item in items { outputs.append(try outputPath(for: item, in: outputDir, format: format, template: template)) }
         var groups: [String: [Int]] = [:]
@@ -293,7 +300,8 @@ enum BatchCommand {
         let explicitFormat = opts.output.format
         if let f = explicitFormat { try opts.output.check(for: f, path: outputDir) }
         if explicitFormat == nil && args.value("name") == nil
-            && args.positionals.contains(where: { Files.resolved($0) == Files.resolved(outputDir) }) {
+            && args.positionals.contains(where: { Files.resolved($0) == Files.resolved(outputDir) })
+        {
             throw .usage("\(outputDir): the output folder is the input folder; outputs would overwrite the inputs")
         }
 
@@ -463,7 +471,8 @@ final class BatchRun: @unchecked Sendable {
             let elapsed = Date().timeIntervalSince(start)
             let rate = elapsed > 0 ? Double(done) / elapsed : 0
             let eta = rate > 0 ? Int(Double(total - done) / rate) : 0
-            text = (text.isEmpty ? "" : "\r\u{1B}[K" + text)
+            text =
+                (text.isEmpty ? "" : "\r\u{1B}[K" + text)
                 + String(format: "\r\u{1B}[K%d/%d  %.1f images/s  ETA %d:%02d", done, total, rate, eta / 60, eta % 60)
         }
         if !text.isEmpty { Console.err(text) }
@@ -478,10 +487,13 @@ final class BatchRun: @unchecked Sendable {
         let elapsed = Date().timeIntervalSince(start)
         let shardText = shard.map { " (shard \($0.index)/\($0.count))" } ?? ""
         let rate = elapsed > 0 ? Double(written) / elapsed : 0
-        let line = String(format: "batch%@: %d images, %d written, %d skipped, %d failed in %.2f s (%.1f images/s)",
-                          shardText, total, written, skipped, failures.count, elapsed, rate)
-        var json: [String: Any] = ["images": total, "written": written, "skipped": skipped, "failed": failures.count,
-                                   "seconds": (elapsed * 1000).rounded() / 1000, "failures": failures]
+        let line = String(
+            format: "batch%@: %d images, %d written, %d skipped, %d failed in %.2f s (%.1f images/s)",
+            shardText, total, written, skipped, failures.count, elapsed, rate)
+        var json: [String: Any] = [
+            "images": total, "written": written, "skipped": skipped, "failed": failures.count,
+            "seconds": (elapsed * 1000).rounded() / 1000, "failures": failures,
+        ]
         if let shard { json["shard"] = ["index": shard.index, "count": shard.count] }
         return (line, failures.count, json)
     }

@@ -60,7 +60,8 @@ enum BitmapFont {
                 }
             }
         }
-        return CIImage(unpremultipliedBitmapData: Data(pixels), bytesPerRow: w * 4, size: CGSize(width: w, height: h),
-                       format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+        return CIImage(
+            unpremultipliedBitmapData: Data(pixels), bytesPerRow: w * 4, size: CGSize(width: w, height: h),
+            format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
     }
 }

@@ -26,7 +26,8 @@ enum FiltersCommand {
         let shortWidth = descriptors.map { Names.shortFilter($0.name).count }.max() ?? 0
         var text = ""
         for d in descriptors {
-            text += d.name.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+            text +=
+                d.name.padding(toLength: width + 2, withPad: " ", startingAt: 0)
                 + Names.shortFilter(d.name).padding(toLength: shortWidth + 2, withPad: " ", startingAt: 0) + d.summary + "\n"
         }
         try Console.print(text, terminator: "")
@@ -73,11 +74,17 @@ enum InfoCommand {
     static let spec = CommandSpec(
         "info", positionals: ["FILE"],
         summary: "Show an image file's size, format, bit depth, channels, orientation, profile, DPI, metadata, and its frames or pages.",
-        options: [OptionSpec("--json", help: "Print every property with Image I/O's keys (PixelWidth, Depth, {Exif}, {GPS}...), as CGImageSourceCopyPropertiesAtIndex gives them, plus FileSize; animations add {GIF}/{PNG}/{WebP} LoopCount and FrameInfo, multi-page files CyanotypePages.")])
+        options: [
+            OptionSpec(
+                "--json",
+                help:
+                    "Print every property with Image I/O's keys (PixelWidth, Depth, {Exif}, {GPS}...), as CGImageSourceCopyPropertiesAtIndex gives them, plus FileSize; animations add {GIF}/{PNG}/{WebP} LoopCount and FrameInfo, multi-page files CyanotypePages."
+            )
+        ])
 
     static func run(_ args: ParsedArguments) throws(CLIError) {
         let path = args.positionals[0]
-        if path != "-", try VideoInfo.show(path, json: args.has("json")) { return }   // a movie: see Video.swift
+        if path != "-", try VideoInfo.show(path, json: args.has("json")) { return }  // a movie: see Video.swift
         let data: Data
         if path == "-" {
             data = try Console.readStandardInput()
@@ -105,8 +112,10 @@ enum InfoCommand {
             return
         }
         let profile: String? = properties[kCGImagePropertyProfileName] as? String
-        let orientationNames = [1: "up", 2: "up mirrored", 3: "down", 4: "down mirrored",
-                                5: "left mirrored", 6: "right", 7: "right mirrored", 8: "left"]
+        let orientationNames = [
+            1: "up", 2: "up mirrored", 3: "down", 4: "down mirrored",
+            5: "left mirrored", 6: "right", 7: "right mirrored", 8: "left",
+        ]
         var lines = [
             "file:        \(path == "-" ? "<stdin>" : path) (\(data.count) bytes)",
             "format:      \(header.format.rawValue)",

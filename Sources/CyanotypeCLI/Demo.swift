@@ -56,10 +56,12 @@ enum DemoCommand {
             Step(label: "vignette", file: "11-vignette", specs: ["vignette intensity=1 radius=1.5"]),
             Step(label: "warm", file: "12-temperature-warm", specs: ["temperatureAndTint neutral=[6500 0] targetNeutral=[4800 0]"]),
             Step(label: "gamma 0.7", file: "13-gamma", specs: ["gammaAdjust power=0.7"]),
-            Step(label: "multiply radial", file: "14-multiply-radial", specs: [
-                "multiplyBlendMode backgroundImage=radial",
-                "radialGradient center=[\(cx) \(cy)] radius0=\(r / 4) radius1=\(r) color0=[1 0.95 0.8 1] color1=[0.15 0.2 0.45 1]",
-            ]),
+            Step(
+                label: "multiply radial", file: "14-multiply-radial",
+                specs: [
+                    "multiplyBlendMode backgroundImage=radial",
+                    "radialGradient center=[\(cx) \(cy)] radius0=\(r / 4) radius1=\(r) color0=[1 0.95 0.8 1] color1=[0.15 0.2 0.45 1]",
+                ]),
             Step(label: "lanczos 1/2", file: "15-lanczos-half", specs: ["lanczosScaleTransform scale=0.5"]),
             Step(label: "clarendon", file: "16-preset-clarendon", specs: [], preset: "clarendon"),
             Step(label: "lark", file: "17-preset-lark", specs: [], preset: "lark"),
@@ -69,9 +71,10 @@ enum DemoCommand {
             Step(label: "tri-x (grain)", file: "21-preset-trix", specs: [], preset: "trix"),
             Step(label: "inkwell", file: "22-preset-inkwell", specs: [], preset: "inkwell"),
             Step(label: "1977", file: "23-preset-1977", specs: [], preset: "1977"),
-        ] + lutLooks.filter { LUTConfiguration.shared.lookNames.contains($0.name) }.map {
-            Step(label: $0.label, file: $0.file, specs: [], lut: $0.name)
-        }
+        ]
+            + lutLooks.filter { LUTConfiguration.shared.lookNames.contains($0.name) }.map {
+                Step(label: $0.label, file: $0.file, specs: [], lut: $0.name)
+            }
     }
 
     /// Where the sample photo is, in the documented order.
@@ -131,16 +134,18 @@ enum DemoCommand {
             let result = try apply(step, to: original, context: context, space: sRGB)
             let path = (outputDir as NSString).appendingPathComponent(step.file + ".jpg")
             try Files.checkNotOverwriting(output: path, inputs: [samplePath])
-            try ImageWriter.write(result, source: nil, to: path, format: .jpeg, options: jpeg, uncovers: false,
-                                  keepsEdgesClear: false, context: context, input: nil)
+            try ImageWriter.write(
+                result, source: nil, to: path, format: .jpeg, options: jpeg, uncovers: false,
+                keepsEdgesClear: false, context: context, input: nil)
             try Console.print("  wrote \(path)")
             tiles.append((step.label, result))
         }
         let sheetPath = (outputDir as NSString).appendingPathComponent("contact-sheet.png")
         try Files.checkNotOverwriting(output: sheetPath, inputs: [samplePath])
         let sheet = contactSheet(tiles, tile: min(maxSize, 192))
-        try ImageWriter.write(sheet, source: nil, to: sheetPath, format: .png, options: OutputOptions(), uncovers: false,
-                              keepsEdgesClear: false, context: context, input: nil)
+        try ImageWriter.write(
+            sheet, source: nil, to: sheetPath, format: .png, options: OutputOptions(), uncovers: false,
+            keepsEdgesClear: false, context: context, input: nil)
         try Console.print("  wrote \(sheetPath)")
         try Console.print(String(format: "demo: %d images and a contact sheet in %.2f s", tiles.count, Date().timeIntervalSince(started)))
     }
@@ -149,8 +154,9 @@ enum DemoCommand {
     static func freeze(_ image: CIImage, _ context: CIContext, _ space: CGColorSpace?) throws(CLIError) -> CIImage {
         do {
             let r = try context.renderToData(image, from: image.extent, format: .RGBA8, colorSpace: space)
-            return CIImage(bitmapData: r.data, bytesPerRow: r.rowBytes, size: CGSize(width: r.width, height: r.height),
-                           format: .RGBA8, colorSpace: space)
+            return CIImage(
+                bitmapData: r.data, bytesPerRow: r.rowBytes, size: CGSize(width: r.width, height: r.height),
+                format: .RGBA8, colorSpace: space)
         } catch {
             throw .failure("rendering failed: \(error)")
         }
@@ -198,8 +204,10 @@ enum DemoCommand {
             let thumb = t.image
                 .transformed(by: CGAffineTransform(translationX: -e.minX, y: -e.minY), highQualityDownsample: false)
                 .transformed(by: CGAffineTransform(scaleX: fit, y: fit), highQualityDownsample: true)
-                .transformed(by: CGAffineTransform(translationX: CGFloat(x) + (CGFloat(tile) - tw) / 2,
-                                                   y: CGFloat(bottom + labelHeight) + (CGFloat(tile) - th) / 2))
+                .transformed(
+                    by: CGAffineTransform(
+                        translationX: CGFloat(x) + (CGFloat(tile) - tw) / 2,
+                        y: CGFloat(bottom + labelHeight) + (CGFloat(tile) - th) / 2))
             sheet = thumb.composited(over: sheet)
             // Label: as many characters as fit under the tile.
             let fitChars = max(1, (tile + scale) / ((BitmapFont.glyphWidth + 1) * scale))

@@ -18,7 +18,7 @@ enum Frames {
             data = try Files.standardInput()
         } else {
             guard let head = FileHandle(forReadingAtPath: path).flatMap({ try? $0.read(upToCount: 16) }),
-                  let f = ImageFileFormat(sniffing: head), multiFrameFormats.contains(f)
+                let f = ImageFileFormat(sniffing: head), multiFrameFormats.contains(f)
             else { return nil }
             guard let d = FileManager.default.contents(atPath: path) else { return nil }
             data = d
@@ -69,9 +69,10 @@ extension ApplyOptions {
             let first = try frame(0)
             let image = try pipeline.run(on: first)
             try check(image, input: input)
-            try ImageWriter.write(image, source: SourceFacts(properties: first.properties), to: output, format: format, options: self.output,
-                                  uncovers: pipeline.uncovers, keepsEdgesClear: pipeline.geometry.edges == .transparent,
-                                  context: context, input: input)
+            try ImageWriter.write(
+                image, source: SourceFacts(properties: first.properties), to: output, format: format, options: self.output,
+                uncovers: pipeline.uncovers, keepsEdgesClear: pipeline.geometry.edges == .transparent,
+                context: context, input: input)
             return
         }
         let container = CGImageSourceCopyProperties(source, nil) as? [String: Any] ?? [:]
@@ -119,8 +120,9 @@ extension ApplyOptions {
             }
             var pixels = r.data
             if !writesAlpha { ImageData.setOpaque(&pixels, deep: deep) }
-            let cg = CGImage(width: r.width, height: r.height, bytesPerRow: r.rowBytes, format: cgFormat, colorSpace: space,
-                             premultiplied: false, data: pixels)
+            let cg = CGImage(
+                width: r.width, height: r.height, bytesPerRow: r.rowBytes, format: cgFormat, colorSpace: space,
+                premultiplied: false, data: pixels)
             var properties: [String: Any] = [kCGImagePropertyGIFDictionary: [kCGImagePropertyGIFUnclampedDelayTime: Frames.delay(original.properties)]]
             if i == 0 {
                 // The file's EXIF and XMP as for single images (less what --strip drops, the
@@ -188,8 +190,10 @@ extension Frames {
         guard count > 1 || animated else { return [:] }
         if !animated {
             container[pagesKey] = (0..<count).compactMap { CGImageSourceCopyPropertiesAtIndex(source, $0, nil) as? [String: Any] }.map {
-                [kCGImagePropertyPixelWidth: $0[kCGImagePropertyPixelWidth] ?? 0, kCGImagePropertyPixelHeight: $0[kCGImagePropertyPixelHeight] ?? 0,
-                 kCGImagePropertyDepth: $0[kCGImagePropertyDepth] ?? 0, kCGImagePropertyColorModel: $0[kCGImagePropertyColorModel] ?? ""]
+                [
+                    kCGImagePropertyPixelWidth: $0[kCGImagePropertyPixelWidth] ?? 0, kCGImagePropertyPixelHeight: $0[kCGImagePropertyPixelHeight] ?? 0,
+                    kCGImagePropertyDepth: $0[kCGImagePropertyDepth] ?? 0, kCGImagePropertyColorModel: $0[kCGImagePropertyColorModel] ?? "",
+                ]
             }
         }
         return container

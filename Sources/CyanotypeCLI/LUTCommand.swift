@@ -126,8 +126,10 @@ enum LUTCommand {
         var layout = LUTImageLayout.tiles
         if text == "cube" || (text == nil && ext != "png") {
             guard ext == "cube" || ext == "3dl" else {
-                throw .usage(text == nil ? "cannot tell the LUT format from '\(output)': name the output .cube, .3dl or .png"
-                                         : "--layout cube writes LUT text: name the output .cube (or .3dl), not '\(output)'")
+                throw .usage(
+                    text == nil
+                        ? "cannot tell the LUT format from '\(output)': name the output .cube, .3dl or .png"
+                        : "--layout cube writes LUT text: name the output .cube (or .3dl), not '\(output)'")
             }
         } else {
             guard let word = text.map({ LUTFiles.LayoutWord(rawValue: $0) }) ?? .tiles else {

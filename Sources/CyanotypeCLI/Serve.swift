@@ -14,7 +14,9 @@ enum ServeCommand {
             OptionSpec("--host", value: "ADDR", help: "Address to listen on (default 127.0.0.1, loopback only; 0.0.0.0 or :: for every interface)."),
             OptionSpec("--workers", value: "N", help: "Renders at once (default 2); memory grows with it."),
             OptionSpec("--queue", value: "N", help: "Renders that may wait for a worker before '503 busy' (default 8 per worker)."),
-            OptionSpec("--key", value: "SECRET", help: "Require signed /render URLs (HMAC-SHA256, see 'cyanotype sign'); the page and JSON API are off. Also read from CYANOTYPE_SERVE_KEY."),
+            OptionSpec(
+                "--key", value: "SECRET",
+                help: "Require signed /render URLs (HMAC-SHA256, see 'cyanotype sign'); the page and JSON API are off. Also read from CYANOTYPE_SERVE_KEY."),
             OptionSpec("--timeout", value: "SEC", help: "Longest wait plus render for one request (default 60)."),
             OptionSpec("--max-pixels", value: "N", help: "Largest result in pixels (default 100000000)."),
             OptionSpec("--pixel-limit", value: "N", help: "Largest source decoded, in pixels (default about 268 million)."),
@@ -56,8 +58,9 @@ enum ServeCommand {
 
         let service: RenderService
         do { service = try RenderService(options: options) } catch { throw .failure(error.message) }
-        let server = HTTPServer(host: host, port: UInt16(port), maxBodyBytes: options.maxBodyBytes,
-                                log: { Console.err($0) }, handler: { service.handle($0) })
+        let server = HTTPServer(
+            host: host, port: UInt16(port), maxBodyBytes: options.maxBodyBytes,
+            log: { Console.err($0) }, handler: { service.handle($0) })
         // Signals are taken by a dispatch source, so no thread is interrupted mid-request.
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
@@ -77,8 +80,9 @@ enum ServeCommand {
         do { try server.start() } catch { throw .failure(error.description) }
         if service.page.folder == nil { Console.warn("the page's files were not found; the API works, / answers 500 (pass --page DIR)") }
         let shown = host.contains(":") ? "[\(host)]" : host
-        Console.err("cyanotype serve: listening on http://\(shown):\(server.port)/ (root \(service.root.path.isEmpty ? "/" : service.root.path), "
-            + "\(options.workers) worker\(options.workers == 1 ? "" : "s")\(options.key == nil ? "" : ", signed URLs only"))\n")
+        Console.err(
+            "cyanotype serve: listening on http://\(shown):\(server.port)/ (root \(service.root.path.isEmpty ? "/" : service.root.path), "
+                + "\(options.workers) worker\(options.workers == 1 ? "" : "s")\(options.key == nil ? "" : ", signed URLs only"))\n")
         // The sources must live until the end: an optimised build would free them after their
         // last use above, and the signals would then do nothing.
         withExtendedLifetime(signals) { stop.wait() }
@@ -102,7 +106,7 @@ enum SignCommand {
         "sign", positionals: ["URL"],
         summary: "Print a /render URL signed for 'cyanotype serve --key SECRET' (HMAC-SHA256 of the path and query).",
         options: [
-            OptionSpec("--key", value: "SECRET", help: "The server's secret (or CYANOTYPE_SERVE_KEY)."),
+            OptionSpec("--key", value: "SECRET", help: "The server's secret (or CYANOTYPE_SERVE_KEY).")
         ],
         notes: """
             The signature covers the path and the query exactly as written, without sig; keep the

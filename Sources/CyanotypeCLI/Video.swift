@@ -12,8 +12,9 @@ enum VideoCommand {
         summary: "Filter every frame of a video (or join two with a transition, or take one frame as an image).",
         options: [
             OptionSpec("--output", short: "-o", value: "OUTPUT", help: "The movie to write (.mp4, .mov, .m4v, .mkv), or an image with --frame."),
-            OptionSpec("--filter", short: "-f", value: "SPEC", repeatable: true,
-                       help: "A filter and its inputs; numbers may be keyframes VALUE@SECONDS,... e.g. 'gaussianBlur radius=0@0,20@5'."),
+            OptionSpec(
+                "--filter", short: "-f", value: "SPEC", repeatable: true,
+                help: "A filter and its inputs; numbers may be keyframes VALUE@SECONDS,... e.g. 'gaussianBlur radius=0@0,20@5'."),
             OptionSpec("--lut", value: "FILE", help: "Apply a 3D LUT after the filters: .cube, .3dl, a LUT image, or a built-in look name."),
             OptionSpec("--lut-layout", value: "LAYOUT", help: "How a LUT image is laid out: tiles, hald or strip (default: from its shape)."),
             OptionSpec("--interp", value: "MODE", help: "LUT interpolation: tetrahedral (default) or trilinear."),
@@ -97,8 +98,9 @@ enum VideoCommand {
         let apply: @Sendable (CIImage, CIImage?, Double, Double) throws(CLIError) -> CIImage = { source, over, progress, t in
             var image = source
             if let transition, let over {
-                image = try transition.apply(to: image, at: t, overriding: [kCIInputTargetImageKey: over, kCIInputTimeKey: NSNumber(value: progress)],
-                                             in: pipeline)
+                image = try transition.apply(
+                    to: image, at: t, overriding: [kCIInputTargetImageKey: over, kCIInputTimeKey: NSNumber(value: progress)],
+                    in: pipeline)
             }
             for f in filters { image = try f.apply(to: image, at: t, in: pipeline) }
             return try pipeline.run(on: image)
@@ -150,15 +152,17 @@ enum VideoCommand {
             session.timeRange = CMTimeRange(start: s, duration: duration.map { CMTime(seconds: $0, preferredTimescale: 90_000) } ?? .positiveInfinity)
         }
         if hasLook {
-            session.videoComposition = AVMutableVideoComposition(asset: asset, applyingCIFiltersWithHandler: { request in
-                do {
-                    let t = CMTimeGetSeconds(request.compositionTime)
-                    let image = try apply(request.sourceImage, request.overlappingImage, request.overlapProgress, t)
-                    request.finish(with: image, context: nil)
-                } catch {
-                    request.finish(with: error)
-                }
-            })
+            session.videoComposition = AVMutableVideoComposition(
+                asset: asset,
+                applyingCIFiltersWithHandler: { request in
+                    do {
+                        let t = CMTimeGetSeconds(request.compositionTime)
+                        let image = try apply(request.sourceImage, request.overlappingImage, request.overlapProgress, t)
+                        request.finish(with: image, context: nil)
+                    } catch {
+                        request.finish(with: error)
+                    }
+                })
         }
         try export(session, output: output, quiet: args.has("quiet"))
     }
@@ -195,8 +199,10 @@ enum VideoCommand {
             let elapsed = Date().timeIntervalSince(started)
             let frames = session.framesWritten
             let size = ((try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0)
-            try Console.print(String(format: "%@: %d frames, %@, %.1f MB in %.1f s (%.1f fps)", output, frames, session.videoCodec.rawValue,
-                                     Double(size) / 1e6, elapsed, elapsed > 0 ? Double(frames) / elapsed : 0))
+            try Console.print(
+                String(
+                    format: "%@: %d frames, %@, %.1f MB in %.1f s (%.1f fps)", output, frames, session.videoCodec.rawValue,
+                    Double(size) / 1e6, elapsed, elapsed > 0 ? Double(frames) / elapsed : 0))
         case .cancelled:
             throw .failure("the export was cancelled")
         default:
@@ -205,8 +211,10 @@ enum VideoCommand {
     }
 
     /// `--frame S`: the frame shown at S seconds, through the look, written as an image.
-    static func poster(_ asset: AVAsset, at text: String, output: String, args: ParsedArguments, maxSize: Int?,
-                       apply: (CIImage, CIImage?, Double, Double) throws(CLIError) -> CIImage) throws(CLIError) {
+    static func poster(
+        _ asset: AVAsset, at text: String, output: String, args: ParsedArguments, maxSize: Int?,
+        apply: (CIImage, CIImage?, Double, Double) throws(CLIError) -> CIImage
+    ) throws(CLIError) {
         guard let t = Double(text), t.isFinite, t >= 0 else { throw .usage("--frame expects seconds (a number >= 0), got '\(text)'") }
         for key in ["codec", "crf", "speed", "bit-depth", "start", "duration", "transition", "no-audio", "keep-rotation", "fast-start"] where args.has(key) {
             throw .usage("--\(key) does not apply to --frame")
@@ -228,16 +236,19 @@ enum VideoCommand {
             image = try resize.run(on: image)
         }
         // A video frame is opaque 8-bit colour: the image is written so.
-        try ImageWriter.write(image, source: SourceFacts(properties: [kCGImagePropertyHasAlpha: false]), to: output, format: format,
-                              options: options, uncovers: false, keepsEdgesClear: false, context: Files.makeContext(), input: nil)
+        try ImageWriter.write(
+            image, source: SourceFacts(properties: [kCGImagePropertyHasAlpha: false]), to: output, format: format,
+            options: options, uncovers: false, keepsEdgesClear: false, context: Files.makeContext(), input: nil)
         try Console.print("\(output): frame at \(text) s, \(Int(image.extent.width))x\(Int(image.extent.height))")
     }
 }
 
 /// `cyanotype info` on a movie: container, duration, streams, rotation, colour tags.
 enum VideoInfo {
-    static let extensions: Set<String> = ["mp4", "m4v", "mov", "qt", "mkv", "webm", "avi", "y4m", "ts", "mts", "m2ts", "mpg", "mpeg",
-                                          "flv", "wmv", "3gp", "ogv", "nut", "mxf"]
+    static let extensions: Set<String> = [
+        "mp4", "m4v", "mov", "qt", "mkv", "webm", "avi", "y4m", "ts", "mts", "m2ts", "mpg", "mpeg",
+        "flv", "wmv", "3gp", "ogv", "nut", "mxf",
+    ]
 
     /// Shows the facts when `path` names a movie; false for anything else (an image).
     static func show(_ path: String, json: Bool) throws(CLIError) -> Bool {

@@ -87,8 +87,9 @@ struct APNGFrames: FrameSource {
         ihdr = parsed.ihdr
         shared = parsed.shared
         frameData = parsed.data
-        sequence = FrameSequence(format: .png, canvasWidth: header.width, canvasHeight: header.height, loopCount: parsed.loops,
-                                 frames: parsed.frames, isAnimation: true, headers: [header])
+        sequence = FrameSequence(
+            format: .png, canvasWidth: header.width, canvasHeight: header.height, loopCount: parsed.loops,
+            frames: parsed.frames, isAnimation: true, headers: [header])
         canvas8 = Canvas(width: header.width, height: header.height)
         if header.bitDepth == 16 { canvas16 = Canvas16(width: header.width, height: header.height) }
     }
@@ -146,8 +147,10 @@ struct APNGFrames: FrameSource {
                 var disposal: FrameDisposal = dispose == 1 ? .background : dispose == 2 ? .previous : .none
                 // The first frame's "previous" is the cleared canvas (the specification's rule).
                 if frames.isEmpty && disposal == .previous { disposal = .background }
-                frames.append(FrameInfo(x: x, y: y, width: w, height: h, delay: Double(num) / Double(den == 0 ? 100 : den),
-                                        disposal: disposal, blend: blend == 1 ? .over : .source))
+                frames.append(
+                    FrameInfo(
+                        x: x, y: y, width: w, height: h, delay: Double(num) / Double(den == 0 ? 100 : den),
+                        disposal: disposal, blend: blend == 1 ? .over : .source))
                 data.append([])
             case "IDAT":
                 seenIDAT = true

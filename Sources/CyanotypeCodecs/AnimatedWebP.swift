@@ -33,10 +33,11 @@ enum AnimatedWebP {
         var alpha = false
         for i in 1...count {
             guard WebPDemuxGetFrame(demux, Int32(i), &iter) != 0 else { throw .corrupt(detail: "animated WebP: frame \(i) is missing") }
-            frames.append(FrameInfo(
-                x: Int(iter.x_offset), y: Int(iter.y_offset), width: Int(iter.width), height: Int(iter.height),
-                delay: Double(iter.duration) / 1000, disposal: iter.dispose_method == WEBP_MUX_DISPOSE_BACKGROUND ? .background : .none,
-                blend: iter.blend_method == WEBP_MUX_BLEND ? .over : .source))
+            frames.append(
+                FrameInfo(
+                    x: Int(iter.x_offset), y: Int(iter.y_offset), width: Int(iter.width), height: Int(iter.height),
+                    delay: Double(iter.duration) / 1000, disposal: iter.dispose_method == WEBP_MUX_DISPOSE_BACKGROUND ? .background : .none,
+                    blend: iter.blend_method == WEBP_MUX_BLEND ? .over : .source))
             alpha = alpha || iter.has_alpha != 0
             WebPDemuxReleaseIterator(&iter)
         }
@@ -46,8 +47,9 @@ enum AnimatedWebP {
         if flags & UInt32(ALPHA_FLAG.rawValue) != 0 { alpha = true }
         var header = ImageHeader(format: .webp, width: w, height: h, channels: alpha ? 4 : 3, bitDepth: 8, hasAlpha: alpha, colorModel: "RGB")
         WebPChunks(b).readMetadata(b, into: &header)
-        return FrameSequence(format: .webp, canvasWidth: w, canvasHeight: h, loopCount: Int(WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT)),
-                             frames: frames, isAnimation: true, headers: [header])
+        return FrameSequence(
+            format: .webp, canvasWidth: w, canvasHeight: h, loopCount: Int(WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT)),
+            frames: frames, isAnimation: true, headers: [header])
     }
 
     static func readHeader(_ b: UnsafeRawBufferPointer) throws(CodecError) -> ImageHeader {
@@ -98,13 +100,15 @@ enum AnimatedWebP {
             var buffer: UnsafeMutablePointer<UInt8>?
             var timestamp: Int32 = 0
             guard let decoder, WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {
-                throw AnimatedWebP.refused(UnsafeRawBufferPointer(start: bytes.baseAddress, count: data.size),
-                                           "frame \(index + 1) cannot be decoded")
+                throw AnimatedWebP.refused(
+                    UnsafeRawBufferPointer(start: bytes.baseAddress, count: data.size),
+                    "frame \(index + 1) cannot be decoded")
             }
             let n = sequence.canvasWidth * sequence.canvasHeight * 4
             let pixels = [UInt8](UnsafeBufferPointer(start: buffer, count: n))
-            return DecodedBitmap(header: sequence.headers[0], width: sequence.canvasWidth, height: sequence.canvasHeight, bitDepth: 8,
-                                 pixels: pixels, pixels16: [])
+            return DecodedBitmap(
+                header: sequence.headers[0], width: sequence.canvasWidth, height: sequence.canvasHeight, bitDepth: 8,
+                pixels: pixels, pixels16: [])
         }
     }
 

@@ -122,8 +122,11 @@ public enum ColorProfiles {
             defer { cmsCloseProfile(dst) }
             let b = bitmap
             let inFormat = b.bitDepth == 32 ? SHIM_TYPE_RGBA_FLT : b.bitDepth == 16 ? SHIM_TYPE_RGBA_16 : SHIM_TYPE_RGBA_8
-            guard let t = cmsCreateTransform(src, inFormat, dst, SHIM_TYPE_RGBA_FLT, cmsUInt32Number(INTENT_PERCEPTUAL),
-                                             cmsUInt32Number(cmsFLAGS_COPY_ALPHA | cmsFLAGS_NOCACHE)) else { return nil }
+            guard
+                let t = cmsCreateTransform(
+                    src, inFormat, dst, SHIM_TYPE_RGBA_FLT, cmsUInt32Number(INTENT_PERCEPTUAL),
+                    cmsUInt32Number(cmsFLAGS_COPY_ALPHA | cmsFLAGS_NOCACHE))
+            else { return nil }
             defer { cmsDeleteTransform(t) }
             let count = b.width * b.height
             var out = Data(count: count * 16)

@@ -32,8 +32,9 @@ enum ColorQuantizer {
         }
         let maxColors = anyClear ? 255 : 256
         if let exact = exactPalette(src, count: n, maxColors: maxColors, alpha: anyClear) {
-            return QuantizedFrame(width: width, height: height, palette: exact.palette + (anyClear ? [0] : []),
-                                  indices: exact.indices, transparentIndex: anyClear ? exact.palette.count : -1)
+            return QuantizedFrame(
+                width: width, height: height, palette: exact.palette + (anyClear ? [0] : []),
+                indices: exact.indices, transparentIndex: anyClear ? exact.palette.count : -1)
         }
         var palette = WuQuantizer(src, count: n, alpha: anyClear).palette(maxColors: maxColors)
         let clearIndex = anyClear ? palette.count : -1
@@ -166,7 +167,9 @@ final class NearestColor {
             if up < byGreen.count {
                 let i = byGreen[up]
                 let dg = g[i] - cg
-                if dg * dg >= bestD { up = byGreen.count } else {
+                if dg * dg >= bestD {
+                    up = byGreen.count
+                } else {
                     let dr = r[i] - cr, db = b[i] - cb
                     let d = dr * dr + dg * dg + db * db
                     if d < bestD { bestD = d; best = i }
@@ -176,7 +179,9 @@ final class NearestColor {
             if down >= 0 {
                 let i = byGreen[down]
                 let dg = g[i] - cg
-                if dg * dg >= bestD { down = -1 } else {
+                if dg * dg >= bestD {
+                    down = -1
+                } else {
                     let dr = r[i] - cr, db = b[i] - cb
                     let d = dr * dr + dg * dg + db * db
                     if d < bestD { bestD = d; best = i }

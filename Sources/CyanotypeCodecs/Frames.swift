@@ -75,8 +75,10 @@ public struct FrameSequence: Sendable {
     }
 
     /// A sequence from its parts (`hasGlobalColorMap` starts false).
-    public init(format: ImageFileFormat, canvasWidth: Int, canvasHeight: Int, loopCount: Int?, frames: [FrameInfo],
-                isAnimation: Bool, headers: [ImageHeader]) {
+    public init(
+        format: ImageFileFormat, canvasWidth: Int, canvasHeight: Int, loopCount: Int?, frames: [FrameInfo],
+        isAnimation: Bool, headers: [ImageHeader]
+    ) {
         self.format = format
         self.canvasWidth = canvasWidth
         self.canvasHeight = canvasHeight

@@ -126,9 +126,10 @@ final class GIFStream {
                     default: .none
                     }
                 if hasGCB && gcb.TransparentColor >= 0 { transparentFrames += 1 }
-                frames.append(FrameInfo(
-                    x: Int(d.Left), y: Int(d.Top), width: fw, height: fh,
-                    delay: hasGCB ? Double(gcb.DelayTime) / 100 : 0, disposal: disposal, blend: .over))
+                frames.append(
+                    FrameInfo(
+                        x: Int(d.Left), y: Int(d.Top), width: fw, height: fh,
+                        delay: hasGCB ? Double(gcb.DelayTime) / 100 : 0, disposal: disposal, blend: .over))
                 offsets.append(hasGCB ? Int(gcb.TransparentColor) : -1)
                 _ = start
                 hasGCB = false
@@ -178,10 +179,12 @@ final class GIFStream {
         let first = frames[0]
         let covers = first.x <= 0 && first.y <= 0 && first.x + first.width >= width && first.y + first.height >= height
         let alpha = transparentFrames > 0 || !covers
-        let header = ImageHeader(format: .gif, width: width, height: height, channels: alpha ? 4 : 3, bitDepth: 8,
-                                 hasAlpha: alpha, colorModel: "RGB")
-        var seq = FrameSequence(format: .gif, canvasWidth: width, canvasHeight: height, loopCount: loopCount, frames: frames,
-                                isAnimation: true, headers: [header])
+        let header = ImageHeader(
+            format: .gif, width: width, height: height, channels: alpha ? 4 : 3, bitDepth: 8,
+            hasAlpha: alpha, colorModel: "RGB")
+        var seq = FrameSequence(
+            format: .gif, canvasWidth: width, canvasHeight: height, loopCount: loopCount, frames: frames,
+            isAnimation: true, headers: [header])
         seq.hasGlobalColorMap = hasGlobal
         return (seq, offsets)
     }

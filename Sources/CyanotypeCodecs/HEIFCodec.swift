@@ -245,7 +245,8 @@ enum HEIFCodec {
             throw .encodeFailed(detail: "\(name): this libheif has no \(format == .avif ? "AV1" : "HEVC") encoder (\(text(e)))")
         }
         defer { heif_encoder_release(enc) }
-        e = options.lossless
+        e =
+            options.lossless
             ? heif_encoder_set_lossless(enc, 1)
             : heif_encoder_set_lossy_quality(enc, Int32((min(max(options.quality, 0), 1) * 100).rounded()))
         guard e.code == heif_error_Ok else { throw .encodeFailed(detail: "\(name) quality: \(text(e))") }

@@ -26,8 +26,9 @@ public enum ImageCodecs {
         if b.count >= 12, b.matches("RIFF", at: 0), b.matches("WEBP", at: 8) { return .webp }
         if b.count >= 6, b.matches("GIF87a", at: 0) || b.matches("GIF89a", at: 0) { return .gif }
         // Classic TIFF and BigTIFF, both byte orders.
-        if b.count >= 4, b.matches("II*\u{0}", at: 0) || b.matches("MM\u{0}*", at: 0) || b.matches("II+\u{0}", at: 0)
-            || b.matches("MM\u{0}+", at: 0)
+        if b.count >= 4,
+            b.matches("II*\u{0}", at: 0) || b.matches("MM\u{0}*", at: 0) || b.matches("II+\u{0}", at: 0)
+                || b.matches("MM\u{0}+", at: 0)
         {
             return .tiff
         }

@@ -33,8 +33,11 @@ public final class JPEGStreamDecoder: @unchecked Sendable {
         _ = data.copyBytes(to: bytes)
         var w: Int32 = 0, h: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
-        guard let d = cy_jpeg_decoder_create_scaled(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, strict ? 1 : 0,
-                                                  Int32(clamping: reduction), &w, &h, &message, message.count) else {
+        guard
+            let d = cy_jpeg_decoder_create_scaled(
+                bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, strict ? 1 : 0,
+                Int32(clamping: reduction), &w, &h, &message, message.count)
+        else {
             bytes.deallocate()
             throw Self.failure(Self.text(message))
         }

@@ -165,7 +165,8 @@ enum JXLCodec {
                             // (its default), which only floats hold without banding.
                             result.bitDepth = 32
                             try checkLimit(result.header, bytesPerSample: 4, limits)
-                            result.dataProfile = profile(dec, target: JXL_COLOR_PROFILE_TARGET_DATA)
+                            result.dataProfile =
+                                profile(dec, target: JXL_COLOR_PROFILE_TARGET_DATA)
                                 ?? ColorProfiles.rgbProfile(.sRGB, transfer: .linear, description: "Linear sRGB")
                         } else {
                             result.dataProfile = profile(dec, target: JXL_COLOR_PROFILE_TARGET_DATA)
@@ -466,7 +467,7 @@ enum JXLCodec {
                 return s
             }
             if s == JXL_ENC_SUCCESS { break }
-            guard s == JXL_ENC_NEED_MORE_OUTPUT else { try check(s, "encoding") ; break }
+            guard s == JXL_ENC_NEED_MORE_OUTPUT else { try check(s, "encoding"); break }
             out.append(contentsOf: [UInt8](repeating: 0, count: out.count))
         }
         return Data(out[0..<used])

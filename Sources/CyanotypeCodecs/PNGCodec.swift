@@ -115,7 +115,8 @@ enum PNGCodec {
                 if header.xmp == nil { header.xmp = value }
             } else if let key = textKeys[keyword], header.formatProperties[key] == nil {
                 // tEXt is Latin-1; zTXt too; iTXt is UTF-8.
-                let text = Int(t.type) == Int(SPNG_ITXT.rawValue)
+                let text =
+                    Int(t.type) == Int(SPNG_ITXT.rawValue)
                     ? String(decoding: value, as: UTF8.self) : String(value.map { Character(Unicode.Scalar($0)) })
                 header.formatProperties[key] = .string(text)
             }

@@ -77,8 +77,9 @@ enum PNGWriter {
         let shared = Shared(source: UnsafeRawPointer(source), bands: bands)
         parallel(bandCount) { i in
             let rows = (i * rowsPerBand)..<min(layout.height, (i + 1) * rowsPerBand)
-            shared.bands[i] = compressBand(rows, source: shared.source, layout: layout, level: level, filter: filter,
-                                           isLast: i == bandCount - 1)
+            shared.bands[i] = compressBand(
+                rows, source: shared.source, layout: layout, level: level, filter: filter,
+                isLast: i == bandCount - 1)
         }
         for i in 0..<bandCount { if let e = bands[i].error { throw e } }
 

@@ -44,8 +44,9 @@ struct TIFFPages: FrameSource {
             }
         }
         let frames = headers.map { FrameInfo(x: 0, y: 0, width: $0.width, height: $0.height, delay: 0) }
-        sequence = FrameSequence(format: .tiff, canvasWidth: headers[0].width, canvasHeight: headers[0].height, loopCount: nil,
-                                 frames: frames, isAnimation: false, headers: headers)
+        sequence = FrameSequence(
+            format: .tiff, canvasWidth: headers[0].width, canvasHeight: headers[0].height, loopCount: nil,
+            frames: frames, isAnimation: false, headers: headers)
     }
 
     mutating func reset() {}
@@ -79,7 +80,11 @@ struct TIFFPages: FrameSource {
     static func count(_ b: UnsafeRawBufferPointer, limit: Int) throws(CodecError) -> Int {
         guard b.count >= 8 else { throw .truncated(detail: "TIFF header: \(b.count) bytes") }
         let little: Bool
-        if b[0] == 0x49 && b[1] == 0x49 { little = true } else if b[0] == 0x4D && b[1] == 0x4D { little = false } else {
+        if b[0] == 0x49 && b[1] == 0x49 {
+            little = true
+        } else if b[0] == 0x4D && b[1] == 0x4D {
+            little = false
+        } else {
             throw .corrupt(detail: "TIFF: byte order mark")
         }
         func u16(_ at: Int) -> Int { little ? Int(b[at]) | Int(b[at + 1]) << 8 : Int(b[at]) << 8 | Int(b[at + 1]) }

@@ -140,11 +140,15 @@ struct XMLTags {
             }
             if isEnd {
                 guard let open = stack.popLast(), open.prefix == prefix, open.local == local else { return nil }
-                tags.append(Tag(range: start..<k, prefix: prefix, local: local, attributes: [], isEnd: true, selfClosing: false,
-                                depth: stack.count, namespaces: open.namespaces))
+                tags.append(
+                    Tag(
+                        range: start..<k, prefix: prefix, local: local, attributes: [], isEnd: true, selfClosing: false,
+                        depth: stack.count, namespaces: open.namespaces))
             } else {
-                tags.append(Tag(range: start..<k, prefix: prefix, local: local, attributes: attributes, isEnd: false,
-                                selfClosing: selfClosing, depth: stack.count, namespaces: namespaces))
+                tags.append(
+                    Tag(
+                        range: start..<k, prefix: prefix, local: local, attributes: attributes, isEnd: false,
+                        selfClosing: selfClosing, depth: stack.count, namespaces: namespaces))
                 if !selfClosing {
                     stack.append((prefix, local, namespaces))
                     guard stack.count <= Self.maxDepth else { return nil }
@@ -223,10 +227,12 @@ extension ImageCodecs {
     /// `xmp` with exif:PixelXDimension/PixelYDimension and tiff:ImageWidth/ImageLength set to
     /// `width` and `height`, where it has them.
     public static func xmpSettingPixelDimensions(_ xmp: Data, width: Int, height: Int) -> Data {
-        xmpSetting(xmp, [
-            (XMPNamespace.exif, "PixelXDimension", width), (XMPNamespace.exif, "PixelYDimension", height),
-            (XMPNamespace.tiff, "ImageWidth", width), (XMPNamespace.tiff, "ImageLength", height),
-        ])
+        xmpSetting(
+            xmp,
+            [
+                (XMPNamespace.exif, "PixelXDimension", width), (XMPNamespace.exif, "PixelYDimension", height),
+                (XMPNamespace.tiff, "ImageWidth", width), (XMPNamespace.tiff, "ImageLength", height),
+            ])
     }
 
     /// Sets simple integer properties, in attribute form or element form; unchanged when the

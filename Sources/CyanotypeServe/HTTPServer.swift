@@ -74,7 +74,8 @@ package enum QueryString {
         for part in query.split(separator: "&", omittingEmptySubsequences: true) {
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = decode(String(pieces[0]), plusIsSpace: true),
-                  let value = decode(pieces.count > 1 ? String(pieces[1]) : "", plusIsSpace: true) else { return nil }
+                let value = decode(pieces.count > 1 ? String(pieces[1]) : "", plusIsSpace: true)
+            else { return nil }
             out.append((name, value))
         }
         return out
@@ -106,7 +107,7 @@ package enum QueryString {
         for b in text.utf8 {
             switch b {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.unicodeScalars.append(UnicodeScalar(b))
             default:
                 out += String(format: "%%%02X", b)
@@ -156,8 +157,10 @@ package final class HTTPServer: @unchecked Sendable {
     ///   - maxBodyBytes: larger request bodies are answered 413 without being read.
     ///   - connectionLimit: connections beyond it are refused by the library.
     ///   - log: where request log lines go (standard error in the tool).
-    package init(host: String, port: UInt16, maxBodyBytes: Int, connectionLimit: Int = 256,
-                 log: @escaping @Sendable (String) -> Void, handler: @escaping Handler) {
+    package init(
+        host: String, port: UInt16, maxBodyBytes: Int, connectionLimit: Int = 256,
+        log: @escaping @Sendable (String) -> Void, handler: @escaping Handler
+    ) {
         self.host = host
         self.requestedPort = port
         self.maxBodyBytes = maxBodyBytes
@@ -172,7 +175,8 @@ package final class HTTPServer: @unchecked Sendable {
         listenFD = fd
         port = bound
         let me = Unmanaged.passUnretained(self).toOpaque()
-        var flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue
+        var flags =
+            MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue
             | MHD_USE_ITC.rawValue
         if ipv6 { flags |= MHD_USE_IPv6.rawValue }
         let uriLog = unsafeBitCast(Self.uriLogCallback, to: OpaquePointer.self)

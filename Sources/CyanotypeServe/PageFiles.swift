@@ -41,16 +41,22 @@ package struct PageFiles: Sendable {
             return ServeError.notFound("\(path): no such page or API (see /api/filters, /render, /api/render)").response
         }
         guard folder != nil else {
-            return ServeError(status: 500, code: "page_missing",
-                              message: "the page's files were not installed next to the executable (Cyanotype_CyanotypeServe.resources); pass --page DIR").response
+            return ServeError(
+                status: 500, code: "page_missing",
+                message: "the page's files were not installed next to the executable (Cyanotype_CyanotypeServe.resources); pass --page DIR"
+            ).response
         }
         guard Self.isPlainName(name), let file = files[name] else { return ServeError.notFound("\(path): no such file").response }
         if let tags = ifNoneMatch, RenderService.matches(tags, file.etag) {
             return HTTPResponse(status: 304, headers: [("ETag", file.etag), ("Cache-Control", "no-cache")])
         }
-        return HTTPResponse(status: 200, headers: [("Content-Type", file.type), ("ETag", file.etag), ("Cache-Control", "no-cache"),
-                                                   ("X-Content-Type-Options", "nosniff")],
-                            body: file.body)
+        return HTTPResponse(
+            status: 200,
+            headers: [
+                ("Content-Type", file.type), ("ETag", file.etag), ("Cache-Control", "no-cache"),
+                ("X-Content-Type-Options", "nosniff"),
+            ],
+            body: file.body)
     }
 
     static func isPlainName(_ s: String) -> Bool {

@@ -101,10 +101,12 @@ package enum PreviewMaker {
         var image = file
         var byDecoder = false
         if header.format == .jpeg, header.iccProfile.map(ColorProfiles.isSRGB) ?? true,
-           let scaled = ScaledJPEG.decode(data, atLeast: turned ? th : tw, turned ? tw : th) {
-            var small = CIImage(unpremultipliedBitmapData: scaled.pixels, bytesPerRow: scaled.width * 4,
-                                size: CGSize(width: scaled.width, height: scaled.height), format: .RGBA8,
-                                colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+            let scaled = ScaledJPEG.decode(data, atLeast: turned ? th : tw, turned ? tw : th)
+        {
+            var small = CIImage(
+                unpremultipliedBitmapData: scaled.pixels, bytesPerRow: scaled.width * 4,
+                size: CGSize(width: scaled.width, height: scaled.height), format: .RGBA8,
+                colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
             if header.orientation != 1 { small = geometry.atOrigin(small.oriented(forExifOrientation: Int32(header.orientation))) }
             image = small
             byDecoder = true
@@ -116,18 +118,22 @@ package enum PreviewMaker {
         do { resized = try geometry.applyAfterFilters(image) } catch { throw .renderFailed(error.description) }
         let rendered: (data: Data, width: Int, height: Int, rowBytes: Int)
         do {
-            rendered = try context.renderToData(resized, from: resized.extent, format: .RGBA8,
-                                                colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false)
+            rendered = try context.renderToData(
+                resized, from: resized.extent, format: .RGBA8,
+                colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false)
         } catch let e as CIRenderError {
             throw RenderService.failure(Messages.render(e, input: name, output: "the preview"))
         } catch {
             throw .renderFailed("\(name): \(error)")
         }
-        let pixels = CIImage(unpremultipliedBitmapData: rendered.data, bytesPerRow: rendered.rowBytes,
-                             size: CGSize(width: rendered.width, height: rendered.height), format: .RGBA8,
-                             colorSpace: CGColorSpace(name: CGColorSpace.sRGB)).settingProperties(properties)
-        return PreviewSource(image: pixels, properties: properties, sourceWidth: W, sourceHeight: H,
-                             bytes: rendered.data.count, scaledByDecoder: byDecoder)
+        let pixels = CIImage(
+            unpremultipliedBitmapData: rendered.data, bytesPerRow: rendered.rowBytes,
+            size: CGSize(width: rendered.width, height: rendered.height), format: .RGBA8,
+            colorSpace: CGColorSpace(name: CGColorSpace.sRGB)
+        ).settingProperties(properties)
+        return PreviewSource(
+            image: pixels, properties: properties, sourceWidth: W, sourceHeight: H,
+            bytes: rendered.data.count, scaledByDecoder: byDecoder)
     }
 }
 
@@ -160,8 +166,9 @@ enum ScaledJPEG {
             guard let (sw, sh) = best else { return nil }
             var out = Data(count: sw * sh * 4)
             let status = out.withUnsafeMutableBytes { dst in
-                tjDecompress2(handle, base, UInt(raw.count), dst.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                              Int32(sw), 0, Int32(sh), Int32(TJPF_RGBA.rawValue), 0)
+                tjDecompress2(
+                    handle, base, UInt(raw.count), dst.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                    Int32(sw), 0, Int32(sh), Int32(TJPF_RGBA.rawValue), 0)
             }
             guard status == 0 else { return nil }
             return (out, sw, sh)

@@ -50,8 +50,9 @@ package struct RenderParameters: Sendable, Equatable {
         var seen = Set<String>()
         for (name, value) in items {
             guard queryNames.contains(name) else {
-                throw .badParameter("unknown parameter '\(name)'" + Suggest.hint(name, in: queryNames.sorted())
-                    + "; /render takes image, filter, lut, preset, intensity, w, h, format, q, preview (and sig)")
+                throw .badParameter(
+                    "unknown parameter '\(name)'" + Suggest.hint(name, in: queryNames.sorted())
+                        + "; /render takes image, filter, lut, preset, intensity, w, h, format, q, preview (and sig)")
             }
             if name != "filter" {
                 guard !seen.contains(name) else { throw .badParameter("'\(name)' is given more than once") }
@@ -86,8 +87,9 @@ package struct RenderParameters: Sendable, Equatable {
         guard let o = object as? [String: Any] else { throw .malformedJSON("the request body must be a JSON object") }
         let known: Set<String> = ["image", "filters", "lut", "preset", "intensity", "width", "height", "format", "quality", "preview", "recipe"]
         for key in o.keys.sorted() where !known.contains(key) {
-            throw .badParameter("unknown field '\(key)'" + Suggest.hint(key, in: known.sorted())
-                + "; fields are " + known.sorted().joined(separator: ", "))
+            throw .badParameter(
+                "unknown field '\(key)'" + Suggest.hint(key, in: known.sorted())
+                    + "; fields are " + known.sorted().joined(separator: ", "))
         }
         var p = RenderParameters()
         switch o["image"] {

@@ -77,13 +77,17 @@ package final class RenderService: @unchecked Sendable {
             if let e = only("GET") { return e.response }
             let load = queue.load
             let cache = previews.statistics
-            return .json(["status": "ok", "workers": queue.workers, "running": load.running, "waiting": load.waiting,
-                          "previewCache": ["entries": cache.entries, "bytes": cache.bytes, "hits": cache.hits, "misses": cache.misses]],
-                         headers: [("Cache-Control", "no-store")])
+            return .json(
+                [
+                    "status": "ok", "workers": queue.workers, "running": load.running, "waiting": load.waiting,
+                    "previewCache": ["entries": cache.entries, "bytes": cache.bytes, "hits": cache.hits, "misses": cache.misses],
+                ],
+                headers: [("Cache-Control", "no-store")])
         case "/api/filters":
             if let e = only("GET") { return e.response }
-            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "public, max-age=3600")],
-                                body: catalogue)
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "public, max-age=3600")],
+                body: catalogue)
         case "/api/images":
             if let e = only("GET") { return e.response }
             return .json(listing(), headers: [("Cache-Control", "no-cache")])
@@ -155,10 +159,13 @@ package final class RenderService: @unchecked Sendable {
             let header: ImageHeader
             do { header = try ImageCodecs.readHeader(data) } catch { throw .unreadable(Messages.reading(error, file: name)) }
             let turned = header.orientation >= 5 && header.orientation <= 8
-            return .json(["image": name, "width": turned ? header.height : header.width, "height": turned ? header.width : header.height,
-                          "format": header.format.rawValue, "bitDepth": header.bitDepth, "hasAlpha": header.hasAlpha,
-                          "orientation": header.orientation, "bytes": data.count],
-                         headers: [("Cache-Control", "no-cache")])
+            return .json(
+                [
+                    "image": name, "width": turned ? header.height : header.width, "height": turned ? header.width : header.height,
+                    "format": header.format.rawValue, "bitDepth": header.bitDepth, "hasAlpha": header.hasAlpha,
+                    "orientation": header.orientation, "bytes": data.count,
+                ],
+                headers: [("Cache-Control", "no-cache")])
         } catch { return error.response }
     }
 
@@ -269,9 +276,12 @@ package final class RenderService: @unchecked Sendable {
                     } else {
                         let f: RootFile
                         do throws(ServeError) { f = try root.resolve(name) } catch {
-                            loaderError = error.status == 404
-                                ? ServeError(status: 404, code: "not_found", message: "\(name): no such LUT file under the served folder, and no built-in look has that name"
-                                    + Suggest.hint(name, in: LUTConfiguration.shared.lookNames))
+                            loaderError =
+                                error.status == 404
+                                ? ServeError(
+                                    status: 404, code: "not_found",
+                                    message: "\(name): no such LUT file under the served folder, and no built-in look has that name"
+                                        + Suggest.hint(name, in: LUTConfiguration.shared.lookNames))
                                 : error
                             throw CLIError.usage(error.message)
                         }
@@ -308,25 +318,35 @@ package final class RenderService: @unchecked Sendable {
         }
         var resize = GeometryOptions()
         if p.width != nil || p.height != nil { resize.resize = ResizeSpec(mode: .fit, width: p.width, height: p.height) }
-        let partial = Prepared(parameters: p, origin: origin, pipeline: pipeline, recipe: recipe, resize: resize, scaleInvariant: invariant,
-                               warnings: built.warnings, etag: "")
+        let partial = Prepared(
+            parameters: p, origin: origin, pipeline: pipeline, recipe: recipe, resize: resize, scaleInvariant: invariant,
+            warnings: built.warnings, etag: "")
         var key = "cyanotype-serve/1\n" + p.canonical + "\n" + partial.identity
         for f in files { key += "\n" + f.identity }
         let etag = "\"" + String(Digest.hex(Digest.sha256(Data(key.utf8))).prefix(32)) + "\""
-        return Prepared(parameters: p, origin: origin, pipeline: pipeline, recipe: recipe, resize: resize, scaleInvariant: invariant,
-                        warnings: built.warnings, etag: etag)
+        return Prepared(
+            parameters: p, origin: origin, pipeline: pipeline, recipe: recipe, resize: resize, scaleInvariant: invariant,
+            warnings: built.warnings, etag: etag)
     }
 
     /// Per-pixel filters with no input measured in pixels and no second image.
     static func isScaleInvariant(_ f: ResolvedFilter) -> Bool {
-        let spatial: Set<String> = [kCICategoryBlur, kCICategorySharpen, kCICategoryStylize, kCICategoryDistortionEffect,
-                                    kCICategoryGeometryAdjustment, kCICategoryGenerator, kCICategoryGradient, kCICategoryHalftoneEffect,
-                                    kCICategoryTileEffect, kCICategoryTransition, kCICategoryReduction, kCICategoryCompositeOperation]
+        let spatial: Set<String> = [
+            kCICategoryBlur, kCICategorySharpen, kCICategoryStylize, kCICategoryDistortionEffect,
+            kCICategoryGeometryAdjustment, kCICategoryGenerator, kCICategoryGradient, kCICategoryHalftoneEffect,
+            kCICategoryTileEffect, kCICategoryTransition, kCICategoryReduction, kCICategoryCompositeOperation,
+        ]
         guard spatial.isDisjoint(with: f.descriptor.categories) else { return false }
         for input in f.descriptor.inputs {
             if input.className == "CIImage" && input.key != kCIInputImageKey { return false }
-            if let t = input.attributeType, [kCIAttributeTypePosition, kCIAttributeTypePosition3, kCIAttributeTypeDistance,
-                                               kCIAttributeTypeRectangle].contains(t) { return false }
+            if let t = input.attributeType,
+                [
+                    kCIAttributeTypePosition, kCIAttributeTypePosition3, kCIAttributeTypeDistance,
+                    kCIAttributeTypeRectangle,
+                ].contains(t)
+            {
+                return false
+            }
         }
         return true
     }
@@ -403,8 +423,10 @@ package final class RenderService: @unchecked Sendable {
             }
             if explain {
                 let plan = context.explain(image, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false)
-                var o: [String: Any] = ["plan": root.redact(plan), "width": size.width, "height": size.height,
-                                        "sourceWidth": sourceSize.0, "sourceHeight": sourceSize.1, "warnings": prepared.warnings]
+                var o: [String: Any] = [
+                    "plan": root.redact(plan), "width": size.width, "height": size.height,
+                    "sourceWidth": sourceSize.0, "sourceHeight": sourceSize.1, "warnings": prepared.warnings,
+                ]
                 if let mode { o["preview"] = mode }
                 return .json(o, headers: [("Cache-Control", "no-store")])
             }
@@ -413,8 +435,9 @@ package final class RenderService: @unchecked Sendable {
             output.quality = p.quality
             let data: Data
             do throws(CLIError) {
-                data = try ImageWriter.encode(image, source: facts, format: p.format, options: output, uncovers: prepared.pipeline.uncovers,
-                                              keepsEdgesClear: false, context: context, input: prepared.name, output: "the result")
+                data = try ImageWriter.encode(
+                    image, source: facts, format: p.format, options: output, uncovers: prepared.pipeline.uncovers,
+                    keepsEdgesClear: false, context: context, input: prepared.name, output: "the result")
             } catch {
                 throw Self.failure(root.redact(error.description), usage: error.exitCode == 2)
             }

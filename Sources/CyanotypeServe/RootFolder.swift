@@ -76,8 +76,11 @@ package struct RootFolder: Sendable {
     /// that lead out of the root.
     package func files(extensions: Set<String>, limit: Int = 5000) -> [String] {
         let root = URL(fileURLWithPath: path.isEmpty ? "/" : path, isDirectory: true)
-        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
-                                                          options: [.skipsHiddenFiles, .skipsPackageDescendants]) else { return [] }
+        guard
+            let walker = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey],
+                options: [.skipsHiddenFiles, .skipsPackageDescendants])
+        else { return [] }
         var out: [String] = []
         let prefix = path + "/"
         while let url = walker.nextObject() as? URL {

@@ -44,14 +44,18 @@ package struct ServeError: Error, Sendable, Equatable, CustomStringConvertible {
     package static func notFound(_ message: String) -> ServeError { ServeError(status: 404, code: "not_found", message: message) }
     package static func unreadable(_ message: String) -> ServeError { ServeError(status: 422, code: "unreadable_image", message: message) }
     package static func renderFailed(_ message: String) -> ServeError { ServeError(status: 422, code: "render_failed", message: message) }
-    package static let signatureMissing = ServeError(status: 403, code: "signature_required",
-                                                    message: "this server renders signed URLs only: add &sig=HEX (see 'cyanotype sign')")
-    package static let signatureBad = ServeError(status: 403, code: "bad_signature",
-                                                message: "the signature does not match this URL (sign the path and query without sig)")
-    package static let signedOnly = ServeError(status: 403, code: "signed_only",
-                                              message: "with --key this server answers signed /render URLs, /api/filters and /healthz only")
-    package static let uploadNeeded = ServeError(status: 412, code: "upload_needed",
-                                                message: "the uploaded image is not cached here: send it again as image.data")
+    package static let signatureMissing = ServeError(
+        status: 403, code: "signature_required",
+        message: "this server renders signed URLs only: add &sig=HEX (see 'cyanotype sign')")
+    package static let signatureBad = ServeError(
+        status: 403, code: "bad_signature",
+        message: "the signature does not match this URL (sign the path and query without sig)")
+    package static let signedOnly = ServeError(
+        status: 403, code: "signed_only",
+        message: "with --key this server answers signed /render URLs, /api/filters and /healthz only")
+    package static let uploadNeeded = ServeError(
+        status: 412, code: "upload_needed",
+        message: "the uploaded image is not cached here: send it again as image.data")
     package static func busy(retryAfter: Int) -> ServeError {
         ServeError(status: 503, code: "busy", message: "every render worker is busy and the queue is full; retry shortly", retryAfter: retryAfter)
     }

@@ -45,8 +45,10 @@ package enum FilterJSON {
 
     /// One row of `filters --json`.
     package static func summary(_ d: FilterDescriptor) -> [String: Any] {
-        ["name": d.name, "shortName": Names.shortFilter(d.name), "displayName": d.displayName,
-         "categories": d.categories, "summary": d.summary]
+        [
+            "name": d.name, "shortName": Names.shortFilter(d.name), "displayName": d.displayName,
+            "categories": d.categories, "summary": d.summary,
+        ]
     }
 
     /// `describe --json`: the filter and every input's key, class, type, default and ranges.
@@ -64,8 +66,10 @@ package enum FilterJSON {
             if let v = i.sliderMaximum { o["sliderMax"] = v }
             return o
         }
-        return ["name": d.name, "shortName": Names.shortFilter(d.name), "displayName": d.displayName,
-                "summary": d.summary, "categories": d.categories, "inputs": inputs, "outputs": d.outputKeys]
+        return [
+            "name": d.name, "shortName": Names.shortFilter(d.name), "displayName": d.displayName,
+            "summary": d.summary, "categories": d.categories, "inputs": inputs, "outputs": d.outputKeys,
+        ]
     }
 }
 

@@ -92,7 +92,8 @@ package enum Names {
         let wanted = name.lowercased()
         let all = CIFilter.filterNames(inCategory: nil)
         if let match = all.first(where: { $0.lowercased() == wanted || $0.lowercased() == "ci" + wanted }),
-           let d = CIFilter.descriptor(forFilterName: match) {
+            let d = CIFilter.descriptor(forFilterName: match)
+        {
             return d
         }
         throw .usage(unknownFilterMessage(name))
@@ -160,8 +161,10 @@ package enum ValueParser {
     /// Loads an image named in a spec (`inputBackgroundImage=bg.png`).
     package typealias ImageLoader = (String) throws(CLIError) -> CIImage
 
-    package static func value(_ arg: FilterSpec.Argument, for input: FilterInputDescriptor, filter: String,
-                      loadImage: ImageLoader) throws(CLIError) -> Any {
+    package static func value(
+        _ arg: FilterSpec.Argument, for input: FilterInputDescriptor, filter: String,
+        loadImage: ImageLoader
+    ) throws(CLIError) -> Any {
         let text = arg.value
         func bad(_ expected: String) -> CLIError {
             .usage("\(Names.shortFilter(filter)) \(Names.shortKey(input.key)): expected \(expected), got '\(text)'")

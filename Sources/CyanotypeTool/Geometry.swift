@@ -98,7 +98,8 @@ package struct ResizeSpec: Equatable, Sendable {
     }
 
     package static func parse(_ text: String, option: String = "--resize") throws(CLIError) -> ResizeSpec {
-        let bad = CLIError.usage("\(option) expects 50%, 800x600 (fit), 800x600^ (fill), 800x600! (exact), 800x or x600, optionally with > (only shrink) or < (only enlarge), got '\(text)'")
+        let bad = CLIError.usage(
+            "\(option) expects 50%, 800x600 (fit), 800x600^ (fill), 800x600! (exact), 800x or x600, optionally with > (only shrink) or < (only enlarge), got '\(text)'")
         var body = Substring(text.trimmingCharacters(in: .whitespaces))
         var flags = Set<Character>()
         while let last = body.last, "^!><".contains(last) { flags.insert(last); body = body.dropLast() }

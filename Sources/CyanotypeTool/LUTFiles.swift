@@ -76,8 +76,9 @@ package enum LUTFiles {
                 return (lut, .look(name))
             }
             let looks = LUTConfiguration.shared.lookNames
-            throw .failure("\(path): no such LUT file, and no built-in look has that name"
-                + Suggest.hint(path, in: looks) + " (the looks are \(looks.joined(separator: ", ")))")
+            throw .failure(
+                "\(path): no such LUT file, and no built-in look has that name"
+                    + Suggest.hint(path, in: looks) + " (the looks are \(looks.joined(separator: ", ")))")
         }
         if isDir.boolValue { throw .failure("\(path): is a folder, not a LUT file") }
         let url = URL(fileURLWithPath: path)
@@ -118,12 +119,14 @@ package enum LUTFiles {
         do { inference = try LUT.inferLayout(imageData: data, maximumSize: maximumSize) } catch { throw Messages.lut(error, file: path) }
         let names = inference.candidates.map { describe($0, header) }
         guard let chosen = inference.layout else {
-            throw .usage("\(path): a \(header.width)x\(header.height) image holds a LUT both as \(names.joined(separator: " and as ")), "
-                + "and its pixels do not tell which; pass --lut-layout \(inference.candidates.map { word($0) }.joined(separator: " or --lut-layout "))")
+            throw .usage(
+                "\(path): a \(header.width)x\(header.height) image holds a LUT both as \(names.joined(separator: " and as ")), "
+                    + "and its pixels do not tell which; pass --lut-layout \(inference.candidates.map { word($0) }.joined(separator: " or --lut-layout "))")
         }
         let others = inference.candidates.filter { $0 != chosen }.map { describe($0, header) }
-        Console.note("\(path): read as \(describe(chosen, header)); as \(others.joined(separator: " or as ")) its table would be far rougher "
-            + "(pass --lut-layout to choose)")
+        Console.note(
+            "\(path): read as \(describe(chosen, header)); as \(others.joined(separator: " or as ")) its table would be far rougher "
+                + "(pass --lut-layout to choose)")
         return chosen
     }
 

@@ -79,8 +79,10 @@ package enum Messages {
         var text = why
         for (library, ours) in [
             ("image data is truncated", "the file is truncated"),
-            ("; the file is incomplete: re-export or re-download it, or decode with strict: false to keep the rows that were read",
-             "; re-export or re-download it"),
+            (
+                "; the file is incomplete: re-export or re-download it, or decode with strict: false to keep the rows that were read",
+                "; re-export or re-download it"
+            ),
             ("image data is corrupt", "the file is damaged"),
             ("; the file is damaged or not a valid image", ""),
             ("raise DecodeLimits.maxPixels to allow it", "raise it with --pixel-limit"),
@@ -134,8 +136,9 @@ package enum Messages {
     package static func lut(_ e: LUTError, file: String) -> CLIError {
         switch e {
         case let .sizeAboveLimit(size, limit):
-            return .failure("\(file): the LUT has \(size) points per axis, above the limit of \(limit); "
-                + "resample it with 'cyanotype lut convert \(file) OUT --size \(limit)'")
+            return .failure(
+                "\(file): the LUT has \(size) points per axis, above the limit of \(limit); "
+                    + "resample it with 'cyanotype lut convert \(file) OUT --size \(limit)'")
         case .unreadableFile(_, let reason):
             return .failure("\(file): cannot read the LUT file (\(reason))")
         case .unreadableImage(let reason):

@@ -33,8 +33,9 @@ package struct MetadataPolicy: Equatable, Sendable {
             stripped.remove("exif")
         }
         stripped.subtract(kept)
-        return MetadataPolicy(keepsEXIF: !stripped.contains("exif"), keepsGPS: !stripped.contains("gps") && !stripped.contains("exif"),
-                              keepsICC: !stripped.contains("icc"), keepsXMP: !stripped.contains("xmp"))
+        return MetadataPolicy(
+            keepsEXIF: !stripped.contains("exif"), keepsGPS: !stripped.contains("gps") && !stripped.contains("exif"),
+            keepsICC: !stripped.contains("icc"), keepsXMP: !stripped.contains("xmp"))
     }
 
     /// The properties to write with the result: the source's, less what is stripped (GPS from
@@ -68,8 +69,8 @@ package struct MetadataPolicy: Equatable, Sendable {
     package func colorSpace(for source: [String: Any]?) -> CGColorSpace {
         let srgb = CGColorSpace(name: CGColorSpace.sRGB) ?? CGColorSpace(name: CGColorSpace.sRGB)!
         guard keepsICC, let name = (source?[kCGImagePropertyProfileName] as? String)?.lowercased(),
-              name.contains("display p3"), !name.contains("linear"),
-              let p3 = CGColorSpace(name: CGColorSpace.displayP3)
+            name.contains("display p3"), !name.contains("linear"),
+            let p3 = CGColorSpace(name: CGColorSpace.displayP3)
         else { return srgb }
         return p3
     }
@@ -102,7 +103,9 @@ package struct OutputOptions: @unchecked Sendable {
         OptionSpec("--quality", short: "-q", value: "Q", help: "JPEG/WebP/HEIF/AVIF/JPEG XL quality 0-100 (default 90)."),
         OptionSpec("--depth", value: "BITS", help: "8, 16 (PNG, TIFF, JPEG XL) or 32 (float TIFF or JPEG XL) bits per sample (default: the input's, where the format holds it)."),
         OptionSpec("--alpha", value: "MODE", help: "auto (keep the input's alpha channel; default), keep (always write one), drop (flatten onto --background)."),
-        OptionSpec("--background", value: "COLOR", help: "What transparent parts become when alpha is not written (JPEG, --alpha drop, an opaque input's uncovered corners): #rrggbb, [r g b], or a name (default white)."),
+        OptionSpec(
+            "--background", value: "COLOR",
+            help: "What transparent parts become when alpha is not written (JPEG, --alpha drop, an opaque input's uncovered corners): #rrggbb, [r g b], or a name (default white)."),
         OptionSpec("--strip", value: "WHAT", repeatable: true, help: "Leave metadata out: all, exif, gps (from EXIF and XMP), icc or xmp (comma-separated)."),
         OptionSpec("--keep", value: "WHAT", repeatable: true, help: "Keep metadata despite --strip, e.g. --strip all --keep icc."),
         OptionSpec("--progressive", help: "JPEG: write a progressive file."),
@@ -147,8 +150,9 @@ package struct OutputOptions: @unchecked Sendable {
                 if args.value("alpha") == nil { o.alpha = .keep }
             } else {
                 guard let c = Colors.parse(b) else {
-                    throw .usage("--background expects #rrggbb, [r g b] (0-1) or a colour name (\(Colors.names.joined(separator: ", "))), got '\(b)'"
-                        + Suggest.hint(b, in: Colors.names))
+                    throw .usage(
+                        "--background expects #rrggbb, [r g b] (0-1) or a colour name (\(Colors.names.joined(separator: ", "))), got '\(b)'"
+                            + Suggest.hint(b, in: Colors.names))
                 }
                 o.background = c
             }
@@ -226,10 +230,13 @@ package enum ImageWriter {
     /// generated images); `uncovers` says the recipe may have left parts of an opaque input
     /// clear (they are flattened onto the background unless alpha is written); `input` names
     /// the file to blame when its pixels cannot be decoded.
-    package static func write(_ image: CIImage, source: SourceFacts?, to path: String, format: ImageFileFormat, options o: OutputOptions,
-                      uncovers: Bool, keepsEdgesClear: Bool, context: CIContext, input: String?) throws(CLIError) {
-        let data = try encode(image, source: source, format: format, options: o, uncovers: uncovers, keepsEdgesClear: keepsEdgesClear,
-                              context: context, input: input, output: path)
+    package static func write(
+        _ image: CIImage, source: SourceFacts?, to path: String, format: ImageFileFormat, options o: OutputOptions,
+        uncovers: Bool, keepsEdgesClear: Bool, context: CIContext, input: String?
+    ) throws(CLIError) {
+        let data = try encode(
+            image, source: source, format: format, options: o, uncovers: uncovers, keepsEdgesClear: keepsEdgesClear,
+            context: context, input: input, output: path)
         if path == "-" {
             try Console.out(data)
             return
@@ -245,8 +252,10 @@ package enum ImageWriter {
 
     /// The bytes `write` would write: `image` encoded as `format` with the output rules
     /// (alpha, background, depth, metadata); `output` names the destination in messages.
-    package static func encode(_ image: CIImage, source: SourceFacts?, format: ImageFileFormat, options o: OutputOptions,
-                               uncovers: Bool, keepsEdgesClear: Bool, context: CIContext, input: String?, output path: String) throws(CLIError) -> Data {
+    package static func encode(
+        _ image: CIImage, source: SourceFacts?, format: ImageFileFormat, options o: OutputOptions,
+        uncovers: Bool, keepsEdgesClear: Bool, context: CIContext, input: String?, output path: String
+    ) throws(CLIError) -> Data {
         let writesAlpha: Bool
         switch (format, o.alpha) {
         case (.jpeg, _), (_, .drop): writesAlpha = false
@@ -276,8 +285,9 @@ package enum ImageWriter {
         let depth = o.depth(for: format, sourceDepth: source?.depth)
         let data: Data
         do {
-            data = try context.encode(result, as: format, depth: depth, colorSpace: o.metadata.colorSpace(for: source?.properties),
-                                      options: options)
+            data = try context.encode(
+                result, as: format, depth: depth, colorSpace: o.metadata.colorSpace(for: source?.properties),
+                options: options)
         } catch {
             throw Messages.writing(error, input: input, output: path)
         }

@@ -18,8 +18,9 @@ package enum Presets {
             return try FilterRegistry.make(key(name))
         } catch {
             let hint = Suggest.hint(name, in: FilterRegistry.names)
-            throw .usage("unknown preset '\(name)'" + (hint.isEmpty ? "; presets are \(FilterRegistry.names.joined(separator: ", "))" : hint)
-                + " (see 'cyanotype preset list')")
+            throw .usage(
+                "unknown preset '\(name)'" + (hint.isEmpty ? "; presets are \(FilterRegistry.names.joined(separator: ", "))" : hint)
+                    + " (see 'cyanotype preset list')")
         }
     }
 }

@@ -56,10 +56,12 @@ struct ExportPreset {
         default: return nil
         }
     }
-    static let all = [AVAssetExportPresetLowQuality, AVAssetExportPresetMediumQuality, AVAssetExportPresetHighestQuality,
-                      AVAssetExportPreset640x480, AVAssetExportPreset960x540, AVAssetExportPreset1280x720, AVAssetExportPreset1920x1080,
-                      AVAssetExportPreset3840x2160, AVAssetExportPresetHEVCHighestQuality, AVAssetExportPresetHEVC1920x1080,
-                      AVAssetExportPresetHEVC3840x2160, AVAssetExportPresetAppleProRes422LPCM]
+    static let all = [
+        AVAssetExportPresetLowQuality, AVAssetExportPresetMediumQuality, AVAssetExportPresetHighestQuality,
+        AVAssetExportPreset640x480, AVAssetExportPreset960x540, AVAssetExportPreset1280x720, AVAssetExportPreset1920x1080,
+        AVAssetExportPreset3840x2160, AVAssetExportPresetHEVCHighestQuality, AVAssetExportPresetHEVC1920x1080,
+        AVAssetExportPresetHEVC3840x2160, AVAssetExportPresetAppleProRes422LPCM,
+    ]
 }
 
 /// The size `w` x `h` fits at inside `box` (long edge, short edge), aspect kept, never larger,
@@ -271,8 +273,9 @@ public final class AVAssetExportSession: @unchecked Sendable {
             guard timeRange.start == .zero && !timeRange.duration.isNumeric else {
                 throw .invalidSetting("timeRange is not supported on an appended asset; cut the clips first")
             }
-            supply = try AppendedSupply(first: a.fileURL, second: b.fileURL, overlap: overlap.isNumeric ? overlap.seconds : 0,
-                                        audio: includesAudio, cancel: cancel)
+            supply = try AppendedSupply(
+                first: a.fileURL, second: b.fileURL, overlap: overlap.isNumeric ? overlap.seconds : 0,
+                audio: includesAudio, cancel: cancel)
         }
         _ = video
         let preset = ExportPreset.named(presetName)
@@ -281,9 +284,10 @@ public final class AVAssetExportSession: @unchecked Sendable {
             throw .invalidSetting("render size \(source)")
         }
         let (w, h) = fittedSize(Int(source.width), Int(source.height), box: preset?.box, maximumLongEdge: maximumOutputEdge)
-        let settings = ExportSettings(codec: videoCodec, crf: quality ?? (videoCodec == preset?.codec ? preset?.crf : nil), speed: encoderSpeed,
-                                      bitDepth: outputBitDepth, outputWidth: w, outputHeight: h, fileType: type,
-                                      fastStart: shouldOptimizeForNetworkUse, threads: encoderThreads)
+        let settings = ExportSettings(
+            codec: videoCodec, crf: quality ?? (videoCodec == preset?.codec ? preset?.crf : nil), speed: encoderSpeed,
+            bitDepth: outputBitDepth, outputWidth: w, outputHeight: h, fileType: type,
+            fastStart: shouldOptimizeForNetworkUse, threads: encoderThreads)
         let pipeline = ExportPipeline(supply: supply, composition: videoComposition, settings: settings, target: url, cancel: cancel) { [self] p in
             lock.lock(); storedProgress = Float(p); lock.unlock()
         }

@@ -23,8 +23,10 @@ public final class AVAsynchronousCIImageFilteringRequest: @unchecked Sendable {
     private let lock = NSLock()
     private var finished = false
 
-    init(sourceImage: CIImage, compositionTime: CMTime, renderSize: CGSize, overlappingImage: CIImage?, overlapProgress: Double,
-         done: @escaping @Sendable (Result<(CIImage, CIContext?), any Error>) -> Void) {
+    init(
+        sourceImage: CIImage, compositionTime: CMTime, renderSize: CGSize, overlappingImage: CIImage?, overlapProgress: Double,
+        done: @escaping @Sendable (Result<(CIImage, CIContext?), any Error>) -> Void
+    ) {
         self.sourceImage = sourceImage
         self.compositionTime = compositionTime
         self.renderSize = renderSize
@@ -81,7 +83,9 @@ open class AVVideoComposition: @unchecked Sendable {
 
     /// The asynchronous spelling (`AVVideoComposition.videoComposition(with:applyingCIFiltersWithHandler:)`):
     /// throws when the asset cannot be read.
-    public static func videoComposition(with asset: AVAsset, applyingCIFiltersWithHandler applier: @escaping (AVAsynchronousCIImageFilteringRequest) -> Void) async throws -> AVVideoComposition {
+    public static func videoComposition(with asset: AVAsset, applyingCIFiltersWithHandler applier: @escaping (AVAsynchronousCIImageFilteringRequest) -> Void) async throws
+        -> AVVideoComposition
+    {
         _ = try asset.mediaInfo()
         return AVVideoComposition(asset: asset, applyingCIFiltersWithHandler: applier)
     }

@@ -107,14 +107,23 @@ public enum CSSFilterFunction: Sendable, Equatable, Hashable, CustomStringConver
             guard known.contains(name) else { throw .invalidCSS(css, reason: "unknown or unsupported filter function '\(name)'") }
             var scale = 1.0
             var isAngle = false
-            if arg.hasSuffix("%") { arg.removeLast(); scale = 0.01 }
-            else if arg.hasSuffix("deg") { arg.removeLast(3); isAngle = true }
-            else if arg.hasSuffix("turn") { arg.removeLast(4); scale = 360; isAngle = true }
-            else if arg.hasSuffix("rad") { arg.removeLast(3); scale = 180 / .pi; isAngle = true }
+            if arg.hasSuffix("%") {
+                arg.removeLast(); scale = 0.01
+            } else if arg.hasSuffix("deg") {
+                arg.removeLast(3); isAngle = true
+            } else if arg.hasSuffix("turn") {
+                arg.removeLast(4); scale = 360; isAngle = true
+            } else if arg.hasSuffix("rad") {
+                arg.removeLast(3); scale = 180 / .pi; isAngle = true
+            }
             let value: Double
-            if arg.isEmpty { value = name == "hue-rotate" ? 0 : 1 }
-            else if let v = Double(arg) { value = v * scale }
-            else { throw .invalidCSS(css, reason: "'\(arg)' is not a number in \(name)()") }
+            if arg.isEmpty {
+                value = name == "hue-rotate" ? 0 : 1
+            } else if let v = Double(arg) {
+                value = v * scale
+            } else {
+                throw .invalidCSS(css, reason: "'\(arg)' is not a number in \(name)()")
+            }
             if isAngle != (name == "hue-rotate"), !arg.isEmpty, !(name == "hue-rotate" && value == 0) {
                 throw .invalidCSS(css, reason: "\(name)() takes \(name == "hue-rotate" ? "an angle" : "a number or percentage")")
             }

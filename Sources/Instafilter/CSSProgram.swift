@@ -63,9 +63,11 @@ struct CompiledOverlay: Sendable {
                 let first = cols[0], last = cols[m - 1], p0 = pos[0], pl = pos[m - 1]
                 @inline(__always) func colour(_ t: Float) -> SIMD4<Float> {
                     var c: SIMD4<Float>
-                    if t <= p0 { c = first }
-                    else if t >= pl { c = last }
-                    else {
+                    if t <= p0 {
+                        c = first
+                    } else if t >= pl {
+                        c = last
+                    } else {
                         c = last
                         var k = 0
                         while k < m - 1 {
@@ -177,8 +179,8 @@ struct CSSProgram: Sendable {
         let t = min(max(intensity, 0), 1)
         guard t > 0 else { return image }
         guard let encoded = image.matchedFromWorkingSpace(to: sRGBSpace),
-              let looked = encodedKernel(box: image.extent).apply(extent: image.extent, arguments: [encoded]),
-              let full = looked.matchedToWorkingSpace(from: sRGBSpace)
+            let looked = encodedKernel(box: image.extent).apply(extent: image.extent, arguments: [encoded]),
+            let full = looked.matchedToWorkingSpace(from: sRGBSpace)
         else { return image }
         return t >= 1 ? full : mix(full, over: image, amount: Double(t))
     }

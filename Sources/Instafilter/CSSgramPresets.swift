@@ -25,7 +25,9 @@ extension CSSLookDefinition {
     public static let brooklyn = CSSLookDefinition(
         name: "brooklyn", displayName: "Brooklyn", origin: .cssgram,
         before: nil,
-        after: CSSOverlay(.radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(CSSColor(168, 223, 193, 0.4), 0.7), CSSColorStop(CSSColor(196, 183, 200, 1))]), blend: .overlay, opacity: 1),
+        after: CSSOverlay(
+            .radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(CSSColor(168, 223, 193, 0.4), 0.7), CSSColorStop(CSSColor(196, 183, 200, 1))]), blend: .overlay,
+            opacity: 1),
         filters: [.contrast(0.9), .brightness(1.1)])
     /// CSSgram `.clarendon`: filter `contrast(1.2) saturate(1.35)`.
     public static let clarendon = CSSLookDefinition(
@@ -37,7 +39,11 @@ extension CSSLookDefinition {
     public static let earlybird = CSSLookDefinition(
         name: "earlybird", displayName: "Earlybird", origin: .cssgram,
         before: nil,
-        after: CSSOverlay(.radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(CSSColor(208, 186, 142, 1), 0.2), CSSColorStop(CSSColor(54, 3, 9, 1), 0.85), CSSColorStop(CSSColor(29, 2, 16, 1), 1)]), blend: .overlay, opacity: 1),
+        after: CSSOverlay(
+            .radialGradient(
+                center: CSSPosition(0.5, 0.5),
+                stops: [CSSColorStop(CSSColor(208, 186, 142, 1), 0.2), CSSColorStop(CSSColor(54, 3, 9, 1), 0.85), CSSColorStop(CSSColor(29, 2, 16, 1), 1)]), blend: .overlay,
+            opacity: 1),
         filters: [.contrast(0.9), .sepia(0.2)])
     /// CSSgram `.gingham`: filter `brightness(1.05) hue-rotate(-10deg)`.
     public static let gingham = CSSLookDefinition(
@@ -49,7 +55,9 @@ extension CSSLookDefinition {
     public static let hudson = CSSLookDefinition(
         name: "hudson", displayName: "Hudson", origin: .cssgram,
         before: nil,
-        after: CSSOverlay(.radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(CSSColor(166, 177, 255, 1), 0.5), CSSColorStop(CSSColor(52, 33, 52, 1))]), blend: .multiply, opacity: 0.5),
+        after: CSSOverlay(
+            .radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(CSSColor(166, 177, 255, 1), 0.5), CSSColorStop(CSSColor(52, 33, 52, 1))]), blend: .multiply,
+            opacity: 0.5),
         filters: [.brightness(1.2), .contrast(0.9), .saturate(1.1)])
     /// CSSgram `.inkwell`: filter `sepia(0.3) contrast(1.1) brightness(1.1) grayscale(1)`.
     public static let inkwell = CSSLookDefinition(
@@ -73,7 +81,9 @@ extension CSSLookDefinition {
     public static let lofi = CSSLookDefinition(
         name: "lofi", displayName: "Lo-Fi", origin: .cssgram,
         before: nil,
-        after: CSSOverlay(.radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(CSSColor(0, 0, 0, 0), 0.7), CSSColorStop(CSSColor(34, 34, 34, 1), 1.5)]), blend: .multiply, opacity: 1),
+        after: CSSOverlay(
+            .radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(CSSColor(0, 0, 0, 0), 0.7), CSSColorStop(CSSColor(34, 34, 34, 1), 1.5)]), blend: .multiply,
+            opacity: 1),
         filters: [.saturate(1.1), .contrast(1.5)])
     /// CSSgram `.maven`: filter `sepia(0.25) brightness(0.95) contrast(0.95) saturate(1.5)`.
     public static let maven = CSSLookDefinition(
@@ -85,7 +95,11 @@ extension CSSLookDefinition {
     public static let mayfair = CSSLookDefinition(
         name: "mayfair", displayName: "Mayfair", origin: .cssgram,
         before: nil,
-        after: CSSOverlay(.radialGradient(center: CSSPosition(0.4, 0.4), stops: [CSSColorStop(CSSColor(255, 255, 255, 0.8)), CSSColorStop(CSSColor(255, 200, 200, 0.6)), CSSColorStop(CSSColor(17, 17, 17, 1), 0.6)]), blend: .overlay, opacity: 0.4),
+        after: CSSOverlay(
+            .radialGradient(
+                center: CSSPosition(0.4, 0.4),
+                stops: [CSSColorStop(CSSColor(255, 255, 255, 0.8)), CSSColorStop(CSSColor(255, 200, 200, 0.6)), CSSColorStop(CSSColor(17, 17, 17, 1), 0.6)]), blend: .overlay,
+            opacity: 0.4),
         filters: [.contrast(1.1), .saturate(1.1)])
     /// CSSgram `.moon`: filter `grayscale(1) contrast(1.1) brightness(1.1)`.
     public static let moon = CSSLookDefinition(
@@ -114,8 +128,12 @@ extension CSSLookDefinition {
     /// CSSgram `.rise`: filter `brightness(1.05) sepia(0.2) contrast(0.9) saturate(0.9)`.
     public static let rise = CSSLookDefinition(
         name: "rise", displayName: "Rise", origin: .cssgram,
-        before: CSSOverlay(.radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(CSSColor(236, 205, 169, 0.15), 0.55), CSSColorStop(CSSColor(50, 30, 7, 0.4))]), blend: .multiply, opacity: 1),
-        after: CSSOverlay(.radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(CSSColor(232, 197, 152, 0.8)), CSSColorStop(CSSColor(0, 0, 0, 0), 0.9)]), blend: .overlay, opacity: 0.6),
+        before: CSSOverlay(
+            .radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(CSSColor(236, 205, 169, 0.15), 0.55), CSSColorStop(CSSColor(50, 30, 7, 0.4))]), blend: .multiply,
+            opacity: 1),
+        after: CSSOverlay(
+            .radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(CSSColor(232, 197, 152, 0.8)), CSSColorStop(CSSColor(0, 0, 0, 0), 0.9)]), blend: .overlay,
+            opacity: 0.6),
         filters: [.brightness(1.05), .sepia(0.2), .contrast(0.9), .saturate(0.9)])
     /// CSSgram `.slumber`: filter `saturate(0.66) brightness(1.05)`.
     public static let slumber = CSSLookDefinition(
@@ -133,7 +151,8 @@ extension CSSLookDefinition {
     public static let toaster = CSSLookDefinition(
         name: "toaster", displayName: "Toaster", origin: .cssgram,
         before: nil,
-        after: CSSOverlay(.radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(CSSColor(128, 78, 15, 1)), CSSColorStop(CSSColor(59, 0, 59, 1))]), blend: .screen, opacity: 1),
+        after: CSSOverlay(
+            .radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(CSSColor(128, 78, 15, 1)), CSSColorStop(CSSColor(59, 0, 59, 1))]), blend: .screen, opacity: 1),
         filters: [.contrast(1.5), .brightness(0.9)])
     /// CSSgram `.valencia`: filter `contrast(1.08) brightness(1.08) sepia(0.08)`.
     public static let valencia = CSSLookDefinition(
@@ -157,11 +176,16 @@ extension CSSLookDefinition {
     public static let xpro2 = CSSLookDefinition(
         name: "xpro2", displayName: "X-Pro II", origin: .cssgram,
         before: nil,
-        after: CSSOverlay(.radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(CSSColor(230, 231, 224, 1), 0.4), CSSColorStop(CSSColor(43, 42, 161, 0.6), 1.1)]), blend: .colorBurn, opacity: 1),
+        after: CSSOverlay(
+            .radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(CSSColor(230, 231, 224, 1), 0.4), CSSColorStop(CSSColor(43, 42, 161, 0.6), 1.1)]),
+            blend: .colorBurn, opacity: 1),
         filters: [.sepia(0.3)])
 
     /// The 26 CSSgram presets, in the preset file's order.
-    public static let cssgram: [CSSLookDefinition] = [._1977, .aden, .brannan, .brooklyn, .clarendon, .earlybird, .gingham, .hudson, .inkwell, .kelvin, .lark, .lofi, .maven, .mayfair, .moon, .nashville, .perpetua, .reyes, .rise, .slumber, .stinson, .toaster, .valencia, .walden, .willow, .xpro2]
+    public static let cssgram: [CSSLookDefinition] = [
+        ._1977, .aden, .brannan, .brooklyn, .clarendon, .earlybird, .gingham, .hudson, .inkwell, .kelvin, .lark, .lofi, .maven, .mayfair, .moon, .nashville, .perpetua, .reyes,
+        .rise, .slumber, .stinson, .toaster, .valencia, .walden, .willow, .xpro2,
+    ]
 }
 
 /// 1977 (CSSgram `._1977`), reproduced from its CSS.

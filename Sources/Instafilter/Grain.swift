@@ -76,7 +76,7 @@ public final class InstaGrain: BaseFilter, @unchecked Sendable {
     /// The image with grain scaled by `intensity`.
     override public func look(for image: CIImage, intensity: Double) -> CIImage {
         let (a, s, sd) = withParameterLock { (amount, scale, storedSeed) }
-        let strength = Float(a * intensity * 0.2 * 2)   // noise - 0.5 spans +-0.5
+        let strength = Float(a * intensity * 0.2 * 2)  // noise - 0.5 spans +-0.5
         guard strength > 0 else { return image }
         let e = image.extent
         // Noise on a grid of `s`-pixel cells anchored at the image's corner, so it does not
@@ -102,8 +102,8 @@ public final class InstaGrain: BaseFilter, @unchecked Sendable {
             }
         }
         guard let encoded = image.matchedFromWorkingSpace(to: sRGBSpace),
-              let grained = blend.apply(extent: e, arguments: [encoded, grain]),
-              let out = grained.matchedToWorkingSpace(from: sRGBSpace)
+            let grained = blend.apply(extent: e, arguments: [encoded, grain]),
+            let out = grained.matchedToWorkingSpace(from: sRGBSpace)
         else { return image }
         return out
     }

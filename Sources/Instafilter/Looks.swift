@@ -48,8 +48,9 @@ open class CSSLook: BaseFilter, @unchecked Sendable {
     /// A look rendering `definition`, at full intensity.
     public init(_ definition: CSSLookDefinition) {
         self.definition = definition
-        program = CSSProgram(name: definition.name, overlays: [definition.before, definition.after].compactMap { $0 },
-                             functions: definition.filters)
+        program = CSSProgram(
+            name: definition.name, overlays: [definition.before, definition.after].compactMap { $0 },
+            functions: definition.filters)
         super.init(name: definition.name)
     }
 
@@ -74,8 +75,9 @@ extension CSSLookDefinition {
     public static let ludwig = CSSLookDefinition(
         name: "ludwig", displayName: "Ludwig", origin: .instafilter,
         before: nil,
-        after: CSSOverlay(.radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(.transparent, 0.6), CSSColorStop(CSSColor(0, 0, 0, 0.3))]),
-                          blend: .multiply),
+        after: CSSOverlay(
+            .radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(.transparent, 0.6), CSSColorStop(CSSColor(0, 0, 0, 0.3))]),
+            blend: .multiply),
         filters: [.brightness(1.05), .contrast(1.05), .saturate(0.8)])
     /// Crema (our interpretation): creamy, faded, lifted blacks.
     public static let crema = CSSLookDefinition(
@@ -87,8 +89,9 @@ extension CSSLookDefinition {
     public static let sierra = CSSLookDefinition(
         name: "sierra", displayName: "Sierra", origin: .instafilter,
         before: CSSOverlay(.color(CSSColor(128, 78, 15, 0.2)), blend: .screen),
-        after: CSSOverlay(.radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(.transparent, 0.55), CSSColorStop(CSSColor(40, 20, 10, 0.4))]),
-                          blend: .multiply),
+        after: CSSOverlay(
+            .radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(.transparent, 0.55), CSSColorStop(CSSColor(40, 20, 10, 0.4))]),
+            blend: .multiply),
         filters: [.contrast(0.85), .saturate(1.1), .sepia(0.15), .brightness(1.05)])
     /// Portra (our interpretation of a warm colour-negative film): soft contrast, gentle
     /// saturation, warm highlights; rendered with fine grain.
@@ -102,8 +105,9 @@ extension CSSLookDefinition {
     public static let trix = CSSLookDefinition(
         name: "trix", displayName: "Tri-X", origin: .instafilter,
         before: nil,
-        after: CSSOverlay(.radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(.transparent, 0.65), CSSColorStop(CSSColor(0, 0, 0, 0.35))]),
-                          blend: .multiply),
+        after: CSSOverlay(
+            .radialGradient(center: CSSPosition(0.5, 0.5), stops: [CSSColorStop(.transparent, 0.65), CSSColorStop(CSSColor(0, 0, 0, 0.35))]),
+            blend: .multiply),
         filters: [.grayscale(1), .contrast(1.35), .brightness(1.05), .sepia(0.05)])
 
     /// Our own looks.
@@ -187,7 +191,9 @@ public final class CSSFilterList: BaseFilter, @unchecked Sendable {
         get { withParameterLock { storedFunctions } }
         set {
             let p = CSSProgram(name: "css", overlays: [], functions: newValue)
-            withParameterLock { storedFunctions = newValue; program = p }
+            withParameterLock {
+                storedFunctions = newValue; program = p
+            }
         }
     }
     /// The CSS spelling of `functions`.
@@ -250,7 +256,7 @@ public func cssBlend(_ foreground: CIImage, over background: CIImage, mode: CSSB
     }
     // Both images as sRGB-encoded values, blended, and matched back.
     guard let b = background.matchedFromWorkingSpace(to: sRGBSpace), let f = foreground.matchedFromWorkingSpace(to: sRGBSpace),
-          let blended = k.apply(extent: background.extent, arguments: [b, f]), let out = blended.matchedToWorkingSpace(from: sRGBSpace)
+        let blended = k.apply(extent: background.extent, arguments: [b, f]), let out = blended.matchedToWorkingSpace(from: sRGBSpace)
     else { return background }
     return out
 }

@@ -133,10 +133,15 @@ public enum RecipeValue: Sendable, Equatable, Codable {
 
     /// The recipe form of a Core Image input value, or nil for one a recipe cannot hold.
     public init?(_ value: Any) {
-        if let d = numberValue(value) { self = .number(d) }
-        else if let v = value as? CIVector { self = .vector((0..<v.count).map { Double(v.value(at: $0)) }) }
-        else if let c = value as? CIColor { self = .color(red: c.red, green: c.green, blue: c.blue, alpha: c.alpha) }
-        else { return nil }
+        if let d = numberValue(value) {
+            self = .number(d)
+        } else if let v = value as? CIVector {
+            self = .vector((0..<v.count).map { Double(v.value(at: $0)) })
+        } else if let c = value as? CIColor {
+            self = .color(red: c.red, green: c.green, blue: c.blue, alpha: c.alpha)
+        } else {
+            return nil
+        }
     }
 
     private struct ColorBox: Codable { var red, green, blue: Double; var alpha: Double? }

@@ -51,8 +51,9 @@ enum Tool {
         }
         try p.run()
         p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: try Data(contentsOf: outURL),
-                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        return Result(
+            status: p.terminationStatus, stdout: try Data(contentsOf: outURL),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 }
 
@@ -164,8 +165,9 @@ final class Workspace {
     @Test func applyChainResizesAndWrites() throws {
         let w = try Workspace()
         try w.image("in.png", 40, 20)
-        let r = try w.run("apply", "in.png", "-o", "out.jpg", "--filter", "gaussianBlur radius=1",
-                          "--filter", "CISepiaTone inputIntensity=0.5", "--max-size", "10", "-q", "80")
+        let r = try w.run(
+            "apply", "in.png", "-o", "out.jpg", "--filter", "gaussianBlur radius=1",
+            "--filter", "CISepiaTone inputIntensity=0.5", "--max-size", "10", "-q", "80")
         #expect(r.status == 0, "\(r.stderr)")
         let h = try w.header("out.jpg")
         #expect(h.format == .jpeg && h.width == 10 && h.height == 5)

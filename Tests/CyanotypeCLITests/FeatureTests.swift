@@ -172,8 +172,9 @@ extension Decoded {
         // --shard auto with Slurm's variables: every file in exactly one shard.
         var seen: [String] = []
         for i in 0..<3 {
-            let r = try w.run("batch", "in", "-o", "shard\(i)", "--shard", "auto",
-                              env: ["SLURM_ARRAY_TASK_ID": "\(i + 1)", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "3"])
+            let r = try w.run(
+                "batch", "in", "-o", "shard\(i)", "--shard", "auto",
+                env: ["SLURM_ARRAY_TASK_ID": "\(i + 1)", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "3"])
             #expect(r.status == 0 && r.stderr.contains("(shard \(i)/3)"), "\(r.stderr)")
             seen += w.files(under: "shard\(i)")
         }

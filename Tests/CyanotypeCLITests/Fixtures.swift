@@ -8,7 +8,14 @@ enum Layout: String, CaseIterable, Sendable {
     case gray, grayAlpha, rgb, rgba
     var hasAlpha: Bool { self == .grayAlpha || self == .rgba }
     var isGray: Bool { self == .gray || self == .grayAlpha }
-    var channels: Int { switch self { case .gray: 1; case .grayAlpha: 2; case .rgb: 3; case .rgba: 4 } }
+    var channels: Int {
+        switch self {
+        case .gray: 1;
+        case .grayAlpha: 2;
+        case .rgb: 3;
+        case .rgba: 4
+        }
+    }
 }
 
 /// Decoded output pixels, 8-bit or 16-bit samples as ints (RGBA, alpha max when absent).
@@ -40,8 +47,10 @@ extension Workspace {
     /// An image written by the codecs straight from samples (no renderer), in `layout` and
     /// `depth`, with `pixel(x, y)` giving 0...1 RGBA (grey layouts use the green sample).
     @discardableResult
-    func picture(_ name: String, _ w: Int, _ h: Int, layout: Layout = .rgb, depth: Int = 8, format: CyanotypeCodecs.ImageFileFormat? = nil,
-                 options: EncodeOptions = EncodeOptions(), pixel: (Int, Int) -> SIMD4<Double>) throws -> URL {
+    func picture(
+        _ name: String, _ w: Int, _ h: Int, layout: Layout = .rgb, depth: Int = 8, format: CyanotypeCodecs.ImageFileFormat? = nil,
+        options: EncodeOptions = EncodeOptions(), pixel: (Int, Int) -> SIMD4<Double>
+    ) throws -> URL {
         let url = url(name)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let f = format ?? ImageCodecs.format(forPathExtension: url.pathExtension) ?? .png
@@ -50,17 +59,21 @@ extension Workspace {
         let data: Data
         if depth == 16 {
             var px = [UInt16](repeating: 0, count: w * h * 4)
-            for y in 0..<h { for x in 0..<w {
-                let p = pixel(x, y)
-                for c in 0..<4 { px[4 * (y * w + x) + c] = UInt16((min(max(p[c], 0), 1) * 65535).rounded()) }
-            } }
+            for y in 0..<h {
+                for x in 0..<w {
+                    let p = pixel(x, y)
+                    for c in 0..<4 { px[4 * (y * w + x) + c] = UInt16((min(max(p[c], 0), 1) * 65535).rounded()) }
+                }
+            }
             data = try px.withUnsafeBufferPointer { try ImageCodecs.encode(rgba16: $0, width: w, height: h, hasAlpha: layout.hasAlpha, format: f, options: o) }
         } else {
             var px = [UInt8](repeating: 0, count: w * h * 4)
-            for y in 0..<h { for x in 0..<w {
-                let p = pixel(x, y)
-                for c in 0..<4 { px[4 * (y * w + x) + c] = UInt8((min(max(p[c], 0), 1) * 255).rounded()) }
-            } }
+            for y in 0..<h {
+                for x in 0..<w {
+                    let p = pixel(x, y)
+                    for c in 0..<4 { px[4 * (y * w + x) + c] = UInt8((min(max(p[c], 0), 1) * 255).rounded()) }
+                }
+            }
             data = try px.withUnsafeBufferPointer { try ImageCodecs.encode(rgba8: $0, width: w, height: h, hasAlpha: layout.hasAlpha, format: f, options: o) }
         }
         try data.write(to: url)
@@ -69,8 +82,10 @@ extension Workspace {
 
     /// A solid picture of one colour.
     @discardableResult
-    func solid(_ name: String, _ w: Int = 24, _ h: Int = 16, layout: Layout = .rgb, color: SIMD4<Double> = [0.75, 0.25, 0.125, 1],
-               depth: Int = 8, options: EncodeOptions = EncodeOptions()) throws -> URL {
+    func solid(
+        _ name: String, _ w: Int = 24, _ h: Int = 16, layout: Layout = .rgb, color: SIMD4<Double> = [0.75, 0.25, 0.125, 1],
+        depth: Int = 8, options: EncodeOptions = EncodeOptions()
+    ) throws -> URL {
         try picture(name, w, h, layout: layout, depth: depth, options: options) { _, _ in color }
     }
 

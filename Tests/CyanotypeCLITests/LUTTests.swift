@@ -128,8 +128,9 @@ enum SampleLUTs {
         try w.image("in.png", 16, 12)
         try w.garbage("bad.cube")
         let garbage = try w.run("apply", "in.png", "-o", "o.png", "--lut", "bad.cube")
-        #expect(garbage.status == 1 && garbage.stderr.contains("bad.cube: "),
-                "\(garbage.stderr)")
+        #expect(
+            garbage.status == 1 && garbage.stderr.contains("bad.cube: "),
+            "\(garbage.stderr)")
         try Data("LUT_3D_SIZE 2\n0 0 0\n1 0 0\n".utf8).write(to: w.url("short.cube"))
         let short = try w.run("apply", "in.png", "-o", "o.png", "--lut", "short.cube")
         #expect(short.status == 1 && short.stderr.contains(LUTError.missingEntries(expected: 8, found: 2).description), "\(short.stderr)")
@@ -187,8 +188,11 @@ enum SampleLUTs {
         #expect(try Pixels(w, "one.png").maxDifference(from: Pixels(w, "two.png")) <= 1)
         #expect(try Pixels(w, "one.png").maxDifference(from: Pixels(w, "fl.png")) > 2)
         // With a preset, --intensity is the preset's: 0 leaves the filter+LUT result as it was.
-        #expect(try w.run("apply", "in.png", "-o", "p0.png", "--filter", "colorInvert", "--lut", "zb.cube",
-                          "--preset", "clarendon", "--intensity", "0").status == 0)
+        #expect(
+            try w.run(
+                "apply", "in.png", "-o", "p0.png", "--filter", "colorInvert", "--lut", "zb.cube",
+                "--preset", "clarendon", "--intensity", "0"
+            ).status == 0)
         #expect(try Pixels(w, "p0.png").maxDifference(from: Pixels(w, "fl.png")) <= 1)
     }
 
@@ -201,8 +205,9 @@ enum SampleLUTs {
         for n in ["a.png", "sub/b.png", "c.png"] {
             #expect(try Pixels(w, "in/" + n).maxDifference(from: Pixels(w, "out/" + n)) { v, _ in 255 - v } <= 1, "\(n)")
         }
-        let look = try w.run("batch", "in", "-o", "looks", "--lut", try #require(LUTConfiguration.shared.lookNames.first),
-                             "--interp", "trilinear", "--intensity", "0.5")
+        let look = try w.run(
+            "batch", "in", "-o", "looks", "--lut", try #require(LUTConfiguration.shared.lookNames.first),
+            "--interp", "trilinear", "--intensity", "0.5")
         #expect(look.status == 0 && look.stderr.contains("3 written"), "\(look.stderr)")
         let missing = try w.run("batch", "in", "-o", "none", "--lut", "missing.cube")
         #expect(missing.status == 1 && missing.stderr.contains("missing.cube"))
@@ -305,11 +310,15 @@ enum SampleLUTs {
         let g33 = try w.readLUT("g33.cube")
         #expect(g33.size == 33)
         var worst: Float = 0
-        for b in 0..<33 { for g in 0..<33 { for r in 0..<33 {
-            let want = graded.apply(SIMD3(Float(r), Float(g), Float(b)) / 32, interpolation: .tetrahedral)
-            let d = g33[r, g, b] - want
-            worst = max(worst, abs(d.x), abs(d.y), abs(d.z))
-        } } }
+        for b in 0..<33 {
+            for g in 0..<33 {
+                for r in 0..<33 {
+                    let want = graded.apply(SIMD3(Float(r), Float(g), Float(b)) / 32, interpolation: .tetrahedral)
+                    let d = g33[r, g, b] - want
+                    worst = max(worst, abs(d.x), abs(d.y), abs(d.z))
+                }
+            }
+        }
         #expect(worst < 1e-5)
         // Same grid: the same table; to an image (Hald needs a square size).
         #expect(try w.run("lut", "convert", "g.cube", "g16.cube", "--size", "16").status == 0)
@@ -377,8 +386,9 @@ enum SampleLUTs {
         for layout in [LUTImageLayout.tiles, .hald] {
             try w.writeLUT("g-\(layout.rawValue).png", SampleLUTs.graded(16), layout: layout, bitDepth: 16)
             let guessed = try w.run("apply", "in.png", "-o", "guess.png", "--lut", "g-\(layout.rawValue).png")
-            let told = try w.run("apply", "in.png", "-o", "told.png", "--lut", "g-\(layout.rawValue).png",
-                                 "--lut-layout", layout == .hald ? "hald" : "tiles")
+            let told = try w.run(
+                "apply", "in.png", "-o", "told.png", "--lut", "g-\(layout.rawValue).png",
+                "--lut-layout", layout == .hald ? "hald" : "tiles")
             #expect(guessed.status == 0 && told.status == 0, "\(guessed.stderr) \(told.stderr)")
             #expect(try Pixels(w, "guess.png") == Pixels(w, "told.png"), "\(layout)")
         }

@@ -161,8 +161,10 @@ import Testing
 
     /// CIGaussianBlur runs radii above 250 as 250; once the filter declarations carry that cap
     /// (beside Apple's limits), the tool warns about it like any other.
-    @Test(.enabled(if: CIFilter.descriptor(forFilterName: "CIGaussianBlur")?.input("inputRadius").map { InputLimits.range(of: $0).max != nil } ?? false,
-                   "the declared limits do not give CIGaussianBlur's radius its cap yet"))
+    @Test(
+        .enabled(
+            if: CIFilter.descriptor(forFilterName: "CIGaussianBlur")?.input("inputRadius").map { InputLimits.range(of: $0).max != nil } ?? false,
+            "the declared limits do not give CIGaussianBlur's radius its cap yet"))
     func hugeBlurRadius() throws {
         let w = try Workspace()
         try w.solid("in.png", 8, 8)

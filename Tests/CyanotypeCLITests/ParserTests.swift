@@ -8,8 +8,11 @@ import Testing
     @Test func nameAndPairs() throws {
         let s = try FilterSpec.parse("  gaussianBlur   radius=4 inputCenter=[10 20]  ")
         #expect(s.name == "gaussianBlur")
-        #expect(s.arguments == [.init(key: "radius", value: "4", quoted: false),
-                                .init(key: "inputCenter", value: "[10 20]", quoted: false)])
+        #expect(
+            s.arguments == [
+                .init(key: "radius", value: "4", quoted: false),
+                .init(key: "inputCenter", value: "[10 20]", quoted: false),
+            ])
     }
 
     @Test func quotedValuesKeepSpacesAndEscapes() throws {
@@ -153,8 +156,10 @@ import Testing
 
     @Test func imagesGoThroughTheLoader() throws {
         var asked: [String] = []
-        let v = try ValueParser.value(.init(key: "backgroundImage", value: "bg.png", quoted: false),
-                                      for: input("CIMultiplyBlendMode", "backgroundImage"), filter: "CIMultiplyBlendMode") {
+        let v = try ValueParser.value(
+            .init(key: "backgroundImage", value: "bg.png", quoted: false),
+            for: input("CIMultiplyBlendMode", "backgroundImage"), filter: "CIMultiplyBlendMode"
+        ) {
             (path: String) throws(CLIError) -> CIImage in
             asked.append(path)
             return CIImage.empty()

@@ -41,19 +41,22 @@ let writableFormats: [(format: CyanotypeCodecs.ImageFileFormat, name: String)] =
 
 /// Defect 2: two inputs that would write one output are found before any work.
 @Suite struct BatchCollisions {
-    static let extensions = ["jpg", "png", "webp", "tif"] + (ImageCodecs.canEncode(.heif) ? ["heic"] : [])
+    static let extensions =
+        ["jpg", "png", "webp", "tif"] + (ImageCodecs.canEncode(.heif) ? ["heic"] : [])
         + (ImageCodecs.canEncode(.avif) ? ["avif"] : [])
 
     /// in/A-B/x.A and in/A-B/x.B for every pair of extensions.
     func pairs(_ w: Workspace) throws -> [(folder: String, a: String, b: String)] {
         var out: [(String, String, String)] = []
         let exts = Self.extensions
-        for i in exts.indices { for j in exts.indices where j > i {
-            let folder = "\(exts[i])-\(exts[j])"
-            try w.solid("in/\(folder)/x.\(exts[i])", 8, 6)
-            try w.solid("in/\(folder)/x.\(exts[j])", 8, 6)
-            out.append((folder, exts[i], exts[j]))
-        } }
+        for i in exts.indices {
+            for j in exts.indices where j > i {
+                let folder = "\(exts[i])-\(exts[j])"
+                try w.solid("in/\(folder)/x.\(exts[i])", 8, 6)
+                try w.solid("in/\(folder)/x.\(exts[j])", 8, 6)
+                out.append((folder, exts[i], exts[j]))
+            }
+        }
         return out
     }
 
@@ -149,8 +152,9 @@ let writableFormats: [(format: CyanotypeCodecs.ImageFileFormat, name: String)] =
                     #expect(d.range(3) == 255...255, "\(path) \(name).\(format): alpha \(d.range(3))")
                     for c in 0..<3 {
                         let range = d.range(c)
-                        #expect(abs(range.lowerBound - colour[c]) <= tolerance && abs(range.upperBound - colour[c]) <= tolerance,
-                                "\(path) \(name).\(format): channel \(c) spans \(range), not \(colour[c])")
+                        #expect(
+                            abs(range.lowerBound - colour[c]) <= tolerance && abs(range.upperBound - colour[c]) <= tolerance,
+                            "\(path) \(name).\(format): channel \(c) spans \(range), not \(colour[c])")
                     }
                 }
             }
@@ -233,9 +237,11 @@ let writableFormats: [(format: CyanotypeCodecs.ImageFileFormat, name: String)] =
             let r = try w.run("batch", "in", "-o", name, "--format", name)
             #expect(r.status == 0, "\(name): \(r.stderr)")
             for i in Self.inputs {
-                let out = "\(name)/" + ((i.name as NSString).deletingPathExtension as NSString).appendingPathExtension(
-                    ImageCodecs.format(forPathExtension: (i.name as NSString).pathExtension) == format ? (i.name as NSString).pathExtension
-                        : ["png": "png", "jpeg": "jpg", "webp": "webp", "tiff": "tif", "heic": "heic", "avif": "avif", "jxl": "jxl"][name]!)!
+                let out =
+                    "\(name)/" + ((i.name as NSString).deletingPathExtension as NSString).appendingPathExtension(
+                        ImageCodecs.format(forPathExtension: (i.name as NSString).pathExtension) == format
+                            ? (i.name as NSString).pathExtension
+                            : ["png": "png", "jpeg": "jpg", "webp": "webp", "tiff": "tif", "heic": "heic", "avif": "avif", "jxl": "jxl"][name]!)!
                 let h = try ImageCodecs.readHeader(w.bytes(out))
                 let e = Self.expected(i, in: format)
                 #expect(h.channels == e.channels && h.bitDepth == e.depth, "\(i.name) -> \(name): \(h.channels) channels, \(h.bitDepth) bits; expected \(e)")
@@ -336,7 +342,9 @@ let writableFormats: [(format: CyanotypeCodecs.ImageFileFormat, name: String)] =
         #expect(read.status == 1 && read.stderr.contains("in.png: the image is 24x16 pixels, above the limit of 100 pixels; raise it with --pixel-limit"), "\(read.stderr)")
         clean(read, "read limit")
         let render = try w.run("apply", "in.png", "-o", "o.png", "--pixel-limit", "1000", "--resize", "400%")
-        #expect(render.status == 1 && render.stderr.contains("o.png: the result would be 96x64 pixels, above the limit of 1000 pixels; raise it with --pixel-limit"), "\(render.stderr)")
+        #expect(
+            render.status == 1 && render.stderr.contains("o.png: the result would be 96x64 pixels, above the limit of 1000 pixels; raise it with --pixel-limit"), "\(render.stderr)"
+        )
         clean(render, "render limit")
     }
 

@@ -11,10 +11,13 @@ enum VideoCLI {
 
     /// A 10-frame 64x48 H.264 clip with AAC audio, made by the `ffmpeg` tool in `w`.
     static func makeClip(_ name: String, in w: Workspace, extra: [String] = []) throws {
-        let r = try Tool.run(["-v", "error", "-y", "-nostdin", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=10",
-                              "-f", "lavfi", "-i", "sine=frequency=440", "-frames:v", "10", "-c:v", "libx264",
-                              "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest"] + extra + [name],
-                             in: w.dir, executable: URL(fileURLWithPath: ffmpeg!))
+        let r = try Tool.run(
+            [
+                "-v", "error", "-y", "-nostdin", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=10",
+                "-f", "lavfi", "-i", "sine=frequency=440", "-frames:v", "10", "-c:v", "libx264",
+                "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
+            ] + extra + [name],
+            in: w.dir, executable: URL(fileURLWithPath: ffmpeg!))
         guard r.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: ["ffmpeg": r.stderr]) }
     }
 }
@@ -58,8 +61,9 @@ extension Workspace {
     func filtersEveryFrameAndSummarises() throws {
         let f = try Workspace()
         try VideoCLI.makeClip("in.mp4", in: f)
-        let r = try f.run("video", "in.mp4", "-o", "out.mp4", "--filter", "gaussianBlur radius=0@0,5@1",
-                          "--filter", "sepiaTone intensity=0.8", "--speed", "ultrafast")
+        let r = try f.run(
+            "video", "in.mp4", "-o", "out.mp4", "--filter", "gaussianBlur radius=0@0,5@1",
+            "--filter", "sepiaTone intensity=0.8", "--speed", "ultrafast")
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.out.contains("out.mp4: 10 frames, h264"))
         #expect(f.visibleFiles == ["in.mp4", "out.mp4"])
@@ -91,8 +95,9 @@ extension Workspace {
         let cut = try f.run("video", "a.mp4", "-o", "cut.mkv", "--codec", "ffv1", "--start", "0.3", "--duration", "0.5")
         #expect(cut.status == 0, "\(cut.stderr)")
         #expect(cut.out.contains("5 frames, ffv1"))
-        let joined = try f.run("video", "a.mp4", "b.mp4", "-o", "joined.mp4", "--transition", "dissolveTransition",
-                               "--transition-duration", "0.5", "--speed", "ultrafast")
+        let joined = try f.run(
+            "video", "a.mp4", "b.mp4", "-o", "joined.mp4", "--transition", "dissolveTransition",
+            "--transition-duration", "0.5", "--speed", "ultrafast")
         #expect(joined.status == 0, "\(joined.stderr)")
         #expect(joined.out.contains("15 frames"))
     }

@@ -89,8 +89,9 @@ import Testing
     @Test func displayP3PixelsToLinearSRGB() throws {
         let p3 = try #require(ColorProfiles.displayP3)
         let header = ImageHeader(format: .png, width: 3, height: 1, channels: 4, bitDepth: 8, hasAlpha: true, colorModel: "RGB", iccProfile: p3)
-        let bitmap = DecodedBitmap(header: header, width: 3, height: 1, bitDepth: 8,
-                                   pixels: [255, 0, 0, 255, 0, 255, 0, 128, 255, 255, 255, 0], pixels16: [])
+        let bitmap = DecodedBitmap(
+            header: header, width: 3, height: 1, bitDepth: 8,
+            pixels: [255, 0, 0, 255, 0, 255, 0, 128, 255, 255, 255, 0], pixels16: [])
         let data = try #require(ColorProfiles.linearSRGBPixels(of: bitmap, profile: p3))
         let out = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         let want: [Float] = [1.2249, -0.0420, -0.0197, 1, -0.2247, 1.0419, -0.0786, 128.0 / 255, 1, 1, 1, 0]

@@ -67,7 +67,9 @@ func sampleFiles() throws -> [(ImageFileFormat, Data)] {
                     Issue.record("\(format) truncated to \(keep) of \(data.count) bytes decoded without error")
                     continue
                 }
-                if case .truncated = e {} else if case .corrupt = e {} else {
+                if case .truncated = e {
+                } else if case .corrupt = e {
+                } else {
                     Issue.record("\(format) truncated to \(keep): unexpected \(e)")
                 }
             }

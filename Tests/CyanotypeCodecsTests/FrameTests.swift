@@ -78,8 +78,10 @@ func fewColourFrames(width: Int, height: Int, count: Int, alpha: Bool = false) -
     }
 }
 
-func encodeFrames(_ frames: [[UInt8]], _ w: Int, _ h: Int, _ format: ImageFileFormat, delays: [Double], loop: Int?,
-                  alpha: Bool = false, options: EncodeOptions = EncodeOptions(), dithering: Bool = true) throws -> Data {
+func encodeFrames(
+    _ frames: [[UInt8]], _ w: Int, _ h: Int, _ format: ImageFileFormat, delays: [Double], loop: Int?,
+    alpha: Bool = false, options: EncodeOptions = EncodeOptions(), dithering: Bool = true
+) throws -> Data {
     let e = try FrameEncoder(format: format, options: options, pageCount: frames.count, dithering: dithering)
     for (i, f) in frames.enumerated() {
         try f.withUnsafeBufferPointer { try e.add(rgba8: $0, width: w, height: h, hasAlpha: alpha, delay: delays[i]) }
@@ -229,8 +231,10 @@ func decodeAll(_ data: Data, limits: DecodeLimits = .default, strict: Bool = tru
     /// frame 2 replaces one pixel with clear blue ("source") and is cleared afterwards.
     @Test func apngBlendAndDisposal() throws {
         func fctl(_ seq: UInt32, _ w: UInt32, _ h: UInt32, _ x: UInt32, _ y: UInt32, dispose: UInt8, blend: UInt8) -> [UInt8] {
-            PNGBuilder.chunk("fcTL", PNGBuilder.be32(seq) + PNGBuilder.be32(w) + PNGBuilder.be32(h) + PNGBuilder.be32(x) + PNGBuilder.be32(y)
-                + [0, 1, 0, 10, dispose, blend])
+            PNGBuilder.chunk(
+                "fcTL",
+                PNGBuilder.be32(seq) + PNGBuilder.be32(w) + PNGBuilder.be32(h) + PNGBuilder.be32(x) + PNGBuilder.be32(y)
+                    + [0, 1, 0, 10, dispose, blend])
         }
         func zrows(_ rows: [[UInt8]]) -> [UInt8] { PNGBuilder.zlibStored(rows.flatMap { [0] + $0 }) }
         var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

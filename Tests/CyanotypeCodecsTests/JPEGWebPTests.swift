@@ -78,11 +78,13 @@ import Testing
     @Test func sixteenBitInputIsRoundedToEight() throws {
         let v: [UInt16] = [0, 257, 65535, 65535, 128, 32896, 65278, 65535]  // -> 0 1 255 255 | 0 128 254 255
         let webp = try v.withUnsafeBufferPointer {
-            try ImageCodecs.encode(rgba16: $0, width: 2, height: 1, hasAlpha: false, format: .webp, options: {
-                var o = EncodeOptions()
-                o.lossless = true
-                return o
-            }())
+            try ImageCodecs.encode(
+                rgba16: $0, width: 2, height: 1, hasAlpha: false, format: .webp,
+                options: {
+                    var o = EncodeOptions()
+                    o.lossless = true
+                    return o
+                }())
         }
         #expect(try ImageCodecs.decode(webp).pixels == [0, 1, 255, 255, 0, 128, 254, 255])
     }

@@ -24,8 +24,10 @@ func wellFormedXML(_ data: Data) -> Bool {
     /// The formats this build writes.
     static let formats: [ImageFileFormat] = [.jpeg, .png, .webp, .tiff, .heif, .avif, .jxl].filter(ImageCodecs.canEncode)
 
-    func encode(_ format: ImageFileFormat, exif: Data? = EXIFFixtures.withGPS, xmp: Data? = Data(EXIFFixtures.xmpWithGPS.utf8),
-                icc: Data? = ColorProfiles.displayP3, orientation: Int = 1) throws -> Data {
+    func encode(
+        _ format: ImageFileFormat, exif: Data? = EXIFFixtures.withGPS, xmp: Data? = Data(EXIFFixtures.xmpWithGPS.utf8),
+        icc: Data? = ColorProfiles.displayP3, orientation: Int = 1
+    ) throws -> Data {
         var o = EncodeOptions()
         o.exif = exif
         o.xmp = xmp
@@ -140,8 +142,9 @@ func wellFormedXML(_ data: Data) -> Bool {
 
     static let extensions: [ImageFileFormat: String] = [.jpeg: "jpg", .png: "png", .webp: "webp", .tiff: "tif", .heif: "heic", .avif: "avif", .jxl: "jxl"]
 
-    @Test(.enabled(if: MetadataTests.haveExiftool, "exiftool (Debian libimage-exiftool-perl) is not installed"),
-          arguments: MetadataTests.formats)
+    @Test(
+        .enabled(if: MetadataTests.haveExiftool, "exiftool (Debian libimage-exiftool-perl) is not installed"),
+        arguments: MetadataTests.formats)
     func exiftoolReadsWhatWeWrite(format: ImageFileFormat) throws {
         let t = try exiftool(try encode(format), ext: Self.extensions[format]!)
         func value(_ tag: String) -> Any? { t.first { $0.key.hasSuffix(":" + tag) }?.value }
@@ -168,8 +171,9 @@ func wellFormedXML(_ data: Data) -> Bool {
         #expect(t["ExifTool:Warning"] == nil && t["ExifTool:Error"] == nil, "\(format): \(t["ExifTool:Warning"] ?? t["ExifTool:Error"] ?? "")")
     }
 
-    @Test(.enabled(if: MetadataTests.haveExiftool, "exiftool (Debian libimage-exiftool-perl) is not installed"),
-          arguments: MetadataTests.formats)
+    @Test(
+        .enabled(if: MetadataTests.haveExiftool, "exiftool (Debian libimage-exiftool-perl) is not installed"),
+        arguments: MetadataTests.formats)
     func exiftoolFindsNoGPSAfterStripping(format: ImageFileFormat) throws {
         let exif = try #require(ImageCodecs.exifRemovingGPS(EXIFFixtures.withGPS))
         let xmp = try #require(ImageCodecs.xmpRemovingGPS(Data(EXIFFixtures.xmpWithGPS.utf8)))
@@ -231,8 +235,10 @@ func wellFormedXML(_ data: Data) -> Bool {
         let text = String(decoding: clean, as: UTF8.self)
         #expect(!text.lowercased().contains("gps"), "\(text)")
         #expect(!text.contains("48,51") && !text.contains("35/1") && !text.contains("2.3.0.0"))
-        for kept in ["Tour Eiffel", "exif:ExposureTime=\"1/250\"", "exif:PixelXDimension", "<e2:FNumber>28/10</e2:FNumber>", "tiff:Orientation",
-                     "<?xpacket end=\"w\"?>"] {
+        for kept in [
+            "Tour Eiffel", "exif:ExposureTime=\"1/250\"", "exif:PixelXDimension", "<e2:FNumber>28/10</e2:FNumber>", "tiff:Orientation",
+            "<?xpacket end=\"w\"?>",
+        ] {
             #expect(text.contains(kept), "\(kept) lost")
         }
         #expect(wellFormedXML(clean))
@@ -240,7 +246,8 @@ func wellFormedXML(_ data: Data) -> Bool {
     }
 
     @Test func xmpVendorGPSAndNestedStructuresGoToo() throws {
-        let xmp = Data("""
+        let xmp = Data(
+            """
             <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
             <rdf:Description xmlns:drone-dji="http://www.dji.com/drone-dji/1.0/" drone-dji:GpsLatitude="+22.5" drone-dji:GpsLongitude='+113.9'
               drone-dji:FlightYawDegree="12"/>
@@ -274,7 +281,9 @@ func wellFormedXML(_ data: Data) -> Bool {
         let xmp = Data(EXIFFixtures.xmpWithGPS.utf8)
         let up = String(decoding: ImageCodecs.xmpSettingOrientation(xmp, 1), as: UTF8.self)
         #expect(up.contains("tiff:Orientation=\"1\"") && !up.contains("tiff:Orientation=\"6\""))
-        let element = Data("<r xmlns:tiff='http://ns.adobe.com/tiff/1.0/' xmlns:e='http://ns.adobe.com/exif/1.0/'><tiff:Orientation>8</tiff:Orientation><e:PixelYDimension>3000</e:PixelYDimension></r>".utf8)
+        let element = Data(
+            "<r xmlns:tiff='http://ns.adobe.com/tiff/1.0/' xmlns:e='http://ns.adobe.com/exif/1.0/'><tiff:Orientation>8</tiff:Orientation><e:PixelYDimension>3000</e:PixelYDimension></r>"
+                .utf8)
         let set = String(decoding: ImageCodecs.xmpSettingOrientation(element, 1), as: UTF8.self)
         #expect(set.contains("<tiff:Orientation>1</tiff:Orientation>"))
         let sized = String(decoding: ImageCodecs.xmpSettingPixelDimensions(xmp, width: 24, height: 16), as: UTF8.self)

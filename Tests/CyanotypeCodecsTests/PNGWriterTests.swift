@@ -102,8 +102,9 @@ private func concurrent(_ n: Int, _ body: @Sendable (Int) -> Void) {
 
     /// ImageMagick reads what we write, sample for sample, at 8 and 16 bits, and pngcheck finds
     /// the chunks, CRCs and zlib stream valid, with bands joined (one row per band).
-    @Test(.enabled(if: hasImageMagick && hasPNGCheck, "needs ImageMagick's convert and pngcheck (scripts/setup.sh --test)"),
-          arguments: [1, 2, 3, 4])
+    @Test(
+        .enabled(if: hasImageMagick && hasPNGCheck, "needs ImageMagick's convert and pngcheck (scripts/setup.sh --test)"),
+        arguments: [1, 2, 3, 4])
     func independentReadersAgree(channels: Int) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("png-writer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -118,8 +119,9 @@ private func concurrent(_ n: Int, _ body: @Sendable (Int) -> Void) {
             for sixteen in [false, true] {
                 let png: Data = try px8.withUnsafeBufferPointer { p8 in
                     try px16.withUnsafeBufferPointer { p16 in
-                        let layout = PNGWriter.Layout(width: w, height: h, channels: channels, sixteen: sixteen,
-                                                      rowBytes: w * channels * (sixteen ? 2 : 1))
+                        let layout = PNGWriter.Layout(
+                            width: w, height: h, channels: channels, sixteen: sixteen,
+                            rowBytes: w * channels * (sixteen ? 2 : 1))
                         return sixteen
                             ? try PNGWriter.write(p16, layout: layout, level: level, filter: filter, extra: [], bandBytes: 1, parallel: concurrent)
                             : try PNGWriter.write(p8, layout: layout, level: level, filter: filter, extra: [], bandBytes: 1, parallel: concurrent)
@@ -247,7 +249,7 @@ private func inflatedRows(_ png: Data) throws -> [UInt8] {
     try Data(stream).write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
     guard let r = tool("/usr/bin/python3", ["-c", "import sys,zlib; sys.stdout.buffer.write(zlib.decompress(open(sys.argv[1],'rb').read()))", file.path]),
-          r.status == 0
+        r.status == 0
     else { throw CodecError.corrupt(detail: "python3 could not inflate the IDAT stream") }
     return [UInt8](r.out)
 }

@@ -148,7 +148,8 @@ func craftedTIFF(width: UInt32, height: UInt32, stripBytes: Int = 12, bitsPerSam
                 == .truncated(detail: "TIFF reading the header: data: Cannot read TIFF header"))
         #expect(
             codecError { try ImageCodecs.decode(data.prefix(4)) }?.description
-                == "image data is truncated (TIFF reading the header: data: Cannot read TIFF header); the file is incomplete: re-export or re-download it, or decode with strict: false to keep the rows that were read")
+                == "image data is truncated (TIFF reading the header: data: Cannot read TIFF header); the file is incomplete: re-export or re-download it, or decode with strict: false to keep the rows that were read"
+        )
         // Lenient decoding of a file cut inside its strips keeps the rows that were read.
         let plain = craftedTIFF(width: 64, height: 30, rowsPerStrip: 1)
         let partial = try ImageCodecs.decode(plain.prefix(plain.count * 2 / 3), strict: false)
@@ -254,7 +255,8 @@ func craftedTIFF(width: UInt32, height: UInt32, stripBytes: Int = 12, bitsPerSam
         #expect(ImageCodecs.sniff(ftyp("isom", ["mp41"])) == nil)
         #expect(
             codecError { try ImageCodecs.decode(ftyp("isom", ["mp41"])) }?.description
-                == "unsupported image format: ISO media that is not HEIF (brand 'isom') (first bytes 00 00 00 14 66 74 79 70); supported formats are jpeg, png, webp, tiff, gif, heif, avif and jxl")
+                == "unsupported image format: ISO media that is not HEIF (brand 'isom') (first bytes 00 00 00 14 66 74 79 70); supported formats are jpeg, png, webp, tiff, gif, heif, avif and jxl"
+        )
         #expect(ImageCodecs.format(forPathExtension: "HEIC") == .heif)
         #expect(ImageCodecs.format(forPathExtension: ".avif") == .avif)
         #expect(ImageCodecs.format(forPathExtension: "tif") == .tiff)
@@ -315,7 +317,10 @@ func craftedTIFF(width: UInt32, height: UInt32, stripBytes: Int = 12, bitsPerSam
         let cut = codecError { try ImageCodecs.decode(lone.prefix(14)) }
         #expect(cut == .truncated(detail: "HEIF: the 'ftyp' box needs 20 bytes, the data ends 14 bytes into it (libheif: Invalid input: No 'ftyp' box)"))
         let layout = codecError { try ImageCodecs.decode(craftedTIFF(width: 4, height: 3, bitsPerSample: 64)) }
-        #expect(layout?.description == "unsupported image format: TIFF with 1 samples of 64 bits (sample format 1, photometric 1): Sorry, can not handle images with 64-bit samples; supported formats are jpeg, png, webp, tiff, gif, heif, avif and jxl")
+        #expect(
+            layout?.description
+                == "unsupported image format: TIFF with 1 samples of 64 bits (sample format 1, photometric 1): Sorry, can not handle images with 64-bit samples; supported formats are jpeg, png, webp, tiff, gif, heif, avif and jxl"
+        )
         #expect(
             CodecError.tooLarge(width: 100_000, height: 100_000, limit: 268_402_689).description
                 == "image is 100000x100000 pixels (10000000000), above the decode limit of 268402689 pixels; raise DecodeLimits.maxPixels to allow it")

@@ -23,7 +23,9 @@ import CyanotypeCodecs
             }
         }
         // 16-bit grey PNG keeps 16 bits.
-        let deep: [UInt16] = (0..<(w * h)).flatMap { i -> [UInt16] in let v = UInt16(i * 1000); return [v, v, v, 65535] }
+        let deep: [UInt16] = (0..<(w * h)).flatMap { i -> [UInt16] in
+            let v = UInt16(i * 1000); return [v, v, v, 65535]
+        }
         let png16 = try deep.withUnsafeBufferPointer { try ImageCodecs.encode(rgba16: $0, width: w, height: h, hasAlpha: false, format: .png, options: o) }
         let h16 = try ImageCodecs.readHeader(png16)
         #expect(h16.channels == 1 && h16.bitDepth == 16)

@@ -35,8 +35,10 @@ enum Browser {
         try? FileManager.default.removeItem(at: out)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", Binary.repo.appendingPathComponent("scripts/funhouse-browser.py").path,
-                       "--url", "http://127.0.0.1:\(s.port)", "--image", "photo.png", "--out", out.path]
+        p.arguments = [
+            "python3", Binary.repo.appendingPathComponent("scripts/funhouse-browser.py").path,
+            "--url", "http://127.0.0.1:\(s.port)", "--image", "photo.png", "--out", out.path,
+        ]
         let err = Pipe()
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice

@@ -86,8 +86,12 @@ import Glibc
         #expect(try Pixels(preset.body) == Pixels(contentsOf: f.url.appendingPathComponent("preset.png")))
 
         // POST /api/render: the same as JSON, and an uploaded picture in place of the name.
-        let posted = try s.post("/api/render", json: ["image": "photo.png", "filters": [spec, "vignette"], "lut": NSNull(), "preset": NSNull(),
-                                                      "intensity": NSNull(), "width": 48, "format": "png"])
+        let posted = try s.post(
+            "/api/render",
+            json: [
+                "image": "photo.png", "filters": [spec, "vignette"], "lut": NSNull(), "preset": NSNull(),
+                "intensity": NSNull(), "width": 48, "format": "png",
+            ])
         #expect(posted.status == 200 && posted.body == render.body)
         let bytes = try Data(contentsOf: f.url.appendingPathComponent("photo.png"))
         let uploaded = try s.post("/api/render", json: ["image": ["data": bytes.base64EncodedString()], "filters": [spec, "vignette"], "width": 48])
@@ -204,7 +208,8 @@ import Glibc
                 #expect(r.headers["content-type"]?.hasPrefix("application/json") == true, "\(target)")
                 let message = r.json?["message"] as? String ?? ""
                 // No stack traces and none of the server's own paths.
-                #expect(!message.isEmpty && !message.contains(f.url.path) && !message.contains("Swift/")
+                #expect(
+                    !message.isEmpty && !message.contains(f.url.path) && !message.contains("Swift/")
                         && message.range(of: #"\b0x[0-9a-f]{8,}\b"#, options: .regularExpression) == nil, "\(target): \(message)")
             }
         }
@@ -231,8 +236,10 @@ import Glibc
         #expect(try ok.status == 200 && Pixels(ok.body).width == 8)
         let sig = String(target.split(separator: "=").last!)
         let wrongKey = try Binary.run(["sign", "--key", "another-secret-another-secret", path], in: f.url)
-        for bad in [target.replacingOccurrences(of: "w=8", with: "w=9"), path + "&sig=" + String(repeating: "0", count: 64), path + "&sig=xyz",
-                    path + "&sig=" + sig + "&sig=" + sig, wrongKey.stdout.trimmingCharacters(in: .whitespacesAndNewlines)] {
+        for bad in [
+            target.replacingOccurrences(of: "w=8", with: "w=9"), path + "&sig=" + String(repeating: "0", count: 64), path + "&sig=xyz",
+            path + "&sig=" + sig + "&sig=" + sig, wrongKey.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+        ] {
             let r = try s.get(bad)
             #expect(r.status == 403 && r.errorCode == "bad_signature", "\(bad): \(r.text)")
         }

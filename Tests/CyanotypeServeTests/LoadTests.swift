@@ -71,8 +71,9 @@ import Testing
         let sorted = results.latencies.sorted()
         let p50 = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
         let p99 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
-        print("serve load: \(total) requests, \(clients) clients, \(workers) workers: p50 \(String(format: "%.0f", p50)) ms, "
-            + "p99 \(String(format: "%.0f", p99)) ms, peak RSS \(peak / 1024) MiB (at start \(baseline / 1024) MiB)")
+        print(
+            "serve load: \(total) requests, \(clients) clients, \(workers) workers: p50 \(String(format: "%.0f", p50)) ms, "
+                + "p99 \(String(format: "%.0f", p99)) ms, peak RSS \(peak / 1024) MiB (at start \(baseline / 1024) MiB)")
         // What the server may hold: its start-up size, the preview cache (16 MiB), and per
         // worker a render of these small pictures (sources, tiles, encoders: well under
         // 64 MiB each) plus the executor's own buffers. 32 waiting clients add nothing but

@@ -6,10 +6,12 @@ import Testing
     /// RFC 4231, test cases 1 and 2 (an independent reference for HMAC-SHA256).
     @Test func hmacMatchesRFC4231() {
         let key1 = [UInt8](repeating: 0x0b, count: 20)
-        #expect(Digest.hex(Digest.hmacSHA256(key: key1, message: Array("Hi There".utf8)))
-            == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
-        #expect(Digest.hex(Digest.hmacSHA256(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)))
-            == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        #expect(
+            Digest.hex(Digest.hmacSHA256(key: key1, message: Array("Hi There".utf8)))
+                == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+        #expect(
+            Digest.hex(Digest.hmacSHA256(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)))
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
         // FIPS 180-2's "abc".
         #expect(Digest.hex(Digest.sha256(Data("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
@@ -30,8 +32,12 @@ import Testing
         try signer.verify(rawPath: request.rawPath, rawQuery: request.rawQuery)
         // The signature is HMAC-SHA256 of the path and query, in hex.
         let sig = String(signed.split(separator: "=").last!)
-        #expect(sig == Digest.hex(Digest.hmacSHA256(key: Array("correct horse battery staple".utf8),
-                                                    message: Array("/render?image=a.jpg&filter=sepiaTone%20intensity%3D0.8&w=400".utf8))))
+        #expect(
+            sig
+                == Digest.hex(
+                    Digest.hmacSHA256(
+                        key: Array("correct horse battery staple".utf8),
+                        message: Array("/render?image=a.jpg&filter=sepiaTone%20intensity%3D0.8&w=400".utf8))))
         // Re-signing replaces the old signature.
         #expect(signer.sign(signed) == signed)
         for tampered in [

@@ -41,8 +41,9 @@ enum Binary {
         p.standardInput = FileHandle.nullDevice
         try p.run()
         p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+        return Result(
+            status: p.terminationStatus, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
 }
 
@@ -133,8 +134,10 @@ struct Reply {
 enum HTTP {
     struct Failure: Error, CustomStringConvertible { let description: String }
 
-    static func request(_ port: UInt16, _ method: String = "GET", _ target: String, headers: [String: String] = [:],
-                        body: Data? = nil, timeout: Int = 300) throws -> Reply {
+    static func request(
+        _ port: UInt16, _ method: String = "GET", _ target: String, headers: [String: String] = [:],
+        body: Data? = nil, timeout: Int = 300
+    ) throws -> Reply {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
         defer { close(fd) }
@@ -196,8 +199,9 @@ enum HTTP {
     }
 
     static func post(_ port: UInt16, _ target: String, json: Any) throws -> Reply {
-        try request(port, "POST", target, headers: ["Content-Type": "application/json"],
-                    body: try JSONSerialization.data(withJSONObject: json))
+        try request(
+            port, "POST", target, headers: ["Content-Type": "application/json"],
+            body: try JSONSerialization.data(withJSONObject: json))
     }
 }
 
@@ -241,7 +245,8 @@ final class Server: @unchecked Sendable {
     /// Peak resident memory so far (VmHWM), in KiB.
     var peakMemoryKiB: Int {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return 0 }
         return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
     }
 

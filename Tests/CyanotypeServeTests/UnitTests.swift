@@ -28,9 +28,11 @@ import Testing
     }
 
     @Test func renderParametersFromAQuery() throws {
-        let p = try RenderParameters.fromQuery([("image", "a.jpg"), ("filter", "sepiaTone intensity=0.8"), ("filter", "vignette"),
-                                                ("lut", "warmFilm"), ("intensity", "0.5"), ("w", "400"), ("h", "300"),
-                                                ("format", "jpg"), ("q", "80"), ("preview", "1")])
+        let p = try RenderParameters.fromQuery([
+            ("image", "a.jpg"), ("filter", "sepiaTone intensity=0.8"), ("filter", "vignette"),
+            ("lut", "warmFilm"), ("intensity", "0.5"), ("w", "400"), ("h", "300"),
+            ("format", "jpg"), ("q", "80"), ("preview", "1"),
+        ])
         #expect(p.source == .file("a.jpg"))
         #expect(p.filters == ["sepiaTone intensity=0.8", "vignette"])
         #expect(p.lut == "warmFilm" && p.intensity == 0.5 && p.width == 400 && p.height == 300)
@@ -118,10 +120,11 @@ import Testing
         for (box, status) in [(first, 200), (second, 201)] {
             done.enter()
             Thread {
-                box.status = queue.run(timeout: 60) {
-                    if status == 200 { gate.wait() }
-                    return HTTPResponse(status: status)
-                }.status
+                box.status =
+                    queue.run(timeout: 60) {
+                        if status == 200 { gate.wait() }
+                        return HTTPResponse(status: status)
+                    }.status
                 done.leave()
             }.start()
             while (status == 200 ? queue.load.running : queue.load.waiting) == 0 { usleep(1000) }
@@ -134,7 +137,9 @@ import Testing
         gate.signal()
         done.wait()
         #expect(first.status == 200 && second.status == 201)
-        let late = queue.run(timeout: 0.05) { usleep(300_000); return HTTPResponse(status: 200) }
+        let late = queue.run(timeout: 0.05) {
+            usleep(300_000); return HTTPResponse(status: 200)
+        }
         #expect(late.status == 503)
         #expect(String(decoding: late.body, as: UTF8.self).contains("render_timeout"))
     }

@@ -42,8 +42,8 @@ enum AppleStyleImageIO {
         var delays: [Double] = []
         for index in 0..<count {
             guard let properties = CGImageSourceCopyPropertiesAtIndex(source, index, nil) as? [String: Any],
-                  let gif = properties[kCGImagePropertyGIFDictionary as String] as? [String: Any],
-                  let delay = gif[kCGImagePropertyGIFUnclampedDelayTime as String] as? Double
+                let gif = properties[kCGImagePropertyGIFDictionary as String] as? [String: Any],
+                let delay = gif[kCGImagePropertyGIFUnclampedDelayTime as String] as? Double
             else { continue }
             delays.append(delay)
         }
@@ -68,11 +68,12 @@ enum AppleStyleImageIO {
     /// A thumbnail no larger than `maxPixelSize`, turned upright.
     static func thumbnail(of data: Data, maxPixelSize: Int) -> CGImage? {
         guard let source = CGImageSourceCreateWithData(data as CFData, nil) else { return nil }
-        let options = [
-            kCGImageSourceCreateThumbnailFromImageAlways: true,
-            kCGImageSourceCreateThumbnailWithTransform: true,
-            kCGImageSourceThumbnailMaxPixelSize: maxPixelSize,
-        ] as CFDictionary
+        let options =
+            [
+                kCGImageSourceCreateThumbnailFromImageAlways: true,
+                kCGImageSourceCreateThumbnailWithTransform: true,
+                kCGImageSourceThumbnailMaxPixelSize: maxPixelSize,
+            ] as CFDictionary
         return CGImageSourceCreateThumbnailAtIndex(source, 0, options)
     }
 

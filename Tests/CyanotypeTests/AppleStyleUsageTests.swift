@@ -33,8 +33,10 @@ private func photo() -> CIImage {
 
 /// `CIContext.render(_:toBitmap:rowBytes:bounds:format:colorSpace:)` into 4-byte pixels,
 /// rows top-down as Core Image writes them.
-private func render(_ image: CIImage, _ rect: CGRect, context: CIContext = CIContext(),
-                    format: CIFormat = .RGBA8, colorSpace: CGColorSpace? = CGColorSpace(name: CGColorSpace.sRGB)) -> [UInt8] {
+private func render(
+    _ image: CIImage, _ rect: CGRect, context: CIContext = CIContext(),
+    format: CIFormat = .RGBA8, colorSpace: CGColorSpace? = CGColorSpace(name: CGColorSpace.sRGB)
+) -> [UInt8] {
     var buffer = [UInt8](repeating: 0x5A, count: Int(rect.width) * Int(rect.height) * 4)
     buffer.withUnsafeMutableBytes { raw in
         context.render(image, toBitmap: raw.baseAddress!, rowBytes: Int(rect.width) * 4, bounds: rect, format: format, colorSpace: colorSpace)
@@ -165,7 +167,7 @@ private struct OlderSpellingCalls: OlderSpellings {
         #expect(f.outputImage == nil)
 
         f.setValue(photo(), forKey: kCIInputImageKey)
-        f.setValue(0.0, forKey: kCIInputIntensityKey)          // the identity value
+        f.setValue(0.0, forKey: kCIInputIntensityKey)  // the identity value
         #expect((f.value(forKey: kCIInputIntensityKey) as? NSNumber)?.doubleValue == 0)
         let out = try #require(f.outputImage)
         #expect(out.extent == rect)
@@ -208,7 +210,7 @@ private struct OlderSpellingCalls: OlderSpellings {
         byName.setValue(0.8, forKey: kCIInputIntensityKey)
         let a = render(typed, rect), b = render(try #require(byName.outputImage), rect)
         #expect(a == b)
-        #expect(a != render(photo(), rect))                    // it did tint
+        #expect(a != render(photo(), rect))  // it did tint
         // The same through CIImage.applyingFilter(_:parameters:).
         #expect(render(photo().applyingFilter("CISepiaTone", parameters: [kCIInputIntensityKey: 0.8]), rect) == a)
         // At full intensity sepia leaves a toned image: red >= green >= blue at every pixel.
@@ -220,8 +222,8 @@ private struct OlderSpellingCalls: OlderSpellings {
     @Test func colorMatrixThroughCIVectorsSwapsChannels() throws {
         let f = CIFilter(name: "CIColorMatrix")!
         f.setValue(photo(), forKey: kCIInputImageKey)
-        f.setValue(CIVector(x: 0, y: 1, z: 0, w: 0), forKey: "inputRVector")   // red <- green
-        f.setValue(CIVector(x: 1, y: 0, z: 0, w: 0), forKey: "inputGVector")   // green <- red
+        f.setValue(CIVector(x: 0, y: 1, z: 0, w: 0), forKey: "inputRVector")  // red <- green
+        f.setValue(CIVector(x: 1, y: 0, z: 0, w: 0), forKey: "inputGVector")  // green <- red
         let out = render(try #require(f.outputImage), rect)
         let want = photoBytes().enumerated().map { i, v -> Int in
             let base = i - i % 4, c = i % 4
@@ -320,9 +322,12 @@ private struct OlderSpellingCalls: OlderSpellings {
     }
 
     @Test func registeredFilterNameIsFoundByName() throws {
-        CIFilter.registerName("AppleStyleBrighten", constructor: BrightenVendor(),
-                              classAttributes: [kCIAttributeFilterDisplayName: "Apple Style Brighten",
-                                                kCIAttributeFilterCategories: [kCICategoryColorAdjustment, kCICategoryStillImage]])
+        CIFilter.registerName(
+            "AppleStyleBrighten", constructor: BrightenVendor(),
+            classAttributes: [
+                kCIAttributeFilterDisplayName: "Apple Style Brighten",
+                kCIAttributeFilterCategories: [kCICategoryColorAdjustment, kCICategoryStillImage],
+            ])
         let f = try #require(CIFilter(name: "AppleStyleBrighten"))
         #expect(f.name == "AppleStyleBrighten")
         #expect(f.inputKeys == [kCIInputImageKey, kCIInputEVKey])
@@ -349,8 +354,13 @@ private struct OlderSpellingCalls: OlderSpellings {
         typed.inputImage = photo()
         typed.point1 = CGPoint(x: 0.25, y: 0.4)
         typed.point3 = CGPoint(x: 0.75, y: 0.85)
-        let byName = try #require(CIFilter(name: "CIToneCurve", parameters: [kCIInputImageKey: photo(),
-            "inputPoint1": CIVector(x: 0.25, y: 0.4), "inputPoint3": CIVector(x: 0.75, y: 0.85)]))
+        let byName = try #require(
+            CIFilter(
+                name: "CIToneCurve",
+                parameters: [
+                    kCIInputImageKey: photo(),
+                    "inputPoint1": CIVector(x: 0.25, y: 0.4), "inputPoint3": CIVector(x: 0.75, y: 0.85),
+                ]))
         #expect(render(try #require(typed.outputImage), rect) == render(try #require(byName.outputImage), rect))
         #expect(typed.point1 == CGPoint(x: 0.25, y: 0.4))
         // CITemperatureAndTint keeps CIVector neutrals, as Apple's does.
@@ -512,11 +522,11 @@ private struct OlderSpellingCalls: OlderSpellings {
         // clampedToExtent(): infinite, and the edge pixel repeats outward.
         let clamped = img.clampedToExtent()
         #expect(clamped.extent.isInfinite)
-        let outside = render(clamped, CGRect(x: -5, y: H + 3, width: 1, height: 1))   // above the top-left corner
+        let outside = render(clamped, CGRect(x: -5, y: H + 3, width: 1, height: 1))  // above the top-left corner
         let tl = photoPixel(0, 0)
         #expect(outside == [tl.0, tl.1, tl.2, 255])
         let clampedTo = img.clamped(to: CGRect(x: 2, y: 2, width: 2, height: 2))
-        let p = photoPixel(2, H - 3)                                                    // pixel (2, 2) from the bottom
+        let p = photoPixel(2, H - 3)  // pixel (2, 2) from the bottom
         #expect(render(clampedTo, CGRect(x: -9, y: -9, width: 1, height: 1)) == [p.0, p.1, p.2, 255])
 
         // CIImage(color:) is infinite; composited(over:) is Porter-Duff source-over in linear light.
@@ -611,7 +621,7 @@ private struct OlderSpellingCalls: OlderSpellings {
     }
 
     @Test func formatsLayOutPixelsAsNamed() throws {
-        let p = photoPixel(2, 1)                            // rendered alone at (2, H - 2)
+        let p = photoPixel(2, 1)  // rendered alone at (2, H - 2)
         let one = CGRect(x: 2, y: H - 2, width: 1, height: 1)
         func bytes(_ format: CIFormat, _ count: Int, space: CGColorSpace? = CGColorSpace(name: CGColorSpace.sRGB)) -> [UInt8] {
             var b = [UInt8](repeating: 0x5A, count: count)
@@ -645,8 +655,10 @@ private struct OlderSpellingCalls: OlderSpellings {
     }
 
     @Test func colorSpaceNamesAndConversions() throws {
-        for name in [CGColorSpace.sRGB, CGColorSpace.linearSRGB, CGColorSpace.extendedSRGB, CGColorSpace.extendedLinearSRGB,
-                     CGColorSpace.displayP3, CGColorSpace.extendedDisplayP3, CGColorSpace.genericGrayGamma2_2, CGColorSpace.linearGray] {
+        for name in [
+            CGColorSpace.sRGB, CGColorSpace.linearSRGB, CGColorSpace.extendedSRGB, CGColorSpace.extendedLinearSRGB,
+            CGColorSpace.displayP3, CGColorSpace.extendedDisplayP3, CGColorSpace.genericGrayGamma2_2, CGColorSpace.linearGray,
+        ] {
             let space = try #require(CGColorSpace(name: name), "\(name)")
             #expect(space.name == name)
         }
@@ -660,9 +672,11 @@ private struct OlderSpellingCalls: OlderSpellings {
         let red = CIImage(color: CIColor(red: 1, green: 0, blue: 0)).cropped(to: px)
         #expect(near(render(red, px, colorSpace: CGColorSpace(name: CGColorSpace.displayP3)!), [234, 51, 35, 255], "sRGB red in P3"))
         // Linear sRGB destination: the linear value of the sRGB component.
-        let l = Int((decode(0.5) * 255).rounded())          // 55
-        #expect(near(render(CIImage(color: CIColor(red: 0.5, green: 0.5, blue: 0.5)).cropped(to: px), px, colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB)!),
-                     [l, l, l, 255], "sRGB 0.5 in linear sRGB"))
+        let l = Int((decode(0.5) * 255).rounded())  // 55
+        #expect(
+            near(
+                render(CIImage(color: CIColor(red: 0.5, green: 0.5, blue: 0.5)).cropped(to: px), px, colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB)!),
+                [l, l, l, 255], "sRGB 0.5 in linear sRGB"))
         // A P3 colour as source: P3 (1, 0, 0) is outside sRGB, clipped red in 8-bit sRGB.
         let p3Red = try #require(CIColor(red: 1, green: 0, blue: 0, alpha: 1, colorSpace: CGColorSpace(name: CGColorSpace.displayP3)!))
         let out = render(CIImage(color: p3Red).cropped(to: px), px)
@@ -739,9 +753,11 @@ private struct OlderSpellingCalls: OlderSpellings {
                 row.sourcePoints[i] = SIMD2(Float(W) - (Float(row.x + i) + 0.5), Float(row.y) + 0.5)
             }
         }
-        let warped = mirror.apply(extent: rect, roiCallback: { _, r in
-            CGRect(x: CGFloat(W) - r.maxX, y: r.minY, width: r.width, height: r.height)
-        }, image: photo(), arguments: [])
+        let warped = mirror.apply(
+            extent: rect,
+            roiCallback: { _, r in
+                CGRect(x: CGFloat(W) - r.maxX, y: r.minY, width: r.width, height: r.height)
+            }, image: photo(), arguments: [])
         let out = try #require(warped)
         #expect(out.extent == rect)
         #expect(near(render(out, rect), photoBytes { (W - 1 - $0, $1) }, tol: 0, "warp mirror"))
@@ -761,10 +777,12 @@ private struct OlderSpellingCalls: OlderSpellings {
             }
         }
         let asked = ROIRecorder()
-        let boxed = box.apply(extent: rect, roiCallback: { index, r in
-            asked.record(index, r)
-            return r.insetBy(dx: -1, dy: 0)
-        }, arguments: [photo().clampedToExtent()])
+        let boxed = box.apply(
+            extent: rect,
+            roiCallback: { index, r in
+                asked.record(index, r)
+                return r.insetBy(dx: -1, dy: 0)
+            }, arguments: [photo().clampedToExtent()])
         let out = try #require(boxed)
         #expect(out.extent == rect)
         let got = render(out, rect)
@@ -772,8 +790,10 @@ private struct OlderSpellingCalls: OlderSpellings {
         for row in 0..<H {
             for x in 0..<W {
                 let l = photoPixel(max(0, x - 1), row), c = photoPixel(x, row), rr = photoPixel(min(W - 1, x + 1), row)
-                want += [byte((linear(l.0) + linear(c.0) + linear(rr.0)) / 3), byte((linear(l.1) + linear(c.1) + linear(rr.1)) / 3),
-                         byte((linear(l.2) + linear(c.2) + linear(rr.2)) / 3), 255]
+                want += [
+                    byte((linear(l.0) + linear(c.0) + linear(rr.0)) / 3), byte((linear(l.1) + linear(c.1) + linear(rr.1)) / 3),
+                    byte((linear(l.2) + linear(c.2) + linear(rr.2)) / 3), 255,
+                ]
             }
         }
         #expect(near(got, want, "box3 with clamped edges"))

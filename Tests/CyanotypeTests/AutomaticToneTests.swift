@@ -6,11 +6,13 @@ import Testing
     /// A bimodal image: left half dark, right half bright, a little spread in each.
     func bimodal() -> CIImage {
         var px = [UInt8](repeating: 255, count: 16 * 4 * 4)
-        for y in 0..<4 { for x in 0..<16 {
-            let v: UInt8 = x < 8 ? UInt8(30 + x * 2) : UInt8(200 + x)
-            let i = (y * 16 + x) * 4
-            px[i] = v; px[i + 1] = v; px[i + 2] = v
-        } }
+        for y in 0..<4 {
+            for x in 0..<16 {
+                let v: UInt8 = x < 8 ? UInt8(30 + x * 2) : UInt8(200 + x)
+                let i = (y * 16 + x) * 4
+                px[i] = v; px[i + 1] = v; px[i + 2] = v
+            }
+        }
         return image(px, 16, 4)
     }
 
@@ -36,9 +38,9 @@ import Testing
         let dummy = UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>>.allocate(capacity: 1)
         defer { dummy.deallocate() }
         f.run(row, extra: UnsafePointer(dummy), count: values.count, x: 0, y: 0)
-        #expect(row[0].x == 0.1 && row[1].x == 0.5 && row[2].x == 0.74)        // below the knee: unchanged
-        #expect(abs(row[5].x - 1) < 1e-5)                                      // source headroom -> target
-        #expect(abs(row[5].y - 0.5) < 1e-5)                                    // channels scale together
+        #expect(row[0].x == 0.1 && row[1].x == 0.5 && row[2].x == 0.74)  // below the knee: unchanged
+        #expect(abs(row[5].x - 1) < 1e-5)  // source headroom -> target
+        #expect(abs(row[5].y - 0.5) < 1e-5)  // channels scale together
         #expect(row[3].x < row[4].x && row[4].x < row[5].x && row[6].x <= 1.00001)
         // Source at or below target: identity.
         let img = image(testPixels(width: 4, height: 4), 4, 4)

@@ -47,7 +47,11 @@ private func aztec(_ message: Data, level: Float = 23, layers: Float? = nil, com
         let full = try AztecCode.encode(Array("Full range".utf8), level: 23, layers: 5, compact: false)
         #expect(!full.compact && full.matrix.width == 37)
         #expect(throws: CIFilterError.self) { try aztec(Data()) }
-        #expect(throws: CIFilterError.invalidValue(filter: "CIAztecCodeGenerator", key: "inputMessage", reason: "the message does not fit a compact Aztec symbol of 1 layers; leave inputLayers unset to choose automatically")) {
+        #expect(
+            throws: CIFilterError.invalidValue(
+                filter: "CIAztecCodeGenerator", key: "inputMessage",
+                reason: "the message does not fit a compact Aztec symbol of 1 layers; leave inputLayers unset to choose automatically")
+        ) {
             try aztec(Data(repeating: 65, count: 100), layers: 1, compact: true)
         }
     }
@@ -57,7 +61,8 @@ private func aztec(_ message: Data, level: Float = 23, layers: Float? = nil, com
         var cases: [(String, Data, CIImage)] = []
         let texts = ["Aztec", "Grüße aus Zürich — 日本語 🌞", "0123456789", String(repeating: "Cyanotype Aztec code. ", count: 20)]
         for t in texts { cases.append((t, Data(t.utf8), try aztec(Data(t.utf8)))) }
-        for (l, c) in [(1, true), (2, true), (3, true), (4, true), (4, false), (5, false), (8, false), (9, false), (12, false), (16, false), (22, false), (23, false), (32, false)] {
+        for (l, c) in [(1, true), (2, true), (3, true), (4, true), (4, false), (5, false), (8, false), (9, false), (12, false), (16, false), (22, false), (23, false), (32, false)]
+        {
             let bytes = max(1, AztecCode.totalBits(l, compact: c) / 8 / 3)
             let payload = Data((0..<bytes).map { UInt8(($0 * 29 + l) & 0xFF) })
             cases.append(("\(c ? "compact" : "full") \(l)", payload, try aztec(payload, layers: Float(l), compact: c)))

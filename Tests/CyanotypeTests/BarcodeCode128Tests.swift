@@ -70,7 +70,10 @@ private func referenceCheck(_ values: [Int]) -> Int {
         let f = CIFilter.code128BarcodeGenerator()
         f.message = Data("café".utf8)
         #expect(f.outputImage == nil)
-        #expect(throws: CIFilterError.invalidValue(filter: "CICode128BarcodeGenerator", key: "inputMessage", reason: "byte 195 at offset 3 is not ASCII; Code 128 carries bytes 0-127 only")) { try f.makeOutputImage() }
+        #expect(
+            throws: CIFilterError.invalidValue(
+                filter: "CICode128BarcodeGenerator", key: "inputMessage", reason: "byte 195 at offset 3 is not ASCII; Code 128 carries bytes 0-127 only")
+        ) { try f.makeOutputImage() }
     }
 
     static let payloads = ["PJJ123C", "1234567890", "Code 128 with lower case & digits 0123456789!", "A1B22C333D4444", "x", "~`{|}^_[]\\@"]

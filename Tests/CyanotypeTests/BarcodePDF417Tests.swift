@@ -2,8 +2,10 @@ import Foundation
 import Testing
 @testable import Cyanotype
 
-private func pdf417(_ message: Data, level: Float? = nil, mode: Float? = nil, rows: Float? = nil, columns: Float? = nil,
-                    compact: Bool? = nil, always: Bool? = nil, ratio: Float? = nil) throws -> CIImage {
+private func pdf417(
+    _ message: Data, level: Float? = nil, mode: Float? = nil, rows: Float? = nil, columns: Float? = nil,
+    compact: Bool? = nil, always: Bool? = nil, ratio: Float? = nil
+) throws -> CIImage {
     let f = CIFilter.pdf417BarcodeGenerator()
     f.message = message
     if let l = level { f.correctionLevel = l }
@@ -19,7 +21,9 @@ private func pdf417(_ message: Data, level: Float? = nil, mode: Float? = nil, ro
 /// Bytes from a fixed linear congruential sequence.
 private func pseudoRandomBytes(_ n: Int, seed: UInt32) -> [UInt8] {
     var x = seed
-    return (0..<n).map { _ in x = x &* 1_103_515_245 &+ 12345; return UInt8(x >> 16 & 0xFF) }
+    return (0..<n).map { _ in
+        x = x &* 1_103_515_245 &+ 12345; return UInt8(x >> 16 & 0xFF)
+    }
 }
 
 @Suite struct BarcodePDF417Tests {
@@ -169,23 +173,52 @@ private func pseudoRandomBytes(_ n: Int, seed: UInt32) -> [UInt8] {
         #expect(throws: CIFilterError.invalidValue(filter: name, key: "inputMessage", reason: "the message is empty; a PDF417 symbol carries at least one byte")) {
             try pdf417(Data())
         }
-        #expect(throws: CIFilterError.invalidValue(filter: name, key: "inputCompactionMode", reason: "byte 120 at offset 3 is not an ASCII digit; numeric compaction (1) carries digits only, use 0 (automatic) for other data")) {
+        #expect(
+            throws: CIFilterError.invalidValue(
+                filter: name, key: "inputCompactionMode",
+                reason: "byte 120 at offset 3 is not an ASCII digit; numeric compaction (1) carries digits only, use 0 (automatic) for other data")
+        ) {
             try pdf417(Data("123x".utf8), mode: 1)
         }
-        #expect(throws: CIFilterError.invalidValue(filter: name, key: "inputCompactionMode", reason: "byte 255 at offset 0 is not text; text compaction (2) carries ASCII 32-126, tab, line feed and carriage return only, use 0 (automatic) or 3 (byte)")) {
+        #expect(
+            throws: CIFilterError.invalidValue(
+                filter: name, key: "inputCompactionMode",
+                reason: "byte 255 at offset 0 is not text; text compaction (2) carries ASCII 32-126, tab, line feed and carriage return only, use 0 (automatic) or 3 (byte)")
+        ) {
             try pdf417(Data([0xFF]), mode: 2)
         }
         // 1200 non-text bytes are 924, 1000 codewords and the length descriptor: more than 928.
-        #expect(throws: CIFilterError.invalidValue(filter: name, key: "inputMessage", reason: "the message takes 1002 data codewords; with the 2 check codewords of correction level 0 that is more than the 928 a PDF417 symbol holds, so lower inputCorrectionLevel or shorten the message")) {
+        #expect(
+            throws: CIFilterError.invalidValue(
+                filter: name, key: "inputMessage",
+                reason:
+                    "the message takes 1002 data codewords; with the 2 check codewords of correction level 0 that is more than the 928 a PDF417 symbol holds, so lower inputCorrectionLevel or shorten the message"
+            )
+        ) {
             try pdf417(Data(pseudoRandomBytes(1200, seed: 3).map { $0 | 0x80 }))
         }
-        #expect(throws: CIFilterError.invalidValue(filter: name, key: "inputMessage", reason: "the message takes 419 data codewords; with the 512 check codewords of correction level 8 that is more than the 928 a PDF417 symbol holds, so lower inputCorrectionLevel or shorten the message")) {
+        #expect(
+            throws: CIFilterError.invalidValue(
+                filter: name, key: "inputMessage",
+                reason:
+                    "the message takes 419 data codewords; with the 512 check codewords of correction level 8 that is more than the 928 a PDF417 symbol holds, so lower inputCorrectionLevel or shorten the message"
+            )
+        ) {
             try pdf417(Data(pseudoRandomBytes(500, seed: 4).map { $0 | 0x80 }), level: 8)
         }
-        #expect(throws: CIFilterError.invalidValue(filter: name, key: "inputRows", reason: "90 rows of 30 data columns are 2700 codewords, more than the 928 a PDF417 symbol holds; use fewer rows or columns")) {
-            try pdf417(Data("x".utf8), rows: 200, columns: 40)       // clamped to 90 and 30
+        #expect(
+            throws: CIFilterError.invalidValue(
+                filter: name, key: "inputRows", reason: "90 rows of 30 data columns are 2700 codewords, more than the 928 a PDF417 symbol holds; use fewer rows or columns")
+        ) {
+            try pdf417(Data("x".utf8), rows: 200, columns: 40)  // clamped to 90 and 30
         }
-        #expect(throws: CIFilterError.invalidValue(filter: name, key: "inputRows", reason: "no PDF417 symbol within inputRows 3, inputDataColumns 1 holds the 21 codewords (data and check words) of this message; change those inputs or leave them unset")) {
+        #expect(
+            throws: CIFilterError.invalidValue(
+                filter: name, key: "inputRows",
+                reason:
+                    "no PDF417 symbol within inputRows 3, inputDataColumns 1 holds the 21 codewords (data and check words) of this message; change those inputs or leave them unset"
+            )
+        ) {
             try pdf417(Data("Hello, PDF417 world".utf8), level: 2, rows: 3, columns: 1)
         }
         let f = CIFilter.pdf417BarcodeGenerator()
@@ -199,7 +232,13 @@ private func pseudoRandomBytes(_ n: Int, seed: UInt32) -> [UInt8] {
     @Test func barcodeGeneratorPointsAtPDF417() throws {
         let f = try #require(CIFilter(name: "CIBarcodeGenerator"))
         f.setValue("PDF417:hello", forKey: "inputBarcodeDescriptor")
-        #expect(throws: CIFilterError.invalidValue(filter: "CIBarcodeGenerator", key: "inputBarcodeDescriptor", reason: "barcode descriptors (String) are not supported yet; use CIQRCodeGenerator, CIAztecCodeGenerator, CIPDF417BarcodeGenerator or CICode128BarcodeGenerator with inputMessage")) {
+        #expect(
+            throws: CIFilterError.invalidValue(
+                filter: "CIBarcodeGenerator", key: "inputBarcodeDescriptor",
+                reason:
+                    "barcode descriptors (String) are not supported yet; use CIQRCodeGenerator, CIAztecCodeGenerator, CIPDF417BarcodeGenerator or CICode128BarcodeGenerator with inputMessage"
+            )
+        ) {
             try f.makeOutputImage()
         }
     }
@@ -214,8 +253,11 @@ private func pseudoRandomBytes(_ n: Int, seed: UInt32) -> [UInt8] {
         #expect((f.value(forKey: "inputDataColumns") as? NSNumber)?.intValue == 4)
         #expect(f.rows == 12 && f.dataColumns == 4 && f.compactStyle == 1 && f.correctionLevel == 3)
         let named = try #require(CIFilter(name: "CIPDF417BarcodeGenerator"))
-        #expect(named.inputKeys == ["inputMessage", "inputMinWidth", "inputMaxWidth", "inputMinHeight", "inputMaxHeight", "inputDataColumns", "inputRows",
-                                    "inputPreferredAspectRatio", "inputCompactionMode", "inputCompactStyle", "inputCorrectionLevel", "inputAlwaysSpecifyCompaction"])
+        #expect(
+            named.inputKeys == [
+                "inputMessage", "inputMinWidth", "inputMaxWidth", "inputMinHeight", "inputMaxHeight", "inputDataColumns", "inputRows",
+                "inputPreferredAspectRatio", "inputCompactionMode", "inputCompactStyle", "inputCorrectionLevel", "inputAlwaysSpecifyCompaction",
+            ])
         let rows = try #require(named.attributes["inputRows"] as? [String: Any])
         #expect((rows[kCIAttributeMin] as? NSNumber)?.intValue == 3 && (rows[kCIAttributeMax] as? NSNumber)?.intValue == 90)
         #expect(CIFilter.filterNames(inCategory: kCICategoryGenerator).contains("CIPDF417BarcodeGenerator"))
@@ -225,8 +267,10 @@ private func pseudoRandomBytes(_ n: Int, seed: UInt32) -> [UInt8] {
     func zxingDecodes() throws {
         var cases: [(String, Data, CIImage)] = []
         func add(_ label: String, _ payload: Data, _ img: CIImage) { cases.append((label, payload, img)) }
-        let texts = ["PDF417", "Hello, World!", "Grüße aus Zürich — 日本語 🌞", "MiXeD cAsE: a@b.c; [x] {y} ~z~ \"q\" 50% & #1\tTab\r\nCRLF",
-                     "lower case words only", "ABC1234567890123456789def", String(repeating: "Cyanotype PDF417 symbol. ", count: 30)]
+        let texts = [
+            "PDF417", "Hello, World!", "Grüße aus Zürich — 日本語 🌞", "MiXeD cAsE: a@b.c; [x] {y} ~z~ \"q\" 50% & #1\tTab\r\nCRLF",
+            "lower case words only", "ABC1234567890123456789def", String(repeating: "Cyanotype PDF417 symbol. ", count: 30),
+        ]
         for t in texts { add(t, Data(t.utf8), try pdf417(Data(t.utf8))) }
         let digits = String((0..<600).map { Character(String($0 * 7 % 10)) })
         add("600 digits", Data(digits.utf8), try pdf417(Data(digits.utf8)))
@@ -259,8 +303,10 @@ private func pseudoRandomBytes(_ n: Int, seed: UInt32) -> [UInt8] {
     /// switch between compactions and sub-modes, decoded by zxing-cpp.
     @Test(.enabled(if: zxingAvailable, "zxing-cpp missing: pip install zxing-cpp"))
     func zxingDecodesMixedRuns() throws {
-        let pools: [[UInt8]] = [Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ ".utf8), Array("abcdefghijklmnopqrstuvwxyz ".utf8), Array("0123456789".utf8),
-                                Array(";<>@[\\]_`~!\r\t,:\n-.$/\"|*()?{}'&#+%=^".utf8), (128...255).map { UInt8($0) }, (0...31).map { UInt8($0) }]
+        let pools: [[UInt8]] = [
+            Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ ".utf8), Array("abcdefghijklmnopqrstuvwxyz ".utf8), Array("0123456789".utf8),
+            Array(";<>@[\\]_`~!\r\t,:\n-.$/\"|*()?{}'&#+%=^".utf8), (128...255).map { UInt8($0) }, (0...31).map { UInt8($0) },
+        ]
         var random = pseudoRandomBytes(4000, seed: 417).makeIterator()
         func next(_ n: Int) -> Int { Int(random.next() ?? 0) % n }
         var cases: [(Data, CIImage)] = []

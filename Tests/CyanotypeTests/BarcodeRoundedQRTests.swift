@@ -33,15 +33,17 @@ private func rounded(_ message: String, level: String = "M", scale: Float = 8, m
         #expect(img.extent == CGRect(x: 0, y: 0, width: n * 10, height: n * 10))
         let px = try render8(img, img.extent)
         let w = n * 10
-        func at(_ mx: Int, _ my: Int) -> UInt8 { px[((my * 10 + 5) * w + mx * 10 + 5) * 4] }   // module centre
-        #expect(at(0, 0) == 255)                                            // quiet zone: color0
+        func at(_ mx: Int, _ my: Int) -> UInt8 { px[((my * 10 + 5) * w + mx * 10 + 5) * 4] }  // module centre
+        #expect(at(0, 0) == 255)  // quiet zone: color0
         for y in 7..<(code.matrix.width - 7) {
             for x in 8..<(code.matrix.width - 8) {
                 #expect(at(x + 4, y + 4) == (code.matrix[x, y] ? 0 : 255), "module \(x),\(y)")
             }
         }
         // A dot leaves its module's corner light; a square fills it.
-        if let (x, y) = (9..<code.matrix.width - 9).lazy.flatMap({ y in (9..<code.matrix.width - 9).lazy.map { (y, $0) } }).first(where: { code.matrix[$0.1, $0.0] }).map({ ($0.1, $0.0) }) {
+        if let (x, y) = (9..<code.matrix.width - 9).lazy.flatMap({ y in (9..<code.matrix.width - 9).lazy.map { (y, $0) } }).first(where: { code.matrix[$0.1, $0.0] }).map({
+            ($0.1, $0.0)
+        }) {
             #expect(px[(((y + 4) * 10) * w + (x + 4) * 10) * 4] == 255)
             let sq = try render8(try rounded("rounded", scale: 10, dots: false, space: 0), img.extent)
             #expect(sq[(((y + 4) * 10) * w + (x + 4) * 10) * 4] == 0)
@@ -89,7 +91,13 @@ private func rounded(_ message: String, level: String = "M", scale: Float = 8, m
         let f = CIFilter(name: "CIBarcodeGenerator")!
         #expect(throws: CIFilterError.missingInput(filter: "CIBarcodeGenerator", key: "inputBarcodeDescriptor")) { try f.makeOutputImage() }
         f.setValue("QR:hello", forKey: "inputBarcodeDescriptor")
-        #expect(throws: CIFilterError.invalidValue(filter: "CIBarcodeGenerator", key: "inputBarcodeDescriptor", reason: "barcode descriptors (String) are not supported yet; use CIQRCodeGenerator, CIAztecCodeGenerator, CIPDF417BarcodeGenerator or CICode128BarcodeGenerator with inputMessage")) { try f.makeOutputImage() }
+        #expect(
+            throws: CIFilterError.invalidValue(
+                filter: "CIBarcodeGenerator", key: "inputBarcodeDescriptor",
+                reason:
+                    "barcode descriptors (String) are not supported yet; use CIQRCodeGenerator, CIAztecCodeGenerator, CIPDF417BarcodeGenerator or CICode128BarcodeGenerator with inputMessage"
+            )
+        ) { try f.makeOutputImage() }
         #expect(f.outputImage == nil)
     }
 }

@@ -45,8 +45,9 @@ let barcodeScratch: URL = {
 func decoderReady(_ img: CIImage, scale: Int = 4, border: Int = 16) -> (CIImage, CGRect) {
     let e = img.extent
     let scaled = img.samplingNearest().transformed(by: CGAffineTransform(scaleX: CGFloat(scale), y: CGFloat(scale)))
-    let rect = CGRect(x: e.minX * CGFloat(scale) - CGFloat(border), y: e.minY * CGFloat(scale) - CGFloat(border),
-                      width: e.width * CGFloat(scale) + CGFloat(2 * border), height: e.height * CGFloat(scale) + CGFloat(2 * border))
+    let rect = CGRect(
+        x: e.minX * CGFloat(scale) - CGFloat(border), y: e.minY * CGFloat(scale) - CGFloat(border),
+        width: e.width * CGFloat(scale) + CGFloat(2 * border), height: e.height * CGFloat(scale) + CGFloat(2 * border))
     return (scaled.composited(over: CIImage(color: CIColor(red: 1, green: 1, blue: 1)).cropped(to: rect)), rect)
 }
 
@@ -71,15 +72,15 @@ func writePGM(_ img: CIImage, scale: Int = 4, to url: URL) throws {
 }
 
 private let zxingScript = """
-import sys, numpy, zxingcpp
-for path in sys.argv[1:]:
-    raw = open(path, 'rb').read()
-    parts = raw.split(b'\\n', 3)
-    w, h = map(int, parts[1].split())
-    a = numpy.frombuffer(parts[3], dtype=numpy.uint8)[: w * h].reshape(h, w)
-    rs = zxingcpp.read_barcodes(a)
-    print(' '.join(r.format.name + ':' + r.bytes.hex() for r in rs) if rs else '-')
-"""
+    import sys, numpy, zxingcpp
+    for path in sys.argv[1:]:
+        raw = open(path, 'rb').read()
+        parts = raw.split(b'\\n', 3)
+        w, h = map(int, parts[1].split())
+        a = numpy.frombuffer(parts[3], dtype=numpy.uint8)[: w * h].reshape(h, w)
+        rs = zxingcpp.read_barcodes(a)
+        print(' '.join(r.format.name + ':' + r.bytes.hex() for r in rs) if rs else '-')
+    """
 
 /// Decodes each image with zxing-cpp (one Python run for all); per image, "Format:hex" of
 /// (format as zxing names it: QRCode, Code128, PDF417, Aztec)

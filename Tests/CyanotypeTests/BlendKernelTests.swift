@@ -54,8 +54,8 @@ private func hardLight(_ b: Double, _ s: Double) -> Double {
 /// `B(Cb, Cs)` of the blend modes these tests check, from the published definitions.
 private func referenceB(_ name: String, _ cb: [Double], _ cs: [Double]) -> [Double] {
     switch name {
-    case "hardMix": return (0..<3).map { Float(cb[$0]) + Float(cs[$0]) >= 1 ? 1 : 0 }   // the sum as the pixels add it
-    case "subtract": return (0..<3).map { max(0, cs[$0] - cb[$0]) }   // Apple: foreground minus background
+    case "hardMix": return (0..<3).map { Float(cb[$0]) + Float(cs[$0]) >= 1 ? 1 : 0 }  // the sum as the pixels add it
+    case "subtract": return (0..<3).map { max(0, cs[$0] - cb[$0]) }  // Apple: foreground minus background
     case "darkerColor": return lum(cs) < lum(cb) ? Array(cs[0..<3]) : Array(cb[0..<3])
     case "lighterColor": return lum(cs) > lum(cb) ? Array(cs[0..<3]) : Array(cb[0..<3])
     case "sourceOver": return Array(cs[0..<3])
@@ -155,12 +155,16 @@ private func referenceB(_ name: String, _ cb: [Double], _ cs: [Double]) -> [Doub
     }
 
     @Test func blendFunctionsExistForBlendModesOnly() {
-        let with: [CIBlendKernel] = [.sourceOver, .multiply, .screen, .overlay, .darken, .lighten, .colorDodge, .colorBurn, .hardLight,
-                                     .softLight, .difference, .exclusion, .hue, .saturation, .color, .luminosity, .subtract, .divide,
-                                     .linearBurn, .linearDodge, .vividLight, .linearLight, .pinLight, .hardMix, .darkerColor, .lighterColor]
-        let without: [CIBlendKernel] = [.componentAdd, .componentMultiply, .componentMin, .componentMax, .clear, .source, .destination,
-                                        .destinationOver, .sourceIn, .destinationIn, .sourceOut, .destinationOut, .sourceAtop,
-                                        .destinationAtop, .exclusiveOr, CIBlendKernel(name: "custom") { _ in }]
+        let with: [CIBlendKernel] = [
+            .sourceOver, .multiply, .screen, .overlay, .darken, .lighten, .colorDodge, .colorBurn, .hardLight,
+            .softLight, .difference, .exclusion, .hue, .saturation, .color, .luminosity, .subtract, .divide,
+            .linearBurn, .linearDodge, .vividLight, .linearLight, .pinLight, .hardMix, .darkerColor, .lighterColor,
+        ]
+        let without: [CIBlendKernel] = [
+            .componentAdd, .componentMultiply, .componentMin, .componentMax, .clear, .source, .destination,
+            .destinationOver, .sourceIn, .destinationIn, .sourceOut, .destinationOut, .sourceAtop,
+            .destinationAtop, .exclusiveOr, CIBlendKernel(name: "custom") { _ in },
+        ]
         for k in with { #expect(k.blendFunction != nil, "\(k.name)") }
         for k in without { #expect(k.blendFunction == nil, "\(k.name)") }
         #expect(CIBlendKernel.softLight.blendFunction?.description == "softLight")
@@ -168,8 +172,10 @@ private func referenceB(_ name: String, _ cb: [Double], _ cs: [Double]) -> [Doub
 
     /// `apply` computes `Cb + As (B(Cb, Cs) - Cb)` on straight colour, alpha kept, for any
     /// encoding of the values (here: raw numbers, as an sRGB-encoded row would hold them).
-    @Test(arguments: ["sourceOver", "multiply", "screen", "overlay", "hardLight", "softLight", "difference", "exclusion", "darken",
-                      "lighten", "colorDodge", "colorBurn", "hardMix", "subtract", "darkerColor", "lighterColor", "color"])
+    @Test(arguments: [
+        "sourceOver", "multiply", "screen", "overlay", "hardLight", "softLight", "difference", "exclusion", "darken",
+        "lighten", "colorDodge", "colorBurn", "hardMix", "subtract", "darkerColor", "lighterColor", "color",
+    ])
     func rowBlendMatchesTheFormula(_ name: String) throws {
         let kernels: [String: CIBlendKernel] = [
             "sourceOver": .sourceOver, "multiply": .multiply, "screen": .screen, "overlay": .overlay, "hardLight": .hardLight,

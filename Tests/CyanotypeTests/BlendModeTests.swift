@@ -107,8 +107,9 @@ func linearRow(_ straight: [[Double]]) -> CIImage {
         floats += [Float(p[0]) * a, Float(p[1]) * a, Float(p[2]) * a, a]
     }
     let data = floats.withUnsafeBufferPointer { Data(buffer: $0) }
-    return CIImage(bitmapData: data, bytesPerRow: straight.count * 16, size: CGSize(width: straight.count, height: 1), format: .RGBAf,
-                   colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB))
+    return CIImage(
+        bitmapData: data, bytesPerRow: straight.count * 16, size: CGSize(width: straight.count, height: 1), format: .RGBAf,
+        colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB))
 }
 
 @Suite struct BlendModeTests {

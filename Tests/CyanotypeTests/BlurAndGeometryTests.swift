@@ -27,10 +27,12 @@ import Testing
         let got = try renderFloat(out, rect)
         for (x, yUp) in [(0, 0), (10, 8), (20, 16), (-2, 5), (7, -1), (15, 3)] {
             var acc = [0.0, 0, 0, 0]
-            for j in -r...r { for i in -r...r {
-                let p = premul(x + i, yUp + j)
-                for k in 0..<4 { acc[k] += p[k] * wts[i + r] * wts[j + r] }
-            } }
+            for j in -r...r {
+                for i in -r...r {
+                    let p = premul(x + i, yUp + j)
+                    for k in 0..<4 { acc[k] += p[k] * wts[i + r] * wts[j + r] }
+                }
+            }
             let row = Int(rect.maxY) - 1 - yUp, col = x - Int(rect.minX)
             #expect(close(got[row * Int(rect.width) + col], straight(acc), tol: 1e-4, "at \(x),\(yUp)"))
         }
@@ -110,7 +112,8 @@ import Testing
                 }
                 #expect(close(got[(eh - 1 - yUp) * ew + x], straight(o), tol: 1e-4, "\(t) at \(x),\(yUp)"))
             }
-            let tiled = try renderFloat(out, e, context: CIContext(options: [.tileSize: 5, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!, .outputPremultiplied: false]))
+            let tiled = try renderFloat(
+                out, e, context: CIContext(options: [.tileSize: 5, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!, .outputPremultiplied: false]))
             #expect(tiled == got)
         }
     }
@@ -148,7 +151,8 @@ import Testing
     }
 
     @Test func lanczosScalesAndKeepsFlatAreasFlat() throws {
-        let flat = CIImage(color: CIColor(red: 0.3, green: 0.6, blue: 0.9)).cropped(to: CGRect(x: 0, y: 0, width: 40, height: 30)).clampedToExtent().cropped(to: CGRect(x: 0, y: 0, width: 40, height: 30))
+        let flat = CIImage(color: CIColor(red: 0.3, green: 0.6, blue: 0.9)).cropped(to: CGRect(x: 0, y: 0, width: 40, height: 30)).clampedToExtent().cropped(
+            to: CGRect(x: 0, y: 0, width: 40, height: 30))
         let f = CIFilter.lanczosScaleTransform(); f.inputImage = flat; f.scale = 0.5; f.aspectRatio = 1.5
         let out = f.outputImage!
         #expect(out.extent == CGRect(x: 0, y: 0, width: 30, height: 15))

@@ -20,8 +20,9 @@ func premultipliedRender(_ img: CIImage, _ rect: CGRect, tile: Int? = nil) throw
 func linearImage(_ width: Int, _ height: Int, _ at: (Int, Int) -> SIMD4<Float>) -> CIImage {
     var px = [SIMD4<Float>](repeating: .zero, count: width * height)
     for y in 0..<height { for x in 0..<width { px[(height - 1 - y) * width + x] = at(x, y) } }
-    return CIImage(bitmapData: px.withUnsafeBytes { Data($0) }, bytesPerRow: width * 16, size: CGSize(width: width, height: height),
-                   format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB))
+    return CIImage(
+        bitmapData: px.withUnsafeBytes { Data($0) }, bytesPerRow: width * 16, size: CGSize(width: width, height: height),
+        format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB))
 }
 
 /// Rendered premultiplied pixels of `rect` addressed by absolute (x, y), y up.
@@ -253,8 +254,10 @@ func expectTiledEqualsWholeFloatAnd8Bit(_ img: CIImage, _ rect: CGRect, _ what: 
         let radius = 6.0
         for grey in [0.0, 0.3, 0.5, 1.0] {
             let g = CGFloat(grey)
-            for mask in [CIImage(color: CIColor(red: g, green: g, blue: g)),
-                         linearImage(w, h) { _, _ in SIMD4(Float(grey), Float(grey), Float(grey), 1) }] {
+            for mask in [
+                CIImage(color: CIColor(red: g, green: g, blue: g)),
+                linearImage(w, h) { _, _ in SIMD4(Float(grey), Float(grey), Float(grey), 1) },
+            ] {
                 let out = input.applyingFilter("CIMaskedVariableBlur", parameters: ["inputMask": mask, kCIInputRadiusKey: radius])
                 #expect(out.extent == input.extent)
                 // The mask's luma, as the filter reads it (a colour's components are
@@ -280,7 +283,9 @@ func expectTiledEqualsWholeFloatAnd8Bit(_ img: CIImage, _ rect: CGRect, _ what: 
         }
         // A mask ramping across, with a step: runs of equal radius and changes within rows.
         func maskValue(_ x: Int, _ y: Int) -> Float { x < 20 ? Float(x) / 19 : Float((x + y) % 3) / 2 }
-        let mask = linearImage(w, h) { x, y in let v = maskValue(x, y); return SIMD4(v, v, v, 1) }
+        let mask = linearImage(w, h) { x, y in
+            let v = maskValue(x, y); return SIMD4(v, v, v, 1)
+        }
         let radius = 4.5
         let out = input.applyingFilter("CIMaskedVariableBlur", parameters: ["inputMask": mask, kCIInputRadiusKey: radius])
         let r = try Rendered(out, input.extent)
@@ -321,11 +326,13 @@ func expectTiledEqualsWholeFloatAnd8Bit(_ img: CIImage, _ rect: CGRect, _ what: 
             for (x, y, p) in r.all {
                 let c = premul(x, y)
                 var sum = SIMD4<Double>.zero, all = SIMD4<Double>.zero, n = 0.0
-                for dy in -1...1 { for dx in -1...1 {
-                    let q = premul(x + dx, y + dy)
-                    all += q
-                    if abs(luma(q) - luma(c)) <= level + 1e-7 { sum += q; n += 1 }
-                } }
+                for dy in -1...1 {
+                    for dx in -1...1 {
+                        let q = premul(x + dx, y + dy)
+                        all += q
+                        if abs(luma(q) - luma(c)) <= level + 1e-7 { sum += q; n += 1 }
+                    }
+                }
                 let smooth = sum / n, want = smooth + sharpness * (smooth - all / 9)
                 for k in 0..<4 { worst = max(worst, abs(Double(p[k]) - want[k])) }
             }
@@ -339,8 +346,10 @@ func expectTiledEqualsWholeFloatAnd8Bit(_ img: CIImage, _ rect: CGRect, _ what: 
     @Test func depthOfFieldKeepsTheBandAndBlursAwayFromIt() throws {
         let w = 200, h = 40
         let input = image(testPixels(width: w, height: h), w, h)
-        let params: [String: Any] = ["inputPoint0": CIVector(x: 60, y: 20), "inputPoint1": CIVector(x: 100, y: 20), kCIInputSaturationKey: 1.5,
-                                     "inputUnsharpMaskRadius": 2.5, "inputUnsharpMaskIntensity": 0.5, kCIInputRadiusKey: 3.0]
+        let params: [String: Any] = [
+            "inputPoint0": CIVector(x: 60, y: 20), "inputPoint1": CIVector(x: 100, y: 20), kCIInputSaturationKey: 1.5,
+            "inputUnsharpMaskRadius": 2.5, "inputUnsharpMaskIntensity": 0.5, kCIInputRadiusKey: 3.0,
+        ]
         let out = input.applyingFilter("CIDepthOfField", parameters: params)
         #expect(out.extent == input.extent)
         let sharp = input.applyingFilter("CIColorControls", parameters: [kCIInputSaturationKey: 1.5])
@@ -365,8 +374,10 @@ func expectTiledEqualsWholeFloatAnd8Bit(_ img: CIImage, _ rect: CGRect, _ what: 
 
     // MARK: Every new filter
 
-    static let newFilters = ["CIDiscBlur", "CIMotionBlur", "CIZoomBlur", "CIBokehBlur", "CIMaskedVariableBlur", "CINoiseReduction",
-                             "CIDepthOfField", "CICannyEdgeDetector", "CIGaborGradients", "CIGuidedFilter", "CIEdgePreserveUpsampleFilter"]
+    static let newFilters = [
+        "CIDiscBlur", "CIMotionBlur", "CIZoomBlur", "CIBokehBlur", "CIMaskedVariableBlur", "CINoiseReduction",
+        "CIDepthOfField", "CICannyEdgeDetector", "CIGaborGradients", "CIGuidedFilter", "CIEdgePreserveUpsampleFilter",
+    ]
 
     @Test func attributesAreApplesFromTheSpec() throws {
         let spec = try JSONSerialization.jsonObject(with: Data(contentsOf: LUTFixtures.specJSON)) as! [[String: Any]]
@@ -384,14 +395,18 @@ func expectTiledEqualsWholeFloatAnd8Bit(_ img: CIImage, _ rect: CGRect, _ what: 
                 let a = try #require(attrs[key] as? [String: Any], "\(name).\(key)")
                 #expect(a[kCIAttributeClass] as? String == input["class"] as? String, "\(name).\(key)")
                 #expect(a[kCIAttributeType] as? String == input["attributeType"] as? String, "\(name).\(key)")
-                for (specKey, attrKey) in [("default", kCIAttributeDefault), ("min", kCIAttributeMin), ("max", kCIAttributeMax),
-                                           ("sliderMin", kCIAttributeSliderMin), ("sliderMax", kCIAttributeSliderMax), ("identity", kCIAttributeIdentity)] {
+                for (specKey, attrKey) in [
+                    ("default", kCIAttributeDefault), ("min", kCIAttributeMin), ("max", kCIAttributeMax),
+                    ("sliderMin", kCIAttributeSliderMin), ("sliderMax", kCIAttributeSliderMax), ("identity", kCIAttributeIdentity),
+                ] {
                     let want = input[specKey].flatMap { $0 is NSNull ? nil : $0 }
                     let got = a[attrKey]
                     if let w = want as? [Double] {
                         #expect((got as? CIVector).map { $0.values.map(Double.init) } == w, "\(name).\(key) \(specKey)")
                     } else if let w = want as? Double {
-                        #expect((got as? NSNumber)?.doubleValue == w || (got as? Double) == w || (got as? Bool).map { $0 ? 1 : 0 } == w, "\(name).\(key) \(specKey): \(String(describing: got))")
+                        #expect(
+                            (got as? NSNumber)?.doubleValue == w || (got as? Double) == w || (got as? Bool).map { $0 ? 1 : 0 } == w,
+                            "\(name).\(key) \(specKey): \(String(describing: got))")
                     } else if want == nil {
                         #expect(got == nil, "\(name).\(key) \(specKey): \(String(describing: got))")
                     }
@@ -414,7 +429,8 @@ func expectTiledEqualsWholeFloatAnd8Bit(_ img: CIImage, _ rect: CGRect, _ what: 
         case "CICannyEdgeDetector": p = ["inputThresholdHigh": 0.02, "inputThresholdLow": 0.01, "inputHysteresisPasses": 2]
         case "CIGuidedFilter": p = ["inputGuideImage": other, kCIInputRadiusKey: 2, "inputEpsilon": 0.001]
         case "CIEdgePreserveUpsampleFilter":
-            let small = other.transformed(by: CGAffineTransform(scaleX: 0.25, y: 0.25)).cropped(to: CGRect(x: 0, y: 0, width: other.extent.width / 4, height: other.extent.height / 4))
+            let small = other.transformed(by: CGAffineTransform(scaleX: 0.25, y: 0.25)).cropped(
+                to: CGRect(x: 0, y: 0, width: other.extent.width / 4, height: other.extent.height / 4))
             p = ["inputSmallImage": small]
         default: break
         }
@@ -495,9 +511,11 @@ func expectTiledEqualsWholeFloatAnd8Bit(_ img: CIImage, _ rect: CGRect, _ what: 
         try same("CIGuidedFilter", kCIInputRadiusKey, 1e4, 250.0, ["inputGuideImage": input])
         try same("CICannyEdgeDetector", "inputHysteresisPasses", 99.0, 20.0)
         // Odd but finite values render finite pixels.
-        for (name, params) in [("CIZoomBlur", [kCIInputCenterKey: CIVector(x: 1e15, y: -1e15)] as [String: Any]),
-                               ("CIDepthOfField", ["inputPoint0": CIVector(x: 1e300, y: 0), "inputPoint1": CIVector(x: -1e300, y: 0)]),
-                               ("CIMotionBlur", [kCIInputAngleKey: 1e12]), ("CIBokehBlur", ["inputRingSize": 0.2, "inputRingAmount": 1.0])] {
+        for (name, params) in [
+            ("CIZoomBlur", [kCIInputCenterKey: CIVector(x: 1e15, y: -1e15)] as [String: Any]),
+            ("CIDepthOfField", ["inputPoint0": CIVector(x: 1e300, y: 0), "inputPoint1": CIVector(x: -1e300, y: 0)]),
+            ("CIMotionBlur", [kCIInputAngleKey: 1e12]), ("CIBokehBlur", ["inputRingSize": 0.2, "inputRingAmount": 1.0]),
+        ] {
             let px = try premultipliedRender(input.applyingFilter(name, parameters: params), input.extent)
             #expect(px.allSatisfy { $0.x.isFinite && $0.w.isFinite }, "\(name) \(params)")
         }

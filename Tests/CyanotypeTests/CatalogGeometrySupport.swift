@@ -70,9 +70,11 @@ func mapped(_ m: [Double], _ x: Double, _ y: Double) -> (Double, Double, Double)
 func inverted3(_ m: [Double]) -> [Double] {
     let (a, b, c, d, e, f, g, h, i) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
     let det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
-    return [(e * i - f * h) / det, (c * h - b * i) / det, (b * f - c * e) / det,
-            (f * g - d * i) / det, (a * i - c * g) / det, (c * d - a * f) / det,
-            (d * h - e * g) / det, (b * g - a * h) / det, (a * e - b * d) / det]
+    return [
+        (e * i - f * h) / det, (c * h - b * i) / det, (b * f - c * e) / det,
+        (f * g - d * i) / det, (a * i - c * g) / det, (c * d - a * f) / det,
+        (d * h - e * g) / det, (b * g - a * h) / det, (a * e - b * d) / det,
+    ]
 }
 
 /// Premultiplied linear float render of `rect`, rows top-down.
@@ -84,8 +86,10 @@ func renderPremultiplied(_ img: CIImage, _ rect: CGRect, tile: Int = 4096) throw
 
 /// Compares every pixel of `rect` with `reference(x + 0.5, y + 0.5)` (premultiplied linear;
 /// nil skips the pixel).
-func expectMatches(_ img: CIImage, _ rect: CGRect, _ what: String, tol: Double = 2e-4,
-                   _ reference: (Double, Double) -> [Double]?) throws {
+func expectMatches(
+    _ img: CIImage, _ rect: CGRect, _ what: String, tol: Double = 2e-4,
+    _ reference: (Double, Double) -> [Double]?
+) throws {
     let got = try renderPremultiplied(img, rect)
     let W = Int(rect.width), H = Int(rect.height)
     var bad = 0

@@ -95,8 +95,10 @@ private func turned(_ x: Double, _ y: Double, c: (Double, Double), f: Double, _ 
             let d = apply(q, [x - 20, y - 15, f])
             return CIVector(x: 20 + f * d[0] / d[2], y: 15 + f * d[1] / d[2])
         }
-        return ["inputBottomLeft": photo(left, bottom), "inputBottomRight": photo(right, bottom), "inputTopRight": photo(right, top),
-                "inputTopLeft": photo(left, top), "inputFocalLength": 28.0]
+        return [
+            "inputBottomLeft": photo(left, bottom), "inputBottomRight": photo(right, bottom), "inputTopRight": photo(right, top),
+            "inputTopLeft": photo(left, top), "inputFocalLength": 28.0,
+        ]
     }
 
     @Test func keystoneWithUprightGuidesOrNoneIsTheIdentity() throws {
@@ -114,9 +116,12 @@ private func turned(_ x: Double, _ y: Double, c: (Double, Double), f: Double, _ 
     @Test func perspectiveTileIsTheHomographyOfTheRepeatedPlane() throws {
         let small = TestPicture(13, 9)
         let q = [(1.3, 0.7), (14.2, 2.1), (11.6, 10.4), (2.2, 8.9)]
-        let out = small.image.applyingFilter("CIPerspectiveTile", parameters: [
-            "inputBottomLeft": CIVector(x: 1.3, y: 0.7), "inputBottomRight": CIVector(x: 14.2, y: 2.1),
-            "inputTopRight": CIVector(x: 11.6, y: 10.4), "inputTopLeft": CIVector(x: 2.2, y: 8.9)])
+        let out = small.image.applyingFilter(
+            "CIPerspectiveTile",
+            parameters: [
+                "inputBottomLeft": CIVector(x: 1.3, y: 0.7), "inputBottomRight": CIVector(x: 14.2, y: 2.1),
+                "inputTopRight": CIVector(x: 11.6, y: 10.4), "inputTopLeft": CIVector(x: 2.2, y: 8.9),
+            ])
         #expect(out.extent.isInfinite)
         let inv = solvedHomography(from: q, to: [(0, 0), (13, 0), (13, 9), (0, 9)])
         let drawn = mapped(inv, 7, 5).2
@@ -160,20 +165,27 @@ private func turned(_ x: Double, _ y: Double, c: (Double, Double), f: Double, _ 
     @Test(arguments: [("CINinePartStretched", false), ("CINinePartTiled", true)])
     func ninePartGrowsTheMiddleAsDocumented(_ name: String, _ tiled: Bool) throws {
         for flip in [false, true] where tiled || !flip {
-            var params: [String: Any] = ["inputBreakpoint0": CIVector(x: 12, y: 9), "inputBreakpoint1": CIVector(x: 25, y: 20),
-                                         "inputGrowAmount": CIVector(x: 17, y: 23)]
+            var params: [String: Any] = [
+                "inputBreakpoint0": CIVector(x: 12, y: 9), "inputBreakpoint1": CIVector(x: 25, y: 20),
+                "inputGrowAmount": CIVector(x: 17, y: 23),
+            ]
             if tiled { params["inputFlipYTiles"] = flip }
             let out = pic.image.applyingFilter(name, parameters: params)
             #expect(out.extent == CGRect(x: 0, y: 0, width: 57, height: 53), "\(name)")
             try expectMatches(out, out.extent, "\(name) flip \(flip)") { x, y in
-                pic.sample(ninePart(x, 12, 25, size: 40, grow: 17, tiled: tiled, mirrored: false),
-                           ninePart(y, 9, 20, size: 30, grow: 23, tiled: tiled, mirrored: flip))
+                pic.sample(
+                    ninePart(x, 12, 25, size: 40, grow: 17, tiled: tiled, mirrored: false),
+                    ninePart(y, 9, 20, size: 30, grow: 23, tiled: tiled, mirrored: flip))
             }
             try expectTiledEqualsWhole(out, out.extent, name)
         }
         // Shrinking: the middle goes, the corners meet.
-        let shrunk = pic.image.applyingFilter(name, parameters: ["inputBreakpoint0": CIVector(x: 12, y: 9), "inputBreakpoint1": CIVector(x: 25, y: 20),
-                                                                 "inputGrowAmount": CIVector(x: -100, y: -4)])
+        let shrunk = pic.image.applyingFilter(
+            name,
+            parameters: [
+                "inputBreakpoint0": CIVector(x: 12, y: 9), "inputBreakpoint1": CIVector(x: 25, y: 20),
+                "inputGrowAmount": CIVector(x: -100, y: -4),
+            ])
         #expect(shrunk.extent == CGRect(x: 0, y: 0, width: 27, height: 26))
     }
 

@@ -28,9 +28,21 @@ private func settings(_ n: Double) -> [(String, [String: Any])] {
         ("CISpotColor", ["inputCenterColor1": CIColor(red: 0.5, green: 0.5, blue: 0.2)]),
         ("CIShadedMaterial", ["inputShadingImage": TestPicture(21, 21).image, kCIInputScaleKey: 20]),
         ("CIHeightFieldFromMask", [kCIInputRadiusKey: 10]),
-        ("CIPageCurlTransition", ["inputShadingImage": TestPicture(21, 5).image, kCIInputTimeKey: 0.4, kCIInputExtentKey: CIVector(x: 0, y: 0, z: n, w: n), kCIInputRadiusKey: 30 * s, kCIInputAngleKey: 0.3]),
+        (
+            "CIPageCurlTransition",
+            [
+                "inputShadingImage": TestPicture(21, 5).image, kCIInputTimeKey: 0.4, kCIInputExtentKey: CIVector(x: 0, y: 0, z: n, w: n), kCIInputRadiusKey: 30 * s,
+                kCIInputAngleKey: 0.3,
+            ]
+        ),
         ("CIPageCurlWithShadowTransition", [kCIInputTimeKey: 0.4, kCIInputRadiusKey: 30 * s, kCIInputAngleKey: 2.0]),
-        ("CIRippleTransition", ["inputShadingImage": TestPicture(21, 21).image, kCIInputTimeKey: 0.4, kCIInputCenterKey: v(180, 220), kCIInputExtentKey: CIVector(x: 0, y: 0, z: n, w: n), kCIInputWidthKey: 40 * s]),
+        (
+            "CIRippleTransition",
+            [
+                "inputShadingImage": TestPicture(21, 21).image, kCIInputTimeKey: 0.4, kCIInputCenterKey: v(180, 220), kCIInputExtentKey: CIVector(x: 0, y: 0, z: n, w: n),
+                kCIInputWidthKey: 40 * s,
+            ]
+        ),
         ("CIAccordionFoldTransition", [kCIInputTimeKey: 0.2, "inputBottomHeight": 50 * s]),
         ("CISystemToneMap", ["inputDisplayHeadroom": 2]),
     ]

@@ -47,9 +47,12 @@ private struct Complex {
 
     @Test func drosteSpiralIsTheComplexPowerOfTheDocumentation() throws {
         for (strands, periodicity, rotation, zoom) in [(1.0, 1.0, 0.0, 1.0), (2.0, 1.0, 0.7, 1.6), (-1.0, 2.0, 0.0, 0.5)] {
-            let out = droste.image.applyingFilter("CIDroste", parameters: insetParams.merging([
-                "inputStrands": strands, "inputPeriodicity": periodicity, "inputRotation": rotation, "inputZoom": zoom]) { $1 })
-            let r0 = log((7.5 * 5).squareRoot() * 2)   // geometric mean of the inset's and the frame's half-sizes
+            let out = droste.image.applyingFilter(
+                "CIDroste",
+                parameters: insetParams.merging([
+                    "inputStrands": strands, "inputPeriodicity": periodicity, "inputRotation": rotation, "inputZoom": zoom,
+                ]) { $1 })
+            let r0 = log((7.5 * 5).squareRoot() * 2)  // geometric mean of the inset's and the frame's half-sizes
             let beta = Complex(re: periodicity, im: -strands * log(4) / (2 * Double.pi))
             try expectMatches(out, droste.extent, "droste \(strands) \(periodicity)", tol: 5e-4) { x, y in
                 let w = Complex(re: x - 27.5, im: y - 20).log - Complex(re: r0, im: 0)
@@ -73,8 +76,12 @@ private struct Complex {
         let pic = TestPicture(50, 36)
         let p0 = (14.3, 17.2), p1 = (35.6, 19.1), R = 9.5
         for refraction in [1.7, 1.2, 0.8] {
-            let out = pic.image.applyingFilter("CIGlassLozenge", parameters: ["inputPoint0": CIVector(x: 14.3, y: 17.2), "inputPoint1": CIVector(x: 35.6, y: 19.1),
-                                                                            kCIInputRadiusKey: R, "inputRefraction": refraction])
+            let out = pic.image.applyingFilter(
+                "CIGlassLozenge",
+                parameters: [
+                    "inputPoint0": CIVector(x: 14.3, y: 17.2), "inputPoint1": CIVector(x: 35.6, y: 19.1),
+                    kCIInputRadiusKey: R, "inputRefraction": refraction,
+                ])
             #expect(out.extent == pic.extent)
             try expectMatches(out, pic.extent, "lozenge \(refraction)", tol: 5e-4) { x, y in
                 // Nearest point of the axis, then the dome's normal there.
@@ -106,8 +113,12 @@ private struct Complex {
         let pic = TestPicture(30, 20)
         let L = [12.0, 30, 25], P = [18.0, 6, 0], brightness = 2.5, conc = 0.7
         let colour = CIColor(red: 0.9, green: 0.6, blue: 0.3)
-        let out = pic.image.applyingFilter("CISpotLight", parameters: ["inputLightPosition": CIVector(x: 12, y: 30, z: 25), "inputLightPointsAt": CIVector(x: 18, y: 6, z: 0),
-                                                                     "inputBrightness": brightness, "inputConcentration": conc, kCIInputColorKey: colour])
+        let out = pic.image.applyingFilter(
+            "CISpotLight",
+            parameters: [
+                "inputLightPosition": CIVector(x: 12, y: 30, z: 25), "inputLightPointsAt": CIVector(x: 18, y: 6, z: 0),
+                "inputBrightness": brightness, "inputConcentration": conc, kCIInputColorKey: colour,
+            ])
         let lin = [0.9, 0.6, 0.3].map(srgbToLinear)
         let sn = hypot(hypot(P[0] - L[0], P[1] - L[1]), P[2] - L[2])
         let s = [(P[0] - L[0]) / sn, (P[1] - L[1]) / sn, (P[2] - L[2]) / sn]
@@ -148,11 +159,13 @@ private struct Complex {
     @Test func heightFieldRisesFromZeroAtTheMasksEdge() throws {
         // A hard white square 40 wide in a 60 x 60 black mask.
         var px = [UInt8](repeating: 0, count: 60 * 60 * 4)
-        for y in 0..<60 { for x in 0..<60 {
-            let i = (y * 60 + x) * 4
-            let v: UInt8 = x >= 10 && x < 50 && y >= 10 && y < 50 ? 255 : 0
-            px[i] = v; px[i + 1] = v; px[i + 2] = v; px[i + 3] = 255
-        } }
+        for y in 0..<60 {
+            for x in 0..<60 {
+                let i = (y * 60 + x) * 4
+                let v: UInt8 = x >= 10 && x < 50 && y >= 10 && y < 50 ? 255 : 0
+                px[i] = v; px[i + 1] = v; px[i + 2] = v; px[i + 3] = 255
+            }
+        }
         let radius = 8.0
         let out = image(px, 60, 60).applyingFilter("CIHeightFieldFromMask", parameters: [kCIInputRadiusKey: radius])
         #expect(out.extent == CGRect(x: 0, y: 0, width: 60, height: 60))
@@ -174,11 +187,13 @@ private struct Complex {
         let shading = TestPicture(21, 21)
         // Heights: a ramp of luminance along x (a plane tilted about y), then flat.
         var px = [UInt8](repeating: 0, count: 30 * 10 * 4)
-        for y in 0..<10 { for x in 0..<30 {
-            let i = (y * 30 + x) * 4
-            let v = x < 15 ? UInt8(x * 10) : 140
-            px[i] = v; px[i + 1] = v; px[i + 2] = v; px[i + 3] = 255
-        } }
+        for y in 0..<10 {
+            for x in 0..<30 {
+                let i = (y * 30 + x) * 4
+                let v = x < 15 ? UInt8(x * 10) : 140
+                px[i] = v; px[i + 1] = v; px[i + 2] = v; px[i + 3] = 255
+            }
+        }
         let heights = image(px, 30, 10)
         let scale = 12.0
         let out = heights.applyingFilter("CIShadedMaterial", parameters: ["inputShadingImage": shading.image, kCIInputScaleKey: scale])
@@ -211,9 +226,11 @@ private struct Complex {
         var ramp = [SIMD4<Float>]()
         for k in 0..<n { let v = Float(k) / Float(n - 1) * 8; ramp.append(SIMD4(v, v, v, 1)) }
         for k in 0..<n { let v = Float(k) / Float(n - 1) * 8; ramp.append(SIMD4(v, v * 0.5, v * 0.25, 1)) }
-        let hdr = CIImage(unpremultipliedBitmapData: ramp.withUnsafeBytes { Data($0) }, bytesPerRow: n * 16, size: CGSize(width: n, height: 2),
-                          format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB))
-        for (headroom, option, target) in [(1.0, nil, 1.0), (4.0, "high", 4.0), (4.0, "CIDynamicRangeConstrainedHigh", 2.0), (4.0, "standard", 1.0)] as [(Double, String?, Double)] {
+        let hdr = CIImage(
+            unpremultipliedBitmapData: ramp.withUnsafeBytes { Data($0) }, bytesPerRow: n * 16, size: CGSize(width: n, height: 2),
+            format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB))
+        for (headroom, option, target) in [(1.0, nil, 1.0), (4.0, "high", 4.0), (4.0, "CIDynamicRangeConstrainedHigh", 2.0), (4.0, "standard", 1.0)] as [(Double, String?, Double)]
+        {
             var params: [String: Any] = ["inputDisplayHeadroom": headroom]
             if let option { params["inputPreferredDynamicRange"] = option }
             let out = hdr.applyingFilter("CISystemToneMap", parameters: params)

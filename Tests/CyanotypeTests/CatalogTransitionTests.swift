@@ -48,9 +48,12 @@ import Testing
 
     @Test func pageCurlRollsTheSheetOverACylinder() throws {
         for (angle, time, radius) in [(0.0, 0.4, 6.0), (0.7, 0.3, 4.5), (-2.4, 0.65, 9.0)] {
-            let out = source.image.applyingFilter("CIPageCurlTransition", parameters: [
-                kCIInputTargetImageKey: target.image, kCIInputTimeKey: time, kCIInputAngleKey: angle, kCIInputRadiusKey: radius,
-                kCIInputExtentKey: CIVector(x: 0, y: 0, z: 40, w: 30)])
+            let out = source.image.applyingFilter(
+                "CIPageCurlTransition",
+                parameters: [
+                    kCIInputTargetImageKey: target.image, kCIInputTimeKey: time, kCIInputAngleKey: angle, kCIInputRadiusKey: radius,
+                    kCIInputExtentKey: CIVector(x: 0, y: 0, z: 40, w: 30),
+                ])
             let ps = [(0.0, 0.0), (40.0, 0.0), (40.0, 30.0), (0.0, 30.0)].map { $0.0 * cos(angle) + $0.1 * sin(angle) }
             let a = ps.max()! - time * (ps.max()! - ps.min()! + (1 + Double.pi / 2) * radius)
             #expect(out.extent.contains(source.extent))
@@ -66,9 +69,12 @@ import Testing
 
     @Test func pageCurlWithShadowDarkensTheTargetAheadOfTheCurl() throws {
         let (angle, time, radius, size, amount) = (0.3, 0.45, 5.0, 0.8, 0.6)
-        let out = source.image.applyingFilter("CIPageCurlWithShadowTransition", parameters: [
-            kCIInputTargetImageKey: target.image, kCIInputTimeKey: time, kCIInputAngleKey: angle, kCIInputRadiusKey: radius,
-            "inputShadowSize": size, "inputShadowAmount": amount])
+        let out = source.image.applyingFilter(
+            "CIPageCurlWithShadowTransition",
+            parameters: [
+                kCIInputTargetImageKey: target.image, kCIInputTimeKey: time, kCIInputAngleKey: angle, kCIInputRadiusKey: radius,
+                "inputShadowSize": size, "inputShadowAmount": amount,
+            ])
         // An empty extent (the default) sweeps the input's extent.
         let ps = [(0.0, 0.0), (40.0, 0.0), (40.0, 30.0), (0.0, 30.0)].map { $0.0 * cos(angle) + $0.1 * sin(angle) }
         let a = ps.max()! - time * (ps.max()! - ps.min()! + (1 + Double.pi / 2) * radius)
@@ -79,9 +85,12 @@ import Testing
 
     @Test func rippleRefractsAndCrossFadesInsideTheRing() throws {
         let (cx, cy, width, scale, time) = (17.3, 12.8, 9.0, 14.0, 0.45)
-        let out = source.image.applyingFilter("CIRippleTransition", parameters: [
-            kCIInputTargetImageKey: target.image, kCIInputTimeKey: time, kCIInputCenterKey: CIVector(x: cx, y: cy),
-            kCIInputWidthKey: width, kCIInputScaleKey: scale, kCIInputExtentKey: CIVector(x: 0, y: 0, z: 40, w: 30)])
+        let out = source.image.applyingFilter(
+            "CIRippleTransition",
+            parameters: [
+                kCIInputTargetImageKey: target.image, kCIInputTimeKey: time, kCIInputCenterKey: CIVector(x: cx, y: cy),
+                kCIInputWidthKey: width, kCIInputScaleKey: scale, kCIInputExtentKey: CIVector(x: 0, y: 0, z: 40, w: 30),
+            ])
         let far = [(0.0, 0.0), (40.0, 0.0), (40.0, 30.0), (0.0, 30.0)].map { hypot($0.0 - cx, $0.1 - cy) }.max()!
         let R = time * (far + width)
         try expectMatches(out, source.extent, "ripple", tol: 3e-4) { x, y in
@@ -103,9 +112,12 @@ import Testing
     @Test func accordionFoldsBothPicturesAboveTheBase() throws {
         let tall = secondPicture(40, 44)
         for (time, bottom, folds, shadow) in [(0.3, 6.0, 3.0, 0.4), (0.5, 0.0, 2.0, 0.1), (0.8, 10.0, 4.6, 1.0)] {
-            let out = source.image.applyingFilter("CIAccordionFoldTransition", parameters: [
-                kCIInputTargetImageKey: tall.image, kCIInputTimeKey: time, "inputBottomHeight": bottom,
-                "inputNumberOfFolds": folds, "inputFoldShadowAmount": shadow])
+            let out = source.image.applyingFilter(
+                "CIAccordionFoldTransition",
+                parameters: [
+                    kCIInputTargetImageKey: tall.image, kCIInputTimeKey: time, "inputBottomHeight": bottom,
+                    "inputNumberOfFolds": folds, "inputFoldShadowAmount": shadow,
+                ])
             #expect(out.extent == CGRect(x: 0, y: 0, width: 40, height: 44))
             let li = 30 - bottom, lt = 44 - bottom
             let l = (1 - time) * li + time * lt, squeeze = 1 - 0.8 * sin(Double.pi * time), H = squeeze * l

@@ -25,17 +25,23 @@ import Testing
 
     @Test func colorClampClampsEveryComponent() throws {
         let lo = [0.1, 0.2, 0, 0.5], hi = [0.8, 0.9, 0.7, 0.9]
-        let out = apply("CIColorClamp", input, ["inputMinComponents": CIVector(x: 0.1, y: 0.2, z: 0, w: 0.5),
-                                                "inputMaxComponents": CIVector(x: 0.8, y: 0.9, z: 0.7, w: 0.9)])
+        let out = apply(
+            "CIColorClamp", input,
+            [
+                "inputMinComponents": CIVector(x: 0.1, y: 0.2, z: 0, w: 0.5),
+                "inputMaxComponents": CIVector(x: 0.8, y: 0.9, z: 0.7, w: 0.9),
+            ])
         try check(out) { p in (0..<4).map { min(hi[$0], max(lo[$0], p[$0])) } }
     }
 
     @Test func colorPolynomialIsACubicPerChannel() throws {
         let r = [0.1, 0.8, 0.2, -0.1], g = [0, 1.2, -0.3, 0.05], b = [0.05, 0.5, 0.5, 0], a = [0, 0.9, 0, 0]
-        let out = apply("CIColorPolynomial", input, [
-            "inputRedCoefficients": CIVector(values: r.map { CGFloat($0) }), "inputGreenCoefficients": CIVector(values: g.map { CGFloat($0) }),
-            "inputBlueCoefficients": CIVector(values: b.map { CGFloat($0) }), "inputAlphaCoefficients": CIVector(values: a.map { CGFloat($0) }),
-        ])
+        let out = apply(
+            "CIColorPolynomial", input,
+            [
+                "inputRedCoefficients": CIVector(values: r.map { CGFloat($0) }), "inputGreenCoefficients": CIVector(values: g.map { CGFloat($0) }),
+                "inputBlueCoefficients": CIVector(values: b.map { CGFloat($0) }), "inputAlphaCoefficients": CIVector(values: a.map { CGFloat($0) }),
+            ])
         func poly(_ c: [Double], _ v: Double) -> Double { c[0] + c[1] * v + c[2] * v * v + c[3] * v * v * v }
         try check(out) { p in [poly(r, p[0]), poly(g, p[1]), poly(b, p[2]), poly(a, p[3])] }
     }

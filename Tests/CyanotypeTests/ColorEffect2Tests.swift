@@ -83,8 +83,12 @@ import Testing
     }
 
     @Test func componentsAndMaskToAlpha() throws {
-        try check(apply("CIMaximumComponent", input), tol: 1e-6) { p in let m = p[0...2].max()!; return [m, m, m, p[3]] }
-        try check(apply("CIMinimumComponent", input), tol: 1e-6) { p in let m = p[0...2].min()!; return [m, m, m, p[3]] }
+        try check(apply("CIMaximumComponent", input), tol: 1e-6) { p in
+            let m = p[0...2].max()!; return [m, m, m, p[3]]
+        }
+        try check(apply("CIMinimumComponent", input), tol: 1e-6) { p in
+            let m = p[0...2].min()!; return [m, m, m, p[3]]
+        }
         // Mask to alpha: alpha = luma of the premultiplied colour; straight colour white.
         try check(apply("CIMaskToAlpha", linearRow(Self.inRange)), Self.inRange, tol: 1e-5) { p in
             let a = luma(p) * p[3]; return [1, 1, 1, a]
@@ -131,7 +135,10 @@ import Testing
             sum += e - 0.5
         }
         #expect(abs(sum / Double(v.count)) < 0.002)
-        #expect(try renderFloat(out, out.extent, context: CIContext(options: [.tileSize: 7, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!, .outputPremultiplied: false])) == v)
+        #expect(
+            try renderFloat(
+                out, out.extent, context: CIContext(options: [.tileSize: 7, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!, .outputPremultiplied: false]))
+                == v)
     }
 
     @Test func vignetteEffectDarkensOutsideTheRadius() throws {
@@ -149,10 +156,12 @@ import Testing
 
     @Test func photoEffectsStayInRangeAndMonoLooksAreGrey() throws {
         let img = image(testPixels(width: 16, height: 8), 16, 8)
-        for name in ["CIPhotoEffectChrome", "CIPhotoEffectFade", "CIPhotoEffectInstant", "CIPhotoEffectMono", "CIPhotoEffectNoir",
-                     "CIPhotoEffectProcess", "CIPhotoEffectTonal", "CIPhotoEffectTransfer", "CIThermal", "CIXRay"] {
+        for name in [
+            "CIPhotoEffectChrome", "CIPhotoEffectFade", "CIPhotoEffectInstant", "CIPhotoEffectMono", "CIPhotoEffectNoir",
+            "CIPhotoEffectProcess", "CIPhotoEffectTonal", "CIPhotoEffectTransfer", "CIThermal", "CIXRay",
+        ] {
             let v = try renderFloat(apply(name, img), img.extent)
-            for p in v { for k in 0..<3 { #expect(p[k] >= -1e-6 && p[k] <= 1 + 1e-5, "\(name)") } ; #expect(p.w == 1) }
+            for p in v { for k in 0..<3 { #expect(p[k] >= -1e-6 && p[k] <= 1 + 1e-5, "\(name)") }; #expect(p.w == 1) }
             if ["CIPhotoEffectMono", "CIPhotoEffectNoir", "CIPhotoEffectTonal"].contains(name) {
                 for p in v { #expect(abs(p.x - p.y) < 1e-5 && abs(p.y - p.z) < 1e-5, "\(name) grey") }
             }
@@ -219,7 +228,9 @@ import Testing
     @Test func gaussianGradientFollowsExp() throws {
         let c1 = CIColor(red: 0, green: 0, blue: 0, alpha: 0)
         let g = CIFilter(name: "CIGaussianGradient", parameters: [kCIInputCenterKey: CIVector(x: 10, y: 10), kCIInputRadiusKey: 9, "inputColor1": c1])!.outputImage!
-        let v = try renderFloat(g, CGRect(x: 0, y: 0, width: 20, height: 20), context: CIContext(options: [.outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!, .outputPremultiplied: true]))
+        let v = try renderFloat(
+            g, CGRect(x: 0, y: 0, width: 20, height: 20),
+            context: CIContext(options: [.outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!, .outputPremultiplied: true]))
         for (x, yTop) in [(10, 9), (14, 9), (3, 2), (19, 19)] {
             let cy = Double(19 - yTop) + 0.5, cx = Double(x) + 0.5
             let t = exp(-(pow(cx - 10, 2) + pow(cy - 10, 2)) / (2 * 9 * 9 / 9))
@@ -228,9 +239,13 @@ import Testing
     }
 
     @Test func smoothLinearGradientIsSmoothstep() throws {
-        let g = CIFilter(name: "CISmoothLinearGradient", parameters: ["inputPoint0": CIVector(x: 0, y: 0), "inputPoint1": CIVector(x: 20, y: 0),
-                                                                     "inputColor0": CIColor(red: 0, green: 0, blue: 0, alpha: 1, colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!)!,
-                                                                     "inputColor1": CIColor(red: 1, green: 1, blue: 1, alpha: 1, colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!)!])!.outputImage!
+        let g = CIFilter(
+            name: "CISmoothLinearGradient",
+            parameters: [
+                "inputPoint0": CIVector(x: 0, y: 0), "inputPoint1": CIVector(x: 20, y: 0),
+                "inputColor0": CIColor(red: 0, green: 0, blue: 0, alpha: 1, colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!)!,
+                "inputColor1": CIColor(red: 1, green: 1, blue: 1, alpha: 1, colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!)!,
+            ])!.outputImage!
         let v = try renderFloat(g, CGRect(x: 0, y: 0, width: 24, height: 1))
         for x in [0, 3, 10, 17, 23] {
             let t = min(1, (Double(x) + 0.5) / 20), s = t * t * (3 - 2 * t)
@@ -265,18 +280,21 @@ import Testing
         let w = 23, h = 17
         var px = [UInt8](repeating: 0, count: w * h * 4)
         var mask = [Bool](repeating: false, count: w * h)
-        for y in 0..<h { for x in 0..<w {
-            let on = (x - 6) * (x - 6) + (y - 5) * (y - 5) < 10 || (x > 17 && y > 12)
-            mask[y * w + x] = on
-            px[(y * w + x) * 4] = on ? 255 : 0; px[(y * w + x) * 4 + 3] = 255
-        } }
+        for y in 0..<h {
+            for x in 0..<w {
+                let on = (x - 6) * (x - 6) + (y - 5) * (y - 5) < 10 || (x > 17 && y > 12)
+                mask[y * w + x] = on
+                px[(y * w + x) * 4] = on ? 255 : 0; px[(y * w + x) * 4 + 3] = 255
+            }
+        }
         let img = image(px, w, h)
         let outside = bruteDistances(mask, w, h, to: true), inside = bruteDistances(mask, w, h, to: false)
         for signed in [false, true] {
             let out = apply(signed ? "CISignedDistanceGradientFromRedMask" : "CIDistanceGradientFromRedMask", img, ["inputMaximumDistance": 12])
             #expect(out.extent == img.extent)
             let v = try renderFloat(out, img.extent)
-            let tiledV = try renderFloat(out, img.extent, context: CIContext(options: [.tileSize: 7, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!, .outputPremultiplied: false]))
+            let tiledV = try renderFloat(
+                out, img.extent, context: CIContext(options: [.tileSize: 7, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!, .outputPremultiplied: false]))
             #expect(v == tiledV)
             for i in 0..<(w * h) {
                 let want = mask[i] ? (signed ? -min(1, inside[i] / 12) : 0) : min(1, outside[i] / 12)
@@ -289,8 +307,10 @@ import Testing
         let img = image(testPixels(width: 29, height: 19, alpha: true), 29, 19)
         let tiledCtx = CIContext(options: [.tileSize: 7, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!, .outputPremultiplied: false])
         let palette = linearRow([[0.9, 0.1, 0.1, 1], [0.1, 0.1, 0.9, 1], [0.5, 0.5, 0.5, 1]])
-        for out in [apply("CIConvertRGBtoLab", img), apply("CIPalettize", img, ["inputPaletteImage": palette]), apply("CIPhotoEffectInstant", img),
-                    apply("CIDocumentEnhancer", img), apply("CIVignetteEffect", img, [kCIInputCenterKey: CIVector(x: 14, y: 9), kCIInputRadiusKey: 8])] {
+        for out in [
+            apply("CIConvertRGBtoLab", img), apply("CIPalettize", img, ["inputPaletteImage": palette]), apply("CIPhotoEffectInstant", img),
+            apply("CIDocumentEnhancer", img), apply("CIVignetteEffect", img, [kCIInputCenterKey: CIVector(x: 14, y: 9), kCIInputRadiusKey: 8]),
+        ] {
             #expect(try renderFloat(out, img.extent) == renderFloat(out, img.extent, context: tiledCtx))
         }
     }

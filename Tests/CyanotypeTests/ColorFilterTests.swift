@@ -132,7 +132,9 @@ import Testing
         }
     }
 
-    @Test(arguments: ["CIColorControls", "CIExposureAdjust", "CIGammaAdjust", "CIHueAdjust", "CIVibrance", "CITemperatureAndTint", "CIColorMatrix", "CIVignette", "CIBloom", "CIUnsharpMask"])
+    @Test(arguments: [
+        "CIColorControls", "CIExposureAdjust", "CIGammaAdjust", "CIHueAdjust", "CIVibrance", "CITemperatureAndTint", "CIColorMatrix", "CIVignette", "CIBloom", "CIUnsharpMask",
+    ])
     func identityParametersAreIdentity(name: String) throws {
         let f = CIFilter(name: name)!
         f.setValue(input, forKey: kCIInputImageKey)
@@ -146,7 +148,7 @@ import Testing
 
     @Test(arguments: [0.9, 0.6, 2.2, 1.0 / 2.4, 3.7, 1.1, 12, -0.5])
     func gammaStageIsSignedPowOnEveryKindOfValue(power requested: Double) {
-        let power = Double(Float(requested))   // the power the stage sees
+        let power = Double(Float(requested))  // the power the stage sees
         let stage = GammaStage(power: Float(power))
         #expect((stage.table != nil) == (power > 0 && power < 7.3))
         let row = stageTestRow(), out = runStage(stage, row)
@@ -180,9 +182,10 @@ import Testing
     @Test(arguments: [0.4, 0.7, -0.5, 1.5])
     func vibranceStageMatchesTheFormula(amount: Double) {
         let stage = VibranceStage(amount: Float(amount))
-        let row = stageTestRow().filter { $0.x.magnitude < 1e5 && $0.y.magnitude < 1e5 && $0.z.magnitude < 1e5 } + [
-            SIMD4(.nan, 0.5, 0.2, 0.7), SIMD4(0.1, .infinity, 0.2, 1), SIMD4(0.3, 0.3, 0.3, 0.5), SIMD4(0.2, 0.6, 0.4, .nan),
-        ]
+        let row =
+            stageTestRow().filter { $0.x.magnitude < 1e5 && $0.y.magnitude < 1e5 && $0.z.magnitude < 1e5 } + [
+                SIMD4(.nan, 0.5, 0.2, 0.7), SIMD4(0.1, .infinity, 0.2, 1), SIMD4(0.3, 0.3, 0.3, 0.5), SIMD4(0.2, 0.6, 0.4, .nan),
+            ]
         let out = runStage(stage, row)
         for (p, o) in zip(row, out) {
             #expect(o.w.bitPattern == p.w.bitPattern || (o.w.isNaN && p.w.isNaN), "alpha kept: \(p) -> \(o)")
@@ -206,14 +209,16 @@ import Testing
 /// the power tables' edge at 256, zero, -0, denormals, tiny values, infinities and NaN; alphas
 /// 1, fractions and 0. For running colour stages directly against formulas in Double.
 let stageTestValues: [Float] = {
-    var v: [Float] = [0, -0.0, 1, 0.5, 1e-3, 1e-30, 1e-31, 1e-38, Float.leastNonzeroMagnitude, Float.leastNormalMagnitude,
-                      0.999_999_9, 1.000_000_1, 255.99, 256, 300, 1e6, -0.2, -3, -400, .nan, .infinity, -.infinity,
-                      0.0031308, 0.04045, -0.0031308, Float(0.04045).nextUp, Float(0.0031308).nextDown, 269, 271]
+    var v: [Float] = [
+        0, -0.0, 1, 0.5, 1e-3, 1e-30, 1e-31, 1e-38, Float.leastNonzeroMagnitude, Float.leastNormalMagnitude,
+        0.999_999_9, 1.000_000_1, 255.99, 256, 300, 1e6, -0.2, -3, -400, .nan, .infinity, -.infinity,
+        0.0031308, 0.04045, -0.0031308, Float(0.04045).nextUp, Float(0.0031308).nextDown, 269, 271,
+    ]
     for i in 0...4096 { v.append(Float(i) / 4096) }
     var seed: UInt32 = 12345
     for _ in 0..<3000 {
         seed = seed &* 1_664_525 &+ 1_013_904_223
-        v.append(Float(Int32(bitPattern: seed >> 8) - (1 << 23)) / Float(1 << 22))   // -2...2
+        v.append(Float(Int32(bitPattern: seed >> 8) - (1 << 23)) / Float(1 << 22))  // -2...2
     }
     return v
 }()

@@ -10,11 +10,15 @@ import Testing
     var input: CIImage { image(pixels, w, h) }
 
     /// Renders premultiplied linear float RGBA, rows top-down.
-    let premulContext = CIContext(options: [.outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!,
-                                            .outputPremultiplied: true, .cacheIntermediates: false])
+    let premulContext = CIContext(options: [
+        .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!,
+        .outputPremultiplied: true, .cacheIntermediates: false,
+    ])
     func tiledContext(_ side: Int) -> CIContext {
-        CIContext(options: [.tileSize: side, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!,
-                            .outputPremultiplied: true, .cacheIntermediates: false])
+        CIContext(options: [
+            .tileSize: side, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!,
+            .outputPremultiplied: true, .cacheIntermediates: false,
+        ])
     }
 
     /// Premultiplied linear pixel at (x, yUp), clear outside the image.
@@ -140,9 +144,11 @@ import Testing
         let typed = try #require(f.outputImage)
         let named = input.applyingFilter("CIConvolution3X3", parameters: ["inputWeights": weights, "inputBias": 0.02])
         #expect(try rendered(typed, input.extent).pixels == rendered(named, input.extent).pixels)
-        let all: [CIFilter] = [CIFilter.convolution5X5(), CIFilter.convolution7X7(), CIFilter.convolution9Horizontal(), CIFilter.convolution9Vertical(),
-                               CIFilter.convolutionRGB3X3(), CIFilter.convolutionRGB5X5(), CIFilter.convolutionRGB7X7(),
-                               CIFilter.convolutionRGB9Horizontal(), CIFilter.convolutionRGB9Vertical()]
+        let all: [CIFilter] = [
+            CIFilter.convolution5X5(), CIFilter.convolution7X7(), CIFilter.convolution9Horizontal(), CIFilter.convolution9Vertical(),
+            CIFilter.convolutionRGB3X3(), CIFilter.convolutionRGB5X5(), CIFilter.convolutionRGB7X7(),
+            CIFilter.convolutionRGB9Horizontal(), CIFilter.convolutionRGB9Vertical(),
+        ]
         #expect(all.map(\.name) == Self.shapes.dropFirst().map(\.name))
         let rgb = CIFilter.convolutionRGB5X5()
         rgb.inputImage = input
@@ -234,9 +240,11 @@ import Testing
 
     @Test func morphologyIdentityParametersLeaveTheImageUnchanged() throws {
         let reference = try rendered(input, input.extent).pixels
-        for (name, params) in [("CIMorphologyMaximum", [kCIInputRadiusKey: 0.0]), ("CIMorphologyMinimum", [kCIInputRadiusKey: 0.7]),
-                               ("CIMorphologyRectangleMaximum", [kCIInputWidthKey: 1.0, "inputHeight": 1.0]),
-                               ("CIMorphologyRectangleMinimum", [kCIInputWidthKey: 1.0, "inputHeight": 1.0])] {
+        for (name, params) in [
+            ("CIMorphologyMaximum", [kCIInputRadiusKey: 0.0]), ("CIMorphologyMinimum", [kCIInputRadiusKey: 0.7]),
+            ("CIMorphologyRectangleMaximum", [kCIInputWidthKey: 1.0, "inputHeight": 1.0]),
+            ("CIMorphologyRectangleMinimum", [kCIInputWidthKey: 1.0, "inputHeight": 1.0]),
+        ] {
             let out = input.applyingFilter(name, parameters: params)
             #expect(out.extent == input.extent)
             #expect(try rendered(out, input.extent).pixels == reference, "\(name)")
@@ -252,12 +260,14 @@ import Testing
     }
 
     @Test func tiledMorphologyEqualsWholeRender() throws {
-        let outs = [input.applyingFilter("CIMorphologyMaximum", parameters: [kCIInputRadiusKey: 2.5]),
-                    input.applyingFilter("CIMorphologyMinimum", parameters: [kCIInputRadiusKey: 2]),
-                    input.applyingFilter("CIMorphologyGradient", parameters: [kCIInputRadiusKey: 1.5]),
-                    input.applyingFilter("CIMorphologyRectangleMaximum", parameters: [kCIInputWidthKey: 4, "inputHeight": 3]),
-                    input.applyingFilter("CIMorphologyRectangleMinimum", parameters: [kCIInputWidthKey: 3, "inputHeight": 6]),
-                    input.applyingFilter("CIMedianFilter")]
+        let outs = [
+            input.applyingFilter("CIMorphologyMaximum", parameters: [kCIInputRadiusKey: 2.5]),
+            input.applyingFilter("CIMorphologyMinimum", parameters: [kCIInputRadiusKey: 2]),
+            input.applyingFilter("CIMorphologyGradient", parameters: [kCIInputRadiusKey: 1.5]),
+            input.applyingFilter("CIMorphologyRectangleMaximum", parameters: [kCIInputWidthKey: 4, "inputHeight": 3]),
+            input.applyingFilter("CIMorphologyRectangleMinimum", parameters: [kCIInputWidthKey: 3, "inputHeight": 6]),
+            input.applyingFilter("CIMedianFilter"),
+        ]
         for out in outs {
             let e = out.extent
             let whole = try rendered(out, e).pixels
@@ -269,9 +279,11 @@ import Testing
         let big = image(testPixels(width: 200, height: 150), 200, 150)
         let ctx = CIContext()
         let crop = CGRect(x: 100, y: 70, width: 1, height: 1)
-        for (out, side) in [(big.applyingFilter("CIMorphologyMaximum", parameters: [kCIInputRadiusKey: 3]), 7),
-                            (big.applyingFilter("CIMorphologyRectangleMinimum", parameters: [kCIInputWidthKey: 5, "inputHeight": 5]), 5),
-                            (big.applyingFilter("CIMedianFilter"), 3)] {
+        for (out, side) in [
+            (big.applyingFilter("CIMorphologyMaximum", parameters: [kCIInputRadiusKey: 3]), 7),
+            (big.applyingFilter("CIMorphologyRectangleMinimum", parameters: [kCIInputWidthKey: 5, "inputHeight": 5]), 5),
+            (big.applyingFilter("CIMedianFilter"), 3),
+        ] {
             _ = try ctx.renderToData(out.cropped(to: crop), from: crop)
             #expect(ctx.lastRenderStatistics.sourcePixels == side * side, "\(out.node.label)")
         }
@@ -300,7 +312,8 @@ import Testing
         let f = CIFilter.morphologyMaximum()
         f.inputImage = input
         f.radius = 2
-        #expect(try rendered(try #require(f.outputImage), input.extent).pixels
+        #expect(
+            try rendered(try #require(f.outputImage), input.extent).pixels
                 == rendered(input.applyingFilter("CIMorphologyMaximum", parameters: [kCIInputRadiusKey: 2]), input.extent).pixels)
         let g = CIFilter.morphologyGradient()
         #expect(g.radius == 5)
@@ -311,7 +324,8 @@ import Testing
         rmin.inputImage = input
         rmin.width = 3
         rmin.height = 2
-        #expect(try rendered(try #require(rmin.outputImage), input.extent).pixels
+        #expect(
+            try rendered(try #require(rmin.outputImage), input.extent).pixels
                 == rendered(input.applyingFilter("CIMorphologyRectangleMinimum", parameters: [kCIInputWidthKey: 3, "inputHeight": 2]), input.extent).pixels)
         let med = CIFilter.median()
         med.inputImage = input

@@ -45,10 +45,14 @@ import Testing
                 }
                 if available < 256 { #expect(done == 0); return }
                 #expect(done == 1)
-                for y in 0..<rows { for x in 0..<width { for c in 0..<4 {
-                    let ref = reference({ src[4 * (y * srcStride + r + x + $0) + c] }, w)
-                    #expect(dst[4 * (y * dstStride + x) + c].bitPattern == ref.bitPattern, "rows r \(r) width \(width) at \(x),\(y)")
-                } } }
+                for y in 0..<rows {
+                    for x in 0..<width {
+                        for c in 0..<4 {
+                            let ref = reference({ src[4 * (y * srcStride + r + x + $0) + c] }, w)
+                            #expect(dst[4 * (y * dstStride + x) + c].bitPattern == ref.bitPattern, "rows r \(r) width \(width) at \(x),\(y)")
+                        }
+                    }
+                }
                 // Columns pass: r rows above and below the output rows.
                 let colStride = width + 5
                 let col = noise(4 * colStride * (rows + 2 * r), seed: UInt64(r * 7000 + width))
@@ -58,10 +62,14 @@ import Testing
                         cyan_convolve_columns_rgbaf(d.baseAddress, dstStride, s.baseAddress! + 4 * colStride * r, colStride, width, rows, w, Int32(r), bits)
                     }
                 }
-                for y in 0..<rows { for x in 0..<width { for c in 0..<4 {
-                    let ref = reference({ col[4 * ((y + r + $0) * colStride + x) + c] }, w)
-                    #expect(out[4 * (y * dstStride + x) + c].bitPattern == ref.bitPattern, "columns r \(r) width \(width) at \(x),\(y)")
-                } } }
+                for y in 0..<rows {
+                    for x in 0..<width {
+                        for c in 0..<4 {
+                            let ref = reference({ col[4 * ((y + r + $0) * colStride + x) + c] }, w)
+                            #expect(out[4 * (y * dstStride + x) + c].bitPattern == ref.bitPattern, "columns r \(r) width \(width) at \(x),\(y)")
+                        }
+                    }
+                }
             }
         }
     }

@@ -45,15 +45,17 @@ import Testing
         let got = try render(img, rect)
         let W = Int(rect.width), H = Int(rect.height)
         var bad = 0
-        for j in 0..<H { for i in 0..<W {
-            let x = Int(rect.minX) + i, y = Int(rect.minY) + j
-            let e = source(Double(x) + 0.5, Double(y) + 0.5).map { sample($0.0, $0.1) } ?? [0, 0, 0, 0]
-            let g = got[(H - 1 - j) * W + i]
-            if (0..<4).contains(where: { abs(Double(g[$0]) - e[$0]) > tol }) {
-                bad += 1
-                if bad <= 3 { Issue.record("at \(x),\(y): got \(g) expected \(e)") }
+        for j in 0..<H {
+            for i in 0..<W {
+                let x = Int(rect.minX) + i, y = Int(rect.minY) + j
+                let e = source(Double(x) + 0.5, Double(y) + 0.5).map { sample($0.0, $0.1) } ?? [0, 0, 0, 0]
+                let g = got[(H - 1 - j) * W + i]
+                if (0..<4).contains(where: { abs(Double(g[$0]) - e[$0]) > tol }) {
+                    bad += 1
+                    if bad <= 3 { Issue.record("at \(x),\(y): got \(g) expected \(e)") }
+                }
             }
-        } }
+        }
         #expect(bad == 0)
     }
     /// Tiled renders (odd tile sizes) equal the whole render: 8-bit, and float bit for bit.
@@ -71,12 +73,14 @@ import Testing
         let rect = input.extent
         let a = try render(img, rect), b = try render(input, rect)
         var n = 0
-        for j in 0..<h { for i in 0..<w {
-            let x = Double(i) + 0.5, y = Double(j) + 0.5
-            guard hypot(x - cx, y - cy) > r else { continue }
-            n += 1
-            #expect(a[(h - 1 - j) * w + i] == b[(h - 1 - j) * w + i], "at \(i),\(j)")
-        } }
+        for j in 0..<h {
+            for i in 0..<w {
+                let x = Double(i) + 0.5, y = Double(j) + 0.5
+                guard hypot(x - cx, y - cy) > r else { continue }
+                n += 1
+                #expect(a[(h - 1 - j) * w + i] == b[(h - 1 - j) * w + i], "at \(i),\(j)")
+            }
+        }
         #expect(n > 20)
     }
     /// Polar coordinates about the centre.
@@ -94,19 +98,22 @@ import Testing
         var rng = SystemRandomNumberGenerator()
         var bad = 0
         for _ in 0..<300 {
-            let rect = PixelRect(x: Int.random(in: -12...30, using: &rng), y: Int.random(in: -12...26, using: &rng),
-                                 width: Int.random(in: 1...9, using: &rng), height: Int.random(in: 1...9, using: &rng))
+            let rect = PixelRect(
+                x: Int.random(in: -12...30, using: &rng), y: Int.random(in: -12...26, using: &rng),
+                width: Int.random(in: 1...9, using: &rng), height: Int.random(in: 1...9, using: &rng))
             let roi = node.inputRect(0, for: rect)
-            for y in rect.minY..<rect.maxY { for x in rect.minX..<rect.maxX {
-                let p = node.map.source(Double(x) + 0.5, Double(y) + 0.5)
-                // Clear pixels and points beyond 1e9 (drawn clear) read nothing.
-                guard let (u, v) = p, abs(u - 0.5) < 1e9, abs(v - 0.5) < 1e9 else { continue }
-                let x0 = Int(floor(u - 0.5)), y0 = Int(floor(v - 0.5))
-                if x0 < roi.minX || y0 < roi.minY || x0 + 1 >= roi.maxX || y0 + 1 >= roi.maxY {
-                    bad += 1
-                    if bad <= 3 { Issue.record("rect \(rect) pixel \(x),\(y) reads \(u),\(v) outside \(roi)") }
+            for y in rect.minY..<rect.maxY {
+                for x in rect.minX..<rect.maxX {
+                    let p = node.map.source(Double(x) + 0.5, Double(y) + 0.5)
+                    // Clear pixels and points beyond 1e9 (drawn clear) read nothing.
+                    guard let (u, v) = p, abs(u - 0.5) < 1e9, abs(v - 0.5) < 1e9 else { continue }
+                    let x0 = Int(floor(u - 0.5)), y0 = Int(floor(v - 0.5))
+                    if x0 < roi.minX || y0 < roi.minY || x0 + 1 >= roi.maxX || y0 + 1 >= roi.maxY {
+                        bad += 1
+                        if bad <= 3 { Issue.record("rect \(rect) pixel \(x),\(y) reads \(u),\(v) outside \(roi)") }
+                    }
                 }
-            } }
+            }
         }
         #expect(bad == 0)
     }
@@ -232,9 +239,11 @@ import Testing
         }
         // Outside the band, unchanged.
         let a = try render(out, input.extent), b = try render(input, input.extent)
-        for j in 0..<h { for i in 0..<w where abs(across(Double(i) + 0.5, Double(j) + 0.5)) > radius {
-            #expect(a[(h - 1 - j) * w + i] == b[(h - 1 - j) * w + i])
-        } }
+        for j in 0..<h {
+            for i in 0..<w where abs(across(Double(i) + 0.5, Double(j) + 0.5)) > radius {
+                #expect(a[(h - 1 - j) * w + i] == b[(h - 1 - j) * w + i])
+            }
+        }
         try tiledEqualsWhole(out, input.extent)
         regionOfInterestHolds(out)
         regionOfInterestHolds(input.applyingFilter("CIBumpDistortionLinear", parameters: params([kCIInputAngleKey: 2.5, kCIInputScaleKey: -1.0])))
@@ -342,8 +351,12 @@ import Testing
     @Test func torusLensRefractsTheRing() throws {
         let r0 = 6.0, width = 5.0
         for n in [1.7, 0.6] {
-            let out = input.applyingFilter("CITorusLensDistortion", parameters: [kCIInputCenterKey: centre, kCIInputRadiusKey: r0,
-                                                                                  kCIInputWidthKey: width, "inputRefraction": n])
+            let out = input.applyingFilter(
+                "CITorusLensDistortion",
+                parameters: [
+                    kCIInputCenterKey: centre, kCIInputRadiusKey: r0,
+                    kCIInputWidthKey: width, "inputRefraction": n,
+                ])
             #expect(out.extent == input.extent)
             try check(out, input.extent) { x, y in
                 let (r, phi) = polar(x, y)
@@ -358,8 +371,13 @@ import Testing
             try tiledEqualsWhole(out, input.extent)
             regionOfInterestHolds(out)
         }
-        regionOfInterestHolds(input.applyingFilter("CITorusLensDistortion", parameters: [kCIInputCenterKey: centre, kCIInputRadiusKey: 1.0,
-                                                                                           kCIInputWidthKey: 9.0, "inputRefraction": 0.0]))
+        regionOfInterestHolds(
+            input.applyingFilter(
+                "CITorusLensDistortion",
+                parameters: [
+                    kCIInputCenterKey: centre, kCIInputRadiusKey: 1.0,
+                    kCIInputWidthKey: 9.0, "inputRefraction": 0.0,
+                ]))
         let f = CIFilter.torusLensDistortion()
         #expect(f.radius == 160 && f.width == 80 && abs(f.refraction - 1.7) < 1e-6)
         f.inputImage = input; f.center = CGPoint(x: cx, y: cy); f.refraction = 1
@@ -373,10 +391,12 @@ import Testing
         // green over the whole range.
         let dw = 15, dh = 12
         var dp = [UInt8](repeating: 255, count: dw * dh * 4)
-        for y in 0..<dh { for x in 0..<dw {
-            let i = (y * dw + x) * 4
-            dp[i] = UInt8((x * 53 + y * 29) % 256); dp[i + 1] = UInt8((x * 17 + y * 71) % 256); dp[i + 2] = 99
-        } }
+        for y in 0..<dh {
+            for x in 0..<dw {
+                let i = (y * dw + x) * 4
+                dp[i] = UInt8((x * 53 + y * 29) % 256); dp[i + 1] = UInt8((x * 17 + y * 71) % 256); dp[i + 2] = 99
+            }
+        }
         let map = image(dp, dw, dh).transformed(by: CGAffineTransform(translationX: 3, y: 2))
         let scale = 6.0
         let out = input.applyingFilter("CIDisplacementDistortion", parameters: ["inputDisplacementImage": map, kCIInputScaleKey: scale])
@@ -421,10 +441,12 @@ import Testing
         // A 16x14 texture centred on (11, 9): its bottom-left pixel lands on (3, 2).
         let tw = 16, th = 14
         var tp = [UInt8](repeating: 255, count: tw * th * 4)
-        for y in 0..<th { for x in 0..<tw {
-            let i = (y * tw + x) * 4
-            tp[i] = UInt8((x * x * 7 + y * 31) % 256); tp[i + 1] = UInt8((x * 23 + y * y * 5) % 256); tp[i + 2] = UInt8((x * y * 11) % 256)
-        } }
+        for y in 0..<th {
+            for x in 0..<tw {
+                let i = (y * tw + x) * 4
+                tp[i] = UInt8((x * x * 7 + y * 31) % 256); tp[i + 1] = UInt8((x * 23 + y * y * 5) % 256); tp[i + 2] = UInt8((x * y * 11) % 256)
+            }
+        }
         let texture = image(tp, tw, th)
         let scale = 9.0
         let out = input.applyingFilter("CIGlassDistortion", parameters: ["inputTexture": texture, kCIInputCenterKey: CIVector(x: 11, y: 9), kCIInputScaleKey: scale])
@@ -456,9 +478,11 @@ import Testing
     // MARK: Parameters
 
     @Test func nonFiniteParametersThrowAndOddOnesDoNotCrash() throws {
-        for name in ["CITwirlDistortion", "CIVortexDistortion", "CIPinchDistortion", "CIBumpDistortion",
-                     "CIBumpDistortionLinear", "CIHoleDistortion", "CICircleSplashDistortion",
-                     "CICircularWrap", "CILightTunnel", "CITorusLensDistortion"] {
+        for name in [
+            "CITwirlDistortion", "CIVortexDistortion", "CIPinchDistortion", "CIBumpDistortion",
+            "CIBumpDistortionLinear", "CIHoleDistortion", "CICircleSplashDistortion",
+            "CICircularWrap", "CILightTunnel", "CITorusLensDistortion",
+        ] {
             let f = CIFilter(name: name)!
             f.setValue(input, forKey: kCIInputImageKey)
             f.setValue(CIVector(x: .nan, y: 3), forKey: kCIInputCenterKey)

@@ -23,9 +23,9 @@ import Testing
         b += entry(0x8825, 4, 1, u32(gpsIFD))
         b += u32(0)
         precondition(b.count == make && ifd0 == 8)
-        b += Array("Canon".utf8) + [0, 0, 0]                       // 8 bytes to 70
+        b += Array("Canon".utf8) + [0, 0, 0]  // 8 bytes to 70
         b += u16(3)
-        b += entry(0x829A, 5, 1, u32(exifData))                    // ExposureTime -> rational
+        b += entry(0x829A, 5, 1, u32(exifData))  // ExposureTime -> rational
         b += entry(0x8827, 3, 1, u16(200))
         b += entry(0x9003, 2, 20, u32(exifData + 8))
         b += u32(0)

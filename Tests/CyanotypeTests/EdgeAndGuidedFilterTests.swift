@@ -38,33 +38,41 @@ private struct Plane {
         }
         let g = blurred
         func gradient(_ x: Int, _ y: Int) -> (Double, Double) {
-            let gx = (g.clamped(x + 1, y + 1) + 2 * g.clamped(x + 1, y) + g.clamped(x + 1, y - 1)
-                      - g.clamped(x - 1, y + 1) - 2 * g.clamped(x - 1, y) - g.clamped(x - 1, y - 1)) / 8
-            let gy = (g.clamped(x - 1, y + 1) + 2 * g.clamped(x, y + 1) + g.clamped(x + 1, y + 1)
-                      - g.clamped(x - 1, y - 1) - 2 * g.clamped(x, y - 1) - g.clamped(x + 1, y - 1)) / 8
+            let gx =
+                (g.clamped(x + 1, y + 1) + 2 * g.clamped(x + 1, y) + g.clamped(x + 1, y - 1)
+                    - g.clamped(x - 1, y + 1) - 2 * g.clamped(x - 1, y) - g.clamped(x - 1, y - 1)) / 8
+            let gy =
+                (g.clamped(x - 1, y + 1) + 2 * g.clamped(x, y + 1) + g.clamped(x + 1, y + 1)
+                    - g.clamped(x - 1, y - 1) - 2 * g.clamped(x, y - 1) - g.clamped(x + 1, y - 1)) / 8
             return (gx, gy)
         }
         func magnitude(_ x: Int, _ y: Int) -> Double { let (a, b) = gradient(x, y); return (a * a + b * b).squareRoot() }
         var cls = [Int](repeating: 0, count: w * h)
-        for y in 0..<h { for x in 0..<w {
-            let (gx, gy) = gradient(x, y), m = (gx * gx + gy * gy).squareRoot()
-            guard m >= low else { continue }
-            // The gradient's direction to the nearest 45 degrees, as a step (sx, sy).
-            let angle = atan2(gy, gx), k = Int((angle / (Double.pi / 4)).rounded())
-            let steps = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
-            let (sx, sy) = steps[(k % 8 + 8) % 8]
-            if m > magnitude(x - sx, y - sy) && m >= magnitude(x + sx, y + sy) { cls[y * w + x] = m >= high ? 2 : 1 }
-        } }
+        for y in 0..<h {
+            for x in 0..<w {
+                let (gx, gy) = gradient(x, y), m = (gx * gx + gy * gy).squareRoot()
+                guard m >= low else { continue }
+                // The gradient's direction to the nearest 45 degrees, as a step (sx, sy).
+                let angle = atan2(gy, gx), k = Int((angle / (Double.pi / 4)).rounded())
+                let steps = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
+                let (sx, sy) = steps[(k % 8 + 8) % 8]
+                if m > magnitude(x - sx, y - sy) && m >= magnitude(x + sx, y + sy) { cls[y * w + x] = m >= high ? 2 : 1 }
+            }
+        }
         for _ in 0..<passes {
             var next = cls
-            for y in 0..<h { for x in 0..<w where cls[y * w + x] == 1 {
-                var touches = false
-                for dy in -1...1 { for dx in -1...1 {
-                    let nx = x + dx, ny = y + dy
-                    if nx >= 0, nx < w, ny >= 0, ny < h, cls[ny * w + nx] == 2 { touches = true }
-                } }
-                if touches { next[y * w + x] = 2 }
-            } }
+            for y in 0..<h {
+                for x in 0..<w where cls[y * w + x] == 1 {
+                    var touches = false
+                    for dy in -1...1 {
+                        for dx in -1...1 {
+                            let nx = x + dx, ny = y + dy
+                            if nx >= 0, nx < w, ny >= 0, ny < h, cls[ny * w + nx] == 2 { touches = true }
+                        }
+                    }
+                    if touches { next[y * w + x] = 2 }
+                }
+            }
             cls = next
         }
         return cls.map { $0 == 2 }
@@ -86,19 +94,27 @@ private struct Plane {
     }
 
     private func render(_ plane: Plane) -> CIImage {
-        linearImage(plane.w, plane.h) { x, y in let v = Float(plane[x, y]); return SIMD4(v, v, v, 1) }
+        linearImage(plane.w, plane.h) { x, y in
+            let v = Float(plane[x, y]); return SIMD4(v, v, v, 1)
+        }
     }
 
     @Test func cannyAgreesWithTheReferenceOnShapes() throws {
         let plane = shapes(80, 72)
         let img = render(plane)
         for (sigma, low, high, passes) in [(1.6, 0.02, 0.05, 1), (1.0, 0.01, 0.04, 3), (0.0, 0.03, 0.08, 0), (2.5, 0.005, 0.02, 5)] {
-            let out = img.applyingFilter("CICannyEdgeDetector", parameters: ["inputGaussianSigma": sigma, "inputThresholdLow": low,
-                                                                             "inputThresholdHigh": high, "inputHysteresisPasses": passes])
+            let out = img.applyingFilter(
+                "CICannyEdgeDetector",
+                parameters: [
+                    "inputGaussianSigma": sigma, "inputThresholdLow": low,
+                    "inputThresholdHigh": high, "inputHysteresisPasses": passes,
+                ])
             #expect(out.extent == img.extent)
             let r = try Rendered(out, img.extent)
             // The luma the filter sees is the rendered linear value (Float).
-            let luma = Plane(plane.w, plane.h) { x, y in let v = Float(plane[x, y]); return Double(v * 0.2125 + v * 0.7154 + v * 0.0721) }
+            let luma = Plane(plane.w, plane.h) { x, y in
+                let v = Float(plane[x, y]); return Double(v * 0.2125 + v * 0.7154 + v * 0.0721)
+            }
             let want = cannyReference(luma, sigma: sigma, low: low, high: high, passes: passes)
             var agree = 0, edges = 0
             for (x, y, p) in r.all {
@@ -117,7 +133,8 @@ private struct Plane {
     @Test func cannyEdgesAreOnePixelWide() throws {
         // Steps across x and across y (and a diagonal one): one edge pixel per row or column.
         let w = 40, h = 30
-        for (name, f) in [("vertical", { (x: Int, _: Int) in x < 17 ? 0.2 : 0.7 }), ("horizontal", { (_: Int, y: Int) in y < 12 ? 0.9 : 0.1 })] as [(String, (Int, Int) -> Double)] {
+        for (name, f) in [("vertical", { (x: Int, _: Int) in x < 17 ? 0.2 : 0.7 }), ("horizontal", { (_: Int, y: Int) in y < 12 ? 0.9 : 0.1 })] as [(String, (Int, Int) -> Double)]
+        {
             let img = render(Plane(w, h, f))
             let r = try Rendered(img.applyingFilter("CICannyEdgeDetector"), img.extent)
             if name == "vertical" {
@@ -129,9 +146,11 @@ private struct Plane {
         // A disc: no 2x2 block is all edge.
         let disc = render(Plane(w, h) { x, y in hypot(Double(x) - 20, Double(y) - 15) < 10 ? 0.8 : 0.2 })
         let r = try Rendered(disc.applyingFilter("CICannyEdgeDetector"), disc.extent)
-        for y in 0..<(h - 1) { for x in 0..<(w - 1) {
-            #expect(!(r[x, y].x > 0.5 && r[x + 1, y].x > 0.5 && r[x, y + 1].x > 0.5 && r[x + 1, y + 1].x > 0.5), "(\(x), \(y))")
-        } }
+        for y in 0..<(h - 1) {
+            for x in 0..<(w - 1) {
+                #expect(!(r[x, y].x > 0.5 && r[x + 1, y].x > 0.5 && r[x, y + 1].x > 0.5 && r[x + 1, y + 1].x > 0.5), "(\(x), \(y))")
+            }
+        }
         #expect(r.all.filter { $0.p.x > 0.5 }.count > 40)
     }
 
@@ -166,18 +185,22 @@ private struct Plane {
         let r = try Rendered(img.applyingFilter("CIGaborGradients"), img.extent)
         for (x, y, p) in r.all {
             var gx = SIMD4<Double>.zero, gy = SIMD4<Double>.zero
-            for dy in -2...2 { for dx in -2...2 {
-                gx += at(x + dx, y + dy) * (g(dx, dy) / norm)
-                gy += at(x + dx, y + dy) * (g(dy, dx) / norm)
-            } }
+            for dy in -2...2 {
+                for dx in -2...2 {
+                    gx += at(x + dx, y + dy) * (g(dx, dy) / norm)
+                    gy += at(x + dx, y + dy) * (g(dy, dx) / norm)
+                }
+            }
             #expect(abs(Double(p.x) - largest(gx)) < 1e-5 && abs(Double(p.y) - largest(gy)) < 1e-5 && p.z == 0 && p.w == 1, "(\(x), \(y))")
         }
         // A ramp: its slopes, in red (horizontal) and green (vertical), away from the clamped border.
         let ramp = linearImage(w, h) { x, y in SIMD4(0.01 * Float(x), 0.003 * Float(x) + 0.02 * Float(y), 0, 1) }
         let rr = try Rendered(ramp.applyingFilter("CIGaborGradients"), ramp.extent)
-        for y in 2..<(h - 2) { for x in 2..<(w - 2) {
-            #expect(abs(rr[x, y].x - 0.01) < 1e-5 && abs(rr[x, y].y - 0.02) < 1e-5, "(\(x), \(y))")
-        } }
+        for y in 2..<(h - 2) {
+            for x in 2..<(w - 2) {
+                #expect(abs(rr[x, y].x - 0.01) < 1e-5 && abs(rr[x, y].y - 0.02) < 1e-5, "(\(x), \(y))")
+            }
+        }
     }
 
     // MARK: Guided filter
@@ -216,7 +239,9 @@ private struct Plane {
         }
         let guide = linearImage(w, h) { x, y in guidePixels[y * w + x] }
         let input = linearImage(w, h) { x, y in inputPixels[y * w + x] }
-        let I = Plane(w, h) { x, y in let c = guidePixels[y * w + x]; return Double(c.x * 0.2125 + c.y * 0.7154 + c.z * 0.0721) }
+        let I = Plane(w, h) { x, y in
+            let c = guidePixels[y * w + x]; return Double(c.x * 0.2125 + c.y * 0.7154 + c.z * 0.0721)
+        }
         for (r, eps) in [(1, 1e-4), (3, 0.01), (12, 0.001)] {
             let out = input.applyingFilter("CIGuidedFilter", parameters: ["inputGuideImage": guide, kCIInputRadiusKey: r, "inputEpsilon": eps])
             #expect(out.extent == guide.extent)
@@ -269,16 +294,18 @@ private struct Plane {
                 let px = (Double(x) + 0.5) * s, py = (Double(y) + 0.5) * s
                 let yp = luma(guidePixels[y * gw + x])
                 var sum = SIMD4<Double>.zero, total = 0.0
-                for j in 0..<sh { for i in 0..<sw {
-                    let dx = Double(i) + 0.5 - px, dy = Double(j) + 0.5 - py
-                    guard abs(dx) <= W, abs(dy) <= W else { continue }
-                    let f = spatial > 0 ? exp(-(dx * dx + dy * dy) / (2 * spatial * spatial)) : 1
-                    let dq = yp - guideLuma((Double(i) + 0.5) / s, (Double(j) + 0.5) / s)
-                    let g = exp(-dq * dq / (2 * range * range))
-                    let c = smallPixels[j * sw + i]
-                    sum += SIMD4(Double(c.x), Double(c.y), Double(c.z), Double(c.w)) * (f * g)
-                    total += f * g
-                } }
+                for j in 0..<sh {
+                    for i in 0..<sw {
+                        let dx = Double(i) + 0.5 - px, dy = Double(j) + 0.5 - py
+                        guard abs(dx) <= W, abs(dy) <= W else { continue }
+                        let f = spatial > 0 ? exp(-(dx * dx + dy * dy) / (2 * spatial * spatial)) : 1
+                        let dq = yp - guideLuma((Double(i) + 0.5) / s, (Double(j) + 0.5) / s)
+                        let g = exp(-dq * dq / (2 * range * range))
+                        let c = smallPixels[j * sw + i]
+                        sum += SIMD4(Double(c.x), Double(c.y), Double(c.z), Double(c.w)) * (f * g)
+                        total += f * g
+                    }
+                }
                 let want = sum / total
                 for k in 0..<4 { worst = max(worst, abs(Double(p[k]) - want[k])) }
             }

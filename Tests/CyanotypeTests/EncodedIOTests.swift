@@ -51,8 +51,10 @@ import CyanotypeCodecs
         // What the renderer runs: the LUT alone, over the codes, into an unmanaged writer.
         var buffer = [UInt8](repeating: 0, count: width * height * 4)
         try buffer.withUnsafeMutableBytes { raw in
-            let writer = try #require(DestinationWriter(base: raw.baseAddress!, rowBytes: width * 4, bounds: PixelRect(covering: extent), format: .RGBA8,
-                                                        colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false))
+            let writer = try #require(
+                DestinationWriter(
+                    base: raw.baseAddress!, rowBytes: width * 4, bounds: PixelRect(covering: extent), format: .RGBA8,
+                    colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false))
             let recipe = try Optimizer.optimize(input.applyingLUT(lut).node, Optimizer.Options(writer: writer))
             let w = try #require(recipe.writer)
             let fused = try #require(recipe.root as? FusedColorNode)
@@ -63,7 +65,8 @@ import CyanotypeCodecs
             let out = input.applyingLUT(lut, interpolation: interpolation)
             let folded = try render8(out, extent)
             // Unfolded: float linear, then encoded and quantised here.
-            let linear = try renderFloat(out, extent, context: CIContext(options: [.outputPremultiplied: false, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!]))
+            let linear = try renderFloat(
+                out, extent, context: CIContext(options: [.outputPremultiplied: false, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!]))
             for yTop in 0..<height {
                 for x in 0..<width {
                     let i = (yTop * width + x) * 4
@@ -104,8 +107,10 @@ import CyanotypeCodecs
             s.tetrahedronCorners(into: corners)
             var points: [SIMD4<Float>] = (0..<2000).map { _ in SIMD4(rng.unit() * 1.2 - 0.1, rng.unit(), rng.unit(), 1) }
             // Ties between the fractions, exact grid points, and NaN.
-            points += [SIMD4(0.5, 0.5, 0.5, 1), SIMD4(0.3, 0.3, 0.7, 1), SIMD4(0.7, 0.3, 0.3, 1), SIMD4(0.3, 0.7, 0.3, 1),
-                       SIMD4(1, 1, 1, 1), SIMD4(0, 0, 0, 1), SIMD4(.nan, 0.2, 0.9, 1), SIMD4(0.25, 0.75, 0.25, 1)]
+            points += [
+                SIMD4(0.5, 0.5, 0.5, 1), SIMD4(0.3, 0.3, 0.7, 1), SIMD4(0.7, 0.3, 0.3, 1), SIMD4(0.3, 0.7, 0.3, 1),
+                SIMD4(1, 1, 1, 1), SIMD4(0, 0, 0, 1), SIMD4(.nan, 0.2, 0.9, 1), SIMD4(0.25, 0.75, 0.25, 1),
+            ]
             for p in points {
                 let a = s.tetrahedralSorted(p, corners), b = s.tetrahedral(p)
                 for k in 0..<3 { #expect(abs(a[k] - b[k]) < 1e-5, "n \(n) at \(p): \(a) vs \(b)") }
@@ -208,10 +213,11 @@ import CyanotypeCodecs
     @Test func straightMatricesAndGammaOnTranslucentRows() throws {
         let (w, h) = (19, 6)
         var px = testPixels(width: w, height: h, alpha: true)
-        for x in 0..<(w * 4) where x % 4 == 3 { px[x] = 255 }          // top row opaque
+        for x in 0..<(w * 4) where x % 4 == 3 { px[x] = 255 }  // top row opaque
         let img = image(px, w, h)
         let bias = CIVector(x: 0.05, y: -0.02, z: 0.1, w: 0)
-        let out = img
+        let out =
+            img
             .applyingFilter("CIColorMatrix", parameters: ["inputRVector": CIVector(x: 0.9, y: 0.1, z: 0, w: 0), "inputBiasVector": bias])
             .applyingFilter("CIGammaAdjust", parameters: ["inputPower": 1.3])
             .applyingFilter("CIColorMatrix", parameters: ["inputGVector": CIVector(x: 0, y: 0.8, z: 0.2, w: 0), "inputBiasVector": bias])

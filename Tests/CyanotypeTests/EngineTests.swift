@@ -53,7 +53,7 @@ import Testing
         let linear = CGColorSpace(name: CGColorSpace.linearSRGB)!
         let d = try CIContext(options: [.outputColorSpace: linear]).renderToData(bright, from: src.extent, format: .RGBAf).data
         let got = d.withUnsafeBytes { Array($0.bindMemory(to: SIMD4<Float>.self)) }
-        let straight = try renderFloat(bright, src.extent)   // unclamped, straight
+        let straight = try renderFloat(bright, src.extent)  // unclamped, straight
         for i in got.indices {
             let a = straight[i].w
             for k in 0..<3 {
@@ -97,11 +97,11 @@ import Testing
     @Test func cropOfABlurReadsOnlyWhatItNeeds() throws {
         let w = 400, h = 300
         let src = image(testPixels(width: w, height: h), w, h)
-        let blurred = src.applyingGaussianBlur(sigma: 3)   // reach 9 px
+        let blurred = src.applyingGaussianBlur(sigma: 3)  // reach 9 px
         let ctx = CIContext()
         _ = try ctx.renderToData(blurred, from: src.extent)
         let full = ctx.lastRenderStatistics.sourcePixels
-        let crop = CGRect(x: 200, y: 150, width: 40, height: 30)   // 1% of the image
+        let crop = CGRect(x: 200, y: 150, width: 40, height: 30)  // 1% of the image
         _ = try ctx.renderToData(blurred.cropped(to: crop), from: crop)
         let part = ctx.lastRenderStatistics.sourcePixels
         #expect(part == (40 + 18) * (30 + 18), "read \(part) source pixels for a 40x30 crop")
@@ -135,7 +135,8 @@ import Testing
         let v16 = r16.withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
         for i in 0..<px.count { #expect(abs(Int(v16[i]) - Int(px[i]) * 257) <= 40, "16-bit sample \(i)") }
         // A 16-bit source stays 16-bit.
-        let img16 = CIImage(unpremultipliedBitmapData: r16, bytesPerRow: w * 8, size: CGSize(width: w, height: h), format: .RGBA16, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+        let img16 = CIImage(
+            unpremultipliedBitmapData: r16, bytesPerRow: w * 8, size: CGSize(width: w, height: h), format: .RGBA16, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
         let again = try ctx.renderToData(img16, from: img.extent, format: .RGBA16).data
         let a16 = again.withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
         for i in 0..<v16.count { #expect(abs(Int(a16[i]) - Int(v16[i])) <= 2) }
@@ -200,7 +201,9 @@ import Testing
         }
         let roi2: CIKernelROICallback = { _, r in r.insetBy(dx: -1, dy: 0) }
         let d = try #require(diff.apply(extent: src.extent, roiCallback: roi2, arguments: [src]))
-        let f = try renderFloat(d, CGRect(x: 3, y: 3, width: 1, height: 1), context: CIContext(options: [.outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!, .outputPremultiplied: true]))
+        let f = try renderFloat(
+            d, CGRect(x: 3, y: 3, width: 1, height: 1),
+            context: CIContext(options: [.outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!, .outputPremultiplied: true]))
         let p = try renderFloat(src, CGRect(x: 2, y: 3, width: 2, height: 1))
         #expect(abs(f[0].x - (p[1].x - p[0].x)) < 1e-5)
     }
@@ -226,7 +229,9 @@ import Testing
         #expect(throws: CIRenderError.emptyBounds) { try ctx.renderToData(CIImage(color: .red), from: .zero) }
         #expect(throws: CIRenderError.tooLarge(width: 20, height: 20, limit: 100)) { try ctx.renderToData(CIImage(color: .red), from: CGRect(x: 0, y: 0, width: 20, height: 20)) }
         #expect(CIRenderError.infiniteExtent.description == "the image has an infinite extent: crop it (cropped(to:)) or pass finite bounds to render")
-        #expect(CIRenderError.tooLarge(width: 20, height: 20, limit: 100).description == "render of 20x20 pixels is above the context's limit of 100 pixels (CIContextOption.maximumRenderPixels)")
+        #expect(
+            CIRenderError.tooLarge(width: 20, height: 20, limit: 100).description
+                == "render of 20x20 pixels is above the context's limit of 100 pixels (CIContextOption.maximumRenderPixels)")
         #expect(ctx.createCGImage(CIImage(color: .red), from: .infinite) == nil)
         // Bad bitmap descriptions give an empty image, not a crash.
         #expect(CIImage(bitmapData: Data(count: 3), bytesPerRow: 4, size: CGSize(width: 1, height: 1), format: .RGBA8, colorSpace: nil).extent.isEmpty)

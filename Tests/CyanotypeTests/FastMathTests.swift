@@ -51,9 +51,9 @@ import Testing
 
     @Test(arguments: [0.4545, 1.0 / 2.4, 1.1, 2.2, 2.4, 0.6, 3.7, 0.9, 0.05, 2, 8, 40])
     func powMatchesLibm(power requested: Double) {
-        let power = Double(Float(requested))   // the power the code sees
+        let power = Double(Float(requested))  // the power the code sees
         var worst = 0.0, worstInUnit = 0.0
-        var x = 1.001e-30   // at and below 1e-30 the result is 0 by design
+        var x = 1.001e-30  // at and below 1e-30 the result is 0 by design
         while x < 1e30 {
             let v = SIMD4<Float>(Float(x), Float(x * 1.37), Float(-x), 0)
             let r = fastSignedPow(v, Float(power))
@@ -83,10 +83,10 @@ import Testing
     @Test func edgeCasesStayFinite() {
         let r = fastSignedPow(SIMD4<Float>(0, .nan, .infinity, Float.leastNonzeroMagnitude), 2.2)
         #expect(r[0] == 0 && r[1] == 0 && r[3] == 0)
-        #expect(r[2] > 1e30 && r[2].isFinite)   // pow(inf) is huge, as libm's; writers clamp it
+        #expect(r[2] > 1e30 && r[2].isFinite)  // pow(inf) is huge, as libm's; writers clamp it
         let n = fastSignedPow(SIMD4<Float>(-0.0, -.infinity, -Float.nan, 1e-31), 0.5)
         #expect(n[0] == 0 && n[0].sign == .minus)
-        #expect(n[1] == -Float(pow(2.0, 64)))   // 2^(128 p)
+        #expect(n[1] == -Float(pow(2.0, 64)))  // 2^(128 p)
         #expect(n[2] == 0 && n[3] == 0)
     }
 
@@ -104,7 +104,7 @@ import Testing
 
     @Test(arguments: [0.9, 0.4545, 1.0 / 2.4, 2.2, 2.4, 3.7, 0.6, 1.1, 0.05, 2, 5, 7])
     func powerTableHasRelativeErrorBelow5e7(power requested: Double) throws {
-        let power = Double(Float(requested))   // the power the table is built for
+        let power = Double(Float(requested))  // the power the table is built for
         let t = try #require(PowerTable(power: Float(power)))
         #expect(t.count == 135 << t.k && (3...8).contains(t.k))
         var worst = 0.0, worstAt: Float = 0
@@ -140,7 +140,7 @@ import Testing
     @Test func powerTableCoversOnlyPositiveModeratePowers() {
         for p: Float in [0, -1, -0.5, .nan, .infinity, 20, 100] { #expect(PowerTable(power: p) == nil, "power \(p)") }
         #expect(PowerTable(power: 0.9)?.k == 5)
-        #expect(PowerTable(power: 2)?.k == 3)   // x^2 is a quadratic: exact in any cell
+        #expect(PowerTable(power: 2)?.k == 3)  // x^2 is a quadratic: exact in any cell
         #expect(PowerTable.cached(power: 0.9) === PowerTable.cached(power: 0.9))
     }
 }

@@ -64,12 +64,16 @@ import Testing
         f.setValue("strong", forKey: kCIInputIntensityKey)
         #expect(throws: CIFilterError.wrongType(filter: "CISepiaTone", key: "inputIntensity", expected: "a number", got: "String")) { try f.makeOutputImage() }
         f.setValue(CIColor.red, forKey: kCIInputIntensityKey)
-        #expect(CIFilterError.wrongType(filter: "CISepiaTone", key: "inputIntensity", expected: "a number", got: "CIColor").description == "CISepiaTone.inputIntensity expects a number, got CIColor")
+        #expect(
+            CIFilterError.wrongType(filter: "CISepiaTone", key: "inputIntensity", expected: "a number", got: "CIColor").description
+                == "CISepiaTone.inputIntensity expects a number, got CIColor")
 
         f.setValue(0.5, forKey: kCIInputIntensityKey)
         f.setValue(1, forKey: "inputRadius")
         #expect(throws: CIFilterError.unknownKey(filter: "CISepiaTone", key: "inputRadius", validKeys: ["inputImage", "inputIntensity"])) { try f.makeOutputImage() }
-        #expect(CIFilterError.unknownKey(filter: "CISepiaTone", key: "inputRadius", validKeys: ["inputImage", "inputIntensity"]).description == "CISepiaTone has no input 'inputRadius'; its inputs are inputImage, inputIntensity")
+        #expect(
+            CIFilterError.unknownKey(filter: "CISepiaTone", key: "inputRadius", validKeys: ["inputImage", "inputIntensity"]).description
+                == "CISepiaTone has no input 'inputRadius'; its inputs are inputImage, inputIntensity")
         #expect(CIFilterError.unknownFilter("CIFoo").description == "unknown filter 'CIFoo': see CIFilter.filterNames(inCategory: nil) for the built-in names")
         f.setDefaults()
         f.setValue(input, forKey: kCIInputImageKey)

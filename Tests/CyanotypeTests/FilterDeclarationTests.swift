@@ -47,14 +47,17 @@ private func temporaryFile(_ name: String) -> URL {
         #expect(committed == fresh, "Catalog.generated.swift is stale: run python3 scripts/generate-catalog.py and commit the result")
     }
 
-    @Test("a filter of our own is declared as Apple's are: a spec entry, and docs and limits in Swift",
-          .enabled(if: python3 != nil, "python3 is not installed, so the catalogue script cannot run here"))
+    @Test(
+        "a filter of our own is declared as Apple's are: a spec entry, and docs and limits in Swift",
+        .enabled(if: python3 != nil, "python3 is not installed, so the catalogue script cannot run here"))
     func ourOwnFilterIsDeclaredTheSameWay() throws {
         let fixtures = repositoryRoot.appendingPathComponent("Tests/CyanotypeTests/Fixtures/Declarations")
         let out = temporaryFile("Catalog.swift")
         defer { try? FileManager.default.removeItem(at: out) }
-        let run = try runGenerator(["--filters", fixtures.appendingPathComponent("Filters").path,
-                                    "--spec", fixtures.appendingPathComponent("cyanotype-filters.json").path, "--out", out.path])
+        let run = try runGenerator([
+            "--filters", fixtures.appendingPathComponent("Filters").path,
+            "--spec", fixtures.appendingPathComponent("cyanotype-filters.json").path, "--out", out.path,
+        ])
         #expect(run.status == 0, "generate-catalog.py failed: \(run.output)")
         let text = try String(contentsOf: out, encoding: .utf8)
         for expected in [
@@ -70,8 +73,9 @@ private func temporaryFile(_ name: String) -> URL {
         }
     }
 
-    @Test("the script rejects a declaration it cannot match to a spec entry or an input",
-          .enabled(if: python3 != nil, "python3 is not installed, so the catalogue script cannot run here"))
+    @Test(
+        "the script rejects a declaration it cannot match to a spec entry or an input",
+        .enabled(if: python3 != nil, "python3 is not installed, so the catalogue script cannot run here"))
     func scriptRejectsUnknownNamesAndKeys() throws {
         let folder = temporaryFile("Filters")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -84,7 +88,8 @@ private func temporaryFile(_ name: String) -> URL {
         var run = try runGenerator(["--filters", folder.path, "--out", out])
         #expect(run.status != 0 && run.output.contains("CINoSuchFilter is in neither spec file"), "\(run.output)")
 
-        try "extension BuiltinFilters {\n    /// CIGaussianBlur: a blur.\n    ///\n    /// - inputRaduis: a typo.\n    static let blur = BuiltinFilter(Catalog.CIGaussianBlur) { args in try args.image() }\n}\n"
+        try
+            "extension BuiltinFilters {\n    /// CIGaussianBlur: a blur.\n    ///\n    /// - inputRaduis: a typo.\n    static let blur = BuiltinFilter(Catalog.CIGaussianBlur) { args in try args.image() }\n}\n"
             .write(to: file, atomically: true, encoding: .utf8)
         run = try runGenerator(["--filters", folder.path, "--out", out])
         #expect(run.status != 0 && run.output.contains("documents an input inputRaduis it does not have"), "\(run.output)")
@@ -104,8 +109,11 @@ private func temporaryFile(_ name: String) -> URL {
         // Attributes are Apple's only.
         let attributes = try #require(CIFilter(name: "CIGaussianBlur")?.attributes[kCIInputRadiusKey] as? [String: Any])
         #expect(attributes[kCIAttributeMax] == nil)
-        #expect(Set(attributes.keys) == [kCIAttributeClass, kCIAttributeDisplayName, kCIAttributeType, kCIAttributeDefault,
-                                         kCIAttributeIdentity, kCIAttributeMin, kCIAttributeSliderMin, kCIAttributeSliderMax])
+        #expect(
+            Set(attributes.keys) == [
+                kCIAttributeClass, kCIAttributeDisplayName, kCIAttributeType, kCIAttributeDefault,
+                kCIAttributeIdentity, kCIAttributeMin, kCIAttributeSliderMin, kCIAttributeSliderMax,
+            ])
         // A position's limit applies to each coordinate.
         let centre = try #require(CIFilter.descriptor(forFilterName: "CIPixellate")?.input(kCIInputCenterKey))
         #expect(centre.effectiveMinimum == -1_099_511_627_776 && centre.effectiveMaximum == 1_099_511_627_776)
@@ -176,16 +184,21 @@ private func temporaryFile(_ name: String) -> URL {
                 return try renderFloat(output, rect)
             }
             let a = try render(beyond), b = try render(atLimit)
-            #expect(a.elementsEqual(b) { $0.x.bitPattern == $1.x.bitPattern && $0.y.bitPattern == $1.y.bitPattern
-                && $0.z.bitPattern == $1.z.bitPattern && $0.w.bitPattern == $1.w.bitPattern }, "\(name) \(key): \(beyond) differs from \(atLimit)")
+            #expect(
+                a.elementsEqual(b) {
+                    $0.x.bitPattern == $1.x.bitPattern && $0.y.bitPattern == $1.y.bitPattern
+                        && $0.z.bitPattern == $1.z.bitPattern && $0.w.bitPattern == $1.w.bitPattern
+                }, "\(name) \(key): \(beyond) differs from \(atLimit)")
         }
     }
 
     @Test func familyMembersAreRegisteredUnderTheirOwnNames() throws {
-        let families: [[BuiltinFilter]] = [BuiltinFilters.convolutions, BuiltinFilters.photoEffects, BuiltinFilters.morphology,
-                                           BuiltinFilters.maskBlends, BuiltinFilters.composites, BuiltinFilters.monochromeScreens,
-                                           BuiltinFilters.areaReductions, BuiltinFilters.areaHistograms, BuiltinFilters.sweeps,
-                                           BuiltinFilters.wallpaperTiles]
+        let families: [[BuiltinFilter]] = [
+            BuiltinFilters.convolutions, BuiltinFilters.photoEffects, BuiltinFilters.morphology,
+            BuiltinFilters.maskBlends, BuiltinFilters.composites, BuiltinFilters.monochromeScreens,
+            BuiltinFilters.areaReductions, BuiltinFilters.areaHistograms, BuiltinFilters.sweeps,
+            BuiltinFilters.wallpaperTiles,
+        ]
         #expect(families.map(\.count) == [10, 8, 5, 4, 30, 4, 9, 3, 2, 10])
         for member in families.joined() {
             #expect(CIFilter(name: member.descriptor.name)?.name == member.descriptor.name)

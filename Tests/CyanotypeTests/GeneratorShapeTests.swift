@@ -24,7 +24,7 @@ private func roundedRectDistance(_ px: Double, _ py: Double, _ r: CGRect, _ radi
         #expect(img.extent.isInfinite)
         let px = try render8(img, CGRect(x: 0, y: 0, width: 30, height: 2))
         for x in 0..<30 {
-            let white = Int(((Double(x) + 0.5 - 10) / 5).rounded(.down)) & 1 == 0   // color0 (white) from the centre
+            let white = Int(((Double(x) + 0.5 - 10) / 5).rounded(.down)) & 1 == 0  // color0 (white) from the centre
             #expect(px[x * 4] == (white ? 255 : 0) && px[(30 + x) * 4] == px[x * 4], "x \(x)")
         }
         f.sharpness = 0
@@ -92,7 +92,8 @@ private func roundedRectDistance(_ px: Double, _ py: Double, _ r: CGRect, _ radi
         #expect(img.extent.isInfinite)
         let rect = CGRect(x: -37, y: 11, width: 64, height: 64)
         let a = try renderFloat(img, rect, context: CIContext(options: [.workingColorSpace: NSNull(), .outputColorSpace: NSNull(), .outputPremultiplied: true]))
-        let b = try renderFloat(CIFilter.randomGenerator().outputImage!, rect, context: CIContext(options: [.workingColorSpace: NSNull(), .outputColorSpace: NSNull(), .outputPremultiplied: true]))
+        let b = try renderFloat(
+            CIFilter.randomGenerator().outputImage!, rect, context: CIContext(options: [.workingColorSpace: NSNull(), .outputColorSpace: NSNull(), .outputPremultiplied: true]))
         #expect(a == b)
         for c in 0..<4 {
             let values = a.map { Double($0[c]) }
@@ -120,7 +121,9 @@ private func roundedRectDistance(_ px: Double, _ py: Double, _ r: CGRect, _ radi
         f.mesh = "not a mesh"
         #expect(throws: CIFilterError.self) { try f.makeOutputImage() }
         f.mesh = [[1.0, 2.0]]
-        #expect(throws: CIFilterError.invalidValue(filter: "CIMeshGenerator", key: "inputMesh", reason: "each segment needs 4 values (x0, y0, x1, y1), got 2")) { try f.makeOutputImage() }
+        #expect(throws: CIFilterError.invalidValue(filter: "CIMeshGenerator", key: "inputMesh", reason: "each segment needs 4 values (x0, y0, x1, y1), got 2")) {
+            try f.makeOutputImage()
+        }
         f.mesh = [CIVector]()
         #expect(try f.makeOutputImage().extent.isEmpty)
     }

@@ -67,7 +67,8 @@ private func configure(_ filter: CIFilter, _ descriptor: FilterDescriptor, setti
     let t = setting == 1 ? 0.3 : 0.7
     for input in descriptor.inputs {
         if input.isImage {
-            let isTable = input.key.contains("Gradient") || input.key.contains("Palette")
+            let isTable =
+                input.key.contains("Gradient") || input.key.contains("Palette")
                 || (descriptor.name == "CIHistogramDisplayFilter" && input.key == kCIInputImageKey)
             filter.setValue(isTable ? table : input.key == kCIInputImageKey ? photo : other, forKey: input.key)
             continue
@@ -99,7 +100,8 @@ private func configure(_ filter: CIFilter, _ descriptor: FilterDescriptor, setti
         case ("CIColor", _):
             filter.setValue(setting == 1 ? CIColor(red: 0.8, green: 0.3, blue: 0.2) : CIColor(red: 0.1, green: 0.6, blue: 0.9, alpha: 0.7), forKey: input.key)
         case ("NSAffineTransform", _):
-            let m = setting == 1
+            let m =
+                setting == 1
                 ? CGAffineTransform(a: 0.7 * cos(0.3), b: 0.7 * sin(0.3), c: -0.7 * sin(0.3), d: 0.7 * cos(0.3), tx: 5, ty: -3)
                 : CGAffineTransform(a: 1.3, b: 0, c: 0.4, d: 1.1, tx: -4, ty: 2)
             filter.setValue(m, forKey: input.key)
@@ -115,8 +117,10 @@ private func configure(_ filter: CIFilter, _ descriptor: FilterDescriptor, setti
 private func renderRects(_ output: CIImage) -> [CGRect] {
     let e = output.extent
     if !e.isInfinite && e.width * e.height <= 128 * 128 { return e.isEmpty ? [] : [e] }
-    let windows = [CGRect(x: -16, y: -16, width: 32, height: 32), CGRect(x: 134, y: 134, width: 32, height: 32),
-                   CGRect(x: 250, y: 170, width: 32, height: 32), CGRect(x: 368, y: 304, width: 32, height: 32)]
+    let windows = [
+        CGRect(x: -16, y: -16, width: 32, height: 32), CGRect(x: 134, y: 134, width: 32, height: 32),
+        CGRect(x: 250, y: 170, width: 32, height: 32), CGRect(x: 368, y: 304, width: 32, height: 32),
+    ]
     return windows.map { e.isInfinite ? $0 : $0.intersection(e) }.filter { !$0.isNull && !$0.isEmpty }
 }
 
@@ -147,25 +151,28 @@ private func goldenLine(_ name: String, setting: Int) -> String {
 @Suite struct GoldenRenderTests {
     @Test(
         "every built-in filter renders bit for bit as recorded",
-        .enabled(if: recordedPath() == nil || recordedPath() == kernelPath || ProcessInfo.processInfo.environment["CYANOTYPE_RECORD_GOLDEN"] == "1",
-                 "the golden table was recorded on the other pixel-loop path (AVX2/FMA or portable); its float bits do not apply here"))
+        .enabled(
+            if: recordedPath() == nil || recordedPath() == kernelPath || ProcessInfo.processInfo.environment["CYANOTYPE_RECORD_GOLDEN"] == "1",
+            "the golden table was recorded on the other pixel-loop path (AVX2/FMA or portable); its float bits do not apply here"))
     func goldenTableHolds() throws {
         // Built-ins only: other suites register filters of their own while this one runs.
         let names = CIFilter.filterNames(inCategory: nil).filter { CIFilter(name: $0)?.builtin != nil }
         #expect(names.count >= 208)
         let lines = names.flatMap { name in (0...2).map { goldenLine(name, setting: $0) } }
         if ProcessInfo.processInfo.environment["CYANOTYPE_RECORD_GOLDEN"] == "1" {
-            let text = (["# Golden renders: filter, setting, rect, FNV-1a of RGBAf (extended linear sRGB) and of RGBA8 (sRGB)", "# path \(kernelPath)"] + lines)
+            let text =
+                (["# Golden renders: filter, setting, rect, FNV-1a of RGBAf (extended linear sRGB) and of RGBA8 (sRGB)", "# path \(kernelPath)"] + lines)
                 .joined(separator: "\n") + "\n"
             try text.write(to: tablePath, atomically: true, encoding: .utf8)
             return
         }
         let text = try String(contentsOf: tablePath, encoding: .utf8)
         let recorded = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
-        let byKey = Dictionary(recorded.map { line -> (String, String) in
-            let parts = line.split(separator: " ")
-            return ("\(parts[0]) \(parts[1])", line)
-        }, uniquingKeysWith: { a, _ in a })
+        let byKey = Dictionary(
+            recorded.map { line -> (String, String) in
+                let parts = line.split(separator: " ")
+                return ("\(parts[0]) \(parts[1])", line)
+            }, uniquingKeysWith: { a, _ in a })
         var changed: [String] = []
         for line in lines {
             let parts = line.split(separator: " ")

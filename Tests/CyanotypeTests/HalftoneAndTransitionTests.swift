@@ -123,10 +123,12 @@ private func expectTilesEqualWhole(_ out: CIImage, premultiplied: Bool = true, _
     @Test func cmykHalftoneSeparatesAndScreensFourInks() throws {
         let angle = 0.2, width = 6.0, sharpness = 0.6, gcr = 0.8, ucr = 0.6
         let center = (9.0, 5.5)
-        let out = image(sourceAlphaPixels, W, H).applyingFilter("CICMYKHalftone", parameters: [
-            kCIInputCenterKey: CIVector(x: 9, y: 5.5), kCIInputAngleKey: angle, kCIInputWidthKey: width, kCIInputSharpnessKey: sharpness,
-            "inputGCR": gcr, "inputUCR": ucr,
-        ])
+        let out = image(sourceAlphaPixels, W, H).applyingFilter(
+            "CICMYKHalftone",
+            parameters: [
+                kCIInputCenterKey: CIVector(x: 9, y: 5.5), kCIInputAngleKey: angle, kCIInputWidthKey: width, kCIInputSharpnessKey: sharpness,
+                "inputGCR": gcr, "inputUCR": ucr,
+            ])
         #expect(out.extent == rect)
         let got = try renderFloat(out, rect, context: straightContext())
         for y in 0..<H {
@@ -176,7 +178,8 @@ private func expectTilesEqualWhole(_ out: CIImage, premultiplied: Bool = true, _
     @Test func typedAPI() throws {
         let d = CIFilter.dotScreen()
         d.inputImage = source; d.center = CGPoint(x: 4, y: 5); d.angle = 0.3; d.width = 5; d.sharpness = 0.5
-        let byName = source.applyingFilter("CIDotScreen", parameters: [kCIInputCenterKey: CIVector(x: 4, y: 5), kCIInputAngleKey: 0.3, kCIInputWidthKey: 5, kCIInputSharpnessKey: 0.5])
+        let byName = source.applyingFilter(
+            "CIDotScreen", parameters: [kCIInputCenterKey: CIVector(x: 4, y: 5), kCIInputAngleKey: 0.3, kCIInputWidthKey: 5, kCIInputSharpnessKey: 0.5])
         #expect(try renderFloat(try #require(d.outputImage), rect) == (try renderFloat(byName, rect)))
         let l = CIFilter.lineScreen(); l.inputImage = source; l.width = 3
         #expect(l.outputImage != nil && l.angle == 0 && l.sharpness == 0.7)
@@ -195,8 +198,10 @@ private func expectTilesEqualWhole(_ out: CIImage, premultiplied: Bool = true, _
 }
 
 @Suite struct TransitionTests {
-    static let all = ["CIDissolveTransition", "CISwipeTransition", "CIBarsSwipeTransition", "CICopyMachineTransition",
-                      "CIModTransition", "CIFlashTransition"]
+    static let all = [
+        "CIDissolveTransition", "CISwipeTransition", "CIBarsSwipeTransition", "CICopyMachineTransition",
+        "CIModTransition", "CIFlashTransition",
+    ]
 
     func transition(_ name: String, _ time: Double, _ params: [String: Any] = [:], from: CIImage = source, to: CIImage = target) -> CIImage {
         var p = params
@@ -207,8 +212,10 @@ private func expectTilesEqualWhole(_ out: CIImage, premultiplied: Bool = true, _
     /// Renders `out` premultiplied over `rect` and checks each pixel against `formula(x, y,
     /// input, target)` (premultiplied), skipping pixels for which `skip` says the reference
     /// sits on a hard edge.
-    func check(_ out: CIImage, tol: Double = 2e-5, skip: (Int, Int) -> Bool = { _, _ in false },
-               _ formula: (Int, Int, [Double], [Double]) -> [Double]) throws {
+    func check(
+        _ out: CIImage, tol: Double = 2e-5, skip: (Int, Int) -> Bool = { _, _ in false },
+        _ formula: (Int, Int, [Double], [Double]) -> [Double]
+    ) throws {
         let got = try renderFloat(out, rect, context: premultipliedContext())
         for y in 0..<H {
             for x in 0..<W where !skip(x, y) {
@@ -229,7 +236,10 @@ private func expectTilesEqualWhole(_ out: CIImage, premultiplied: Bool = true, _
         #expect(try renderFloat(transition(name, -3), rect, context: whole) == input, "\(name) at -3")
         #expect(try renderFloat(transition(name, 7), rect, context: whole) == goal, "\(name) at 7")
         #expect(transition(name, 0.5).extent == rect)
-        for t in [0.3, 0.55] { try expectTilesEqualWhole(transition(name, t, [kCIInputCenterKey: CIVector(x: 10, y: 8)].filter { _ in name == "CIModTransition" || name == "CIFlashTransition" }), "\(name) \(t)") }
+        for t in [0.3, 0.55] {
+            try expectTilesEqualWhole(
+                transition(name, t, [kCIInputCenterKey: CIVector(x: 10, y: 8)].filter { _ in name == "CIModTransition" || name == "CIFlashTransition" }), "\(name) \(t)")
+        }
         // NaN time is an error, not a crash.
         let f = try #require(CIFilter(name: name))
         f.setValue(source, forKey: kCIInputImageKey); f.setValue(target, forKey: kCIInputTargetImageKey)
@@ -259,8 +269,12 @@ private func expectTilesEqualWhole(_ out: CIImage, premultiplied: Bool = true, _
     @Test func swipeFollowsTheBandFormula() throws {
         let e = CGRect(x: 1, y: -2, width: 18, height: 20), angle = 0.5, width = 6.0, opacity = 0.8, time = 0.45
         let col = [0.2, 0.6, 0.9]
-        let out = transition("CISwipeTransition", time, [kCIInputExtentKey: CIVector(cgRect: e), kCIInputAngleKey: angle, kCIInputWidthKey: width,
-                                                         "inputOpacity": opacity, kCIInputColorKey: linearColor(col[0], col[1], col[2])])
+        let out = transition(
+            "CISwipeTransition", time,
+            [
+                kCIInputExtentKey: CIVector(cgRect: e), kCIInputAngleKey: angle, kCIInputWidthKey: width,
+                "inputOpacity": opacity, kCIInputColorKey: linearColor(col[0], col[1], col[2]),
+            ])
         let f = sweepFrame(rect: e, angle: angle)
         let edge = f.p0 + time * (f.p1 - f.p0 + width)
         var inBand = 0
@@ -280,8 +294,12 @@ private func expectTilesEqualWhole(_ out: CIImage, premultiplied: Bool = true, _
     @Test func copyMachineLightsTheBar() throws {
         let e = CGRect(x: 0, y: 0, width: 21, height: 17), angle = 2.0, width = 7.0, opacity = 1.3, time = 0.5
         let col = [0.6, 1.0, 0.8]
-        let out = transition("CICopyMachineTransition", time, [kCIInputExtentKey: CIVector(cgRect: e), kCIInputAngleKey: angle, kCIInputWidthKey: width,
-                                                               "inputOpacity": opacity, kCIInputColorKey: linearColor(col[0], col[1], col[2])])
+        let out = transition(
+            "CICopyMachineTransition", time,
+            [
+                kCIInputExtentKey: CIVector(cgRect: e), kCIInputAngleKey: angle, kCIInputWidthKey: width,
+                "inputOpacity": opacity, kCIInputColorKey: linearColor(col[0], col[1], col[2]),
+            ])
         let f = sweepFrame(rect: e, angle: angle)
         let edge = f.p0 + time * (f.p1 - f.p0 + width)
         var lit = 0
@@ -310,9 +328,12 @@ private func expectTilesEqualWhole(_ out: CIImage, premultiplied: Bool = true, _
             return (fx * f.nx + fy * f.ny, odd ? lead - offset : lead, q / width)
         }
         var both = (0, 0)
-        try check(out, tol: 1e-6, skip: { x, y in
-            let r = edge(x, y); return abs(r.p - r.edge) < 1e-3 || abs(r.q - r.q.rounded()) < 1e-4
-        }) { x, y, a, b in
+        try check(
+            out, tol: 1e-6,
+            skip: { x, y in
+                let r = edge(x, y); return abs(r.p - r.edge) < 1e-3 || abs(r.q - r.q.rounded()) < 1e-4
+            }
+        ) { x, y, a, b in
             let r = edge(x, y)
             if r.p < r.edge { both.1 += 1; return b }
             both.0 += 1
@@ -323,18 +344,25 @@ private func expectTilesEqualWhole(_ out: CIImage, premultiplied: Bool = true, _
 
     @Test func modRevealsThroughTheSawProduct() throws {
         let center = (10.0, 8.0), angle = 2.0, radius = 7.0, compression = 5.0, time = 0.3
-        let out = transition("CIModTransition", time, [kCIInputCenterKey: CIVector(x: 10, y: 8), kCIInputAngleKey: angle,
-                                                       kCIInputRadiusKey: radius, "inputCompression": compression])
+        let out = transition(
+            "CIModTransition", time,
+            [
+                kCIInputCenterKey: CIVector(x: 10, y: 8), kCIInputAngleKey: angle,
+                kCIInputRadiusKey: radius, "inputCompression": compression,
+            ])
         func field(_ x: Int, _ y: Int) -> (m: Double, fu: Double, fv: Double) {
             let dx = Double(x) + 0.5 - center.0, dy = Double(y) + 0.5 - center.1
             let fu = fract((dx * cos(angle) + dy * sin(angle)) / radius), fv = fract((dy * cos(angle) - dx * sin(angle)) / compression)
             return (fu * fv, fu, fv)
         }
         var holes = 0
-        try check(out, tol: 1e-6, skip: { x, y in
-            let f = field(x, y)
-            return abs(f.m - time) < 1e-4 || min(f.fu, 1 - f.fu) < 1e-4 || min(f.fv, 1 - f.fv) < 1e-4
-        }) { x, y, a, b in
+        try check(
+            out, tol: 1e-6,
+            skip: { x, y in
+                let f = field(x, y)
+                return abs(f.m - time) < 1e-4 || min(f.fu, 1 - f.fu) < 1e-4 || min(f.fv, 1 - f.fv) < 1e-4
+            }
+        ) { x, y, a, b in
             if field(x, y).m < time { holes += 1; return b }
             return a
         }
@@ -346,10 +374,14 @@ private func expectTilesEqualWhole(_ out: CIImage, premultiplied: Bool = true, _
         let col = [1.0, 0.8, 0.6]
         let maxR = 0.6, strength = 0.5, contrast = 1.375, threshold = 0.85
         for time in [0.2, 0.45, 0.7] {
-            let out = transition("CIFlashTransition", time, [kCIInputCenterKey: CIVector(x: 10, y: 8), kCIInputExtentKey: CIVector(cgRect: e),
-                                                             kCIInputColorKey: linearColor(col[0], col[1], col[2]), "inputMaxStriationRadius": maxR,
-                                                             "inputStriationStrength": strength, "inputStriationContrast": contrast,
-                                                             "inputFadeThreshold": threshold])
+            let out = transition(
+                "CIFlashTransition", time,
+                [
+                    kCIInputCenterKey: CIVector(x: 10, y: 8), kCIInputExtentKey: CIVector(cgRect: e),
+                    kCIInputColorKey: linearColor(col[0], col[1], col[2]), "inputMaxStriationRadius": maxR,
+                    "inputStriationStrength": strength, "inputStriationContrast": contrast,
+                    "inputFadeThreshold": threshold,
+                ])
             let f = 1 - abs(2 * time - 1)
             let reach = maxR * hypot(21.0, 17.0) / 2
             try check(out, tol: 1e-4) { x, y, a, b in
@@ -383,8 +415,12 @@ private func expectTilesEqualWhole(_ out: CIImage, premultiplied: Bool = true, _
         }
         // No blur: the shadow is the coverage moved by the (integer) offset.
         let time = 0.4, density = 0.65
-        let out = transition(name, time, [kCIInputMaskImageKey: mask, "inputShadowRadius": 0, "inputShadowDensity": density,
-                                          "inputShadowOffset": CIVector(x: 2, y: -3)])
+        let out = transition(
+            name, time,
+            [
+                kCIInputMaskImageKey: mask, "inputShadowRadius": 0, "inputShadowDensity": density,
+                "inputShadowOffset": CIVector(x: 2, y: -3),
+            ])
         var kept = 0, shaded = 0
         try check(out, tol: 2e-5, skip: { x, y in abs(luminance(x, y) - time) < 1e-4 || abs(luminance(x - 2, y + 3) - time) < 1e-4 }) { x, y, a, b in
             if luminance(x, y) >= time { kept += 1; return a }

@@ -42,7 +42,8 @@ import CyanotypeCodecs
         for i in 0..<v.count { v[i] = UInt16((i * 2749) % 65536) }
         for i in stride(from: 3, to: v.count, by: 4) { v[i] = 65535 }
         let data = v.withUnsafeBytes { Data($0) }
-        let img = CIImage(unpremultipliedBitmapData: data, bytesPerRow: 9 * 8, size: CGSize(width: 9, height: 5), format: .RGBA16, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+        let img = CIImage(
+            unpremultipliedBitmapData: data, bytesPerRow: 9 * 8, size: CGSize(width: 9, height: 5), format: .RGBA16, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
         let ctx = CIContext()
         let png = try #require(ctx.pngRepresentation(of: img, format: .RGBA16, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!))
         let decoded = try ImageCodecs.decode(png)

@@ -29,8 +29,10 @@ import Testing
         #expect(Cyanotype.DecodeLimits.default.maxPixels == CyanotypeCodecs.DecodeLimits.default.maxPixels)
         #expect(Cyanotype.DecodeLimits.default.maxBytes == CyanotypeCodecs.DecodeLimits.default.maxBytes)
         #expect(Cyanotype.DecodeLimits(maxPixels: 10) == Cyanotype.DecodeLimits(maxPixels: 10, maxBytes: Cyanotype.DecodeLimits.default.maxBytes))
-        let png = try #require(CIContext().pngRepresentation(of: CIImage(color: .blue).cropped(to: CGRect(x: 0, y: 0, width: 8, height: 8)),
-                                                             format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!))
+        let png = try #require(
+            CIContext().pngRepresentation(
+                of: CIImage(color: .blue).cropped(to: CGRect(x: 0, y: 0, width: 8, height: 8)),
+                format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!))
         #expect(throws: ImageIOError.codec(path: nil, .tooLarge(width: 8, height: 8, limit: 63))) {
             try CIImage.read(data: png, options: [.decodeLimits: Cyanotype.DecodeLimits(maxPixels: 63)])
         }

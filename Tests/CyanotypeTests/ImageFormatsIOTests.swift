@@ -145,7 +145,8 @@ import CyanotypeCodecs
         let ctx = CIContext()
         let srgb = try #require(CGColorSpace(name: CGColorSpace.sRGB))
         for format in [Cyanotype.ImageFileFormat.heif, .avif] where format.canEncode {
-            let data = format == .heif
+            let data =
+                format == .heif
                 ? try #require(ctx.heifRepresentation(of: img, format: .RGBA8, colorSpace: srgb, options: [.lossyCompressionQuality: 0.95]))
                 : try #require(ctx.avifRepresentation(of: img, colorSpace: srgb, options: [.lossyCompressionQuality: 0.95]))
             let back = try #require(CIImage(data: data))

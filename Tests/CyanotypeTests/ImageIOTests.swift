@@ -52,8 +52,10 @@ func temporaryURL(_ name: String) -> URL {
         #expect(CGImageSourceCreateImageAtIndex(source, 2, nil) == nil)
     }
 
-    @Test(arguments: [("public.png", kCGImagePropertyPNGDictionary), ("org.webmproject.webp", kCGImagePropertyWebPDictionary),
-                      ("com.compuserve.gif", kCGImagePropertyGIFDictionary)])
+    @Test(arguments: [
+        ("public.png", kCGImagePropertyPNGDictionary), ("org.webmproject.webp", kCGImagePropertyWebPDictionary),
+        ("com.compuserve.gif", kCGImagePropertyGIFDictionary),
+    ])
     func animationPropertiesPerFormat(type: String, key: String) throws {
         let data = NSMutableData()
         let destination = try #require(CGImageDestinationCreateWithData(data, type, 2, nil))
@@ -92,12 +94,22 @@ func temporaryURL(_ name: String) -> URL {
         let thumb = try #require(AppleStyleImageIO.thumbnail(of: tiff, maxPixelSize: 10))
         #expect((thumb.width, thumb.height) == (5, 10))
         let source = try #require(CGImageSourceCreateWithData(tiff as CFData, nil))
-        let plain = try #require(CGImageSourceCreateThumbnailAtIndex(source, 0, [kCGImageSourceCreateThumbnailFromImageAlways: true,
-                                                                               kCGImageSourceThumbnailMaxPixelSize: 8] as CFDictionary))
+        let plain = try #require(
+            CGImageSourceCreateThumbnailAtIndex(
+                source, 0,
+                [
+                    kCGImageSourceCreateThumbnailFromImageAlways: true,
+                    kCGImageSourceThumbnailMaxPixelSize: 8,
+                ] as CFDictionary))
         #expect((plain.width, plain.height) == (8, 4))
         // Never enlarged; and without a "from image" flag there is no embedded thumbnail to give.
-        let full = try #require(CGImageSourceCreateThumbnailAtIndex(source, 0, [kCGImageSourceCreateThumbnailFromImageAlways: true,
-                                                                              kCGImageSourceThumbnailMaxPixelSize: 400] as CFDictionary))
+        let full = try #require(
+            CGImageSourceCreateThumbnailAtIndex(
+                source, 0,
+                [
+                    kCGImageSourceCreateThumbnailFromImageAlways: true,
+                    kCGImageSourceThumbnailMaxPixelSize: 400,
+                ] as CFDictionary))
         #expect((full.width, full.height) == (40, 20))
         #expect(CGImageSourceCreateThumbnailAtIndex(source, 0, nil) == nil)
     }

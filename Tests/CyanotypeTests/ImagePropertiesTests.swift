@@ -7,7 +7,8 @@ import Testing
 /// `ImageFileProperties`: Image I/O's dictionary for a file, key for key; and EXIF/XMP kept by
 /// `CIContext`'s writers in every format, orientation and all.
 @Suite struct ImagePropertiesTests {
-    static let xmp = Data("""
+    static let xmp = Data(
+        """
         <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
         <rdf:Description xmlns:tiff="http://ns.adobe.com/tiff/1.0/" xmlns:exif="http://ns.adobe.com/exif/1.0/"
           tiff:Orientation="6" exif:GPSLatitude="48,51.4N" exif:FNumber="28/10"/>
@@ -113,8 +114,10 @@ import Testing
     @Test func jpegXLRepresentationsKeepDepth() throws {
         let ctx = CIContext()
         let img = CIImage(color: CIColor(red: 0.2, green: 0.4, blue: 0.6)).cropped(to: CGRect(x: 0, y: 0, width: 6, height: 3))
-        let deep = try #require(ctx.jpegXLRepresentation(of: img, format: .RGBA16, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!,
-                                                         options: [.lossless: true]))
+        let deep = try #require(
+            ctx.jpegXLRepresentation(
+                of: img, format: .RGBA16, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!,
+                options: [.lossless: true]))
         #expect(try ImageCodecs.readHeader(deep).bitDepth == 16)
         let float = try #require(ctx.jpegXLRepresentation(of: img, format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!))
         #expect(try ImageCodecs.readHeader(float).bitDepth == 32)

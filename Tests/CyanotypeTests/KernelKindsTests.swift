@@ -47,8 +47,10 @@ private struct BoxKernel: ResamplingKernel {
 
     /// Premultiplied linear renders, whole or in square tiles of `side`.
     func context(tile side: Int? = nil) -> CIContext {
-        var options: [CIContextOption: Any] = [.outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!,
-                                               .outputPremultiplied: true, .cacheIntermediates: false]
+        var options: [CIContextOption: Any] = [
+            .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!,
+            .outputPremultiplied: true, .cacheIntermediates: false,
+        ]
         if let side { options[.tileSize] = side }
         return CIContext(options: options)
     }

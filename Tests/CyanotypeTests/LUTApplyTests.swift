@@ -98,7 +98,9 @@ import CyanotypeCodecs
     @Test func smoothGradientShowsNoBandingThrough8BitLUTImage() throws {
         let lut = try LUT(contentsOf: LUTFixtures.identity64Tiles)
         let n = 1024
-        let ramp = (0..<n).map { i -> SIMD3<Float> in let v = Float(i) / Float(n - 1); return SIMD3(v, v * 0.8 + 0.1, 1 - v) }
+        let ramp = (0..<n).map { i -> SIMD3<Float> in
+            let v = Float(i) / Float(n - 1); return SIMD3(v, v * 0.8 + 0.1, 1 - v)
+        }
         let img = encodedImage(ramp, width: n)
         for interpolation in LUTInterpolation.allCases {
             let out = try renderEncoded(img.applyingLUT(lut, interpolation: interpolation))
@@ -118,7 +120,8 @@ import CyanotypeCodecs
         for interpolation in LUTInterpolation.allCases {
             let out = img.applyingLUT(look, interpolation: interpolation, intensity: 0.7).applyingFilter("CIExposureAdjust", parameters: [kCIInputEVKey: 0.3])
             let whole = try renderFloat(out, out.extent)
-            let tiled = try renderFloat(out, out.extent, context: CIContext(options: [.tileSize: 7, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!, .outputPremultiplied: false]))
+            let tiled = try renderFloat(
+                out, out.extent, context: CIContext(options: [.tileSize: 7, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!, .outputPremultiplied: false]))
             #expect(whole == tiled)
         }
     }
@@ -161,21 +164,21 @@ import CyanotypeCodecs
 
     @Test func shaperRunsBeforeThe3DTable() throws {
         let text = """
-        TITLE "shaper then cube"
-        LUT_1D_SIZE 3
-        LUT_3D_SIZE 2
-        0 0 0
-        0.25 0.25 0.25
-        1 1 1
-        0 0 0
-        1 0 0
-        0 1 0
-        1 1 0
-        0 0 1
-        1 0 1
-        0 1 1
-        1 1 1
-        """
+            TITLE "shaper then cube"
+            LUT_1D_SIZE 3
+            LUT_3D_SIZE 2
+            0 0 0
+            0.25 0.25 0.25
+            1 1 1
+            0 0 0
+            1 0 0
+            0 1 0
+            1 1 0
+            0 0 1
+            1 0 1
+            0 1 1
+            1 1 1
+            """
         let lut = try LUT(cubeString: text)
         #expect(lut.shaper?.values.count == 3)
         // 0.5 -> shaper 0.25 -> identity cube 0.25.

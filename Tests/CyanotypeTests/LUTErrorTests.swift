@@ -85,8 +85,11 @@ import Testing
         f.setValue(4, forKey: "inputCubeDimension")
         f.setValue(ColorCubeData.identity(dimension: 2), forKey: "inputCubeData")
         #expect(f.outputImage == nil)
-        #expect(throws: CIFilterError.invalidValue(filter: "CIColorCube", key: "inputCubeData",
-                                                   reason: "cube data is 128 bytes but a cube of dimension 4 needs 4^3 RGBA float32 entries = 1024 bytes")) {
+        #expect(
+            throws: CIFilterError.invalidValue(
+                filter: "CIColorCube", key: "inputCubeData",
+                reason: "cube data is 128 bytes but a cube of dimension 4 needs 4^3 RGBA float32 entries = 1024 bytes")
+        ) {
             try f.makeOutputImage()
         }
     }
@@ -94,12 +97,18 @@ import Testing
     @Test func everyMessageIsPinned() {
         let cases: [(LUTError, String)] = [
             (.sizeBelowMinimum(size: 1, minimum: 2), "LUT size 1 is too small: a LUT needs at least 2 points per axis"),
-            (.sizeAboveLimit(size: 512, limit: 256), "LUT size 512 is above the limit of 256 points per axis (512^3 entries); resample it to 256 or less, or raise the limit where the reader takes one"),
+            (
+                .sizeAboveLimit(size: 512, limit: 256),
+                "LUT size 512 is above the limit of 256 points per axis (512^3 entries); resample it to 256 or less, or raise the limit where the reader takes one"
+            ),
             (.missingEntries(expected: 8, found: 7), "LUT table is incomplete: expected 8 entries, found 7"),
             (.tooManyEntries(expected: 8, found: 9), "LUT table has extra data: expected 8 entries, found 9"),
             (.nonFiniteValue(entry: 5), "LUT entry 5 is NaN or infinite"),
             (.invalidDomain(min: SIMD3(1, 0, 0), max: SIMD3(1, 1, 1)), "LUT domain is empty or not finite: min (1.0, 0.0, 0.0) must be below max (1.0, 1.0, 1.0) in every channel"),
-            (.tileGridNotSquare(width: 600, height: 512), "a 600x512 image is not a tile-grid LUT: tile grids are square (N*sqrt(N) pixels a side: 64x64 for 16^3, 512x512 for 64^3), or ceil(sqrt(N)) tiles wide for other N; for a strip or a Hald image, say which layout"),
+            (
+                .tileGridNotSquare(width: 600, height: 512),
+                "a 600x512 image is not a tile-grid LUT: tile grids are square (N*sqrt(N) pixels a side: 64x64 for 16^3, 512x512 for 64^3), or ceil(sqrt(N)) tiles wide for other N; for a strip or a Hald image, say which layout"
+            ),
             (.imageSizeNotALUT(width: 100, height: 100, layout: "tile-grid"), "a 100x100 image does not hold a LUT in the tile-grid layout"),
             (.unreadableImage(reason: "truncated"), "the LUT image could not be read: truncated"),
             (.unreadableFile(path: "/a.cube", reason: "No such file"), "cannot read LUT file '/a.cube': No such file"),
@@ -114,7 +123,10 @@ import Testing
             (.missingBreakpoints, "the .3dl file has no header line of input breakpoints (e.g. 0 64 128 ... 1023)"),
             (.invalidBreakpoints(line: 2), "line 2: .3dl input breakpoints must be at least 2 increasing non-negative integers"),
             (.valueOutOfRange(line: 7, value: 5000, maximum: 4095), "line 7: value 5000 is outside 0...4095"),
-            (.unrepresentable(format: ".3dl", reason: "it has a 1D shaper (write a .cube instead)"), "the LUT cannot be written as .3dl: it has a 1D shaper (write a .cube instead)"),
+            (
+                .unrepresentable(format: ".3dl", reason: "it has a 1D shaper (write a .cube instead)"),
+                "the LUT cannot be written as .3dl: it has a 1D shaper (write a .cube instead)"
+            ),
             (.cubeDataSize(dimension: 4, expected: 1024, found: 128), "cube data is 128 bytes but a cube of dimension 4 needs 4^3 RGBA float32 entries = 1024 bytes"),
             (.missingInputImage, "no input image: set the filter's inputImage"),
             (.noLUT, "no LUT set: give the filter a LUT image, a LUT, or a LUT file"),

@@ -41,7 +41,11 @@ import Testing
         f.cubeDimension = 16
         f.cubeData = ColorCubeData.identity(dimension: 16)
         #expect(maxDiff(try renderFloat(f.outputImage!, input.extent), ref) < 1e-6)
-        #expect(try LUT(cubeDataRGBA: ColorCubeData.identity(dimension: 16), dimension: 16) == (try { var l = try LUT.identity(size: 16); l.title = nil; return l }()))
+        #expect(
+            try LUT(cubeDataRGBA: ColorCubeData.identity(dimension: 16), dimension: 16)
+                == (try {
+                    var l = try LUT.identity(size: 16); l.title = nil; return l
+                }()))
     }
 
     @Test func colorCubeIsAppliedToLinearValuesAndColorSpaceVariantToEncoded() throws {
@@ -107,7 +111,7 @@ import Testing
     @Test func cubeDataIsParsedOncePerDistinctData() throws {
         let data = try LUT.identity(size: 9).cubeDataRGBA
         let a = try ColorCubeCache.shared.table(dimension: 9, data: data)
-        let b = try ColorCubeCache.shared.table(dimension: 9, data: Data(data))   // equal bytes, another buffer
+        let b = try ColorCubeCache.shared.table(dimension: 9, data: Data(data))  // equal bytes, another buffer
         #expect(a === b)
         var other = data
         other[0] = 0x3F

@@ -32,7 +32,7 @@ import CyanotypeCodecs
         func read(_ data: Data) throws -> LUT {
             switch self {
             case .tilesPNG8, .tilesPNG16, .tilesFloatImage: return try LUT(imageData: data, layout: .tiles)
-            case .stripPNG8: return try LUT(imageData: data)   // detected from its N^2 x N size
+            case .stripPNG8: return try LUT(imageData: data)  // detected from its N^2 x N size
             case .verticalStripPNG16: return try LUT(imageData: data)
             case .haldPNG8: return try LUT(imageData: data, layout: .hald)
             case .cube: return try LUT(cubeData: data)
@@ -67,11 +67,16 @@ import CyanotypeCodecs
     }
 
     @Test func cubeReadsHeadersCommentsCRLFAndBlankLines() throws {
-        let text = "# comment first\r\n\r\nTITLE \"Crlf test\"\r\nLUT_IN_VIDEO_RANGE\r\nLUT_3D_SIZE 2\r\nDOMAIN_MIN 0 0 0\r\nDOMAIN_MAX 1 1 1\r\n\r\n"
+        let text =
+            "# comment first\r\n\r\nTITLE \"Crlf test\"\r\nLUT_IN_VIDEO_RANGE\r\nLUT_3D_SIZE 2\r\nDOMAIN_MIN 0 0 0\r\nDOMAIN_MAX 1 1 1\r\n\r\n"
             + "0 0 0 # black\r\n1 0 0\r\n0 1 0\r\n1 1 0\r\n\t0 0 1\r\n1 0 1\r\n0 1 1\r\n1.0 1.0 1.0\r\n\r\n"
         let lut = try LUT(cubeString: text)
         #expect(lut.title == "Crlf test")
-        #expect(lut == (try { var l = try LUT.identity(size: 2); l.title = "Crlf test"; return l }()))
+        #expect(
+            lut
+                == (try {
+                    var l = try LUT.identity(size: 2); l.title = "Crlf test"; return l
+                }()))
     }
 
     @Test func cube1DOnlyAndBothWithInputRanges() throws {
@@ -82,8 +87,9 @@ import CyanotypeCodecs
         #expect(abs(s.x - 0.5) < 1e-6 && abs(s.y - 0.25) < 1e-6 && abs(s.z - 0.125) < 1e-6)
         #expect(try LUT(cubeString: try oneD.cubeString()) == oneD)
 
-        let both = try LUT(cubeString: "LUT_1D_SIZE 2\nLUT_1D_INPUT_RANGE 0 4\nLUT_3D_SIZE 2\nLUT_3D_INPUT_RANGE 0 1\n0 0 0\n1 1 1\n"
-                                       + "0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n")
+        let both = try LUT(
+            cubeString: "LUT_1D_SIZE 2\nLUT_1D_INPUT_RANGE 0 4\nLUT_3D_SIZE 2\nLUT_3D_INPUT_RANGE 0 1\n0 0 0\n1 1 1\n"
+                + "0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n")
         #expect(both.shaper?.domainMax == SIMD3(4, 4, 4) && both.domainMax == .one)
         #expect(abs(both.apply(SIMD3(2, 2, 2)).x - 0.5) < 1e-6)
         #expect(try LUT(cubeString: try both.cubeString()) == both)

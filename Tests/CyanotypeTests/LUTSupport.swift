@@ -27,8 +27,9 @@ func encodedImage(_ colors: [SIMD3<Float>], width: Int) -> CIImage {
     let h = (colors.count + width - 1) / width
     var px = [SIMD4<Float>](repeating: SIMD4(0, 0, 0, 1), count: width * h)
     for (i, c) in colors.enumerated() { px[i] = SIMD4(c, 1) }
-    return CIImage(unpremultipliedBitmapData: px.withUnsafeBytes { Data($0) }, bytesPerRow: width * 16,
-                   size: CGSize(width: width, height: h), format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+    return CIImage(
+        unpremultipliedBitmapData: px.withUnsafeBytes { Data($0) }, bytesPerRow: width * 16,
+        size: CGSize(width: width, height: h), format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
 }
 
 /// Deterministic colours in 0...1: the cube's corners, edges, grey axis and pseudo-random points.
@@ -62,7 +63,13 @@ struct RefTable {
     init(_ lut: LUT) {
         let n = lut.size
         self.n = n
-        t = (0..<n).map { b in (0..<n).map { g in (0..<n).map { r in let e = lut[r, g, b]; return [Double(e.x), Double(e.y), Double(e.z)] } } }
+        t = (0..<n).map { b in
+            (0..<n).map { g in
+                (0..<n).map { r in
+                    let e = lut[r, g, b]; return [Double(e.x), Double(e.y), Double(e.z)]
+                }
+            }
+        }
     }
     func cell(_ c: [Double]) -> (i: [Int], f: [Double]) {
         var i = [0, 0, 0], f = [0.0, 0.0, 0.0]
@@ -79,11 +86,15 @@ struct RefTable {
     func trilinear(_ c: [Double]) -> [Double] {
         let (i, f) = cell(c)
         var out = [0.0, 0.0, 0.0]
-        for a in 0...1 { for b in 0...1 { for cc in 0...1 {
-            let w = (a == 1 ? f[0] : 1 - f[0]) * (b == 1 ? f[1] : 1 - f[1]) * (cc == 1 ? f[2] : 1 - f[2])
-            let v = corner(i, a, b, cc)
-            for k in 0..<3 { out[k] += w * v[k] }
-        } } }
+        for a in 0...1 {
+            for b in 0...1 {
+                for cc in 0...1 {
+                    let w = (a == 1 ? f[0] : 1 - f[0]) * (b == 1 ? f[1] : 1 - f[1]) * (cc == 1 ? f[2] : 1 - f[2])
+                    let v = corner(i, a, b, cc)
+                    for k in 0..<3 { out[k] += w * v[k] }
+                }
+            }
+        }
         return out
     }
 
@@ -92,12 +103,19 @@ struct RefTable {
         let (fr, fg, fb) = (f[0], f[1], f[2])
         let c000 = corner(i, 0, 0, 0), c111 = corner(i, 1, 1, 1)
         var terms: [(Double, [Double])]
-        if fr > fg && fg > fb { terms = [(1 - fr, c000), (fr - fg, corner(i, 1, 0, 0)), (fg - fb, corner(i, 1, 1, 0)), (fb, c111)] }
-        else if fr > fb && fb >= fg { terms = [(1 - fr, c000), (fr - fb, corner(i, 1, 0, 0)), (fb - fg, corner(i, 1, 0, 1)), (fg, c111)] }
-        else if fb >= fr && fr > fg { terms = [(1 - fb, c000), (fb - fr, corner(i, 0, 0, 1)), (fr - fg, corner(i, 1, 0, 1)), (fg, c111)] }
-        else if fb > fg { terms = [(1 - fb, c000), (fb - fg, corner(i, 0, 0, 1)), (fg - fr, corner(i, 0, 1, 1)), (fr, c111)] }
-        else if fb > fr { terms = [(1 - fg, c000), (fg - fb, corner(i, 0, 1, 0)), (fb - fr, corner(i, 0, 1, 1)), (fr, c111)] }
-        else { terms = [(1 - fg, c000), (fg - fr, corner(i, 0, 1, 0)), (fr - fb, corner(i, 1, 1, 0)), (fb, c111)] }
+        if fr > fg && fg > fb {
+            terms = [(1 - fr, c000), (fr - fg, corner(i, 1, 0, 0)), (fg - fb, corner(i, 1, 1, 0)), (fb, c111)]
+        } else if fr > fb && fb >= fg {
+            terms = [(1 - fr, c000), (fr - fb, corner(i, 1, 0, 0)), (fb - fg, corner(i, 1, 0, 1)), (fg, c111)]
+        } else if fb >= fr && fr > fg {
+            terms = [(1 - fb, c000), (fb - fr, corner(i, 0, 0, 1)), (fr - fg, corner(i, 1, 0, 1)), (fg, c111)]
+        } else if fb > fg {
+            terms = [(1 - fb, c000), (fb - fg, corner(i, 0, 0, 1)), (fg - fr, corner(i, 0, 1, 1)), (fr, c111)]
+        } else if fb > fr {
+            terms = [(1 - fg, c000), (fg - fb, corner(i, 0, 1, 0)), (fb - fr, corner(i, 0, 1, 1)), (fr, c111)]
+        } else {
+            terms = [(1 - fg, c000), (fg - fr, corner(i, 0, 1, 0)), (fr - fb, corner(i, 1, 1, 0)), (fb, c111)]
+        }
         var out = [0.0, 0.0, 0.0]
         for (w, v) in terms { for k in 0..<3 { out[k] += w * v[k] } }
         return out

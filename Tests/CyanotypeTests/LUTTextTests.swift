@@ -35,7 +35,11 @@ import Testing
     /// Decimal forms a LUT file holds: signs, '.5', '5.', exponents, leading zeros, many digits.
     static func randomDecimal(_ rng: inout SplitMix) -> String {
         var s = ""
-        switch rng.int(4) { case 0: s += "-"; case 1: s += "+"; default: break }
+        switch rng.int(4) {
+        case 0: s += "-";
+        case 1: s += "+";
+        default: break
+        }
         let intDigits = [0, 1, 1, 1, 2, 3, 5, 8, 12, 20, 25][rng.int(11)]
         for k in 0..<intDigits { s += String(k == 0 && rng.int(3) == 0 ? 0 : rng.int(10)) }
         let fracDigits = [0, 1, 2, 3, 6, 6, 6, 8, 9, 10, 12, 15, 17, 19, 20, 25, 40][rng.int(17)]
@@ -44,7 +48,11 @@ import Testing
         if intDigits == 0 && fracDigits == 0 { s += String(rng.int(10)) }
         if rng.int(3) == 0 {
             s += rng.int(2) == 0 ? "e" : "E"
-            switch rng.int(3) { case 0: s += "-"; case 1: s += "+"; default: break }
+            switch rng.int(3) {
+            case 0: s += "-";
+            case 1: s += "+";
+            default: break
+            }
             s += String(rng.int([3, 10, 25, 40, 46][rng.int(5)]))
         }
         return s
@@ -75,8 +83,10 @@ import Testing
         for _ in 0..<20_000 {
             let f = Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()) % 0x7F80_0000) * (rng.int(2) == 0 ? 1 : -1)
             let u = Float(Double(rng.next() >> 40) / Double(1 << 24))
-            tokens += ["\(f)", "\(u)", String(format: "%.6f", u), String(format: "%.9g", f), String(format: "%.17g", Double(f)),
-                       String(format: "%e", u), String(format: "%.10f", Double(u) * 4 - 2)]
+            tokens += [
+                "\(f)", "\(u)", String(format: "%.6f", u), String(format: "%.9g", f), String(format: "%.17g", Double(f)),
+                String(format: "%e", u), String(format: "%.10f", Double(u) * 4 - 2),
+            ]
         }
         for _ in 0..<60_000 { tokens.append(Self.randomDecimal(&rng)) }
 
@@ -95,8 +105,10 @@ import Testing
 
     @Test func integersReadAsSwiftReadsThem() {
         var rng = SplitMix(3)
-        var tokens = ["0", "7", "007", "+5", "-5", "-0", "65535", "65536", "1023", "999999999999999999", "9999999999999999999",
-                      "99999999999999999999999", "1.0", "1e3", "0x10", "", "+", "-", "5a", "١"]
+        var tokens = [
+            "0", "7", "007", "+5", "-5", "-0", "65535", "65536", "1023", "999999999999999999", "9999999999999999999",
+            "99999999999999999999999", "1.0", "1e3", "0x10", "", "+", "-", "5a", "١",
+        ]
         for _ in 0..<5000 { tokens.append(String(rng.int(70_000))); tokens.append(String(repeating: "0", count: rng.int(4)) + String(rng.int(5000))) }
         for t in tokens {
             var bytes = Array(t.utf8) + [0x20]
@@ -170,9 +182,12 @@ import Testing
     /// `text` with a few random edits from bytes that matter to the readers.
     static func mutated(_ text: String, _ rng: inout SplitMix) -> Data {
         var b = Array(text.utf8)
-        let pieces: [[UInt8]] = ["#", "\r", "\n", "\r\n", " ", "\t", "\u{0B}", "\u{0C}", "e", "E", "-", "+", ".", "x", "0", "9", "1e40",
-                                 "nan", "inf", "0x1p3", "\u{301}", "\u{FEFF}", "é", "LUT_3D_SIZE 2", "TITLE x", "DOMAIN_MIN 0 0 0",
-                                 "LUT_1D_SIZE 3", "_K", "1 2 3", "\u{0}"].map { Array($0.utf8) } + [[0xFF], [0xC3]]
+        let pieces: [[UInt8]] =
+            [
+                "#", "\r", "\n", "\r\n", " ", "\t", "\u{0B}", "\u{0C}", "e", "E", "-", "+", ".", "x", "0", "9", "1e40",
+                "nan", "inf", "0x1p3", "\u{301}", "\u{FEFF}", "é", "LUT_3D_SIZE 2", "TITLE x", "DOMAIN_MIN 0 0 0",
+                "LUT_1D_SIZE 3", "_K", "1 2 3", "\u{0}",
+            ].map { Array($0.utf8) } + [[0xFF], [0xC3]]
         for _ in 0..<(1 + rng.int(3)) {
             guard !b.isEmpty else { break }
             let at = rng.int(b.count)
@@ -252,7 +267,7 @@ import Testing
 
         // Same size, only the modification time moved: read again.
         var bumped = try Data(contentsOf: url)
-        bumped[bumped.count - 3] = UInt8(ascii: "E")     // "# edited" -> "# editEd"
+        bumped[bumped.count - 3] = UInt8(ascii: "E")  // "# edited" -> "# editEd"
         try bumped.write(to: url)
         var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, url.path, &times, 0) == 0)

@@ -84,8 +84,9 @@ enum LegacyLUTText {
                     }
                 case "DOMAIN_MIN", "DOMAIN_MAX":
                     guard args.count == 3 else { throw .wrongValueCount(line: line.number, expected: 3, found: args.count) }
-                    let v = SIMD3(try legacyFloat(args[args.startIndex], line: line.number), try legacyFloat(args[args.startIndex + 1], line: line.number),
-                                  try legacyFloat(args[args.startIndex + 2], line: line.number))
+                    let v = SIMD3(
+                        try legacyFloat(args[args.startIndex], line: line.number), try legacyFloat(args[args.startIndex + 1], line: line.number),
+                        try legacyFloat(args[args.startIndex + 2], line: line.number))
                     if keyword == "DOMAIN_MIN" { domainMin = v } else { domainMax = v }
                 default:  // the INPUT_RANGE pair
                     guard args.count == 2 else { throw .wrongValueCount(line: line.number, expected: 2, found: args.count) }
@@ -179,10 +180,14 @@ enum LegacyLUTText {
         let k = Float((1 << bits) - 1)
         let t = LUTTable(count: count)
         var line = 0
-        for r in 0..<n { for g in 0..<n { for b in 0..<n {
-            t.entries[r + n * (g + n * b)] = SIMD4(Float(values[3 * line]) / k, Float(values[3 * line + 1]) / k, Float(values[3 * line + 2]) / k, 1)
-            line += 1
-        } } }
+        for r in 0..<n {
+            for g in 0..<n {
+                for b in 0..<n {
+                    t.entries[r + n * (g + n * b)] = SIMD4(Float(values[3 * line]) / k, Float(values[3 * line + 1]) / k, Float(values[3 * line + 2]) / k, 1)
+                    line += 1
+                }
+            }
+        }
         return try LUT(size: n, table: t)
     }
 

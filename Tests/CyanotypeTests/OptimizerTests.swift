@@ -7,8 +7,10 @@ import Testing
 // every parallel loop, whole results computed once per render and kept by the render or the
 // context (never by a node). References are formulas written here or the unrewritten graph.
 
-private let linearContext = CIContext(options: [.outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!,
-                                                .outputPremultiplied: true, .cacheIntermediates: false])
+private let linearContext = CIContext(options: [
+    .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!,
+    .outputPremultiplied: true, .cacheIntermediates: false,
+])
 
 /// Premultiplied linear float pixels of `node` over `rect`, rows bottom up (the working values).
 private func working(_ node: RecipeNode, _ rect: PixelRect) throws -> [SIMD4<Float>] {
@@ -84,8 +86,9 @@ private func identity(_ n: RecipeNode) -> RecipeNode { n }
         let mixed = AffineNode(input: AffineNode(input: src.node, transform: t1, mode: .nearest), transform: t2, mode: .linear)
         #expect(Optimizer.mergeTransforms(mixed, identity) == nil)
         // Through a mark of the same mode.
-        let marked = AffineNode(input: SamplingNode(input: AffineNode(input: src.node, transform: t1, mode: .nearest), mode: .nearest),
-                                transform: t2, mode: .nearest)
+        let marked = AffineNode(
+            input: SamplingNode(input: AffineNode(input: src.node, transform: t1, mode: .nearest), mode: .nearest),
+            transform: t2, mode: .nearest)
         #expect((Optimizer.mergeTransforms(marked, identity) as? AffineNode)?.inputs[0] === src.node)
         // What CIImage builds is the merged node, so the public extent is the concatenated one.
         let built = src.transformed(by: t1).transformed(by: t2)
@@ -184,8 +187,9 @@ private func identity(_ n: RecipeNode) -> RecipeNode { n }
         // Read: over an sRGB 8-bit bitmap the leading conversion goes and codes are read.
         let read = try #require(Optimizer.foldSRGBIntoRead(run))
         #expect(read.steps.count == run.steps.count - 1 && read.head.storedBitmap?.colorSpace == nil)
-        let float = CIImage(bitmapData: Data(count: w * h * 16), bytesPerRow: w * 16, size: CGSize(width: w, height: h), format: .RGBAf,
-                            colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB))
+        let float = CIImage(
+            bitmapData: Data(count: w * h * 16), bytesPerRow: w * 16, size: CGSize(width: w, height: h), format: .RGBAf,
+            colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB))
         let overFloat = try #require(try Optimizer.optimize(float.applyingLUT(try LUT.identity(size: 5)).node).root as? FusedColorNode)
         #expect(Optimizer.foldSRGBIntoRead(overFloat) == nil)
         // The codes read as values are exactly code / 255 (an identity LUT between).
@@ -247,12 +251,13 @@ private struct CountingAverage: Reduction {
     func reading(_ counter: CallCounter, _ wholeCounter: CallCounter) -> CIImage {
         let region = PixelRect(x: 0, y: 0, width: w, height: h)
         let mean = CIImage(node: ReductionNode(input: src.node, region: region, reduction: CountingAverage(counter: counter)))
-        let doubled = CIImage(node: WholeImageNode(input: src.node, region: region, extent: src.extent, name: "doubled") { block, _ in
-            wholeCounter.add()
-            let out = PixelBlock(rect: block.rect)
-            for i in 0..<block.rect.area { out.pixels[i] = block.pixels[i] * 2 }
-            return out
-        })
+        let doubled = CIImage(
+            node: WholeImageNode(input: src.node, region: region, extent: src.extent, name: "doubled") { block, _ in
+                wholeCounter.add()
+                let out = PixelBlock(rect: block.rect)
+                for i in 0..<block.rect.area { out.pixels[i] = block.pixels[i] * 2 }
+                return out
+            })
         let tinted = CIBlendKernel.multiply.apply(foreground: doubled, background: mean.clampedToExtent())!
         return tinted.cropped(to: src.extent)
     }
@@ -331,7 +336,11 @@ private struct CountingAverage: Reduction {
         #expect(cache.block(for: a) == nil && cache.block(for: b) != nil && cache.byteCount == 50 * 16)
         // Made once, whoever asks first.
         let once = OnceCell<Int>(), made = CallCounter()
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in _ = once.value { made.add(); return 42 } }
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            _ = once.value {
+                made.add(); return 42
+            }
+        }
         #expect(made.value == 1 && once.current == 42)
         // Recent tables: equal keys hit, failures are not kept, the oldest goes first.
         let tables = RecentTables<String, Int>(capacity: 2)

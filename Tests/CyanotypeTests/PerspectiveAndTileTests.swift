@@ -14,7 +14,7 @@ private func solveHomography(from: [(Double, Double)], to: [(Double, Double)]) -
         a[2 * k] = [x, y, 1, 0, 0, 0, -x * u, -y * u, u]
         a[2 * k + 1] = [0, 0, 0, x, y, 1, -x * v, -y * v, v]
     }
-    for c in 0..<8 {   // Gauss-Jordan with partial pivoting
+    for c in 0..<8 {  // Gauss-Jordan with partial pivoting
         let p = (c..<8).max { abs(a[$0][c]) < abs(a[$1][c]) }!
         a.swapAt(c, p)
         for r in 0..<8 where r != c {
@@ -72,15 +72,17 @@ private func applyH(_ m: [Double], _ x: Double, _ y: Double) -> (Double, Double,
         let got = try render(img, rect)
         let W = Int(rect.width), H = Int(rect.height)
         var bad = 0
-        for j in 0..<H { for i in 0..<W {
-            let x = Int(rect.minX) + i, y = Int(rect.minY) + j
-            let e = reference(Double(x) + 0.5, Double(y) + 0.5)
-            let g = got[(H - 1 - j) * W + i]
-            if (0..<4).contains(where: { abs(Double(g[$0]) - e[$0]) > tol }) {
-                bad += 1
-                if bad <= 3 { Issue.record("at \(x),\(y): got \(g) expected \(e)") }
+        for j in 0..<H {
+            for i in 0..<W {
+                let x = Int(rect.minX) + i, y = Int(rect.minY) + j
+                let e = reference(Double(x) + 0.5, Double(y) + 0.5)
+                let g = got[(H - 1 - j) * W + i]
+                if (0..<4).contains(where: { abs(Double(g[$0]) - e[$0]) > tol }) {
+                    bad += 1
+                    if bad <= 3 { Issue.record("at \(x),\(y): got \(g) expected \(e)") }
+                }
             }
-        } }
+        }
         #expect(bad == 0)
     }
     func tiledEqualsWhole(_ img: CIImage, _ rect: CGRect) throws {
@@ -105,8 +107,10 @@ private func applyH(_ m: [Double], _ x: Double, _ y: Double) -> (Double, Double,
         [(r.minX, r.minY), (r.maxX, r.minY), (r.maxX, r.maxY), (r.minX, r.maxY)].map { (Double($0.0), Double($0.1)) }
     }
     func corners(_ bl: CGPoint, _ br: CGPoint, _ tr: CGPoint, _ tl: CGPoint) -> [String: Any] {
-        ["inputBottomLeft": CIVector(cgPoint: bl), "inputBottomRight": CIVector(cgPoint: br),
-         "inputTopRight": CIVector(cgPoint: tr), "inputTopLeft": CIVector(cgPoint: tl)]
+        [
+            "inputBottomLeft": CIVector(cgPoint: bl), "inputBottomRight": CIVector(cgPoint: br),
+            "inputTopRight": CIVector(cgPoint: tr), "inputTopLeft": CIVector(cgPoint: tl),
+        ]
     }
 
     // MARK: CIPerspectiveTransform
@@ -126,8 +130,10 @@ private func applyH(_ m: [Double], _ x: Double, _ y: Double) -> (Double, Double,
 
     @Test func perspectiveTransformOfTheImageCornersIsTheIdentity() throws {
         let e = input.extent
-        let out = input.applyingFilter("CIPerspectiveTransform", parameters: corners(
-            CGPoint(x: e.minX, y: e.minY), CGPoint(x: e.maxX, y: e.minY), CGPoint(x: e.maxX, y: e.maxY), CGPoint(x: e.minX, y: e.maxY)))
+        let out = input.applyingFilter(
+            "CIPerspectiveTransform",
+            parameters: corners(
+                CGPoint(x: e.minX, y: e.minY), CGPoint(x: e.maxX, y: e.minY), CGPoint(x: e.maxX, y: e.maxY), CGPoint(x: e.minX, y: e.maxY)))
         #expect(out.extent == e)
         #expect(try render8(out, e) == render8(input, e))
     }
@@ -159,9 +165,9 @@ private func applyH(_ m: [Double], _ x: Double, _ y: Double) -> (Double, Double,
     @Test func degenerateCornersGiveAnEmptyImageAndNeverTrap() throws {
         let p = CGPoint(x: 3, y: 3)
         let cases: [[String: Any]] = [
-            corners(p, p, p, p),                                                               // coincident
-            corners(CGPoint(x: 0, y: 0), CGPoint(x: 5, y: 5), CGPoint(x: 10, y: 10), CGPoint(x: 0, y: 9)),   // three collinear
-            corners(CGPoint(x: 0, y: 0), CGPoint(x: 5, y: 0), CGPoint(x: 10, y: 0), CGPoint(x: 15, y: 0)),   // all on a line
+            corners(p, p, p, p),  // coincident
+            corners(CGPoint(x: 0, y: 0), CGPoint(x: 5, y: 5), CGPoint(x: 10, y: 10), CGPoint(x: 0, y: 9)),  // three collinear
+            corners(CGPoint(x: 0, y: 0), CGPoint(x: 5, y: 0), CGPoint(x: 10, y: 0), CGPoint(x: 15, y: 0)),  // all on a line
         ]
         for params in cases {
             for name in ["CIPerspectiveTransform", "CIPerspectiveCorrection"] {
@@ -215,8 +221,9 @@ private func applyH(_ m: [Double], _ x: Double, _ y: Double) -> (Double, Double,
         let inv = solveHomography(from: quad, to: rectCorners(ref))
         // Extent: the image of the input's extent.
         let mapped = rectCorners(input.extent).map { applyH(fwd, $0.0, $0.1) }
-        let ex = CGRect(x: mapped.map(\.0).min()!, y: mapped.map(\.1).min()!, width: mapped.map(\.0).max()! - mapped.map(\.0).min()!,
-                        height: mapped.map(\.1).max()! - mapped.map(\.1).min()!)
+        let ex = CGRect(
+            x: mapped.map(\.0).min()!, y: mapped.map(\.1).min()!, width: mapped.map(\.0).max()! - mapped.map(\.0).min()!,
+            height: mapped.map(\.1).max()! - mapped.map(\.1).min()!)
         #expect(abs(out.extent.minX - ex.minX) < 1e-6 && abs(out.extent.maxY - ex.maxY) < 1e-6 && abs(out.extent.width - ex.width) < 1e-6)
         try check(out, out.extent.integral) { x, y in
             let (u, v, _) = applyH(inv, x, y)
@@ -268,8 +275,10 @@ private func applyH(_ m: [Double], _ x: Double, _ y: Double) -> (Double, Double,
 
     @Test func correctionOfTheImageCornersIsTheIdentity() throws {
         let e = input.extent
-        let out = input.applyingFilter("CIPerspectiveCorrection", parameters: corners(
-            CGPoint(x: e.minX, y: e.minY), CGPoint(x: e.maxX, y: e.minY), CGPoint(x: e.maxX, y: e.maxY), CGPoint(x: e.minX, y: e.maxY)))
+        let out = input.applyingFilter(
+            "CIPerspectiveCorrection",
+            parameters: corners(
+                CGPoint(x: e.minX, y: e.minY), CGPoint(x: e.maxX, y: e.minY), CGPoint(x: e.maxX, y: e.maxY), CGPoint(x: e.minX, y: e.maxY)))
         #expect(out.extent == e)
         #expect(try render8(out, e) == render8(input, e))
     }
@@ -408,17 +417,22 @@ private func applyH(_ m: [Double], _ x: Double, _ y: Double) -> (Double, Double,
 
     @Test(arguments: [(1.7, 0.8, 1.0 / 3, 1.0 / 3), (0.45, 1.3, 0.0, 0.75), (1.0, 1.0, 1.0, 0.0)])
     func bicubicScaleIsTheSeparableMitchellNetravaliFilter(scale: Double, aspect: Double, b: Double, c: Double) throws {
-        let out = input.applyingFilter("CIBicubicScaleTransform", parameters: [
-            kCIInputScaleKey: scale, kCIInputAspectRatioKey: aspect, "inputB": b, "inputC": c])
+        let out = input.applyingFilter(
+            "CIBicubicScaleTransform",
+            parameters: [
+                kCIInputScaleKey: scale, kCIInputAspectRatioKey: aspect, "inputB": b, "inputC": c,
+            ])
         let sx = scale * aspect, sy = scale
         let e = out.extent
         #expect(abs(e.width - Double(w) * sx) < 1e-9 && abs(e.height - Double(h) * sy) < 1e-9 && e.minX == 0 && e.minY == 0)
         try check(out, e.integral, tol: 3e-4) { x, y in
             var o = [0.0, 0, 0, 0]
-            for (j, wy) in taps(Int(y), sy, b, c) { for (i, wx) in taps(Int(x), sx, b, c) {
-                let p = premul(i, j) ?? [0, 0, 0, 0]
-                for k in 0..<4 { o[k] += p[k] * wx * wy }
-            } }
+            for (j, wy) in taps(Int(y), sy, b, c) {
+                for (i, wx) in taps(Int(x), sx, b, c) {
+                    let p = premul(i, j) ?? [0, 0, 0, 0]
+                    for k in 0..<4 { o[k] += p[k] * wx * wy }
+                }
+            }
             return o
         }
         try tiledEqualsWholeExactly(out, e.integral)
@@ -444,7 +458,7 @@ private func applyH(_ m: [Double], _ x: Double, _ y: Double) -> (Double, Double,
         let big = image(testPixels(width: 300, height: 300), 300, 300)
         let tiny = big.applyingFilter("CIBicubicScaleTransform", parameters: [kCIInputScaleKey: 0.01])
         #expect(abs(tiny.extent.width - 3) < 1e-9 && abs(tiny.extent.height - 3) < 1e-9)
-        #expect(tiny.node.inputs.first is BicubicScaleNode)   // two stages of 10x
+        #expect(tiny.node.inputs.first is BicubicScaleNode)  // two stages of 10x
         let px = try render(tiny, tiny.extent.integral)
         #expect(px.count == 9 && px.allSatisfy { v in (0..<4).allSatisfy { v[$0].isFinite } } && px[4].w > 0.9)
     }

@@ -46,8 +46,9 @@ import Testing
         #expect(wideRun.steps.last?.stage.label == "from kCGColorSpaceSRGB" && (wideRun.head as? YCbCrSourceNode)?.encoded == true)
         #expect(!wideWriter.encodedInput)
         // Without colour management nothing folds (the writer takes values as they are).
-        let (plain, plainWriter) = try optimized(CIImage(planarBuffer: try frame(CIYCbCrFormat())).applyingLUT(lut), into: CIYCbCrFormat(),
-                                                 colorManaged: false)
+        let (plain, plainWriter) = try optimized(
+            CIImage(planarBuffer: try frame(CIYCbCrFormat())).applyingLUT(lut), into: CIYCbCrFormat(),
+            colorManaged: false)
         #expect((plain.root as? FusedColorNode)?.steps.count == 3 && plainWriter.encodedInput)
     }
 
@@ -56,8 +57,10 @@ import Testing
         let graded = CIImage(planarBuffer: try frame(CIYCbCrFormat())).applyingLUT(try LUT.identity(size: 5))
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)
         defer { scratch.deallocate() }
-        let bgra8 = try #require(DestinationWriter(base: scratch, rowBytes: 0, bounds: rect, format: .BGRA8,
-                                                   colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: true))
+        let bgra8 = try #require(
+            DestinationWriter(
+                base: scratch, rowBytes: 0, bounds: rect, format: .BGRA8,
+                colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: true))
         let recipe = try Optimizer.optimize(graded.node, Optimizer.Options(writer: bgra8))
         let run = try #require(recipe.root as? FusedColorNode)
         #expect(run.steps.count == 1 && (run.head as? YCbCrSourceNode)?.encoded == true && recipe.writer?.space == nil)

@@ -9,8 +9,9 @@ import Cyanotype
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("photo.jpg")
-        try CIContext().writeJPEGRepresentation(of: CIImage(color: CIColor(red: 0.8, green: 0.5, blue: 0.3)).cropped(to: CGRect(x: 0, y: 0, width: 32, height: 24)),
-                                                to: input, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!)
+        try CIContext().writeJPEGRepresentation(
+            of: CIImage(color: CIColor(red: 0.8, green: 0.5, blue: 0.3)).cropped(to: CGRect(x: 0, y: 0, width: 32, height: 24)),
+            to: input, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!)
 
         // --- the README snippet, unchanged apart from the paths ---
         let photo = CIImage(contentsOf: input, options: [.applyOrientationProperty: true])!
@@ -19,9 +20,10 @@ import Cyanotype
         sepia.intensity = 0.8
         let vignetted = sepia.outputImage!.applyingFilter("CIVignette", parameters: [kCIInputIntensityKey: 1.0])
         let context = CIContext()
-        try context.writeJPEGRepresentation(of: vignetted, to: dir.appendingPathComponent("out.jpg"),
-                                            colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!,
-                                            options: [CIImageRepresentationOption(rawValue: kCGImageDestinationLossyCompressionQuality as String): 0.9])
+        try context.writeJPEGRepresentation(
+            of: vignetted, to: dir.appendingPathComponent("out.jpg"),
+            colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!,
+            options: [CIImageRepresentationOption(rawValue: kCGImageDestinationLossyCompressionQuality as String): 0.9])
         // ---
 
         let out = try #require(CIImage(contentsOf: dir.appendingPathComponent("out.jpg")))

@@ -59,8 +59,9 @@ import Testing
     /// The full path: every pixel decoded (the codec, no file source), then the same Lanczos.
     static func fullDecodeThumbnail(_ data: Data, scale: Double, orientation: Int32 = 1) throws -> [UInt8] {
         let b = try ImageCodecs.decode(data)
-        var full = CIImage(bitmapData: Data(b.pixels), bytesPerRow: b.width * 4, size: CGSize(width: b.width, height: b.height),
-                           format: .RGBA8, colorSpace: sRGB)
+        var full = CIImage(
+            bitmapData: Data(b.pixels), bytesPerRow: b.width * 4, size: CGSize(width: b.width, height: b.height),
+            format: .RGBA8, colorSpace: sRGB)
         if orientation != 1 { full = full.oriented(forExifOrientation: orientation) }
         return try render(thumbnail(full, scale: scale))
     }
@@ -279,8 +280,10 @@ import Testing
         let (w, h) = (256, 192)
         let data = try Self.jpeg(Self.photo(w, h), w, h) { $0.exif = Self.exif(orientation: 6) }
         let source = try #require(CGImageSourceCreateWithData(data as CFData, nil))
-        let options: [CFString: Any] = [kCGImageSourceCreateThumbnailFromImageAlways: true, kCGImageSourceThumbnailMaxPixelSize: 64,
-                                        kCGImageSourceCreateThumbnailWithTransform: true]
+        let options: [CFString: Any] = [
+            kCGImageSourceCreateThumbnailFromImageAlways: true, kCGImageSourceThumbnailMaxPixelSize: 64,
+            kCGImageSourceCreateThumbnailWithTransform: true,
+        ]
         let thumb = try #require(CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary))
         #expect(thumb.width == 48 && thumb.height == 64)
         let lazy = try #require(source.stillImage(0))

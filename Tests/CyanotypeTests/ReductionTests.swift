@@ -112,8 +112,9 @@ import Testing
         for i in 0..<8 { for k in 0..<4 { #expect(abs(a[i][k] - b[i][k]) < 1e-6) } }
         // Translucent: red, green and blue weigh alpha, on straight colour.
         let v = try values()
-        let want = histogram(v.map { p in p.w > 0 ? SIMD4(p.x / p.w, p.y / p.w, p.z / p.w, p.w) : p }, bins: 8,
-                             { x in min(7, Int(max(0, min(1, x)) * 8)) }, weight: { Double($0.w) })
+        let want = histogram(
+            v.map { p in p.w > 0 ? SIMD4(p.x / p.w, p.y / p.w, p.z / p.w, p.w) : p }, bins: 8,
+            { x in min(7, Int(max(0, min(1, x)) * 8)) }, weight: { Double($0.w) })
         let got = try ctx.reduce(apply("CIAreaAlphaWeightedHistogram", ["inputCount": 8]))
         for i in 0..<8 { near(got[i], want[i], 1e-5, "bin \(i)") }
     }
@@ -152,8 +153,11 @@ import Testing
     }
 
     @Test func histogramDisplayDrawsBars() throws {
-        let hist = CIImage(bitmapData: Data([SIMD4<Float>(0.5, 1, 0, 1), SIMD4<Float>(0.25, 0, 0, 1)].flatMap { p in
-            [p.x, p.y, p.z, p.w].flatMap { withUnsafeBytes(of: $0) { Array($0) } } }), bytesPerRow: 32, size: CGSize(width: 2, height: 1), format: .RGBAf, colorSpace: nil)
+        let hist = CIImage(
+            bitmapData: Data(
+                [SIMD4<Float>(0.5, 1, 0, 1), SIMD4<Float>(0.25, 0, 0, 1)].flatMap { p in
+                    [p.x, p.y, p.z, p.w].flatMap { withUnsafeBytes(of: $0) { Array($0) } }
+                }), bytesPerRow: 32, size: CGSize(width: 2, height: 1), format: .RGBAf, colorSpace: nil)
         let out = hist.applyingFilter("CIHistogramDisplayFilter", parameters: ["inputHeight": 8])
         #expect(out.extent == CGRect(x: 0, y: 0, width: 2, height: 8))
         let v = try ctx.reduce(out)
@@ -196,7 +200,8 @@ import Testing
     func directReader(_ img: CIImage, count: Int, region: CGRect? = nil, colorManaged: Bool = true) -> String {
         let r = HistogramReduction(count: count, scale: 1, kind: .linear).prepared(with: [])
         guard let b = bitmapSource(img.node, covering: PixelRect(covering: region ?? img.extent)),
-              let reader = r.directReader(b, Evaluator(colorManaged: colorManaged)) else { return "none" }
+            let reader = r.directReader(b, Evaluator(colorManaged: colorManaged))
+        else { return "none" }
         return reader is Bitmap8HistogramReader ? "8-bit" : reader is FloatBitmapHistogramReader ? "float" : "other"
     }
 
@@ -253,9 +258,20 @@ import Testing
             ("premultiplied sRGB BGRA8, translucent rows", CIImage(bitmapData: translucent, bytesPerRow: w * 4, size: size, format: .BGRA8, colorSpace: sRGB), "8-bit"),
             ("premultiplied sRGB ARGB8, translucent rows", CIImage(bitmapData: translucent, bytesPerRow: w * 4, size: size, format: .ARGB8, colorSpace: sRGB), "8-bit"),
             ("straight ABGR8, no colour space", CIImage(unpremultipliedBitmapData: translucent, bytesPerRow: w * 4, size: size, format: .ABGR8, colorSpace: nil), "8-bit"),
-            ("premultiplied gamma 2.2 RGBA8", CIImage(bitmapData: translucent, bytesPerRow: w * 4, size: size, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.genericGrayGamma2_2)), "8-bit"),
-            ("straight linear RGBA8, padded rows", CIImage(unpremultipliedBitmapData: Data(Self.bytes8(width: w + 3, height: h, translucent: true)), bytesPerRow: (w + 3) * 4, size: size, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB)), "8-bit"),
-            ("Display P3 RGBA8 (primaries converted: tiles)", CIImage(unpremultipliedBitmapData: translucent, bytesPerRow: w * 4, size: size, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.displayP3)), "none"),
+            (
+                "premultiplied gamma 2.2 RGBA8",
+                CIImage(bitmapData: translucent, bytesPerRow: w * 4, size: size, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.genericGrayGamma2_2)), "8-bit"
+            ),
+            (
+                "straight linear RGBA8, padded rows",
+                CIImage(
+                    unpremultipliedBitmapData: Data(Self.bytes8(width: w + 3, height: h, translucent: true)), bytesPerRow: (w + 3) * 4, size: size, format: .RGBA8,
+                    colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB)), "8-bit"
+            ),
+            (
+                "Display P3 RGBA8 (primaries converted: tiles)",
+                CIImage(unpremultipliedBitmapData: translucent, bytesPerRow: w * 4, size: size, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.displayP3)), "none"
+            ),
         ]
         for (what, img, reader) in cases {
             #expect(directReader(img, count: count) == reader, "\(what)")
@@ -271,7 +287,10 @@ import Testing
         let size = CGSize(width: w, height: h)
         let translucent = Data(Self.bytes8(width: w, height: h, translucent: true))
         let cases: [(String, CIImage)] = [
-            ("straight sRGB RGBA8, opaque", CIImage(unpremultipliedBitmapData: Data(Self.bytes8(width: w, height: h, translucent: false)), bytesPerRow: w * 4, size: size, format: .RGBA8, colorSpace: sRGB)),
+            (
+                "straight sRGB RGBA8, opaque",
+                CIImage(unpremultipliedBitmapData: Data(Self.bytes8(width: w, height: h, translucent: false)), bytesPerRow: w * 4, size: size, format: .RGBA8, colorSpace: sRGB)
+            ),
             ("straight sRGB RGBA8, translucent rows", CIImage(unpremultipliedBitmapData: translucent, bytesPerRow: w * 4, size: size, format: .RGBA8, colorSpace: sRGB)),
             ("premultiplied sRGB BGRA8, translucent rows", CIImage(bitmapData: translucent, bytesPerRow: w * 4, size: size, format: .BGRA8, colorSpace: sRGB)),
             ("straight ARGB8, no colour space", CIImage(unpremultipliedBitmapData: translucent, bytesPerRow: w * 4, size: size, format: .ARGB8, colorSpace: nil)),
@@ -291,7 +310,9 @@ import Testing
             let subValues = try ctx.reduce(img.cropped(to: sub))
             var subSum = SIMD4<Double>.zero
             for v in subValues { subSum += SIMD4(Double(v.x), Double(v.y), Double(v.z), Double(v.w)) }
-            near(try ctx.reduce(img.applyingFilter("CIAreaAverage", parameters: [kCIInputExtentKey: CIVector(cgRect: sub)]))[0], subSum / Double(subValues.count), 1e-6, "\(what), sub-region")
+            near(
+                try ctx.reduce(img.applyingFilter("CIAreaAverage", parameters: [kCIInputExtentKey: CIVector(cgRect: sub)]))[0], subSum / Double(subValues.count), 1e-6,
+                "\(what), sub-region")
         }
     }
 
@@ -300,8 +321,9 @@ import Testing
         // last one short), against the plain count and 7-pixel render tiles.
         let w = 613, h = 431
         let sRGB = CGColorSpace(name: CGColorSpace.sRGB)
-        let img = CIImage(unpremultipliedBitmapData: Data(Self.bytes8(width: w, height: h, translucent: true)), bytesPerRow: w * 4,
-                          size: CGSize(width: w, height: h), format: .RGBA8, colorSpace: sRGB)
+        let img = CIImage(
+            unpremultipliedBitmapData: Data(Self.bytes8(width: w, height: h, translucent: true)), bytesPerRow: w * 4,
+            size: CGSize(width: w, height: h), format: .RGBA8, colorSpace: sRGB)
         #expect(directReader(img, count: 256) == "8-bit")
         try checkHistogram(img, count: 256, scale: 1, "8-bit, three tiles")
         let v = Self.floatValues(width: w, height: h)
@@ -312,17 +334,19 @@ import Testing
     }
 
     static func floatValues(width w: Int, height h: Int) -> [SIMD4<Float>] {
-        let special: [Float] = [.nan, -.nan, .infinity, -.infinity, 0, -0.0, 1, Float(1).nextDown, Float(1).nextUp, 0.5, 2, -1,
-                                .leastNonzeroMagnitude, .greatestFiniteMagnitude, Float(bitPattern: 0x7F80_0001), Float(bitPattern: 0x7F80_FFFF),
-                                Float(bitPattern: 0x7FC0_0000), Float(bitPattern: 0xFF80_0001), 1.0 / 3, 0.1, 0.99, 0.01]
+        let special: [Float] = [
+            .nan, -.nan, .infinity, -.infinity, 0, -0.0, 1, Float(1).nextDown, Float(1).nextUp, 0.5, 2, -1,
+            .leastNonzeroMagnitude, .greatestFiniteMagnitude, Float(bitPattern: 0x7F80_0001), Float(bitPattern: 0x7F80_FFFF),
+            Float(bitPattern: 0x7FC0_0000), Float(bitPattern: 0xFF80_0001), 1.0 / 3, 0.1, 0.99, 0.01,
+        ]
         var v = [SIMD4<Float>]()
         var seed: UInt32 = 12345
         for y in 0..<h {
             for x in 0..<w {
                 seed = seed &* 1_664_525 &+ 1_013_904_223
                 let r = Float(seed >> 8) / Float(1 << 24) * 1.4 - 0.2
-                let ramp = Float(x) / Float(w)                            // runs of equal bins
-                let boundary = Float((x + y) % 257) / 256                  // exact bin edges
+                let ramp = Float(x) / Float(w)  // runs of equal bins
+                let boundary = Float((x + y) % 257) / 256  // exact bin edges
                 let s = special[(x * 7 + y * 3) % special.count]
                 switch (x + y) % 4 {
                 case 0: v.append(SIMD4(r, ramp, boundary, s))
@@ -357,11 +381,21 @@ import Testing
         let cases: [(String, CIImage, String)] = [
             ("premultiplied linear RGBAf", plain, "float"),
             // Rows 4 bytes longer than the pixels: floats read unaligned.
-            ("premultiplied linear RGBAf, unaligned rows", CIImage(bitmapData: Self.floatData(v, width: w, padding: 4), bytesPerRow: w * 16 + 4, size: size, format: .RGBAf,
-                                                                    colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)), "float"),
+            (
+                "premultiplied linear RGBAf, unaligned rows",
+                CIImage(
+                    bitmapData: Self.floatData(v, width: w, padding: 4), bytesPerRow: w * 16 + 4, size: size, format: .RGBAf,
+                    colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)), "float"
+            ),
             ("premultiplied RGBAf, no colour space", CIImage(bitmapData: Self.floatData(v, width: w), bytesPerRow: w * 16, size: size, format: .RGBAf, colorSpace: nil), "float"),
-            ("straight linear RGBAf (premultiplied on read: tiles)", CIImage(unpremultipliedBitmapData: Self.floatData(v, width: w), bytesPerRow: w * 16, size: size, format: .RGBAf, colorSpace: linear), "none"),
-            ("premultiplied sRGB RGBAf (decoded on read: tiles)", CIImage(bitmapData: Self.floatData(v, width: w), bytesPerRow: w * 16, size: size, format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)), "none"),
+            (
+                "straight linear RGBAf (premultiplied on read: tiles)",
+                CIImage(unpremultipliedBitmapData: Self.floatData(v, width: w), bytesPerRow: w * 16, size: size, format: .RGBAf, colorSpace: linear), "none"
+            ),
+            (
+                "premultiplied sRGB RGBAf (decoded on read: tiles)",
+                CIImage(bitmapData: Self.floatData(v, width: w), bytesPerRow: w * 16, size: size, format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)), "none"
+            ),
         ]
         for (what, img, reader) in cases {
             #expect(directReader(img, count: count) == reader, "\(what)")
@@ -371,8 +405,9 @@ import Testing
 
     @Test func histogramOfCropsAndSubRegions() throws {
         let w = 120, h = 90
-        let img = CIImage(bitmapData: Data(Self.bytes8(width: w, height: h, translucent: true)), bytesPerRow: w * 4, size: CGSize(width: w, height: h),
-                          format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+        let img = CIImage(
+            bitmapData: Data(Self.bytes8(width: w, height: h, translucent: true)), bytesPerRow: w * 4, size: CGSize(width: w, height: h),
+            format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
         let v = Self.floatValues(width: w, height: h)
         let float = CIImage(bitmapData: Self.floatData(v, width: w), bytesPerRow: w * 16, size: CGSize(width: w, height: h), format: .RGBAf, colorSpace: nil)
         let crop = CGRect(x: 13, y: 7, width: 51, height: 40)
@@ -399,8 +434,9 @@ import Testing
         #expect(directReader(file, count: 256) == "8-bit")
         try checkHistogram(file, count: 256, scale: 1, "PNG file")
         let unmanaged = CIContext(options: [.workingColorSpace: NSNull(), .cacheIntermediates: false])
-        let img = CIImage(bitmapData: Data(Self.bytes8(width: w, height: h, translucent: true)), bytesPerRow: w * 4, size: CGSize(width: w, height: h),
-                          format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.displayP3))
+        let img = CIImage(
+            bitmapData: Data(Self.bytes8(width: w, height: h, translucent: true)), bytesPerRow: w * 4, size: CGSize(width: w, height: h),
+            format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.displayP3))
         #expect(directReader(img, count: 256, colorManaged: false) == "8-bit")
         let got = try unmanaged.reduce(histogramOf(img, count: 256, scale: 1))
         #expect(got == plainHistogram(try unmanaged.reduce(img), count: 256, scale: 1))

@@ -11,8 +11,9 @@ import Testing
         .filter { p in (0..<4).allSatisfy { p[$0].isFinite && p[$0].magnitude < 1e4 } }
         .map { SIMD4($0.x * $0.w, $0.y * $0.w, $0.z * $0.w, $0.w) }
 
-    static let matrix = ColorMatrix(rows: SIMD4(0.9, 0.05, 0.05, 0.01), SIMD4(-0.2, 1.1, 0.1, 0),
-                                    SIMD4(0.05, 0.3, 0.65, 0), SIMD4(0, 0, 0, 1), bias: SIMD4(0.01, -0.02, 0.03, 0))
+    static let matrix = ColorMatrix(
+        rows: SIMD4(0.9, 0.05, 0.05, 0.01), SIMD4(-0.2, 1.1, 0.1, 0),
+        SIMD4(0.05, 0.3, 0.65, 0), SIMD4(0, 0, 0, 1), bias: SIMD4(0.01, -0.02, 0.03, 0))
 
     /// The same stage over the row whole, one pixel at a time, and in odd-sized pieces.
     func expectPositionIndependent(_ stage: some ColorStage, _ row: [SIMD4<Float>], _ what: String) {
@@ -66,7 +67,7 @@ import Testing
     }
 
     @Test func gammaAndVibranceAreIndependentOfPosition() {
-        let row = stageTestRow()   // every kind of value, NaN and infinities included
+        let row = stageTestRow()  // every kind of value, NaN and infinities included
         for power: Float in [0.9, 2.2, 1 / 2.4, -0.5, 12] { expectPositionIndependent(GammaStage(power: power), row, "gamma \(power)") }
         for amount: Float in [0.4, -0.7] { expectPositionIndependent(VibranceStage(amount: amount), row, "vibrance \(amount)") }
     }
@@ -81,21 +82,26 @@ import Testing
         var expected: [(straight: [Double], premultiplied: [Double])] = []
         for a in 0..<w {
             let rgb = [(a * 37) % 256, (a * 91 + 17) % 256, 255 - a]
-            let pm = rgb.map { ($0 * a + 127) / 255 }   // a premultiplied pixel as 8-bit files hold it
+            let pm = rgb.map { ($0 * a + 127) / 255 }  // a premultiplied pixel as 8-bit files hold it
             var sp = [UInt8](repeating: 0, count: 4), pp = sp
             for c in 0..<3 { sp[order[c]] = UInt8(rgb[c]); pp[order[c]] = UInt8(pm[c]) }
             sp[order[3]] = UInt8(a); pp[order[3]] = UInt8(a)
             straight += sp; premultiplied += pp
             let alpha = Double(a) / 255
-            expected.append((rgb.map { srgbToLinear(Double($0) / 255) } + [alpha],
-                             a == 0 ? [0, 0, 0, 0] : pm.map { srgbToLinear(Double($0) / Double(a)) } + [alpha]))
+            expected.append(
+                (
+                    rgb.map { srgbToLinear(Double($0) / 255) } + [alpha],
+                    a == 0 ? [0, 0, 0, 0] : pm.map { srgbToLinear(Double($0) / Double(a)) } + [alpha]
+                ))
         }
         let srgb = CGColorSpace(name: CGColorSpace.sRGB)
         let size = CGSize(width: w, height: 1)
-        let s = try renderFloat(CIImage(unpremultipliedBitmapData: Data(straight), bytesPerRow: w * 4, size: size, format: format, colorSpace: srgb),
-                                CGRect(x: 0, y: 0, width: w, height: 1))
-        let p = try renderFloat(CIImage(bitmapData: Data(premultiplied), bytesPerRow: w * 4, size: size, format: format, colorSpace: srgb),
-                                CGRect(x: 0, y: 0, width: w, height: 1))
+        let s = try renderFloat(
+            CIImage(unpremultipliedBitmapData: Data(straight), bytesPerRow: w * 4, size: size, format: format, colorSpace: srgb),
+            CGRect(x: 0, y: 0, width: w, height: 1))
+        let p = try renderFloat(
+            CIImage(bitmapData: Data(premultiplied), bytesPerRow: w * 4, size: size, format: format, colorSpace: srgb),
+            CGRect(x: 0, y: 0, width: w, height: 1))
         for a in 0..<w {
             // Straight colour of a clear pixel is unknowable once premultiplied: alpha only.
             if a == 0 { #expect(s[a].w == 0 && p[a].w == 0); continue }

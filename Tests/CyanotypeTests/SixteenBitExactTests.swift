@@ -23,7 +23,7 @@ import CyanotypeCodecs
         for i in 0..<n {
             v[4 * i] = UInt16(i)
             v[4 * i + 1] = UInt16(65535 - i)
-            v[4 * i + 2] = UInt16(truncatingIfNeeded: i &* 40503)          // odd multiplier: a permutation
+            v[4 * i + 2] = UInt16(truncatingIfNeeded: i &* 40503)  // odd multiplier: a permutation
             v[4 * i + 3] = alpha ? UInt16(truncatingIfNeeded: i &* 12345 &+ 1) : 65535
         }
         return v
@@ -45,8 +45,7 @@ import CyanotypeCodecs
             let a = UInt32(v[4 * i + 3])
             for k in 0..<3 {
                 let c = UInt32(v[4 * i + k])
-                if premultiplied { out[4 * i + k] = UInt16((c * a + 32767) / 65535) }
-                else if a == 0 && zeroUnderClearAlpha { out[4 * i + k] = 0 }
+                if premultiplied { out[4 * i + k] = UInt16((c * a + 32767) / 65535) } else if a == 0 && zeroUnderClearAlpha { out[4 * i + k] = 0 }
             }
         }
         return out
@@ -74,7 +73,8 @@ import CyanotypeCodecs
                 let got = Self.words(try ctx.renderToData(recipe, from: img.extent, format: .RGBA16, premultiplied: premultiplied).data)
                 let want = Self.expected(v, premultiplied: premultiplied, zeroUnderClearAlpha: viaRender)
                 let m = Self.mismatches(got, want)
-                #expect(m.count == 0, "\(format) \(alpha ? "with alpha" : "opaque") \(label), \(premultiplied ? "premultiplied" : "straight"): \(m.count) values off; first \(m.first)")
+                #expect(
+                    m.count == 0, "\(format) \(alpha ? "with alpha" : "opaque") \(label), \(premultiplied ? "premultiplied" : "straight"): \(m.count) values off; first \(m.first)")
             }
         }
     }
@@ -108,8 +108,9 @@ import CyanotypeCodecs
             v[4 * i + 3] = a
             for k in 0..<3 { v[4 * i + k] = UInt16(rng.next() % (UInt64(a) + 1)) }
         }
-        let img = CIImage(bitmapData: v.withUnsafeBytes { Data($0) }, bytesPerRow: 512 * 8, size: CGSize(width: 512, height: 512),
-                          format: .RGBA16, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+        let img = CIImage(
+            bitmapData: v.withUnsafeBytes { Data($0) }, bytesPerRow: 512 * 8, size: CGSize(width: 512, height: 512),
+            format: .RGBA16, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
         let got = Self.words(try CIContext().renderToData(img.applyingFilter("CIColorClamp"), from: img.extent, format: .RGBA16, premultiplied: true).data)
         var offBelow = 0, offAbove = 0, worst = 0
         for i in 0..<v.count where got[i] != v[i] {

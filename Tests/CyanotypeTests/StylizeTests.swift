@@ -10,11 +10,15 @@ import Testing
     var pixels: [UInt8] { testPixels(width: w, height: h, alpha: true) }
     var input: CIImage { image(pixels, w, h) }
 
-    let premulContext = CIContext(options: [.outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!,
-                                            .outputPremultiplied: true, .cacheIntermediates: false])
+    let premulContext = CIContext(options: [
+        .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!,
+        .outputPremultiplied: true, .cacheIntermediates: false,
+    ])
     func tiledContext(_ side: Int) -> CIContext {
-        CIContext(options: [.tileSize: side, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!,
-                            .outputPremultiplied: true, .cacheIntermediates: false])
+        CIContext(options: [
+            .tileSize: side, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!,
+            .outputPremultiplied: true, .cacheIntermediates: false,
+        ])
     }
 
     /// Premultiplied linear pixel at (x, yUp), clear outside the image.
@@ -160,8 +164,9 @@ import Testing
         #expect(hex.scale == 8 && hex.center == CGPoint(x: 150, y: 150))
         hex.inputImage = input
         hex.scale = 4
-        #expect(try rendered(try #require(hex.outputImage), input.extent).pixels ==
-                rendered(input.applyingFilter("CIHexagonalPixellate", parameters: [kCIInputScaleKey: 4]), input.extent).pixels)
+        #expect(
+            try rendered(try #require(hex.outputImage), input.extent).pixels
+                == rendered(input.applyingFilter("CIHexagonalPixellate", parameters: [kCIInputScaleKey: 4]), input.extent).pixels)
         #expect(CIFilter(name: "CIHexagonalPixellate") is CIFilter & CIHexagonalPixellate)
     }
 
@@ -307,22 +312,24 @@ import Testing
         #expect(c.radius == 20 && c.center == CGPoint(x: 150, y: 150))
         c.inputImage = input
         c.radius = 4
-        #expect(try rendered(try #require(c.outputImage), input.extent).pixels ==
-                rendered(input.applyingFilter("CICrystallize", parameters: [kCIInputRadiusKey: 4]), input.extent).pixels)
+        #expect(
+            try rendered(try #require(c.outputImage), input.extent).pixels
+                == rendered(input.applyingFilter("CICrystallize", parameters: [kCIInputRadiusKey: 4]), input.extent).pixels)
         let p = CIFilter.pointillize()
         #expect(p.radius == 20 && p.center == CGPoint(x: 150, y: 150))
         p.inputImage = input
         p.radius = 3
         p.center = CGPoint(x: 2, y: 1)
-        #expect(try rendered(try #require(p.outputImage), input.extent).pixels ==
-                rendered(input.applyingFilter("CIPointillize", parameters: [kCIInputRadiusKey: 3, kCIInputCenterKey: CIVector(x: 2, y: 1)]), input.extent).pixels)
+        #expect(
+            try rendered(try #require(p.outputImage), input.extent).pixels
+                == rendered(input.applyingFilter("CIPointillize", parameters: [kCIInputRadiusKey: 3, kCIInputCenterKey: CIVector(x: 2, y: 1)]), input.extent).pixels)
         #expect(CIFilter(name: "CIPointillize") is CIFilter & CIPointillize)
     }
 
     // MARK: - Sobel edges
 
     /// Unnormalised Sobel sums of component k of the clamped premultiplied image.
-    func sobel(_ x: Int, _ yUp: Int, _ at: (Int, Int) -> [Double] ) -> (gx: [Double], gy: [Double]) {
+    func sobel(_ x: Int, _ yUp: Int, _ at: (Int, Int) -> [Double]) -> (gx: [Double], gy: [Double]) {
         var gx = [0.0, 0, 0, 0], gy = [0.0, 0, 0, 0]
         let n = (0...2).map { dy in (0...2).map { dx in at(x + dx - 1, yUp + dy - 1) } }
         func p(_ dx: Int, _ dy: Int) -> [Double] { n[dy + 1][dx + 1] }
@@ -383,7 +390,9 @@ import Testing
         let blurred = input.clampedToExtent().applyingFilter("CIGaussianBlur", parameters: [kCIInputRadiusKey: 2])
         let bRect = input.extent.insetBy(dx: -1, dy: -1)
         let b = try rendered(blurred, bRect)
-        let bAt = { (x: Int, y: Int) -> [Double] in let p = b.at(x, y); return [Double(p.x), Double(p.y), Double(p.z), Double(p.w)] }
+        let bAt = { (x: Int, y: Int) -> [Double] in
+            let p = b.at(x, y); return [Double(p.x), Double(p.y), Double(p.z), Double(p.w)]
+        }
         let r2 = try rendered(input.applyingFilter("CIEdgeWork", parameters: [kCIInputRadiusKey: 2]), input.extent)
         var inked = 0
         for (x, yUp) in Self.samplePoints {
@@ -413,8 +422,12 @@ import Testing
 
     @Test(arguments: [(0.07, 0.71, 1.0, 0.1, 50.0), (0.0, 0.0, 1.0, 0.0, 1.0), (0.03, 1.5, 3.0, 0.2, 4.0)])
     func lineOverlayMatchesItsPipeline(_ noise: Double, _ sharpness: Double, _ k: Double, _ t: Double, _ c: Double) throws {
-        let out = input.applyingFilter("CILineOverlay", parameters: ["inputNRNoiseLevel": noise, "inputNRSharpness": sharpness,
-                                                                    "inputEdgeIntensity": k, "inputThreshold": t, "inputContrast": c])
+        let out = input.applyingFilter(
+            "CILineOverlay",
+            parameters: [
+                "inputNRNoiseLevel": noise, "inputNRSharpness": sharpness,
+                "inputEdgeIntensity": k, "inputThreshold": t, "inputContrast": c,
+            ])
         #expect(out.extent == input.extent)
         let r = try rendered(out, input.extent)
         // The reduced image is itself read clamped... as NR of the clamped input, past the border.
@@ -496,8 +509,8 @@ import Testing
         #expect(e.intensity == 1)
         e.inputImage = input
         e.intensity = 2
-        #expect(try rendered(try #require(e.outputImage), input.extent).pixels ==
-                rendered(input.applyingFilter("CIEdges", parameters: [kCIInputIntensityKey: 2]), input.extent).pixels)
+        #expect(
+            try rendered(try #require(e.outputImage), input.extent).pixels == rendered(input.applyingFilter("CIEdges", parameters: [kCIInputIntensityKey: 2]), input.extent).pixels)
         let s = CIFilter.sobelGradients()
         s.inputImage = input
         #expect(s.outputImage?.extent == input.extent)
@@ -507,8 +520,9 @@ import Testing
         #expect(lines.NRNoiseLevel == 0.07 && lines.NRSharpness == 0.71 && lines.edgeIntensity == 1 && lines.threshold == 0.1 && lines.contrast == 50)
         lines.inputImage = input
         lines.edgeIntensity = 2
-        #expect(try rendered(try #require(lines.outputImage), input.extent).pixels ==
-                rendered(input.applyingFilter("CILineOverlay", parameters: ["inputEdgeIntensity": 2]), input.extent).pixels)
+        #expect(
+            try rendered(try #require(lines.outputImage), input.extent).pixels
+                == rendered(input.applyingFilter("CILineOverlay", parameters: ["inputEdgeIntensity": 2]), input.extent).pixels)
         let comic = CIFilter.comicEffect()
         comic.inputImage = input
         #expect(comic.outputImage?.extent == input.extent)

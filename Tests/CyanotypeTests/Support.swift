@@ -25,7 +25,9 @@ func testPixels(width: Int, height: Int, alpha: Bool = false) -> [UInt8] {
 
 /// An image from straight-alpha sRGB RGBA8 pixels (top row first).
 func image(_ pixels: [UInt8], _ width: Int, _ height: Int) -> CIImage {
-    CIImage(unpremultipliedBitmapData: Data(pixels), bytesPerRow: width * 4, size: CGSize(width: width, height: height), format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+    CIImage(
+        unpremultipliedBitmapData: Data(pixels), bytesPerRow: width * 4, size: CGSize(width: width, height: height), format: .RGBA8,
+        colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
 }
 
 /// The linear, straight-alpha value of the test pixel at (x, yTop) (row 0 at the top).

@@ -118,8 +118,9 @@ private func ocr(_ img: CIImage) throws -> [String] {
     let e = img.extent
     let url = scratch.appendingPathComponent("ocr-\(UUID().uuidString).png")
     defer { try? FileManager.default.removeItem(at: url) }
-    try CIContext().writePNGRepresentation(of: img.composited(over: CIImage(color: .white).cropped(to: e)), to: url,
-                                           format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!)
+    try CIContext().writePNGRepresentation(
+        of: img.composited(over: CIImage(color: .white).cropped(to: e)), to: url,
+        format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!)
     let text = try #require(output(tesseract, [url.path, "stdout", "--psm", "6"]), "tesseract failed")
     return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
 }
@@ -138,9 +139,10 @@ private func ocr(_ img: CIImage) throws -> [String] {
         "Glib jocks quiz nymph to vex dwarf",
     ]
 
-    @Test("tesseract reads ten phrases back exactly, in three fonts at three sizes",
-          .enabled(if: tesseract != nil, "needs tesseract (Debian tesseract-ocr; scripts/setup.sh --test)"),
-          arguments: ["DejaVu Sans", "Liberation Serif", "FreeSans"])
+    @Test(
+        "tesseract reads ten phrases back exactly, in three fonts at three sizes",
+        .enabled(if: tesseract != nil, "needs tesseract (Debian tesseract-ocr; scripts/setup.sh --test)"),
+        arguments: ["DejaVu Sans", "Liberation Serif", "FreeSans"])
     func ocrReadsThePhrasesBack(font: String) throws {
         for size in [20.0, 28.0, 40.0] {
             let img = try textImage(Self.phrases.joined(separator: "\n"), font: font, size: size, padding: 12)
@@ -151,8 +153,9 @@ private func ocr(_ img: CIImage) throws -> [String] {
 
     // MARK: Shaping
 
-    @Test("HarfBuzz's kerning: \"AV\" is narrower than its glyphs' advances, and .kern 0 turns it off",
-          .enabled(if: hbShape != nil && fcMatch != nil, "needs hb-shape (libharfbuzz-bin) and fc-match"))
+    @Test(
+        "HarfBuzz's kerning: \"AV\" is narrower than its glyphs' advances, and .kern 0 turns it off",
+        .enabled(if: hbShape != nil && fcMatch != nil, "needs hb-shape (libharfbuzz-bin) and fc-match"))
     func kernedPairIsNarrower() throws {
         let path = try #require(fontFile("DejaVu Sans"))
         let m = try verticalMetrics(path)
@@ -168,8 +171,9 @@ private func ocr(_ img: CIImage) throws -> [String] {
         #expect(Double(off.extent.width) == (Double(plain) * k).rounded(.up))
     }
 
-    @Test("ligatures and composed marks come from HarfBuzz: glyphs as hb-shape gives them",
-          .enabled(if: hbShape != nil && fcMatch != nil, "needs hb-shape (libharfbuzz-bin) and fc-match"))
+    @Test(
+        "ligatures and composed marks come from HarfBuzz: glyphs as hb-shape gives them",
+        .enabled(if: hbShape != nil && fcMatch != nil, "needs hb-shape (libharfbuzz-bin) and fc-match"))
     func ligaturesAndMarks() throws {
         let path = try #require(fontFile("DejaVu Sans"))
         for text in ["office", "e\u{301}te\u{301}", "na\u{308}ive"] {
@@ -189,8 +193,9 @@ private func ocr(_ img: CIImage) throws -> [String] {
         #expect(try pixels(textImage("e\u{301}t\u{E9}")) == (try pixels(textImage("\u{E9}te\u{301}"))))
     }
 
-    @Test("right-to-left runs come out in visual order",
-          .enabled(if: hbShape != nil && fcMatch != nil, "needs hb-shape (libharfbuzz-bin) and fc-match"))
+    @Test(
+        "right-to-left runs come out in visual order",
+        .enabled(if: hbShape != nil && fcMatch != nil, "needs hb-shape (libharfbuzz-bin) and fc-match"))
     func rightToLeftRunsInVisualOrder() throws {
         let path = try #require(fontFile("DejaVu Sans"))
         let style = TextStyle(font: "DejaVu Sans", points: 40, color: SIMD4(0, 0, 0, 1), kern: nil)
@@ -199,7 +204,7 @@ private func ocr(_ img: CIImage) throws -> [String] {
             return layout.glyphs.sorted { $0.x < $1.x }.map(\.glyph)
         }
         // A Hebrew word: the glyphs, left to right, that hb-shape gives for it.
-        let word = "\u{5E9}\u{5DC}\u{5D5}\u{5DD}"                     // shin lamed vav final-mem
+        let word = "\u{5E9}\u{5DC}\u{5D5}\u{5DD}"  // shin lamed vav final-mem
         #expect(try order(word).map(Int.init) == (try #require(shaped(path, word))).map(\.glyph))
         // Its first letter (shin) is drawn rightmost: bidi worked by hand.
         let face = try FontLibrary.shared.face(named: "DejaVu Sans")
@@ -218,14 +223,16 @@ private func ocr(_ img: CIImage) throws -> [String] {
         // The image agrees: the shin's ink is at the word's right end.
         let shin = try #require(try inkBox(textImage("\u{5E9}"))), whole = try textImage(word)
         let box = try #require(try inkBox(whole))
-        let right = try pixels(whole.cropped(to: CGRect(x: CGFloat(box.maxX - (shin.maxX - shin.minX)), y: 0, width: CGFloat(shin.maxX - shin.minX + 1), height: whole.extent.height)))
+        let right = try pixels(
+            whole.cropped(to: CGRect(x: CGFloat(box.maxX - (shin.maxX - shin.minX)), y: 0, width: CGFloat(shin.maxX - shin.minX + 1), height: whole.extent.height)))
         let alone = try pixels(textImage("\u{5E9}").cropped(to: CGRect(x: shin.minX, y: 0, width: shin.maxX - shin.minX + 1, height: Int(whole.extent.height))))
         let inkRight = right.reduce(0) { $0 + $1.w }, inkAlone = alone.reduce(0) { $0 + $1.w }
         #expect(abs(inkRight - inkAlone) < 0.05 * inkAlone, "ink at the right end \(inkRight) vs a lone shin \(inkAlone)")
     }
 
-    @Test("a character the font lacks comes from a font that has it",
-          .enabled(if: fcList != nil, "needs fc-list"))
+    @Test(
+        "a character the font lacks comes from a font that has it",
+        .enabled(if: fcList != nil, "needs fc-list"))
     func missingGlyphsFallBack() throws {
         // Liberation Sans has no Arabic; fontconfig lists the fonts that do.
         let arabic = try #require(output(fcList, [":charset=0627", "file"]))
@@ -240,8 +247,9 @@ private func ocr(_ img: CIImage) throws -> [String] {
         for face in faces where face != liberation { #expect(covering.contains(face.path), "\(face.path)") }
     }
 
-    @Test("a font name no installed font answers to draws in fontconfig's default font, quietly",
-          .enabled(if: fcMatch != nil, "needs fc-match"))
+    @Test(
+        "a font name no installed font answers to draws in fontconfig's default font, quietly",
+        .enabled(if: fcMatch != nil, "needs fc-match"))
     func missingFontFallsBack() throws {
         let defaultFamily = try #require(output(fcMatch, ["-f", "%{family[0]}", "sans-serif"]))
         let missing = try textImage("Fallback 123", font: "NoSuchFont-Regular")
@@ -258,8 +266,9 @@ private func ocr(_ img: CIImage) throws -> [String] {
 
     // MARK: Extent and lines
 
-    @Test("the extent is the text's typographic box plus the padding",
-          .enabled(if: hbShape != nil && fcMatch != nil, "needs hb-shape (libharfbuzz-bin) and fc-match"))
+    @Test(
+        "the extent is the text's typographic box plus the padding",
+        .enabled(if: hbShape != nil && fcMatch != nil, "needs hb-shape (libharfbuzz-bin) and fc-match"))
     func extentIsTheBoxPlusPadding() throws {
         let path = try #require(fontFile("DejaVu Sans"))
         let m = try verticalMetrics(path)
@@ -279,8 +288,9 @@ private func ocr(_ img: CIImage) throws -> [String] {
         #expect(try textImage("", padding: 10).extent.isEmpty)
     }
 
-    @Test("line breaks stack lines by the fonts' metrics; alignment places them in the box",
-          .enabled(if: fcMatch != nil, "needs fc-match"))
+    @Test(
+        "line breaks stack lines by the fonts' metrics; alignment places them in the box",
+        .enabled(if: fcMatch != nil, "needs fc-match"))
     func multipleLines() throws {
         let path = try #require(fontFile("DejaVu Sans"))
         let m = try verticalMetrics(path)
@@ -326,7 +336,7 @@ private func ocr(_ img: CIImage) throws -> [String] {
         let img = try attributedImage(s)
         let w = Int(img.extent.width), h = Int(img.extent.height)
         let p = try pixels(img)
-        let big = try textImage("HH", size: 40).extent.width        // where the small run starts
+        let big = try textImage("HH", size: 40).extent.width  // where the small run starts
         var red = (top: h, bottom: 0, count: 0), blue = (top: h, bottom: 0, count: 0)
         for y in 0..<h {
             for x in 0..<w where p[y * w + x].w > 0.9 {
@@ -353,13 +363,19 @@ private func ocr(_ img: CIImage) throws -> [String] {
     @Test func attributeErrorsNameTheAttribute() throws {
         let s = NSMutableAttributedString(string: "ab")
         s.addAttribute(.font, value: "Helvetica", range: NSRange(location: 1, length: 1))
-        #expect(throws: CIFilterError.invalidValue(filter: "CIAttributedTextImageGenerator", key: "inputText",
-                                                   reason: "the attribute NSFont of characters 1..<2 is String; expected an NSFont (UIFont)")) {
+        #expect(
+            throws: CIFilterError.invalidValue(
+                filter: "CIAttributedTextImageGenerator", key: "inputText",
+                reason: "the attribute NSFont of characters 1..<2 is String; expected an NSFont (UIFont)")
+        ) {
             try attributedImage(s)
         }
         let nan = NSAttributedString(string: "ab", attributes: [.kern: Double.nan])
-        #expect(throws: CIFilterError.invalidValue(filter: "CIAttributedTextImageGenerator", key: "inputText",
-                                                   reason: "the attribute NSKern of characters 0..<2 is NSNumber; expected a finite number of points")) {
+        #expect(
+            throws: CIFilterError.invalidValue(
+                filter: "CIAttributedTextImageGenerator", key: "inputText",
+                reason: "the attribute NSKern of characters 0..<2 is NSNumber; expected a finite number of points")
+        ) {
             try attributedImage(nan)
         }
         // A plain String is drawn in the defaults (Helvetica 12, black).
@@ -398,14 +414,18 @@ private func ocr(_ img: CIImage) throws -> [String] {
         #expect(CIFilter.descriptor(forFilterName: "CITextImageGenerator")?.input("inputFontSize")?.effectiveMaximum == 1024)
         // Kerning that throws the text past any image size is an error, not a crash.
         let far = NSAttributedString(string: "far", attributes: [.kern: 1e300])
-        #expect(throws: CIFilterError.invalidValue(filter: "CIAttributedTextImageGenerator", key: "inputText",
-                                                   reason: "the text's image would be unbounded; an image is at most 1073741824 pixels on a side")) {
+        #expect(
+            throws: CIFilterError.invalidValue(
+                filter: "CIAttributedTextImageGenerator", key: "inputText",
+                reason: "the text's image would be unbounded; an image is at most 1073741824 pixels on a side")
+        ) {
             try attributedImage(far, scale: 16)
         }
         #expect(throws: CIFilterError.self) { try attributedImage(NSAttributedString(string: "far", attributes: [.kern: 1e12])) }
         // Glyph bitmaps are drawn when the image is made, within a budget.
-        #expect(TextError.glyphsTooLarge(budget: 256 << 20).description
-            == "the text's glyphs would take more than 256 MB at this size; use a smaller font size or scale factor")
+        #expect(
+            TextError.glyphsTooLarge(budget: 256 << 20).description
+                == "the text's glyphs would take more than 256 MB at this size; use a smaller font size or scale factor")
         // A tab is a space; other control characters draw nothing (no missing-glyph boxes).
         #expect(try pixels(textImage("a\tb", size: 20)) == pixels(textImage("a b", size: 20)))
         #expect(try pixels(textImage("a\u{1}b\u{7F}", size: 20)) == pixels(textImage("ab", size: 20)))
@@ -425,8 +445,10 @@ private func ocr(_ img: CIImage) throws -> [String] {
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             return z ^ (z >> 31)
         }
-        let ranges: [ClosedRange<UInt32>] = [0x0...0x7F, 0x300...0x36F, 0x590...0x6FF, 0x200B...0x202E, 0x2066...0x2069,
-                                             0x0900...0x097F, 0x4E00...0x4E20, 0xE000...0xE010, 0xFFF0...0xFFFF, 0x1F300...0x1F320, 0x10FFF0...0x10FFFF]
+        let ranges: [ClosedRange<UInt32>] = [
+            0x0...0x7F, 0x300...0x36F, 0x590...0x6FF, 0x200B...0x202E, 0x2066...0x2069,
+            0x0900...0x097F, 0x4E00...0x4E20, 0xE000...0xE010, 0xFFF0...0xFFFF, 0x1F300...0x1F320, 0x10FFF0...0x10FFFF,
+        ]
         for _ in 0..<60 {
             var text = ""
             for _ in 0..<Int(next() % 24) {
@@ -464,7 +486,8 @@ private func ocr(_ img: CIImage) throws -> [String] {
         s.append(NSAttributedString(string: "second line", attributes: [.foregroundColor: CIColor(red: 0.2, green: 0.6, blue: 0.1, alpha: 0.8)]))
         let img = try attributedImage(s, scale: 1.3, padding: 2)
         let whole = try pixels(img)
-        let tiled = try pixels(img, context: CIContext(options: [.tileSize: 7, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!, .outputPremultiplied: false]))
+        let tiled = try pixels(
+            img, context: CIContext(options: [.tileSize: 7, .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!, .outputPremultiplied: false]))
         #expect(whole == tiled)
         // Many images made and drawn at once (fonts opened, shaped and their glyphs drawn for
         // the first time, caches shared) give the bytes each gives again alone.
@@ -503,8 +526,9 @@ private func ocr(_ img: CIImage) throws -> [String] {
             #expect(f.outputImage == nil)
             #expect(throws: CIFilterError.unavailable(filter: name, needs: needs)) { try f.makeOutputImage() }
         }
-        #expect(CIFilterError.unavailable(filter: "CISaliencyMapFilter", needs: Self.needs["CISaliencyMapFilter"]!).description
-            == "CISaliencyMapFilter cannot run here: it needs Apple's Vision framework and its saliency model, found only on Apple's platforms")
+        #expect(
+            CIFilterError.unavailable(filter: "CISaliencyMapFilter", needs: Self.needs["CISaliencyMapFilter"]!).description
+                == "CISaliencyMapFilter cannot run here: it needs Apple's Vision framework and its saliency model, found only on Apple's platforms")
         // Apple's typed protocols, where Apple has them.
         let segmentation = CIFilter.personSegmentation()
         segmentation.qualityLevel = 2

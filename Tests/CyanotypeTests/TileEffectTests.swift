@@ -128,7 +128,7 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
             let a = atan2(p.1, p.0)
             if a >= -eps, a <= .pi / Double(n) + eps { return p }
         }
-        return q   // the centre itself
+        return q  // the centre itself
     }
     Issue.record("no group element folds \(q) for \(s)")
     return q
@@ -173,8 +173,10 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
         return p
     }
 
-    private static let all: [Sym] = [.translated(acute: 1.2), .reflected(acute: 1.9), .p4, .p4m, .p6, .p3m1, .p6m, .pg, .kaleidoscope(5),
-                                       .parallelogram(acute: 1.1), .triangle, .opTile(scale: 2.8), .opTile(scale: 0.6)]
+    private static let all: [Sym] = [
+        .translated(acute: 1.2), .reflected(acute: 1.9), .p4, .p4m, .p6, .p3m1, .p6m, .pg, .kaleidoscope(5),
+        .parallelogram(acute: 1.1), .triangle, .opTile(scale: 2.8), .opTile(scale: 0.6),
+    ]
 
     /// Every pixel of a region several cells wide against the reference fold.
     @Test(arguments: 0..<13) func pixelsFollowTheSymmetryGroup(_ index: Int) throws {
@@ -186,18 +188,20 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
         let got = try render(out, rect)
         let W = Int(rect.width), H = Int(rect.height)
         var bad = 0
-        for j in 0..<H { for i in 0..<W {
-            let x = Double(Int(rect.minX) + i) + 0.5, y = Double(Int(rect.minY) + j) + 0.5
-            let dx = x - c.x, dy = y - c.y
-            let q = (cos(angle) * dx + sin(angle) * dy, -sin(angle) * dx + cos(angle) * dy)
-            let f = refFold(s, q, width)
-            let e = sample(c.x + cos(angle) * f.0 - sin(angle) * f.1, c.y + sin(angle) * f.0 + cos(angle) * f.1)
-            let g = got[(H - 1 - j) * W + i]
-            if (0..<4).contains(where: { abs(Double(g[$0]) - e[$0]) > 2e-4 }) {
-                bad += 1
-                if bad <= 3 { Issue.record("\(s.name) at \(x),\(y): got \(g) expected \(e)") }
+        for j in 0..<H {
+            for i in 0..<W {
+                let x = Double(Int(rect.minX) + i) + 0.5, y = Double(Int(rect.minY) + j) + 0.5
+                let dx = x - c.x, dy = y - c.y
+                let q = (cos(angle) * dx + sin(angle) * dy, -sin(angle) * dx + cos(angle) * dy)
+                let f = refFold(s, q, width)
+                let e = sample(c.x + cos(angle) * f.0 - sin(angle) * f.1, c.y + sin(angle) * f.0 + cos(angle) * f.1)
+                let g = got[(H - 1 - j) * W + i]
+                if (0..<4).contains(where: { abs(Double(g[$0]) - e[$0]) > 2e-4 }) {
+                    bad += 1
+                    if bad <= 3 { Issue.record("\(s.name) at \(x),\(y): got \(g) expected \(e)") }
+                }
             }
-        } }
+        }
         #expect(bad == 0, "\(s.name)")
         // Tiled renders equal the whole render bit for bit.
         let whole = try render(out, rect, tile: 4096)
@@ -210,7 +214,7 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
     /// periods) map each pixel to an equal one.
     @Test func aPixelEqualsItsSymmetricPartners() throws {
         let cx = 10.0, cy = 8.0
-        let s3w = 4 * 3.0.squareRoot()   // hexagon circumradius whose lattice step up is 12
+        let s3w = 4 * 3.0.squareRoot()  // hexagon circumradius whose lattice step up is 12
         typealias Op = (Double, Double) -> (Double, Double)
         let cases: [(Sym, Double, [Op])] = [
             (.translated(acute: .pi / 2), 6, [{ ($0 + 6, $1) }, { ($0, $1 - 6) }]),
@@ -238,20 +242,22 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
                 return px[(H - 1 - j) * W + i]
             }
             var bad = 0, compared = 0, nonzero = 0
-            for j in 0..<H { for i in 0..<W {
-                let x = rect.minX + Double(i) + 0.5, y = rect.minY + Double(j) + 0.5
-                let a = at(x, y)!
-                if a.w > 0 { nonzero += 1 }
-                for op in ops {
-                    let (u, v) = op(x, y)
-                    guard let b = at(u, v) else { continue }
-                    compared += 1
-                    if (0..<4).contains(where: { abs(a[$0] - b[$0]) > 1e-5 }) {
-                        bad += 1
-                        if bad <= 3 { Issue.record("\(s.name): (\(x), \(y)) \(a) vs (\(u), \(v)) \(b)") }
+            for j in 0..<H {
+                for i in 0..<W {
+                    let x = rect.minX + Double(i) + 0.5, y = rect.minY + Double(j) + 0.5
+                    let a = at(x, y)!
+                    if a.w > 0 { nonzero += 1 }
+                    for op in ops {
+                        let (u, v) = op(x, y)
+                        guard let b = at(u, v) else { continue }
+                        compared += 1
+                        if (0..<4).contains(where: { abs(a[$0] - b[$0]) > 1e-5 }) {
+                            bad += 1
+                            if bad <= 3 { Issue.record("\(s.name): (\(x), \(y)) \(a) vs (\(u), \(v)) \(b)") }
+                        }
                     }
                 }
-            } }
+            }
             #expect(bad == 0 && compared > W * H / 2, "\(s.name) compared \(compared)")
             #expect(nonzero > W * H / 8, "\(s.name) drew \(nonzero) pixels")
         }
@@ -284,8 +290,10 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
     @Test func badParametersNeverTrap() throws {
         let rect = CGRect(x: -5, y: -5, width: 12, height: 10)
         for s in TileEffectTests.all {
-            for (key, bad) in [(kCIInputCenterKey, CIVector(x: .nan, y: 1) as Any), (kCIInputAngleKey, Double.nan as Any),
-                               (kCIInputAngleKey, Double.infinity as Any)] {
+            for (key, bad) in [
+                (kCIInputCenterKey, CIVector(x: .nan, y: 1) as Any), (kCIInputAngleKey, Double.nan as Any),
+                (kCIInputAngleKey, Double.infinity as Any),
+            ] {
                 let f = try #require(CIFilter(name: s.name))
                 f.setValue(input, forKey: kCIInputImageKey)
                 f.setValue(bad, forKey: key)
@@ -294,7 +302,7 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
             // Width 0 (a point-sized cell: the colour at the centre), negative, huge.
             for width in [0.0, -3, 1e300, 1e9] {
                 var p = params(s, center: CGPoint(x: 10, y: 8), angle: 0.2, width: width)
-                p["inputCount"] = width   // the kaleidoscope's count: 1 ... 4096
+                p["inputCount"] = width  // the kaleidoscope's count: 1 ... 4096
                 let out = input.applyingFilter(s.name, parameters: p)
                 _ = try render(out, rect)
                 _ = try render(input.clampedToExtent().applyingFilter(s.name, parameters: p), CGRect(x: 1e6, y: -1e6, width: 8, height: 8))
@@ -381,8 +389,12 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
 
     /// CIOpTile with scale 1 is the image itself.
     @Test func opTileOfScaleOneIsTheImage() throws {
-        let out = input.applyingFilter("CIOpTile", parameters: [kCIInputScaleKey: 1, kCIInputWidthKey: 4, kCIInputAngleKey: 0.3,
-                                                                kCIInputCenterKey: CIVector(x: 7, y: 5)])
+        let out = input.applyingFilter(
+            "CIOpTile",
+            parameters: [
+                kCIInputScaleKey: 1, kCIInputWidthKey: 4, kCIInputAngleKey: 0.3,
+                kCIInputCenterKey: CIVector(x: 7, y: 5),
+            ])
         let a = try render(out, input.extent), b = try render(input, input.extent)
         #expect(zip(a, b).allSatisfy { p, q in (0..<4).allSatisfy { abs(p[$0] - q[$0]) < 1e-5 } })
     }
@@ -391,8 +403,11 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
     /// faded by decay^(distance / size).
     @Test func triangleKaleidoscopeReflectsTheTriangleAndFades() throws {
         let point = CGPoint(x: 10.4, y: 8.3), size = 7.5, rotation = 0.6, decay = 0.7
-        let out = input.applyingFilter("CITriangleKaleidoscope", parameters: [
-            "inputPoint": CIVector(cgPoint: point), "inputSize": size, "inputRotation": rotation, "inputDecay": decay])
+        let out = input.applyingFilter(
+            "CITriangleKaleidoscope",
+            parameters: [
+                "inputPoint": CIVector(cgPoint: point), "inputSize": size, "inputRotation": rotation, "inputDecay": decay,
+            ])
         #expect(out.extent.isInfinite)
         let rect = CGRect(x: -9, y: -7, width: 40, height: 31)
         let got = try render(out, rect)
@@ -401,46 +416,58 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
         let gx = size / 2, gy = size * 3.0.squareRoot() / 6
         let o = (point.x - (cos(rotation) * gx - sin(rotation) * gy), point.y - (sin(rotation) * gx + cos(rotation) * gy))
         var bad = 0
-        for j in 0..<H { for i in 0..<W {
-            let x = Double(Int(rect.minX) + i) + 0.5, y = Double(Int(rect.minY) + j) + 0.5
-            let dx = x - o.0, dy = y - o.1
-            let f = refFold(.p3m1, (cos(rotation) * dx + sin(rotation) * dy, -sin(rotation) * dx + cos(rotation) * dy), size)
-            var e = sample(o.0 + cos(rotation) * f.0 - sin(rotation) * f.1, o.1 + sin(rotation) * f.0 + cos(rotation) * f.1)
-            let fade = pow(decay, ((x - point.x) * (x - point.x) + (y - point.y) * (y - point.y)).squareRoot() / size)
-            for c in 0..<3 { e[c] *= fade }
-            let g = got[(H - 1 - j) * W + i]
-            if (0..<4).contains(where: { abs(Double(g[$0]) - e[$0]) > 2e-4 }) {
-                bad += 1
-                if bad <= 3 { Issue.record("at \(x),\(y): got \(g) expected \(e)") }
+        for j in 0..<H {
+            for i in 0..<W {
+                let x = Double(Int(rect.minX) + i) + 0.5, y = Double(Int(rect.minY) + j) + 0.5
+                let dx = x - o.0, dy = y - o.1
+                let f = refFold(.p3m1, (cos(rotation) * dx + sin(rotation) * dy, -sin(rotation) * dx + cos(rotation) * dy), size)
+                var e = sample(o.0 + cos(rotation) * f.0 - sin(rotation) * f.1, o.1 + sin(rotation) * f.0 + cos(rotation) * f.1)
+                let fade = pow(decay, ((x - point.x) * (x - point.x) + (y - point.y) * (y - point.y)).squareRoot() / size)
+                for c in 0..<3 { e[c] *= fade }
+                let g = got[(H - 1 - j) * W + i]
+                if (0..<4).contains(where: { abs(Double(g[$0]) - e[$0]) > 2e-4 }) {
+                    bad += 1
+                    if bad <= 3 { Issue.record("at \(x),\(y): got \(g) expected \(e)") }
+                }
             }
-        } }
+        }
         #expect(bad == 0)
         let whole = try render(out, rect, tile: 4096)
         for t in [3, 5, 7] { #expect(try render(out, rect, tile: t) == whole, "tile \(t)") }
         // Rotation 0, no fade, the triangle's base on y = 8: mirror-symmetric about the base.
-        let sym = input.applyingFilter("CITriangleKaleidoscope", parameters: [
-            "inputPoint": CIVector(x: 10, y: 8 + 7 * 3.0.squareRoot() / 6), "inputSize": 7, "inputRotation": 0, "inputDecay": 1])
+        let sym = input.applyingFilter(
+            "CITriangleKaleidoscope",
+            parameters: [
+                "inputPoint": CIVector(x: 10, y: 8 + 7 * 3.0.squareRoot() / 6), "inputSize": 7, "inputRotation": 0, "inputDecay": 1,
+            ])
         let px = try render(sym, rect)
         var asym = 0, compared = 0
-        for j in 0..<H { for i in 0..<W {
-            let m = 2 * (8 - Int(rect.minY)) - 1 - j
-            guard m >= 0, m < H else { continue }
-            compared += 1
-            let a = px[(H - 1 - j) * W + i], b = px[(H - 1 - m) * W + i]
-            if (0..<4).contains(where: { abs(a[$0] - b[$0]) > 1e-5 }) { asym += 1 }
-        } }
+        for j in 0..<H {
+            for i in 0..<W {
+                let m = 2 * (8 - Int(rect.minY)) - 1 - j
+                guard m >= 0, m < H else { continue }
+                compared += 1
+                let a = px[(H - 1 - j) * W + i], b = px[(H - 1 - m) * W + i]
+                if (0..<4).contains(where: { abs(a[$0] - b[$0]) > 1e-5 }) { asym += 1 }
+            }
+        }
         #expect(compared > W * H / 2)
         #expect(asym == 0)
         // The typed API.
         let f = CIFilter.triangleKaleidoscope()
         #expect(f.size == 700 && abs(f.decay - 0.85) < 1e-6)
         f.inputImage = input; f.point = CGPoint(x: 10.25, y: 8.5); f.size = 7.5; f.rotation = 0.625; f.decay = 0.75
-        let byName = input.applyingFilter("CITriangleKaleidoscope", parameters: [
-            "inputPoint": CIVector(x: 10.25, y: 8.5), "inputSize": 7.5, "inputRotation": 0.625, "inputDecay": 0.75])
+        let byName = input.applyingFilter(
+            "CITriangleKaleidoscope",
+            parameters: [
+                "inputPoint": CIVector(x: 10.25, y: 8.5), "inputSize": 7.5, "inputRotation": 0.625, "inputDecay": 0.75,
+            ])
         #expect(try render8(f.outputImage!, rect) == render8(byName, rect))
         // Bad parameters: NaN is an error; sizes and decays out of range are limited.
-        for (key, bad) in [("inputPoint", CIVector(x: .nan, y: 0) as Any), ("inputSize", Double.nan as Any),
-                           ("inputRotation", Double.infinity as Any), ("inputDecay", Double.nan as Any)] {
+        for (key, bad) in [
+            ("inputPoint", CIVector(x: .nan, y: 0) as Any), ("inputSize", Double.nan as Any),
+            ("inputRotation", Double.infinity as Any), ("inputDecay", Double.nan as Any),
+        ] {
             let g = try #require(CIFilter(name: "CITriangleKaleidoscope"))
             g.setValue(input, forKey: kCIInputImageKey)
             g.setValue(bad, forKey: key)
@@ -456,8 +483,11 @@ private func refFold(_ s: Sym, _ q: (Double, Double), _ w: Double) -> (Double, D
     /// A huge cell over an infinite input: a large tile is split until its pixels are folded one
     /// by one, never reading the whole cell; tiled renders still equal the whole.
     @Test func aHugeCellOfAnInfiniteImageRendersInPieces() throws {
-        let out = input.clampedToExtent().applyingFilter("CIEightfoldReflectedTile", parameters: [
-            kCIInputWidthKey: 1e9, kCIInputAngleKey: 0.3, kCIInputCenterKey: CIVector(x: 10, y: 8)])
+        let out = input.clampedToExtent().applyingFilter(
+            "CIEightfoldReflectedTile",
+            parameters: [
+                kCIInputWidthKey: 1e9, kCIInputAngleKey: 0.3, kCIInputCenterKey: CIVector(x: 10, y: 8),
+            ])
         let rect = CGRect(x: -90, y: -70, width: 200, height: 160)
         let whole = try render(out, rect, tile: 4096)
         #expect(try render(out, rect, tile: 7) == whole)

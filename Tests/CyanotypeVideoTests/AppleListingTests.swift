@@ -15,12 +15,14 @@ func applesListing(input: URL, output: URL, completion: @escaping @Sendable () -
     // --- Apple's code ---
     let asset = AVURLAsset(url: input)
     let filter = CIFilter(name: "CIGaussianBlur")!
-    let composition = AVVideoComposition(asset: asset, applyingCIFiltersWithHandler: { request in
-        let source = request.sourceImage.clampedToExtent()
-        filter.setValue(source, forKey: kCIInputImageKey)
-        filter.setValue(CMTimeGetSeconds(request.compositionTime) * 10.0, forKey: kCIInputRadiusKey)
-        request.finish(with: filter.outputImage!.cropped(to: request.sourceImage.extent), context: nil)
-    })
+    let composition = AVVideoComposition(
+        asset: asset,
+        applyingCIFiltersWithHandler: { request in
+            let source = request.sourceImage.clampedToExtent()
+            filter.setValue(source, forKey: kCIInputImageKey)
+            filter.setValue(CMTimeGetSeconds(request.compositionTime) * 10.0, forKey: kCIInputRadiusKey)
+            request.finish(with: filter.outputImage!.cropped(to: request.sourceImage.extent), context: nil)
+        })
     let export = AVAssetExportSession(asset: asset, presetName: AVAssetExportPresetHighestQuality)!
     export.outputURL = output; export.outputFileType = .mp4; export.videoComposition = composition
     export.exportAsynchronously { /* export.status, export.error */ completion() }

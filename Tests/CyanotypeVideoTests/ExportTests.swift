@@ -5,9 +5,11 @@ import Testing
 
 /// Runs an export to the end and returns the session.
 @discardableResult
-func runExport(_ asset: AVAsset, to url: URL, type: AVFileType = .mp4, codec: VideoCodec = .h264,
-               composition: AVVideoComposition? = nil, range: CMTimeRange? = nil,
-               configure: (AVAssetExportSession) -> Void = { _ in }) async throws -> AVAssetExportSession {
+func runExport(
+    _ asset: AVAsset, to url: URL, type: AVFileType = .mp4, codec: VideoCodec = .h264,
+    composition: AVVideoComposition? = nil, range: CMTimeRange? = nil,
+    configure: (AVAssetExportSession) -> Void = { _ in }
+) async throws -> AVAssetExportSession {
     let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPresetHighestQuality))
     session.outputURL = url
     session.outputFileType = type
@@ -86,8 +88,9 @@ struct ExportTests {
         for (matrix, tag) in [("bt601", "smpte170m"), ("bt709", "bt709")] {
             let clip = s.url("\(matrix).mkv")
             // swscale converts the RGB blocks with each matrix; the stream is tagged to match.
-            try FF.ffmpeg("-i", ppm.path, "-vf", "scale=out_color_matrix=\(matrix):out_range=tv,format=yuv444p",
-                          "-colorspace", tag, "-color_range", "tv", "-c:v", "ffv1", clip.path)
+            try FF.ffmpeg(
+                "-i", ppm.path, "-vf", "scale=out_color_matrix=\(matrix):out_range=tv,format=yuv444p",
+                "-colorspace", tag, "-color_range", "tv", "-c:v", "ffv1", clip.path)
             let st = try FF.stream(clip)
             #expect(st["color_space"] as? String == tag)
             decoded.append(try libraryFrame(clip, at: 0))
@@ -146,8 +149,9 @@ struct ExportTests {
         #expect(try FF.stream(output, "a:0")["codec_name"] as? String == "aac")
     }
 
-    @Test(.enabled(if: FF.available, "ffmpeg/ffprobe missing: scripts/setup.sh --test installs them"),
-          arguments: [(VideoCodec.h264, AVFileType.mp4), (.hevc, .mp4), (.av1, .mkv), (.vp9, .mkv), (.prores, .mov), (.ffv1, .mkv), (.rawvideo, .mkv)])
+    @Test(
+        .enabled(if: FF.available, "ffmpeg/ffprobe missing: scripts/setup.sh --test installs them"),
+        arguments: [(VideoCodec.h264, AVFileType.mp4), (.hevc, .mp4), (.av1, .mkv), (.vp9, .mkv), (.prores, .mov), (.ffv1, .mkv), (.rawvideo, .mkv)])
     func everyEncoderWritesAReadableFile(codec: VideoCodec, type: AVFileType) async throws {
         guard codec.isAvailable else { return }
         let s = try Scratch()
@@ -155,8 +159,10 @@ struct ExportTests {
         try makeTestClip(input, width: 64, height: 64, fps: 10, frames: 5)
         try await runExport(AVURLAsset(url: input), to: output, type: type, codec: codec)
         let st = try FF.stream(output)
-        let names: [VideoCodec: String] = [.h264: "h264", .hevc: "hevc", .av1: "av1", .vp9: "vp9", .prores: "prores", .ffv1: "ffv1",
-                                           .rawvideo: "rawvideo"]
+        let names: [VideoCodec: String] = [
+            .h264: "h264", .hevc: "hevc", .av1: "av1", .vp9: "vp9", .prores: "prores", .ffv1: "ffv1",
+            .rawvideo: "rawvideo",
+        ]
         #expect(st["codec_name"] as? String == names[codec])
         #expect(try FF.frameTimes(output).count == 5)
         if codec == .prores {
@@ -197,8 +203,9 @@ struct ExportTests {
         let s = try Scratch()
         let red = s.url("red.mp4"), blue = s.url("blue.mp4"), output = s.url("joined.mp4")
         for (url, color) in [(red, "red"), (blue, "blue")] {
-            try FF.ffmpeg("-f", "lavfi", "-i", "color=c=\(color):s=32x32:r=10", "-frames:v", "10", "-c:v", "libx264", "-preset", "ultrafast",
-                          "-pix_fmt", "yuv420p", url.path)
+            try FF.ffmpeg(
+                "-f", "lavfi", "-i", "color=c=\(color):s=32x32:r=10", "-frames:v", "10", "-c:v", "libx264", "-preset", "ultrafast",
+                "-pix_fmt", "yuv420p", url.path)
         }
         let joined = AVURLAsset(url: red).appending(AVURLAsset(url: blue), overlap: CMTime(seconds: 0.5, preferredTimescale: 600))
         let seen = Progresses()
@@ -284,8 +291,10 @@ struct ExportTests {
     }
 
     @Test func aMissingOutputIsAnError() async throws {
-        let session = try #require(AVAssetExportSession(asset: AVURLAsset(url: URL(fileURLWithPath: "/nonexistent.mp4")),
-                                                        presetName: AVAssetExportPresetMediumQuality))
+        let session = try #require(
+            AVAssetExportSession(
+                asset: AVURLAsset(url: URL(fileURLWithPath: "/nonexistent.mp4")),
+                presetName: AVAssetExportPresetMediumQuality))
         await #expect(throws: VideoError.exportNotReady("outputURL is not set")) { try await session.export() }
         #expect(session.status == .failed)
         #expect(AVAssetExportSession(asset: AVURLAsset(url: URL(fileURLWithPath: "/x.mp4")), presetName: "NoSuchPreset") == nil)

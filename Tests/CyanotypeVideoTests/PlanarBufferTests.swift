@@ -4,7 +4,9 @@ import Foundation
 import Testing
 
 /// A planar buffer filled from per-pixel codes (Y, Cb, Cr as functions of x, y).
-func planar(_ w: Int, _ h: Int, _ format: CIYCbCrFormat, y: @escaping (Int, Int) -> Int, cb: @escaping (Int, Int) -> Int, cr: @escaping (Int, Int) -> Int) throws -> CIPlanarImageBuffer {
+func planar(_ w: Int, _ h: Int, _ format: CIYCbCrFormat, y: @escaping (Int, Int) -> Int, cb: @escaping (Int, Int) -> Int, cr: @escaping (Int, Int) -> Int) throws
+    -> CIPlanarImageBuffer
+{
     let b = try CIPlanarImageBuffer(width: w, height: h, format: format)
     for (i, p) in b.planes.enumerated() {
         let f: (Int, Int) -> Int = [y, cb, cr][i]
@@ -76,8 +78,9 @@ struct PlanarBufferTests {
     @Test func chromaIsUpsampledAtItsLocation() throws {
         // 4:2:0, 8x2: chroma columns 0..3, Cr rising 100, 140, 180, 220 (grey luma).
         func buffer(_ loc: CIYCbCrFormat.ChromaLocation) throws -> CIPlanarImageBuffer {
-            try planar(8, 2, CIYCbCrFormat(subsampling: .yuv420, matrix: .identity, range: .full, chromaLocation: loc),
-                       y: { _, _ in 0 }, cb: { _, _ in 0 }, cr: { x, _ in 100 + 40 * x })
+            try planar(
+                8, 2, CIYCbCrFormat(subsampling: .yuv420, matrix: .identity, range: .full, chromaLocation: loc),
+                y: { _, _ in 0 }, cb: { _, _ in 0 }, cr: { x, _ in 100 + 40 * x })
         }
         // identity: Cr is red. Left siting: even columns sit on a sample, odd ones halfway.
         let left = try rgba8(CIImage(planarBuffer: buffer(.left)))
@@ -92,8 +95,9 @@ struct PlanarBufferTests {
         // colours are inside the RGB cube, the conversions round-trip).
         var g = SystemRandomNumberGenerator()
         let f = CIYCbCrFormat(subsampling: .yuv444, matrix: .itu709, range: .video)
-        let src = try planar(32, 8, f, y: { _, _ in Int.random(in: 60...180, using: &g) }, cb: { _, _ in Int.random(in: 110...146, using: &g) },
-                             cr: { _, _ in Int.random(in: 110...146, using: &g) })
+        let src = try planar(
+            32, 8, f, y: { _, _ in Int.random(in: 60...180, using: &g) }, cb: { _, _ in Int.random(in: 110...146, using: &g) },
+            cr: { _, _ in Int.random(in: 110...146, using: &g) })
         let dst = try CIPlanarImageBuffer(width: 32, height: 8, format: f)
         // Through a filter (so the plane copy does not apply) that changes nothing visible.
         try CIContext().render(CIImage(planarBuffer: src).applyingFilter("CIColorMatrix"), to: dst)
@@ -117,12 +121,15 @@ struct PlanarBufferTests {
         // straight through the table) and through RGBAf (linear light, then encoded): equal.
         var g = SystemRandomNumberGenerator()
         let f = CIYCbCrFormat(subsampling: .yuv420, matrix: .itu709, range: .video)
-        let src = try planar(16, 8, f, y: { _, _ in Int.random(in: 16...235, using: &g) }, cb: { _, _ in Int.random(in: 16...240, using: &g) },
-                             cr: { _, _ in Int.random(in: 16...240, using: &g) })
-        let lut = try LUT(size: 9, entries: (0..<(9 * 9 * 9)).map { i -> SIMD3<Float> in
-            let r = Float(i % 9) / 8, gg = Float((i / 9) % 9) / 8, b = Float(i / 81) / 8
-            return SIMD3(r * r, gg, 1 - b * 0.5)
-        })
+        let src = try planar(
+            16, 8, f, y: { _, _ in Int.random(in: 16...235, using: &g) }, cb: { _, _ in Int.random(in: 16...240, using: &g) },
+            cr: { _, _ in Int.random(in: 16...240, using: &g) })
+        let lut = try LUT(
+            size: 9,
+            entries: (0..<(9 * 9 * 9)).map { i -> SIMD3<Float> in
+                let r = Float(i % 9) / 8, gg = Float((i / 9) % 9) / 8, b = Float(i / 81) / 8
+                return SIMD3(r * r, gg, 1 - b * 0.5)
+            })
         let graded = CIImage(planarBuffer: src).applyingLUT(lut)
         let folded = try CIPlanarImageBuffer(width: 16, height: 8, format: f)
         try CIContext().render(graded, to: folded)
@@ -132,9 +139,11 @@ struct PlanarBufferTests {
         try CIContext().render(unfolded, to: viaRGB)
         var worst = 0
         for plane in 0..<3 {
-            for y in 0..<folded.planes[plane].height { for x in 0..<folded.planes[plane].width {
-                worst = max(worst, abs(sample(folded, plane: plane, x, y) - sample(viaRGB, plane: plane, x, y)))
-            } }
+            for y in 0..<folded.planes[plane].height {
+                for x in 0..<folded.planes[plane].width {
+                    worst = max(worst, abs(sample(folded, plane: plane, x, y) - sample(viaRGB, plane: plane, x, y)))
+                }
+            }
         }
         #expect(worst <= 1)
     }
@@ -143,8 +152,9 @@ struct PlanarBufferTests {
         // A 10-bit ramp: rendered at 16 bits it keeps 4 steps per 8-bit level.
         let f = CIYCbCrFormat(subsampling: .yuv444, bitDepth: 10, matrix: .itu709, range: .video)
         let b = try planar(256, 1, f, y: { x, _ in 64 + x }, cb: { _, _ in 512 }, cr: { _, _ in 512 })
-        let r = try CIContext().renderToData(CIImage(planarBuffer: b), from: CGRect(x: 0, y: 0, width: 256, height: 1), format: .RGBA16,
-                                             colorSpace: sRGB, premultiplied: false)
+        let r = try CIContext().renderToData(
+            CIImage(planarBuffer: b), from: CGRect(x: 0, y: 0, width: 256, height: 1), format: .RGBA16,
+            colorSpace: sRGB, premultiplied: false)
         let v = r.data.withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
         let greens = stride(from: 1, to: v.count, by: 4).map { Int(v[$0]) }
         #expect(Set(greens).count == 256)
@@ -160,8 +170,9 @@ struct PlanarBufferTests {
         func linear(_ transfer: CIYCbCrFormat.TransferFunction, code: Int) throws -> Float {
             let f = CIYCbCrFormat(subsampling: .yuv444, bitDepth: 10, matrix: .itu2020, range: .full, transferFunction: transfer, primaries: .itu2020)
             let b = try planar(2, 2, f, y: { _, _ in code }, cb: { _, _ in 512 }, cr: { _, _ in 512 })
-            let r = try CIContext().renderToData(CIImage(planarBuffer: b), from: CGRect(x: 0, y: 0, width: 2, height: 2), format: .RGBAf,
-                                                 colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB))
+            let r = try CIContext().renderToData(
+                CIImage(planarBuffer: b), from: CGRect(x: 0, y: 0, width: 2, height: 2), format: .RGBAf,
+                colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB))
             return r.data.withUnsafeBytes { $0.load(as: Float.self) }
         }
         func pq(_ e: Double) -> Double {

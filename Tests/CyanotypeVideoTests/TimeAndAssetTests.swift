@@ -81,8 +81,9 @@ struct AssetTests {
         let s = try Scratch()
         let clip = s.url("in.mp4")
         // 4:4:4, so the comparison with ffmpeg's decode is not about chroma upsampling filters.
-        try makeTestClip(clip, width: 64, height: 48, fps: 10, frames: 20,
-                         codec: ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv444p"])
+        try makeTestClip(
+            clip, width: 64, height: 48, fps: 10, frames: 20,
+            codec: ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv444p"])
         let gen = AVAssetImageGenerator(asset: AVURLAsset(url: clip))
         gen.requestedTimeToleranceBefore = .zero
         gen.requestedTimeToleranceAfter = .zero

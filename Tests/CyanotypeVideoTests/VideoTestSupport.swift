@@ -73,8 +73,12 @@ enum FF {
 
     /// Frame `index` decoded by ffmpeg to packed RGB24 (swscale, full chroma interpolation).
     static func rgbFrame(_ url: URL, index: Int, width: Int, height: Int) throws -> [UInt8] {
-        let data = try run("ffmpeg", ["-v", "error", "-nostdin", "-i", url.path, "-vf", "select=eq(n\\,\(index))",
-                                      "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-sws_flags", "accurate_rnd+full_chroma_int+bitexact", "-"])
+        let data = try run(
+            "ffmpeg",
+            [
+                "-v", "error", "-nostdin", "-i", url.path, "-vf", "select=eq(n\\,\(index))",
+                "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-sws_flags", "accurate_rnd+full_chroma_int+bitexact", "-",
+            ])
         let bytes = [UInt8](data)
         guard bytes.count == width * height * 3 else { throw Failure(description: "ffmpeg gave \(bytes.count) bytes for frame \(index)") }
         return bytes
@@ -111,15 +115,18 @@ func libraryFrame(_ url: URL, at seconds: Double, upright: Bool = true) throws -
     gen.requestedTimeToleranceBefore = .zero
     gen.requestedTimeToleranceAfter = .zero
     let (image, _) = try gen.ciImage(at: CMTime(seconds: seconds, preferredTimescale: 600))
-    let r = try CIContext().renderToData(image, from: image.extent, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB),
-                                         premultiplied: false)
+    let r = try CIContext().renderToData(
+        image, from: image.extent, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB),
+        premultiplied: false)
     return Pixels(width: r.width, height: r.height, bytes: [UInt8](r.data))
 }
 
 /// A small clip from lavfi's testsrc2 (moving colour bars, text), `frames` frames at `fps`,
 /// optionally with an AAC tone, made by ffmpeg.
-func makeTestClip(_ url: URL, width: Int = 64, height: Int = 48, fps: Int = 10, frames: Int = 10, audio: Bool = false,
-                  codec: [String] = ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"], extra: [String] = []) throws {
+func makeTestClip(
+    _ url: URL, width: Int = 64, height: Int = 48, fps: Int = 10, frames: Int = 10, audio: Bool = false,
+    codec: [String] = ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"], extra: [String] = []
+) throws {
     var args = ["-v", "error", "-y", "-nostdin", "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=\(fps)"]
     if audio { args += ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100"] }
     args += ["-frames:v", "\(frames)"] + codec

@@ -15,14 +15,17 @@ enum CSSReference {
             guard let o = any as? [String: Any] else { return nil }
             let bg = o["background"] as! [String: Any]
             let stops = (bg["stops"] as? [[String: Any]])?.map { Stop(rgba: $0["rgba"] as! [Double], pos: $0["pos"] as? Double) }
-            return Overlay(background: Background(type: bg["type"] as! String, rgba: bg["rgba"] as? [Double], direction: bg["direction"] as? String,
-                                                  at: bg["at"] as? [Double], stops: stops),
-                           mode: o["mix_blend_mode"] as! String, opacity: o["opacity"] as! Double)
+            return Overlay(
+                background: Background(
+                    type: bg["type"] as! String, rgba: bg["rgba"] as? [Double], direction: bg["direction"] as? String,
+                    at: bg["at"] as? [Double], stops: stops),
+                mode: o["mix_blend_mode"] as! String, opacity: o["opacity"] as! Double)
         }
         return (root["presets"] as! [[String: Any]]).map { p in
-            Preset(name: p["name"] as! String,
-                   filters: (p["filter"] as! [[String: Any]]).map { ($0["fn"] as! String, ($0["amount"] as! NSNumber).doubleValue) },
-                   before: overlay(p["before"]), after: overlay(p["after"]))
+            Preset(
+                name: p["name"] as! String,
+                filters: (p["filter"] as! [[String: Any]]).map { ($0["fn"] as! String, ($0["amount"] as! NSNumber).doubleValue) },
+                before: overlay(p["before"]), after: overlay(p["after"]))
         }
     }()
 
@@ -34,19 +37,25 @@ enum CSSReference {
         switch fn {
         case "grayscale":
             let x = 1 - min(a, 1)
-            out = mat([[0.2126 + 0.7874 * x, 0.7152 - 0.7152 * x, 0.0722 - 0.0722 * x],
-                       [0.2126 - 0.2126 * x, 0.7152 + 0.2848 * x, 0.0722 - 0.0722 * x],
-                       [0.2126 - 0.2126 * x, 0.7152 - 0.7152 * x, 0.0722 + 0.9278 * x]])
+            out = mat([
+                [0.2126 + 0.7874 * x, 0.7152 - 0.7152 * x, 0.0722 - 0.0722 * x],
+                [0.2126 - 0.2126 * x, 0.7152 + 0.2848 * x, 0.0722 - 0.0722 * x],
+                [0.2126 - 0.2126 * x, 0.7152 - 0.7152 * x, 0.0722 + 0.9278 * x],
+            ])
         case "sepia":
             let x = 1 - min(a, 1)
-            out = mat([[0.393 + 0.607 * x, 0.769 - 0.769 * x, 0.189 - 0.189 * x],
-                       [0.349 - 0.349 * x, 0.686 + 0.314 * x, 0.168 - 0.168 * x],
-                       [0.272 - 0.272 * x, 0.534 - 0.534 * x, 0.131 + 0.869 * x]])
+            out = mat([
+                [0.393 + 0.607 * x, 0.769 - 0.769 * x, 0.189 - 0.189 * x],
+                [0.349 - 0.349 * x, 0.686 + 0.314 * x, 0.168 - 0.168 * x],
+                [0.272 - 0.272 * x, 0.534 - 0.534 * x, 0.131 + 0.869 * x],
+            ])
         case "saturate":
             let s = a
-            out = mat([[0.2126 + 0.7874 * s, 0.7152 - 0.7152 * s, 0.0722 - 0.0722 * s],
-                       [0.2126 - 0.2126 * s, 0.7152 + 0.2848 * s, 0.0722 - 0.0722 * s],
-                       [0.2126 - 0.2126 * s, 0.7152 - 0.7152 * s, 0.0722 + 0.9278 * s]])
+            out = mat([
+                [0.2126 + 0.7874 * s, 0.7152 - 0.7152 * s, 0.0722 - 0.0722 * s],
+                [0.2126 - 0.2126 * s, 0.7152 + 0.2848 * s, 0.0722 - 0.0722 * s],
+                [0.2126 - 0.2126 * s, 0.7152 - 0.7152 * s, 0.0722 + 0.9278 * s],
+            ])
         case "hue-rotate":
             let t = a * .pi / 180, co = cos(t), si = sin(t)
             let L = [[lr, lg, lb], [lr, lg, lb], [lr, lg, lb]]
@@ -146,9 +155,11 @@ enum CSSReference {
         let stops = bg.stops!, pos = positions(stops)
         func premul(_ s: Stop) -> [Double] { let a = s.rgba[3]; return [s.rgba[0] / 255 * a, s.rgba[1] / 255 * a, s.rgba[2] / 255 * a, a] }
         var c: [Double]
-        if t <= pos[0] { c = premul(stops[0]) }
-        else if t >= pos.last! { c = premul(stops.last!) }
-        else {
+        if t <= pos[0] {
+            c = premul(stops[0])
+        } else if t >= pos.last! {
+            c = premul(stops.last!)
+        } else {
             let k = (0..<(pos.count - 1)).first { t >= pos[$0] && t < pos[$0 + 1] }!
             let f = (t - pos[k]) / (pos[k + 1] - pos[k])
             let a = premul(stops[k]), b = premul(stops[k + 1])

@@ -37,8 +37,9 @@ import Testing
     @Test func strongestInMidtones() throws {
         let w = 64, h = 8
         func flat(_ v: UInt8) -> CIImage {
-            CIImage(bitmapData: Data([UInt8](repeating: v, count: w * h * 4).enumerated().map { $0.offset % 4 == 3 ? 255 : $0.element }),
-                    bytesPerRow: w * 4, size: CGSize(width: w, height: h), format: .RGBA8, colorSpace: sRGB)
+            CIImage(
+                bitmapData: Data([UInt8](repeating: v, count: w * h * 4).enumerated().map { $0.offset % 4 == 3 ? 255 : $0.element }),
+                bytesPerRow: w * 4, size: CGSize(width: w, height: h), format: .RGBA8, colorSpace: sRGB)
         }
         let g = InstaGrain(); g.grainAmount = 0.6; g.grainScale = 1
         func spread(_ v: UInt8) throws -> Double {

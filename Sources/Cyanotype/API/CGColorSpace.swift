@@ -183,9 +183,11 @@ extension ColorProfiles.Chromaticities {
         let R = xyz(red), G = xyz(green), B = xyz(blue), W = xyz(white)
         let m = [R[0], G[0], B[0], R[1], G[1], B[1], R[2], G[2], B[2]]
         let inv = invert3x3d(m)
-        let s = [inv[0] * W[0] + inv[1] * W[1] + inv[2] * W[2],
-                 inv[3] * W[0] + inv[4] * W[1] + inv[5] * W[2],
-                 inv[6] * W[0] + inv[7] * W[1] + inv[8] * W[2]]
+        let s = [
+            inv[0] * W[0] + inv[1] * W[1] + inv[2] * W[2],
+            inv[3] * W[0] + inv[4] * W[1] + inv[5] * W[2],
+            inv[6] * W[0] + inv[7] * W[1] + inv[8] * W[2],
+        ]
         return [m[0] * s[0], m[1] * s[1], m[2] * s[2], m[3] * s[0], m[4] * s[1], m[5] * s[2], m[6] * s[0], m[7] * s[1], m[8] * s[2]]
     }
     func matrixToSRGB() -> [Float] {
@@ -207,8 +209,10 @@ func invert3x3d(_ m: [Double]) -> [Double] {
     let a = m[0], b = m[1], c = m[2], d = m[3], e = m[4], f = m[5], g = m[6], h = m[7], i = m[8]
     let A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g
     let det = a * A + b * B + c * C
-    return [A / det, -(b * i - c * h) / det, (b * f - c * e) / det,
-            B / det, (a * i - c * g) / det, -(a * f - c * d) / det,
-            C / det, -(a * h - b * g) / det, (a * e - b * d) / det]
+    return [
+        A / det, -(b * i - c * h) / det, (b * f - c * e) / det,
+        B / det, (a * i - c * g) / det, -(a * f - c * d) / det,
+        C / det, -(a * h - b * g) / det, (a * e - b * d) / det,
+    ]
 }
 func invert3x3(_ m: [Float]) -> [Float] { invert3x3d(m.map { Double($0) }).map { Float($0) } }

@@ -94,8 +94,7 @@ public final class CIContext: @unchecked Sendable {
     public init(options: [CIContextOption: Any]?) {
         let o = options ?? [:]
         if o[.workingColorSpace] is NSNull { workingColorSpace = nil } else { workingColorSpace = .extendedLinearSRGBSpace }
-        if o[.outputColorSpace] is NSNull { outputColorSpace = nil }
-        else { outputColorSpace = (o[.outputColorSpace] as? CGColorSpace) ?? .sRGBSpace }
+        if o[.outputColorSpace] is NSNull { outputColorSpace = nil } else { outputColorSpace = (o[.outputColorSpace] as? CGColorSpace) ?? .sRGBSpace }
         outputPremultiplied = (o[.outputPremultiplied] as? Bool) ?? true
         cachesIntermediates = (o[.cacheIntermediates] as? Bool) ?? true
         maximumRenderPixels = (o[.maximumRenderPixels] as? Int) ?? (1 << 30)
@@ -120,11 +119,15 @@ public final class CIContext: @unchecked Sendable {
     }
 
     /// As `render(_:toBitmap:...)`, throwing `CIRenderError` instead of failing silently.
-    public func renderChecked(_ image: CIImage, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool? = nil) throws {
+    public func renderChecked(
+        _ image: CIImage, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool? = nil
+    ) throws {
         let rect = try renderablePixels(bounds)
         let space = workingColorSpace == nil ? nil : (colorSpace ?? outputColorSpace)
-        guard let writer = DestinationWriter(base: data, rowBytes: rowBytes, bounds: rect, format: format, colorSpace: space,
-                                             premultiplied: premultiplied ?? outputPremultiplied)
+        guard
+            let writer = DestinationWriter(
+                base: data, rowBytes: rowBytes, bounds: rect, format: format, colorSpace: space,
+                premultiplied: premultiplied ?? outputPremultiplied)
         else { throw CIRenderError.unsupportedFormat(format) }
         guard rowBytes >= rect.width * writer.bytesPerPixel else {
             throw CIRenderError.bufferTooSmall(needed: rect.width * writer.bytesPerPixel * rect.height, given: rowBytes * rect.height)
@@ -150,8 +153,10 @@ public final class CIContext: @unchecked Sendable {
     /// already in the destination's format, colour space and alpha convention, rows are
     /// copied as they are (a decode -> encode of an unfiltered image converts nothing).
     private func copyUnchanged(_ root: RecipeNode, _ rect: PixelRect, _ writer: DestinationWriter) throws -> Bool {
-        guard let bitmap = unchangedBitmap(root, rect: rect, layout: writer.info.layout, sample: writer.info.sample,
-                                           space: writer.space, premultiplied: writer.premultiplied)
+        guard
+            let bitmap = unchangedBitmap(
+                root, rect: rect, layout: writer.info.layout, sample: writer.info.sample,
+                space: writer.space, premultiplied: writer.premultiplied)
         else { return false }
         let bpp = writer.bytesPerPixel
         let ext = bitmap.pixelExtent
@@ -180,13 +185,15 @@ public final class CIContext: @unchecked Sendable {
 
     /// The bitmap that the optimised `root` is, when its pixels over `rect` are already what a
     /// destination of this layout, sample type, colour space and alpha convention wants.
-    private func unchangedBitmap(_ root: RecipeNode, rect: PixelRect, layout: CIFormat.Layout, sample: CIFormat.Sample,
-                                 space: CGColorSpace?, premultiplied: Bool) -> BitmapNode? {
+    private func unchangedBitmap(
+        _ root: RecipeNode, rect: PixelRect, layout: CIFormat.Layout, sample: CIFormat.Sample,
+        space: CGColorSpace?, premultiplied: Bool
+    ) -> BitmapNode? {
         guard let bitmap = root.storedBitmap, bitmap.pixelExtent.contains(rect),
-              let info = bitmap.format.info, info.layout == layout, info.sample == sample,
-              sample == .uint8 || sample == .uint16,
-              bitmap.premultiplied == premultiplied || layout == .rgbx,
-              workingColorSpace == nil || bitmap.colorSpace == space
+            let info = bitmap.format.info, info.layout == layout, info.sample == sample,
+            sample == .uint8 || sample == .uint16,
+            bitmap.premultiplied == premultiplied || layout == .rgbx,
+            workingColorSpace == nil || bitmap.colorSpace == space
         else { return nil }
         return bitmap
     }
@@ -195,8 +202,10 @@ public final class CIContext: @unchecked Sendable {
     /// file sources) when its pixels over `rect` are already what a destination of `format`,
     /// colour space and alpha convention wants (nil otherwise). With `waitingForDecode`, a
     /// file still decoding on its thread is waited for.
-    func unchangedSource(_ node: RecipeNode, rect: PixelRect, format: CIFormat, space: CGColorSpace?, premultiplied: Bool,
-                         waitingForDecode: Bool = true) throws -> BitmapNode? {
+    func unchangedSource(
+        _ node: RecipeNode, rect: PixelRect, format: CIFormat, space: CGColorSpace?, premultiplied: Bool,
+        waitingForDecode: Bool = true
+    ) throws -> BitmapNode? {
         guard let info = format.info else { return nil }
         let root = try optimized(node).root
         if waitingForDecode, let gate = root.storedBitmap?.gate {
@@ -217,14 +226,17 @@ public final class CIContext: @unchecked Sendable {
     }
 
     /// Renders `rect` of `image` into a new buffer of `format`, rows top-down.
-    public func renderToData(_ image: CIImage, from rect: CGRect, format: CIFormat = .RGBA8, colorSpace: CGColorSpace? = nil, premultiplied: Bool? = nil) throws -> (data: Data, width: Int, height: Int, rowBytes: Int) {
+    public func renderToData(_ image: CIImage, from rect: CGRect, format: CIFormat = .RGBA8, colorSpace: CGColorSpace? = nil, premultiplied: Bool? = nil) throws -> (
+        data: Data, width: Int, height: Int, rowBytes: Int
+    ) {
         let pr = try renderablePixels(rect)
         guard let bpp = format.bytesPerPixel else { throw CIRenderError.unsupportedFormat(format) }
         let rowBytes = pr.width * bpp
         var data = Data(count: rowBytes * pr.height)
         try data.withUnsafeMutableBytes { raw in
-            try renderChecked(image, toBitmap: raw.baseAddress!, rowBytes: rowBytes, bounds: pr.cgRect, format: format,
-                              colorSpace: colorSpace ?? outputColorSpace, premultiplied: premultiplied)
+            try renderChecked(
+                image, toBitmap: raw.baseAddress!, rowBytes: rowBytes, bounds: pr.cgRect, format: format,
+                colorSpace: colorSpace ?? outputColorSpace, premultiplied: premultiplied)
         }
         return (data, pr.width, pr.height, rowBytes)
     }
@@ -238,8 +250,9 @@ public final class CIContext: @unchecked Sendable {
     /// nil when the render fails.
     public func createCGImage(_ image: CIImage, from rect: CGRect, format: CIFormat, colorSpace: CGColorSpace?) -> CGImage? {
         guard let r = try? renderToData(image, from: rect, format: format, colorSpace: colorSpace) else { return nil }
-        return CGImage(width: r.width, height: r.height, bytesPerRow: r.rowBytes, format: format, colorSpace: colorSpace ?? outputColorSpace,
-                       premultiplied: outputPremultiplied, data: r.data)
+        return CGImage(
+            width: r.width, height: r.height, bytesPerRow: r.rowBytes, format: format, colorSpace: colorSpace ?? outputColorSpace,
+            premultiplied: outputPremultiplied, data: r.data)
     }
 
     /// The plan the renderer would use for `rect` of `image` (default: its extent), without
@@ -270,11 +283,13 @@ public final class CIContext: @unchecked Sendable {
     public func explain(_ image: CIImage, rect: CGRect? = nil, format: CIFormat, colorSpace: CGColorSpace? = nil, premultiplied: Bool? = nil) -> String {
         let r = PixelRect(covering: rect ?? image.extent).intersection(.huge)
         let space = workingColorSpace == nil ? nil : (colorSpace ?? outputColorSpace)
-        let scratch = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)   // nothing is written
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)  // nothing is written
         defer { scratch.deallocate() }
         let premultipliedOut = premultiplied ?? outputPremultiplied
-        guard let writer = DestinationWriter(base: scratch, rowBytes: 0, bounds: r, format: format, colorSpace: space,
-                                             premultiplied: premultipliedOut)
+        guard
+            let writer = DestinationWriter(
+                base: scratch, rowBytes: 0, bounds: r, format: format, colorSpace: space,
+                premultiplied: premultipliedOut)
         else { return explain(image, rect: rect) + "\nwrite: \(format) is not a format this context renders to" }
         let recipe = explained(image.node, writer: writer, loadSources: true)
         let w = recipe.writer ?? writer

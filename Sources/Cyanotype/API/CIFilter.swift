@@ -124,8 +124,9 @@ open class CIFilter: CustomStringConvertible {
 
     /// Registers a user filter under `name` so `CIFilter(name:)` finds it.
     public class func registerName(_ name: String, constructor: any CIFilterConstructor, classAttributes: [String: Any] = [:]) {
-        BuiltinRegistry.shared.register(name, constructor: constructor, categories: classAttributes[kCIAttributeFilterCategories] as? [String] ?? [],
-                                        displayName: classAttributes[kCIAttributeFilterDisplayName] as? String)
+        BuiltinRegistry.shared.register(
+            name, constructor: constructor, categories: classAttributes[kCIAttributeFilterCategories] as? [String] ?? [],
+            displayName: classAttributes[kCIAttributeFilterDisplayName] as? String)
     }
 }
 

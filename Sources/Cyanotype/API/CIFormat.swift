@@ -77,13 +77,19 @@ public struct CIFormat: RawRepresentable, Hashable, Sendable, CustomStringConver
     public var bytesPerPixel: Int? {
         guard let i = info else { return nil }
         let size: Int
-        switch i.sample { case .uint8: size = 1; case .uint16, .half: size = 2; case .float: size = 4 }
+        switch i.sample {
+        case .uint8: size = 1;
+        case .uint16, .half: size = 2;
+        case .float: size = 4
+        }
         return size * i.channels
     }
     /// The format's Core Image name (`RGBA8`).
     public var description: String {
-        let names: [Int32: String] = [1: "ARGB8", 2: "BGRA8", 3: "RGBA8", 4: "ABGR8", 5: "RGBA16", 6: "RGBAh", 7: "RGBAf",
-            8: "RGBX16", 9: "R8", 10: "R16", 11: "Rh", 12: "Rf", 13: "A8", 14: "L8", 15: "L16", 16: "Lh", 17: "Lf", 18: "LA8", 19: "RG8"]
+        let names: [Int32: String] = [
+            1: "ARGB8", 2: "BGRA8", 3: "RGBA8", 4: "ABGR8", 5: "RGBA16", 6: "RGBAh", 7: "RGBAf",
+            8: "RGBX16", 9: "R8", 10: "R16", 11: "Rh", 12: "Rf", 13: "A8", 14: "L8", 15: "L16", 16: "Lh", 17: "Lf", 18: "LA8", 19: "RG8",
+        ]
         return names[rawValue] ?? "CIFormat(\(rawValue))"
     }
 }

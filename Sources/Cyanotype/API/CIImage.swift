@@ -65,15 +65,18 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
         let limit = CGFloat(PixelRect.limit)
         guard size.width.isFinite, size.height.isFinite, size.width >= 1, size.height >= 1, size.width <= limit, size.height <= limit
         else { return emptyNode }
-        return BitmapNode(data: data, bytesPerRow: bytesPerRow, width: Int(size.width), height: Int(size.height), format: format,
-                          colorSpace: colorSpace, premultiplied: premultiplied) ?? emptyNode
+        return BitmapNode(
+            data: data, bytesPerRow: bytesPerRow, width: Int(size.width), height: Int(size.height), format: format,
+            colorSpace: colorSpace, premultiplied: premultiplied) ?? emptyNode
     }
     #if !canImport(CoreGraphics)
     /// The pixels of a bitmap made by `CIContext.createCGImage`.
     public convenience init(cgImage: CGImage) {
         let space = cgImage.colorSpace
-        if let n = BitmapNode(data: cgImage.data, bytesPerRow: cgImage.bytesPerRow, width: cgImage.width, height: cgImage.height,
-                              format: cgImage.format, colorSpace: space, premultiplied: cgImage.isPremultiplied) {
+        if let n = BitmapNode(
+            data: cgImage.data, bytesPerRow: cgImage.bytesPerRow, width: cgImage.width, height: cgImage.height,
+            format: cgImage.format, colorSpace: space, premultiplied: cgImage.isPremultiplied)
+        {
             self.init(node: n)
         } else {
             self.init(node: CIImage.emptyNode)
@@ -251,8 +254,9 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
     /// `extent` (default: this image's). The optimiser fuses it with neighbouring colour stages
     /// at render time.
     func applying(_ stage: any ColorStage, extras: [CIImage] = [], extent: CGRect? = nil) -> CIImage {
-        CIImage(node: ColorKernelNode(stage: stage, inputs: [node] + extras.map(\.node), extent: extent ?? self.extent),
-                properties: storedProperties, url: url)
+        CIImage(
+            node: ColorKernelNode(stage: stage, inputs: [node] + extras.map(\.node), extent: extent ?? self.extent),
+            properties: storedProperties, url: url)
     }
 }
 

@@ -120,9 +120,11 @@ public struct FilterInputDescriptor: Sendable {
     public let documentation: String?
 
     /// An input declaration; `limit` and `documentation` are Cyanotype's, the rest Apple's.
-    public init(key: String, displayName: String?, className: String, attributeType: String?, defaultValue: FilterValue? = nil,
-                identity: FilterValue? = nil, minimum: Double? = nil, maximum: Double? = nil, sliderMinimum: Double? = nil, sliderMaximum: Double? = nil,
-                limit: FilterInputLimit? = nil, documentation: String? = nil) {
+    public init(
+        key: String, displayName: String?, className: String, attributeType: String?, defaultValue: FilterValue? = nil,
+        identity: FilterValue? = nil, minimum: Double? = nil, maximum: Double? = nil, sliderMinimum: Double? = nil, sliderMaximum: Double? = nil,
+        limit: FilterInputLimit? = nil, documentation: String? = nil
+    ) {
         self.key = key; self.displayName = displayName; self.className = className; self.attributeType = attributeType
         self.defaultValue = defaultValue; self.identity = identity; self.minimum = minimum; self.maximum = maximum
         self.sliderMinimum = sliderMinimum; self.sliderMaximum = sliderMaximum
@@ -162,9 +164,10 @@ public struct FilterInputDescriptor: Sendable {
 
     /// This input with `limit` as its limit.
     func limited(_ limit: FilterInputLimit?) -> FilterInputDescriptor {
-        FilterInputDescriptor(key: key, displayName: displayName, className: className, attributeType: attributeType,
-                              defaultValue: defaultValue, identity: identity, minimum: minimum, maximum: maximum,
-                              sliderMinimum: sliderMinimum, sliderMaximum: sliderMaximum, limit: limit, documentation: documentation)
+        FilterInputDescriptor(
+            key: key, displayName: displayName, className: className, attributeType: attributeType,
+            defaultValue: defaultValue, identity: identity, minimum: minimum, maximum: maximum,
+            sliderMinimum: sliderMinimum, sliderMaximum: sliderMaximum, limit: limit, documentation: documentation)
     }
 
     /// Core Image's attribute dictionary for this input (Apple's attributes only).
@@ -208,9 +211,11 @@ public struct FilterDescriptor: Sendable {
     public let documentation: String
 
     /// A filter declaration; `documentation` is ours, the rest Apple's attributes.
-    public init(name: String, displayName: String, summary: String, categories: [String], inputs: [FilterInputDescriptor],
-                outputKeys: [String] = ["outputImage"], availableMacOS: String? = nil, availableIOS: String? = nil,
-                documentation: String = "") {
+    public init(
+        name: String, displayName: String, summary: String, categories: [String], inputs: [FilterInputDescriptor],
+        outputKeys: [String] = ["outputImage"], availableMacOS: String? = nil, availableIOS: String? = nil,
+        documentation: String = ""
+    ) {
         self.name = name; self.displayName = displayName; self.summary = summary; self.categories = categories
         self.inputs = inputs; self.outputKeys = outputKeys; self.availableMacOS = availableMacOS; self.availableIOS = availableIOS
         self.documentation = documentation
@@ -221,9 +226,10 @@ public struct FilterDescriptor: Sendable {
 
     /// This declaration with `limits` (by input key) set on its inputs.
     func limited(_ limits: [String: FilterInputLimit]) -> FilterDescriptor {
-        FilterDescriptor(name: name, displayName: displayName, summary: summary, categories: categories,
-                         inputs: inputs.map { i in limits[i.key].map { i.limited($0) } ?? i }, outputKeys: outputKeys,
-                         availableMacOS: availableMacOS, availableIOS: availableIOS, documentation: documentation)
+        FilterDescriptor(
+            name: name, displayName: displayName, summary: summary, categories: categories,
+            inputs: inputs.map { i in limits[i.key].map { i.limited($0) } ?? i }, outputKeys: outputKeys,
+            availableMacOS: availableMacOS, availableIOS: availableIOS, documentation: documentation)
     }
 
     /// Core Image's `attributes` dictionary (Apple's attributes only: our limits and

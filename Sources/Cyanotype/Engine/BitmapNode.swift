@@ -16,11 +16,15 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
     let gate: RowGate?
 
     /// nil when the format is unknown or the data too short.
-    init?(data: any ContiguousBytes & Sendable, bytesPerRow: Int, width: Int, height: Int, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool, origin: CGPoint = .zero, gate: RowGate? = nil) {
+    init?(
+        data: any ContiguousBytes & Sendable, bytesPerRow: Int, width: Int, height: Int, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool, origin: CGPoint = .zero,
+        gate: RowGate? = nil
+    ) {
         let count = data.withUnsafeBytes { $0.count }
         guard let bpp = format.bytesPerPixel, width > 0, height > 0, bytesPerRow >= width * bpp,
-              width <= PixelRect.limit, height <= PixelRect.limit,
-              count >= bytesPerRow * (height - 1) + width * bpp else { return nil }
+            width <= PixelRect.limit, height <= PixelRect.limit,
+            count >= bytesPerRow * (height - 1) + width * bpp
+        else { return nil }
         self.data = data; self.width = width; self.height = height; self.bytesPerRow = bytesPerRow
         self.format = format; self.colorSpace = colorSpace; self.premultiplied = premultiplied; self.gate = gate
         // Float and half data are taken as linear values already when the space is linear.
@@ -66,8 +70,9 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
                             let a8 = q[ai]
                             guard a8 != 255 && a8 != 0 else { continue }
                             let inv = 255 / Float(a8), a = Float(a8) * k
-                            dst[i] = SIMD4(decodeWith(space, Float(q[ri]) * k * inv) * a, decodeWith(space, Float(q[gi]) * k * inv) * a,
-                                           decodeWith(space, Float(q[bi]) * k * inv) * a, a)
+                            dst[i] = SIMD4(
+                                decodeWith(space, Float(q[ri]) * k * inv) * a, decodeWith(space, Float(q[gi]) * k * inv) * a,
+                                decodeWith(space, Float(q[bi]) * k * inv) * a, a)
                         }
                     }
                     continue
@@ -101,7 +106,9 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
     }
 
     /// Integer samples -> straight linear colour (premultiplied input is divided out first).
-    @inline(__always) private func convert8(_ p: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int, _ layout: CIFormat.Layout, _ tables: TransferTables, _ space: CGColorSpace?) {
+    @inline(__always) private func convert8(
+        _ p: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int, _ layout: CIFormat.Layout, _ tables: TransferTables, _ space: CGColorSpace?
+    ) {
         let t = tables.decode8
         let k: Float = 1 / 255
         switch layout {
@@ -133,7 +140,9 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
         }
     }
 
-    @inline(__always) private func convert16(_ p: UnsafePointer<UInt16>, _ dst: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int, _ layout: CIFormat.Layout, _ tables: TransferTables, _ space: CGColorSpace?) {
+    @inline(__always) private func convert16(
+        _ p: UnsafePointer<UInt16>, _ dst: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int, _ layout: CIFormat.Layout, _ tables: TransferTables, _ space: CGColorSpace?
+    ) {
         let t = tables.decode16
         let k: Float = 1 / 65535
         switch layout {
@@ -191,11 +200,12 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
     /// integers in an RGB or grey layout.
     func sRGBCodesAsValues() -> BitmapNode? {
         guard let space = colorSpace, space.isSRGBPrimaries, space.transfer == .sRGB, space.model == .rgb,
-              let info = format.info, info.sample == .uint8 || info.sample == .uint16,
-              [.rgba, .bgra, .argb, .abgr, .rgbx, .l, .la].contains(info.layout)
+            let info = format.info, info.sample == .uint8 || info.sample == .uint16,
+            [.rgba, .bgra, .argb, .abgr, .rgbx, .l, .la].contains(info.layout)
         else { return nil }
-        return BitmapNode(data: data, bytesPerRow: bytesPerRow, width: width, height: height, format: format, colorSpace: nil,
-                          premultiplied: premultiplied, origin: extent.origin, gate: gate)
+        return BitmapNode(
+            data: data, bytesPerRow: bytesPerRow, width: width, height: height, format: format, colorSpace: nil,
+            premultiplied: premultiplied, origin: extent.origin, gate: gate)
     }
 }
 
@@ -253,8 +263,10 @@ final class LazySourceNode: RecipeNode, @unchecked Sendable {
         guard let r = reducer, r.factors.contains(factor), let slot = [2: 0, 4: 1, 8: 2][factor] else { return nil }
         let f = CGFloat(factor), e = extent
         return reducedSources[slot].value {
-            LazySourceNode(extent: CGRect(x: e.minX / f, y: e.minY / f, width: e.width / f, height: e.height / f),
-                           name: "\(name) decoded at 1/\(factor)") { try r.load(factor) }
+            LazySourceNode(
+                extent: CGRect(x: e.minX / f, y: e.minY / f, width: e.width / f, height: e.height / f),
+                name: "\(name) decoded at 1/\(factor)"
+            ) { try r.load(factor) }
         }
     }
     /// The decoded source (decoding it on the first call).

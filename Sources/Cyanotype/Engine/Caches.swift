@@ -176,8 +176,9 @@ final class FileCache<Options: Hashable, Value>: @unchecked Sendable {
         #else
         let mtime = st.st_mtimespec
         #endif
-        return Identity(size: Int64(st.st_size), modifiedSeconds: Int64(mtime.tv_sec), modifiedNanoseconds: Int64(mtime.tv_nsec),
-                        inode: UInt64(st.st_ino), device: UInt64(st.st_dev))
+        return Identity(
+            size: Int64(st.st_size), modifiedSeconds: Int64(mtime.tv_sec), modifiedNanoseconds: Int64(mtime.tv_nsec),
+            inode: UInt64(st.st_ino), device: UInt64(st.st_dev))
     }
 
     /// The value of `url`'s file read with `options`: kept from an earlier read while the file

@@ -49,8 +49,9 @@ struct ColorMatrix: Sendable, Equatable {
     }
     /// An RGB 3x3 (row-major) leaving alpha alone.
     init(rgb m: [Float], bias: SIMD3<Float> = .zero) {
-        self.init(rows: SIMD4(m[0], m[1], m[2], 0), SIMD4(m[3], m[4], m[5], 0), SIMD4(m[6], m[7], m[8], 0), SIMD4(0, 0, 0, 1),
-                  bias: SIMD4(bias, 0))
+        self.init(
+            rows: SIMD4(m[0], m[1], m[2], 0), SIMD4(m[3], m[4], m[5], 0), SIMD4(m[6], m[7], m[8], 0), SIMD4(0, 0, 0, 1),
+            bias: SIMD4(bias, 0))
     }
 
     @inline(__always) func apply(_ p: SIMD4<Float>) -> SIMD4<Float> {
@@ -58,8 +59,9 @@ struct ColorMatrix: Sendable, Equatable {
     }
     /// `then` applied after `self`.
     func followed(by then: ColorMatrix) -> ColorMatrix {
-        ColorMatrix(c0: then.apply(c0) - then.bias, c1: then.apply(c1) - then.bias, c2: then.apply(c2) - then.bias,
-                    c3: then.apply(c3) - then.bias, bias: then.apply(bias))
+        ColorMatrix(
+            c0: then.apply(c0) - then.bias, c1: then.apply(c1) - then.bias, c2: then.apply(c2) - then.bias,
+            c3: then.apply(c3) - then.bias, bias: then.apply(bias))
     }
     /// Linear in RGB, alpha kept, colour independent of alpha: commutes with premultiplication.
     var commutesWithPremultiplication: Bool {
@@ -146,7 +148,7 @@ struct MatrixStage: ColorStage {
 @inline(__always) func unpremultiplyRow(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
     for i in 0..<count {
         let p = row[i]
-        if p.w == 1 { continue }   // opaque (most photos): no divide, no store
+        if p.w == 1 { continue }  // opaque (most photos): no divide, no store
         let inv: Float = p.w > 0 ? 1 / p.w : 0
         row[i] = SIMD4(p.x * inv, p.y * inv, p.z * inv, p.w)
     }

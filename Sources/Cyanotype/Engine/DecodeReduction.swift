@@ -50,7 +50,8 @@ extension Optimizer {
             var factor = source.decodeReduction(covering: sx * decodeReductionMargin, sy * decodeReductionMargin)
             while factor > 1 {
                 if let reduced = reducedChain(base, by: factor, depth: 0),
-                   let replacement = node.resampled(reduced, scaleX: sx * Double(factor), scaleY: sy * Double(factor)) {
+                    let replacement = node.resampled(reduced, scaleX: sx * Double(factor), scaleY: sy * Double(factor))
+                {
                     out.append((node, replacement))
                     for s in stages { covered.insert(ObjectIdentifier(s)) }
                     break

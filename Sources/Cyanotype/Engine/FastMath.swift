@@ -36,7 +36,7 @@ import Foundation
 /// |x| = 2^k * m with k an integer (as a float) and m in [sqrt(1/2), sqrt(2)), from the bits
 /// alone. Zero and denormals give k = -127 or -126, NaN and infinity k = 128 or 129.
 @inline(__always) func splitExponent(_ x: SIMD4<Float>) -> (k: SIMD4<Float>, m: SIMD4<Float>) {
-    let ix = (floatBits(x) & 0x7FFF_FFFF) &- 0x3F35_04F3     // bits of sqrt(1/2), rounded down
+    let ix = (floatBits(x) & 0x7FFF_FFFF) &- 0x3F35_04F3  // bits of sqrt(1/2), rounded down
     return (toFloat(ix &>> 23), bitsFloat((ix & 0x007F_FFFF) &+ 0x3F35_04F3))
 }
 
@@ -60,14 +60,14 @@ import Foundation
     c = c.replacing(with: 127.49, where: c .> 127.49)
     let r = c + roundingMagic
     var f = (hi - (r - roundingMagic)) + lo
-    f = f.replacing(with: -0.5, where: f .< -0.5)   // only when clamped above: keeps q finite
+    f = f.replacing(with: -0.5, where: f .< -0.5)  // only when clamped above: keeps q finite
     f = f.replacing(with: 0.5, where: f .> 0.5)
     var q: SIMD4<Float> = f * 0.0013264727140072013 + 0.0096715126399564552
     q = q * f + 0.055507337434700853
     q = q * f + 0.24022242085376709
     q = q * f + 0.69314697759899204
     q = q * f + 1
-    let scale = bitsFloat((floatBits(r) &- (0x4B40_0000 - 127)) &<< 23)   // 2^n
+    let scale = bitsFloat((floatBits(r) &- (0x4B40_0000 - 127)) &<< 23)  // 2^n
     return q * scale
 }
 
@@ -123,7 +123,7 @@ final class PowerTable: @unchecked Sendable {
         self.power = p
         self.k = k
         let perBinade = 1 << k
-        count = 135 << k                     // exponent fields 0...134: x < 2^8
+        count = 135 << k  // exponent fields 0...134: x < 2^8
         cells = .allocate(capacity: count)
         // The mantissa part m^p at the nodes once; each binade scales it by 2^(e p).
         let (u0, u1, u2) = (0.0, 0.464, 0.928)
@@ -137,7 +137,7 @@ final class PowerTable: @unchecked Sendable {
         }
         for j in 0..<count {
             let e = j >> k
-            if e == 0 { cells[j] = .zero; continue }   // zero and denormals
+            if e == 0 { cells[j] = .zero; continue }  // zero and denormals
             let s = pow(2, Double(e - 127) * pd), q = mantissa[j & (perBinade - 1)]
             cells[j] = SIMD4(Float(q.a * s), Float(q.b * s), Float(q.c * s), 0)
         }

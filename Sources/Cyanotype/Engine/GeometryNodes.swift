@@ -14,7 +14,8 @@ final class AffineNode: RecipeNode, @unchecked Sendable {
         self.mode = mode
         let t = transform
         let unit: (CGFloat) -> Bool = { $0 == 0 || $0 == 1 || $0 == -1 }
-        exact = unit(t.a) && unit(t.b) && unit(t.c) && unit(t.d) && abs(t.a * t.d - t.b * t.c) == 1
+        exact =
+            unit(t.a) && unit(t.b) && unit(t.c) && unit(t.d) && abs(t.a * t.d - t.b * t.c) == 1
             && t.tx == t.tx.rounded() && t.ty == t.ty.rounded()
         let e = input.extent.isInfinite ? CGRect.infinite : input.extent.applying(transform)
         super.init(extent: e, inputs: [input])

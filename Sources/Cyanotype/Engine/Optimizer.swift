@@ -14,8 +14,10 @@ final class OptimizedRecipe: @unchecked Sendable {
     /// which the context caches their pixels, the same in every render.
     private let origins: [ObjectIdentifier: RecipeNode]
 
-    init(root: RecipeNode, destination: (any RenderDestination)?, replacements: [ObjectIdentifier: RecipeNode],
-         origins: [ObjectIdentifier: RecipeNode]) {
+    init(
+        root: RecipeNode, destination: (any RenderDestination)?, replacements: [ObjectIdentifier: RecipeNode],
+        origins: [ObjectIdentifier: RecipeNode]
+    ) {
         self.root = root
         self.destination = destination
         self.replacements = replacements
@@ -137,11 +139,14 @@ enum Optimizer {
         var out = resolve(root)
         var writer = options.writer
         if let w = writer, options.colorManaged {
-            if let r = rewriteRootRun(out, resolve, { run in
-                guard let (folded, raw) = foldSRGBIntoWrite(run, w) else { return nil }
-                writer = raw
-                return folded
-            }) {
+            if let r = rewriteRootRun(
+                out, resolve,
+                { run in
+                    guard let (folded, raw) = foldSRGBIntoWrite(run, w) else { return nil }
+                    writer = raw
+                    return folded
+                })
+            {
                 out = r
             }
             if let r = rewriteRootRun(out, resolve, foldSRGBIntoRead) { out = r }
@@ -199,7 +204,7 @@ enum Optimizer {
     /// extent of a transformed image (public) is that of the concatenated transform.
     static func mergeTransforms(_ node: RecipeNode, _ resolve: Resolve) -> RecipeNode? {
         guard let outer = node as? AffineNode,
-              let (base, total) = concatenated(resolve(outer.inputs[0]), outer.transform, mode: outer.mode, resolve)
+            let (base, total) = concatenated(resolve(outer.inputs[0]), outer.transform, mode: outer.mode, resolve)
         else { return nil }
         return total.isIdentity ? base : AffineNode(input: base, transform: total, mode: outer.mode)
     }
@@ -219,7 +224,8 @@ enum Optimizer {
     /// The transform under `input` (through a mark of `mode`) with `t` after it, and the node
     /// it applies to; nil when there is none of that mode.
     private static func concatenated(_ input: RecipeNode, _ t: CGAffineTransform, mode: SamplingMode, _ resolve: Resolve)
-        -> (base: RecipeNode, total: CGAffineTransform)? {
+        -> (base: RecipeNode, total: CGAffineTransform)?
+    {
         var n = input
         if let m = n.samplingMode, m == mode { n = resolve(n.inputs[0]) }
         guard let a = n as? AffineNode, a.mode == mode else { return nil }
@@ -254,7 +260,8 @@ enum Optimizer {
     /// sRGB between two LUTs or looks, say): then both go.
     static func cancelConversions(_ last: Step, _ next: Step) -> Bool {
         guard last.extras.isEmpty, next.extras.isEmpty, let a = last.stage as? SpaceConversionStage,
-              let b = next.stage as? SpaceConversionStage else { return false }
+            let b = next.stage as? SpaceConversionStage
+        else { return false }
         return b.isInverse(of: a)
     }
 
@@ -263,7 +270,7 @@ enum Optimizer {
     /// adopts its neighbour's).
     static func foldMatrices(_ last: Step, _ next: Step) -> Step? {
         guard last.extras.isEmpty, next.extras.isEmpty, let m1 = last.stage.matrix, let m2 = next.stage.matrix,
-              last.stage.matrixIsStraight == next.stage.matrixIsStraight || last.stage.alphaAgnostic || next.stage.alphaAgnostic
+            last.stage.matrixIsStraight == next.stage.matrixIsStraight || last.stage.alphaAgnostic || next.stage.alphaAgnostic
         else { return nil }
         let straight = last.stage.alphaAgnostic ? next.stage.matrixIsStraight : last.stage.matrixIsStraight
         return Step(stage: MatrixStage(m: m1.followed(by: m2), wantsUnpremultiplied: straight, name: "folded matrix"), extras: [])
@@ -287,7 +294,7 @@ enum Optimizer {
     /// conversion goes and the destination stores the encoded values as they are.
     static func foldSRGBIntoWrite<W: RenderDestination>(_ run: FusedColorNode, _ writer: W) -> (FusedColorNode, W)? {
         guard let last = run.steps.last, last.extras.isEmpty, let conv = last.stage as? SpaceConversionStage,
-              conv.direction == .toWorking, conv.isSRGBCurveOnly, writer.storesSRGBIntegers, let raw = writer.unmanaged()
+            conv.direction == .toWorking, conv.isSRGBCurveOnly, writer.storesSRGBIntegers, let raw = writer.unmanaged()
         else { return nil }
         return (FusedColorNode(head: run.head, steps: Array(run.steps.dropLast()), extent: run.extent), raw)
     }
@@ -297,7 +304,7 @@ enum Optimizer {
     /// goes and the source's encoded values are read as they are.
     static func foldSRGBIntoRead(_ run: FusedColorNode) -> FusedColorNode? {
         guard let first = run.steps.first, first.extras.isEmpty, let conv = first.stage as? SpaceConversionStage,
-              conv.direction == .fromWorking, conv.isSRGBCurveOnly, let raw = run.head.sRGBEncodedSource()
+            conv.direction == .fromWorking, conv.isSRGBCurveOnly, let raw = run.head.sRGBEncodedSource()
         else { return nil }
         return FusedColorNode(head: raw, steps: Array(run.steps.dropFirst()), extent: run.extent)
     }

@@ -167,8 +167,10 @@ final class WholeImageNode: RecipeNode, @unchecked Sendable {
         super.init(extent: extent, inputs: [input] + auxiliary)
     }
     /// A computation that runs on one thread.
-    convenience init(input: RecipeNode, auxiliary: [RecipeNode] = [], region: PixelRect, extent: CGRect, name: String,
-                     compute: @escaping @Sendable (_ input: PixelBlock, _ auxiliary: [PixelBlock]) -> PixelBlock) {
+    convenience init(
+        input: RecipeNode, auxiliary: [RecipeNode] = [], region: PixelRect, extent: CGRect, name: String,
+        compute: @escaping @Sendable (_ input: PixelBlock, _ auxiliary: [PixelBlock]) -> PixelBlock
+    ) {
         self.init(input: input, auxiliary: auxiliary, region: region, extent: extent, name: name, computeWith: { block, aux, _ in compute(block, aux) })
     }
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {

@@ -87,7 +87,7 @@ final class ScratchPool: @unchecked Sendable {
     private let lock = NSLock()
     private var free: [(UnsafeMutablePointer<SIMD4<Float>>, Int)] = []
     private var pooled = 0
-    private let maxPooled = 1 << 20          // 16 MiB of float RGBA
+    private let maxPooled = 1 << 20  // 16 MiB of float RGBA
     private let maxTotal = 1 << 22
 
     func take(_ n: Int) -> (UnsafeMutablePointer<SIMD4<Float>>, Int) {

@@ -167,13 +167,15 @@ final class YCbCrSourceNode: RecipeNode, @unchecked Sendable {
                     if deep {
                         cy_ycc_vertical_u16(b0.assumingMemoryBound(to: UInt16.self), b1.assumingMemoryBound(to: UInt16.self), wv, jLo, span, cw, cb)
                         cy_ycc_vertical_u16(r0.assumingMemoryBound(to: UInt16.self), r1.assumingMemoryBound(to: UInt16.self), wv, jLo, span, cw, cr)
-                        cy_ycc_to_rgba_u16(yRow.assumingMemoryBound(to: UInt16.self), cb, cr, x0, n, Int32(sx), jLo,
-                                           Int32(d0), w0, Int32(d1), w1, coef.baseAddress, dst)
+                        cy_ycc_to_rgba_u16(
+                            yRow.assumingMemoryBound(to: UInt16.self), cb, cr, x0, n, Int32(sx), jLo,
+                            Int32(d0), w0, Int32(d1), w1, coef.baseAddress, dst)
                     } else {
                         cy_ycc_vertical_u8(b0.assumingMemoryBound(to: UInt8.self), b1.assumingMemoryBound(to: UInt8.self), wv, jLo, span, cw, cb)
                         cy_ycc_vertical_u8(r0.assumingMemoryBound(to: UInt8.self), r1.assumingMemoryBound(to: UInt8.self), wv, jLo, span, cw, cr)
-                        cy_ycc_to_rgba_u8(yRow.assumingMemoryBound(to: UInt8.self), cb, cr, x0, n, Int32(sx), jLo,
-                                          Int32(d0), w0, Int32(d1), w1, coef.baseAddress, dst)
+                        cy_ycc_to_rgba_u8(
+                            yRow.assumingMemoryBound(to: UInt8.self), cb, cr, x0, n, Int32(sx), jLo,
+                            Int32(d0), w0, Int32(d1), w1, coef.baseAddress, dst)
                     }
                     guard decode else { continue }
                     let row = out.row(r)
@@ -261,85 +263,87 @@ struct YCbCrWriter: RenderDestination, @unchecked Sendable {
         let to2020 = buffer.format.primaries == .itu2020
         let k = self.k
         k.lumaCoefficients.withUnsafeBufferPointer { lumaCoef in
-        k.chromaCoefficients.withUnsafeBufferPointer { chromaCoef in
-            /// The tile row holding buffer row `ty`, converted in place to R'G'B' in 0...1, and its luma.
-            func prepare(_ ty: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
-                let row = tile.row(bounds.maxY - 1 - ty - rect.minY)
-                let flat = UnsafeMutableRawPointer(row).assumingMemoryBound(to: Float.self)
-                if !encodedInput {
-                    let table = SRGBCurveTables.shared.encode
-                    for i in 0..<n {
-                        var v = row[i]
-                        if to2020 { v = sRGBToBT2020.apply(SIMD4(v.x, v.y, v.z, 0)) }
-                        v = v.replacing(with: 0, where: v .< 0)
-                        v = v.replacing(with: 1, where: v .> 1)
-                        row[i] = encodeSRGB(v, table)
-                    }
-                } else {
-                    cy_rgba_clamp01(flat, n)
-                }
-                let yRow = p0.baseAddress + ty * p0.bytesPerRow
-                if deep {
-                    cy_rgba_to_luma_u16(flat, n, lumaCoef.baseAddress, yRow.assumingMemoryBound(to: UInt16.self) + tx0)
-                } else {
-                    cy_rgba_to_luma_u8(flat, n, lumaCoef.baseAddress, yRow.assumingMemoryBound(to: UInt8.self) + tx0)
-                }
-                return row
-            }
-            /// Chroma row `kRow` from the pixel rows given (one or two).
-            func chroma(_ kRow: Int, _ a: UnsafeMutablePointer<SIMD4<Float>>, _ b: UnsafeMutablePointer<SIMD4<Float>>?) {
-                let cbRow = p1.baseAddress + kRow * p1.bytesPerRow, crRow = p2.baseAddress + kRow * p2.bytesPerRow
-                func blocks(_ first: Int, _ count: Int, _ pixel: Int) {
-                    guard count > 0 else { return }
-                    let fa = UnsafeRawPointer(a + pixel).assumingMemoryBound(to: Float.self)
-                    let fb = b.map { UnsafeRawPointer($0 + pixel).assumingMemoryBound(to: Float.self) }
-                    if deep {
-                        cy_rgba_to_chroma_u16(fa, fb, count, Int32(sx), chromaCoef.baseAddress,
-                                              cbRow.assumingMemoryBound(to: UInt16.self) + first, crRow.assumingMemoryBound(to: UInt16.self) + first)
+            k.chromaCoefficients.withUnsafeBufferPointer { chromaCoef in
+                /// The tile row holding buffer row `ty`, converted in place to R'G'B' in 0...1, and its luma.
+                func prepare(_ ty: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+                    let row = tile.row(bounds.maxY - 1 - ty - rect.minY)
+                    let flat = UnsafeMutableRawPointer(row).assumingMemoryBound(to: Float.self)
+                    if !encodedInput {
+                        let table = SRGBCurveTables.shared.encode
+                        for i in 0..<n {
+                            var v = row[i]
+                            if to2020 { v = sRGBToBT2020.apply(SIMD4(v.x, v.y, v.z, 0)) }
+                            v = v.replacing(with: 0, where: v .< 0)
+                            v = v.replacing(with: 1, where: v .> 1)
+                            row[i] = encodeSRGB(v, table)
+                        }
                     } else {
-                        cy_rgba_to_chroma_u8(fa, fb, count, Int32(sx), chromaCoef.baseAddress,
-                                             cbRow.assumingMemoryBound(to: UInt8.self) + first, crRow.assumingMemoryBound(to: UInt8.self) + first)
+                        cy_rgba_clamp01(flat, n)
                     }
-                }
-                if sx == 0 { blocks(tx0, n, 0); return }
-                // Chroma columns whose first luma column lies in this tile: whole pairs in C,
-                // a last single column (odd widths, odd tile edges) here.
-                let jFirst = (tx0 + 1) >> 1
-                let jEnd = (tx0 + n + 1) >> 1
-                let pairsEnd = max(jFirst, min(jEnd, min(tx0 + n, w) >> 1))
-                blocks(jFirst, pairsEnd - jFirst, 2 * jFirst - tx0)
-                for j in pairsEnd..<jEnd {
-                    let i = 2 * j - tx0
-                    var s = a[i]
-                    if let b { s = (s + b[i]) * 0.5 }
-                    let cbv = min(max((s * k.toCb).sum() + k.offsets.y + 0.5, 0), k.maxCode)
-                    let crv = min(max((s * k.toCr).sum() + k.offsets.z + 0.5, 0), k.maxCode)
+                    let yRow = p0.baseAddress + ty * p0.bytesPerRow
                     if deep {
-                        cbRow.assumingMemoryBound(to: UInt16.self)[j] = UInt16(cbv)
-                        crRow.assumingMemoryBound(to: UInt16.self)[j] = UInt16(crv)
+                        cy_rgba_to_luma_u16(flat, n, lumaCoef.baseAddress, yRow.assumingMemoryBound(to: UInt16.self) + tx0)
                     } else {
-                        cbRow.assumingMemoryBound(to: UInt8.self)[j] = UInt8(cbv)
-                        crRow.assumingMemoryBound(to: UInt8.self)[j] = UInt8(crv)
+                        cy_rgba_to_luma_u8(flat, n, lumaCoef.baseAddress, yRow.assumingMemoryBound(to: UInt8.self) + tx0)
+                    }
+                    return row
+                }
+                /// Chroma row `kRow` from the pixel rows given (one or two).
+                func chroma(_ kRow: Int, _ a: UnsafeMutablePointer<SIMD4<Float>>, _ b: UnsafeMutablePointer<SIMD4<Float>>?) {
+                    let cbRow = p1.baseAddress + kRow * p1.bytesPerRow, crRow = p2.baseAddress + kRow * p2.bytesPerRow
+                    func blocks(_ first: Int, _ count: Int, _ pixel: Int) {
+                        guard count > 0 else { return }
+                        let fa = UnsafeRawPointer(a + pixel).assumingMemoryBound(to: Float.self)
+                        let fb = b.map { UnsafeRawPointer($0 + pixel).assumingMemoryBound(to: Float.self) }
+                        if deep {
+                            cy_rgba_to_chroma_u16(
+                                fa, fb, count, Int32(sx), chromaCoef.baseAddress,
+                                cbRow.assumingMemoryBound(to: UInt16.self) + first, crRow.assumingMemoryBound(to: UInt16.self) + first)
+                        } else {
+                            cy_rgba_to_chroma_u8(
+                                fa, fb, count, Int32(sx), chromaCoef.baseAddress,
+                                cbRow.assumingMemoryBound(to: UInt8.self) + first, crRow.assumingMemoryBound(to: UInt8.self) + first)
+                        }
+                    }
+                    if sx == 0 { blocks(tx0, n, 0); return }
+                    // Chroma columns whose first luma column lies in this tile: whole pairs in C,
+                    // a last single column (odd widths, odd tile edges) here.
+                    let jFirst = (tx0 + 1) >> 1
+                    let jEnd = (tx0 + n + 1) >> 1
+                    let pairsEnd = max(jFirst, min(jEnd, min(tx0 + n, w) >> 1))
+                    blocks(jFirst, pairsEnd - jFirst, 2 * jFirst - tx0)
+                    for j in pairsEnd..<jEnd {
+                        let i = 2 * j - tx0
+                        var s = a[i]
+                        if let b { s = (s + b[i]) * 0.5 }
+                        let cbv = min(max((s * k.toCb).sum() + k.offsets.y + 0.5, 0), k.maxCode)
+                        let crv = min(max((s * k.toCr).sum() + k.offsets.z + 0.5, 0), k.maxCode)
+                        if deep {
+                            cbRow.assumingMemoryBound(to: UInt16.self)[j] = UInt16(cbv)
+                            crRow.assumingMemoryBound(to: UInt16.self)[j] = UInt16(crv)
+                        } else {
+                            cbRow.assumingMemoryBound(to: UInt8.self)[j] = UInt8(cbv)
+                            crRow.assumingMemoryBound(to: UInt8.self)[j] = UInt8(crv)
+                        }
+                    }
+                }
+                var ty = tyTop
+                while ty <= tyBottom {
+                    if sy == 0 {
+                        chroma(ty, prepare(ty), nil)
+                        ty += 1
+                    } else if ty & 1 == 1 {
+                        // The block's first row belongs to the tile above: luma only.
+                        _ = prepare(ty)
+                        ty += 1
+                    } else {
+                        let a = prepare(ty)
+                        let b = ty + 1 <= tyBottom && ty + 1 < h ? prepare(ty + 1) : nil
+                        chroma(ty >> 1, a, b)
+                        ty += 2
                     }
                 }
             }
-            var ty = tyTop
-            while ty <= tyBottom {
-                if sy == 0 {
-                    chroma(ty, prepare(ty), nil)
-                    ty += 1
-                } else if ty & 1 == 1 {
-                    // The block's first row belongs to the tile above: luma only.
-                    _ = prepare(ty)
-                    ty += 1
-                } else {
-                    let a = prepare(ty)
-                    let b = ty + 1 <= tyBottom && ty + 1 < h ? prepare(ty + 1) : nil
-                    chroma(ty >> 1, a, b)
-                    ty += 2
-                }
-            }
-        }
         }
     }
 }
@@ -356,8 +360,9 @@ extension YCbCrWriter {
         }
         let dst = buffer
         guard let source = node as? YCbCrSourceNode, !source.encoded, source.buffer.format == dst.format,
-              source.buffer.width == dst.width, source.buffer.height == dst.height,
-              bounds == source.pixelExtent else { return false }
+            source.buffer.width == dst.width, source.buffer.height == dst.height,
+            bounds == source.pixelExtent
+        else { return false }
         let bps = dst.format.bytesPerSample
         for (s, d) in zip(source.buffer.planes, dst.planes) {
             for row in 0..<d.height {

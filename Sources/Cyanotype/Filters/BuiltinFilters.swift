@@ -33,8 +33,10 @@ enum BuiltinFilters {}
 extension BuiltinFilter {
     /// A built-in: Apple's declaration (`Catalog.CIName`) with our `limits` (by input key) set
     /// on its inputs, and the function that builds its recipe.
-    init(_ descriptor: FilterDescriptor, limits: [String: FilterInputLimit],
-         build: @escaping @Sendable (FilterArguments) throws(CIFilterError) -> CIImage) {
+    init(
+        _ descriptor: FilterDescriptor, limits: [String: FilterInputLimit],
+        build: @escaping @Sendable (FilterArguments) throws(CIFilterError) -> CIImage
+    ) {
         for key in limits.keys {
             precondition(descriptor.input(key).map { !$0.isImage } ?? false, "\(descriptor.name) has no numeric input \(key) to limit")
         }
@@ -44,8 +46,10 @@ extension BuiltinFilter {
     /// A family of built-ins sharing one implementation: one row per filter (its declaration
     /// and the variant that sets it apart), one build function. `limits` apply to every row
     /// that has the input (each key must belong to at least one row).
-    static func family<Variant: Sendable>(_ rows: [(FilterDescriptor, Variant)], limits: [String: FilterInputLimit] = [:],
-                                          build: @escaping @Sendable (FilterArguments, Variant) throws(CIFilterError) -> CIImage) -> [BuiltinFilter] {
+    static func family<Variant: Sendable>(
+        _ rows: [(FilterDescriptor, Variant)], limits: [String: FilterInputLimit] = [:],
+        build: @escaping @Sendable (FilterArguments, Variant) throws(CIFilterError) -> CIImage
+    ) -> [BuiltinFilter] {
         for key in limits.keys {
             precondition(rows.contains { $0.0.input(key) != nil }, "no filter of the family has an input \(key) to limit")
         }

@@ -119,8 +119,10 @@ extension CIContext {
     /// 8-bit, or 16-bit for PNG, TIFF and JPEG XL when `depth` is 16, or 32-bit float for TIFF
     /// and JPEG XL when `depth` is 32. A colour space other than sRGB is embedded as an ICC
     /// profile, and the image's EXIF and XMP are written (unless `.stripMetadata`).
-    public func encode(_ image: CIImage, as format: ImageFileFormat, depth: Int = 8, colorSpace: CGColorSpace? = nil,
-                       options: [CIImageRepresentationOption: Any] = [:]) throws(ImageIOError) -> Data {
+    public func encode(
+        _ image: CIImage, as format: ImageFileFormat, depth: Int = 8, colorSpace: CGColorSpace? = nil,
+        options: [CIImageRepresentationOption: Any] = [:]
+    ) throws(ImageIOError) -> Data {
         let rect = image.extent
         var opts = EncodeOptions()
         if let q = options[.lossyCompressionQuality].flatMap(numberValue) { opts.quality = min(max(q, 0), 1) }
@@ -142,21 +144,25 @@ extension CIContext {
                 let r = try renderToData(image, from: rect, format: .RGBAf, colorSpace: space, premultiplied: false)
                 return try r.data.withUnsafeBytes { raw throws(CodecError) in
                     if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: Float.self)) }
-                    return try ImageCodecs.encode(rgbaF: raw.bindMemory(to: Float.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
-                                              parallel: executor.parallelFor)
+                    return try ImageCodecs.encode(
+                        rgbaF: raw.bindMemory(to: Float.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
+                        parallel: executor.parallelFor)
                 }
             }
             if depth >= 16 && (format == .png || format == .tiff || format == .jxl) {
                 let r = try renderToData(image, from: rect, format: .RGBA16, colorSpace: space, premultiplied: false)
                 return try r.data.withUnsafeBytes { raw throws(CodecError) in
                     if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt16.self)) }
-                    return try ImageCodecs.encode(rgba16: raw.bindMemory(to: UInt16.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
-                                              parallel: executor.parallelFor)
+                    return try ImageCodecs.encode(
+                        rgba16: raw.bindMemory(to: UInt16.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
+                        parallel: executor.parallelFor)
                 }
             }
-            if let bitmap = try unchangedSource(image.node, rect: PixelRect(covering: rect), format: .RGBA8, space: space, premultiplied: false,
-                                                waitingForDecode: format != .jpeg || greyIfNeutral),
-               bitmap.bytesPerRow == bitmap.width * 4, bitmap.pixelExtent == PixelRect(covering: rect) {
+            if let bitmap = try unchangedSource(
+                image.node, rect: PixelRect(covering: rect), format: .RGBA8, space: space, premultiplied: false,
+                waitingForDecode: format != .jpeg || greyIfNeutral),
+                bitmap.bytesPerRow == bitmap.width * 4, bitmap.pixelExtent == PixelRect(covering: rect)
+            {
                 // A JPEG still decoding on its thread: encode its rows as they arrive, so the
                 // two codecs overlap on two cores (the bytes of the one-shot encode).
                 if format == .jpeg, !greyIfNeutral, let gate = bitmap.gate {
@@ -165,8 +171,9 @@ extension CIContext {
                 // An unfiltered 8-bit image goes to the encoder as decoded: no render, no copy.
                 return try bitmap.data.withUnsafeBytes { raw throws(CodecError) in
                     if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt8.self)) }
-                    return try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height, hasAlpha: hasAlpha, format: format, options: opts,
-                                              parallel: executor.parallelFor)
+                    return try ImageCodecs.encode(
+                        rgba8: raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height, hasAlpha: hasAlpha, format: format, options: opts,
+                        parallel: executor.parallelFor)
                 }
             }
             if format == .jpeg && !greyIfNeutral {
@@ -175,8 +182,9 @@ extension CIContext {
             let r = try renderToData(image, from: rect, format: .RGBA8, colorSpace: space, premultiplied: false)
             return try r.data.withUnsafeBytes { raw throws(CodecError) in
                 if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt8.self)) }
-                return try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
-                                              parallel: executor.parallelFor)
+                return try ImageCodecs.encode(
+                    rgba8: raw.bindMemory(to: UInt8.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
+                    parallel: executor.parallelFor)
             }
         } catch let e as CIRenderError {
             throw .render(e)
@@ -236,8 +244,10 @@ extension CIContext {
         let rowBytes = pr.width * 4
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: rowBytes * pr.height, alignment: 64)
         defer { buffer.deallocate() }
-        guard let writer = DestinationWriter(base: buffer, rowBytes: rowBytes, bounds: pr, format: .RGBA8,
-                                             colorSpace: workingColorSpace == nil ? nil : colorSpace, premultiplied: false)
+        guard
+            let writer = DestinationWriter(
+                base: buffer, rowBytes: rowBytes, bounds: pr, format: .RGBA8,
+                colorSpace: workingColorSpace == nil ? nil : colorSpace, premultiplied: false)
         else { throw CIRenderError.unsupportedFormat(.RGBA8) }
         let (root, w) = try optimized(image.node, for: writer)
 

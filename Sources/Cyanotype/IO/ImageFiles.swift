@@ -115,8 +115,10 @@ extension CIImage {
     /// The file image `read(data:)` makes once the header is read: pixels decoded on first
     /// render, at a fraction of the size when a downscale over it asks for no more (JPEG and
     /// WebP; see `Optimizer.reduceDecodes`).
-    static func lazyImage(_ data: Data, header: ImageHeader, options o: [CIImageOption: Any], limits: CyanotypeCodecs.DecodeLimits,
-                          name: String) throws(ImageIOError) -> CIImage {
+    static func lazyImage(
+        _ data: Data, header: ImageHeader, options o: [CIImageOption: Any], limits: CyanotypeCodecs.DecodeLimits,
+        name: String
+    ) throws(ImageIOError) -> CIImage {
         let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
         guard !overflow, pixels <= limits.maxPixels else {
             throw .codec(path: nil, .tooLarge(width: header.width, height: header.height, limit: limits.maxPixels))
@@ -125,14 +127,18 @@ extension CIImage {
         let space: CGColorSpace? = o[.colorSpace] is NSNull ? nil : (o[.colorSpace] as? CGColorSpace ?? .sRGBSpace)
         let extent = CGRect(x: 0, y: 0, width: header.width, height: header.height)
         // Baseline JPEGs in sRGB decode on a thread while tiles render (top rows first).
-        let streams = JPEGStreamDecoder.canStream(data, header: header, strict: strict)
+        let streams =
+            JPEGStreamDecoder.canStream(data, header: header, strict: strict)
             && (header.iccProfile.map(ColorProfiles.isSRGB) ?? true)
         // Strict decodes only: a damaged file fails the same way at every size.
         let factors = strict ? ImageCodecs.decodeReductions(header, data: data) : []
-        let reducer = factors.isEmpty ? nil : DecodeReducer(factors: factors) { factor in
-            if streams { return try streamingJPEGNode(data, header: header, limits: limits, colorSpace: space, reduction: factor) }
-            return try bitmapNode(try ImageCodecs.decode(data, reducedBy: factor, limits: limits), colorSpace: space)
-        }
+        let reducer =
+            factors.isEmpty
+            ? nil
+            : DecodeReducer(factors: factors) { factor in
+                if streams { return try streamingJPEGNode(data, header: header, limits: limits, colorSpace: space, reduction: factor) }
+                return try bitmapNode(try ImageCodecs.decode(data, reducedBy: factor, limits: limits), colorSpace: space)
+            }
         let source = LazySourceNode(extent: extent, name: name, reducer: reducer) {
             if streams { return try streamingJPEGNode(data, header: header, limits: limits, colorSpace: space) }
             let bitmap = try ImageCodecs.decode(data, limits: limits, strict: strict)
@@ -163,17 +169,22 @@ extension CIImage {
 /// an embedded ICC profile other than sRGB is converted into linear sRGB (float) with lcms2.
 func bitmapNode(_ b: DecodedBitmap, colorSpace: CGColorSpace?) throws -> RecipeNode {
     if let icc = b.header.iccProfile, colorSpace != nil, !ColorProfiles.isSRGB(icc),
-       let converted = ColorProfiles.linearSRGBPixels(of: b, profile: icc) {
-        guard let n = BitmapNode(data: converted, bytesPerRow: b.width * 16, width: b.width, height: b.height, format: .RGBAf,
-                                 colorSpace: .extendedLinearSRGBSpace, premultiplied: false)
+        let converted = ColorProfiles.linearSRGBPixels(of: b, profile: icc)
+    {
+        guard
+            let n = BitmapNode(
+                data: converted, bytesPerRow: b.width * 16, width: b.width, height: b.height, format: .RGBAf,
+                colorSpace: .extendedLinearSRGBSpace, premultiplied: false)
         else { throw CodecError.corrupt(detail: "colour conversion produced no pixels") }
         return n
     }
     let node: BitmapNode?
     if b.bitDepth == 32 {
-        node = BitmapNode(data: SampleFloats(values: b.pixelsF), bytesPerRow: b.width * 16, width: b.width, height: b.height, format: .RGBAf, colorSpace: colorSpace, premultiplied: false)
+        node = BitmapNode(
+            data: SampleFloats(values: b.pixelsF), bytesPerRow: b.width * 16, width: b.width, height: b.height, format: .RGBAf, colorSpace: colorSpace, premultiplied: false)
     } else if b.bitDepth == 16 {
-        node = BitmapNode(data: SampleWords(words: b.pixels16), bytesPerRow: b.width * 8, width: b.width, height: b.height, format: .RGBA16, colorSpace: colorSpace, premultiplied: false)
+        node = BitmapNode(
+            data: SampleWords(words: b.pixels16), bytesPerRow: b.width * 8, width: b.width, height: b.height, format: .RGBA16, colorSpace: colorSpace, premultiplied: false)
     } else {
         node = BitmapNode(data: b.pixels, bytesPerRow: b.width * 4, width: b.width, height: b.height, format: .RGBA8, colorSpace: colorSpace, premultiplied: false)
     }

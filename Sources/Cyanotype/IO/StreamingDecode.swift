@@ -50,14 +50,18 @@ final class DecodedRows: ContiguousBytes, @unchecked Sendable {
 
 /// A baseline JPEG as a bitmap whose rows arrive from a decoding thread, top first, in bands;
 /// at 1/`reduction` of its size (scaled in the IDCT) when that is 2, 4 or 8.
-func streamingJPEGNode(_ data: Data, header: ImageHeader, limits: CyanotypeCodecs.DecodeLimits, colorSpace: CGColorSpace?,
-                       reduction: Int = 1) throws -> RecipeNode {
+func streamingJPEGNode(
+    _ data: Data, header: ImageHeader, limits: CyanotypeCodecs.DecodeLimits, colorSpace: CGColorSpace?,
+    reduction: Int = 1
+) throws -> RecipeNode {
     let decoder = try JPEGStreamDecoder(data: data, strict: true, limits: limits, reduction: reduction)
     let (w, h) = (decoder.width, decoder.height)
     let rows = DecodedRows(count: w * h * 4)
     let gate = RowGate(total: h)
-    guard let node = BitmapNode(data: rows, bytesPerRow: w * 4, width: w, height: h, format: .RGBA8, colorSpace: colorSpace,
-                                premultiplied: false, gate: gate)
+    guard
+        let node = BitmapNode(
+            data: rows, bytesPerRow: w * 4, width: w, height: h, format: .RGBA8, colorSpace: colorSpace,
+            premultiplied: false, gate: gate)
     else { throw CodecError.corrupt(detail: "JPEG: \(w)x\(h) without pixels") }
     let thread = Thread {
         let band = 16

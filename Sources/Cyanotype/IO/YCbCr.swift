@@ -88,8 +88,10 @@ public struct CIYCbCrFormat: Sendable, Hashable, CustomStringConvertible {
     public var primaries: Primaries
 
     /// A format; the defaults describe 8-bit BT.709 4:2:0 video-range H.264 output.
-    public init(subsampling: Subsampling = .yuv420, bitDepth: Int = 8, matrix: Matrix = .itu709, range: Range = .video,
-                chromaLocation: ChromaLocation = .left, transferFunction: TransferFunction = .sdr, primaries: Primaries = .itu709) {
+    public init(
+        subsampling: Subsampling = .yuv420, bitDepth: Int = 8, matrix: Matrix = .itu709, range: Range = .video,
+        chromaLocation: ChromaLocation = .left, transferFunction: TransferFunction = .sdr, primaries: Primaries = .itu709
+    ) {
         self.subsampling = subsampling; self.bitDepth = bitDepth; self.matrix = matrix; self.range = range
         self.chromaLocation = chromaLocation; self.transferFunction = transferFunction; self.primaries = primaries
     }
@@ -169,9 +171,11 @@ public final class CIPlanarImageBuffer: @unchecked Sendable {
 
     /// Wraps existing planes (e.g. a decoder's frame). `release` runs once, when the buffer and
     /// every image reading it are gone.
-    public init(width: Int, height: Int, format: CIYCbCrFormat,
-                planes: [(baseAddress: UnsafeMutableRawPointer, bytesPerRow: Int)],
-                release: (@Sendable () -> Void)?) throws(CIPlanarBufferError) {
+    public init(
+        width: Int, height: Int, format: CIYCbCrFormat,
+        planes: [(baseAddress: UnsafeMutableRawPointer, bytesPerRow: Int)],
+        release: (@Sendable () -> Void)?
+    ) throws(CIPlanarBufferError) {
         guard width > 0, height > 0, width <= 1 << 20, height <= 1 << 20 else { throw .invalidSize(width: width, height: height) }
         guard (8...16).contains(format.bitDepth) else { throw .unsupportedBitDepth(format.bitDepth) }
         guard planes.count == 3 else { throw .wrongPlaneCount(planes.count) }

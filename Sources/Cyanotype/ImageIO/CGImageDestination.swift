@@ -224,8 +224,9 @@ struct ImageIOPixels {
         let format: CIFormat = depth == 32 ? .RGBAf : depth == 16 ? .RGBA16 : .RGBA8
         let r: (data: Data, width: Int, height: Int, rowBytes: Int)
         do {
-            r = try ImageIOContext.shared.renderToData(ci, from: ci.extent, format: format, colorSpace: image.colorSpace ?? .sRGBSpace,
-                                                       premultiplied: false)
+            r = try ImageIOContext.shared.renderToData(
+                ci, from: ci.extent, format: format, colorSpace: image.colorSpace ?? .sRGBSpace,
+                premultiplied: false)
         } catch let e as CIRenderError {
             throw .render(e)
         } catch {

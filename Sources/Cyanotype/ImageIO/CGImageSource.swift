@@ -206,14 +206,17 @@ extension CGImage {
         let space = CGColorSpace(name: CGColorSpace.sRGB)
         switch b.bitDepth {
         case 16:
-            self.init(width: b.width, height: b.height, bytesPerRow: b.width * 8, format: .RGBA16, colorSpace: space, premultiplied: false,
-                      data: b.pixels16.withUnsafeBytes { Data($0) })
+            self.init(
+                width: b.width, height: b.height, bytesPerRow: b.width * 8, format: .RGBA16, colorSpace: space, premultiplied: false,
+                data: b.pixels16.withUnsafeBytes { Data($0) })
         case 32:
-            self.init(width: b.width, height: b.height, bytesPerRow: b.width * 16, format: .RGBAf, colorSpace: space, premultiplied: false,
-                      data: b.pixelsF.withUnsafeBytes { Data($0) })
+            self.init(
+                width: b.width, height: b.height, bytesPerRow: b.width * 16, format: .RGBAf, colorSpace: space, premultiplied: false,
+                data: b.pixelsF.withUnsafeBytes { Data($0) })
         default:
-            self.init(width: b.width, height: b.height, bytesPerRow: b.width * 4, format: .RGBA8, colorSpace: space, premultiplied: false,
-                      data: Data(b.pixels))
+            self.init(
+                width: b.width, height: b.height, bytesPerRow: b.width * 4, format: .RGBA8, colorSpace: space, premultiplied: false,
+                data: Data(b.pixels))
         }
     }
 }
@@ -294,24 +297,29 @@ public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: 
     guard always || ifAbsent else { return nil }
     guard var image = isrc.stillImage(index) ?? (try? CIImage(source: isrc, index: index, options: nil)) else { return nil }
     if (o[kCGImageSourceCreateThumbnailWithTransform] as? Bool) ?? false,
-       let orientation = image.properties[kCGImagePropertyOrientation] as? Int, orientation != 1 {
+        let orientation = image.properties[kCGImagePropertyOrientation] as? Int, orientation != 1
+    {
         image = image.oriented(forExifOrientation: Int32(orientation))
         image = image.transformed(by: CGAffineTransform(translationX: -image.extent.minX, y: -image.extent.minY))
     }
     let w = image.extent.width, h = image.extent.height
     if let limit = (o[kCGImageSourceThumbnailMaxPixelSize] as? NSNumber)?.doubleValue ?? (o[kCGImageSourceThumbnailMaxPixelSize] as? Double),
-       limit >= 1, max(w, h) > limit {
+        limit >= 1, max(w, h) > limit
+    {
         let scale = limit / max(w, h)
         let tw = max(1, (w * scale).rounded()), th = max(1, (h * scale).rounded())
         image = image.clampedToExtent()
             .transformed(by: CGAffineTransform(scaleX: tw / w, y: th / h), highQualityDownsample: true)
             .cropped(to: CGRect(x: 0, y: 0, width: tw, height: th))
     }
-    guard let r = try? ImageIOContext.shared.renderToData(image, from: image.extent, format: .RGBA8,
-                                                          colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false)
+    guard
+        let r = try? ImageIOContext.shared.renderToData(
+            image, from: image.extent, format: .RGBA8,
+            colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false)
     else { return nil }
-    return CGImage(width: r.width, height: r.height, bytesPerRow: r.rowBytes, format: .RGBA8,
-                   colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false, data: r.data)
+    return CGImage(
+        width: r.width, height: r.height, bytesPerRow: r.rowBytes, format: .RGBA8,
+        colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false, data: r.data)
 }
 
 extension CGImageSource {
@@ -320,7 +328,8 @@ extension CGImageSource {
     /// every other source, which `CIImage(source:index:options:)` reads.
     func stillImage(_ index: Int) -> CIImage? {
         guard index == 0, strict, let f = format, f == .jpeg || f == .webp, count == 1,
-              let header = try? ImageCodecs.readHeader(data) else { return nil }
+            let header = try? ImageCodecs.readHeader(data)
+        else { return nil }
         return try? CIImage.lazyImage(data, header: header, options: [:], limits: limits, name: path ?? "data")
     }
 }

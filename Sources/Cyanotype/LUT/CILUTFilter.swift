@@ -103,9 +103,11 @@ open class CILUTFilter: CIFilter {
     open override var outputKeys: [String] { [kCIOutputImageKey] }
     /// The filter's name, display name ("LUT"), categories and description.
     open override var attributes: [String: Any] {
-        [kCIAttributeFilterName: name, kCIAttributeFilterDisplayName: "LUT",
-         kCIAttributeFilterCategories: ["CICategoryColorEffect", "CICategoryStillImage", "CICategoryVideo"],
-         kCIAttributeDescription: "Applies a 3D LUT from a LUT image, a .cube/.3dl file or a LUT value, mixed with the original by intensity."]
+        [
+            kCIAttributeFilterName: name, kCIAttributeFilterDisplayName: "LUT",
+            kCIAttributeFilterCategories: ["CICategoryColorEffect", "CICategoryStillImage", "CICategoryVideo"],
+            kCIAttributeDescription: "Applies a 3D LUT from a LUT image, a .cube/.3dl file or a LUT value, mixed with the original by intensity.",
+        ]
     }
 
     /// Sets an input by key (the keys of `inputKeys`; `inputLUTImage` and `inputIntensity` are

@@ -79,8 +79,10 @@ public struct LUT: Sendable, Equatable, CustomStringConvertible {
 
     /// A LUT from `size`^3 RGB entries, red fastest. Throws for a size outside 2...256, a
     /// wrong entry count, a non-finite entry or an empty domain.
-    public init(size: Int, entries: [SIMD3<Float>], domainMin: SIMD3<Float> = .zero, domainMax: SIMD3<Float> = .one,
-                shaper: LUTShaper? = nil, colorSpace: LUTColorSpace = .sRGB, title: String? = nil) throws(LUTError) {
+    public init(
+        size: Int, entries: [SIMD3<Float>], domainMin: SIMD3<Float> = .zero, domainMax: SIMD3<Float> = .one,
+        shaper: LUTShaper? = nil, colorSpace: LUTColorSpace = .sRGB, title: String? = nil
+    ) throws(LUTError) {
         try LUT.checkSize(size)
         guard entries.count == size * size * size else { throw .missingEntries(expected: size * size * size, found: entries.count) }
         let t = LUTTable(count: entries.count)
@@ -91,10 +93,12 @@ public struct LUT: Sendable, Equatable, CustomStringConvertible {
         try self.init(size: size, table: t, domainMin: domainMin, domainMax: domainMax, shaper: shaper, colorSpace: colorSpace, title: title)
     }
 
-    init(size: Int, table: LUTTable, domainMin: SIMD3<Float> = .zero, domainMax: SIMD3<Float> = .one,
-         shaper: LUTShaper? = nil, colorSpace: LUTColorSpace = .sRGB, title: String? = nil) throws(LUTError) {
+    init(
+        size: Int, table: LUTTable, domainMin: SIMD3<Float> = .zero, domainMax: SIMD3<Float> = .one,
+        shaper: LUTShaper? = nil, colorSpace: LUTColorSpace = .sRGB, title: String? = nil
+    ) throws(LUTError) {
         guard all(domainMax .> domainMin), all(domainMin .== domainMin), domainMin.x.isFinite, domainMin.y.isFinite, domainMin.z.isFinite,
-              domainMax.x.isFinite, domainMax.y.isFinite, domainMax.z.isFinite
+            domainMax.x.isFinite, domainMax.y.isFinite, domainMax.z.isFinite
         else { throw .invalidDomain(min: domainMin, max: domainMax) }
         self.size = size; self.table = table
         self.domainMin = domainMin; self.domainMax = domainMax
@@ -107,27 +111,37 @@ public struct LUT: Sendable, Equatable, CustomStringConvertible {
         let t = LUTTable(count: size * size * size)
         let k = 1 / Float(size - 1)
         var i = 0
-        for b in 0..<size { for g in 0..<size { for r in 0..<size {
-            t.entries[i] = SIMD4(Float(r) * k, Float(g) * k, Float(b) * k, 1)
-            i += 1
-        } } }
+        for b in 0..<size {
+            for g in 0..<size {
+                for r in 0..<size {
+                    t.entries[i] = SIMD4(Float(r) * k, Float(g) * k, Float(b) * k, 1)
+                    i += 1
+                }
+            }
+        }
         return try LUT(size: size, table: t, colorSpace: colorSpace, title: "identity \(size)")
     }
 
     /// A LUT made by evaluating `transform` at every grid point of a `size`^3 identity
     /// (values in the LUT's encoding, 0...1).
-    public static func make(size: Int, title: String? = nil, colorSpace: LUTColorSpace = .sRGB,
-                            _ transform: (SIMD3<Float>) -> SIMD3<Float>) throws(LUTError) -> LUT {
+    public static func make(
+        size: Int, title: String? = nil, colorSpace: LUTColorSpace = .sRGB,
+        _ transform: (SIMD3<Float>) -> SIMD3<Float>
+    ) throws(LUTError) -> LUT {
         try checkSize(size)
         let t = LUTTable(count: size * size * size)
         let k = 1 / Float(size - 1)
         var i = 0
-        for b in 0..<size { for g in 0..<size { for r in 0..<size {
-            let v = transform(SIMD3(Float(r) * k, Float(g) * k, Float(b) * k))
-            guard v.x.isFinite, v.y.isFinite, v.z.isFinite else { throw .nonFiniteValue(entry: i) }
-            t.entries[i] = SIMD4(v, 1)
-            i += 1
-        } } }
+        for b in 0..<size {
+            for g in 0..<size {
+                for r in 0..<size {
+                    let v = transform(SIMD3(Float(r) * k, Float(g) * k, Float(b) * k))
+                    guard v.x.isFinite, v.y.isFinite, v.z.isFinite else { throw .nonFiniteValue(entry: i) }
+                    t.entries[i] = SIMD4(v, 1)
+                    i += 1
+                }
+            }
+        }
         return try LUT(size: size, table: t, colorSpace: colorSpace, title: title)
     }
 
@@ -145,7 +159,9 @@ public struct LUT: Sendable, Equatable, CustomStringConvertible {
 
     /// All entries, red fastest, then green, then blue.
     public var entries: [SIMD3<Float>] {
-        (0..<table.count).map { let e = table.entries[$0]; return SIMD3(e.x, e.y, e.z) }
+        (0..<table.count).map {
+            let e = table.entries[$0]; return SIMD3(e.x, e.y, e.z)
+        }
     }
 
     /// The LUT applied to one colour given in its own encoding (a scalar reference; images
@@ -166,7 +182,8 @@ public struct LUT: Sendable, Equatable, CustomStringConvertible {
     /// Two LUTs are equal when their sizes, domains, shapers, colour spaces, titles and entries are.
     public static func == (a: LUT, b: LUT) -> Bool {
         guard a.size == b.size, a.domainMin == b.domainMin, a.domainMax == b.domainMax, a.shaper == b.shaper,
-              a.colorSpace == b.colorSpace, a.title == b.title else { return false }
+            a.colorSpace == b.colorSpace, a.title == b.title
+        else { return false }
         if a.table === b.table { return true }
         return memcmp(a.table.entries, b.table.entries, a.table.count * MemoryLayout<SIMD4<Float>>.stride) == 0
     }

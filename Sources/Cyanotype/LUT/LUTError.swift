@@ -60,7 +60,8 @@ public enum LUTError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .sizeBelowMinimum(size, minimum):
             return "LUT size \(size) is too small: a LUT needs at least \(minimum) points per axis"
         case let .sizeAboveLimit(size, limit):
-            return "LUT size \(size) is above the limit of \(limit) points per axis (\(size)^3 entries); resample it to \(limit) or less, or raise the limit where the reader takes one"
+            return
+                "LUT size \(size) is above the limit of \(limit) points per axis (\(size)^3 entries); resample it to \(limit) or less, or raise the limit where the reader takes one"
         case let .missingEntries(expected, found):
             return "LUT table is incomplete: expected \(expected) entries, found \(found)"
         case let .tooManyEntries(expected, found):
@@ -70,7 +71,8 @@ public enum LUTError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .invalidDomain(lo, hi):
             return "LUT domain is empty or not finite: min (\(lo.x), \(lo.y), \(lo.z)) must be below max (\(hi.x), \(hi.y), \(hi.z)) in every channel"
         case let .tileGridNotSquare(w, h):
-            return "a \(w)x\(h) image is not a tile-grid LUT: tile grids are square (N*sqrt(N) pixels a side: 64x64 for 16^3, 512x512 for 64^3), or ceil(sqrt(N)) tiles wide for other N; for a strip or a Hald image, say which layout"
+            return
+                "a \(w)x\(h) image is not a tile-grid LUT: tile grids are square (N*sqrt(N) pixels a side: 64x64 for 16^3, 512x512 for 64^3), or ceil(sqrt(N)) tiles wide for other N; for a strip or a Hald image, say which layout"
         case let .imageSizeNotALUT(w, h, layout):
             return "a \(w)x\(h) image does not hold a LUT in the \(layout) layout"
         case let .unreadableImage(reason):

@@ -96,8 +96,9 @@ extension LUT {
                     }
                 case "DOMAIN_MIN", "DOMAIN_MAX":
                     guard args.count == 3 else { throw .wrongValueCount(line: line.number, expected: 3, found: args.count) }
-                    let v = SIMD3(try float(args[args.startIndex], line: line.number), try float(args[args.startIndex + 1], line: line.number),
-                                  try float(args[args.startIndex + 2], line: line.number))
+                    let v = SIMD3(
+                        try float(args[args.startIndex], line: line.number), try float(args[args.startIndex + 1], line: line.number),
+                        try float(args[args.startIndex + 2], line: line.number))
                     if keyword == "DOMAIN_MIN" { domainMin = v } else { domainMax = v }
                 default:  // the INPUT_RANGE pair
                     guard args.count == 2 else { throw .wrongValueCount(line: line.number, expected: 2, found: args.count) }
@@ -289,10 +290,14 @@ extension LUT {
         let k = Float((1 << bits) - 1)
         let t = LUTTable(count: count)
         var line = 0
-        for r in 0..<n { for g in 0..<n { for b in 0..<n {
-            t.entries[r + n * (g + n * b)] = SIMD4(Float(values[3 * line]) / k, Float(values[3 * line + 1]) / k, Float(values[3 * line + 2]) / k, 1)
-            line += 1
-        } } }
+        for r in 0..<n {
+            for g in 0..<n {
+                for b in 0..<n {
+                    t.entries[r + n * (g + n * b)] = SIMD4(Float(values[3 * line]) / k, Float(values[3 * line + 1]) / k, Float(values[3 * line + 2]) / k, 1)
+                    line += 1
+                }
+            }
+        }
         return try LUT(size: n, table: t)
     }
 
@@ -305,10 +310,14 @@ extension LUT {
         let q = Float((1 << outputBitDepth) - 1)
         var s = "# Written by Cyanotype: \(outputBitDepth)-bit output, blue changes fastest\n"
         s += (0..<size).map { String(Int((Float($0) * 1023 / Float(size - 1)).rounded())) }.joined(separator: " ") + "\n"
-        for r in 0..<size { for g in 0..<size { for b in 0..<size {
-            let e = table.entries[r + size * (g + size * b)]
-            s += "\(Int(clamp01(e.x) * q + 0.5)) \(Int(clamp01(e.y) * q + 0.5)) \(Int(clamp01(e.z) * q + 0.5))\n"
-        } } }
+        for r in 0..<size {
+            for g in 0..<size {
+                for b in 0..<size {
+                    let e = table.entries[r + size * (g + size * b)]
+                    s += "\(Int(clamp01(e.x) * q + 0.5)) \(Int(clamp01(e.y) * q + 0.5)) \(Int(clamp01(e.z) * q + 0.5))\n"
+                }
+            }
+        }
         return s
     }
 

@@ -179,13 +179,17 @@ extension LUT {
         let n = g.size
         let t = LUTTable(count: n * n * n)
         var i = 0
-        for b in 0..<n { for gi in 0..<n { for r in 0..<n {
-            let (x, y) = g.position(r, gi, b)
-            let p = divisor == 1 ? pixels[y * g.width + x] : pixels[y * g.width + x] / divisor
-            guard p.x.isFinite, p.y.isFinite, p.z.isFinite else { throw .nonFiniteValue(entry: i) }
-            t.entries[i] = SIMD4(p.x, p.y, p.z, 1)
-            i += 1
-        } } }
+        for b in 0..<n {
+            for gi in 0..<n {
+                for r in 0..<n {
+                    let (x, y) = g.position(r, gi, b)
+                    let p = divisor == 1 ? pixels[y * g.width + x] : pixels[y * g.width + x] / divisor
+                    guard p.x.isFinite, p.y.isFinite, p.z.isFinite else { throw .nonFiniteValue(entry: i) }
+                    t.entries[i] = SIMD4(p.x, p.y, p.z, 1)
+                    i += 1
+                }
+            }
+        }
         try self.init(size: n, table: t)
     }
 
@@ -195,13 +199,17 @@ extension LUT {
         guard let g = LUTImageGeometry(size: size, layout: layout) else { return nil }
         var px = [SIMD4<Float>](repeating: SIMD4(0, 0, 0, 1), count: g.width * g.height)
         var i = 0
-        for b in 0..<size { for gi in 0..<size { for r in 0..<size {
-            let (x, y) = g.position(r, gi, b)
-            var e = table.entries[i]
-            e.w = 1
-            px[y * g.width + x] = e
-            i += 1
-        } } }
+        for b in 0..<size {
+            for gi in 0..<size {
+                for r in 0..<size {
+                    let (x, y) = g.position(r, gi, b)
+                    var e = table.entries[i]
+                    e.w = 1
+                    px[y * g.width + x] = e
+                    i += 1
+                }
+            }
+        }
         return (px, g.width, g.height)
     }
 
@@ -216,8 +224,9 @@ extension LUT {
             throw .unrepresentable(format: "a Hald CLUT", reason: "its size \(size) is not a square (Hald level L holds L^2 points per axis)")
         }
         let data = px.withUnsafeBytes { Data($0) }
-        return CIImage(unpremultipliedBitmapData: data, bytesPerRow: w * 16, size: CGSize(width: w, height: h), format: .RGBAf,
-                       colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+        return CIImage(
+            unpremultipliedBitmapData: data, bytesPerRow: w * 16, size: CGSize(width: w, height: h), format: .RGBAf,
+            colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
     }
 
     /// PNG bytes of the LUT in `layout`, 8 or 16 bits per sample, values stored as they are
@@ -281,7 +290,8 @@ extension LUT {
         let count = bitmap.width * bitmap.height
         var floats = [SIMD4<Float>](repeating: .zero, count: count)
         for i in 0..<count {
-            floats[i] = bitmap.bitDepth == 16
+            floats[i] =
+                bitmap.bitDepth == 16
                 ? SIMD4(Float(bitmap.pixels16[4 * i]), Float(bitmap.pixels16[4 * i + 1]), Float(bitmap.pixels16[4 * i + 2]), 1) / 65535
                 : SIMD4(Float(bitmap.pixels[4 * i]), Float(bitmap.pixels[4 * i + 1]), Float(bitmap.pixels[4 * i + 2]), 1) / 255
         }
@@ -301,18 +311,22 @@ extension LUT {
         let n = size
         var sum = 0.0, terms = 0
         let e = table.entries
-        for b in 0..<n { for g in 0..<n { for r in 0..<n {
-            let i = r + n * (g + n * b)
-            let p = e[i]
-            @inline(__always) func add(_ j: Int) {
-                let d = e[j] - p
-                sum += Double(d.x * d.x + d.y * d.y + d.z * d.z)
-                terms += 1
+        for b in 0..<n {
+            for g in 0..<n {
+                for r in 0..<n {
+                    let i = r + n * (g + n * b)
+                    let p = e[i]
+                    @inline(__always) func add(_ j: Int) {
+                        let d = e[j] - p
+                        sum += Double(d.x * d.x + d.y * d.y + d.z * d.z)
+                        terms += 1
+                    }
+                    if r + 1 < n { add(i + 1) }
+                    if g + 1 < n { add(i + n) }
+                    if b + 1 < n { add(i + n * n) }
+                }
             }
-            if r + 1 < n { add(i + 1) }
-            if g + 1 < n { add(i + n) }
-            if b + 1 < n { add(i + n * n) }
-        } } }
+        }
         return terms == 0 ? 0 : sum / Double(terms)
     }
 }

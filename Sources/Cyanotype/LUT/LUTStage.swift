@@ -33,12 +33,12 @@ struct LUTSampler: @unchecked Sendable {
     /// The cell's first entry and the fractions (x, y, z = red, green, blue) inside it.
     @inline(__always) func cell(_ p: SIMD4<Float>) -> (UnsafeMutablePointer<SIMD4<Float>>, SIMD4<Float>) {
         let raw = (p - lo) * scale
-        var t = SIMD4<Float>.zero.replacing(with: raw, where: raw .> 0)   // negatives and NaN -> 0
+        var t = SIMD4<Float>.zero.replacing(with: raw, where: raw .> 0)  // negatives and NaN -> 0
         t = t.replacing(with: maxIndex, where: t .> maxIndex)
         // floor(t), capped at the last cell, all in float lanes: integer-vector masks made
         // LLVM split this into scalar code (perf), and the flat index is exact in float
         // (n^3 <= 2^24).
-        var i = toFloat(roundToInt(t - 0.5))            // floor(t), or one below at exact integers
+        var i = toFloat(roundToInt(t - 0.5))  // floor(t), or one below at exact integers
         i = i.replacing(with: 0, where: i .< 0)
         i = i.replacing(with: lastCellF, where: i .> lastCellF)
         let base = Int(i.x + i.y * stridesF.y + i.z * stridesF.z)
@@ -63,7 +63,7 @@ struct LUTSampler: @unchecked Sendable {
     /// round(t - 0.5) (floor, or one below at exact integers) in the low mantissa bits.
     @inline(__always) func axis(_ v: Float, _ lane: Int) -> (Int, Float) {
         let raw = (v - lo[lane]) * scale[lane]
-        let t = raw > 0 ? (raw < maxIndex ? raw : maxIndex) : 0          // NaN -> 0
+        let t = raw > 0 ? (raw < maxIndex ? raw : maxIndex) : 0  // NaN -> 0
         let r = (t - 0.5) + 12_582_912
         let i = Int(r.bitPattern & 0x3F_FFFF)
         let last = n &- 2
@@ -114,19 +114,19 @@ struct LUTSampler: @unchecked Sendable {
         let fr = f.x, fg = f.y, fb = f.z
         let c000 = c[0], c111 = c[o111]
         if fr > fg {
-            if fg > fb {        // r > g > b
+            if fg > fb {  // r > g > b
                 return c000 * (1 - fr) + c[1] * (fr - fg) + c[o110] * (fg - fb) + c111 * fb
-            } else if fr > fb { // r > b >= g
+            } else if fr > fb {  // r > b >= g
                 return c000 * (1 - fr) + c[1] * (fr - fb) + c[o101] * (fb - fg) + c111 * fg
-            } else {            // b >= r > g
+            } else {  // b >= r > g
                 return c000 * (1 - fb) + c[o001] * (fb - fr) + c[o101] * (fr - fg) + c111 * fg
             }
         } else {
-            if fb > fg {        // b > g >= r
+            if fb > fg {  // b > g >= r
                 return c000 * (1 - fb) + c[o001] * (fb - fg) + c[o011] * (fg - fr) + c111 * fr
-            } else if fb > fr { // g >= b > r
+            } else if fb > fr {  // g >= b > r
                 return c000 * (1 - fg) + c[o010] * (fg - fb) + c[o011] * (fb - fr) + c111 * fr
-            } else {            // g >= r >= b
+            } else {  // g >= r >= b
                 return c000 * (1 - fg) + c[o010] * (fg - fr) + c[o110] * (fr - fb) + c111 * fb
             }
         }
@@ -331,8 +331,10 @@ struct LUTStage: ColorStage {
     }
     /// Each pixel through `lookup`, mixed with the input by `intensity`, alpha kept; inlined
     /// into each caller, so every variant is one closure-free loop.
-    @inline(__always) private func mixedLookups(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int,
-                                                _ lookup: (SIMD4<Float>) -> SIMD4<Float>) {
+    @inline(__always) private func mixedLookups(
+        _ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int,
+        _ lookup: (SIMD4<Float>) -> SIMD4<Float>
+    ) {
         let k = intensity
         let alphaLane: SIMDMask<SIMD4<Int32>> = [false, false, false, true]
         for i in 0..<count {

@@ -216,8 +216,8 @@ enum LUTNumbers {
             if exp10 >= -22 && exp10 <= 22 {
                 var d = Double(m)
                 if exp10 < 0 { d /= pow10[-exp10] } else { d *= pow10[exp10] }
-                let rest = d.bitPattern & 0x1FFF_FFFF          // the 29 bits a float drops
-                if rest &- 0x0FFF_FFF8 > 16 && d <= 3.0e38 {    // not near a midpoint, in range
+                let rest = d.bitPattern & 0x1FFF_FFFF  // the 29 bits a float drops
+                if rest &- 0x0FFF_FFF8 > 16 && d <= 3.0e38 {  // not near a midpoint, in range
                     i = p
                     let f = Float(d)
                     return negative ? -f : f

@@ -53,7 +53,8 @@ final class FontFace: @unchecked Sendable, Hashable {
         var face: FT_Face?
         guard FT_New_Face(library, path, FT_Long(index), &face) == 0, let face else { return nil }
         guard face.pointee.units_per_EM > 0,
-              let blob = hb_blob_create_from_file_or_fail(path) else {
+            let blob = hb_blob_create_from_file_or_fail(path)
+        else {
             FT_Done_Face(face)
             return nil
         }
@@ -65,7 +66,7 @@ final class FontFace: @unchecked Sendable, Hashable {
         }
         hb_face_destroy(hbFace)
         let upem = Int32(face.pointee.units_per_EM)
-        hb_font_set_scale(font, upem, upem)         // positions in font units, scaled by us
+        hb_font_set_scale(font, upem, upem)  // positions in font units, scaled by us
         hb_ot_font_set_funcs(font)
         hb_font_make_immutable(font)
         self.path = path
@@ -193,7 +194,7 @@ final class FontLibrary: @unchecked Sendable {
         if let f = byName[name] { return f }
         try start()
         guard let f = resolve(name) else { throw .noFonts }
-        if byName.count >= Self.cacheEntries { byName.removeAll() }      // names come from users
+        if byName.count >= Self.cacheEntries { byName.removeAll() }  // names come from users
         byName[name] = f
         return f
     }
@@ -346,7 +347,8 @@ final class FontLibrary: @unchecked Sendable {
             guard let p = set.pointee.fonts[i] else { continue }
             var charset: OpaquePointer?
             guard FcPatternGetCharSet(p, FC_CHARSET, 0, &charset) == FcResultMatch, let charset,
-                  FcCharSetHasChar(charset, scalar) != 0 else { continue }
+                FcCharSetHasChar(charset, scalar) != 0
+            else { continue }
             if let f = open(pattern: p), f !== primary, f.glyph(for: scalar) != nil { return f }
         }
         return nil

@@ -65,8 +65,9 @@ struct TextStage: GeneratorStage {
         height = Int(maxY.rounded(.up)) - top + 2 * padding
         guard width <= PixelRect.limit, height <= PixelRect.limit else { throw .tooLarge(width: Double(width), height: Double(height)) }
         placements = raw.map {
-            Placement(offset: $0.offset, width: $0.bitmap.width, height: $0.bitmap.height,
-                      x: $0.x - left + padding, y: $0.y - top + padding, color: $0.color)
+            Placement(
+                offset: $0.offset, width: $0.bitmap.width, height: $0.bitmap.height,
+                x: $0.x - left + padding, y: $0.y - top + padding, color: $0.color)
         }
         var bands: [Int: [Int32]] = [:]
         for (i, p) in placements.enumerated() {
@@ -85,7 +86,7 @@ struct TextStage: GeneratorStage {
 
     func generate(_ out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
         out.update(repeating: .zero, count: count)
-        let row = height - 1 - y                        // Core Image's y grows upwards
+        let row = height - 1 - y  // Core Image's y grows upwards
         guard row >= 0, row < height else { return }
         guard let band = bands[row / Self.bandRows] else { return }
         let k: Float = 1 / 255

@@ -107,7 +107,9 @@ struct TextLayout: Sendable {
         var set: [Line] = []
         for p in paragraphs {
             // The style of the paragraph: its first character's, else (empty) the break's.
-            let style = s.isEmpty ? text.styles.first ?? TextStyle(font: "Helvetica", points: 12, color: SIMD4(0, 0, 0, 1), kern: nil)
+            let style =
+                s.isEmpty
+                ? text.styles.first ?? TextStyle(font: "Helvetica", points: 12, color: SIMD4(0, 0, 0, 1), kern: nil)
                 : text.styles[Int(text.styleOf[min(p.lowerBound, s.count - 1)])]
             let (runs, rtl) = try Self.shape(text, p, paragraphStyle: style, scale: scale, library)
             var ascent = 0.0, descent = 0.0, gap = 0.0
@@ -122,8 +124,10 @@ struct TextLayout: Sendable {
                 descent = max(descent, r.face.descender * k)
                 gap = max(gap, r.face.lineGap * k)
             }
-            set.append(Line(runs: runs, width: runs.reduce(0) { $0 + $1.width }, ascent: ascent, descent: descent, gap: gap,
-                            alignment: style.alignment, rtl: rtl))
+            set.append(
+                Line(
+                    runs: runs, width: runs.reduce(0) { $0 + $1.width }, ascent: ascent, descent: descent, gap: gap,
+                    alignment: style.alignment, rtl: rtl))
         }
 
         width = set.reduce(0) { max($0, $1.width) }
@@ -140,8 +144,10 @@ struct TextLayout: Sendable {
             var pen = x
             for run in line.runs {
                 for g in run.glyphs {
-                    glyphs.append(PlacedGlyph(face: run.face, glyph: g.glyph, x: pen + g.xOffset, baseline: baseline - g.yOffset,
-                                              pixels: run.pixels, color: run.color))
+                    glyphs.append(
+                        PlacedGlyph(
+                            face: run.face, glyph: g.glyph, x: pen + g.xOffset, baseline: baseline - g.yOffset,
+                            pixels: run.pixels, color: run.color))
                     pen += g.advance
                 }
             }
@@ -169,8 +175,10 @@ struct TextLayout: Sendable {
     }
 
     /// One paragraph's runs in visual order, and whether its base direction is right to left.
-    private static func shape(_ text: StyledText, _ p: Range<Int>, paragraphStyle: TextStyle, scale: Double,
-                              _ library: FontLibrary) throws(TextError) -> ([ShapedRun], Bool) {
+    private static func shape(
+        _ text: StyledText, _ p: Range<Int>, paragraphStyle: TextStyle, scale: Double,
+        _ library: FontLibrary
+    ) throws(TextError) -> ([ShapedRun], Bool) {
         let n = p.count
         var base: FriBidiParType
         switch paragraphStyle.direction {
@@ -231,11 +239,13 @@ struct TextLayout: Sendable {
             }
             let c = scalars[i]
             let category = hb_unicode_general_category(unicode, c)
-            let attaches = category == HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK || category == HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK
+            let attaches =
+                category == HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK || category == HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK
                 || category == HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK || category == HB_UNICODE_GENERAL_CATEGORY_FORMAT
                 || (0xFE00...0xFE0F).contains(c)
             if attaches, i > 0, text.styleOf[p.lowerBound + i - 1] == styleIndex,
-               faces[i - 1].glyph(for: c) != nil || category == HB_UNICODE_GENERAL_CATEGORY_FORMAT || primary.glyph(for: c) == nil {
+                faces[i - 1].glyph(for: c) != nil || category == HB_UNICODE_GENERAL_CATEGORY_FORMAT || primary.glyph(for: c) == nil
+            {
                 faces.append(faces[i - 1])
             } else if primary.glyph(for: c) != nil || category == HB_UNICODE_GENERAL_CATEGORY_FORMAT {
                 faces.append(primary)
@@ -248,11 +258,14 @@ struct TextLayout: Sendable {
         // paragraph as context) and reordered visually (rule L2).
         var runs: [(range: Range<Int>, level: FriBidiLevel, run: ShapedRun)] = []
         var runStart = 0
-        for i in 1...n where i == n || levels[i] != levels[runStart] || scripts[i] != scripts[runStart]
-            || faces[i] !== faces[runStart] || text.styleOf[p.lowerBound + i] != text.styleOf[p.lowerBound + runStart] {
+        for i in 1...n
+        where i == n || levels[i] != levels[runStart] || scripts[i] != scripts[runStart]
+            || faces[i] !== faces[runStart] || text.styleOf[p.lowerBound + i] != text.styleOf[p.lowerBound + runStart]
+        {
             let style = text.styles[Int(text.styleOf[p.lowerBound + runStart])]
-            let shaped = shapeRun(scalars, runStart..<i, level: levels[runStart], script: scripts[runStart], face: faces[runStart],
-                                  style: style, scale: scale)
+            let shaped = shapeRun(
+                scalars, runStart..<i, level: levels[runStart], script: scripts[runStart], face: faces[runStart],
+                style: style, scale: scale)
             runs.append((runStart..<i, levels[runStart], shaped))
             runStart = i
         }
@@ -273,8 +286,10 @@ struct TextLayout: Sendable {
         return (runs.map(\.run), rtl)
     }
 
-    private static func shapeRun(_ scalars: [UInt32], _ range: Range<Int>, level: FriBidiLevel, script: hb_script_t,
-                                 face: FontFace, style: TextStyle, scale: Double) -> ShapedRun {
+    private static func shapeRun(
+        _ scalars: [UInt32], _ range: Range<Int>, level: FriBidiLevel, script: hb_script_t,
+        face: FontFace, style: TextStyle, scale: Double
+    ) -> ShapedRun {
         let pixels = Self.pixels(style, scale)
         guard let buffer = hb_buffer_create() else { return ShapedRun(face: face, pixels: pixels, color: style.color, glyphs: []) }
         defer { hb_buffer_destroy(buffer) }
@@ -301,8 +316,10 @@ struct TextLayout: Sendable {
         for g in 0..<Int(count) {
             // Letter spacing goes after each cluster (a character with its marks).
             let endsCluster = g + 1 == Int(count) || infos[g + 1].cluster != infos[g].cluster
-            glyphs.append(.init(glyph: infos[g].codepoint, advance: Double(positions[g].x_advance) * k + (endsCluster ? extra : 0),
-                                xOffset: Double(positions[g].x_offset) * k, yOffset: Double(positions[g].y_offset) * k))
+            glyphs.append(
+                .init(
+                    glyph: infos[g].codepoint, advance: Double(positions[g].x_advance) * k + (endsCluster ? extra : 0),
+                    xOffset: Double(positions[g].x_offset) * k, yOffset: Double(positions[g].y_offset) * k))
         }
         return ShapedRun(face: face, pixels: pixels, color: style.color, glyphs: glyphs)
     }

@@ -35,7 +35,8 @@ final class VideoDecoder: @unchecked Sendable {
         guard w > 0, h > 0 else { throw .unsupportedCodec(file: file, codec: "\(info.codecName) with no frame size in its header") }
         guard par.pointee.codec_id != AV_CODEC_ID_NONE, let codec = avcodec_find_decoder(par.pointee.codec_id) else {
             let tag = par.pointee.codec_tag
-            let fourcc = tag == 0 ? "" : " (tag '" + String(decoding: withUnsafeBytes(of: tag.littleEndian) { Array($0) }.map { $0 >= 32 && $0 < 127 ? $0 : 63 }, as: UTF8.self) + "')"
+            let fourcc =
+                tag == 0 ? "" : " (tag '" + String(decoding: withUnsafeBytes(of: tag.littleEndian) { Array($0) }.map { $0 >= 32 && $0 < 127 ? $0 : 63 }, as: UTF8.self) + "')"
             throw .unsupportedCodec(file: file, codec: "no decoder for \(info.codecName)\(fourcc)")
         }
         guard let c = avcodec_alloc_context3(codec) else { throw .decodeFailed(file: file, reason: "out of memory") }
@@ -95,8 +96,9 @@ struct PlanarLayout: Equatable {
     /// endian, 8 to 16 bits in whole bytes, 4:2:0, 4:2:2 or 4:4:4, or planar G/B/R).
     static func native(_ pix: AVPixelFormat) -> PlanarLayout? {
         guard let d = av_pix_fmt_desc_get(pix)?.pointee else { return nil }
-        let bad = UInt64(AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL
-                         | AV_PIX_FMT_FLAG_FLOAT | AV_PIX_FMT_FLAG_BAYER)
+        let bad = UInt64(
+            AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL
+                | AV_PIX_FMT_FLAG_FLOAT | AV_PIX_FMT_FLAG_BAYER)
         guard d.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0, d.flags & bad == 0, d.nb_components >= 3 else { return nil }
         let comps = [d.comp.0, d.comp.1, d.comp.2]
         let depth = Int(comps[0].depth)
@@ -145,8 +147,9 @@ final class FrameConverter: @unchecked Sendable {
 
     init(file: String, codecParameters p: AVCodecParameters) {
         self.file = file
-        streamTags = ColorTags(matrix: p.color_space, range: p.color_range, transfer: p.color_trc, primaries: p.color_primaries,
-                               chromaLocation: p.chroma_location)
+        streamTags = ColorTags(
+            matrix: p.color_space, range: p.color_range, transfer: p.color_trc, primaries: p.color_primaries,
+            chromaLocation: p.chroma_location)
         codecID = p.codec_id
     }
     deinit { if let sws { sws_freeContext(sws) } }
@@ -174,8 +177,9 @@ final class FrameConverter: @unchecked Sendable {
         }
         let keep = source
         do {
-            return try CIPlanarImageBuffer(width: Int(f.pointee.width), height: Int(f.pointee.height), format: format, planes: planes,
-                                           release: { withExtendedLifetime(keep) {} })
+            return try CIPlanarImageBuffer(
+                width: Int(f.pointee.width), height: Int(f.pointee.height), format: format, planes: planes,
+                release: { withExtendedLifetime(keep) {} })
         } catch {
             throw .decodeFailed(file: file, reason: error.description)
         }
@@ -183,8 +187,9 @@ final class FrameConverter: @unchecked Sendable {
 
     private func convert(_ frame: Frame, to target: AVPixelFormat) throws(VideoError) -> Frame {
         let f = frame.raw.pointee
-        sws = sws_getCachedContext(sws, f.width, f.height, AVPixelFormat(rawValue: f.format), f.width, f.height, target,
-                                   SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil)
+        sws = sws_getCachedContext(
+            sws, f.width, f.height, AVPixelFormat(rawValue: f.format), f.width, f.height, target,
+            SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil)
         guard let sws else { throw .unsupportedCodec(file: file, codec: "pixel format \(f.format) (no conversion)") }
         let out = Frame()
         out.raw.pointee.width = f.width

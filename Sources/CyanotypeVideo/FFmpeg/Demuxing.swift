@@ -41,8 +41,10 @@ struct ColorTags: Sendable, Equatable {
 
     static func names(_ t: ColorTags) -> (String, String, String, String) {
         func n(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "unknown" }
-        return (n(av_color_space_name(t.matrix)), n(av_color_range_name(t.range)), n(av_color_transfer_name(t.transfer)),
-                n(av_color_primaries_name(t.primaries)))
+        return (
+            n(av_color_space_name(t.matrix)), n(av_color_range_name(t.range)), n(av_color_transfer_name(t.transfer)),
+            n(av_color_primaries_name(t.primaries))
+        )
     }
 }
 
@@ -97,6 +99,8 @@ struct MediaInfo: Sendable {
     var audio: [AudioStreamInfo]
 }
 
+// FFmpeg's rational (two Int32s) crosses the decode queue; the C header cannot say it is Sendable.
+// swift-format-ignore: AvoidRetroactiveConformances
 extension AVRational: @retroactive @unchecked Sendable {
     var double: Double { den == 0 ? 0 : Double(num) / Double(den) }
 }
@@ -182,18 +186,20 @@ final class Demuxer: @unchecked Sendable {
         let long = f.iformat.flatMap { $0.pointee.long_name.map { String(cString: $0) } } ?? name
         let duration = f.duration > 0 && f.duration != AV_NOPTS ? Double(f.duration) / Double(AV_TIME_BASE) : 0
         let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-        var info = MediaInfo(file: file, container: name, containerLongName: long, duration: duration.isFinite ? duration : 0,
-                             bitRate: Int(f.bit_rate), fileSize: size, video: nil, audio: [])
+        var info = MediaInfo(
+            file: file, container: name, containerLongName: long, duration: duration.isFinite ? duration : 0,
+            bitRate: Int(f.bit_rate), fileSize: size, video: nil, audio: [])
         if let v = videoStreamIndex { info.video = videoInfo(v) }
         for a in audioStreamIndices {
             let s = stream(a), p = s.pointee.codecpar!.pointee
             var layout = [CChar](repeating: 0, count: 64)
             var ch = p.ch_layout
             _ = av_channel_layout_describe(&ch, &layout, layout.count)
-            info.audio.append(AudioStreamInfo(
-                index: a, codecName: String(cString: avcodec_get_name(p.codec_id)), sampleRate: Int(p.sample_rate),
-                channels: Int(p.ch_layout.nb_channels), channelLayout: layout.withUnsafeBufferPointer { String(cString: $0.baseAddress!) },
-                timeBase: s.pointee.time_base, duration: seconds(s.pointee.duration, s.pointee.time_base), bitRate: Int(p.bit_rate)))
+            info.audio.append(
+                AudioStreamInfo(
+                    index: a, codecName: String(cString: avcodec_get_name(p.codec_id)), sampleRate: Int(p.sample_rate),
+                    channels: Int(p.ch_layout.nb_channels), channelLayout: layout.withUnsafeBufferPointer { String(cString: $0.baseAddress!) },
+                    timeBase: s.pointee.time_base, duration: seconds(s.pointee.duration, s.pointee.time_base), bitRate: Int(p.bit_rate)))
         }
         return info
     }
@@ -218,8 +224,9 @@ final class Demuxer: @unchecked Sendable {
         let pix = AVPixelFormat(rawValue: p.format)
         let desc = av_pix_fmt_desc_get(pix)
         let depth = desc.map { Int($0.pointee.comp.0.depth) } ?? 8
-        let tags = ColorTags(matrix: p.color_space, range: p.color_range, transfer: p.color_trc, primaries: p.color_primaries,
-                             chromaLocation: p.chroma_location)
+        let tags = ColorTags(
+            matrix: p.color_space, range: p.color_range, transfer: p.color_trc, primaries: p.color_primaries,
+            chromaLocation: p.chroma_location)
         let codec = avcodec_descriptor_get(p.codec_id)
         let profileName = avcodec_profile_name(p.codec_id, p.profile).map { String(cString: $0) }
         let start = s.pointee.start_time != AV_NOPTS ? Double(s.pointee.start_time) * s.pointee.time_base.double : 0

@@ -73,8 +73,9 @@ enum FrameStorage: Equatable {
         case .h264, .hevc, .av1, .vp9, .rawvideo:
             return .planar(f420, deep ? AV_PIX_FMT_YUV420P10LE : AV_PIX_FMT_YUV420P)
         case .prores:
-            return .planar(CIYCbCrFormat(subsampling: .yuv422, bitDepth: 10, matrix: .itu709, range: .video, chromaLocation: .center),
-                           AV_PIX_FMT_YUV422P10LE)
+            return .planar(
+                CIYCbCrFormat(subsampling: .yuv422, bitDepth: 10, matrix: .itu709, range: .video, chromaLocation: .center),
+                AV_PIX_FMT_YUV422P10LE)
         case .ffv1:
             if deep {
                 return .planar(CIYCbCrFormat(subsampling: .yuv444, bitDepth: 16, matrix: .identity, range: .full), AV_PIX_FMT_GBRP16LE)
@@ -113,7 +114,7 @@ final class VideoEncoder: @unchecked Sendable {
     init(_ c: EncoderConfiguration, file: String, globalHeader: Bool) throws(VideoError) {
         self.file = file
         configuration = c
-        if c.codec == .av1 && getenv("SVT_LOG") == nil { setenv("SVT_LOG", "1", 0) }   // SVT-AV1 banners off
+        if c.codec == .av1 && getenv("SVT_LOG") == nil { setenv("SVT_LOG", "1", 0) }  // SVT-AV1 banners off
         guard let codec = avcodec_find_encoder_by_name(c.codec.encoderName) else { throw .encoderUnavailable(c.codec.encoderName) }
         guard c.width > 0, c.height > 0, c.width <= maximumFrameSide, c.height <= maximumFrameSide else {
             throw .invalidSetting("output size \(c.width)x\(c.height)")
@@ -159,7 +160,7 @@ final class VideoEncoder: @unchecked Sendable {
             if let crf { set("crf", "\(crf)") }
             set("preset", c.speed ?? "medium")
             set("x265-params", "log-level=error")
-            // Apple plays HEVC tagged hvc1.
+        // Apple plays HEVC tagged hvc1.
         case .av1:
             if let crf { set("crf", "\(crf)") }
             if let s = c.speed { set("preset", s) } else { set("preset", "8") }
@@ -229,8 +230,9 @@ final class VideoEncoder: @unchecked Sendable {
             planes.append((UnsafeMutableRawPointer(p), Int(cy_frame_linesize(frame.raw, Int32(i)))))
         }
         do {
-            return try CIPlanarImageBuffer(width: Int(ctx.pointee.width), height: Int(ctx.pointee.height), format: format, planes: planes,
-                                           release: nil)
+            return try CIPlanarImageBuffer(
+                width: Int(ctx.pointee.width), height: Int(ctx.pointee.height), format: format, planes: planes,
+                release: nil)
         } catch {
             throw .encodeFailed(file: file, reason: error.description)
         }
@@ -306,7 +308,7 @@ final class Muxer: @unchecked Sendable {
         if enc.configuration.codec == .hevc, containerName == "mp4" || containerName == "mov" {
             st.pointee.codecpar.pointee.codec_tag = fourCC("hvc1")
         }
-        if let r = rotationDegrees, r != 0 { _ = cy_stream_set_rotation(st, r) }   // degrees clockwise
+        if let r = rotationDegrees, r != 0 { _ = cy_stream_set_rotation(st, r) }  // degrees clockwise
         videoStream = st.pointee.index
     }
 

@@ -36,8 +36,7 @@ final class BoundedQueue<T>: @unchecked Sendable {
         guard let (item, counts) = items[head] else { return nil }
         items[head] = nil
         head += 1
-        if head == items.count { items.removeAll(keepingCapacity: true); head = 0 }
-        else if head > 64 && head * 2 > items.count { items.removeFirst(head); head = 0 }
+        if head == items.count { items.removeAll(keepingCapacity: true); head = 0 } else if head > 64 && head * 2 > items.count { items.removeFirst(head); head = 0 }
         if counts { counted -= 1 }
         cond.broadcast()
         return item
@@ -81,8 +80,10 @@ final class ExportPipeline: @unchecked Sendable {
     var framesWritten: Int { lock.lock(); defer { lock.unlock() }; return written }
     let context = CIContext(options: [.cacheIntermediates: false])
 
-    init(supply: any FrameSupply, composition: AVVideoComposition?, settings: ExportSettings, target: URL, cancel: CancelFlag,
-         progress: @escaping @Sendable (Double) -> Void) {
+    init(
+        supply: any FrameSupply, composition: AVVideoComposition?, settings: ExportSettings, target: URL, cancel: CancelFlag,
+        progress: @escaping @Sendable (Double) -> Void
+    ) {
         self.supply = supply; self.composition = composition; self.settings = settings; self.target = target
         self.cancel = cancel; self.progress = progress
     }
@@ -108,10 +109,12 @@ final class ExportPipeline: @unchecked Sendable {
     }
 
     private func runStages(_ muxer: Muxer) throws(VideoError) {
-        let enc = try VideoEncoder(EncoderConfiguration(codec: settings.codec, width: settings.outputWidth, height: settings.outputHeight,
-                                                        timeBase: supply.timeBase, frameRate: supply.frameRate, crf: settings.crf,
-                                                        speed: settings.speed, bitDepth: settings.bitDepth, threads: settings.threads),
-                                   file: target.path, globalHeader: muxer.globalHeader)
+        let enc = try VideoEncoder(
+            EncoderConfiguration(
+                codec: settings.codec, width: settings.outputWidth, height: settings.outputHeight,
+                timeBase: supply.timeBase, frameRate: supply.frameRate, crf: settings.crf,
+                speed: settings.speed, bitDepth: settings.bitDepth, threads: settings.threads),
+            file: target.path, globalHeader: muxer.globalHeader)
         let kept = supply.keptRotation
         try muxer.addVideo(enc, rotationDegrees: kept == 0 ? nil : Double(kept))
         for a in supply.audioStreams { try muxer.addAudio(copying: a.stream, sourceIndex: a.index) }
@@ -119,7 +122,9 @@ final class ExportPipeline: @unchecked Sendable {
 
         let decoded = BoundedQueue<SupplyItem>(capacity: settings.queueDepth)
         let rendered = BoundedQueue<EncodeItem>(capacity: 1)
-        let stop: @Sendable () -> Void = { decoded.abort(); rendered.abort() }
+        let stop: @Sendable () -> Void = {
+            decoded.abort(); rendered.abort()
+        }
         let group = DispatchGroup()
         let supply = self.supply
         // Decoding (libavcodec adds its own frame threads).
@@ -205,8 +210,9 @@ final class ExportPipeline: @unchecked Sendable {
         let out = try enc.makeFrame()
         let w = settings.outputWidth, h = settings.outputHeight
         let rect = CGRect(x: 0, y: 0, width: w, height: h)
-        let final = ExportPipeline.scaled(image, from: composition?.renderSize ?? CGSize(width: supply.size.width, height: supply.size.height),
-                                          to: CGSize(width: w, height: h))
+        let final = ExportPipeline.scaled(
+            image, from: composition?.renderSize ?? CGSize(width: supply.size.width, height: supply.size.height),
+            to: CGSize(width: w, height: h))
         let renderer = ctx ?? context
         do {
             switch enc.storage {
@@ -214,8 +220,9 @@ final class ExportPipeline: @unchecked Sendable {
                 try renderer.render(final, to: enc.planarBuffer(out), bounds: rect)
             case .packedBGRX:
                 guard let base = cy_frame_data(out.raw, 0) else { throw VideoError.renderFailed("frame has no memory") }
-                try renderer.renderChecked(final, toBitmap: base, rowBytes: Int(cy_frame_linesize(out.raw, 0)), bounds: rect, format: .BGRA8,
-                                           colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+                try renderer.renderChecked(
+                    final, toBitmap: base, rowBytes: Int(cy_frame_linesize(out.raw, 0)), bounds: rect, format: .BGRA8,
+                    colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
             }
         } catch let e as VideoError {
             throw e

@@ -137,8 +137,10 @@ final class FileSupply: FrameSupply, @unchecked Sendable {
                 var pts = f.pts - startPTS
                 if pts <= lastPTS { pts = lastPTS + 1 }
                 lastPTS = pts
-                return .frame(TimelineFrame(image: image(f), overlap: nil, progress: 0, time: CMTime(seconds: t, preferredTimescale: 90_000),
-                                            outPTS: pts, duration: f.duration))
+                return .frame(
+                    TimelineFrame(
+                        image: image(f), overlap: nil, progress: 0, time: CMTime(seconds: t, preferredTimescale: 90_000),
+                        outPTS: pts, duration: f.duration))
             case let .audio(p, s):
                 guard let r = range else { return .audio(p, stream: s, offset: 0) }
                 let st = reader.demuxer.stream(s).pointee
@@ -181,10 +183,12 @@ final class AppendedSupply: FrameSupply, @unchecked Sendable {
         if audio, let sa = first.reader.audioIndices.min(), let sb = second.reader.audioIndices.min() {
             let pa = first.reader.demuxer.stream(sa).pointee, pb = second.reader.demuxer.stream(sb).pointee
             let ca = pa.codecpar!.pointee, cb = pb.codecpar!.pointee
-            let sameExtra = ca.extradata_size == cb.extradata_size
+            let sameExtra =
+                ca.extradata_size == cb.extradata_size
                 && (ca.extradata_size == 0 || memcmp(ca.extradata, cb.extradata, Int(ca.extradata_size)) == 0)
             if ca.codec_id == cb.codec_id, ca.sample_rate == cb.sample_rate, ca.ch_layout.nb_channels == cb.ch_layout.nb_channels,
-               pa.time_base.num == pb.time_base.num, pa.time_base.den == pb.time_base.den, sameExtra {
+                pa.time_base.num == pb.time_base.num, pa.time_base.den == pb.time_base.den, sameExtra
+            {
                 pair = (sa, sb)
             } else {
                 notes.append("the two clips' audio differs in format, so the result has no audio (audio is copied, never re-encoded)")
@@ -275,8 +279,10 @@ final class AppendedSupply: FrameSupply, @unchecked Sendable {
                     over = current.map { sized(second.image($0)) }
                     progress = min(1, max(0, u / overlap))
                 }
-                return .frame(TimelineFrame(image: first.image(f), overlap: over, progress: progress,
-                                            time: CMTime(seconds: t, preferredTimescale: 90_000), outPTS: stamp(t), duration: 0))
+                return .frame(
+                    TimelineFrame(
+                        image: first.image(f), overlap: over, progress: progress,
+                        time: CMTime(seconds: t, preferredTimescale: 90_000), outPTS: stamp(t), duration: 0))
             }
         }
         if !heldAudio.isEmpty { return heldAudio.removeFirst() }
@@ -299,8 +305,10 @@ final class AppendedSupply: FrameSupply, @unchecked Sendable {
             guard u >= overlap - 1e-6 else { continue }
             if !heldAudio.isEmpty { peeked = f; return heldAudio.removeFirst() }
             let t = overlapStart + u
-            return .frame(TimelineFrame(image: sized(second.image(f)), overlap: nil, progress: 0,
-                                        time: CMTime(seconds: t, preferredTimescale: 90_000), outPTS: stamp(t), duration: 0))
+            return .frame(
+                TimelineFrame(
+                    image: sized(second.image(f)), overlap: nil, progress: 0,
+                    time: CMTime(seconds: t, preferredTimescale: 90_000), outPTS: stamp(t), duration: 0))
         }
     }
 }

@@ -78,8 +78,10 @@ enum AnchoredSums {
 
     /// `acc[i] += window(e, t, a + i, a + i + length)` for i in 0..<count: the same values as
     /// `window`, two pixels per step, split into runs where neither end changes block.
-    static func addWindows(_ e: UnsafePointer<SIMD4<Float>>, _ t: UnsafePointer<SIMD4<Float>>, from a0: Int, length: Int, count: Int,
-                           into acc: UnsafeMutablePointer<SIMD4<Float>>) {
+    static func addWindows(
+        _ e: UnsafePointer<SIMD4<Float>>, _ t: UnsafePointer<SIMD4<Float>>, from a0: Int, length: Int, count: Int,
+        into acc: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
         var i = 0
         while i < count {
             let a = a0 + i, b = a + length
@@ -113,8 +115,10 @@ enum AnchoredSums {
     /// first; from there each next row adds the row entering the window, then subtracts the
     /// one leaving it. So the sums for a row are the same whichever rows a tile covers,
     /// provided `row` reaches `slack` rows below `first + lo`.
-    static func columnWindows(width: Int, origin: Int, first: Int, count: Int, lo: Int, hi: Int,
-                              row: (Int) -> UnsafePointer<SIMD4<Float>>, emit: (Int, UnsafePointer<SIMD4<Float>>) -> Void) {
+    static func columnWindows(
+        width: Int, origin: Int, first: Int, count: Int, lo: Int, hi: Int,
+        row: (Int) -> UnsafePointer<SIMD4<Float>>, emit: (Int, UnsafePointer<SIMD4<Float>>) -> Void
+    ) {
         if count <= 0 || width <= 0 { return }
         let sum = PixelBlock(rect: PixelRect(x: 0, y: 0, width: width, height: 1))
         let v = sum.pixels

@@ -20,8 +20,9 @@ protocol CellLayout: Sendable {
     /// Fills `out` (the pixels of `rect`) with each pixel's cell colour, read from `block`
     /// (the input over `src`) when `dense`, or else fetched 2x2 pixels at a time from `input`.
     /// Do not implement it: the default is the pixel loop, specialised for each layout.
-    func sample(_ rect: PixelRect, into out: TileBuffer, block: PixelBlock, src: PixelRect, dense: Bool,
-                input: RecipeNode, _ ev: Evaluator)
+    func sample(
+        _ rect: PixelRect, into out: TileBuffer, block: PixelBlock, src: PixelRect, dense: Bool,
+        input: RecipeNode, _ ev: Evaluator)
     /// One line for `CIContext.explain`.
     var label: String { get }
 }
@@ -46,11 +47,13 @@ extension CellLayout {
 
 extension CellLayout {
     /// The pixel loop: a run of pixels sampling the same point reuses its colour.
-    func sample(_ rect: PixelRect, into out: TileBuffer, block: PixelBlock, src: PixelRect, dense: Bool,
-                input: RecipeNode, _ ev: Evaluator) {
+    func sample(
+        _ rect: PixelRect, into out: TileBuffer, block: PixelBlock, src: PixelRect, dense: Bool,
+        input: RecipeNode, _ ev: Evaluator
+    ) {
         let sw = block.rect.width
         let base = block.pixels
-        let layout = self   // a local copy: output stores cannot alias it
+        let layout = self  // a local copy: output stores cannot alias it
         for oy in 0..<rect.height {
             let d = out.row(oy)
             let py = Double(rect.minY + oy) + 0.5

@@ -54,7 +54,7 @@ protocol PlaneFold: WarpMap {
 
 /// x reflected into [-0.5, 0.5] by mirrors at every half-integer (a triangle wave of period 2).
 @inline(__always) func reflectedUnit(_ x: Double) -> Double {
-    let m = x - 2 * ((x + 0.5) / 2).rounded(.down)   // [-0.5, 1.5)
+    let m = x - 2 * ((x + 0.5) / 2).rounded(.down)  // [-0.5, 1.5)
     return m > 0.5 ? 1 - m : m
 }
 

@@ -91,7 +91,9 @@ final class ResamplingNode<Kernel: ResamplingKernel>: RecipeNode, @unchecked Sen
         self.kernel = kernel
         sx = scaleX; sy = scaleY
         let e = input.extent
-        let out = e.isInfiniteOrHuge ? CGRect.infinite
+        let out =
+            e.isInfiniteOrHuge
+            ? CGRect.infinite
             : CGRect(x: e.minX * sx, y: e.minY * sy, width: e.width * sx, height: e.height * sy)
         super.init(extent: out, inputs: [input])
     }
@@ -166,8 +168,10 @@ final class ResamplingNode<Kernel: ResamplingKernel>: RecipeNode, @unchecked Sen
     /// The two passes taking the per-channel maximum of the taps with a positive weight
     /// (`ResamplingCombination.maximum`); every pixel has one (see `ResamplingAxis`). Comparisons
     /// written as blends (no per-lane library calls); NaN never wins.
-    private func maximumPasses(_ rect: PixelRect, into out: TileBuffer, block: PixelBlock, src: PixelRect,
-                               _ hw: ResamplingAxis, _ vw: ResamplingAxis) {
+    private func maximumPasses(
+        _ rect: PixelRect, into out: TileBuffer, block: PixelBlock, src: PixelRect,
+        _ hw: ResamplingAxis, _ vw: ResamplingAxis
+    ) {
         @inline(__always) func larger(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { a.replacing(with: b, where: b .> a) }
         let lowest = SIMD4<Float>(repeating: -.infinity)
         let tmp = PixelBlock(rect: PixelRect(x: rect.minX, y: src.minY, width: rect.width, height: src.height))

@@ -12,8 +12,9 @@ struct PointBox: Equatable, Sendable {
     }
     /// The centres of `rect`'s pixels.
     init(centresOf rect: PixelRect) {
-        self.init(minX: Double(rect.minX) + 0.5, minY: Double(rect.minY) + 0.5,
-                  maxX: Double(rect.maxX) - 0.5, maxY: Double(rect.maxY) - 0.5)
+        self.init(
+            minX: Double(rect.minX) + 0.5, minY: Double(rect.minY) + 0.5,
+            maxX: Double(rect.maxX) - 0.5, maxY: Double(rect.maxY) - 0.5)
     }
     /// Every point: for maps whose source points may lie anywhere.
     static let everywhere = PointBox(minX: -.infinity, minY: -.infinity, maxX: .infinity, maxY: .infinity)
@@ -72,10 +73,11 @@ struct PointBox: Equatable, Sendable {
         let lim = Double(PixelRect.limit)
         func cl(_ v: Double) -> Int { Int(min(max(v, -lim), lim)) }
         func slack(_ v: Double) -> Double { 1e-6 * (1 + abs(v)) }
-        return PixelRect(minX: cl((minX - 0.5 - slack(minX)).rounded(.down)),
-                         minY: cl((minY - 0.5 - slack(minY)).rounded(.down)),
-                         maxX: cl((maxX - 0.5 + slack(maxX)).rounded(.down)) + 2,
-                         maxY: cl((maxY - 0.5 + slack(maxY)).rounded(.down)) + 2)
+        return PixelRect(
+            minX: cl((minX - 0.5 - slack(minX)).rounded(.down)),
+            minY: cl((minY - 0.5 - slack(minY)).rounded(.down)),
+            maxX: cl((maxX - 0.5 + slack(maxX)).rounded(.down)) + 2,
+            maxY: cl((maxY - 0.5 + slack(maxY)).rounded(.down)) + 2)
     }
 }
 

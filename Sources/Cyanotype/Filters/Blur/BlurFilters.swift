@@ -68,7 +68,8 @@ extension FilterInputLimit {
 /// declared with the `gaussianSigma` limit (at most 250).
 func gaussianBlurred(_ image: CIImage, sigma: Double) -> CIImage {
     if sigma <= 0 { return image }
-    return CIImage(node: NeighbourhoodNode(input: image.node, operation: SeparableConvolution(weights: SeparableConvolution.gaussianWeights(sigma: sigma), name: "gaussian blur \(sigma)")))
+    return CIImage(
+        node: NeighbourhoodNode(input: image.node, operation: SeparableConvolution(weights: SeparableConvolution.gaussianWeights(sigma: sigma), name: "gaussian blur \(sigma)")))
 }
 
 /// Combines an image (the row) with its blur (`extra[0]`).
@@ -130,14 +131,18 @@ struct SeparableConvolution: NeighbourhoodOperation {
             // order, so the same bits), else the Swift ones below.
             let bits = cyan_vector_bits()
             let t = tmp.buffer
-            if cyan_convolve_rows_rgbaf(floats(t.base), t.rowStride, floats(src.row(0) + r), src.rowStride,
-                                        w, src.height, wt, Int32(r), bits) == 0 {
+            if cyan_convolve_rows_rgbaf(
+                floats(t.base), t.rowStride, floats(src.row(0) + r), src.rowStride,
+                w, src.height, wt, Int32(r), bits) == 0
+            {
                 for row in 0..<src.height {
                     convolveRow(src.row(row) + r, tmp.buffer.row(row), w, wt, r)
                 }
             }
-            if cyan_convolve_columns_rgbaf(floats(out.base), out.rowStride, floats(t.row(r)), t.rowStride,
-                                           w, rect.height, wt, Int32(r), bits) == 0 {
+            if cyan_convolve_columns_rgbaf(
+                floats(out.base), out.rowStride, floats(t.row(r)), t.rowStride,
+                w, rect.height, wt, Int32(r), bits) == 0
+            {
                 for row in 0..<rect.height {
                     convolveColumns(tmp.buffer.row(row + r), tmp.rect.width, out.row(row), w, wt, r)
                 }
@@ -160,8 +165,10 @@ struct SeparableConvolution: NeighbourhoodOperation {
     }
 
     /// d[x] = sum_k w[|k|] * s[x + k], k in -r...r (`s` points at the centre of pixel 0).
-    private func convolveRow(_ s: UnsafeMutablePointer<SIMD4<Float>>, _ d: UnsafeMutablePointer<SIMD4<Float>>, _ w: Int,
-                             _ wt: UnsafePointer<Float>, _ r: Int) {
+    private func convolveRow(
+        _ s: UnsafeMutablePointer<SIMD4<Float>>, _ d: UnsafeMutablePointer<SIMD4<Float>>, _ w: Int,
+        _ wt: UnsafePointer<Float>, _ r: Int
+    ) {
         var x = 0
         while x + 2 <= w {
             var acc = load8(s + x) * wt[0]
@@ -182,8 +189,10 @@ struct SeparableConvolution: NeighbourhoodOperation {
 
     /// Output row from the 2r+1 rows of `tmp` centred on `c` (stride `stride` pixels), four
     /// pixels per step so the accumulators stay in registers across all taps.
-    private func convolveColumns(_ c: UnsafeMutablePointer<SIMD4<Float>>, _ stride: Int, _ d: UnsafeMutablePointer<SIMD4<Float>>,
-                                 _ w: Int, _ wt: UnsafePointer<Float>, _ r: Int) {
+    private func convolveColumns(
+        _ c: UnsafeMutablePointer<SIMD4<Float>>, _ stride: Int, _ d: UnsafeMutablePointer<SIMD4<Float>>,
+        _ w: Int, _ wt: UnsafePointer<Float>, _ r: Int
+    ) {
         var x = 0
         while x + 4 <= w {
             var a0 = load8(c + x) * wt[0], a1 = load8(c + x + 2) * wt[0]

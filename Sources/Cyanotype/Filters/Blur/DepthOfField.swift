@@ -22,7 +22,8 @@ extension BuiltinFilters {
     ///   unsharp mask.
     /// - inputUnsharpMaskIntensity: The strength of the in-focus band's unsharp mask.
     /// - inputRadius: The standard deviation, in pixels, of the blur outside the band.
-    static let depthOfField = BuiltinFilter(Catalog.CIDepthOfField, limits: [kCIInputRadiusKey: .gaussianSigma, "inputUnsharpMaskRadius": .gaussianSigma]) { args throws(CIFilterError) in
+    static let depthOfField = BuiltinFilter(Catalog.CIDepthOfField, limits: [kCIInputRadiusKey: .gaussianSigma, "inputUnsharpMaskRadius": .gaussianSigma]) {
+        args throws(CIFilterError) in
         let image = try args.image()
         let p0 = try args.point("inputPoint0"), p1 = try args.point("inputPoint1")
         let saturation = try args.float(kCIInputSaturationKey)

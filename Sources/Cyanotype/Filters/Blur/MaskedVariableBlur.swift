@@ -66,7 +66,7 @@ struct MaskedDiscBlur: NeighbourhoodOperation {
                 let m = mask.row(y) + x0
                 for i in 0..<cw {
                     let v = m[i].x * luma.x + m[i].y * luma.y + m[i].z * luma.z
-                    let t = v > 0 ? min(Double(v), 1) : 0     // NaN reads as 0
+                    let t = v > 0 ? min(Double(v), 1) : 0  // NaN reads as 0
                     let rho = R * t
                     let n = min(Int(rho.rounded(.down)), top)
                     whole[i] = n

@@ -6,7 +6,8 @@
 extension FilterInputLimit {
     /// A disc's radius: at most 250 pixels, so a tile and its halo stay within memory;
     /// Core Image's slider stops at 50. Negative radii are 0 (Apple sets no minimum).
-    static let morphologyRadius = FilterInputLimit(minimum: 0, maximum: 250, reason: "a tile reads its input with a halo of the radius, and past 250 pixels that halo outgrows memory")
+    static let morphologyRadius = FilterInputLimit(
+        minimum: 0, maximum: 250, reason: "a tile reads its input with a halo of the radius, and past 250 pixels that halo outgrows memory")
     /// A rectangle's side: at most 501 pixels (a reach of 250); Core Image's slider stops at 49.
     static let morphologySide = FilterInputLimit(maximum: 501, reason: "a tile reads its input with a halo of half the side, and past 501 pixels that halo outgrows memory")
 }
@@ -36,18 +37,20 @@ extension BuiltinFilters {
     /// - inputRadius: The disc's radius, in pixels.
     /// - inputWidth: The rectangle's width, in pixels (rounded).
     /// - inputHeight: The rectangle's height, in pixels (rounded).
-    static let morphology = BuiltinFilter.family([
-        /// CIMorphologyMaximum: dilation with a disc of `radius`.
-        (Catalog.CIMorphologyMaximum, MorphologyElement.disc(.maximum)),
-        /// CIMorphologyMinimum: erosion with a disc of `radius`.
-        (Catalog.CIMorphologyMinimum, .disc(.minimum)),
-        /// CIMorphologyGradient: dilation minus erosion with a disc of `radius` (an edge finder).
-        (Catalog.CIMorphologyGradient, .disc(.gradient)),
-        /// CIMorphologyRectangleMaximum: dilation with a `width` x `height` rectangle.
-        (Catalog.CIMorphologyRectangleMaximum, .rectangle(isMaximum: true)),
-        /// CIMorphologyRectangleMinimum: erosion with a `width` x `height` rectangle.
-        (Catalog.CIMorphologyRectangleMinimum, .rectangle(isMaximum: false)),
-    ], limits: [kCIInputRadiusKey: .morphologyRadius, kCIInputWidthKey: .morphologySide, "inputHeight": .morphologySide]) { args, element throws(CIFilterError) in
+    static let morphology = BuiltinFilter.family(
+        [
+            /// CIMorphologyMaximum: dilation with a disc of `radius`.
+            (Catalog.CIMorphologyMaximum, MorphologyElement.disc(.maximum)),
+            /// CIMorphologyMinimum: erosion with a disc of `radius`.
+            (Catalog.CIMorphologyMinimum, .disc(.minimum)),
+            /// CIMorphologyGradient: dilation minus erosion with a disc of `radius` (an edge finder).
+            (Catalog.CIMorphologyGradient, .disc(.gradient)),
+            /// CIMorphologyRectangleMaximum: dilation with a `width` x `height` rectangle.
+            (Catalog.CIMorphologyRectangleMaximum, .rectangle(isMaximum: true)),
+            /// CIMorphologyRectangleMinimum: erosion with a `width` x `height` rectangle.
+            (Catalog.CIMorphologyRectangleMinimum, .rectangle(isMaximum: false)),
+        ], limits: [kCIInputRadiusKey: .morphologyRadius, kCIInputWidthKey: .morphologySide, "inputHeight": .morphologySide]
+    ) { args, element throws(CIFilterError) in
         switch element {
         case .disc(let operation): try diskMorphology(args, operation)
         case .rectangle(let isMaximum): try rectangleMorphology(args, isMaximum: isMaximum)

@@ -6,7 +6,8 @@
 
 extension FilterInputLimit {
     /// CIMotionBlur's radius: a tile reads its input with a halo of the radius along the line.
-    static let motionRadius = FilterInputLimit(maximum: 500, reason: "a tile reads its input with a halo of the radius along the line, and past 500 pixels that halo outgrows memory")
+    static let motionRadius = FilterInputLimit(
+        maximum: 500, reason: "a tile reads its input with a halo of the radius along the line, and past 500 pixels that halo outgrows memory")
 }
 
 extension BuiltinFilters {
@@ -92,8 +93,9 @@ struct MotionBlur: NeighbourhoodOperation {
             for c in 0..<src.width { t.pixels[c * src.height + r] = s[c] }
         }
         let rect = input.rect
-        let framed = NeighbourhoodInput(rect: PixelRect(x: rect.minY, y: rect.minX, width: rect.height, height: rect.width),
-                                        pixels: t.buffer, reach: frameReach)
+        let framed = NeighbourhoodInput(
+            rect: PixelRect(x: rect.minY, y: rect.minX, width: rect.height, height: rect.width),
+            pixels: t.buffer, reach: frameReach)
         let o = PixelBlock(rect: PixelRect(x: 0, y: 0, width: out.height, height: out.width))
         run(framed, into: o.buffer)
         for r in 0..<out.height {

@@ -4,7 +4,8 @@
 extension FilterInputLimit {
     /// CIZoomBlur's amount: a tile reads its input with a halo of half the streak, and each
     /// pixel takes about one sample per pixel of streak.
-    static let zoomAmount = FilterInputLimit(minimum: -500, maximum: 500, reason: "a tile reads its input with a halo of half the streak, and past 500 pixels that halo outgrows memory")
+    static let zoomAmount = FilterInputLimit(
+        minimum: -500, maximum: 500, reason: "a tile reads its input with a halo of half the streak, and past 500 pixels that halo outgrows memory")
 }
 
 extension BuiltinFilters {

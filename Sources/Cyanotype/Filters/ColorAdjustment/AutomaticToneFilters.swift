@@ -10,8 +10,10 @@ extension BuiltinFilters {
         guard !image.extent.isInfinite, !image.extent.isEmpty else {
             throw .invalidValue(filter: "CIColorThresholdOtsu", key: kCIInputImageKey, reason: "the image needs a finite extent (crop it first)")
         }
-        let threshold = WholeImageNode(input: image.node, region: image.node.pixelExtent, extent: CGRect(x: 0, y: 0, width: 1, height: 1),
-                                       name: "otsu threshold") { input, _ in
+        let threshold = WholeImageNode(
+            input: image.node, region: image.node.pixelExtent, extent: CGRect(x: 0, y: 0, width: 1, height: 1),
+            name: "otsu threshold"
+        ) { input, _ in
             let out = PixelBlock(rect: PixelRect(x: 0, y: 0, width: 1, height: 1))
             let t = otsuThreshold(input)
             out.pixels[0] = SIMD4(t, t, t, 1)

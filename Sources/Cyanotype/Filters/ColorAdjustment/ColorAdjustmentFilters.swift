@@ -11,8 +11,9 @@ extension BuiltinFilters {
             let x = try args.vector(k)
             return SIMD4(Float(x.value(at: 0)), Float(x.value(at: 1)), Float(x.value(at: 2)), Float(x.value(at: 3)))
         }
-        let m = ColorMatrix(rows: try v("inputRVector"), try v("inputGVector"), try v("inputBVector"), try v("inputAVector"),
-                            bias: try v("inputBiasVector"))
+        let m = ColorMatrix(
+            rows: try v("inputRVector"), try v("inputGVector"), try v("inputBVector"), try v("inputAVector"),
+            bias: try v("inputBiasVector"))
         guard [m.c0, m.c1, m.c2, m.c3, m.bias].allSatisfy({ ($0 * 0) == .zero }) else {
             throw .nonFinite(filter: "CIColorMatrix", key: "inputRVector")
         }
@@ -115,9 +116,11 @@ func colorControlsMatrix(saturation s: Float, brightness b: Float, contrast c: F
 func hueRotationMatrix(angle: Float) -> ColorMatrix {
     let c = cosf(angle), s = sinf(angle)
     let k = (1 - c) / 3, q = s / sqrtf(3)
-    return ColorMatrix(rgb: [c + k, k - q, k + q,
-                             k + q, c + k, k - q,
-                             k - q, k + q, c + k])
+    return ColorMatrix(rgb: [
+        c + k, k - q, k + q,
+        k + q, c + k, k - q,
+        k - q, k + q, c + k,
+    ])
 }
 
 struct GammaStage: ColorStage {

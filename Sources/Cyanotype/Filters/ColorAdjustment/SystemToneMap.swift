@@ -31,8 +31,9 @@ extension BuiltinFilters {
             case "constrainedhigh": target = display.squareRoot()
             case "high", "": target = display
             default:
-                throw .invalidValue(filter: "CISystemToneMap", key: "inputPreferredDynamicRange",
-                                    reason: "'\(option)' is not a dynamic range: use standard, constrainedHigh or high")
+                throw .invalidValue(
+                    filter: "CISystemToneMap", key: "inputPreferredDynamicRange",
+                    reason: "'\(option)' is not a dynamic range: use standard, constrainedHigh or high")
             }
         }
         let e = image.extent

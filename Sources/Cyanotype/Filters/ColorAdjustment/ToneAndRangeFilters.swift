@@ -19,8 +19,10 @@ extension BuiltinFilters {
         let id = SIMD4<Float>(0, 1, 0, 0)
         if r == id, g == id, b == id, a == id { return image }
         // Transposed: one SIMD4 per power, so a pixel is three multiply-adds of SIMD4s.
-        return image.applying(PolynomialStage(c0: SIMD4(r.x, g.x, b.x, a.x), c1: SIMD4(r.y, g.y, b.y, a.y),
-                                              c2: SIMD4(r.z, g.z, b.z, a.z), c3: SIMD4(r.w, g.w, b.w, a.w)))
+        return image.applying(
+            PolynomialStage(
+                c0: SIMD4(r.x, g.x, b.x, a.x), c1: SIMD4(r.y, g.y, b.y, a.y),
+                c2: SIMD4(r.z, g.z, b.z, a.z), c3: SIMD4(r.w, g.w, b.w, a.w)))
     }
 
     /// CIColorThreshold: each straight colour channel becomes 1 where it is greater than the
@@ -170,8 +172,9 @@ struct SRGBCurveStage: ColorStage {
     /// The curve per lane with libm's `powf` (values the table does not cover: |x| of 256 and
     /// above, infinity, NaN).
     @inline(never) static func exact(_ p: SIMD4<Float>, toLinear: Bool) -> SIMD4<Float> {
-        toLinear ? SIMD4(sRGBToLinear(p.x), sRGBToLinear(p.y), sRGBToLinear(p.z), p.w)
-                 : SIMD4(linearToSRGB(p.x), linearToSRGB(p.y), linearToSRGB(p.z), p.w)
+        toLinear
+            ? SIMD4(sRGBToLinear(p.x), sRGBToLinear(p.y), sRGBToLinear(p.z), p.w)
+            : SIMD4(linearToSRGB(p.x), linearToSRGB(p.y), linearToSRGB(p.z), p.w)
     }
 
     /// All ones in the lanes where the non-negative float `a` (as bits) is at most `limit`:

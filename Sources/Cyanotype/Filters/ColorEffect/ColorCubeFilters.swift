@@ -35,8 +35,9 @@ extension BuiltinFilters {
         let (_, t1) = try cubeTable(args, dataKey: "inputCube1Data")
         let extrapolate = (try? args.bool("inputExtrapolate")) ?? false
         let encoding = try cubeEncoding(args)
-        let stage = MaskedLUTStage(cube0: LUTSampler(table: t0, size: n, extrapolate: extrapolate),
-                                   cube1: LUTSampler(table: t1, size: n, extrapolate: extrapolate), encoding: encoding)
+        let stage = MaskedLUTStage(
+            cube0: LUTSampler(table: t0, size: n, extrapolate: extrapolate),
+            cube1: LUTSampler(table: t1, size: n, extrapolate: extrapolate), encoding: encoding)
         return image.applying(stage, extras: [mask])
     }
 }
@@ -71,10 +72,14 @@ public enum ColorCubeData {
         var f = [Float](repeating: 1, count: n * n * n * 4)
         let k = 1 / Float(max(1, n - 1))
         var i = 0
-        for b in 0..<n { for g in 0..<n { for r in 0..<n {
-            f[4 * i] = Float(r) * k; f[4 * i + 1] = Float(g) * k; f[4 * i + 2] = Float(b) * k
-            i += 1
-        } } }
+        for b in 0..<n {
+            for g in 0..<n {
+                for r in 0..<n {
+                    f[4 * i] = Float(r) * k; f[4 * i + 1] = Float(g) * k; f[4 * i + 2] = Float(b) * k
+                    i += 1
+                }
+            }
+        }
         return f.withUnsafeBytes { Data($0) }
     }
 }

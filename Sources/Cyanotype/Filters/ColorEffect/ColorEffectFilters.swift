@@ -36,8 +36,10 @@ extension BuiltinFilters {
     /// CIColorInvert: `rgb = 1 - rgb` on straight colour, alpha kept.
     static let colorInvert = BuiltinFilter(Catalog.CIColorInvert) { args throws(CIFilterError) in
         let image = try args.image()
-        return image.applying(MatrixStage(m: ColorMatrix(rgb: [-1, 0, 0, 0, -1, 0, 0, 0, -1], bias: SIMD3(repeating: 1)),
-                                          wantsUnpremultiplied: true, name: "invert"))
+        return image.applying(
+            MatrixStage(
+                m: ColorMatrix(rgb: [-1, 0, 0, 0, -1, 0, 0, 0, -1], bias: SIMD3(repeating: 1)),
+                wantsUnpremultiplied: true, name: "invert"))
     }
 
     /// CIVignette: darkens towards the corners. Apple publishes no formula; ours: with `d` the
@@ -54,8 +56,10 @@ extension BuiltinFilters {
         let k = try args.float(kCIInputIntensityKey), r = try args.float(kCIInputRadiusKey)
         let e = image.extent
         if k == 0 || e.isInfinite || e.isEmpty { return image }
-        return image.applying(VignetteStage(cx: Float(e.midX), cy: Float(e.midY), halfDiagonal: Float((e.width * e.width + e.height * e.height).squareRoot() / 2),
-                                            intensity: k, radius: r))
+        return image.applying(
+            VignetteStage(
+                cx: Float(e.midX), cy: Float(e.midY), halfDiagonal: Float((e.width * e.width + e.height * e.height).squareRoot() / 2),
+                intensity: k, radius: r))
     }
 }
 

@@ -48,18 +48,22 @@ extension BuiltinFilters {
     /// ramp: dark blue, violet, magenta, red, orange, yellow, near white; alpha kept.
     static let thermal = BuiltinFilter(Catalog.CIThermal) { args throws(CIFilterError) in
         let image = try args.image()
-        return image.applying(RampStage(table: rampTable([
-            (0.0, SIMD3(0.0, 0.0, 0.18)), (0.2, SIMD3(0.25, 0.0, 0.6)), (0.4, SIMD3(0.75, 0.0, 0.55)),
-            (0.6, SIMD3(1.0, 0.2, 0.1)), (0.8, SIMD3(1.0, 0.7, 0.0)), (1.0, SIMD3(1.0, 1.0, 0.85)),
-        ]), name: "thermal"))
+        return image.applying(
+            RampStage(
+                table: rampTable([
+                    (0.0, SIMD3(0.0, 0.0, 0.18)), (0.2, SIMD3(0.25, 0.0, 0.6)), (0.4, SIMD3(0.75, 0.0, 0.55)),
+                    (0.6, SIMD3(1.0, 0.2, 0.1)), (0.8, SIMD3(1.0, 0.7, 0.0)), (1.0, SIMD3(1.0, 1.0, 0.85)),
+                ]), name: "thermal"))
     }
     /// CIXRay (approximation): the inverted sRGB-encoded luma, tinted pale cyan-blue
     /// (encoded colour `0.04 + 0.96 * (1 - luma) * (0.82, 0.94, 1)`); alpha kept.
     static let xRay = BuiltinFilter(Catalog.CIXRay) { args throws(CIFilterError) in
         let image = try args.image()
-        return image.applying(RampStage(table: rampTable([
-            (0.0, SIMD3(0.04 + 0.96 * 0.82, 0.04 + 0.96 * 0.94, 1.0)), (1.0, SIMD3(0.04, 0.04, 0.04)),
-        ]), name: "x-ray"))
+        return image.applying(
+            RampStage(
+                table: rampTable([
+                    (0.0, SIMD3(0.04 + 0.96 * 0.82, 0.04 + 0.96 * 0.94, 1.0)), (1.0, SIMD3(0.04, 0.04, 0.04)),
+                ]), name: "x-ray"))
     }
 
     /// CIColorMap: the gradient image used as a 1D lookup table by luma. Straight colour's
@@ -136,32 +140,42 @@ struct PhotoLook: Sendable {
     }
     static let grey: [Float] = saturation(0)
 
-    static let chrome = PhotoLook(matrix: saturation(1.3), curves: [
-        [(0, 0), (0.25, 0.19), (0.5, 0.5), (0.75, 0.81), (1, 1)],
-        [(0, 0), (0.25, 0.19), (0.5, 0.5), (0.75, 0.81), (1, 1)],
-        [(0, 0.03), (0.25, 0.21), (0.5, 0.5), (0.75, 0.8), (1, 1)],
-    ])
-    static let fade = PhotoLook(matrix: saturation(0.6), bias: SIMD3(0.015, 0.005, -0.01), curves: [
-        [(0, 0.12), (0.5, 0.53), (1, 0.92)],
-    ])
-    static let instant = PhotoLook(matrix: saturation(0.8), curves: [
-        [(0, 0.07), (0.5, 0.56), (1, 0.98)],
-        [(0, 0.06), (0.5, 0.53), (1, 0.95)],
-        [(0, 0.09), (0.5, 0.46), (1, 0.84)],
-    ])
+    static let chrome = PhotoLook(
+        matrix: saturation(1.3),
+        curves: [
+            [(0, 0), (0.25, 0.19), (0.5, 0.5), (0.75, 0.81), (1, 1)],
+            [(0, 0), (0.25, 0.19), (0.5, 0.5), (0.75, 0.81), (1, 1)],
+            [(0, 0.03), (0.25, 0.21), (0.5, 0.5), (0.75, 0.8), (1, 1)],
+        ])
+    static let fade = PhotoLook(
+        matrix: saturation(0.6), bias: SIMD3(0.015, 0.005, -0.01),
+        curves: [
+            [(0, 0.12), (0.5, 0.53), (1, 0.92)]
+        ])
+    static let instant = PhotoLook(
+        matrix: saturation(0.8),
+        curves: [
+            [(0, 0.07), (0.5, 0.56), (1, 0.98)],
+            [(0, 0.06), (0.5, 0.53), (1, 0.95)],
+            [(0, 0.09), (0.5, 0.46), (1, 0.84)],
+        ])
     static let mono = PhotoLook(matrix: grey, curves: [[(0, 0.02), (0.5, 0.53), (1, 1)]])
     static let noir = PhotoLook(matrix: grey, curves: [[(0, 0), (0.25, 0.1), (0.5, 0.5), (0.75, 0.9), (1, 1)]])
     static let tonal = PhotoLook(matrix: grey, curves: [[(0, 0.06), (0.5, 0.5), (1, 0.94)]])
-    static let process = PhotoLook(matrix: saturation(0.9), curves: [
-        [(0, 0.02), (0.5, 0.5), (1, 0.97)],
-        [(0, 0.03), (0.5, 0.53), (1, 1)],
-        [(0, 0.12), (0.5, 0.5), (1, 0.84)],
-    ])
-    static let transfer = PhotoLook(matrix: saturation(1.1), curves: [
-        [(0, 0.03), (0.5, 0.56), (1, 1)],
-        [(0, 0.02), (0.5, 0.51), (1, 0.97)],
-        [(0, 0), (0.5, 0.42), (1, 0.85)],
-    ])
+    static let process = PhotoLook(
+        matrix: saturation(0.9),
+        curves: [
+            [(0, 0.02), (0.5, 0.5), (1, 0.97)],
+            [(0, 0.03), (0.5, 0.53), (1, 1)],
+            [(0, 0.12), (0.5, 0.5), (1, 0.84)],
+        ])
+    static let transfer = PhotoLook(
+        matrix: saturation(1.1),
+        curves: [
+            [(0, 0.03), (0.5, 0.56), (1, 1)],
+            [(0, 0.02), (0.5, 0.51), (1, 0.97)],
+            [(0, 0), (0.5, 0.42), (1, 0.85)],
+        ])
 }
 
 func photoEffect(_ args: FilterArguments, _ look: PhotoLook) throws(CIFilterError) -> CIImage {
@@ -218,7 +232,7 @@ struct MonotoneCurve: Sendable {
     @inline(__always) func callAsFunction(_ v: Float, _ t: UnsafeBufferPointer<Float>) -> Float {
         if v < 0 { return t[0] + slope0 * v }
         if v > 1 { return t[MonotoneCurve.size] + slope1 * (v - 1) }
-        if v.isNaN { return t[0] }   // never Int(NaN)
+        if v.isNaN { return t[0] }  // never Int(NaN)
         let pos = v * Float(MonotoneCurve.size)
         let i = min(Int(pos), MonotoneCurve.size - 1)
         let f = pos - Float(i)

@@ -369,7 +369,7 @@ public struct CIBlendFunction: Sendable, Hashable, CustomStringConvertible {
     static func hasFunction(_ mode: BlendStage.Mode) -> Bool {
         switch mode {
         case .sourceAtop, .sourceIn, .sourceOut, .clear, .source, .destination, .destinationOver, .destinationAtop,
-             .destinationIn, .destinationOut, .exclusiveOr, .addition, .maximum, .minimum, .multiplyCompositing:
+            .destinationIn, .destinationOut, .exclusiveOr, .addition, .maximum, .minimum, .multiplyCompositing:
             return false
         default:
             return true
@@ -415,7 +415,7 @@ public struct CIBlendFunction: Sendable, Hashable, CustomStringConvertible {
         case .darkerColor: mixRowNonSeparable(S.DarkerColor.self, b, s, n)
         case .lighterColor: mixRowNonSeparable(S.LighterColor.self, b, s, n)
         case .sourceAtop, .sourceIn, .sourceOut, .clear, .source, .destination, .destinationOver, .destinationAtop,
-             .destinationIn, .destinationOut, .exclusiveOr, .addition, .maximum, .minimum, .multiplyCompositing:
+            .destinationIn, .destinationOut, .exclusiveOr, .addition, .maximum, .minimum, .multiplyCompositing:
             break
         }
     }
@@ -450,8 +450,9 @@ func mixRow<F: SeparableBlend>(_: F.Type, _ b: UnsafeMutablePointer<SIMD4<Float>
         let a = src.w
         if a <= 0 { continue }
         let dst = b[i]
-        b[i] = SIMD4(dst.x + a * (F.blend(dst.x, src.x) - dst.x), dst.y + a * (F.blend(dst.y, src.y) - dst.y),
-                     dst.z + a * (F.blend(dst.z, src.z) - dst.z), dst.w)
+        b[i] = SIMD4(
+            dst.x + a * (F.blend(dst.x, src.x) - dst.x), dst.y + a * (F.blend(dst.y, src.y) - dst.y),
+            dst.z + a * (F.blend(dst.z, src.z) - dst.z), dst.w)
     }
 }
 

@@ -84,8 +84,10 @@ protocol MaskLane { static func value(_ m: SIMD4<Float>) -> Float }
 }
 
 @inline(__always)
-func maskMixRow<L: MaskLane>(_: L.Type, _ row: UnsafeMutablePointer<SIMD4<Float>>, _ bg: UnsafeMutablePointer<SIMD4<Float>>,
-                             _ mask: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
+func maskMixRow<L: MaskLane>(
+    _: L.Type, _ row: UnsafeMutablePointer<SIMD4<Float>>, _ bg: UnsafeMutablePointer<SIMD4<Float>>,
+    _ mask: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int
+) {
     for i in 0..<count {
         let t = unitMaskValue(L.value(mask[i]))
         row[i] = row[i] * t + bg[i] * (1 - t)

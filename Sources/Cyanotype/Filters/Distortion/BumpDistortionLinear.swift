@@ -52,11 +52,11 @@ struct LinearBumpMap: WarpMap {
         if dLo >= radius || dHi <= -radius { return box }
         // The new signed distances of the part inside the band.
         var nLo = Double.infinity, nHi = -Double.infinity
-        if dHi > 0 {   // positive side: u in max(dLo, 0)...min(dHi, R)
+        if dHi > 0 {  // positive side: u in max(dLo, 0)...min(dHi, R)
             let (lo, hi) = range(max(dLo, 0), min(dHi, radius))
             nLo = min(nLo, lo); nHi = max(nHi, hi)
         }
-        if dLo < 0 {   // negative side: u in max(-dHi, 0)...min(-dLo, R), mirrored
+        if dLo < 0 {  // negative side: u in max(-dHi, 0)...min(-dLo, R), mirrored
             let (lo, hi) = range(max(-dHi, 0), min(-dLo, radius))
             nLo = min(nLo, -hi); nHi = max(nHi, -lo)
         }

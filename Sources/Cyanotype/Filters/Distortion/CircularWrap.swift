@@ -52,8 +52,9 @@ struct CircularWrapMap: WarpMap {
             // A span reaching the cut at +-pi may hold both ends of the image.
             if b0 > -Double.pi + 1e-9 && b1 < Double.pi - 1e-9 { lo = b0; hi = b1 }
         }
-        return PointBox(minX: midX - radius * hi, minY: minY + max(near - radius, 0),
-                        maxX: midX - radius * lo, maxY: minY + (far - radius))
+        return PointBox(
+            minX: midX - radius * hi, minY: minY + max(near - radius, 0),
+            maxX: midX - radius * lo, maxY: minY + (far - radius))
     }
 
     var label: String { "circular wrap centre (\(cx), \(cy)) radius \(radius) angle \(angle)" }

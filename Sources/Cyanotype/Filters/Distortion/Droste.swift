@@ -44,8 +44,9 @@ extension BuiltinFilters {
         guard !e.isInfiniteOrHuge, hx > 0, hy > 0 else { return image }
         let ratio = min(Double(e.width) / (2 * hx), Double(e.height) / (2 * hy))
         guard ratio > 1 + 1e-9 else { return image }
-        let map = DrosteMap(cx: Double(p0.x + p1.x) / 2, cy: Double(p0.y + p1.y) / 2, hx: hx, hy: hy, ratio: ratio,
-                            strands: strands, periodicity: periodicity, rotation: rotation, zoom: zoom)
+        let map = DrosteMap(
+            cx: Double(p0.x + p1.x) / 2, cy: Double(p0.y + p1.y) / 2, hx: hx, hy: hy, ratio: ratio,
+            strands: strands, periodicity: periodicity, rotation: rotation, zoom: zoom)
         return warped(image, map, extent: e)
     }
 }

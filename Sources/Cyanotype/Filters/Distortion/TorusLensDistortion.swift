@@ -46,7 +46,9 @@ struct TorusLensMap: WarpMap {
         if far <= radius - half || near >= radius + half { return box }
         // Distances in the ring move by at most W.
         let lo = max(near, radius - half) - width, hi = min(far, radius + half) + width
-        let ring = lo < 0 ? PointBox.sector(cx, cy, angles: nil, 0, max(hi, -lo))
+        let ring =
+            lo < 0
+            ? PointBox.sector(cx, cy, angles: nil, 0, max(hi, -lo))
             : PointBox.sector(cx, cy, angles: box.angles(from: cx, cy), lo, hi)
         return near < radius - half || far > radius + half ? ring.union(box) : ring
     }

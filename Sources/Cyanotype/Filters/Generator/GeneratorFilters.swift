@@ -80,14 +80,14 @@ struct CheckerboardStage: GeneratorStage {
         let parity: Float = Int(cell) & 1 == 0 ? 1 : -1
         let blend = (1 - sharpness) * 0.5
         if blend <= 0 { return parity }
-        let edge = min(f, 1 - f)          // distance to the nearest edge, in cells
+        let edge = min(f, 1 - f)  // distance to the nearest edge, in cells
         return parity * min(1, edge / blend)
     }
     func generate(_ out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
         let wy = wave(Float(y) + 0.5 - center.y)
         for i in 0..<count {
             let s = wave(Float(x + i) + 0.5 - center.x) * wy
-            let t = 0.5 + 0.5 * s              // 1 -> color0, 0 -> color1
+            let t = 0.5 + 0.5 * s  // 1 -> color0, 0 -> color1
             out[i] = c1 + (c0 - c1) * t
         }
     }

@@ -12,13 +12,16 @@ extension BuiltinFilters {
     ///
     /// - inputRadius: The core's radius, in pixels.
     /// - inputCrossWidth: How fast the rays fade across their length, in pixels.
-    static let starShineGenerator = BuiltinFilter(Catalog.CIStarShineGenerator,
-                                                  limits: [kCIInputRadiusKey: .lightSize, "inputCrossWidth": .lightSize]) { args throws(CIFilterError) in
+    static let starShineGenerator = BuiltinFilter(
+        Catalog.CIStarShineGenerator,
+        limits: [kCIInputRadiusKey: .lightSize, "inputCrossWidth": .lightSize]
+    ) { args throws(CIFilterError) in
         let c = try args.point(kCIInputCenterKey)
-        let s = StarShineStage(center: SIMD2(Float(c.x), Float(c.y)), color: try args.color(kCIInputColorKey).workingValue,
-                               radius: try args.float(kCIInputRadiusKey), crossScale: try args.float("inputCrossScale"),
-                               crossAngle: try args.float("inputCrossAngle"), crossOpacity: try args.float("inputCrossOpacity"),
-                               crossWidth: try args.float("inputCrossWidth"), epsilon: try args.float("inputEpsilon"))
+        let s = StarShineStage(
+            center: SIMD2(Float(c.x), Float(c.y)), color: try args.color(kCIInputColorKey).workingValue,
+            radius: try args.float(kCIInputRadiusKey), crossScale: try args.float("inputCrossScale"),
+            crossAngle: try args.float("inputCrossAngle"), crossOpacity: try args.float("inputCrossOpacity"),
+            crossWidth: try args.float("inputCrossWidth"), epsilon: try args.float("inputEpsilon"))
         return CIImage(node: GeneratorNode(stage: s))
     }
 
@@ -28,10 +31,11 @@ extension BuiltinFilters {
     /// reaches 0 at `sunRadius * (1 + maxStriationRadius)`.
     static let sunbeamsGenerator = BuiltinFilter(Catalog.CISunbeamsGenerator) { args throws(CIFilterError) in
         let c = try args.point(kCIInputCenterKey)
-        let s = SunbeamsStage(center: SIMD2(Float(c.x), Float(c.y)), color: try args.color(kCIInputColorKey).workingValue,
-                              sunRadius: try args.float("inputSunRadius"), maxStriationRadius: try args.float("inputMaxStriationRadius"),
-                              strength: try args.float("inputStriationStrength"), contrast: try args.float("inputStriationContrast"),
-                              time: try args.float(kCIInputTimeKey))
+        let s = SunbeamsStage(
+            center: SIMD2(Float(c.x), Float(c.y)), color: try args.color(kCIInputColorKey).workingValue,
+            sunRadius: try args.float("inputSunRadius"), maxStriationRadius: try args.float("inputMaxStriationRadius"),
+            strength: try args.float("inputStriationStrength"), contrast: try args.float("inputStriationContrast"),
+            time: try args.float(kCIInputTimeKey))
         return CIImage(node: GeneratorNode(stage: s))
     }
 
@@ -43,10 +47,11 @@ extension BuiltinFilters {
     /// - inputHaloWidth: The ring's width, in pixels.
     static let lenticularHaloGenerator = BuiltinFilter(Catalog.CILenticularHaloGenerator, limits: ["inputHaloWidth": .lightSize]) { args throws(CIFilterError) in
         let c = try args.point(kCIInputCenterKey)
-        let s = HaloStage(center: SIMD2(Float(c.x), Float(c.y)), color: try args.color(kCIInputColorKey).workingValue,
-                          radius: try args.float("inputHaloRadius"), width: try args.float("inputHaloWidth"),
-                          overlap: try args.float("inputHaloOverlap"), strength: try args.float("inputStriationStrength"),
-                          contrast: try args.float("inputStriationContrast"), time: try args.float(kCIInputTimeKey))
+        let s = HaloStage(
+            center: SIMD2(Float(c.x), Float(c.y)), color: try args.color(kCIInputColorKey).workingValue,
+            radius: try args.float("inputHaloRadius"), width: try args.float("inputHaloWidth"),
+            overlap: try args.float("inputHaloOverlap"), strength: try args.float("inputStriationStrength"),
+            contrast: try args.float("inputStriationContrast"), time: try args.float(kCIInputTimeKey))
         return CIImage(node: GeneratorNode(stage: s))
     }
 }
@@ -82,8 +87,11 @@ struct StarShineStage: GeneratorStage {
     func generate(_ out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
         let dy = Float(y) + 0.5 - center.y
         for i in 0..<count {
-            out[i] = color * Self.intensity(dx: Float(x + i) + 0.5 - center.x, dy: dy, radius: radius, crossScale: crossScale, crossAngle: crossAngle,
-                                            crossOpacity: crossOpacity, crossWidth: crossWidth, epsilon: epsilon)
+            out[i] =
+                color
+                * Self.intensity(
+                    dx: Float(x + i) + 0.5 - center.x, dy: dy, radius: radius, crossScale: crossScale, crossAngle: crossAngle,
+                    crossOpacity: crossOpacity, crossWidth: crossWidth, epsilon: epsilon)
         }
     }
     var label: String { "star shine" }
@@ -105,8 +113,11 @@ struct SunbeamsStage: GeneratorStage {
     func generate(_ out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
         let dy = Float(y) + 0.5 - center.y
         for i in 0..<count {
-            out[i] = color * Self.intensity(dx: Float(x + i) + 0.5 - center.x, dy: dy, sunRadius: sunRadius, maxStriationRadius: maxStriationRadius,
-                                            strength: strength, contrast: contrast, time: time)
+            out[i] =
+                color
+                * Self.intensity(
+                    dx: Float(x + i) + 0.5 - center.x, dy: dy, sunRadius: sunRadius, maxStriationRadius: maxStriationRadius,
+                    strength: strength, contrast: contrast, time: time)
         }
     }
     var label: String { "sunbeams" }
@@ -129,8 +140,9 @@ struct HaloStage: GeneratorStage {
     func generate(_ out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
         let dy = Float(y) + 0.5 - center.y
         for i in 0..<count {
-            let k = Self.intensity(dx: Float(x + i) + 0.5 - center.x, dy: dy, radius: radius, width: width, overlap: overlap,
-                                   strength: strength, contrast: contrast, time: time)
+            let k = Self.intensity(
+                dx: Float(x + i) + 0.5 - center.x, dy: dy, radius: radius, width: width, overlap: overlap,
+                strength: strength, contrast: contrast, time: time)
             // Colour per channel, alpha from the strongest ring: premultiplied, colour <= alpha.
             out[i] = SIMD4(color.x * k.x, color.y * k.y, color.z * k.z, color.w * k.w)
         }

@@ -23,8 +23,10 @@ extension BuiltinFilters {
     static let roundedRectangleGenerator = BuiltinFilter(Catalog.CIRoundedRectangleGenerator) { args throws(CIFilterError) in
         let shape = try RoundedRect(args)
         let color = try args.color(kCIInputColorKey).workingValue
-        return CIImage(node: GeneratorNode(stage: RoundedRectStage(shape: shape, color: color, strokeWidth: nil, sigma: 0),
-                                           extent: shape.rect.integral))
+        return CIImage(
+            node: GeneratorNode(
+                stage: RoundedRectStage(shape: shape, color: color, strokeWidth: nil, sigma: 0),
+                extent: shape.rect.integral))
     }
 
     /// CIRoundedRectangleStrokeGenerator: the outline of the rounded rectangle, `width`
@@ -33,8 +35,10 @@ extension BuiltinFilters {
         let shape = try RoundedRect(args)
         let color = try args.color(kCIInputColorKey).workingValue
         let w = try args.float(kCIInputWidthKey)
-        return CIImage(node: GeneratorNode(stage: RoundedRectStage(shape: shape, color: color, strokeWidth: w, sigma: 0),
-                                           extent: shape.rect.integral))
+        return CIImage(
+            node: GeneratorNode(
+                stage: RoundedRectStage(shape: shape, color: color, strokeWidth: w, sigma: 0),
+                extent: shape.rect.integral))
     }
 
     /// CIBlurredRectangleGenerator: `extent` filled with `color`, convolved with a Gaussian
@@ -45,8 +49,10 @@ extension BuiltinFilters {
         let sigma = try args.float("inputSigma")
         let color = try args.color(kCIInputColorKey).workingValue
         let shape = RoundedRect(rect: r, radius: 0, exponent: 2)
-        return CIImage(node: GeneratorNode(stage: BlurredRectStage(rect: shape, sigma: sigma, color: color),
-                                           extent: r.insetBy(dx: CGFloat(-3 * sigma), dy: CGFloat(-3 * sigma)).integral))
+        return CIImage(
+            node: GeneratorNode(
+                stage: BlurredRectStage(rect: shape, sigma: sigma, color: color),
+                extent: r.insetBy(dx: CGFloat(-3 * sigma), dy: CGFloat(-3 * sigma)).integral))
     }
 
     /// CIBlurredRoundedRectangleGenerator: the rounded rectangle with its edge blurred by a
@@ -57,8 +63,10 @@ extension BuiltinFilters {
         let shape = try RoundedRect(args)
         let sigma = try args.float("inputSigma")
         let color = try args.color(kCIInputColorKey).workingValue
-        return CIImage(node: GeneratorNode(stage: RoundedRectStage(shape: shape, color: color, strokeWidth: nil, sigma: sigma),
-                                           extent: shape.rect.insetBy(dx: CGFloat(-3 * sigma), dy: CGFloat(-3 * sigma)).integral))
+        return CIImage(
+            node: GeneratorNode(
+                stage: RoundedRectStage(shape: shape, color: color, strokeWidth: nil, sigma: sigma),
+                extent: shape.rect.insetBy(dx: CGFloat(-3 * sigma), dy: CGFloat(-3 * sigma)).integral))
     }
 
     /// CIRandomGenerator: infinite noise, each of the four channels an independent uniform

@@ -32,15 +32,18 @@ extension BuiltinFilters {
     /// - inputFontSize: The size in points: pixels per em at scale factor 1.
     /// - inputScaleFactor: Multiplies the font size (a scale of 2 draws Retina-sized text).
     /// - inputPadding: Clear pixels added on every side of the text's box (not scaled).
-    static let textImageGenerator = BuiltinFilter(Catalog.CITextImageGenerator,
-                                                  limits: ["inputFontSize": .textFontSize, "inputScaleFactor": .textScaleFactor]) { args throws(CIFilterError) in
+    static let textImageGenerator = BuiltinFilter(
+        Catalog.CITextImageGenerator,
+        limits: ["inputFontSize": .textFontSize, "inputScaleFactor": .textScaleFactor]
+    ) { args throws(CIFilterError) in
         let name = args.descriptor.name
         guard args.values["inputText"] != nil else {
             throw .invalidValue(filter: name, key: "inputText", reason: "no text to draw: set it to a String")
         }
         let text = try args.string("inputText")
-        let style = TextStyle(font: try args.string("inputFontName"), points: try args.number("inputFontSize"),
-                              color: SIMD4(0, 0, 0, 1), kern: nil)
+        let style = TextStyle(
+            font: try args.string("inputFontName"), points: try args.number("inputFontSize"),
+            color: SIMD4(0, 0, 0, 1), kern: nil)
         return try textImage(StyledText(text, style: style), args)
     }
 
@@ -56,8 +59,10 @@ extension BuiltinFilters {
     /// - inputText: The text: an NSAttributedString (a plain String is drawn in the defaults).
     /// - inputScaleFactor: Multiplies every run's font size and kerning.
     /// - inputPadding: Clear pixels added on every side of the text's box (not scaled).
-    static let attributedTextImageGenerator = BuiltinFilter(Catalog.CIAttributedTextImageGenerator,
-                                                            limits: ["inputScaleFactor": .textScaleFactor]) { args throws(CIFilterError) in
+    static let attributedTextImageGenerator = BuiltinFilter(
+        Catalog.CIAttributedTextImageGenerator,
+        limits: ["inputScaleFactor": .textScaleFactor]
+    ) { args throws(CIFilterError) in
         let name = args.descriptor.name
         guard let value = args.values["inputText"] else {
             throw .invalidValue(filter: name, key: "inputText", reason: "no text to draw: set it to an NSAttributedString")
@@ -96,8 +101,9 @@ extension BuiltinFilters {
         var atParagraphStart = true
         attributed.enumerateAttributes(in: whole, options: []) { attributes, range, stop in
             func fail(_ key: NSAttributedString.Key, _ expected: String, _ value: Any) {
-                failure = .invalidValue(filter: filter, key: "inputText",
-                                        reason: "the attribute \(key.rawValue) of characters \(range.location)..<\(range.location + range.length) is \(typeName(value)); expected \(expected)")
+                failure = .invalidValue(
+                    filter: filter, key: "inputText",
+                    reason: "the attribute \(key.rawValue) of characters \(range.location)..<\(range.location + range.length) is \(typeName(value)); expected \(expected)")
                 stop.pointee = true
             }
             var style = defaultAttributedStyle

@@ -81,8 +81,9 @@ struct JointBilateralUpsample: NeighbourhoodOperation {
         let (x0, y0) = onSmall(Double(rect.minX), Double(rect.minY)), (x1, y1) = onSmall(Double(rect.maxX), Double(rect.maxY))
         let lim = Double(PixelRect.limit)
         func cl(_ v: Double) -> Int { Int(min(max(v, -lim), lim)) }
-        let r = PixelRect(minX: cl((x0 - window - 0.5).rounded(.down)) - 1, minY: cl((y0 - window - 0.5).rounded(.down)) - 1,
-                          maxX: cl((x1 + window + 0.5).rounded(.up)) + 1, maxY: cl((y1 + window + 0.5).rounded(.up)) + 1)
+        let r = PixelRect(
+            minX: cl((x0 - window - 0.5).rounded(.down)) - 1, minY: cl((y0 - window - 0.5).rounded(.down)) - 1,
+            maxX: cl((x1 + window + 0.5).rounded(.up)) + 1, maxY: cl((y1 + window + 0.5).rounded(.up)) + 1)
         return r.intersection(smallPixels)
     }
 

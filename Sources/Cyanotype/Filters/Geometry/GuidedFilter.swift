@@ -4,7 +4,8 @@
 
 extension FilterInputLimit {
     /// CIGuidedFilter's radius: a tile reads its inputs with a halo of twice the radius.
-    static let guidedRadius = FilterInputLimit(minimum: 0, maximum: 250, reason: "a tile reads its inputs with a halo of twice the radius, and past 250 pixels that halo outgrows memory")
+    static let guidedRadius = FilterInputLimit(
+        minimum: 0, maximum: 250, reason: "a tile reads its inputs with a halo of twice the radius, and past 250 pixels that halo outgrows memory")
     /// CIGuidedFilter's epsilon: it is added to each window's variance before dividing by it.
     static let guidedEpsilon = FilterInputLimit(minimum: 1e-12, reason: "each window's covariance is divided by its variance plus epsilon, and a flat window's variance is 0")
 }
@@ -132,9 +133,10 @@ struct GuidedFilter: NeighbourhoodOperation {
         // Column sums over region A, then a and b there (0 outside the guide).
         let means = PixelBlock(rect: PixelRect(x: 0, y: 0, width: aw, height: 3 * ah))
         for k in 0..<3 {
-            AnchoredSums.columnWindows(width: aw, origin: hy0, first: ay0 - hy0, count: ah, lo: -r, hi: r + 1,
-                                       row: { UnsafePointer(rowSums.pixels + (k * hh + $0) * aw) },
-                                       emit: { y, v in (means.pixels + (k * ah + y - (ay0 - hy0)) * aw).update(from: v, count: aw) })
+            AnchoredSums.columnWindows(
+                width: aw, origin: hy0, first: ay0 - hy0, count: ah, lo: -r, hi: r + 1,
+                row: { UnsafePointer(rowSums.pixels + (k * hh + $0) * aw) },
+                emit: { y, v in (means.pixels + (k * ah + y - (ay0 - hy0)) * aw).update(from: v, count: aw) })
         }
         let ab = PixelBlock(rect: PixelRect(x: 0, y: 0, width: aw, height: 2 * ah))
         let eps = epsilon
@@ -171,21 +173,23 @@ struct GuidedFilter: NeighbourhoodOperation {
             }
         }
         let meanA = PixelBlock(rect: PixelRect(x: 0, y: 0, width: w, height: h))
-        AnchoredSums.columnWindows(width: w, origin: ay0, first: Y - ay0, count: h, lo: -r, hi: r + 1,
-                                   row: { UnsafePointer(rowsAB.pixels + $0 * w) },
-                                   emit: { y, v in (meanA.pixels + (y - (Y - ay0)) * w).update(from: v, count: w) })
-        AnchoredSums.columnWindows(width: w, origin: ay0, first: Y - ay0, count: h, lo: -r, hi: r + 1,
-                                   row: { UnsafePointer(rowsAB.pixels + (ah + $0) * w) },
-                                   emit: { y, v in
-                                       let row = y - (Y - ay0)
-                                       let d = out.row(row), sa = meanA.pixels + row * w
-                                       let gd = guide.row(Y + row - oy) + (X - ox)
-                                       for i in 0..<w {
-                                           let n = windowCount(X + i, Y + row)
-                                           let c = gd[i], I = c.x * luma.x + c.y * luma.y + c.z * luma.z
-                                           d[i] = (sa[i] / n) * I + v[i] / n
-                                       }
-                                   })
+        AnchoredSums.columnWindows(
+            width: w, origin: ay0, first: Y - ay0, count: h, lo: -r, hi: r + 1,
+            row: { UnsafePointer(rowsAB.pixels + $0 * w) },
+            emit: { y, v in (meanA.pixels + (y - (Y - ay0)) * w).update(from: v, count: w) })
+        AnchoredSums.columnWindows(
+            width: w, origin: ay0, first: Y - ay0, count: h, lo: -r, hi: r + 1,
+            row: { UnsafePointer(rowsAB.pixels + (ah + $0) * w) },
+            emit: { y, v in
+                let row = y - (Y - ay0)
+                let d = out.row(row), sa = meanA.pixels + row * w
+                let gd = guide.row(Y + row - oy) + (X - ox)
+                for i in 0..<w {
+                    let n = windowCount(X + i, Y + row)
+                    let c = gd[i], I = c.x * luma.x + c.y * luma.y + c.z * luma.z
+                    d[i] = (sa[i] / n) * I + v[i] / n
+                }
+            })
     }
 
     var label: String { "guided filter (radius \(radius), epsilon \(epsilon), box sums)" }

@@ -13,7 +13,8 @@ struct Homography: Equatable, Sendable {
         let xs = [p0.x, p1.x, p2.x, p3.x].map(Double.init), ys = [p0.y, p1.y, p2.y, p3.y].map(Double.init)
         let rx = Double(rect.minX), ry = Double(rect.minY), rw = Double(rect.width), rh = Double(rect.height)
         guard !rect.isNull, !rect.isInfinite, rw > 0, rh > 0, [rx, ry, rw, rh].allSatisfy(\.isFinite),
-              (xs + ys).allSatisfy(\.isFinite) else { return nil }
+            (xs + ys).allSatisfy(\.isFinite)
+        else { return nil }
         // Unit square to quadrilateral (Heckbert, "Fundamentals of Texture Mapping", 1989).
         let sx = xs[0] - xs[1] + xs[2] - xs[3], sy = ys[0] - ys[1] + ys[2] - ys[3]
         let dx1 = xs[1] - xs[2], dx2 = xs[3] - xs[2], dy1 = ys[1] - ys[2], dy2 = ys[3] - ys[2]
@@ -24,9 +25,10 @@ struct Homography: Equatable, Sendable {
             g = (sx * dy2 - dx2 * sy) / den
             h = (dx1 * sy - sx * dy1) / den
         }
-        let square = Homography(a: xs[1] - xs[0] + g * xs[1], b: xs[3] - xs[0] + h * xs[3], c: xs[0],
-                                d: ys[1] - ys[0] + g * ys[1], e: ys[3] - ys[0] + h * ys[3], f: ys[0],
-                                g: g, h: h, i: 1)
+        let square = Homography(
+            a: xs[1] - xs[0] + g * xs[1], b: xs[3] - xs[0] + h * xs[3], c: xs[0],
+            d: ys[1] - ys[0] + g * ys[1], e: ys[3] - ys[0] + h * ys[3], f: ys[0],
+            g: g, h: h, i: 1)
         // Rectangle to unit square.
         let normalize = Homography(a: 1 / rw, b: 0, c: -rx / rw, d: 0, e: 1 / rh, f: -ry / rh, g: 0, h: 0, i: 1)
         var m = square.concatenating(after: normalize)
@@ -53,17 +55,19 @@ struct Homography: Equatable, Sendable {
     }
     /// self after `first`: the map x -> self(first(x)).
     func concatenating(after m: Homography) -> Homography {
-        Homography(a: a * m.a + b * m.d + c * m.g, b: a * m.b + b * m.e + c * m.h, c: a * m.c + b * m.f + c * m.i,
-                   d: d * m.a + e * m.d + f * m.g, e: d * m.b + e * m.e + f * m.h, f: d * m.c + e * m.f + f * m.i,
-                   g: g * m.a + h * m.d + i * m.g, h: g * m.b + h * m.e + i * m.h, i: g * m.c + h * m.f + i * m.i)
+        Homography(
+            a: a * m.a + b * m.d + c * m.g, b: a * m.b + b * m.e + c * m.h, c: a * m.c + b * m.f + c * m.i,
+            d: d * m.a + e * m.d + f * m.g, e: d * m.b + e * m.e + f * m.h, f: d * m.c + e * m.f + f * m.i,
+            g: g * m.a + h * m.d + i * m.g, h: g * m.b + h * m.e + i * m.h, i: g * m.c + h * m.f + i * m.i)
     }
     /// The inverse (adjugate over the determinant, so w keeps its sign: a point drawn by
     /// `self` has w > 0 under the inverse too).
     var inverse: Homography {
         let det = determinant
-        return Homography(a: (e * i - f * h) / det, b: (c * h - b * i) / det, c: (b * f - c * e) / det,
-                          d: (f * g - d * i) / det, e: (a * i - c * g) / det, f: (c * d - a * f) / det,
-                          g: (d * h - e * g) / det, h: (b * g - a * h) / det, i: (a * e - b * d) / det)
+        return Homography(
+            a: (e * i - f * h) / det, b: (c * h - b * i) / det, c: (b * f - c * e) / det,
+            d: (f * g - d * i) / det, e: (a * i - c * g) / det, f: (c * d - a * f) / det,
+            g: (d * h - e * g) / det, h: (b * g - a * h) / det, i: (a * e - b * d) / det)
     }
     /// Homogeneous image of (x, y): (X, Y, W).
     @inline(__always) func apply(_ x: Double, _ y: Double) -> (Double, Double, Double) {

@@ -26,8 +26,10 @@ enum KeystoneKind: Sendable {
 /// e_z = e_x x e_y. For guides that are already upright this is the identity; for a
 /// picture taken with the camera turned by Q, lines that are upright in the scene give
 /// exactly R = Q^-1. Nil when a pair's lines coincide or a direction is degenerate.
-func keystoneRotation(_ kind: KeystoneKind, bottomLeft bl: SIMD2<Double>, bottomRight br: SIMD2<Double>,
-                      topRight tr: SIMD2<Double>, topLeft tl: SIMD2<Double>, focal f: Double, centre c: SIMD2<Double>) -> CameraRotation? {
+func keystoneRotation(
+    _ kind: KeystoneKind, bottomLeft bl: SIMD2<Double>, bottomRight br: SIMD2<Double>,
+    topRight tr: SIMD2<Double>, topLeft tl: SIMD2<Double>, focal f: Double, centre c: SIMD2<Double>
+) -> CameraRotation? {
     /// The direction (unit ray) of the vanishing point of lines p0-p1 and q0-q1, oriented so
     /// that its component `axis` is not negative.
     func vanishing(_ p0: SIMD2<Double>, _ p1: SIMD2<Double>, _ q0: SIMD2<Double>, _ q1: SIMD2<Double>, axis: Int) -> SIMD3<Double>? {
@@ -58,7 +60,8 @@ func keystoneRotation(_ kind: KeystoneKind, bottomLeft bl: SIMD2<Double>, bottom
         (ex, ey) = (right, up)
     case .combined:
         guard let up = vanishing(bl, tl, br, tr, axis: 1), let h = vanishing(bl, br, tl, tr, axis: 0),
-              let right = orthogonal(h, to: up) else { return nil }
+            let right = orthogonal(h, to: up)
+        else { return nil }
         (ex, ey) = (right, up)
     }
     return CameraRotation(x: ex, y: ey, z: cross(ex, ey))
@@ -94,15 +97,17 @@ extension BuiltinFilters {
     ///   the bottom horizontal guide.
     /// - inputBottomLeft: The bottom end of the left vertical guide, and the left end of the
     ///   bottom horizontal guide.
-    static let keystoneCorrections = BuiltinFilter.family([
-        /// CIKeystoneCorrectionVertical: the left and right guides become vertical.
-        (Catalog.CIKeystoneCorrectionVertical, KeystoneKind.vertical),
-        /// CIKeystoneCorrectionHorizontal: the top and bottom guides become horizontal.
-        (Catalog.CIKeystoneCorrectionHorizontal, .horizontal),
-        /// CIKeystoneCorrectionCombined: the left and right guides become vertical and the top
-        /// and bottom ones horizontal (where the two disagree, vertical wins).
-        (Catalog.CIKeystoneCorrectionCombined, .combined),
-    ], limits: ["inputFocalLength": .focalLength]) { args, kind throws(CIFilterError) in
+    static let keystoneCorrections = BuiltinFilter.family(
+        [
+            /// CIKeystoneCorrectionVertical: the left and right guides become vertical.
+            (Catalog.CIKeystoneCorrectionVertical, KeystoneKind.vertical),
+            /// CIKeystoneCorrectionHorizontal: the top and bottom guides become horizontal.
+            (Catalog.CIKeystoneCorrectionHorizontal, .horizontal),
+            /// CIKeystoneCorrectionCombined: the left and right guides become vertical and the top
+            /// and bottom ones horizontal (where the two disagree, vertical wins).
+            (Catalog.CIKeystoneCorrectionCombined, .combined),
+        ], limits: ["inputFocalLength": .focalLength]
+    ) { args, kind throws(CIFilterError) in
         let image = try args.image()
         let e = image.extent
         if e.isEmpty { return .empty() }
@@ -115,8 +120,10 @@ extension BuiltinFilters {
         let tr = try guide("inputTopRight", CGPoint(x: e.maxX, y: e.maxY)), tl = try guide("inputTopLeft", CGPoint(x: e.minX, y: e.maxY))
         let mm = try args.number("inputFocalLength")
         let centre = SIMD2(Double(e.midX), Double(e.midY))
-        guard let r = keystoneRotation(kind, bottomLeft: bl, bottomRight: br, topRight: tr, topLeft: tl,
-                                       focal: focalPixels(mm, extent: e), centre: centre)
+        guard
+            let r = keystoneRotation(
+                kind, bottomLeft: bl, bottomRight: br, topRight: tr, topLeft: tl,
+                focal: focalPixels(mm, extent: e), centre: centre)
         else { return .empty() }
         return cameraRotated(image, r, focalLength: mm)
     }

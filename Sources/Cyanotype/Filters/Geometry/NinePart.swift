@@ -29,7 +29,7 @@ struct NinePartAxis: Sendable, Equatable {
         let d = v - a
         if d < 0 { return v }
         if d >= grown { return v - growth }
-        if grown == m { return v }   // no growth: the band as it is
+        if grown == m { return v }  // no growth: the band as it is
         if !tiled || m <= 0 { return grown > 0 ? a + d * (m / grown) : a }
         let k = (d / m).rounded(.down)
         var f = d - k * m
@@ -69,8 +69,9 @@ struct NinePartMap: WarpMap {
 
 extension FilterInputLimit {
     /// The nine-part filters' grow amount, per axis.
-    static let ninePartGrowth = FilterInputLimit(minimum: -1_073_741_824, maximum: 1_073_741_824,
-                                                 reason: "the renderer addresses pixels within ±2^30, and a larger growth would leave them")
+    static let ninePartGrowth = FilterInputLimit(
+        minimum: -1_073_741_824, maximum: 1_073_741_824,
+        reason: "the renderer addresses pixels within ±2^30, and a larger growth would leave them")
 }
 
 extension BuiltinFilters {
@@ -87,15 +88,17 @@ extension BuiltinFilters {
     /// - inputBreakpoint0: The lower-left corner of the middle part.
     /// - inputBreakpoint1: The upper-right corner of the middle part.
     /// - inputGrowAmount: How much wider (x) and taller (y) the middle part gets, in pixels.
-    static let nineParts = BuiltinFilter.family([
-        /// CINinePartStretched: the middle column and row are stretched (a linear map from
-        /// the grown band onto the band).
-        (Catalog.CINinePartStretched, false),
-        /// CINinePartTiled: the middle column and row are repeated from their start (whole
-        /// repeats first, the last one cut); with `flipYTiles`, every other repeat along y is
-        /// mirrored, so neighbouring repeats meet without a seam.
-        (Catalog.CINinePartTiled, true),
-    ], limits: ["inputGrowAmount": .ninePartGrowth]) { args, tiled throws(CIFilterError) in
+    static let nineParts = BuiltinFilter.family(
+        [
+            /// CINinePartStretched: the middle column and row are stretched (a linear map from
+            /// the grown band onto the band).
+            (Catalog.CINinePartStretched, false),
+            /// CINinePartTiled: the middle column and row are repeated from their start (whole
+            /// repeats first, the last one cut); with `flipYTiles`, every other repeat along y is
+            /// mirrored, so neighbouring repeats meet without a seam.
+            (Catalog.CINinePartTiled, true),
+        ], limits: ["inputGrowAmount": .ninePartGrowth]
+    ) { args, tiled throws(CIFilterError) in
         let image = try args.image()
         let e = image.extent
         if e.isEmpty { return .empty() }

@@ -2,8 +2,10 @@
 
 /// The four corner inputs every four-point geometry filter shares.
 private func corners(_ args: FilterArguments) throws(CIFilterError) -> (bl: CGPoint, br: CGPoint, tr: CGPoint, tl: CGPoint) {
-    (try args.point("inputBottomLeft"), try args.point("inputBottomRight"),
-     try args.point("inputTopRight"), try args.point("inputTopLeft"))
+    (
+        try args.point("inputBottomLeft"), try args.point("inputBottomRight"),
+        try args.point("inputTopRight"), try args.point("inputTopLeft")
+    )
 }
 
 /// `image` through `h` (input to output): its extent is the image of the input's extent.
@@ -24,7 +26,7 @@ extension BuiltinFilters {
         let image = try args.image()
         let c = try corners(args)
         guard !image.extent.isInfiniteOrHuge,
-              let h = Homography(rect: image.extent, bottomLeft: c.bl, bottomRight: c.br, topRight: c.tr, topLeft: c.tl)
+            let h = Homography(rect: image.extent, bottomLeft: c.bl, bottomRight: c.br, topRight: c.tr, topLeft: c.tl)
         else { return .empty() }
         return projected(image, h)
     }
@@ -54,7 +56,7 @@ extension BuiltinFilters {
         let width = max(dist(c.tl, c.tr), dist(c.bl, c.br)), height = max(dist(c.bl, c.tl), dist(c.br, c.tr))
         let rect = CGRect(x: c.bl.x, y: c.bl.y, width: width, height: height)
         guard width.isFinite, height.isFinite,
-              let toQuad = Homography(rect: rect, bottomLeft: c.bl, bottomRight: c.br, topRight: c.tr, topLeft: c.tl)
+            let toQuad = Homography(rect: rect, bottomLeft: c.bl, bottomRight: c.br, topRight: c.tr, topLeft: c.tl)
         else { return .empty() }
         let h = toQuad.inverse
         guard h.isInvertible else { return .empty() }

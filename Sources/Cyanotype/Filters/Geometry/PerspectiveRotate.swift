@@ -64,7 +64,7 @@ func cameraRotated(_ image: CIImage, _ r: CameraRotation, focalLength mm: Double
     if e.isEmpty { return .empty() }
     if r == .identity { return image }
     guard !e.isInfiniteOrHuge,
-          let h = r.homography(focal: focalPixels(mm, extent: e), centre: SIMD2(Double(e.midX), Double(e.midY)))
+        let h = r.homography(focal: focalPixels(mm, extent: e), centre: SIMD2(Double(e.midX), Double(e.midY)))
     else { return .empty() }
     return projected(image, h)
 }

@@ -35,8 +35,10 @@ extension BuiltinFilters {
         let space = (args.values["inputColorSpace"] as? CGColorSpace) ?? CGColorSpace.sRGBSpace
         guard r > 0 else { return CIImage.empty() }
         let rr = CGFloat(r)
-        return CIImage(node: GeneratorNode(stage: HSVWheelStage(value: v, radius: r, softness: soft, dither: dither / 255, space: space),
-                                           extent: CGRect(x: -rr, y: -rr, width: 2 * rr, height: 2 * rr)))
+        return CIImage(
+            node: GeneratorNode(
+                stage: HSVWheelStage(value: v, radius: r, softness: soft, dither: dither / 255, space: space),
+                extent: CGRect(x: -rr, y: -rr, width: 2 * rr, height: 2 * rr)))
     }
 
     /// CIDistanceGradientFromRedMask: pixels whose red is above 0.5 are the mask; every other

@@ -70,7 +70,8 @@ extension BuiltinFilters {
     /// - inputSharpness: 1 for hard dot edges; lower values soften them.
     /// - inputGCR: Gray component replacement: how much of the inks' common part becomes black.
     /// - inputUCR: Under colour removal: how much of the black is taken out of the other inks.
-    static let cmykHalftone = BuiltinFilter(Catalog.CICMYKHalftone, limits: [kCIInputWidthKey: .screenWidth, kCIInputSharpnessKey: .screenSharpness]) { args throws(CIFilterError) in
+    static let cmykHalftone = BuiltinFilter(Catalog.CICMYKHalftone, limits: [kCIInputWidthKey: .screenWidth, kCIInputSharpnessKey: .screenSharpness]) {
+        args throws(CIFilterError) in
         let image = try args.image()
         let c = try args.point(kCIInputCenterKey)
         let a = try args.float(kCIInputAngleKey), w = try args.float(kCIInputWidthKey)
@@ -108,8 +109,9 @@ struct ScreenGeometry: Sendable {
 
     /// The same geometry turned by `delta` radians.
     func rotated(by delta: Float) -> ScreenGeometry {
-        ScreenGeometry(cx: cx, cy: cy, cosA: cosA * Foundation.cos(delta) - sinA * Foundation.sin(delta),
-                       sinA: sinA * Foundation.cos(delta) + cosA * Foundation.sin(delta), frequency: frequency, edge: edge)
+        ScreenGeometry(
+            cx: cx, cy: cy, cosA: cosA * Foundation.cos(delta) - sinA * Foundation.sin(delta),
+            sinA: sinA * Foundation.cos(delta) + cosA * Foundation.sin(delta), frequency: frequency, edge: edge)
     }
     private init(cx: Float, cy: Float, cosA: Float, sinA: Float, frequency: Float, edge: Float) {
         self.cx = cx; self.cy = cy; self.cosA = cosA; self.sinA = sinA; self.frequency = frequency; self.edge = edge

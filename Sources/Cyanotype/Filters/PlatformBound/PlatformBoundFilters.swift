@@ -30,8 +30,9 @@ extension BuiltinFilters {
     /// calibration of an Apple camera capture. Cyanotype has neither that data nor Apple's
     /// portrait pipeline: no image, a typed `unavailable` error.
     static let depthBlurEffect = BuiltinFilter(Catalog.CIDepthBlurEffect) { args throws(CIFilterError) in
-        throw .unavailable(filter: args.descriptor.name,
-                           needs: "the depth, mattes and AVCameraCalibrationData of an Apple camera capture and Apple's portrait pipeline")
+        throw .unavailable(
+            filter: args.descriptor.name,
+            needs: "the depth, mattes and AVCameraCalibrationData of an Apple camera capture and Apple's portrait pipeline")
     }
 
     /// CICameraCalibrationLensCorrection: in Core Image, removes (or adds) the lens

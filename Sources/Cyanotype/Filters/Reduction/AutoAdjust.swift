@@ -71,7 +71,7 @@ func autoFilters(for s: AutoStatistics) -> [CIFilter] {
     // Tone curve on the exposed values: gamma-2 values scale by sqrt(2^ev).
     let k = abs(ev) >= 0.05 ? powf(2, ev / 2) : 1
     let black = min(0.15, s.low * k), white = max(0.85, min(1, s.high * k))
-    if (black > 0.01 || white < 0.99), white > black, let f = CIFilter(name: "CIToneCurve") {
+    if black > 0.01 || white < 0.99, white > black, let f = CIFilter(name: "CIToneCurve") {
         let ys: [Float] = [0, 0.235, 0.5, 0.765, 1]
         for i in 0..<5 {
             let x = black + (white - black) * Float(i) / 4

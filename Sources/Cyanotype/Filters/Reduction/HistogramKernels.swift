@@ -245,8 +245,9 @@ struct Bitmap8HistogramReader: DirectTileReader {
 
     init?(_ node: BitmapNode, count: Int, table: HistogramBinTable?, ev: Evaluator, sums: Bool = false) {
         guard let info = node.format.info, info.sample == .uint8, info.channels == 4,
-              [.rgba, .bgra, .argb, .abgr].contains(info.layout),
-              !(ev.colorManaged && node.toSRGB != nil) else { return nil }
+            [.rgba, .bgra, .argb, .abgr].contains(info.layout),
+            !(ev.colorManaged && node.toSRGB != nil)
+        else { return nil }
         let (ri, gi, bi, ai) = info.layout.offsets
         guard ai == 0 || ai == 3 else { return nil }
         // Probe: opaque pixels, row one with equal codes, row two with the codes of green
@@ -258,8 +259,11 @@ struct Bitmap8HistogramReader: DirectTileReader {
                 bytes[q + ri] = UInt8(c); bytes[q + gi] = UInt8((c + shift.0) & 255); bytes[q + bi] = UInt8((c + shift.1) & 255)
             }
         }
-        guard let probe = BitmapNode(data: bytes, bytesPerRow: 1024, width: 256, height: 2, format: node.format,
-                                     colorSpace: node.colorSpace, premultiplied: node.premultiplied) else { return nil }
+        guard
+            let probe = BitmapNode(
+                data: bytes, bytesPerRow: 1024, width: 256, height: 2, format: node.format,
+                colorSpace: node.colorSpace, premultiplied: node.premultiplied)
+        else { return nil }
         let block = PixelBlock(rect: PixelRect(x: 0, y: 0, width: 256, height: 2))
         probe.evaluate(block.rect, into: block.buffer, Evaluator(colorManaged: ev.colorManaged))
         // Data row 0 (equal codes) is the top: y = 1.
@@ -272,7 +276,7 @@ struct Bitmap8HistogramReader: DirectTileReader {
             let v = same[c], s = shifted[c]
             let f = v.x.bitPattern
             guard v.y.bitPattern == f, v.z.bitPattern == f, v.w.bitPattern == alpha, s.w.bitPattern == alpha, s.x.bitPattern == f,
-                  s.y.bitPattern == same[(c + 85) & 255].x.bitPattern, s.z.bitPattern == same[(c + 170) & 255].x.bitPattern
+                s.y.bitPattern == same[(c + 85) & 255].x.bitPattern, s.z.bitPattern == same[(c + 170) & 255].x.bitPattern
             else { return nil }
             codeBins[c] = histogramBin(v.x, bins, last)
             codeValues[c] = Double(v.x)
@@ -309,16 +313,20 @@ struct Bitmap8HistogramReader: DirectTileReader {
             // Rows in memory order: data row 0 is the top of the image, the highest y.
             for y in (rect.minY..<rect.maxY).reversed() {
                 let row = base + (ext.maxY - 1 - y) * rowBytes + (rect.minX - ext.minX) * 4
-                let all = alphaFirst ? countCodes(row, rect.width, codes, alphaFirst: true, add: true)
-                                     : countCodes(row, rect.width, codes, alphaFirst: false, add: true)
+                let all =
+                    alphaFirst
+                    ? countCodes(row, rect.width, codes, alphaFirst: true, add: true)
+                    : countCodes(row, rect.width, codes, alphaFirst: false, add: true)
                 if (alphaFirst ? all & 0xFF : all >> 24) == 0xFF {
                     opaque += rect.width
                     continue
                 }
                 // A translucent pixel: take the row's codes back and count the values the
                 // bitmap decodes the row to.
-                _ = alphaFirst ? countCodes(row, rect.width, codes, alphaFirst: true, add: false)
-                               : countCodes(row, rect.width, codes, alphaFirst: false, add: false)
+                _ =
+                    alphaFirst
+                    ? countCodes(row, rect.width, codes, alphaFirst: true, add: false)
+                    : countCodes(row, rect.width, codes, alphaFirst: false, add: false)
                 if scratch == nil { scratch = PixelBlock(rect: PixelRect(x: 0, y: 0, width: rect.width, height: 1)) }
                 let buf = scratch!.buffer
                 node.evaluate(PixelRect(x: rect.minX, y: y, width: rect.width, height: 1), into: buf, ev)

@@ -46,31 +46,33 @@ extension BuiltinFilters {
     /// reduction.
     ///
     /// - inputExtent: The region to reduce; [0, 0, 0, 0] (the default) for the input's extent.
-    static let areaReductions = BuiltinFilter.family([
-        /// CIAreaAverage: the mean of every component over the region, as a 1x1 image. Pixels of
-        /// the region outside the image count as clear.
-        (Catalog.CIAreaAverage, AverageReduction()),
-        /// CIAreaMaximum: the per-component maximum over the region (1x1).
-        (Catalog.CIAreaMaximum, MinMaxReduction(output: .maximum)),
-        /// CIAreaMinimum: the per-component minimum over the region (1x1).
-        (Catalog.CIAreaMinimum, MinMaxReduction(output: .minimum)),
-        /// CIAreaMinMax: a 2x1 image, the per-component minimum on the left, maximum on the right.
-        (Catalog.CIAreaMinMax, MinMaxReduction(output: .both)),
-        /// CIAreaMinMaxRed: 1x1, red = the smallest red, green = the largest red (blue 0, alpha 1).
-        (Catalog.CIAreaMinMaxRed, MinMaxReduction(output: .red)),
-        /// CIAreaMaximumAlpha: the pixel (all four components) with the largest alpha; ties go to
-        /// the first in scan order (bottom row first, left to right).
-        (Catalog.CIAreaMaximumAlpha, AlphaExtremeReduction(maximum: true)),
-        /// CIAreaMinimumAlpha: the pixel with the smallest alpha, ties as CIAreaMaximumAlpha.
-        (Catalog.CIAreaMinimumAlpha, AlphaExtremeReduction(maximum: false)),
-        /// CIAreaAverageMaximumRed: 1x1, red = the mean red, green = the largest red (blue 0,
-        /// alpha 1).
-        (Catalog.CIAreaAverageMaximumRed, AverageMaximumRedReduction()),
-        /// CIAreaBoundsRed: 1x1, the bounding box of the pixels whose red is above 0, normalised
-        /// to the region: (x, y, width, height) as fractions of the region's size, measured from
-        /// its lower-left corner. All zero when no pixel qualifies.
-        (Catalog.CIAreaBoundsRed, BoundsRedReduction()),
-    ] as [(FilterDescriptor, any Reduction)]) { args, reduction throws(CIFilterError) in
+    static let areaReductions = BuiltinFilter.family(
+        [
+            /// CIAreaAverage: the mean of every component over the region, as a 1x1 image. Pixels of
+            /// the region outside the image count as clear.
+            (Catalog.CIAreaAverage, AverageReduction()),
+            /// CIAreaMaximum: the per-component maximum over the region (1x1).
+            (Catalog.CIAreaMaximum, MinMaxReduction(output: .maximum)),
+            /// CIAreaMinimum: the per-component minimum over the region (1x1).
+            (Catalog.CIAreaMinimum, MinMaxReduction(output: .minimum)),
+            /// CIAreaMinMax: a 2x1 image, the per-component minimum on the left, maximum on the right.
+            (Catalog.CIAreaMinMax, MinMaxReduction(output: .both)),
+            /// CIAreaMinMaxRed: 1x1, red = the smallest red, green = the largest red (blue 0, alpha 1).
+            (Catalog.CIAreaMinMaxRed, MinMaxReduction(output: .red)),
+            /// CIAreaMaximumAlpha: the pixel (all four components) with the largest alpha; ties go to
+            /// the first in scan order (bottom row first, left to right).
+            (Catalog.CIAreaMaximumAlpha, AlphaExtremeReduction(maximum: true)),
+            /// CIAreaMinimumAlpha: the pixel with the smallest alpha, ties as CIAreaMaximumAlpha.
+            (Catalog.CIAreaMinimumAlpha, AlphaExtremeReduction(maximum: false)),
+            /// CIAreaAverageMaximumRed: 1x1, red = the mean red, green = the largest red (blue 0,
+            /// alpha 1).
+            (Catalog.CIAreaAverageMaximumRed, AverageMaximumRedReduction()),
+            /// CIAreaBoundsRed: 1x1, the bounding box of the pixels whose red is above 0, normalised
+            /// to the region: (x, y, width, height) as fractions of the region's size, measured from
+            /// its lower-left corner. All zero when no pixel qualifies.
+            (Catalog.CIAreaBoundsRed, BoundsRedReduction()),
+        ] as [(FilterDescriptor, any Reduction)]
+    ) { args, reduction throws(CIFilterError) in
         let image = try args.image()
         return reduced(image, try reductionRegion(args, image), reduction)
     }
@@ -142,8 +144,10 @@ extension BuiltinFilters {
         guard k > 0 else { return CIImage(node: CIImage.emptyNode) }
         let count = min(k, 128)
         let meansNode = means?.node
-        let node = WholeImageNode(input: image.node, auxiliary: meansNode.map { [$0] } ?? [], region: region,
-                                  extent: CGRect(x: 0, y: 0, width: count, height: 1), name: "k-means (\(count))") { block, aux, executor in
+        let node = WholeImageNode(
+            input: image.node, auxiliary: meansNode.map { [$0] } ?? [], region: region,
+            extent: CGRect(x: 0, y: 0, width: count, height: 1), name: "k-means (\(count))"
+        ) { block, aux, executor in
             kMeansClusters(block, seeds: aux.first, count: count, passes: passes, perceptual: perceptual, executor: executor)
         }
         return CIImage(node: node)
@@ -322,8 +326,11 @@ struct BoundsRedReduction: Reduction {
     func finish(_ p: UnsafePointer<Double>, region: PixelRect) -> [SIMD4<Float>] {
         guard p[0].isFinite, !region.isEmpty else { return [.zero] }
         let w = Double(region.width), h = Double(region.height)
-        return [SIMD4(Float((p[0] - Double(region.minX)) / w), Float((p[1] - Double(region.minY)) / h),
-                      Float((p[2] - p[0]) / w), Float((p[3] - p[1]) / h))]
+        return [
+            SIMD4(
+                Float((p[0] - Double(region.minX)) / w), Float((p[1] - Double(region.minY)) / h),
+                Float((p[2] - p[0]) / w), Float((p[3] - p[1]) / h))
+        ]
     }
     var label: String { "area bounds red" }
 }

@@ -55,8 +55,10 @@ extension BuiltinFilters {
 
 /// The recipe shared by the convolution filters: reads `inputWeights` (`columns * rows`
 /// values, top row first) and `inputBias`, and builds one weighted-neighbourhood node.
-private func convolved(_ args: FilterArguments, columns: Int, rows: Int,
-                       channels: WeightedNeighbourhood.Channels) throws(CIFilterError) -> CIImage {
+private func convolved(
+    _ args: FilterArguments, columns: Int, rows: Int,
+    channels: WeightedNeighbourhood.Channels
+) throws(CIFilterError) -> CIImage {
     let image = try args.image()
     let vector = try args.vector("inputWeights")
     let bias = try args.float("inputBias")

@@ -51,9 +51,10 @@ extension BuiltinFilters {
     /// (premultiplied (0, 0, 0, alpha)). Composite it over an image to see it.
     static let lineOverlay = BuiltinFilter(Catalog.CILineOverlay) { args throws(CIFilterError) in
         let image = try args.image()
-        return try lineOverlayImage(image, noise: args.float("inputNRNoiseLevel"), sharpness: args.float("inputNRSharpness"),
-                                    intensity: args.float("inputEdgeIntensity"), threshold: args.float("inputThreshold"),
-                                    contrast: args.float("inputContrast"))
+        return try lineOverlayImage(
+            image, noise: args.float("inputNRNoiseLevel"), sharpness: args.float("inputNRSharpness"),
+            intensity: args.float("inputEdgeIntensity"), threshold: args.float("inputThreshold"),
+            contrast: args.float("inputContrast"))
     }
 
     /// CIComicEffect: Apple describes "outlining edges and applying a color halftone effect".
@@ -82,7 +83,8 @@ private func sobel(_ image: CIImage, _ output: SobelOutput) -> CIImage {
 private func lineOverlayImage(_ image: CIImage, noise: Float, sharpness: Float, intensity: Float, threshold: Float, contrast: Float) -> CIImage {
     let clamped = image.extent.isInfinite ? image : image.clampedToExtent()
     let reduced = NeighbourhoodNode(input: clamped.node, operation: NoiseReduction(noiseLevel: noise, sharpness: sharpness))
-    return CIImage(node: NeighbourhoodNode(input: reduced, operation: Sobel(output: .lines(intensity: intensity, threshold: threshold, contrast: contrast), outputExtent: image.extent)))
+    return CIImage(
+        node: NeighbourhoodNode(input: reduced, operation: Sobel(output: .lines(intensity: intensity, threshold: threshold, contrast: contrast), outputExtent: image.extent)))
 }
 
 /// What `Sobel` outputs, from the per-channel gradients on premultiplied pixels
@@ -158,8 +160,10 @@ struct Sobel: NeighbourhoodRowOperation {
     }
 
     /// Magnitude of the Sobel gradient of luma at column x.
-    @inline(__always) private func lumaGradient(_ n: UnsafeMutablePointer<SIMD4<Float>>, _ m: UnsafeMutablePointer<SIMD4<Float>>,
-                                                _ s: UnsafeMutablePointer<SIMD4<Float>>, _ x: Int, _ luma: SIMD4<Float>) -> Float {
+    @inline(__always) private func lumaGradient(
+        _ n: UnsafeMutablePointer<SIMD4<Float>>, _ m: UnsafeMutablePointer<SIMD4<Float>>,
+        _ s: UnsafeMutablePointer<SIMD4<Float>>, _ x: Int, _ luma: SIMD4<Float>
+    ) -> Float {
         let gx = (n[x + 1] + 2 * m[x + 1] + s[x + 1]) - (n[x - 1] + 2 * m[x - 1] + s[x - 1])
         let gy = (n[x - 1] + 2 * n[x] + n[x + 1]) - (s[x - 1] + 2 * s[x] + s[x + 1])
         let lx = gx.x * luma.x + gx.y * luma.y + gx.z * luma.z

@@ -5,7 +5,8 @@ extension BuiltinFilters {
     /// cell). Each pixel takes the input sampled at the centre of its nearest lattice point's
     /// cell. The output extent is the input's grown by a hexagon's diameter
     /// (`2 * scale / sqrt(3)`) on every side, which holds every hexagon that overlaps the input.
-    static let hexagonalPixellate = BuiltinFilter(Catalog.CIHexagonalPixellate, limits: [kCIInputScaleKey: .cellSize, kCIInputCenterKey: .cellCentre]) { args throws(CIFilterError) in
+    static let hexagonalPixellate = BuiltinFilter(Catalog.CIHexagonalPixellate, limits: [kCIInputScaleKey: .cellSize, kCIInputCenterKey: .cellCentre]) {
+        args throws(CIFilterError) in
         let image = try args.image()
         let (center, scale) = try cellParameters(args, scaleKey: kCIInputScaleKey)
         return CIImage(node: CellNode(input: image.node, layout: HexagonalCells(center: center, scale: scale)))

@@ -19,7 +19,9 @@ extension FilterInputLimit {
     /// A cell's size (pixellate, crystallize, pointillize): at most 2^30 pixels.
     static let cellSize = FilterInputLimit(maximum: 1_073_741_824, reason: "the renderer addresses pixels within ±2^30, and a larger cell would cover them all")
     /// A pattern's centre (cell grids, tiles, kaleidoscopes): each coordinate within ±2^40.
-    static let cellCentre = FilterInputLimit(minimum: -1_099_511_627_776, maximum: 1_099_511_627_776, reason: "±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing")
+    static let cellCentre = FilterInputLimit(
+        minimum: -1_099_511_627_776, maximum: 1_099_511_627_776,
+        reason: "±2^40 is far outside any image already, and keeps the integer pixel coordinates of sample points from overflowing")
 }
 
 extension BuiltinFilters {

@@ -19,8 +19,9 @@ extension BuiltinFilters {
         guard !s.isInfiniteOrHuge else {
             throw .invalidValue(filter: "CIShadedMaterial", key: "inputShadingImage", reason: "the shading image needs a finite extent (crop it first)")
         }
-        let map = ShadedMaterialMap(scale: scale, cx: Double(s.midX), cy: Double(s.midY),
-                                    rx: max(0, Double(s.width) / 2 - 0.5), ry: max(0, Double(s.height) / 2 - 0.5))
+        let map = ShadedMaterialMap(
+            scale: scale, cx: Double(s.midX), cy: Double(s.midY),
+            rx: max(0, Double(s.width) / 2 - 0.5), ry: max(0, Double(s.height) / 2 - 0.5))
         return CIImage(node: WarpNode(input: shading.node, map: map, extent: heights.extent, auxiliary: [heights.node]))
     }
 }

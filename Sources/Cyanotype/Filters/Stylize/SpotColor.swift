@@ -28,8 +28,10 @@ extension BuiltinFilters {
                 return SIMD3(linearToSRGB(c.x), linearToSRGB(c.y), linearToSRGB(c.z))
             }
             let closeness = try args.float("inputCloseness\(i)"), contrast = try args.float("inputContrast\(i)")
-            spots.append(SpotColorStage.Spot(centre: try encoded("inputCenterColor\(i)"), replacement: try encoded("inputReplacementColor\(i)"),
-                                             inner: closeness * min(contrast, 1), outer: closeness))
+            spots.append(
+                SpotColorStage.Spot(
+                    centre: try encoded("inputCenterColor\(i)"), replacement: try encoded("inputReplacementColor\(i)"),
+                    inner: closeness * min(contrast, 1), outer: closeness))
         }
         return image.applyingInSRGB(SpotColorStage(spots: spots))
     }

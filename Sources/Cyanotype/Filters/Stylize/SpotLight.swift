@@ -20,8 +20,9 @@ extension BuiltinFilters {
         let image = try args.image()
         let position = try finite3(args, "inputLightPosition"), target = try finite3(args, "inputLightPointsAt")
         let color = straightWorking(try args.color(kCIInputColorKey))
-        let stage = SpotLightStage(light: position, beam: target - position, brightness: try args.float("inputBrightness"),
-                                   concentration: try args.float("inputConcentration"), color: SIMD3(color.x, color.y, color.z))
+        let stage = SpotLightStage(
+            light: position, beam: target - position, brightness: try args.float("inputBrightness"),
+            concentration: try args.float("inputConcentration"), color: SIMD3(color.x, color.y, color.z))
         return image.applying(stage)
     }
 }

@@ -13,9 +13,9 @@ struct FourfoldRotatedSymmetry: PlaneFold {
         let (ex, ey): (Double, Double)
         switch (dx < 0, dy < 0) {
         case (true, true): (ex, ey) = (dx, dy)
-        case (false, true): (ex, ey) = (dy, -dx)     // a quarter-turn clockwise
-        case (false, false): (ex, ey) = (-dx, -dy)   // a half-turn
-        case (true, false): (ex, ey) = (-dy, dx)     // a quarter-turn anticlockwise
+        case (false, true): (ex, ey) = (dy, -dx)  // a quarter-turn clockwise
+        case (false, false): (ex, ey) = (-dx, -dy)  // a half-turn
+        case (true, false): (ex, ey) = (-dy, dx)  // a quarter-turn anticlockwise
         }
         return (h + ex, h + ey)
     }

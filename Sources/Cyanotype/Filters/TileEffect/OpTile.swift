@@ -5,7 +5,8 @@ extension BuiltinFilters {
     /// the image around its own centre m scaled by 1 / `inputScale` (pixel m + o reads the input
     /// at m + scale o, so scale 1 is the image itself and 0 fills each square with the colour at
     /// its centre). `inputScale` is limited to [0, 2^20].
-    static let opTile = BuiltinFilter(Catalog.CIOpTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth, kCIInputScaleKey: .opTileScale]) { args throws(CIFilterError) in
+    static let opTile = BuiltinFilter(Catalog.CIOpTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth, kCIInputScaleKey: .opTileScale]) {
+        args throws(CIFilterError) in
         let (image, center, angle, width) = try tileParameters(args)
         let scale = try args.number(kCIInputScaleKey)
         return tile(image, OpTileSymmetry(width: width, scale: scale), center, angle)

@@ -18,7 +18,7 @@ extension BuiltinFilters {
         let tr = try args.point("inputTopRight"), tl = try args.point("inputTopLeft")
         let cell = image.node.pixelExtent
         guard !image.extent.isEmpty, !image.extent.isInfiniteOrHuge,
-              let h = Homography(rect: cell.cgRect, bottomLeft: bl, bottomRight: br, topRight: tr, topLeft: tl)
+            let h = Homography(rect: cell.cgRect, bottomLeft: bl, bottomRight: br, topRight: tr, topLeft: tl)
         else { return .empty() }
         let repeated = RepeatNode(input: image.node, period: cell)
         return CIImage(node: WarpNode(input: repeated, map: PerspectiveTileMap(forward: h, cell: cell), extent: .infinite))

@@ -17,9 +17,11 @@ extension FilterInputLimit {
     /// A tile's width: 2^-10 ... 2^30 pixels (Apple's minimum is 0, a cell with no size).
     static let tileWidth = FilterInputLimit(minimum: 0x1p-10, maximum: 1_073_741_824, reason: "a cell needs a size, and the renderer addresses pixels within ±2^30")
     /// CIKaleidoscope's mirror count: at most 4096.
-    static let kaleidoscopeCount = FilterInputLimit(maximum: 4096, reason: "the count is read as a whole number, and 4096 wedges are already narrower than a pixel out to 1300 pixels from the centre")
+    static let kaleidoscopeCount = FilterInputLimit(
+        maximum: 4096, reason: "the count is read as a whole number, and 4096 wedges are already narrower than a pixel out to 1300 pixels from the centre")
     /// CITriangleKaleidoscope's fade per triangle size: 1e-12 ... 1.
-    static let triangleDecay = FilterInputLimit(minimum: 1e-12, maximum: 1, reason: "the colour fades by decay^(distance / size), which needs a positive decay, and above 1 would brighten")
+    static let triangleDecay = FilterInputLimit(
+        minimum: 1e-12, maximum: 1, reason: "the colour fades by decay^(distance / size), which needs a positive decay, and above 1 would brighten")
     /// CIOpTile's scale: at most 2^20.
     static let opTileScale = FilterInputLimit(maximum: 1_048_576, reason: "beyond it, a square's sample points leave the pixel coordinates the renderer addresses")
 }
@@ -72,51 +74,53 @@ extension BuiltinFilters {
     /// - inputCenter: The centre of the cell that holds the image.
     /// - inputWidth: The cell's size, in pixels.
     /// - inputAngle: The cell's rotation, in radians.
-    static let wallpaperTiles = BuiltinFilter.family([
-        /// CIFourfoldTranslatedTile (p1): the parallelogram cell {s a + t b : s, t in [-1/2, 1/2)}
-        /// centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the
-        /// cell frame, repeated by the lattice translations (s and t reduced modulo 1).
-        (Catalog.CIFourfoldTranslatedTile, WallpaperGroup.parallelogram(reflected: false)),
-        /// CIFourfoldReflectedTile: the same parallelogram cell as CIFourfoldTranslatedTile, reflected
-        /// in its sides: each lattice coordinate s, t folded by a triangle wave into [-1/2, 1/2]
-        /// (mirrors at every half-integer). With the default right acute angle this is pmm, four
-        /// copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.
-        (Catalog.CIFourfoldReflectedTile, .parallelogram(reflected: true)),
-        /// CIFourfoldRotatedTile (p4): square cells of side `width`, the one at the centre holding
-        /// the image; four cells meet at each cell corner, each a quarter-turn from its neighbour
-        /// about that corner (period 2 width).
-        (Catalog.CIFourfoldRotatedTile, .fourfoldRotated),
-        /// CIEightfoldReflectedTile (p4m): the square of side `width` centred on `center`, folded by
-        /// its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle
-        /// (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).
-        (Catalog.CIEightfoldReflectedTile, .eightfoldReflected),
-        /// CISixfoldRotatedTile (p6): hexagons of circumradius `width` (6-fold centres `width` *
-        /// sqrt(3) apart, one at `center`), each the equilateral triangle (0, 0), (w, 0),
-        /// w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's
-        /// centre.
-        (Catalog.CISixfoldRotatedTile, .hexagonal(.p6)),
-        /// CISixfoldReflectedTile (p3m1): the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2)
-        /// of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every
-        /// vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).
-        (Catalog.CISixfoldReflectedTile, .hexagonal(.p3m1)),
-        /// CITwelvefoldReflectedTile (p6m): the 30-60-90 triangle (0, 0), (w, 0), w (3/4, sqrt(3)/4)
-        /// of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill
-        /// each hexagon of CISixfoldRotatedTile.
-        (Catalog.CITwelvefoldReflectedTile, .hexagonal(.p6m)),
-        /// CIGlideReflectedTile (pg): square cells of side `width` centred on (i w, j w) in the cell
-        /// frame, translated; the cells of odd columns are mirrored top to bottom (a glide
-        /// reflection: a step of `width` along the angle with a flip across it).
-        (Catalog.CIGlideReflectedTile, .glideReflected),
-        /// CIParallelogramTile: the parallelogram of CIFourfoldReflectedTile (sides `width` along the
-        /// angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides
-        /// and so repeated over the plane; the same construction as CIFourfoldReflectedTile.
-        (Catalog.CIParallelogramTile, .parallelogram(reflected: true)),
-        /// CITriangleTile (p2): the equilateral triangle of side `width` with its centroid on
-        /// `center`, one side along the angle, repeated by the translations of its sides' vectors;
-        /// the triangles between, pointing the other way, are its half-turns about its sides'
-        /// midpoints.
-        (Catalog.CITriangleTile, .triangle),
-    ], limits: .tileCell) { args, group throws(CIFilterError) in
+    static let wallpaperTiles = BuiltinFilter.family(
+        [
+            /// CIFourfoldTranslatedTile (p1): the parallelogram cell {s a + t b : s, t in [-1/2, 1/2)}
+            /// centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the
+            /// cell frame, repeated by the lattice translations (s and t reduced modulo 1).
+            (Catalog.CIFourfoldTranslatedTile, WallpaperGroup.parallelogram(reflected: false)),
+            /// CIFourfoldReflectedTile: the same parallelogram cell as CIFourfoldTranslatedTile, reflected
+            /// in its sides: each lattice coordinate s, t folded by a triangle wave into [-1/2, 1/2]
+            /// (mirrors at every half-integer). With the default right acute angle this is pmm, four
+            /// copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.
+            (Catalog.CIFourfoldReflectedTile, .parallelogram(reflected: true)),
+            /// CIFourfoldRotatedTile (p4): square cells of side `width`, the one at the centre holding
+            /// the image; four cells meet at each cell corner, each a quarter-turn from its neighbour
+            /// about that corner (period 2 width).
+            (Catalog.CIFourfoldRotatedTile, .fourfoldRotated),
+            /// CIEightfoldReflectedTile (p4m): the square of side `width` centred on `center`, folded by
+            /// its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle
+            /// (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).
+            (Catalog.CIEightfoldReflectedTile, .eightfoldReflected),
+            /// CISixfoldRotatedTile (p6): hexagons of circumradius `width` (6-fold centres `width` *
+            /// sqrt(3) apart, one at `center`), each the equilateral triangle (0, 0), (w, 0),
+            /// w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's
+            /// centre.
+            (Catalog.CISixfoldRotatedTile, .hexagonal(.p6)),
+            /// CISixfoldReflectedTile (p3m1): the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2)
+            /// of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every
+            /// vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).
+            (Catalog.CISixfoldReflectedTile, .hexagonal(.p3m1)),
+            /// CITwelvefoldReflectedTile (p6m): the 30-60-90 triangle (0, 0), (w, 0), w (3/4, sqrt(3)/4)
+            /// of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill
+            /// each hexagon of CISixfoldRotatedTile.
+            (Catalog.CITwelvefoldReflectedTile, .hexagonal(.p6m)),
+            /// CIGlideReflectedTile (pg): square cells of side `width` centred on (i w, j w) in the cell
+            /// frame, translated; the cells of odd columns are mirrored top to bottom (a glide
+            /// reflection: a step of `width` along the angle with a flip across it).
+            (Catalog.CIGlideReflectedTile, .glideReflected),
+            /// CIParallelogramTile: the parallelogram of CIFourfoldReflectedTile (sides `width` along the
+            /// angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides
+            /// and so repeated over the plane; the same construction as CIFourfoldReflectedTile.
+            (Catalog.CIParallelogramTile, .parallelogram(reflected: true)),
+            /// CITriangleTile (p2): the equilateral triangle of side `width` with its centroid on
+            /// `center`, one side along the angle, repeated by the translations of its sides' vectors;
+            /// the triangles between, pointing the other way, are its half-turns about its sides'
+            /// midpoints.
+            (Catalog.CITriangleTile, .triangle),
+        ], limits: .tileCell
+    ) { args, group throws(CIFilterError) in
         switch group {
         case .parallelogram(let reflected): try parallelogramCells(args, reflected: reflected)
         case .fourfoldRotated: try tiled(args) { FourfoldRotatedSymmetry(width: $0) }

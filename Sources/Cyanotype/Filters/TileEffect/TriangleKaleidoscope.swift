@@ -6,8 +6,10 @@ extension BuiltinFilters {
     /// p3m1 group of CISixfoldReflectedTile); the colour (not the alpha) is then scaled by
     /// `decay^(d / size)`, d the pixel's distance from `inputPoint`, so it fades away from the
     /// central triangle. `inputDecay` is limited to [0, 1] (0 acts as 1e-12).
-    static let triangleKaleidoscope = BuiltinFilter(Catalog.CITriangleKaleidoscope,
-                                                    limits: ["inputPoint": .cellCentre, "inputSize": .tileWidth, "inputDecay": .triangleDecay]) { args throws(CIFilterError) in
+    static let triangleKaleidoscope = BuiltinFilter(
+        Catalog.CITriangleKaleidoscope,
+        limits: ["inputPoint": .cellCentre, "inputSize": .tileWidth, "inputDecay": .triangleDecay]
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let p = try args.point("inputPoint")
         let size = try args.number("inputSize")

@@ -14,7 +14,7 @@ struct TriangleTileSymmetry: PlaneFold {
         let px = x + w / 2, py = y + h / 3
         let t = py / h, s = px / w - t / 2
         var fs = s - s.rounded(.down), ft = t - t.rounded(.down)
-        if fs + ft > 1 { fs = 1 - fs; ft = 1 - ft }   // the half-turn about the shared edge's midpoint
+        if fs + ft > 1 { fs = 1 - fs; ft = 1 - ft }  // the half-turn about the shared edge's midpoint
         return (-w / 2 + w * (fs + ft / 2), -h / 3 + h * ft)
     }
     var cellVertices: [(Double, Double)]? {

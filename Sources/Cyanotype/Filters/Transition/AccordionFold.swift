@@ -85,8 +85,9 @@ extension BuiltinFilters {
             return CIImage(node: WarpNode(input: picture.node, map: AccordionMap(base: base, compression: h / length), extent: extent))
         }
         let panels = 2 * folds
-        let stage = AccordionStage(time: Float(t), base: base, panelHeight: h / Double(panels), panels: panels,
-                                   darkening: Float(shadow * (1 - squeeze * squeeze).squareRoot()))
+        let stage = AccordionStage(
+            time: Float(t), base: base, panelHeight: h / Double(panels), panels: panels,
+            darkening: Float(shadow * (1 - squeeze * squeeze).squareRoot()))
         return folded(image, li).applying(stage, extras: [folded(target, lt)], extent: extent)
     }
 }

@@ -207,7 +207,8 @@ private func pageCurl(_ args: FilterArguments, shading: CIImage?, shadowAmount: 
     if let shading {
         let s = shading.extent
         if !s.isEmpty && !s.isInfiniteOrHuge {
-            extras.append(CIImage(node: WarpNode(input: shading.node, map: PageCurlShadingMap(curl: curl, x0: Double(s.minX), width: Double(s.width), midY: Double(s.midY)), extent: extent)))
+            extras.append(
+                CIImage(node: WarpNode(input: shading.node, map: PageCurlShadingMap(curl: curl, x0: Double(s.minX), width: Double(s.width), midY: Double(s.midY)), extent: extent)))
         }
     }
     let limit = shadowExtent.flatMap { $0.isNull || $0.isEmpty || $0.isInfiniteOrHuge ? nil : $0 }
@@ -254,7 +255,8 @@ extension BuiltinFilters {
     /// - inputShadowAmount: How dark the shadow is (0 none, 1 black).
     /// - inputShadowExtent: Where the shadow may fall (empty: everywhere).
     static let pageCurlWithShadowTransition = BuiltinFilter(Catalog.CIPageCurlWithShadowTransition) { args throws(CIFilterError) in
-        try pageCurl(args, shading: nil, shadowAmount: try args.float("inputShadowAmount"), shadowSize: try args.number("inputShadowSize"),
-                     shadowExtent: try args.rect("inputShadowExtent").standardized)
+        try pageCurl(
+            args, shading: nil, shadowAmount: try args.float("inputShadowAmount"), shadowSize: try args.number("inputShadowSize"),
+            shadowExtent: try args.rect("inputShadowExtent").standardized)
     }
 }

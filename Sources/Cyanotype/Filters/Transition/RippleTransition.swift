@@ -147,8 +147,9 @@ extension BuiltinFilters {
         var extras = [movedTarget]
         if let shading, !shading.extent.isEmpty, !shading.extent.isInfiniteOrHuge {
             let s = shading.extent
-            let map = RippleShadingMap(ring: ring, sx: Double(s.midX), sy: Double(s.midY),
-                                       rx: max(0, Double(s.width) / 2 - 0.5), ry: max(0, Double(s.height) / 2 - 0.5))
+            let map = RippleShadingMap(
+                ring: ring, sx: Double(s.midX), sy: Double(s.midY),
+                rx: max(0, Double(s.width) / 2 - 0.5), ry: max(0, Double(s.height) / 2 - 0.5))
             extras.append(CIImage(node: WarpNode(input: shading.node, map: map, extent: extent)))
         }
         return movedInput.applying(RippleStage(ring: ring, shaded: extras.count == 2), extras: extras, extent: extent)

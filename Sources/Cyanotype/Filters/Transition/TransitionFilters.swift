@@ -50,8 +50,9 @@ extension BuiltinFilters {
         let (image, target, t) = try transitionInputs(args)
         let sweep = try Sweep(args, rect: try args.rect(kCIInputExtentKey), time: t, band: try args.float(kCIInputWidthKey))
         let color = straightWorking(try args.color(kCIInputColorKey))
-        return image.applying(SweepStage(kind: kind, sweep: sweep, color: color, opacity: try args.float("inputOpacity")),
-                              extras: [target], extent: image.extent.union(target.extent))
+        return image.applying(
+            SweepStage(kind: kind, sweep: sweep, color: color, opacity: try args.float("inputOpacity")),
+            extras: [target], extent: image.extent.union(target.extent))
     }
 
     /// CIBarsSwipeTransition: the input is wiped away in bars `width` pixels wide that run
@@ -63,8 +64,9 @@ extension BuiltinFilters {
         let (image, target, t) = try transitionInputs(args)
         let e = image.extent.union(target.extent)
         let a = try args.float(kCIInputAngleKey), w = try args.float(kCIInputWidthKey), off = try args.float("inputBarOffset")
-        return image.applying(BarsStage(sweep: Sweep(rect: e, angle: a, time: t, band: off), width: w, offset: off),
-                              extras: [target], extent: e)
+        return image.applying(
+            BarsStage(sweep: Sweep(rect: e, angle: a, time: t, band: off), width: w, offset: off),
+            extras: [target], extent: e)
     }
 
     /// CIModTransition: the target shows through holes that grow with time. Relative to
@@ -76,8 +78,9 @@ extension BuiltinFilters {
         let (image, target, t) = try transitionInputs(args)
         let c = try args.point(kCIInputCenterKey)
         let a = try args.float(kCIInputAngleKey), r = try args.float(kCIInputRadiusKey), k = try args.float("inputCompression")
-        return image.applying(ModStage(cx: Float(c.x), cy: Float(c.y), cosA: cos(a), sinA: sin(a), radius: r, compression: k, time: t),
-                              extras: [target], extent: image.extent.union(target.extent))
+        return image.applying(
+            ModStage(cx: Float(c.x), cy: Float(c.y), cosA: cos(a), sinA: sin(a), radius: r, compression: k, time: t),
+            extras: [target], extent: image.extent.union(target.extent))
     }
 
     /// CIFlashTransition: the input brightens into a flash of `color`, which then fades to
@@ -94,10 +97,11 @@ extension BuiltinFilters {
         let e = try args.rect(kCIInputExtentKey)
         let color = try args.color(kCIInputColorKey).workingValue
         let halfDiagonal = e.isInfinite || e.isNull ? 1 : Float((e.width * e.width + e.height * e.height).squareRoot() / 2)
-        let stage = FlashStage(cx: Float(c.x), cy: Float(c.y), color: color, time: t,
-                               striationRadius: try args.float("inputMaxStriationRadius") * halfDiagonal,
-                               strength: try args.float("inputStriationStrength"), contrast: try args.float("inputStriationContrast"),
-                               threshold: try args.float("inputFadeThreshold"))
+        let stage = FlashStage(
+            cx: Float(c.x), cy: Float(c.y), color: color, time: t,
+            striationRadius: try args.float("inputMaxStriationRadius") * halfDiagonal,
+            strength: try args.float("inputStriationStrength"), contrast: try args.float("inputStriationContrast"),
+            threshold: try args.float("inputFadeThreshold"))
         return image.applying(stage, extras: [target], extent: image.extent.union(target.extent))
     }
 }
@@ -161,8 +165,8 @@ struct SweepStage: ColorStage {
         let c = color, k0 = opacity
         for i in 0..<count {
             let p = (Float(x + i) + 0.5) * s.nx + py
-            if p >= s.edge { continue }                        // ahead of the edge: the input
-            if p <= start { row[i] = target[i]; continue }     // behind the band: the target
+            if p >= s.edge { continue }  // ahead of the edge: the input
+            if p <= start { row[i] = target[i]; continue }  // behind the band: the target
             let u = (p - start) * inv
             switch kind {
             case .swipe:
@@ -266,8 +270,10 @@ extension BuiltinFilters {
     /// `out = target * (1 - shadowDensity * shadow)` (colour and alpha, as a dark veil).
     ///
     /// - inputShadowRadius: The standard deviation of the shadow's Gaussian blur, in pixels.
-    static let disintegrateWithMaskTransition = BuiltinFilter(Catalog.CIDisintegrateWithMaskTransition,
-                                                              limits: ["inputShadowRadius": .gaussianSigma]) { args throws(CIFilterError) in
+    static let disintegrateWithMaskTransition = BuiltinFilter(
+        Catalog.CIDisintegrateWithMaskTransition,
+        limits: ["inputShadowRadius": .gaussianSigma]
+    ) { args throws(CIFilterError) in
         let (image, target, t) = try transitionInputs(args)
         let mask = try args.image(kCIInputMaskImageKey)
         let radius = try args.float("inputShadowRadius"), density = try args.float("inputShadowDensity")

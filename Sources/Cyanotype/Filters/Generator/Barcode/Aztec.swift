@@ -83,7 +83,12 @@ struct AztecCode: Sendable {
     static func wordSize(_ layers: Int) -> Int { layers <= 2 ? 6 : layers <= 8 ? 8 : layers <= 22 ? 10 : 12 }
     static func totalBits(_ layers: Int, compact: Bool) -> Int { ((compact ? 88 : 112) + 16 * layers) * layers }
     static func field(_ wordSize: Int) -> GaloisField {
-        switch wordSize { case 6: .gf64; case 8: .gf256; case 10: .gf1024; default: .gf4096 }
+        switch wordSize {
+        case 6: .gf64;
+        case 8: .gf256;
+        case 10: .gf1024;
+        default: .gf4096
+        }
     }
 
     /// The message as bits: from Upper mode, binary shift (B/S) runs of up to 2078 bytes.
@@ -93,7 +98,7 @@ struct AztecCode: Sendable {
         var i = 0
         while i < message.count {
             let run = min(2078, message.count - i)
-            put(31, 5)                                  // B/S from Upper
+            put(31, 5)  // B/S from Upper
             if run <= 31 { put(run, 5) } else { put(0, 5); put(run - 31, 11) }
             for b in message[i..<i + run] { put(Int(b), 8) }
             i += run
@@ -111,9 +116,7 @@ struct AztecCode: Sendable {
         while i < n {
             var w = 0
             for j in 0..<b { w = w << 1 | (i + j >= n || bits[i + j] ? 1 : 0) }
-            if w >> 1 == top { words.append(w & ~1); i += b - 1 }
-            else if w >> 1 == 0 { words.append(1); i += b - 1 }
-            else { words.append(w); i += b }
+            if w >> 1 == top { words.append(w & ~1); i += b - 1 } else if w >> 1 == 0 { words.append(1); i += b - 1 } else { words.append(w); i += b }
         }
         return words
     }
@@ -136,8 +139,9 @@ struct AztecCode: Sendable {
             let data = stuff(bits, wordSize: b)
             let check = (total * level + 99) / 100 + 3
             guard data.count + check <= total, data.count <= (compact ? 64 : 2048) else { continue }
-            return AztecCode(compact: compact, layers: layers, dataWords: data.count,
-                             matrix: draw(data, compact: compact, layers: layers, wordSize: b))
+            return AztecCode(
+                compact: compact, layers: layers, dataWords: data.count,
+                matrix: draw(data, compact: compact, layers: layers, wordSize: b))
         }
         if let l = forcedLayers { throw .doesNotFit(layers: l, compact: forcedCompact ?? (l <= 4)) }
         throw .messageTooLong(bytes: message.count)

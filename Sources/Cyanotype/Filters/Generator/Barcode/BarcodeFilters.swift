@@ -118,7 +118,10 @@ extension BuiltinFilters {
     static let barcodeGenerator = BuiltinFilter(Catalog.CIBarcodeGenerator) { args throws(CIFilterError) in
         let key = "inputBarcodeDescriptor"
         guard let v = args.values[key] else { throw .missingInput(filter: args.descriptor.name, key: key) }
-        throw .invalidValue(filter: args.descriptor.name, key: key,
-                            reason: "barcode descriptors (\(typeName(v))) are not supported yet; use CIQRCodeGenerator, CIAztecCodeGenerator, CIPDF417BarcodeGenerator or CICode128BarcodeGenerator with inputMessage")
+        throw .invalidValue(
+            filter: args.descriptor.name, key: key,
+            reason:
+                "barcode descriptors (\(typeName(v))) are not supported yet; use CIQRCodeGenerator, CIAztecCodeGenerator, CIPDF417BarcodeGenerator or CICode128BarcodeGenerator with inputMessage"
+        )
     }
 }

@@ -33,8 +33,10 @@ struct BarcodeMatrix: Sendable, Equatable {
 
     /// The matrix as an image, one pixel per module, extent (0, 0, width, height).
     func image() -> CIImage {
-        CIImage(node: GeneratorNode(stage: ModuleStage(self, dark: SIMD4(0, 0, 0, 1), light: SIMD4(1, 1, 1, 1)),
-                                    extent: CGRect(x: 0, y: 0, width: width, height: height)))
+        CIImage(
+            node: GeneratorNode(
+                stage: ModuleStage(self, dark: SIMD4(0, 0, 0, 1), light: SIMD4(1, 1, 1, 1)),
+                extent: CGRect(x: 0, y: 0, width: width, height: height)))
     }
 }
 
@@ -53,7 +55,7 @@ struct ModuleStage: GeneratorStage {
     }
 
     func generate(_ out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
-        let row = height - 1 - y                        // Core Image's y grows upwards
+        let row = height - 1 - y  // Core Image's y grows upwards
         guard row >= 0, row < height else { out.update(repeating: .zero, count: count); return }
         bits.withUnsafeBufferPointer { b in
             let base = row * width

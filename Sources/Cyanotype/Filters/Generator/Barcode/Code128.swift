@@ -30,7 +30,8 @@ enum Code128 {
     ]
     static let stop = 106
 
-    enum CodeSet: Int, CaseIterable { case a, b, c
+    enum CodeSet: Int, CaseIterable {
+        case a, b, c
         var start: Int { 103 + rawValue }
         /// The value that switches to this set from another.
         var switchCode: Int { [101, 100, 99][rawValue] }

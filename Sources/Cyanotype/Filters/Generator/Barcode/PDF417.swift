@@ -61,7 +61,8 @@ enum PDF417Error: Error, Equatable, CustomStringConvertible {
         case let .notText(b, i):
             return "byte \(b) at offset \(i) is not text; text compaction (2) carries ASCII 32-126, tab, line feed and carriage return only, use 0 (automatic) or 3 (byte)"
         case let .messageTooLong(n, l):
-            return "the message takes \(n) data codewords; with the \(2 << l) check codewords of correction level \(l) that is more than the 928 a PDF417 symbol holds, so lower inputCorrectionLevel or shorten the message"
+            return
+                "the message takes \(n) data codewords; with the \(2 << l) check codewords of correction level \(l) that is more than the 928 a PDF417 symbol holds, so lower inputCorrectionLevel or shorten the message"
         case let .tooManyCodewords(r, c):
             return "\(r) rows of \(c) data columns are \(r * c) codewords, more than the 928 a PDF417 symbol holds; use fewer rows or columns"
         case let .noSize(n, limits):
@@ -125,8 +126,9 @@ struct PDF417: Sendable {
         let (rows, columns) = try size(codewords: dataCount + k, options: o)
         let slots = rows * columns - k
         let data = [slots] + body + [Int](repeating: 900, count: slots - dataCount)
-        return PDF417(rows: rows, columns: columns, level: level, compact: o.compact,
-                      codewords: data + checkWords(data, count: k))
+        return PDF417(
+            rows: rows, columns: columns, level: level, compact: o.compact,
+            codewords: data + checkWords(data, count: k))
     }
 
     /// Rows and data columns for `n` codewords: the given ones, else those whose image is
@@ -149,8 +151,10 @@ struct PDF417: Sendable {
             best = (score, r * c, r, c)
         }
         guard let b = best else {
-            let limits: [(String, Int?)] = [("inputRows", o.rows), ("inputDataColumns", o.columns), ("inputMinWidth", o.minWidth),
-                                            ("inputMaxWidth", o.maxWidth), ("inputMinHeight", o.minHeight), ("inputMaxHeight", o.maxHeight)]
+            let limits: [(String, Int?)] = [
+                ("inputRows", o.rows), ("inputDataColumns", o.columns), ("inputMinWidth", o.minWidth),
+                ("inputMaxWidth", o.maxWidth), ("inputMinHeight", o.minHeight), ("inputMaxHeight", o.maxHeight),
+            ]
             throw .noSize(codewords: n, limits: limits.compactMap { k, v in v.map { PDF417Error.Limit(key: k, value: $0) } })
         }
         return (b.rows, b.columns)
@@ -202,7 +206,7 @@ struct PDF417: Sendable {
         // A non-text byte with text (or the end) after it: from text, the 913 shift carries it.
         func loneByte(_ i: Int) -> Bool { i < n && !isText(m[i]) && (i + 1 == n || isText(m[i + 1])) }
         var out: [Int] = []
-        var inText = true                               // a symbol starts in text compaction
+        var inText = true  // a symbol starts in text compaction
         var i = 0
         while i < n {
             let digits = digitRun(i)
@@ -246,7 +250,7 @@ struct PDF417: Sendable {
             let end = min(start + 44, digits.endIndex)
             var decimal = [1] + digits[start..<end].map { Int($0) - 0x30 }
             var group: [Int] = []
-            while !decimal.isEmpty {                    // long division by 900
+            while !decimal.isEmpty {  // long division by 900
                 var rest = 0
                 var quotient: [Int] = []
                 for d in decimal {
@@ -313,21 +317,31 @@ struct PDF417: Sendable {
             if let x = value(c, in: sub) { v.append(x); i += 1; continue }
             switch sub {
             case .alpha, .lower:
-                if sub == .alpha, value(c, in: .lower) != nil { v.append(27); sub = .lower }
-                else if sub == .lower, let x = value(c, in: .alpha) {
+                if sub == .alpha, value(c, in: .lower) != nil {
+                    v.append(27); sub = .lower
+                } else if sub == .lower, let x = value(c, in: .alpha) {
                     if i + 1 < s.endIndex, value(s[i + 1], in: .alpha) != nil, value(s[i + 1], in: .lower) == nil {
-                        v += [28, 28]; sub = .alpha         // ml, al
+                        v += [28, 28]; sub = .alpha  // ml, al
                     } else {
-                        v += [27, x]; i += 1                // as: one upper-case letter
+                        v += [27, x]; i += 1  // as: one upper-case letter
                     }
-                } else if value(c, in: .mixed) != nil { v.append(28); sub = .mixed }
-                else if punctuationNext() { v += [28, 25]; sub = .punctuation }
-                else { v += [29, value(c, in: .punctuation)!]; i += 1 }
+                } else if value(c, in: .mixed) != nil {
+                    v.append(28); sub = .mixed
+                } else if punctuationNext() {
+                    v += [28, 25]; sub = .punctuation
+                } else {
+                    v += [29, value(c, in: .punctuation)!]; i += 1
+                }
             case .mixed:
-                if value(c, in: .alpha) != nil { v.append(28); sub = .alpha }
-                else if value(c, in: .lower) != nil { v.append(27); sub = .lower }
-                else if punctuationNext() { v.append(25); sub = .punctuation }
-                else { v += [29, value(c, in: .punctuation)!]; i += 1 }
+                if value(c, in: .alpha) != nil {
+                    v.append(28); sub = .alpha
+                } else if value(c, in: .lower) != nil {
+                    v.append(27); sub = .lower
+                } else if punctuationNext() {
+                    v.append(25); sub = .punctuation
+                } else {
+                    v += [29, value(c, in: .punctuation)!]; i += 1
+                }
             case .punctuation:
                 v.append(29); sub = .alpha
             }
@@ -393,8 +407,9 @@ struct PDF417: Sendable {
 
     /// The symbol without quiet zone, each row `pdf417RowHeight` modules tall.
     var matrix: BarcodeMatrix {
-        var m = BarcodeMatrix(width: PDF417.width(columns: columns, compact: compact) - 2 * pdf417QuietZone,
-                              height: rows * pdf417RowHeight)
+        var m = BarcodeMatrix(
+            width: PDF417.width(columns: columns, compact: compact) - 2 * pdf417QuietZone,
+            height: rows * pdf417RowHeight)
         for r in 0..<rows {
             var elements = PDF417.start
             let (left, right) = rowIndicators(r)

@@ -5,9 +5,23 @@
 /// A QR error correction level; the raw value is the letter Core Image takes.
 enum QRCorrectionLevel: String, CaseIterable, Sendable {
     case L, M, Q, H
-    var index: Int { switch self { case .L: 0; case .M: 1; case .Q: 2; case .H: 3 } }
+    var index: Int {
+        switch self {
+        case .L: 0;
+        case .M: 1;
+        case .Q: 2;
+        case .H: 3
+        }
+    }
     /// The two bits the format information carries for this level.
-    var formatBits: Int { switch self { case .L: 1; case .M: 0; case .Q: 3; case .H: 2 } }
+    var formatBits: Int {
+        switch self {
+        case .L: 1;
+        case .M: 0;
+        case .Q: 3;
+        case .H: 2
+        }
+    }
 }
 
 /// The data encoding mode of a whole message (one segment: the most compact mode that can
@@ -15,7 +29,13 @@ enum QRCorrectionLevel: String, CaseIterable, Sendable {
 enum QRMode: Sendable, Equatable {
     case numeric, alphanumeric, byte
 
-    var indicator: Int { switch self { case .numeric: 1; case .alphanumeric: 2; case .byte: 4 } }
+    var indicator: Int {
+        switch self {
+        case .numeric: 1;
+        case .alphanumeric: 2;
+        case .byte: 4
+        }
+    }
 
     /// Bits of the character count for `version`.
     func countBits(_ version: Int) -> Int {
@@ -217,7 +237,7 @@ struct QRCode: Sendable {
                 for dy in -2...2 { for dx in -2...2 { set(ax + dx, ay + dy, max(abs(dx), abs(dy)) != 1) } }
             }
         }
-        drawFormat(&m, &function, level: level, mask: 0)     // reserves the format areas
+        drawFormat(&m, &function, level: level, mask: 0)  // reserves the format areas
         if version >= 7 {
             let bits = versionBits(version)
             for i in 0..<18 {
@@ -303,7 +323,7 @@ struct QRCode: Sendable {
         for i in 9..<15 { set(14 - i, 8, i) }
         for i in 0..<8 { set(n - 1 - i, 8, i) }
         for i in 8..<15 { set(8, n - 15 + i, i) }
-        m[8, n - 8] = true                              // the dark module
+        m[8, n - 8] = true  // the dark module
         function[8, n - 8] = true
     }
 

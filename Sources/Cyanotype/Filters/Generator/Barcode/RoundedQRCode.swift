@@ -53,9 +53,9 @@ extension BuiltinFilters {
 }
 
 struct RoundedQR: GeneratorStage {
-    let size: Int                 // modules, quiet zone included
+    let size: Int  // modules, quiet zone included
     let quiet: Int, symbol: Int
-    let dark: [UInt8]             // per module with quiet zone: 1 dark data module
+    let dark: [UInt8]  // per module with quiet zone: 1 dark data module
     let scale: Float, markers: Int, roundedData: Bool
     let c0: SIMD4<Float>, c1: SIMD4<Float>
 
@@ -125,7 +125,7 @@ struct RoundedQR: GeneratorStage {
 
     func generate(_ out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
         let inv = 1 / scale
-        let v = (Float(size) * scale - (Float(y) + 0.5)) * inv      // modules from the top
+        let v = (Float(size) * scale - (Float(y) + 0.5)) * inv  // modules from the top
         let my = Int(v.rounded(.down))
         for i in 0..<count {
             let u = (Float(x + i) + 0.5) * inv
