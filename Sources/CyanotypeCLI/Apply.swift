@@ -172,7 +172,7 @@ enum ApplyCommand {
 
 enum GenerateCommand {
     static let spec = CommandSpec(
-        "generate", positionals: ["SPEC"],
+        "generate", positionals: ["SPEC..."],
         summary: "Render a generator filter (gradients, patterns, barcodes) at --size.",
         options: [
             OptionSpec("--output", short: "-o", value: "OUTPUT", help: "Where to write (a file, or '-' for stdout)."),
@@ -187,6 +187,7 @@ enum GenerateCommand {
               cyanotype generate CICheckerboardGenerator -o board.png --size 256x256
               cyanotype generate 'linearGradient point0=[0 0] point1=[512 0] color0=#ff0000 color1=#0000ff' -o ramp.png
               cyanotype generate 'qrCodeGenerator message="https://example.com"' -o qr.png --size 300
+              cyanotype generate qrCodeGenerator message=hello -o hello.png   (words join into one SPEC)
             """)
 
     static func parseSize(_ text: String) throws(CLIError) -> (Int, Int) {
@@ -209,7 +210,8 @@ enum GenerateCommand {
         let format = try Files.outputFormat(explicit: options.format, path: output)
         try options.check(for: format, path: output)
         var paths: [String] = []
-        let filter = try ResolvedFilter(parsing: args.positionals[0]) { (path: String) throws(CLIError) -> CIImage in
+        // The spec may come as one quoted argument or split into words by the shell.
+        let filter = try ResolvedFilter(parsing: FilterSpec.joining(args.positionals)) { (path: String) throws(CLIError) -> CIImage in
             paths.append(path)
             return try Files.readImage(path)
         }

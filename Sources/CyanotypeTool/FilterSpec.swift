@@ -27,6 +27,22 @@ package struct FilterSpec: Equatable {
     }
 
     /// Splits `"gaussianBlur radius=4 inputMessage=\"a b\" center=[1 2]"` into its parts.
+    /// A spec the shell split into words, as ImageMagick users type it
+    /// (`generate qrCodeGenerator message=hello`), joined back into one: words are joined with
+    /// spaces, and a `key=value` word whose value holds white space (it was quoted for the
+    /// shell: `'message=hello world'`) gets the value quoted again, so it stays one value.
+    /// One word is returned as it is.
+    package static func joining(_ words: [String]) -> String {
+        guard words.count > 1 else { return words.first ?? "" }
+        return words.enumerated().map { index, word in
+            guard index > 0, let eq = word.firstIndex(of: "=") else { return word }
+            let value = word[word.index(after: eq)...]
+            guard value.contains(where: \.isWhitespace), let first = value.first, first != "\"", first != "[" else { return word }
+            let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            return String(word[...eq]) + "\"" + escaped + "\""
+        }.joined(separator: " ")
+    }
+
     package static func parse(_ text: String) throws(CLIError) -> FilterSpec {
         let chars = Array(text)
         var i = 0

@@ -1,5 +1,6 @@
 import Cyanotype
 import CyanotypeCodecs
+import CyanotypeTool
 import Foundation
 import Testing
 
@@ -303,6 +304,22 @@ final class Workspace {
         #expect(try w.header("grad.webp").format == .webp)
         #expect(try w.run("generate", "gaussianBlur", "-o", "x.png").status == 2)
         #expect(try w.run("generate", "checkerboardGenerator", "-o", "x.png", "--size", "big").status == 2)
+    }
+
+    /// A spec split into words by the shell renders as the same spec in one argument; a word
+    /// quoted for the shell keeps its spaces; a stray word is refused with the spec in the message.
+    @Test func generateJoinsASpecSplitIntoWords() throws {
+        let w = try Workspace()
+        let one = try w.run("generate", "qrCodeGenerator message=\"hello world\" correctionLevel=H", "-o", "one.png")
+        let split = try w.run("generate", "qrCodeGenerator", "message=hello world", "correctionLevel=H", "-o", "split.png")
+        #expect(one.status == 0 && split.status == 0, "\(one.stderr) \(split.stderr)")
+        #expect(try Data(contentsOf: w.url("one.png")) == Data(contentsOf: w.url("split.png")))
+        let other = try w.run("generate", "qrCodeGenerator", "message=hello", "-o", "other.png")
+        #expect(other.status == 0)
+        #expect(try Data(contentsOf: w.url("one.png")) != Data(contentsOf: w.url("other.png")))
+        let stray = try w.run("generate", "qrCodeGenerator", "message=hello", "world", "-o", "x.png")
+        #expect(stray.status == 2 && stray.stderr.contains("expected key=value, got 'world'"), "\(stray.stderr)")
+        #expect(FilterSpec.joining(["a", "k=[1 2]", "m=x \"y\""]) == "a k=[1 2] m=\"x \\\"y\\\"\"")
     }
 }
 
