@@ -72,8 +72,8 @@ struct APNGFrames: FrameSource {
     let ihdr: Range<Int>
     let shared: [APNG.Chunk]
     let frameData: [[Range<Int>]]
-    var canvas8: Canvas
-    var canvas16: Canvas16?
+    var canvas8: Canvas<UInt8>
+    var canvas16: Canvas<UInt16>?
     var isSequential: Bool { true }
 
     init(data: Data, limits: DecodeLimits, strict: Bool) throws(CodecError) {
@@ -90,8 +90,8 @@ struct APNGFrames: FrameSource {
         sequence = FrameSequence(
             format: .png, canvasWidth: header.width, canvasHeight: header.height, loopCount: parsed.loops,
             frames: parsed.frames, isAnimation: true, headers: [header])
-        canvas8 = Canvas(width: header.width, height: header.height)
-        if header.bitDepth == 16 { canvas16 = Canvas16(width: header.width, height: header.height) }
+        canvas8 = Canvas<UInt8>(width: header.width, height: header.height)
+        if header.bitDepth == 16 { canvas16 = Canvas<UInt16>(width: header.width, height: header.height) }
     }
 
     static func parse(_ b: UnsafeRawBufferPointer, header: ImageHeader, limits: DecodeLimits, strict: Bool) throws(CodecError)
@@ -234,58 +234,6 @@ struct APNGFrames: FrameSource {
         case .corrupt(let d): return .corrupt(detail: "APNG frame \(frame + 1): \(d)")
         default: return e
         }
-    }
-}
-
-/// The 16-bit counterpart of `Canvas`, for 16-bit APNGs.
-struct Canvas16 {
-    let width: Int, height: Int
-    var pixels: [UInt16]
-    private var saved: [UInt16] = []
-    private var pending: (x: Int, y: Int, w: Int, h: Int, disposal: FrameDisposal)?
-
-    init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-        pixels = [UInt16](repeating: 0, count: width * height * 4)
-    }
-    mutating func clear() {
-        pixels.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-        pending = nil
-        saved = []
-    }
-    mutating func begin(x: Int, y: Int, w: Int, h: Int, disposal: FrameDisposal) -> (x: Int, y: Int, w: Int, h: Int) {
-        if let p = pending {
-            switch p.disposal {
-            case .none: break
-            case .background:
-                for row in p.y..<(p.y + p.h) { for i in (row * width + p.x) * 4..<(row * width + p.x + p.w) * 4 { pixels[i] = 0 } }
-            case .previous: if saved.count == pixels.count { pixels = saved }
-            }
-        }
-        saved = disposal == .previous ? pixels : []
-        pending = (x, y, w, h, disposal)
-        return (x, y, w, h)
-    }
-    mutating func draw(_ src: UnsafePointer<UInt16>, rowSamples: Int, at r: (x: Int, y: Int, w: Int, h: Int), over: Bool) {
-        for row in 0..<r.h {
-            for i in 0..<r.w {
-                let s = src + row * rowSamples + i * 4
-                let d = ((r.y + row) * width + r.x + i) * 4
-                let a = Double(s[3]) / 65535
-                if !over || a >= 1 {
-                    for c in 0..<4 { pixels[d + c] = s[c] }
-                } else if a > 0 {
-                    let da = Double(pixels[d + 3]) / 65535 * (1 - a)
-                    let ao = a + da
-                    for c in 0..<3 { pixels[d + c] = UInt16(((Double(s[c]) * a + Double(pixels[d + c]) * da) / ao).rounded()) }
-                    pixels[d + 3] = UInt16((ao * 65535).rounded())
-                }
-            }
-        }
-    }
-    func bitmap(_ header: ImageHeader) -> DecodedBitmap {
-        DecodedBitmap(header: header, width: width, height: height, bitDepth: 16, pixels: [], pixels16: pixels)
     }
 }
 

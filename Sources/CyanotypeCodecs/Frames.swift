@@ -199,20 +199,21 @@ struct StillFrame: FrameSource {
     }
 }
 
-/// A full-canvas RGBA8 buffer that frames are drawn onto, with GIF's and APNG's disposal.
-struct Canvas {
+/// A full-canvas RGBA buffer (8-bit samples for GIF and APNG, 16-bit for 16-bit APNGs) that
+/// frames are drawn onto, with GIF's and APNG's disposal.
+struct Canvas<Sample: FixedWidthInteger & UnsignedInteger> {
     let width: Int, height: Int
-    var pixels: [UInt8]
+    var pixels: [Sample]
     /// The canvas before the last frame was drawn, kept only when that frame's disposal is
     /// `previous`.
-    private var saved: [UInt8] = []
+    private var saved: [Sample] = []
     /// The last frame's rectangle and disposal, applied before the next frame is drawn.
     private var pending: (x: Int, y: Int, w: Int, h: Int, disposal: FrameDisposal)?
 
     init(width: Int, height: Int) {
         self.width = width
         self.height = height
-        pixels = [UInt8](repeating: 0, count: width * height * 4)
+        pixels = [Sample](repeating: 0, count: width * height * 4)
     }
 
     mutating func clear() {
@@ -244,9 +245,16 @@ struct Canvas {
         let width = self.width
         pixels.withUnsafeMutableBufferPointer { p in
             for row in y..<(y + h) {
-                UnsafeMutableRawPointer(p.baseAddress! + (row * width + x) * 4).initializeMemory(as: UInt8.self, repeating: 0, count: w * 4)
+                (p.baseAddress! + (row * width + x) * 4).update(repeating: 0, count: w * 4)
             }
         }
+    }
+}
+
+extension Canvas where Sample == UInt8 {
+    /// The canvas as a decoded 8-bit bitmap with `header`.
+    func bitmap(_ header: ImageHeader) -> DecodedBitmap {
+        DecodedBitmap(header: header, width: width, height: height, bitDepth: 8, pixels: pixels, pixels16: [])
     }
 
     /// Draws RGBA8 rows (`rowBytes` apart) at the rectangle `r` (already clipped), reading the
@@ -281,10 +289,32 @@ struct Canvas {
             }
         }
     }
+}
 
-    /// The canvas as a decoded bitmap with `header`.
+extension Canvas where Sample == UInt16 {
+    /// The canvas as a decoded 16-bit bitmap with `header`.
     func bitmap(_ header: ImageHeader) -> DecodedBitmap {
-        DecodedBitmap(header: header, width: width, height: height, bitDepth: 8, pixels: pixels, pixels16: [])
+        DecodedBitmap(header: header, width: width, height: height, bitDepth: 16, pixels: [], pixels16: pixels)
+    }
+
+    /// Draws RGBA16 rows (`rowSamples` apart) at the rectangle `r` (already clipped);
+    /// `over` blends source-over on straight alpha, else replaces.
+    mutating func draw(_ src: UnsafePointer<UInt16>, rowSamples: Int, at r: (x: Int, y: Int, w: Int, h: Int), over: Bool) {
+        for row in 0..<r.h {
+            for i in 0..<r.w {
+                let s = src + row * rowSamples + i * 4
+                let d = ((r.y + row) * width + r.x + i) * 4
+                let a = Double(s[3]) / 65535
+                if !over || a >= 1 {
+                    for c in 0..<4 { pixels[d + c] = s[c] }
+                } else if a > 0 {
+                    let da = Double(pixels[d + 3]) / 65535 * (1 - a)
+                    let ao = a + da
+                    for c in 0..<3 { pixels[d + c] = UInt16(((Double(s[c]) * a + Double(pixels[d + c]) * da) / ao).rounded()) }
+                    pixels[d + 3] = UInt16((ao * 65535).rounded())
+                }
+            }
+        }
     }
 }
 

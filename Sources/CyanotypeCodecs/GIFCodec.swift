@@ -198,7 +198,7 @@ struct GIFFrames: FrameSource {
     let strict: Bool
     /// Each frame's transparent colour index, -1 for none.
     let transparent: [Int]
-    var canvas: Canvas
+    var canvas: Canvas<UInt8>
     var isSequential: Bool { true }
 
     init(data: Data, limits: DecodeLimits, strict: Bool) throws(CodecError) {
@@ -207,7 +207,7 @@ struct GIFFrames: FrameSource {
         (sequence, transparent) = try stream.scan(limits: limits, strict: strict)
         self.limits = limits
         self.strict = strict
-        canvas = Canvas(width: sequence.canvasWidth, height: sequence.canvasHeight)
+        canvas = Canvas<UInt8>(width: sequence.canvasWidth, height: sequence.canvasHeight)
         try stream.open()
     }
 
