@@ -121,32 +121,16 @@ struct BokehKernel: NeighbourhoodOperation {
     }
 
     func apply(_ input: NeighbourhoodInput, into out: TileBuffer) {
-        let r = disc.reach, w = out.width, chunk = min(w, 256)
-        var rows = SpanRows(input, reach: r, chunk: chunk)
-        let sums = PixelBlock(rect: PixelRect(x: 0, y: 0, width: chunk, height: 2))
-        let acc0 = sums.pixels, acc1 = sums.pixels + chunk
         let a = share, nd = discCount, nr = ringCount
-        var x0 = 0
-        while x0 < w {
-            let cw = min(chunk, w - x0)
-            rows.startChunk(x0, width: cw)
-            let left = input.rect.minX + x0
-            for y in 0..<out.height {
-                acc0.update(repeating: .zero, count: cw)
-                addDisc(disc, &rows, centreRow: y + r, left: left, count: cw, into: acc0)
-                let d = out.row(y) + x0
-                if let inner {
-                    acc1.update(repeating: .zero, count: cw)
-                    addDisc(inner, &rows, centreRow: y + r, left: left, count: cw, into: acc1)
-                    for i in 0..<cw {
-                        let m = acc0[i] / nd
-                        d[i] = m + ((acc0[i] - acc1[i]) / nr - m) * a
-                    }
-                } else {
-                    for i in 0..<cw { d[i] = acc0[i] / nd }
+        sumDiscsByRow(input, into: out, reach: disc.reach, first: disc, second: inner) { s0, s1, d, count in
+            if let s1 {
+                for i in 0..<count {
+                    let m = s0[i] / nd
+                    d[i] = m + ((s0[i] - s1[i]) / nr - m) * a
                 }
+            } else {
+                for i in 0..<count { d[i] = s0[i] / nd }
             }
-            x0 += cw
         }
     }
 

@@ -141,30 +141,13 @@ struct DiscBlur: NeighbourhoodOperation {
     }
 
     func apply(_ input: NeighbourhoodInput, into out: TileBuffer) {
-        let r = reachInPixels, w = out.width, chunk = min(w, 256)
-        var rows = SpanRows(input, reach: r, chunk: chunk)
-        let sums = PixelBlock(rect: PixelRect(x: 0, y: 0, width: chunk, height: 2))
-        let acc0 = sums.pixels, acc1 = sums.pixels + chunk
         let n0 = Float(inner.count), n1 = Float(outer?.count ?? 1), f = fraction
-        var x0 = 0
-        while x0 < w {
-            let cw = min(chunk, w - x0)
-            rows.startChunk(x0, width: cw)
-            let left = input.rect.minX + x0
-            for y in 0..<out.height {
-                // Output row y sits on input row y + r (the input starts r rows below).
-                acc0.update(repeating: .zero, count: cw)
-                addDisc(inner, &rows, centreRow: y + r, left: left, count: cw, into: acc0)
-                let d = out.row(y) + x0
-                if let outer {
-                    acc1.update(repeating: .zero, count: cw)
-                    addDisc(outer, &rows, centreRow: y + r, left: left, count: cw, into: acc1)
-                    for i in 0..<cw { d[i] = blendDiscMeans(acc0[i] / n0, acc1[i] / n1, f) }
-                } else {
-                    for i in 0..<cw { d[i] = acc0[i] / n0 }
-                }
+        sumDiscsByRow(input, into: out, reach: reachInPixels, first: inner, second: outer) { s0, s1, d, count in
+            if let s1 {
+                for i in 0..<count { d[i] = blendDiscMeans(s0[i] / n0, s1[i] / n1, f) }
+            } else {
+                for i in 0..<count { d[i] = s0[i] / n0 }
             }
-            x0 += cw
         }
     }
 
@@ -177,6 +160,39 @@ struct DiscBlur: NeighbourhoodOperation {
 /// path).
 @inline(__always) func blendDiscMeans(_ m0: SIMD4<Float>, _ m1: SIMD4<Float>, _ f: Float) -> SIMD4<Float> {
     m0 + (m1 - m0) * f
+}
+
+/// The row loop the disc-shaped blurs share: the output in chunks of at most 256 columns and,
+/// for each output row, the sums over `first` (and over `second`, when given) of the input
+/// around each pixel, handed to `combine` with the output row's chunk and its width.
+@inline(__always)
+func sumDiscsByRow(
+    _ input: NeighbourhoodInput, into out: TileBuffer, reach r: Int, first: DiscRows, second: DiscRows?,
+    _ combine: (
+        _ sum0: UnsafeMutablePointer<SIMD4<Float>>, _ sum1: UnsafeMutablePointer<SIMD4<Float>>?, _ out: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int
+    ) -> Void
+) {
+    let w = out.width, chunk = min(w, 256)
+    var rows = SpanRows(input, reach: r, chunk: chunk)
+    let sums = PixelBlock(rect: PixelRect(x: 0, y: 0, width: chunk, height: 2))
+    let acc0 = sums.pixels, acc1 = sums.pixels + chunk
+    var x0 = 0
+    while x0 < w {
+        let cw = min(chunk, w - x0)
+        rows.startChunk(x0, width: cw)
+        let left = input.rect.minX + x0
+        for y in 0..<out.height {
+            // Output row y sits on input row y + r (the input starts r rows below).
+            acc0.update(repeating: .zero, count: cw)
+            addDisc(first, &rows, centreRow: y + r, left: left, count: cw, into: acc0)
+            if let second {
+                acc1.update(repeating: .zero, count: cw)
+                addDisc(second, &rows, centreRow: y + r, left: left, count: cw, into: acc1)
+            }
+            combine(acc0, second == nil ? nil : acc1, out.row(y) + x0, cw)
+        }
+        x0 += cw
+    }
 }
 
 /// Adds the sums over `disc` centred on input row `centreRow` (an index into the tile's
