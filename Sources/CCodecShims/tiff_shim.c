@@ -373,36 +373,21 @@ static void wUnmap(thandle_t h, void *b, toff_t s) { (void)h; (void)b; (void)s; 
 
 void cy_tiff_free(void *p) { free(p); }
 
-int cy_tiff_encode(const void *pixels, uint32_t width, uint32_t height, int channels, int bits,
-                   int compression, int orientation, const void *icc, uint32_t iccLength,
-                   double dpi, void **out, size_t *outLength, char *message, size_t messageLength) {
-    pthread_once(&quietOnce, quietGlobal);
-    *out = NULL;
-    *outLength = 0;
-    char msg[256] = {0};
-    if (!pixels || width == 0 || height == 0 || (channels < 1 || channels > 4) ||
-        (bits != 8 && bits != 16 && bits != 32) || (compression != 1 && compression != 5 && compression != 8) ||
-        orientation < 1 || orientation > 8) {
-        snprintf(message, messageLength, "unsupported TIFF encoding parameters");
-        return CY_TIFF_ERR_ARG;
-    }
-    memout m = {0};
-    TIFFOpenOptions *o = TIFFOpenOptionsAlloc();
-    if (!o) return CY_TIFF_ERR_NOMEM;
-    TIFFOpenOptionsSetErrorHandlerExtR(o, onError, msg);
-    TIFFOpenOptionsSetWarningHandlerExtR(o, onWarning, NULL);
-    TIFF *t = TIFFClientOpenExt("data", "wm", (thandle_t)&m, wRead, wWrite, wSeek, wClose, wSize, wMap, wUnmap, o);
-    TIFFOpenOptionsFree(o);
-    if (!t) {
-        snprintf(message, messageLength, "%s", msg[0] ? msg : "cannot start a TIFF writer");
-        free(m.buf);
-        return CY_TIFF_ERR_WRITE;
-    }
-    int bps = bits;
+// What both writers (one image, and page by page) accept: 1-4 channels (grey, grey + alpha,
+// RGB, RGBA) of 8, 16 or 32-bit (float) samples; no, LZW or Deflate compression; EXIF orientations.
+static int validImageParameters(uint32_t width, uint32_t height, int channels, int bits, int compression, int orientation) {
+    return width > 0 && height > 0 && channels >= 1 && channels <= 4 && (bits == 8 || bits == 16 || bits == 32) &&
+           (compression == 1 || compression == 5 || compression == 8) && orientation >= 1 && orientation <= 8;
+}
+
+// The tags of one image (or page): size, samples, colour model, orientation, compression with
+// its predictor, unassociated alpha, the ICC profile and the resolution.
+static void setImageTags(TIFF *t, uint32_t width, uint32_t height, int channels, int bits, int compression, int orientation,
+                         const void *icc, uint32_t iccLength, double dpi) {
     TIFFSetField(t, TIFFTAG_IMAGEWIDTH, width);
     TIFFSetField(t, TIFFTAG_IMAGELENGTH, height);
     TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, (uint16_t)channels);
-    TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, (uint16_t)bps);
+    TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, (uint16_t)bits);
     TIFFSetField(t, TIFFTAG_SAMPLEFORMAT, (uint16_t)(bits == 32 ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT));
     // 1 or 2 channels: grey (and alpha), 3 or 4: RGB (and alpha).
     TIFFSetField(t, TIFFTAG_PHOTOMETRIC, (uint16_t)(channels <= 2 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB));
@@ -421,6 +406,32 @@ int cy_tiff_encode(const void *pixels, uint32_t width, uint32_t height, int chan
         TIFFSetField(t, TIFFTAG_YRESOLUTION, (float)dpi);
         TIFFSetField(t, TIFFTAG_RESOLUTIONUNIT, (uint16_t)RESUNIT_INCH);
     }
+}
+
+int cy_tiff_encode(const void *pixels, uint32_t width, uint32_t height, int channels, int bits,
+                   int compression, int orientation, const void *icc, uint32_t iccLength,
+                   double dpi, void **out, size_t *outLength, char *message, size_t messageLength) {
+    pthread_once(&quietOnce, quietGlobal);
+    *out = NULL;
+    *outLength = 0;
+    char msg[256] = {0};
+    if (!pixels || !validImageParameters(width, height, channels, bits, compression, orientation)) {
+        snprintf(message, messageLength, "unsupported TIFF encoding parameters");
+        return CY_TIFF_ERR_ARG;
+    }
+    memout m = {0};
+    TIFFOpenOptions *o = TIFFOpenOptionsAlloc();
+    if (!o) return CY_TIFF_ERR_NOMEM;
+    TIFFOpenOptionsSetErrorHandlerExtR(o, onError, msg);
+    TIFFOpenOptionsSetWarningHandlerExtR(o, onWarning, NULL);
+    TIFF *t = TIFFClientOpenExt("data", "wm", (thandle_t)&m, wRead, wWrite, wSeek, wClose, wSize, wMap, wUnmap, o);
+    TIFFOpenOptionsFree(o);
+    if (!t) {
+        snprintf(message, messageLength, "%s", msg[0] ? msg : "cannot start a TIFF writer");
+        free(m.buf);
+        return CY_TIFF_ERR_WRITE;
+    }
+    setImageTags(t, width, height, channels, bits, compression, orientation, icc, iccLength, dpi);
     TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(t, 0));
     size_t rowBytes = (size_t)width * channels * (bits / 8);
     uint8_t *row = malloc(rowBytes);  // libtiff may modify the row it is given (predictor)
@@ -478,34 +489,12 @@ cy_tiff_writer *cy_tiff_writer_create(void) {
 int cy_tiff_writer_add_page(cy_tiff_writer *w, const void *pixels, uint32_t width, uint32_t height, int channels, int bits,
                             int compression, int orientation, const void *icc, uint32_t iccLength, double dpi,
                             int pageNumber, int pageCount, char *message, size_t messageLength) {
-    if (!w || !w->t || !pixels || width == 0 || height == 0 || channels < 1 || channels > 4 ||
-        (bits != 8 && bits != 16 && bits != 32) || (compression != 1 && compression != 5 && compression != 8) ||
-        orientation < 1 || orientation > 8) {
+    if (!w || !w->t || !pixels || !validImageParameters(width, height, channels, bits, compression, orientation)) {
         snprintf(message, messageLength, "unsupported TIFF encoding parameters");
         return CY_TIFF_ERR_ARG;
     }
     TIFF *t = w->t;
-    TIFFSetField(t, TIFFTAG_IMAGEWIDTH, width);
-    TIFFSetField(t, TIFFTAG_IMAGELENGTH, height);
-    TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, (uint16_t)channels);
-    TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, (uint16_t)bits);
-    TIFFSetField(t, TIFFTAG_SAMPLEFORMAT, (uint16_t)(bits == 32 ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT));
-    TIFFSetField(t, TIFFTAG_PHOTOMETRIC, (uint16_t)(channels <= 2 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB));
-    TIFFSetField(t, TIFFTAG_PLANARCONFIG, (uint16_t)PLANARCONFIG_CONTIG);
-    TIFFSetField(t, TIFFTAG_ORIENTATION, (uint16_t)orientation);
-    TIFFSetField(t, TIFFTAG_COMPRESSION, (uint16_t)compression);
-    if (compression != 1)
-        TIFFSetField(t, TIFFTAG_PREDICTOR, (uint16_t)(bits == 32 ? PREDICTOR_FLOATINGPOINT : PREDICTOR_HORIZONTAL));
-    if (channels == 2 || channels == 4) {
-        uint16_t extra = EXTRASAMPLE_UNASSALPHA;
-        TIFFSetField(t, TIFFTAG_EXTRASAMPLES, (uint16_t)1, &extra);
-    }
-    if (icc && iccLength) TIFFSetField(t, TIFFTAG_ICCPROFILE, iccLength, icc);
-    if (dpi > 0) {
-        TIFFSetField(t, TIFFTAG_XRESOLUTION, (float)dpi);
-        TIFFSetField(t, TIFFTAG_YRESOLUTION, (float)dpi);
-        TIFFSetField(t, TIFFTAG_RESOLUTIONUNIT, (uint16_t)RESUNIT_INCH);
-    }
+    setImageTags(t, width, height, channels, bits, compression, orientation, icc, iccLength, dpi);
     if (pageCount > 1) {
         TIFFSetField(t, TIFFTAG_SUBFILETYPE, (uint32_t)FILETYPE_PAGE);
         TIFFSetField(t, TIFFTAG_PAGENUMBER, (uint16_t)pageNumber, (uint16_t)pageCount);
