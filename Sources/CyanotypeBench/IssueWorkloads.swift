@@ -344,3 +344,70 @@ struct PNGOutput: Workload {
         return rows
     }
 }
+
+/// Files streamed both ways (#17 goals 3 and 4): peak RSS of the command-line tool on JPEG ->
+/// JPEG and JPEG -> blur -> JPEG against vips on the same job (goal: at most 1.25x), and a
+/// 300 MP JPEG (the 24 MP input upscaled by vips) through the blur under 300 MB and no
+/// slower than `vips gaussblur`. Peak RSS through GNU time (wait4's ru_maxrss).
+struct StreamingFiles: Workload {
+    let key = "stream"
+    func run(_ env: BenchEnvironment) throws -> [Row] {
+        let input = try inputJPEG(env)
+        guard let cli = env.commandLineTool, Shell.available("vips"), FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            env.notes.append("stream: needs the cyanotype tool beside the benchmark, vips (libvips-tools) and GNU time (time): rows skipped")
+            return []
+        }
+        let rss = { (name: String) in
+            (try? String(contentsOf: env.file(name), encoding: .utf8))
+                .flatMap { $0.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }.map { $0 * 1024 } ?? 0
+        }
+        let measured = { (name: String, command: String) in "/usr/bin/time -f %M -o \(name).rss \(command)" }
+        var rows = [Row]()
+        // The tool's own floor: the shared libraries it maps (FFmpeg's, Foundation's) before any pixel.
+        _ = try Shell.time(measured("idle-ours", "\(cli) --version"), runs: 1, in: env.dir)
+        _ = try Shell.time(measured("idle-vips", "vips --version"), runs: 1, in: env.dir)
+        rows.append(
+            Row(
+                workload: "17.3 peak RSS of the tool alone (--version)", ours: .bytes(rss("idle-ours.rss")), megapixels: nil,
+                reference: "vips --version", referenceValue: .bytes(rss("idle-vips.rss")), target: .info))
+        let jobs: [(String, String, String)] = [
+            ("JPEG -> JPEG q90", "\(cli) apply \(input.path) -q 90 -o stream-ours.jpg", "vips copy \(input.path) 'stream-vips.jpg[Q=90]'"),
+            (
+                "JPEG -> blur sigma 10 -> JPEG q90", "\(cli) apply \(input.path) -f 'gaussianBlur radius=10' -q 90 -o stream-blur-ours.jpg",
+                "vips gaussblur \(input.path) 'stream-blur-vips.jpg[Q=90]' 10"
+            ),
+        ]
+        for (i, (label, ours, theirs)) in jobs.enumerated() {
+            let t = try Shell.timeInterleaved([measured("s\(i)-ours", ours), measured("s\(i)-vips", theirs)], runs: env.runs, in: env.dir)
+            rows.append(
+                Row(
+                    workload: "17.3 \(label) (cyanotype apply)", ours: .time(t[0]), oursCPU: t[0].cpu, megapixels: env.image.megapixels,
+                    reference: "vips", referenceValue: .time(t[1]), referenceCPU: t[1].cpu, target: .info))
+            rows.append(
+                Row(
+                    workload: "17.3   peak RSS", ours: .bytes(rss("s\(i)-ours.rss")), megapixels: nil,
+                    reference: "vips", referenceValue: .bytes(rss("s\(i)-vips.rss")), target: .ratioAtMost(1.25)))
+        }
+        // Goal 4: 300 MP, made once per run directory.
+        let big = env.file("in-300mp.jpg")
+        if !FileManager.default.fileExists(atPath: big.path) {
+            let scale = (300e6 / Double(env.image.width * env.image.height)).squareRoot()
+            try Shell.run("vips resize \(input.path) 'in-300mp.jpg[Q=90]' \(scale)", in: env.dir)
+        }
+        let t = try Shell.timeInterleaved(
+            [
+                measured("big-ours", "\(cli) apply \(big.path) -f 'gaussianBlur radius=10' -q 90 -o big-ours.jpg"),
+                measured("big-vips", "vips gaussblur \(big.path) 'big-vips.jpg[Q=90]' 10"),
+            ], runs: 1, in: env.dir)
+        let dims = (try? ImageCodecs.readHeader(try Data(contentsOf: big))).map { "\($0.width)x\($0.height)" } ?? "?"
+        rows.append(
+            Row(
+                workload: "17.4 \(dims) JPEG -> blur sigma 10 -> JPEG", ours: .time(t[0]), oursCPU: t[0].cpu, megapixels: nil,
+                reference: "vips gaussblur 10", referenceValue: .time(t[1]), referenceCPU: t[1].cpu, target: .ratioAtMost(1)))
+        rows.append(
+            Row(
+                workload: "17.4   peak RSS (goal < 300 MB)", ours: .bytes(rss("big-ours.rss")), megapixels: nil,
+                reference: "vips", referenceValue: .bytes(rss("big-vips.rss")), target: .info))
+        return rows
+    }
+}

@@ -35,7 +35,12 @@ struct ApplyOptions {
         OptionSpec("--interp", value: "MODE", help: "LUT interpolation: tetrahedral (default) or trilinear."),
         OptionSpec("--preset", value: "NAME", help: "Apply a named look after the filters and the LUT (see 'cyanotype preset list')."),
         OptionSpec("--intensity", value: "X", help: "Strength 0 to 1 (default 1) of --preset, or of --lut when there is no preset."),
-        OptionSpec("--pixel-limit", value: "N", help: "The largest picture read or made, in pixels (default about 268 million read, 1 billion made)."),
+        OptionSpec(
+            "--pixel-limit", value: "N",
+            help:
+                "The most pixels read or made (default about 268 million read, 1 billion made). A baseline JPEG written to JPEG streams: there the limit bounds the pixels held at once, not the picture."
+        ),
+        OptionSpec("--limit", value: "N", help: "Same as --pixel-limit."),
     ]
 
     static let table: [OptionSpec] =
@@ -71,7 +76,9 @@ struct ApplyOptions {
             """ + OutputOptions.notes
 
     init(_ args: ParsedArguments) throws(CLIError) {
-        if let limit = try args.int("pixel-limit", in: 1...(1 << 40)) { Files.pixelLimit = limit }
+        if args.has("limit") && args.has("pixel-limit") { throw .usage("give --limit or --pixel-limit, not both") }
+        let limitKey = args.has("limit") ? "limit" : "pixel-limit"
+        if let limit = try args.int(limitKey, in: 1...(1 << 40)) { Files.pixelLimit = limit }
         if args.has("no-auto-orient") {
             if args.has("auto-orient") { throw .usage("give --auto-orient or --no-auto-orient, not both") }
             Files.autoOrient = false

@@ -346,6 +346,11 @@ let writableFormats: [(format: CyanotypeCodecs.ImageFileFormat, name: String)] =
             render.status == 1 && render.stderr.contains("o.png: the result would be 96x64 pixels, above the limit of 1000 pixels; raise it with --pixel-limit"), "\(render.stderr)"
         )
         clean(render, "render limit")
+        // --limit is the same option under ImageMagick's name; both at once is a usage error.
+        let alias = try w.run("apply", "in.png", "-o", "o.png", "--limit", "100")
+        #expect(alias.status == 1 && alias.stderr.contains("above the limit of 100 pixels"), "\(alias.stderr)")
+        let both = try w.run("apply", "in.png", "-o", "o.png", "--limit", "100", "--pixel-limit", "100")
+        #expect(both.status == 2 && both.stderr.contains("give --limit or --pixel-limit, not both"), "\(both.stderr)")
     }
 
     @Test(arguments: [

@@ -235,3 +235,105 @@ import CyanotypeCodecs
         }
     }
 }
+
+/// File to file in the memory of a few bands: a streaming encode decodes its JPEG for itself,
+/// a bounded distance ahead, and gives rows back once no output row left reads them.
+@Suite struct StreamingMemoryTests {
+    @Test func pagedRowsGiveBackWholePagesOnly() {
+        let rows = PagedRows(count: 5 * 4096 + 100)
+        rows.base.initializeMemory(as: UInt8.self, repeating: 7, count: rows.count)
+        rows.giveBack(10..<(2 * 4096 + 10))
+        let bytes = rows.base.assumingMemoryBound(to: UInt8.self)
+        // Pages 0 and 1 lie wholly below the end of the range: given back, they read as zero.
+        #expect(bytes[0] == 0 && bytes[4095] == 0 && bytes[4096] == 0 && bytes[8191] == 0)
+        // The page the range ends in still holds bytes that are read.
+        #expect(bytes[8192] == 7 && bytes[8201] == 7 && bytes[5 * 4096 + 99] == 7)
+    }
+
+    @Test func theGateHoldsTheDecoderBackUntilRowsAreGivenBackOrWanted() throws {
+        let rows = PagedRows(count: 1000 * 4)
+        let gate = RowGate(total: 1000, rows: rows, rowBytes: 4, servesOneRender: true)
+        gate.limitLookahead(40)
+        let decoder = Thread {
+            var done = 0
+            while done < 1000, gate.mayDecode(past: done) {
+                done = min(1000, done + 16)
+                gate.advance(to: done)
+            }
+        }
+        decoder.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        // At most one band past the lookahead.
+        #expect(gate.rowsReady >= 40 && gate.rowsReady <= 56)
+        // A reader that needs more gets it (its wait is the decoder's demand).
+        #expect(gate.wait(untilRows: 300))
+        gate.giveBack(rowsAbove: 200)
+        #expect(gate.rowsGivenBack == 200)
+        #expect(gate.holds(fromRow: 200))
+        #expect(gate.error == nil)
+        // A read of rows given back fails the render by name instead of reading zeros.
+        #expect(!gate.holds(fromRow: 150))
+        #expect(gate.error != nil)
+        gate.abandon()
+        #expect(!gate.mayDecode(past: 400))
+    }
+
+    @Test func aGateForSharedPixelsNeverGivesBack() {
+        let rows = PagedRows(count: 100 * 4)
+        let gate = RowGate(total: 100, rows: rows, rowBytes: 4)
+        gate.advance(to: 100)
+        gate.giveBack(rowsAbove: 100)
+        gate.limitLookahead(1)
+        #expect(gate.rowsGivenBack == 0 && gate.holds(fromRow: 0) && gate.mayDecode(past: 100))
+    }
+
+    @Test func streamingEncodesEqualRenderThenEncodeWhateverOrderTheyReadRowsIn() throws {
+        let (w, h) = (160, 700)
+        let file = try CIContext().encode(image(testPixels(width: w, height: h), w, h), as: .jpeg, options: [.lossyCompressionQuality: 0.9])
+        let recipes: [(String, (CIImage) -> CIImage)] = [
+            ("blur", { $0.clampedToExtent().applyingGaussianBlur(sigma: 6).cropped(to: $0.extent) }),
+            ("flipped (reads the bottom first)", { $0.transformed(by: CGAffineTransform(scaleX: 1, y: -1).translatedBy(x: 0, y: -CGFloat(h))) }),
+            ("turned a quarter", { $0.oriented(.right) }),
+            ("downscaled (decodes small)", { $0.applyingFilter("CILanczosScaleTransform", parameters: [kCIInputScaleKey: 0.3]) }),
+            ("lower half", { $0.cropped(to: CGRect(x: 10, y: 0, width: 100, height: 300)) }),
+            ("unfiltered", { $0 }),
+        ]
+        let q: [CIImageRepresentationOption: Any] = [.lossyCompressionQuality: 0.8]
+        for ctx in [CIContext(options: [.tileSize: 32]), CIContext()] {
+            for (what, recipe) in recipes {
+                let img = recipe(try CIImage.read(data: file))
+                let lazy = try #require(Optimizer.postOrder(img.node).compactMap { $0 as? LazySourceNode }.first)
+                let streamed = try ctx.encode(img, as: .jpeg, options: q)
+                // The encode decoded for itself: the image's shared decode was never made.
+                #expect(!lazy.isLoaded, "\(what)")
+                // Twice: each render decodes again.
+                #expect(try ctx.encode(img, as: .jpeg, options: q) == streamed, "\(what), again")
+                let r = try ctx.renderToData(img, from: img.extent, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false)
+                var o = EncodeOptions()
+                o.quality = 0.8
+                o.iccProfile = ICCProfile.profile(for: CGColorSpace(name: CGColorSpace.sRGB)!)
+                let reference = try r.data.withUnsafeBytes { raw in
+                    try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: r.width, height: r.height, hasAlpha: false, format: .jpeg, options: o)
+                }
+                #expect(streamed == reference, "\(what)")
+            }
+        }
+    }
+
+    @Test func theDecodeLimitBoundsTheRowsHeldWhenAFileStreams() throws {
+        // 1.44 MP against a limit of 0.5 MP: streamed to JPEG through a blur, the render holds
+        // a few hundred rows at once and goes through; a render that needs the whole picture
+        // at once (turned upside down, or written as PNG) is refused with the limit's error.
+        let (w, h) = (600, 2400)
+        let file = try CIContext().encode(image(testPixels(width: w, height: h), w, h), as: .jpeg, options: [.lossyCompressionQuality: 0.9])
+        let limited: [CIImageOption: Any] = [.decodeLimits: Cyanotype.DecodeLimits(maxPixels: 500_000, maxBytes: 2 << 30)]
+        let blur = { (i: CIImage) in i.clampedToExtent().applyingGaussianBlur(sigma: 6).cropped(to: i.extent) }
+        let ctx = CIContext()
+        let q: [CIImageRepresentationOption: Any] = [.lossyCompressionQuality: 0.8]
+        let streamed = try ctx.encode(blur(try CIImage.read(data: file, options: limited)), as: .jpeg, options: q)
+        #expect(try streamed == ctx.encode(blur(try CIImage.read(data: file)), as: .jpeg, options: q))
+        let upsideDown = try CIImage.read(data: file, options: limited).oriented(.down)
+        #expect(throws: ImageIOError.self) { try ctx.encode(upsideDown, as: .jpeg, options: q) }
+        #expect(throws: ImageIOError.self) { try ctx.encode(blur(try CIImage.read(data: file, options: limited)), as: .png) }
+    }
+}

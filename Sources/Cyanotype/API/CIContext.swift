@@ -139,8 +139,10 @@ public final class CIContext: @unchecked Sendable {
 
     /// The recipe under `node` after the optimiser, for a render into `writer` (whose
     /// conversion may fold into the root), and the writer to use. Decodes file sources.
-    func optimized<W: RenderDestination>(_ node: RecipeNode, for writer: W) throws -> (OptimizedRecipe, W) {
-        let recipe = try Optimizer.optimize(node, Optimizer.Options(loadSources: true, writer: writer, colorManaged: workingColorSpace != nil))
+    func optimized<W: RenderDestination>(_ node: RecipeNode, for writer: W, forOneRender: Bool = false) throws -> (OptimizedRecipe, W) {
+        var options = Optimizer.Options(loadSources: true, writer: writer, colorManaged: workingColorSpace != nil)
+        options.forOneRender = forOneRender
+        let recipe = try Optimizer.optimize(node, options)
         return (recipe, recipe.destination as? W ?? writer)
     }
 
@@ -185,7 +187,7 @@ public final class CIContext: @unchecked Sendable {
 
     /// The bitmap that the optimised `root` is, when its pixels over `rect` are already what a
     /// destination of this layout, sample type, colour space and alpha convention wants.
-    private func unchangedBitmap(
+    func unchangedBitmap(
         _ root: RecipeNode, rect: PixelRect, layout: CIFormat.Layout, sample: CIFormat.Sample,
         space: CGColorSpace?, premultiplied: Bool
     ) -> BitmapNode? {
@@ -317,9 +319,11 @@ public final class CIContext: @unchecked Sendable {
 
     /// Plans `rect` of the optimised recipe, computes its whole results and materialises its
     /// intermediates (from the context's cache where it can), then renders the output tiles
-    /// on the executor, handing each finished tile to `sink`.
+    /// on the executor, handing each finished tile to `sink`. `topDown`: a consumer takes the
+    /// output band by band, top first (a streaming encode): tiles run top band first, in wide
+    /// short bands (`RenderPlan`'s `banded`).
     func execute(_ recipe: OptimizedRecipe, _ rect: PixelRect, topDown: Bool = false, sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void) throws {
-        let plan = RenderPlan(recipe: recipe, rect: rect, tileSize: tileSizeOverride)
+        let plan = RenderPlan(recipe: recipe, rect: rect, tileSize: tileSizeOverride, banded: topDown)
         let ev = Evaluator(colorManaged: workingColorSpace != nil, executor: executor, recipe: recipe, cache: cachesIntermediates ? cache : nil)
         // Deepest first: whole results and intermediates only read what is below them.
         var pending = Set(plan.materialize.map { ObjectIdentifier($0) })
@@ -346,7 +350,7 @@ public final class CIContext: @unchecked Sendable {
             if cachesIntermediates, node.mayBeCached { cache.store(block, for: key) }
         }
         let root = recipe.root
-        executor.forEachTile(rect, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight, topDown: topDown) { t in
+        executor.forEachTile(rect, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight, topDown: topDown, bandsAhead: topDown ? 2 : nil) { t in
             // Tiles stay cache-resident; writers then store to the destination once (float
             // destinations with streaming stores: rendering in place measured slower).
             let block = PixelBlock(rect: t)

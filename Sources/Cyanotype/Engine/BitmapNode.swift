@@ -38,7 +38,10 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
         let ext = pixelExtent
         // Rows still decoding: wait for the lowest one this tile reads (a failed decode
         // leaves the tile clear; the render reports the error).
-        if let gate, !gate.wait(untilRows: ext.maxY - rect.minY) { out.zero(); return }
+        if let gate, !gate.wait(untilRows: ext.maxY - rect.minY) || !gate.holds(fromRow: ext.maxY - rect.maxY) {
+            out.zero()
+            return
+        }
         let x0 = rect.minX - ext.minX
         let channels = info.channels
         let space = ev.colorManaged ? colorSpace : nil
@@ -250,8 +253,16 @@ final class LazySourceNode: RecipeNode, @unchecked Sendable {
     /// The reduced sources made so far (by factor 2, 4, 8): each decodes once, as this one.
     private let reducedSources = [OnceCell<LazySourceNode>(), OnceCell<LazySourceNode>(), OnceCell<LazySourceNode>()]
 
-    init(extent: CGRect, name: String, reducer: DecodeReducer? = nil, load: @escaping @Sendable () throws -> RecipeNode) {
+    /// For a file that decodes on its thread: a decode of its own for one render (see
+    /// `loadedSource(forOneRender:)`).
+    private let loadForOneRender: (@Sendable () throws -> RecipeNode)?
+
+    init(
+        extent: CGRect, name: String, reducer: DecodeReducer? = nil, load: @escaping @Sendable () throws -> RecipeNode,
+        loadForOneRender: (@Sendable () throws -> RecipeNode)? = nil
+    ) {
         self.load = load
+        self.loadForOneRender = loadForOneRender
         self.name = name
         self.reducer = reducer
         super.init(extent: extent, inputs: [])
@@ -262,18 +273,28 @@ final class LazySourceNode: RecipeNode, @unchecked Sendable {
     override func reducedSource(by factor: Int) -> RecipeNode? {
         guard let r = reducer, r.factors.contains(factor), let slot = [2: 0, 4: 1, 8: 2][factor] else { return nil }
         let f = CGFloat(factor), e = extent
+        let forOneRender: (@Sendable () throws -> RecipeNode)?
+        if r.streams { forOneRender = { try r.load(factor, true) } } else { forOneRender = nil }
         return reducedSources[slot].value {
             LazySourceNode(
                 extent: CGRect(x: e.minX / f, y: e.minY / f, width: e.width / f, height: e.height / f),
-                name: "\(name) decoded at 1/\(factor)"
-            ) { try r.load(factor) }
+                name: "\(name) decoded at 1/\(factor)", load: { try r.load(factor, false) },
+                loadForOneRender: forOneRender)
         }
     }
+    /// Whether the shared decode has been made (renders for one pass make their own).
+    var isLoaded: Bool { loaded.current != nil }
     /// The decoded source (decoding it on the first call).
     func source() throws -> RecipeNode {
         try loaded.value { Result { try load() } }.get()
     }
-    override func loadedSource() throws -> RecipeNode? { try source() }
+    override func loadedSource(forOneRender: Bool) throws -> RecipeNode? {
+        // Pixels already decoded (or decoding) for earlier renders are shared; otherwise a
+        // render that passes over the file once gets a decode of its own, whose rows it may
+        // give back as it goes (the next render decodes again).
+        if forOneRender, loaded.current == nil, let loadForOneRender { return try loadForOneRender() }
+        return try source()
+    }
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         guard let s = try? source() else { out.zero(); return }
         ev.fill(s, rect, out)

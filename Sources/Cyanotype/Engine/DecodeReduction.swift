@@ -8,7 +8,10 @@
 /// and the loader of the reduced pixels.
 struct DecodeReducer: Sendable {
     let factors: [Int]
-    let load: @Sendable (Int) throws -> RecipeNode
+    /// Whether the reduced decodes stream (a decode of their own per render is worth it).
+    let streams: Bool
+    /// The source decoded at 1/factor, for one render when the flag says so.
+    let load: @Sendable (_ factor: Int, _ forOneRender: Bool) throws -> RecipeNode
 }
 
 extension PixelRect {

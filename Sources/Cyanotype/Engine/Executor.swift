@@ -29,8 +29,14 @@ final class Executor: Sendable {
     }
 
     /// Runs `body` over `rect` split into tiles; rows of tiles are handed out bottom up, or top
-    /// down (the order files store rows in) when `topDown`.
-    func forEachTile(_ rect: PixelRect, tileWidth: Int, tileHeight: Int, topDown: Bool = false, _ body: @Sendable (PixelRect) -> Void) {
+    /// down (the order files store rows in) when `topDown`. With `bandsAhead`, no tile starts
+    /// while a row of tiles that many rows before its own is unfinished: a consumer taking the
+    /// output band by band (and a source giving rows back behind it) then holds a bounded
+    /// number of bands however unevenly the tiles run.
+    func forEachTile(
+        _ rect: PixelRect, tileWidth: Int, tileHeight: Int, topDown: Bool = false, bandsAhead: Int? = nil,
+        _ body: @Sendable (PixelRect) -> Void
+    ) {
         if rect.isEmpty { return }
         let cols = (rect.width + tileWidth - 1) / tileWidth
         let rows = (rect.height + tileHeight - 1) / tileHeight
@@ -39,6 +45,51 @@ final class Executor: Sendable {
             let x0 = rect.minX + c * tileWidth, y0 = rect.minY + r * tileHeight
             return PixelRect(minX: x0, minY: y0, maxX: min(x0 + tileWidth, rect.maxX), maxY: min(y0 + tileHeight, rect.maxY))
         }
-        parallelFor(cols * rows) { i in body(tile(i)) }
+        guard let ahead = bandsAhead, rows > ahead else {
+            parallelFor(cols * rows) { i in body(tile(i)) }
+            return
+        }
+        // Indices are claimed in increasing order, so every tile of an earlier band is
+        // already running when a later one waits: the wait always ends.
+        let window = BandWindow(bands: rows, tilesPerBand: cols, ahead: max(1, ahead))
+        parallelFor(cols * rows) { i in
+            window.waitToStart(band: i / cols)
+            body(tile(i))
+            window.finished(band: i / cols)
+        }
+    }
+}
+
+/// Which rows of tiles (in the order handed out) are finished, for `forEachTile`'s
+/// `bandsAhead`.
+private final class BandWindow: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var tilesDone: [Int]
+    /// Bands finished, counted from the first handed out.
+    private var bandsDone = 0
+    private let tilesPerBand: Int, ahead: Int
+
+    init(bands: Int, tilesPerBand: Int, ahead: Int) {
+        tilesDone = Array(repeating: 0, count: bands)
+        self.tilesPerBand = tilesPerBand
+        self.ahead = ahead
+    }
+
+    func waitToStart(band: Int) {
+        condition.lock()
+        while band - bandsDone >= ahead { condition.wait() }
+        condition.unlock()
+    }
+
+    func finished(band: Int) {
+        condition.lock()
+        tilesDone[band] += 1
+        var advanced = false
+        while bandsDone < tilesDone.count && tilesDone[bandsDone] == tilesPerBand {
+            bandsDone += 1
+            advanced = true
+        }
+        if advanced { condition.broadcast() }
+        condition.unlock()
     }
 }

@@ -104,6 +104,10 @@ enum Optimizer {
         var colorManaged = true
         /// Whether downscales over files that decode small read them small (`reduceDecodes`).
         var reduceDecodes = true
+        /// Whether the render passes over its sources once, top down (a streaming encode):
+        /// file sources that decode on a thread then decode for it alone (see
+        /// `RecipeNode.loadedSource(forOneRender:)`).
+        var forOneRender = false
     }
 
     typealias Resolve = (RecipeNode) -> RecipeNode
@@ -128,7 +132,7 @@ enum Optimizer {
         for node in order {
             var rewritten: RecipeNode?
             if options.loadSources {
-                do { rewritten = try loadSource(node) } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
+                do { rewritten = try loadSource(node, forOneRender: options.forOneRender) } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
             }
             rewritten = rewritten ?? mergeCrops(node, resolve) ?? mergeTransforms(node, resolve) ?? fuseColorStages(node, resolve)
             guard let n = rewritten, n !== node else { continue }
@@ -177,8 +181,8 @@ enum Optimizer {
     /// 1. A source that stands for other pixels once loaded (a file) is replaced by them
     /// (decoded once per source node; see `LazySourceNode`). The clip to its declared extent
     /// stays when the decoded pixels differ in size.
-    static func loadSource(_ node: RecipeNode) throws -> RecipeNode? {
-        guard let loaded = try node.loadedSource() else { return nil }
+    static func loadSource(_ node: RecipeNode, forOneRender: Bool = false) throws -> RecipeNode? {
+        guard let loaded = try node.loadedSource(forOneRender: forOneRender) else { return nil }
         return loaded.extent == node.extent ? loaded : CropNode(input: loaded, rect: node.extent)
     }
 

@@ -55,8 +55,10 @@ class RecipeNode: @unchecked Sendable {
 
     /// For a source that stands for other pixels once loaded (a file and its decoded
     /// bitmap): loads them and returns the node to render in its place. The optimiser asks
-    /// before a render; errors stop the render. nil for every other node.
-    func loadedSource() throws -> RecipeNode? { nil }
+    /// before a render; errors stop the render. nil for every other node. `forOneRender`:
+    /// the render passes over the pixels once, top down, and may give their memory back as
+    /// it goes, so a source that decodes on a thread may give it a decode of its own.
+    func loadedSource(forOneRender: Bool) throws -> RecipeNode? { nil }
 
     /// For a mark of how transforms after it sample (`samplingNearest()`): that mode.
     var samplingMode: SamplingMode? { nil }

@@ -18,7 +18,10 @@ final class RenderPlan: @unchecked Sendable {
     let tileWidth: Int
     let tileHeight: Int
 
-    init(recipe: OptimizedRecipe, rect: PixelRect, tileSize: Int? = nil) {
+    /// `banded`: the output is consumed band by band, top first (a streaming encode), so tiles
+    /// are wide and short: the rows held at once (decoded source ahead, output waiting for the
+    /// encoder) scale with the tile height, at about the same halo overhead.
+    init(recipe: OptimizedRecipe, rect: PixelRect, tileSize: Int? = nil, banded: Bool = false) {
         self.recipe = recipe
         self.rect = rect
         let root = recipe.root
@@ -64,6 +67,11 @@ final class RenderPlan: @unchecked Sendable {
         if tileSize == nil && perPixel {
             tileWidth = 2048
             tileHeight = 16
+        } else if tileSize == nil && banded {
+            // 2x wide, half as tall: the border re-read is about the same ((2s + 2r)(s/2 + 2r)
+            // against (s + 2r)^2 for a halo r up to s/16), the band half as tall.
+            tileWidth = 2 * side
+            tileHeight = side / 2
         } else {
             tileWidth = side
             tileHeight = side

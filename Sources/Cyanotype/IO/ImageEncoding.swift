@@ -158,16 +158,14 @@ extension CIContext {
                         parallel: executor.parallelFor)
                 }
             }
+            if format == .jpeg && !greyIfNeutral {
+                return try encodeJPEGStreaming(image, rect: rect, colorSpace: space, options: opts)
+            }
             if let bitmap = try unchangedSource(
                 image.node, rect: PixelRect(covering: rect), format: .RGBA8, space: space, premultiplied: false,
                 waitingForDecode: format != .jpeg || greyIfNeutral),
                 bitmap.bytesPerRow == bitmap.width * 4, bitmap.pixelExtent == PixelRect(covering: rect)
             {
-                // A JPEG still decoding on its thread: encode its rows as they arrive, so the
-                // two codecs overlap on two cores (the bytes of the one-shot encode).
-                if format == .jpeg, !greyIfNeutral, let gate = bitmap.gate {
-                    return try encodeWhileDecoding(bitmap, gate, options: opts)
-                }
                 // An unfiltered 8-bit image goes to the encoder as decoded: no render, no copy.
                 return try bitmap.data.withUnsafeBytes { raw throws(CodecError) in
                     if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt8.self)) }
@@ -175,9 +173,6 @@ extension CIContext {
                         rgba8: raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height, hasAlpha: hasAlpha, format: format, options: opts,
                         parallel: executor.parallelFor)
                 }
-            }
-            if format == .jpeg && !greyIfNeutral {
-                return try renderStreamingJPEG(image, rect: rect, colorSpace: space, options: opts)
             }
             let r = try renderToData(image, from: rect, format: .RGBA8, colorSpace: space, premultiplied: false)
             return try r.data.withUnsafeBytes { raw throws(CodecError) in
@@ -234,36 +229,63 @@ extension CIFormat {
 }
 
 extension CIContext {
-    /// Renders `rect` of `image` to RGBA8 and JPEG-encodes it at the same time: tiles run top
-    /// band first on every core, and a dedicated thread hands each finished band to the
-    /// encoder, so encoding overlaps the rendering instead of following it. The bytes are
-    /// those of rendering first and encoding after.
-    func renderStreamingJPEG(_ image: CIImage, rect: CGRect, colorSpace: CGColorSpace, options: EncodeOptions) throws -> Data {
+    /// JPEG the streaming way, in the memory of a few bands: the recipe is optimised for this
+    /// one render, so a file decoding on its thread decodes for it alone, at most a few bands
+    /// ahead, and gives back its rows once no output row left reads them; the output is
+    /// rendered top band first, each band encoded as it completes and then given back. An
+    /// unfiltered JPEG is encoded as its rows arrive. The bytes are those of rendering whole
+    /// and encoding after.
+    func encodeJPEGStreaming(_ image: CIImage, rect: CGRect, colorSpace: CGColorSpace, options: EncodeOptions) throws -> Data {
         let pr = try renderablePixels(rect)
-        let encoder = try JPEGStreamEncoder(width: pr.width, height: pr.height, options: options)
         let rowBytes = pr.width * 4
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: rowBytes * pr.height, alignment: 64)
-        defer { buffer.deallocate() }
+        let output = PagedRows(count: rowBytes * pr.height)
         guard
             let writer = DestinationWriter(
-                base: buffer, rowBytes: rowBytes, bounds: pr, format: .RGBA8,
+                base: output.base, rowBytes: rowBytes, bounds: pr, format: .RGBA8,
                 colorSpace: workingColorSpace == nil ? nil : colorSpace, premultiplied: false)
         else { throw CIRenderError.unsupportedFormat(.RGBA8) }
-        let (root, w) = try optimized(image.node, for: writer)
+        let (recipe, w) = try optimized(image.node, for: writer, forOneRender: true)
+        let sources = StreamedSources(recipe)
+        defer { sources.end() }
+        if let bitmap = unchangedBitmap(recipe.root, rect: pr, layout: .rgba, sample: .uint8, space: writer.space, premultiplied: false),
+            bitmap.bytesPerRow == rowBytes, bitmap.pixelExtent == pr
+        {
+            // Unfiltered: the decoded rows go to the encoder as they are.
+            if let gate = bitmap.gate { return try encodeWhileDecoding(bitmap, gate, options: options) }
+            return try bitmap.data.withUnsafeBytes { raw throws(CodecError) in
+                try ImageCodecs.encode(
+                    rgba8: raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height, hasAlpha: false, format: .jpeg,
+                    options: options, parallel: executor.parallelFor)
+            }
+        }
+        return try renderStreamingJPEG(recipe, writer: w, rect: pr, output: output, sources: sources, options: options)
+    }
+
+    /// Renders `rect` of the recipe into `output` (RGBA8 rows) and JPEG-encodes it at the same
+    /// time: tiles run top band first on every core, sources give back the rows no band left
+    /// reads, and a dedicated thread hands each finished band to the encoder, then gives back
+    /// the band's memory.
+    private func renderStreamingJPEG(
+        _ recipe: OptimizedRecipe, writer w: DestinationWriter, rect pr: PixelRect, output: PagedRows, sources: StreamedSources,
+        options: EncodeOptions
+    ) throws -> Data {
+        let encoder = try JPEGStreamEncoder(width: pr.width, height: pr.height, options: options)
+        let rowBytes = pr.width * 4
+        sources.limitLookahead(for: pr, bandHeight: RenderPlan(recipe: recipe, rect: pr, tileSize: tileSizeOverride, banded: true).tileHeight)
 
         // Bands finish when every tile across them has been written; they are keyed by their
         // top edge (Core Image y), and encoded strictly top down.
         let progress = BandProgress(rect: pr)
-        let rows = RowMemory(base: buffer)
         let feeder = Thread {
             var top = 0
             while let height = progress.waitForBand(topRow: top) {
                 do {
-                    try encoder.write(rows.base + top * rowBytes, rowBytes: rowBytes, count: height)
+                    try encoder.write(output.base + top * rowBytes, rowBytes: rowBytes, count: height)
                 } catch {
                     progress.fail(error)
                     return
                 }
+                output.giveBack(top * rowBytes..<(top + height) * rowBytes)
                 top += height
                 if top >= pr.height { break }
             }
@@ -271,9 +293,11 @@ extension CIContext {
         }
         feeder.start()
         do {
-            try execute(root, pr, topDown: true) { tile, tileRect in
+            try execute(recipe, pr, topDown: true) { tile, tileRect in
                 w.write(tile, tileRect)
-                progress.tileDone(tileRect)
+                // Source rows are read by the tiles alone: given back once the bands reading
+                // them are rendered (the encoder reads the output).
+                if let rendered = progress.tileDone(tileRect) { sources.outputDone(of: pr, rowsAbove: rendered) }
             }
         } catch {
             progress.cancel()
@@ -284,13 +308,13 @@ extension CIContext {
         if let e = progress.error { throw e }
         return try encoder.finish()
     }
-}
 
-extension CIContext {
-    /// JPEG-encodes an unfiltered streaming-decoded bitmap band by band as its rows arrive.
+    /// JPEG-encodes an unfiltered streaming-decoded bitmap band by band as its rows arrive,
+    /// giving each band back once encoded.
     func encodeWhileDecoding(_ bitmap: BitmapNode, _ gate: RowGate, options: EncodeOptions) throws -> Data {
         let encoder = try JPEGStreamEncoder(width: bitmap.width, height: bitmap.height, options: options)
         let rowBytes = bitmap.bytesPerRow, band = 64
+        gate.limitLookahead(4 * band)
         try bitmap.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
             guard let base = raw.baseAddress else { throw CIRenderError.sourceFailed("no decoded rows") }
             var top = 0
@@ -301,15 +325,74 @@ extension CIContext {
                 }
                 try encoder.write(base + top * rowBytes, rowBytes: rowBytes, count: n)
                 top += n
+                gate.giveBack(rowsAbove: top)
             }
         }
         return try encoder.finish()
     }
 }
 
-/// The render buffer, written by the tile workers and read by the encoder's thread once the
-/// bands it reads are complete (`BandProgress` orders the two).
-private struct RowMemory: @unchecked Sendable { let base: UnsafeMutableRawPointer }
+/// The sources of a recipe optimised for one render that decode on their own thread for it
+/// alone (`RowGate.servesOneRender`), and what the render tells them: how far to decode
+/// ahead, which rows it is done with, and when it is over.
+final class StreamedSources: Sendable {
+    private let recipe: OptimizedRecipe
+    /// Each such gate with the bitmaps reading its rows (a source read as decoded and as
+    /// sRGB-encoded values shares one decode).
+    private let readers: [(gate: RowGate, bitmaps: [BitmapNode])]
+
+    init(_ recipe: OptimizedRecipe) {
+        self.recipe = recipe
+        var found: [(gate: RowGate, bitmaps: [BitmapNode])] = []
+        for node in Optimizer.postOrder(recipe.root, inputs: recipe.inputs(of:)) {
+            guard let bitmap = node as? BitmapNode, let gate = bitmap.gate, gate.servesOneRender else { continue }
+            if let i = found.firstIndex(where: { $0.gate === gate }) {
+                found[i].bitmaps.append(bitmap)
+            } else {
+                found.append((gate, [bitmap]))
+            }
+        }
+        readers = found
+    }
+
+    /// For each gate, the first row (from the top) that output rows `rect` read; its height
+    /// when they read none.
+    private func firstRowsRead(by rect: PixelRect) -> [Int] {
+        let plan = rect.isEmpty ? nil : RenderPlan(recipe: recipe, rect: rect)
+        return readers.map { reader in
+            reader.bitmaps.map { b -> Int in
+                guard let region = plan?.region(of: b), !region.isEmpty else { return b.height }
+                return b.pixelExtent.maxY - region.maxY
+            }.min() ?? reader.gate.total
+        }
+    }
+
+    /// Lets each decoder run as far ahead as the first two output bands read (and a little).
+    func limitLookahead(for rect: PixelRect, bandHeight: Int) {
+        guard !readers.isEmpty else { return }
+        let top = PixelRect(minX: rect.minX, minY: max(rect.minY, rect.maxY - 2 * bandHeight), maxX: rect.maxX, maxY: rect.maxY)
+        let plan = RenderPlan(recipe: recipe, rect: top)
+        for reader in readers {
+            let rows =
+                reader.bitmaps.map { b in
+                    let region = plan.region(of: b)
+                    return region.isEmpty ? 0 : b.pixelExtent.maxY - region.minY
+                }.max() ?? 0
+            reader.gate.limitLookahead(rows + 64)
+        }
+    }
+
+    /// The output rows of `rect` above `row` (from the top) are done: each source gives back
+    /// the rows that no output row below reads.
+    func outputDone(of rect: PixelRect, rowsAbove row: Int) {
+        guard !readers.isEmpty else { return }
+        let rest = PixelRect(minX: rect.minX, minY: rect.minY, maxX: rect.maxX, maxY: max(rect.minY, rect.maxY - row))
+        for (reader, first) in zip(readers, firstRowsRead(by: rest)) { reader.gate.giveBack(rowsAbove: first) }
+    }
+
+    /// The render is over: decoders still running stop.
+    func end() { for reader in readers { reader.gate.abandon() } }
+}
 
 /// Which bands of a streaming render are complete, shared between the tile workers and the
 /// thread feeding the encoder.
@@ -325,14 +408,21 @@ final class BandProgress: @unchecked Sendable {
 
     init(rect: PixelRect) { self.rect = rect }
 
-    func tileDone(_ t: PixelRect) {
-        condition.lock()
+    /// Rows from the top in bands all rendered.
+    private var renderedFromTop = 0
+
+    /// Records a finished tile; returns the rows from the top now rendered in full when that
+    /// grew (what the sources may give back behind), else nil.
+    @discardableResult
+    func tileDone(_ t: PixelRect) -> Int? {
+        condition.lock(); defer { condition.unlock() }
         widthDone[t.maxY, default: 0] += t.width
-        if widthDone[t.maxY] == rect.width {
-            finishedHeight[t.maxY] = t.height
-            condition.broadcast()
-        }
-        condition.unlock()
+        guard widthDone[t.maxY] == rect.width else { return nil }
+        finishedHeight[t.maxY] = t.height
+        condition.broadcast()
+        let before = renderedFromTop
+        while let h = finishedHeight[rect.maxY - renderedFromTop] { renderedFromTop += h }
+        return renderedFromTop > before ? renderedFromTop : nil
     }
     /// The height of the band whose first row (from the top) is `topRow`, once it is done;
     /// nil when the render was cancelled.

@@ -119,10 +119,6 @@ extension CIImage {
         _ data: Data, header: ImageHeader, options o: [CIImageOption: Any], limits: CyanotypeCodecs.DecodeLimits,
         name: String
     ) throws(ImageIOError) -> CIImage {
-        let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
-        guard !overflow, pixels <= limits.maxPixels else {
-            throw .codec(path: nil, .tooLarge(width: header.width, height: header.height, limit: limits.maxPixels))
-        }
         let strict = !((o[.lenientDecoding] as? Bool) ?? false)
         let space: CGColorSpace? = o[.colorSpace] is NSNull ? nil : (o[.colorSpace] as? CGColorSpace ?? .sRGBSpace)
         let extent = CGRect(x: 0, y: 0, width: header.width, height: header.height)
@@ -130,20 +126,38 @@ extension CIImage {
         let streams =
             JPEGStreamDecoder.canStream(data, header: header, strict: strict)
             && (header.iccProfile.map(ColorProfiles.isSRGB) ?? true)
+        // The limit bounds memory: a file that streams is refused only when a render needs
+        // more of it at once (the decoders check), others now.
+        let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
+        guard !overflow, pixels <= limits.maxPixels || streams, header.width <= PixelRect.limit, header.height <= PixelRect.limit else {
+            throw .codec(path: nil, .tooLarge(width: header.width, height: header.height, limit: limits.maxPixels))
+        }
         // Strict decodes only: a damaged file fails the same way at every size.
         let factors = strict ? ImageCodecs.decodeReductions(header, data: data) : []
         let reducer =
             factors.isEmpty
             ? nil
-            : DecodeReducer(factors: factors) { factor in
-                if streams { return try streamingJPEGNode(data, header: header, limits: limits, colorSpace: space, reduction: factor) }
+            : DecodeReducer(factors: factors, streams: streams) { factor, forOneRender in
+                if streams {
+                    return try streamingJPEGNode(
+                        data, header: header, limits: limits, colorSpace: space, reduction: factor, forOneRender: forOneRender)
+                }
                 return try bitmapNode(try ImageCodecs.decode(data, reducedBy: factor, limits: limits), colorSpace: space)
             }
-        let source = LazySourceNode(extent: extent, name: name, reducer: reducer) {
-            if streams { return try streamingJPEGNode(data, header: header, limits: limits, colorSpace: space) }
-            let bitmap = try ImageCodecs.decode(data, limits: limits, strict: strict)
-            return try bitmapNode(bitmap, colorSpace: space)
+        let forOneRender: (@Sendable () throws -> RecipeNode)?
+        if streams {
+            forOneRender = { try streamingJPEGNode(data, header: header, limits: limits, colorSpace: space, forOneRender: true) }
+        } else {
+            forOneRender = nil
         }
+        let source = LazySourceNode(
+            extent: extent, name: name, reducer: reducer,
+            load: {
+                if streams { return try streamingJPEGNode(data, header: header, limits: limits, colorSpace: space) }
+                let bitmap = try ImageCodecs.decode(data, limits: limits, strict: strict)
+                return try bitmapNode(bitmap, colorSpace: space)
+            },
+            loadForOneRender: forOneRender)
         var props = (o[.properties] as? [String: Any]) ?? properties(of: header)
         var image = CIImage(node: source)
         if (o[.applyOrientationProperty] as? Bool) ?? false, header.orientation != 1 {

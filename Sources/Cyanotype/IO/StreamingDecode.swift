@@ -4,27 +4,76 @@ import Foundation
 /// How many rows (from the top) of a bitmap being decoded are ready: tile workers wait here
 /// for the rows they read while a decoding thread fills the rest, so rendering starts as
 /// soon as the top of a file is in.
+///
+/// A gate made for one render (`servesOneRender`) also lets that render bound the decode:
+/// it caps how far the decoder may run ahead of the rows it has finished with
+/// (`limitLookahead`), gives those rows' memory back (`giveBack`), and says when it is over
+/// (`abandon`). A reader that waits for rows beyond the cap always gets them (its wait is the
+/// decoder's demand), so the cap never deadlocks a render that reads out of order.
 final class RowGate: @unchecked Sendable {
     private let condition = NSCondition()
     private var ready = 0
     private var failure: (any Error)?
     let total: Int
+    /// Whether the rows serve a single render, which may give them back as it passes them.
+    let servesOneRender: Bool
+    private let rows: PagedRows?
+    private let rowBytes: Int
+    /// Rows from the top whose memory is given back.
+    private var givenBack = 0
+    /// The most rows a reader has waited for.
+    private var demand = 0
+    private var lookahead: Int?
+    private var abandoned = false
 
-    init(total: Int) { self.total = total }
+    init(total: Int, rows: PagedRows? = nil, rowBytes: Int = 0, servesOneRender: Bool = false) {
+        self.total = total
+        self.rows = rows
+        self.rowBytes = rowBytes
+        self.servesOneRender = servesOneRender && rows != nil
+        // Until the render says how far ahead to decode (it plans after the decode starts).
+        if self.servesOneRender { lookahead = 64 }
+    }
 
-    /// Waits until `rows` rows are decoded; false when decoding failed first.
+    /// Waits until `rows` rows are decoded; false when decoding failed (or was abandoned) first.
     func wait(untilRows rows: Int) -> Bool {
+        let rows = min(rows, total)
         condition.lock(); defer { condition.unlock() }
-        while ready < min(rows, total) && failure == nil { condition.wait() }
-        return ready >= min(rows, total)
+        if ready < rows && rows > demand {
+            demand = rows
+            condition.broadcast()
+        }
+        while ready < rows && failure == nil && !abandoned { condition.wait() }
+        return ready >= rows
     }
     /// Waits for the whole image, throwing the decoder's error.
     func waitAll() throws {
         condition.lock(); defer { condition.unlock() }
-        while ready < total && failure == nil { condition.wait() }
+        demand = total
+        condition.broadcast()
+        while ready < total && failure == nil && !abandoned { condition.wait() }
         if let failure { throw failure }
+        if ready < total { throw CIRenderError.sourceFailed("the decode was stopped when its render ended") }
     }
     var error: (any Error)? { condition.lock(); defer { condition.unlock() }; return failure }
+    /// Rows decoded so far.
+    var rowsReady: Int { condition.lock(); defer { condition.unlock() }; return ready }
+    /// Rows from the top whose memory has been given back.
+    var rowsGivenBack: Int { condition.lock(); defer { condition.unlock() }; return givenBack }
+
+    /// Whether the rows from `row` (from the top) down are still held; a read of rows already
+    /// given back fails the render (the error names it) instead of reading zeros.
+    func holds(fromRow row: Int) -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        if row >= givenBack { return true }
+        if failure == nil {
+            failure = CIRenderError.sourceFailed("rows from \(row) were read after their memory was given back")
+            condition.broadcast()
+        }
+        return false
+    }
+
+    // MARK: The decoder's side
 
     func advance(to rows: Int) {
         condition.lock(); ready = rows; condition.broadcast(); condition.unlock()
@@ -32,32 +81,56 @@ final class RowGate: @unchecked Sendable {
     func fail(_ e: any Error) {
         condition.lock(); failure = e; condition.broadcast(); condition.unlock()
     }
-}
-
-/// Decoded RGBA8 rows owned by a streaming source (freed with the last reader).
-final class DecodedRows: ContiguousBytes, @unchecked Sendable {
-    let base: UnsafeMutableRawPointer
-    let count: Int
-    init(count: Int) {
-        self.count = count
-        base = .allocate(byteCount: max(1, count), alignment: 64)
+    /// Blocks the decoder, `decoded` rows in, while it is as far ahead of the rows given back
+    /// as the lookahead allows and no reader waits for more; false once the render that the
+    /// rows serve is over (stop decoding).
+    func mayDecode(past decoded: Int) -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        while let l = lookahead, !abandoned, decoded >= givenBack + l, demand <= decoded { condition.wait() }
+        return !abandoned
     }
-    deinit { base.deallocate() }
-    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try body(UnsafeRawBufferPointer(start: base, count: count))
+
+    // MARK: The one render's side
+
+    /// Lets the decoder run at most `rows` rows ahead of the rows given back.
+    func limitLookahead(_ rows: Int) {
+        guard servesOneRender else { return }
+        condition.lock(); lookahead = max(1, rows); condition.broadcast(); condition.unlock()
+    }
+    /// Gives back the memory of the rows above `row` (from the top): the render reads none of
+    /// them again.
+    func giveBack(rowsAbove row: Int) {
+        guard servesOneRender, let rows else { return }
+        condition.lock(); defer { condition.unlock() }
+        let row = min(row, total)
+        guard row > givenBack else { return }
+        rows.giveBack(givenBack * rowBytes..<row * rowBytes)
+        givenBack = row
+        condition.broadcast()
+    }
+    /// The render is over: the decoder stops and waiting readers return.
+    func abandon() {
+        guard servesOneRender else { return }
+        condition.lock(); abandoned = true; condition.broadcast(); condition.unlock()
     }
 }
 
 /// A baseline JPEG as a bitmap whose rows arrive from a decoding thread, top first, in bands;
-/// at 1/`reduction` of its size (scaled in the IDCT) when that is 2, 4 or 8.
+/// at 1/`reduction` of its size (scaled in the IDCT) when that is 2, 4 or 8. `forOneRender`:
+/// the rows serve one render, which bounds how far the decoder runs ahead and gives rows back
+/// (see `RowGate`); the decode limit then bounds the rows held at once.
 func streamingJPEGNode(
     _ data: Data, header: ImageHeader, limits: CyanotypeCodecs.DecodeLimits, colorSpace: CGColorSpace?,
-    reduction: Int = 1
+    reduction: Int = 1, forOneRender: Bool = false
 ) throws -> RecipeNode {
-    let decoder = try JPEGStreamDecoder(data: data, strict: true, limits: limits, reduction: reduction)
+    // For one render, the limit bounds the rows held at once (checked as they decode), not
+    // the picture: a 300 MP file goes through a blur in the memory of a few bands.
+    let decoder = try JPEGStreamDecoder(
+        data: data, strict: true, limits: forOneRender ? .init(maxPixels: .max, maxBytes: .max) : limits, reduction: reduction)
     let (w, h) = (decoder.width, decoder.height)
-    let rows = DecodedRows(count: w * h * 4)
-    let gate = RowGate(total: h)
+    let heldRowsLimit = forOneRender ? max(1, min(limits.maxPixels, limits.maxBytes / 4) / max(1, w)) : h
+    let rows = PagedRows(count: w * h * 4)
+    let gate = RowGate(total: h, rows: rows, rowBytes: w * 4, servesOneRender: forOneRender)
     guard
         let node = BitmapNode(
             data: rows, bytesPerRow: w * 4, width: w, height: h, format: .RGBA8, colorSpace: colorSpace,
@@ -66,8 +139,12 @@ func streamingJPEGNode(
     let thread = Thread {
         let band = 16
         var done = 0
-        while done < h {
+        while done < h, gate.mayDecode(past: done) {
             let n = min(band, h - done)
+            if done + n - gate.rowsGivenBack > heldRowsLimit {
+                gate.fail(CodecError.tooLarge(width: w, height: h, limit: min(limits.maxPixels, limits.maxBytes / 4)))
+                return
+            }
             do {
                 try decoder.read(into: rows.base + done * w * 4, rowBytes: w * 4, count: n)
             } catch {
