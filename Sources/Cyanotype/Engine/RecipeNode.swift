@@ -200,6 +200,23 @@ final class ClampNode: RecipeNode, @unchecked Sendable {
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect { clampedRange(rect) }
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         if clampRect.contains(rect) { ev.fill(inputs[0], rect, out); return }
+        let inner = rect.intersection(clampRect)
+        if !inner.isEmpty {
+            // The part inside is the input itself, read in place; every pixel outside repeats
+            // the nearest one of that part (the clamped coordinate lands in it), so the edges
+            // are copied outwards in the buffer: no block of the input, no second copy.
+            let ix = inner.minX - rect.minX, iy = inner.minY - rect.minY
+            ev.fill(inputs[0], inner, out.view(x: ix, y: iy, width: inner.width, height: inner.height))
+            for r in iy..<(iy + inner.height) {
+                let row = out.row(r)
+                if ix > 0 { row.update(repeating: row[ix], count: ix) }
+                let right = ix + inner.width
+                if right < out.width { (row + right).update(repeating: row[right - 1], count: out.width - right) }
+            }
+            for r in 0..<iy { out.row(r).update(from: out.row(iy), count: out.width) }
+            for r in (iy + inner.height)..<out.height { out.row(r).update(from: out.row(iy + inner.height - 1), count: out.width) }
+            return
+        }
         let src = clampedRange(rect)
         let block = PixelBlock(rect: src)
         ev.fill(inputs[0], src, block.buffer)
