@@ -321,8 +321,12 @@ public final class CIContext: @unchecked Sendable {
     /// intermediates (from the context's cache where it can), then renders the output tiles
     /// on the executor, handing each finished tile to `sink`. `topDown`: a consumer takes the
     /// output band by band, top first (a streaming encode): tiles run top band first, in wide
-    /// short bands (`RenderPlan`'s `banded`).
-    func execute(_ recipe: OptimizedRecipe, _ rect: PixelRect, topDown: Bool = false, sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void) throws {
+    /// short bands (`RenderPlan`'s `banded`); with a `ledger`, as the consumer frees its band
+    /// memory.
+    func execute(
+        _ recipe: OptimizedRecipe, _ rect: PixelRect, topDown: Bool = false, ledger: BandLedger? = nil,
+        sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void
+    ) throws {
         let plan = RenderPlan(recipe: recipe, rect: rect, tileSize: tileSizeOverride, banded: topDown)
         let ev = Evaluator(colorManaged: workingColorSpace != nil, executor: executor, recipe: recipe, cache: cachesIntermediates ? cache : nil)
         // Deepest first: whole results and intermediates only read what is below them.
@@ -350,7 +354,7 @@ public final class CIContext: @unchecked Sendable {
             if cachesIntermediates, node.mayBeCached { cache.store(block, for: key) }
         }
         let root = recipe.root
-        executor.forEachTile(rect, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight, topDown: topDown, bandsAhead: topDown ? 2 : nil) { t in
+        executor.forEachTile(rect, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight, topDown: topDown, bandsAhead: topDown ? 2 : nil, ledger: ledger) { t in
             // Tiles stay cache-resident; writers then store to the destination once (float
             // destinations with streaming stores: rendering in place measured slower).
             let block = PixelBlock(rect: t)

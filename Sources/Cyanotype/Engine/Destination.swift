@@ -42,6 +42,10 @@ struct DestinationWriter: RenderDestination, @unchecked Sendable {
         guard let space, space.isSRGBPrimaries, space.transfer == .sRGB, space.model == .rgb else { return false }
         return (info.sample == .uint8 || info.sample == .uint16) && [.rgba, .bgra, .argb, .abgr, .rgbx].contains(info.layout)
     }
+    /// The same destination writing to memory at `base` instead (row 0, the top, at `base`).
+    func rebased(_ base: UnsafeMutableRawPointer) -> DestinationWriter? {
+        DestinationWriter(base: base, rowBytes: rowBytes, bounds: bounds, format: format, colorSpace: space, premultiplied: premultiplied)
+    }
     /// The same destination quantising values as they are (already encoded).
     func unmanaged() -> DestinationWriter? {
         DestinationWriter(base: base, rowBytes: rowBytes, bounds: bounds, format: format, colorSpace: nil, premultiplied: premultiplied)

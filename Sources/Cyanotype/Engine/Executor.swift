@@ -32,10 +32,12 @@ final class Executor: Sendable {
     /// down (the order files store rows in) when `topDown`. With `bandsAhead`, no tile starts
     /// while a row of tiles that many rows before its own is unfinished: a consumer taking the
     /// output band by band (and a source giving rows back behind it) then holds a bounded
-    /// number of bands however unevenly the tiles run.
+    /// number of bands however unevenly the tiles run. With a `ledger`, no tile starts until
+    /// the consumer has taken the band `ledger.slots` rows of tiles before its own (the
+    /// consumer's memory for that band can then be reused).
     func forEachTile(
         _ rect: PixelRect, tileWidth: Int, tileHeight: Int, topDown: Bool = false, bandsAhead: Int? = nil,
-        _ body: @Sendable (PixelRect) -> Void
+        ledger: BandLedger? = nil, _ body: @Sendable (PixelRect) -> Void
     ) {
         if rect.isEmpty { return }
         let cols = (rect.width + tileWidth - 1) / tileWidth
@@ -45,18 +47,47 @@ final class Executor: Sendable {
             let x0 = rect.minX + c * tileWidth, y0 = rect.minY + r * tileHeight
             return PixelRect(minX: x0, minY: y0, maxX: min(x0 + tileWidth, rect.maxX), maxY: min(y0 + tileHeight, rect.maxY))
         }
-        guard let ahead = bandsAhead, rows > ahead else {
+        guard bandsAhead != nil || ledger != nil else {
             parallelFor(cols * rows) { i in body(tile(i)) }
             return
         }
         // Indices are claimed in increasing order, so every tile of an earlier band is
-        // already running when a later one waits: the wait always ends.
-        let window = BandWindow(bands: rows, tilesPerBand: cols, ahead: max(1, ahead))
+        // already running when a later one waits: the wait always ends (the ledger's consumer
+        // takes bands as they finish, or is cancelled).
+        let window = BandWindow(bands: rows, tilesPerBand: cols, ahead: max(1, bandsAhead ?? rows))
         parallelFor(cols * rows) { i in
             window.waitToStart(band: i / cols)
+            ledger?.waitForSlot(band: i / cols)
             body(tile(i))
             window.finished(band: i / cols)
         }
+    }
+}
+
+/// How many bands of a render's output (rows of tiles, in the order handed out) a consumer
+/// has taken, when it keeps `slots` bands of memory and reuses them in turn: tiles of a band
+/// wait for its slot (`Executor.forEachTile`'s `ledger`).
+final class BandLedger: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var taken = 0
+    private var cancelled = false
+    let slots: Int
+
+    init(slots: Int) { self.slots = max(1, slots) }
+
+    /// Waits until band `band`'s slot is free (the band `slots` before it taken).
+    func waitForSlot(band: Int) {
+        condition.lock()
+        while band >= taken + slots && !cancelled { condition.wait() }
+        condition.unlock()
+    }
+    /// The consumer took the next band.
+    func tookBand() {
+        condition.lock(); taken += 1; condition.broadcast(); condition.unlock()
+    }
+    /// The consumer stopped: tiles no longer wait (what they write is not read).
+    func cancel() {
+        condition.lock(); cancelled = true; condition.broadcast(); condition.unlock()
     }
 }
 

@@ -238,10 +238,12 @@ extension CIContext {
     func encodeJPEGStreaming(_ image: CIImage, rect: CGRect, colorSpace: CGColorSpace, options: EncodeOptions) throws -> Data {
         let pr = try renderablePixels(rect)
         let rowBytes = pr.width * 4
-        let output = PagedRows(count: rowBytes * pr.height)
+        // The writer is planned here and rebased onto the ring of output bands before writing.
+        let placeholder = UnsafeMutableRawPointer.allocate(byteCount: rowBytes, alignment: 64)
+        defer { placeholder.deallocate() }
         guard
             let writer = DestinationWriter(
-                base: output.base, rowBytes: rowBytes, bounds: pr, format: .RGBA8,
+                base: placeholder, rowBytes: rowBytes, bounds: pr, format: .RGBA8,
                 colorSpace: workingColorSpace == nil ? nil : colorSpace, premultiplied: false)
         else { throw CIRenderError.unsupportedFormat(.RGBA8) }
         let (recipe, w) = try optimized(image.node, for: writer, forOneRender: true)
@@ -258,43 +260,49 @@ extension CIContext {
                     options: options, parallel: executor.parallelFor)
             }
         }
-        return try renderStreamingJPEG(recipe, writer: w, rect: pr, output: output, sources: sources, options: options)
+        return try renderStreamingJPEG(recipe, writer: w, rect: pr, sources: sources, options: options)
     }
 
-    /// Renders `rect` of the recipe into `output` (RGBA8 rows) and JPEG-encodes it at the same
-    /// time: tiles run top band first on every core, sources give back the rows no band left
-    /// reads, and a dedicated thread hands each finished band to the encoder, then gives back
-    /// the band's memory.
+    /// Renders `rect` of the recipe to RGBA8 and JPEG-encodes it at the same time: tiles run
+    /// top band first on every core, sources give back the rows no band left reads, and a
+    /// dedicated thread hands each finished band to the encoder. Bands are written into a ring
+    /// of three band-sized slots (two rendering, one encoding), reused in turn, so the output
+    /// costs three bands of memory, touched once.
     private func renderStreamingJPEG(
-        _ recipe: OptimizedRecipe, writer w: DestinationWriter, rect pr: PixelRect, output: PagedRows, sources: StreamedSources,
-        options: EncodeOptions
+        _ recipe: OptimizedRecipe, writer w: DestinationWriter, rect pr: PixelRect, sources: StreamedSources, options: EncodeOptions
     ) throws -> Data {
         let encoder = try JPEGStreamEncoder(width: pr.width, height: pr.height, options: options)
         let rowBytes = pr.width * 4
-        sources.limitLookahead(for: pr, bandHeight: RenderPlan(recipe: recipe, rect: pr, tileSize: tileSizeOverride, banded: true).tileHeight)
+        let bandHeight = RenderPlan(recipe: recipe, rect: pr, tileSize: tileSizeOverride, banded: true).tileHeight
+        sources.limitLookahead(for: pr, bandHeight: bandHeight)
+        let ring = OutputRing(rect: pr, bandHeight: bandHeight, rowBytes: rowBytes, slots: 3)
+        let ledger = BandLedger(slots: ring.slots)
 
         // Bands finish when every tile across them has been written; they are keyed by their
         // top edge (Core Image y), and encoded strictly top down.
         let progress = BandProgress(rect: pr)
         let feeder = Thread {
-            var top = 0
+            var top = 0, band = 0
             while let height = progress.waitForBand(topRow: top) {
                 do {
-                    try encoder.write(output.base + top * rowBytes, rowBytes: rowBytes, count: height)
+                    try encoder.write(ring.slot(forBand: band), rowBytes: rowBytes, count: height)
                 } catch {
                     progress.fail(error)
+                    ledger.cancel()
                     return
                 }
-                output.giveBack(top * rowBytes..<(top + height) * rowBytes)
                 top += height
+                band += 1
+                ledger.tookBand()
                 if top >= pr.height { break }
             }
             progress.finishFeeding()
         }
         feeder.start()
         do {
-            try execute(recipe, pr, topDown: true) { tile, tileRect in
-                w.write(tile, tileRect)
+            try execute(recipe, pr, topDown: true, ledger: ledger) { tile, tileRect in
+                let band = ring.band(of: tileRect)
+                ring.writer(w, forBand: band)?.write(tile, tileRect)
                 // Source rows are read by the tiles alone: given back once the bands reading
                 // them are rendered (the encoder reads the output).
                 if let rendered = progress.tileDone(tileRect) { sources.outputDone(of: pr, rowsAbove: rendered) }
@@ -329,6 +337,44 @@ extension CIContext {
             }
         }
         return try encoder.finish()
+    }
+}
+
+/// The output of a streaming render as a ring of band-sized slots: band `b` (rows of tiles
+/// counted from the top, as `Executor.forEachTile` hands them out top down) lives in slot
+/// `b % slots` until the consumer has taken it (`BandLedger` keeps tiles from running ahead).
+final class OutputRing: @unchecked Sendable {
+    let slots: Int
+    private let rect: PixelRect
+    private let bandHeight: Int, rowBytes: Int
+    private let memory: UnsafeMutableRawPointer
+
+    init(rect: PixelRect, bandHeight: Int, rowBytes: Int, slots: Int) {
+        self.rect = rect
+        self.bandHeight = max(1, bandHeight)
+        self.rowBytes = rowBytes
+        self.slots = slots
+        memory = .allocate(byteCount: max(1, slots * self.bandHeight * rowBytes), alignment: 64)
+    }
+    deinit { memory.deallocate() }
+
+    /// The band (from the top) a tile of the render belongs to: tiles are laid from the
+    /// bottom edge up, so the top band may be the short one.
+    func band(of tile: PixelRect) -> Int {
+        let bands = (rect.height + bandHeight - 1) / bandHeight
+        return bands - 1 - (tile.minY - rect.minY) / bandHeight
+    }
+    /// The first row (from the top) of band `band`.
+    private func topRow(ofBand band: Int) -> Int {
+        let bands = (rect.height + bandHeight - 1) / bandHeight
+        let maxY = min(rect.minY + (bands - band) * bandHeight, rect.maxY)
+        return rect.maxY - maxY
+    }
+    /// The band's rows, top first.
+    func slot(forBand band: Int) -> UnsafeMutableRawPointer { memory + (band % slots) * bandHeight * rowBytes }
+    /// `writer` moved so that the band's rows land in its slot.
+    func writer(_ writer: DestinationWriter, forBand band: Int) -> DestinationWriter? {
+        writer.rebased(slot(forBand: band) - topRow(ofBand: band) * rowBytes)
     }
 }
 
