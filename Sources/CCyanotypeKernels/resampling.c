@@ -24,10 +24,23 @@ CYAN_AVX2 static inline void cyan_resample1(float *d, const float *s, const floa
     _mm_storeu_ps(d, acc);
 }
 
-// Two neighbouring outputs with the same tap count, one per 128-bit half.
+// Two neighbouring outputs with the same tap count, one per 128-bit half. Taps go two at a
+// time: one 256-bit load per output holds its taps k and k + 1, and two lane permutes make the
+// pairs (output 0's tap k, output 1's tap k) and (the same for k + 1); the four weights come
+// in one 128-bit vector, spread by two permutes. Each tap is still multiplied, then added to
+// the running sum, in tap order.
 CYAN_AVX2 static inline __m256 cyan_resample2(const float *s0, const float *s1, const float *w0, const float *w1, intptr_t taps) {
+    const __m256i spreadK = _mm256_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2), spreadK1 = _mm256_setr_epi32(1, 1, 1, 1, 3, 3, 3, 3);
     __m256 acc = _mm256_setzero_ps();
-    for (intptr_t k = 0; k < taps; k++) {
+    intptr_t k = 0;
+    for (; k + 2 <= taps; k += 2) {
+        __m256 a = _mm256_loadu_ps(s0 + 4 * k), b = _mm256_loadu_ps(s1 + 4 * k);
+        __m128 w = _mm_movelh_ps(_mm_castpd_ps(_mm_load_sd((const double *)(w0 + k))), _mm_castpd_ps(_mm_load_sd((const double *)(w1 + k))));
+        __m256 ww = _mm256_castps128_ps256(w);
+        acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_permute2f128_ps(a, b, 0x20), _mm256_permutevar8x32_ps(ww, spreadK)));
+        acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_permute2f128_ps(a, b, 0x31), _mm256_permutevar8x32_ps(ww, spreadK1)));
+    }
+    if (k < taps) {
         __m256 p = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(s0 + 4 * k)), _mm_loadu_ps(s1 + 4 * k), 1);
         __m256 wk = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_broadcast_ss(w0 + k)), _mm_broadcast_ss(w1 + k), 1);
         acc = _mm256_add_ps(acc, _mm256_mul_ps(p, wk));
