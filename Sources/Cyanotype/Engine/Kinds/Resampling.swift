@@ -63,8 +63,8 @@ final class ResamplingAxis: @unchecked Sendable {
         first = .allocate(capacity: max(1, outCount))
         taps = .allocate(capacity: max(1, outCount))
         weights = .allocate(capacity: max(1, outCount * stride))
-        // Each tap's kernel value, worked out once (the kernel may be costly: two sines for
-        // Lanczos), then normalised by their sum.
+        // Each tap's kernel value, worked out once (a kernel may be costly: sines, say), then
+        // normalised by their sum.
         let raw = UnsafeMutablePointer<Double>.allocate(capacity: stride)
         defer { raw.deallocate() }
         for i in 0..<outCount {
@@ -307,7 +307,7 @@ struct ResamplingRowReader {
             clamp = nil
             return
         }
-        guard let c = n.extendedEdges, !c.isEmpty, n.inputs.count == 1 else { return nil }
+        guard let c = n.clampedRegion, !c.isEmpty, n.inputs.count == 1 else { return nil }
         let inner = ev.recipe.resolve(n.inputs[0])
         guard inner.producesRowsCheaply else { return nil }
         node = inner
