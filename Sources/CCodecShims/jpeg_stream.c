@@ -140,6 +140,8 @@ struct cy_jpeg_decoder {
     jmp_buf escape;
     char message[JMSG_LENGTH_MAX];
     int strict, started;
+    const uint8_t *base;  // where the compressed bytes lie now
+    size_t size;
 };
 
 static void cy_d_error_exit(j_common_ptr cinfo) {
@@ -183,6 +185,8 @@ cy_jpeg_decoder *cy_jpeg_decoder_create_scaled(const uint8_t *data, size_t size,
         return NULL;
     }
     jpeg_create_decompress(&d->dinfo);
+    d->base = data;
+    d->size = size;
     jpeg_mem_src(&d->dinfo, data, (unsigned long)size);
     jpeg_read_header(&d->dinfo, TRUE);
     d->dinfo.out_color_space = JCS_EXT_RGBA;
@@ -210,6 +214,17 @@ int cy_jpeg_decoder_read(cy_jpeg_decoder *d, uint8_t *rows, size_t rowBytes, int
             return -1;
         }
     }
+    return 0;
+}
+
+// The memory source reads through next_input_byte alone; past the end it points at a fake
+// EOI marker of its own, which stays where it is.
+int cy_jpeg_decoder_rebase(cy_jpeg_decoder *d, const uint8_t *data, size_t size) {
+    if (!d || size != d->size || !data) return -1;
+    struct jpeg_source_mgr *src = d->dinfo.src;
+    uintptr_t at = (uintptr_t)(src ? src->next_input_byte : NULL), from = (uintptr_t)d->base;
+    if (src && at >= from && at - from <= d->size) src->next_input_byte = data + (at - from);
+    d->base = data;
     return 0;
 }
 

@@ -359,26 +359,45 @@ int cyan_vibrance_rgbaf(float *row, size_t n, float amount) {
 // table, in one pass. Straight input is premultiplied by alpha after decoding. Premultiplied
 // input is opaque (used as is) or clear (all zero) here; its translucent pixels need colour
 // divided by alpha before the curve, so they are left for the caller, who is told how many.
+// One pixel; returns 1 when it is left for the caller.
+static inline size_t cyan_decode_rgba8_1(float *d, const uint8_t *q, const float *table, int ri, int gi, int bi, int ai,
+                                         int premultipliedIn) {
+    uint8_t a8 = q[ai];
+    float r = table[q[ri]], g = table[q[gi]], b = table[q[bi]];
+    if (a8 == 255) {
+        d[0] = r; d[1] = g; d[2] = b; d[3] = 1.0f;
+    } else if (!premultipliedIn) {
+        float a = (float)a8 * (1.0f / 255.0f);
+        d[0] = r * a; d[1] = g * a; d[2] = b * a; d[3] = a;
+    } else if (a8 == 0) {
+        d[0] = 0; d[1] = 0; d[2] = 0; d[3] = 0;
+    } else {
+        return 1;
+    }
+    return 0;
+}
+
 size_t cyan_decode_rgba8(float *dst, const uint8_t *src, size_t n, const float *table,
                          int ri, int gi, int bi, int ai, int premultipliedIn) {
-    const float k = 1.0f / 255.0f;
     size_t left = 0;
-    for (size_t i = 0; i < n; i++) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    // Four pixels at a time: opaque ones (photos: all of them) with one test and four vector
+    // stores, the same values the one-pixel path gives them.
+    for (; i + 4 <= n; i += 4) {
         const uint8_t *q = src + 4 * i;
         float *d = dst + 4 * i;
-        uint8_t a8 = q[ai];
-        float r = table[q[ri]], g = table[q[gi]], b = table[q[bi]];
-        if (a8 == 255) {
-            d[0] = r; d[1] = g; d[2] = b; d[3] = 1.0f;
-        } else if (!premultipliedIn) {
-            float a = (float)a8 * k;
-            d[0] = r * a; d[1] = g * a; d[2] = b * a; d[3] = a;
-        } else if (a8 == 0) {
-            d[0] = 0; d[1] = 0; d[2] = 0; d[3] = 0;
-        } else {
-            left++;
+        if ((q[ai] & q[4 + ai] & q[8 + ai] & q[12 + ai]) != 255) {
+            for (int h = 0; h < 4; h++) left += cyan_decode_rgba8_1(d + 4 * h, q + 4 * h, table, ri, gi, bi, ai, premultipliedIn);
+            continue;
         }
+        _mm_storeu_ps(d, _mm_setr_ps(table[q[ri]], table[q[gi]], table[q[bi]], 1.0f));
+        _mm_storeu_ps(d + 4, _mm_setr_ps(table[q[4 + ri]], table[q[4 + gi]], table[q[4 + bi]], 1.0f));
+        _mm_storeu_ps(d + 8, _mm_setr_ps(table[q[8 + ri]], table[q[8 + gi]], table[q[8 + bi]], 1.0f));
+        _mm_storeu_ps(d + 12, _mm_setr_ps(table[q[12 + ri]], table[q[12 + gi]], table[q[12 + bi]], 1.0f));
     }
+#endif
+    for (; i < n; i++) left += cyan_decode_rgba8_1(dst + 4 * i, src + 4 * i, table, ri, gi, bi, ai, premultipliedIn);
     return left;
 }
 

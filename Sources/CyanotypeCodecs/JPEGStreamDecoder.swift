@@ -8,8 +8,9 @@ import Foundation
 /// decoding its grey fill, so those go through `ImageCodecs.decode`. One thread reads.
 public final class JPEGStreamDecoder: @unchecked Sendable {
     private let handle: OpaquePointer
-    /// Keeps the compressed bytes alive and in place while libjpeg reads them.
-    private let bytes: UnsafeMutableRawBufferPointer
+    /// The compressed bytes, read in place (not copied): every call into libjpeg runs inside
+    /// `withUnsafeBytes` and first tells the decoder where they lie for that call.
+    private let data: Data
     /// The size of the rows handed out, in pixels (reduced when `reduction` is above 1).
     public let width: Int, height: Int
     /// Rows handed out so far, from the top.
@@ -29,32 +30,25 @@ public final class JPEGStreamDecoder: @unchecked Sendable {
     /// gives for the same factor).
     public init(data: Data, strict: Bool = true, limits: DecodeLimits = .default, reduction: Int = 1) throws(CodecError) {
         guard !data.isEmpty else { throw .empty }
-        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
-        _ = data.copyBytes(to: bytes)
+        self.data = data
         var w: Int32 = 0, h: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
-        guard
-            let d = cy_jpeg_decoder_create_scaled(
-                bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, strict ? 1 : 0,
-                Int32(clamping: reduction), &w, &h, &message, message.count)
-        else {
-            bytes.deallocate()
-            throw Self.failure(Self.text(message))
+        let made = data.withUnsafeBytes { (b: UnsafeRawBufferPointer) in
+            cy_jpeg_decoder_create_scaled(
+                b.bindMemory(to: UInt8.self).baseAddress, b.count, strict ? 1 : 0, Int32(clamping: reduction), &w, &h, &message,
+                message.count)
         }
+        guard let d = made else { throw Self.failure(Self.text(message)) }
         let limit = limits.pixelLimit(bytesPerPixel: 4)
         guard Int(w) * Int(h) <= limit else {
             cy_jpeg_decoder_destroy(d)
-            bytes.deallocate()
             throw .tooLarge(width: Int(w), height: Int(h), limit: limit)
         }
         handle = d
         width = Int(w); height = Int(h)
     }
 
-    deinit {
-        cy_jpeg_decoder_destroy(handle)
-        bytes.deallocate()
-    }
+    deinit { cy_jpeg_decoder_destroy(handle) }
 
     /// Decodes the next `count` rows into `rows`, `rowBytes` apart.
     public func read(into rows: UnsafeMutableRawPointer, rowBytes: Int, count: Int) throws(CodecError) {
@@ -62,9 +56,12 @@ public final class JPEGStreamDecoder: @unchecked Sendable {
             throw .invalidArgument("JPEG: \(count) rows of \(rowBytes) bytes after \(rowsRead) of \(height)")
         }
         var message = [CChar](repeating: 0, count: 256)
-        guard cy_jpeg_decoder_read(handle, rows.assumingMemoryBound(to: UInt8.self), rowBytes, Int32(count), &message, message.count) == 0 else {
-            throw Self.failure(Self.text(message))
+        let rc = data.withUnsafeBytes { (b: UnsafeRawBufferPointer) -> Int32 in
+            let base = b.bindMemory(to: UInt8.self).baseAddress
+            guard cy_jpeg_decoder_rebase(handle, base, b.count) == 0 else { return -1 }
+            return cy_jpeg_decoder_read(handle, rows.assumingMemoryBound(to: UInt8.self), rowBytes, Int32(count), &message, message.count)
         }
+        guard rc == 0 else { throw Self.failure(Self.text(message)) }
         rowsRead += count
     }
 

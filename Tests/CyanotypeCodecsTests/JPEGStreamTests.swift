@@ -80,6 +80,31 @@ import Testing
         }
     }
 
+    /// The decoder reads the caller's bytes in place: a slice of a larger buffer (not starting
+    /// at index 0), and a copy whose buffer is gone once the decoder starts, decode alike.
+    @Test func readsTheBytesInPlaceFromASlice() throws {
+        let (w, h) = (40, 27)
+        let file = try jpeg(w, h, .s420)
+        let reference = try ImageCodecs.decode(file).pixels
+        let padded = Data([UInt8](repeating: 0xAB, count: 13)) + file + Data([1, 2, 3])
+        let slice = padded[13..<(13 + file.count)]
+        var decoders = [try JPEGStreamDecoder(data: slice)]
+        do {
+            var copy = Data(file)
+            copy.append(0)
+            decoders.append(try JPEGStreamDecoder(data: copy.prefix(file.count)))
+        }
+        for d in decoders {
+            var rows = [UInt8](repeating: 0, count: w * h * 4)
+            try rows.withUnsafeMutableBytes { raw in
+                for top in stride(from: 0, to: h, by: 4) {
+                    try d.read(into: raw.baseAddress! + top * w * 4, rowBytes: w * 4, count: min(4, h - top))
+                }
+            }
+            #expect(rows == reference)
+        }
+    }
+
     /// Damaged files through the band decoder: an error or rows, never a crash; and a file the
     /// one-shot decoder accepts strictly gives the same pixels here.
     @Test func bitFlippedFilesNeverCrash() throws {

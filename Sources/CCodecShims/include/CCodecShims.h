@@ -88,7 +88,7 @@ void cy_jpeg_encoder_destroy(cy_jpeg_encoder *e);
 // JPEG decoding a band of RGBA8 rows at a time (the pixels tjDecompress2 gives for TJPF_RGBA).
 typedef struct cy_jpeg_decoder cy_jpeg_decoder;
 /// Reads the header and starts decompression; NULL with a message when that fails. `data`
-/// must stay valid until destroy.
+/// must stay valid until destroy (or until `cy_jpeg_decoder_rebase` gives its new address).
 cy_jpeg_decoder *cy_jpeg_decoder_create(const uint8_t *data, size_t size, int strict, int *width, int *height,
                                         char *message, size_t messageSize);
 /// The next `count` rows, top first. 0, or -1 with a message (in strict mode also on warnings).
@@ -97,6 +97,10 @@ int cy_jpeg_decoder_read(cy_jpeg_decoder *d, uint8_t *rows, size_t rowBytes, int
 /// (libjpeg's scale_denom): `width`/`height` get the scaled size (rounded up).
 cy_jpeg_decoder *cy_jpeg_decoder_create_scaled(const uint8_t *data, size_t size, int strict, int scaleDenom, int *width,
                                                int *height, char *message, size_t messageSize);
+/// Tells the decoder its compressed bytes (the same `size` bytes) now lie at `data`: for callers
+/// whose buffer may move between calls (Swift's `Data`), who pass its address for the call.
+/// Returns -1, changing nothing, when `size` differs.
+int cy_jpeg_decoder_rebase(cy_jpeg_decoder *d, const uint8_t *data, size_t size);
 void cy_jpeg_decoder_destroy(cy_jpeg_decoder *d);
 
 #endif

@@ -67,4 +67,16 @@ int cyan_convolve_rows_rgbaf(float *dst, ptrdiff_t dstStride, const float *src, 
 int cyan_convolve_columns_rgbaf(float *dst, ptrdiff_t dstStride, const float *src, ptrdiff_t srcStride,
                                 size_t width, size_t rows, const float *w, int r, int bits);
 
+/// The horizontal pass of a separable resampling over float RGBA: for each of `n` outputs o,
+/// dst[o] = the sum over k < taps[o] of src[first[o] - origin + k] * weights[o * stride + k],
+/// added up from zero in that order with every product rounded (no fused multiply-add), so
+/// results never depend on the vector width (`src` holds column `origin` first). Uses at most
+/// `bits`-wide vectors (see `cyan_vector_bits`); returns 0, touching nothing, below 256.
+int cyan_resample_row_rgbaf(float *dst, const float *src, intptr_t origin, size_t n, const intptr_t *first, const intptr_t *taps,
+                            const float *weights, size_t stride, int bits);
+
+/// The vertical pass of the same: dst[x] = the sum over k < taps of rows[k][x] * w[k] for `n`
+/// float RGBA pixels, in that order, under the same contract as `cyan_resample_row_rgbaf`.
+int cyan_resample_column_rgbaf(float *dst, const float *const *rows, const float *w, size_t taps, size_t n, int bits);
+
 #endif

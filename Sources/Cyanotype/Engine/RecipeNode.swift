@@ -49,6 +49,11 @@ class RecipeNode: @unchecked Sendable {
     /// Bitmaps and materialised pixels: what `RenderStatistics.sourcePixels` counts.
     var isPixelSource: Bool { false }
 
+    /// For a node that extends its one input's outermost pixels (of this rectangle) outward
+    /// without end (a clamp): that rectangle. A reader of single rows may clamp its coordinates into it
+    /// and read the input instead (the resampling kind does).
+    var clampedRegion: PixelRect? { nil }
+
     /// Whether the node shows its first input unchanged inside its own extent (a crop, a
     /// sampling mark): readers looking for the bitmap under a recipe may look through it.
     var showsInputUnchanged: Bool { false }
@@ -234,6 +239,7 @@ final class ClampNode: RecipeNode, @unchecked Sendable {
         guard let r = clampRect.reduced(by: factor) else { return nil }
         return ClampNode(input: input, rect: r.cgRect)
     }
+    override var clampedRegion: PixelRect? { clampRect }
     override var label: String { "clamp to \(clampRect)" }
 }
 

@@ -4,25 +4,45 @@
 final class TransferTables: @unchecked Sendable {
     /// 8-bit code -> linear.
     let decode8: UnsafeMutablePointer<Float>
-    /// 16-bit code -> linear.
-    let decode16: UnsafeMutablePointer<Float>
+    /// 16-bit code -> linear (made on first use: 8-bit work never waits for it).
+    var decode16: UnsafeMutablePointer<Float> { deep.decode16 }
     /// round(sqrt(linear) * 65535) -> 8-bit code.
     let encode8: UnsafeMutablePointer<UInt8>
     /// round(sqrt(linear) * 65535) -> 16-bit code: within a code or two, so only the guess
-    /// that `Exact16Encoder` corrects (16-bit writes are exact).
-    let encode16: UnsafeMutablePointer<UInt16>
+    /// that `Exact16Encoder` corrects (16-bit writes are exact). Made on first use.
+    var encode16: UnsafeMutablePointer<UInt16> { deep.encode16 }
 
-    init(decode: (Float) -> Float, encode: (Float) -> Float) {
+    private let decode: @Sendable (Float) -> Float
+    private let encode: @Sendable (Float) -> Float
+    private struct DeepTables {
+        let decode16: UnsafeMutablePointer<Float>
+        let encode16: UnsafeMutablePointer<UInt16>
+    }
+    private let deepTables = OnceCell<DeepTables>()
+    /// The 16-bit tables: 131072 curve evaluations, about a millisecond that a command
+    /// reading and writing 8 bits would otherwise spend before its first row.
+    private var deep: DeepTables {
+        deepTables.value {
+            let d = UnsafeMutablePointer<Float>.allocate(capacity: 65536)
+            for i in 0..<65536 { d[i] = decode(Float(i) / 65535) }
+            let e = UnsafeMutablePointer<UInt16>.allocate(capacity: 65536)
+            for i in 0..<65536 {
+                let s = Float(i) / 65535
+                e[i] = UInt16(min(max(encode(s * s) * 65535 + 0.5, 0), 65535))
+            }
+            return DeepTables(decode16: d, encode16: e)
+        }
+    }
+
+    init(decode: @escaping @Sendable (Float) -> Float, encode: @escaping @Sendable (Float) -> Float) {
+        self.decode = decode
+        self.encode = encode
         decode8 = .allocate(capacity: 256)
         for i in 0..<256 { decode8[i] = decode(Float(i) / 255) }
-        decode16 = .allocate(capacity: 65536)
-        for i in 0..<65536 { decode16[i] = decode(Float(i) / 65535) }
         encode8 = .allocate(capacity: 65536)
-        encode16 = .allocate(capacity: 65536)
         for i in 0..<65536 {
             let s = Float(i) / 65535
             encode8[i] = UInt8(min(max(encode(s * s) * 255 + 0.5, 0), 255))
-            encode16[i] = UInt16(min(max(encode(s * s) * 65535 + 0.5, 0), 65535))
         }
     }
     // Tables live for the process: freeing them is never needed.

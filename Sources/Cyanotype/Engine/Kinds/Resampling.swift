@@ -1,3 +1,5 @@
+import CCyanotypeKernels
+
 // The resampling kind: scaling by a separable filter kernel (a horizontal pass, then a
 // vertical one), the kernel widened by 1/scale when shrinking so it low-passes. The filter
 // supplies the kernel's profile; the node does the weights, the passes and the tiling.
@@ -6,7 +8,7 @@
 ///
 /// To add one, write a struct conforming to this in the filter's file and build
 /// `ResamplingNode.staged(image.node, kernel: MyKernel(), sx: ..., sy: ...)`. Weights are
-/// worked out once per tile and axis, so `weight` may be as costly as it likes.
+/// worked out once per column and row of tiles, so `weight` may be as costly as it likes.
 protocol ResamplingKernel: Sendable, Equatable {
     /// The kernel is zero at and beyond ±support (source pixels, at scale 1).
     var support: Double { get }
@@ -34,7 +36,7 @@ extension ResamplingKernel {
 
 /// One axis of a separable resampling: for each output index, its first source index, how
 /// many taps it has and their weights (normalised to sum 1), in flat buffers.
-final class ResamplingAxis {
+final class ResamplingAxis: @unchecked Sendable {
     let count: Int
     /// Largest tap count: the stride of `weights`.
     let stride: Int
@@ -61,15 +63,19 @@ final class ResamplingAxis {
         first = .allocate(capacity: max(1, outCount))
         taps = .allocate(capacity: max(1, outCount))
         weights = .allocate(capacity: max(1, outCount * stride))
+        // Each tap's kernel value, worked out once (a kernel may be costly: sines, say), then
+        // normalised by their sum.
+        let raw = UnsafeMutablePointer<Double>.allocate(capacity: stride)
+        defer { raw.deallocate() }
         for i in 0..<outCount {
             let (lo, hi, center, stretch) = ResamplingAxis.range(outStart + i, scale: scale, support: kernel.support)
             let n = min(stride, max(0, hi - lo + 1))
             var sum = 0.0
-            for k in 0..<n { sum += kernel.weight((Double(lo + k) + 0.5 - center) / stretch) }
             for k in 0..<n {
-                let v = kernel.weight((Double(lo + k) + 0.5 - center) / stretch)
-                weights[i * stride + k] = Float(sum != 0 ? v / sum : 0)
+                raw[k] = kernel.weight((Double(lo + k) + 0.5 - center) / stretch)
+                sum += raw[k]
             }
+            for k in 0..<n { weights[i * stride + k] = Float(sum != 0 ? raw[k] / sum : 0) }
             // A kernel narrower than the pixel spacing may weigh nothing here: its one tap
             // (`range` always gives one) then takes the whole weight.
             if sum == 0 && n > 0 { weights[i * stride] = 1 }
@@ -126,43 +132,127 @@ final class ResamplingNode<Kernel: ResamplingKernel>: RecipeNode, @unchecked Sen
         return PixelRect(minX: x0, minY: y0, maxX: x1 + 1, maxY: y1 + 1)
     }
 
+    /// The axes of recent tiles: the tiles of one column share their horizontal axis, those
+    /// of one row their vertical one, so each is worked out once per render, not per tile.
+    private let recentAxes = RecentTables<AxisKey, ResamplingAxis>(capacity: 64)
+    private struct AxisKey: Equatable {
+        let start: Int, count: Int, vertical: Bool
+    }
+    private func axis(_ start: Int, _ count: Int, vertical: Bool) -> ResamplingAxis {
+        recentAxes.value(for: AxisKey(start: start, count: count, vertical: vertical)) {
+            ResamplingAxis(kernel, outStart: start, outCount: count, scale: vertical ? sy : sx)
+        }
+    }
+
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         let src = inputRect(0, for: rect)
+        // An input that makes single rows cheaply (a bitmap, through an edge clamp) is read
+        // row by row, top first, through a ring of filtered rows: no block of the input per
+        // tile, and a file still decoding is followed as its rows arrive.
+        if kernel.combination == .weightedSum, let reader = ResamplingRowReader(inputs[0], ev) {
+            let hw = axis(rect.minX, rect.width, vertical: false), vw = axis(rect.minY, rect.height, vertical: true)
+            streamedPasses(rect, into: out, src: src, reader, hw, vw, ev)
+            return
+        }
         if src.area > max(8 * rect.area, 1 << 21), rect.width > 8, rect.height > 8 {
             evaluateInQuarters(rect, into: out, ev)
             return
         }
         let block = PixelBlock(rect: src)
         ev.fill(inputs[0], src, block.buffer)
-        let hw = ResamplingAxis(kernel, outStart: rect.minX, outCount: rect.width, scale: sx)
-        let vw = ResamplingAxis(kernel, outStart: rect.minY, outCount: rect.height, scale: sy)
+        let hw = axis(rect.minX, rect.width, vertical: false), vw = axis(rect.minY, rect.height, vertical: true)
         if kernel.combination == .maximum {
             maximumPasses(rect, into: out, block: block, src: src, hw, vw)
             return
         }
         // Horizontal pass: every source row of the region -> rect.width columns.
         let tmp = PixelBlock(rect: PixelRect(x: rect.minX, y: src.minY, width: rect.width, height: src.height))
-        let hFirst = hw.first, hTaps = hw.taps, hWeights = hw.weights, hStride = hw.stride
-        for r in 0..<src.height {
-            let s = block.buffer.row(r), d = tmp.buffer.row(r)
-            for o in 0..<rect.width {
-                let base = s + (hFirst[o] - src.minX), wt = hWeights + o * hStride
-                var acc = SIMD4<Float>.zero
-                for k in 0..<hTaps[o] { acc += base[k] * wt[k] }
-                d[o] = acc
-            }
-        }
+        for r in 0..<src.height { Self.horizontalPass(block.buffer.row(r), from: src.minX, width: src.width, into: tmp.buffer.row(r), hw) }
         // Vertical pass.
+        let taps = UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>>.allocate(capacity: max(1, vw.stride))
+        defer { taps.deallocate() }
         for r in 0..<rect.height {
-            let d = out.row(r)
-            d.update(repeating: .zero, count: rect.width)
-            let firstRow = vw.first[r] - src.minY, wt = vw.weights + r * vw.stride
-            for k in 0..<vw.taps[r] {
-                let s = tmp.buffer.row(firstRow + k), w = wt[k]
-                for o in 0..<rect.width { d[o] += s[o] * w }
+            let firstRow = vw.first[r] - src.minY
+            for k in 0..<vw.taps[r] { taps[k] = tmp.buffer.row(firstRow + k) }
+            Self.verticalPass(taps, vw.weights + r * vw.stride, vw.taps[r], into: out.row(r), rect.width)
+        }
+        // The axes may leave `recentAxes` while this tile still reads their weights.
+        withExtendedLifetime((hw, vw)) {}
+    }
+
+    /// The weighted sums of one source row (`line`: `lineWidth` pixels from column `lineMinX`)
+    /// for every output column of `hw`: C vector loops where the CPU has them, else Swift;
+    /// the same bits either way (products rounded, added from zero in tap order).
+    private static func horizontalPass(
+        _ line: UnsafeMutablePointer<SIMD4<Float>>, from lineMinX: Int, width lineWidth: Int, into d: UnsafeMutablePointer<SIMD4<Float>>,
+        _ hw: ResamplingAxis
+    ) {
+        let width = hw.count, first = hw.first, taps = hw.taps, weights = hw.weights, stride = hw.stride
+        let done = UnsafeMutableRawPointer(d).withMemoryRebound(to: Float.self, capacity: 4 * width) { dst in
+            UnsafeMutableRawPointer(line).withMemoryRebound(to: Float.self, capacity: 4 * lineWidth) { s in
+                cyan_resample_row_rgbaf(dst, s, lineMinX, width, first, taps, weights, stride, 512)
             }
         }
-        withExtendedLifetime(hw) {}
+        if done != 0 { return }
+        for o in 0..<width {
+            let p = line + (first[o] - lineMinX), wt = weights + o * stride
+            var acc = SIMD4<Float>.zero
+            for k in 0..<taps[o] { acc += p[k] * wt[k] }
+            d[o] = acc
+        }
+    }
+
+    /// One output row of the vertical pass: the sum over k < `count` of rows[k] * w[k], under
+    /// the same contract as `horizontalPass`.
+    private static func verticalPass(
+        _ rows: UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>>, _ w: UnsafeMutablePointer<Float>, _ count: Int,
+        into d: UnsafeMutablePointer<SIMD4<Float>>, _ width: Int
+    ) {
+        let done = UnsafeMutableRawPointer(d).withMemoryRebound(to: Float.self, capacity: 4 * width) { dst in
+            UnsafeMutableRawPointer(rows).withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: max(1, count)) { r in
+                cyan_resample_column_rgbaf(dst, r, w, count, width, 512)
+            }
+        }
+        if done != 0 { return }
+        d.update(repeating: .zero, count: width)
+        for k in 0..<count {
+            let s = rows[k], wk = w[k]
+            for o in 0..<width { d[o] += s[o] * wk }
+        }
+    }
+
+    /// The two passes over an input read one row at a time (`ResamplingRowReader`): output rows
+    /// from the top down (files decode top first), each source row filtered horizontally
+    /// once into a ring that holds the rows the next output row can still need. Same sums,
+    /// in the same order, as the block passes: the same bits.
+    private func streamedPasses(
+        _ rect: PixelRect, into out: TileBuffer, src: PixelRect, _ reader: ResamplingRowReader,
+        _ hw: ResamplingAxis, _ vw: ResamplingAxis, _ ev: Evaluator
+    ) {
+        // Output rows read runs of at most `stride` source rows, and those runs only move
+        // down as the output row does.
+        let capacity = max(1, vw.stride)
+        let ring = PixelBlock(rect: PixelRect(x: 0, y: 0, width: rect.width, height: capacity))
+        let line = PixelBlock(rect: PixelRect(x: src.minX, y: 0, width: src.width, height: 1))
+        let taps = UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>>.allocate(capacity: capacity)
+        defer { taps.deallocate() }
+        @inline(__always) func slot(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+            let i = y % capacity
+            return ring.buffer.row(i < 0 ? i + capacity : i)
+        }
+        var lowest = Int.max  // source rows lowest..<lowest + capacity are in the ring
+        for r in stride(from: rect.height - 1, through: 0, by: -1) {
+            let first = vw.first[r], count = vw.taps[r]
+            var y = min(lowest - 1, first + count - 1)
+            while y >= first {
+                reader.read(row: y, x: src.minX, width: src.width, into: line.pixels, ev)
+                Self.horizontalPass(line.pixels, from: src.minX, width: src.width, into: slot(y), hw)
+                y -= 1
+            }
+            lowest = min(lowest, first)
+            for k in 0..<count { taps[k] = slot(first + k) }
+            Self.verticalPass(taps, vw.weights + r * vw.stride, count, into: out.row(r), rect.width)
+        }
     }
 
     /// The two passes taking the per-channel maximum of the taps with a positive weight
@@ -199,4 +289,49 @@ final class ResamplingNode<Kernel: ResamplingKernel>: RecipeNode, @unchecked Sen
     }
 
     override var label: String { "\(kernel.label) scale \(sx)x\(sy)" }
+}
+
+/// Single rows of a resampling's input, read straight from a node that makes rows cheaply
+/// (a bitmap, a generator), or from the one under an edge clamp with the clamp's coordinates
+/// applied here: what `ClampNode` would give, without a block of the input per tile.
+struct ResamplingRowReader {
+    let node: RecipeNode
+    /// The rectangle whose edge pixels extend outward, when reading through a clamp.
+    let clamp: PixelRect?
+
+    /// nil when the input (as this render resolves it) makes no cheap rows.
+    init?(_ input: RecipeNode, _ ev: Evaluator) {
+        let n = ev.recipe.resolve(input)
+        if n.producesRowsCheaply {
+            node = n
+            clamp = nil
+            return
+        }
+        guard let c = n.clampedRegion, !c.isEmpty, n.inputs.count == 1 else { return nil }
+        let inner = ev.recipe.resolve(n.inputs[0])
+        guard inner.producesRowsCheaply else { return nil }
+        node = inner
+        clamp = c
+    }
+
+    /// Row `y` over columns x..<x + width into `row`.
+    func read(row y: Int, x: Int, width: Int, into row: UnsafeMutablePointer<SIMD4<Float>>, _ ev: Evaluator) {
+        guard let c = clamp else {
+            ev.fill(node, PixelRect(x: x, y: y, width: width, height: 1), TileBuffer(base: row, width: width, height: 1, rowStride: width))
+            return
+        }
+        let cy = min(max(y, c.minY), c.maxY - 1)
+        let lo = min(max(x, c.minX), c.maxX - 1), hi = min(max(x + width - 1, c.minX), c.maxX - 1)
+        if lo > x + width - 1 || hi < x {
+            // The whole run lies beyond one side: every pixel is that edge's.
+            ev.fill(node, PixelRect(x: lo, y: cy, width: 1, height: 1), TileBuffer(base: row, width: 1, height: 1, rowStride: 1))
+            row.update(repeating: row[0], count: width)
+            return
+        }
+        let n = hi - lo + 1, at = lo - x
+        ev.fill(node, PixelRect(x: lo, y: cy, width: n, height: 1), TileBuffer(base: row + at, width: n, height: 1, rowStride: n))
+        if at > 0 { row.update(repeating: row[at], count: at) }
+        let end = at + n
+        if end < width { (row + end).update(repeating: row[end - 1], count: width - end) }
+    }
 }
