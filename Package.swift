@@ -76,10 +76,11 @@ let package = Package(
             dependencies: ["Cyanotype", "CFFmpeg", "CFFmpegShim"],
             swiftSettings: tunedSwift),
         // Named looks, filter chains with intensity, film grain and an exporter, built only on
-        // Cyanotype's public API.
+        // Cyanotype's public API (their row loops in CCyanotypeKernels, vector width picked at
+        // run time).
         .target(
             name: "Instafilter",
-            dependencies: ["Cyanotype"],
+            dependencies: ["Cyanotype", "CCyanotypeKernels"],
             swiftSettings: tunedSwift),
         // The command line's vocabulary, shared by the CLI and the server: options and their
         // parser, filter specs, LUT and preset names, the pipeline's order, the output writer,
