@@ -195,6 +195,126 @@ int cyan_css_affines_rgbaf(float *row, size_t n, const float *m, int k) {
 CYAN_BLEND_FN(cyan_blend256, 256, CYAN_AVX2, CYAN_LE256, CYAN_LT256, CYAN_GT256, CYAN_GE256)
 CYAN_BLEND_FN(cyan_blend128, , , _mm_cmple_ps, _mm_cmplt_ps, _mm_cmpgt_ps, _mm_cmpge_ps)
 
+// Colour dodge and burn (W3C, with BlendStage's edge rules) and the non-separable modes
+// (SetLum / SetSat / ClipColor), lane for lane the Swift scalar code, its branches as selects.
+// Swift's min(x, y) is y < x ? y : x and max(x, y) is y >= x ? y : x (NaN included).
+#define CYAN_NS_FNS(SUFFIX, W, ATTR, LE, LT, GT, GE, EQ)                                        \
+    ATTR static inline __m##W cyan_smin##SUFFIX(__m##W x, __m##W y) { return CYAN_SEL(W, LT(y, x), y, x); } \
+    ATTR static inline __m##W cyan_smax##SUFFIX(__m##W x, __m##W y) { return CYAN_SEL(W, GE(y, x), y, x); } \
+    ATTR static inline __m##W cyan_dodge##SUFFIX(__m##W cb, __m##W cs) {                          \
+        const __m##W one = _mm##W##_set1_ps(1.0f), zero = _mm##W##_setzero_ps();                  \
+        __m##W v = cyan_smin##SUFFIX(one, _mm##W##_div_ps(cb, _mm##W##_sub_ps(one, cs)));          \
+        v = CYAN_SEL(W, GE(cs, one), one, v);                                                    \
+        return CYAN_SEL(W, EQ(cb, zero), zero, v);                                               \
+    }                                                                                            \
+    ATTR static inline __m##W cyan_burn##SUFFIX(__m##W cb, __m##W cs) {                           \
+        const __m##W one = _mm##W##_set1_ps(1.0f), zero = _mm##W##_setzero_ps();                  \
+        __m##W v = _mm##W##_sub_ps(one, cyan_smin##SUFFIX(one, _mm##W##_div_ps(_mm##W##_sub_ps(one, cb), cs))); \
+        v = CYAN_SEL(W, LE(cs, zero), zero, v);                                                  \
+        return CYAN_SEL(W, GE(cb, one), one, v);                                                 \
+    }                                                                                            \
+    ATTR static inline __m##W cyan_lum##SUFFIX(__m##W r, __m##W g, __m##W b) {                    \
+        return _mm##W##_add_ps(_mm##W##_add_ps(_mm##W##_mul_ps(_mm##W##_set1_ps(0.3f), r), _mm##W##_mul_ps(_mm##W##_set1_ps(0.59f), g)), \
+                               _mm##W##_mul_ps(_mm##W##_set1_ps(0.11f), b));                     \
+    }                                                                                            \
+    /* SetLum(c, l) = ClipColor(c + (l - Lum(c))), in place */                                   \
+    ATTR static inline void cyan_setlum##SUFFIX(__m##W *r, __m##W *g, __m##W *b, __m##W l) {      \
+        const __m##W one = _mm##W##_set1_ps(1.0f), zero = _mm##W##_setzero_ps();                  \
+        __m##W d = _mm##W##_sub_ps(l, cyan_lum##SUFFIX(*r, *g, *b));                              \
+        __m##W cr = _mm##W##_add_ps(*r, d), cg = _mm##W##_add_ps(*g, d), cbl = _mm##W##_add_ps(*b, d); \
+        __m##W L = cyan_lum##SUFFIX(cr, cg, cbl);                                                 \
+        __m##W n = cyan_smin##SUFFIX(cr, cyan_smin##SUFFIX(cg, cbl));                             \
+        __m##W x = cyan_smax##SUFFIX(cr, cyan_smax##SUFFIX(cg, cbl));                             \
+        __m##W m1 = _mm##W##_and_ps(LT(n, zero), GT(_mm##W##_sub_ps(L, n), zero));               \
+        __m##W k1 = _mm##W##_div_ps(L, _mm##W##_sub_ps(L, n));                                   \
+        cr = CYAN_SEL(W, m1, _mm##W##_add_ps(L, _mm##W##_mul_ps(_mm##W##_sub_ps(cr, L), k1)), cr); \
+        cg = CYAN_SEL(W, m1, _mm##W##_add_ps(L, _mm##W##_mul_ps(_mm##W##_sub_ps(cg, L), k1)), cg); \
+        cbl = CYAN_SEL(W, m1, _mm##W##_add_ps(L, _mm##W##_mul_ps(_mm##W##_sub_ps(cbl, L), k1)), cbl); \
+        __m##W m2 = _mm##W##_and_ps(GT(x, one), GT(_mm##W##_sub_ps(x, L), zero));                 \
+        __m##W k2 = _mm##W##_div_ps(_mm##W##_sub_ps(one, L), _mm##W##_sub_ps(x, L));             \
+        *r = CYAN_SEL(W, m2, _mm##W##_add_ps(L, _mm##W##_mul_ps(_mm##W##_sub_ps(cr, L), k2)), cr); \
+        *g = CYAN_SEL(W, m2, _mm##W##_add_ps(L, _mm##W##_mul_ps(_mm##W##_sub_ps(cg, L), k2)), cg); \
+        *b = CYAN_SEL(W, m2, _mm##W##_add_ps(L, _mm##W##_mul_ps(_mm##W##_sub_ps(cbl, L), k2)), cbl); \
+    }                                                                                            \
+    /* SetSat(c, s): (c - min) * (s / (max - min)), zero where max <= min */                     \
+    ATTR static inline void cyan_setsat##SUFFIX(__m##W *r, __m##W *g, __m##W *b, __m##W sat) {    \
+        __m##W n = cyan_smin##SUFFIX(*r, cyan_smin##SUFFIX(*g, *b));                              \
+        __m##W x = cyan_smax##SUFFIX(*r, cyan_smax##SUFFIX(*g, *b));                              \
+        __m##W ok = GT(x, n), k = _mm##W##_div_ps(sat, _mm##W##_sub_ps(x, n));                    \
+        *r = _mm##W##_and_ps(ok, _mm##W##_mul_ps(_mm##W##_sub_ps(*r, n), k));                     \
+        *g = _mm##W##_and_ps(ok, _mm##W##_mul_ps(_mm##W##_sub_ps(*g, n), k));                     \
+        *b = _mm##W##_and_ps(ok, _mm##W##_mul_ps(_mm##W##_sub_ps(*b, n), k));                     \
+    }                                                                                            \
+    ATTR static inline __m##W cyan_sat##SUFFIX(__m##W r, __m##W g, __m##W b) {                    \
+        return _mm##W##_sub_ps(cyan_smax##SUFFIX(r, cyan_smax##SUFFIX(g, b)), cyan_smin##SUFFIX(r, cyan_smin##SUFFIX(g, b))); \
+    }                                                                                            \
+    /* B for the modes of the Swift `mixRow` / `mixRowNonSeparable` loops */                     \
+    ATTR static inline void cyan_blend_other##SUFFIX(int mode, __m##W dr, __m##W dg, __m##W db, __m##W sr, __m##W sg, __m##W sb, \
+                                                     __m##W *r, __m##W *g, __m##W *b) {           \
+        switch (mode) {                                                                          \
+        case CYAN_BLEND_COLOR_DODGE:                                                             \
+            *r = cyan_dodge##SUFFIX(dr, sr); *g = cyan_dodge##SUFFIX(dg, sg); *b = cyan_dodge##SUFFIX(db, sb); return; \
+        case CYAN_BLEND_COLOR_BURN:                                                              \
+            *r = cyan_burn##SUFFIX(dr, sr); *g = cyan_burn##SUFFIX(dg, sg); *b = cyan_burn##SUFFIX(db, sb); return; \
+        case CYAN_BLEND_HUE:                                                                     \
+            *r = sr; *g = sg; *b = sb;                                                           \
+            cyan_setsat##SUFFIX(r, g, b, cyan_sat##SUFFIX(dr, dg, db));                           \
+            cyan_setlum##SUFFIX(r, g, b, cyan_lum##SUFFIX(dr, dg, db)); return;                   \
+        case CYAN_BLEND_SATURATION:                                                              \
+            *r = dr; *g = dg; *b = db;                                                           \
+            cyan_setsat##SUFFIX(r, g, b, cyan_sat##SUFFIX(sr, sg, sb));                           \
+            cyan_setlum##SUFFIX(r, g, b, cyan_lum##SUFFIX(dr, dg, db)); return;                   \
+        case CYAN_BLEND_COLOR:                                                                   \
+            *r = sr; *g = sg; *b = sb;                                                           \
+            cyan_setlum##SUFFIX(r, g, b, cyan_lum##SUFFIX(dr, dg, db)); return;                   \
+        default: /* luminosity */                                                                \
+            *r = dr; *g = dg; *b = db;                                                           \
+            cyan_setlum##SUFFIX(r, g, b, cyan_lum##SUFFIX(sr, sg, sb)); return;                   \
+        }                                                                                        \
+    }
+
+#define CYAN_EQ256(a, b) _mm256_cmp_ps(a, b, _CMP_EQ_OQ)
+CYAN_NS_FNS(256, 256, CYAN_AVX2, CYAN_LE256, CYAN_LT256, CYAN_GT256, CYAN_GE256, CYAN_EQ256)
+CYAN_NS_FNS(128, , , _mm_cmple_ps, _mm_cmplt_ps, _mm_cmpgt_ps, _mm_cmpge_ps, _mm_cmpeq_ps)
+
+// The `mixRow` loops: pixels the source does not cover (As <= 0) stay as they are, the others
+// get d + As (B - d).
+#define CYAN_MIX_OTHER_LOOP(W, SUFFIX, PX, LE)                                                   \
+    for (; i + PX <= n; i += PX) {                                                               \
+        float *q = b + 4 * i;                                                                    \
+        __m##W d0 = _mm##W##_loadu_ps(q), d1 = _mm##W##_loadu_ps(q + PX), d2 = _mm##W##_loadu_ps(q + 2 * PX), d3 = _mm##W##_loadu_ps(q + 3 * PX); \
+        __m##W dr, dg, db, da, sr, sg, sb, sa, br, bg, bb;                                       \
+        CYAN_SOA(d0, d1, d2, d3, dr, dg, db, da, W);                                             \
+        if (step) {                                                                              \
+            const float *u = s + 4 * i;                                                          \
+            __m##W s0 = _mm##W##_loadu_ps(u), s1 = _mm##W##_loadu_ps(u + PX), s2 = _mm##W##_loadu_ps(u + 2 * PX), s3 = _mm##W##_loadu_ps(u + 3 * PX); \
+            CYAN_SOA(s0, s1, s2, s3, sr, sg, sb, sa, W);                                         \
+        } else {                                                                                 \
+            sr = _mm##W##_set1_ps(s[0]); sg = _mm##W##_set1_ps(s[1]);                            \
+            sb = _mm##W##_set1_ps(s[2]); sa = _mm##W##_set1_ps(s[3]);                            \
+        }                                                                                        \
+        cyan_blend_other##SUFFIX(mode, dr, dg, db, sr, sg, sb, &br, &bg, &bb);                   \
+        __m##W skip = LE(sa, _mm##W##_setzero_ps());                                             \
+        dr = CYAN_SEL(W, skip, dr, _mm##W##_add_ps(dr, _mm##W##_mul_ps(sa, _mm##W##_sub_ps(br, dr)))); \
+        dg = CYAN_SEL(W, skip, dg, _mm##W##_add_ps(dg, _mm##W##_mul_ps(sa, _mm##W##_sub_ps(bg, dg)))); \
+        db = CYAN_SEL(W, skip, db, _mm##W##_add_ps(db, _mm##W##_mul_ps(sa, _mm##W##_sub_ps(bb, db)))); \
+        CYAN_AOS(dr, dg, db, da, d0, d1, d2, d3, W);                                             \
+        _mm##W##_storeu_ps(q, d0); _mm##W##_storeu_ps(q + PX, d1);                               \
+        _mm##W##_storeu_ps(q + 2 * PX, d2); _mm##W##_storeu_ps(q + 3 * PX, d3);                  \
+    }
+
+CYAN_AVX2 static size_t cyan_mix_other_avx2(float *b, const float *s, int step, size_t n, int mode) {
+    size_t i = 0;
+    CYAN_MIX_OTHER_LOOP(256, 256, 8, CYAN_LE256)
+    return i;
+}
+
+static size_t cyan_mix_other_sse(float *b, const float *s, int step, size_t n, int mode) {
+    size_t i = 0;
+    CYAN_MIX_OTHER_LOOP(, 128, 4, _mm_cmple_ps)
+    return i;
+}
+
 // Backdrop `b` (row, in place) and source `s` (advancing by `step` floats a pixel: 4, or 0 for
 // one colour): lanes rgb get d + (B - d) * as, alpha stays.
 #define CYAN_MIX_LOOP(W, BLEND, PX)                                                              \
@@ -234,8 +354,22 @@ static size_t cyan_mix_sse(float *b, const float *s, int step, size_t n, int mod
 
 int cyan_blend_mix_rgbaf(float *backdrop, const float *source, int sourceStep, size_t n, int mode) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-    if (mode < CYAN_BLEND_NORMAL || mode > CYAN_BLEND_LIGHTEN) return 0;
+    if (mode < CYAN_BLEND_NORMAL || mode > CYAN_BLEND_LUMINOSITY) return 0;
     int step = sourceStep ? 4 : 0;
+    if (mode > CYAN_BLEND_LIGHTEN) {
+        size_t done = cyan_vector_bits() >= 256 ? cyan_mix_other_avx2(backdrop, source, step, n, mode)
+                                                : cyan_mix_other_sse(backdrop, source, step, n, mode);
+        // The tail: four copies of one pixel through the SSE loop.
+        for (size_t i = done; i < n; i++) {
+            float *q = backdrop + 4 * i;
+            const float *u = source + (size_t)step * i;
+            float bq[16], uq[16];
+            for (int c = 0; c < 16; c++) { bq[c] = q[c % 4]; uq[c] = u[c % 4]; }
+            cyan_mix_other_sse(bq, uq, 4, 4, mode);
+            q[0] = bq[0]; q[1] = bq[1]; q[2] = bq[2];
+        }
+        return 1;
+    }
     size_t done = cyan_vector_bits() >= 256 ? cyan_mix_avx2(backdrop, source, step, n, mode)
                                             : cyan_mix_sse(backdrop, source, step, n, mode);
     // The tail, one pixel in the low lanes of SSE vectors: the same operations.

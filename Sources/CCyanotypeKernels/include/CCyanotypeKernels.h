@@ -79,7 +79,10 @@ int cyan_css_affines_rgbaf(float *row, size_t n, const float *m, int k);
 /// layers swapped).
 enum {
     CYAN_BLEND_NORMAL = 1, CYAN_BLEND_MULTIPLY, CYAN_BLEND_SCREEN, CYAN_BLEND_OVERLAY, CYAN_BLEND_HARD_LIGHT,
-    CYAN_BLEND_SOFT_LIGHT, CYAN_BLEND_DIFFERENCE, CYAN_BLEND_EXCLUSION, CYAN_BLEND_DARKEN, CYAN_BLEND_LIGHTEN
+    CYAN_BLEND_SOFT_LIGHT, CYAN_BLEND_DIFFERENCE, CYAN_BLEND_EXCLUSION, CYAN_BLEND_DARKEN, CYAN_BLEND_LIGHTEN,
+    // Below: pixels the source does not cover (alpha <= 0) are left as they are.
+    CYAN_BLEND_COLOR_DODGE, CYAN_BLEND_COLOR_BURN, CYAN_BLEND_HUE, CYAN_BLEND_SATURATION, CYAN_BLEND_COLOR,
+    CYAN_BLEND_LUMINOSITY
 };
 
 /// Blends straight RGBA float `source` pixels into `backdrop` (`n` pixels, in place):

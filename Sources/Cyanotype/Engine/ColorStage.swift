@@ -145,6 +145,7 @@ struct MatrixStage: ColorStage {
 }
 
 @inline(__always) func unpremultiplyRow(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
+    if rowIsOpaque(row, count) { return }  // a whole opaque row (photos) in one vector scan
     for i in 0..<count {
         let p = row[i]
         if p.w == 1 { continue }  // opaque (most photos): no divide, no store
@@ -153,6 +154,7 @@ struct MatrixStage: ColorStage {
     }
 }
 @inline(__always) func premultiplyRow(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
+    if rowIsOpaque(row, count) { return }
     for i in 0..<count {
         let p = row[i]
         if p.w == 1 { continue }

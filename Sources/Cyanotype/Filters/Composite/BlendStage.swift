@@ -440,8 +440,9 @@ extension CIBlendFunction {
     }
 
     /// The C row loop (vector width chosen at run time, eight pixels a step with AVX2, four
-    /// with SSE2) for the modes with a vector `B` (`mixRow4`), the same arithmetic bit for
-    /// bit; false for the other modes or where it has no path (the Swift loops run).
+    /// with SSE2) for the modes with a vector `B` (`mixRow4`), colour dodge and burn and the
+    /// non-separable modes, the same arithmetic bit for bit; false for the other modes or
+    /// where it has no path (the Swift loops run).
     private func vectorMix(_ b: UnsafeMutablePointer<SIMD4<Float>>, _ s: UnsafePointer<SIMD4<Float>>, sourceStep: Int32, _ n: Int) -> Bool {
         let code: Int
         switch mode {
@@ -455,6 +456,12 @@ extension CIBlendFunction {
         case .exclusion: code = CYAN_BLEND_EXCLUSION
         case .darken: code = CYAN_BLEND_DARKEN
         case .lighten: code = CYAN_BLEND_LIGHTEN
+        case .colorDodge: code = CYAN_BLEND_COLOR_DODGE
+        case .colorBurn: code = CYAN_BLEND_COLOR_BURN
+        case .hue: code = CYAN_BLEND_HUE
+        case .saturation: code = CYAN_BLEND_SATURATION
+        case .color: code = CYAN_BLEND_COLOR
+        case .luminosity: code = CYAN_BLEND_LUMINOSITY
         default: return false
         }
         return UnsafeMutableRawPointer(b).withMemoryRebound(to: Float.self, capacity: 4 * n) { bf in
