@@ -105,7 +105,7 @@ let package = Package(
             swiftSettings: tunedSwift),
         .testTarget(name: "CyanotypeCodecsTests", dependencies: ["CyanotypeCodecs"]),
         .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype", "CyanotypeCodecs"], exclude: ["Fixtures"]),
-        .testTarget(name: "InstafilterTests", dependencies: ["Instafilter"]),
+        .testTarget(name: "InstafilterTests", dependencies: ["Instafilter", "CCyanotypeKernels"]),
         .testTarget(name: "CyanotypeVideoTests", dependencies: ["CyanotypeVideo", "Cyanotype"]),
         // End-to-end tests of the command-line tool: they run the built `cyanotype` binary.
         .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "CyanotypeTool", "Cyanotype", "CyanotypeCodecs"]),

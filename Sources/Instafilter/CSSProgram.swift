@@ -132,7 +132,14 @@ func applyAffines(_ m: UnsafeBufferPointer<Float>, _ px: UnsafeMutablePointer<SI
     let done = UnsafeMutableRawPointer(px).withMemoryRebound(to: Float.self, capacity: 4 * n) {
         cyan_css_affines_rgbaf($0, n, mp, Int32(k)) != 0
     }
-    if done { return }
+    if !done { applyAffinesPortable(m, px, n) }
+}
+
+/// `applyAffines` in Swift, one SIMD4 pixel at a time: where the C loop has no path, and the
+/// reference its bits are tested against.
+func applyAffinesPortable(_ m: UnsafeBufferPointer<Float>, _ px: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
+    let k = m.count / 13
+    guard k > 0, n > 0 else { return }
     withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 5 * k) { columns in
         guard let c = columns.baseAddress else { return }
         for a in 0..<k {
