@@ -512,3 +512,71 @@ void cyan_grain_overlay_rgbaf(float *row, const float *noise, size_t n, float st
         q[0] = q[0] + d; q[1] = q[1] + d; q[2] = q[2] + d; q[3] = q[3] + 0.0f;
     }
 }
+
+// MARK: Vignette
+
+// The Swift stage's factor: d = min(sqrt(dx^2 + dy^2) * scale, 1) (a select), s = d^2 (3 - 2d),
+// f = max(1 - k s s, 0) as a select, colour times f, alpha kept. dx runs in groups of four
+// lanes, (0, 1, 2, 3) + dx0 and then + 4 per group, each group from the one before (as the
+// Swift loop steps), so the positions are the same floats.
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define CYAN_VIGNETTE_F(W, DX)                                                                   \
+    ({                                                                                           \
+        __m##W d = _mm##W##_mul_ps(_mm##W##_sqrt_ps(_mm##W##_add_ps(_mm##W##_mul_ps(DX, DX), dy2)), sc); \
+        d = CYAN_SEL(W, GT##W(d, one), one, d);                                                  \
+        __m##W s = _mm##W##_mul_ps(_mm##W##_mul_ps(d, d), _mm##W##_sub_ps(three, _mm##W##_mul_ps(two, d))); \
+        __m##W f = _mm##W##_sub_ps(one, _mm##W##_mul_ps(_mm##W##_mul_ps(kv, s), s));             \
+        _mm##W##_and_ps(GT##W(f, _mm##W##_setzero_ps()), f);                                     \
+    })
+#define GT256(a, b) _mm256_cmp_ps(a, b, _CMP_GT_OQ)
+#define GT(a, b) _mm_cmpgt_ps(a, b)
+
+CYAN_AVX2 static size_t cyan_vignette_avx2(float *row, size_t n, __m128 *dx4, float dy, float scale, float k) {
+    const __m256 one = _mm256_set1_ps(1.0f), two = _mm256_set1_ps(2.0f), three = _mm256_set1_ps(3.0f);
+    const __m256 dy2 = _mm256_set1_ps(dy * dy), sc = _mm256_set1_ps(scale), kv = _mm256_set1_ps(k);
+    const __m128 four = _mm_set1_ps(4.0f);
+    const __m256i i0 = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1), i1 = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
+    const __m256i i2 = _mm256_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5), i3 = _mm256_setr_epi32(6, 6, 6, 6, 7, 7, 7, 7);
+    __m128 dx = *dx4;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m128 next = _mm_add_ps(dx, four);
+        __m256 x = _mm256_set_m128(next, dx);
+        dx = _mm_add_ps(next, four);
+        __m256 f = CYAN_VIGNETTE_F(256, x);
+        float *q = row + 4 * i;
+        _mm256_storeu_ps(q, _mm256_mul_ps(_mm256_loadu_ps(q), _mm256_blend_ps(_mm256_permutevar8x32_ps(f, i0), one, 0x88)));
+        _mm256_storeu_ps(q + 8, _mm256_mul_ps(_mm256_loadu_ps(q + 8), _mm256_blend_ps(_mm256_permutevar8x32_ps(f, i1), one, 0x88)));
+        _mm256_storeu_ps(q + 16, _mm256_mul_ps(_mm256_loadu_ps(q + 16), _mm256_blend_ps(_mm256_permutevar8x32_ps(f, i2), one, 0x88)));
+        _mm256_storeu_ps(q + 24, _mm256_mul_ps(_mm256_loadu_ps(q + 24), _mm256_blend_ps(_mm256_permutevar8x32_ps(f, i3), one, 0x88)));
+    }
+    *dx4 = dx;
+    return i;
+}
+#endif
+
+int cyan_vignette_rgbaf(float *row, size_t n, float dx0, float dy, float scale, float k) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    __m128 dx = _mm_add_ps(_mm_setr_ps(0.0f, 1.0f, 2.0f, 3.0f), _mm_set1_ps(dx0));
+    size_t i = 0;
+    if (cyan_vector_bits() >= 256) i = cyan_vignette_avx2(row, n, &dx, dy, scale, k);
+    const __m128 one = _mm_set1_ps(1.0f), two = _mm_set1_ps(2.0f), three = _mm_set1_ps(3.0f), four = _mm_set1_ps(4.0f);
+    const __m128 dy2 = _mm_set1_ps(dy * dy), sc = _mm_set1_ps(scale), kv = _mm_set1_ps(k);
+    const __m128 alpha = _mm_castsi128_ps(_mm_setr_epi32(0, 0, 0, -1));
+    for (; i < n; i += 4) {
+        __m128 f = CYAN_VIGNETTE_F(, dx);
+        dx = _mm_add_ps(dx, four);
+        float fs[4];
+        _mm_storeu_ps(fs, f);
+        for (size_t j = 0; j < 4 && i + j < n; j++) {
+            float *q = row + 4 * (i + j);
+            __m128 m = CYAN_SEL(, alpha, one, _mm_set1_ps(fs[j]));
+            _mm_storeu_ps(q, _mm_mul_ps(_mm_loadu_ps(q), m));
+        }
+    }
+    return 1;
+#else
+    (void)row; (void)n; (void)dx0; (void)dy; (void)scale; (void)k;
+    return 0;
+#endif
+}
