@@ -48,7 +48,9 @@ let package = Package(
         // are variadic, which Swift cannot call).
         // ... and libjpeg's scanline encoder (its errors longjmp, which must stay in C).
         .target(name: "CCodecShims", dependencies: ["CTIFF"], linkerSettings: [.linkedLibrary("jpeg")]),
-        // The few pixel loops Swift cannot express: non-temporal stores.
+        // Pixel loops in C with the vector width picked at run time (AVX-512 or AVX2 where
+        // the CPU has them, SSE2 otherwise), so an untuned build runs them at full speed:
+        // 8-bit reads and writes, colour stages, the blur's passes, the looks' row loops.
         .target(name: "CCyanotypeKernels"),
         // Row loops of planar Y'CbCr reads and writes (CIPlanarImageBuffer), for video frames.
         .target(name: "CCyanotypeYCbCr"),
