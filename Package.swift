@@ -48,7 +48,9 @@ let package = Package(
         // are variadic, which Swift cannot call).
         // ... and libjpeg's scanline encoder (its errors longjmp, which must stay in C).
         .target(name: "CCodecShims", dependencies: ["CTIFF"], linkerSettings: [.linkedLibrary("jpeg")]),
-        // The few pixel loops Swift cannot express: non-temporal stores.
+        // Pixel loops in C with the vector width picked at run time (AVX-512 or AVX2 where
+        // the CPU has them, SSE2 otherwise), so an untuned build runs them at full speed:
+        // 8-bit reads and writes, colour stages, the blur's passes, the looks' row loops.
         .target(name: "CCyanotypeKernels"),
         // Row loops of planar Y'CbCr reads and writes (CIPlanarImageBuffer), for video frames.
         .target(name: "CCyanotypeYCbCr"),
@@ -76,10 +78,11 @@ let package = Package(
             dependencies: ["Cyanotype", "CFFmpeg", "CFFmpegShim"],
             swiftSettings: tunedSwift),
         // Named looks, filter chains with intensity, film grain and an exporter, built only on
-        // Cyanotype's public API.
+        // Cyanotype's public API (their row loops in CCyanotypeKernels, vector width picked at
+        // run time).
         .target(
             name: "Instafilter",
-            dependencies: ["Cyanotype"],
+            dependencies: ["Cyanotype", "CCyanotypeKernels"],
             swiftSettings: tunedSwift),
         // The command line's vocabulary, shared by the CLI and the server: options and their
         // parser, filter specs, LUT and preset names, the pipeline's order, the output writer,
@@ -104,7 +107,7 @@ let package = Package(
             swiftSettings: tunedSwift),
         .testTarget(name: "CyanotypeCodecsTests", dependencies: ["CyanotypeCodecs"]),
         .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype", "CyanotypeCodecs"], exclude: ["Fixtures"]),
-        .testTarget(name: "InstafilterTests", dependencies: ["Instafilter"]),
+        .testTarget(name: "InstafilterTests", dependencies: ["Instafilter", "CCyanotypeKernels"]),
         .testTarget(name: "CyanotypeVideoTests", dependencies: ["CyanotypeVideo", "Cyanotype"]),
         // End-to-end tests of the command-line tool: they run the built `cyanotype` binary.
         .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "CyanotypeTool", "Cyanotype", "CyanotypeCodecs"]),

@@ -51,7 +51,7 @@ static inline uint8_t cyan_q8(float v) {
     return (uint8_t)(v * 255.0f + 0.5f);
 }
 
-void cyan_quantize_rgba8(uint8_t *dst, const float *src, size_t n, int unpremultiply) {
+static void cyan_quantize_rgba8_sse(uint8_t *dst, const float *src, size_t n, int unpremultiply) {
 #if !defined(__SSE2__)
     for (size_t i = 0; i < n; i++) {
         float r = src[4 * i], g = src[4 * i + 1], b = src[4 * i + 2], a = src[4 * i + 3];
@@ -359,11 +359,14 @@ int cyan_vibrance_rgbaf(float *row, size_t n, float amount) {
 // table, in one pass. Straight input is premultiplied by alpha after decoding. Premultiplied
 // input is opaque (used as is) or clear (all zero) here; its translucent pixels need colour
 // divided by alpha before the curve, so they are left for the caller, who is told how many.
-// One pixel; returns 1 when it is left for the caller.
+// One pixel; returns 1 when it is left for the caller. Without a table, codes are read as
+// values (code / 255).
+static inline float cyan_decode_code(const float *table, uint8_t c) { return table ? table[c] : (float)c / 255.0f; }
+
 static inline size_t cyan_decode_rgba8_1(float *d, const uint8_t *q, const float *table, int ri, int gi, int bi, int ai,
                                          int premultipliedIn) {
     uint8_t a8 = q[ai];
-    float r = table[q[ri]], g = table[q[gi]], b = table[q[bi]];
+    float r = cyan_decode_code(table, q[ri]), g = cyan_decode_code(table, q[gi]), b = cyan_decode_code(table, q[bi]);
     if (a8 == 255) {
         d[0] = r; d[1] = g; d[2] = b; d[3] = 1.0f;
     } else if (!premultipliedIn) {
@@ -377,8 +380,8 @@ static inline size_t cyan_decode_rgba8_1(float *d, const uint8_t *q, const float
     return 0;
 }
 
-size_t cyan_decode_rgba8(float *dst, const uint8_t *src, size_t n, const float *table,
-                         int ri, int gi, int bi, int ai, int premultipliedIn) {
+static size_t cyan_decode_rgba8_scalar(float *dst, const uint8_t *src, size_t n, const float *table,
+                                       int ri, int gi, int bi, int ai, int premultipliedIn) {
     size_t left = 0;
     size_t i = 0;
 #if defined(__SSE2__)
@@ -391,10 +394,10 @@ size_t cyan_decode_rgba8(float *dst, const uint8_t *src, size_t n, const float *
             for (int h = 0; h < 4; h++) left += cyan_decode_rgba8_1(d + 4 * h, q + 4 * h, table, ri, gi, bi, ai, premultipliedIn);
             continue;
         }
-        _mm_storeu_ps(d, _mm_setr_ps(table[q[ri]], table[q[gi]], table[q[bi]], 1.0f));
-        _mm_storeu_ps(d + 4, _mm_setr_ps(table[q[4 + ri]], table[q[4 + gi]], table[q[4 + bi]], 1.0f));
-        _mm_storeu_ps(d + 8, _mm_setr_ps(table[q[8 + ri]], table[q[8 + gi]], table[q[8 + bi]], 1.0f));
-        _mm_storeu_ps(d + 12, _mm_setr_ps(table[q[12 + ri]], table[q[12 + gi]], table[q[12 + bi]], 1.0f));
+        for (int h = 0; h < 4; h++) {
+            const uint8_t *p = q + 4 * h;
+            _mm_storeu_ps(d + 4 * h, _mm_setr_ps(cyan_decode_code(table, p[ri]), cyan_decode_code(table, p[gi]), cyan_decode_code(table, p[bi]), 1.0f));
+        }
     }
 #endif
     for (; i < n; i++) left += cyan_decode_rgba8_1(dst + 4 * i, src + 4 * i, table, ri, gi, bi, ai, premultipliedIn);
@@ -407,4 +410,102 @@ long cyan_power_table_rgbaf(float *row, size_t n, const float *cells, int k, int
 #endif
     (void)row; (void)n; (void)cells; (void)k; (void)count; (void)outside;
     return -1;
+}
+
+// MARK: Eight pixels a step (AVX2): 8-bit reads and writes, opacity checks
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+// Codes as values (no table: code / 255), eight opaque pixels at a time: bytes reordered to
+// r, g, b, a, widened, converted and divided by 255 (alpha 255 / 255 is exactly the scalar
+// loop's 1); groups with a pixel that is not opaque take the scalar loop.
+CYAN_AVX2 static size_t cyan_decode_codes_rgba8_avx2(float *dst, const uint8_t *src, size_t n,
+                                                     int ri, int gi, int bi, int ai, int premultipliedIn) {
+    const __m256i alphaMask = _mm256_set1_epi32((int)(0xFFu << (8 * ai)));
+    const __m128i order = _mm_setr_epi8((char)ri, (char)gi, (char)bi, (char)ai, (char)(4 + ri), (char)(4 + gi), (char)(4 + bi), (char)(4 + ai),
+                                        (char)(8 + ri), (char)(8 + gi), (char)(8 + bi), (char)(8 + ai), (char)(12 + ri), (char)(12 + gi),
+                                        (char)(12 + bi), (char)(12 + ai));
+    const __m256 k255 = _mm256_set1_ps(255.0f);
+    size_t left = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256i w = _mm256_loadu_si256((const __m256i *)(src + 4 * i));
+        float *d = dst + 4 * i;
+        if (!_mm256_testc_si256(_mm256_and_si256(w, alphaMask), alphaMask)) {
+            left += cyan_decode_rgba8_scalar(d, src + 4 * i, 8, NULL, ri, gi, bi, ai, premultipliedIn);
+            continue;
+        }
+        __m128i lo = _mm_shuffle_epi8(_mm256_castsi256_si128(w), order), hi = _mm_shuffle_epi8(_mm256_extracti128_si256(w, 1), order);
+        _mm256_storeu_ps(d, _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(lo)), k255));
+        _mm256_storeu_ps(d + 8, _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(lo, 8))), k255));
+        _mm256_storeu_ps(d + 16, _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(hi)), k255));
+        _mm256_storeu_ps(d + 24, _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(hi, 8))), k255));
+    }
+    return left + cyan_decode_rgba8_scalar(dst + 4 * i, src + 4 * i, n - i, NULL, ri, gi, bi, ai, premultipliedIn);
+}
+
+// Eight pixels at a time when no colour needs dividing by alpha (the same clamp, scale, add
+// and truncation as the SSE loop, so the same bytes); other groups take the SSE loop.
+CYAN_AVX2 static void cyan_quantize_rgba8_avx2(uint8_t *dst, const float *src, size_t n, int unpremultiply) {
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    const __m256 scale = _mm256_set1_ps(255.0f), half = _mm256_set1_ps(0.5f);
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const float *p = src + 4 * i;
+        __m256 v[4];
+        for (int k = 0; k < 4; k++) v[k] = _mm256_loadu_ps(p + 8 * k);
+        if (unpremultiply) {
+            __m256 o = _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(v[0], one, _CMP_GE_OQ), _mm256_cmp_ps(v[1], one, _CMP_GE_OQ)),
+                                     _mm256_and_ps(_mm256_cmp_ps(v[2], one, _CMP_GE_OQ), _mm256_cmp_ps(v[3], one, _CMP_GE_OQ)));
+            if ((_mm256_movemask_ps(o) & 0x88) != 0x88) {
+                cyan_quantize_rgba8_sse(dst + 4 * i, p, 8, unpremultiply);
+                continue;
+            }
+        }
+        __m256i q[4];
+        for (int k = 0; k < 4; k++) {
+            __m256 c = _mm256_min_ps(_mm256_max_ps(v[k], zero), one);
+            q[k] = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(c, scale), half));
+        }
+        // Per 128-bit half: words of pixels 0, 2, 4, 6 | 1, 3, 5, 7; reordered to 0...7.
+        __m256i h = _mm256_packus_epi16(_mm256_packs_epi32(q[0], q[1]), _mm256_packs_epi32(q[2], q[3]));
+        _mm256_storeu_si256((__m256i *)(dst + 4 * i), _mm256_permutevar8x32_epi32(h, order));
+    }
+    cyan_quantize_rgba8_sse(dst + 4 * i, src + 4 * i, n - i, unpremultiply);
+}
+
+CYAN_AVX2 static int cyan_alpha_is_one_avx2(const float *row, size_t n) {
+    const __m256 one = _mm256_set1_ps(1.0f);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const float *p = row + 4 * i;
+        __m256 o = _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(_mm256_loadu_ps(p), one, _CMP_EQ_OQ), _mm256_cmp_ps(_mm256_loadu_ps(p + 8), one, _CMP_EQ_OQ)),
+                                 _mm256_and_ps(_mm256_cmp_ps(_mm256_loadu_ps(p + 16), one, _CMP_EQ_OQ), _mm256_cmp_ps(_mm256_loadu_ps(p + 24), one, _CMP_EQ_OQ)));
+        if ((_mm256_movemask_ps(o) & 0x88) != 0x88) return 0;
+    }
+    for (; i < n; i++) if (!(row[4 * i + 3] == 1.0f)) return 0;
+    return 1;
+}
+#endif
+
+size_t cyan_decode_rgba8(float *dst, const uint8_t *src, size_t n, const float *table,
+                         int ri, int gi, int bi, int ai, int premultipliedIn) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (!table && cyan_cpu_has_avx2_fma()) return cyan_decode_codes_rgba8_avx2(dst, src, n, ri, gi, bi, ai, premultipliedIn);
+#endif
+    return cyan_decode_rgba8_scalar(dst, src, n, table, ri, gi, bi, ai, premultipliedIn);
+}
+
+void cyan_quantize_rgba8(uint8_t *dst, const float *src, size_t n, int unpremultiply) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (cyan_cpu_has_avx2_fma()) { cyan_quantize_rgba8_avx2(dst, src, n, unpremultiply); return; }
+#endif
+    cyan_quantize_rgba8_sse(dst, src, n, unpremultiply);
+}
+
+int cyan_alpha_is_one_rgbaf(const float *row, size_t n) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (cyan_cpu_has_avx2_fma()) return cyan_alpha_is_one_avx2(row, n);
+#endif
+    for (size_t i = 0; i < n; i++) if (!(row[4 * i + 3] == 1.0f)) return 0;
+    return 1;
 }

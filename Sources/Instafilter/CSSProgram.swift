@@ -1,3 +1,4 @@
+import CCyanotypeKernels
 import Cyanotype
 import Foundation
 
@@ -45,11 +46,9 @@ struct CompiledOverlay: Sendable {
     /// times opacity) for a row of pixels starting at (x, y) in Core Image coordinates;
     /// `box` is the element box (the image extent).
     func computeFill(into fill: UnsafeMutablePointer<SIMD4<Float>>, count n: Int, x: Int, y: Int, box: CGRect) {
-        switch shape {
-        case .constant:
+        if case .constant = shape {
             for i in 0..<n { fill[i] = constant }
             return
-        default: break
         }
         let w = Double(box.width), h = Double(box.height)
         // CSS measures from the top left; Core Image's y runs up.
@@ -127,6 +126,19 @@ func blendRow(_ blend: CIBlendFunction?, _ px: UnsafeMutablePointer<SIMD4<Float>
 /// the row.
 func applyAffines(_ m: UnsafeBufferPointer<Float>, _ px: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
     let k = m.count / 13
+    guard k > 0, n > 0, let mp = m.baseAddress else { return }
+    // The C loop (eight pixels a step with AVX2, four with SSE2, chosen at run time) does the
+    // same arithmetic bit for bit; the loop below runs where it has no path.
+    let done = UnsafeMutableRawPointer(px).withMemoryRebound(to: Float.self, capacity: 4 * n) {
+        cyan_css_affines_rgbaf($0, n, mp, Int32(k)) != 0
+    }
+    if !done { applyAffinesPortable(m, px, n) }
+}
+
+/// `applyAffines` in Swift, one SIMD4 pixel at a time: where the C loop has no path, and the
+/// reference its bits are tested against.
+func applyAffinesPortable(_ m: UnsafeBufferPointer<Float>, _ px: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
+    let k = m.count / 13
     guard k > 0, n > 0 else { return }
     withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 5 * k) { columns in
         guard let c = columns.baseAddress else { return }
@@ -198,6 +210,11 @@ struct CSSProgram: Sendable {
                 withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: n) { scratch in
                     guard let fill = scratch.baseAddress else { return }
                     for o in overlays {
+                        if case .constant = o.shape {
+                            // One colour: blended straight in, no row of copies.
+                            o.blend?.apply(color: o.constant, to: px)
+                            continue
+                        }
                         o.computeFill(into: fill, count: n, x: row.x, y: row.y, box: box)
                         blendRow(o.blend, p, fill, n)
                     }

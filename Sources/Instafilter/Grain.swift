@@ -1,3 +1,4 @@
+import CCyanotypeKernels
 import Cyanotype
 import Foundation
 
@@ -53,21 +54,14 @@ public final class InstaGrain: BaseFilter, @unchecked Sendable {
     /// Uniform noise in [0, 1] per pixel from a hash of (x, y, seed), zero-mean in pairs;
     /// extent `rect`. Computed in the row loop: no random-number generator per pixel.
     static func noise(seed: UInt32, rect: CGRect) -> CIImage {
+        // Antithetic pairs: cells 2k and 2k+1 get v and 1 - v (which one is random), so the
+        // noise sums to zero over every pair and the mean brightness holds. The hash of
+        // (x >> 1, y, seed) runs in C, eight pixels a step where the CPU has AVX2.
         let k = CIColorKernel(name: "grain noise seed \(seed)") { row in
             let out = row.output
-            let y = UInt32(truncatingIfNeeded: row.y)
-            let base = y &* 0x9E37_79B1 ^ seed &* 0x85EB_CA77
-            for i in 0..<out.count {
-                // Antithetic pairs: cells 2k and 2k+1 get v and 1 - v (which one is random),
-                // so the noise sums to zero over every pair and the mean brightness holds.
-                let x = row.x + i
-                var h = UInt32(truncatingIfNeeded: x >> 1) &* 0xC2B2_AE3D ^ base
-                h ^= h >> 16; h = h &* 0x7FEB_352D
-                h ^= h >> 15; h = h &* 0x846C_A68B
-                h ^= h >> 16
-                let u = Float(h >> 8) * (1 / 16_777_216)
-                let v = (UInt32(x & 1) ^ (h & 1)) == 0 ? u : 1 - u
-                out[i] = SIMD4(v, v, v, 1)
+            guard let o = out.baseAddress, out.count > 0 else { return }
+            UnsafeMutableRawPointer(o).withMemoryRebound(to: Float.self, capacity: 4 * out.count) {
+                cyan_grain_noise_rgbaf($0, out.count, Int64(row.x), Int64(row.y), seed)
             }
         }
         return k.apply(extent: rect, arguments: []) ?? CIImage(color: .gray).cropped(to: rect)
@@ -92,13 +86,16 @@ public final class InstaGrain: BaseFilter, @unchecked Sendable {
         // Luminance-weighted overlay: C' = C + strength * 4L(1 - L) * (n - 0.5), on
         // sRGB-encoded values (matched out and back, as the CSS looks are: the conversions
         // between a look and its grain cancel); the same noise in all channels.
+        // l = 0.2126 r + 0.7152 g + 0.0722 b, d = strength 4 l (1 - l) (noise - 0.5), added to
+        // the colour: in C (vector width chosen at run time).
         let blend = CIColorKernel(name: "grain overlay", premultiplied: false) { row in
             let px = row.output, n = row.input(0)
-            for i in 0..<px.count {
-                let c = px[i]
-                let l = 0.2126 * c.x + 0.7152 * c.y + 0.0722 * c.z
-                let d = strength * 4 * l * (1 - l) * (n[i].x - 0.5)
-                px[i] = c + SIMD4(d, d, d, 0)
+            guard let p = px.baseAddress, let q = n.baseAddress, px.count > 0 else { return }
+            let count = min(px.count, n.count)
+            UnsafeMutableRawPointer(p).withMemoryRebound(to: Float.self, capacity: 4 * count) { pf in
+                UnsafeRawPointer(q).withMemoryRebound(to: Float.self, capacity: 4 * count) { nf in
+                    cyan_grain_overlay_rgbaf(pf, nf, count, strength)
+                }
             }
         }
         guard let encoded = image.matchedFromWorkingSpace(to: sRGBSpace),

@@ -230,6 +230,54 @@ private func referenceB(_ name: String, _ cb: [Double], _ cs: [Double]) -> [Doub
         check(BlendStage.Lighten.self, "lighten")
     }
 
+    /// The C row loop (AVX2 or SSE2, picked at run time) gives the Swift loops' bits for every
+    /// mode it runs, on rows whose length is no multiple of the vector width, with source
+    /// alphas of 0 and below, and channels outside 0...1; one colour blended with
+    /// `apply(color:to:)` equals a row of that colour.
+    @Test(arguments: [
+        "sourceOver", "multiply", "screen", "overlay", "hardLight", "softLight", "difference", "exclusion", "darken",
+        "lighten", "colorDodge", "colorBurn", "hue", "saturation", "color", "luminosity",
+    ])
+    func rowLoopEqualsTheSwiftLoopBitForBit(_ name: String) throws {
+        typealias S = BlendStage
+        let kernels: [String: (CIBlendKernel, (UnsafeMutablePointer<SIMD4<Float>>, UnsafePointer<SIMD4<Float>>, Int) -> Void)] = [
+            "sourceOver": (.sourceOver, { mixRow4(S.Normal.self, $0, $1, $2) }), "multiply": (.multiply, { mixRow4(S.Multiply.self, $0, $1, $2) }),
+            "screen": (.screen, { mixRow4(S.Screen.self, $0, $1, $2) }), "overlay": (.overlay, { mixRow4(S.Overlay.self, $0, $1, $2) }),
+            "hardLight": (.hardLight, { mixRow4(S.HardLight.self, $0, $1, $2) }),
+            "softLight": (.softLight, { mixRow4(S.SoftLight.self, $0, $1, $2) }),
+            "difference": (.difference, { mixRow4(S.Difference.self, $0, $1, $2) }),
+            "exclusion": (.exclusion, { mixRow4(S.Exclusion.self, $0, $1, $2) }),
+            "darken": (.darken, { mixRow4(S.Darken.self, $0, $1, $2) }), "lighten": (.lighten, { mixRow4(S.Lighten.self, $0, $1, $2) }),
+            "colorDodge": (.colorDodge, { mixRow(S.ColorDodge.self, $0, $1, $2) }),
+            "colorBurn": (.colorBurn, { mixRow(S.ColorBurn.self, $0, $1, $2) }),
+            "hue": (.hue, { mixRowNonSeparable(S.Hue.self, $0, $1, $2) }),
+            "saturation": (.saturation, { mixRowNonSeparable(S.Saturation.self, $0, $1, $2) }),
+            "color": (.color, { mixRowNonSeparable(S.Color.self, $0, $1, $2) }),
+            "luminosity": (.luminosity, { mixRowNonSeparable(S.Luminosity.self, $0, $1, $2) }),
+        ]
+        let (kernel, swiftLoop) = try #require(kernels[name])
+        let function = try #require(kernel.blendFunction)
+        var rng = SplitMix(11)
+        let special: [Float] = [0, 1, 0.5, 0.25, -0.1, 1.2]
+        func value() -> Float { rng.int(5) == 0 ? special[rng.int(special.count)] : rng.unit() * 1.2 - 0.1 }
+        let n = 1003
+        let backdrop = (0..<n).map { _ in SIMD4(value(), value(), value(), value()) }
+        var source = (0..<n).map { _ in SIMD4(value(), value(), value(), value()) }
+        for i in stride(from: 0, to: n, by: 9) { source[i].x = source[i].y }  // equal channels
+        var viaC = backdrop, viaSwift = backdrop
+        source.withUnsafeBufferPointer { s in viaC.withUnsafeMutableBufferPointer { function.apply(source: s, to: $0) } }
+        source.withUnsafeBufferPointer { s in viaSwift.withUnsafeMutableBufferPointer { swiftLoop($0.baseAddress!, s.baseAddress!, n) } }
+        let bits = { (v: [SIMD4<Float>]) in v.flatMap { p in (0..<4).map { p[$0].bitPattern } } }
+        #expect(bits(viaC) == bits(viaSwift), "\(name)")
+        // One colour, as a row of copies.
+        let colour = source[5]
+        var flat = backdrop, row = backdrop
+        flat.withUnsafeMutableBufferPointer { function.apply(color: colour, to: $0) }
+        let copies = [SIMD4<Float>](repeating: colour, count: n)
+        copies.withUnsafeBufferPointer { s in row.withUnsafeMutableBufferPointer { function.apply(source: s, to: $0) } }
+        #expect(bits(flat) == bits(row), "\(name), one colour")
+    }
+
     /// Uncovered pixels (source alpha 0) and a short source row leave the backdrop as it is.
     @Test func rowBlendLeavesUncoveredPixels() throws {
         let function = try #require(CIBlendKernel.colorBurn.blendFunction)

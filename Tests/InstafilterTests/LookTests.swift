@@ -1,3 +1,4 @@
+import CCyanotypeKernels
 import Cyanotype
 import Foundation
 import Testing
@@ -165,5 +166,78 @@ let cssgramLooks: [String: @Sendable () -> BaseFilter] = [
         #expect(try pixels(look.apply(to: moved), context: tiled) == (try pixels(look.apply(to: moved))))
         // Where the image sits does not change the look.
         #expect(try pixels(look.apply(to: moved)) == (try pixels(look.apply(to: img))))
+    }
+}
+
+/// The looks' C row loops (vector width picked at run time) against the Swift formulas they
+/// replace, bit for bit, on rows whose length is no multiple of the vector width.
+@Suite struct RowLoopTests {
+    /// A seeded row of RGBA values in about -0.1...1.1, with some 0s, 1s, an infinity and a NaN.
+    private func row(_ n: Int, seed: UInt64) -> [SIMD4<Float>] {
+        var state = seed
+        func unit() -> Float {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Float(state >> 40) / Float(1 << 24) * 1.2 - 0.1
+        }
+        var r = (0..<n).map { _ in SIMD4(unit(), unit(), unit(), unit()) }
+        r[3].x = 0; r[4].y = 1; r[5].w = 1; r[7].x = .infinity; r[11].z = .nan
+        return r
+    }
+    private func bits(_ v: [SIMD4<Float>]) -> [UInt32] { v.flatMap { p in (0..<4).map { p[$0].bitPattern } } }
+
+    @Test func cssFunctionsEqualTheSwiftLoop() {
+        let functions: [[CSSFilterFunction]] = [
+            [.contrast(1.2), .saturate(1.35)], [.sepia(0.3), .hueRotate(degrees: -20), .opacity(0.8), .brightness(1.1)],
+            [.grayscale(1), .invert(0.4)],
+        ]
+        for f in functions {
+            let m = f.flatMap { $0.affine.packed }
+            var viaC = row(1003, seed: 3), viaSwift = viaC
+            m.withUnsafeBufferPointer { mb in
+                viaC.withUnsafeMutableBufferPointer { applyAffines(mb, $0.baseAddress!, $0.count) }
+                viaSwift.withUnsafeMutableBufferPointer { applyAffinesPortable(mb, $0.baseAddress!, $0.count) }
+            }
+            #expect(bits(viaC) == bits(viaSwift), "\(f)")
+        }
+    }
+
+    /// Grain noise and the grain overlay: the hash and the luminance-weighted sum as written in
+    /// Swift here.
+    @Test func grainEqualsTheFormulas() throws {
+        let seed: UInt32 = 77, y = -3, x0 = -13, n = 1003
+        var noise = [SIMD4<Float>](repeating: .zero, count: n)
+        noise.withUnsafeMutableBufferPointer { b in
+            UnsafeMutableRawPointer(b.baseAddress!).withMemoryRebound(to: Float.self, capacity: 4 * n) {
+                cyan_grain_noise_rgbaf($0, n, Int64(x0), Int64(y), seed)
+            }
+        }
+        let base = UInt32(truncatingIfNeeded: y) &* 0x9E37_79B1 ^ seed &* 0x85EB_CA77
+        for i in 0..<n {
+            let x = x0 + i
+            var h = UInt32(truncatingIfNeeded: x >> 1) &* 0xC2B2_AE3D ^ base
+            h ^= h >> 16; h = h &* 0x7FEB_352D
+            h ^= h >> 15; h = h &* 0x846C_A68B
+            h ^= h >> 16
+            let u = Float(h >> 8) * (1 / 16_777_216)
+            let v = (UInt32(x & 1) ^ (h & 1)) == 0 ? u : 1 - u
+            #expect(bits([noise[i]]) == bits([SIMD4(v, v, v, 1)]), "x \(x)")
+        }
+        let strength: Float = 0.14
+        var viaC = row(n, seed: 9)
+        var expected = viaC
+        for i in 0..<n {
+            let c = expected[i]
+            let l = 0.2126 * c.x + 0.7152 * c.y + 0.0722 * c.z
+            let d = strength * 4 * l * (1 - l) * (noise[i].x - 0.5)
+            expected[i] = c + SIMD4(d, d, d, 0)
+        }
+        viaC.withUnsafeMutableBufferPointer { p in
+            noise.withUnsafeBufferPointer { q in
+                UnsafeMutableRawPointer(p.baseAddress!).withMemoryRebound(to: Float.self, capacity: 4 * n) { pf in
+                    UnsafeRawPointer(q.baseAddress!).withMemoryRebound(to: Float.self, capacity: 4 * n) { cyan_grain_overlay_rgbaf(pf, $0, n, strength) }
+                }
+            }
+        }
+        #expect(bits(viaC) == bits(expected))
     }
 }

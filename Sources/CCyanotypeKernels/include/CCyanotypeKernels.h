@@ -34,7 +34,8 @@ int cyan_matrix_rgbaf(float *row, size_t n, const float *m, int straightOnPremul
 int cyan_vibrance_rgbaf(float *row, size_t n, float amount);
 
 /// `n` 8-bit RGBA pixels (channels at byte offsets ri, gi, bi, ai) to premultiplied linear
-/// float RGBA through `table` (256 entries: code -> linear). Straight input is premultiplied
+/// float RGBA through `table` (256 entries: code -> linear; NULL for code / 255, the codes as
+/// values, eight opaque pixels a step where the CPU has AVX2). Straight input is premultiplied
 /// after decoding. With `premultipliedIn`, translucent pixels (0 < alpha < 255) are skipped,
 /// for the caller's exact path (divide, then decode), and their number returned.
 size_t cyan_decode_rgba8(float *dst, const uint8_t *src, size_t n, const float *table,
@@ -78,5 +79,46 @@ int cyan_resample_row_rgbaf(float *dst, const float *src, intptr_t origin, size_
 /// The vertical pass of the same: dst[x] = the sum over k < taps of rows[k][x] * w[k] for `n`
 /// float RGBA pixels, in that order, under the same contract as `cyan_resample_row_rgbaf`.
 int cyan_resample_column_rgbaf(float *dst, const float *const *rows, const float *w, size_t taps, size_t n, int bits);
+
+/// CSS filter functions as `k` affine colour maps (13 floats each: a row-major 3x4 on r, g, b
+/// with an offset column, then the factor alpha is multiplied by), applied in order to `n`
+/// straight RGBA float pixels in place, every channel clamped to 0...1 (NaN to 0) after each
+/// map. Bit for bit the portable Swift loop's arithmetic (separate multiplies and adds, summed
+/// left to right). Returns 0, touching nothing, where no vector path exists (not x86-64).
+int cyan_css_affines_rgbaf(float *row, size_t n, const float *m, int k);
+
+/// The blend functions `cyan_blend_mix_rgbaf` runs (W3C names; overlay is hard light with the
+/// layers swapped).
+enum {
+    CYAN_BLEND_NORMAL = 1, CYAN_BLEND_MULTIPLY, CYAN_BLEND_SCREEN, CYAN_BLEND_OVERLAY, CYAN_BLEND_HARD_LIGHT,
+    CYAN_BLEND_SOFT_LIGHT, CYAN_BLEND_DIFFERENCE, CYAN_BLEND_EXCLUSION, CYAN_BLEND_DARKEN, CYAN_BLEND_LIGHTEN,
+    // Below: pixels the source does not cover (alpha <= 0) are left as they are.
+    CYAN_BLEND_COLOR_DODGE, CYAN_BLEND_COLOR_BURN, CYAN_BLEND_HUE, CYAN_BLEND_SATURATION, CYAN_BLEND_COLOR,
+    CYAN_BLEND_LUMINOSITY
+};
+
+/// Blends straight RGBA float `source` pixels into `backdrop` (`n` pixels, in place):
+/// colour `Cb + As (B(Cb, Cs) - Cb)` with blend function `mode` (a `CYAN_BLEND_*`), backdrop
+/// alpha kept. With `sourceStep` 0 every pixel blends the one source pixel. Bit for bit the
+/// Swift vector loop's arithmetic. Returns 0, touching nothing, for another mode or where no
+/// vector path exists (not x86-64).
+int cyan_blend_mix_rgbaf(float *backdrop, const float *source, int sourceStep, size_t n, int mode);
+
+/// Film grain noise for `n` pixels of row `y` from column `x0`: a hash of (x >> 1, y, seed)
+/// gives u in [0, 1); pixel pairs get u and 1 - u (antithetic), written as (v, v, v, 1).
+void cyan_grain_noise_rgbaf(float *out, size_t n, int64_t x0, int64_t y, uint32_t seed);
+
+/// Film grain blended onto `n` straight RGBA float pixels in place: with Rec. 709 luminance l,
+/// colour += strength * 4 * l (1 - l) * (noise.r - 0.5); alpha kept.
+void cyan_grain_overlay_rgbaf(float *row, const float *noise, size_t n, float strength);
+
+/// Whether every one of `n` RGBA float pixels has alpha exactly 1 (NaN is not).
+int cyan_alpha_is_one_rgbaf(const float *row, size_t n);
+
+/// The vignette's darkening of `n` RGBA float pixels in place, alpha kept: with dx stepping
+/// in groups of four from (0, 1, 2, 3) + dx0 (+ 4 a group), d = min(sqrt(dx^2 + dy^2) scale, 1),
+/// s = d^2 (3 - 2d), colour times max(1 - k s^2, 0); bit for bit the Swift stage's loop.
+/// Returns 0, touching nothing, where no vector path exists (not x86-64).
+int cyan_vignette_rgbaf(float *row, size_t n, float dx0, float dy, float scale, float k);
 
 #endif

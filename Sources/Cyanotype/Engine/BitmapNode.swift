@@ -59,7 +59,8 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
                 case .uint8 where toSRGB == nil && channels == 4 && info.layout != .rgbx:
                     // The common case in one pass (C): decode through the table and premultiply.
                     let p = src.assumingMemoryBound(to: UInt8.self) + x0 * 4
-                    let t = tables.decode8
+                    // The identity curve (codes as values) needs no table: C divides by 255.
+                    let t: UnsafeMutablePointer<Float>? = tables === TransferTables.linear ? nil : tables.decode8
                     let (ri, gi, bi, ai) = info.layout.offsets
                     let left = UnsafeMutableRawPointer(dst).withMemoryRebound(to: Float.self, capacity: 4 * n) {
                         cyan_decode_rgba8($0, p, n, t, Int32(ri), Int32(gi), Int32(bi), Int32(ai), premultiplied ? 1 : 0)

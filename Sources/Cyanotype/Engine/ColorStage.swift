@@ -138,14 +138,14 @@ struct MatrixStage: ColorStage {
 /// NaN goes to 0, so a later `Int(...)` can never trap.
 @inline(__always) func clamp01(_ v: Float) -> Float { v > 0 ? (v < 1 ? v : 1) : 0 }
 
-/// Whether every pixel of the row has alpha exactly 1.
+/// Whether every pixel of the row has alpha exactly 1 (in C: eight pixels a step where the
+/// CPU has AVX2, stopping at the first group with one that is not).
 @inline(__always) func rowIsOpaque(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) -> Bool {
-    var all = true
-    for i in 0..<count { all = all && row[i].w == 1 }
-    return all
+    UnsafeMutableRawPointer(row).withMemoryRebound(to: Float.self, capacity: 4 * count) { cyan_alpha_is_one_rgbaf($0, count) != 0 }
 }
 
 @inline(__always) func unpremultiplyRow(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
+    if rowIsOpaque(row, count) { return }  // a whole opaque row (photos) in one vector scan
     for i in 0..<count {
         let p = row[i]
         if p.w == 1 { continue }  // opaque (most photos): no divide, no store
@@ -154,6 +154,7 @@ struct MatrixStage: ColorStage {
     }
 }
 @inline(__always) func premultiplyRow(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
+    if rowIsOpaque(row, count) { return }
     for i in 0..<count {
         let p = row[i]
         if p.w == 1 { continue }

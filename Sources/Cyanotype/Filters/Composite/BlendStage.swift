@@ -1,3 +1,5 @@
+import CCyanotypeKernels
+
 /// Porter-Duff and W3C blend modes over premultiplied colour: the row holds the source
 /// (foreground), `extra[0]` the backdrop (background).
 ///
@@ -385,6 +387,7 @@ public struct CIBlendFunction: Sendable, Hashable, CustomStringConvertible {
     public func apply(source: UnsafeBufferPointer<SIMD4<Float>>, to backdrop: UnsafeMutableBufferPointer<SIMD4<Float>>) {
         let n = min(source.count, backdrop.count)
         guard n > 0, let s = source.baseAddress, let b = backdrop.baseAddress else { return }
+        if vectorMix(b, s, sourceStep: 1, n) { return }
         typealias S = BlendStage
         switch mode {
         case .sourceOver: mixRow4(S.Normal.self, b, s, n)
@@ -417,6 +420,54 @@ public struct CIBlendFunction: Sendable, Hashable, CustomStringConvertible {
         case .sourceAtop, .sourceIn, .sourceOut, .clear, .source, .destination, .destinationOver, .destinationAtop,
             .destinationIn, .destinationOut, .exclusiveOr, .addition, .maximum, .minimum, .multiplyCompositing:
             break
+        }
+    }
+}
+
+extension CIBlendFunction {
+    /// Blends one straight colour `source` into every pixel of `backdrop`, as
+    /// `apply(source:to:)` with a row of that colour would (a flat overlay, without filling a
+    /// row with copies of it first).
+    public func apply(color source: SIMD4<Float>, to backdrop: UnsafeMutableBufferPointer<SIMD4<Float>>) {
+        let n = backdrop.count
+        guard n > 0, let b = backdrop.baseAddress else { return }
+        var colour = source
+        if vectorMix(b, &colour, sourceStep: 0, n) { return }
+        withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: n) { row in
+            row.initialize(repeating: source)
+            apply(source: UnsafeBufferPointer(row), to: backdrop)
+        }
+    }
+
+    /// The C row loop (vector width chosen at run time, eight pixels a step with AVX2, four
+    /// with SSE2) for the modes with a vector `B` (`mixRow4`), colour dodge and burn and the
+    /// non-separable modes, the same arithmetic bit for bit; false for the other modes or
+    /// where it has no path (the Swift loops run).
+    private func vectorMix(_ b: UnsafeMutablePointer<SIMD4<Float>>, _ s: UnsafePointer<SIMD4<Float>>, sourceStep: Int32, _ n: Int) -> Bool {
+        let code: Int
+        switch mode {
+        case .sourceOver: code = CYAN_BLEND_NORMAL
+        case .multiply: code = CYAN_BLEND_MULTIPLY
+        case .screen: code = CYAN_BLEND_SCREEN
+        case .overlay: code = CYAN_BLEND_OVERLAY
+        case .hardLight: code = CYAN_BLEND_HARD_LIGHT
+        case .softLight: code = CYAN_BLEND_SOFT_LIGHT
+        case .difference: code = CYAN_BLEND_DIFFERENCE
+        case .exclusion: code = CYAN_BLEND_EXCLUSION
+        case .darken: code = CYAN_BLEND_DARKEN
+        case .lighten: code = CYAN_BLEND_LIGHTEN
+        case .colorDodge: code = CYAN_BLEND_COLOR_DODGE
+        case .colorBurn: code = CYAN_BLEND_COLOR_BURN
+        case .hue: code = CYAN_BLEND_HUE
+        case .saturation: code = CYAN_BLEND_SATURATION
+        case .color: code = CYAN_BLEND_COLOR
+        case .luminosity: code = CYAN_BLEND_LUMINOSITY
+        default: return false
+        }
+        return UnsafeMutableRawPointer(b).withMemoryRebound(to: Float.self, capacity: 4 * n) { bf in
+            UnsafeRawPointer(s).withMemoryRebound(to: Float.self, capacity: 4) { sf in
+                cyan_blend_mix_rgbaf(bf, sf, sourceStep, n, Int32(code)) != 0
+            }
         }
     }
 }
