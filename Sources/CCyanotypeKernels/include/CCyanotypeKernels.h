@@ -67,4 +67,12 @@ int cyan_convolve_rows_rgbaf(float *dst, ptrdiff_t dstStride, const float *src, 
 int cyan_convolve_columns_rgbaf(float *dst, ptrdiff_t dstStride, const float *src, ptrdiff_t srcStride,
                                 size_t width, size_t rows, const float *w, int r, int bits);
 
+/// Tetrahedral 3D LUT lookup over `n` straight RGBA float pixels in place: `table` holds
+/// size^3 RGBA float entries (red fastest), a channel's grid coordinate is (v - domainLo[c]) *
+/// domainScale[c], clamped to the grid; the result is mixed with the input by `intensity`
+/// (1: the lookup alone); alpha is kept. The same bits as LUTSampler.tetrahedralSorted (Swift).
+/// Returns 0, touching nothing, when the CPU lacks AVX2/FMA or size is outside 2...256.
+int cyan_lut_tetrahedral_rgbaf(float *row, size_t n, const float *table, int size, const float *domainLo,
+                               const float *domainScale, float intensity);
+
 #endif
