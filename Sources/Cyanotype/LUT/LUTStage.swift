@@ -1,7 +1,7 @@
 // Applying a LUT to pixels: the interpolation kernels and the colour stage that fuses with
 // its neighbours. Hot loops follow NOTES-swift-linux.md §2: scalar min/max, `Int(x)` for
 // the index, raw pointers into the table, no closures per pixel. The tetrahedral lookup of
-// the direct path also has a C loop with AVX2 gathers (CCyanotypeKernels/lut.c, same bits).
+// the direct path also has an AVX2 loop in C (CCyanotypeKernels/lut.c, the same bits).
 
 import CCyanotypeKernels
 
@@ -318,7 +318,7 @@ struct LUTStage: ColorStage {
             mixedLookups(row, count) { sampler.tetrahedral($0) }
             return
         }
-        // Eight pixels per step with AVX2 gathers where the CPU has them (the same bits).
+        // Eight pixels per step in C with AVX2 where the CPU has it (the same bits).
         if LUTStage.gathers(row, count, sampler, intensity) { return }
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { corners in
             guard let t = corners.baseAddress else { return }
