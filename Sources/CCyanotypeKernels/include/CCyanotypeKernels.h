@@ -12,6 +12,8 @@ void cyan_store_rgbaf_stream(float *dst, const float *src, size_t n, int clamp);
 /// `n` RGBA float pixels to RGBA8 as they are (already encoded): clamped to 0...1 (NaN to 0),
 /// rounded half up; with `unpremultiply`, colour divided by alpha first.
 void cyan_quantize_rgba8(uint8_t *dst, const float *src, size_t n, int unpremultiply);
+/// The same written in BGRA order (red and blue swapped).
+void cyan_quantize_bgra8(uint8_t *dst, const float *src, size_t n, int unpremultiply);
 
 /// `n` premultiplied linear RGBA float pixels to 8-bit through `table` (65536 entries indexed
 /// by round(sqrt(v) * 65535)), channels at byte offsets ri, gi, bi, ai. Translucent pixels of a
