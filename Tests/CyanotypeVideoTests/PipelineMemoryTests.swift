@@ -65,25 +65,24 @@ struct PipelineMemoryTests {
     /// Frames over `VideoDecoder.bigFramePixels` take the tight bounds (one queued frame,
     /// frames handed over, a decoder thread per core): every frame still arrives, in order,
     /// with its colours.
-    @Test(.enabled(if: FF.available, FF.missing))
+    @Test(.enabled(if: FF.available, "ffmpeg/ffprobe missing: scripts/setup.sh --test installs them"))
     func bigFramesExportEveryFrame() async throws {
         let s = try Scratch()
         let input = s.url("big.mkv"), output = s.url("out.mkv")
         let (w, h) = (2560, 1600)
         #expect(w * h > VideoDecoder.bigFramePixels)
-        try makeTestClip(input, width: w, height: h, fps: 10, frames: 5, codec: ["-c:v", "ffv1", "-pix_fmt", "yuv420p"])
+        try makeTestClip(
+            input, width: w, height: h, fps: 10, frames: 2,
+            extra: ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"])
         try await runExport(AVURLAsset(url: input), to: output, type: .mkv, codec: .rawvideo)
-        let times = try FF.frameTimes(output)
-        #expect(times == (try FF.frameTimes(input)))
-        // Within a few levels of ffmpeg's own decoding of the source (both 4:2:0 Y'CbCr, ours
-        // through RGB): the frames are the right ones, whole.
-        for index in [0, 4] {
-            let a = try FF.rgbFrame(input, index: index, width: w, height: h)
-            let b = try FF.rgbFrame(output, index: index, width: w, height: h)
-            #expect(a.count == b.count)
-            var total = 0
-            for (x, y) in zip(a, b) { total += abs(Int(x) - Int(y)) }
-            #expect(Double(total) / Double(max(1, a.count)) < 2, "frame \(index): mean difference \(Double(total) / Double(a.count))")
-        }
+        #expect(try FF.frameTimes(output) == (try FF.frameTimes(input)))
+        // Within a level or two of ffmpeg's own decoding of the source on average (both
+        // 4:2:0 BT.709 Y'CbCr, ours through RGB): the second frame is the right one, whole.
+        let a = try FF.rgbFrame(input, index: 1, width: w, height: h)
+        let b = try FF.rgbFrame(output, index: 1, width: w, height: h)
+        var total = 0
+        for (x, y) in zip(a, b) { total += abs(Int(x) - Int(y)) }
+        let mean = Double(total) / Double(max(1, a.count))
+        #expect(mean < 2, "mean difference \(mean) levels")
     }
 }
