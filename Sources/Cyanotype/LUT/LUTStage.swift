@@ -319,7 +319,7 @@ struct LUTStage: ColorStage {
             return
         }
         // Eight pixels per step in C with AVX2 where the CPU has it (the same bits).
-        if LUTStage.gathers(row, count, sampler, intensity) { return }
+        if LUTStage.vectorLoop(row, count, sampler, intensity) { return }
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { corners in
             guard let t = corners.baseAddress else { return }
             sampler.tetrahedronCorners(into: t)
@@ -327,7 +327,7 @@ struct LUTStage: ColorStage {
         }
     }
     /// `cyan_lut_tetrahedral_rgbaf` over the row; false (nothing touched) without AVX2.
-    @inline(__always) static func gathers(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int, _ sampler: LUTSampler, _ intensity: Float) -> Bool {
+    @inline(__always) static func vectorLoop(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int, _ sampler: LUTSampler, _ intensity: Float) -> Bool {
         var lo = sampler.lo, scale = sampler.scale
         return withUnsafePointer(to: &lo) { l in
             withUnsafePointer(to: &scale) { s in
