@@ -51,7 +51,7 @@ static inline uint8_t cyan_q8(float v) {
     return (uint8_t)(v * 255.0f + 0.5f);
 }
 
-static void cyan_quantize_rgba8_sse(uint8_t *dst, const float *src, size_t n, int unpremultiply) {
+static inline void cyan_quantize_8(uint8_t *dst, const float *src, size_t n, int unpremultiply, int swapRB) {
 #if !defined(__SSE2__)
     for (size_t i = 0; i < n; i++) {
         float r = src[4 * i], g = src[4 * i + 1], b = src[4 * i + 2], a = src[4 * i + 3];
@@ -59,6 +59,7 @@ static void cyan_quantize_rgba8_sse(uint8_t *dst, const float *src, size_t n, in
             float inv = a > 0.0f ? 1.0f / a : 0.0f;
             r *= inv; g *= inv; b *= inv;
         }
+        if (swapRB) { float t = r; r = b; b = t; }
         dst[4 * i] = cyan_q8(r); dst[4 * i + 1] = cyan_q8(g); dst[4 * i + 2] = cyan_q8(b); dst[4 * i + 3] = cyan_q8(a);
     }
 #else
@@ -74,6 +75,7 @@ static void cyan_quantize_rgba8_sse(uint8_t *dst, const float *src, size_t n, in
                 v = _mm_mul_ps(v, k);
             }
         }
+        if (swapRB) v = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 0, 1, 2));
         v = _mm_min_ps(_mm_max_ps(v, zero), one);
         __m128i q = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(v, scale), half));
         q = _mm_packs_epi32(q, q);
@@ -83,6 +85,9 @@ static void cyan_quantize_rgba8_sse(uint8_t *dst, const float *src, size_t n, in
     }
 #endif
 }
+
+static void cyan_quantize_rgba8_sse(uint8_t *dst, const float *src, size_t n, int unpremultiply) { cyan_quantize_8(dst, src, n, unpremultiply, 0); }
+void cyan_quantize_bgra8(uint8_t *dst, const float *src, size_t n, int unpremultiply) { cyan_quantize_8(dst, src, n, unpremultiply, 1); }
 
 // Float RGBA (premultiplied, linear) -> 8-bit through an encoding table indexed by
 // round(sqrt(clamp(v, 0, 1)) * 65535) (see TransferTables.encode8), in the byte order given by

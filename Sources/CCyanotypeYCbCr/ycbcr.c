@@ -20,13 +20,13 @@ static int cy_use_avx2(void) {
 
 static inline float cy_clamp(float v, float lo, float hi) { v = v > lo ? v : lo; return v < hi ? v : hi; }
 
+/* Edge columns repeat; the columns inside are read in a plain loop, which vectorises. */
 #define VERTICAL_BODY(T)                                                                 \
     float u = 1.0f - w;                                                                  \
-    for (long i = 0; i < n; i++) {                                                       \
-        long j = jLo + i;                                                                \
-        j = j < 0 ? 0 : (j > cw - 1 ? cw - 1 : j);                                       \
-        out[i] = (float)c0[j] * u + (float)c1[j] * w;                                    \
-    }
+    long i = 0, inside = cw - jLo < n ? cw - jLo : n;                                    \
+    for (; i < n && jLo + i < 0; i++) out[i] = (float)c0[0] * u + (float)c1[0] * w;      \
+    for (; i < inside; i++) out[i] = (float)c0[jLo + i] * u + (float)c1[jLo + i] * w;    \
+    for (; i < n; i++) out[i] = (float)c0[cw - 1] * u + (float)c1[cw - 1] * w;
 
 #define TO_RGBA_BODY(T)                                                                  \
     const float lr = coef[0], lg = coef[1], lb = coef[2];                                \

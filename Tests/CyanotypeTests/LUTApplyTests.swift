@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CCyanotypeKernels
 @testable import Cyanotype
 import CyanotypeCodecs
 
@@ -209,5 +210,45 @@ import CyanotypeCodecs
         let lut = try LUT(cubeString: "LUT_3D_SIZE 2\nDOMAIN_MIN 0 0 0\nDOMAIN_MAX 2 2 2\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n")
         let s = lut.apply(SIMD3(0.5, 1, 0.2))
         #expect(abs(s.x - 0.25) < 1e-6 && abs(s.y - 0.5) < 1e-6 && abs(s.z - 0.1) < 1e-6)
+    }
+    /// The C loop (AVX2) gives the Swift lookup's bits (any size, domain and
+    /// intensity; values outside the domain, NaN, grid points, row lengths not a multiple of 8).
+    @Test(.enabled(if: cyan_vector_bits() >= 256, "no AVX2 here: the Swift loop is the only one"), arguments: [2, 17, 64])
+    func vectorTetrahedralLookupEqualsTheSwiftLoop(size: Int) throws {
+        var rng = SplitMix(UInt64(size))
+        let entries = (0..<(size * size * size)).map { _ in SIMD3(rng.unit() * 1.2 - 0.1, rng.unit(), rng.unit()) }
+        let lut = try LUT(size: size, entries: entries, domainMin: SIMD3(-0.1, 0, 0), domainMax: SIMD3(1, 1, 2))
+        let sampler = LUTSampler(lut: lut, extrapolate: false)
+        var pixels: [SIMD4<Float>] = []
+        for i in 0..<203 {
+            var p = SIMD4(rng.unit() * 1.4 - 0.2, rng.unit(), rng.unit() * 2, rng.unit())
+            if i % 7 == 0 { p.x = Float(rng.int(size)) / Float(size - 1) }  // on the grid
+            if i % 11 == 0 { p.y = .nan }
+            if i % 13 == 0 { p.z = .infinity }
+            pixels.append(p)
+        }
+        for intensity: Float in [1, 0.6] {
+            var expected = pixels
+            try withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { corners in
+                let t = try #require(corners.baseAddress)
+                sampler.tetrahedronCorners(into: t)
+                for i in expected.indices {
+                    let p = expected[i]
+                    var c = sampler.tetrahedralSorted(p, t)
+                    if intensity != 1 { c = p + (c - p) * intensity }
+                    c.w = p.w
+                    expected[i] = c
+                }
+            }
+            var got = pixels
+            let ran = got.withUnsafeMutableBufferPointer { LUTStage.vectorLoop($0.baseAddress!, $0.count, sampler, intensity) }
+            #expect(ran)
+            for i in got.indices {
+                #expect(
+                    got[i].x.bitPattern == expected[i].x.bitPattern && got[i].y.bitPattern == expected[i].y.bitPattern
+                        && got[i].z.bitPattern == expected[i].z.bitPattern && got[i].w.bitPattern == expected[i].w.bitPattern,
+                    "pixel \(i) \(pixels[i]) intensity \(intensity): \(got[i]) vs \(expected[i])")
+            }
+        }
     }
 }

@@ -12,6 +12,8 @@ void cyan_store_rgbaf_stream(float *dst, const float *src, size_t n, int clamp);
 /// `n` RGBA float pixels to RGBA8 as they are (already encoded): clamped to 0...1 (NaN to 0),
 /// rounded half up; with `unpremultiply`, colour divided by alpha first.
 void cyan_quantize_rgba8(uint8_t *dst, const float *src, size_t n, int unpremultiply);
+/// The same written in BGRA order (red and blue swapped).
+void cyan_quantize_bgra8(uint8_t *dst, const float *src, size_t n, int unpremultiply);
 
 /// `n` premultiplied linear RGBA float pixels to 8-bit through `table` (65536 entries indexed
 /// by round(sqrt(v) * 65535)), channels at byte offsets ri, gi, bi, ai. Translucent pixels of a
@@ -120,5 +122,13 @@ int cyan_alpha_is_one_rgbaf(const float *row, size_t n);
 /// s = d^2 (3 - 2d), colour times max(1 - k s^2, 0); bit for bit the Swift stage's loop.
 /// Returns 0, touching nothing, where no vector path exists (not x86-64).
 int cyan_vignette_rgbaf(float *row, size_t n, float dx0, float dy, float scale, float k);
+
+/// Tetrahedral 3D LUT lookup over `n` straight RGBA float pixels in place: `table` holds
+/// size^3 RGBA float entries (red fastest), a channel's grid coordinate is (v - domainLo[c]) *
+/// domainScale[c], clamped to the grid; the result is mixed with the input by `intensity`
+/// (1: the lookup alone); alpha is kept. The same bits as LUTSampler.tetrahedralSorted (Swift).
+/// Returns 0, touching nothing, when the CPU lacks AVX2/FMA or size is outside 2...256.
+int cyan_lut_tetrahedral_rgbaf(float *row, size_t n, const float *table, int size, const float *domainLo,
+                               const float *domainScale, float intensity);
 
 #endif

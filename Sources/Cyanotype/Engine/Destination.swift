@@ -70,8 +70,8 @@ struct DestinationWriter: RenderDestination, @unchecked Sendable {
     private func writeRow(_ src: UnsafeMutablePointer<SIMD4<Float>>, _ dst: UnsafeMutableRawPointer, _ n: Int) {
         let gray = info.layout == .l || info.layout == .la
         if info.sample == .uint8, fromSRGB == nil, [.rgba, .bgra, .argb, .abgr].contains(info.layout) {
-            if tables === TransferTables.linear && info.layout == .rgba {
-                writeRGBA8Values(src, dst.assumingMemoryBound(to: UInt8.self), n)
+            if tables === TransferTables.linear && (info.layout == .rgba || info.layout == .bgra) {
+                writeRGBA8Values(src, dst.assumingMemoryBound(to: UInt8.self), n, bgra: info.layout == .bgra)
             } else {
                 writeRGBA8(src, dst.assumingMemoryBound(to: UInt8.self), n)
             }
@@ -195,14 +195,14 @@ struct DestinationWriter: RenderDestination, @unchecked Sendable {
         }
     }
 
-    /// RGBA8 of values stored as they are (no transfer function: an unmanaged destination,
-    /// or colour already encoded, see `Optimizer.foldSRGBIntoWrite`): one rounding per pixel, all four lanes
-    /// at once, no table.
-    private func writeRGBA8Values(_ src: UnsafeMutablePointer<SIMD4<Float>>, _ d: UnsafeMutablePointer<UInt8>, _ n: Int) {
+    /// RGBA8 (or BGRA8) of values stored as they are (no transfer function: an unmanaged
+    /// destination, or colour already encoded, see `Optimizer.foldSRGBIntoWrite`, as video
+    /// frames for FFV1 are): one rounding per pixel, all four lanes at once, no table.
+    private func writeRGBA8Values(_ src: UnsafeMutablePointer<SIMD4<Float>>, _ d: UnsafeMutablePointer<UInt8>, _ n: Int, bgra: Bool = false) {
         // In C with SSE2 packs: Swift's SIMD selects and lane shuffles here compiled to
         // per-lane scalar code (perf: 8% of an Instafilter export).
         UnsafeRawPointer(src).withMemoryRebound(to: Float.self, capacity: 4 * n) { s in
-            cyan_quantize_rgba8(d, s, n, premultiplied ? 0 : 1)
+            if bgra { cyan_quantize_bgra8(d, s, n, premultiplied ? 0 : 1) } else { cyan_quantize_rgba8(d, s, n, premultiplied ? 0 : 1) }
         }
     }
 

@@ -44,7 +44,11 @@ final class VideoDecoder: @unchecked Sendable {
         var rc = avcodec_parameters_to_context(c, par)
         if rc >= 0 {
             c.pointee.pkt_timebase = s.pointee.time_base
-            c.pointee.thread_count = Int32(threads)
+            // Frame threads each hold a frame being decoded and delay output by one: at 4K a
+            // frame is 12 MB, so big frames get one thread per core rather than libavcodec's
+            // cores + 1 (peak memory, issue 14).
+            let big = w * h > VideoDecoder.bigFramePixels
+            c.pointee.thread_count = Int32(threads == 0 && big ? ProcessInfo.processInfo.activeProcessorCount : threads)
             c.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
             rc = avcodec_open2(c, codec, nil)
         }
@@ -60,6 +64,10 @@ final class VideoDecoder: @unchecked Sendable {
         var p: UnsafeMutablePointer<AVCodecContext>? = ctx
         avcodec_free_context(&p)
     }
+
+    /// Frames above this many pixels (a 4:2:0 frame of 4 Mpx is 6 MB) are held as few times as
+    /// the pipeline allows: fewer decoder threads, one frame queued, frames handed over.
+    static let bigFramePixels = 4_000_000
 
     /// Sends a packet (nil: end of stream, drain). Errors in one packet are returned, not thrown.
     func send(_ pkt: UnsafeMutablePointer<AVPacket>?) -> Int32 { avcodec_send_packet(ctx, pkt) }

@@ -8,6 +8,11 @@ import Foundation
 /// small audio packets ride along between them.
 final class BoundedQueue<T>: @unchecked Sendable {
     private let cond = NSCondition()
+    /// With `handOff`, a push of a counted item returns once a consumer has taken it, so the
+    /// producer never holds a finished item and a new one at once.
+    private let handOff: Bool
+    private var pushed = 0
+    private var taken = 0
     /// Popped slots are emptied at once, so a frame is released as soon as it is taken.
     private var items: [(T, Bool)?] = []
     private var head = 0
@@ -16,17 +21,32 @@ final class BoundedQueue<T>: @unchecked Sendable {
     private var closed = false
     private var aborted = false
 
-    init(capacity: Int) { self.capacity = max(1, capacity) }
+    init(capacity: Int, handOff: Bool = false) { self.capacity = max(1, capacity); self.handOff = handOff }
 
-    /// Blocks while full; false once the queue was aborted.
+    /// Blocks while full (and, handing off, until the item is taken); false once the queue
+    /// was aborted.
     func push(_ item: T, counts: Bool) -> Bool {
         cond.lock(); defer { cond.unlock() }
         while counts && counted >= capacity && !aborted { cond.wait() }
         if aborted { return false }
         items.append((item, counts))
-        if counts { counted += 1 }
+        if counts {
+            counted += 1
+            pushed += 1
+            let mine = pushed
+            cond.broadcast()
+            while handOff && taken < mine && !aborted { cond.wait() }
+            return !aborted || taken >= mine
+        }
         cond.broadcast()
         return true
+    }
+    /// Blocks until a counted item would be accepted without waiting (so a producer makes the
+    /// next item only when it has somewhere to go); false once aborted.
+    func waitForRoom() -> Bool {
+        cond.lock(); defer { cond.unlock() }
+        while counted >= capacity && !aborted { cond.wait() }
+        return !aborted
     }
     /// The next item; nil once closed and empty, or aborted.
     func pop() -> T? {
@@ -37,7 +57,7 @@ final class BoundedQueue<T>: @unchecked Sendable {
         items[head] = nil
         head += 1
         if head == items.count { items.removeAll(keepingCapacity: true); head = 0 } else if head > 64 && head * 2 > items.count { items.removeFirst(head); head = 0 }
-        if counts { counted -= 1 }
+        if counts { counted -= 1; taken += 1 }
         cond.broadcast()
         return item
     }
@@ -61,6 +81,12 @@ struct ExportSettings {
     var threads: Int
     /// Frames in flight between decoding and filtering.
     var queueDepth: Int = 2
+    /// Frames so big (4K) that each one held counts: one frame queued after decoding, and the
+    /// rendered frame handed straight to the encoder, so the pipeline holds two decoded and
+    /// two encoder frames at most (issue 14's 400 MB at 4K).
+    var bigFrames: Bool {
+        outputWidth * outputHeight > VideoDecoder.bigFramePixels
+    }
 }
 
 /// Decode -> compose (the handler, then a render into the encoder's frame) -> encode + mux,
@@ -120,8 +146,9 @@ final class ExportPipeline: @unchecked Sendable {
         for a in supply.audioStreams { try muxer.addAudio(copying: a.stream, sourceIndex: a.index) }
         try muxer.writeHeader(fastStart: settings.fastStart)
 
-        let decoded = BoundedQueue<SupplyItem>(capacity: settings.queueDepth)
-        let rendered = BoundedQueue<EncodeItem>(capacity: 1)
+        let big = settings.bigFrames || supply.size.width * supply.size.height > VideoDecoder.bigFramePixels
+        let decoded = BoundedQueue<SupplyItem>(capacity: big ? 1 : settings.queueDepth)
+        let rendered = BoundedQueue<EncodeItem>(capacity: 1, handOff: big)
         let stop: @Sendable () -> Void = {
             decoded.abort(); rendered.abort()
         }
@@ -132,7 +159,9 @@ final class ExportPipeline: @unchecked Sendable {
         let reader = Thread { [self] in
             defer { group.leave() }
             do throws(VideoError) {
-                while let item = try supply.next() {
+                // The next frame is decoded once it has somewhere to go (not held while
+                // waiting); audio packets, small and uncounted, may arrive meanwhile.
+                while decoded.waitForRoom(), let item = try supply.next() {
                     if !decoded.push(item, counts: item.isFrame) { return }
                 }
                 decoded.close()
