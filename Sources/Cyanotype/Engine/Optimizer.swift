@@ -88,6 +88,8 @@ func bitmapSource(_ node: RecipeNode, covering region: PixelRect) -> BitmapNode?
 /// Then, at the root, for the destination (through crops at the root):
 ///   7. `foldSRGBIntoWrite`: a trailing "from sRGB" into a destination of sRGB-encoded values.
 ///   8. `foldSRGBIntoRead`: a leading "to sRGB" over a source of sRGB-encoded values.
+///   9. `passEncodedThrough`: a source of sRGB-encoded values (not a bitmap) as the root, into
+///      a destination of sRGB-encoded values: neither curve.
 ///
 /// Rewrites are functions of a node and a `resolve` that gives the rewritten form of any node
 /// below it; they may pattern-match on node kinds, which is the optimiser's job (the planner
@@ -154,6 +156,10 @@ enum Optimizer {
                 out = r
             }
             if let r = rewriteRootRun(out, resolve, foldSRGBIntoRead) { out = r }
+            if let (source, raw) = passEncodedThrough(out, resolve, w) {
+                out = source
+                writer = raw
+            }
         }
         return OptimizedRecipe(root: out, destination: writer, replacements: replacements, origins: origins)
     }
@@ -301,6 +307,21 @@ enum Optimizer {
             conv.direction == .toWorking, conv.isSRGBCurveOnly, writer.storesSRGBIntegers, let raw = writer.unmanaged()
         else { return nil }
         return (FusedColorNode(head: run.head, steps: Array(run.steps.dropLast()), extent: run.extent), raw)
+    }
+
+    /// 9. A source that holds sRGB-encoded colour, rendered as it is (through crops) into a
+    /// destination of sRGB-encoded values (a video frame re-encoded without a filter): the
+    /// encoded values are read and stored as they are, with no curve either way (the
+    /// conversions of 7 and 8 with no step between them). Bitmaps are left to the pass-through
+    /// copy, which takes their stored bytes.
+    static func passEncodedThrough<W: RenderDestination>(_ root: RecipeNode, _ resolve: Resolve, _ writer: W) -> (RecipeNode, W)? {
+        if let crop = root as? CropNode {
+            guard let (inner, raw) = passEncodedThrough(resolve(crop.inputs[0]), resolve, writer) else { return nil }
+            return (CropNode(input: inner, rect: crop.extent), raw)
+        }
+        guard root.storedBitmap == nil, writer.storesSRGBIntegers, let encoded = root.sRGBEncodedSource(), let raw = writer.unmanaged()
+        else { return nil }
+        return (encoded, raw)
     }
 
     /// 8. A run starting with "to sRGB" over a source that holds sRGB-encoded colour (a

@@ -359,7 +359,9 @@ extension YCbCrWriter {
             node = input
         }
         let dst = buffer
-        guard let source = node as? YCbCrSourceNode, !source.encoded, source.buffer.format == dst.format,
+        // An encoded source (read as R'G'B', the optimiser's pass-through) goes with a writer
+        // taking R'G'B': the planes mean the same on both sides either way.
+        guard let source = node as? YCbCrSourceNode, !source.encoded || encodedInput, source.buffer.format == dst.format,
             source.buffer.width == dst.width, source.buffer.height == dst.height,
             bounds == source.pixelExtent
         else { return false }
