@@ -85,4 +85,17 @@ import Testing
         let part = CIImage(planarBuffer: src).cropped(to: CGRect(x: 0, y: 0, width: w / 2, height: h))
         #expect(!(try optimized(part, into: format)).1.copyUnchanged(try optimized(part, into: format).0))
     }
+
+    @Test func anUnfilteredSDRFrameIsReadAndWrittenAsRPrimeGPrimeBPrime() throws {
+        // No filter: the frame's R'G'B' goes to the writer as it is, with no curve either way.
+        let image = CIImage(planarBuffer: try frame(CIYCbCrFormat())).cropped(to: CGRect(x: 0, y: 0, width: w, height: h))
+        let (recipe, writer) = try optimized(image, into: CIYCbCrFormat(subsampling: .yuv444))
+        let head = (recipe.root as? CropNode)?.inputs.first ?? recipe.root
+        #expect((head as? YCbCrSourceNode)?.encoded == true && writer.encodedInput)
+        // Not for colour that is not sRGB-encoded (PQ), nor into a BT.2020 destination.
+        let (pq, pqWriter) = try optimized(CIImage(planarBuffer: try frame(hdr)), into: CIYCbCrFormat())
+        #expect((pq.root as? YCbCrSourceNode)?.encoded == false && !pqWriter.encodedInput)
+        let (wide, wideWriter) = try optimized(CIImage(planarBuffer: try frame(CIYCbCrFormat())), into: sdr2020)
+        #expect((wide.root as? YCbCrSourceNode)?.encoded == false && !wideWriter.encodedInput)
+    }
 }
