@@ -14,10 +14,7 @@
 #endif
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#include <immintrin.h>
-
-#define CYAN_AVX2 __attribute__((target("avx2,fma")))
-#define CYAN_AVX512 __attribute__((target("avx512f,avx2,fma")))
+#include "vector_paths.h"
 
 // One pixel (SSE lanes): the tail of every loop below.
 CYAN_AVX2 static inline void cyan_conv1(float *d, const float *c, ptrdiff_t step, const float *w, int r) {

@@ -133,13 +133,12 @@ static size_t cyan_encode_rgba8_scalar(uint8_t *dst, const float *src, size_t n,
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 static int cyan_cpu_has_avx2_fma(void);
-#include <immintrin.h>
+#include "vector_paths.h"
 // Eight pixels per step when all eight are opaque (photos): clamp, square root and scale on
 // two pixels per vector, then one 32-bit store per pixel assembled from the table. Groups
 // with any translucent pixel take the per-pixel path, which gives opaque pixels the same
 // bytes (same clamp, sqrtps and round-to-nearest conversion).
-__attribute__((target("avx2,fma")))
-static size_t cyan_encode_rgba8_avx2(uint8_t *dst, const float *src, size_t n, const uint8_t *table,
+CYAN_AVX2 static size_t cyan_encode_rgba8_avx2(uint8_t *dst, const float *src, size_t n, const uint8_t *table,
                                      int ri, int gi, int bi, int ai, int premultipliedOut) {
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), scale = _mm256_set1_ps(65535.0f);
     const int sr = 8 * ri, sg = 8 * gi, sb = 8 * bi;
@@ -183,7 +182,6 @@ size_t cyan_encode_rgba8(uint8_t *dst, const float *src, size_t n, const uint8_t
 // MARK: Colour matrix
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#define CYAN_AVX2 __attribute__((target("avx2,fma")))
 
 // Two pixels per 256-bit vector. Every pixel goes through the same fused multiply-adds,
 // whether it is one of a pair or the odd last one, and opaque pixels skipped past the

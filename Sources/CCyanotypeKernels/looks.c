@@ -13,13 +13,14 @@
 #endif
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#include <immintrin.h>
+#include "vector_paths.h"
 
-#define CYAN_AVX2 __attribute__((target("avx2,fma")))
+// MARK: Channel transposes
 
-// MARK: Channel transposes (four pixels to r, g, b, a vectors and back, per 128-bit lane)
-
-#define CYAN_SOA(P0, P1, P2, P3, R, G, B, A, W)                                                  \
+// Four pixels to r, g, b, a vectors, per 128-bit lane (the 4x4 transpose). A transpose is its
+// own inverse, so the same macro turns channel vectors back into pixels:
+// CYAN_TRANSPOSE4(r, g, b, a, p0, p1, p2, p3, W).
+#define CYAN_TRANSPOSE4(P0, P1, P2, P3, R, G, B, A, W)                                           \
     do {                                                                                         \
         __m##W t0 = _mm##W##_unpacklo_ps(P0, P1), t1 = _mm##W##_unpackhi_ps(P0, P1);             \
         __m##W t2 = _mm##W##_unpacklo_ps(P2, P3), t3 = _mm##W##_unpackhi_ps(P2, P3);             \
@@ -27,16 +28,6 @@
         G = _mm##W##_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));                                \
         B = _mm##W##_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));                                \
         A = _mm##W##_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));                                \
-    } while (0)
-
-#define CYAN_AOS(R, G, B, A, P0, P1, P2, P3, W)                                                  \
-    do {                                                                                         \
-        __m##W t0 = _mm##W##_unpacklo_ps(R, G), t1 = _mm##W##_unpacklo_ps(B, A);                 \
-        __m##W t2 = _mm##W##_unpackhi_ps(R, G), t3 = _mm##W##_unpackhi_ps(B, A);                 \
-        P0 = _mm##W##_shuffle_ps(t0, t1, _MM_SHUFFLE(1, 0, 1, 0));                               \
-        P1 = _mm##W##_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 2, 3, 2));                               \
-        P2 = _mm##W##_shuffle_ps(t2, t3, _MM_SHUFFLE(1, 0, 1, 0));                               \
-        P3 = _mm##W##_shuffle_ps(t2, t3, _MM_SHUFFLE(3, 2, 3, 2));                               \
     } while (0)
 
 // With W empty the macros name the SSE types and intrinsics (__m128 is spelled out below).
@@ -84,11 +75,11 @@ static inline void cyan_affines_sse(float *row, size_t n, const float *m, int k,
         float *q = row + 4 * i;
         __m128 p0 = _mm_loadu_ps(q), p1 = _mm_loadu_ps(q + 4), p2 = _mm_loadu_ps(q + 8), p3 = _mm_loadu_ps(q + 12);
         __m128 r, g, b, a;
-        CYAN_SOA(p0, p1, p2, p3, r, g, b, a, );
+        CYAN_TRANSPOSE4(p0, p1, p2, p3, r, g, b, a, );
         __m128 z = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r, zero), _mm_mul_ps(g, zero)), _mm_add_ps(_mm_mul_ps(b, zero), _mm_mul_ps(a, zero)));
         int finite = _mm_movemask_ps(_mm_cmpeq_ps(z, zero)) == 0xF;
         CYAN_AFFINES_BODY(__m128, _mm_set1_ps, _mm_mul_ps, _mm_add_ps, _mm_max_ps, _mm_min_ps)
-        CYAN_AOS(r, g, b, a, p0, p1, p2, p3, );
+        CYAN_TRANSPOSE4(r, g, b, a, p0, p1, p2, p3, );
         _mm_storeu_ps(q, p0); _mm_storeu_ps(q + 4, p1); _mm_storeu_ps(q + 8, p2); _mm_storeu_ps(q + 12, p3);
     }
     *done = i;
@@ -101,11 +92,11 @@ CYAN_AVX2 static void cyan_affines_avx2(float *row, size_t n, const float *m, in
         float *q = row + 4 * i;
         __m256 p0 = _mm256_loadu_ps(q), p1 = _mm256_loadu_ps(q + 8), p2 = _mm256_loadu_ps(q + 16), p3 = _mm256_loadu_ps(q + 24);
         __m256 r, g, b, a;
-        CYAN_SOA(p0, p1, p2, p3, r, g, b, a, 256);
+        CYAN_TRANSPOSE4(p0, p1, p2, p3, r, g, b, a, 256);
         __m256 z = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(r, zero), _mm256_mul_ps(g, zero)), _mm256_add_ps(_mm256_mul_ps(b, zero), _mm256_mul_ps(a, zero)));
         int finite = _mm256_movemask_ps(_mm256_cmp_ps(z, zero, _CMP_EQ_OQ)) == 0xFF;
         CYAN_AFFINES_BODY(__m256, _mm256_set1_ps, _mm256_mul_ps, _mm256_add_ps, _mm256_max_ps, _mm256_min_ps)
-        CYAN_AOS(r, g, b, a, p0, p1, p2, p3, 256);
+        CYAN_TRANSPOSE4(r, g, b, a, p0, p1, p2, p3, 256);
         _mm256_storeu_ps(q, p0); _mm256_storeu_ps(q + 8, p1); _mm256_storeu_ps(q + 16, p2); _mm256_storeu_ps(q + 24, p3);
     }
     *done = i;
@@ -284,11 +275,11 @@ CYAN_NS_FNS(128, , , _mm_cmple_ps, _mm_cmplt_ps, _mm_cmpgt_ps, _mm_cmpge_ps, _mm
         float *q = b + 4 * i;                                                                    \
         __m##W d0 = _mm##W##_loadu_ps(q), d1 = _mm##W##_loadu_ps(q + PX), d2 = _mm##W##_loadu_ps(q + 2 * PX), d3 = _mm##W##_loadu_ps(q + 3 * PX); \
         __m##W dr, dg, db, da, sr, sg, sb, sa, br, bg, bb;                                       \
-        CYAN_SOA(d0, d1, d2, d3, dr, dg, db, da, W);                                             \
+        CYAN_TRANSPOSE4(d0, d1, d2, d3, dr, dg, db, da, W);                                             \
         if (step) {                                                                              \
             const float *u = s + 4 * i;                                                          \
             __m##W s0 = _mm##W##_loadu_ps(u), s1 = _mm##W##_loadu_ps(u + PX), s2 = _mm##W##_loadu_ps(u + 2 * PX), s3 = _mm##W##_loadu_ps(u + 3 * PX); \
-            CYAN_SOA(s0, s1, s2, s3, sr, sg, sb, sa, W);                                         \
+            CYAN_TRANSPOSE4(s0, s1, s2, s3, sr, sg, sb, sa, W);                                         \
         } else {                                                                                 \
             sr = _mm##W##_set1_ps(s[0]); sg = _mm##W##_set1_ps(s[1]);                            \
             sb = _mm##W##_set1_ps(s[2]); sa = _mm##W##_set1_ps(s[3]);                            \
@@ -298,7 +289,7 @@ CYAN_NS_FNS(128, , , _mm_cmple_ps, _mm_cmplt_ps, _mm_cmpgt_ps, _mm_cmpge_ps, _mm
         dr = CYAN_SEL(W, skip, dr, _mm##W##_add_ps(dr, _mm##W##_mul_ps(sa, _mm##W##_sub_ps(br, dr)))); \
         dg = CYAN_SEL(W, skip, dg, _mm##W##_add_ps(dg, _mm##W##_mul_ps(sa, _mm##W##_sub_ps(bg, dg)))); \
         db = CYAN_SEL(W, skip, db, _mm##W##_add_ps(db, _mm##W##_mul_ps(sa, _mm##W##_sub_ps(bb, db)))); \
-        CYAN_AOS(dr, dg, db, da, d0, d1, d2, d3, W);                                             \
+        CYAN_TRANSPOSE4(dr, dg, db, da, d0, d1, d2, d3, W);                                             \
         _mm##W##_storeu_ps(q, d0); _mm##W##_storeu_ps(q + PX, d1);                               \
         _mm##W##_storeu_ps(q + 2 * PX, d2); _mm##W##_storeu_ps(q + 3 * PX, d3);                  \
     }
@@ -322,11 +313,11 @@ static size_t cyan_mix_other_sse(float *b, const float *s, int step, size_t n, i
         float *q = b + 4 * i;                                                                    \
         __m##W d0 = _mm##W##_loadu_ps(q), d1 = _mm##W##_loadu_ps(q + PX), d2 = _mm##W##_loadu_ps(q + 2 * PX), d3 = _mm##W##_loadu_ps(q + 3 * PX); \
         __m##W dr, dg, db, da, sr, sg, sb, sa;                                                   \
-        CYAN_SOA(d0, d1, d2, d3, dr, dg, db, da, W);                                             \
+        CYAN_TRANSPOSE4(d0, d1, d2, d3, dr, dg, db, da, W);                                             \
         if (step) {                                                                              \
             const float *u = s + 4 * i;                                                          \
             __m##W s0 = _mm##W##_loadu_ps(u), s1 = _mm##W##_loadu_ps(u + PX), s2 = _mm##W##_loadu_ps(u + 2 * PX), s3 = _mm##W##_loadu_ps(u + 3 * PX); \
-            CYAN_SOA(s0, s1, s2, s3, sr, sg, sb, sa, W);                                         \
+            CYAN_TRANSPOSE4(s0, s1, s2, s3, sr, sg, sb, sa, W);                                         \
         } else {                                                                                 \
             sr = _mm##W##_set1_ps(s[0]); sg = _mm##W##_set1_ps(s[1]);                            \
             sb = _mm##W##_set1_ps(s[2]); sa = _mm##W##_set1_ps(s[3]);                            \
@@ -334,7 +325,7 @@ static size_t cyan_mix_other_sse(float *b, const float *s, int step, size_t n, i
         dr = _mm##W##_add_ps(dr, _mm##W##_mul_ps(_mm##W##_sub_ps(BLEND(mode, dr, sr), dr), sa));  \
         dg = _mm##W##_add_ps(dg, _mm##W##_mul_ps(_mm##W##_sub_ps(BLEND(mode, dg, sg), dg), sa));  \
         db = _mm##W##_add_ps(db, _mm##W##_mul_ps(_mm##W##_sub_ps(BLEND(mode, db, sb), db), sa));  \
-        CYAN_AOS(dr, dg, db, da, d0, d1, d2, d3, W);                                             \
+        CYAN_TRANSPOSE4(dr, dg, db, da, d0, d1, d2, d3, W);                                             \
         _mm##W##_storeu_ps(q, d0); _mm##W##_storeu_ps(q + PX, d1);                               \
         _mm##W##_storeu_ps(q + 2 * PX, d2); _mm##W##_storeu_ps(q + 3 * PX, d3);                  \
     }
@@ -473,14 +464,14 @@ void cyan_grain_noise_rgbaf(float *out, size_t n, int64_t x0, int64_t y, uint32_
         __m##W p0 = _mm##W##_loadu_ps(q), p1 = _mm##W##_loadu_ps(q + PX), p2 = _mm##W##_loadu_ps(q + 2 * PX), p3 = _mm##W##_loadu_ps(q + 3 * PX); \
         __m##W n0 = _mm##W##_loadu_ps(u), n1 = _mm##W##_loadu_ps(u + PX), n2 = _mm##W##_loadu_ps(u + 2 * PX), n3 = _mm##W##_loadu_ps(u + 3 * PX); \
         __m##W r, g, b, a, nr, ng, nb, na;                                                       \
-        CYAN_SOA(p0, p1, p2, p3, r, g, b, a, W);                                                 \
-        CYAN_SOA(n0, n1, n2, n3, nr, ng, nb, na, W);                                             \
+        CYAN_TRANSPOSE4(p0, p1, p2, p3, r, g, b, a, W);                                                 \
+        CYAN_TRANSPOSE4(n0, n1, n2, n3, nr, ng, nb, na, W);                                             \
         (void)ng; (void)nb; (void)na;                                                            \
         __m##W l = _mm##W##_add_ps(_mm##W##_add_ps(_mm##W##_mul_ps(_mm##W##_set1_ps(0.2126f), r), _mm##W##_mul_ps(_mm##W##_set1_ps(0.7152f), g)), _mm##W##_mul_ps(_mm##W##_set1_ps(0.0722f), b)); \
         __m##W d = _mm##W##_mul_ps(_mm##W##_mul_ps(_mm##W##_mul_ps(s4, l), _mm##W##_sub_ps(_mm##W##_set1_ps(1.0f), l)), _mm##W##_sub_ps(nr, _mm##W##_set1_ps(0.5f))); \
         r = _mm##W##_add_ps(r, d); g = _mm##W##_add_ps(g, d); b = _mm##W##_add_ps(b, d);        \
         a = _mm##W##_add_ps(a, _mm##W##_setzero_ps());                                           \
-        CYAN_AOS(r, g, b, a, p0, p1, p2, p3, W);                                                 \
+        CYAN_TRANSPOSE4(r, g, b, a, p0, p1, p2, p3, W);                                                 \
         _mm##W##_storeu_ps(q, p0); _mm##W##_storeu_ps(q + PX, p1);                               \
         _mm##W##_storeu_ps(q + 2 * PX, p2); _mm##W##_storeu_ps(q + 3 * PX, p3);                  \
     }

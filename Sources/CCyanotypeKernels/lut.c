@@ -58,10 +58,9 @@ static void cyan_lut_corners(int n, int *t) {
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#include <immintrin.h>
+#include "vector_paths.h"
 
-__attribute__((target("avx2,fma")))
-static void cyan_lut_tetrahedral_avx2(float *row, size_t count, const float *table, int n, const float *lo,
+CYAN_AVX2 static void cyan_lut_tetrahedral_avx2(float *row, size_t count, const float *table, int n, const float *lo,
                                       const float *scale, float intensity, const int *corners) {
     const __m256 zero = _mm256_setzero_ps(), half = _mm256_set1_ps(0.5f), magic = _mm256_set1_ps(12582912.0f);
     const __m256 maxIndex = _mm256_set1_ps((float)(n - 1)), one = _mm256_set1_ps(1.0f);

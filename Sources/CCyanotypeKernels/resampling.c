@@ -12,10 +12,7 @@
 #endif
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#include <immintrin.h>
-
-#define CYAN_AVX2 __attribute__((target("avx2,fma")))
-#define CYAN_AVX512 __attribute__((target("avx512f,avx2,fma")))
+#include "vector_paths.h"
 
 // One output of the horizontal pass (SSE lanes: one pixel).
 CYAN_AVX2 static inline void cyan_resample1(float *d, const float *s, const float *w, intptr_t taps) {
