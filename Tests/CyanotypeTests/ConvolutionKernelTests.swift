@@ -6,14 +6,7 @@ import Testing
 /// added in that order with every product rounded. Bit for bit, for every width's tail.
 @Suite struct ConvolutionKernelTests {
     /// Seeded floats in 0..<1 (and a few larger values, as premultiplied HDR pixels can be).
-    func noise(_ n: Int, seed: UInt64) -> [Float] {
-        var s = seed
-        return (0..<n).map { i in
-            s = s &* 6364136223846793005 &+ 1442695040888963407
-            let v = Float(s >> 40) / Float(1 << 24)
-            return i % 97 == 0 ? v * 40 : v
-        }
-    }
+    func noise(_ n: Int, seed: UInt64) -> [Float] { seededFloats(n, seed: seed, largeEvery: 97, largeScale: 40) }
 
     func weights(_ r: Int) -> [Float] {
         let raw = (0...r).map { Float(1 + r - $0) }

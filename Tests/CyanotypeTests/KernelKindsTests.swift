@@ -46,14 +46,7 @@ private struct BoxKernel: ResamplingKernel {
     var input: CIImage { image(pixels, w, h) }
 
     /// Premultiplied linear renders, whole or in square tiles of `side`.
-    func context(tile side: Int? = nil) -> CIContext {
-        var options: [CIContextOption: Any] = [
-            .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!,
-            .outputPremultiplied: true, .cacheIntermediates: false,
-        ]
-        if let side { options[.tileSize] = side }
-        return CIContext(options: options)
-    }
+    func context(tile side: Int? = nil) -> CIContext { linearContext(tile: side) }
 
     /// The input's premultiplied linear pixel (x, yUp), clear outside.
     func pixel(_ x: Int, _ yUp: Int) -> SIMD4<Double> {

@@ -10,14 +10,7 @@ import Testing
 /// reading a materialised block, to the bit.
 @Suite struct ResamplingKernelTests {
     /// Seeded floats in 0..<1, a few larger (premultiplied HDR pixels can be).
-    func noise(_ n: Int, seed: UInt64) -> [Float] {
-        var s = seed
-        return (0..<n).map { i in
-            s = s &* 6364136223846793005 &+ 1442695040888963407
-            let v = Float(s >> 40) / Float(1 << 24)
-            return i % 89 == 0 ? v * 30 : v
-        }
-    }
+    func noise(_ n: Int, seed: UInt64) -> [Float] { seededFloats(n, seed: seed, largeEvery: 89, largeScale: 30) }
 
     @Test(arguments: [512, 256] as [Int32])
     func rowPassGivesTheOrderedSum(bits: Int32) {
@@ -78,14 +71,7 @@ import Testing
     var pixels: [UInt8] { testPixels(width: w, height: h, alpha: true) }
     var input: CIImage { image(pixels, w, h) }
 
-    func context(tile side: Int? = nil) -> CIContext {
-        var options: [CIContextOption: Any] = [
-            .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!,
-            .outputPremultiplied: true, .cacheIntermediates: false,
-        ]
-        if let side { options[.tileSize] = side }
-        return CIContext(options: options)
-    }
+    func context(tile side: Int? = nil) -> CIContext { linearContext(tile: side) }
 
     /// The input's premultiplied linear pixel (x, yUp), its edges extended when `clamped`,
     /// clear outside otherwise.

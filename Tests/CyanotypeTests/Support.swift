@@ -67,3 +67,25 @@ func checkSamples(_ out: CIImage, _ rows: [[Double]], tol: Double = 2e-4, _ form
         #expect(close(got[k], e, tol: tol, "sample \(p)"))
     }
 }
+
+/// `n` seeded floats in 0..<1 (a linear congruential generator's top 24 bits), every
+/// `largeEvery`-th one scaled by `largeScale` (premultiplied HDR pixels can exceed 1).
+func seededFloats(_ n: Int, seed: UInt64, largeEvery: Int, largeScale: Float) -> [Float] {
+    var s = seed
+    return (0..<n).map { i in
+        s = s &* 6364136223846793005 &+ 1442695040888963407
+        let v = Float(s >> 40) / Float(1 << 24)
+        return i % largeEvery == 0 ? v * largeScale : v
+    }
+}
+
+/// A context rendering premultiplied extended linear sRGB, without cached intermediates,
+/// whole or in square tiles of `side`.
+func linearContext(tile side: Int? = nil) -> CIContext {
+    var options: [CIContextOption: Any] = [
+        .outputColorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)!,
+        .outputPremultiplied: true, .cacheIntermediates: false,
+    ]
+    if let side { options[.tileSize] = side }
+    return CIContext(options: options)
+}
