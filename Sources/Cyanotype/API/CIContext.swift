@@ -202,15 +202,14 @@ public final class CIContext: @unchecked Sendable {
 
     /// The bitmap the recipe under `node` comes down to (after the optimiser, which decodes
     /// file sources) when its pixels over `rect` are already what a destination of `format`,
-    /// colour space and alpha convention wants (nil otherwise). With `waitingForDecode`, a
-    /// file still decoding on its thread is waited for.
+    /// colour space and alpha convention wants (nil otherwise). A file still decoding on its
+    /// thread is waited for.
     func unchangedSource(
-        _ node: RecipeNode, rect: PixelRect, format: CIFormat, space: CGColorSpace?, premultiplied: Bool,
-        waitingForDecode: Bool = true
+        _ node: RecipeNode, rect: PixelRect, format: CIFormat, space: CGColorSpace?, premultiplied: Bool
     ) throws -> BitmapNode? {
         guard let info = format.info else { return nil }
         let root = try optimized(node).root
-        if waitingForDecode, let gate = root.storedBitmap?.gate {
+        if let gate = root.storedBitmap?.gate {
             // Read as a whole: wait for the decoder.
             do { try gate.waitAll() } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
         }

@@ -158,12 +158,11 @@ extension CIContext {
                         parallel: executor.parallelFor)
                 }
             }
-            if format == .jpeg && !greyIfNeutral {
-                return try encodeJPEGStreaming(image, rect: rect, colorSpace: space, options: opts)
+            if format == .jpeg && !greyIfNeutral, let data = try encodeJPEGStreaming(image, rect: rect, colorSpace: space, options: opts) {
+                return data
             }
             if let bitmap = try unchangedSource(
-                image.node, rect: PixelRect(covering: rect), format: .RGBA8, space: space, premultiplied: false,
-                waitingForDecode: format != .jpeg || greyIfNeutral),
+                image.node, rect: PixelRect(covering: rect), format: .RGBA8, space: space, premultiplied: false),
                 bitmap.bytesPerRow == bitmap.width * 4, bitmap.pixelExtent == PixelRect(covering: rect)
             {
                 // An unfiltered 8-bit image goes to the encoder as decoded: no render, no copy.
@@ -234,8 +233,9 @@ extension CIContext {
     /// ahead, and gives back its rows once no output row left reads them; the output is
     /// rendered top band first, each band encoded as it completes and then given back. An
     /// unfiltered JPEG is encoded as its rows arrive. The bytes are those of rendering whole
-    /// and encoding after.
-    func encodeJPEGStreaming(_ image: CIImage, rect: CGRect, colorSpace: CGColorSpace, options: EncodeOptions) throws -> Data {
+    /// and encoding after. nil for an unfiltered bitmap already in memory, which the caller
+    /// encodes as it is.
+    func encodeJPEGStreaming(_ image: CIImage, rect: CGRect, colorSpace: CGColorSpace, options: EncodeOptions) throws -> Data? {
         let pr = try renderablePixels(rect)
         let rowBytes = pr.width * 4
         // The writer is planned here and rebased onto the ring of output bands before writing.
@@ -252,13 +252,9 @@ extension CIContext {
         if let bitmap = unchangedBitmap(recipe.root, rect: pr, layout: .rgba, sample: .uint8, space: writer.space, premultiplied: false),
             bitmap.bytesPerRow == rowBytes, bitmap.pixelExtent == pr
         {
-            // Unfiltered: the decoded rows go to the encoder as they are.
-            if let gate = bitmap.gate { return try encodeWhileDecoding(bitmap, gate, options: options) }
-            return try bitmap.data.withUnsafeBytes { raw throws(CodecError) in
-                try ImageCodecs.encode(
-                    rgba8: raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height, hasAlpha: false, format: .jpeg,
-                    options: options, parallel: executor.parallelFor)
-            }
+            // Unfiltered: rows still decoding go to the encoder as they arrive.
+            guard let gate = bitmap.gate else { return nil }
+            return try encodeWhileDecoding(bitmap, gate, options: options)
         }
         return try renderStreamingJPEG(recipe, writer: w, rect: pr, sources: sources, options: options)
     }
