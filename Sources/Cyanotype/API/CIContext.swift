@@ -316,17 +316,25 @@ public final class CIContext: @unchecked Sendable {
         try execute(try optimized(root), rect, topDown: topDown, sink: sink)
     }
 
-    /// Plans `rect` of the optimised recipe, computes its whole results and materialises its
-    /// intermediates (from the context's cache where it can), then renders the output tiles
-    /// on the executor, handing each finished tile to `sink`. `topDown`: a consumer takes the
-    /// output band by band, top first (a streaming encode): tiles run top band first, in wide
-    /// short bands (`RenderPlan`'s `banded`); with a `ledger`, as the consumer frees its band
-    /// memory.
-    func execute(
-        _ recipe: OptimizedRecipe, _ rect: PixelRect, topDown: Bool = false, ledger: BandLedger? = nil,
-        sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void
-    ) throws {
-        let plan = RenderPlan(recipe: recipe, rect: rect, tileSize: tileSizeOverride, banded: topDown)
+    /// Plans `rect` of the optimised recipe and renders it (`execute(_:ledger:sink:)`).
+    /// `topDown`: a consumer takes the output band by band, top first (a streaming encode).
+    func execute(_ recipe: OptimizedRecipe, _ rect: PixelRect, topDown: Bool = false, sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void) throws {
+        try execute(plan(recipe, rect, banded: topDown), sink: sink)
+    }
+
+    /// The plan this context renders `rect` of `recipe` by (its tile size; `banded`: wide
+    /// short tiles for a consumer taking bands top first).
+    func plan(_ recipe: OptimizedRecipe, _ rect: PixelRect, banded: Bool = false) -> RenderPlan {
+        RenderPlan(recipe: recipe, rect: rect, tileSize: tileSizeOverride, banded: banded)
+    }
+
+    /// Computes the plan's whole results and materialises its intermediates (from the
+    /// context's cache where it can), then renders the output tiles on the executor, handing
+    /// each finished tile to `sink`. A banded plan runs its tiles top band first, at most two
+    /// bands ahead of the oldest unfinished one, and with a `ledger` as the consumer frees its
+    /// band memory.
+    func execute(_ plan: RenderPlan, ledger: BandLedger? = nil, sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void) throws {
+        let recipe = plan.recipe, rect = plan.rect, topDown = plan.banded
         let ev = Evaluator(colorManaged: workingColorSpace != nil, executor: executor, recipe: recipe, cache: cachesIntermediates ? cache : nil)
         // Deepest first: whole results and intermediates only read what is below them.
         var pending = Set(plan.materialize.map { ObjectIdentifier($0) })

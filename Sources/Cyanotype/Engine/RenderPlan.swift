@@ -17,6 +17,8 @@ final class RenderPlan: @unchecked Sendable {
     private(set) var wholeResults: [RecipeNode] = []
     let tileWidth: Int
     let tileHeight: Int
+    /// Whether the output goes to a consumer band by band, top first (see `init`).
+    let banded: Bool
 
     /// `banded`: the output is consumed band by band, top first (a streaming encode), so tiles
     /// are wide and short: the rows held at once (decoded source ahead, output waiting for the
@@ -24,6 +26,7 @@ final class RenderPlan: @unchecked Sendable {
     init(recipe: OptimizedRecipe, rect: PixelRect, tileSize: Int? = nil, banded: Bool = false) {
         self.recipe = recipe
         self.rect = rect
+        self.banded = banded
         let root = recipe.root
         let post = Optimizer.postOrder(root, inputs: recipe.inputs(of:))
         for node in post {

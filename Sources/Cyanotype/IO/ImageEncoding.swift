@@ -269,9 +269,9 @@ extension CIContext {
     ) throws -> Data {
         let encoder = try JPEGStreamEncoder(width: pr.width, height: pr.height, options: options)
         let rowBytes = pr.width * 4
-        let bandHeight = RenderPlan(recipe: recipe, rect: pr, tileSize: tileSizeOverride, banded: true).tileHeight
-        sources.limitLookahead(for: pr, bandHeight: bandHeight)
-        let ring = OutputRing(rect: pr, bandHeight: bandHeight, rowBytes: rowBytes, slots: 3)
+        let plan = plan(recipe, pr, banded: true)
+        sources.limitLookahead(for: pr, bandHeight: plan.tileHeight)
+        let ring = OutputRing(rect: pr, bandHeight: plan.tileHeight, rowBytes: rowBytes, slots: 3)
         let ledger = BandLedger(slots: ring.slots)
 
         // Bands finish when every tile across them has been written; they are keyed by their
@@ -296,7 +296,7 @@ extension CIContext {
         }
         feeder.start()
         do {
-            try execute(recipe, pr, topDown: true, ledger: ledger) { tile, tileRect in
+            try execute(plan, ledger: ledger) { tile, tileRect in
                 let band = ring.band(of: tileRect)
                 ring.writer(w, forBand: band)?.write(tile, tileRect)
                 // Source rows are read by the tiles alone: given back once the bands reading
