@@ -28,6 +28,26 @@ static inline float cy_clamp(float v, float lo, float hi) { v = v > lo ? v : lo;
     for (; i < inside; i++) out[i] = (float)c0[jLo + i] * u + (float)c1[jLo + i] * w;    \
     for (; i < n; i++) out[i] = (float)c0[cw - 1] * u + (float)c1[cw - 1] * w;
 
+/* One pixel's R'G'B'A from its Y', Cb and Cr (the coefficients named in TO_RGBA_BODY). */
+#define CY_PIXEL(o, yy, u, v)                                                            \
+    do {                                                                                 \
+        (o)[0] = cy_clamp(lr * (yy) + br * (u) + rr * (v) + zr, 0.0f, 1.0f);              \
+        (o)[1] = cy_clamp(lg * (yy) + bg * (u) + rg * (v) + zg, 0.0f, 1.0f);              \
+        (o)[2] = cy_clamp(lb * (yy) + bb * (u) + rb * (v) + zb, 0.0f, 1.0f);              \
+        (o)[3] = 1.0f;                                                                   \
+    } while (0)
+
+/* One column of 4:2:x chroma interpolated on its own (the row's edges). */
+#define CY_EDGE_PIXEL(i)                                                                 \
+    do {                                                                                 \
+        long x = x0 + (i);                                                               \
+        int odd = (int)(x & 1);                                                          \
+        long j = (x >> 1) + (odd ? d1 : d0) - jLo;                                       \
+        float ww = odd ? w1 : w0;                                                        \
+        float u = cb[j] + (cb[j + 1] - cb[j]) * ww, v = cr[j] + (cr[j + 1] - cr[j]) * ww; \
+        CY_PIXEL(out + 4 * (i), (float)y[x], u, v);                                      \
+    } while (0)
+
 #define TO_RGBA_BODY(T)                                                                  \
     const float lr = coef[0], lg = coef[1], lb = coef[2];                                \
     const float br = coef[4], bg = coef[5], bb = coef[6];                                \
@@ -36,28 +56,15 @@ static inline float cy_clamp(float v, float lo, float hi) { v = v > lo ? v : lo;
     if (shiftX == 0) {                                                                   \
         const float *pb = cb + (x0 - jLo), *pr = cr + (x0 - jLo);                         \
         for (long i = 0; i < n; i++) {                                                   \
-            float yy = (float)y[x0 + i], u = pb[i], v = pr[i];                           \
-            out[4 * i + 0] = cy_clamp(lr * yy + br * u + rr * v + zr, 0.0f, 1.0f);       \
-            out[4 * i + 1] = cy_clamp(lg * yy + bg * u + rg * v + zg, 0.0f, 1.0f);       \
-            out[4 * i + 2] = cy_clamp(lb * yy + bb * u + rb * v + zb, 0.0f, 1.0f);       \
-            out[4 * i + 3] = 1.0f;                                                       \
+            CY_PIXEL(out + 4 * i, (float)y[x0 + i], pb[i], pr[i]);                      \
         }                                                                                \
         return;                                                                          \
     }                                                                                    \
     long i = 0;                                                                          \
     /* A leading odd column, then pairs (even, odd), then a trailing even column. */     \
     for (; i < n; i++) {                                                                 \
-        long x = x0 + i;                                                                 \
-        if ((x & 1) == 0 && i + 1 < n) break;                                            \
-        int odd = (int)(x & 1);                                                          \
-        long j = (x >> 1) + (odd ? d1 : d0) - jLo;                                       \
-        float ww = odd ? w1 : w0;                                                        \
-        float u = cb[j] + (cb[j + 1] - cb[j]) * ww, v = cr[j] + (cr[j + 1] - cr[j]) * ww; \
-        float yy = (float)y[x];                                                          \
-        out[4 * i + 0] = cy_clamp(lr * yy + br * u + rr * v + zr, 0.0f, 1.0f);           \
-        out[4 * i + 1] = cy_clamp(lg * yy + bg * u + rg * v + zg, 0.0f, 1.0f);           \
-        out[4 * i + 2] = cy_clamp(lb * yy + bb * u + rb * v + zb, 0.0f, 1.0f);           \
-        out[4 * i + 3] = 1.0f;                                                           \
+        if (((x0 + i) & 1) == 0 && i + 1 < n) break;                                     \
+        CY_EDGE_PIXEL(i);                                                                \
     }                                                                                    \
     long pairs = (n - i) / 2;                                                            \
     long m0 = (x0 + i) >> 1;                                                             \
@@ -69,27 +76,10 @@ static inline float cy_clamp(float v, float lo, float hi) { v = v > lo ? v : lo;
         float uo = cb[jo] * u1 + cb[jo + 1] * w1, vo = cr[jo] * u1 + cr[jo + 1] * w1;    \
         float ye = (float)y[x], yo = (float)y[x + 1];                                    \
         float *o = out + 4 * (i + 2 * k);                                                \
-        o[0] = cy_clamp(lr * ye + br * ue + rr * ve + zr, 0.0f, 1.0f);                   \
-        o[1] = cy_clamp(lg * ye + bg * ue + rg * ve + zg, 0.0f, 1.0f);                   \
-        o[2] = cy_clamp(lb * ye + bb * ue + rb * ve + zb, 0.0f, 1.0f);                   \
-        o[3] = 1.0f;                                                                     \
-        o[4] = cy_clamp(lr * yo + br * uo + rr * vo + zr, 0.0f, 1.0f);                   \
-        o[5] = cy_clamp(lg * yo + bg * uo + rg * vo + zg, 0.0f, 1.0f);                   \
-        o[6] = cy_clamp(lb * yo + bb * uo + rb * vo + zb, 0.0f, 1.0f);                   \
-        o[7] = 1.0f;                                                                     \
+        CY_PIXEL(o, ye, ue, ve);                                                         \
+        CY_PIXEL(o + 4, yo, uo, vo);                                                     \
     }                                                                                    \
-    for (i += 2 * pairs; i < n; i++) {                                                   \
-        long x = x0 + i;                                                                 \
-        int odd = (int)(x & 1);                                                          \
-        long j = (x >> 1) + (odd ? d1 : d0) - jLo;                                       \
-        float ww = odd ? w1 : w0;                                                        \
-        float u = cb[j] + (cb[j + 1] - cb[j]) * ww, v = cr[j] + (cr[j + 1] - cr[j]) * ww; \
-        float yy = (float)y[x];                                                          \
-        out[4 * i + 0] = cy_clamp(lr * yy + br * u + rr * v + zr, 0.0f, 1.0f);           \
-        out[4 * i + 1] = cy_clamp(lg * yy + bg * u + rg * v + zg, 0.0f, 1.0f);           \
-        out[4 * i + 2] = cy_clamp(lb * yy + bb * u + rb * v + zb, 0.0f, 1.0f);           \
-        out[4 * i + 3] = 1.0f;                                                           \
-    }
+    for (i += 2 * pairs; i < n; i++) CY_EDGE_PIXEL(i);
 
 #define CLAMP_BODY                                                                       \
     for (long i = 0; i < n; i++) {                                                       \
