@@ -268,30 +268,40 @@ CYAN_BLEND_FN(cyan_blend128, , , _mm_cmple_ps, _mm_cmplt_ps, _mm_cmpgt_ps, _mm_c
 CYAN_NS_FNS(256, 256, CYAN_AVX2, CYAN_LE256, CYAN_LT256, CYAN_GT256, CYAN_GE256, CYAN_EQ256)
 CYAN_NS_FNS(128, , , _mm_cmple_ps, _mm_cmplt_ps, _mm_cmpgt_ps, _mm_cmpge_ps, _mm_cmpeq_ps)
 
+// The mix loops' step: `PX` backdrop pixels at `q` (row `b`, from pixel `i`) and as many
+// source pixels (from `s`, or its one colour when `step` is 0) as channel vectors dr...da and
+// sr...sa; and the backdrop's channels stored back.
+#define CYAN_MIX_LOAD(W, PX)                                                                     \
+    float *q = b + 4 * i;                                                                        \
+    __m##W d0 = _mm##W##_loadu_ps(q), d1 = _mm##W##_loadu_ps(q + PX), d2 = _mm##W##_loadu_ps(q + 2 * PX), d3 = _mm##W##_loadu_ps(q + 3 * PX); \
+    __m##W dr, dg, db, da, sr, sg, sb, sa;                                                       \
+    CYAN_TRANSPOSE4(d0, d1, d2, d3, dr, dg, db, da, W);                                          \
+    if (step) {                                                                                  \
+        const float *u = s + 4 * i;                                                              \
+        __m##W s0 = _mm##W##_loadu_ps(u), s1 = _mm##W##_loadu_ps(u + PX), s2 = _mm##W##_loadu_ps(u + 2 * PX), s3 = _mm##W##_loadu_ps(u + 3 * PX); \
+        CYAN_TRANSPOSE4(s0, s1, s2, s3, sr, sg, sb, sa, W);                                      \
+    } else {                                                                                     \
+        sr = _mm##W##_set1_ps(s[0]); sg = _mm##W##_set1_ps(s[1]);                                \
+        sb = _mm##W##_set1_ps(s[2]); sa = _mm##W##_set1_ps(s[3]);                                \
+    }
+
+#define CYAN_MIX_STORE(W, PX)                                                                    \
+    CYAN_TRANSPOSE4(dr, dg, db, da, d0, d1, d2, d3, W);                                          \
+    _mm##W##_storeu_ps(q, d0); _mm##W##_storeu_ps(q + PX, d1);                                   \
+    _mm##W##_storeu_ps(q + 2 * PX, d2); _mm##W##_storeu_ps(q + 3 * PX, d3)
+
 // The `mixRow` loops: pixels the source does not cover (As <= 0) stay as they are, the others
 // get d + As (B - d).
 #define CYAN_MIX_OTHER_LOOP(W, SUFFIX, PX, LE)                                                   \
     for (; i + PX <= n; i += PX) {                                                               \
-        float *q = b + 4 * i;                                                                    \
-        __m##W d0 = _mm##W##_loadu_ps(q), d1 = _mm##W##_loadu_ps(q + PX), d2 = _mm##W##_loadu_ps(q + 2 * PX), d3 = _mm##W##_loadu_ps(q + 3 * PX); \
-        __m##W dr, dg, db, da, sr, sg, sb, sa, br, bg, bb;                                       \
-        CYAN_TRANSPOSE4(d0, d1, d2, d3, dr, dg, db, da, W);                                             \
-        if (step) {                                                                              \
-            const float *u = s + 4 * i;                                                          \
-            __m##W s0 = _mm##W##_loadu_ps(u), s1 = _mm##W##_loadu_ps(u + PX), s2 = _mm##W##_loadu_ps(u + 2 * PX), s3 = _mm##W##_loadu_ps(u + 3 * PX); \
-            CYAN_TRANSPOSE4(s0, s1, s2, s3, sr, sg, sb, sa, W);                                         \
-        } else {                                                                                 \
-            sr = _mm##W##_set1_ps(s[0]); sg = _mm##W##_set1_ps(s[1]);                            \
-            sb = _mm##W##_set1_ps(s[2]); sa = _mm##W##_set1_ps(s[3]);                            \
-        }                                                                                        \
+        CYAN_MIX_LOAD(W, PX);                                                                    \
+        __m##W br, bg, bb;                                                                       \
         cyan_blend_other##SUFFIX(mode, dr, dg, db, sr, sg, sb, &br, &bg, &bb);                   \
         __m##W skip = LE(sa, _mm##W##_setzero_ps());                                             \
         dr = CYAN_SEL(W, skip, dr, _mm##W##_add_ps(dr, _mm##W##_mul_ps(sa, _mm##W##_sub_ps(br, dr)))); \
         dg = CYAN_SEL(W, skip, dg, _mm##W##_add_ps(dg, _mm##W##_mul_ps(sa, _mm##W##_sub_ps(bg, dg)))); \
         db = CYAN_SEL(W, skip, db, _mm##W##_add_ps(db, _mm##W##_mul_ps(sa, _mm##W##_sub_ps(bb, db)))); \
-        CYAN_TRANSPOSE4(dr, dg, db, da, d0, d1, d2, d3, W);                                             \
-        _mm##W##_storeu_ps(q, d0); _mm##W##_storeu_ps(q + PX, d1);                               \
-        _mm##W##_storeu_ps(q + 2 * PX, d2); _mm##W##_storeu_ps(q + 3 * PX, d3);                  \
+        CYAN_MIX_STORE(W, PX);                                                                   \
     }
 
 CYAN_AVX2 static size_t cyan_mix_other_avx2(float *b, const float *s, int step, size_t n, int mode) {
@@ -310,24 +320,11 @@ static size_t cyan_mix_other_sse(float *b, const float *s, int step, size_t n, i
 // one colour): lanes rgb get d + (B - d) * as, alpha stays.
 #define CYAN_MIX_LOOP(W, BLEND, PX)                                                              \
     for (; i + PX <= n; i += PX) {                                                               \
-        float *q = b + 4 * i;                                                                    \
-        __m##W d0 = _mm##W##_loadu_ps(q), d1 = _mm##W##_loadu_ps(q + PX), d2 = _mm##W##_loadu_ps(q + 2 * PX), d3 = _mm##W##_loadu_ps(q + 3 * PX); \
-        __m##W dr, dg, db, da, sr, sg, sb, sa;                                                   \
-        CYAN_TRANSPOSE4(d0, d1, d2, d3, dr, dg, db, da, W);                                             \
-        if (step) {                                                                              \
-            const float *u = s + 4 * i;                                                          \
-            __m##W s0 = _mm##W##_loadu_ps(u), s1 = _mm##W##_loadu_ps(u + PX), s2 = _mm##W##_loadu_ps(u + 2 * PX), s3 = _mm##W##_loadu_ps(u + 3 * PX); \
-            CYAN_TRANSPOSE4(s0, s1, s2, s3, sr, sg, sb, sa, W);                                         \
-        } else {                                                                                 \
-            sr = _mm##W##_set1_ps(s[0]); sg = _mm##W##_set1_ps(s[1]);                            \
-            sb = _mm##W##_set1_ps(s[2]); sa = _mm##W##_set1_ps(s[3]);                            \
-        }                                                                                        \
+        CYAN_MIX_LOAD(W, PX);                                                                    \
         dr = _mm##W##_add_ps(dr, _mm##W##_mul_ps(_mm##W##_sub_ps(BLEND(mode, dr, sr), dr), sa));  \
         dg = _mm##W##_add_ps(dg, _mm##W##_mul_ps(_mm##W##_sub_ps(BLEND(mode, dg, sg), dg), sa));  \
         db = _mm##W##_add_ps(db, _mm##W##_mul_ps(_mm##W##_sub_ps(BLEND(mode, db, sb), db), sa));  \
-        CYAN_TRANSPOSE4(dr, dg, db, da, d0, d1, d2, d3, W);                                             \
-        _mm##W##_storeu_ps(q, d0); _mm##W##_storeu_ps(q + PX, d1);                               \
-        _mm##W##_storeu_ps(q + 2 * PX, d2); _mm##W##_storeu_ps(q + 3 * PX, d3);                  \
+        CYAN_MIX_STORE(W, PX);                                                                   \
     }
 
 CYAN_AVX2 static size_t cyan_mix_avx2(float *b, const float *s, int step, size_t n, int mode) {
