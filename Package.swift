@@ -27,7 +27,12 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
-        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // libheif, libjxl, FFmpeg, libmicrohttpd and libcrypto (with the hundred-odd libraries
+        // they pull in) are opened on first use, not at start-up: their module maps link
+        // nothing, and CDeferredLibraries defines the functions Cyanotype calls in them
+        // (scripts/generate-deferred-symbols.py lists them).
+        .target(name: "CDeferredLibraries", linkerSettings: [.linkedLibrary("dl")]),
+        .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
         // No pkgConfig: libjxl.pc pulls in -DHWY_SHARED_DEFINE, which SwiftPM warns about; the
         // headers are in /usr/include.
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
@@ -42,8 +47,8 @@ let package = Package(
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate zlib", providers: [.apt(["libdeflate-dev", "zlib1g-dev"])]),
         // The render server: libmicrohttpd (HTTP) and OpenSSL's libcrypto (HMAC-SHA256 URL
         // signatures, constant-time comparison).
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
         // libtiff behind non-variadic C calls that return error codes (TIFFSetField/TIFFGetField
         // are variadic, which Swift cannot call).
         // ... and libjpeg's scanline encoder (its errors longjmp, which must stay in C).
@@ -59,7 +64,10 @@ let package = Package(
         // internally: users of `import Cyanotype` do not see it.
         .target(
             name: "CyanotypeCodecs",
-            dependencies: ["CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif", "CGif", "CJXL", "CDeflate"],
+            dependencies: [
+                "CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif", "CGif", "CJXL", "CDeflate",
+                "CDeferredLibraries",
+            ],
             swiftSettings: tunedSwift),
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(
@@ -69,13 +77,13 @@ let package = Package(
         // Debian's FFmpeg libraries in process (demux, decode, encode, mux), and the few C
         // helpers Swift needs around them (macro constants, frame planes, the cancel hook).
         .systemLibrary(
-            name: "CFFmpeg", pkgConfig: "libavformat libavcodec libavutil libswscale",
+            name: "CFFmpeg",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
-        .target(name: "CFFmpegShim", dependencies: ["CFFmpeg"]),
+        .target(name: "CFFmpegShim", dependencies: ["CFFmpeg", "CDeferredLibraries"]),
         // Video in and out with AVFoundation's names, every frame through Cyanotype's public API.
         .target(
             name: "CyanotypeVideo",
-            dependencies: ["Cyanotype", "CFFmpeg", "CFFmpegShim"],
+            dependencies: ["Cyanotype", "CFFmpeg", "CFFmpegShim", "CDeferredLibraries"],
             swiftSettings: tunedSwift),
         // Named looks, filter chains with intensity, film grain and an exporter, built only on
         // Cyanotype's public API (their row loops in CCyanotypeKernels, vector width picked at
@@ -94,7 +102,10 @@ let package = Package(
         // `cyanotype serve`: the render API and the Fun House page (static files in Page/).
         .target(
             name: "CyanotypeServe",
-            dependencies: ["CyanotypeTool", "Cyanotype", "CyanotypeCodecs", "Instafilter", "CMicroHTTPD", "CCrypto", "CTurboJPEG"],
+            dependencies: [
+                "CyanotypeTool", "Cyanotype", "CyanotypeCodecs", "Instafilter", "CMicroHTTPD", "CCrypto", "CTurboJPEG",
+                "CDeferredLibraries",
+            ],
             resources: [.copy("Page")],
             swiftSettings: tunedSwift),
         .executableTarget(
@@ -105,7 +116,9 @@ let package = Package(
             name: "CyanotypeBench",
             dependencies: ["Cyanotype", "Instafilter", "CyanotypeCodecs", "CyanotypeVideo"],
             swiftSettings: tunedSwift),
-        .testTarget(name: "CyanotypeCodecsTests", dependencies: ["CyanotypeCodecs"]),
+        // The tests make HEIF files with libheif's own API (linked directly: the product opens it
+        // on first use).
+        .testTarget(name: "CyanotypeCodecsTests", dependencies: ["CyanotypeCodecs"], linkerSettings: [.linkedLibrary("heif")]),
         .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype", "CyanotypeCodecs"], exclude: ["Fixtures"]),
         .testTarget(name: "InstafilterTests", dependencies: ["Instafilter", "CCyanotypeKernels"]),
         .testTarget(name: "CyanotypeVideoTests", dependencies: ["CyanotypeVideo", "Cyanotype"]),

@@ -210,6 +210,9 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `maxTotalPixels` over all frames); counted before any frame is decoded. `count` may be
     /// a lower bound (counting stops past the limit).
     case tooManyFrames(count: Int, limit: Int)
+    /// A library this format needs, opened on first use, is not installed or cannot be loaded;
+    /// the message names the format, the library file and the loader's reason.
+    case libraryUnavailable(String)
 
     /// A message a user can act on: what went wrong and, where there is one, what to change.
     public var description: String {
@@ -235,6 +238,8 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManyFrames(let count, let limit):
             return "image holds \(count > limit ? "more than \(limit)" : "\(count)") frames or pages, above the limit of \(limit) "
                 + "for its size; raise DecodeLimits.maxFrames (or maxTotalPixels) to allow it"
+        case .libraryUnavailable(let message):
+            return "\(message); install it to use this format"
         }
     }
 }

@@ -1,3 +1,4 @@
+import CDeferredLibraries
 import CHeif
 import Foundation
 
@@ -51,6 +52,7 @@ enum HEIFCodec {
     static func withPrimaryImage<R>(
         _ bytes: UnsafeRawBufferPointer, format: ImageFileFormat, _ body: (OpaquePointer) throws(CodecError) -> R
     ) throws(CodecError) -> R {
+        try DeferredLibraries.load(CY_LIBRARY_HEIF)
         guard let ctx = heif_context_alloc() else { throw .corrupt(detail: "HEIF: out of memory creating a decoder") }
         defer { heif_context_free(ctx) }
         // libheif's own cap is 32768 per side; widen it so our pixel limit (checked before
@@ -218,7 +220,7 @@ enum HEIFCodec {
 
     /// Whether this libheif build can encode `format` (x265 for HEIF, aom/rav1e/svt for AVIF).
     static func canEncode(_ format: ImageFileFormat) -> Bool {
-        guard let ctx = heif_context_alloc() else { return false }
+        guard (try? DeferredLibraries.load(CY_LIBRARY_HEIF)) != nil, let ctx = heif_context_alloc() else { return false }
         defer { heif_context_free(ctx) }
         var enc: OpaquePointer?
         let e = heif_context_get_encoder_for_format(ctx, format == .avif ? heif_compression_AV1 : heif_compression_HEVC, &enc)
@@ -237,6 +239,7 @@ enum HEIFCodec {
         guard width <= 32768, height <= 32768 else {
             throw .invalidArgument("\(name) width and height must be at most 32768, got \(width)x\(height)")
         }
+        try DeferredLibraries.load(CY_LIBRARY_HEIF)
         guard let ctx = heif_context_alloc() else { throw .encodeFailed(detail: "\(name): out of memory") }
         defer { heif_context_free(ctx) }
         var enc: OpaquePointer?

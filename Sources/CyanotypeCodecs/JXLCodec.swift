@@ -1,4 +1,5 @@
 import CCodecShims
+import CDeferredLibraries
 import CJXL
 import Foundation
 
@@ -60,6 +61,7 @@ enum JXLCodec {
     /// first frame when `pixels` is set.
     static func run(_ b: UnsafeRawBufferPointer, limits: DecodeLimits, pixels: Bool) throws(CodecError) -> Result {
         guard b.count > 0 else { throw .empty }
+        try DeferredLibraries.load(CY_LIBRARY_JXL, CY_LIBRARY_JXL_THREADS)
         guard isJXL(b) else { throw .corrupt(detail: "JPEG XL: no JPEG XL signature") }
         // Budget: the decoded frame (up to maxBytes) plus as much again for libjxl's own
         // buffers (group caches, the XYB image), never below 64 MiB.
@@ -361,6 +363,7 @@ enum JXLCodec {
         if let effort = options.effort, !(0...9).contains(effort) {
             throw .invalidArgument("JPEG XL effort must be 0...9, got \(effort)")
         }
+        try DeferredLibraries.load(CY_LIBRARY_JXL, CY_LIBRARY_JXL_THREADS)
         guard let enc = JxlEncoderCreate(nil) else { throw .encodeFailed(detail: "JPEG XL: cannot create an encoder") }
         defer { JxlEncoderDestroy(enc) }
         let runner = JxlThreadParallelRunnerCreate(nil, threads)

@@ -24,6 +24,8 @@ package enum Messages {
             return "\(file): \(detail)"
         case let .tooManyFrames(count, limit):
             return "\(file): the file holds \(count > limit ? "more than \(limit)" : "\(count)") frames or pages, above the limit of \(limit) for its size"
+        case .libraryUnavailable:
+            return "\(file): \(e.description)"
         }
     }
 
@@ -39,6 +41,7 @@ package enum Messages {
         case .encodeFailed(let detail): return reading(CodecError.encodeFailed(detail: detail), file: file)
         case .invalidArgument(let detail): return reading(CodecError.invalidArgument(detail), file: file)
         case let .tooManyFrames(count, limit): return reading(CodecError.tooManyFrames(count: count, limit: limit), file: file)
+        case .libraryUnavailable(let detail): return reading(CodecError.libraryUnavailable(detail), file: file)
         }
     }
 

@@ -37,6 +37,9 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     case compositionFailed(String)
     /// A frame could not be rendered.
     case renderFailed(String)
+    /// FFmpeg's libraries (opened on first use) are not installed or cannot be loaded; the
+    /// message names the library file and the loader's reason.
+    case libraryUnavailable(String)
 
     /// A message a user can act on, naming the file when there is one.
     public var description: String {
@@ -59,6 +62,7 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .noFrame(f, s): return "\(f): no video frame at \(String(format: "%.3f", s)) s"
         case let .compositionFailed(s): return "the video composition failed: \(s)"
         case let .renderFailed(s): return "a frame could not be rendered: \(s)"
+        case let .libraryUnavailable(s): return "\(s); install FFmpeg's libraries"
         }
     }
 }

@@ -196,6 +196,9 @@ public enum ImageFileError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The file holds more frames or pages than `DecodeLimits.maxFrames` (or `maxTotalPixels`
     /// over all frames) allow; counted before any frame is decoded (`count` may be a lower bound).
     case tooManyFrames(count: Int, limit: Int)
+    /// A library the format needs (libheif, libjxl: opened on first use) is not installed or
+    /// cannot be loaded; the message names the library file and the loader's reason.
+    case libraryUnavailable(String)
 
     /// A message a user can act on (the codecs' wording).
     public var description: String { codec.description }
@@ -211,6 +214,7 @@ public enum ImageFileError: Error, Sendable, Equatable, CustomStringConvertible 
         case .encodeFailed(let d): self = .encodeFailed(detail: d)
         case .invalidArgument(let m): self = .invalidArgument(m)
         case .tooManyFrames(let c, let l): self = .tooManyFrames(count: c, limit: l)
+        case .libraryUnavailable(let m): self = .libraryUnavailable(m)
         }
     }
     var codec: CodecError {
@@ -224,6 +228,7 @@ public enum ImageFileError: Error, Sendable, Equatable, CustomStringConvertible 
         case .encodeFailed(let d): return .encodeFailed(detail: d)
         case .invalidArgument(let m): return .invalidArgument(m)
         case .tooManyFrames(let c, let l): return .tooManyFrames(count: c, limit: l)
+        case .libraryUnavailable(let m): return .libraryUnavailable(m)
         }
     }
 }

@@ -23,7 +23,6 @@ let maximumFrameSide = 16384
 final class CancelFlag: @unchecked Sendable {
     let raw: OpaquePointer
     init() {
-        cy_configure_logging()
         raw = cy_cancel_flag_new()
     }
     deinit { cy_cancel_flag_free(raw) }
@@ -112,7 +111,7 @@ final class Demuxer: @unchecked Sendable {
     let cancel: CancelFlag?
 
     init(url: URL, cancel: CancelFlag?) throws(VideoError) {
-        cy_configure_logging()
+        try FFmpegLibraries.load()
         let path = url.path
         file = path
         self.cancel = cancel

@@ -49,7 +49,9 @@ public enum VideoCodec: String, Sendable, CaseIterable, CustomStringConvertible 
         }
     }
     /// Whether the encoder is present in this build of FFmpeg.
-    public var isAvailable: Bool { avcodec_find_encoder_by_name(encoderName) != nil }
+    public var isAvailable: Bool {
+        (try? FFmpegLibraries.load()) != nil && avcodec_find_encoder_by_name(encoderName) != nil
+    }
 }
 
 /// How frames are stored for the encoder: planar Y'CbCr (rendered through
@@ -115,6 +117,7 @@ final class VideoEncoder: @unchecked Sendable {
         self.file = file
         configuration = c
         if c.codec == .av1 && getenv("SVT_LOG") == nil { setenv("SVT_LOG", "1", 0) }  // SVT-AV1 banners off
+        try FFmpegLibraries.load()
         guard let codec = avcodec_find_encoder_by_name(c.codec.encoderName) else { throw .encoderUnavailable(c.codec.encoderName) }
         guard c.width > 0, c.height > 0, c.width <= maximumFrameSide, c.height <= maximumFrameSide else {
             throw .invalidSetting("output size \(c.width)x\(c.height)")
@@ -270,6 +273,7 @@ final class Muxer: @unchecked Sendable {
         containerName = formatName
         let dir = target.deletingLastPathComponent()
         temporary = dir.appendingPathComponent(".\(target.lastPathComponent).cyanotype-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
+        try FFmpegLibraries.load()
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
         let rc = avformat_alloc_output_context2(&ctx, nil, formatName, temporary.path)
         guard rc >= 0, let ctx else { throw .encodeFailed(file: target.path, reason: "no \(formatName) muxer: \(averrorString(rc))") }

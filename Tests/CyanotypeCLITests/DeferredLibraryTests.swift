@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// FFmpeg, libheif, libjxl, libmicrohttpd and libcrypto open on first use: a still-image job
+/// never maps them (nor the hundred-odd libraries they pull in), and a job that needs one opens
+/// that one. The dynamic loader itself says what it opened (`LD_DEBUG=files`, glibc).
+@Suite struct DeferredLibraries {
+    static let heavy = ["libavcodec", "libavformat", "libavutil", "libswscale", "libheif", "libjxl", "libmicrohttpd", "libcrypto"]
+
+    /// Runs the tool with the loader's file log on; the heavy libraries it opened.
+    func opened(_ w: Workspace, _ args: String...) throws -> (status: Int32, heavy: Set<String>) {
+        let r = try Tool.run(args, in: w.dir, env: ["LD_DEBUG": "files"])
+        var found = Set<String>()
+        for line in r.stderr.split(separator: "\n") {
+            guard let at = line.range(of: "file=") else { continue }
+            let name = line[at.upperBound...].prefix { $0 != " " && $0 != "[" }
+            let base = name.split(separator: "/").last.map(String.init) ?? ""
+            for lib in Self.heavy where base.hasPrefix(lib + ".so") || base.hasPrefix(lib + "-") { found.insert(lib) }
+        }
+        return (r.status, found)
+    }
+
+    @Test func aStillImageJobOpensNoneOfThem() throws {
+        let w = try Workspace()
+        try w.image("a.png", 16, 16)
+        let r = try opened(w, "apply", "a.png", "-o", "b.jpg", "--filter", "sepiaTone")
+        #expect(r.status == 0)
+        #expect(r.heavy.isEmpty, "opened \(r.heavy.sorted())")
+        // The log is real: the same run does list the libraries every job needs.
+        let all = try Tool.run(["--version"], in: w.dir, env: ["LD_DEBUG": "files"])
+        #expect(all.stderr.contains("libturbojpeg"))
+    }
+
+    @Test func aHEIFFileOpensLibheifAndNoVideoLibrary() throws {
+        let w = try Workspace()
+        try w.image("a.heic", 16, 16)
+        let r = try opened(w, "info", "a.heic")
+        #expect(r.status == 0)
+        #expect(r.heavy.contains("libheif"))
+        #expect(!r.heavy.contains("libavcodec") && !r.heavy.contains("libjxl"), "opened \(r.heavy.sorted())")
+    }
+
+    @Test func aJPEGXLFileOpensLibjxl() throws {
+        let w = try Workspace()
+        try w.image("a.png", 16, 16)
+        let r = try opened(w, "apply", "a.png", "-o", "b.jxl", "--lossless")
+        #expect(r.status == 0)
+        #expect(r.heavy.contains("libjxl"))
+        #expect(!r.heavy.contains("libheif") && !r.heavy.contains("libavformat"), "opened \(r.heavy.sorted())")
+    }
+}
