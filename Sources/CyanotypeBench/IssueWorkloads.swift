@@ -388,6 +388,35 @@ struct StreamingFiles: Workload {
                     workload: "17.3   peak RSS", ours: .bytes(rss("s\(i)-ours.rss")), megapixels: nil,
                     reference: "vips", referenceValue: .bytes(rss("s\(i)-vips.rss")), target: .ratioAtMost(1.25)))
         }
+        // The chain (goal 3's third job): a centre crop, sepia, contrast and saturation, a
+        // vignette and an unsharp mask. vips has no one-command chain: pyvips runs it in one
+        // process (pip install pyvips); the Python interpreter's own floor is reported beside it.
+        if Shell.output("python3 -c 'import pyvips'") != nil {
+            try Self.pyvipsChain.write(to: env.file("chain.py"), atomically: true, encoding: .utf8)
+            let w = env.image.width * 4 / 5, h = env.image.height * 4 / 5
+            let ours =
+                "\(cli) apply \(input.path) --crop \(w)x\(h) --gravity center -f 'sepiaTone intensity=1' "
+                + "-f 'colorControls contrast=1.1 saturation=1.2' -f 'vignette intensity=1 radius=2' "
+                + "-f 'unsharpMask radius=2.5 intensity=0.5' -q 90 -o chain-ours.jpg"
+            let t = try Shell.timeInterleaved(
+                [measured("chain-ours", ours), measured("chain-vips", "python3 chain.py \(input.path) chain-vips.jpg")], runs: env.runs,
+                in: env.dir)
+            _ = try Shell.time(measured("idle-pyvips", "python3 -c 'import pyvips; pyvips.Image.black(1, 1)'"), runs: 1, in: env.dir)
+            rows.append(
+                Row(
+                    workload: "17.3 JPEG -> crop, sepia, controls, vignette, unsharp -> JPEG q90", ours: .time(t[0]), oursCPU: t[0].cpu,
+                    megapixels: env.image.megapixels, reference: "pyvips", referenceValue: .time(t[1]), referenceCPU: t[1].cpu,
+                    target: .info))
+            rows.append(
+                Row(
+                    workload: "17.3   peak RSS", ours: .bytes(rss("chain-ours.rss")), megapixels: nil, reference: "pyvips",
+                    referenceValue: .bytes(rss("chain-vips.rss")), target: .ratioAtMost(1.25)))
+            env.notes.append(
+                "17.3 chain: pyvips's peak includes Python's floor (python3 + import pyvips alone: "
+                    + "\(rss("idle-pyvips.rss") / 1_000_000) MB; vips --version: \(rss("idle-vips.rss") / 1_000_000) MB)")
+        } else {
+            env.notes.append("17.3 chain: needs pyvips (pip install pyvips): row skipped")
+        }
         // Goal 4: 300 MP, made once per run directory.
         let big = env.file("in-300mp.jpg")
         if !FileManager.default.fileExists(atPath: big.path) {
@@ -410,4 +439,24 @@ struct StreamingFiles: Workload {
                 reference: "vips", referenceValue: .bytes(rss("big-vips.rss")), target: .info))
         return rows
     }
+
+    /// The chain in pyvips, streamed (sequential access), as close to ours as vips's operations
+    /// allow: Core Image's sepia matrix, contrast about mid-grey, saturation in LCh, a radial
+    /// vignette, and vips's unsharp mask.
+    static let pyvipsChain = """
+        import sys, pyvips
+        im = pyvips.Image.new_from_file(sys.argv[1], access="sequential")
+        w, h = im.width, im.height
+        cw, ch = w * 4 // 5, h * 4 // 5
+        im = im.crop((w - cw) // 2, (h - ch) // 2, cw, ch)
+        im = im.recomb([[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]])
+        im = (im - 127.5) * 1.1 + 127.5
+        im = (im.colourspace("lch") * [1, 1.2, 1]).colourspace("srgb")
+        xy = pyvips.Image.xyz(cw, ch) - [cw / 2, ch / 2]
+        d = (xy[0] ** 2 + xy[1] ** 2) ** 0.5 / ((cw / 2) ** 2 + (ch / 2) ** 2) ** 0.5
+        im = im * (1 - 0.5 * d * d)
+        im = im.cast("uchar").sharpen(sigma=2.5)
+        im.write_to_file(sys.argv[2], Q=90)
+
+        """
 }
