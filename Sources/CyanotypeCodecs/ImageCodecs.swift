@@ -185,6 +185,32 @@ public enum ImageCodecs {
         }
     }
 
+    /// Encodes 8-bit or 16-bit RGBA rows as `encode(rgba8:...)` and `encode(rgba16:...)` do, into
+    /// `sink`: a PNG is written as its bands are deflated (never whole in memory); other
+    /// formats are encoded, then appended.
+    public static func encode<Sample: FixedWidthInteger & UnsignedInteger>(
+        rgba: UnsafeBufferPointer<Sample>, width: Int, height: Int, hasAlpha: Bool, format: ImageFileFormat,
+        options: EncodeOptions, parallel: ParallelFor = sequential, into sink: ByteSink
+    ) throws(CodecError) {
+        try checkBuffer(count: rgba.count, width: width, height: height, name: Sample.bitWidth == 16 ? "rgba16" : "rgba8")
+        if format == .png {
+            _ = try PNGCodec.encode(rgba, width: width, height: height, hasAlpha: hasAlpha, options: options, parallel: parallel, to: sink)
+            return
+        }
+        let data: Data
+        if Sample.bitWidth == 16 {
+            data = try encode(
+                rgba16: UnsafeBufferPointer(start: UnsafeRawPointer(rgba.baseAddress)?.assumingMemoryBound(to: UInt16.self), count: rgba.count),
+                width: width, height: height, hasAlpha: hasAlpha, format: format, options: options, parallel: parallel)
+        } else {
+            data = try encode(
+                rgba8: UnsafeBufferPointer(start: UnsafeRawPointer(rgba.baseAddress)?.assumingMemoryBound(to: UInt8.self), count: rgba.count),
+                width: width, height: height, hasAlpha: hasAlpha, format: format, options: options, parallel: parallel)
+        }
+        try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in Result { () throws(CodecError) in try sink.append(raw) } }.get()
+        try sink.flush()
+    }
+
     /// Encodes 16-bit RGBA rows (native endian). PNG, TIFF and JPEG XL keep 16 bits; JPEG,
     /// WebP, HEIF and AVIF get 8-bit samples rounded to nearest (v × 255 / 65535). `parallel`
     /// as for 8-bit.

@@ -290,17 +290,27 @@ enum PNGCodec {
     /// is compressed in bands through `parallel` (see `PNGWriter`).
     static func encode<Sample: FixedWidthInteger & UnsignedInteger>(
         _ rgba: UnsafeBufferPointer<Sample>, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions,
-        parallel: ParallelFor = ImageCodecs.sequential
+        parallel: ParallelFor = ImageCodecs.sequential, to sink: ByteSink? = nil
     ) throws(CodecError) -> Data {
+        let plan = try plan(width: width, height: height, hasAlpha: hasAlpha, sixteen: Sample.bitWidth == 16, options: options)
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= rgba.count / 4 else {
+            throw .invalidArgument("PNG: \(rgba.count) samples do not hold a \(width)x\(height) RGBA image")
+        }
+        let out = sink ?? ByteSink()
+        try PNGWriter.write(rgba, plan: plan, parallel: parallel, to: out)
+        return sink == nil ? out.data : Data()
+    }
+
+    /// How a PNG of this shape and these options is written: its row layout, deflate level,
+    /// row filter and the chunks before the image data (iCCP, pHYs, eXIf, iTXt). Throws for
+    /// a level outside 0...9 or a size PNG cannot hold.
+    static func plan(width: Int, height: Int, hasAlpha: Bool, sixteen: Bool, options: EncodeOptions) throws(CodecError) -> PNGWriter.Plan {
         guard (0...9).contains(options.compressionLevel) else {
             throw .invalidArgument("PNG compressionLevel must be 0...9, got \(options.compressionLevel)")
         }
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
             throw .invalidArgument("PNG width and height must be 1...\(Int32.max), got \(width)x\(height)")
-        }
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, pixels <= rgba.count / 4 else {
-            throw .invalidArgument("PNG: \(rgba.count) samples do not hold a \(width)x\(height) RGBA image")
         }
         // The level picks the row filter unless one is named (see `EncodeOptions.compressionLevel`).
         let filter: PNGFilter =
@@ -313,7 +323,6 @@ enum PNGCodec {
                 }
             }()
         let channels = options.grayscale ? (hasAlpha ? 2 : 1) : (hasAlpha ? 4 : 3)
-        let sixteen = Sample.bitWidth == 16
         let layout = PNGWriter.Layout(
             width: width, height: height, channels: channels, sixteen: sixteen, rowBytes: width * channels * (sixteen ? 2 : 1))
         var extra: [(type: String, payload: [UInt8])] = []
@@ -339,6 +348,6 @@ enum PNGCodec {
             // keyword (each NUL-terminated), the text.
             extra.append(("iTXt", Array(xmpKeyword.utf8) + [0, 0, 0, 0, 0] + [UInt8](xmp)))
         }
-        return try PNGWriter.write(rgba, layout: layout, level: options.compressionLevel, filter: filter, extra: extra, parallel: parallel)
+        return PNGWriter.Plan(layout: layout, level: options.compressionLevel, filter: filter, extra: extra)
     }
 }

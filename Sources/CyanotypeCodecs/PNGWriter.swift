@@ -54,18 +54,89 @@ enum PNGWriter {
         let bands: UnsafeMutablePointer<Band>
     }
 
-    /// Encodes RGBA samples (8-bit, or 16-bit native endian) as a PNG of `layout.channels`
-    /// channels; the chunks in `extra` go between IHDR and the image data.
+    /// How one PNG is written: its row layout, deflate level, row filter, and the chunks that
+    /// go between IHDR and the image data.
+    struct Plan {
+        let layout: Layout
+        let level: Int
+        let filter: PNGFilter
+        let extra: [(type: String, payload: [UInt8])]
+
+        /// Filtered rows per band (whole rows; at least one).
+        func rowsPerBand(_ bandBytes: Int) -> Int { max(1, bandBytes / (layout.rowBytes + 1)) }
+
+        /// Signature, IHDR and the extra chunks.
+        func writeHead(to sink: ByteSink) throws(CodecError) {
+            try sink.append(signature)
+            var ihdr = be32(layout.width) + be32(layout.height)
+            ihdr += [layout.sixteen ? 16 : 8, layout.colorType, 0, 0, 0]
+            try sink.append(chunk("IHDR", ihdr))
+            for c in extra { try sink.append(chunk(c.type, c.payload)) }
+        }
+
+        /// The zlib stream's 2-byte header for this level.
+        var zlibHeader: [UInt8] {
+            let flevel: UInt8 = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3
+            var head: [UInt8] = [0x78, flevel << 6]
+            head[1] |= UInt8(31 - (UInt16(head[0]) << 8 | UInt16(head[1])) % 31) % 31
+            return head
+        }
+    }
+
+    /// The zlib stream cut into IDAT chunks of `idatChunkBytes` (the last one shorter), each
+    /// written as soon as it is full: where the stream's bytes came from (one band at a time
+    /// or all at once) does not change the file.
+    final class IDATStream {
+        private let sink: ByteSink
+        private let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: idatChunkBytes)
+        private var filled = 0
+
+        init(sink: ByteSink) { self.sink = sink }
+        deinit { buffer.deallocate() }
+
+        func append(_ bytes: UnsafeRawBufferPointer) throws(CodecError) {
+            guard var p = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            var left = bytes.count
+            while left > 0 {
+                let take = min(left, idatChunkBytes - filled)
+                (buffer + filled).update(from: p, count: take)
+                filled += take
+                p += take
+                left -= take
+                if filled == idatChunkBytes { try emit() }
+            }
+        }
+
+        func append(_ array: [UInt8]) throws(CodecError) {
+            let done = array.withUnsafeBytes { raw in Result { () throws(CodecError) in try append(raw) } }
+            try done.get()
+        }
+
+        /// Writes the last, partial chunk.
+        func finish() throws(CodecError) { if filled > 0 { try emit() } }
+
+        private func emit() throws(CodecError) {
+            try sink.append(be32(filled) + idatType)
+            var crc = UInt32(libdeflate_crc32(0, idatType, 4))
+            crc = UInt32(libdeflate_crc32(crc, buffer, filled))
+            try sink.append(UnsafeRawBufferPointer(start: buffer, count: filled))
+            try sink.append(be32(Int(crc)))
+            filled = 0
+        }
+    }
+
+    /// Encodes RGBA samples (8-bit, or 16-bit native endian) as the PNG `plan` describes,
+    /// every band compressed at once through `parallel`, into `sink`.
     static func write<Sample: FixedWidthInteger & UnsignedInteger>(
-        _ rgba: UnsafeBufferPointer<Sample>, layout: Layout, level: Int, filter: PNGFilter,
-        extra: [(type: String, payload: [UInt8])], bandBytes: Int = bandBytes, parallel: ParallelFor
-    ) throws(CodecError) -> Data {
+        _ rgba: UnsafeBufferPointer<Sample>, plan: Plan, bandBytes: Int = bandBytes, parallel: ParallelFor, to sink: ByteSink
+    ) throws(CodecError) {
+        let layout = plan.layout
         guard let source = rgba.baseAddress else { throw .invalidArgument("PNG: no pixels") }
         let (filtered, overflow) = (layout.rowBytes + 1).multipliedReportingOverflow(by: layout.height)
         guard !overflow, filtered < Int.max / 2 else {
             throw .invalidArgument("PNG: a \(layout.width)x\(layout.height) image is too large to encode")
         }
-        let rowsPerBand = max(1, bandBytes / (layout.rowBytes + 1))
+        let rowsPerBand = plan.rowsPerBand(bandBytes)
         let bandCount = (layout.height + rowsPerBand - 1) / rowsPerBand
         let bands = UnsafeMutablePointer<Band>.allocate(capacity: bandCount)
         bands.initialize(repeating: Band(), count: bandCount)
@@ -78,84 +149,48 @@ enum PNGWriter {
         parallel(bandCount) { i in
             let rows = (i * rowsPerBand)..<min(layout.height, (i + 1) * rowsPerBand)
             shared.bands[i] = compressBand(
-                rows, source: shared.source, layout: layout, level: level, filter: filter,
+                rows, source: shared.source, layout: layout, level: plan.level, filter: plan.filter,
                 isLast: i == bandCount - 1)
         }
         for i in 0..<bandCount { if let e = bands[i].error { throw e } }
 
         // The zlib stream: header, the bands, Adler-32 of everything the bands compressed.
-        var adler = bands[0].adler
-        for i in 1..<max(1, bandCount) { adler = UInt32(adler32_combine(uLong(adler), uLong(bands[i].adler), bands[i].inputCount)) }
-        let flevel: UInt8 = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3
-        var head: [UInt8] = [0x78, flevel << 6]
-        head[1] |= UInt8(31 - (UInt16(head[0]) << 8 | UInt16(head[1])) % 31) % 31
-        let tail = be32(Int(adler))
-        var streamBytes = head.count + tail.count
-        for i in 0..<bandCount { streamBytes += bands[i].count }
-
-        var out = Data()
-        let idatChunks = (streamBytes + idatChunkBytes - 1) / idatChunkBytes
-        out.reserveCapacity(8 + 25 + extra.reduce(0) { $0 + 12 + $1.payload.count } + streamBytes + 12 * idatChunks + 12)
-        out.append(contentsOf: signature)
-        var ihdr = be32(layout.width) + be32(layout.height)
-        ihdr += [layout.sixteen ? 16 : 8, layout.colorType, 0, 0, 0]
-        appendChunk("IHDR", ihdr, to: &out)
-        for c in extra { appendChunk(c.type, c.payload, to: &out) }
-        // IDAT chunks of up to `idatChunkBytes` over the pieces of the stream.
-        var pieces: [UnsafeRawBufferPointer] = []
-        head.withUnsafeBytes { h in
-            tail.withUnsafeBytes { t in
-                pieces.append(h)
-                for i in 0..<bandCount { pieces.append(UnsafeRawBufferPointer(start: bands[i].data, count: bands[i].count)) }
-                pieces.append(t)
-                var piece = 0, offset = 0, left = streamBytes
-                while left > 0 {
-                    let n = min(left, idatChunkBytes)
-                    out.append(contentsOf: be32(n))
-                    var crc = UInt32(libdeflate_crc32(0, idatType, 4))
-                    out.append(contentsOf: idatType)
-                    var need = n
-                    while need > 0 {
-                        let p = pieces[piece]
-                        let take = min(need, p.count - offset)
-                        if take > 0, let base = p.baseAddress {
-                            let span = UnsafeRawBufferPointer(start: base + offset, count: take)
-                            crc = libdeflate_crc32(crc, base + offset, take)
-                            out.append(contentsOf: span)
-                        }
-                        offset += take
-                        need -= take
-                        if offset == p.count {
-                            // A band copied out is freed at once: the file and every band's
-                            // output are never all in memory together.
-                            if piece >= 1 && piece <= bandCount {
-                                free(bands[piece - 1].data)
-                                bands[piece - 1].data = nil
-                            }
-                            piece += 1
-                            offset = 0
-                        }
-                    }
-                    out.append(contentsOf: be32(Int(crc)))
-                    left -= n
-                }
-            }
+        try plan.writeHead(to: sink)
+        let idat = IDATStream(sink: sink)
+        try idat.append(plan.zlibHeader)
+        var adler: UInt32 = 1
+        for i in 0..<bandCount {
+            adler = i == 0 ? bands[i].adler : UInt32(adler32_combine(uLong(adler), uLong(bands[i].adler), bands[i].inputCount))
+            try idat.append(UnsafeRawBufferPointer(start: bands[i].data, count: bands[i].count))
+            // A band copied out is freed at once: the file and every band's output are never
+            // all in memory together.
+            free(bands[i].data)
+            bands[i].data = nil
         }
-        appendChunk("IEND", [], to: &out)
-        return out
+        try idat.append(be32(Int(adler)))
+        try idat.finish()
+        try sink.append(chunk("IEND", []))
+        try sink.flush()
+    }
+
+    /// The file's bytes for `rgba` with this layout, level, filter and extra chunks.
+    static func write<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ rgba: UnsafeBufferPointer<Sample>, layout: Layout, level: Int, filter: PNGFilter,
+        extra: [(type: String, payload: [UInt8])], bandBytes: Int = bandBytes, parallel: ParallelFor
+    ) throws(CodecError) -> Data {
+        let sink = ByteSink()
+        try write(rgba, plan: Plan(layout: layout, level: level, filter: filter, extra: extra), bandBytes: bandBytes, parallel: parallel, to: sink)
+        return sink.data
     }
 
     static let idatType: [UInt8] = Array("IDAT".utf8)
 
     /// A chunk: length, type, data, CRC-32 of type and data.
-    static func appendChunk(_ type: String, _ payload: [UInt8], to out: inout Data) {
+    static func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
         let t = Array(type.utf8)
-        out.append(contentsOf: be32(payload.count))
-        out.append(contentsOf: t)
-        out.append(contentsOf: payload)
         var crc = t.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, 4) }
         crc = payload.withUnsafeBytes { libdeflate_crc32(crc, $0.baseAddress, $0.count) }
-        out.append(contentsOf: be32(Int(crc)))
+        return be32(payload.count) + t + payload + be32(Int(crc))
     }
 
     static func be32(_ v: Int) -> [UInt8] {

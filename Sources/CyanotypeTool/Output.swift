@@ -234,17 +234,19 @@ package enum ImageWriter {
         _ image: CIImage, source: SourceFacts?, to path: String, format: ImageFileFormat, options o: OutputOptions,
         uncovers: Bool, keepsEdgesClear: Bool, context: CIContext, input: String?
     ) throws(CLIError) {
-        let data = try encode(
-            image, source: source, format: format, options: o, uncovers: uncovers, keepsEdgesClear: keepsEdgesClear,
-            context: context, input: input, output: path)
         if path == "-" {
-            try Console.out(data)
+            try Console.out(
+                try encode(
+                    image, source: source, format: format, options: o, uncovers: uncovers, keepsEdgesClear: keepsEdgesClear,
+                    context: context, input: input, output: path))
             return
         }
-        // Temporary file beside the output, then rename(2): never a half-written output.
+        let job = prepare(image, source: source, format: format, options: o, uncovers: uncovers, keepsEdgesClear: keepsEdgesClear)
+        // Written as it is encoded (JPEG and PNG as their rows render) into a temporary file
+        // beside the output, then renamed: never a half-written output.
         let url = URL(fileURLWithPath: path).absoluteURL.standardizedFileURL
         do {
-            try context.writeAtomically(data, to: url)
+            try context.write(job.image, as: format, to: url, depth: job.depth, colorSpace: job.colorSpace, options: job.options)
         } catch {
             throw Messages.writing(error, input: input, output: path)
         }
@@ -256,6 +258,20 @@ package enum ImageWriter {
         _ image: CIImage, source: SourceFacts?, format: ImageFileFormat, options o: OutputOptions,
         uncovers: Bool, keepsEdgesClear: Bool, context: CIContext, input: String?, output path: String
     ) throws(CLIError) -> Data {
+        let job = prepare(image, source: source, format: format, options: o, uncovers: uncovers, keepsEdgesClear: keepsEdgesClear)
+        do {
+            return try context.encode(job.image, as: format, depth: job.depth, colorSpace: job.colorSpace, options: job.options)
+        } catch {
+            throw Messages.writing(error, input: input, output: path)
+        }
+    }
+
+    /// What to encode under the output rules: the image flattened onto the background where
+    /// alpha is not written, with the kept metadata, and the encoder's depth, colour space and
+    /// options.
+    private static func prepare(
+        _ image: CIImage, source: SourceFacts?, format: ImageFileFormat, options o: OutputOptions, uncovers: Bool, keepsEdgesClear: Bool
+    ) -> (image: CIImage, depth: Int, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any]) {
         let writesAlpha: Bool
         switch (format, o.alpha) {
         case (.jpeg, _), (_, .drop): writesAlpha = false
@@ -282,16 +298,7 @@ package enum ImageWriter {
         if let e = o.effort { options[.effort] = e }
         if o.lossless { options[.lossless] = true }
         if source?.isGray == true { options[.grayscaleIfNeutral] = true }
-        let depth = o.depth(for: format, sourceDepth: source?.depth)
-        let data: Data
-        do {
-            data = try context.encode(
-                result, as: format, depth: depth, colorSpace: o.metadata.colorSpace(for: source?.properties),
-                options: options)
-        } catch {
-            throw Messages.writing(error, input: input, output: path)
-        }
-        return data
+        return (result, o.depth(for: format, sourceDepth: source?.depth), o.metadata.colorSpace(for: source?.properties), options)
     }
 }
 

@@ -253,3 +253,72 @@ private func inflatedRows(_ png: Data) throws -> [UInt8] {
     else { throw CodecError.corrupt(detail: "python3 could not inflate the IDAT stream") }
     return [UInt8](r.out)
 }
+
+/// Rows fed band by band make the file the whole-image writer makes: the same bands, the same
+/// IDAT chunks, the same bytes, however the rows are cut and however many bands are held.
+@Suite struct PNGStreamEncoderTests {
+    /// Feeds `px` in runs of `feed` rows (through a sink in memory) with bands of `bandBytes`.
+    func streamed(
+        _ px: [UInt8], _ w: Int, _ h: Int, channels: Int, _ o: EncodeOptions, bandBytes: Int, batch: Int, feed: Int
+    ) throws -> Data {
+        let sink = ByteSink()
+        let encoder = try PNGStreamEncoder(
+            width: w, height: h, hasAlpha: channels % 2 == 0, options: o, sink: sink, batch: batch, bandBytes: bandBytes, parallel: concurrent)
+        try px.withUnsafeBytes { raw in
+            var top = 0
+            while top < h {
+                let n = min(feed, h - top)
+                try encoder.write(raw.baseAddress! + top * w * 4, rowBytes: w * 4, count: n)
+                top += n
+            }
+        }
+        try encoder.finish()
+        return sink.data
+    }
+
+    @Test func equalsTheWholeImageWriter() throws {
+        let (w, h) = (29, 41)
+        let px = noisyRGBA(UInt8.self, width: w, height: h, seed: 11)
+        for channels in 1...4 {
+            for (level, filter) in [(0, PNGFilter.none), (2, .up), (6, .paeth), (9, .adaptive)] {
+                let o = options(level: level, filter: filter, channels: channels)
+                let plan = try PNGCodec.plan(width: w, height: h, hasAlpha: channels % 2 == 0, sixteen: false, options: o)
+                for bandBytes in [1, 100, 700, 1 << 21] {
+                    let whole = try px.withUnsafeBufferPointer { p in
+                        try PNGWriter.write(
+                            p, layout: plan.layout, level: level, filter: filter, extra: plan.extra, bandBytes: bandBytes, parallel: concurrent)
+                    }
+                    for (batch, feed) in [(1, 1), (2, 5), (3, 41), (2, 17)] {
+                        let s = try streamed(px, w, h, channels: channels, o, bandBytes: bandBytes, batch: batch, feed: feed)
+                        #expect(s == whole, "\(channels) channels, level \(level), \(bandBytes) B bands, batch \(batch), feed \(feed)")
+                    }
+                    #expect(try decodedSamples(whole, as: UInt8.self) == expected(px, channels: channels))
+                }
+            }
+        }
+    }
+
+    /// A stream longer than one IDAT chunk (1 MiB): stored blocks of a 620x620 RGBA image.
+    @Test func cutsTheStreamIntoTheSameIDATChunks() throws {
+        let (w, h) = (620, 620)
+        let px = noisyRGBA(UInt8.self, width: w, height: h, seed: 3)
+        let o = options(level: 0, filter: PNGFilter.none, channels: 4)
+        let whole = try encodePNG(px, w, h, channels: 4, o, parallel: concurrent)
+        let s = try streamed(px, w, h, channels: 4, o, bandBytes: 1 << 21, batch: 2, feed: 64)
+        #expect(s == whole)
+        #expect(whole.count > 1 << 20)
+        #expect(try decodedSamples(s, as: UInt8.self) == px)
+    }
+
+    @Test func rowsBeyondTheImageOrAnEarlyFinishAreTypedErrors() throws {
+        let sink = ByteSink()
+        let encoder = try PNGStreamEncoder(width: 4, height: 3, hasAlpha: true, options: EncodeOptions(), sink: sink, parallel: concurrent)
+        let row = [UInt8](repeating: 7, count: 16 * 4)
+        #expect(throws: CodecError.self) { try encoder.finish() }
+        try row.withUnsafeBytes { raw in
+            try encoder.write(raw.baseAddress!, rowBytes: 16, count: 2)
+            #expect(throws: CodecError.self) { try encoder.write(raw.baseAddress!, rowBytes: 16, count: 2) }
+            #expect(throws: CodecError.self) { try encoder.write(raw.baseAddress!, rowBytes: 8, count: 1) }
+        }
+    }
+}

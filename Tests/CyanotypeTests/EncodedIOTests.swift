@@ -334,6 +334,61 @@ import CyanotypeCodecs
         #expect(try streamed == ctx.encode(blur(try CIImage.read(data: file)), as: .jpeg, options: q))
         let upsideDown = try CIImage.read(data: file, options: limited).oriented(.down)
         #expect(throws: ImageIOError.self) { try ctx.encode(upsideDown, as: .jpeg, options: q) }
-        #expect(throws: ImageIOError.self) { try ctx.encode(blur(try CIImage.read(data: file, options: limited)), as: .png) }
+        // PNG streams too; what needs the whole picture at once is refused whatever the format.
+        #expect(try ctx.encode(blur(try CIImage.read(data: file, options: limited)), as: .png) == ctx.encode(blur(try CIImage.read(data: file)), as: .png))
+        #expect(throws: ImageIOError.self) { try ctx.encode(upsideDown, as: .png) }
+    }
+
+    @Test func streamedPNGEqualsRenderThenEncodeAndWritesTheSameFile() throws {
+        let (w, h) = (150, 620)
+        let file = try CIContext().encode(image(testPixels(width: w, height: h), w, h), as: .jpeg, options: [.lossyCompressionQuality: 0.9])
+        let recipes: [(String, (CIImage) -> CIImage)] = [
+            ("blur", { $0.clampedToExtent().applyingGaussianBlur(sigma: 6).cropped(to: $0.extent) }),
+            ("flipped (reads the bottom first)", { $0.transformed(by: CGAffineTransform(scaleX: 1, y: -1).translatedBy(x: 0, y: -CGFloat(h))) }),
+            ("sepia, translucent", { $0.applyingFilter("CISepiaTone").applyingFilter("CIColorMatrix", parameters: ["inputAVector": CIVector(x: 0, y: 0, z: 0, w: 0.5)]) }),
+            ("unfiltered", { $0 }),
+        ]
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cyanotype-png-stream-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for ctx in [CIContext(options: [.tileSize: 32]), CIContext()] {
+            for (what, recipe) in recipes {
+                for level in [2, 6] {
+                    let img = recipe(try CIImage.read(data: file))
+                    let options: [CIImageRepresentationOption: Any] = [.compressionLevel: level]
+                    let streamed = try ctx.encode(img, as: .png, options: options)
+                    let r = try ctx.renderToData(img, from: img.extent, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false)
+                    var o = EncodeOptions()
+                    o.compressionLevel = level
+                    o.iccProfile = ICCProfile.profile(for: CGColorSpace(name: CGColorSpace.sRGB)!)
+                    let reference = try r.data.withUnsafeBytes { raw in
+                        try ImageCodecs.encode(rgba8: raw.bindMemory(to: UInt8.self), width: r.width, height: r.height, hasAlpha: true, format: .png, options: o)
+                    }
+                    #expect(streamed == reference, "\(what), level \(level)")
+                    // Written to a file as it is made: the same bytes, and nothing else left beside it.
+                    let out = dir.appendingPathComponent("out.png")
+                    try ctx.write(img, as: .png, to: out, options: options)
+                    #expect(try Data(contentsOf: out) == reference, "\(what), level \(level), file")
+                    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.png"])
+                }
+            }
+        }
+    }
+
+    @Test func aWriteThatFailsLeavesNothing() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cyanotype-failed-write-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A truncated JPEG fails part way through the streamed render: no output, no temporary.
+        let (w, h) = (64, 400)
+        let file = try CIContext().encode(image(testPixels(width: w, height: h), w, h), as: .jpeg, options: [.lossyCompressionQuality: 0.9])
+        let cut = try CIImage.read(data: file.prefix(file.count / 2))
+        let blurred = cut.clampedToExtent().applyingGaussianBlur(sigma: 3).cropped(to: cut.extent)
+        for format: Cyanotype.ImageFileFormat in [.png, .jpeg] {
+            #expect(throws: ImageIOError.self) { try CIContext().write(blurred, as: format, to: dir.appendingPathComponent("out")) }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        // A folder that does not exist: a write error naming the file.
+        #expect(throws: ImageIOError.self) { try CIContext().write(blurred, as: .png, to: dir.appendingPathComponent("no/such/out.png")) }
     }
 }

@@ -67,15 +67,15 @@ extension CIContext {
 
     /// Writes `jpegRepresentation`'s bytes to `url` atomically; throws the `ImageIOError` that stopped it.
     public func writeJPEGRepresentation(of image: CIImage, to url: URL, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
-        try writeAtomically(try encode(image, as: .jpeg, colorSpace: colorSpace, options: options), to: url)
+        try write(image, as: .jpeg, to: url, colorSpace: colorSpace, options: options)
     }
     /// Writes `pngRepresentation`'s bytes to `url` atomically; throws the `ImageIOError` that stopped it.
     public func writePNGRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
-        try writeAtomically(try encode(image, as: .png, depth: format.isDeep ? 16 : 8, colorSpace: colorSpace, options: options), to: url)
+        try write(image, as: .png, to: url, depth: format.isDeep ? 16 : 8, colorSpace: colorSpace, options: options)
     }
     /// Cyanotype: writes `webpRepresentation`'s bytes to `url` atomically; throws the `ImageIOError` that stopped it.
     public func writeWEBPRepresentation(of image: CIImage, to url: URL, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
-        try writeAtomically(try encode(image, as: .webp, colorSpace: colorSpace, options: options), to: url)
+        try write(image, as: .webp, to: url, colorSpace: colorSpace, options: options)
     }
 
     /// TIFF bytes: `format` RGBAf writes 32-bit float samples, RGBA16/RGBAh 16-bit, others
@@ -85,7 +85,7 @@ extension CIContext {
     }
     /// Writes `tiffRepresentation`'s bytes to `url` atomically; throws the `ImageIOError` that stopped it.
     public func writeTIFFRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
-        try writeAtomically(try encode(image, as: .tiff, depth: format.tiffDepth, colorSpace: colorSpace, options: options), to: url)
+        try write(image, as: .tiff, to: url, depth: format.tiffDepth, colorSpace: colorSpace, options: options)
     }
     /// HEIF (HEVC) bytes at `.lossyCompressionQuality`, 8-bit whatever `format` says; nil when
     /// libheif has no HEVC encoder (`ImageFileFormat.heif.canEncode`).
@@ -95,7 +95,7 @@ extension CIContext {
     /// Writes `heifRepresentation`'s bytes to `url` atomically; throws the `ImageIOError` that stopped it
     /// (also when libheif has no HEVC encoder).
     public func writeHEIFRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
-        try writeAtomically(try encode(image, as: .heif, colorSpace: colorSpace, options: options), to: url)
+        try write(image, as: .heif, to: url, colorSpace: colorSpace, options: options)
     }
     /// Cyanotype: AVIF (AV1 in HEIF) bytes at `.lossyCompressionQuality`, or lossless with `.lossless`.
     public func avifRepresentation(of image: CIImage, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
@@ -103,7 +103,7 @@ extension CIContext {
     }
     /// Cyanotype: writes `avifRepresentation`'s bytes to `url` atomically; throws the `ImageIOError` that stopped it.
     public func writeAVIFRepresentation(of image: CIImage, to url: URL, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
-        try writeAtomically(try encode(image, as: .avif, colorSpace: colorSpace, options: options), to: url)
+        try write(image, as: .avif, to: url, colorSpace: colorSpace, options: options)
     }
     /// Cyanotype: JPEG XL bytes, lossy at `.lossyCompressionQuality` or lossless with
     /// `.lossless`; `format` RGBAf writes float samples, RGBA16/RGBAh 16-bit, others 8-bit.
@@ -112,7 +112,7 @@ extension CIContext {
     }
     /// Cyanotype: writes `jpegXLRepresentation` to `url` atomically.
     public func writeJPEGXLRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
-        try writeAtomically(try encode(image, as: .jxl, depth: format.tiffDepth, colorSpace: colorSpace, options: options), to: url)
+        try write(image, as: .jxl, to: url, depth: format.tiffDepth, colorSpace: colorSpace, options: options)
     }
 
     /// Encodes `image`'s extent as `format`: straight alpha, `colorSpace` (sRGB by default),
@@ -123,6 +123,45 @@ extension CIContext {
         _ image: CIImage, as format: ImageFileFormat, depth: Int = 8, colorSpace: CGColorSpace? = nil,
         options: [CIImageRepresentationOption: Any] = [:]
     ) throws(ImageIOError) -> Data {
+        let sink = ByteSink()
+        try encode(image, as: format, depth: depth, colorSpace: colorSpace, options: options, into: sink)
+        return sink.data
+    }
+
+    /// Writes `image` to `url` as `encode(_:as:depth:colorSpace:options:)` encodes it, atomically
+    /// (a temporary file beside `url`, renamed into place; removed if anything fails). JPEG and
+    /// 8-bit PNG output is written as the rows are rendered, so the file is never whole in
+    /// memory; the bytes are `encode`'s.
+    public func write(
+        _ image: CIImage, as format: ImageFileFormat, to url: URL, depth: Int = 8, colorSpace: CGColorSpace? = nil,
+        options: [CIImageRepresentationOption: Any] = [:]
+    ) throws(ImageIOError) {
+        let dir = url.deletingLastPathComponent()
+        let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        let fd = open(tmp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .writeFailed(path: url.path, detail: String(cString: strerror(errno))) }
+        var closed = false
+        defer {
+            if !closed { close(fd) }
+            unlink(tmp.path)  // gone after the rename; removes the partial file otherwise
+        }
+        do {
+            try encode(image, as: format, depth: depth, colorSpace: colorSpace, options: options, into: ByteSink(fileDescriptor: fd, path: url.path))
+        } catch .codec(nil, .ioError(let path, let detail)) where path == url.path {
+            throw .writeFailed(path: url.path, detail: detail)  // the output's write, not an input's read
+        }
+        closed = true
+        if close(fd) != 0 { throw .writeFailed(path: url.path, detail: String(cString: strerror(errno))) }
+        // rename(2) replaces an existing file atomically (FileManager.replaceItemAt does not on
+        // Linux: it can delete the old file and then fail).
+        if rename(tmp.path, url.path) != 0 { throw .writeFailed(path: url.path, detail: String(cString: strerror(errno))) }
+    }
+
+    /// `encode(_:as:depth:colorSpace:options:)` into `sink`.
+    func encode(
+        _ image: CIImage, as format: ImageFileFormat, depth: Int, colorSpace: CGColorSpace?,
+        options: [CIImageRepresentationOption: Any], into sink: ByteSink
+    ) throws(ImageIOError) {
         let rect = image.extent
         var opts = EncodeOptions()
         if let q = options[.lossyCompressionQuality].flatMap(numberValue) { opts.quality = min(max(q, 0), 1) }
@@ -142,43 +181,63 @@ extension CIContext {
         do {
             if depth == 32 && (format == .tiff || format == .jxl) {
                 let r = try renderToData(image, from: rect, format: .RGBAf, colorSpace: space, premultiplied: false)
-                return try r.data.withUnsafeBytes { raw throws(CodecError) in
+                let data = try r.data.withUnsafeBytes { raw throws(CodecError) in
                     if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: Float.self)) }
                     return try ImageCodecs.encode(
                         rgbaF: raw.bindMemory(to: Float.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
                         parallel: executor.parallelFor)
                 }
+                try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in Result { () throws(CodecError) in try sink.append(raw) } }.get()
+                try sink.flush()
+                return
             }
             if depth >= 16 && (format == .png || format == .tiff || format == .jxl) {
                 let r = try renderToData(image, from: rect, format: .RGBA16, colorSpace: space, premultiplied: false)
-                return try r.data.withUnsafeBytes { raw throws(CodecError) in
+                try r.data.withUnsafeBytes { raw in
                     if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt16.self)) }
-                    return try ImageCodecs.encode(
-                        rgba16: raw.bindMemory(to: UInt16.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
-                        parallel: executor.parallelFor)
+                    try ImageCodecs.encode(
+                        rgba: raw.bindMemory(to: UInt16.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
+                        parallel: executor.parallelFor, into: sink)
                 }
+                return
             }
-            if format == .jpeg && !greyIfNeutral, let data = try encodeJPEGStreaming(image, rect: rect, colorSpace: space, options: opts) {
-                return data
+            // JPEG and 8-bit PNG stream: rows are rendered band by band and encoded as they finish
+            // (not when a grey file is wanted for neutral pixels: that needs every pixel first).
+            if format == .jpeg && !greyIfNeutral {
+                let options = opts
+                let streamed = try encodeStreaming(image, rect: rect, colorSpace: space, into: sink) { width, height throws(CodecError) in
+                    JPEGBandEncoder(try JPEGStreamEncoder(width: width, height: height, options: options), sink: sink)
+                }
+                if streamed { return }
+            }
+            if format == .png && !greyIfNeutral {
+                let (options, parallel) = (opts, executor.parallelFor)
+                let streamed = try encodeStreaming(image, rect: rect, colorSpace: space, into: sink) { width, height throws(CodecError) in
+                    try PNGStreamEncoder(
+                        width: width, height: height, hasAlpha: hasAlpha, options: options, sink: sink, batch: min(4, max(2, executor.width)),
+                        parallel: parallel)
+                }
+                if streamed { return }
             }
             if let bitmap = try unchangedSource(
                 image.node, rect: PixelRect(covering: rect), format: .RGBA8, space: space, premultiplied: false),
                 bitmap.bytesPerRow == bitmap.width * 4, bitmap.pixelExtent == PixelRect(covering: rect)
             {
                 // An unfiltered 8-bit image goes to the encoder as decoded: no render, no copy.
-                return try bitmap.data.withUnsafeBytes { raw throws(CodecError) in
+                try bitmap.data.withUnsafeBytes { raw in
                     if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt8.self)) }
-                    return try ImageCodecs.encode(
-                        rgba8: raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height, hasAlpha: hasAlpha, format: format, options: opts,
-                        parallel: executor.parallelFor)
+                    try ImageCodecs.encode(
+                        rgba: raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height, hasAlpha: hasAlpha, format: format,
+                        options: opts, parallel: executor.parallelFor, into: sink)
                 }
+                return
             }
             let r = try renderToData(image, from: rect, format: .RGBA8, colorSpace: space, premultiplied: false)
-            return try r.data.withUnsafeBytes { raw throws(CodecError) in
+            try r.data.withUnsafeBytes { raw in
                 if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt8.self)) }
-                return try ImageCodecs.encode(
-                    rgba8: raw.bindMemory(to: UInt8.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
-                    parallel: executor.parallelFor)
+                try ImageCodecs.encode(
+                    rgba: raw.bindMemory(to: UInt8.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
+                    parallel: executor.parallelFor, into: sink)
             }
         } catch let e as CIRenderError {
             throw .render(e)
@@ -228,14 +287,18 @@ extension CIFormat {
 }
 
 extension CIContext {
-    /// JPEG the streaming way, in the memory of a few bands: the recipe is optimised for this
+    /// Encodes the streaming way, in the memory of a few bands: the recipe is optimised for this
     /// one render, so a file decoding on its thread decodes for it alone, at most a few bands
     /// ahead, and gives back its rows once no output row left reads them; the output is
-    /// rendered top band first, each band encoded as it completes and then given back. An
-    /// unfiltered JPEG is encoded as its rows arrive. The bytes are those of rendering whole
-    /// and encoding after. nil for an unfiltered bitmap already in memory, which the caller
-    /// encodes as it is.
-    func encodeJPEGStreaming(_ image: CIImage, rect: CGRect, colorSpace: CGColorSpace, options: EncodeOptions) throws -> Data? {
+    /// rendered top band first, each band handed to the encoder `makeEncoder(width, height)`
+    /// returns as it completes and then reused. An unfiltered streaming-decoded file is encoded
+    /// as its rows arrive. The bytes are those of rendering whole and encoding after. Returns
+    /// false, having written nothing, for an unfiltered bitmap already in memory, which the
+    /// caller encodes as it is.
+    func encodeStreaming(
+        _ image: CIImage, rect: CGRect, colorSpace: CGColorSpace, into sink: ByteSink,
+        makeEncoder: (_ width: Int, _ height: Int) throws(CodecError) -> any BandEncoder
+    ) throws -> Bool {
         let pr = try renderablePixels(rect)
         let rowBytes = pr.width * 4
         // The writer is planned here and rebased onto the ring of output bands before writing.
@@ -253,21 +316,23 @@ extension CIContext {
             bitmap.bytesPerRow == rowBytes, bitmap.pixelExtent == pr
         {
             // Unfiltered: rows still decoding go to the encoder as they arrive.
-            guard let gate = bitmap.gate else { return nil }
-            return try encodeWhileDecoding(bitmap, gate, options: options)
+            guard let gate = bitmap.gate else { return false }
+            try encodeWhileDecoding(bitmap, gate, encoder: try makeEncoder(bitmap.width, bitmap.height))
+        } else {
+            try renderStreaming(recipe, writer: w, rect: pr, sources: sources, encoder: try makeEncoder(pr.width, pr.height))
         }
-        return try renderStreamingJPEG(recipe, writer: w, rect: pr, sources: sources, options: options)
+        try sink.flush()
+        return true
     }
 
-    /// Renders `rect` of the recipe to RGBA8 and JPEG-encodes it at the same time: tiles run
-    /// top band first on every core, sources give back the rows no band left reads, and a
+    /// Renders `rect` of the recipe to RGBA8 and encodes it at the same time: tiles run top
+    /// band first on every core, sources give back the rows no band left reads, and a
     /// dedicated thread hands each finished band to the encoder. Bands are written into a ring
     /// of three band-sized slots (two rendering, one encoding), reused in turn, so the output
     /// costs three bands of memory, touched once.
-    private func renderStreamingJPEG(
-        _ recipe: OptimizedRecipe, writer w: DestinationWriter, rect pr: PixelRect, sources: StreamedSources, options: EncodeOptions
-    ) throws -> Data {
-        let encoder = try JPEGStreamEncoder(width: pr.width, height: pr.height, options: options)
+    private func renderStreaming(
+        _ recipe: OptimizedRecipe, writer w: DestinationWriter, rect pr: PixelRect, sources: StreamedSources, encoder: any BandEncoder
+    ) throws {
         let rowBytes = pr.width * 4
         let plan = plan(recipe, pr, banded: true)
         sources.limitLookahead(for: pr, bandHeight: plan.tileHeight)
@@ -310,13 +375,12 @@ extension CIContext {
         }
         progress.waitForFeeder()
         if let e = progress.error { throw e }
-        return try encoder.finish()
+        try encoder.finishStream()
     }
 
-    /// JPEG-encodes an unfiltered streaming-decoded bitmap band by band as its rows arrive,
-    /// giving each band back once encoded.
-    func encodeWhileDecoding(_ bitmap: BitmapNode, _ gate: RowGate, options: EncodeOptions) throws -> Data {
-        let encoder = try JPEGStreamEncoder(width: bitmap.width, height: bitmap.height, options: options)
+    /// Encodes an unfiltered streaming-decoded bitmap band by band as its rows arrive, giving
+    /// each band back once encoded.
+    func encodeWhileDecoding(_ bitmap: BitmapNode, _ gate: RowGate, encoder: any BandEncoder) throws {
         let rowBytes = bitmap.bytesPerRow, band = 64
         gate.limitLookahead(4 * band)
         try bitmap.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
@@ -332,8 +396,39 @@ extension CIContext {
                 gate.giveBack(rowsAbove: top)
             }
         }
-        return try encoder.finish()
+        try encoder.finishStream()
     }
+}
+
+/// An encoder fed bands of RGBA8 rows, top first, by a streaming render; it ends the file
+/// into the sink it was made with (PNG, as it goes) or the one it is given at the end (JPEG).
+protocol BandEncoder: AnyObject, Sendable {
+    /// Appends `count` rows of RGBA8, `rowBytes` apart.
+    func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(CodecError)
+    /// Ends the file once every row is written.
+    func finishStream() throws(CodecError)
+}
+
+/// libjpeg-turbo's scanline encoder builds the file in memory (a few MB) and hands it over at
+/// the end. One thread writes at a time (the render's feeder), as for the encoder it wraps.
+final class JPEGBandEncoder: BandEncoder, @unchecked Sendable {
+    private let encoder: JPEGStreamEncoder
+    private let sink: ByteSink
+    init(_ encoder: JPEGStreamEncoder, sink: ByteSink) {
+        self.encoder = encoder
+        self.sink = sink
+    }
+    func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(CodecError) {
+        try encoder.write(rows, rowBytes: rowBytes, count: count)
+    }
+    func finishStream() throws(CodecError) {
+        let data = try encoder.finish()
+        try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in Result { () throws(CodecError) in try sink.append(raw) } }.get()
+    }
+}
+
+extension PNGStreamEncoder: BandEncoder {
+    func finishStream() throws(CodecError) { try finish() }
 }
 
 /// The output of a streaming render as a ring of band-sized slots: band `b` (rows of tiles

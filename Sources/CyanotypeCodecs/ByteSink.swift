@@ -1,0 +1,81 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Where an encoder's bytes go as it makes them: into memory (`data`), or straight into an open
+/// file, so a large output is never held whole. Not thread-safe: one thread appends, in order.
+public final class ByteSink: @unchecked Sendable {
+    /// The bytes appended so far, when collecting in memory (empty for a file).
+    public private(set) var data = Data()
+    /// Bytes appended so far.
+    public private(set) var count = 0
+    private let descriptor: Int32?
+    private let path: String
+    private var buffer: UnsafeMutableRawPointer?
+    private var buffered = 0
+    private static let bufferBytes = 1 << 18
+
+    /// A sink collecting the bytes in memory.
+    public init() {
+        descriptor = nil
+        path = ""
+    }
+
+    /// A sink writing to `fileDescriptor` (open for writing, owned by the caller); `path` names
+    /// the file in errors.
+    public init(fileDescriptor: Int32, path: String) {
+        descriptor = fileDescriptor
+        self.path = path
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.bufferBytes, alignment: 64)
+    }
+
+    deinit { buffer?.deallocate() }
+
+    /// Appends `bytes`; a failed file write throws `.ioError` naming the file and the reason.
+    public func append(_ bytes: UnsafeRawBufferPointer) throws(CodecError) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        count += bytes.count
+        guard let buffer else {
+            data.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+            return
+        }
+        if buffered + bytes.count > Self.bufferBytes { try flush() }
+        if bytes.count >= Self.bufferBytes {
+            try writeAll(base, bytes.count)
+        } else {
+            (buffer + buffered).copyMemory(from: base, byteCount: bytes.count)
+            buffered += bytes.count
+        }
+    }
+
+    /// Appends the bytes of `array`.
+    public func append(_ array: [UInt8]) throws(CodecError) {
+        let done = array.withUnsafeBytes { raw in Result { () throws(CodecError) in try append(raw) } }
+        try done.get()
+    }
+
+    /// Writes what is buffered to the file (nothing for memory).
+    public func flush() throws(CodecError) {
+        guard let buffer, buffered > 0 else { return }
+        let n = buffered
+        buffered = 0
+        try writeAll(UnsafeRawPointer(buffer), n)
+    }
+
+    private func writeAll(_ base: UnsafeRawPointer, _ n: Int) throws(CodecError) {
+        guard let descriptor else { return }
+        var done = 0
+        while done < n {
+            let w = write(descriptor, base + done, n - done)
+            if w < 0 {
+                if errno == EINTR { continue }
+                throw .ioError(path: path, detail: String(cString: strerror(errno)))
+            }
+            done += w
+        }
+    }
+}
