@@ -50,6 +50,40 @@ size_t cyan_decode_rgba8(float *dst, const uint8_t *src, size_t n, const float *
 /// nothing, when the CPU lacks AVX2/FMA.
 long cyan_power_table_rgbaf(float *row, size_t n, const float *cells, int k, int count, int32_t *outside);
 
+/// One colour stage of a planar run (`cyan_planar_run`), made by one of the constructors
+/// below. `run` transforms `n` (a multiple of 8) opaque pixels held as three 32-byte-aligned
+/// planes of red, green and blue in place, or declines (returns nonzero, touching nothing).
+typedef struct cyan_planar_stage {
+    int (*run)(float *r, float *g, float *b, size_t n, const struct cyan_planar_stage *stage);
+    /// The same with 16-lane vectors (AVX-512; `n` a multiple of 16, planes 64-byte aligned).
+    int (*run512)(float *r, float *g, float *b, size_t n, const struct cyan_planar_stage *stage);
+    float values[20];
+    const float *table;
+    int32_t k, count;
+} cyan_planar_stage;
+
+/// A colour matrix laid out as for `cyan_matrix_rgbaf`, whose alpha row keeps alpha (the
+/// planar run holds opaque pixels only).
+cyan_planar_stage cyan_planar_matrix(const float *m);
+/// Vibrance (`amount`), as `cyan_vibrance_rgbaf`.
+cyan_planar_stage cyan_planar_vibrance(float amount);
+/// sign(x) |x|^p through a `PowerTable` as `cyan_power_table_rgbaf`; declines a block with a
+/// colour the table does not cover.
+cyan_planar_stage cyan_planar_power_table(const float *cells, int k, int count);
+
+/// Whether planar runs are available on this CPU (AVX2 and FMA; checked once).
+int cyan_planar_available(void);
+/// The number of pixels a planar run takes at a time (a block).
+size_t cyan_planar_block_length(void);
+/// Runs `count` stages over `n` opaque RGBA float pixels in place (alpha exactly 1 in all),
+/// a block of `cyan_planar_block_length()` pixels at a time held as planes in L1, each stage
+/// doing lane by lane what its row function does, so the result is bit for bit that of the
+/// stages' row functions run one after another. Returns `n` when all ran; else the number of
+/// pixels done, with the next block's stages before `*declined` applied (the one at
+/// `*declined` declined it, and the caller runs the rest of that block). -1, touching
+/// nothing, when the CPU lacks AVX2/FMA.
+long cyan_planar_run(float *row, size_t n, const cyan_planar_stage *stages, int count, int *declined);
+
 /// The widest vector, in bits, the pixel loops use on this CPU: 512 (AVX-512F, with AVX2 and
 /// FMA), 256 (AVX2 and FMA) or 0 (none: the portable Swift loops run; also when
 /// CYANOTYPE_PORTABLE_KERNELS=1). Checked once.

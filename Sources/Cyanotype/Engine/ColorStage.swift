@@ -19,6 +19,13 @@ protocol ColorStage: Sendable {
     /// True when the stage gives the same result on premultiplied and straight colour (a
     /// linear RGB map that keeps alpha): it then runs in whatever state the row is in.
     var alphaAgnostic: Bool { get }
+    /// The stage as a planar kernel (a C loop over planes of red, green and blue made by a
+    /// `cyan_planar_*` constructor), which the fused loop runs together with its neighbours'
+    /// over opaque rows, a block of pixels at a time held in L1 (`cyan_planar_run`). It must
+    /// give, bit for bit, what `run` gives on an opaque row, and is only for stages with no
+    /// extra inputs whose result on a pixel depends on that pixel alone and keeps its alpha.
+    /// Nil (the default) when the stage has none.
+    var planarKernel: cyan_planar_stage? { get }
     /// Transforms `count` pixels of row `y` in place, starting at column `x`.
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int)
     var label: String { get }
@@ -30,6 +37,7 @@ extension ColorStage {
     var matrixIsStraight: Bool { wantsUnpremultiplied }
     var alphaAgnostic: Bool { false }
     var preservesAlpha: Bool { false }
+    var planarKernel: cyan_planar_stage? { nil }
 }
 
 /// `out = c0*r + c1*g + c2*b + c3*a + bias`: an affine colour map stored by columns.
@@ -89,6 +97,13 @@ struct MatrixStage: ColorStage {
     var matrix: ColorMatrix? { m }
     var alphaAgnostic: Bool { m.commutesWithPremultiplication }
     var preservesAlpha: Bool { m.c0.w == 0 && m.c1.w == 0 && m.c2.w == 0 && m.c3.w == 1 && m.bias.w == 0 }
+    /// On opaque pixels the product needs no division whether or not it is defined on
+    /// straight colour (`cyan_matrix_rgbaf` skips it there too), so one kernel serves both.
+    var planarKernel: cyan_planar_stage? {
+        guard preservesAlpha else { return nil }
+        var packed = (m.c0, m.c1, m.c2, m.c3, m.bias)
+        return withUnsafeBytes(of: &packed) { cyan_planar_matrix($0.baseAddress!.assumingMemoryBound(to: Float.self)) }
+    }
 
     /// The matrix on a row of straight colour (left straight).
     func runStraight(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
@@ -227,6 +242,21 @@ final class FusedColorNode: RecipeNode, @unchecked Sendable {
         let straight = steps.map { $0.stage.wantsUnpremultiplied }
         let eitherMatrix: [MatrixStage?] = steps.map { $0.extras.isEmpty ? $0.stage as? MatrixStage : nil }
         let keepsAlpha = steps.map { $0.stage.preservesAlpha }
+        // Runs of consecutive stages with planar kernels: over an opaque row such a run goes
+        // through `cyan_planar_run` (the row read and written once, a block of pixels at a
+        // time through every stage of the run while it sits in L1). runEnd[s] is where the
+        // run starting at s ends (s itself when step s has no kernel).
+        let kernels = UnsafeMutablePointer<cyan_planar_stage>.allocate(capacity: max(1, steps.count))
+        defer { kernels.deallocate() }
+        var runEnd = Array(0..<steps.count)
+        if cyan_planar_available() != 0 {
+            for s in stride(from: steps.count - 1, through: 0, by: -1) {
+                guard steps[s].extras.isEmpty, keepsAlpha[s], let k = steps[s].stage.planarKernel else { continue }
+                (kernels + s).initialize(to: k)
+                runEnd[s] = s + 1 < steps.count ? max(runEnd[s + 1], s + 1) : s + 1
+            }
+        }
+        let block = cyan_planar_block_length()
         for r in 0..<out.height {
             let row = out.row(r)
             if byRow {
@@ -244,25 +274,56 @@ final class FusedColorNode: RecipeNode, @unchecked Sendable {
                 opaque = o
                 return o
             }
-            for (s, step) in steps.enumerated() {
+            // Step s over `count` pixels of the row from column `from` (all of it, or one
+            // block a planar run left to the stages' own row loops: those have no extras).
+            func runStep(_ s: Int, from: Int, count: Int) {
+                let step = steps[s]
                 let extra = pointers + extraStart[s]
                 let matrix = eitherMatrix[s]
+                let pixels = row + from
                 if asIs[s] {
                     // Runs on the row as it is.
                 } else if straight[s] {
-                    if premultiplied { if !rowOpaque() { unpremultiplyRow(row, w) }; premultiplied = false }
-                    for k in 0..<step.extras.count { unpremultiplyRow(extra[k], w) }
+                    if premultiplied { if !rowOpaque() { unpremultiplyRow(pixels, count) }; premultiplied = false }
+                    for k in 0..<step.extras.count { unpremultiplyRow(extra[k] + from, count) }
                 } else if !premultiplied && !(matrix?.straight ?? false) {
-                    if !rowOpaque() { premultiplyRow(row, w) }
+                    if !rowOpaque() { premultiplyRow(pixels, count) }
                     premultiplied = true
                 }
                 if !premultiplied, let m = matrix {
                     // A matrix on straight colour over a straight row: the plain product.
-                    m.runStraight(row, count: w)
+                    m.runStraight(pixels, count: count)
                 } else {
-                    step.stage.run(row, extra: UnsafePointer(extra), count: w, x: rect.minX, y: rect.minY + r)
+                    step.stage.run(pixels, extra: UnsafePointer(extra), count: count, x: rect.minX + from, y: rect.minY + r)
                 }
                 if !keepsAlpha[s] { opaque = nil }
+            }
+            var s = 0
+            while s < steps.count {
+                let end = runEnd[s]
+                guard end > s, rowOpaque() else {
+                    runStep(s, from: 0, count: w)
+                    s += 1
+                    continue
+                }
+                // Opaque: premultiplied and straight colour agree, so the run needs no
+                // conversions, and its stages keep the row opaque.
+                var from = 0
+                while from < w {
+                    var declined: Int32 = 0
+                    let done =
+                        from
+                        + UnsafeMutableRawPointer(row + from).withMemoryRebound(to: Float.self, capacity: 4 * (w - from)) {
+                            cyan_planar_run($0, w - from, kernels + s, Int32(end - s), &declined)
+                        }
+                    if done >= w { break }
+                    // A stage declined the next block (a value its kernel does not cover):
+                    // the rest of the run goes through the stages' row loops there.
+                    let count = min(block, w - done)
+                    for t in (s + Int(declined))..<end { runStep(t, from: done, count: count) }
+                    from = done + count
+                }
+                s = end
             }
             if !premultiplied && !rowOpaque() { premultiplyRow(row, w) }
         }

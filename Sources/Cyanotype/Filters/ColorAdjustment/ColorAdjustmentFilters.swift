@@ -136,6 +136,15 @@ struct GammaStage: ColorStage {
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
         if let table { runTable(row, count, table) } else { runVector(row, count) }
     }
+    /// The table's C loop on planes (`cyan_power_table_rgbaf`'s arithmetic, eight values of a
+    /// channel per vector); it declines blocks with a value the table does not cover, which
+    /// `run` then takes. None without a table.
+    var planarKernel: cyan_planar_stage? {
+        guard let table else { return nil }
+        return UnsafeMutableRawPointer(table.cells).withMemoryRebound(to: Float.self, capacity: 4 * table.count) {
+            cyan_planar_power_table($0, Int32(table.k), Int32(table.count))
+        }
+    }
 
     /// The table for pixels whose three colour magnitudes it covers (all of an SDR image, and
     /// the negative values vibrance or a matrix make), the vector pow for the others (256 and
@@ -216,6 +225,8 @@ struct VibranceStage: ColorStage {
             row[i] = c - (c - SIMD4(mx, mx, mx, c.w)) * SIMD4(t, t, t, 0)
         }
     }
+    /// The same expression on planes, eight values of a channel per vector.
+    var planarKernel: cyan_planar_stage? { cyan_planar_vibrance(amount) }
     var label: String { "vibrance \(amount)" }
 }
 
