@@ -141,6 +141,41 @@ extension Workspace {
         #expect(joined.out.contains("15 frames"))
     }
 
+    /// A TERM (or Ctrl-C) during an export cancels it: exit 1, and no temporary file is left
+    /// beside the output (the default action killed the process with it still there).
+    @Test(.enabled(if: VideoCLI.available, "ffmpeg missing: scripts/setup.sh --test installs it"))
+    func anInterruptedExportLeavesNothing() throws {
+        let f = try Workspace()
+        let r = try Tool.run(
+            ["-v", "error", "-y", "-nostdin", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30", "-frames:v", "900", "-c:v", "libx264",
+             "-preset", "ultrafast", "long.mp4"],
+            in: f.dir, executable: URL(fileURLWithPath: VideoCLI.ffmpeg!))
+        #expect(r.status == 0, "\(r.stderr)")
+        let p = Process()
+        p.executableURL = Tool.executable
+        p.arguments = ["video", "long.mp4", "-o", "out.mp4", "--speed", "veryslow", "--filter", "gaussianBlur radius=8", "--quiet"]
+        p.currentDirectoryURL = f.dir
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Until the temporary output exists (the export is under way), then TERM.
+        let deadline = Date().addingTimeInterval(60)
+        while p.isRunning && Date() < deadline
+            && ((try? FileManager.default.contentsOfDirectory(atPath: f.dir.path)) ?? []).allSatisfy({ !$0.hasSuffix(".tmp") })
+        {
+            usleep(20_000)
+        }
+        let wasRunning = p.isRunning
+        p.terminate()
+        p.waitUntilExit()
+        #expect(wasRunning, "the export ended before it could be interrupted")
+        if wasRunning {
+            #expect(p.terminationReason == .exit && p.terminationStatus == 1, "\(p.terminationReason) \(p.terminationStatus)")
+            let left = ((try? FileManager.default.contentsOfDirectory(atPath: f.dir.path)) ?? []).sorted()
+            #expect(left == ["long.mp4"], "left behind: \(left)")
+        }
+    }
+
     @Test(.enabled(if: VideoCLI.available, "ffmpeg missing: scripts/setup.sh --test installs it"))
     func badInputExitsOneAndLeavesNothing() throws {
         let f = try Workspace()
