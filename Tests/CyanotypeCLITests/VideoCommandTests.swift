@@ -147,8 +147,10 @@ extension Workspace {
     func anInterruptedExportLeavesNothing() throws {
         let f = try Workspace()
         let r = try Tool.run(
-            ["-v", "error", "-y", "-nostdin", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30", "-frames:v", "900", "-c:v", "libx264",
-             "-preset", "ultrafast", "long.mp4"],
+            [
+                "-v", "error", "-y", "-nostdin", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30", "-frames:v", "900", "-c:v", "libx264",
+                "-preset", "ultrafast", "long.mp4",
+            ],
             in: f.dir, executable: URL(fileURLWithPath: VideoCLI.ffmpeg!))
         #expect(r.status == 0, "\(r.stderr)")
         let p = Process()
