@@ -31,6 +31,23 @@ package enum Files {
         return data
     }
 
+    /// What `path` names when it is neither a regular file nor a folder ("a character
+    /// device", "a pipe" ...), following links; nil for files, folders and missing paths.
+    /// Such paths cannot be read as files (`/dev/null`, `<(...)`): callers refuse them by name
+    /// rather than let the read fail with an unrelated reason.
+    package static func specialFileKind(_ path: String) -> String? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG, S_IFDIR: return nil
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFIFO: return "a pipe"
+        case S_IFSOCK: return "a socket"
+        default: return "not a file"
+        }
+    }
+
     /// The image at `path` (`-` reads stdin), upright.
     package static func readImage(_ path: String) throws(CLIError) -> CIImage {
         if path == "-" {
@@ -47,6 +64,9 @@ package enum Files {
             throw .failure("\(path): is a folder, not an image file")
         }
         guard FileManager.default.fileExists(atPath: path) else { throw .failure("\(path): no such file") }
+        if let kind = specialFileKind(path) {
+            throw .failure("\(path): not a regular file (\(kind)), so it cannot be read as an image; use - to read standard input")
+        }
         do {
             return try CIImage.read(contentsOf: URL(fileURLWithPath: path), options: readOptions)
         } catch {

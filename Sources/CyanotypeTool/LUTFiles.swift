@@ -81,6 +81,9 @@ package enum LUTFiles {
                     + Suggest.hint(path, in: looks) + " (the looks are \(looks.joined(separator: ", ")))")
         }
         if isDir.boolValue { throw .failure("\(path): is a folder, not a LUT file") }
+        if let kind = Files.specialFileKind(path) {
+            throw .failure("\(path): not a regular file (\(kind)), so it cannot be read as a LUT; give a .cube, .3dl or LUT image file")
+        }
         let url = URL(fileURLWithPath: path)
         switch url.pathExtension.lowercased() {
         case "cube", "3dl":

@@ -146,6 +146,21 @@ enum SampleLUTs {
         #expect(!garbage.stderr.contains("Fatal error"))
     }
 
+    /// A device or pipe named as a LUT or an image is refused as what it is (it was reported
+    /// as a permission problem).
+    @Test func devicesAreNotRegularFiles() throws {
+        let w = try Workspace()
+        try w.image("in.png", 16, 12)
+        let lut = try w.run("apply", "in.png", "-o", "o.png", "--lut", "/dev/null")
+        #expect(lut.status == 1 && lut.stderr.contains("/dev/null: not a regular file (a character device)"), "\(lut.stderr)")
+        #expect(!lut.stderr.contains("permission"))
+        let info = try w.run("lut", "info", "/dev/null")
+        #expect(info.status == 1 && info.stderr.contains("/dev/null: not a regular file"), "\(info.stderr)")
+        let image = try w.run("apply", "/dev/null", "-o", "o.png")
+        #expect(image.status == 1 && image.stderr.contains("/dev/null: not a regular file (a character device)"), "\(image.stderr)")
+        #expect(!w.exists("o.png"))
+    }
+
     @Test func optionValidation() throws {
         let w = try Workspace()
         try w.image("in.png")

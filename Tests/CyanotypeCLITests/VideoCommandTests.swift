@@ -72,9 +72,48 @@ extension Workspace {
         #expect(info.out.contains("h264, 64x48"))
         #expect(info.out.contains("bt709 tv bt709 bt709"))
         #expect(info.out.contains("aac, 44100 Hz"))
+        #expect(info.out.contains("container:   QuickTime / MOV"), "\(info.out)")
+        #expect(info.out.contains("duration:    1.0"), "\(info.out)")
+        #expect(info.out.contains("10.000 fps, 10 frames"), "\(info.out)")
+        #expect(info.out.contains("rotation:    none"), "\(info.out)")
         let json = try f.run("info", "out.mp4", "--json")
         let o = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
         #expect((o?["video"] as? [String: Any])?["width"] as? Int == 64)
+    }
+
+    /// apply's look options on every frame: --lut (with --interp), --preset with --intensity,
+    /// --max-size; ffmpeg reads the frames back.
+    @Test(.enabled(if: VideoCLI.available, "ffmpeg missing: scripts/setup.sh --test installs it"))
+    func looksAndSizeOptions() throws {
+        let f = try Workspace()
+        try VideoCLI.makeClip("in.mp4", in: f)
+        // A 2-point LUT that swaps red and blue (red index fastest, entries are R G B).
+        let swap = ["0 0 0", "0 0 1", "0 1 0", "0 1 1", "1 0 0", "1 0 1", "1 1 0", "1 1 1"]
+        try Data(("LUT_3D_SIZE 2\n" + swap.joined(separator: "\n") + "\n").utf8).write(to: f.url("swap.cube"))
+        // --intensity applies to the preset when there is one: at 0 the preset does nothing.
+        let r = try f.run(
+            "video", "in.mp4", "-o", "out.mkv", "--codec", "ffv1", "--lut", "swap.cube", "--interp", "trilinear",
+            "--preset", "clarendon", "--intensity", "0", "--max-size", "32", "--quiet")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.out.contains("out.mkv: 10 frames, ffv1"), "\(r.out)")
+        // Frame 5 of each, decoded by ffmpeg.
+        for (movie, png) in [("in.mp4", "a.png"), ("out.mkv", "b.png")] {
+            let x = try f.shell("\(VideoCLI.ffmpeg!) -v error -y -i \(movie) -vf 'select=eq(n\\,5)' -frames:v 1 \(png)")
+            #expect(x.status == 0, "\(x.stderr)")
+        }
+        let a = try f.decoded("a.png"), b = try f.decoded("b.png")
+        #expect(a.width == 64 && a.height == 48)
+        #expect(b.width == 32 && b.height == 24)
+        func mean(_ d: Decoded, _ c: Int) -> Double {
+            Double(stride(from: c, to: d.samples.count, by: 4).reduce(0) { $0 + d.samples[$1] }) / Double(d.width * d.height)
+        }
+        // Scaling keeps the means (within a few levels); the LUT swapped red and blue.
+        #expect(abs(mean(b, 0) - mean(a, 2)) < 6 && abs(mean(b, 2) - mean(a, 0)) < 6, "\((0..<3).map { mean(a, $0) }) -> \((0..<3).map { mean(b, $0) })")
+        #expect(abs(mean(a, 0) - mean(a, 2)) > 15, "the clip's red and blue differ, so the swap shows")
+        // A device as the LUT: said to be no regular file, nothing written.
+        let device = try f.run("video", "in.mp4", "-o", "dev.mp4", "--lut", "/dev/null")
+        #expect(device.status == 1 && device.stderr.contains("/dev/null: not a regular file"), "\(device.stderr)")
+        #expect(!f.exists("dev.mp4"))
     }
 
     @Test(.enabled(if: VideoCLI.available, "ffmpeg missing: scripts/setup.sh --test installs it"))
@@ -100,6 +139,43 @@ extension Workspace {
             "--transition-duration", "0.5", "--speed", "ultrafast")
         #expect(joined.status == 0, "\(joined.stderr)")
         #expect(joined.out.contains("15 frames"))
+    }
+
+    /// A TERM (or Ctrl-C) during an export cancels it: exit 1, and no temporary file is left
+    /// beside the output (the default action killed the process with it still there).
+    @Test(.enabled(if: VideoCLI.available, "ffmpeg missing: scripts/setup.sh --test installs it"))
+    func anInterruptedExportLeavesNothing() throws {
+        let f = try Workspace()
+        let r = try Tool.run(
+            [
+                "-v", "error", "-y", "-nostdin", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30", "-frames:v", "900", "-c:v", "libx264",
+                "-preset", "ultrafast", "long.mp4",
+            ],
+            in: f.dir, executable: URL(fileURLWithPath: VideoCLI.ffmpeg!))
+        #expect(r.status == 0, "\(r.stderr)")
+        let p = Process()
+        p.executableURL = Tool.executable
+        p.arguments = ["video", "long.mp4", "-o", "out.mp4", "--speed", "veryslow", "--filter", "gaussianBlur radius=8", "--quiet"]
+        p.currentDirectoryURL = f.dir
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Until the temporary output exists (the export is under way), then TERM.
+        let deadline = Date().addingTimeInterval(60)
+        while p.isRunning && Date() < deadline
+            && ((try? FileManager.default.contentsOfDirectory(atPath: f.dir.path)) ?? []).allSatisfy({ !$0.hasSuffix(".tmp") })
+        {
+            usleep(20_000)
+        }
+        let wasRunning = p.isRunning
+        p.terminate()
+        p.waitUntilExit()
+        #expect(wasRunning, "the export ended before it could be interrupted")
+        if wasRunning {
+            #expect(p.terminationReason == .exit && p.terminationStatus == 1, "\(p.terminationReason) \(p.terminationStatus)")
+            let left = ((try? FileManager.default.contentsOfDirectory(atPath: f.dir.path)) ?? []).sorted()
+            #expect(left == ["long.mp4"], "left behind: \(left)")
+        }
     }
 
     @Test(.enabled(if: VideoCLI.available, "ffmpeg missing: scripts/setup.sh --test installs it"))

@@ -96,6 +96,18 @@ struct BadInputTests {
         #expect(c.contains("zzzz"), "\(c)")
     }
 
+    /// A transfer function other than SDR, PQ or HLG fails by name instead of being read as
+    /// SDR (never silently wrong).
+    @Test(.enabled(if: FF.available, "ffmpeg/ffprobe missing: scripts/setup.sh --test installs them"))
+    func anUnreadableTransferFunctionIsNamed() async throws {
+        let s = try Scratch()
+        let clip = s.url("linear.mkv")
+        try makeTestClip(clip, fps: 10, frames: 2, codec: ["-c:v", "ffv1", "-pix_fmt", "yuv420p", "-color_trc", "linear"])
+        #expect(try FF.stream(clip)["color_transfer"] as? String == "linear")
+        let e = await failedExport(clip, in: s)
+        #expect(e == .unsupportedCodec(file: clip.path, codec: "transfer function linear (only SDR, PQ and HLG are read)"))
+    }
+
     @Test func absurdDimensionsAreRefusedBeforeAllocation() async throws {
         let s = try Scratch()
         // A YUV4MPEG2 header claiming 16000x16000 (256 Mpx, 384 MB a frame), then one short frame.

@@ -78,6 +78,35 @@ struct ExportTests {
         }
     }
 
+    /// An unfiltered export to 4:2:0 against ffmpeg's own R'G'B' round trip
+    /// (`-vf format=rgb24,scale=out_color_matrix=bt709,format=yuv420p`) as the reference: both
+    /// read back by ffmpeg, ours may not be further from the source. The source is untagged
+    /// SD 4:4:4, so both sides read it as BT.601 and no chroma siting is assumed on the way in
+    /// (for 4:2:0 input they differ: H.264's default, which we follow, is left-sited chroma;
+    /// swscale centres it whatever the stream says).
+    @Test(.enabled(if: FF.available, "ffmpeg/ffprobe missing: scripts/setup.sh --test installs them"))
+    func anUnfilteredTranscodeIsAsFaithfulAsFFmpegsRoundTrip() async throws {
+        let s = try Scratch()
+        let (w, h) = (128, 72)
+        let input = s.url("in.mkv"), ours = s.url("ours.mkv"), reference = s.url("ref.mkv")
+        try makeTestClip(input, width: w, height: h, fps: 10, frames: 3, codec: ["-c:v", "ffv1", "-pix_fmt", "yuv444p"])
+        try await runExport(AVURLAsset(url: input), to: ours, type: .mkv, codec: .rawvideo)
+        try FF.ffmpeg(
+            "-i", input.path, "-vf", "format=rgb24,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p", "-c:v", "rawvideo",
+            "-colorspace", "bt709", "-color_range", "tv", "-color_primaries", "bt709", "-color_trc", "bt709", reference.path)
+        #expect(try FF.stream(ours)["pix_fmt"] as? String == "yuv420p")
+        for i in 0..<3 {
+            let source = try FF.rgbFrame(input, index: i, width: w, height: h)
+            func meanError(_ url: URL) throws -> Double {
+                let rgb = try FF.rgbFrame(url, index: i, width: w, height: h)
+                return Double(zip(rgb, source).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(rgb.count)
+            }
+            let e = try meanError(ours), r = try meanError(reference)
+            #expect(e <= r * 1.05 + 0.05, "frame \(i): ours is \(e) levels from the source on average, ffmpeg's round trip \(r)")
+            #expect(e < 4, "frame \(i): \(e)")
+        }
+    }
+
     @Test(.enabled(if: FF.available, "ffmpeg/ffprobe missing: scripts/setup.sh --test installs them"))
     func bt601AndBT709TagsDecodeToTheSameColours() throws {
         let s = try Scratch()
