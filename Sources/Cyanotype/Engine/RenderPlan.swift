@@ -71,10 +71,15 @@ final class RenderPlan: @unchecked Sendable {
             tileWidth = 2048
             tileHeight = 16
         } else if tileSize == nil && banded {
-            // 2x wide, half as tall: the border re-read is about the same ((2s + 2r)(s/2 + 2r)
-            // against (s + 2r)^2 for a halo r up to s/16), the band half as tall.
-            tileWidth = 2 * side
-            tileHeight = side / 2
+            // A quarter as tall: what a streaming render holds scales with the band height
+            // (the decoded rows ahead of it, the output bands waiting for the encoder, about
+            // five bands of full-width 8-bit rows), and a tile's float blocks (its input with
+            // the halo, its output) with its area. A separable pass re-reads more vertical halo
+            // (2r rows for s/4, r up to s/16: up to half again the rows, where 2s x s/2 tiles
+            // re-read a quarter), but the tile's blocks now stay in L2: a 24 MP blur of sigma
+            // 10 measured the same CPU time as with 2s x s/2 tiles, at 45 MB less.
+            tileWidth = side
+            tileHeight = side / 4
         } else {
             tileWidth = side
             tileHeight = side
