@@ -93,8 +93,10 @@ int cyan_vector_bits(void);
 /// RGBA pixels: dst[x] = w[0] src[x] + sum over k = 1...r of w[k] (src[x - k] + src[x + k]),
 /// summed in that order, each product rounded (no fused multiply-add), so results never depend
 /// on the vector width or where a pixel sits. `src` points at the input pixel under output
-/// pixel 0 of row 0 (it reads r pixels either side); strides are in pixels. Uses at most
-/// `bits`-wide vectors (see `cyan_vector_bits`); returns 0, touching nothing, below 256.
+/// pixel 0 of row 0 (it reads r pixels either side); strides are in pixels. Rows run first
+/// to last, each read whole before it is written, so `dst` may be `src`'s rows one row back
+/// (in place, each row's results over the row before it). Uses at most `bits`-wide vectors
+/// (see `cyan_vector_bits`); returns 0, touching nothing, below 256.
 int cyan_convolve_rows_rgbaf(float *dst, ptrdiff_t dstStride, const float *src, ptrdiff_t srcStride,
                              size_t width, size_t rows, const float *w, int r, int bits);
 

@@ -29,7 +29,11 @@ struct NeighbourhoodReach: Sendable, Equatable {
 struct NeighbourhoodInput {
     /// The output rectangle.
     let rect: PixelRect
-    /// The input pixels of `rect` grown by `reach`.
+    /// The input pixels of `rect` grown by `reach`: the operation's own for this tile (it
+    /// may overwrite them), with one more row of scratch before the first
+    /// (`pixels.row(-1)`), so a separable pass can write each row's horizontal result one row
+    /// down, in place, instead of into a second block. Rows start an odd number of cache
+    /// lines apart (`PixelBlock.spreadRowStride`).
     let pixels: TileBuffer
     let reach: NeighbourhoodReach
     /// The auxiliary images' pixels (`auxiliary[0]` is the node's input 1), each over its
@@ -125,9 +129,13 @@ final class NeighbourhoodNode<Operation: NeighbourhoodOperation>: RecipeNode, @u
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         let reach = operation.reach
         let src = reach.grow(rect)
-        let block = PixelBlock(rect: src)
-        ev.fill(inputs[0], src, block.buffer)
-        var input = NeighbourhoodInput(rect: rect, pixels: block.buffer, reach: reach)
+        // One spare row before the input (see `NeighbourhoodInput.pixels`).
+        let block = PixelBlock(
+            rect: PixelRect(minX: src.minX, minY: src.minY - 1, maxX: src.maxX, maxY: src.maxY),
+            rowStride: PixelBlock.spreadRowStride(forWidth: src.width))
+        let pixels = block.view(src)
+        ev.fill(inputs[0], src, pixels)
+        var input = NeighbourhoodInput(rect: rect, pixels: pixels, reach: reach)
         if Operation.auxiliaryCount > 0 {
             input.auxiliary = (1...Operation.auxiliaryCount).map { i -> PixelBlock in
                 let r = operation.auxiliaryRect(i, for: rect)

@@ -121,30 +121,32 @@ struct SeparableConvolution: NeighbourhoodOperation {
     func apply(_ input: NeighbourhoodInput, into out: TileBuffer) {
         let r = radius, rect = input.rect, src = input.pixels
         let w = rect.width
-        // Horizontal pass: (h + 2r) rows of width w.
-        // The row stride is padded so the 2r+1 rows read for one output pixel do not all land
-        // in the same L1 cache sets (rows 4 KiB apart alias; that made this pass 4x slower).
-        let tmp = PixelBlock(rect: PixelRect(x: rect.minX, y: rect.minY - r, width: w + 16, height: src.height))
+        // Horizontal pass in place: input row y's w results go one row down, into row y - 1
+        // (the spare row before the input for y = 0), whose input the pass has already read:
+        // rows run top to bottom in both loops below. The tile then holds one float block,
+        // not a second of the same size; the vertical pass reads the results at the input's
+        // row stride, which spreads over the cache sets (`NeighbourhoodInput.pixels`).
+        let results = src.row(-1)
         weights.withUnsafeBufferPointer { wp in
             let wt = wp.baseAddress!
             // The C loops (AVX-512 or AVX2, chosen at run time; the same sums in the same
             // order, so the same bits), else the Swift ones below.
             let bits = cyan_vector_bits()
-            let t = tmp.buffer
             if cyan_convolve_rows_rgbaf(
-                floats(t.base), t.rowStride, floats(src.row(0) + r), src.rowStride,
+                floats(results), src.rowStride, floats(src.row(0) + r), src.rowStride,
                 w, src.height, wt, Int32(r), bits) == 0
             {
                 for row in 0..<src.height {
-                    convolveRow(src.row(row) + r, tmp.buffer.row(row), w, wt, r)
+                    convolveRow(src.row(row) + r, src.row(row - 1), w, wt, r)
                 }
             }
+            // Output row j's centre is input row j + r, whose results are in row j + r - 1.
             if cyan_convolve_columns_rgbaf(
-                floats(out.base), out.rowStride, floats(t.row(r)), t.rowStride,
+                floats(out.base), out.rowStride, floats(src.row(r - 1)), src.rowStride,
                 w, rect.height, wt, Int32(r), bits) == 0
             {
                 for row in 0..<rect.height {
-                    convolveColumns(tmp.buffer.row(row + r), tmp.rect.width, out.row(row), w, wt, r)
+                    convolveColumns(src.row(row + r - 1), src.rowStride, out.row(row), w, wt, r)
                 }
             }
         }
