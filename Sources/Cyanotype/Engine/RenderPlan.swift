@@ -21,8 +21,8 @@ final class RenderPlan: @unchecked Sendable {
     let banded: Bool
 
     /// `banded`: the output is consumed band by band, top first (a streaming encode), so tiles
-    /// are wide and short: the rows held at once (decoded source ahead, output waiting for the
-    /// encoder) scale with the tile height, at about the same halo overhead.
+    /// are short (a quarter as tall as wide): the rows held at once (decoded source ahead,
+    /// output waiting for the encoder) scale with the tile height.
     init(recipe: OptimizedRecipe, rect: PixelRect, tileSize: Int? = nil, banded: Bool = false) {
         self.recipe = recipe
         self.rect = rect
