@@ -7,8 +7,10 @@
 #include <jpeglib.h>
 #include <jerror.h>
 #include <setjmp.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 // The output buffer is ours (not jpeg_mem_dest's, which frees and replaces its buffer as it
 // grows and only reports the live one at the end): an encoder destroyed before it finished
@@ -140,9 +142,55 @@ struct cy_jpeg_decoder {
     jmp_buf escape;
     char message[JMSG_LENGTH_MAX];
     int strict, started;
-    const uint8_t *base;  // where the compressed bytes lie now
+    const uint8_t *base;  // where the compressed bytes lie now (NULL when read from a file)
     size_t size;
+    struct cy_file_source *file;  // the file the bytes are read from, or NULL
 };
+
+// The compressed bytes read from a file a buffer at a time (pread), so a decode holds 64 KiB of
+// the file rather than all of it. Past the end (a file cut short) it inserts an EOI marker with
+// libjpeg's premature-end warning, as libjpeg's own memory and stdio sources do.
+struct cy_file_source {
+    struct jpeg_source_mgr pub;
+    int fd;
+    off_t offset;
+    int failed;  // a read error (not the end of the file)
+    JOCTET buffer[1 << 16];
+};
+
+static void cy_fs_init(j_decompress_ptr cinfo) { (void)cinfo; }
+static boolean cy_fs_fill(j_decompress_ptr cinfo) {
+    struct cy_file_source *s = (struct cy_file_source *)cinfo->src;
+    ssize_t n;
+    do { n = pread(s->fd, s->buffer, sizeof s->buffer, s->offset); } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        s->failed = errno;
+        ERREXIT(cinfo, JERR_FILE_READ);
+    }
+    if (n == 0) {
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        s->buffer[0] = (JOCTET)0xFF;
+        s->buffer[1] = (JOCTET)JPEG_EOI;
+        n = 2;
+    } else {
+        s->offset += n;
+    }
+    s->pub.next_input_byte = s->buffer;
+    s->pub.bytes_in_buffer = (size_t)n;
+    return TRUE;
+}
+static void cy_fs_skip(j_decompress_ptr cinfo, long count) {
+    struct cy_file_source *s = (struct cy_file_source *)cinfo->src;
+    if (count <= 0) return;
+    if ((size_t)count <= s->pub.bytes_in_buffer) {
+        s->pub.next_input_byte += count;
+        s->pub.bytes_in_buffer -= (size_t)count;
+        return;
+    }
+    s->offset += (off_t)((size_t)count - s->pub.bytes_in_buffer);
+    s->pub.bytes_in_buffer = 0;
+}
+static void cy_fs_term(j_decompress_ptr cinfo) { (void)cinfo; }
 
 static void cy_d_error_exit(j_common_ptr cinfo) {
     struct cy_jpeg_decoder *d = (struct cy_jpeg_decoder *)cinfo->client_data;
@@ -164,8 +212,9 @@ cy_jpeg_decoder *cy_jpeg_decoder_create(const uint8_t *data, size_t size, int st
 
 // As cy_jpeg_decoder_create, decoding at 1/scaleDenom (1, 2, 4 or 8) in the IDCT: libjpeg's
 // scale_num/scale_denom, the pixels tjDecompress2 gives for the same scaling factor.
-cy_jpeg_decoder *cy_jpeg_decoder_create_scaled(const uint8_t *data, size_t size, int strict, int scaleDenom, int *width,
-                                               int *height, char *message, size_t messageSize) {
+// Starts a decoder over the bytes in memory (`data`, `size`) or, when `file` is set, in it.
+static cy_jpeg_decoder *cy_jpeg_decoder_start(const uint8_t *data, size_t size, struct cy_file_source *file, int strict, int scaleDenom,
+                                              int *width, int *height, char *message, size_t messageSize) {
     if (scaleDenom != 1 && scaleDenom != 2 && scaleDenom != 4 && scaleDenom != 8) {
         if (message && messageSize) snprintf(message, messageSize, "JPEG: unsupported scale 1/%d", scaleDenom);
         return NULL;
@@ -173,6 +222,7 @@ cy_jpeg_decoder *cy_jpeg_decoder_create_scaled(const uint8_t *data, size_t size,
     struct cy_jpeg_decoder *d = calloc(1, sizeof *d);
     if (!d) return NULL;
     d->strict = strict;
+    d->file = file;
     d->dinfo.err = jpeg_std_error(&d->jerr);
     d->jerr.error_exit = cy_d_error_exit;
     d->jerr.emit_message = cy_d_emit_message;
@@ -180,14 +230,23 @@ cy_jpeg_decoder *cy_jpeg_decoder_create_scaled(const uint8_t *data, size_t size,
     d->dinfo.client_data = d;
     if (setjmp(d->escape)) {
         if (message && messageSize) snprintf(message, messageSize, "%s", d->message);
-        jpeg_destroy_decompress(&d->dinfo);
-        free(d);
+        d->file = NULL;  // the caller closes it
+        cy_jpeg_decoder_destroy(d);
         return NULL;
     }
     jpeg_create_decompress(&d->dinfo);
-    d->base = data;
-    d->size = size;
-    jpeg_mem_src(&d->dinfo, data, (unsigned long)size);
+    if (file) {
+        file->pub.init_source = cy_fs_init;
+        file->pub.fill_input_buffer = cy_fs_fill;
+        file->pub.skip_input_data = cy_fs_skip;
+        file->pub.resync_to_restart = jpeg_resync_to_restart;
+        file->pub.term_source = cy_fs_term;
+        d->dinfo.src = &file->pub;
+    } else {
+        d->base = data;
+        d->size = size;
+        jpeg_mem_src(&d->dinfo, data, (unsigned long)size);
+    }
     jpeg_read_header(&d->dinfo, TRUE);
     d->dinfo.out_color_space = JCS_EXT_RGBA;
     d->dinfo.dct_method = JDCT_ISLOW;
@@ -198,6 +257,28 @@ cy_jpeg_decoder *cy_jpeg_decoder_create_scaled(const uint8_t *data, size_t size,
     d->started = 1;
     *width = (int)d->dinfo.output_width;
     *height = (int)d->dinfo.output_height;
+    return d;
+}
+
+cy_jpeg_decoder *cy_jpeg_decoder_create_scaled(const uint8_t *data, size_t size, int strict, int scaleDenom, int *width,
+                                               int *height, char *message, size_t messageSize) {
+    return cy_jpeg_decoder_start(data, size, NULL, strict, scaleDenom, width, height, message, messageSize);
+}
+
+cy_jpeg_decoder *cy_jpeg_decoder_create_fd(int fd, int strict, int scaleDenom, int *width, int *height, char *message,
+                                           size_t messageSize) {
+    struct cy_file_source *file = calloc(1, sizeof *file);
+    if (!file) {
+        close(fd);
+        if (message && messageSize) snprintf(message, messageSize, "JPEG: out of memory");
+        return NULL;
+    }
+    file->fd = fd;
+    cy_jpeg_decoder *d = cy_jpeg_decoder_start(NULL, 0, file, strict, scaleDenom, width, height, message, messageSize);
+    if (!d) {
+        close(fd);
+        free(file);
+    }
     return d;
 }
 
@@ -220,7 +301,7 @@ int cy_jpeg_decoder_read(cy_jpeg_decoder *d, uint8_t *rows, size_t rowBytes, int
 // The memory source reads through next_input_byte alone; past the end it points at a fake
 // EOI marker of its own, which stays where it is.
 int cy_jpeg_decoder_rebase(cy_jpeg_decoder *d, const uint8_t *data, size_t size) {
-    if (!d || size != d->size || !data) return -1;
+    if (!d || d->file || size != d->size || !data) return -1;
     struct jpeg_source_mgr *src = d->dinfo.src;
     uintptr_t at = (uintptr_t)(src ? src->next_input_byte : NULL), from = (uintptr_t)d->base;
     if (src && at >= from && at - from <= d->size) src->next_input_byte = data + (at - from);
@@ -231,5 +312,9 @@ int cy_jpeg_decoder_rebase(cy_jpeg_decoder *d, const uint8_t *data, size_t size)
 void cy_jpeg_decoder_destroy(cy_jpeg_decoder *d) {
     if (!d) return;
     jpeg_destroy_decompress(&d->dinfo);
+    if (d->file) {
+        close(d->file->fd);
+        free(d->file);
+    }
     free(d);
 }

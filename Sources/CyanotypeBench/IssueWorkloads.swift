@@ -363,7 +363,8 @@ struct StreamingFiles: Workload {
         }
         let measured = { (name: String, command: String) in "/usr/bin/time -f %M -o \(name).rss \(command)" }
         var rows = [Row]()
-        // The tool's own floor: the shared libraries it maps (FFmpeg's, Foundation's) before any pixel.
+        // The tool's own floor: what it maps before any pixel (Foundation, the still-image codecs;
+        // FFmpeg, libheif and libjxl only when a job opens them).
         _ = try Shell.time(measured("idle-ours", "\(cli) --version"), runs: 1, in: env.dir)
         _ = try Shell.time(measured("idle-vips", "vips --version"), runs: 1, in: env.dir)
         rows.append(

@@ -9,8 +9,9 @@ import Foundation
 public final class JPEGStreamDecoder: @unchecked Sendable {
     private let handle: OpaquePointer
     /// The compressed bytes, read in place (not copied): every call into libjpeg runs inside
-    /// `withUnsafeBytes` and first tells the decoder where they lie for that call.
-    private let data: Data
+    /// `withUnsafeBytes` and first tells the decoder where they lie for that call. nil when
+    /// the decoder reads them from a file.
+    private let data: Data?
     /// The size of the rows handed out, in pixels (reduced when `reduction` is above 1).
     public let width: Int, height: Int
     /// Rows handed out so far, from the top.
@@ -39,13 +40,28 @@ public final class JPEGStreamDecoder: @unchecked Sendable {
                 message.count)
         }
         guard let d = made else { throw Self.failure(Self.text(message)) }
-        let limit = limits.pixelLimit(bytesPerPixel: 4)
-        guard Int(w) * Int(h) <= limit else {
-            cy_jpeg_decoder_destroy(d)
-            throw .tooLarge(width: Int(w), height: Int(h), limit: limit)
+        (handle, width, height) = (d, Int(w), Int(h))
+        try checkLimit(limits)
+    }
+
+    /// Starts decoding the JPEG file `file` names, reading it 64 KiB at a time rather than
+    /// holding it: the file must still be the one `file` describes (else `.ioError`, "changed
+    /// since it was read"). `reduction` as for `init(data:...)`.
+    public init(file: FileIdentity, strict: Bool = true, limits: DecodeLimits = .default, reduction: Int = 1) throws(CodecError) {
+        let fd = try file.open()
+        data = nil
+        var w: Int32 = 0, h: Int32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        guard let d = cy_jpeg_decoder_create_fd(fd, strict ? 1 : 0, Int32(clamping: reduction), &w, &h, &message, message.count) else {
+            throw Self.failure(Self.text(message))
         }
-        handle = d
-        width = Int(w); height = Int(h)
+        (handle, width, height) = (d, Int(w), Int(h))
+        try checkLimit(limits)
+    }
+
+    private func checkLimit(_ limits: DecodeLimits) throws(CodecError) {
+        let limit = limits.pixelLimit(bytesPerPixel: 4)
+        guard width * height <= limit else { throw .tooLarge(width: width, height: height, limit: limit) }
     }
 
     deinit { cy_jpeg_decoder_destroy(handle) }
@@ -56,10 +72,15 @@ public final class JPEGStreamDecoder: @unchecked Sendable {
             throw .invalidArgument("JPEG: \(count) rows of \(rowBytes) bytes after \(rowsRead) of \(height)")
         }
         var message = [CChar](repeating: 0, count: 256)
-        let rc = data.withUnsafeBytes { (b: UnsafeRawBufferPointer) -> Int32 in
-            let base = b.bindMemory(to: UInt8.self).baseAddress
-            guard cy_jpeg_decoder_rebase(handle, base, b.count) == 0 else { return -1 }
-            return cy_jpeg_decoder_read(handle, rows.assumingMemoryBound(to: UInt8.self), rowBytes, Int32(count), &message, message.count)
+        let rc: Int32
+        if let data {
+            rc = data.withUnsafeBytes { (b: UnsafeRawBufferPointer) -> Int32 in
+                let base = b.bindMemory(to: UInt8.self).baseAddress
+                guard cy_jpeg_decoder_rebase(handle, base, b.count) == 0 else { return -1 }
+                return cy_jpeg_decoder_read(handle, rows.assumingMemoryBound(to: UInt8.self), rowBytes, Int32(count), &message, message.count)
+            }
+        } else {
+            rc = cy_jpeg_decoder_read(handle, rows.assumingMemoryBound(to: UInt8.self), rowBytes, Int32(count), &message, message.count)
         }
         guard rc == 0 else { throw Self.failure(Self.text(message)) }
         rowsRead += count
@@ -73,5 +94,41 @@ public final class JPEGStreamDecoder: @unchecked Sendable {
 
     private static func text(_ m: [CChar]) -> String {
         String(decoding: m.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// A file as it was when read: its path and what identifies its contents (device, inode, size,
+/// modification time), so a later reader can tell it still holds the same bytes.
+public struct FileIdentity: Sendable, Equatable {
+    /// The path the file was read from.
+    public let path: String
+    let device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int, modifiedNanoseconds: Int
+
+    /// The identity of the open file `fd` (read from `path`); nil when it cannot be examined.
+    public init?(fileDescriptor fd: Int32, path: String) {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return nil }
+        self.init(path: path, st)
+    }
+
+    private init(path: String, _ st: stat) {
+        self.path = path
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+        size = Int64(st.st_size)
+        modifiedSeconds = Int(st.st_mtim.tv_sec)
+        modifiedNanoseconds = Int(st.st_mtim.tv_nsec)
+    }
+
+    /// Opens the file for reading, checking it is still the file this describes.
+    func open() throws(CodecError) -> Int32 {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .ioError(path: path, detail: String(cString: strerror(errno))) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, FileIdentity(path: path, st) == self else {
+            close(fd)
+            throw .ioError(path: path, detail: "the file changed since it was read; read it again")
+        }
+        return fd
     }
 }

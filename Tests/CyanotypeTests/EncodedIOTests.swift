@@ -375,6 +375,42 @@ import CyanotypeCodecs
         }
     }
 
+    @Test func aStreamingJPEGFileIsReadAgainNotHeldAndAChangedFileIsAnError() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cyanotype-file-source-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (w, h) = (200, 520)
+        let bytes = try CIContext().encode(image(testPixels(width: w, height: h), w, h), as: .jpeg, options: [.lossyCompressionQuality: 0.9])
+        let url = dir.appendingPathComponent("in.jpg")
+        try bytes.write(to: url)
+        let blur = { (i: CIImage) in i.clampedToExtent().applyingGaussianBlur(sigma: 4).cropped(to: i.extent) }
+        let ctx = CIContext(options: [.tileSize: 64])
+        // Read from the file (its bytes read again, 64 KiB at a time) or from memory: the same
+        // pixels, for one render or several, at full size or decoded small.
+        let fromFile = try CIImage.read(contentsOf: url), fromData = try CIImage.read(data: bytes)
+        #expect(try ctx.encode(blur(fromFile), as: .jpeg) == ctx.encode(blur(fromData), as: .jpeg))
+        #expect(try ctx.encode(blur(fromFile), as: .png) == ctx.encode(blur(fromData), as: .png))
+        let srgb = CGColorSpace(name: CGColorSpace.sRGB)
+        #expect(try ctx.renderToData(fromFile, from: fromFile.extent, colorSpace: srgb).data == ctx.renderToData(fromData, from: fromData.extent, colorSpace: srgb).data)
+        let small = { (i: CIImage) in i.applyingFilter("CILanczosScaleTransform", parameters: [kCIInputScaleKey: 0.25]) }
+        #expect(try ctx.encode(small(fromFile), as: .jpeg) == ctx.encode(small(fromData), as: .jpeg))
+        // Replaced by other bytes after it was read (and before its pixels were decoded): the
+        // render stops with an error naming the file, not with pixels of another picture;
+        // removed: the same. (An image already decoded keeps its pixels.)
+        let (before, beforeRemoval) = (try CIImage.read(contentsOf: url), try CIImage.read(contentsOf: url))
+        let other = try CIContext().encode(image(testPixels(width: h, height: w), h, w), as: .jpeg)
+        try other.write(to: url)
+        #expect(throws: ImageIOError.self) { try ctx.encode(blur(before), as: .jpeg) }
+        #expect(try ctx.encode(blur(fromFile), as: .png) == ctx.encode(blur(fromData), as: .png))
+        try FileManager.default.removeItem(at: url)
+        do {
+            _ = try ctx.encode(beforeRemoval, as: .jpeg)
+            Issue.record("a removed file rendered")
+        } catch {
+            #expect(error.description.contains("in.jpg"), "\(error)")
+        }
+    }
+
     @Test func aWriteThatFailsLeavesNothing() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cyanotype-failed-write-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

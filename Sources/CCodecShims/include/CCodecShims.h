@@ -97,6 +97,11 @@ int cy_jpeg_decoder_read(cy_jpeg_decoder *d, uint8_t *rows, size_t rowBytes, int
 /// (libjpeg's scale_denom): `width`/`height` get the scaled size (rounded up).
 cy_jpeg_decoder *cy_jpeg_decoder_create_scaled(const uint8_t *data, size_t size, int strict, int scaleDenom, int *width,
                                                int *height, char *message, size_t messageSize);
+/// As cy_jpeg_decoder_create_scaled, reading the compressed bytes from the open file `fd` (from
+/// its start, 64 KiB at a time, with pread). The decoder owns `fd` and closes it (also when
+/// creation fails).
+cy_jpeg_decoder *cy_jpeg_decoder_create_fd(int fd, int strict, int scaleDenom, int *width, int *height, char *message,
+                                           size_t messageSize);
 /// Tells the decoder its compressed bytes (the same `size` bytes) now lie at `data`: for callers
 /// whose buffer may move between calls (Swift's `Data`), who pass its address for the call.
 /// Returns -1, changing nothing, when `size` differs.

@@ -90,11 +90,17 @@ extension CIImage {
     /// Reads an image file, throwing a typed error that names the file and the reason.
     public static func read(contentsOf url: URL, options: [CIImageOption: Any]? = nil) throws(ImageIOError) -> CIImage {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
+        let identity: FileIdentity?
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            data = try handle.readToEnd() ?? Data()
+            identity = FileIdentity(fileDescriptor: handle.fileDescriptor, path: url.path)
+        } catch {
             throw .codec(path: url.path, .ioError(path: url.path, detail: (error as NSError).localizedDescription))
         }
         do {
-            let img = try read(data: data, options: options, name: url.lastPathComponent)
+            let img = try read(data: data, options: options, name: url.lastPathComponent, file: identity)
             return CIImage(node: img.node, properties: img.properties, url: url)
         } catch let ImageIOError.codec(_, e) {
             throw .codec(path: url.path, e)
@@ -103,13 +109,20 @@ extension CIImage {
 
     /// Decodes encoded bytes (header now, pixels lazily).
     public static func read(data: Data, options: [CIImageOption: Any]? = nil, name: String = "data") throws(ImageIOError) -> CIImage {
+        try read(data: data, options: options, name: name, file: nil)
+    }
+
+    /// `read(data:)` of bytes read from `file`: a JPEG whose pixels stream does not keep them
+    /// but reads the file again when it decodes.
+    static func read(data: Data, options: [CIImageOption: Any]?, name: String, file: FileIdentity?) throws(ImageIOError) -> CIImage {
         let o = options ?? [:]
         #if !canImport(CoreGraphics)
         if let index = o[.frameIndex] as? Int, index != 0 { return try readFrame(data, index: index, options: o, name: name) }
         #endif
         let header: ImageHeader
         do { header = try ImageCodecs.readHeader(data) } catch { throw .codec(path: nil, ImageFileError(error)) }
-        return try lazyImage(data, header: header, options: o, limits: (o[.decodeLimits] as? DecodeLimits ?? .default).codec, name: name)
+        return try lazyImage(
+            data, header: header, options: o, limits: (o[.decodeLimits] as? DecodeLimits ?? .default).codec, name: name, file: file)
     }
 
     /// The file image `read(data:)` makes once the header is read: pixels decoded on first
@@ -117,7 +130,7 @@ extension CIImage {
     /// WebP; see `Optimizer.reduceDecodes`).
     static func lazyImage(
         _ data: Data, header: ImageHeader, options o: [CIImageOption: Any], limits: CyanotypeCodecs.DecodeLimits,
-        name: String
+        name: String, file: FileIdentity? = nil
     ) throws(ImageIOError) -> CIImage {
         let strict = !((o[.lenientDecoding] as? Bool) ?? false)
         let space: CGColorSpace? = o[.colorSpace] is NSNull ? nil : (o[.colorSpace] as? CGColorSpace ?? .sRGBSpace)
@@ -134,27 +147,32 @@ extension CIImage {
         }
         // Strict decodes only: a damaged file fails the same way at every size.
         let factors = strict ? ImageCodecs.decodeReductions(header, data: data) : []
+        // A streaming file read from disk is read again when it decodes (its bytes are not held).
+        let bytes: CompressedBytes = streams ? file.map { .file($0) } ?? .data(data) : .data(data)
+        // What the whole-image decodes below read (they run only when the file does not stream);
+        // empty when the bytes are read from the file, so the closures do not keep them.
+        let held: Data = if case .file = bytes { Data() } else { data }
         let reducer =
             factors.isEmpty
             ? nil
             : DecodeReducer(factors: factors, streams: streams) { factor, forOneRender in
                 if streams {
                     return try streamingJPEGNode(
-                        data, header: header, limits: limits, colorSpace: space, reduction: factor, forOneRender: forOneRender)
+                        bytes, header: header, limits: limits, colorSpace: space, reduction: factor, forOneRender: forOneRender)
                 }
-                return try bitmapNode(try ImageCodecs.decode(data, reducedBy: factor, limits: limits), colorSpace: space)
+                return try bitmapNode(try ImageCodecs.decode(held, reducedBy: factor, limits: limits), colorSpace: space)
             }
         let forOneRender: (@Sendable () throws -> RecipeNode)?
         if streams {
-            forOneRender = { try streamingJPEGNode(data, header: header, limits: limits, colorSpace: space, forOneRender: true) }
+            forOneRender = { try streamingJPEGNode(bytes, header: header, limits: limits, colorSpace: space, forOneRender: true) }
         } else {
             forOneRender = nil
         }
         let source = LazySourceNode(
             extent: extent, name: name, reducer: reducer,
             load: {
-                if streams { return try streamingJPEGNode(data, header: header, limits: limits, colorSpace: space) }
-                let bitmap = try ImageCodecs.decode(data, limits: limits, strict: strict)
+                if streams { return try streamingJPEGNode(bytes, header: header, limits: limits, colorSpace: space) }
+                let bitmap = try ImageCodecs.decode(held, limits: limits, strict: strict)
                 return try bitmapNode(bitmap, colorSpace: space)
             },
             loadForOneRender: forOneRender)

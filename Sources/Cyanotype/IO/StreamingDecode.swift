@@ -115,18 +115,30 @@ final class RowGate: @unchecked Sendable {
     }
 }
 
+/// Where a file's compressed bytes come from: held in memory, or read from the file again when
+/// decoding (a file read with `CIImage.read(contentsOf:)` whose pixels stream: its bytes are
+/// not kept, the decoder reads them 64 KiB at a time).
+enum CompressedBytes: Sendable {
+    case data(Data)
+    case file(FileIdentity)
+}
+
 /// A baseline JPEG as a bitmap whose rows arrive from a decoding thread, top first, in bands;
 /// at 1/`reduction` of its size (scaled in the IDCT) when that is 2, 4 or 8. `forOneRender`:
 /// the rows serve one render, which bounds how far the decoder runs ahead and gives rows back
 /// (see `RowGate`); the decode limit then bounds the rows held at once.
 func streamingJPEGNode(
-    _ data: Data, header: ImageHeader, limits: CyanotypeCodecs.DecodeLimits, colorSpace: CGColorSpace?,
+    _ bytes: CompressedBytes, header: ImageHeader, limits: CyanotypeCodecs.DecodeLimits, colorSpace: CGColorSpace?,
     reduction: Int = 1, forOneRender: Bool = false
 ) throws -> RecipeNode {
     // For one render, the limit bounds the rows held at once (checked as they decode), not
     // the picture: a 300 MP file goes through a blur in the memory of a few bands.
-    let decoder = try JPEGStreamDecoder(
-        data: data, strict: true, limits: forOneRender ? .init(maxPixels: .max, maxBytes: .max) : limits, reduction: reduction)
+    let decodeLimits: CyanotypeCodecs.DecodeLimits = forOneRender ? .init(maxPixels: .max, maxBytes: .max) : limits
+    let decoder =
+        switch bytes {
+        case .data(let data): try JPEGStreamDecoder(data: data, strict: true, limits: decodeLimits, reduction: reduction)
+        case .file(let file): try JPEGStreamDecoder(file: file, strict: true, limits: decodeLimits, reduction: reduction)
+        }
     let (w, h) = (decoder.width, decoder.height)
     let heldRowsLimit = forOneRender ? max(1, min(limits.maxPixels, limits.maxBytes / 4) / max(1, w)) : h
     let rows = PagedRows(count: w * h * 4)
