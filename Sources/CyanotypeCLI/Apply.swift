@@ -38,7 +38,7 @@ struct ApplyOptions {
         OptionSpec(
             "--pixel-limit", value: "N",
             help:
-                "The most pixels read or made (default about 268 million read, 1 billion made). A baseline JPEG written to JPEG streams: there the limit bounds the pixels held at once, not the picture."
+                "The most pixels read or made (default about 268 million read, 1 billion made). A baseline JPEG or an 8-bit PNG written to JPEG or PNG streams: there the limit bounds the pixels held at once, not the picture."
         ),
         OptionSpec("--limit", value: "N", help: "Same as --pixel-limit."),
     ]

@@ -337,7 +337,9 @@ let writableFormats: [(format: CyanotypeCodecs.ImageFileFormat, name: String)] =
 
     @Test func limitsInTheToolsTerms() throws {
         let w = try Workspace()
-        try w.solid("in.png", 24, 16)
+        // 16 bits: decoded whole, so refused when read (an 8-bit PNG streams, and the limit then
+        // bounds the rows held at once).
+        try w.solid("in.png", 24, 16, depth: 16)
         let read = try w.run("apply", "in.png", "-o", "o.png", "--pixel-limit", "100")
         #expect(read.status == 1 && read.stderr.contains("in.png: the image is 24x16 pixels, above the limit of 100 pixels; raise it with --pixel-limit"), "\(read.stderr)")
         clean(read, "read limit")

@@ -322,3 +322,42 @@ private func inflatedRows(_ png: Data) throws -> [UInt8] {
         }
     }
 }
+
+/// libspng's row decoder, band by band, gives `ImageCodecs.decode`'s pixels.
+@Suite struct PNGStreamDecoderTests {
+    @Test func rowsInBandsEqualTheWholeDecode() throws {
+        let (w, h) = (23, 61)
+        let px = noisyRGBA(UInt8.self, width: w, height: h, seed: 9)
+        for channels in 1...4 {
+            let file = try encodePNG(px, w, h, channels: channels, options(level: 6, filter: .paeth, channels: channels))
+            let whole = try ImageCodecs.decode(file)
+            let header = try ImageCodecs.readHeader(file)
+            #expect(PNGStreamDecoder.canStream(header: header, strict: true))
+            #expect(!PNGStreamDecoder.canStream(header: header, strict: false))
+            let decoder = try PNGStreamDecoder(data: file)
+            var rows = [UInt8](repeating: 0, count: w * h * 4)
+            try rows.withUnsafeMutableBytes { raw in
+                var top = 0
+                while top < h {
+                    let n = min(7, h - top)
+                    try decoder.read(into: raw.baseAddress! + top * w * 4, rowBytes: w * 4, count: n)
+                    top += n
+                }
+            }
+            #expect(rows == whole.pixels, "\(channels) channels")
+        }
+    }
+
+    @Test func aCutFileAndAnAbsurdSizeAreTypedErrors() throws {
+        let (w, h) = (40, 40)
+        let file = try encodePNG(noisyRGBA(UInt8.self, width: w, height: h, seed: 2), w, h, channels: 4, options(level: 6, filter: nil, channels: 4))
+        #expect(throws: CodecError.self) { try PNGStreamDecoder(data: file, limits: DecodeLimits(maxPixels: 100, maxBytes: 1 << 30)) }
+        var rows = [UInt8](repeating: 0, count: w * h * 4)
+        for cut in [file.count / 2, file.count - 20, file.count - 2] {
+            #expect(throws: CodecError.self, "cut at \(cut) of \(file.count)") {
+                let decoder = try PNGStreamDecoder(data: file.prefix(cut))
+                try rows.withUnsafeMutableBytes { raw in try decoder.read(into: raw.baseAddress!, rowBytes: w * 4, count: h) }
+            }
+        }
+    }
+}

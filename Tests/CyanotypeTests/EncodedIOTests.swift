@@ -411,6 +411,32 @@ import CyanotypeCodecs
         }
     }
 
+    @Test func an8BitPNGStreamsWithTheWholeDecodesPixels() throws {
+        let (w, h) = (90, 700)
+        let px = testPixels(width: w, height: h)
+        let ctx = CIContext(options: [.tileSize: 64])
+        let blur = { (i: CIImage) in i.clampedToExtent().applyingGaussianBlur(sigma: 5).cropped(to: i.extent) }
+        for (what, hasAlpha, grey) in [("RGBA", true, false), ("RGB", false, false), ("grey", false, true), ("grey + alpha", true, true)] {
+            var o = EncodeOptions()
+            o.grayscale = grey
+            let file = try px.withUnsafeBufferPointer { p in
+                try ImageCodecs.encode(rgba8: p, width: w, height: h, hasAlpha: hasAlpha, format: .png, options: o)
+            }
+            // Lenient reads decode whole (the row decoder is for strict ones): the reference.
+            let streamed = try CIImage.read(data: file), whole = try CIImage.read(data: file, options: [.lenientDecoding: true])
+            #expect(try ctx.encode(blur(streamed), as: .png) == ctx.encode(blur(whole), as: .png), "\(what)")
+            #expect(try ctx.encode(streamed, as: .jpeg) == ctx.encode(whole, as: .jpeg), "\(what), unfiltered")
+            let srgb = CGColorSpace(name: CGColorSpace.sRGB)
+            #expect(try ctx.renderToData(streamed, from: streamed.extent, colorSpace: srgb).data == ctx.renderToData(whole, from: whole.extent, colorSpace: srgb).data, "\(what), shared decode")
+            // A decode limit a third of the picture: streamed through the blur, it goes through.
+            let limited: [CIImageOption: Any] = [.decodeLimits: Cyanotype.DecodeLimits(maxPixels: w * h / 3, maxBytes: 2 << 30)]
+            #expect(try ctx.encode(blur(try CIImage.read(data: file, options: limited)), as: .png) == ctx.encode(blur(whole), as: .png), "\(what), limited")
+            // Cut short: the render stops with an error, whatever row it reached.
+            let cut = try CIImage.read(data: file.prefix(file.count * 2 / 3))
+            #expect(throws: ImageIOError.self) { try ctx.encode(blur(cut), as: .jpeg) }
+        }
+    }
+
     @Test func aWriteThatFailsLeavesNothing() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cyanotype-failed-write-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

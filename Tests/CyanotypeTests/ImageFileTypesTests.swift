@@ -29,13 +29,22 @@ import Testing
         #expect(Cyanotype.DecodeLimits.default.maxPixels == CyanotypeCodecs.DecodeLimits.default.maxPixels)
         #expect(Cyanotype.DecodeLimits.default.maxBytes == CyanotypeCodecs.DecodeLimits.default.maxBytes)
         #expect(Cyanotype.DecodeLimits(maxPixels: 10) == Cyanotype.DecodeLimits(maxPixels: 10, maxBytes: Cyanotype.DecodeLimits.default.maxBytes))
-        let png = try #require(
+        // A file decoded whole (a 16-bit PNG) is refused when read.
+        let png16 = try #require(
+            CIContext().pngRepresentation(
+                of: CIImage(color: .blue).cropped(to: CGRect(x: 0, y: 0, width: 8, height: 8)),
+                format: .RGBA16, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!))
+        #expect(throws: ImageIOError.codec(path: nil, .tooLarge(width: 8, height: 8, limit: 63))) {
+            try CIImage.read(data: png16, options: [.decodeLimits: Cyanotype.DecodeLimits(maxPixels: 63)])
+        }
+        // One that streams (an 8-bit PNG) when a render needs more of it at once than the limit.
+        let png8 = try #require(
             CIContext().pngRepresentation(
                 of: CIImage(color: .blue).cropped(to: CGRect(x: 0, y: 0, width: 8, height: 8)),
                 format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!))
-        #expect(throws: ImageIOError.codec(path: nil, .tooLarge(width: 8, height: 8, limit: 63))) {
-            try CIImage.read(data: png, options: [.decodeLimits: Cyanotype.DecodeLimits(maxPixels: 63)])
-        }
+        let limited = try CIImage.read(data: png8, options: [.decodeLimits: Cyanotype.DecodeLimits(maxPixels: 15)])
+        #expect(throws: (any Error).self) { try CIContext().renderToData(limited, from: limited.extent) }
+        #expect(throws: (any Error).self) { try CIContext().encode(limited.oriented(.down), as: .png) }
     }
 
     /// Every codec error maps to a file error with the same message, and back.

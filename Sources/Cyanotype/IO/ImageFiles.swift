@@ -139,10 +139,12 @@ extension CIImage {
         let streams =
             JPEGStreamDecoder.canStream(data, header: header, strict: strict)
             && (header.iccProfile.map(ColorProfiles.isSRGB) ?? true)
+        // Non-interlaced 8-bit PNGs in sRGB stream the same way (libspng's row decoder).
+        let streamsPNG = PNGStreamDecoder.canStream(header: header, strict: strict) && (header.iccProfile.map(ColorProfiles.isSRGB) ?? true)
         // The limit bounds memory: a file that streams is refused only when a render needs
         // more of it at once (the decoders check), others now.
         let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
-        guard !overflow, pixels <= limits.maxPixels || streams, header.width <= PixelRect.limit, header.height <= PixelRect.limit else {
+        guard !overflow, pixels <= limits.maxPixels || streams || streamsPNG, header.width <= PixelRect.limit, header.height <= PixelRect.limit else {
             throw .codec(path: nil, .tooLarge(width: header.width, height: header.height, limit: limits.maxPixels))
         }
         // Strict decodes only: a damaged file fails the same way at every size.
@@ -162,9 +164,21 @@ extension CIImage {
                 }
                 return try bitmapNode(try ImageCodecs.decode(held, reducedBy: factor, limits: limits), colorSpace: space)
             }
+        // A PNG the row decoder refuses at its start (a damaged text chunk, say) decodes whole,
+        // where the one-shot decoder's own recovery applies.
+        let pngNode = { @Sendable (oneRender: Bool) throws -> RecipeNode in
+            do {
+                return try streamingPNGNode(held, limits: limits, colorSpace: space, forOneRender: oneRender)
+            } catch let e as CodecError {
+                if case .tooLarge = e { throw e }
+                return try bitmapNode(try ImageCodecs.decode(held, limits: limits, strict: strict), colorSpace: space)
+            }
+        }
         let forOneRender: (@Sendable () throws -> RecipeNode)?
         if streams {
             forOneRender = { try streamingJPEGNode(bytes, header: header, limits: limits, colorSpace: space, forOneRender: true) }
+        } else if streamsPNG {
+            forOneRender = { try pngNode(true) }
         } else {
             forOneRender = nil
         }
@@ -172,6 +186,7 @@ extension CIImage {
             extent: extent, name: name, reducer: reducer,
             load: {
                 if streams { return try streamingJPEGNode(bytes, header: header, limits: limits, colorSpace: space) }
+                if streamsPNG { return try pngNode(false) }
                 let bitmap = try ImageCodecs.decode(held, limits: limits, strict: strict)
                 return try bitmapNode(bitmap, colorSpace: space)
             },

@@ -123,6 +123,18 @@ enum CompressedBytes: Sendable {
     case file(FileIdentity)
 }
 
+/// A decoder handing out RGBA8 rows top first, a band at a time (one thread reads).
+protocol RowDecoder: AnyObject, Sendable {
+    /// The image's size in pixels (as decoded).
+    var width: Int { get }
+    var height: Int { get }
+    /// Decodes the next `count` rows into `rows`, `rowBytes` apart.
+    func read(into rows: UnsafeMutableRawPointer, rowBytes: Int, count: Int) throws(CodecError)
+}
+
+extension JPEGStreamDecoder: RowDecoder {}
+extension PNGStreamDecoder: RowDecoder {}
+
 /// A baseline JPEG as a bitmap whose rows arrive from a decoding thread, top first, in bands;
 /// at 1/`reduction` of its size (scaled in the IDCT) when that is 2, 4 or 8. `forOneRender`:
 /// the rows serve one render, which bounds how far the decoder runs ahead and gives rows back
@@ -139,6 +151,23 @@ func streamingJPEGNode(
         case .data(let data): try JPEGStreamDecoder(data: data, strict: true, limits: decodeLimits, reduction: reduction)
         case .file(let file): try JPEGStreamDecoder(file: file, strict: true, limits: decodeLimits, reduction: reduction)
         }
+    return try streamingNode(decoder, format: "JPEG", limits: limits, colorSpace: colorSpace, forOneRender: forOneRender)
+}
+
+/// A non-interlaced 8-bit PNG as a bitmap whose rows arrive from a decoding thread, as
+/// `streamingJPEGNode` does for JPEG.
+func streamingPNGNode(
+    _ data: Data, limits: CyanotypeCodecs.DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool = false
+) throws -> RecipeNode {
+    let decoder = try PNGStreamDecoder(data: data, limits: forOneRender ? .init(maxPixels: .max, maxBytes: .max) : limits)
+    return try streamingNode(decoder, format: "PNG", limits: limits, colorSpace: colorSpace, forOneRender: forOneRender)
+}
+
+/// The rows of `decoder` as a bitmap filled by a decoding thread, band by band (see
+/// `streamingJPEGNode`).
+private func streamingNode(
+    _ decoder: any RowDecoder, format: String, limits: CyanotypeCodecs.DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool
+) throws -> RecipeNode {
     let (w, h) = (decoder.width, decoder.height)
     let heldRowsLimit = forOneRender ? max(1, min(limits.maxPixels, limits.maxBytes / 4) / max(1, w)) : h
     let rows = PagedRows(count: w * h * 4)
@@ -147,7 +176,7 @@ func streamingJPEGNode(
         let node = BitmapNode(
             data: rows, bytesPerRow: w * 4, width: w, height: h, format: .RGBA8, colorSpace: colorSpace,
             premultiplied: false, gate: gate)
-    else { throw CodecError.corrupt(detail: "JPEG: \(w)x\(h) without pixels") }
+    else { throw CodecError.corrupt(detail: "\(format): \(w)x\(h) without pixels") }
     let thread = Thread {
         let band = 16
         var done = 0

@@ -1,0 +1,113 @@
+import CSPNG
+import Foundation
+
+/// A PNG decoder handing out RGBA8 rows a band at a time, top first, so rendering can begin
+/// before the whole image is decoded and decoded rows can be given back behind it. The pixels
+/// are those `ImageCodecs.decode` gives (libspng, the same format and transparency settings).
+/// Meant for strict decodes of 8-bit (or fewer bits) non-interlaced files (`canStream`):
+/// interlaced files deliver their rows in seven passes, 16-bit ones decode to 16 bits. The
+/// compressed bytes are read from `data` as libspng asks for them. One thread reads.
+public final class PNGStreamDecoder: @unchecked Sendable {
+    private let context: OpaquePointer
+    private let source: Source
+    /// The image's size in pixels.
+    public let width: Int, height: Int
+    /// Rows handed out so far, from the top.
+    public private(set) var rowsRead = 0
+    private var ended = false
+
+    /// The compressed bytes and how far libspng has read them.
+    private final class Source {
+        let data: Data
+        var offset = 0
+        init(_ data: Data) { self.data = data }
+    }
+
+    /// Whether this file decodes row by row through this decoder with the pixels
+    /// `ImageCodecs.decode` gives: a PNG of at most 8 bits a sample, not interlaced, decoded
+    /// strictly.
+    public static func canStream(header: ImageHeader, strict: Bool) -> Bool {
+        guard header.format == .png, strict, header.bitDepth == 8 else { return false }
+        if case .int(let interlace)? = header.formatProperties["InterlaceType"] { return interlace == 0 }
+        return false
+    }
+
+    /// Reads the header and starts decoding; a file over `limits` throws `.tooLarge` before any
+    /// pixel is decoded.
+    public init(data: Data, limits: DecodeLimits = .default) throws(CodecError) {
+        guard !data.isEmpty else { throw .empty }
+        // The stored properties are set last: a failure before then frees the context here
+        // (no deinit runs for an object that was never whole).
+        guard let ctx = spng_ctx_new(0) else { throw .corrupt(detail: "PNG: out of memory creating a decoder") }
+        let source = Source(data)
+        spng_set_chunk_limits(ctx, PNGCodec.chunkSizeLimit, PNGCodec.chunkCacheLimit)
+        var rc = spng_set_png_stream(ctx, { _, user, destination, length in
+            guard let user, let destination else { return Int32(SPNG_IO_ERROR.rawValue) }
+            let source = Unmanaged<Source>.fromOpaque(user).takeUnretainedValue()
+            guard source.offset + length <= source.data.count else { return Int32(SPNG_IO_EOF.rawValue) }
+            source.data.withUnsafeBytes { bytes in
+                destination.copyMemory(from: bytes.baseAddress! + source.offset, byteCount: length)
+            }
+            source.offset += length
+            return 0
+        }, Unmanaged.passUnretained(source).toOpaque())
+        guard rc == 0 else {
+            spng_ctx_free(ctx)
+            throw PNGCodec.error(rc, "reading the file")
+        }
+        var ihdr = spng_ihdr()
+        rc = spng_get_ihdr(ctx, &ihdr)
+        guard rc == 0 else {
+            spng_ctx_free(ctx)
+            throw PNGCodec.error(rc, "reading the header")
+        }
+        let (width, height) = (Int(ihdr.width), Int(ihdr.height))
+        let limit = limits.pixelLimit(bytesPerPixel: 4)
+        guard ihdr.bit_depth <= 8, ihdr.interlace_method == 0, width > 0, height > 0, width.multipliedReportingOverflow(by: height).partialValue <= limit
+        else {
+            spng_ctx_free(ctx)
+            if ihdr.bit_depth > 8 || ihdr.interlace_method != 0 { throw .invalidArgument("PNG: a 16-bit or interlaced file does not stream") }
+            throw .tooLarge(width: width, height: height, limit: limit)
+        }
+        rc = spng_decode_image(ctx, nil, 0, Int32(SPNG_FMT_RGBA8.rawValue), Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue))
+        guard rc == 0 else {
+            spng_ctx_free(ctx)
+            throw PNGCodec.error(rc, "decoding")
+        }
+        (context, self.source, self.width, self.height) = (ctx, source, width, height)
+    }
+
+    deinit { spng_ctx_free(context) }
+
+    /// Decodes the next `count` rows into `rows`, `rowBytes` apart; after the last row, the
+    /// chunks up to IEND are read and must be whole (strict).
+    public func read(into rows: UnsafeMutableRawPointer, rowBytes: Int, count: Int) throws(CodecError) {
+        guard count >= 0, rowsRead + count <= height, rowBytes >= width * 4 else {
+            throw .invalidArgument("PNG: \(count) rows of \(rowBytes) bytes after \(rowsRead) of \(height)")
+        }
+        for i in 0..<count {
+            var info = spng_row_info()
+            var rc = spng_get_row_info(context, &info)
+            guard rc == 0, Int(info.row_num) == rowsRead else { throw PNGCodec.error(rc == 0 ? Int32(SPNG_EINTERNAL.rawValue) : rc, "decoding row \(rowsRead)") }
+            rc = spng_decode_row(context, rows + i * rowBytes, width * 4)
+            if rc == Int32(SPNG_EOI.rawValue) {
+                ended = true
+            } else if rc != 0 {
+                throw PNGCodec.error(rc, "decoding row \(rowsRead)")
+            }
+            rowsRead += 1
+        }
+        if rowsRead == height {
+            if !ended {
+                var info = spng_row_info()
+                let rc = spng_get_row_info(context, &info)
+                guard rc == Int32(SPNG_EOI.rawValue) else { throw .corrupt(detail: "PNG: the image data goes on past the last row") }
+            }
+            // The chunks after the image data up to IEND, whole, as a strict whole-image decode wants.
+            let tail = spng_decode_chunks(context)
+            if tail != 0 { throw PNGCodec.error(tail, "reading the chunks after the image data") }
+            let whole = source.data.withUnsafeBytes { PNGCodec.endsWithIEND($0) }
+            if !whole { throw .truncated(detail: "PNG: the file ends inside the IEND chunk (\(source.data.count) bytes)") }
+        }
+    }
+}
