@@ -41,16 +41,18 @@ public final class PNGStreamDecoder: @unchecked Sendable {
         guard let ctx = spng_ctx_new(0) else { throw .corrupt(detail: "PNG: out of memory creating a decoder") }
         let source = Source(data)
         spng_set_chunk_limits(ctx, PNGCodec.chunkSizeLimit, PNGCodec.chunkCacheLimit)
-        var rc = spng_set_png_stream(ctx, { _, user, destination, length in
-            guard let user, let destination else { return Int32(SPNG_IO_ERROR.rawValue) }
-            let source = Unmanaged<Source>.fromOpaque(user).takeUnretainedValue()
-            guard source.offset + length <= source.data.count else { return Int32(SPNG_IO_EOF.rawValue) }
-            source.data.withUnsafeBytes { bytes in
-                destination.copyMemory(from: bytes.baseAddress! + source.offset, byteCount: length)
-            }
-            source.offset += length
-            return 0
-        }, Unmanaged.passUnretained(source).toOpaque())
+        var rc = spng_set_png_stream(
+            ctx,
+            { _, user, destination, length in
+                guard let user, let destination else { return Int32(SPNG_IO_ERROR.rawValue) }
+                let source = Unmanaged<Source>.fromOpaque(user).takeUnretainedValue()
+                guard source.offset + length <= source.data.count else { return Int32(SPNG_IO_EOF.rawValue) }
+                source.data.withUnsafeBytes { bytes in
+                    destination.copyMemory(from: bytes.baseAddress! + source.offset, byteCount: length)
+                }
+                source.offset += length
+                return 0
+            }, Unmanaged.passUnretained(source).toOpaque())
         guard rc == 0 else {
             spng_ctx_free(ctx)
             throw PNGCodec.error(rc, "reading the file")

@@ -427,7 +427,9 @@ import CyanotypeCodecs
             #expect(try ctx.encode(blur(streamed), as: .png) == ctx.encode(blur(whole), as: .png), "\(what)")
             #expect(try ctx.encode(streamed, as: .jpeg) == ctx.encode(whole, as: .jpeg), "\(what), unfiltered")
             let srgb = CGColorSpace(name: CGColorSpace.sRGB)
-            #expect(try ctx.renderToData(streamed, from: streamed.extent, colorSpace: srgb).data == ctx.renderToData(whole, from: whole.extent, colorSpace: srgb).data, "\(what), shared decode")
+            #expect(
+                try ctx.renderToData(streamed, from: streamed.extent, colorSpace: srgb).data == ctx.renderToData(whole, from: whole.extent, colorSpace: srgb).data,
+                "\(what), shared decode")
             // A decode limit a third of the picture: streamed through the blur, it goes through.
             let limited: [CIImageOption: Any] = [.decodeLimits: Cyanotype.DecodeLimits(maxPixels: w * h / 3, maxBytes: 2 << 30)]
             #expect(try ctx.encode(blur(try CIImage.read(data: file, options: limited)), as: .png) == ctx.encode(blur(whole), as: .png), "\(what), limited")
