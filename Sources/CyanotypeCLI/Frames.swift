@@ -17,9 +17,14 @@ enum Frames {
         if path == "-" {
             data = try Files.standardInput()
         } else {
-            guard let head = FileHandle(forReadingAtPath: path).flatMap({ try? $0.read(upToCount: 16) }),
-                let f = ImageFileFormat(sniffing: head), multiFrameFormats.contains(f)
+            guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+            defer { try? file.close() }
+            guard let head = try? file.read(upToCount: 32), let f = ImageFileFormat(sniffing: head), multiFrameFormats.contains(f)
             else { return nil }
+            // A still PNG or WebP says so in its first chunks: the file is not read whole (and
+            // copied twice) just to count one frame.
+            if f == .png && !pngIsAnimated(file) { return nil }
+            if f == .webp, head.count >= 21, Array(head[12..<16]) != Array("VP8X".utf8) || head[20] & 0x02 == 0 { return nil }
             guard let d = FileManager.default.contents(atPath: path) else { return nil }
             data = d
         }
@@ -29,6 +34,23 @@ enum Frames {
         guard let source = CGImageSourceCreateWithData(data as CFData, options as CFDictionary) else { return nil }
         if let e = source.error { throw .failure(readingMessage(e, file: path)) }
         return source.count > 1 ? source : nil
+    }
+
+    /// Whether a PNG has an animation control chunk (`acTL`), which APNG puts before the first
+    /// image data chunk: the chunk headers are read up to the first `IDAT`, skipping the data.
+    static func pngIsAnimated(_ file: FileHandle) -> Bool {
+        var offset: UInt64 = 8
+        for _ in 0..<10_000 {
+            guard (try? file.seek(toOffset: offset)) != nil, let h = try? file.read(upToCount: 8), h.count == 8 else { return false }
+            let length =
+                UInt64(h[h.startIndex]) << 24 | UInt64(h[h.startIndex + 1]) << 16 | UInt64(h[h.startIndex + 2]) << 8
+                | UInt64(h[h.startIndex + 3])
+            let type = String(decoding: h.suffix(4), as: UTF8.self)
+            if type == "acTL" { return true }
+            if type == "IDAT" || type == "IEND" { return false }
+            offset += 12 + length
+        }
+        return true  // a header of ten thousand chunks: let the frame reader decide
     }
 
     static func readingMessage(_ e: ImageIOError, file: String) -> String {

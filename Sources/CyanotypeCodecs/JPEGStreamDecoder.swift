@@ -120,6 +120,17 @@ public struct FileIdentity: Sendable, Equatable {
         modifiedNanoseconds = Int(st.st_mtim.tv_nsec)
     }
 
+    /// The file's bytes, checking it is still the file this describes (else `.ioError`).
+    public func contents() throws(CodecError) -> Data {
+        let fd = try open()
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw .ioError(path: path, detail: (error as NSError).localizedDescription)
+        }
+    }
+
     /// Opens the file for reading, checking it is still the file this describes.
     func open() throws(CodecError) -> Int32 {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)

@@ -16,11 +16,45 @@ public final class PNGStreamDecoder: @unchecked Sendable {
     public private(set) var rowsRead = 0
     private var ended = false
 
-    /// The compressed bytes and how far libspng has read them.
+    /// The compressed bytes (in memory, or an open file read with pread) and how far libspng
+    /// has read them.
     private final class Source {
-        let data: Data
+        let data: Data?
+        let descriptor: Int32
         var offset = 0
-        init(_ data: Data) { self.data = data }
+        init(_ data: Data) { (self.data, descriptor) = (data, -1) }
+        init(descriptor: Int32) { (data, self.descriptor) = (nil, descriptor) }
+        deinit { if descriptor >= 0 { close(descriptor) } }
+
+        /// Copies the next `length` bytes to `destination`; false at the end of the bytes.
+        func read(_ destination: UnsafeMutableRawPointer, _ length: Int) -> Bool {
+            if let data {
+                guard offset + length <= data.count else { return false }
+                data.withUnsafeBytes { destination.copyMemory(from: $0.baseAddress! + offset, byteCount: length) }
+            } else {
+                var done = 0
+                while done < length {
+                    let n = pread(descriptor, destination + done, length - done, off_t(offset + done))
+                    if n < 0 && errno == EINTR { continue }
+                    guard n > 0 else { return false }
+                    done += n
+                }
+            }
+            offset += length
+            return true
+        }
+
+        /// Bytes at `at`, up to `count` (fewer at the end).
+        func bytes(at: Int, count: Int) -> [UInt8] {
+            var out = [UInt8](repeating: 0, count: count)
+            if let data {
+                let n = max(0, min(count, data.count - at))
+                out.withUnsafeMutableBytes { o in data.withUnsafeBytes { o.baseAddress!.copyMemory(from: $0.baseAddress! + at, byteCount: n) } }
+                return Array(out.prefix(n))
+            }
+            let n = out.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, count, off_t(at)) }
+            return Array(out.prefix(max(0, n)))
+        }
     }
 
     /// Whether this file decodes row by row through this decoder with the pixels
@@ -34,24 +68,29 @@ public final class PNGStreamDecoder: @unchecked Sendable {
 
     /// Reads the header and starts decoding; a file over `limits` throws `.tooLarge` before any
     /// pixel is decoded.
-    public init(data: Data, limits: DecodeLimits = .default) throws(CodecError) {
+    public convenience init(data: Data, limits: DecodeLimits = .default) throws(CodecError) {
         guard !data.isEmpty else { throw .empty }
+        try self.init(source: Source(data), limits: limits)
+    }
+
+    /// Starts decoding the PNG file `file` names, reading it as libspng asks rather than holding
+    /// it: the file must still be the one `file` describes (else `.ioError`, "changed since it
+    /// was read").
+    public convenience init(file: FileIdentity, limits: DecodeLimits = .default) throws(CodecError) {
+        try self.init(source: Source(descriptor: try file.open()), limits: limits)
+    }
+
+    private init(source: Source, limits: DecodeLimits) throws(CodecError) {
         // The stored properties are set last: a failure before then frees the context here
         // (no deinit runs for an object that was never whole).
         guard let ctx = spng_ctx_new(0) else { throw .corrupt(detail: "PNG: out of memory creating a decoder") }
-        let source = Source(data)
         spng_set_chunk_limits(ctx, PNGCodec.chunkSizeLimit, PNGCodec.chunkCacheLimit)
         var rc = spng_set_png_stream(
             ctx,
             { _, user, destination, length in
                 guard let user, let destination else { return Int32(SPNG_IO_ERROR.rawValue) }
                 let source = Unmanaged<Source>.fromOpaque(user).takeUnretainedValue()
-                guard source.offset + length <= source.data.count else { return Int32(SPNG_IO_EOF.rawValue) }
-                source.data.withUnsafeBytes { bytes in
-                    destination.copyMemory(from: bytes.baseAddress! + source.offset, byteCount: length)
-                }
-                source.offset += length
-                return 0
+                return source.read(destination, length) ? 0 : Int32(SPNG_IO_EOF.rawValue)
             }, Unmanaged.passUnretained(source).toOpaque())
         guard rc == 0 else {
             spng_ctx_free(ctx)
@@ -108,8 +147,22 @@ public final class PNGStreamDecoder: @unchecked Sendable {
             // The chunks after the image data up to IEND, whole, as a strict whole-image decode wants.
             let tail = spng_decode_chunks(context)
             if tail != 0 { throw PNGCodec.error(tail, "reading the chunks after the image data") }
-            let whole = source.data.withUnsafeBytes { PNGCodec.endsWithIEND($0) }
-            if !whole { throw .truncated(detail: "PNG: the file ends inside the IEND chunk (\(source.data.count) bytes)") }
+            if !endsWithIEND() { throw .truncated(detail: "PNG: the file ends inside the IEND chunk") }
         }
+    }
+
+    /// Whether walking the chunks from the start reaches a whole IEND chunk (as
+    /// `PNGCodec.endsWithIEND` does for bytes in memory).
+    private func endsWithIEND() -> Bool {
+        var pos = 8
+        for _ in 0..<1_000_000 {
+            let h = source.bytes(at: pos, count: 8)
+            guard h.count == 8 else { return false }
+            let length = Int(h[0]) << 24 | Int(h[1]) << 16 | Int(h[2]) << 8 | Int(h[3])
+            let end = pos + 12 + length
+            if h[4...7].elementsEqual("IEND".utf8) { return source.bytes(at: end - 4, count: 4).count == 4 }
+            pos = end
+        }
+        return false
     }
 }

@@ -439,6 +439,25 @@ import CyanotypeCodecs
         }
     }
 
+    @Test func an8BitPNGFileIsReadAsItDecodesAndAChangedOneIsAnError() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cyanotype-png-source-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (w, h) = (70, 300)
+        let bytes = try CIContext().encode(image(testPixels(width: w, height: h, alpha: true), w, h), as: .png)
+        let url = dir.appendingPathComponent("in.png")
+        try bytes.write(to: url)
+        let blur = { (i: CIImage) in i.clampedToExtent().applyingGaussianBlur(sigma: 4).cropped(to: i.extent) }
+        let ctx = CIContext(options: [.tileSize: 64])
+        let fromFile = try CIImage.read(contentsOf: url), fromData = try CIImage.read(data: bytes)
+        #expect(try ctx.encode(blur(fromFile), as: .png) == ctx.encode(blur(fromData), as: .png))
+        let srgb = CGColorSpace(name: CGColorSpace.sRGB)
+        #expect(try ctx.renderToData(fromFile, from: fromFile.extent, colorSpace: srgb).data == ctx.renderToData(fromData, from: fromData.extent, colorSpace: srgb).data)
+        let before = try CIImage.read(contentsOf: url)
+        try CIContext().encode(image(testPixels(width: h, height: w), h, w), as: .png).write(to: url)
+        #expect(throws: ImageIOError.self) { try ctx.encode(blur(before), as: .jpeg) }
+    }
+
     @Test func aWriteThatFailsLeavesNothing() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cyanotype-failed-write-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -150,7 +150,7 @@ extension CIImage {
         // Strict decodes only: a damaged file fails the same way at every size.
         let factors = strict ? ImageCodecs.decodeReductions(header, data: data) : []
         // A streaming file read from disk is read again when it decodes (its bytes are not held).
-        let bytes: CompressedBytes = streams ? file.map { .file($0) } ?? .data(data) : .data(data)
+        let bytes: CompressedBytes = streams || streamsPNG ? file.map { .file($0) } ?? .data(data) : .data(data)
         // What the whole-image decodes below read (they run only when the file does not stream);
         // empty when the bytes are read from the file, so the closures do not keep them.
         let held: Data = if case .file = bytes { Data() } else { data }
@@ -168,10 +168,15 @@ extension CIImage {
         // where the one-shot decoder's own recovery applies.
         let pngNode = { @Sendable (oneRender: Bool) throws -> RecipeNode in
             do {
-                return try streamingPNGNode(held, limits: limits, colorSpace: space, forOneRender: oneRender)
+                return try streamingPNGNode(bytes, limits: limits, colorSpace: space, forOneRender: oneRender)
             } catch let e as CodecError {
-                if case .tooLarge = e { throw e }
-                return try bitmapNode(try ImageCodecs.decode(held, limits: limits, strict: strict), colorSpace: space)
+                switch e {
+                case .tooLarge, .ioError: throw e
+                default: break
+                }
+                let whole: Data
+                if case .file(let f) = bytes { whole = try f.contents() } else { whole = held }
+                return try bitmapNode(try ImageCodecs.decode(whole, limits: limits, strict: strict), colorSpace: space)
             }
         }
         let forOneRender: (@Sendable () throws -> RecipeNode)?

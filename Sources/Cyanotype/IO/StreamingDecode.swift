@@ -117,7 +117,7 @@ final class RowGate: @unchecked Sendable {
 
 /// Where a file's compressed bytes come from: held in memory, or read from the file again when
 /// decoding (a file read with `CIImage.read(contentsOf:)` whose pixels stream: its bytes are
-/// not kept, the decoder reads them 64 KiB at a time).
+/// not kept, the decoder reads them as it goes).
 enum CompressedBytes: Sendable {
     case data(Data)
     case file(FileIdentity)
@@ -157,9 +157,14 @@ func streamingJPEGNode(
 /// A non-interlaced 8-bit PNG as a bitmap whose rows arrive from a decoding thread, as
 /// `streamingJPEGNode` does for JPEG.
 func streamingPNGNode(
-    _ data: Data, limits: CyanotypeCodecs.DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool = false
+    _ bytes: CompressedBytes, limits: CyanotypeCodecs.DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool = false
 ) throws -> RecipeNode {
-    let decoder = try PNGStreamDecoder(data: data, limits: forOneRender ? .init(maxPixels: .max, maxBytes: .max) : limits)
+    let decodeLimits: CyanotypeCodecs.DecodeLimits = forOneRender ? .init(maxPixels: .max, maxBytes: .max) : limits
+    let decoder =
+        switch bytes {
+        case .data(let data): try PNGStreamDecoder(data: data, limits: decodeLimits)
+        case .file(let file): try PNGStreamDecoder(file: file, limits: decodeLimits)
+        }
     return try streamingNode(decoder, format: "PNG", limits: limits, colorSpace: colorSpace, forOneRender: forOneRender)
 }
 

@@ -232,7 +232,8 @@ public func CGImageSourceCreateWithURL(_ url: CFURL, _ options: CFDictionary?) -
 
 /// An image source over encoded bytes in memory.
 public func CGImageSourceCreateWithData(_ data: CFData, _ options: CFDictionary?) -> CGImageSource? {
-    CGImageSource(data: Data(referencing: data), path: nil, options: options as? [String: Any] ?? [:])
+    // One copy of the bytes (Data(referencing:) reads an NSData a byte at a time on Linux).
+    CGImageSource(data: Data(bytes: data.bytes, count: data.length), path: nil, options: options as? [String: Any] ?? [:])
 }
 
 /// The number of images: an animation's frames, a TIFF's pages, else 1 (0 when unreadable).
