@@ -58,6 +58,12 @@ public final class ByteSink: @unchecked Sendable {
         try done.get()
     }
 
+    /// Appends the bytes of `data` (an encoder's whole output).
+    public func append(_ data: Data) throws(CodecError) {
+        let done = data.withUnsafeBytes { raw in Result { () throws(CodecError) in try append(raw) } }
+        try done.get()
+    }
+
     /// Writes what is buffered to the file (nothing for memory).
     public func flush() throws(CodecError) {
         guard let buffer, buffered > 0 else { return }

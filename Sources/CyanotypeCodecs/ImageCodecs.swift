@@ -207,7 +207,7 @@ public enum ImageCodecs {
                 rgba8: UnsafeBufferPointer(start: UnsafeRawPointer(rgba.baseAddress)?.assumingMemoryBound(to: UInt8.self), count: rgba.count),
                 width: width, height: height, hasAlpha: hasAlpha, format: format, options: options, parallel: parallel)
         }
-        try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in Result { () throws(CodecError) in try sink.append(raw) } }.get()
+        try sink.append(data)
         try sink.flush()
     }
 

@@ -136,25 +136,9 @@ extension CIContext {
         _ image: CIImage, as format: ImageFileFormat, to url: URL, depth: Int = 8, colorSpace: CGColorSpace? = nil,
         options: [CIImageRepresentationOption: Any] = [:]
     ) throws(ImageIOError) {
-        let dir = url.deletingLastPathComponent()
-        let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        let fd = open(tmp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .writeFailed(path: url.path, detail: String(cString: strerror(errno))) }
-        var closed = false
-        defer {
-            if !closed { close(fd) }
-            unlink(tmp.path)  // gone after the rename; removes the partial file otherwise
+        try writeAtomically(to: url) { sink throws(ImageIOError) in
+            try encode(image, as: format, depth: depth, colorSpace: colorSpace, options: options, into: sink)
         }
-        do {
-            try encode(image, as: format, depth: depth, colorSpace: colorSpace, options: options, into: ByteSink(fileDescriptor: fd, path: url.path))
-        } catch .codec(nil, .ioError(let path, let detail)) where path == url.path {
-            throw .writeFailed(path: url.path, detail: detail)  // the output's write, not an input's read
-        }
-        closed = true
-        if close(fd) != 0 { throw .writeFailed(path: url.path, detail: String(cString: strerror(errno))) }
-        // rename(2) replaces an existing file atomically (FileManager.replaceItemAt does not on
-        // Linux: it can delete the old file and then fail).
-        if rename(tmp.path, url.path) != 0 { throw .writeFailed(path: url.path, detail: String(cString: strerror(errno))) }
     }
 
     /// `encode(_:as:depth:colorSpace:options:)` into `sink`.
@@ -187,8 +171,7 @@ extension CIContext {
                         rgbaF: raw.bindMemory(to: Float.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
                         parallel: executor.parallelFor)
                 }
-                try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in Result { () throws(CodecError) in try sink.append(raw) } }.get()
-                try sink.flush()
+                try sink.append(data)
                 return
             }
             if depth >= 16 && (format == .png || format == .tiff || format == .jxl) {
@@ -205,14 +188,14 @@ extension CIContext {
             // (not when a grey file is wanted for neutral pixels: that needs every pixel first).
             if format == .jpeg && !greyIfNeutral {
                 let options = opts
-                let streamed = try encodeStreaming(image, rect: rect, colorSpace: space, into: sink) { width, height throws(CodecError) in
+                let streamed = try encodeStreaming(image, rect: rect, colorSpace: space) { width, height throws(CodecError) in
                     JPEGBandEncoder(try JPEGStreamEncoder(width: width, height: height, options: options), sink: sink)
                 }
                 if streamed { return }
             }
             if format == .png && !greyIfNeutral {
                 let (options, parallel) = (opts, executor.parallelFor)
-                let streamed = try encodeStreaming(image, rect: rect, colorSpace: space, into: sink) { width, height throws(CodecError) in
+                let streamed = try encodeStreaming(image, rect: rect, colorSpace: space) { width, height throws(CodecError) in
                     try PNGStreamEncoder(
                         width: width, height: height, hasAlpha: hasAlpha, options: options, sink: sink, batch: min(4, max(2, executor.width)),
                         parallel: parallel)
@@ -251,21 +234,36 @@ extension CIContext {
     /// Writes to a temporary file beside `url`, then renames it into place, so a reader (or
     /// an interrupted run) never sees a half-written file.
     public func writeAtomically(_ data: Data, to url: URL) throws(ImageIOError) {
+        try writeAtomically(to: url) { sink throws(ImageIOError) in
+            do throws(CodecError) { try sink.append(data) } catch { throw .codec(path: nil, ImageFileError(error)) }
+        }
+    }
+
+    /// Runs `fill` on a sink writing a temporary file beside `url` (created afresh, removed if
+    /// anything fails), then renames the file into place. The sink's own write errors come out
+    /// as `.writeFailed` on `url`; an input's errors as they are.
+    private func writeAtomically(to url: URL, _ fill: (ByteSink) throws(ImageIOError) -> Void) throws(ImageIOError) {
         let dir = url.deletingLastPathComponent()
         let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        do {
-            try data.write(to: tmp)
-        } catch {
-            try? FileManager.default.removeItem(at: tmp)
-            throw .writeFailed(path: url.path, detail: (error as NSError).localizedDescription)
+        let fd = open(tmp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .writeFailed(path: url.path, detail: String(cString: strerror(errno))) }
+        var closed = false
+        defer {
+            if !closed { close(fd) }
+            unlink(tmp.path)  // gone after the rename; removes the partial file otherwise
         }
+        do throws(ImageIOError) {
+            let sink = ByteSink(fileDescriptor: fd, path: url.path)
+            try fill(sink)
+            do throws(CodecError) { try sink.flush() } catch { throw .codec(path: nil, ImageFileError(error)) }
+        } catch .codec(nil, .ioError(let path, let detail)) where path == url.path {
+            throw .writeFailed(path: url.path, detail: detail)  // the output's write, not an input's read
+        }
+        closed = true
+        if close(fd) != 0 { throw .writeFailed(path: url.path, detail: String(cString: strerror(errno))) }
         // rename(2) replaces an existing file atomically (FileManager.replaceItemAt does not on
         // Linux: it can delete the old file and then fail).
-        if rename(tmp.path, url.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: tmp)
-            throw .writeFailed(path: url.path, detail: reason)
-        }
+        if rename(tmp.path, url.path) != 0 { throw .writeFailed(path: url.path, detail: String(cString: strerror(errno))) }
     }
 }
 
@@ -296,7 +294,7 @@ extension CIContext {
     /// false, having written nothing, for an unfiltered bitmap already in memory, which the
     /// caller encodes as it is.
     func encodeStreaming(
-        _ image: CIImage, rect: CGRect, colorSpace: CGColorSpace, into sink: ByteSink,
+        _ image: CIImage, rect: CGRect, colorSpace: CGColorSpace,
         makeEncoder: (_ width: Int, _ height: Int) throws(CodecError) -> any BandEncoder
     ) throws -> Bool {
         let pr = try renderablePixels(rect)
@@ -321,7 +319,6 @@ extension CIContext {
         } else {
             try renderStreaming(recipe, writer: w, rect: pr, sources: sources, encoder: try makeEncoder(pr.width, pr.height))
         }
-        try sink.flush()
         return true
     }
 
@@ -423,7 +420,7 @@ final class JPEGBandEncoder: BandEncoder, @unchecked Sendable {
     }
     func finishStream() throws(CodecError) {
         let data = try encoder.finish()
-        try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in Result { () throws(CodecError) in try sink.append(raw) } }.get()
+        try sink.append(data)
     }
 }
 
