@@ -83,7 +83,7 @@ let package = Package(
         // Video in and out with AVFoundation's names, every frame through Cyanotype's public API.
         .target(
             name: "CyanotypeVideo",
-            dependencies: ["Cyanotype", "CFFmpeg", "CFFmpegShim", "CDeferredLibraries"],
+            dependencies: ["Cyanotype", "CyanotypeCodecs", "CFFmpeg", "CFFmpegShim", "CDeferredLibraries"],
             swiftSettings: tunedSwift),
         // Named looks, filter chains with intensity, film grain and an exporter, built only on
         // Cyanotype's public API (their row loops in CCyanotypeKernels, vector width picked at

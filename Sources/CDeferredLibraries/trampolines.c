@@ -9,20 +9,28 @@
 #define CY_TEXT2(x) #x
 #define CY_TEXT(x) CY_TEXT2(x)
 
+// What both architectures' trampolines open with: the function's global, hidden symbol, and
+// after its one jump, the resolver's local label.
+#define CY_FUNCTION_START(name) \
+    ".text\n"                  \
+    ".globl " #name "\n"       \
+    ".hidden " #name "\n"      \
+    ".type " #name ", %function\n" \
+    ".p2align 4\n" #name ":\n"
+#define CY_RESOLVER_START(name)           \
+    ".size " #name ", . - " #name "\n"   \
+    ".p2align 4\n"                       \
+    "cy_resolve_" #name ":\n"
+
 #if defined(__x86_64__)
+#define CY_JUMP_THROUGH_SLOT(name) "    jmp *cy_slot_" #name "(%rip)\n"
 // Resolver: entered with the stack as the caller left it (8 mod 16); seven pushes and 128 bytes
 // of vector registers make it 16-byte aligned for the call. Saved: the six integer argument
 // registers, %rax (the vector-register count of a variadic call) and %xmm0-7.
 #define CY_TRAMPOLINE_CODE(library, name)                                        \
-    ".text\n"                                                                    \
-    ".globl " #name "\n"                                                         \
-    ".hidden " #name "\n"                                                        \
-    ".type " #name ", %function\n"                                               \
-    ".p2align 4\n" #name ":\n"                                                   \
-    "    jmp *cy_slot_" #name "(%rip)\n"                                         \
-    ".size " #name ", . - " #name "\n"                                           \
-    ".p2align 4\n"                                                               \
-    "cy_resolve_" #name ":\n"                                                    \
+    CY_FUNCTION_START(name)                                                      \
+    CY_JUMP_THROUGH_SLOT(name)                                         \
+    CY_RESOLVER_START(name)                                                      \
     "    push %rdi\n    push %rsi\n    push %rdx\n    push %rcx\n"               \
     "    push %r8\n    push %r9\n    push %rax\n"                                \
     "    sub $128, %rsp\n"                                                       \
@@ -39,22 +47,18 @@
     "    add $128, %rsp\n"                                                       \
     "    pop %rax\n    pop %r9\n    pop %r8\n    pop %rcx\n"                     \
     "    pop %rdx\n    pop %rsi\n    pop %rdi\n"                                 \
-    "    jmp *cy_slot_" #name "(%rip)\n"
+    CY_JUMP_THROUGH_SLOT(name)
 #elif defined(__aarch64__)
+#define CY_JUMP_THROUGH_SLOT(name)                   \
+    "    adrp x16, cy_slot_" #name "\n"              \
+    "    ldr x16, [x16, :lo12:cy_slot_" #name "]\n"  \
+    "    br x16\n"
 // Resolver: saves the link register and frame pointer, x0-x8 (x8: the address of a returned
 // struct) and q0-q7, keeping sp 16-byte aligned throughout.
 #define CY_TRAMPOLINE_CODE(library, name)                                        \
-    ".text\n"                                                                    \
-    ".globl " #name "\n"                                                         \
-    ".hidden " #name "\n"                                                        \
-    ".type " #name ", %function\n"                                               \
-    ".p2align 4\n" #name ":\n"                                                   \
-    "    adrp x16, cy_slot_" #name "\n"                                          \
-    "    ldr x16, [x16, :lo12:cy_slot_" #name "]\n"                              \
-    "    br x16\n"                                                               \
-    ".size " #name ", . - " #name "\n"                                           \
-    ".p2align 4\n"                                                               \
-    "cy_resolve_" #name ":\n"                                                    \
+    CY_FUNCTION_START(name)                                                      \
+    CY_JUMP_THROUGH_SLOT(name)                                                               \
+    CY_RESOLVER_START(name)                                                      \
     "    stp x29, x30, [sp, #-16]!\n"                                            \
     "    mov x29, sp\n"                                                          \
     "    stp x0, x1, [sp, #-16]!\n    stp x2, x3, [sp, #-16]!\n"                 \
@@ -70,9 +74,7 @@
     "    ldp x6, x7, [sp], #16\n    ldp x4, x5, [sp], #16\n"                     \
     "    ldp x2, x3, [sp], #16\n    ldp x0, x1, [sp], #16\n"                     \
     "    ldp x29, x30, [sp], #16\n"                                              \
-    "    adrp x16, cy_slot_" #name "\n"                                          \
-    "    ldr x16, [x16, :lo12:cy_slot_" #name "]\n"                              \
-    "    br x16\n"
+    CY_JUMP_THROUGH_SLOT(name)
 #else
 #error "CDeferredLibraries has trampolines for x86_64 and aarch64; add this architecture's"
 #endif

@@ -1,5 +1,6 @@
 import CDeferredLibraries
 import CMicroHTTPD
+import enum CyanotypeCodecs.DeferredLibraries
 import Foundation
 
 #if canImport(Glibc)
@@ -173,12 +174,8 @@ package final class HTTPServer: @unchecked Sendable {
     /// Binds and starts serving; returns once the socket listens.
     package func start() throws(ServerStartError) {
         // libmicrohttpd and libcrypto (content keys, signatures) are opened on first use.
-        for library in [CY_LIBRARY_MICROHTTPD, CY_LIBRARY_CRYPTO] {
-            var message = [CChar](repeating: 0, count: 400)
-            guard cy_library_load(library, &message, message.count) == 0 else {
-                throw ServerStartError(
-                    description: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-            }
+        if let message = DeferredLibraries.failure(loading: [CY_LIBRARY_MICROHTTPD, CY_LIBRARY_CRYPTO]) {
+            throw ServerStartError(description: message)
         }
         let (fd, bound, ipv6) = try Self.listen(host: host, port: requestedPort)
         listenFD = fd
