@@ -1,5 +1,6 @@
 import Cyanotype
 import CyanotypeTool
+import enum CyanotypeCodecs.PNGCodec
 import Foundation
 
 /// Animations (GIF, APNG, WebP) and multi-page TIFFs through `apply` and `batch`: every frame
@@ -39,18 +40,15 @@ enum Frames {
     /// Whether a PNG has an animation control chunk (`acTL`), which APNG puts before the first
     /// image data chunk: the chunk headers are read up to the first `IDAT`, skipping the data.
     static func pngIsAnimated(_ file: FileHandle) -> Bool {
-        var offset: UInt64 = 8
-        for _ in 0..<10_000 {
-            guard (try? file.seek(toOffset: offset)) != nil, let h = try? file.read(upToCount: 8), h.count == 8 else { return false }
-            let length =
-                UInt64(h[h.startIndex]) << 24 | UInt64(h[h.startIndex + 1]) << 16 | UInt64(h[h.startIndex + 2]) << 8
-                | UInt64(h[h.startIndex + 3])
-            let type = String(decoding: h.suffix(4), as: UTF8.self)
-            if type == "acTL" { return true }
-            if type == "IDAT" || type == "IEND" { return false }
-            offset += 12 + length
+        let walk = PNGCodec.firstChunk(among: ["acTL", "IDAT", "IEND"], maxChunks: 10_000) { at, count in
+            guard (try? file.seek(toOffset: UInt64(at))) != nil, let bytes = try? file.read(upToCount: count) else { return [] }
+            return [UInt8](bytes)
         }
-        return true  // a header of ten thousand chunks: let the frame reader decide
+        switch walk {
+        case .found(let type, _): return type == "acTL"
+        case .endOfBytes: return false
+        case .tooManyChunks: return true  // a header of ten thousand chunks: let the frame reader decide
+        }
     }
 
     static func readingMessage(_ e: ImageIOError, file: String) -> String {

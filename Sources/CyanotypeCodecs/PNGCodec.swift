@@ -2,7 +2,7 @@ import CSPNG
 import Foundation
 
 /// PNG through libspng: every spng call returns an error code, nothing longjmps.
-enum PNGCodec {
+package enum PNGCodec {
     /// Largest single chunk accepted (ICC profiles, EXIF, text), and the total cached.
     static let chunkSizeLimit = 64 << 20
     static let chunkCacheLimit = 128 << 20
@@ -194,14 +194,39 @@ enum PNGCodec {
 
     /// True when walking the chunks reaches a complete IEND chunk.
     static func endsWithIEND(_ b: UnsafeRawBufferPointer) -> Bool {
+        guard case .found(_, let end) = firstChunk(among: ["IEND"], read: { at, n in Array(b[min(at, b.count)..<min(at + n, b.count)]) })
+        else { return false }
+        return end <= b.count
+    }
+
+    /// Where a walk over a PNG's chunks stopped.
+    package enum ChunkWalk: Equatable {
+        /// At a chunk of one of the types asked for, which ends (CRC included) at `end`.
+        case found(type: String, end: Int)
+        /// The bytes ran out before such a chunk (or inside a chunk header).
+        case endOfBytes
+        /// `maxChunks` chunks went by first.
+        case tooManyChunks
+    }
+
+    /// Walks a PNG's chunks from the first after the signature, reading only their headers:
+    /// `read(offset, count)` gives the bytes there (fewer at the end), from memory or a file.
+    package static func firstChunk(
+        among types: Set<String>, maxChunks: Int = .max, read: (_ offset: Int, _ count: Int) -> [UInt8]
+    ) -> ChunkWalk {
         var pos = 8
-        while pos + 12 <= b.count {
-            let end = pos + 12 + b.be32(pos)
-            guard end <= b.count else { return false }
-            if b.matches("IEND", at: pos + 4) { return true }
+        var seen = 0
+        while seen < maxChunks {
+            let h = read(pos, 8)
+            guard h.count == 8 else { return .endOfBytes }
+            let length = Int(h[0]) << 24 | Int(h[1]) << 16 | Int(h[2]) << 8 | Int(h[3])
+            let type = String(decoding: h[4..<8], as: UTF8.self)
+            let end = pos + 12 + length
+            if types.contains(type) { return .found(type: type, end: end) }
             pos = end
+            seen += 1
         }
-        return false
+        return .tooManyChunks
     }
 
     /// A copy of a truncated PNG whose last, cut-off chunk is shortened to the bytes present

@@ -6,7 +6,8 @@ import Foundation
 /// are those `ImageCodecs.decode` gives (libspng, the same format and transparency settings).
 /// Meant for strict decodes of 8-bit (or fewer bits) non-interlaced files (`canStream`):
 /// interlaced files deliver their rows in seven passes, 16-bit ones decode to 16 bits. The
-/// compressed bytes are read from `data` as libspng asks for them. One thread reads.
+/// compressed bytes are read as libspng asks for them, from memory or from the file. One thread
+/// reads.
 public final class PNGStreamDecoder: @unchecked Sendable {
     private let context: OpaquePointer
     private let source: Source
@@ -154,15 +155,7 @@ public final class PNGStreamDecoder: @unchecked Sendable {
     /// Whether walking the chunks from the start reaches a whole IEND chunk (as
     /// `PNGCodec.endsWithIEND` does for bytes in memory).
     private func endsWithIEND() -> Bool {
-        var pos = 8
-        for _ in 0..<1_000_000 {
-            let h = source.bytes(at: pos, count: 8)
-            guard h.count == 8 else { return false }
-            let length = Int(h[0]) << 24 | Int(h[1]) << 16 | Int(h[2]) << 8 | Int(h[3])
-            let end = pos + 12 + length
-            if h[4...7].elementsEqual("IEND".utf8) { return source.bytes(at: end - 4, count: 4).count == 4 }
-            pos = end
-        }
-        return false
+        guard case .found(_, let end) = PNGCodec.firstChunk(among: ["IEND"], maxChunks: 1_000_000, read: source.bytes) else { return false }
+        return source.bytes(at: end - 4, count: 4).count == 4
     }
 }
