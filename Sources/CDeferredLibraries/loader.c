@@ -2,7 +2,7 @@
 // CDeferredLibraries.h). One lock for all libraries: loading happens a handful of times per
 // process, and one lock means no order between locks to get wrong.
 #include "CDeferredLibraries.h"
-#include "slots.h"
+#include "forwarding.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -35,7 +35,7 @@
 #define CY_CRYPTO_SOVERSION "1.1"
 #endif
 
-/// A function to bind: its name in the library and the slot its trampoline jumps through.
+/// A function to bind: its name in the library and the slot its forwarder calls through.
 typedef struct {
     const char *name;
     void **slot;
@@ -131,12 +131,14 @@ int cy_library_is_loaded(cy_library library) {
     return (unsigned)library < CY_LIBRARY_COUNT && atomic_load_explicit(&states[library], memory_order_acquire) == CY_LOADED;
 }
 
-/// Called by a trampoline whose library is not loaded yet: loads it, or stops the process with
-/// the reason (the caller skipped cy_library_load, which would have reported it as an error).
-__attribute__((visibility("hidden"), used)) void cy_library_bind_or_stop(int library) {
+int cy_library_bind(cy_library library) {
     char message[400];
-    if (cy_library_load((cy_library)library, message, sizeof message) != 0) {
+    if (cy_library_load(library, message, sizeof message) == 0) return 0;
+    // Said once per library: the forwarders then return their failure values, which the
+    // caller reports as it reports that function failing.
+    static _Atomic int told[CY_LIBRARY_COUNT];
+    if ((unsigned)library < CY_LIBRARY_COUNT && atomic_exchange(&told[library], 1) == 0) {
         fprintf(stderr, "cyanotype: %s\n", message);
-        abort();
     }
+    return -1;
 }

@@ -1,5 +1,5 @@
-// The slot each deferred function's trampoline jumps through (trampolines.c defines them;
-// loader.c fills them).
+// The slot each deferred function's forwarder calls through (forwarders.generated.c defines
+// them, NULL until loader.c fills them).
 #ifndef CDEFERRED_SLOTS_H
 #define CDEFERRED_SLOTS_H
 

@@ -49,3 +49,39 @@ import Testing
         #expect(!r.heavy.contains("libheif") && !r.heavy.contains("libavformat"), "opened \(r.heavy.sorted())")
     }
 }
+
+/// A deferred library that is there but broken is an error in the user's terms, never a stop:
+/// the dynamic loader is pointed (LD_LIBRARY_PATH) at a stand-in `libheif.so.1` first.
+@Suite struct BrokenDeferredLibraries {
+    /// Runs `info a.heic` with `libheif.so.1` in a folder searched before the system's.
+    func infoWithStandIn(_ write: (URL) throws -> Void) throws -> Tool.Result {
+        let w = try Workspace()
+        try w.image("a.heic", 16, 16)
+        let folder = w.url("libs")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try write(folder.appendingPathComponent("libheif.so.1"))
+        return try w.run("info", "a.heic", env: ["LD_LIBRARY_PATH": folder.path])
+    }
+
+    @Test func aFileThatIsNoLibraryIsATypedError() throws {
+        let r = try infoWithStandIn { try Data("not a shared object\n".utf8).write(to: $0) }
+        #expect(r.status == 1, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("libheif.so.1, which could not be loaded"), "stderr: \(r.stderr)")
+        #expect(!r.stderr.contains("Aborted"))
+    }
+
+    @Test func aLibraryWithoutTheFunctionsIsATypedError() throws {
+        let r = try infoWithStandIn { library in
+            let source = library.deletingLastPathComponent().appendingPathComponent("empty.c")
+            try Data("int cyanotype_stand_in = 1;\n".utf8).write(to: source)
+            let cc = Process()
+            cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            cc.arguments = ["clang", "-shared", "-fPIC", "-o", library.path, source.path]
+            try cc.run()
+            cc.waitUntilExit()
+            try #require(cc.terminationStatus == 0, "clang could not build the stand-in library")
+        }
+        #expect(r.status == 1, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("which this version of it lacks"), "stderr: \(r.stderr)")
+    }
+}

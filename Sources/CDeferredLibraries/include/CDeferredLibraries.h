@@ -2,11 +2,12 @@
 // libjxl, libmicrohttpd and libcrypto, with the hundred-odd libraries they pull in, are most of
 // what a process maps before it reads a pixel. A tool that converts a JPEG never maps them.
 //
-// Each function Cyanotype calls in them is defined here under its own name (a jump through a
-// slot; symbols.generated.h lists them), so Swift and C call them as usual and the linker needs
-// no -l flag for them. The first call of any of a library's functions, or cy_library_load,
-// opens the library and fills all its slots; callers load first so that a missing library is
-// an error in the user's terms rather than a stop.
+// Each function Cyanotype calls in them is defined here under its own name (a C forwarder that
+// calls through a slot; symbols.generated.h lists them, forwarders.generated.c defines them), so
+// Swift and C call them as usual and the linker needs no -l flag for them. The first call of any
+// of a library's functions, or cy_library_load, opens the library and fills all its slots.
+// Callers load first, so that a missing library is an error in the user's terms; a call that
+// skipped that gets the function's failure value (NULL, an error code), never a stop.
 #ifndef CDEFERRED_LIBRARIES_H
 #define CDEFERRED_LIBRARIES_H
 
