@@ -262,8 +262,10 @@ import CyanotypeCodecs
             }
         }
         decoder.start()
-        Thread.sleep(forTimeInterval: 0.05)
-        // At most one band past the lookahead.
+        // The decoder reaches the lookahead (waiting for it has a deadline, not a guess at how
+        // long a thread takes to start), and goes at most one band past it.
+        let deadline = Date().addingTimeInterval(30)
+        while gate.rowsReady < 40 && Date() < deadline { usleep(1000) }
         #expect(gate.rowsReady >= 40 && gate.rowsReady <= 56)
         // A reader that needs more gets it (its wait is the decoder's demand).
         #expect(gate.wait(untilRows: 300))

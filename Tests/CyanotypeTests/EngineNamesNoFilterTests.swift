@@ -82,3 +82,46 @@ private func places(of word: String, in sources: [(String, String)], caseInsensi
         }
     }
 }
+
+/// The rendering article lists the optimiser's rewrites as the pass's own doc comment does:
+/// the same numbers for the same functions, each of them defined in the engine.
+@Suite struct RenderingArticleMatchesTheOptimiser {
+    /// (number, function) pairs of the lines of `text` that read `<prefix> N.<marker>...`,
+    /// the function being the first name in backticks on the line, in order.
+    static func numberedRewrites(in text: String, linePrefix: String, marker: String) -> [(Int, String)] {
+        var out: [(Int, String)] = []
+        for line in text.split(separator: "\n") {
+            var rest = Substring(line.trimmingCharacters(in: .whitespaces))
+            guard rest.hasPrefix(linePrefix) else { continue }
+            rest = rest.dropFirst(linePrefix.count).drop { $0 == " " }
+            let digits = rest.prefix { $0.isNumber }
+            guard let number = Int(digits), rest.dropFirst(digits.count).hasPrefix("." + marker),
+                let open = rest.firstIndex(of: "`")
+            else { continue }
+            out.append((number, String(rest[rest.index(after: open)...].prefix { $0 != "`" })))
+        }
+        return out
+    }
+
+    @Test func theArticleNamesEveryRewriteUnderItsNumber() throws {
+        let optimizer = try String(contentsOf: engine.appendingPathComponent("Optimizer.swift"), encoding: .utf8)
+        let article = try String(
+            contentsOf: root.appendingPathComponent("Sources/Cyanotype/Cyanotype.docc/HowRenderingWorks.md"), encoding: .utf8)
+        // The pass's list is the `///` block over `enum Optimizer`; 0 is named in its prose.
+        let block = try #require(optimizer.range(of: "/// The one rewrite pass.")).lowerBound
+        let end = try #require(optimizer.range(of: "\nenum Optimizer {")).lowerBound
+        let doc = String(optimizer[block..<end])
+        var listed = Self.numberedRewrites(in: doc, linePrefix: "///", marker: " `")
+        #expect(doc.contains("`reduceDecodes` (0."))
+        listed.insert((0, "reduceDecodes"), at: 0)
+        let documented = Self.numberedRewrites(in: article, linePrefix: "", marker: " **")
+        #expect(listed.map(\.0) == Array(0..<listed.count), "the pass's list: \(listed)")
+        #expect(documented.map(\.0) == listed.map(\.0), "article: \(documented)")
+        #expect(documented.map(\.1) == listed.map(\.1))
+        let sources = try engineSources().map(\.1).joined(separator: "\n")
+        for (_, name) in listed {
+            let defined = sources.contains("static func \(name)(") || sources.contains("static func \(name)<")
+            #expect(defined, "\(name) is not a rewrite of the engine")
+        }
+    }
+}

@@ -42,7 +42,8 @@ func sampleColors(_ count: Int = 200, seed: UInt64 = 7) -> [SIMD3<Float>] {
     return out
 }
 
-struct SplitMix {
+/// A seeded generator (SplitMix64): tests that draw numbers draw the same ones every run.
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(_ seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

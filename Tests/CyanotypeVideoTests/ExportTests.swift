@@ -278,7 +278,11 @@ struct ExportTests {
         session.videoComposition = slow
         let done = DispatchSemaphore(value: 0)
         session.exportAsynchronously { done.signal() }
-        while session.framesWritten < 3 && session.status != .failed && session.status != .completed { usleep(10_000) }
+        let deadline = Date().addingTimeInterval(60)
+        while session.framesWritten < 3 && session.status != .failed && session.status != .completed && Date() < deadline {
+            usleep(10_000)
+        }
+        try #require(session.framesWritten >= 3 || session.status != .exporting, "no frame written in 60 s")
         session.cancelExport()
         done.wait()
         #expect(session.status == .cancelled)

@@ -189,3 +189,16 @@ func sharpness(_ p: Pixels) -> Double {
     }
     return Double(s) / Double(p.width * p.height)
 }
+
+/// A seeded generator (SplitMix64): tests that draw numbers draw the same ones every run.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
