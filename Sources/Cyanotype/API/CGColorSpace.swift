@@ -160,14 +160,14 @@ extension SRGBCurveStage {
     }
 }
 
+/// sRGB-encoded -> linear, odd-symmetric (extended-range values keep their sign).
 @inline(__always) func sRGBToLinear(_ v: Float) -> Float {
-    let a = abs(v)
-    let l = a <= 0.04045 ? a / 12.92 : powf((a + 0.055) / 1.055, 2.4)
+    let l = SRGBCurve.decode(abs(v))
     return v < 0 ? -l : l
 }
+/// Linear -> sRGB-encoded, odd-symmetric.
 @inline(__always) func linearToSRGB(_ v: Float) -> Float {
-    let a = abs(v)
-    let e = a <= 0.0031308 ? a * 12.92 : 1.055 * powf(a, 1 / 2.4) - 0.055
+    let e = SRGBCurve.encode(abs(v))
     return v < 0 ? -e : e
 }
 

@@ -1,3 +1,46 @@
+import Foundation
+
+/// A float type the transfer curves are evaluated in: `Float` in row loops, `Double` where a
+/// table is built.
+protocol TransferScalar: BinaryFloatingPoint {
+    /// `base` raised to `exponent` (libm's `powf` or `pow`).
+    static func power(_ base: Self, _ exponent: Self) -> Self
+}
+extension Float: TransferScalar {
+    @inline(__always) static func power(_ base: Float, _ exponent: Float) -> Float { powf(base, exponent) }
+}
+extension Double: TransferScalar {
+    @inline(__always) static func power(_ base: Double, _ exponent: Double) -> Double { pow(base, exponent) }
+}
+
+/// The sRGB transfer curve (IEC 61966-2-1), the one place it is written: the engine's
+/// conversions, its tables (8/16-bit reads and writes, LUT curves, the exact 16-bit encoder)
+/// and the vectorised row stage all take their constants and formulas from here.
+enum SRGBCurve {
+    // Computed, not stored: constants the compiler folds into every loop that uses them.
+    /// The linear segment's slope.
+    static var slope: Double { 12.92 }
+    /// The power segment's scale: `scale * v^(1/exponent) - offset`.
+    static var scale: Double { 1.055 }
+    /// The power segment's offset.
+    static var offset: Double { 0.055 }
+    /// The power segment's exponent.
+    static var exponent: Double { 2.4 }
+    /// Where the segments meet, as an encoded value.
+    static var encodedKnee: Double { 0.04045 }
+    /// Where the segments meet, as a linear value.
+    static var linearKnee: Double { 0.0031308 }
+
+    /// Encoded -> linear, for non-negative `e`.
+    @inline(__always) static func decode<T: TransferScalar>(_ e: T) -> T {
+        e <= T(encodedKnee) ? e / T(slope) : T.power((e + T(offset)) / T(scale), T(exponent))
+    }
+    /// Linear -> encoded, for non-negative `v`.
+    @inline(__always) static func encode<T: TransferScalar>(_ v: T) -> T {
+        v <= T(linearKnee) ? v * T(slope) : T(scale) * T.power(v, 1 / T(exponent)) - T(offset)
+    }
+}
+
 /// Lookup tables for the colour boundaries: sources decode to linear through a table per
 /// sample value, 8/16-bit destinations encode through a table indexed by the linear value
 /// (by its square root, so shadows keep their precision).
@@ -95,7 +138,7 @@ final class Exact16Encoder: @unchecked Sendable {
     }
     // Tables live for the process, as `TransferTables` do.
 
-    static let sRGB = Exact16Encoder(tables: .sRGB) { $0 <= 0.04045 ? $0 / 12.92 : pow(($0 + 0.055) / 1.055, 2.4) }
+    static let sRGB = Exact16Encoder(tables: .sRGB) { SRGBCurve.decode($0) }
     static let linear = Exact16Encoder(tables: .linear) { $0 }
     static let gamma22 = Exact16Encoder(tables: .gamma22) { pow($0, 2.2) }
 

@@ -231,8 +231,8 @@ final class SRGBCurveTables: @unchecked Sendable {
         decode = .allocate(capacity: n + 2)
         for i in 0...(n + 1) {
             let u = Double(i) / Double(n), v = u * u
-            encode[i] = Float(v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055)
-            decode[i] = Float(u <= 0.04045 ? u / 12.92 : pow((u + 0.055) / 1.055, 2.4))
+            encode[i] = Float(SRGBCurve.encode(v))
+            decode[i] = Float(SRGBCurve.decode(u))
         }
     }
 }

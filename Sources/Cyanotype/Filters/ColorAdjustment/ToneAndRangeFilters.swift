@@ -152,7 +152,7 @@ struct SRGBCurveStage: ColorStage {
     let table: PowerTable?
     init(toLinear: Bool) {
         self.toLinear = toLinear
-        table = PowerTable.cached(power: toLinear ? 2.4 : 1 / 2.4)
+        table = PowerTable.cached(power: toLinear ? Float(SRGBCurve.exponent) : 1 / Float(SRGBCurve.exponent))
     }
     var wantsUnpremultiplied: Bool { true }
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
@@ -205,8 +205,8 @@ struct SRGBCurveStage: ColorStage {
                 continue
             }
             let bits = floatBits(v), a = bits & 0x7FFF_FFFF
-            let curve = reader.magnitudePower(ubits, j, w: 0) * 1.055 - 0.055
-            row[i] = Self.combine(bitsFloat(a) * 12.92, curve, Self.atMost(a, 0.0031308), bits)
+            let curve = reader.magnitudePower(ubits, j, w: 0) * Float(SRGBCurve.scale) - Float(SRGBCurve.offset)
+            row[i] = Self.combine(bitsFloat(a) * Float(SRGBCurve.slope), curve, Self.atMost(a, Float(SRGBCurve.linearKnee)), bits)
         }
     }
 
@@ -215,7 +215,7 @@ struct SRGBCurveStage: ColorStage {
         for i in 0..<count {
             let v = row[i]
             let bits = floatBits(v), a = bits & 0x7FFF_FFFF
-            let base = (bitsFloat(a) + 0.055) / 1.055
+            let base = (bitsFloat(a) + Float(SRGBCurve.offset)) / Float(SRGBCurve.scale)
             let ubits = unsafeBitCast(base, to: SIMD4<UInt32>.self)
             let j = reader.offsets(ubits)
             guard reader.covers(j) else {
@@ -223,7 +223,7 @@ struct SRGBCurveStage: ColorStage {
                 continue
             }
             let curve = reader.magnitudePower(ubits, j, w: 0)
-            row[i] = Self.combine(bitsFloat(a) / 12.92, curve, Self.atMost(a, 0.04045), bits)
+            row[i] = Self.combine(bitsFloat(a) / Float(SRGBCurve.slope), curve, Self.atMost(a, Float(SRGBCurve.encodedKnee)), bits)
         }
     }
     var label: String { toLinear ? "sRGB to linear" : "linear to sRGB" }
