@@ -289,6 +289,16 @@
   function parseValue(text) { return parseSpec('x k=' + text).args[0][1]; }
 
   // ---- Draggable points for position inputs -------------------------------------------------
+  // Where the server puts a point left at its default (top-left origin): Apple's (150, 150)
+  // is the picture's centre, a quadrilateral's corners its corners, any other point the same
+  // place as in a 300 x 300 picture.
+  function pictureDefault(input) {
+    const d = input.default || [0, 0], W = source.width, H = source.height;
+    const corners = { inputTopLeft: [0, 0], inputTopRight: [W, 0], inputBottomLeft: [0, H], inputBottomRight: [W, H] };
+    if (corners[input.key]) return corners[input.key];
+    if (d[0] === 150 && d[1] === 150) return [W / 2, H / 2];
+    return [d[0] / 300 * W, H - d[1] / 300 * H];
+  }
   function buildHandles() {
     const layer = $('#handles');
     layer.textContent = '';
@@ -301,19 +311,19 @@
       const d = descriptor(step.name);
       if (!d) return;
       for (const input of d.inputs.filter(isPosition)) {
-        const v = vectorOf(step.values[input.key] ?? '') || input.default || [0, 0];
+        const v = vectorOf(step.values[input.key] ?? '') || pictureDefault(input);
         const h = el('div', { class: 'handle', title: `${d.displayName}: ${input.displayName || input.shortKey}`, dataset: { key: input.key } },
           el('span', {}, input.shortKey));
-        const place = (x, y) => { // x, y in source pixels, Core Image's origin at the bottom left
+        const place = (x, y) => { // x, y in source pixels from the top left, as the server reads them
           h.style.left = (box.left - stage.left + x * sx) + 'px';
-          h.style.top = (box.top - stage.top + (source.height - y) * sy) + 'px';
+          h.style.top = (box.top - stage.top + y * sy) + 'px';
         };
         place(v[0], v[1]);
         h.addEventListener('pointerdown', (e) => {
           h.setPointerCapture(e.pointerId);
           const moveTo = (ev) => {
             const x = Math.min(source.width, Math.max(0, (ev.clientX - box.left) / sx));
-            const y = Math.min(source.height, Math.max(0, source.height - (ev.clientY - box.top) / sy));
+            const y = Math.min(source.height, Math.max(0, (ev.clientY - box.top) / sy));
             place(x, y);
             step.values[input.key] = '[' + num(Math.round(x)) + ' ' + num(Math.round(y)) + ']';
             const text = document.querySelector(`#chain li[data-index="${state.steps.indexOf(step)}"] input[type=text][data-key="${input.key}"]`);
