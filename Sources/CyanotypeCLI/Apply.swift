@@ -21,7 +21,8 @@ struct ApplyOptions {
         OptionSpec("--flip", help: "Mirror top to bottom."),
         OptionSpec("--flop", help: "Mirror left to right."),
         OptionSpec(
-            "--resize", value: "GEOM", help: "50%, 800x600 (fit inside), 800x600^ (cover the box, no crop: 900x600 from 3:2), 800x600! (exact), 800x, x600; > only shrinks, < only enlarges."),
+            "--resize", value: "GEOM",
+            help: "50%, 800x600 (fit inside), 800x600^ (cover the box, no crop: 900x600 from 3:2), 800x600! (exact), 800x, x600; > only shrinks, < only enlarges."),
         OptionSpec("--thumbnail", value: "SIZE", help: "A square SIZE x SIZE (or WxH, or WxH^) thumbnail: cover the box, then crop to it by --gravity (default center)."),
         OptionSpec("--max-size", value: "PX", help: "Downscale so the long edge is at most PX; never upscales."),
         OptionSpec("--gravity", value: "G", help: "Where a crop sits: northwest, north, northeast, west, center, east, southwest, south, southeast."),
@@ -187,7 +188,11 @@ enum GenerateCommand {
         summary: "Render a generator filter (gradients, patterns, barcodes) at --size.",
         options: [
             OptionSpec("--output", short: "-o", value: "OUTPUT", help: "Where to write (a file, or '-' for stdout)."),
-            OptionSpec("--size", value: "WxH", help: "Output size in pixels, WxH or N for a square (default: the generator's own size when it has edges, as text does; else 512x512; barcodes: whole modules fitted into 512)."),
+            OptionSpec(
+                "--size", value: "WxH",
+                help:
+                    "Output size in pixels, WxH or N for a square (default: the generator's own size when it has edges, as text does; else 512x512; barcodes: whole modules fitted into 512)."
+            ),
         ] + OutputOptions.table.filter { !["--strip", "--keep"].contains($0.name) },
         notes: """
             Generators fill 0,0 to W,H; one with edges of its own (textImageGenerator,
