@@ -130,6 +130,21 @@ struct Conventions {
         #expect(describe.out.contains("top-left corner") && describe.out.contains("--origin bottom-left"), "\(describe.out)")
     }
 
+    /// Keyframed points in `video` are measured from the top left too.
+    @Test(.enabled(if: commandExists("ffmpeg"), "ffmpeg makes the clip (scripts/setup.sh --test installs it)"))
+    func videoKeyframesAreTopLeft() throws {
+        let w = try Workspace()
+        let made = try w.shell("ffmpeg -v error -f lavfi -i color=white:s=64x48:d=1:r=10 -pix_fmt yuv420p -c:v libx264 white.mp4")
+        #expect(made.status == 0, "\(made.stderr)")
+        // At 0.5 s the centre is at x 30 (10 -> 50 over a second), y 12 from the top.
+        let r = try w.run(
+            "video", "white.mp4", "--frame", "0.5", "-o", "poster.png", "--filter", "vignetteEffect center=[10@0,50@1 12] radius=6 intensity=1 falloff=0")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try magickPixel(w, "poster.png", 30, 12)[0] > 200)
+        #expect(try magickPixel(w, "poster.png", 30, 36)[0] < 60, "y 12 from the bottom would be bright here")
+        #expect(try magickPixel(w, "poster.png", 10, 12)[0] < 60, "the centre has moved on from its first keyframe")
+    }
+
     /// A text generator is written at its own size, not cut at 512.
     @Test func generateKeepsTextWhole() throws {
         let w = try Workspace()
