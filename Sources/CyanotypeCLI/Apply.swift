@@ -56,7 +56,10 @@ struct ApplyOptions {
         (CIGaussianBlur inputRadius=4) or short (gaussianBlur radius=4). Values: numbers, true/false,
         vectors [x y] [x y z w], colours [r g b a] or #rrggbb[aa], transforms [a b c d tx ty],
         images by path, strings in double quotes ("hello world", \\" for a quote). A number outside
-        the input's range is brought inside it, with a warning. See 'cyanotype filters' and
+        the input's range is brought inside it, with a warning. Points and rectangles are pixels
+        from the picture's top-left corner (--origin bottom-left: Core Image's); points left out
+        sit on the picture (Apple's [150 150] is its centre). --working-space srgb runs the filters
+        on sRGB-encoded values instead of linear light. See 'cyanotype filters' and
         'cyanotype describe NAME'.
         """
 
@@ -193,9 +196,11 @@ enum GenerateCommand {
                 help:
                     "Output size in pixels, WxH or N for a square (default: the generator's own size when it has edges, as text does; else 512x512; barcodes: whole modules fitted into 512)."
             ),
+            Origin.option,
         ] + OutputOptions.table.filter { !["--strip", "--keep"].contains($0.name) },
         notes: """
-            Generators fill 0,0 to W,H; one with edges of its own (textImageGenerator,
+            Generators fill 0,0 to W,H; points and rectangles in SPEC count from the top left
+            (--origin bottom-left: Core Image's). One with edges of its own (textImageGenerator,
             attributedTextImageGenerator) is written whole at its own size unless --size is given. Barcodes (QR, Aztec, PDF417, Code 128) are scaled to fit
             --size with whole-pixel modules, centred on white with a quiet zone, so scanners read
             them; a size too small for one pixel per module is refused.
@@ -223,6 +228,7 @@ enum GenerateCommand {
     static func run(_ args: ParsedArguments) throws(CLIError) {
         guard let output = args.value("output") else { throw .usage("missing -o OUTPUT for 'generate'") }
         let requested = try args.value("size").map { (s: String) throws(CLIError) in try parseSize(s) }
+        let origin = try Origin.parse(args)
         let options = try OutputOptions.parse(args)
         let format = try Files.outputFormat(explicit: options.format, path: output)
         try options.check(for: format, path: output)
@@ -242,7 +248,9 @@ enum GenerateCommand {
             image = try barcode(try filter.apply(to: nil), name: filter.shortName, size: requested)
             opaque = true
         } else {
-            let generated = try filter.apply(to: nil)
+            // Points written from the canvas's top left (a generator has no picture to default to).
+            let (cw, ch) = requested ?? (512, 512)
+            let generated = try filter.placed(in: CGRect(x: 0, y: 0, width: cw, height: ch), origin: origin).apply(to: nil)
             if requested == nil, !generated.extent.isInfinite, !generated.extent.isEmpty {
                 // A generator with edges of its own (text) is written whole.
                 image = generated

@@ -126,6 +126,13 @@ struct Conventions {
         // Colour vectors are not flipped: the bias stays as written.
         #expect(try w.run("apply", "white.png", "-o", "m.png", "-f", "colorMatrix biasVector=[0 0 0 0] rVector=[0 0 0 0]").status == 0)
         #expect(try magickPixel(w, "m.png", 0, 0)[0] < 5)
+        // generate counts from the canvas's top left too.
+        let g = "radialGradient center=[100 50] radius0=0 radius1=30 color0=[1 1 1 1] color1=[0 0 0 1]"
+        #expect(try w.run("generate", g, "--size", "400x300", "-o", "g.png").status == 0)
+        #expect(try magickPixel(w, "g.png", 100, 50)[0] > 240)
+        #expect(try magickPixel(w, "g.png", 100, 250)[0] < 10)
+        #expect(try w.run("generate", g, "--size", "400x300", "-o", "g2.png", "--origin", "bottom-left").status == 0)
+        #expect(try magickPixel(w, "g2.png", 100, 250)[0] > 240)
         let describe = try w.run("describe", "vignetteEffect")
         #expect(describe.out.contains("top-left corner") && describe.out.contains("--origin bottom-left"), "\(describe.out)")
     }
