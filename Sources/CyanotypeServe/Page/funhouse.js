@@ -533,6 +533,28 @@
     return parts.join(' ');
   }
 
+  // Points and rectangles as the library takes them: the page and the server count from the
+  // top left, Core Image from the bottom left (y' = H - y; a rectangle's H - y - h).
+  const isPlacement = (i) => i.class === 'CIVector' && i.key !== 'inputSize'
+    && ['CIAttributeTypePosition', 'CIAttributeTypePosition3', 'CIAttributeTypeRectangle'].includes(i.type);
+  function coreImageVector(input, a) {
+    if (!isPlacement(input) || !source || a.length < 2) return a;
+    const out = a.slice();
+    if (input.type === 'CIAttributeTypeRectangle') {
+      if (a.length !== 4 || (a[2] === 0 && a[3] === 0) || a.some((x) => Math.abs(x) > 1e300)) return a;
+      out[1] = source.height - a[1] - a[3];
+    } else {
+      out[1] = source.height - a[1];
+    }
+    return out;
+  }
+  // The points the server puts on the picture when a step leaves them out, as text.
+  function pictureDefaults(d) {
+    if (!source || !d.inputs.some((i) => i.key === 'inputImage')) return [];
+    return d.inputs.filter(isPosition).filter((i) => Array.isArray(i.default) && i.default[0] >= 0 && i.default[1] >= 0)
+      .map((i) => [i.key, '[' + pictureDefault(i).map((x) => num(Math.round(x * 100) / 100)).join(' ') + ']']);
+  }
+
   function swiftValue(input, text) {
     const v = unquote(parseValue(text));
     switch (input.class) {
@@ -542,7 +564,7 @@
         if (!rgba) { const n = parseInt(String(v).slice(1, 7), 16); rgba = [(n >> 16 & 255) / 255, (n >> 8 & 255) / 255, (n & 255) / 255, 1]; }
         return `CIColor(red: ${num(rgba[0])}, green: ${num(rgba[1])}, blue: ${num(rgba[2])}, alpha: ${num(rgba[3] ?? 1)})`;
       }
-      case 'CIVector': { const a = vectorOf(v) || []; return `CIVector(values: [${a.map(num).join(', ')}], count: ${a.length})`; }
+      case 'CIVector': { const a = coreImageVector(input, vectorOf(v) || []); return `CIVector(values: [${a.map(num).join(', ')}], count: ${a.length})`; }
       case 'CGAffineTransform': case 'NSAffineTransform': { const a = vectorOf(v) || [1, 0, 0, 1, 0, 0]; return `CGAffineTransform(a: ${a[0]}, b: ${a[1]}, c: ${a[2]}, d: ${a[3]}, tx: ${a[4]}, ty: ${a[5]})`; }
       case 'CIImage': return `CIImage(contentsOf: URL(fileURLWithPath: ${JSON.stringify(v)}), options: [.applyOrientationProperty: true])!`;
       case 'NSData': return `${JSON.stringify(v)}.data(using: .utf8)!`;
@@ -567,7 +589,9 @@
     for (const s of state.steps) {
       if (!s.enabled) continue;
       const d = descriptor(s.name);
-      const params = Object.entries(s.values).map(([k, t]) => { const i = inputFor(d, k); return `${JSON.stringify(i ? i.key : k)}: ${i ? swiftValue(i, t) : JSON.stringify(t)}`; });
+      const given = new Set(Object.keys(s.values).map((k) => inputFor(d, k)?.key ?? k));
+      const values = Object.entries(s.values).concat(pictureDefaults(d).filter(([k]) => !given.has(k)));
+      const params = values.map(([k, t]) => { const i = inputFor(d, k); return `${JSON.stringify(i ? i.key : k)}: ${i ? swiftValue(i, t) : JSON.stringify(t)}`; });
       const dict = params.length ? `[${params.join(', ')}]` : '[:]';
       if (d.categories.some((c) => edgeCats.includes(c))) {
         lines.push(`// As the CLI does: the filter reads the edge pixels repeated, and keeps the picture's size.`,
@@ -602,12 +626,13 @@
       if (!s.enabled) continue;
       const d = descriptor(s.name);
       const parameters = {};
-      for (const [k, t] of Object.entries(s.values)) {
+      const given = new Set(Object.keys(s.values).map((k) => inputFor(d, k)?.key ?? k));
+      for (const [k, t] of Object.entries(s.values).concat(pictureDefaults(d).filter(([k]) => !given.has(k)))) {
         const i = inputFor(d, k);
         const v = unquote(parseValue(t));
         if (!i) continue;
         if (i.class === 'NSNumber') parameters[i.key] = i.type === 'CIAttributeTypeBoolean' ? (v === 'true' ? 1 : 0) : Number(v);
-        else if (i.class === 'CIVector') parameters[i.key] = vectorOf(v) || [];
+        else if (i.class === 'CIVector') parameters[i.key] = coreImageVector(i, vectorOf(v) || []);
         else if (i.class === 'CIColor') {
           let a = vectorOf(v);
           if (!a) { const n = parseInt(String(v).slice(1, 7), 16); a = [(n >> 16 & 255) / 255, (n >> 8 & 255) / 255, (n & 255) / 255, 1]; }
