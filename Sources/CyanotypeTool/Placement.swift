@@ -46,7 +46,8 @@ extension ResolvedFilter {
     /// (y' = top - y; a rectangle's y' = top - y - h), and points left at Apple's fixed
     /// defaults placed on the picture instead: (150, 150) becomes its centre, a perspective
     /// quadrilateral's corners its corners, any other default point the same place in the
-    /// picture as in a 300 x 300 one. Generators (no picture) keep Apple's defaults.
+    /// picture as in a 300 x 300 one; the radius of a vignette or distortion around a centre
+    /// is scaled the same way (`pictureRadius`). Generators (no picture) keep Apple's defaults.
     package func placed(in extent: CGRect, origin: Origin) -> ResolvedFilter {
         guard !extent.isInfinite, !extent.isEmpty else { return self }
         var values = self.values
@@ -57,6 +58,7 @@ extension ResolvedFilter {
                 values[input.key] = d
             }
         }
+        if takesImage, values[kCIInputRadiusKey] == nil, let r = pictureRadius(in: extent) { values[kCIInputRadiusKey] = NSNumber(value: r) }
         return ResolvedFilter(descriptor: descriptor, values: values)
     }
 
@@ -72,6 +74,19 @@ extension ResolvedFilter {
         guard c.count >= 2 else { return v }
         c[1] = extent.maxY - c[1]
         return CIVector(values: c)
+    }
+
+    /// The radius a vignette or a distortion around a centre (`vignetteEffect`, `twirlDistortion`,
+    /// `bumpDistortion`...) uses when none is given: Apple's default is for its 300 x 300 example
+    /// picture (150: half its side), so it is scaled to the picture's shorter side; at Apple's
+    /// 150 a 24 MP photo would be dark but for a spot. nil for other filters.
+    func pictureRadius(in e: CGRect) -> Double? {
+        guard descriptor.name == "CIVignetteEffect" || descriptor.categories.contains(kCICategoryDistortionEffect),
+            descriptor.inputs.contains(where: { $0.key == kCIInputCenterKey }),
+            let input = descriptor.input(kCIInputRadiusKey), input.attributeType == kCIAttributeTypeDistance,
+            case .number(let r)? = input.defaultValue
+        else { return nil }
+        return r * Double(min(e.width, e.height)) / 300
     }
 
     /// The picture-relative default of a point input whose Apple default is a fixed point;

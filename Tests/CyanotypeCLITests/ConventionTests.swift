@@ -114,6 +114,16 @@ struct Conventions {
         #expect(try magickPixel(w, "c.png", 200, 100)[0] > 200)
         #expect(try magickPixel(w, "c.png", 150, 50)[0] < 60, "Apple's (150,150) is (150,50) from the top")
 
+        // vignetteEffect left at its defaults on a 600x400 picture: centred, its radius Apple's
+        // 150 for a 300x300 picture scaled to the short side (200), so a point 180 px right of
+        // the centre stays bright; at Apple's fixed 150 it is darker; the corners go dark.
+        try w.solid("w6.png", 600, 400, color: [1, 1, 1, 1])
+        #expect(try w.run("apply", "w6.png", "-o", "d.png", "-f", "vignetteEffect").status == 0)
+        #expect(try w.run("apply", "w6.png", "-o", "a.png", "-f", "vignetteEffect radius=150").status == 0)
+        #expect(try magickPixel(w, "d.png", 300, 200)[0] > 250 && magickPixel(w, "d.png", 5, 5)[0] < 30)
+        let scaled = try magickPixel(w, "d.png", 480, 200)[0], fixed = try magickPixel(w, "a.png", 480, 200)[0]
+        #expect(scaled > 180 && fixed < 160, "default radius: \(scaled), radius 150: \(fixed)")
+
         // A rectangle: top half red, bottom half blue; [x y w h] from the top left.
         try w.picture("halves.png", 40, 40) { _, y in y < 20 ? [1, 0, 0, 1] : [0, 0, 1, 1] }
         #expect(try w.run("apply", "halves.png", "-o", "crop.png", "-f", "crop rectangle=[5 2 10 12]").status == 0)

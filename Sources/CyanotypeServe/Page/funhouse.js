@@ -551,8 +551,15 @@
   // The points the server puts on the picture when a step leaves them out, as text.
   function pictureDefaults(d) {
     if (!source || !d.inputs.some((i) => i.key === 'inputImage')) return [];
-    return d.inputs.filter(isPosition).filter((i) => Array.isArray(i.default) && i.default[0] >= 0 && i.default[1] >= 0)
+    const out = d.inputs.filter(isPosition).filter((i) => Array.isArray(i.default) && i.default[0] >= 0 && i.default[1] >= 0)
       .map((i) => [i.key, '[' + pictureDefault(i).map((x) => num(Math.round(x * 100) / 100)).join(' ') + ']']);
+    // A vignette's or distortion's radius, scaled from Apple's 300 x 300 example picture.
+    const radius = d.inputs.find((i) => i.key === 'inputRadius' && i.type === 'CIAttributeTypeDistance');
+    if (radius && typeof radius.default === 'number' && d.inputs.some((i) => i.key === 'inputCenter')
+      && (d.name === 'CIVignetteEffect' || d.categories.includes('CICategoryDistortionEffect'))) {
+      out.push(['inputRadius', num(radius.default * Math.min(source.width, source.height) / 300)]);
+    }
+    return out;
   }
 
   function swiftValue(input, text) {
