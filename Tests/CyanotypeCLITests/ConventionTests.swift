@@ -162,6 +162,23 @@ struct Conventions {
         #expect(try magickPixel(w, "poster.png", 10, 12)[0] < 60, "the centre has moved on from its first keyframe")
     }
 
+    /// `video --working-space` reaches the filters: colorInvert on a grey clip.
+    @Test(.enabled(if: commandExists("ffmpeg"), "ffmpeg makes the clip (scripts/setup.sh --test installs it)"))
+    func videoWorkingSpace() throws {
+        let w = try Workspace()
+        let made = try w.shell("ffmpeg -v error -f lavfi -i color=0x808080:s=32x32:d=1:r=10 -pix_fmt yuv444p -c:v libx264 -qp 0 grey.mp4")
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(try w.run("video", "grey.mp4", "--frame", "0.5", "-o", "plain.png").status == 0)
+        let source = try magickPixel(w, "plain.png", 16, 16)[0]
+        let linear = Int((255 * srgbEncode(1 - srgbDecode(Double(source) / 255))).rounded())
+        for (args, expected) in [([String](), linear), (["--working-space", "srgb"], 255 - source)] {
+            let r = try Tool.run(["video", "grey.mp4", "--frame", "0.5", "-o", "inv.png", "-f", "colorInvert"] + args, in: w.dir)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            let p = try magickPixel(w, "inv.png", 16, 16)[0]
+            #expect(abs(p - expected) <= 2, "\(args): \(p), expected \(expected) from \(source)")
+        }
+    }
+
     /// A text generator is written at its own size, not cut at 512.
     @Test func generateKeepsTextWhole() throws {
         let w = try Workspace()

@@ -34,6 +34,17 @@ import Testing
         let bad = try s.get("/render?image=g.png&filter=colorInvert&working-space=gamma")
         #expect(bad.status == 400 && bad.text.contains("linear or srgb"), "\(bad.text)")
 
+        // JPEG at q 90 or more is 4:4:4, below 4:2:0 (the first component's sampling factors in
+        // the SOF segment, as the JPEG standard lays it out: 0x11 or 0x22).
+        func sampling(_ d: Data) -> UInt8? {
+            guard let sof = d.range(of: Data([0xFF, 0xC0])) ?? d.range(of: Data([0xFF, 0xC2])) else { return nil }
+            return d[sof.lowerBound + 11]
+        }
+        for (q, factor) in [("", UInt8(0x11)), ("&q=95", 0x11), ("&q=80", 0x22)] {
+            let j = try s.get("/render?image=white.png&format=jpeg" + q)
+            #expect(j.status == 200 && sampling(j.body) == factor, "q '\(q)'")
+        }
+
         // A bright disc at (40, 25) from the top left; below it (y 75) is dark.
         let spec = "vignetteEffect center=[40 25] radius=15 intensity=1 falloff=0"
         let v = try s.get("/render?image=white.png&filter=\(q(spec))&format=png")
