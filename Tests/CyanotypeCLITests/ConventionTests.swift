@@ -143,6 +143,8 @@ struct Conventions {
         #expect(try magickPixel(w, "g.png", 100, 250)[0] < 10)
         #expect(try w.run("generate", g, "--size", "400x300", "-o", "g2.png", "--origin", "bottom-left").status == 0)
         #expect(try magickPixel(w, "g2.png", 100, 250)[0] > 240)
+        let badOrigin = try w.run("apply", "white.png", "-o", "x.png", "-f", spec, "--origin", "top-right")
+        #expect(badOrigin.status == 2 && badOrigin.stderr.contains("--origin must be top-left or bottom-left, got 'top-right'"), "\(badOrigin.stderr)")
         let describe = try w.run("describe", "vignetteEffect")
         #expect(describe.out.contains("top-left corner") && describe.out.contains("--origin bottom-left"), "\(describe.out)")
     }
