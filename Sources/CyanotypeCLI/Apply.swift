@@ -161,7 +161,7 @@ enum ApplyCommand {
               cyanotype apply scan.tif -o page.png --crop 2000x3000+120+80 --rotate 90
               cyanotype apply photo.jpg -o graded.jpg --filter 'exposureAdjust ev=0.3' --lut film.cube --interp trilinear
               cyanotype apply photo.jpg -o warm.jpg --lut warmFilm --preset clarendon --intensity 0.5
-              cat photo.png | cyanotype apply - -o - --filter colorInvert > inverted.png
+              cat photo.png | cyanotype apply - -o - --filter colorInvert --working-space srgb > negative.png
             """)
 
     static func run(_ args: ParsedArguments) throws(CLIError) {
