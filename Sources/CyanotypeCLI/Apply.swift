@@ -21,13 +21,16 @@ struct ApplyOptions {
         OptionSpec("--flip", help: "Mirror top to bottom."),
         OptionSpec("--flop", help: "Mirror left to right."),
         OptionSpec(
-            "--resize", value: "GEOM", help: "50%, 800x600 (fit inside), 800x600^ (fill, then crop by --gravity), 800x600! (exact), 800x, x600; > only shrinks, < only enlarges."),
-        OptionSpec("--thumbnail", value: "SIZE", help: "A square SIZE x SIZE (or WxH) thumbnail: fill, then crop by --gravity (default center)."),
+            "--resize", value: "GEOM",
+            help: "50%, 800x600 (fit inside), 800x600^ (cover the box, no crop: 900x600 from 3:2), 800x600! (exact), 800x, x600; > only shrinks, < only enlarges."),
+        OptionSpec("--thumbnail", value: "SIZE", help: "A square SIZE x SIZE (or WxH, or WxH^) thumbnail: cover the box, then crop to it by --gravity (default center)."),
         OptionSpec("--max-size", value: "PX", help: "Downscale so the long edge is at most PX; never upscales."),
         OptionSpec("--gravity", value: "G", help: "Where a crop sits: northwest, north, northeast, west, center, east, southwest, south, southeast."),
         OptionSpec(
             "--edges", value: "MODE",
             help: "What filters and resizing read past the edges: clamp (default: edge pixels repeated), mirror, transparent (Core Image's own: borders fade)."),
+        WorkingSpace.option,
+        Origin.option,
         OptionSpec("--auto-orient", help: "Turn the pixels upright from the EXIF orientation (the default)."),
         OptionSpec("--no-auto-orient", help: "Keep the pixels as stored (the orientation tag is kept)."),
         OptionSpec("--lut", value: "FILE", help: "Apply a 3D LUT after the filters: .cube, .3dl, a LUT image, or a built-in look name."),
@@ -53,7 +56,10 @@ struct ApplyOptions {
         (CIGaussianBlur inputRadius=4) or short (gaussianBlur radius=4). Values: numbers, true/false,
         vectors [x y] [x y z w], colours [r g b a] or #rrggbb[aa], transforms [a b c d tx ty],
         images by path, strings in double quotes ("hello world", \\" for a quote). A number outside
-        the input's range is brought inside it, with a warning. See 'cyanotype filters' and
+        the input's range is brought inside it, with a warning. Points and rectangles are pixels
+        from the picture's top-left corner (--origin bottom-left: Core Image's); points left out
+        sit on the picture (Apple's [150 150] is its centre). --working-space srgb runs the filters
+        on sRGB-encoded values instead of linear light. See 'cyanotype filters' and
         'cyanotype describe NAME'.
         """
 
@@ -113,6 +119,8 @@ struct ApplyOptions {
         pipeline.interpolation = interpolation ?? .tetrahedral
         pipeline.lutIntensity = lutIntensity
         pipeline.preset = preset
+        pipeline.workingSpace = try WorkingSpace.parse(args)
+        pipeline.origin = try Origin.parse(args)
         self.pipeline = pipeline
         explain = args.has("explain")
         if let path = args.value("lut"), FileManager.default.fileExists(atPath: path) { paths.append(path) }
@@ -153,7 +161,7 @@ enum ApplyCommand {
               cyanotype apply scan.tif -o page.png --crop 2000x3000+120+80 --rotate 90
               cyanotype apply photo.jpg -o graded.jpg --filter 'exposureAdjust ev=0.3' --lut film.cube --interp trilinear
               cyanotype apply photo.jpg -o warm.jpg --lut warmFilm --preset clarendon --intensity 0.5
-              cat photo.png | cyanotype apply - -o - --filter colorInvert > inverted.png
+              cat photo.png | cyanotype apply - -o - --filter colorInvert --working-space srgb > negative.png
             """)
 
     static func run(_ args: ParsedArguments) throws(CLIError) {
@@ -183,10 +191,17 @@ enum GenerateCommand {
         summary: "Render a generator filter (gradients, patterns, barcodes) at --size.",
         options: [
             OptionSpec("--output", short: "-o", value: "OUTPUT", help: "Where to write (a file, or '-' for stdout)."),
-            OptionSpec("--size", value: "WxH", help: "Output size in pixels, WxH or N for a square (default 512x512; barcodes: whole modules fitted into 512)."),
+            OptionSpec(
+                "--size", value: "WxH",
+                help:
+                    "Output size in pixels, WxH or N for a square (default: the generator's own size when it has edges, as text does; else 512x512; barcodes: whole modules fitted into 512)."
+            ),
+            Origin.option,
         ] + OutputOptions.table.filter { !["--strip", "--keep"].contains($0.name) },
         notes: """
-            Generators fill 0,0 to W,H. Barcodes (QR, Aztec, PDF417, Code 128) are scaled to fit
+            Generators fill 0,0 to W,H; points and rectangles in SPEC count from the top left
+            (--origin bottom-left: Core Image's). One with edges of its own (textImageGenerator,
+            attributedTextImageGenerator) is written whole at its own size unless --size is given. Barcodes (QR, Aztec, PDF417, Code 128) are scaled to fit
             --size with whole-pixel modules, centred on white with a quiet zone, so scanners read
             them; a size too small for one pixel per module is refused.
 
@@ -213,6 +228,7 @@ enum GenerateCommand {
     static func run(_ args: ParsedArguments) throws(CLIError) {
         guard let output = args.value("output") else { throw .usage("missing -o OUTPUT for 'generate'") }
         let requested = try args.value("size").map { (s: String) throws(CLIError) in try parseSize(s) }
+        let origin = try Origin.parse(args)
         let options = try OutputOptions.parse(args)
         let format = try Files.outputFormat(explicit: options.format, path: output)
         try options.check(for: format, path: output)
@@ -232,9 +248,20 @@ enum GenerateCommand {
             image = try barcode(try filter.apply(to: nil), name: filter.shortName, size: requested)
             opaque = true
         } else {
-            let (w, h) = requested ?? (512, 512)
-            image = try filter.apply(to: nil).cropped(to: CGRect(x: 0, y: 0, width: w, height: h))
-            guard !image.extent.isEmpty else { throw .failure("\(filter.shortName) produced nothing inside 0,0,\(w),\(h)") }
+            // Points written from the canvas's top left (a generator has no picture to default to).
+            let (cw, ch) = requested ?? (512, 512)
+            let generated = try filter.placed(in: CGRect(x: 0, y: 0, width: cw, height: ch), origin: origin).apply(to: nil)
+            if requested == nil, !generated.extent.isInfinite, !generated.extent.isEmpty {
+                // A generator with edges of its own (text) is written whole.
+                image = generated
+            } else {
+                let (w, h) = requested ?? (512, 512)
+                image = generated.cropped(to: CGRect(x: 0, y: 0, width: w, height: h))
+            }
+            guard !image.extent.isEmpty else {
+                let (w, h) = requested ?? (512, 512)
+                throw .failure("\(filter.shortName) produced nothing inside 0,0,\(w),\(h)")
+            }
         }
         // Barcodes are black on white: written opaque, and grey where the format allows.
         let source = opaque ? SourceFacts(properties: [kCGImagePropertyHasAlpha: false, kCGImagePropertyColorModel: "Gray"]) : nil

@@ -66,6 +66,17 @@ enum DescribeCommand {
             if let lo = i.sliderMinimum, let hi = i.sliderMaximum { line += "  slider \(number(lo))...\(number(hi))" }
             s += line + "\n"
         }
+        if d.inputs.contains(where: ResolvedFilter.isPlacement) {
+            s += """
+                Coordinates: in apply, batch, video and serve, points and rectangles are pixels from the
+                picture's top-left corner (y down, as --crop); --origin bottom-left takes Core Image's
+                (y up). Points left out are placed on the picture: Apple's default [150 150] is its
+                centre, a quadrilateral's corners are its corners, and a vignette's or distortion's
+                radius is scaled from Apple's 300 x 300 example to the picture's shorter side. The
+                defaults above are Apple's.
+
+                """
+        }
         try Console.print(s, terminator: "")
     }
 }

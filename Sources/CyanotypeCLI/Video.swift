@@ -20,6 +20,8 @@ enum VideoCommand {
             OptionSpec("--interp", value: "MODE", help: "LUT interpolation: tetrahedral (default) or trilinear."),
             OptionSpec("--preset", value: "NAME", help: "Apply a named look after the filters and the LUT (see 'cyanotype preset list')."),
             OptionSpec("--intensity", value: "X", help: "Strength 0 to 1 (default 1) of --preset, or of --lut when there is no preset."),
+            WorkingSpace.option,
+            Origin.option,
             OptionSpec("--codec", value: "CODEC", help: "h264 (default), hevc, av1, vp9, prores (.mov), ffv1 or rawvideo (.mkv)."),
             OptionSpec("--crf", value: "N", help: "Quality for h264/hevc/av1/vp9, 0-63 (lower is better; default h264 18, hevc 22, av1/vp9 32)."),
             OptionSpec("--speed", value: "NAME", help: "The encoder's preset: x264/x265 ultrafast...veryslow (default medium), av1 0-13, vp9 -8..8, prores proxy/lt/standard/hq."),
@@ -102,7 +104,7 @@ enum VideoCommand {
                     to: image, at: t, overriding: [kCIInputTargetImageKey: over, kCIInputTimeKey: NSNumber(value: progress)],
                     in: pipeline)
             }
-            for f in filters { image = try f.apply(to: image, at: t, in: pipeline) }
+            image = try pipeline.applying(filters.map { $0.resolved(at: t) }, to: image)
             return try pipeline.run(on: image)
         }
 

@@ -32,6 +32,8 @@ package struct RenderParameters: Sendable, Equatable {
     package var format: ImageFileFormat = .png
     /// `--quality` for lossy formats, 0...100.
     package var quality: Int?
+    /// `--working-space`: what the filters compute on (linear light or sRGB-encoded values).
+    package var workingSpace: WorkingSpace = .linear
     /// Render the chain on the source scaled to the requested size first (the page's live
     /// preview), where the chain allows it; see `RenderService`.
     package var preview = false
@@ -42,7 +44,7 @@ package struct RenderParameters: Sendable, Equatable {
     package init() {}
 
     /// The query parameters `/render` and `/api/explain` accept.
-    package static let queryNames: Set<String> = ["image", "filter", "lut", "preset", "intensity", "w", "h", "format", "q", "preview", "sig"]
+    package static let queryNames: Set<String> = ["image", "filter", "lut", "preset", "intensity", "w", "h", "format", "q", "preview", "working-space", "sig"]
 
     /// Reads a query string's parameters (already decoded).
     package static func fromQuery(_ items: [(name: String, value: String)]) throws(ServeError) -> RenderParameters {
@@ -52,7 +54,7 @@ package struct RenderParameters: Sendable, Equatable {
             guard queryNames.contains(name) else {
                 throw .badParameter(
                     "unknown parameter '\(name)'" + Suggest.hint(name, in: queryNames.sorted())
-                        + "; /render takes image, filter, lut, preset, intensity, w, h, format, q, preview (and sig)")
+                        + "; /render takes image, filter, lut, preset, intensity, w, h, format, q, preview, working-space (and sig)")
             }
             if name != "filter" {
                 guard !seen.contains(name) else { throw .badParameter("'\(name)' is given more than once") }
@@ -69,6 +71,7 @@ package struct RenderParameters: Sendable, Equatable {
             case "format": p.format = try format(value)
             case "q": p.quality = try quality(value)
             case "preview": p.preview = try flag(value, name: "preview")
+            case "working-space": p.workingSpace = try workingSpace(value, name: "working-space")
             default: break
             }
         }
@@ -85,7 +88,7 @@ package struct RenderParameters: Sendable, Equatable {
             throw .malformedJSON("the request body is not valid JSON")
         }
         guard let o = object as? [String: Any] else { throw .malformedJSON("the request body must be a JSON object") }
-        let known: Set<String> = ["image", "filters", "lut", "preset", "intensity", "width", "height", "format", "quality", "preview", "recipe"]
+        let known: Set<String> = ["image", "filters", "lut", "preset", "intensity", "width", "height", "format", "quality", "preview", "recipe", "workingSpace"]
         for key in o.keys.sorted() where !known.contains(key) {
             throw .badParameter(
                 "unknown field '\(key)'" + Suggest.hint(key, in: known.sorted())
@@ -127,6 +130,7 @@ package struct RenderParameters: Sendable, Equatable {
             let q = try jsonNumber(v, name: "quality")
             p.quality = try quality(q == q.rounded() ? String(Int(q)) : String(q))
         }
+        if let w = try string(o["workingSpace"], name: "workingSpace") { p.workingSpace = try workingSpace(w, name: "workingSpace") }
         switch o["preview"] {
         case nil, is NSNull: break
         case let b as NSNumber where isBool(b): p.preview = b.boolValue
@@ -152,11 +156,17 @@ package struct RenderParameters: Sendable, Equatable {
         parts.append("format=" + format.rawValue)
         if let quality { parts.append("q=\(quality)") }
         if preview { parts.append("preview=1") }
+        if workingSpace != .linear { parts.append("working-space=" + workingSpace.rawValue) }
         if let recipe { parts.append("recipe=" + Digest.hex(Digest.sha256(recipe))) }
         return parts.joined(separator: "\u{1}")
     }
 
     // MARK: Values
+
+    /// `linear` or `srgb`, as `--working-space` takes them.
+    static func workingSpace(_ text: String, name: String) throws(ServeError) -> WorkingSpace {
+        do throws(CLIError) { return try WorkingSpace.parse(text, option: name) } catch { throw .badParameter(error.description) }
+    }
 
     static func number(_ text: String, name: String) throws(ServeError) -> Double {
         guard let d = Double(text.trimmingCharacters(in: .whitespaces)), d.isFinite else {

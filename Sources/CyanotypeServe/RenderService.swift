@@ -246,6 +246,7 @@ package final class RenderService: @unchecked Sendable {
         }
         var files: [RootFile] = []
         var pipeline = Pipeline()
+        pipeline.workingSpace = p.workingSpace
         var loaderError: ServeError?
         var invariant = true
         let built: (value: Void, warnings: [String])

@@ -79,8 +79,9 @@ package struct CropSpec: Equatable, Sendable {
 }
 
 /// `--resize` in ImageMagick's geometry: `50%`, `800` or `800x` (width), `x600` (height),
-/// `800x600` (fit inside), `800x600^` (fill, then cropped by gravity), `800x600!` (exactly),
-/// with `>` (only shrink) or `<` (only enlarge).
+/// `800x600` (fit inside), `800x600^` (cover the box, nothing cropped: 900x600 for a 3:2
+/// picture), `800x600!` (exactly), with `>` (only shrink) or `<` (only enlarge). `--thumbnail`
+/// covers the box and crops to it by gravity (`cropsToBox`).
 package struct ResizeSpec: Equatable, Sendable {
     package enum Mode: Equatable, Sendable { case percent(Double), fit, fill, exact }
     package var mode: Mode
@@ -88,6 +89,9 @@ package struct ResizeSpec: Equatable, Sendable {
     package var height: Int?
     package var onlyShrink = false
     package var onlyEnlarge = false
+    /// A fill cropped to the box by gravity afterwards (`--thumbnail`); `--resize WxH^` only
+    /// covers it, as ImageMagick's `-resize`.
+    package var cropsToBox = false
 
     package init(mode: Mode, width: Int? = nil, height: Int? = nil, onlyShrink: Bool = false, onlyEnlarge: Bool = false) {
         self.mode = mode
@@ -99,7 +103,7 @@ package struct ResizeSpec: Equatable, Sendable {
 
     package static func parse(_ text: String, option: String = "--resize") throws(CLIError) -> ResizeSpec {
         let bad = CLIError.usage(
-            "\(option) expects 50%, 800x600 (fit), 800x600^ (fill), 800x600! (exact), 800x or x600, optionally with > (only shrink) or < (only enlarge), got '\(text)'")
+            "\(option) expects 50%, 800x600 (fit), 800x600^ (cover, no crop), 800x600! (exact), 800x or x600, optionally with > (only shrink) or < (only enlarge), got '\(text)'")
         var body = Substring(text.trimmingCharacters(in: .whitespaces))
         var flags = Set<Character>()
         while let last = body.last, "^!><".contains(last) { flags.insert(last); body = body.dropLast() }
@@ -201,18 +205,22 @@ package struct GeometryOptions: Sendable {
         if args.has("resize") && args.has("thumbnail") { throw .usage("give --resize or --thumbnail, not both") }
         if let t = args.value("resize") { g.resize = try ResizeSpec.parse(t) }
         if let t = args.value("thumbnail") {
-            // A square (or WxH) thumbnail: fill the box, crop the rest by gravity.
-            var s = try ResizeSpec.parse(t.contains("x") ? t : "\(t)x\(t)", option: "--thumbnail")
-            guard s.width != nil, s.height != nil, case .fit = s.mode else {
-                throw .usage("--thumbnail expects a size in pixels, e.g. 256 (a square) or 320x240, got '\(t)'")
+            // A square (or WxH) thumbnail: cover the box, crop the rest by gravity. `WxH^` is
+            // accepted too (ImageMagick's cover geometry, then the crop).
+            let body = t.hasSuffix("^") ? String(t.dropLast()) : t
+            var s = try ResizeSpec.parse(body.contains("x") ? body : "\(body)x\(body)", option: "--thumbnail")
+            guard s.width != nil, s.height != nil, case .fit = s.mode, !s.onlyShrink, !s.onlyEnlarge else {
+                throw .usage("--thumbnail expects a size in pixels, e.g. 256 (a square), 320x240 or 320x240^, got '\(t)'")
             }
             s.mode = .fill
+            s.cropsToBox = true
             g.resize = s
         }
         g.maxSize = try args.int("max-size", in: 1...1_000_000)
         if let e = try args.choice("edges", EdgeMode.allCases.map(\.rawValue)) { g.edges = EdgeMode(rawValue: e) ?? .clamp }
-        if g.gravity != nil && g.crop == nil && g.resize?.mode != .fill {
-            throw .usage("--gravity places a --crop, or the crop of a fill (--resize WxH^ or --thumbnail)")
+        if g.gravity != nil && g.crop == nil && g.resize?.cropsToBox != true {
+            throw .usage(
+                "--gravity places a --crop, or the crop of --thumbnail WxH (--resize WxH^ covers the box without cropping, as ImageMagick's)")
         }
         return g
     }
@@ -256,7 +264,7 @@ package struct GeometryOptions: Sendable {
             let W = Int(image.extent.width.rounded()), H = Int(image.extent.height.rounded())
             if let (tw, th) = resize.scaledSize(W, H) {
                 image = try scaled(image, to: tw, th)
-                if resize.mode == .fill, let bw = resize.width, let bh = resize.height, tw > bw || th > bh {
+                if resize.cropsToBox, let bw = resize.width, let bh = resize.height, tw > bw || th > bh {
                     let (x, y) = (gravity ?? .center).place(bw, bh, in: tw, th)
                     image = atOrigin(image.cropped(to: CGRect(x: x, y: th - y - bh, width: bw, height: bh)))
                 }

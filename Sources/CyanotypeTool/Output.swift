@@ -109,7 +109,7 @@ package struct OutputOptions: @unchecked Sendable {
         OptionSpec("--strip", value: "WHAT", repeatable: true, help: "Leave metadata out: all, exif, gps (from EXIF and XMP), icc or xmp (comma-separated)."),
         OptionSpec("--keep", value: "WHAT", repeatable: true, help: "Keep metadata despite --strip, e.g. --strip all --keep icc."),
         OptionSpec("--progressive", help: "JPEG: write a progressive file."),
-        OptionSpec("--subsample", value: "MODE", help: "JPEG chroma subsampling: 444, 422 or 420 (default 420)."),
+        OptionSpec("--subsample", value: "MODE", help: "JPEG chroma subsampling: 444, 422 or 420 (default 444 at --quality 90 or more, else 420, as ImageMagick and vips)."),
         OptionSpec("--compression", value: "0-9", help: "PNG zlib level (default 2: fast, row filter 'up'; 6-9 try every filter: smallest, slowest)."),
         OptionSpec("--png-filter", value: "F", help: "PNG row filter: none, sub, up, average, paeth or adaptive (default: the one --compression picks)."),
         OptionSpec("--effort", value: "N", help: "Encoder effort: WebP 0-6, AVIF/HEIF 0-9, JPEG XL 1-9 (higher: smaller and slower)."),
@@ -160,6 +160,14 @@ package struct OutputOptions: @unchecked Sendable {
         o.metadata = try MetadataPolicy.parse(strip: args.all("strip"), keep: args.all("keep"))
         if args.has("keep") && !args.has("strip") { Console.note("--keep only matters with --strip: metadata is kept by default") }
         return o
+    }
+
+    /// The JPEG chroma subsampling chosen when `--subsample` is not given: full colour (4:4:4)
+    /// at quality 90 or more (the default quality is 90), 4:2:0 below, as ImageMagick and vips
+    /// choose. nil for other formats.
+    package func defaultSubsampling(for format: ImageFileFormat) -> ChromaSubsampling? {
+        guard format == .jpeg else { return nil }
+        return (quality ?? 90) >= 90 ? .s444 : .s420
     }
 
     /// The bit depth written for an input of `sourceDepth` bits (nil: none, as for generate).
@@ -266,6 +274,14 @@ package enum ImageWriter {
         }
     }
 
+    /// `image` composited over an opaque `background`, blended in sRGB-encoded values as
+    /// browsers, vips and ImageMagick flatten ((0,128,255) at alpha 128 over magenta gives
+    /// (127,64,255)), not in the linear working space.
+    package static func flattened(_ image: CIImage, onto background: CIColor) -> CIImage {
+        let backdrop = WorkingSpace.encoded(CIImage(color: background)).cropped(to: image.extent)
+        return WorkingSpace.decoded(WorkingSpace.encoded(image).composited(over: backdrop))
+    }
+
     /// What to encode under the output rules: the image flattened onto the background where
     /// alpha is not written, with the kept metadata, and the encoder's depth, colour space and
     /// options.
@@ -281,7 +297,7 @@ package enum ImageWriter {
         var result = image
         let mayBeClear = source.map { $0.hasAlpha || uncovers || keepsEdgesClear } ?? true
         if !writesAlpha && mayBeClear && !result.extent.isInfinite {
-            result = result.composited(over: CIImage(color: o.background).cropped(to: result.extent))
+            result = flattened(result, onto: o.background)
         }
         let e = PixelSize(result.extent)
         if let source {
@@ -292,7 +308,7 @@ package enum ImageWriter {
         var options: [CIImageRepresentationOption: Any] = [.alphaChannel: writesAlpha]
         if let q = o.quality { options[.lossyCompressionQuality] = Double(q) / 100 }
         if o.progressive { options[.progressive] = true }
-        if let s = o.subsample { options[.chromaSubsampling] = s }
+        if let s = o.subsample ?? o.defaultSubsampling(for: format) { options[.chromaSubsampling] = s }
         if let c = o.compression { options[.compressionLevel] = c }
         if let f = o.pngFilter { options[.pngFilter] = f }
         if let e = o.effort { options[.effort] = e }

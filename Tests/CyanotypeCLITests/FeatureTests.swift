@@ -60,7 +60,7 @@ extension Decoded {
         let w = try Workspace()
         try coded(w, "coded.png")  // 16 x 12
         let cases: [([String], Int, Int)] = [
-            (["--resize", "50%"], 8, 6), (["--resize", "10x10"], 10, 8), (["--resize", "10x10^"], 10, 10), (["--resize", "10x5!"], 10, 5),
+            (["--resize", "50%"], 8, 6), (["--resize", "10x10"], 10, 8), (["--resize", "10x10^"], 13, 10), (["--resize", "10x5!"], 10, 5),
             (["--resize", "8x"], 8, 6), (["--resize", "x6"], 8, 6), (["--resize", "100x100>"], 16, 12), (["--resize", "8x8<"], 16, 12),
             (["--resize", "32x32"], 32, 24), (["--resize", "8x8>"], 8, 6), (["--thumbnail", "8"], 8, 8), (["--thumbnail", "10x6"], 10, 6),
             (["--max-size", "8"], 8, 6), (["--resize", "200%", "--max-size", "20"], 20, 15),

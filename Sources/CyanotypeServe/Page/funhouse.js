@@ -289,6 +289,16 @@
   function parseValue(text) { return parseSpec('x k=' + text).args[0][1]; }
 
   // ---- Draggable points for position inputs -------------------------------------------------
+  // Where the server puts a point left at its default (top-left origin): Apple's (150, 150)
+  // is the picture's centre, a quadrilateral's corners its corners, any other point the same
+  // place as in a 300 x 300 picture.
+  function pictureDefault(input) {
+    const d = input.default || [0, 0], W = source.width, H = source.height;
+    const corners = { inputTopLeft: [0, 0], inputTopRight: [W, 0], inputBottomLeft: [0, H], inputBottomRight: [W, H] };
+    if (corners[input.key]) return corners[input.key];
+    if (d[0] === 150 && d[1] === 150) return [W / 2, H / 2];
+    return [d[0] / 300 * W, H - d[1] / 300 * H];
+  }
   function buildHandles() {
     const layer = $('#handles');
     layer.textContent = '';
@@ -301,19 +311,19 @@
       const d = descriptor(step.name);
       if (!d) return;
       for (const input of d.inputs.filter(isPosition)) {
-        const v = vectorOf(step.values[input.key] ?? '') || input.default || [0, 0];
+        const v = vectorOf(step.values[input.key] ?? '') || pictureDefault(input);
         const h = el('div', { class: 'handle', title: `${d.displayName}: ${input.displayName || input.shortKey}`, dataset: { key: input.key } },
           el('span', {}, input.shortKey));
-        const place = (x, y) => { // x, y in source pixels, Core Image's origin at the bottom left
+        const place = (x, y) => { // x, y in source pixels from the top left, as the server reads them
           h.style.left = (box.left - stage.left + x * sx) + 'px';
-          h.style.top = (box.top - stage.top + (source.height - y) * sy) + 'px';
+          h.style.top = (box.top - stage.top + y * sy) + 'px';
         };
         place(v[0], v[1]);
         h.addEventListener('pointerdown', (e) => {
           h.setPointerCapture(e.pointerId);
           const moveTo = (ev) => {
             const x = Math.min(source.width, Math.max(0, (ev.clientX - box.left) / sx));
-            const y = Math.min(source.height, Math.max(0, source.height - (ev.clientY - box.top) / sy));
+            const y = Math.min(source.height, Math.max(0, (ev.clientY - box.top) / sy));
             place(x, y);
             step.values[input.key] = '[' + num(Math.round(x)) + ' ' + num(Math.round(y)) + ']';
             const text = document.querySelector(`#chain li[data-index="${state.steps.indexOf(step)}"] input[type=text][data-key="${input.key}"]`);
@@ -523,6 +533,35 @@
     return parts.join(' ');
   }
 
+  // Points and rectangles as the library takes them: the page and the server count from the
+  // top left, Core Image from the bottom left (y' = H - y; a rectangle's H - y - h).
+  const isPlacement = (i) => i.class === 'CIVector' && i.key !== 'inputSize'
+    && ['CIAttributeTypePosition', 'CIAttributeTypePosition3', 'CIAttributeTypeRectangle'].includes(i.type);
+  function coreImageVector(input, a) {
+    if (!isPlacement(input) || !source || a.length < 2) return a;
+    const out = a.slice();
+    if (input.type === 'CIAttributeTypeRectangle') {
+      if (a.length !== 4 || (a[2] === 0 && a[3] === 0) || a.some((x) => Math.abs(x) > 1e300)) return a;
+      out[1] = source.height - a[1] - a[3];
+    } else {
+      out[1] = source.height - a[1];
+    }
+    return out;
+  }
+  // The points the server puts on the picture when a step leaves them out, as text.
+  function pictureDefaults(d) {
+    if (!source || !d.inputs.some((i) => i.key === 'inputImage')) return [];
+    const out = d.inputs.filter(isPosition).filter((i) => Array.isArray(i.default) && i.default[0] >= 0 && i.default[1] >= 0)
+      .map((i) => [i.key, '[' + pictureDefault(i).map((x) => num(Math.round(x * 100) / 100)).join(' ') + ']']);
+    // A vignette's or distortion's radius, scaled from Apple's 300 x 300 example picture.
+    const radius = d.inputs.find((i) => i.key === 'inputRadius' && i.type === 'CIAttributeTypeDistance');
+    if (radius && typeof radius.default === 'number' && d.inputs.some((i) => i.key === 'inputCenter')
+      && (d.name === 'CIVignetteEffect' || d.categories.includes('CICategoryDistortionEffect'))) {
+      out.push(['inputRadius', num(radius.default * Math.min(source.width, source.height) / 300)]);
+    }
+    return out;
+  }
+
   function swiftValue(input, text) {
     const v = unquote(parseValue(text));
     switch (input.class) {
@@ -532,7 +571,7 @@
         if (!rgba) { const n = parseInt(String(v).slice(1, 7), 16); rgba = [(n >> 16 & 255) / 255, (n >> 8 & 255) / 255, (n & 255) / 255, 1]; }
         return `CIColor(red: ${num(rgba[0])}, green: ${num(rgba[1])}, blue: ${num(rgba[2])}, alpha: ${num(rgba[3] ?? 1)})`;
       }
-      case 'CIVector': { const a = vectorOf(v) || []; return `CIVector(values: [${a.map(num).join(', ')}], count: ${a.length})`; }
+      case 'CIVector': { const a = coreImageVector(input, vectorOf(v) || []); return `CIVector(values: [${a.map(num).join(', ')}], count: ${a.length})`; }
       case 'CGAffineTransform': case 'NSAffineTransform': { const a = vectorOf(v) || [1, 0, 0, 1, 0, 0]; return `CGAffineTransform(a: ${a[0]}, b: ${a[1]}, c: ${a[2]}, d: ${a[3]}, tx: ${a[4]}, ty: ${a[5]})`; }
       case 'CIImage': return `CIImage(contentsOf: URL(fileURLWithPath: ${JSON.stringify(v)}), options: [.applyOrientationProperty: true])!`;
       case 'NSData': return `${JSON.stringify(v)}.data(using: .utf8)!`;
@@ -557,7 +596,9 @@
     for (const s of state.steps) {
       if (!s.enabled) continue;
       const d = descriptor(s.name);
-      const params = Object.entries(s.values).map(([k, t]) => { const i = inputFor(d, k); return `${JSON.stringify(i ? i.key : k)}: ${i ? swiftValue(i, t) : JSON.stringify(t)}`; });
+      const given = new Set(Object.keys(s.values).map((k) => inputFor(d, k)?.key ?? k));
+      const values = Object.entries(s.values).concat(pictureDefaults(d).filter(([k]) => !given.has(k)));
+      const params = values.map(([k, t]) => { const i = inputFor(d, k); return `${JSON.stringify(i ? i.key : k)}: ${i ? swiftValue(i, t) : JSON.stringify(t)}`; });
       const dict = params.length ? `[${params.join(', ')}]` : '[:]';
       if (d.categories.some((c) => edgeCats.includes(c))) {
         lines.push(`// As the CLI does: the filter reads the edge pixels repeated, and keeps the picture's size.`,
@@ -592,12 +633,13 @@
       if (!s.enabled) continue;
       const d = descriptor(s.name);
       const parameters = {};
-      for (const [k, t] of Object.entries(s.values)) {
+      const given = new Set(Object.keys(s.values).map((k) => inputFor(d, k)?.key ?? k));
+      for (const [k, t] of Object.entries(s.values).concat(pictureDefaults(d).filter(([k]) => !given.has(k)))) {
         const i = inputFor(d, k);
         const v = unquote(parseValue(t));
         if (!i) continue;
         if (i.class === 'NSNumber') parameters[i.key] = i.type === 'CIAttributeTypeBoolean' ? (v === 'true' ? 1 : 0) : Number(v);
-        else if (i.class === 'CIVector') parameters[i.key] = vectorOf(v) || [];
+        else if (i.class === 'CIVector') parameters[i.key] = coreImageVector(i, vectorOf(v) || []);
         else if (i.class === 'CIColor') {
           let a = vectorOf(v);
           if (!a) { const n = parseInt(String(v).slice(1, 7), 16); a = [(n >> 16 & 255) / 255, (n >> 8 & 255) / 255, (n & 255) / 255, 1]; }
