@@ -103,7 +103,7 @@ struct Thumbnail: Workload {
             env.notes.append("9 thumb: the cyanotype tool is not beside cyanotype-bench (scripts/bench.sh builds it): row skipped")
             return []
         }
-        let ours = "\(cli) apply \(input.path) --max-size 1500 -q 90 -o thumb-ours.jpg"
+        let ours = "\(cli) apply \(input.path) --max-size 1500 -q 90 --subsample 420 -o thumb-ours.jpg"
         guard Shell.available("vipsthumbnail") else {
             env.notes.append("9 thumb: vipsthumbnail missing (apt-get install -y libvips-tools)")
             let t = try Shell.time(ours, runs: env.runs, in: env.dir)
