@@ -182,9 +182,9 @@ package final class RenderService: @unchecked Sendable {
             "presets": FilterRegistry.names,
             "formats": Files.formatNames,
             "limits": [
-            "maxChain": options.maxChain, "maxOutputPixels": options.maxOutputPixels, "maxBodyBytes": options.maxBodyBytes,
-            "maxRenderMemoryBytes": options.maxRenderMemory ?? 0,
-        ],
+                "maxChain": options.maxChain, "maxOutputPixels": options.maxOutputPixels, "maxBodyBytes": options.maxBodyBytes,
+                "maxRenderMemoryBytes": options.maxRenderMemory ?? 0,
+            ],
         ]
     }
 

@@ -101,7 +101,7 @@ final class RenderPlan: @unchecked Sendable {
             sum + recipe.inputs(of: node).reduce(0) { $0 + region(of: $1).area * px }
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let perTile = max(3 * tileWidth * tileHeight, tileWorkingSet)
+        let perTile = max(3 * min(tileWidth, rect.width) * min(tileHeight, rect.height), tileWorkingSet)
         let (bytes, overflow) = perTile.multipliedReportingOverflow(by: px * cores)
         return overflow ? Self.saturated : Self.add(Self.add(intermediates, wholeInputs), bytes)
     }
