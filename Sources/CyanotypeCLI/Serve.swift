@@ -27,7 +27,7 @@ enum ServeCommand {
             OptionSpec("--max-pixels", value: "N", help: "Largest result in pixels (default 100000000)."),
             OptionSpec("--pixel-limit", value: "N", help: "Largest source decoded, in pixels (default about 268 million)."),
             OptionSpec("--max-body-mb", value: "MB", help: "Largest request body, an uploaded image (default 64)."),
-            OptionSpec("--max-chain", value: "N", help: "Most filters in one request (default 16)."),
+            OptionSpec("--max-chain", value: "N", help: "Most filters in one request, recipe steps included (default 16)."),
             OptionSpec("--cache-mb", value: "MB", help: "Memory for decoded preview sources (default 256)."),
             OptionSpec("--page", value: "DIR", help: "Serve the page from this folder instead of the installed copy."),
         ],
@@ -36,7 +36,12 @@ enum ServeCommand {
             GET /api/images, GET /api/info?image=NAME, GET /render?image=NAME&filter=SPEC...&lut=NAME&preset=NAME
             &intensity=X&w=W&h=H&format=png|jpeg|webp|avif&q=Q (the options of 'cyanotype apply'; add
             &preview=1 to render a per-pixel chain on the source decoded at that size), POST /api/render with the
-            same as JSON, GET|POST /api/explain (the render plan), GET /healthz. Errors are JSON:
+            same as JSON, GET|POST /api/explain (the render plan and its memory estimate), GET /healthz (renders
+            running, waiting and cancelled). POST bodies must be JSON (Content-Type: application/json, else 415).
+            Every route meets the same limits: --max-chain counts filters and recipe steps; a render whose plan
+            is estimated over --max-memory-mb is refused (413 render_too_large) before it runs; one past
+            --timeout is answered 503 and cancelled between tiles. Clients sending their headers or body slower
+            than --header-timeout / --body-timeout are dropped. Errors are JSON:
             {"error": CODE, "message": TEXT}. Each request is logged to standard error: method, path, status, ms.
             SIGINT or SIGTERM stops accepting and finishes the requests in flight (a second one stops at once).
 
