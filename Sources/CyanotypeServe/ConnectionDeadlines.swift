@@ -25,7 +25,6 @@ final class ConnectionDeadlines: @unchecked Sendable {
     private let condition = NSCondition()
     private var entries: [OpaquePointer: Entry] = [:]
     private var stopping = false
-    private var dropped = 0
 
     /// - Parameters:
     ///   - headerTimeout: seconds for a request's headers.
@@ -47,12 +46,6 @@ final class ConnectionDeadlines: @unchecked Sendable {
     /// Ends the watchdog.
     func stop() {
         condition.lock(); stopping = true; condition.broadcast(); condition.unlock()
-    }
-
-    /// Connections dropped for a missed deadline so far.
-    var droppedConnections: Int {
-        condition.lock(); defer { condition.unlock() }
-        return dropped
     }
 
     /// A new connection on socket `fd`: its first request's headers are due.
@@ -95,13 +88,20 @@ final class ConnectionDeadlines: @unchecked Sendable {
         condition.lock()
         while !stopping {
             let now = DispatchTime.now()
+            var lines: [String] = []
             for (connection, e) in entries {
                 guard let deadline = e.deadline, deadline < now else { continue }
                 shutdown(e.fd, Int32(SHUT_RDWR))
                 entries[connection]?.deadline = nil
-                dropped += 1
                 let limit = e.waitingFor == "body" ? bodyTimeout : headerTimeout
-                log("cyanotype serve: dropped a connection whose request \(e.waitingFor) took over \(Self.seconds(limit)) s\n")
+                lines.append("cyanotype serve: dropped a connection whose request \(e.waitingFor) took over \(Self.seconds(limit)) s\n")
+            }
+            if !lines.isEmpty {
+                // Logged outside the lock: a slow log must not hold up the connections' callbacks.
+                condition.unlock()
+                lines.forEach(log)
+                condition.lock()
+                continue
             }
             _ = condition.wait(until: Date().addingTimeInterval(0.1))
         }

@@ -243,9 +243,6 @@ package final class HTTPServer: @unchecked Sendable {
         self.daemon = nil
     }
 
-    /// Connections dropped so far for sending their headers or body too slowly.
-    package var droppedSlowConnections: Int { deadlines.droppedConnections }
-
     /// Requests received and not yet answered.
     package var requestsInFlight: Int {
         activity.lock(); defer { activity.unlock() }

@@ -41,11 +41,6 @@ public final class CIRenderJob: @unchecked Sendable {
         return stopped
     }
 
-    /// Throws `CIRenderError.cancelled` once the job is cancelled.
-    func checkCancelled() throws {
-        if isCancelled { throw CIRenderError.cancelled }
-    }
-
     /// Records that a render of this job stopped on cancellation, and throws.
     func stop() throws -> Never {
         lock.lock(); stopped += 1; lock.unlock()
