@@ -1,3 +1,4 @@
+import Cyanotype
 import Foundation
 
 /// A refusal the server answers with: an HTTP status, a stable code for programs and a
@@ -46,11 +47,9 @@ package struct ServeError: Error, Sendable, Equatable, CustomStringConvertible {
     package static func renderTooLarge(estimated: Int, limit: Int) -> ServeError {
         ServeError(
             status: 413, code: "render_too_large",
-            message: "this render would need about \(megabytes(estimated)) MB of memory, over this server's limit of \(megabytes(limit)) MB "
+            message: "this render would need about \(CIRenderError.megabytes(estimated)) MB of memory, over this server's limit of \(CIRenderError.megabytes(limit)) MB "
                 + "per render; ask for a smaller size (w, h) or fewer large blurs")
     }
-    /// Bytes as whole megabytes (MiB, rounded up), as the messages print them.
-    package static func megabytes(_ bytes: Int) -> Int { bytes / (1 << 20) + (bytes % (1 << 20) == 0 ? 0 : 1) }
     package static func outsideRoot(_ message: String) -> ServeError { ServeError(status: 403, code: "outside_root", message: message) }
     package static func notFound(_ message: String) -> ServeError { ServeError(status: 404, code: "not_found", message: message) }
     package static func unreadable(_ message: String) -> ServeError { ServeError(status: 422, code: "unreadable_image", message: message) }

@@ -67,8 +67,9 @@ public enum CIRenderError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension CIRenderError {
-    /// Bytes as whole megabytes (MiB, rounded up), as the messages print them.
-    static func megabytes(_ bytes: Int) -> Int { (bytes + (1 << 20) - 1) >> 20 }
+    /// Bytes as whole megabytes (MiB, rounded up), as the messages print them (the server's
+    /// too).
+    package static func megabytes(_ bytes: Int) -> Int { (bytes + (1 << 20) - 1) >> 20 }
 }
 
 /// Renders recipes to memory. Immutable configuration, an executor every parallel loop of its
