@@ -165,6 +165,7 @@
     X(MHD_add_response_header) \
     X(MHD_create_response_from_buffer) \
     X(MHD_destroy_response) \
+    X(MHD_get_connection_info) \
     X(MHD_get_connection_values) \
     X(MHD_queue_response) \
     X(MHD_quiesce_daemon) \

@@ -17,11 +17,17 @@ enum ServeCommand {
             OptionSpec(
                 "--key", value: "SECRET",
                 help: "Require signed /render URLs (HMAC-SHA256, see 'cyanotype sign'); the page and JSON API are off. Also read from CYANOTYPE_SERVE_KEY."),
-            OptionSpec("--timeout", value: "SEC", help: "Longest wait plus render for one request (default 60)."),
+            OptionSpec("--timeout", value: "SEC", help: "Longest wait plus render for one request (default 60); then 503, and the render is cancelled."),
+            OptionSpec(
+                "--max-memory-mb", value: "MB",
+                help: "Most memory one render may be estimated to need, else 413 render_too_large (default: half the machine's memory / --workers, at least 256)."),
+            OptionSpec("--header-timeout", value: "SEC", help: "Time a client has to send a request's headers, else it is dropped (default 10)."),
+            OptionSpec("--body-timeout", value: "SEC", help: "Time a client has to send a request's body after its headers (default 60)."),
+            OptionSpec("--max-per-client", value: "N", help: "Connections one client address may hold open (default 64)."),
             OptionSpec("--max-pixels", value: "N", help: "Largest result in pixels (default 100000000)."),
             OptionSpec("--pixel-limit", value: "N", help: "Largest source decoded, in pixels (default about 268 million)."),
             OptionSpec("--max-body-mb", value: "MB", help: "Largest request body, an uploaded image (default 64)."),
-            OptionSpec("--max-chain", value: "N", help: "Most filters in one request (default 16)."),
+            OptionSpec("--max-chain", value: "N", help: "Most filters in one request, recipe steps included (default 16)."),
             OptionSpec("--cache-mb", value: "MB", help: "Memory for decoded preview sources (default 256)."),
             OptionSpec("--page", value: "DIR", help: "Serve the page from this folder instead of the installed copy."),
         ],
@@ -30,7 +36,12 @@ enum ServeCommand {
             GET /api/images, GET /api/info?image=NAME, GET /render?image=NAME&filter=SPEC...&lut=NAME&preset=NAME
             &intensity=X&w=W&h=H&format=png|jpeg|webp|avif&q=Q (the options of 'cyanotype apply'; add
             &preview=1 to render a per-pixel chain on the source decoded at that size), POST /api/render with the
-            same as JSON, GET|POST /api/explain (the render plan), GET /healthz. Errors are JSON:
+            same as JSON, GET|POST /api/explain (the render plan and its memory estimate), GET /healthz (renders
+            running, waiting and cancelled). POST bodies must be JSON (Content-Type: application/json, else 415).
+            Every route meets the same limits: --max-chain counts filters and recipe steps; a render whose plan
+            is estimated over --max-memory-mb is refused (413 render_too_large) before it runs; one past
+            --timeout is answered 503 and cancelled between tiles. Clients sending their headers or body slower
+            than --header-timeout / --body-timeout are dropped. Errors are JSON:
             {"error": CODE, "message": TEXT}. Each request is logged to standard error: method, path, status, ms.
             SIGINT or SIGTERM stops accepting and finishes the requests in flight (a second one stops at once).
 
@@ -55,23 +66,33 @@ enum ServeCommand {
         options.maxChain = try args.int("max-chain", in: 1...1000) ?? options.maxChain
         options.previewCacheBytes = (try args.int("cache-mb", in: 0...1_000_000)).map { $0 << 20 } ?? options.previewCacheBytes
         options.pageFolder = args.value("page")
+        options.maxRenderMemory =
+            (try args.int("max-memory-mb", in: 1...(1 << 30))).map { $0 << 20 } ?? ServeOptions.defaultRenderMemory(workers: options.workers)
+        options.headerTimeout = try args.double("header-timeout", in: 0.1...3600) ?? options.headerTimeout
+        options.bodyTimeout = try args.double("body-timeout", in: 0.1...86_400) ?? options.bodyTimeout
+        options.maxConnectionsPerAddress = try args.int("max-per-client", in: 1...100_000) ?? options.maxConnectionsPerAddress
 
         let service: RenderService
         do { service = try RenderService(options: options) } catch { throw .failure(error.message) }
         let server = HTTPServer(
             host: host, port: UInt16(port), maxBodyBytes: options.maxBodyBytes,
+            perAddressLimit: options.maxConnectionsPerAddress, headerTimeout: options.headerTimeout, bodyTimeout: options.bodyTimeout,
             log: { Console.err($0) }, handler: { service.handle($0) })
-        // Signals are taken by a dispatch source, so no thread is interrupted mid-request.
+        // Signals are taken by a dispatch source, so no thread is interrupted mid-request. Its
+        // queue is our own serial one: the global queue's threads may all be busy rendering
+        // (the executor's loops run there), and a signal must not wait for a render to end.
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let stop = DispatchSemaphore(value: 0)
-        let signals = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
+        let signalQueue = DispatchQueue(label: "cyanotype-serve-signals")
+        let signals = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: signalQueue) }
         let count = Counter()
         for s in signals {
             s.setEventHandler {
                 if count.increment() > 1 {
                     Console.err("cyanotype serve: stopping now\n")
-                    exit(130)
+                    // At once: no exit handlers, no waiting for the renders in flight.
+                    _exit(130)
                 }
                 stop.signal()
             }

@@ -145,6 +145,9 @@ package final class HTTPServer: @unchecked Sendable {
     private let requestedPort: UInt16
     private let maxBodyBytes: Int
     private let connectionLimit: Int
+    private let perAddressLimit: Int
+    private let idleTimeout: Int
+    private let deadlines: ConnectionDeadlines
     private let handler: Handler
     private let log: @Sendable (String) -> Void
     private var daemon: OpaquePointer?
@@ -158,15 +161,23 @@ package final class HTTPServer: @unchecked Sendable {
     /// - Parameters:
     ///   - maxBodyBytes: larger request bodies are answered 413 without being read.
     ///   - connectionLimit: connections beyond it are refused by the library.
+    ///   - perAddressLimit: connections from one client address beyond it are refused.
+    ///   - headerTimeout: seconds a client has to send a request's headers.
+    ///   - bodyTimeout: seconds a client has to send a request's body after its headers.
+    ///   - idleTimeout: seconds a connection may stay silent (libmicrohttpd's timeout).
     ///   - log: where request log lines go (standard error in the tool).
     package init(
-        host: String, port: UInt16, maxBodyBytes: Int, connectionLimit: Int = 256,
+        host: String, port: UInt16, maxBodyBytes: Int, connectionLimit: Int = 256, perAddressLimit: Int = 64,
+        headerTimeout: Double = 10, bodyTimeout: Double = 60, idleTimeout: Int = 120,
         log: @escaping @Sendable (String) -> Void, handler: @escaping Handler
     ) {
         self.host = host
         self.requestedPort = port
         self.maxBodyBytes = maxBodyBytes
         self.connectionLimit = connectionLimit
+        self.perAddressLimit = perAddressLimit
+        self.idleTimeout = idleTimeout
+        deadlines = ConnectionDeadlines(headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, log: log)
         self.handler = handler
         self.log = log
     }
@@ -187,6 +198,7 @@ package final class HTTPServer: @unchecked Sendable {
         if ipv6 { flags |= MHD_USE_IPv6.rawValue }
         let uriLog = unsafeBitCast(Self.uriLogCallback, to: OpaquePointer.self)
         let completed = unsafeBitCast(Self.completedCallback, to: OpaquePointer.self)
+        let notify = unsafeBitCast(Self.connectionCallback, to: OpaquePointer.self)
         var options: [CVarArg] = []
         func option(_ o: MHD_OPTION, _ values: CVarArg...) {
             options.append(Int32(bitPattern: UInt32(o.rawValue)))
@@ -195,8 +207,10 @@ package final class HTTPServer: @unchecked Sendable {
         option(.LISTEN_SOCKET, Int32(fd))
         option(.URI_LOG_CALLBACK, uriLog, OpaquePointer(me))
         option(.NOTIFY_COMPLETED, completed, OpaquePointer(me))
+        option(.NOTIFY_CONNECTION, notify, OpaquePointer(me))
         option(.CONNECTION_LIMIT, UInt32(connectionLimit))
-        option(.CONNECTION_TIMEOUT, UInt32(120))
+        option(.PER_IP_CONNECTION_LIMIT, UInt32(perAddressLimit))
+        option(.CONNECTION_TIMEOUT, UInt32(idleTimeout))
         // Long query strings (chains of filters, signatures) fit in the header buffer.
         option(.CONNECTION_MEMORY_LIMIT, Int(256 << 10))
         options.append(Int32(bitPattern: UInt32(MHD_OPTION.END.rawValue)))
@@ -208,6 +222,7 @@ package final class HTTPServer: @unchecked Sendable {
             listenFD = -1
             throw ServerStartError(description: "the HTTP server (libmicrohttpd) did not start on \(host):\(bound)")
         }
+        deadlines.start()
     }
 
     /// Stops accepting connections, waits up to `timeout` seconds for the requests in flight
@@ -224,6 +239,7 @@ package final class HTTPServer: @unchecked Sendable {
         activity.unlock()
         if left > 0 { log("cyanotype serve: stopping with \(left) request(s) unfinished after \(Int(timeout)) s\n") }
         MHD_stop_daemon(daemon)
+        deadlines.stop()
         self.daemon = nil
     }
 
@@ -299,10 +315,22 @@ package final class HTTPServer: @unchecked Sendable {
         return Unmanaged.passRetained(exchange).toOpaque()
     }
 
-    private static let completedCallback: MHD_RequestCompletedCallback = { cls, _, context, _ in
-        guard let cls, let context, let raw = context.pointee else { return }
-        context.pointee = nil
+    private static let connectionCallback: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+        guard let cls, let connection else { return }
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        if code.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
+            server.deadlines.opened(connection, fd: cy_mhd_connection_fd(connection))
+        } else {
+            server.deadlines.closed(connection)
+        }
+    }
+
+    private static let completedCallback: MHD_RequestCompletedCallback = { cls, connection, context, _ in
+        guard let cls else { return }
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        if let connection { server.deadlines.answered(connection) }
+        guard let context, let raw = context.pointee else { return }
+        context.pointee = nil
         let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
         let ms = Double(DispatchTime.now().uptimeNanoseconds - exchange.started.uptimeNanoseconds) / 1e6
         let path = exchange.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? exchange.target
@@ -323,8 +351,10 @@ package final class HTTPServer: @unchecked Sendable {
             exchange.method = method.map { String(cString: $0) } ?? "GET"
             exchange.headers = HTTPServer.headers(of: connection)
             if let length = exchange.headers["content-length"].flatMap(Int.init), length > server.maxBodyBytes {
+                server.deadlines.requestReceived(connection)
                 return server.answer(connection, exchange, ServeError.bodyTooLarge(limit: server.maxBodyBytes).response)
             }
+            server.deadlines.headersReceived(connection)
             return .YES
         }
         if exchange.answered {
@@ -339,8 +369,10 @@ package final class HTTPServer: @unchecked Sendable {
                 return .YES
             }
             uploadSize.pointee = 0
+            server.deadlines.requestReceived(connection)
             return server.answer(connection, exchange, ServeError.bodyTooLarge(limit: server.maxBodyBytes).response)
         }
+        server.deadlines.requestReceived(connection)
         let request = HTTPRequest(method: exchange.method, target: exchange.target, headers: exchange.headers, body: exchange.body)
         exchange.body = Data()
         return server.answer(connection, exchange, server.handler(request))

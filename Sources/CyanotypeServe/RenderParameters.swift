@@ -40,8 +40,13 @@ package struct RenderParameters: Sendable, Equatable {
     /// An Instafilter recipe (`{"version": 1, "steps": [...]}`) applied after the rest
     /// (JSON form only).
     package var recipe: Data?
+    /// The number of steps in `recipe` (counted with the filters against the chain limit).
+    package var recipeSteps = 0
 
     package init() {}
+
+    /// Filters the request chains: the filter specs and the recipe's steps.
+    package var chainLength: Int { filters.count + recipeSteps }
 
     /// The query parameters `/render` and `/api/explain` accept.
     package static let queryNames: Set<String> = ["image", "filter", "lut", "preset", "intensity", "w", "h", "format", "q", "preview", "working-space", "sig"]
@@ -140,6 +145,7 @@ package struct RenderParameters: Sendable, Equatable {
         case nil, is NSNull: break
         case let r as [String: Any]:
             p.recipe = try? JSONSerialization.data(withJSONObject: r)
+            p.recipeSteps = (r["steps"] as? [Any])?.count ?? 0
         default: throw .badParameter("recipe must be an Instafilter recipe object ({\"version\": 1, \"steps\": [...]})")
         }
         return p

@@ -1,32 +1,41 @@
+import Cyanotype
 import Foundation
 
 /// At most `workers` renders at once, on the queue's own threads, and at most `capacity`
 /// more waiting; a request beyond that is turned away at once (`503` with `Retry-After`)
-/// and one that waits or renders past its deadline is answered `503 render_timeout` (its
-/// render, once started, finishes on its worker and is dropped). So memory is bounded by
-/// the worker count, whatever the traffic.
+/// and one that waits or renders past its deadline is answered `503 render_timeout` and its
+/// render's `CIRenderJob` cancelled: the engine stops between tiles, frees its memory and
+/// gives the worker back. So memory is bounded by the worker count, whatever the traffic.
 package final class RenderQueue: @unchecked Sendable {
     package let workers: Int
     package let capacity: Int
+    /// Each render's memory budget in bytes (nil: none), carried by its job.
+    package let memoryBudget: Int?
 
     private final class Job: @unchecked Sendable {
-        let work: @Sendable () -> HTTPResponse
+        let work: @Sendable (CIRenderJob) -> HTTPResponse
+        let render: CIRenderJob
         let done = DispatchSemaphore(value: 0)
         var result: HTTPResponse?
         var cancelled = false
-        init(_ work: @escaping @Sendable () -> HTTPResponse) { self.work = work }
+        init(_ work: @escaping @Sendable (CIRenderJob) -> HTTPResponse, budget: Int?) {
+            self.work = work
+            render = CIRenderJob(memoryBudget: budget)
+        }
     }
 
     private let condition = NSCondition()
     private var waiting: [Job] = []
     private var running = 0
+    private var stopped = 0
     private var stopping = false
     private var threads: [Thread] = []
 
     /// Starts `workers` threads (each with an 8 MiB stack).
-    package init(workers: Int, capacity: Int) {
+    package init(workers: Int, capacity: Int, memoryBudget: Int? = nil) {
         self.workers = max(1, workers)
         self.capacity = max(0, capacity)
+        self.memoryBudget = memoryBudget
         for i in 0..<self.workers {
             let t = Thread { [unowned self] in self.loop() }
             t.name = "cyanotype-render-\(i)"
@@ -36,16 +45,18 @@ package final class RenderQueue: @unchecked Sendable {
         }
     }
 
-    /// Renders waiting for a worker, and renders running.
-    package var load: (waiting: Int, running: Int) {
+    /// Renders waiting for a worker, renders running, and renders stopped by their deadline
+    /// since the start (the engine saw the cancellation and gave the worker back early).
+    package var load: (waiting: Int, running: Int, cancelled: Int) {
         condition.lock(); defer { condition.unlock() }
-        return (waiting.count, running)
+        return (waiting.count, running, stopped)
     }
 
-    /// Runs `work` on a worker and returns its answer; `busy` when the queue is full,
-    /// `render_timeout` when `timeout` seconds pass first.
-    package func run(timeout: Double, _ work: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
-        let job = Job(work)
+    /// Runs `work` on a worker with the request's `CIRenderJob` and returns its answer;
+    /// `busy` when the queue is full, `render_timeout` when `timeout` seconds pass first (the
+    /// job is then cancelled, so the render stops too).
+    package func run(timeout: Double, _ work: @escaping @Sendable (CIRenderJob) -> HTTPResponse) -> HTTPResponse {
+        let job = Job(work, budget: memoryBudget)
         condition.lock()
         if stopping || waiting.count + running >= workers + capacity {
             condition.unlock()
@@ -61,6 +72,7 @@ package final class RenderQueue: @unchecked Sendable {
                 return result
             }
             job.cancelled = true
+            job.render.cancel()
             waiting.removeAll { $0 === job }
             condition.unlock()
             return ServeError.renderTimeout(seconds: timeout).response
@@ -92,9 +104,10 @@ package final class RenderQueue: @unchecked Sendable {
             }
             running += 1
             condition.unlock()
-            let result = job.work()
+            let result = job.work(job.render)
             condition.lock()
             running -= 1
+            if job.render.stoppedRenders > 0 { stopped += 1 }
             job.result = result
             condition.unlock()
             job.done.signal()

@@ -30,8 +30,36 @@ package struct ServeOptions: Sendable {
     package var previewCacheBytes = 256 << 20
     /// Where the page's files are (nil: beside the executable, else the source tree).
     package var pageFolder: String?
+    /// The most memory one render may be estimated to need, in bytes (nil: no limit); the
+    /// estimate is the render plan's (`CIContext.estimatedMemory(of:rect:)`).
+    package var maxRenderMemory: Int? = ServeOptions.defaultRenderMemory(workers: 2)
+    /// Seconds a client has to send a request's headers (from its connection, or from the
+    /// end of its previous request) before the connection is dropped.
+    package var headerTimeout = 10.0
+    /// Seconds a client has to send a request's body once its headers are in.
+    package var bodyTimeout = 60.0
+    /// Connections one client address may hold open at once.
+    package var maxConnectionsPerAddress = 64
 
     package init() {}
+
+    /// The default memory per render: half the machine's memory shared by the workers, and
+    /// at least 256 MiB.
+    package static func defaultRenderMemory(workers: Int) -> Int {
+        let half = Int(clamping: ProcessInfo.processInfo.physicalMemory / 2)
+        return max(256 << 20, half / max(1, workers))
+    }
+
+    /// The limits every render request meets, whatever its route (`/render`, `/api/render`
+    /// with filters, a recipe or an upload, `/api/explain`): the chain's length (filters
+    /// plus recipe steps) and the result's size.
+    package func check(_ p: RenderParameters) throws(ServeError) {
+        guard p.chainLength <= maxChain else { throw .chainTooLong(limit: maxChain) }
+        if let w = p.width, let h = p.height, w.multipliedReportingOverflow(by: h).partialValue > maxOutputPixels || w > 65_536 || h > 65_536 {
+            throw .tooLarge("\(w)x\(h) is over the limit of \(maxOutputPixels) pixels")
+        }
+        if (p.width ?? 0) > 65_536 || (p.height ?? 0) > 65_536 { throw .tooLarge("a side over 65536 pixels") }
+    }
 }
 
 /// The routes: the page, the catalogue, the folder's images, and renders (`/render`,
@@ -52,7 +80,7 @@ package final class RenderService: @unchecked Sendable {
     package init(options: ServeOptions) throws(ServeError) {
         self.options = options
         root = try RootFolder(options.root)
-        queue = RenderQueue(workers: options.workers, capacity: options.queue)
+        queue = RenderQueue(workers: options.workers, capacity: options.queue, memoryBudget: options.maxRenderMemory)
         previews = PreviewCache(budget: options.previewCacheBytes)
         signer = options.key.map(URLSigner.init(secret:))
         page = PageFiles(folder: options.pageFolder)
@@ -80,6 +108,7 @@ package final class RenderService: @unchecked Sendable {
             return .json(
                 [
                     "status": "ok", "workers": queue.workers, "running": load.running, "waiting": load.waiting,
+                    "cancelled": load.cancelled,
                     "previewCache": ["entries": cache.entries, "bytes": cache.bytes, "hits": cache.hits, "misses": cache.misses],
                 ],
                 headers: [("Cache-Control", "no-store")])
@@ -108,6 +137,7 @@ package final class RenderService: @unchecked Sendable {
             let parameters: RenderParameters
             do throws(ServeError) {
                 if method == "POST" {
+                    guard Self.isJSON(request.headers["content-type"]) else { throw .unsupportedMediaType }
                     parameters = try RenderParameters.fromJSON(request.body)
                 } else if explain && (method == "GET" || method == "HEAD") {
                     guard let items = request.query else { throw .badRequest("the query has a malformed %-escape") }
@@ -127,6 +157,13 @@ package final class RenderService: @unchecked Sendable {
         }
     }
 
+    /// Whether a `Content-Type` names JSON (`application/json`, or a `+json` type), any
+    /// parameters (`; charset=utf-8`) aside.
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
+        return type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json"))
+    }
+
     // MARK: Catalogue and folder
 
     func describe(_ name: String) -> HTTPResponse {
@@ -144,7 +181,10 @@ package final class RenderService: @unchecked Sendable {
             "looks": LUTConfiguration.shared.lookNames,
             "presets": FilterRegistry.names,
             "formats": Files.formatNames,
-            "limits": ["maxChain": options.maxChain, "maxOutputPixels": options.maxOutputPixels, "maxBodyBytes": options.maxBodyBytes],
+            "limits": [
+                "maxChain": options.maxChain, "maxOutputPixels": options.maxOutputPixels, "maxBodyBytes": options.maxBodyBytes,
+                "maxRenderMemoryBytes": options.maxRenderMemory ?? 0,
+            ],
         ]
     }
 
@@ -210,7 +250,7 @@ package final class RenderService: @unchecked Sendable {
         if !explain, let tags = request.headers["if-none-match"], Self.matches(tags, prepared.etag) {
             return HTTPResponse(status: 304, headers: [("ETag", prepared.etag), ("Cache-Control", cacheControl)])
         }
-        var response = queue.run(timeout: options.renderTimeout) { [self] in execute(prepared, explain: explain) }
+        var response = queue.run(timeout: options.renderTimeout) { [self] job in execute(prepared, explain: explain, job: job) }
         if response.status == 200 && !explain {
             response.headers += [("ETag", prepared.etag), ("Cache-Control", cacheControl)]
         }
@@ -233,11 +273,7 @@ package final class RenderService: @unchecked Sendable {
     /// LUTs, presets); files are resolved inside the root and identified by time and size.
     func prepare(_ p: RenderParameters) throws(ServeError) -> Prepared {
         guard let source = p.source else { throw .badParameter("give the image to render: image=NAME (a file under the served folder)") }
-        guard p.filters.count <= options.maxChain else { throw .chainTooLong(limit: options.maxChain) }
-        if let w = p.width, let h = p.height, w.multipliedReportingOverflow(by: h).partialValue > options.maxOutputPixels || w > 65_536 || h > 65_536 {
-            throw .tooLarge("\(w)x\(h) is over the limit of \(options.maxOutputPixels) pixels")
-        }
-        if (p.width ?? 0) > 65_536 || (p.height ?? 0) > 65_536 { throw .tooLarge("a side over 65536 pixels") }
+        try options.check(p)
         let origin: Prepared.Origin
         switch source {
         case .file(let name): origin = .file(try root.resolve(name))
@@ -371,6 +407,9 @@ package final class RenderService: @unchecked Sendable {
     /// limit is `too_large`, a file that does not decode is `unreadable_image`.
     static func failure(_ message: String, usage: Bool = false) -> ServeError {
         if usage { return .badValue(message) }
+        // The engine's own refusals (CIRenderError.overMemoryBudget, .cancelled).
+        if message.contains("over the memory budget") { return ServeError(status: 413, code: "render_too_large", message: message) }
+        if message.contains("the render was cancelled") { return ServeError(status: 503, code: "render_timeout", message: message, retryAfter: 5) }
         if message.contains("above the limit") { return .tooLarge(message) }
         for sign in ["not an image", "damaged", "truncated", "empty", "cannot read"] where message.contains(sign) { return .unreadable(message) }
         return .renderFailed(message)
@@ -378,9 +417,12 @@ package final class RenderService: @unchecked Sendable {
 
     static func failure(_ e: CLIError) -> ServeError { failure(e.description, usage: e.exitCode == 2) }
 
-    /// Runs on a render worker: decode (or take the cached small source), filter, encode.
-    func execute(_ prepared: Prepared, explain: Bool) -> HTTPResponse {
+    /// Runs on a render worker: decode (or take the cached small source), filter, encode, on
+    /// the context bound to the request's `job` (cancelled at its deadline; its memory
+    /// budget refuses a plan estimated over it before anything renders).
+    func execute(_ prepared: Prepared, explain: Bool, job: CIRenderJob) -> HTTPResponse {
         let started = DispatchTime.now()
+        let context = self.context.forJob(job)
         do throws(ServeError) {
             let p = prepared.parameters
             var image: CIImage
@@ -388,7 +430,7 @@ package final class RenderService: @unchecked Sendable {
             var sourceSize: (Int, Int)
             var mode: String? = nil
             if prepared.usesPreviewSource {
-                let preview = try previewSource(prepared)
+                let preview = try previewSource(prepared, context: context)
                 image = preview.image
                 facts = SourceFacts(properties: preview.properties)
                 sourceSize = (preview.sourceWidth, preview.sourceHeight)
@@ -422,15 +464,20 @@ package final class RenderService: @unchecked Sendable {
             guard size.width.multipliedReportingOverflow(by: size.height).partialValue <= options.maxOutputPixels else {
                 throw .tooLarge("the result would be \(size.width)x\(size.height) pixels, over the limit of \(options.maxOutputPixels)")
             }
+            let memory = context.estimatedMemory(of: image)
             if explain {
                 let plan = context.explain(image, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false)
                 var o: [String: Any] = [
                     "plan": root.redact(plan), "width": size.width, "height": size.height,
                     "sourceWidth": sourceSize.0, "sourceHeight": sourceSize.1, "warnings": prepared.warnings,
+                    "estimatedMemoryBytes": memory, "maxRenderMemoryBytes": options.maxRenderMemory ?? 0,
                 ]
                 if let mode { o["preview"] = mode }
                 return .json(o, headers: [("Cache-Control", "no-store")])
             }
+            // Refused before any tile runs (the engine checks its own plan against the job's
+            // budget too).
+            if let limit = options.maxRenderMemory, memory > limit { throw .renderTooLarge(estimated: memory, limit: limit) }
             var output = OutputOptions()
             output.format = p.format
             output.quality = p.quality
@@ -458,7 +505,7 @@ package final class RenderService: @unchecked Sendable {
     }
 
     /// The cached small source of a preview, made on a miss.
-    func previewSource(_ prepared: Prepared) throws(ServeError) -> PreviewSource {
+    func previewSource(_ prepared: Prepared, context: CIContext) throws(ServeError) -> PreviewSource {
         let p = prepared.parameters
         let key = prepared.identity + "|\(p.width ?? 0)x\(p.height ?? 0)"
         if let hit = previews.get(key) { return hit }

@@ -1,3 +1,4 @@
+import Cyanotype
 import Foundation
 
 /// A refusal the server answers with: an HTTP status, a stable code for programs and a
@@ -39,6 +40,15 @@ package struct ServeError: Error, Sendable, Equatable, CustomStringConvertible {
     }
     package static func bodyTooLarge(limit: Int) -> ServeError {
         ServeError(status: 413, code: "body_too_large", message: "the request body is over the limit of \(limit) bytes")
+    }
+    package static let unsupportedMediaType = ServeError(
+        status: 415, code: "unsupported_media_type",
+        message: "send the request body as JSON, with the header Content-Type: application/json")
+    package static func renderTooLarge(estimated: Int, limit: Int) -> ServeError {
+        ServeError(
+            status: 413, code: "render_too_large",
+            message: "this render would need about \(CIRenderError.megabytes(estimated)) MB of memory, over this server's limit of \(CIRenderError.megabytes(limit)) MB "
+                + "per render; ask for a smaller size (w, h) or fewer large blurs")
     }
     package static func outsideRoot(_ message: String) -> ServeError { ServeError(status: 403, code: "outside_root", message: message) }
     package static func notFound(_ message: String) -> ServeError { ServeError(status: 404, code: "not_found", message: message) }

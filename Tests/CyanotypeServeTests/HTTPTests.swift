@@ -202,7 +202,7 @@ import Glibc
         ]
         for (method, target, body, status, code) in cases {
             let data: Data? = body.map { b in (b as? Data) ?? (try? JSONSerialization.data(withJSONObject: b)) ?? Data() }
-            let r = try HTTP.request(s.port, method, target, body: data)
+            let r = try HTTP.request(s.port, method, target, headers: method == "POST" ? ["Content-Type": "application/json"] : [:], body: data)
             #expect(r.status == status && r.errorCode == code, "\(method) \(target): \(r.status) \(r.text)")
             if r.status != 413 {
                 #expect(r.headers["content-type"]?.hasPrefix("application/json") == true, "\(target)")

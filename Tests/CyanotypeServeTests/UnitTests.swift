@@ -121,7 +121,7 @@ import Testing
             done.enter()
             Thread {
                 box.status =
-                    queue.run(timeout: 60) {
+                    queue.run(timeout: 60) { _ in
                         if status == 200 { gate.wait() }
                         return HTTPResponse(status: status)
                     }.status
@@ -130,18 +130,29 @@ import Testing
             while (status == 200 ? queue.load.running : queue.load.waiting) == 0 { usleep(1000) }
         }
         // One rendering, one waiting: the next is turned away with Retry-After.
-        let third = queue.run(timeout: 60) { HTTPResponse(status: 202) }
+        let third = queue.run(timeout: 60) { _ in HTTPResponse(status: 202) }
         #expect(third.status == 503)
         #expect(third.headers.contains { $0.name == "Retry-After" })
         #expect(String(decoding: third.body, as: UTF8.self).contains("\"busy\""))
         gate.signal()
         done.wait()
         #expect(first.status == 200 && second.status == 201)
-        let late = queue.run(timeout: 0.05) {
-            usleep(300_000); return HTTPResponse(status: 200)
+        // The late render's job is cancelled at the deadline: the work sees it (within a
+        // bounded wait) and the worker is free again.
+        final class Seen: @unchecked Sendable { var cancelled = false }
+        let seen = Seen()
+        let late = queue.run(timeout: 0.05) { job in
+            let deadline = Date().addingTimeInterval(30)
+            while !job.isCancelled && Date() < deadline { usleep(1000) }
+            seen.cancelled = job.isCancelled
+            return HTTPResponse(status: 200)
         }
         #expect(late.status == 503)
         #expect(String(decoding: late.body, as: UTF8.self).contains("render_timeout"))
+        let deadline = Date().addingTimeInterval(30)
+        while queue.load.running > 0 && Date() < deadline { usleep(1000) }
+        #expect(seen.cancelled && queue.load.running == 0)
+        #expect(queue.run(timeout: 60) { _ in HTTPResponse(status: 204) }.status == 204)
     }
 
     @Test func thePreviewCacheKeepsToItsBudget() {

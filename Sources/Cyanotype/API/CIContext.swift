@@ -45,6 +45,10 @@ public enum CIRenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case bufferTooSmall(needed: Int, given: Int)
     /// A source (a file, a decoder on its thread) failed while the render read it.
     case sourceFailed(String)
+    /// The render's `CIRenderJob` was cancelled; nothing it computed is kept.
+    case cancelled
+    /// The plan's estimated memory is over the `CIRenderJob`'s budget (bytes); nothing ran.
+    case overMemoryBudget(estimated: Int, limit: Int)
 
     /// What went wrong, in words a user can act on.
     public var description: String {
@@ -55,8 +59,17 @@ public enum CIRenderError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unsupportedFormat(f): return "pixel format \(f) is not supported for rendering"
         case let .bufferTooSmall(needed, given): return "destination buffer holds \(given) bytes but the render needs \(needed)"
         case let .sourceFailed(why): return "a source image could not be read: \(why)"
+        case .cancelled: return "the render was cancelled"
+        case let .overMemoryBudget(estimated, limit):
+            return "the render would need about \(CIRenderError.megabytes(estimated)) MB, over the memory budget of \(CIRenderError.megabytes(limit)) MB"
         }
     }
+}
+
+extension CIRenderError {
+    /// Bytes as whole megabytes (MiB, rounded up), as the messages print them (the server's
+    /// too).
+    package static func megabytes(_ bytes: Int) -> Int { (bytes + (1 << 20) - 1) >> 20 }
 }
 
 /// Renders recipes to memory. Immutable configuration, an executor every parallel loop of its
@@ -76,12 +89,13 @@ public final class CIContext: @unchecked Sendable {
     let cachesIntermediates: Bool
     let maximumRenderPixels: Int
     let tileSizeOverride: Int?
-    /// Where this context's renders run their parallel loops.
-    let executor = Executor()
+    /// Where this context's renders run their parallel loops (bound to the context's job, if
+    /// any).
+    let executor: Executor
     /// Intermediates and whole results kept between renders (when `cachesIntermediates`).
-    let cache = RenderCache(budget: CIContext.cacheBudget)
+    let cache: RenderCache
     /// Parsed LUT files (`lut(contentsOf:)`), kept while each file is unchanged.
-    let lutFiles = LUTFileCache(budget: 64 << 20)
+    let lutFiles: LUTFileCache
     private let lock = NSLock()
     private var stats = RenderStatistics()
     /// The memory the context's cache may hold.
@@ -99,7 +113,33 @@ public final class CIContext: @unchecked Sendable {
         cachesIntermediates = (o[.cacheIntermediates] as? Bool) ?? true
         maximumRenderPixels = (o[.maximumRenderPixels] as? Int) ?? (1 << 30)
         tileSizeOverride = (o[.tileSize] as? Int).map { max(1, $0) }
+        executor = Executor()
+        cache = RenderCache(budget: CIContext.cacheBudget)
+        lutFiles = LUTFileCache(budget: 64 << 20)
     }
+
+    /// A context like `parent` (options, executor width, caches shared) whose renders belong
+    /// to `job`.
+    private init(sharing parent: CIContext, job: CIRenderJob) {
+        workingColorSpace = parent.workingColorSpace
+        outputColorSpace = parent.outputColorSpace
+        outputPremultiplied = parent.outputPremultiplied
+        cachesIntermediates = parent.cachesIntermediates
+        maximumRenderPixels = parent.maximumRenderPixels
+        tileSizeOverride = parent.tileSizeOverride
+        executor = parent.executor.bound(to: job)
+        cache = parent.cache
+        lutFiles = parent.lutFiles
+    }
+
+    /// Cyanotype: this context for the renders of one `CIRenderJob`: every render and encode
+    /// made through the returned context (same options, same caches) can be cancelled with
+    /// `job.cancel()` and is refused when its plan is over `job.memoryBudget`. Cheap: make one
+    /// per request.
+    public func forJob(_ job: CIRenderJob) -> CIContext { CIContext(sharing: self, job: job) }
+
+    /// The job this context's renders belong to (`forJob(_:)`), if any.
+    public var job: CIRenderJob? { executor.job }
 
     /// Counters from the most recent render on this context.
     public var lastRenderStatistics: RenderStatistics { lock.lock(); defer { lock.unlock() }; return stats }
@@ -113,7 +153,8 @@ public final class CIContext: @unchecked Sendable {
     // MARK: Rendering
 
     /// Core Image's render-to-memory. A nil `colorSpace` means the context's output colour
-    /// space, as in Core Image. Errors (see `renderChecked`) leave the buffer untouched.
+    /// space, as in Core Image. Errors (see `renderChecked`) leave the buffer untouched, but
+    /// for a cancelled job's render (`CIRenderError.cancelled`), which may have written part.
     public func render(_ image: CIImage, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect, format: CIFormat, colorSpace: CGColorSpace?) {
         try? renderChecked(image, toBitmap: data, rowBytes: rowBytes, bounds: bounds, format: format, colorSpace: colorSpace)
     }
@@ -263,6 +304,15 @@ public final class CIContext: @unchecked Sendable {
         return RenderPlan(recipe: explained(image.node, writer: nil, loadSources: false), rect: r, tileSize: tileSizeOverride).describe()
     }
 
+    /// Cyanotype: the memory `explain` estimates for rendering `rect` of `image` (default: its
+    /// extent), in bytes: materialised intermediates, the inputs of whole-image nodes, and
+    /// each core's tile buffers with their halos. Nothing is decoded or rendered; a job's
+    /// memory budget is checked against the same figure for the plan the render makes.
+    public func estimatedMemory(of image: CIImage, rect: CGRect? = nil) -> Int {
+        let r = PixelRect(covering: rect ?? image.extent).intersection(.huge)
+        return RenderPlan(recipe: explained(image.node, writer: nil, loadSources: false), rect: r, tileSize: tileSizeOverride).estimatedMemory
+    }
+
     /// The optimised recipe `explain` shows (never failing: a source that cannot be loaded is
     /// shown as it is).
     private func explained(_ node: RecipeNode, writer: DestinationWriter?, loadSources: Bool) -> OptimizedRecipe {
@@ -335,11 +385,16 @@ public final class CIContext: @unchecked Sendable {
     /// band memory.
     func execute(_ plan: RenderPlan, ledger: BandLedger? = nil, sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void) throws {
         let recipe = plan.recipe, rect = plan.rect, topDown = plan.banded
+        if let job = executor.job {
+            try job.checkBudget(plan.estimatedMemory)
+            if job.isCancelled { try job.stop() }
+        }
         let ev = Evaluator(colorManaged: workingColorSpace != nil, executor: executor, recipe: recipe, cache: cachesIntermediates ? cache : nil)
         // Deepest first: whole results and intermediates only read what is below them.
         var pending = Set(plan.materialize.map { ObjectIdentifier($0) })
         pending.formUnion(plan.wholeResults.map { ObjectIdentifier($0) })
         for node in plan.order.reversed() where pending.contains(ObjectIdentifier(node)) {
+            if executor.isCancelled { try executor.job?.stop() }
             if node.computesWholeResult {
                 _ = ev.wholeResult(of: node)
                 continue
@@ -352,16 +407,27 @@ public final class CIContext: @unchecked Sendable {
                 continue
             }
             let block = PixelBlock(rect: region)
+            let executor = self.executor
             executor.forEachTile(region, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight) { t in
+                if executor.isCancelled { return }
                 node.evaluate(t, into: block.view(t), ev)
                 ev.count { $0.tiles += 1 }
             }
+            if executor.isCancelled { try executor.job?.stop() }
             ev.setMaterialized(node, block)
             ev.count { $0.intermediatesRendered += 1 }
             if cachesIntermediates, node.mayBeCached { cache.store(block, for: key) }
         }
+        if executor.isCancelled { try executor.job?.stop() }
         let root = recipe.root
+        let executor = self.executor
         executor.forEachTile(rect, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight, topDown: topDown, bandsAhead: topDown ? 2 : nil, ledger: ledger) { t in
+            // A cancelled job's tiles are skipped; a consumer taking bands (a streaming encode)
+            // still hears of each, so that no band it waits for is left unfinished.
+            if executor.isCancelled {
+                if ledger != nil { sink(PixelBlock(rect: t, zeroed: true).buffer, t) }
+                return
+            }
             // Tiles stay cache-resident; writers then store to the destination once (float
             // destinations with streaming stores: rendering in place measured slower).
             let block = PixelBlock(rect: t)
@@ -369,6 +435,7 @@ public final class CIContext: @unchecked Sendable {
             sink(block.buffer, t)
             ev.count { $0.tiles += 1 }
         }
+        if executor.isCancelled { try executor.job?.stop() }
         lock.lock(); stats = ev.statistics; lock.unlock()
         // Work that ran alongside the tiles (a file decoding on its thread) and failed fails
         // the render.

@@ -87,7 +87,8 @@ final class Evaluator: @unchecked Sendable {
         return cell.value {
             let key = recipe.cacheKey(node)
             let block = cache?.block(for: key) ?? node.computeWholeResult(self)
-            cache?.store(block, for: key)
+            // A cancelled job's result was computed from skipped tiles: never kept.
+            if !executor.isCancelled { cache?.store(block, for: key) }
             setMaterialized(node, block)
             return block
         }
@@ -97,7 +98,13 @@ final class Evaluator: @unchecked Sendable {
     func materialize(_ node: RecipeNode, _ rect: PixelRect) -> PixelBlock {
         let block = PixelBlock(rect: rect, zeroed: rect.isEmpty)
         if rect.isEmpty { return block }
-        executor.forEachTile(rect, tileWidth: 512, tileHeight: 64) { t in self.fill(node, t, block.view(t)) }
+        let executor = self.executor
+        executor.forEachTile(rect, tileWidth: 512, tileHeight: 64) { t in
+            // A cancelled job's tiles are cleared, not computed: whatever reads them (a
+            // reduction) finishes quickly on zeros, and the render throws once it returns.
+            if executor.isCancelled { block.view(t).zero(); return }
+            self.fill(node, t, block.view(t))
+        }
         return block
     }
 

@@ -10,13 +10,26 @@ import Foundation
 /// on up to `width` threads at once and the call returns when all are done. Results must not
 /// depend on which thread ran which index: callers give each index its own output and merge
 /// in index order.
+///
+/// An executor bound to a `CIRenderJob` (`bound(to:)`, what a job's context renders on) tells
+/// the loops it runs whether the job was cancelled (`isCancelled`): tile bodies then skip
+/// their work, and the render throws once the loop returns.
 final class Executor: Sendable {
     /// How many loop bodies run at once: the cores the process may use.
     let width: Int
+    /// The job whose renders run here (nil: renders that cannot be cancelled).
+    let job: CIRenderJob?
 
-    init(width: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    init(width: Int = ProcessInfo.processInfo.activeProcessorCount, job: CIRenderJob? = nil) {
         self.width = max(1, width)
+        self.job = job
     }
+
+    /// The same width, running the loops of `job`'s renders.
+    func bound(to job: CIRenderJob?) -> Executor { Executor(width: width, job: job) }
+
+    /// Whether the job these loops run for was cancelled.
+    var isCancelled: Bool { job?.isCancelled ?? false }
 
     /// For evaluators made outside a context (probes, tests).
     static let shared = Executor()

@@ -90,12 +90,48 @@ final class RenderPlan: @unchecked Sendable {
         (roi[ObjectIdentifier(node)] ?? .empty).intersection(node.pixelExtent)
     }
 
-    /// Bytes held by materialised intermediates plus one tile (with halo) per core.
+    /// Bytes the render holds at its peak, estimated before it runs: materialised
+    /// intermediates, the inputs whole-image nodes read whole (a reduction's region), and on
+    /// each core one output tile's working set (`tileWorkingSet`), at least three tiles. The
+    /// figure `explain` prints, and what a `CIRenderJob`'s memory budget is checked against.
     var estimatedMemory: Int {
         let px = MemoryLayout<SIMD4<Float>>.stride
         let intermediates = materialize.reduce(0) { $0 + region(of: $1).area * px }
+        let wholeInputs = wholeResults.reduce(0) { sum, node in
+            sum + recipe.inputs(of: node).reduce(0) { $0 + region(of: $1).area * px }
+        }
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        return intermediates + cores * 3 * tileWidth * tileHeight * px
+        let perTile = max(3 * min(tileWidth, rect.width) * min(tileHeight, rect.height), tileWorkingSet)
+        let (bytes, overflow) = perTile.multipliedReportingOverflow(by: px * cores)
+        return overflow ? Self.saturated : Self.add(Self.add(intermediates, wholeInputs), bytes)
+    }
+
+    /// Where estimates stop growing (no overflow, still far beyond any budget).
+    private static let saturated = Int.max / 4
+    private static func add(_ a: Int, _ b: Int) -> Int { min(saturated, a.addingReportingOverflow(b).overflow ? saturated : a + b) }
+
+    /// Pixels one output tile in the middle of the render holds while it is evaluated: the
+    /// region every node below it computes for that tile (its halo grown at each neighbourhood
+    /// and resampling step), down to the materialised nodes it reads from memory. Deep chains
+    /// of blurs grow it fast: each step's region is the one above plus its halo.
+    var tileWorkingSet: Int {
+        let w = min(tileWidth, rect.width), h = min(tileHeight, rect.height)
+        let tile = PixelRect(x: rect.minX + (rect.width - w) / 2, y: rect.minY + (rect.height - h) / 2, width: w, height: h)
+        let stored = Set(materialize.map { ObjectIdentifier($0) } + wholeResults.map { ObjectIdentifier($0) })
+        var want: [ObjectIdentifier: PixelRect] = [ObjectIdentifier(root): tile]
+        var total = 0
+        for node in order {
+            let id = ObjectIdentifier(node)
+            guard let r = want[id]?.intersection(node.pixelExtent), !r.isEmpty else { continue }
+            total = Self.add(total, r.area)
+            if node !== root && stored.contains(id) { continue }
+            for (i, input) in recipe.inputs(of: node).enumerated() {
+                let need = node.inputRect(i, for: r).intersection(input.pixelExtent)
+                let inputID = ObjectIdentifier(input)
+                want[inputID] = (want[inputID] ?? .empty).union(need)
+            }
+        }
+        return total
     }
 
     func describe() -> String {

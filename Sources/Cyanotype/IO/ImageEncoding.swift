@@ -339,9 +339,16 @@ extension CIContext {
         // Bands finish when every tile across them has been written; they are keyed by their
         // top edge (Core Image y), and encoded strictly top down.
         let progress = BandProgress(rect: pr)
+        let executor = self.executor
         let feeder = Thread {
             var top = 0, band = 0
             while let height = progress.waitForBand(topRow: top) {
+                if executor.isCancelled {
+                    // A cancelled job: no more bands are encoded, and tiles stop waiting.
+                    progress.fail(CIRenderError.cancelled)
+                    ledger.cancel()
+                    return
+                }
                 do {
                     try encoder.write(ring.slot(forBand: band), rowBytes: rowBytes, count: height)
                 } catch {
@@ -385,6 +392,7 @@ extension CIContext {
             var top = 0
             while top < bitmap.height {
                 let n = min(band, bitmap.height - top)
+                if executor.isCancelled { try executor.job?.stop() }
                 guard gate.wait(untilRows: top + n) else {
                     throw CIRenderError.sourceFailed(gate.error.map { String(describing: $0) } ?? "decoding stopped")
                 }

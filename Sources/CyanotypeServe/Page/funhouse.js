@@ -4,6 +4,8 @@
 // fragment, and the copies are a command line, Swift code and an Instafilter recipe.
 'use strict';
 (function () {
+  // The JSON routes answer 415 to a body sent as anything else (fetch's default is text/plain).
+  const JSON_HEADERS = { 'Content-Type': 'application/json' };
   const $ = (sel) => document.querySelector(sel);
   const el = (tag, props = {}, ...children) => {
     const e = document.createElement(tag);
@@ -412,8 +414,8 @@
     const body = (withData) => JSON.stringify(Object.assign(requestJSON(before), {
       image: withData ? { data: state.upload.data } : { sha256: state.upload.sha256 },
       width: size.w, height: size.h, format: 'png', preview: true, quality: null }));
-    let r = await fetch('/api/render', { method: 'POST', body: body(false) });
-    if (r.status === 412) r = await fetch('/api/render', { method: 'POST', body: body(true) });
+    let r = await fetch('/api/render', { method: 'POST', headers: JSON_HEADERS, body: body(false) });
+    if (r.status === 412) r = await fetch('/api/render', { method: 'POST', headers: JSON_HEADERS, body: body(true) });
     return r;
   }
 
@@ -681,7 +683,7 @@
     try {
       let r;
       if (state.upload) {
-        r = await fetch('/api/render', { method: 'POST', body: JSON.stringify(Object.assign(requestJSON(), {
+        r = await fetch('/api/render', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(Object.assign(requestJSON(), {
           image: { data: state.upload.data }, format: state.format, quality: state.quality === '' || state.quality === null ? null : Number(state.quality) })) });
       } else {
         r = await fetch('/render?' + renderQuery({ format: state.format, quality: state.quality }));
@@ -698,7 +700,7 @@
     const size = previewSize();
     try {
       let r;
-      if (state.upload) r = await fetch('/api/explain', { method: 'POST', body: JSON.stringify(Object.assign(requestJSON(), { image: { data: state.upload.data }, width: size.w, height: size.h, preview: true })) });
+      if (state.upload) r = await fetch('/api/explain', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(Object.assign(requestJSON(), { image: { data: state.upload.data }, width: size.w, height: size.h, preview: true })) });
       else r = await fetch('/api/explain?' + renderQuery({ preview: true, size, format: null, quality: null }));
       if (!r.ok) throw await errorOf(r);
       const j = await r.json();

@@ -511,7 +511,8 @@ func kMeansClusters(_ block: PixelBlock, seeds: PixelBlock?, count: Int, passes:
             }
         }
         weights = w
-        if pass == max(0, passes) || passes == 0 { break }
+        // A cancelled job stops between passes (its render throws once this returns).
+        if pass == max(0, passes) || passes == 0 || executor.isCancelled { break }
         for k in 0..<count where w[k] > 0 {
             let m = sums[k] / w[k]
             means[k] = SIMD3(Float(m.x), Float(m.y), Float(m.z))
