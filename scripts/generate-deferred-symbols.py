@@ -31,6 +31,11 @@ FORWARDERS = os.path.join(FOLDER, "forwarders.generated.c")
 # return type must be decided here (the script stops on one it does not know), because a zero
 # can mean success (FFmpeg's 0, libjxl's JXL_DEC_SUCCESS, libheif's heif_error_Ok) or, for
 # CRYPTO_memcmp, "equal".
+# Variadic functions cannot pass their extra arguments on; these are called with none (the
+# fixed arguments are forwarded), and the script stops on any other variadic function.
+VARIADIC_CALLED_WITHOUT_EXTRAS = {
+    "MHD_get_connection_info",  # the info types Cyanotype asks for (the socket) take no extra argument
+}
 FAILURE_BY_NAME = {
     "CRYPTO_memcmp": "1",
     "av_display_rotation_get": "NAN",
@@ -176,11 +181,13 @@ def forwarders(libraries):
     for macro, names_of_library in libraries:
         for name in names_of_library:
             result, parameters, variadic = found[name]
-            if variadic:
+            if variadic and name not in VARIADIC_CALLED_WITHOUT_EXTRAS:
                 sys.exit(f"generate-deferred-symbols: {name} is variadic; call its va_list form instead")
             if parameters == ["void"]:
                 parameters = []
             signature = ", ".join(declarator(t, f"a{i}") for i, t in enumerate(parameters)) or "void"
+            if variadic:
+                signature += ", ..."
             arguments = ", ".join(f"a{i}" for i in range(len(parameters)))
             local = f"cy_forward_{name}"
             lines.append(f"CY_FORWARDER {declarator(result, local)}({signature}) __asm__(\"{name}\");")

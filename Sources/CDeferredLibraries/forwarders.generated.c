@@ -758,6 +758,11 @@ CY_FORWARDER void cy_forward_MHD_destroy_response(struct MHD_Response *a0) {
     __typeof__(&MHD_destroy_response) function = cy_deferred_function(CY_LIBRARY_MICROHTTPD, &cy_slot_MHD_destroy_response);
     if (function != NULL) function(a0);
 }
+CY_FORWARDER const union MHD_ConnectionInfo *cy_forward_MHD_get_connection_info(struct MHD_Connection *a0, enum MHD_ConnectionInfoType a1, ...) __asm__("MHD_get_connection_info");
+CY_FORWARDER const union MHD_ConnectionInfo *cy_forward_MHD_get_connection_info(struct MHD_Connection *a0, enum MHD_ConnectionInfoType a1, ...) {
+    __typeof__(&MHD_get_connection_info) function = cy_deferred_function(CY_LIBRARY_MICROHTTPD, &cy_slot_MHD_get_connection_info);
+    return function != NULL ? function(a0, a1) : NULL;
+}
 CY_FORWARDER int cy_forward_MHD_get_connection_values(struct MHD_Connection *a0, enum MHD_ValueKind a1, MHD_KeyValueIterator a2, void *a3) __asm__("MHD_get_connection_values");
 CY_FORWARDER int cy_forward_MHD_get_connection_values(struct MHD_Connection *a0, enum MHD_ValueKind a1, MHD_KeyValueIterator a2, void *a3) {
     __typeof__(&MHD_get_connection_values) function = cy_deferred_function(CY_LIBRARY_MICROHTTPD, &cy_slot_MHD_get_connection_values);
