@@ -128,7 +128,7 @@ def main():
 
         # The copy buttons, clicked: each puts its text in the box below them.
         copies = {}
-        for kind in ["cli", "recipe", "swift", "url"]:
+        for kind in ["cli", "recipe", "instafilter", "swift", "url"]:
             driver.find_element(By.CSS_SELECTOR, f'button[data-copy="{kind}"]').click()
             copies[kind] = driver.find_element(By.ID, "copy-text").get_attribute("value")
         command, recipe, swift, url = copies["cli"], copies["recipe"], copies["swift"], copies["url"]
@@ -146,7 +146,7 @@ def main():
         import shlex
         result = {
             "width": pixels[0], "height": pixels[1], "preview": info, "fragment": fragment,
-            "command": command, "commandWords": shlex.split(command), "recipe": recipe, "swift": swift, "url": url,
+            "command": command, "commandWords": shlex.split(command), "recipe": recipe, "instafilter": copies["instafilter"], "swift": swift, "url": url,
             "requestsDuringSlider": after - before, "changesDuringSlider": changes, "sliderValue": slider_value, "histogramCount": histogram, "plan": plan,
             "shown": shown,
         }

@@ -108,9 +108,15 @@ enum Browser {
         #expect(written.width == 840 && written.height == 600)
         #expect(served.maxDifference(written) ?? 99 <= 1)
 
-        // The recipe the page copies renders the same chain.
+        // The JSON recipe the page copies is /api/render's body: posted, it renders the same
+        // chain; the Instafilter recipe, posted as "recipe", too.
         let recipeText = try #require(result["recipe"] as? String)
-        let recipe = try JSONSerialization.jsonObject(with: Data(recipeText.utf8))
+        let request = try JSONSerialization.jsonObject(with: Data(recipeText.utf8))
+        let byRequest = try s.post("/api/render", json: request)
+        #expect(byRequest.status == 200, "\(recipeText)")
+        #expect(try Pixels(byRequest.body).maxDifference(written) ?? 99 <= 1)
+        let instafilterText = try #require(result["instafilter"] as? String)
+        let recipe = try JSONSerialization.jsonObject(with: Data(instafilterText.utf8))
         let byRecipe = try s.post("/api/render", json: ["image": "photo.png", "recipe": recipe])
         #expect(byRecipe.status == 200)
         #expect(try Pixels(byRecipe.body).maxDifference(written) ?? 99 <= 1)
