@@ -123,7 +123,8 @@ package struct OutputOptions: @unchecked Sendable {
         opaque input stays opaque. Metadata is kept the same way on every path (filters,
         resizing, geometry, batch) and in every format: EXIF and XMP (GPS included unless
         --strip gps; orientation set upright; pixel dimensions updated), DPI (JPEG, PNG, TIFF),
-        and a Display P3 profile; other profiles are converted to sRGB. --strip icc writes sRGB.
+        and a Display P3 profile; other profiles (and P3 into GIF, which holds none) are converted
+        to sRGB, and EXIF's ColorSpace then says sRGB. --strip icc writes sRGB.
         """
 
     package static func parse(_ args: ParsedArguments) throws(CLIError) -> OutputOptions {
