@@ -318,7 +318,6 @@ final class Muxer: @unchecked Sendable {
         videoStream = st.pointee.index
     }
 
-    /// An audio stream copied from `source` (packets pass through unchanged).
     /// Whether the audio codec `codec` can be copied into this container as it is: the muxer
     /// accepts it and its header can be written (FFmpeg's QuickTime writer takes Opus and FLAC
     /// only in MP4, its MP4 writer FLAC only as an experiment).
@@ -358,6 +357,7 @@ final class Muxer: @unchecked Sendable {
         return t.sourceCodec
     }
 
+    /// An audio stream copied from `source` (packets pass through unchanged).
     func addAudio(copying source: UnsafeMutablePointer<AVStream>, sourceIndex: Int32) throws(VideoError) {
         let par: UnsafeMutablePointer<AVCodecParameters> = source.pointee.codecpar!
         guard canCopyAudio(par.pointee.codec_id) else {
