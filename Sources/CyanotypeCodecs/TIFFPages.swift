@@ -140,9 +140,9 @@ final class TIFFPageWriter: FrameSink {
         switch pixels {
         case _ where options.grayscale: grey = true
         case _ where !options.grayscaleIfNeutral: grey = false
-        case .u8(let p): grey = TIFFPageWriter.isNeutral(p)
-        case .u16(let p): grey = TIFFPageWriter.isNeutral(p)
-        case .f32(let p): grey = TIFFPageWriter.isNeutral(p)
+        case .u8(let p): grey = ImageCodecs.isNeutral(p)
+        case .u16(let p): grey = ImageCodecs.isNeutral(p)
+        case .f32(let p): grey = ImageCodecs.isNeutral(p)
         }
         let channels = grey ? (hasAlpha ? 2 : 1) : (hasAlpha ? 4 : 3)
         var msg = [CChar](repeating: 0, count: 256)
@@ -170,16 +170,6 @@ final class TIFFPageWriter: FrameSink {
     }
 
     /// The samples TIFF stores: all four, RGB, grey (green) or grey + alpha.
-    /// Whether every RGBA pixel of `p` has red = green = blue.
-    static func isNeutral<T: Equatable>(_ p: UnsafeBufferPointer<T>) -> Bool {
-        var i = 0
-        while i + 3 < p.count {
-            if p[i] != p[i + 1] || p[i + 1] != p[i + 2] { return false }
-            i += 4
-        }
-        return true
-    }
-
     static func pack<T>(_ p: UnsafeBufferPointer<T>, width: Int, height: Int, channels: Int, grey: Bool) -> [T] {
         let n = width * height
         if channels == 4 { return Array(p.prefix(n * 4)) }

@@ -169,7 +169,7 @@ extension CIContext {
             if depth == 32 && (format == .tiff || format == .jxl) {
                 let r = try renderToData(image, from: rect, format: .RGBAf, colorSpace: space, premultiplied: false)
                 let data = try r.data.withUnsafeBytes { raw throws(CodecError) in
-                    if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: Float.self)) }
+                    if greyIfNeutral { opts.grayscale = ImageCodecs.isNeutral(raw.bindMemory(to: Float.self)) }
                     return try ImageCodecs.encode(
                         rgbaF: raw.bindMemory(to: Float.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
                         parallel: executor.parallelFor)
@@ -180,7 +180,7 @@ extension CIContext {
             if depth >= 16 && (format == .png || format == .tiff || format == .jxl) {
                 let r = try renderToData(image, from: rect, format: .RGBA16, colorSpace: space, premultiplied: false)
                 try r.data.withUnsafeBytes { raw in
-                    if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt16.self)) }
+                    if greyIfNeutral { opts.grayscale = ImageCodecs.isNeutral(raw.bindMemory(to: UInt16.self)) }
                     try ImageCodecs.encode(
                         rgba: raw.bindMemory(to: UInt16.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
                         parallel: executor.parallelFor, into: sink)
@@ -211,7 +211,7 @@ extension CIContext {
             {
                 // An unfiltered 8-bit image goes to the encoder as decoded: no render, no copy.
                 try bitmap.data.withUnsafeBytes { raw in
-                    if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt8.self)) }
+                    if greyIfNeutral { opts.grayscale = ImageCodecs.isNeutral(raw.bindMemory(to: UInt8.self)) }
                     try ImageCodecs.encode(
                         rgba: raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height, hasAlpha: hasAlpha, format: format,
                         options: opts, parallel: executor.parallelFor, into: sink)
@@ -220,7 +220,7 @@ extension CIContext {
             }
             let r = try renderToData(image, from: rect, format: .RGBA8, colorSpace: space, premultiplied: false)
             try r.data.withUnsafeBytes { raw in
-                if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt8.self)) }
+                if greyIfNeutral { opts.grayscale = ImageCodecs.isNeutral(raw.bindMemory(to: UInt8.self)) }
                 try ImageCodecs.encode(
                     rgba: raw.bindMemory(to: UInt8.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
                     parallel: executor.parallelFor, into: sink)
@@ -268,17 +268,6 @@ extension CIContext {
         // Linux: it can delete the old file and then fail).
         if rename(tmp.path, url.path) != 0 { throw .writeFailed(path: url.path, detail: String(cString: strerror(errno))) }
     }
-}
-
-/// Whether every RGBA pixel of `px` has equal red, green and blue (alpha not looked at).
-private func isNeutral<Sample: Equatable>(_ px: UnsafeBufferPointer<Sample>) -> Bool {
-    guard let p = px.baseAddress else { return true }
-    var i = 0
-    while i + 3 < px.count {
-        if p[i] != p[i + 1] || p[i + 1] != p[i + 2] { return false }
-        i += 4
-    }
-    return true
 }
 
 extension CIFormat {
