@@ -238,12 +238,6 @@ enum JXLCodec {
         guard !o, count <= limit else { throw .tooLarge(width: h.width, height: h.height, limit: limit) }
     }
 
-    /// Whether `icc` is a Display P3 profile (P3 primaries, D65, the sRGB curve), by its name.
-    static func isDisplayP3(_ icc: Data) -> Bool {
-        guard let d = ColorProfiles.description(of: icc)?.lowercased() else { return false }
-        return d.contains("display p3") && !d.contains("linear")
-    }
-
     /// Whether the colour of `target` is an enumerated JPEG XL colour space (not an ICC profile).
     static func isEncodedProfile(_ dec: OpaquePointer, target: JxlColorProfileTarget) -> Bool {
         var ce = JxlColorEncoding()
@@ -405,7 +399,7 @@ enum JXLCodec {
         info.uses_original_profile = options.lossless ? 1 : 0
         info.orientation = JxlOrientation(rawValue: UInt32(options.orientation))
         try check(JxlEncoderSetBasicInfo(enc, &info), "basic info")
-        if let icc = options.iccProfile, !icc.isEmpty, !grey, isDisplayP3(icc) {
+        if let icc = options.iccProfile, !icc.isEmpty, !grey, ColorProfiles.isDisplayP3(icc) {
             // Display P3 is one of JPEG XL's enumerated spaces: written as such, a lossy file
             // decodes back to P3 values (an ICC-described one decodes to linear sRGB).
             var ce = JxlColorEncoding()
