@@ -32,6 +32,7 @@ def main():
         from selenium.webdriver.common.action_chains import ActionChains
         from selenium.webdriver.common.by import By
         from selenium.webdriver.common.keys import Keys
+        from selenium.webdriver.support.ui import Select
     except ImportError:
         print("selenium is not installed (python3 -m pip install selenium)", file=sys.stderr)
         return 3
@@ -128,7 +129,7 @@ def main():
 
         # The copy buttons, clicked: each puts its text in the box below them.
         copies = {}
-        for kind in ["cli", "recipe", "swift", "url"]:
+        for kind in ["cli", "recipe", "instafilter", "swift", "url"]:
             driver.find_element(By.CSS_SELECTOR, f'button[data-copy="{kind}"]').click()
             copies[kind] = driver.find_element(By.ID, "copy-text").get_attribute("value")
         command, recipe, swift, url = copies["cli"], copies["recipe"], copies["swift"], copies["url"]
@@ -143,10 +144,15 @@ def main():
         wait("return !document.getElementById('split-line').hidden", "the before/after split")
         driver.save_screenshot(os.path.join(a.out, "screenshot.png"))
 
+        # A LUT chosen from the list: the JSON recipe copied then carries it (issue #24).
+        Select(driver.find_element(By.ID, "lut")).select_by_value("warmFilm")
+        driver.find_element(By.CSS_SELECTOR, 'button[data-copy="recipe"]').click()
+        recipe_with_lut = driver.find_element(By.ID, "copy-text").get_attribute("value")
+
         import shlex
         result = {
             "width": pixels[0], "height": pixels[1], "preview": info, "fragment": fragment,
-            "command": command, "commandWords": shlex.split(command), "recipe": recipe, "swift": swift, "url": url,
+            "command": command, "commandWords": shlex.split(command), "recipe": recipe, "recipeWithLUT": recipe_with_lut, "instafilter": copies["instafilter"], "swift": swift, "url": url,
             "requestsDuringSlider": after - before, "changesDuringSlider": changes, "sliderValue": slider_value, "histogramCount": histogram, "plan": plan,
             "shown": shown,
         }

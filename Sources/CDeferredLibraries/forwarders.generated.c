@@ -434,6 +434,16 @@ CY_FORWARDER void cy_forward_JxlThreadParallelRunnerDestroy(void *a0) {
     if (function != NULL) function(a0);
 }
 
+CY_FORWARDER int cy_forward_av_channel_layout_copy(AVChannelLayout *a0, const AVChannelLayout *a1) __asm__("av_channel_layout_copy");
+CY_FORWARDER int cy_forward_av_channel_layout_copy(AVChannelLayout *a0, const AVChannelLayout *a1) {
+    __typeof__(&av_channel_layout_copy) function = cy_deferred_function(CY_LIBRARY_AVUTIL, &cy_slot_av_channel_layout_copy);
+    return function != NULL ? function(a0, a1) : AVERROR(ENOSYS);
+}
+CY_FORWARDER void cy_forward_av_channel_layout_default(AVChannelLayout *a0, int a1) __asm__("av_channel_layout_default");
+CY_FORWARDER void cy_forward_av_channel_layout_default(AVChannelLayout *a0, int a1) {
+    __typeof__(&av_channel_layout_default) function = cy_deferred_function(CY_LIBRARY_AVUTIL, &cy_slot_av_channel_layout_default);
+    if (function != NULL) function(a0, a1);
+}
 CY_FORWARDER int cy_forward_av_channel_layout_describe(const AVChannelLayout *a0, char *a1, size_t a2) __asm__("av_channel_layout_describe");
 CY_FORWARDER int cy_forward_av_channel_layout_describe(const AVChannelLayout *a0, char *a1, size_t a2) {
     __typeof__(&av_channel_layout_describe) function = cy_deferred_function(CY_LIBRARY_AVUTIL, &cy_slot_av_channel_layout_describe);
@@ -508,6 +518,11 @@ CY_FORWARDER int cy_forward_av_frame_is_writable(AVFrame *a0) __asm__("av_frame_
 CY_FORWARDER int cy_forward_av_frame_is_writable(AVFrame *a0) {
     __typeof__(&av_frame_is_writable) function = cy_deferred_function(CY_LIBRARY_AVUTIL, &cy_slot_av_frame_is_writable);
     return function != NULL ? function(a0) : AVERROR(ENOSYS);
+}
+CY_FORWARDER void cy_forward_av_frame_unref(AVFrame *a0) __asm__("av_frame_unref");
+CY_FORWARDER void cy_forward_av_frame_unref(AVFrame *a0) {
+    __typeof__(&av_frame_unref) function = cy_deferred_function(CY_LIBRARY_AVUTIL, &cy_slot_av_frame_unref);
+    if (function != NULL) function(a0);
 }
 CY_FORWARDER const char *cy_forward_av_get_pix_fmt_name(enum AVPixelFormat a0) __asm__("av_get_pix_fmt_name");
 CY_FORWARDER const char *cy_forward_av_get_pix_fmt_name(enum AVPixelFormat a0) {

@@ -93,6 +93,8 @@
     X(JxlThreadParallelRunnerDestroy) \
 
 #define CY_AVUTIL_FUNCTIONS(X) \
+    X(av_channel_layout_copy) \
+    X(av_channel_layout_default) \
     X(av_channel_layout_describe) \
     X(av_color_primaries_name) \
     X(av_color_range_name) \
@@ -108,6 +110,7 @@
     X(av_frame_free) \
     X(av_frame_get_buffer) \
     X(av_frame_is_writable) \
+    X(av_frame_unref) \
     X(av_get_pix_fmt_name) \
     X(av_log_set_level) \
     X(av_pix_fmt_desc_get) \

@@ -171,10 +171,14 @@ enum ApplyCommand {
         let output = args.value("output")
         if output == nil && !opts.explain { throw .usage("missing -o OUTPUT for 'apply'") }
         if opts.explain {
-            let image = try opts.pipeline.run(on: try Files.readImage(input))
-            // The plan for the output file's pixels: straight sRGB at its depth.
+            let source = try Files.readImage(input)
+            let image = try opts.pipeline.run(on: source)
+            // The plan for the output file's pixels: straight, at its depth, in the colour space
+            // the file is written in (Display P3 kept where the format holds it, else sRGB).
+            let format = try output.map { (o: String) throws(CLIError) in try Files.outputFormat(explicit: opts.output.format, path: o) }
+            let space = opts.output.metadata.colorSpace(for: source.properties, format: format ?? opts.output.format ?? .png)
             let bits: CIFormat = opts.output.depth ?? 8 > 8 ? .RGBA16 : .RGBA8
-            try Console.print(Files.makeContext().explain(image, format: bits, colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false))
+            try Console.print(Files.makeContext().explain(image, format: bits, colorSpace: space, premultiplied: false))
             return
         }
         guard let output else { return }

@@ -110,12 +110,11 @@ extension ApplyOptions {
         guard let destination = CGImageDestinationCreateWithData(data, format.typeIdentifier, count, fileProperties as CFDictionary) else {
             throw .failure("\(output): cannot write \(Files.displayName(format)) frames")
         }
-        let srgb = CGColorSpace(name: CGColorSpace.sRGB)
         for i in 0..<count {
             let original = try frame(i)
             let facts = SourceFacts(properties: original.properties)
             // The profile kept as for single images (Display P3, unless --strip icc); GIF holds none.
-            let space = format == .gif ? srgb : o.metadata.colorSpace(for: original.properties)
+            let space = o.metadata.colorSpace(for: original.properties, format: format)
             var image = try pipeline.run(on: original)
             try check(image, input: input)
             // The alpha rules of single images (ImageWriter): flatten what is not kept.
@@ -149,6 +148,8 @@ extension ApplyOptions {
                 // stated size the result's, orientation as the pixels need it).
                 let kept = o.metadata.properties(from: original.properties, width: r.width, height: r.height)
                 for key in [kCyanotypePropertyRawEXIF, kCyanotypePropertyRawXMP, kCGImagePropertyOrientation] { properties[key] = kept[key] }
+                // Grey pages stay grey (TIFF decides page by page) unless a filter made colour.
+                if facts.isGray { properties[CIImageRepresentationOption.grayscaleIfNeutral.rawValue] = true }
             }
             do { try destination.add(cg, properties: properties) } catch {
                 throw .failure("\(output): frame \(i + 1) of \(name): \(error.description)")

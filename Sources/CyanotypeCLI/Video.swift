@@ -11,7 +11,7 @@ enum VideoCommand {
         "video", positionals: ["INPUT", "INPUT2?"],
         summary: "Filter every frame of a video (or join two with a transition, or take one frame as an image).",
         options: [
-            OptionSpec("--output", short: "-o", value: "OUTPUT", help: "The movie to write (.mp4, .mov, .m4v, .mkv), or an image with --frame."),
+            OptionSpec("--output", short: "-o", value: "OUTPUT", help: "The movie to write (.mp4, .mov, .m4v, .mkv, .webm), or an image with --frame."),
             OptionSpec(
                 "--filter", short: "-f", value: "SPEC", repeatable: true,
                 help: "A filter and its inputs; numbers may be keyframes VALUE@SECONDS,... e.g. 'gaussianBlur radius=0@0,20@5'."),
@@ -22,7 +22,7 @@ enum VideoCommand {
             OptionSpec("--intensity", value: "X", help: "Strength 0 to 1 (default 1) of --preset, or of --lut when there is no preset."),
             WorkingSpace.option,
             Origin.option,
-            OptionSpec("--codec", value: "CODEC", help: "h264 (default), hevc, av1, vp9, prores (.mov), ffv1 or rawvideo (.mkv)."),
+            OptionSpec("--codec", value: "CODEC", help: "h264 (default; vp9 for .webm), hevc, av1, vp9, prores (.mov), ffv1 or rawvideo (.mkv)."),
             OptionSpec("--crf", value: "N", help: "Quality for h264/hevc/av1/vp9, 0-63 (lower is better; default h264 18, hevc 22, av1/vp9 32)."),
             OptionSpec("--speed", value: "NAME", help: "The encoder's preset: x264/x265 ultrafast...veryslow (default medium), av1 0-13, vp9 -8..8, prores proxy/lt/standard/hq."),
             OptionSpec("--bit-depth", value: "BITS", help: "8 (default) or 10 bits per sample."),
@@ -30,11 +30,11 @@ enum VideoCommand {
             OptionSpec("--start", value: "S", help: "Start at S seconds into INPUT."),
             OptionSpec("--duration", value: "S", help: "Keep S seconds."),
             OptionSpec("--transition", value: "SPEC", help: "Join INPUT and INPUT2 with a Core Image transition, e.g. 'dissolveTransition'."),
-            OptionSpec("--transition-duration", value: "S", help: "How long the two clips overlap (default 1)."),
+            OptionSpec("--transition-duration", value: "S", help: "How long the two clips overlap (default 1; at most the shorter clip)."),
             OptionSpec("--frame", value: "S", help: "Write the (filtered) frame shown at S seconds as an image instead of a movie."),
             OptionSpec("--quality", short: "-q", value: "Q", help: "JPEG/WebP quality 0-100 for --frame (default 90)."),
-            OptionSpec("--no-audio", help: "Leave the audio out (it is otherwise copied unchanged, cut to the range)."),
-            OptionSpec("--keep-rotation", help: "Keep a phone clip's rotation as metadata instead of turning the pixels upright."),
+            OptionSpec("--no-audio", help: "Leave the audio out (it is otherwise copied unchanged, cut to the range; AAC where the container needs it)."),
+            OptionSpec("--keep-rotation", help: "Keep a phone clip's rotation as metadata instead of turning the pixels upright (frames filtered as stored)."),
             OptionSpec("--fast-start", help: "Put the MP4/QuickTime index first (for streaming)."),
             OptionSpec("--quiet", help: "No progress line."),
         ],
@@ -50,9 +50,11 @@ enum VideoCommand {
             Keyframes: any number in a SPEC may be VALUE@SECONDS pairs, linear between them and held
             outside (times on the input's timeline): 'gaussianBlur radius=0@0,50@5' is Apple's growing
             blur. In a vector, each component may be keyframed: 'vignetteEffect center=[100@0,300@4 200]'.
-            Audio is copied packet for packet (never re-encoded); timestamps are kept, so every frame of
-            the range is written once and variable frame rates stay variable. The output is written to a
-            temporary file and renamed into place; a failed or interrupted run leaves nothing.
+            Audio is copied packet for packet, except where the container cannot hold it (Opus or FLAC
+            in .mov, FLAC in .mp4): re-encoded as AAC, with a note. .webm is VP9 (or AV1) with Opus or
+            Vorbis audio. Timestamps are kept, so every frame of the range is written once and variable
+            frame rates stay variable. The output is written to a temporary file and renamed into
+            place; a failed or interrupted run leaves nothing.
 
             Examples:
               cyanotype video clip.mp4 -o graded.mp4 --lut film.cube --crf 20 --speed veryfast
@@ -93,6 +95,15 @@ enum VideoCommand {
         try Files.checkNotOverwriting(output: output, inputs: inputs + imagePaths + look.specImagePaths)
 
         let assets = inputs.map { AVURLAsset(url: URL(fileURLWithPath: $0)) }
+        if transition != nil {
+            // The overlap must fit in each clip: refused with the numbers, never shortened.
+            for (path, a) in zip(inputs, assets) {
+                let length = a.duration.seconds
+                guard length.isFinite, length > 0, overlap > length + 1e-6 else { continue }
+                throw .usage(
+                    String(format: "--transition-duration %@ s is longer than %@, which lasts %.3f s; give at most that", numberText(overlap), path, length))
+            }
+        }
         let asset: AVAsset = assets.count == 2 ? assets[0].appending(assets[1], overlap: CMTime(seconds: overlap, preferredTimescale: 90_000)) : assets[0]
         let pipeline = look.pipeline
         let hasLook = !filters.isEmpty || pipeline.lut != nil || pipeline.preset != nil || transition != nil
@@ -115,7 +126,7 @@ enum VideoCommand {
         }
         if args.has("quality") { throw .usage("--quality is for --frame images; movies use --crf") }
         guard let type = AVFileType(pathExtension: (output as NSString).pathExtension) else {
-            throw .usage("the output must be a .mp4, .mov, .m4v or .mkv movie (or use --frame S for an image), not '\(output)'")
+            throw .usage("the output must be a .mp4, .mov, .m4v, .mkv or .webm movie (or use --frame S for an image), not '\(output)'")
         }
         let codec: VideoCodec
         if let name = args.value("codec") {
@@ -124,7 +135,8 @@ enum VideoCommand {
             }
             codec = c
         } else {
-            codec = .h264
+            // WebM holds VP9 or AV1 only.
+            codec = type == .webm ? .vp9 : .h264
         }
         guard codec.isAvailable else { throw .failure("the \(codec.encoderName) encoder is not in this build of FFmpeg") }
         let preset: String
@@ -168,6 +180,9 @@ enum VideoCommand {
         }
         try export(session, output: output, quiet: args.has("quiet"))
     }
+
+    /// A number of seconds as typed back to the user (no trailing zeros).
+    static func numberText(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(v) }
 
     /// A non-negative number of seconds.
     static func seconds(_ args: ParsedArguments, _ key: String) throws(CLIError) -> Double? {

@@ -286,6 +286,9 @@ public struct EncodeOptions: Sendable, Equatable {
     /// alpha) instead of RGB, taken from the green samples. Meant for pixels whose red, green
     /// and blue are equal; WebP, HEIF and AVIF have no grey layout and ignore it.
     public var grayscale: Bool = false
+    /// TIFF pages (`FrameEncoder`): each page whose red, green and blue samples are all equal
+    /// is written grey, as `grayscale` writes it; other pages stay RGB.
+    public var grayscaleIfNeutral: Bool = false
     /// WebP, AVIF/HEIF and JPEG XL: how hard the encoder works, nil for its default. WebP 0...6
     /// (libwebp's `method`: 0 fastest, 6 smallest); AVIF/HEIF 0...9 (libheif's speed 9 - effort);
     /// JPEG XL 1...9 (libjxl's effort; 0 is taken as 1).

@@ -110,6 +110,13 @@ public enum ColorProfiles {
         return d.contains("srgb") && !d.contains("linear")
     }
 
+    /// True for profiles that call themselves Display P3 (and not linear): P3 primaries, D65
+    /// and the sRGB curve, which JPEG XL can name without the profile.
+    public static func isDisplayP3(_ icc: Data) -> Bool {
+        guard let d = description(of: icc)?.lowercased() else { return false }
+        return d.contains("display p3") && !d.contains("linear")
+    }
+
     /// `bitmap`'s pixels read through the RGB profile `icc` and converted (perceptual intent,
     /// unclipped) into straight linear-sRGB float RGBA, 16 bytes a pixel, alpha copied; nil
     /// when lcms2 cannot build the transform (a grey or CMYK profile on RGB pixels, a broken

@@ -278,6 +278,21 @@ extension ImageCodecs {
         return Data(out)
     }
 
+    /// `exif` with the EXIF IFD's ColorSpace (0xA001, when present) saying how the pixels it
+    /// goes with are written: 1 (sRGB) when `sRGB`, else 0xFFFF (uncalibrated: the embedded
+    /// profile says); unchanged when it has no such entry or is malformed.
+    public static func exifSettingColorSpace(_ exif: Data, sRGB: Bool) -> Data {
+        var b = [UInt8](exif)
+        guard let t = TIFFBlock(b), let first = t.firstIFD, let ifd0 = t.directory(at: first),
+            let pointer = ifd0.entries.first(where: { $0.tag == 0x8769 }),
+            let exifOffset = t.u32(pointer.valueAt), let exifIFD = t.directory(at: exifOffset)
+        else { return exif }
+        for e in exifIFD.entries where e.tag == 0xA001 && e.type == 3 && e.count == 1 {
+            t.put16(&b, e.valueAt, sRGB ? 1 : 0xFFFF)
+        }
+        return Data(b)
+    }
+
     /// `exif` with IFD0's orientation set to `orientation` (1...8), for a writer whose pixels
     /// are turned (1) or kept as stored (the orientation they still need); unchanged when it
     /// has no orientation entry or is malformed.

@@ -323,3 +323,23 @@ public enum ImageCodecs {
         return ns.localizedDescription
     }
 }
+
+extension ImageCodecs {
+    /// Whether every RGBA pixel of `rgba` has equal red, green and blue (alpha not looked at):
+    /// pixels a grey file holds without loss.
+    package static func isNeutral(_ rgba: UnsafeBufferPointer<UInt8>) -> Bool { neutral(rgba) }
+    /// `isNeutral` for 16-bit samples.
+    package static func isNeutral(_ rgba: UnsafeBufferPointer<UInt16>) -> Bool { neutral(rgba) }
+    /// `isNeutral` for float samples.
+    package static func isNeutral(_ rgba: UnsafeBufferPointer<Float>) -> Bool { neutral(rgba) }
+
+    private static func neutral<Sample: Equatable>(_ px: UnsafeBufferPointer<Sample>) -> Bool {
+        guard let p = px.baseAddress else { return true }
+        var i = 0
+        while i + 3 < px.count {
+            if p[i] != p[i + 1] || p[i + 1] != p[i + 2] { return false }
+            i += 4
+        }
+        return true
+    }
+}

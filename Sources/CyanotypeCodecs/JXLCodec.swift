@@ -245,14 +245,17 @@ enum JXLCodec {
     }
 
     /// The ICC profile of `target`, nil for sRGB (enumerated, or grey with the sRGB curve):
-    /// untagged means sRGB everywhere else in the package.
+    /// untagged means sRGB everywhere else in the package. Enumerated Display P3 reads as the
+    /// package's Display P3 profile, so it is named (and kept) as P3 files in other formats are.
     static func profile(_ dec: OpaquePointer, target: JxlColorProfileTarget) -> Data? {
         var ce = JxlColorEncoding()
         if JxlDecoderGetColorAsEncodedProfile(dec, nil, target, &ce) == JXL_DEC_SUCCESS,
-            ce.white_point == JXL_WHITE_POINT_D65, ce.transfer_function == JXL_TRANSFER_FUNCTION_SRGB,
-            ce.color_space == JXL_COLOR_SPACE_GRAY || (ce.color_space == JXL_COLOR_SPACE_RGB && ce.primaries == JXL_PRIMARIES_SRGB)
+            ce.white_point == JXL_WHITE_POINT_D65, ce.transfer_function == JXL_TRANSFER_FUNCTION_SRGB
         {
-            return nil
+            if ce.color_space == JXL_COLOR_SPACE_GRAY || (ce.color_space == JXL_COLOR_SPACE_RGB && ce.primaries == JXL_PRIMARIES_SRGB) {
+                return nil
+            }
+            if ce.color_space == JXL_COLOR_SPACE_RGB && ce.primaries == JXL_PRIMARIES_P3, let p3 = ColorProfiles.displayP3 { return p3 }
         }
         var size = 0
         guard JxlDecoderGetICCProfileSize(dec, nil, target, &size) == JXL_DEC_SUCCESS, size > 0, size < 64 << 20 else { return nil }
@@ -396,7 +399,14 @@ enum JXLCodec {
         info.uses_original_profile = options.lossless ? 1 : 0
         info.orientation = JxlOrientation(rawValue: UInt32(options.orientation))
         try check(JxlEncoderSetBasicInfo(enc, &info), "basic info")
-        if let icc = options.iccProfile, !icc.isEmpty {
+        if let icc = options.iccProfile, !icc.isEmpty, !grey, ColorProfiles.isDisplayP3(icc) {
+            // Display P3 is one of JPEG XL's enumerated spaces: written as such, a lossy file
+            // decodes back to P3 values (an ICC-described one decodes to linear sRGB).
+            var ce = JxlColorEncoding()
+            JxlColorEncodingSetToSRGB(&ce, 0)
+            ce.primaries = JXL_PRIMARIES_P3
+            try check(JxlEncoderSetColorEncoding(enc, &ce), "colour encoding")
+        } else if let icc = options.iccProfile, !icc.isEmpty {
             let s = icc.withUnsafeBytes { JxlEncoderSetICCProfile(enc, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), $0.count) }
             try check(s, "ICC profile")
         } else {

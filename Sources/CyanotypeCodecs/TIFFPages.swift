@@ -136,11 +136,19 @@ final class TIFFPageWriter: FrameSink {
 
     func add(_ pixels: FramePixels, width: Int, height: Int, hasAlpha: Bool, delay: Double) throws(CodecError) {
         guard width <= Int(UInt32.max), height <= Int(UInt32.max) else { throw .invalidArgument("TIFF page too large") }
-        let channels = options.grayscale ? (hasAlpha ? 2 : 1) : (hasAlpha ? 4 : 3)
+        let grey: Bool
+        switch pixels {
+        case _ where options.grayscale: grey = true
+        case _ where !options.grayscaleIfNeutral: grey = false
+        case .u8(let p): grey = ImageCodecs.isNeutral(p)
+        case .u16(let p): grey = ImageCodecs.isNeutral(p)
+        case .f32(let p): grey = ImageCodecs.isNeutral(p)
+        }
+        let channels = grey ? (hasAlpha ? 2 : 1) : (hasAlpha ? 4 : 3)
         var msg = [CChar](repeating: 0, count: 256)
         let icc = options.iccProfile ?? Data()
         func write<T>(_ p: UnsafeBufferPointer<T>, bits: Int) throws(CodecError) {
-            let packed = TIFFPageWriter.pack(p, width: width, height: height, channels: channels, grey: options.grayscale)
+            let packed = TIFFPageWriter.pack(p, width: width, height: height, channels: channels, grey: grey)
             let rc: Int32 = icc.withUnsafeBytes { iccRaw in
                 packed.withUnsafeBytes { px in
                     cy_tiff_writer_add_page(

@@ -466,7 +466,8 @@ package final class RenderService: @unchecked Sendable {
             }
             let memory = context.estimatedMemory(of: image)
             if explain {
-                let plan = context.explain(image, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB), premultiplied: false)
+                let space = OutputOptions().metadata.colorSpace(for: facts.properties, format: p.format)
+                let plan = context.explain(image, format: .RGBA8, colorSpace: space, premultiplied: false)
                 var o: [String: Any] = [
                     "plan": root.redact(plan), "width": size.width, "height": size.height,
                     "sourceWidth": sourceSize.0, "sourceHeight": sourceSize.1, "warnings": prepared.warnings,

@@ -200,6 +200,12 @@ package enum ValueParser {
             return CGAffineTransform(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5])
         case "CIVector":
             guard let v = numbers(text), !v.isEmpty else { throw bad("a vector such as [x y] or [x y z w]") }
+            // The library reads missing components as 0 (as Core Image does); the tool refuses a
+            // vector shorter than the input's default rather than pad what was typed.
+            if case .vector(let d)? = input.defaultValue, v.count < d.count {
+                let example = d.map { $0.rounded() == $0 && abs($0) < 1e9 ? String(Int($0)) : String($0) }.joined(separator: " ")
+                throw bad("\(d.count) numbers, e.g. [\(example)], not \(v.count)")
+            }
             return CIVector(values: v.map { CGFloat($0) })
         case "NSNumber":
             switch text.lowercased() {

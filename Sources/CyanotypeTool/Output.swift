@@ -64,11 +64,12 @@ package struct MetadataPolicy: Equatable, Sendable {
         return p
     }
 
-    /// The colour space to write: the source's when it is one the tool writes a profile for
-    /// (Display P3) and ICC is kept; otherwise sRGB (untagged: every reader assumes it).
-    package func colorSpace(for source: [String: Any]?) -> CGColorSpace {
+    /// The colour space to write in `format`: the source's when it is one the tool writes a
+    /// profile for (Display P3), ICC is kept and the format holds a profile (GIF does not);
+    /// otherwise sRGB (untagged: every reader assumes it).
+    package func colorSpace(for source: [String: Any]?, format: ImageFileFormat) -> CGColorSpace {
         let srgb = CGColorSpace(name: CGColorSpace.sRGB) ?? CGColorSpace(name: CGColorSpace.sRGB)!
-        guard keepsICC, let name = (source?[kCGImagePropertyProfileName] as? String)?.lowercased(),
+        guard keepsICC, format.holdsColorProfile, let name = (source?[kCGImagePropertyProfileName] as? String)?.lowercased(),
             name.contains("display p3"), !name.contains("linear"),
             let p3 = CGColorSpace(name: CGColorSpace.displayP3)
         else { return srgb }
@@ -122,7 +123,8 @@ package struct OutputOptions: @unchecked Sendable {
         opaque input stays opaque. Metadata is kept the same way on every path (filters,
         resizing, geometry, batch) and in every format: EXIF and XMP (GPS included unless
         --strip gps; orientation set upright; pixel dimensions updated), DPI (JPEG, PNG, TIFF),
-        and a Display P3 profile; other profiles are converted to sRGB. --strip icc writes sRGB.
+        and a Display P3 profile; other profiles (and P3 into GIF, which holds none) are converted
+        to sRGB, and EXIF's ColorSpace then says sRGB. --strip icc writes sRGB.
         """
 
     package static func parse(_ args: ParsedArguments) throws(CLIError) -> OutputOptions {
@@ -314,7 +316,7 @@ package enum ImageWriter {
         if let e = o.effort { options[.effort] = e }
         if o.lossless { options[.lossless] = true }
         if source?.isGray == true { options[.grayscaleIfNeutral] = true }
-        return (result, o.depth(for: format, sourceDepth: source?.depth), o.metadata.colorSpace(for: source?.properties), options)
+        return (result, o.depth(for: format, sourceDepth: source?.depth), o.metadata.colorSpace(for: source?.properties, format: format), options)
     }
 }
 

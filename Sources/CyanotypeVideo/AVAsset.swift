@@ -213,7 +213,7 @@ public final class AVURLAsset: AVAsset, @unchecked Sendable {
         super.init(source: .file(url))
     }
     /// The container types FFmpeg can read here (UTIs of the common ones).
-    public static func audiovisualTypes() -> [AVFileType] { [.mp4, .mov, .m4v, .mkv] }
+    public static func audiovisualTypes() -> [AVFileType] { [.mp4, .mov, .m4v, .mkv, .webm] }
 }
 
 extension MediaInfo {
@@ -341,6 +341,20 @@ public struct AVFileType: RawRepresentable, Hashable, Sendable {
     /// Matroska (`.mkv`; Cyanotype: Apple has no Matroska writer). Holds every codec here,
     /// FFV1 included.
     public static let mkv = AVFileType(rawValue: "org.matroska.mkv")
+    /// WebM (`.webm`; Cyanotype: Apple has no WebM writer): VP9 or AV1 video, Opus or Vorbis
+    /// audio.
+    public static let webm = AVFileType(rawValue: "org.webmproject.webm")
+
+    /// The container's name for people ("QuickTime", "MP4", "Matroska", "WebM").
+    var displayName: String {
+        switch self {
+        case .mp4, .m4v: return "MP4"
+        case .mov: return "QuickTime"
+        case .mkv: return "Matroska"
+        case .webm: return "WebM"
+        default: return rawValue
+        }
+    }
 
     /// The FFmpeg muxer that writes this type.
     var muxerName: String? {
@@ -348,16 +362,18 @@ public struct AVFileType: RawRepresentable, Hashable, Sendable {
         case .mp4, .m4v: return "mp4"
         case .mov: return "mov"
         case .mkv: return "matroska"
+        case .webm: return "webm"
         default: return nil
         }
     }
-    /// The type of a file name's extension (`.mp4`, `.mov`, `.m4v`, `.mkv`), or nil.
+    /// The type of a file name's extension (`.mp4`, `.mov`, `.m4v`, `.mkv`, `.webm`), or nil.
     public init?(pathExtension ext: String) {
         switch ext.lowercased() {
         case "mp4": self = .mp4
         case "mov", "qt": self = .mov
         case "m4v": self = .m4v
         case "mkv": self = .mkv
+        case "webm": self = .webm
         default: return nil
         }
     }

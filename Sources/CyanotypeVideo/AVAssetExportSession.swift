@@ -166,6 +166,7 @@ public final class AVAssetExportSession: @unchecked Sendable {
         switch videoCodec {
         case .prores, .ffv1: return [.mov, .mkv]
         case .rawvideo: return [.mkv]
+        case .vp9, .av1: return [.mp4, .mov, .m4v, .mkv, .webm]
         default: return [.mp4, .mov, .m4v, .mkv]
         }
     }
@@ -244,7 +245,7 @@ public final class AVAssetExportSession: @unchecked Sendable {
     private func runExport() throws(VideoError) {
         guard let url = outputURL else { throw .exportNotReady("outputURL is not set") }
         guard let type = outputFileType else { throw .exportNotReady("outputFileType is not set") }
-        guard type.muxerName != nil else { throw .invalidSetting("output file type \(type.rawValue) (use .mp4, .mov, .m4v or .mkv)") }
+        guard type.muxerName != nil else { throw .invalidSetting("output file type \(type.rawValue) (use .mp4, .mov, .m4v, .mkv or .webm)") }
         guard outputBitDepth == 8 || outputBitDepth == 10 else { throw .invalidSetting("outputBitDepth must be 8 or 10, not \(outputBitDepth)") }
         if let q = quality, !(0...63).contains(q) { throw .invalidSetting("quality (CRF) must be 0...63, not \(q)") }
         lock.lock()
@@ -279,21 +280,27 @@ public final class AVAssetExportSession: @unchecked Sendable {
         }
         _ = video
         let preset = ExportPreset.named(presetName)
-        let source = videoComposition?.renderSize ?? CGSize(width: supply.size.width, height: supply.size.height)
+        var source = videoComposition?.renderSize ?? CGSize(width: supply.size.width, height: supply.size.height)
+        // A composition made for the asset is sized upright (its natural size turned by the
+        // preferred transform); with the rotation kept as metadata the frames stay as stored, so
+        // they are filtered and encoded at the stored size and the tag turns them on playback.
+        if supply.keptRotation % 180 != 0, source == CGSize(width: supply.size.height, height: supply.size.width) {
+            source = CGSize(width: supply.size.width, height: supply.size.height)
+        }
         guard source.width >= 1, source.height >= 1, source.width <= CGFloat(maximumFrameSide), source.height <= CGFloat(maximumFrameSide) else {
             throw .invalidSetting("render size \(source)")
         }
         let (w, h) = fittedSize(Int(source.width), Int(source.height), box: preset?.box, maximumLongEdge: maximumOutputEdge)
         let settings = ExportSettings(
             codec: videoCodec, crf: quality ?? (videoCodec == preset?.codec ? preset?.crf : nil), speed: encoderSpeed,
-            bitDepth: outputBitDepth, outputWidth: w, outputHeight: h, fileType: type,
+            bitDepth: outputBitDepth, renderSize: source, outputWidth: w, outputHeight: h, fileType: type,
             fastStart: shouldOptimizeForNetworkUse, threads: encoderThreads)
         let pipeline = ExportPipeline(supply: supply, composition: videoComposition, settings: settings, target: url, cancel: cancel) { [self] p in
             lock.lock(); storedProgress = Float(p); lock.unlock()
         }
         lock.lock(); running = pipeline; lock.unlock()
         defer {
-            lock.lock(); storedFrames = pipeline.framesWritten; storedNotes = supply.notes; running = nil; lock.unlock()
+            lock.lock(); storedFrames = pipeline.framesWritten; storedNotes = supply.notes + pipeline.notes; running = nil; lock.unlock()
         }
         try pipeline.run()
     }

@@ -48,11 +48,11 @@ public final class AVAssetImageGenerator: @unchecked Sendable {
     public func ciImage(at requestedTime: CMTime) throws(VideoError) -> (image: CIImage, actualTime: CMTime) {
         guard requestedTime.isNumeric else { throw .noFrame(file: asset.displayName, seconds: requestedTime.seconds) }
         let upright = appliesPreferredTrackTransform || videoComposition != nil
-        let (frame, time, size) = try decodeFrame(at: requestedTime.seconds, upright: upright)
+        let (frame, time, _) = try decodeFrame(at: requestedTime.seconds, upright: upright)
         var image = frame
         if let composition = videoComposition {
             let tf = TimelineFrame(image: frame, overlap: nil, progress: 0, time: CMTime(seconds: time, preferredTimescale: 90_000), outPTS: 0, duration: 0)
-            image = try ExportPipeline.filtered(tf, composition: composition, size: size).0
+            image = try ExportPipeline.filtered(tf, composition: composition, renderSize: composition.renderSize).0
         }
         if maximumSize.width > 0 || maximumSize.height > 0 {
             let e = image.extent

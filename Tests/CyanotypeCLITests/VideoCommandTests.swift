@@ -194,4 +194,34 @@ extension Workspace {
         #expect(badKeys.status == 2)
         #expect(f.visibleFiles == ["junk.mp4"])
     }
+
+    /// An overlap longer than a clip is refused with both numbers (the clip lasts 1 s by
+    /// ffprobe), not shortened.
+    @Test(.enabled(if: VideoCLI.available, "ffmpeg missing: scripts/setup.sh --test installs it"))
+    func transitionLongerThanAClipIsRefused() throws {
+        let f = try Workspace()
+        try VideoCLI.makeClip("a.mp4", in: f)
+        try VideoCLI.makeClip("b.mp4", in: f)
+        let probe = try f.shell("ffprobe -v error -show_entries format=duration -of csv=p=0 a.mp4")
+        let length = try #require(Double(probe.out.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let r = try f.run("video", "a.mp4", "b.mp4", "-o", "joined.mp4", "--transition", "dissolveTransition", "--transition-duration", "2.5")
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("--transition-duration 2.5 s is longer than a.mp4, which lasts \(String(format: "%.3f", length)) s"), "\(r.stderr)")
+        #expect(f.visibleFiles == ["a.mp4", "b.mp4"])
+    }
+
+    /// `.webm` is written with VP9 by default, the Opus audio copied (ffprobe reads it back).
+    @Test(.enabled(if: VideoCLI.available, "ffmpeg missing: scripts/setup.sh --test installs it"))
+    func webmOutputDefaultsToVP9() throws {
+        let f = try Workspace()
+        try VideoCLI.makeClip("in.mkv", in: f, extra: ["-c:a", "libopus"])
+        let r = try f.run("video", "in.mkv", "-o", "out.webm", "--filter", "sepiaTone", "--quiet")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.out.contains("out.webm: 10 frames, vp9"), "\(r.out)")
+        let streams = try f.shell("ffprobe -v error -show_entries stream=codec_name:format=format_name -of csv=p=0 out.webm")
+        #expect(streams.out.contains("vp9") && streams.out.contains("opus") && streams.out.contains("webm"), "\(streams.out)")
+        // H.264 cannot go into WebM: refused with the codec and the container named.
+        let h264 = try f.run("video", "in.mkv", "-o", "h.webm", "--codec", "h264")
+        #expect(h264.status == 1 && h264.stderr.contains("webm") && h264.stderr.contains("h264"), "\(h264.stderr)")
+    }
 }

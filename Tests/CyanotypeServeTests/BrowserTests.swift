@@ -108,9 +108,27 @@ enum Browser {
         #expect(written.width == 840 && written.height == 600)
         #expect(served.maxDifference(written) ?? 99 <= 1)
 
-        // The recipe the page copies renders the same chain.
+        // The JSON recipe the page copies is /api/render's body: posted, it renders the same
+        // chain; the Instafilter recipe, posted as "recipe", too.
         let recipeText = try #require(result["recipe"] as? String)
-        let recipe = try JSONSerialization.jsonObject(with: Data(recipeText.utf8))
+        let request = try JSONSerialization.jsonObject(with: Data(recipeText.utf8))
+        let byRequest = try s.post("/api/render", json: request)
+        #expect(byRequest.status == 200, "\(recipeText)")
+        #expect(try Pixels(byRequest.body).maxDifference(written) ?? 99 <= 1)
+        // With a look chosen from the LUT list, the copied JSON carries it: posted, it renders
+        // what the command line renders with --lut.
+        let withLUTText = try #require(result["recipeWithLUT"] as? String)
+        let withLUT = try #require(try JSONSerialization.jsonObject(with: Data(withLUTText.utf8)) as? [String: Any])
+        #expect(withLUT["lut"] as? String == "warmFilm", "\(withLUTText)")
+        let byLUTRequest = try s.post("/api/render", json: withLUT)
+        #expect(byLUTRequest.status == 200)
+        let lutCLI = try Binary.run(Array(words.dropFirst()).map { $0 == words[oIndex + 1] ? "lut.png" : $0 } + ["--lut", "warmFilm"], in: f.url)
+        #expect(lutCLI.status == 0, "\(lutCLI.stderr)")
+        let lutWritten = try Pixels(contentsOf: f.url.appendingPathComponent("lut.png"))
+        #expect(try Pixels(byLUTRequest.body).maxDifference(lutWritten) ?? 99 <= 1)
+        #expect(lutWritten.maxDifference(written) ?? 0 > 3, "the look changes the picture")
+        let instafilterText = try #require(result["instafilter"] as? String)
+        let recipe = try JSONSerialization.jsonObject(with: Data(instafilterText.utf8))
         let byRecipe = try s.post("/api/render", json: ["image": "photo.png", "recipe": recipe])
         #expect(byRecipe.status == 200)
         #expect(try Pixels(byRecipe.body).maxDifference(written) ?? 99 <= 1)

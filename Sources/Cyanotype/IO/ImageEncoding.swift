@@ -33,7 +33,8 @@ public struct CIImageRepresentationOption: RawRepresentable, Hashable, Sendable 
     public static let alphaChannel = CIImageRepresentationOption(rawValue: "cyanotype_alpha_channel")
     /// Cyanotype: Bool, write one grey channel to PNG, TIFF, JPEG and JPEG XL when every rendered pixel
     /// has equal red, green and blue (default false: always colour). JPEG output is then
-    /// encoded after the render instead of during it.
+    /// encoded after the render instead of during it. In a `CGImageDestination`'s properties,
+    /// TIFF pages decide page by page.
     public static let grayscaleIfNeutral = CIImageRepresentationOption(rawValue: "cyanotype_grayscale_if_neutral")
     /// Cyanotype: Int, encoder effort: WebP 0...6 (libwebp's method), AVIF/HEIF 0...9, JPEG XL 1...9.
     public static let effort = CIImageRepresentationOption(rawValue: "cyanotype_effort")
@@ -118,7 +119,8 @@ extension CIContext {
     /// Encodes `image`'s extent as `format`: straight alpha, `colorSpace` (sRGB by default),
     /// 8-bit, or 16-bit for PNG, TIFF and JPEG XL when `depth` is 16, or 32-bit float for TIFF
     /// and JPEG XL when `depth` is 32. A colour space other than sRGB is embedded as an ICC
-    /// profile, and the image's EXIF and XMP are written (unless `.stripMetadata`).
+    /// profile (GIF holds none: its pixels are converted to sRGB), and the image's EXIF and XMP
+    /// are written (unless `.stripMetadata`).
     public func encode(
         _ image: CIImage, as format: ImageFileFormat, depth: Int = 8, colorSpace: CGColorSpace? = nil,
         options: [CIImageRepresentationOption: Any] = [:]
@@ -157,7 +159,8 @@ extension CIContext {
         if let e = options[.effort].flatMap(numberValue) { opts.effort = Int(e) }
         if let f = options[.pngFilter] as? PNGFilter { opts.pngFilter = f.codec }
         let greyIfNeutral = ((options[.grayscaleIfNeutral] as? Bool) ?? false) && [.png, .tiff, .jpeg, .jxl].contains(format)
-        let space = colorSpace ?? outputColorSpace ?? .sRGBSpace
+        // A format without a profile (GIF) gets sRGB values: other numbers would be misread.
+        let space = format.holdsColorProfile ? colorSpace ?? outputColorSpace ?? .sRGBSpace : .sRGBSpace
         let strip = (options[.stripMetadata] as? Bool) ?? false
         if !strip { opts.addMetadata(of: image.properties, colorSpace: space, dpi: options[.dpi].flatMap(numberValue)) }
         let hasAlpha = format != .jpeg && ((options[.alphaChannel] as? Bool) ?? true)
@@ -166,7 +169,7 @@ extension CIContext {
             if depth == 32 && (format == .tiff || format == .jxl) {
                 let r = try renderToData(image, from: rect, format: .RGBAf, colorSpace: space, premultiplied: false)
                 let data = try r.data.withUnsafeBytes { raw throws(CodecError) in
-                    if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: Float.self)) }
+                    if greyIfNeutral { opts.grayscale = ImageCodecs.isNeutral(raw.bindMemory(to: Float.self)) }
                     return try ImageCodecs.encode(
                         rgbaF: raw.bindMemory(to: Float.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
                         parallel: executor.parallelFor)
@@ -177,7 +180,7 @@ extension CIContext {
             if depth >= 16 && (format == .png || format == .tiff || format == .jxl) {
                 let r = try renderToData(image, from: rect, format: .RGBA16, colorSpace: space, premultiplied: false)
                 try r.data.withUnsafeBytes { raw in
-                    if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt16.self)) }
+                    if greyIfNeutral { opts.grayscale = ImageCodecs.isNeutral(raw.bindMemory(to: UInt16.self)) }
                     try ImageCodecs.encode(
                         rgba: raw.bindMemory(to: UInt16.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
                         parallel: executor.parallelFor, into: sink)
@@ -208,7 +211,7 @@ extension CIContext {
             {
                 // An unfiltered 8-bit image goes to the encoder as decoded: no render, no copy.
                 try bitmap.data.withUnsafeBytes { raw in
-                    if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt8.self)) }
+                    if greyIfNeutral { opts.grayscale = ImageCodecs.isNeutral(raw.bindMemory(to: UInt8.self)) }
                     try ImageCodecs.encode(
                         rgba: raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height, hasAlpha: hasAlpha, format: format,
                         options: opts, parallel: executor.parallelFor, into: sink)
@@ -217,7 +220,7 @@ extension CIContext {
             }
             let r = try renderToData(image, from: rect, format: .RGBA8, colorSpace: space, premultiplied: false)
             try r.data.withUnsafeBytes { raw in
-                if greyIfNeutral { opts.grayscale = isNeutral(raw.bindMemory(to: UInt8.self)) }
+                if greyIfNeutral { opts.grayscale = ImageCodecs.isNeutral(raw.bindMemory(to: UInt8.self)) }
                 try ImageCodecs.encode(
                     rgba: raw.bindMemory(to: UInt8.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
                     parallel: executor.parallelFor, into: sink)
@@ -265,17 +268,6 @@ extension CIContext {
         // Linux: it can delete the old file and then fail).
         if rename(tmp.path, url.path) != 0 { throw .writeFailed(path: url.path, detail: String(cString: strerror(errno))) }
     }
-}
-
-/// Whether every RGBA pixel of `px` has equal red, green and blue (alpha not looked at).
-private func isNeutral<Sample: Equatable>(_ px: UnsafeBufferPointer<Sample>) -> Bool {
-    guard let p = px.baseAddress else { return true }
-    var i = 0
-    while i + 3 < px.count {
-        if p[i] != p[i + 1] || p[i + 1] != p[i + 2] { return false }
-        i += 4
-    }
-    return true
 }
 
 extension CIFormat {
@@ -594,14 +586,18 @@ extension EncodeOptions {
     /// The metadata an encoder writes for pixels in `space` with `properties` (a `CIImage`'s,
     /// or an image destination's): the ICC profile of a colour space other than sRGB, the DPI
     /// (`dpi`, else the DPIWidth property), and the raw EXIF and XMP with their orientation set
-    /// to the Orientation property (1 once the pixels were turned upright); TIFF and JPEG XL
-    /// write that orientation in their own header too.
+    /// to the Orientation property (1 once the pixels were turned upright) and their ColorSpace
+    /// to the one written; TIFF and JPEG XL write that orientation in their own header too.
     mutating func addMetadata(of properties: [String: Any], colorSpace space: CGColorSpace, dpi: Double?) {
         iccProfile = ICCProfile.profile(for: space)
         self.dpi = dpi ?? properties[kCGImagePropertyDPIWidth].flatMap(numberValue)
         let orientation = (properties[kCGImagePropertyOrientation] as? Int).flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
         self.orientation = orientation
-        if let exif = properties[kCyanotypePropertyRawEXIF] as? Data { self.exif = ImageCodecs.exifSettingOrientation(exif, orientation) }
+        if let exif = properties[kCyanotypePropertyRawEXIF] as? Data {
+            // EXIF's ColorSpace follows the pixels: sRGB (1) when written untagged, else
+            // uncalibrated (0xFFFF), as a camera's Adobe RGB or P3 file says.
+            self.exif = ImageCodecs.exifSettingColorSpace(ImageCodecs.exifSettingOrientation(exif, orientation), sRGB: iccProfile == nil)
+        }
         if let xmp = properties[kCyanotypePropertyRawXMP] as? Data { self.xmp = ImageCodecs.xmpSettingOrientation(xmp, orientation) }
     }
 }

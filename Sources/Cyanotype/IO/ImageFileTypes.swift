@@ -43,6 +43,10 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
     /// JPEG XL; for HEIF and AVIF when libheif was built with an HEVC or AV1 encoder.
     public var canEncode: Bool { ImageCodecs.canEncode(codec) }
 
+    /// Whether files of this format carry a colour profile (every format here but GIF). Pixels
+    /// written in a format that cannot are converted to sRGB, the space readers assume.
+    public var holdsColorProfile: Bool { self != .gif }
+
     init(_ f: CyanotypeCodecs.ImageFileFormat) {
         switch f {
         case .jpeg: self = .jpeg

@@ -72,7 +72,9 @@ public final class CGImageDestination: @unchecked Sendable {
             guard let encoder else { return }
             let delay = Self.delay(frameProperties) ?? Self.delay(properties) ?? 0.1
             let deep = (format == .png || format == .tiff) && image.format != .RGBA8
-            let pixels = try ImageIOPixels(image, depth: format == .tiff && image.format == .RGBAf ? 32 : deep ? 16 : 8)
+            let pixels = try ImageIOPixels(
+                image, depth: format == .tiff && image.format == .RGBAf ? 32 : deep ? 16 : 8,
+                colorSpace: format.holdsColorProfile ? nil : .sRGBSpace)
             do {
                 switch pixels.storage {
                 case .u8(let p):
@@ -135,7 +137,7 @@ public final class CGImageDestination: @unchecked Sendable {
         var options: [CIImageRepresentationOption: Any] = [:]
         for (k, v) in p { options[CIImageRepresentationOption(rawValue: k)] = v }
         if format == .gif {
-            let pixels = try ImageIOPixels(image, depth: 8)
+            let pixels = try ImageIOPixels(image, depth: 8, colorSpace: .sRGBSpace)
             let dithering = (p[kCyanotypeDestinationGIFDithering] as? Bool) ?? true
             do throws(CodecError) {
                 let e = try FrameEncoder(format: .gif, options: EncodeOptions(), dithering: dithering)
@@ -163,6 +165,7 @@ public final class CGImageDestination: @unchecked Sendable {
         if let e = (p[CIImageRepresentationOption.effort.rawValue] as? NSNumber)?.intValue { o.effort = e }
         if let c = (p[CIImageRepresentationOption.compressionLevel.rawValue] as? NSNumber)?.intValue { o.compressionLevel = c }
         if let t = p[CIImageRepresentationOption.tiffCompression.rawValue] as? TIFFCompression { o.tiffCompression = t.codec }
+        if let g = p[CIImageRepresentationOption.grayscaleIfNeutral.rawValue] as? Bool { o.grayscaleIfNeutral = g }
         return o
     }
 
@@ -194,10 +197,14 @@ struct ImageIOPixels {
     let storage: Storage
     let hasAlpha: Bool
 
-    init(_ image: CGImage, depth: Int) throws(ImageIOError) {
+    /// `colorSpace`: the space the samples are wanted in (nil: the image's own; GIF asks for
+    /// sRGB, having no profile to say otherwise).
+    init(_ image: CGImage, depth: Int, colorSpace target: CGColorSpace? = nil) throws(ImageIOError) {
         width = image.width
         height = image.height
-        if depth == 8, image.format == .RGBA8, image.bytesPerRow >= image.width * 4, image.data.count >= image.bytesPerRow * (image.height - 1) + image.width * 4 {
+        let space = target ?? image.colorSpace ?? .sRGBSpace
+        let converts = target.map { $0 != (image.colorSpace ?? .sRGBSpace) } ?? false
+        if depth == 8, !converts, image.format == .RGBA8, image.bytesPerRow >= image.width * 4, image.data.count >= image.bytesPerRow * (image.height - 1) + image.width * 4 {
             var px = [UInt8](repeating: 0, count: image.width * image.height * 4)
             let w = image.width, rowBytes = image.bytesPerRow, premultiplied = image.isPremultiplied
             image.data.withUnsafeBytes { raw in
@@ -225,8 +232,7 @@ struct ImageIOPixels {
         let r: (data: Data, width: Int, height: Int, rowBytes: Int)
         do {
             r = try ImageIOContext.shared.renderToData(
-                ci, from: ci.extent, format: format, colorSpace: image.colorSpace ?? .sRGBSpace,
-                premultiplied: false)
+                ci, from: ci.extent, format: format, colorSpace: space, premultiplied: false)
         } catch let e as CIRenderError {
             throw .render(e)
         } catch {

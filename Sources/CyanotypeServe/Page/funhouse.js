@@ -1,7 +1,8 @@
 // The Cyanotype Fun House: a chain of Core Image filters on a picture from the served folder,
 // previewed live at the size it is shown. Everything is said in `cyanotype apply`'s words: a
 // filter is a spec ("sepiaTone intensity=0.8"), the page's state is a /render query in the URL
-// fragment, and the copies are a command line, Swift code and an Instafilter recipe.
+// fragment, and the copies are a command line, Swift code, the JSON recipe (POST /api/render's
+// body, copies.js) and an Instafilter recipe.
 'use strict';
 (function () {
   // The JSON routes answer 415 to a body sent as anything else (fetch's default is text/plain).
@@ -669,7 +670,10 @@
     let text = '', notes = [];
     if (kind === 'cli') text = commandLine();
     else if (kind === 'swift') text = swiftCode();
-    else if (kind === 'recipe') ({ text, notes } = recipe());
+    else if (kind === 'recipe') {
+      const r = window.funhouseCopies.renderRequest(state, state.steps.filter((s) => s.enabled).map(specOf));
+      text = JSON.stringify(r.request, null, 2); notes = r.notes;
+    } else if (kind === 'instafilter') ({ text, notes } = recipe());
     else if (kind === 'url') { text = renderURL(); if (state.upload) notes = ['a dropped picture has no URL: save it in the served folder']; }
     $('#copy-text').value = text;
     $('#copy-note').textContent = notes.join('; ');

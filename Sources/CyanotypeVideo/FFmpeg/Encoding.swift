@@ -265,6 +265,8 @@ final class Muxer: @unchecked Sendable {
     private var headerWritten = false
     private var finished = false
     private(set) var audioMap: [Int32: (out: Int32, sourceTimeBase: AVRational)] = [:]
+    /// Audio streams re-encoded as AAC (by source index): those the container cannot copy.
+    private var transcoders: [Int32: AudioTranscoder] = [:]
     var videoStream: Int32 = -1
     var videoTimeBase = AVRational(num: 1, den: 1)
 
@@ -316,10 +318,49 @@ final class Muxer: @unchecked Sendable {
         videoStream = st.pointee.index
     }
 
+    /// Whether the audio codec `codec` can be copied into this container as it is: the muxer
+    /// accepts it and its header can be written (FFmpeg's QuickTime writer takes Opus and FLAC
+    /// only in MP4, its MP4 writer FLAC only as an experiment).
+    func canCopyAudio(_ codec: AVCodecID) -> Bool {
+        guard accepts(codec) else { return false }
+        switch containerName {
+        case "mov": return codec != AV_CODEC_ID_OPUS && codec != AV_CODEC_ID_FLAC
+        case "mp4": return codec != AV_CODEC_ID_FLAC
+        default: return true
+        }
+    }
+
+    /// Whether audio this container cannot copy is re-encoded as AAC (MP4 and QuickTime; a
+    /// WebM file holds Opus or Vorbis only, Matroska copies everything).
+    var transcodesAudioToAAC: Bool { containerName == "mp4" || containerName == "mov" }
+
+    /// The audio stream `source`, copied when the container can hold it, else re-encoded as
+    /// AAC where the container takes AAC; returns the codec re-encoded (nil: copied). Throws
+    /// `codecNotAllowedInContainer` when it can be neither.
+    func addAudio(_ source: UnsafeMutablePointer<AVStream>, sourceIndex: Int32) throws(VideoError) -> String? {
+        let codec = source.pointee.codecpar.pointee.codec_id
+        if canCopyAudio(codec) {
+            try addAudio(copying: source, sourceIndex: sourceIndex)
+            return nil
+        }
+        guard transcodesAudioToAAC else {
+            throw .codecNotAllowedInContainer(file: target.path, codec: "\(String(cString: avcodec_get_name(codec))) audio", container: containerName)
+        }
+        let t = try AudioTranscoder(source: source, globalHeader: globalHeader, file: target.path, container: containerName)
+        guard let st = avformat_new_stream(oc, nil) else { throw .encodeFailed(file: target.path, reason: "out of memory") }
+        _ = avcodec_parameters_from_context(st.pointee.codecpar, t.encoder)
+        st.pointee.time_base = t.timeBase
+        _ = av_dict_copy(&st.pointee.metadata, source.pointee.metadata, 0)
+        st.pointee.disposition = source.pointee.disposition
+        audioMap[sourceIndex] = (st.pointee.index, source.pointee.time_base)
+        transcoders[sourceIndex] = t
+        return t.sourceCodec
+    }
+
     /// An audio stream copied from `source` (packets pass through unchanged).
     func addAudio(copying source: UnsafeMutablePointer<AVStream>, sourceIndex: Int32) throws(VideoError) {
         let par: UnsafeMutablePointer<AVCodecParameters> = source.pointee.codecpar!
-        guard accepts(par.pointee.codec_id) else {
+        guard canCopyAudio(par.pointee.codec_id) else {
             let name = String(cString: avcodec_get_name(par.pointee.codec_id))
             throw .codecNotAllowedInContainer(file: target.path, codec: "\(name) audio", container: containerName)
         }
@@ -355,6 +396,10 @@ final class Muxer: @unchecked Sendable {
         guard let m = audioMap[source] else { return }
         if pkt.pointee.pts != AV_NOPTS { pkt.pointee.pts -= offset }
         if pkt.pointee.dts != AV_NOPTS { pkt.pointee.dts -= offset }
+        if let t = transcoders[source] {
+            try t.feed(pkt) { (out) throws(VideoError) in try writeTranscoded(out, stream: m.out, from: t.timeBase) }
+            return
+        }
         pkt.pointee.stream_index = m.out
         pkt.pointee.pos = -1
         let tb = oc.pointee.streams[Int(m.out)]!.pointee.time_base
@@ -363,9 +408,22 @@ final class Muxer: @unchecked Sendable {
         guard rc >= 0 else { throw .encodeFailed(file: target.path, reason: "audio: \(averrorString(rc))") }
     }
 
+    /// A packet of re-encoded audio (timestamps in `from`) into output stream `stream`.
+    private func writeTranscoded(_ pkt: UnsafeMutablePointer<AVPacket>, stream: Int32, from tb: AVRational) throws(VideoError) {
+        pkt.pointee.stream_index = stream
+        av_packet_rescale_ts(pkt, tb, oc.pointee.streams[Int(stream)]!.pointee.time_base)
+        let rc = av_interleaved_write_frame(oc, pkt)
+        guard rc >= 0 else { throw .encodeFailed(file: target.path, reason: "audio: \(averrorString(rc))") }
+    }
+
     /// Writes the trailer, closes the file and renames it over the target.
     func finish() throws(VideoError) {
         guard headerWritten else { throw .encodeFailed(file: target.path, reason: "nothing was written") }
+        // The re-encoded audio's last samples, before the index is written.
+        for (source, t) in transcoders.sorted(by: { $0.key < $1.key }) {
+            guard let out = audioMap[source]?.out else { continue }
+            try t.feed(nil) { (p) throws(VideoError) in try writeTranscoded(p, stream: out, from: t.timeBase) }
+        }
         let rc = av_write_trailer(oc)
         var pb: UnsafeMutablePointer<AVIOContext>? = oc.pointee.pb
         let c = avio_closep(&pb)

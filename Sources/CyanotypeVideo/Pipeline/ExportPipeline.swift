@@ -73,6 +73,9 @@ struct ExportSettings {
     var crf: Int?
     var speed: String?
     var bitDepth: Int
+    /// The size the composition's output is taken at (its render size, or the stored frame
+    /// size when the rotation is kept as metadata), before scaling to the encoded size.
+    var renderSize: CGSize
     /// The encoded frame size (the composition's output is scaled to it).
     var outputWidth: Int
     var outputHeight: Int
@@ -114,6 +117,11 @@ final class ExportPipeline: @unchecked Sendable {
         self.cancel = cancel; self.progress = progress
     }
 
+    private var storedNotes: [String] = []
+    /// What the export changed on its own (audio re-encoded), for the user.
+    var notes: [String] { lock.lock(); defer { lock.unlock() }; return storedNotes }
+    private func addNote(_ note: String) { lock.lock(); storedNotes.append(note); lock.unlock() }
+
     private func fail(_ e: VideoError) {
         lock.lock()
         if failure == nil { failure = e }
@@ -123,7 +131,7 @@ final class ExportPipeline: @unchecked Sendable {
 
     func run() throws(VideoError) {
         guard let muxerName = settings.fileType.muxerName else {
-            throw .invalidSetting("output file type \(settings.fileType.rawValue) (use .mp4, .mov, .m4v or .mkv)")
+            throw .invalidSetting("output file type \(settings.fileType.rawValue) (use .mp4, .mov, .m4v, .mkv or .webm)")
         }
         let muxer = try Muxer(target: target, formatName: muxerName, cancel: cancel)
         do {
@@ -143,7 +151,11 @@ final class ExportPipeline: @unchecked Sendable {
             file: target.path, globalHeader: muxer.globalHeader)
         let kept = supply.keptRotation
         try muxer.addVideo(enc, rotationDegrees: kept == 0 ? nil : Double(kept))
-        for a in supply.audioStreams { try muxer.addAudio(copying: a.stream, sourceIndex: a.index) }
+        for a in supply.audioStreams {
+            if let codec = try muxer.addAudio(a.stream, sourceIndex: a.index) {
+                addNote("the \(codec) audio cannot be copied into a \(settings.fileType.displayName) file: it was re-encoded as AAC")
+            }
+        }
         try muxer.writeHeader(fastStart: settings.fastStart)
 
         let big = settings.bigFrames || supply.size.width * supply.size.height > VideoDecoder.bigFramePixels
@@ -235,13 +247,11 @@ final class ExportPipeline: @unchecked Sendable {
 
     /// The handler's image for one frame, rendered into a fresh encoder frame.
     private func compose(_ f: TimelineFrame, _ enc: VideoEncoder) throws(VideoError) -> Frame {
-        let (image, ctx) = try ExportPipeline.filtered(f, composition: composition, size: supply.size)
+        let (image, ctx) = try ExportPipeline.filtered(f, composition: composition, renderSize: settings.renderSize)
         let out = try enc.makeFrame()
         let w = settings.outputWidth, h = settings.outputHeight
         let rect = CGRect(x: 0, y: 0, width: w, height: h)
-        let final = ExportPipeline.scaled(
-            image, from: composition?.renderSize ?? CGSize(width: supply.size.width, height: supply.size.height),
-            to: CGSize(width: w, height: h))
+        let final = ExportPipeline.scaled(image, from: settings.renderSize, to: CGSize(width: w, height: h))
         let renderer = ctx ?? context
         do {
             switch enc.storage {
@@ -264,11 +274,10 @@ final class ExportPipeline: @unchecked Sendable {
         return out
     }
 
-    /// The composition's image for one frame (its handler's, waited for), or the frame itself
-    /// (dissolved into the next clip's during an overlap) without a handler; with the context
-    /// the handler asked for.
-    static func filtered(_ f: TimelineFrame, composition: AVVideoComposition?, size: (width: Int, height: Int)) throws(VideoError) -> (CIImage, CIContext?) {
-        let renderSize = composition?.renderSize ?? CGSize(width: size.width, height: size.height)
+    /// The composition's image for one frame (its handler's, waited for, cropped to
+    /// `renderSize`), or the frame itself (dissolved into the next clip's during an overlap)
+    /// without a handler; with the context the handler asked for.
+    static func filtered(_ f: TimelineFrame, composition: AVVideoComposition?, renderSize: CGSize) throws(VideoError) -> (CIImage, CIContext?) {
         guard let handler = composition?.handler else {
             if let over = f.overlap {
                 let d = CIFilter(name: "CIDissolveTransition")
