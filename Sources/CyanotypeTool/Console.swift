@@ -82,12 +82,28 @@ package enum Console {
         }
     }
 
-    /// All of standard input.
+    /// All of standard input (read with read(2): Foundation's errors name NSCocoaErrorDomain
+    /// codes, not what went wrong). A closed or empty standard input is an error saying so.
     package static func readStandardInput() throws(CLIError) -> Data {
-        do {
-            return try FileHandle.standardInput.readToEnd() ?? Data()
-        } catch {
-            throw .failure("<stdin>: cannot read (\((error as NSError).localizedDescription))")
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if n > 0 {
+                data.append(contentsOf: buffer[0..<n])
+            } else if n == 0 {
+                break
+            } else if errno != EINTR {
+                let failure = errno
+                if failure == EBADF {
+                    throw .failure("<stdin>: standard input is closed, so '-' has nothing to read; give a file name or pipe the data in")
+                }
+                throw .failure("<stdin>: cannot read standard input (\(String(cString: strerror(failure))))")
+            }
         }
+        guard !data.isEmpty else {
+            throw .failure("<stdin>: standard input is empty, so '-' has nothing to read; give a file name or pipe the data in")
+        }
+        return data
     }
 }

@@ -75,9 +75,10 @@ package enum FilterJSON {
 
 /// Pretty, key-sorted JSON for `--json` outputs.
 package enum JSONText {
-    package static func encode(_ object: Any) throws(CLIError) -> String {
+    /// `object` as JSON text with sorted keys; `pretty: false` keeps it on one line (JSON Lines).
+    package static func encode(_ object: Any, pretty: Bool = true) throws(CLIError) -> String {
         do {
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            let data = try JSONSerialization.data(withJSONObject: object, options: pretty ? [.prettyPrinted, .sortedKeys] : [.sortedKeys])
             return String(decoding: data, as: UTF8.self)
         } catch {
             throw .failure("could not encode JSON: \(error)")

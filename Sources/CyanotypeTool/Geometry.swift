@@ -202,10 +202,11 @@ package struct GeometryOptions: Sendable {
         if let t = args.value("resize") { g.resize = try ResizeSpec.parse(t) }
         if let t = args.value("thumbnail") {
             // A square (or WxH) thumbnail: fill the box, crop the rest by gravity.
-            var s = try ResizeSpec.parse(t.contains("x") ? t : "\(t)x\(t)", option: "--thumbnail")
-            guard s.width != nil, s.height != nil, case .fit = s.mode else {
-                throw .usage("--thumbnail expects a size in pixels, e.g. 256 (a square) or 320x240, got '\(t)'")
-            }
+            let grammar = CLIError.usage(
+                "--thumbnail expects a size in pixels from 1 to 1000000: 256 (a square) or 320x240 (a box, filled then cropped by --gravity), got '\(t)'")
+            guard var s = try? ResizeSpec.parse(t.contains("x") ? t : "\(t)x\(t)", option: "--thumbnail"),
+                s.width != nil, s.height != nil, case .fit = s.mode
+            else { throw grammar }
             s.mode = .fill
             g.resize = s
         }
