@@ -38,7 +38,7 @@ struct ApplyOptions {
         OptionSpec(
             "--pixel-limit", value: "N",
             help:
-                "The most pixels read or made (default about 268 million read, 1 billion made). A baseline JPEG or an 8-bit PNG written to JPEG or PNG streams: there the limit bounds the pixels held at once, not the picture."
+                "The most pixels a file may declare (checked from its header before any decoding, shrink-on-load or not) or a result may have (default about 268 million for files decoded whole, 1 billion for streamed ones (baseline JPEG, 8-bit PNG) and for results)."
         ),
         OptionSpec("--limit", value: "N", help: "Same as --pixel-limit."),
     ]

@@ -327,6 +327,8 @@ enum BatchCommand {
             let format: ImageFileFormat
             if let explicitFormat {
                 format = explicitFormat
+            } else if !FileManager.default.fileExists(atPath: item.input) {
+                format = .png  // never written: reading the missing file fails on its own
             } else {
                 guard let f = Files.format(named: (output as NSString).pathExtension) else {
                     throw .usage("cannot tell the output format of '\(output)' (from \(item.input)): pass --format \(Files.formatNames.joined(separator: "|"))")

@@ -82,6 +82,21 @@ package enum Console {
         }
     }
 
+    /// Makes sure descriptors 0, 1 and 2 are open (`cyanotype ... <&-`): a closed one is taken
+    /// by /dev/null opened read-only, so the next file or socket the process opens cannot
+    /// become "standard input" or "standard output" by accident; reading it gives nothing
+    /// ("standard input is closed or empty") and writing to it fails (EBADF), as it would
+    /// have. Call first thing.
+    package static func reserveStandardDescriptors() {
+        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", O_RDONLY)
+            if opened >= 0 && opened != fd {
+                dup2(opened, fd)
+                close(opened)
+            }
+        }
+    }
+
     /// All of standard input (read with read(2): Foundation's errors name NSCocoaErrorDomain
     /// codes, not what went wrong). A closed or empty standard input is an error saying so.
     package static func readStandardInput() throws(CLIError) -> Data {
@@ -96,13 +111,13 @@ package enum Console {
             } else if errno != EINTR {
                 let failure = errno
                 if failure == EBADF {
-                    throw .failure("<stdin>: standard input is closed, so '-' has nothing to read; give a file name or pipe the data in")
+                    throw .failure("<stdin>: standard input is closed or empty, so '-' has nothing to read; give a file name or pipe the data in")
                 }
                 throw .failure("<stdin>: cannot read standard input (\(String(cString: strerror(failure))))")
             }
         }
         guard !data.isEmpty else {
-            throw .failure("<stdin>: standard input is empty, so '-' has nothing to read; give a file name or pipe the data in")
+            throw .failure("<stdin>: standard input is closed or empty, so '-' has nothing to read; give a file name or pipe the data in")
         }
         return data
     }
