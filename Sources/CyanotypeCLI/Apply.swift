@@ -51,7 +51,7 @@ struct ApplyOptions {
     static let specSyntaxNotes = """
         SPEC is one shell word: a filter name then key=value pairs. Names and keys are Core Image's
         (CIGaussianBlur inputRadius=4) or short (gaussianBlur radius=4). Values: numbers, true/false,
-        vectors [x y] [x y z w], colours [r g b a] or #rrggbb[aa], transforms [a b c d tx ty],
+        vectors [x y] [x y z w], colours [r g b a], #rrggbb[aa] or a CSS name, transforms [a b c d tx ty],
         images by path, strings in double quotes ("hello world", \\" for a quote). A number outside
         the input's range is brought inside it, with a warning. See 'cyanotype filters' and
         'cyanotype describe NAME'.

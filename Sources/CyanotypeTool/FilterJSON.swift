@@ -34,7 +34,7 @@ package enum FilterJSON {
         switch i.className {
         case "NSNumber": return i.attributeType == kCIAttributeTypeBoolean ? "true|false" : "number"
         case "CIVector": return i.attributeType == kCIAttributeTypeRectangle ? "[x y w h]" : (i.attributeType == kCIAttributeTypePosition ? "[x y]" : "vector")
-        case "CIColor": return "[r g b a] | #rrggbb"
+        case "CIColor": return "[r g b a] | #rrggbb | name"
         case "CIImage": return "image path"
         case "NSAffineTransform", "CGAffineTransform": return "[a b c d tx ty]"
         case "NSString": return "\"text\""

@@ -1,3 +1,4 @@
+import CyanotypeTool
 import Foundation
 import Testing
 
@@ -263,5 +264,67 @@ import Glibc
         #expect(j.status == 0 && w.files(under: "out") == ["n.png"], "\(j.stderr)")
         let bad = try w.run("apply", "n.png", "-o", "q.jpg", "-qx")
         #expect(bad.status == 2 && bad.stderr.contains("got 'x'"), "\(bad.stderr)")
+    }
+
+    /// ImageMagick's SVG colour table (`convert -list color`), name -> 0xRRGGBB.
+    static func imageMagickSVGColors() throws -> [String: UInt32] {
+        let r = try Tool.run(["-list", "color"], in: FileManager.default.temporaryDirectory, executable: URL(fileURLWithPath: "/usr/local/bin/convert"))
+        var out: [String: UInt32] = [:]
+        for line in r.out.split(separator: "\n") {
+            let f = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard f.count >= 3, f.dropFirst(2).contains("SVG"), f[1].hasPrefix("srgb(") else { continue }
+            let v = f[1].dropFirst(5).dropLast().split(separator: ",").compactMap { UInt32($0) }
+            guard v.count == 3 else { continue }
+            out[f[0].lowercased()] = v[0] << 16 | v[1] << 8 | v[2]
+        }
+        return out
+    }
+
+    @Test func everyCSSColourName() throws {
+        #expect(CSSColors.table.count == 148)
+        // CSS Color 4 values where ImageMagick 6's table differs from CSS or lacks the name.
+        let spec: [String: UInt32] = ["gray": 0x808080, "grey": 0x808080, "greenyellow": 0xADFF2F, "rebeccapurple": 0x663399]
+        for (name, value) in spec { #expect(CSSColors.table[name] == value, "\(name)") }
+        if commandExists("convert") {
+            let magick = try Self.imageMagickSVGColors()
+            for (name, value) in CSSColors.table where spec[name] == nil {
+                #expect(magick[name] == value, "\(name): ours \(String(value, radix: 16)), ImageMagick's \(magick[name].map { String($0, radix: 16) } ?? "none")")
+            }
+        } else {
+            Issue.record("ImageMagick's convert is missing: scripts/setup.sh --test installs it")
+        }
+        // End to end: --background and a filter's colour by name, read back by identify.
+        let w = try Workspace()
+        try w.solid("clear.png", 4, 4, layout: .rgba, color: [0, 0, 0, 0])
+        let bg = try w.run("apply", "clear.png", "-o", "bg.png", "--background", "RebeccaPurple", "--alpha", "drop")
+        #expect(bg.status == 0, "\(bg.stderr)")
+        let gen = try w.run("generate", "constantColorGenerator color=tomato", "--size", "4", "-o", "tomato.png")
+        #expect(gen.status == 0, "\(gen.stderr)")
+        if commandExists("identify") {
+            for (file, rgb) in [("bg.png", "(102,51,153)"), ("tomato.png", "(255,99,71)")] {
+                let id = try Tool.run(["-format", "%[pixel:p{1,1}]", file], in: w.dir, executable: URL(fileURLWithPath: "/usr/bin/identify"))
+                #expect(id.out.hasSuffix(rgb) || id.out.contains(rgb.dropLast() + ",1)"), "\(file): \(id.out)")
+            }
+        }
+        let bad = try w.run("apply", "clear.png", "-o", "x.png", "--background", "tomatoe")
+        #expect(bad.status == 2 && bad.stderr.contains("CSS colour name") && bad.stderr.contains("tomato"), "\(bad.stderr)")
+    }
+
+    @Test func presetListDescribesEachLook() throws {
+        let w = try Workspace()
+        let text = try w.run("preset", "list")
+        #expect(text.status == 0)
+        let lines = text.out.split(separator: "\n")
+        #expect(lines.count >= 26, "the 26 CSSgram looks and our own")
+        // CSSgram's .clarendon is `filter: contrast(1.2) saturate(1.35)` over a blue overlay.
+        #expect(lines.contains { $0.hasPrefix("clarendon ") && $0.contains("contrast(1.2) saturate(1.35)") }, "\(text.out)")
+        for line in lines {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            #expect(parts.count == 2 && parts[1].trimmingCharacters(in: .whitespaces).count > 10, "\(line)")
+        }
+        let json = try w.run("preset", "list", "--json")
+        let array = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
+        #expect(array.count == lines.count)
+        #expect(array.allSatisfy { ($0["name"] as? String)?.isEmpty == false && ($0["description"] as? String)?.isEmpty == false })
     }
 }
