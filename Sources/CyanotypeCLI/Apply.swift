@@ -140,9 +140,9 @@ struct ApplyOptions {
 
 enum ApplyCommand {
     static let spec = CommandSpec(
-        "apply", positionals: ["INPUT"],
+        "apply", positionals: ["INPUT..."],
         summary: "Apply filters, geometry and a look to one image (INPUT '-' reads stdin) and write the result.",
-        options: ApplyOptions.table,
+        options: ApplyOptions.table + [InPlace.option],
         notes: ApplyOptions.specNotes + """
 
 
@@ -154,11 +154,13 @@ enum ApplyCommand {
               cyanotype apply photo.jpg -o graded.jpg --filter 'exposureAdjust ev=0.3' --lut film.cube --interp trilinear
               cyanotype apply photo.jpg -o warm.jpg --lut warmFilm --preset clarendon --intensity 0.5
               cat photo.png | cyanotype apply - -o - --filter colorInvert > inverted.png
+              cyanotype apply --in-place *.jpg --max-size 2000 --strip gps
             """)
 
     static func run(_ args: ParsedArguments) throws(CLIError) {
-        let input = args.positionals[0]
-        if args.positionals.count > 1 { throw .usage("unexpected argument '\(args.positionals[1])' for 'apply' (one INPUT; see 'cyanotype batch' for many)") }
+        guard let input = args.positionals.first else { throw .usage("missing INPUT for 'apply'") }
+        if args.has("in-place") { return try InPlace.run(args, options: try ApplyOptions(args)) }
+        if args.positionals.count > 1 { throw .usage("unexpected argument '\(args.positionals[1])' for 'apply' (one INPUT with -o; --in-place rewrites several; 'cyanotype batch' writes many into a folder)") }
         let opts = try ApplyOptions(args)
         let output = args.value("output")
         if output == nil && !opts.explain { throw .usage("missing -o OUTPUT for 'apply'") }

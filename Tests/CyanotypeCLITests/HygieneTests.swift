@@ -1,3 +1,4 @@
+import CyanotypeCodecs
 import CyanotypeTool
 import Foundation
 import Testing
@@ -326,5 +327,52 @@ import Glibc
         let array = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
         #expect(array.count == lines.count)
         #expect(array.allSatisfy { ($0["name"] as? String)?.isEmpty == false && ($0["description"] as? String)?.isEmpty == false })
+    }
+
+    @Test func inPlaceRewritesEachFileAtomically() throws {
+        let w = try Workspace()
+        var o = EncodeOptions()
+        o.exif = EXIFFixture.block(width: 32, height: 20)
+        try w.picture("a.jpg", 32, 20, options: o) { _, _ in [0.2, 0.4, 0.8, 1] }
+        try w.solid("b.png", 10, 6, color: [0.25, 0.5, 0.75, 1])
+        // A PNG named .jpg stays a PNG.
+        try w.picture("c.jpg", 8, 8, format: .png) { _, _ in [0.5, 0.5, 0.5, 1] }
+        chmod(w.path("b.png"), 0o600)
+        try w.garbage("bad.jpg")
+        let badBefore = try w.bytes("bad.jpg")
+        let r = try w.run("apply", "--in-place", "a.jpg", "b.png", "bad.jpg", "c.jpg", "missing.jpg", "--filter", "colorInvert", "--max-size", "16")
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("bad.jpg") && r.stderr.contains("missing.jpg: no such file") && r.stderr.contains("2 of 5 files were not rewritten"), "\(r.stderr)")
+        #expect(try w.bytes("bad.jpg") == badBefore, "a file that failed is left as it was")
+        #expect(!w.exists("missing.jpg"))
+        let left = (try FileManager.default.contentsOfDirectory(atPath: w.dir.path)).filter { $0.hasSuffix(".tmp") }
+        #expect(left.isEmpty, "left behind: \(left)")
+        if commandExists("identify") {
+            for (file, expected) in [("a.jpg", "JPEG 16x10"), ("b.png", "PNG 10x6"), ("c.jpg", "PNG 8x8")] {
+                let id = try Tool.run(["-format", "%m %wx%h", file], in: w.dir, executable: URL(fileURLWithPath: "/usr/bin/identify"))
+                #expect(id.out == expected, "\(file): \(id.out) \(id.stderr)")
+            }
+            // colorInvert works on linear values, as Core Image's does: 1 - linear, re-encoded (sRGB curve).
+            func lin(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+            func enc(_ v: Double) -> Double { v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055 }
+            let want = [64.0, 128, 191].map { Int((enc(1 - lin($0 / 255)) * 255).rounded()) }
+            let px = try Tool.run(["-format", "%[fx:int(255*p{2,2}.r+0.5)] %[fx:int(255*p{2,2}.g+0.5)] %[fx:int(255*p{2,2}.b+0.5)]", "b.png"], in: w.dir, executable: URL(fileURLWithPath: "/usr/bin/identify"))
+            let v = px.out.split(separator: " ").compactMap { Int($0) }
+            #expect(v.count == 3 && zip(v, want).allSatisfy { abs($0 - $1) <= 2 }, "\(px.out) against \(want)")
+        }
+        if commandExists("exiftool") {
+            // The EXIF block survives the rewrite (its camera make), with the new size.
+            let e = try Tool.run(["-s3", "-Make", "-ExifImageWidth", "a.jpg"], in: w.dir, executable: URL(fileURLWithPath: "/usr/bin/exiftool"))
+            #expect(e.out.split(separator: "\n") == ["TestCam", "16"], "\(e.out)")
+        }
+        var st = stat()
+        #expect(stat(w.path("b.png"), &st) == 0 && st.st_mode & 0o777 == 0o600, "permissions kept")
+        for (args, message) in [
+            (["apply", "--in-place", "a.jpg", "-o", "x.jpg"], "takes no -o"), (["apply", "--in-place", "a.jpg", "--format", "png"], "keeps each file's format"),
+            (["apply", "--in-place", "-"], "standard input"),
+        ] {
+            let bad = try Tool.run(args, in: w.dir)
+            #expect(bad.status == 2 && bad.stderr.contains(message), "\(args): \(bad.stderr)")
+        }
     }
 }
