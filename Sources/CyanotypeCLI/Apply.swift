@@ -10,6 +10,8 @@ struct ApplyOptions {
     let explain: Bool
     /// Paths of images named inside filter specs: never overwritten.
     let specImagePaths: [String]
+    /// `--fail-on`: which damage to an input stops the work.
+    let failOn: FailOn
 
     static let pipelineTable: [OptionSpec] = [
         OptionSpec("--output", short: "-o", value: "OUTPUT", help: "Where to write (a file, '-' for stdout; a folder for batch)."),
@@ -41,6 +43,7 @@ struct ApplyOptions {
                 "The most pixels a file may declare (checked from its header before any decoding, shrink-on-load or not) or a result may have (default about 268 million for files decoded whole, 1 billion for streamed ones (baseline JPEG, 8-bit PNG) and for results)."
         ),
         OptionSpec("--limit", value: "N", help: "Same as --pixel-limit."),
+        FailOn.option,
     ]
 
     static let table: [OptionSpec] =
@@ -117,6 +120,7 @@ struct ApplyOptions {
         explain = args.has("explain")
         if let path = args.value("lut"), FileManager.default.fileExists(atPath: path) { paths.append(path) }
         specImagePaths = paths
+        failOn = try FailOn.parse(args)
     }
 
     /// Reads `input`, runs the pipeline and writes `output` in `format`.
@@ -125,16 +129,18 @@ struct ApplyOptions {
             try processFrames(frames, input: input, to: output, format: format, context: context)
             return
         }
-        let source = try Files.readImage(input)
-        let image = try pipeline.run(on: source)
-        guard !image.extent.isInfinite else {
-            throw .failure("\(input): the result has no edges (an infinite image); add --crop WxH+X+Y")
+        try failOn.reading(input) { (lenient: Bool) throws(CLIError) in
+            let source = try Files.readImage(input, lenient: lenient)
+            let image = try pipeline.run(on: source)
+            guard !image.extent.isInfinite else {
+                throw .failure("\(input): the result has no edges (an infinite image); add --crop WxH+X+Y")
+            }
+            guard !image.extent.isEmpty else { throw .failure("\(input): the result is empty") }
+            try ImageWriter.write(
+                image, source: SourceFacts(properties: source.properties), to: output, format: format, options: self.output,
+                uncovers: pipeline.uncovers, keepsEdgesClear: pipeline.geometry.edges == .transparent,
+                context: context, input: input)
         }
-        guard !image.extent.isEmpty else { throw .failure("\(input): the result is empty") }
-        try ImageWriter.write(
-            image, source: SourceFacts(properties: source.properties), to: output, format: format, options: self.output,
-            uncovers: pipeline.uncovers, keepsEdgesClear: pipeline.geometry.edges == .transparent,
-            context: context, input: input)
     }
 }
 

@@ -10,8 +10,12 @@ package enum Files {
     /// `--no-auto-orient`: keep pixels as stored (the EXIF orientation tag is then kept too).
     package nonisolated(unsafe) static var autoOrient = true
 
-    package static var readOptions: [CIImageOption: Any] {
+    package static var readOptions: [CIImageOption: Any] { readOptions(lenient: false) }
+
+    /// The read options; `lenient` keeps what a truncated or damaged file holds (`--fail-on`).
+    package static func readOptions(lenient: Bool) -> [CIImageOption: Any] {
         var o: [CIImageOption: Any] = [.applyOrientationProperty: autoOrient]
+        if lenient { o[.lenientDecoding] = true }
         if let pixelLimit { o[.decodeLimits] = DecodeLimits(maxPixels: pixelLimit, maxBytes: max(pixelLimit * 16, 2 << 30)) }
         return o
     }
@@ -66,14 +70,15 @@ package enum Files {
         }
     }
 
-    /// The image at `path` (`-` reads stdin), upright; its declared size within the pixel limit.
-    package static func readImage(_ path: String) throws(CLIError) -> CIImage {
-        let image = try readUnchecked(path)
+    /// The image at `path` (`-` reads stdin), upright; its declared size within the pixel
+    /// limit. `lenient`: what a truncated or damaged file holds (`--fail-on`).
+    package static func readImage(_ path: String, lenient: Bool = false) throws(CLIError) -> CIImage {
+        let image = try readUnchecked(path, options: readOptions(lenient: lenient))
         try checkDeclaredSize(image, file: path == "-" ? "<stdin>" : path)
         return image
     }
 
-    private static func readUnchecked(_ path: String) throws(CLIError) -> CIImage {
+    private static func readUnchecked(_ path: String, options readOptions: [CIImageOption: Any]) throws(CLIError) -> CIImage {
         if path == "-" {
             let data = try standardInput()
             do {

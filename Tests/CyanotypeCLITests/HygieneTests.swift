@@ -375,4 +375,38 @@ import Glibc
             #expect(bad.status == 2 && bad.stderr.contains(message), "\(args): \(bad.stderr)")
         }
     }
+
+    @Test func failOnSalvagesATruncatedJPEG() throws {
+        let w = try Workspace()
+        try w.noise("full.jpg", 64, 48)
+        let full = try w.bytes("full.jpg")
+        try full.prefix(full.count * 6 / 10).write(to: w.url("cut.jpg"))
+        // The default stays strict, and so does truncated.
+        for level in [[], ["--fail-on", "error"], ["--fail-on", "truncated"]] {
+            let r = try Tool.run(["apply", "cut.jpg", "-o", "strict.png"] + level, in: w.dir)
+            #expect(r.status == 1 && r.stderr.contains("cut.jpg: the file is truncated"), "\(level): \(r.stderr)")
+            #expect(!w.exists("strict.png"))
+        }
+        let none = try w.run("apply", "cut.jpg", "-o", "kept.png", "--fail-on", "none")
+        #expect(none.status == 0, "\(none.stderr)")
+        #expect(none.stderr.contains("warning: cut.jpg: the file is truncated; keeping what could be read (--fail-on none)"), "\(none.stderr)")
+        let batch = try w.run("batch", "cut.jpg", "-o", "b", "--fail-on", "none")
+        #expect(batch.status == 0 && w.files(under: "b") == ["cut.jpg"] && batch.stderr.contains("the file is truncated; keeping"), "\(batch.stderr)")
+        let bad = try w.run("apply", "cut.jpg", "-o", "x.png", "--fail-on", "warning")
+        #expect(bad.status == 2 && bad.stderr.contains("--fail-on must be none, truncated, error"), "\(bad.stderr)")
+        guard commandExists("identify") && commandExists("compare") && commandExists("convert") else {
+            Issue.record("ImageMagick missing: scripts/setup.sh --test installs it")
+            return
+        }
+        let id = try Tool.run(["-format", "%m %wx%h", "kept.png"], in: w.dir, executable: URL(fileURLWithPath: "/usr/bin/identify"))
+        #expect(id.out == "PNG 64x48", "\(id.out)")
+        // The top rows (surely before the cut) match ImageMagick's decode of the whole file.
+        for (input, output) in [("full.jpg", "top-full.png"), ("kept.png", "top-kept.png")] {
+            let c = try Tool.run([input, "-crop", "64x8+0+0", "+repage", output], in: w.dir, executable: URL(fileURLWithPath: "/usr/local/bin/convert"))
+            #expect(c.status == 0, "\(c.stderr)")
+        }
+        let cmp = try Tool.run(
+            ["-metric", "AE", "-fuzz", "2%", "top-full.png", "top-kept.png", "null:"], in: w.dir, executable: URL(fileURLWithPath: "/usr/bin/compare"))
+        #expect(cmp.stderr.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "differing pixels: \(cmp.stderr)")
+    }
 }
