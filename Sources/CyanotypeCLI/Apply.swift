@@ -166,7 +166,9 @@ enum ApplyCommand {
     static func run(_ args: ParsedArguments) throws(CLIError) {
         guard let input = args.positionals.first else { throw .usage("missing INPUT for 'apply'") }
         if args.has("in-place") { return try InPlace.run(args, options: try ApplyOptions(args)) }
-        if args.positionals.count > 1 { throw .usage("unexpected argument '\(args.positionals[1])' for 'apply' (one INPUT with -o; --in-place rewrites several; 'cyanotype batch' writes many into a folder)") }
+        if args.positionals.count > 1 {
+            throw .usage("unexpected argument '\(args.positionals[1])' for 'apply' (one INPUT with -o; --in-place rewrites several; 'cyanotype batch' writes many into a folder)")
+        }
         let opts = try ApplyOptions(args)
         let output = args.value("output")
         if output == nil && !opts.explain { throw .usage("missing -o OUTPUT for 'apply'") }

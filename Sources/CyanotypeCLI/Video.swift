@@ -252,18 +252,4 @@ enum VideoInfo {
         "mp4", "m4v", "mov", "qt", "mkv", "webm", "avi", "y4m", "ts", "mts", "m2ts", "mpg", "mpeg",
         "flv", "wmv", "3gp", "ogv", "nut", "mxf",
     ]
-
-    /// Shows the facts when `path` names a movie; false for anything else (an image).
-    static func show(_ path: String, json: Bool) throws(CLIError) -> Bool {
-        guard extensions.contains((path as NSString).pathExtension.lowercased()) else { return false }
-        let asset = AVURLAsset(url: URL(fileURLWithPath: path))
-        let facts: MovieFacts
-        do { facts = try MovieFacts(asset) } catch { throw .failure("\(error)") }
-        if json {
-            try Console.print(try JSONText.encode(facts.dictionary))
-        } else {
-            try Console.print(facts.lines.joined(separator: "\n"))
-        }
-        return true
-    }
 }

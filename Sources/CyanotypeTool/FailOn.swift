@@ -10,7 +10,9 @@ package enum FailOn: String, CaseIterable, Sendable {
     /// The option's table entry (apply and batch).
     package static let option = OptionSpec(
         "--fail-on", value: "LEVEL",
-        help: "What stops a read: error (default: a truncated or damaged file fails), truncated (only a truncated file fails; a damaged one is salvaged) or none (both salvaged, the missing part grey, with a warning), as vips's --fail-on.")
+        help:
+            "What stops a read: error (default: a truncated or damaged file fails), truncated (only a truncated file fails; a damaged one is salvaged) or none (both salvaged, the missing part grey, with a warning), as vips's --fail-on."
+    )
 
     /// The level `--fail-on` names (error when absent).
     package static func parse(_ args: ParsedArguments) throws(CLIError) -> FailOn {

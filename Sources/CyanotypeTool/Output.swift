@@ -105,7 +105,9 @@ package struct OutputOptions: @unchecked Sendable {
         OptionSpec("--alpha", value: "MODE", help: "auto (keep the input's alpha channel; default), keep (always write one), drop (flatten onto --background)."),
         OptionSpec(
             "--background", value: "COLOR",
-            help: "What transparent parts become when alpha is not written (JPEG, --alpha drop, an opaque input's uncovered corners): #rrggbb, [r g b], or a CSS colour name (default white)."),
+            help:
+                "What transparent parts become when alpha is not written (JPEG, --alpha drop, an opaque input's uncovered corners): #rrggbb, [r g b], or a CSS colour name (default white)."
+        ),
         OptionSpec("--strip", value: "WHAT", repeatable: true, help: "Leave metadata out: all, exif, gps (from EXIF and XMP), icc or xmp (comma-separated)."),
         OptionSpec("--keep", value: "WHAT", repeatable: true, help: "Keep metadata despite --strip, e.g. --strip all --keep icc."),
         OptionSpec("--progressive", help: "JPEG: write a progressive file."),

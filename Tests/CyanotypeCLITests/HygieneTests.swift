@@ -356,7 +356,9 @@ import Glibc
             func lin(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
             func enc(_ v: Double) -> Double { v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055 }
             let want = [64.0, 128, 191].map { Int((enc(1 - lin($0 / 255)) * 255).rounded()) }
-            let px = try Tool.run(["-format", "%[fx:int(255*p{2,2}.r+0.5)] %[fx:int(255*p{2,2}.g+0.5)] %[fx:int(255*p{2,2}.b+0.5)]", "b.png"], in: w.dir, executable: URL(fileURLWithPath: "/usr/bin/identify"))
+            let px = try Tool.run(
+                ["-format", "%[fx:int(255*p{2,2}.r+0.5)] %[fx:int(255*p{2,2}.g+0.5)] %[fx:int(255*p{2,2}.b+0.5)]", "b.png"], in: w.dir,
+                executable: URL(fileURLWithPath: "/usr/bin/identify"))
             let v = px.out.split(separator: " ").compactMap { Int($0) }
             #expect(v.count == 3 && zip(v, want).allSatisfy { abs($0 - $1) <= 2 }, "\(px.out) against \(want)")
         }
