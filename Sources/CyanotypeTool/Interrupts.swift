@@ -21,11 +21,14 @@ package enum Interrupts {
     /// Takes INT, TERM and HUP for the rest of the process (once; later calls do nothing).
     package static func install() {
         state.installOnce {
+            // A serial queue of its own: it gets a thread even while every worker of the
+            // global pool is busy rendering (the global queues would queue the handler).
+            let queue = DispatchQueue(label: "cyanotype.interrupts", qos: .userInteractive)
             var sources: [any DispatchSourceSignal] = []
             for sig in [SIGINT, SIGTERM, SIGHUP] {
                 let previous = signal(sig, SIG_IGN)
                 if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+                let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
                 source.setEventHandler { received(sig) }
                 source.resume()
                 sources.append(source)
