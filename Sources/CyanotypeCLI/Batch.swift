@@ -123,7 +123,7 @@ enum BatchCommand {
         if let list = args.value("files-from") {
             let data: Data
             if list == "-" {
-                data = try Console.readStandardInput()
+                data = try Console.readStandardInput(allowEmpty: true)
             } else {
                 guard FileManager.default.fileExists(atPath: list) else { throw .failure("\(list): no such file") }
                 guard let d = FileManager.default.contents(atPath: list) else { throw .failure("\(list): cannot read the file") }

@@ -43,6 +43,7 @@ enum InPlace {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: input, isDirectory: &isDir) else { throw .failure("\(input): no such file") }
         if isDir.boolValue { throw .failure("\(input): is a folder, not an image file") }
+        if let kind = Files.specialFileKind(input) { throw .failure("\(input): not a regular file (\(kind)), so it cannot be rewritten") }
         let target = Files.resolved(input)
         var st = stat()
         guard stat(target, &st) == 0 else { throw .failure("\(input): cannot read the file (\(String(cString: strerror(errno))))") }

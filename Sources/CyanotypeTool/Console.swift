@@ -98,8 +98,9 @@ package enum Console {
     }
 
     /// All of standard input (read with read(2): Foundation's errors name NSCocoaErrorDomain
-    /// codes, not what went wrong). A closed or empty standard input is an error saying so.
-    package static func readStandardInput() throws(CLIError) -> Data {
+    /// codes, not what went wrong). A closed or empty standard input is an error saying so,
+    /// unless `allowEmpty` (a list of names may be empty).
+    package static func readStandardInput(allowEmpty: Bool = false) throws(CLIError) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -116,7 +117,7 @@ package enum Console {
                 throw .failure("<stdin>: cannot read standard input (\(String(cString: strerror(failure))))")
             }
         }
-        guard !data.isEmpty else {
+        guard !data.isEmpty || allowEmpty else {
             throw .failure("<stdin>: standard input is closed or empty, so '-' has nothing to read; give a file name or pipe the data in")
         }
         return data

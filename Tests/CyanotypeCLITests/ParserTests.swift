@@ -211,6 +211,13 @@ import Testing
         #expect(try p.int("quality", in: 0...100) == 80)
     }
 
+    @Test func attachedValues() throws {
+        let p = try spec.parse(["in.png", "-q85", "--max-size=640", "-o", "out.jpg"])
+        #expect(p.value("quality") == "85" && p.value("max-size") == "640")
+        // A flag's letters are not a value: '-h' with more after it stays an unknown option.
+        #expect(throws: CLIError.self) { try spec.parse(["in.png", "-hx"]) }
+    }
+
     @Test func dashIsAPositionalAndAValue() throws {
         let p = try spec.parse(["-", "-o", "-"])
         #expect(p.positionals == ["-"])
