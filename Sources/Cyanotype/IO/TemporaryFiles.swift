@@ -27,7 +27,7 @@ package enum TemporaryFiles {
 
     /// Records `path`, a temporary file another library opens itself (FFmpeg's muxer).
     package static func add(_ path: String) {
-        record.locked { paths in paths.insert(path) }
+        record.locked { paths in _ = paths.insert(path) }
     }
 
     /// Renames the recorded `path` onto `destination` and forgets it: 0, or -1 with `errno`
