@@ -10,6 +10,8 @@ struct ApplyOptions {
     let explain: Bool
     /// Paths of images named inside filter specs: never overwritten.
     let specImagePaths: [String]
+    /// `--fail-on`: which damage to an input stops the work.
+    let failOn: FailOn
 
     static let pipelineTable: [OptionSpec] = [
         OptionSpec("--output", short: "-o", value: "OUTPUT", help: "Where to write (a file, '-' for stdout; a folder for batch)."),
@@ -41,9 +43,10 @@ struct ApplyOptions {
         OptionSpec(
             "--pixel-limit", value: "N",
             help:
-                "The most pixels read or made (default about 268 million read, 1 billion made). A baseline JPEG or an 8-bit PNG written to JPEG or PNG streams: there the limit bounds the pixels held at once, not the picture."
+                "The most pixels a file may declare (checked from its header before any decoding, shrink-on-load or not) or a result may have (default about 268 million for files decoded whole, 1 billion for streamed ones (baseline JPEG, 8-bit PNG) and for results)."
         ),
         OptionSpec("--limit", value: "N", help: "Same as --pixel-limit."),
+        FailOn.option,
     ]
 
     static let table: [OptionSpec] =
@@ -54,7 +57,7 @@ struct ApplyOptions {
     static let specSyntaxNotes = """
         SPEC is one shell word: a filter name then key=value pairs. Names and keys are Core Image's
         (CIGaussianBlur inputRadius=4) or short (gaussianBlur radius=4). Values: numbers, true/false,
-        vectors [x y] [x y z w], colours [r g b a] or #rrggbb[aa], transforms [a b c d tx ty],
+        vectors [x y] [x y z w], colours [r g b a], #rrggbb[aa] or a CSS name, transforms [a b c d tx ty],
         images by path, strings in double quotes ("hello world", \\" for a quote). A number outside
         the input's range is brought inside it, with a warning. Points and rectangles are pixels
         from the picture's top-left corner (--origin bottom-left: Core Image's); points left out
@@ -125,6 +128,7 @@ struct ApplyOptions {
         explain = args.has("explain")
         if let path = args.value("lut"), FileManager.default.fileExists(atPath: path) { paths.append(path) }
         specImagePaths = paths
+        failOn = try FailOn.parse(args)
     }
 
     /// Reads `input`, runs the pipeline and writes `output` in `format`.
@@ -133,24 +137,26 @@ struct ApplyOptions {
             try processFrames(frames, input: input, to: output, format: format, context: context)
             return
         }
-        let source = try Files.readImage(input)
-        let image = try pipeline.run(on: source)
-        guard !image.extent.isInfinite else {
-            throw .failure("\(input): the result has no edges (an infinite image); add --crop WxH+X+Y")
+        try failOn.reading(input) { (lenient: Bool) throws(CLIError) in
+            let source = try Files.readImage(input, lenient: lenient)
+            let image = try pipeline.run(on: source)
+            guard !image.extent.isInfinite else {
+                throw .failure("\(input): the result has no edges (an infinite image); add --crop WxH+X+Y")
+            }
+            guard !image.extent.isEmpty else { throw .failure("\(input): the result is empty") }
+            try ImageWriter.write(
+                image, source: SourceFacts(properties: source.properties), to: output, format: format, options: self.output,
+                uncovers: pipeline.uncovers, keepsEdgesClear: pipeline.geometry.edges == .transparent,
+                context: context, input: input)
         }
-        guard !image.extent.isEmpty else { throw .failure("\(input): the result is empty") }
-        try ImageWriter.write(
-            image, source: SourceFacts(properties: source.properties), to: output, format: format, options: self.output,
-            uncovers: pipeline.uncovers, keepsEdgesClear: pipeline.geometry.edges == .transparent,
-            context: context, input: input)
     }
 }
 
 enum ApplyCommand {
     static let spec = CommandSpec(
-        "apply", positionals: ["INPUT"],
+        "apply", positionals: ["INPUT..."],
         summary: "Apply filters, geometry and a look to one image (INPUT '-' reads stdin) and write the result.",
-        options: ApplyOptions.table,
+        options: ApplyOptions.table + [InPlace.option],
         notes: ApplyOptions.specNotes + """
 
 
@@ -162,11 +168,15 @@ enum ApplyCommand {
               cyanotype apply photo.jpg -o graded.jpg --filter 'exposureAdjust ev=0.3' --lut film.cube --interp trilinear
               cyanotype apply photo.jpg -o warm.jpg --lut warmFilm --preset clarendon --intensity 0.5
               cat photo.png | cyanotype apply - -o - --filter colorInvert --working-space srgb > negative.png
+              cyanotype apply --in-place *.jpg --max-size 2000 --strip gps
             """)
 
     static func run(_ args: ParsedArguments) throws(CLIError) {
-        let input = args.positionals[0]
-        if args.positionals.count > 1 { throw .usage("unexpected argument '\(args.positionals[1])' for 'apply' (one INPUT; see 'cyanotype batch' for many)") }
+        guard let input = args.positionals.first else { throw .usage("missing INPUT for 'apply'") }
+        if args.has("in-place") { return try InPlace.run(args, options: try ApplyOptions(args)) }
+        if args.positionals.count > 1 {
+            throw .usage("unexpected argument '\(args.positionals[1])' for 'apply' (one INPUT with -o; --in-place rewrites several; 'cyanotype batch' writes many into a folder)")
+        }
         let opts = try ApplyOptions(args)
         let output = args.value("output")
         if output == nil && !opts.explain { throw .usage("missing -o OUTPUT for 'apply'") }

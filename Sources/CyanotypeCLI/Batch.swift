@@ -33,7 +33,10 @@ enum BatchCommand {
             OptionSpec("--shard", value: "I/N", help: "Process only shard I of N (0 <= I < N); 'auto' (or auto/N) reads the index from Slurm, Kubernetes or AWS Batch."),
             OptionSpec("--skip-existing", help: "Leave outputs that already exist alone."),
             OptionSpec("--verbose", short: "-v", help: "A line per file on stderr (input -> output, time)."),
-            OptionSpec("--json", help: "Print a JSON summary on stdout at the end (counts, seconds, failures)."),
+            OptionSpec(
+                "--json",
+                help: "Print a JSON document on stdout at the end: counts, seconds, failures, and 'files', one record per file (input, output, status, error, milliseconds)."),
+            OptionSpec("--jsonl", help: "Print each file's record (as in --json) on stdout as one JSON line as soon as it finishes."),
         ],
         notes: ApplyOptions.specNotes + """
 
@@ -41,7 +44,9 @@ enum BatchCommand {
             Inputs: a folder is searched recursively for \(Files.imageExtensions.map { "." + $0 }.joined(separator: " "))
             files (any case); a glob (quote it) matches under its fixed leading folders, ** spanning
             folders; a file is taken as given. Outputs keep each file's path relative to its input
-            folder (or the glob's leading folders); with --format the extension changes to match.
+            folder (or the glob's leading folders); a file given by name or in --files-from keeps its
+            relative path (an absolute path or one with '..' keeps only its name); with --format
+            the extension changes to match. A missing or unreadable file fails on its own.
             Two inputs that would write one output (x.tif and x.jpg with --format png) are found
             before any work: refused with the list, renamed or skipped as --on-collision says.
             Shards: a file belongs to shard (FNV-1a hash of its relative path) mod N, so each file
@@ -109,16 +114,16 @@ enum BatchCommand {
                 let sameFolder = Files.resolved(arg) == Files.resolved(outputDir)
                 items += try listImages(under: arg, excluding: sameFolder ? nil : outputDir)
                     .map { BatchItem(input: (arg as NSString).appendingPathComponent($0), relative: $0) }
-            } else if FileManager.default.fileExists(atPath: arg) {
-                items.append(BatchItem(input: arg, relative: (arg as NSString).lastPathComponent))
             } else {
-                throw .failure("\(arg): no such file or folder")
+                // A file is laid out as a --files-from line is; a missing or unreadable one
+                // fails on its own when it is read, like any other file of the batch.
+                items.append(BatchItem(input: arg, relative: relativeName(arg)))
             }
         }
         if let list = args.value("files-from") {
             let data: Data
             if list == "-" {
-                data = try Console.readStandardInput()
+                data = try Console.readStandardInput(allowEmpty: true)
             } else {
                 guard FileManager.default.fileExists(atPath: list) else { throw .failure("\(list): no such file") }
                 guard let d = FileManager.default.contents(atPath: list) else { throw .failure("\(list): cannot read the file") }
@@ -164,7 +169,8 @@ enum BatchCommand {
         let dir = rel.deletingLastPathComponent
         var ext = srcext
         if let format, Files.format(named: srcext) != format { ext = Files.fileExtension(format) }
-        var name = template
+        // A file at the top of its input has no folder: '{dir}/' then names nothing.
+        var name = dir.isEmpty ? template.replacingOccurrences(of: "{dir}/", with: "") : template
         for (key, value) in [("{stem}", stem), ("{ext}", ext), ("{srcext}", srcext), ("{name}", rel.lastPathComponent), ("{dir}", dir)] {
             name = name.replacingOccurrences(of: key, with: value)
         }
@@ -285,6 +291,10 @@ enum BatchCommand {
 
     static func run(_ args: ParsedArguments) throws(CLIError) {
         guard let outputDir = args.value("output") else { throw .usage("missing -o OUTPUT_DIR for 'batch'") }
+        if outputDir == "-" {
+            throw .usage("batch writes files into a folder, not to standard output: give -o FOLDER (use 'apply ... -o -' for one image on stdout)")
+        }
+        if args.has("json") && args.has("jsonl") { throw .usage("--json and --jsonl both print the per-file records: choose one") }
         if args.positionals.isEmpty && !args.has("files-from") {
             throw .usage("missing INPUT for 'batch': give folders, files or globs, or --files-from LIST")
         }
@@ -311,12 +321,14 @@ enum BatchCommand {
         // Every output's format is known before any work: an unknown extension stops here.
         var work: [BatchJob.Work] = []
         var warned = Set<ImageFileFormat>()
-        var collisionSkips = 0
+        var collisionSkips: [BatchItem] = []
         for (item, output) in planned {
-            guard let output else { collisionSkips += 1; continue }
+            guard let output else { collisionSkips.append(item); continue }
             let format: ImageFileFormat
             if let explicitFormat {
                 format = explicitFormat
+            } else if !FileManager.default.fileExists(atPath: item.input) {
+                format = .png  // never written: reading the missing file fails on its own
             } else {
                 guard let f = Files.format(named: (output as NSString).pathExtension) else {
                     throw .usage("cannot tell the output format of '\(output)' (from \(item.input)): pass --format \(Files.formatNames.joined(separator: "|"))")
@@ -330,8 +342,11 @@ enum BatchCommand {
         let folders = CreatedFolders()
         try folders.create(outputDir)
         let verbose = args.has("verbose")
-        let run = BatchRun(total: work.count + collisionSkips, showProgress: !verbose && isatty(STDERR_FILENO) == 1)
-        for _ in 0..<collisionSkips { run.finish(.skipped, line: nil) }
+        let run = BatchRun(
+            total: work.count + collisionSkips.count, showProgress: !verbose && isatty(STDERR_FILENO) == 1, streamsRecords: args.has("jsonl"))
+        for item in collisionSkips {
+            run.finish(.skipped, line: nil, record: BatchRecord(input: item.input, output: nil, outcome: .skipped, milliseconds: 0, order: -1))
+        }
         let context = Files.makeContext(cacheIntermediates: false)
         let workers = max(1, min(jobs, work.count))
         let allWork = work
@@ -340,17 +355,19 @@ enum BatchCommand {
             while let i = run.next(limit: allWork.count) {
                 let started = Date()
                 let outcome = job.process(i)
+                let elapsed = Date().timeIntervalSince(started)
+                let w = allWork[i]
                 var line: String?
                 if verbose {
-                    let w = allWork[i]
-                    let seconds = String(format: "%.2f s", Date().timeIntervalSince(started))
+                    let seconds = String(format: "%.2f s", elapsed)
                     switch outcome {
                     case .written: line = "\(w.item.input) -> \(w.output) (\(seconds))"
                     case .skipped: line = "\(w.item.input) -> skipped (\(w.output) exists)"
                     case .failed: line = nil
                     }
                 }
-                run.finish(outcome, line: line)
+                let record = BatchRecord(input: w.item.input, output: w.output, outcome: outcome, milliseconds: elapsed * 1000, order: i)
+                run.finish(outcome, line: line, record: record)
             }
         }
         run.endProgress()
@@ -432,6 +449,30 @@ struct BatchJob: @unchecked Sendable {
     }
 }
 
+/// What one file of a batch came to, as `--json` and `--jsonl` report it.
+struct BatchRecord: Sendable {
+    let input: String
+    /// nil: skipped before any work (another input writes the same output).
+    let output: String?
+    let outcome: BatchOutcome
+    let milliseconds: Double
+    /// The file's place in the work list (-1: skipped before any work).
+    let order: Int
+
+    var json: [String: Any] {
+        let (status, error): (String, String?)
+        switch outcome {
+        case .written: (status, error) = ("written", nil)
+        case .skipped: (status, error) = ("skipped", output == nil ? "another input writes the same output (--on-collision skip)" : "the output exists (--skip-existing)")
+        case .failed(let why): (status, error) = ("failed", why)
+        }
+        return [
+            "input": input, "output": output.map { $0 as Any } ?? NSNull(), "status": status, "error": error.map { $0 as Any } ?? NSNull(),
+            "milliseconds": (milliseconds * 10).rounded() / 10,
+        ]
+    }
+}
+
 /// Shared progress of a batch: the next file to take, counts, and the progress line.
 final class BatchRun: @unchecked Sendable {
     private let lock = NSLock()
@@ -443,10 +484,13 @@ final class BatchRun: @unchecked Sendable {
     private var written = 0
     private var skipped = 0
     private var failures: [String] = []
+    private var records: [BatchRecord] = []
+    private let streamsRecords: Bool
 
-    init(total: Int, showProgress: Bool) {
+    init(total: Int, showProgress: Bool, streamsRecords: Bool = false) {
         self.total = total
         self.showProgress = showProgress
+        self.streamsRecords = streamsRecords
     }
 
     func next(limit: Int) -> Int? {
@@ -456,9 +500,15 @@ final class BatchRun: @unchecked Sendable {
         return taken - 1
     }
 
-    func finish(_ outcome: BatchOutcome, line: String?) {
+    /// Counts `outcome`, prints `line` (and an error line) on stderr and, with `--jsonl`, the
+    /// record on stdout as one line.
+    func finish(_ outcome: BatchOutcome, line: String?, record: BatchRecord) {
         lock.lock(); defer { lock.unlock() }
         done += 1
+        records.append(record)
+        if streamsRecords, let text = try? JSONText.encode(record.json, pretty: false) {
+            try? Console.print(text)  // a reader that went away does not stop the batch
+        }
         var text = line.map { $0 + "\n" } ?? ""
         switch outcome {
         case .written: written += 1
@@ -495,6 +545,7 @@ final class BatchRun: @unchecked Sendable {
             "seconds": (elapsed * 1000).rounded() / 1000, "failures": failures,
         ]
         if let shard { json["shard"] = ["index": shard.index, "count": shard.count] }
+        json["files"] = records.sorted { $0.order < $1.order }.map(\.json)
         return (line, failures.count, json)
     }
 }

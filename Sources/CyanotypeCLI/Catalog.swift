@@ -2,6 +2,7 @@ import Cyanotype
 import struct CyanotypeCodecs.ImageHeader
 import enum CyanotypeCodecs.ImageCodecs
 import CyanotypeTool
+import CyanotypeVideo
 import Foundation
 
 /// `filters`, `describe` and `info`: what the library and a file say about themselves.
@@ -83,24 +84,76 @@ enum DescribeCommand {
 
 enum InfoCommand {
     static let spec = CommandSpec(
-        "info", positionals: ["FILE"],
-        summary: "Show an image file's size, format, bit depth, channels, orientation, profile, DPI, metadata, and its frames or pages.",
+        "info", positionals: ["FILE..."],
+        summary: "Show image files' size, format, bit depth, channels, orientation, profile, DPI, metadata, and their frames or pages; several files in turn.",
         options: [
             OptionSpec(
                 "--json",
                 help:
-                    "Print every property with Image I/O's keys (PixelWidth, Depth, {Exif}, {GPS}...), as CGImageSourceCopyPropertiesAtIndex gives them, plus FileSize; animations add {GIF}/{PNG}/{WebP} LoopCount and FrameInfo, multi-page files CyanotypePages."
+                    "Print every property with Image I/O's keys (PixelWidth, Depth, {Exif}, {GPS}...), as CGImageSourceCopyPropertiesAtIndex gives them, plus FileSize; animations add {GIF}/{PNG}/{WebP} LoopCount and FrameInfo, multi-page files CyanotypePages. Several files give an array, each object with File (and Error for a file that could not be read)."
             )
         ])
 
     static func run(_ args: ParsedArguments) throws(CLIError) {
-        let path = args.positionals[0]
-        if path != "-", try VideoInfo.show(path, json: args.has("json")) { return }  // a movie: see Video.swift
+        guard !args.positionals.isEmpty else { throw .usage("missing FILE for 'info'") }
+        let json = args.has("json")
+        // One file: its facts (a JSON object); several: each in turn (a JSON array), a file
+        // that cannot be read reported on its own and the status 1 at the end, as identify does.
+        if args.positionals.count == 1 {
+            let path = args.positionals[0]
+            if path != "-", let movie = try movieFacts(path) {
+                try Console.print(json ? try JSONText.encode(movie.dictionary) : movie.lines.joined(separator: "\n"))
+                return
+            }
+            let facts = try imageFacts(path, json: json)
+            try Console.print(json ? try JSONText.encode(facts.dictionary) : facts.lines.joined(separator: "\n"))
+            return
+        }
+        var objects: [[String: Any]] = []
+        var blocks: [String] = []
+        var failed = 0
+        for path in args.positionals {
+            do throws(CLIError) {
+                if path != "-", let movie = try movieFacts(path) {
+                    objects.append(movie.dictionary)
+                    blocks.append(movie.lines.joined(separator: "\n"))
+                } else {
+                    let facts = try imageFacts(path, json: json)
+                    objects.append(facts.dictionary.merging(["File": path]) { a, _ in a })
+                    blocks.append(facts.lines.joined(separator: "\n"))
+                }
+            } catch {
+                if case .brokenPipe = error { throw error }
+                failed += 1
+                Console.err("cyanotype info: error: \(error.description)\n")
+                if json { objects.append(["File": path, "Error": error.description]) }
+            }
+        }
+        try Console.print(json ? try JSONText.encode(objects) : blocks.joined(separator: "\n\n"))
+        if failed > 0 { throw .failure("") }
+    }
+
+    /// A movie's facts, or nil when `path` does not name a movie (by its extension).
+    static func movieFacts(_ path: String) throws(CLIError) -> MovieFacts? {
+        guard VideoInfo.extensions.contains((path as NSString).pathExtension.lowercased()) else { return nil }
+        do { return try MovieFacts(AVURLAsset(url: URL(fileURLWithPath: path))) } catch { throw .failure("\(error)") }
+    }
+
+    /// An image file's facts: the text lines and Image I/O's property dictionary (`json`: with
+    /// FileSize, the format and the frames).
+    static func imageFacts(_ path: String, json: Bool) throws(CLIError) -> (lines: [String], dictionary: [String: Any]) {
         let data: Data
         if path == "-" {
             data = try Console.readStandardInput()
         } else {
-            guard FileManager.default.fileExists(atPath: path) else { throw .failure("\(path): no such file") }
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw .failure("\(path): no such file") }
+            if isDir.boolValue {
+                throw .failure("\(path): is a folder, not an image file; give its files, e.g. cyanotype info \(path)/*.jpg")
+            }
+            if let kind = Files.specialFileKind(path) {
+                throw .failure("\(path): not a regular file (\(kind)); use - to read standard input")
+            }
             guard let d = FileManager.default.contents(atPath: path) else { throw .failure("\(path): cannot read the file") }
             data = d
         }
@@ -115,12 +168,11 @@ enum InfoCommand {
         let xmpGPS = header.xmp.map(ImageCodecs.xmpContainsGPS) ?? false
         // Animations and pages: Image I/O's {GIF}/{PNG}/{WebP} container keys, or the pages.
         let frames = try Frames.info(data, file: path)
-        if args.has("json") {
+        if json {
             properties["FileSize"] = data.count
             properties[kCyanotypePropertyFileFormat] = header.format.rawValue
             Frames.merge(frames, into: &properties)
-            try Console.print(try JSONText.encode(properties))
-            return
+            return ([], properties)
         }
         let profile: String? = properties[kCGImagePropertyProfileName] as? String
         let orientationNames = [
@@ -140,6 +192,6 @@ enum InfoCommand {
         if let exif = header.exif { lines.append("exif:        \(exif.count) bytes\(gps ? ", with GPS position" : "")") }
         if let xmp = header.xmp { lines.append("xmp:         \(xmp.count) bytes\(xmpGPS ? ", with GPS position" : "")") }
         lines += Frames.infoLines(frames)
-        try Console.print(lines.joined(separator: "\n"))
+        return (lines, properties)
     }
 }

@@ -5,6 +5,9 @@ import Foundation
 struct Command: Sendable {
     let spec: CommandSpec
     let run: @Sendable (ParsedArguments) throws(CLIError) -> Void
+    /// Whether the command takes INT and TERM itself (the server finishes its requests);
+    /// the others use `Interrupts`, which removes unfinished outputs.
+    var handlesSignals = false
 }
 
 enum CLI {
@@ -22,7 +25,7 @@ enum CLI {
         Command(spec: PresetCommand.spec, run: PresetCommand.run),
         Command(spec: DemoCommand.spec, run: DemoCommand.run),
         Command(spec: VideoCommand.spec, run: VideoCommand.run),
-        Command(spec: ServeCommand.spec, run: ServeCommand.run),
+        Command(spec: ServeCommand.spec, run: ServeCommand.run, handlesSignals: true),
         Command(spec: SignCommand.spec, run: SignCommand.run),
     ]
 
@@ -84,6 +87,7 @@ enum CLI {
                 try Console.print(command.spec.helpText, terminator: "")
                 return 0
             }
+            if !command.handlesSignals { Interrupts.install() }
             try command.run(parsed)
             return 0
         } catch {

@@ -18,7 +18,8 @@ enum Frames {
         if path == "-" {
             data = try Files.standardInput()
         } else {
-            guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+            // A pipe or device would block the open: the one-image read refuses it by name.
+            guard Files.specialFileKind(path) == nil, let file = FileHandle(forReadingAtPath: path) else { return nil }
             defer { try? file.close() }
             guard let head = try? file.read(upToCount: 32), let f = ImageFileFormat(sniffing: head), multiFrameFormats.contains(f)
             else { return nil }

@@ -195,8 +195,9 @@ enum VideoCommand {
     static func export(_ session: AVAssetExportSession, output: String, quiet: Bool) throws(CLIError) {
         let done = DispatchSemaphore(value: 0)
         let started = Date()
-        let interrupts = cancelOnInterrupt(session)
-        defer { restore(interrupts) }
+        // Ctrl-C, TERM or HUP cancels the export (its temporary file removed); a second one ends at once.
+        Interrupts.setCancelAction { session.cancelExport() }
+        defer { Interrupts.setCancelAction(nil) }
         session.exportAsynchronously { done.signal() }
         let terminal = !quiet && isatty(2) != 0
         var shown = false
@@ -226,34 +227,6 @@ enum VideoCommand {
             throw .failure("interrupted: the export was cancelled and \(output) was not written")
         default:
             throw .failure(session.error.map { "\($0)" } ?? "the export failed")
-        }
-    }
-
-    /// Ctrl-C, TERM or HUP during an export cancels it, so its temporary file is removed
-    /// (the signal's default action would leave it behind); a second one ends the process at
-    /// once. Signals the shell set to be ignored (a background job's INT) stay ignored.
-    static func cancelOnInterrupt(_ session: AVAssetExportSession) -> [(Int32, any DispatchSourceSignal)] {
-        var taken: [(Int32, any DispatchSourceSignal)] = []
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            let previous = signal(sig, SIG_IGN)
-            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            let count = ServeCommand.Counter()
-            source.setEventHandler {
-                if count.increment() > 1 { _exit(128 + sig) }
-                session.cancelExport()
-            }
-            source.resume()
-            taken.append((sig, source))
-        }
-        return taken
-    }
-
-    /// The signals' default actions back, once the export has ended.
-    static func restore(_ taken: [(Int32, any DispatchSourceSignal)]) {
-        for (sig, source) in taken {
-            source.cancel()
-            signal(sig, SIG_DFL)
         }
     }
 
@@ -296,18 +269,4 @@ enum VideoInfo {
         "mp4", "m4v", "mov", "qt", "mkv", "webm", "avi", "y4m", "ts", "mts", "m2ts", "mpg", "mpeg",
         "flv", "wmv", "3gp", "ogv", "nut", "mxf",
     ]
-
-    /// Shows the facts when `path` names a movie; false for anything else (an image).
-    static func show(_ path: String, json: Bool) throws(CLIError) -> Bool {
-        guard extensions.contains((path as NSString).pathExtension.lowercased()) else { return false }
-        let asset = AVURLAsset(url: URL(fileURLWithPath: path))
-        let facts: MovieFacts
-        do { facts = try MovieFacts(asset) } catch { throw .failure("\(error)") }
-        if json {
-            try Console.print(try JSONText.encode(facts.dictionary))
-        } else {
-            try Console.print(facts.lines.joined(separator: "\n"))
-        }
-        return true
-    }
 }

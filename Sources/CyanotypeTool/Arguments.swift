@@ -104,6 +104,10 @@ package struct CommandSpec: Sendable {
             if a.hasPrefix("--"), let eq = a.firstIndex(of: "=") {
                 spelled = String(a[..<eq])
                 inline = String(a[a.index(after: eq)...])
+            } else if !a.hasPrefix("--"), a.count > 2, let short = option(named: String(a.prefix(2))), short.value != nil {
+                // A short option with its value attached, as getopt reads it: -q90, -j4.
+                spelled = String(a.prefix(2))
+                inline = String(a.dropFirst(2))
             }
             guard let opt = option(named: spelled) else {
                 let names = options.map(\.name) + options.compactMap(\.short)

@@ -82,12 +82,44 @@ package enum Console {
         }
     }
 
-    /// All of standard input.
-    package static func readStandardInput() throws(CLIError) -> Data {
-        do {
-            return try FileHandle.standardInput.readToEnd() ?? Data()
-        } catch {
-            throw .failure("<stdin>: cannot read (\((error as NSError).localizedDescription))")
+    /// Makes sure descriptors 0, 1 and 2 are open (`cyanotype ... <&-`): a closed one is taken
+    /// by /dev/null opened read-only, so the next file or socket the process opens cannot
+    /// become "standard input" or "standard output" by accident; reading it gives nothing
+    /// ("standard input is closed or empty") and writing to it fails (EBADF), as it would
+    /// have. Call first thing.
+    package static func reserveStandardDescriptors() {
+        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", O_RDONLY)
+            if opened >= 0 && opened != fd {
+                dup2(opened, fd)
+                close(opened)
+            }
         }
+    }
+
+    /// All of standard input (read with read(2): Foundation's errors name NSCocoaErrorDomain
+    /// codes, not what went wrong). A closed or empty standard input is an error saying so,
+    /// unless `allowEmpty` (a list of names may be empty).
+    package static func readStandardInput(allowEmpty: Bool = false) throws(CLIError) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if n > 0 {
+                data.append(contentsOf: buffer[0..<n])
+            } else if n == 0 {
+                break
+            } else if errno != EINTR {
+                let failure = errno
+                if failure == EBADF {
+                    throw .failure("<stdin>: standard input is closed or empty, so '-' has nothing to read; give a file name or pipe the data in")
+                }
+                throw .failure("<stdin>: cannot read standard input (\(String(cString: strerror(failure))))")
+            }
+        }
+        guard !data.isEmpty || allowEmpty else {
+            throw .failure("<stdin>: standard input is closed or empty, so '-' has nothing to read; give a file name or pipe the data in")
+        }
+        return data
     }
 }

@@ -1,4 +1,5 @@
 import Cyanotype
+import enum CyanotypeCodecs.CodecError
 import Foundation
 
 /// Reading image files through the library, with the CLI's rules: `-` for stdin, EXIF
@@ -9,8 +10,12 @@ package enum Files {
     /// `--no-auto-orient`: keep pixels as stored (the EXIF orientation tag is then kept too).
     package nonisolated(unsafe) static var autoOrient = true
 
-    package static var readOptions: [CIImageOption: Any] {
+    package static var readOptions: [CIImageOption: Any] { readOptions(lenient: false) }
+
+    /// The read options; `lenient` keeps what a truncated or damaged file holds (`--fail-on`).
+    package static func readOptions(lenient: Bool) -> [CIImageOption: Any] {
         var o: [CIImageOption: Any] = [.applyOrientationProperty: autoOrient]
+        if lenient { o[.lenientDecoding] = true }
         if let pixelLimit { o[.decodeLimits] = DecodeLimits(maxPixels: pixelLimit, maxBytes: max(pixelLimit * 16, 2 << 30)) }
         return o
     }
@@ -48,8 +53,32 @@ package enum Files {
         }
     }
 
-    /// The image at `path` (`-` reads stdin), upright.
-    package static func readImage(_ path: String) throws(CLIError) -> CIImage {
+    /// The most pixels a file may declare when `--pixel-limit` is not given: the render limit
+    /// (about 1 billion). Files that decode whole are held to the library's smaller default
+    /// (16383^2) already; streamed ones (baseline JPEG, 8-bit PNG) are held to this.
+    package static let defaultDeclaredPixelLimit = 1 << 30
+
+    /// Refuses an image whose header declares more pixels than the pixel limit, before any
+    /// pixel is decoded, whatever the recipe does with it afterwards (a 68-byte PNG claiming
+    /// 100000x100000 would otherwise make a shrink-on-load render decode 10^10 pixels).
+    package static func checkDeclaredSize(_ image: CIImage, file: String) throws(CLIError) {
+        let size = PixelSize(image.extent)
+        let limit = pixelLimit ?? defaultDeclaredPixelLimit
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        if overflow || pixels > limit {
+            throw .failure(Messages.reading(CodecError.tooLarge(width: size.width, height: size.height, limit: limit), file: file))
+        }
+    }
+
+    /// The image at `path` (`-` reads stdin), upright; its declared size within the pixel
+    /// limit. `lenient`: what a truncated or damaged file holds (`--fail-on`).
+    package static func readImage(_ path: String, lenient: Bool = false) throws(CLIError) -> CIImage {
+        let image = try readUnchecked(path, options: readOptions(lenient: lenient))
+        try checkDeclaredSize(image, file: path == "-" ? "<stdin>" : path)
+        return image
+    }
+
+    private static func readUnchecked(_ path: String, options readOptions: [CIImageOption: Any]) throws(CLIError) -> CIImage {
         if path == "-" {
             let data = try standardInput()
             do {

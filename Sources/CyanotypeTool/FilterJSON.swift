@@ -34,7 +34,7 @@ package enum FilterJSON {
         switch i.className {
         case "NSNumber": return i.attributeType == kCIAttributeTypeBoolean ? "true|false" : "number"
         case "CIVector": return i.attributeType == kCIAttributeTypeRectangle ? "[x y w h]" : (i.attributeType == kCIAttributeTypePosition ? "[x y]" : "vector")
-        case "CIColor": return "[r g b a] | #rrggbb"
+        case "CIColor": return "[r g b a] | #rrggbb | name"
         case "CIImage": return "image path"
         case "NSAffineTransform", "CGAffineTransform": return "[a b c d tx ty]"
         case "NSString": return "\"text\""
@@ -75,9 +75,10 @@ package enum FilterJSON {
 
 /// Pretty, key-sorted JSON for `--json` outputs.
 package enum JSONText {
-    package static func encode(_ object: Any) throws(CLIError) -> String {
+    /// `object` as JSON text with sorted keys; `pretty: false` keeps it on one line (JSON Lines).
+    package static func encode(_ object: Any, pretty: Bool = true) throws(CLIError) -> String {
         do {
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            let data = try JSONSerialization.data(withJSONObject: object, options: pretty ? [.prettyPrinted, .sortedKeys] : [.sortedKeys])
             return String(decoding: data, as: UTF8.self)
         } catch {
             throw .failure("could not encode JSON: \(error)")

@@ -193,7 +193,7 @@ package enum ValueParser {
         case "NSData":
             return Data(text.utf8)
         case "CIColor":
-            guard let c = color(text) else { throw bad("a colour as [r g b a] (0...1) or #rrggbb[aa]") }
+            guard let c = color(text) else { throw bad("a colour as [r g b a] (0...1), #rrggbb[aa] or a CSS colour name (tomato)") }
             return c
         case "NSAffineTransform", "CGAffineTransform":
             guard let v = numbers(text), v.count == 6 else { throw bad("a transform [a b c d tx ty]") }
@@ -240,8 +240,11 @@ package enum ValueParser {
         return out
     }
 
-    /// `[r g b]`, `[r g b a]` or `#rrggbb[aa]` -> a colour in sRGB.
+    /// `#rrggbb`, `#rrggbbaa`, `[r g b]` / `[r g b a]` (0-1), or a CSS colour name
+    /// (`tomato`; `transparent` is clear).
     package static func color(_ text: String) -> CIColor? {
+        if let named = CSSColors.color(named: text) { return named }
+        if text.lowercased() == "transparent" { return CIColor(red: 0, green: 0, blue: 0, alpha: 0) }
         if text.hasPrefix("#") {
             let hex = text.dropFirst()
             guard hex.count == 6 || hex.count == 8, let n = UInt64(hex, radix: 16) else { return nil }

@@ -207,11 +207,13 @@ package struct GeometryOptions: Sendable {
         if let t = args.value("thumbnail") {
             // A square (or WxH) thumbnail: cover the box, crop the rest by gravity. `WxH^` is
             // accepted too (ImageMagick's cover geometry, then the crop).
+            let grammar = CLIError.usage(
+                "--thumbnail expects a size in pixels from 1 to 1000000: 256 (a square) or 320x240 (a box, covered then cropped by --gravity; 320x240^ too), got '\(t)'"
+            )
             let body = t.hasSuffix("^") ? String(t.dropLast()) : t
-            var s = try ResizeSpec.parse(body.contains("x") ? body : "\(body)x\(body)", option: "--thumbnail")
-            guard s.width != nil, s.height != nil, case .fit = s.mode, !s.onlyShrink, !s.onlyEnlarge else {
-                throw .usage("--thumbnail expects a size in pixels, e.g. 256 (a square), 320x240 or 320x240^, got '\(t)'")
-            }
+            guard var s = try? ResizeSpec.parse(body.contains("x") ? body : "\(body)x\(body)", option: "--thumbnail"),
+                s.width != nil, s.height != nil, case .fit = s.mode, !s.onlyShrink, !s.onlyEnlarge
+            else { throw grammar }
             s.mode = .fill
             s.cropsToBox = true
             g.resize = s

@@ -106,7 +106,9 @@ package struct OutputOptions: @unchecked Sendable {
         OptionSpec("--alpha", value: "MODE", help: "auto (keep the input's alpha channel; default), keep (always write one), drop (flatten onto --background)."),
         OptionSpec(
             "--background", value: "COLOR",
-            help: "What transparent parts become when alpha is not written (JPEG, --alpha drop, an opaque input's uncovered corners): #rrggbb, [r g b], or a name (default white)."),
+            help:
+                "What transparent parts become when alpha is not written (JPEG, --alpha drop, an opaque input's uncovered corners): #rrggbb, [r g b], or a CSS colour name (default white)."
+        ),
         OptionSpec("--strip", value: "WHAT", repeatable: true, help: "Leave metadata out: all, exif, gps (from EXIF and XMP), icc or xmp (comma-separated)."),
         OptionSpec("--keep", value: "WHAT", repeatable: true, help: "Keep metadata despite --strip, e.g. --strip all --keep icc."),
         OptionSpec("--progressive", help: "JPEG: write a progressive file."),
@@ -153,7 +155,7 @@ package struct OutputOptions: @unchecked Sendable {
             } else {
                 guard let c = Colors.parse(b) else {
                     throw .usage(
-                        "--background expects #rrggbb, [r g b] (0-1) or a colour name (\(Colors.names.joined(separator: ", "))), got '\(b)'"
+                        "--background expects #rrggbb, [r g b] (0-1), none, or a CSS colour name (white, black, tomato, rebeccapurple ...; 148 in all), got '\(b)'"
                             + Suggest.hint(b, in: Colors.names))
                 }
                 o.background = c
@@ -210,18 +212,12 @@ package struct OutputOptions: @unchecked Sendable {
     }
 }
 
-/// Colours for `--background`.
+/// Colours for `--background`: the CSS named colours, #rrggbb or [r g b].
 package enum Colors {
-    package static let named: [String: CIColor] = [
-        "white": CIColor(red: 1, green: 1, blue: 1), "black": CIColor(red: 0, green: 0, blue: 0),
-        "gray": CIColor(red: 0.5, green: 0.5, blue: 0.5), "grey": CIColor(red: 0.5, green: 0.5, blue: 0.5),
-        "red": CIColor(red: 1, green: 0, blue: 0), "green": CIColor(red: 0, green: 1, blue: 0),
-        "blue": CIColor(red: 0, green: 0, blue: 1),
-    ]
-    package static var names: [String] { named.keys.sorted() }
+    package static var names: [String] { CSSColors.names }
 
     package static func parse(_ text: String) -> CIColor? {
-        named[text.lowercased()] ?? ValueParser.color(text)
+        ValueParser.color(text)
     }
 }
 

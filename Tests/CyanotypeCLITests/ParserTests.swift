@@ -211,6 +211,13 @@ import Testing
         #expect(try p.int("quality", in: 0...100) == 80)
     }
 
+    @Test func attachedValues() throws {
+        let p = try spec.parse(["in.png", "-q85", "--max-size=640", "-o", "out.jpg"])
+        #expect(p.value("quality") == "85" && p.value("max-size") == "640")
+        // A flag's letters are not a value: '-h' with more after it stays an unknown option.
+        #expect(throws: CLIError.self) { try spec.parse(["in.png", "-hx"]) }
+    }
+
     @Test func dashIsAPositionalAndAValue() throws {
         let p = try spec.parse(["-", "-o", "-"])
         #expect(p.positionals == ["-"])
@@ -221,8 +228,6 @@ import Testing
         (["in.png", "--bogus"], "unknown option '--bogus'"),
         (["in.png", "-o"], "needs a value"),
         (["in.png", "-o", "a.png", "-o", "b.png"], "given more than once"),
-        (["in.png", "extra.png"], "unexpected argument 'extra.png'"),
-        ([], "missing INPUT"),
         (["in.png", "--explain=yes"], "takes no value"),
     ])
     func usageErrors(args: [String], message: String) {
@@ -232,6 +237,19 @@ import Testing
             guard let e = error as? CLIError, case .usage(let m) = e else { return false }
             return m.contains(message)
         }
+    }
+
+    /// apply takes several INPUTs only with --in-place: the command (not the parser) refuses
+    /// the rest, so these run the tool.
+    @Test(arguments: [
+        (["apply", "in.png", "extra.png", "-o", "o.png"], "unexpected argument 'extra.png'"),
+        (["apply", "-o", "o.png"], "missing INPUT"),
+    ])
+    func applyInputCount(args: [String], message: String) throws {
+        let w = try Workspace()
+        try w.solid("in.png", 4, 4)
+        let r = try Tool.run(args, in: w.dir)
+        #expect(r.status == 2 && r.stderr.contains(message), "\(r.stderr)")
     }
 
     @Test func helpSkipsPositionalChecks() throws {

@@ -93,4 +93,23 @@ import CyanotypeCodecs
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.bin"])
         #expect(throws: ImageIOError.self) { try ctx.writeAtomically(Data([1]), to: URL(fileURLWithPath: "/nonexistent-dir/x.png")) }
     }
+
+    /// The record an interrupted command clears: a temporary file is in it from its creation
+    /// until it is renamed into place or discarded, and nowhere after.
+    @Test func temporaryFilesAreRecordedWhileTheyExist() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cyanotype-tmp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let kept = dir.appendingPathComponent(".kept.tmp").path, dropped = dir.appendingPathComponent(".dropped.tmp").path
+        let fdA = TemporaryFiles.create(kept), fdB = TemporaryFiles.create(dropped)
+        #expect(fdA >= 0 && fdB >= 0)
+        #expect(TemporaryFiles.create(kept) == -1, "created afresh only")
+        close(fdA)
+        close(fdB)
+        #expect(TemporaryFiles.current.isSuperset(of: [kept, dropped]))
+        #expect(TemporaryFiles.commit(kept, to: dir.appendingPathComponent("final.bin").path) == 0)
+        TemporaryFiles.discard(dropped)
+        #expect(TemporaryFiles.current.isDisjoint(with: [kept, dropped]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["final.bin"])
+    }
 }

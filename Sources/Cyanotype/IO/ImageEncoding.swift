@@ -248,12 +248,13 @@ extension CIContext {
     private func writeAtomically(to url: URL, _ fill: (ByteSink) throws(ImageIOError) -> Void) throws(ImageIOError) {
         let dir = url.deletingLastPathComponent()
         let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        let fd = open(tmp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        // Recorded while it exists, so an interrupted command can remove it (TemporaryFiles).
+        let fd = TemporaryFiles.create(tmp.path)
         guard fd >= 0 else { throw .writeFailed(path: url.path, detail: String(cString: strerror(errno))) }
         var closed = false
         defer {
             if !closed { close(fd) }
-            unlink(tmp.path)  // gone after the rename; removes the partial file otherwise
+            TemporaryFiles.discard(tmp.path)  // gone after the rename; removes the partial file otherwise
         }
         do throws(ImageIOError) {
             let sink = ByteSink(fileDescriptor: fd, path: url.path)
@@ -266,7 +267,9 @@ extension CIContext {
         if close(fd) != 0 { throw .writeFailed(path: url.path, detail: String(cString: strerror(errno))) }
         // rename(2) replaces an existing file atomically (FileManager.replaceItemAt does not on
         // Linux: it can delete the old file and then fail).
-        if rename(tmp.path, url.path) != 0 { throw .writeFailed(path: url.path, detail: String(cString: strerror(errno))) }
+        if TemporaryFiles.commit(tmp.path, to: url.path) != 0 {
+            throw .writeFailed(path: url.path, detail: String(cString: strerror(errno)))
+        }
     }
 }
 

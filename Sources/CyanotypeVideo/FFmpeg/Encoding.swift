@@ -283,6 +283,8 @@ final class Muxer: @unchecked Sendable {
         if let cancel { cy_install_interrupt(ctx, cancel.raw) }
         var pb: UnsafeMutablePointer<AVIOContext>? = nil
         var cb = ctx.pointee.interrupt_callback
+        // Recorded while it exists, so an interrupted command can remove it.
+        TemporaryFiles.add(temporary.path)
         let o = avio_open2(&pb, temporary.path, AVIO_FLAG_WRITE, &cb, nil)
         guard o >= 0 else {
             // Every property is set, so deinit (abort) frees the context.
@@ -431,12 +433,12 @@ final class Muxer: @unchecked Sendable {
         avformat_free_context(oc)
         finished = true
         guard rc >= 0, c >= 0 else {
-            unlink(temporary.path)
+            TemporaryFiles.discard(temporary.path)
             throw .encodeFailed(file: target.path, reason: "trailer: \(averrorString(rc < 0 ? rc : c))")
         }
-        if rename(temporary.path, target.path) != 0 {
+        if TemporaryFiles.commit(temporary.path, to: target.path) != 0 {
             let why = String(cString: strerror(errno))
-            unlink(temporary.path)
+            TemporaryFiles.discard(temporary.path)
             throw .encodeFailed(file: target.path, reason: "cannot move the finished file into place: \(why)")
         }
     }
@@ -449,7 +451,7 @@ final class Muxer: @unchecked Sendable {
         if pb != nil { avio_closep(&pb) }
         oc.pointee.pb = nil
         avformat_free_context(oc)
-        unlink(temporary.path)
+        TemporaryFiles.discard(temporary.path)
     }
 }
 
