@@ -12,6 +12,8 @@ struct ApplyOptions {
     let specImagePaths: [String]
     /// `--fail-on`: which damage to an input stops the work.
     let failOn: FailOn
+    /// `--pixel-limit` and `--no-auto-orient`: how inputs are read and results rendered.
+    let reading: FileReading
 
     static let pipelineTable: [OptionSpec] = [
         OptionSpec("--output", short: "-o", value: "OUTPUT", help: "Where to write (a file, '-' for stdout; a folder for batch)."),
@@ -85,13 +87,8 @@ struct ApplyOptions {
             """ + OutputOptions.notes
 
     init(_ args: ParsedArguments) throws(CLIError) {
-        if args.has("limit") && args.has("pixel-limit") { throw .usage("give --limit or --pixel-limit, not both") }
-        let limitKey = args.has("limit") ? "limit" : "pixel-limit"
-        if let limit = try args.int(limitKey, in: 1...(1 << 40)) { Files.pixelLimit = limit }
-        if args.has("no-auto-orient") {
-            if args.has("auto-orient") { throw .usage("give --auto-orient or --no-auto-orient, not both") }
-            Files.autoOrient = false
-        }
+        let reading = try FileReading.parse(args)
+        self.reading = reading
         output = try OutputOptions.parse(args)
         let lutWord = try LUTFiles.layoutWord(args.value("lut-layout"), option: "--lut-layout")
         let interpolation = try LUTFiles.interpolation(args.value("interp"))
@@ -114,7 +111,7 @@ struct ApplyOptions {
             pipeline.filters.append(
                 try ResolvedFilter(parsing: text) { (path: String) throws(CLIError) -> CIImage in
                     paths.append(path)
-                    return try Files.readImage(path)
+                    return try reading.readImage(path)
                 })
         }
         // Parsed once here: every image of a batch shares the table.
@@ -133,12 +130,12 @@ struct ApplyOptions {
 
     /// Reads `input`, runs the pipeline and writes `output` in `format`.
     func process(_ input: String, to output: String, format: ImageFileFormat, context: CIContext) throws(CLIError) {
-        if let frames = try Frames.source(input) {
+        if let frames = try Frames.source(input, reading: reading) {
             try processFrames(frames, input: input, to: output, format: format, context: context)
             return
         }
         try failOn.reading(input) { (lenient: Bool) throws(CLIError) in
-            let source = try Files.readImage(input, lenient: lenient)
+            let source = try reading.readImage(input, lenient: lenient)
             let image = try pipeline.run(on: source)
             guard !image.extent.isInfinite else {
                 throw .failure("\(input): the result has no edges (an infinite image); add --crop WxH+X+Y")
@@ -181,21 +178,21 @@ enum ApplyCommand {
         let output = args.value("output")
         if output == nil && !opts.explain { throw .usage("missing -o OUTPUT for 'apply'") }
         if opts.explain {
-            let source = try Files.readImage(input)
+            let source = try opts.reading.readImage(input)
             let image = try opts.pipeline.run(on: source)
             // The plan for the output file's pixels: straight, at its depth, in the colour space
             // the file is written in (Display P3 kept where the format holds it, else sRGB).
             let format = try output.map { (o: String) throws(CLIError) in try Files.outputFormat(explicit: opts.output.format, path: o) }
             let space = opts.output.metadata.colorSpace(for: source.properties, format: format ?? opts.output.format ?? .png)
             let bits: CIFormat = opts.output.depth ?? 8 > 8 ? .RGBA16 : .RGBA8
-            try Console.print(Files.makeContext().explain(image, format: bits, colorSpace: space, premultiplied: false))
+            try Console.print(opts.reading.makeContext().explain(image, format: bits, colorSpace: space, premultiplied: false))
             return
         }
         guard let output else { return }
         let format = try Files.outputFormat(explicit: opts.output.format, path: output)
         try opts.output.check(for: format, path: output)
         try Files.checkNotOverwriting(output: output, inputs: [input] + opts.specImagePaths)
-        try opts.process(input, to: output, format: format, context: Files.makeContext())
+        try opts.process(input, to: output, format: format, context: opts.reading.makeContext())
     }
 }
 
@@ -243,6 +240,7 @@ enum GenerateCommand {
         guard let output = args.value("output") else { throw .usage("missing -o OUTPUT for 'generate'") }
         let requested = try args.value("size").map { (s: String) throws(CLIError) in try parseSize(s) }
         let origin = try Origin.parse(args)
+        let reading = try FileReading.parse(args)
         let options = try OutputOptions.parse(args)
         let format = try Files.outputFormat(explicit: options.format, path: output)
         try options.check(for: format, path: output)
@@ -250,7 +248,7 @@ enum GenerateCommand {
         // The spec may come as one quoted argument or split into words by the shell.
         let filter = try ResolvedFilter(parsing: FilterSpec.joining(args.positionals)) { (path: String) throws(CLIError) -> CIImage in
             paths.append(path)
-            return try Files.readImage(path)
+            return try reading.readImage(path)
         }
         if filter.takesImage && filter.values[kCIInputImageKey] == nil {
             throw .usage(Messages.missingInput(filter: filter.descriptor.name, key: kCIInputImageKey))
@@ -281,7 +279,7 @@ enum GenerateCommand {
         let source = opaque ? SourceFacts(properties: [kCGImagePropertyHasAlpha: false, kCGImagePropertyColorModel: "Gray"]) : nil
         try ImageWriter.write(
             image, source: source, to: output, format: format, options: options, uncovers: opaque,
-            keepsEdgesClear: false, context: Files.makeContext(), input: nil)
+            keepsEdgesClear: false, context: reading.makeContext(), input: nil)
     }
 
     /// `code` (one pixel per module) scaled by the largest whole factor that fits `size`

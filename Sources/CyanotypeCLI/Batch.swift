@@ -347,7 +347,7 @@ enum BatchCommand {
         for item in collisionSkips {
             run.finish(.skipped, line: nil, record: BatchRecord(input: item.input, output: nil, outcome: .skipped, milliseconds: 0, order: -1))
         }
-        let context = Files.makeContext(cacheIntermediates: false)
+        let context = opts.reading.makeContext(cacheIntermediates: false)
         let workers = max(1, min(jobs, work.count))
         let allWork = work
         let job = BatchJob(work: allWork, options: opts, skipExisting: args.has("skip-existing"), context: context, folders: folders)

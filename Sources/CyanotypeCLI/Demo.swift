@@ -124,7 +124,7 @@ enum DemoCommand {
         // Work on a downscaled copy so the tour is quick, rendered once to memory.
         var downscale = Pipeline()
         downscale.geometry.maxSize = maxSize
-        let original = try freeze(downscale.run(on: Files.readImage(samplePath)), context, sRGB)
+        let original = try freeze(downscale.run(on: FileReading().readImage(samplePath)), context, sRGB)
         try Console.print("demo: \(samplePath) (\(Int(original.extent.width))x\(Int(original.extent.height)) working copy)")
         var jpeg = OutputOptions()
         jpeg.quality = 90

@@ -13,7 +13,7 @@ enum Frames {
 
     /// The input as an image source when it holds more than one frame or page; nil otherwise
     /// (read it as one image). Only GIF, PNG, WebP and TIFF files are looked at.
-    static func source(_ path: String) throws(CLIError) -> CGImageSource? {
+    static func source(_ path: String, reading: FileReading) throws(CLIError) -> CGImageSource? {
         let data: Data
         if path == "-" {
             data = try Files.standardInput()
@@ -32,7 +32,7 @@ enum Frames {
         }
         guard let f = ImageFileFormat(sniffing: data), multiFrameFormats.contains(f) else { return nil }
         var options: [String: Any] = [:]
-        if let limits = Files.readOptions[.decodeLimits] as? DecodeLimits { options[kCyanotypeImageSourceDecodeLimits] = limits }
+        if let limits = reading.readOptions[.decodeLimits] as? DecodeLimits { options[kCyanotypeImageSourceDecodeLimits] = limits }
         guard let source = CGImageSourceCreateWithData(data as CFData, options as CFDictionary) else { return nil }
         if let e = source.error { throw .failure(readingMessage(e, file: path)) }
         return source.count > 1 ? source : nil
@@ -79,7 +79,7 @@ extension ApplyOptions {
     func processFrames(_ source: CGImageSource, input: String, to output: String, format: ImageFileFormat, context: CIContext) throws(CLIError) {
         let name = input == "-" ? "<stdin>" : input
         let count = source.count
-        let readOptions: [CIImageOption: Any] = [.applyOrientationProperty: Files.autoOrient]
+        let readOptions: [CIImageOption: Any] = [.applyOrientationProperty: reading.autoOrient]
         func frame(_ i: Int) throws(CLIError) -> CIImage {
             do { return try CIImage(source: source, index: i, options: readOptions) } catch {
                 throw .failure(Frames.readingMessage(error, file: input))

@@ -23,7 +23,7 @@ enum InPlace {
         if opts.explain { throw .usage("--explain writes nothing: it does not go with --in-place") }
         if args.positionals.contains("-") { throw .usage("--in-place rewrites files: standard input ('-') cannot be rewritten") }
         var failed = 0
-        let context = Files.makeContext()
+        let context = opts.reading.makeContext()
         for input in args.positionals {
             do throws(CLIError) {
                 try rewrite(input, options: opts, context: context)

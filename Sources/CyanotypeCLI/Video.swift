@@ -70,9 +70,10 @@ enum VideoCommand {
         let inputs = args.positionals
         for path in inputs where !FileManager.default.fileExists(atPath: path) { throw .failure("\(path): no such file") }
         var imagePaths: [String] = []
+        let reading = try FileReading.parse(args)
         let loader: ValueParser.ImageLoader = { (path: String) throws(CLIError) -> CIImage in
             imagePaths.append(path)
-            return try Files.readImage(path)
+            return try reading.readImage(path)
         }
         let filters = try args.all("filter").map { (text: String) throws(CLIError) in try AnimatedFilter(parsing: text, loadImage: loader) }
         // LUT, preset and intensity as apply reads them (filters are ours: they may be keyframed).
@@ -258,7 +259,7 @@ enum VideoCommand {
         // A video frame is opaque 8-bit colour: the image is written so.
         try ImageWriter.write(
             image, source: SourceFacts(properties: [kCGImagePropertyHasAlpha: false]), to: output, format: format,
-            options: options, uncovers: false, keepsEdgesClear: false, context: Files.makeContext(), input: nil)
+            options: options, uncovers: false, keepsEdgesClear: false, context: FileReading.parse(args).makeContext(), input: nil)
         try Console.print("\(output): frame at \(text) s, \(Int(image.extent.width))x\(Int(image.extent.height))")
     }
 }

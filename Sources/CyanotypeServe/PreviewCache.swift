@@ -80,11 +80,13 @@ package final class PreviewCache: @unchecked Sendable {
 package enum PreviewMaker {
     /// The preview of `data` (a file's bytes) fitted into `width` x `height` as
     /// `cyanotype apply --resize WxH` fits it.
-    static func make(_ data: Data, name: String, width: Int?, height: Int?, context: CIContext) throws(ServeError) -> PreviewSource {
+    static func make(
+        _ data: Data, name: String, width: Int?, height: Int?, reading: FileReading = FileReading(), context: CIContext
+    ) throws(ServeError) -> PreviewSource {
         let header: ImageHeader
         do { header = try ImageCodecs.readHeader(data) } catch { throw .unreadable(Messages.reading(error, file: name)) }
         let file: CIImage
-        do { file = try CIImage.read(data: data, options: Files.readOptions, name: name) } catch {
+        do { file = try CIImage.read(data: data, options: reading.readOptions, name: name) } catch {
             if case .codec(_, let e) = error {
                 if case .tooLarge = e { throw .tooLarge(Messages.reading(e, file: name)) }
                 throw .unreadable(Messages.reading(e, file: name))

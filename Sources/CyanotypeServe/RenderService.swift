@@ -75,6 +75,8 @@ package final class RenderService: @unchecked Sendable {
     /// One context for every render (it is thread-safe); intermediates are not kept between
     /// renders, so memory stays with the workers.
     let context: CIContext
+    /// How sources are read: the server's source-pixel limit, orientation applied.
+    let reading: FileReading
     private let catalogue: Data
 
     package init(options: ServeOptions) throws(ServeError) {
@@ -84,7 +86,7 @@ package final class RenderService: @unchecked Sendable {
         previews = PreviewCache(budget: options.previewCacheBytes)
         signer = options.key.map(URLSigner.init(secret:))
         page = PageFiles(folder: options.pageFolder)
-        Files.pixelLimit = options.maxSourcePixels
+        reading = FileReading(pixelLimit: options.maxSourcePixels)
         context = CIContext(options: [.cacheIntermediates: false, .maximumRenderPixels: options.maxOutputPixels])
         let all = CIFilter.filterNames(inCategory: nil).compactMap { CIFilter.descriptor(forFilterName: $0) }.map(FilterJSON.description)
         catalogue = HTTPResponse.json(all).body
@@ -298,7 +300,7 @@ package final class RenderService: @unchecked Sendable {
                         do throws(ServeError) {
                             let f = try root.resolve(name)
                             files.append(f)
-                            return try Self.readFile(f)
+                            return try readFile(f)
                         } catch {
                             loaderError = error
                             throw CLIError.usage(error.message)
@@ -390,9 +392,9 @@ package final class RenderService: @unchecked Sendable {
 
     /// A file under the root, read as the tool reads it (upright); messages name it as the
     /// client did.
-    static func readFile(_ f: RootFile) throws(ServeError) -> CIImage {
+    func readFile(_ f: RootFile) throws(ServeError) -> CIImage {
         do {
-            return try CIImage.read(contentsOf: URL(fileURLWithPath: f.path), options: Files.readOptions)
+            return try CIImage.read(contentsOf: URL(fileURLWithPath: f.path), options: reading.readOptions)
         } catch {
             if case .codec(_, let e) = error {
                 if case .tooLarge = e { throw .tooLarge(Messages.reading(e, file: f.name)) }
@@ -438,9 +440,9 @@ package final class RenderService: @unchecked Sendable {
             } else {
                 let source: CIImage
                 switch prepared.origin {
-                case .file(let f): source = try Self.readFile(f)
+                case .file(let f): source = try readFile(f)
                 case .upload(let data, _):
-                    do { source = try CIImage.read(data: data, options: Files.readOptions, name: "upload") } catch {
+                    do { source = try CIImage.read(data: data, options: reading.readOptions, name: "upload") } catch {
                         if case .codec(_, let e) = error { throw Self.failure(Messages.reading(e, file: "upload")) }
                         throw .unreadable("upload: \(error.description)")
                     }
@@ -517,7 +519,7 @@ package final class RenderService: @unchecked Sendable {
         case .upload(let d, _): data = d
         case .cachedUpload: throw .uploadNeeded
         }
-        let made = try PreviewMaker.make(data, name: prepared.name, width: p.width, height: p.height, context: context)
+        let made = try PreviewMaker.make(data, name: prepared.name, width: p.width, height: p.height, reading: reading, context: context)
         previews.put(key, made)
         return made
     }

@@ -2,18 +2,39 @@ import Cyanotype
 import enum CyanotypeCodecs.CodecError
 import Foundation
 
-/// Reading image files through the library, with the CLI's rules: `-` for stdin, EXIF
-/// orientation applied (unless `--no-auto-orient`), never writing onto an input.
-package enum Files {
+/// How the tools read image files, chosen by the command line (`--pixel-limit`,
+/// `--no-auto-orient`) or the server's options, and handed to whatever reads and renders: a
+/// value, so two commands (or the server and a test) never share settings by accident.
+package struct FileReading: Sendable {
     /// The largest picture read or rendered (`--pixel-limit`), nil for the library's default.
-    package nonisolated(unsafe) static var pixelLimit: Int?
-    /// `--no-auto-orient`: keep pixels as stored (the EXIF orientation tag is then kept too).
-    package nonisolated(unsafe) static var autoOrient = true
+    package var pixelLimit: Int?
+    /// Orientation applied (`--no-auto-orient` turns it off: pixels as stored, and the EXIF
+    /// orientation tag is then kept too).
+    package var autoOrient = true
 
-    package static var readOptions: [CIImageOption: Any] { readOptions(lenient: false) }
+    /// The library's defaults: orientation applied, the library's limits.
+    package init(pixelLimit: Int? = nil, autoOrient: Bool = true) {
+        self.pixelLimit = pixelLimit
+        self.autoOrient = autoOrient
+    }
+
+    /// `--pixel-limit N` (also spelt `--limit`) and `--no-auto-orient` from the command line.
+    package static func parse(_ args: ParsedArguments) throws(CLIError) -> FileReading {
+        if args.has("limit") && args.has("pixel-limit") { throw .usage("give --limit or --pixel-limit, not both") }
+        var reading = FileReading()
+        reading.pixelLimit = try args.int(args.has("limit") ? "limit" : "pixel-limit", in: 1...(1 << 40))
+        if args.has("no-auto-orient") {
+            if args.has("auto-orient") { throw .usage("give --auto-orient or --no-auto-orient, not both") }
+            reading.autoOrient = false
+        }
+        return reading
+    }
+
+    /// The library's read options for these settings.
+    package var readOptions: [CIImageOption: Any] { readOptions(lenient: false) }
 
     /// The read options; `lenient` keeps what a truncated or damaged file holds (`--fail-on`).
-    package static func readOptions(lenient: Bool) -> [CIImageOption: Any] {
+    package func readOptions(lenient: Bool) -> [CIImageOption: Any] {
         var o: [CIImageOption: Any] = [.applyOrientationProperty: autoOrient]
         if lenient { o[.lenientDecoding] = true }
         if let pixelLimit { o[.decodeLimits] = DecodeLimits(maxPixels: pixelLimit, maxBytes: max(pixelLimit * 16, 2 << 30)) }
@@ -21,19 +42,58 @@ package enum Files {
     }
 
     /// A context for rendering results, with the pixel limit.
-    package static func makeContext(cacheIntermediates: Bool = true) -> CIContext {
+    package func makeContext(cacheIntermediates: Bool = true) -> CIContext {
         var o: [CIContextOption: Any] = [.cacheIntermediates: cacheIntermediates]
         if let pixelLimit { o[.maximumRenderPixels] = pixelLimit }
         return CIContext(options: o)
     }
 
-    /// Standard input, read once (frames and images both look at it).
-    nonisolated(unsafe) private static var stdinData: Data?
-    package static func standardInput() throws(CLIError) -> Data {
-        if let stdinData { return stdinData }
-        let data = try Console.readStandardInput()
-        stdinData = data
-        return data
+    /// The most pixels a file may declare when `--pixel-limit` is not given: the render limit
+    /// (about 1 billion). Files that decode whole are held to the library's smaller default
+    /// (16383^2) already; streamed ones (baseline JPEG, 8-bit PNG) are held to this.
+    package static let defaultDeclaredPixelLimit = 1 << 30
+
+    /// Refuses an image whose header declares more pixels than the pixel limit, before any
+    /// pixel is decoded, whatever the recipe does with it afterwards (a 68-byte PNG claiming
+    /// 100000x100000 would otherwise make a shrink-on-load render decode 10^10 pixels).
+    package func checkDeclaredSize(_ image: CIImage, file: String) throws(CLIError) {
+        let size = PixelSize(image.extent)
+        let limit = pixelLimit ?? Self.defaultDeclaredPixelLimit
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        if overflow || pixels > limit {
+            throw .failure(Messages.reading(CodecError.tooLarge(width: size.width, height: size.height, limit: limit), file: file))
+        }
+    }
+
+    /// The image at `path` (`-` reads stdin), upright; its declared size within the pixel
+    /// limit. `lenient`: what a truncated or damaged file holds (`--fail-on`).
+    package func readImage(_ path: String, lenient: Bool = false) throws(CLIError) -> CIImage {
+        let image = try Files.read(path, options: readOptions(lenient: lenient))
+        try checkDeclaredSize(image, file: path == "-" ? "<stdin>" : path)
+        return image
+    }
+}
+
+/// Reading image files through the library, with the CLI's rules: `-` for stdin, never
+/// writing onto an input; the settings travel in a `FileReading`.
+package enum Files {
+    /// Standard input, read once (frames and images both look at it): the process has one.
+    private static let stdin = StandardInputOnce()
+    /// Standard input's bytes (read on first use, then the same bytes).
+    package static func standardInput() throws(CLIError) -> Data { try stdin.data() }
+
+    /// Standard input's bytes, read on first use and kept.
+    private final class StandardInputOnce: @unchecked Sendable {
+        private let lock = NSLock()
+        private var bytes: Data?
+        func data() throws(CLIError) -> Data {
+            lock.lock()
+            defer { lock.unlock() }
+            if let bytes { return bytes }
+            let data = try Console.readStandardInput()
+            bytes = data
+            return data
+        }
     }
 
     /// What `path` names when it is neither a regular file nor a folder ("a character
@@ -53,32 +113,9 @@ package enum Files {
         }
     }
 
-    /// The most pixels a file may declare when `--pixel-limit` is not given: the render limit
-    /// (about 1 billion). Files that decode whole are held to the library's smaller default
-    /// (16383^2) already; streamed ones (baseline JPEG, 8-bit PNG) are held to this.
-    package static let defaultDeclaredPixelLimit = 1 << 30
-
-    /// Refuses an image whose header declares more pixels than the pixel limit, before any
-    /// pixel is decoded, whatever the recipe does with it afterwards (a 68-byte PNG claiming
-    /// 100000x100000 would otherwise make a shrink-on-load render decode 10^10 pixels).
-    package static func checkDeclaredSize(_ image: CIImage, file: String) throws(CLIError) {
-        let size = PixelSize(image.extent)
-        let limit = pixelLimit ?? defaultDeclaredPixelLimit
-        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
-        if overflow || pixels > limit {
-            throw .failure(Messages.reading(CodecError.tooLarge(width: size.width, height: size.height, limit: limit), file: file))
-        }
-    }
-
-    /// The image at `path` (`-` reads stdin), upright; its declared size within the pixel
-    /// limit. `lenient`: what a truncated or damaged file holds (`--fail-on`).
-    package static func readImage(_ path: String, lenient: Bool = false) throws(CLIError) -> CIImage {
-        let image = try readUnchecked(path, options: readOptions(lenient: lenient))
-        try checkDeclaredSize(image, file: path == "-" ? "<stdin>" : path)
-        return image
-    }
-
-    private static func readUnchecked(_ path: String, options readOptions: [CIImageOption: Any]) throws(CLIError) -> CIImage {
+    /// The image at `path` (`-` reads stdin) with `readOptions`; a folder, a missing path or a
+    /// special file refused by name.
+    static func read(_ path: String, options readOptions: [CIImageOption: Any]) throws(CLIError) -> CIImage {
         if path == "-" {
             let data = try standardInput()
             do {
