@@ -1,0 +1,174 @@
+// Core Image code as it is written for Apple's platforms: Apple's import lines, unchanged.
+import CoreImage
+import CoreImage.CIFilterBuiltins
+import Testing
+
+#if canImport(CoreImage)
+private let coreImageIsImportable = true
+#else
+private let coreImageIsImportable = false
+#endif
+
+// A filter extension, the commonest idiom in the wild.
+extension CIImage {
+    fileprivate func inverted() -> CIImage? {
+        let filter = CIFilter.colorInvert()
+        filter.inputImage = self
+        return filter.outputImage
+    }
+
+    fileprivate func scaled(by scale: CGFloat) -> CIImage? {
+        guard let filter = CIFilter(name: "CILanczosScaleTransform") else { return nil }
+        filter.setValue(self, forKey: kCIInputImageKey)
+        filter.setValue(scale, forKey: kCIInputScaleKey)
+        filter.setValue(1.0, forKey: kCIInputAspectRatioKey)
+        return filter.outputImage
+    }
+}
+
+/// Renders one pixel of `image` as sRGB RGBA8, the way Core Image users read pixels back.
+private func pixel(_ image: CIImage, _ context: CIContext, x: CGFloat = 0, y: CGFloat = 0) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: 4)
+    context.render(
+        image, toBitmap: &bytes, rowBytes: 4, bounds: CGRect(x: x, y: y, width: 1, height: 1), format: .RGBA8,
+        colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+    return bytes
+}
+
+@Suite struct CoreImageIdiomTests {
+    @Test func canImportCoreImageIsTrue() {
+        #expect(coreImageIsImportable)
+    }
+
+    @Test func aFilterExtensionInvertsInTheLinearWorkingSpace() throws {
+        let input = CIImage(color: CIColor(red: 0.2, green: 0.6, blue: 0.9)).cropped(to: CGRect(x: 0, y: 0, width: 4, height: 4))
+        let output = try #require(input.inverted())
+        let got = pixel(output, CIContext())
+        // Core Image inverts in its linear working space: 1 - linear, back to sRGB.
+        for (i, v) in [0.2, 0.6, 0.9].enumerated() {
+            let expected = SRGB.fromLinear(1 - SRGB.toLinear(v)) * 255
+            #expect(abs(Double(got[i]) - expected) <= 1.0, "channel \(i): \(got[i]) vs \(expected)")
+        }
+        #expect(got[3] == 255)
+    }
+
+    @Test func aChainByNameScalesTheExtent() throws {
+        let input = CIImage(color: .red).cropped(to: CGRect(x: 0, y: 0, width: 200, height: 100))
+        let output = try #require(input.scaled(by: 0.25))
+        #expect(output.extent.width.rounded() == 50)
+        #expect(output.extent.height.rounded() == 25)
+    }
+
+    @Test func cgColorsHaveAppleComponentsAndConvertToCIColor() {
+        let rgb = CGColor(red: 0.25, green: 0.5, blue: 0.75, alpha: 0.5)
+        #expect(rgb.components == [0.25, 0.5, 0.75, 0.5])
+        #expect(rgb.numberOfComponents == 4)
+        #expect(rgb.alpha == 0.5)
+        #expect(rgb.colorSpace?.model == .rgb)
+        let ci = CIColor(cgColor: rgb)
+        #expect([ci.red, ci.green, ci.blue, ci.alpha] == [0.25, 0.5, 0.75, 0.5])
+
+        #expect(CGColor.black.components == [0, 1])
+        #expect(CGColor.white.components == [1, 1])
+        #expect(CGColor.clear.components == [0, 0])
+        #expect(CIColor(cgColor: .white).components == [1, 1, 1, 1])
+        #expect(CIColor(cgColor: .clear).alpha == 0)
+
+        // Generic grey has a 2.2 gamma: the same light in sRGB is the sRGB encoding of 0.5^2.2.
+        let grey = CIColor(cgColor: CGColor(gray: 0.5, alpha: 1))
+        let expected = SRGB.fromLinear(pow(0.5, 2.2))
+        #expect(abs(Double(grey.red) - expected) < 1e-4)
+        #expect(grey.red == grey.green && grey.green == grey.blue)
+        #expect(CGColor(gray: 0.5, alpha: 1).copy(alpha: 0.25)?.components == [0.5, 0.25])
+    }
+
+    @Test func aBitmapContextFillsInCoreGraphicsCoordinates() throws {
+        // 4 x 4 RGBA, origin bottom left: the bottom-left 2 x 2 quarter is stored in rows 2 and 3.
+        let context = try #require(
+            CGContext(
+                data: nil, width: 4, height: 4, bitsPerComponent: 8, bytesPerRow: 0, space: CGColorSpaceCreateDeviceRGB(),
+                bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue))
+        context.setFillColor(CGColor.white)
+        context.fill(CGRect(x: 0, y: 0, width: 4, height: 4))
+        context.setFillColor(CGColor(red: 1, green: 0, blue: 0, alpha: 1))
+        context.fill(CGRect(x: 0, y: 0, width: 2, height: 2))
+        context.setFillColor(CGColor(red: 0, green: 0, blue: 1, alpha: 0.5))
+        context.fill(CGRect(x: 2, y: 2, width: 2, height: 2))
+        let bytes = try #require(context.data).assumingMemoryBound(to: UInt8.self)
+        func at(_ x: Int, _ rowFromTop: Int) -> [UInt8] { (0..<4).map { bytes[rowFromTop * context.bytesPerRow + x * 4 + $0] } }
+        #expect(at(0, 3) == [255, 0, 0, 255])
+        #expect(at(1, 2) == [255, 0, 0, 255])
+        #expect(at(0, 0) == [255, 255, 255, 255])
+        // Half-transparent blue over white, premultiplied: 0.5 * blue + 0.5 * white.
+        #expect(at(3, 0) == [128, 128, 255, 255])
+        #expect(at(3, 3) == [255, 255, 255, 255])
+
+        let image = try #require(context.makeImage())
+        #expect(image.width == 4 && image.height == 4)
+        let back = pixel(CIImage(cgImage: image), CIContext(), x: 0, y: 0)  // Core Image: bottom-left pixel
+        #expect(back == [255, 0, 0, 255])
+    }
+
+    @Test func aBitmapContextDrawsAnImageScaledAndUpright() throws {
+        // A 2 x 2 picture: top row red, bottom row blue (Core Image's y is up).
+        let top = CIImage(color: .red).cropped(to: CGRect(x: 0, y: 1, width: 2, height: 1))
+        let picture = top.composited(over: CIImage(color: .blue).cropped(to: CGRect(x: 0, y: 0, width: 2, height: 2)))
+        let ciContext = CIContext()
+        let cgImage = try #require(ciContext.createCGImage(picture, from: picture.extent))
+
+        // Caller-owned memory, BGRA little-endian: the layout most resizing helpers use.
+        var buffer = [UInt8](repeating: 0, count: 8 * 6 * 4)
+        try buffer.withUnsafeMutableBytes { raw in
+            let context = try #require(
+                CGContext(
+                    data: raw.baseAddress, width: 8, height: 6, bitsPerComponent: 8, bytesPerRow: 8 * 4,
+                    space: CGColorSpace(name: CGColorSpace.sRGB)!,
+                    bitmapInfo: CGBitmapInfo.byteOrder32Little.rawValue | CGImageAlphaInfo.premultipliedFirst.rawValue))
+            context.interpolationQuality = .none
+            context.draw(cgImage, in: CGRect(x: 0, y: 0, width: 8, height: 6))
+        }
+        func bgra(_ x: Int, _ row: Int) -> [UInt8] { Array(buffer[(row * 8 + x) * 4..<(row * 8 + x) * 4 + 4]) }
+        #expect(bgra(0, 0) == [0, 0, 255, 255])  // top row of memory: red (B, G, R, A)
+        #expect(bgra(7, 2) == [0, 0, 255, 255])
+        #expect(bgra(0, 3) == [255, 0, 0, 255])  // bottom half: blue
+        #expect(bgra(5, 5) == [255, 0, 0, 255])
+    }
+
+    @Test func pixelBytesBecomeACGImageThroughADataProvider() throws {
+        // A gradient made in memory, wrapped as Core Graphics code does, read back through Core Image.
+        let width = 16, height = 2
+        var bytes = [UInt8]()
+        for _ in 0..<height { for x in 0..<width { bytes += [UInt8(x * 16), UInt8(255 - x * 16), 40, 255] } }
+        let provider = try #require(CGDataProvider(data: Data(bytes) as CFData))
+        let image = try #require(
+            CGImage(
+                width: width, height: height, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: width * 4,
+                space: CGColorSpaceCreateDeviceRGB(), bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.premultipliedLast.rawValue),
+                provider: provider, decode: nil, shouldInterpolate: false, intent: .defaultIntent))
+        #expect(image.bitsPerPixel == 32 && image.bitsPerComponent == 8)
+        #expect(image.alphaInfo == .premultipliedLast)
+        let stored = try #require(image.dataProvider?.data)
+        #expect(Data(bytes: stored.bytes, count: stored.length) == Data(bytes))
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        CIContext().render(
+            CIImage(cgImage: image), toBitmap: &out, rowBytes: width * 4, bounds: CGRect(x: 0, y: 0, width: width, height: height),
+            format: .RGBA8, colorSpace: CGColorSpaceCreateDeviceRGB())
+        #expect(out == bytes)
+        let cropped = try #require(image.cropping(to: CGRect(x: 3, y: 0, width: 2, height: 1)))
+        #expect(cropped.width == 2 && cropped.height == 1)
+        #expect(Array(cropped.data.prefix(4)) == [48, 207, 40, 255])
+    }
+
+    @Test func coreFoundationNamesAndCastsCompile() {
+        let options: [CFString: Any] = [
+            kCGImageSourceShouldCache: kCFBooleanFalse as CFBoolean, "count" as CFString: 3 as CFNumber,
+            "nothing" as CFString: kCFNull,
+        ]
+        let dictionary = options as CFDictionary
+        let back = dictionary as? [String: Any]
+        #expect((back?["count"] as? NSNumber)?.intValue == 3)
+        #expect(back?["nothing"] is NSNull)
+        #expect(back?[kCGImageSourceShouldCache] as? Bool == false)
+        #expect(CFBooleanGetValue(kCFBooleanTrue))
+    }
+}

@@ -1,0 +1,70 @@
+// Image I/O code as it is written for Apple's platforms: Apple's import lines, unchanged.
+import Foundation
+import ImageIO
+import Testing
+
+/// A thumbnailer as server-side resizers write it: options as `[CFString: Any]`, the size as
+/// whatever number type the caller had.
+private func thumbnail(of url: URL, maxPixelSize: Any) -> CGImage? {
+    guard let source = CGImageSourceCreateWithURL(url as CFURL, nil) else { return nil }
+    let options: [CFString: Any] = [
+        kCGImageSourceCreateThumbnailFromImageAlways: true,
+        kCGImageSourceCreateThumbnailWithTransform: true,
+        kCGImageSourceShouldCacheImmediately: true,
+        kCGImageSourceThumbnailMaxPixelSize: maxPixelSize,
+    ]
+    return CGImageSourceCreateThumbnailAtIndex(source, 0, options as CFDictionary)
+}
+
+/// Pixel size from the properties dictionary, the way metadata tools read it.
+private func pixelSize(of url: URL) -> (Int, Int)? {
+    guard let source = CGImageSourceCreateWithURL(url as CFURL, nil),
+        let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
+        let width = properties[kCGImagePropertyPixelWidth] as? Int,
+        let height = properties[kCGImagePropertyPixelHeight] as? Int
+    else { return nil }
+    return (width, height)
+}
+
+@Suite struct ImageIOIdiomTests {
+    /// A 240 x 120 PNG made by ImageMagick.
+    static func picture(in dir: URL) throws -> URL {
+        let url = dir.appendingPathComponent("wide.png")
+        try Tools.run("convert", ["-size", "240x120", "gradient:red-blue", url.path])
+        return url
+    }
+
+    @Test func thumbnailMaxPixelSizeIsHonouredWhateverTheNumberType() throws {
+        let dir = try Tools.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = try Self.picture(in: dir)
+        #expect(pixelSize(of: url).map { [$0.0, $0.1] } == [240, 120])
+        let sizes: [(String, Any)] = [
+            ("CGFloat", CGFloat(60)), ("Int", 60), ("Double", 60.0), ("NSNumber", NSNumber(value: 60)), ("Float", Float(60)),
+            ("Int32", Int32(60)),
+        ]
+        for (type, size) in sizes {
+            let thumb = try #require(thumbnail(of: url, maxPixelSize: size), "\(type)")
+            // Longer side 60, aspect kept: 60 x 30.
+            #expect(thumb.width == 60, "\(type)")
+            #expect(thumb.height == 30, "\(type)")
+        }
+    }
+
+    @Test func jpegQualityAsCGFloatIsHonoured() throws {
+        let dir = try Tools.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = try #require(CGImageSourceCreateWithURL(try Self.picture(in: dir) as CFURL, nil))
+        let image = try #require(CGImageSourceCreateImageAtIndex(source, 0, nil))
+        for quality in [CGFloat(0.3), CGFloat(0.9)] {
+            let url = dir.appendingPathComponent("q\(Int(quality * 100)).jpg")
+            let destination = try #require(CGImageDestinationCreateWithURL(url as CFURL, "public.jpeg" as CFString, 1, nil))
+            CGImageDestinationAddImage(destination, image, [kCGImageDestinationLossyCompressionQuality: quality] as CFDictionary)
+            #expect(CGImageDestinationFinalize(destination))
+            // ImageMagick estimates the quality from the quantisation tables.
+            let estimate = String(decoding: try Tools.run("identify", ["-format", "%Q", url.path]), as: UTF8.self)
+            let q = try #require(Int(estimate.trimmingCharacters(in: .whitespacesAndNewlines)))
+            #expect(abs(q - Int(quality * 100)) <= 3, "asked \(quality), ImageMagick estimates \(q)")
+        }
+    }
+}
