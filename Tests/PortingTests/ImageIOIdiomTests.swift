@@ -2,6 +2,7 @@
 import Foundation
 import ImageIO
 import Testing
+import UniformTypeIdentifiers
 
 /// A thumbnailer as server-side resizers write it: options as `[CFString: Any]`, the size as
 /// whatever number type the caller had.
@@ -66,5 +67,25 @@ private func pixelSize(of url: URL) -> (Int, Int)? {
             let q = try #require(Int(estimate.trimmingCharacters(in: .whitespacesAndNewlines)))
             #expect(abs(q - Int(quality * 100)) <= 3, "asked \(quality), ImageMagick estimates \(q)")
         }
+    }
+
+    @Test func aDestinationTypedByUTTypeWritesThatFormat() throws {
+        let dir = try Tools.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = try #require(CGImageSourceCreateWithURL(try Self.picture(in: dir) as CFURL, nil))
+        let image = try #require(CGImageSourceCreateImageAtIndex(source, 0, nil))
+        for type in [UTType.png, UTType.jpeg, UTType.tiff] {
+            let data = NSMutableData()
+            let destination = try #require(CGImageDestinationCreateWithData(data as CFMutableData, type.identifier as CFString, 1, nil))
+            CGImageDestinationAddImage(destination, image, nil)
+            #expect(CGImageDestinationFinalize(destination))
+            let url = dir.appendingPathComponent("out.\(type.preferredFilenameExtension ?? "bin")")
+            try (data as Data).write(to: url)
+            let described = String(decoding: try Tools.run("identify", ["-format", "%m %w %h", url.path]), as: UTF8.self)
+            #expect(described == "\(["public.png": "PNG", "public.jpeg": "JPEG", "public.tiff": "TIFF"][type.identifier]!) 240 120")
+        }
+        #expect(UTType(filenameExtension: "JPG") == .jpeg)
+        #expect(UTType(mimeType: "image/heic")?.conforms(to: .image) == true)
+        #expect(UTType("public.mpeg-4")?.conforms(to: .image) == false)
     }
 }
