@@ -172,3 +172,51 @@ private func pixel(_ image: CIImage, _ context: CIContext, x: CGFloat = 0, y: CG
         #expect(CFBooleanGetValue(kCFBooleanTrue))
     }
 }
+
+// Pixel readers as they are written in the wild: through a bitmap context over an array, and
+// through the image's data provider.
+extension CGImage {
+    fileprivate func rgbxBytes() -> [UInt8]? {
+        let bytesPerRow = width * 4
+        var pixels = [UInt8](repeating: 0, count: bytesPerRow * height)
+        let drawn: Bool = pixels.withUnsafeMutableBytes { raw in
+            guard
+                let context = CGContext(
+                    data: raw.baseAddress, width: width, height: height, bitsPerComponent: 8, bytesPerRow: bytesPerRow,
+                    space: CGColorSpaceCreateDeviceRGB(), bitmapInfo: CGImageAlphaInfo.noneSkipLast.rawValue)
+            else { return false }
+            context.draw(self, in: CGRect(x: 0, y: 0, width: width, height: height))
+            return true
+        }
+        return drawn ? pixels : nil
+    }
+
+    fileprivate func color(x: Int, y: Int) -> (UInt8, UInt8, UInt8, UInt8)? {
+        guard let data = dataProvider?.data else { return nil }
+        let bytes = CFDataGetBytePtr(data)
+        let i = y * bytesPerRow + x * 4
+        guard i + 3 < CFDataGetLength(data) else { return nil }
+        return (bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3])
+    }
+}
+
+@Suite struct PixelReaderIdiomTests {
+    @Test func readersSeeTheBitmapPixelsTopRowFirst() throws {
+        // Made from raw bytes with Core Image's old format constant: a top row of (10, 20, 30) and
+        // a bottom row of (200, 150, 100), two pixels wide.
+        let bytes: [UInt8] = [10, 20, 30, 255, 10, 20, 30, 255, 200, 150, 100, 255, 200, 150, 100, 255]
+        let image = CIImage(
+            bitmapData: Data(bytes), bytesPerRow: 8, size: CGSize(width: 2, height: 2), format: kCIFormatRGBA8,
+            colorSpace: CGColorSpaceCreateDeviceRGB())
+        let context = CIContext(options: nil)
+        let cgImage = try #require(context.createCGImage(image, from: image.extent))
+        let c = try #require(cgImage.color(x: 1, y: 1))
+        #expect([c.0, c.1, c.2, c.3] == [200, 150, 100, 255])
+        let top = try #require(cgImage.color(x: 0, y: 0))
+        #expect([top.0, top.1, top.2] == [10, 20, 30])
+        // The padding byte is undefined in Core Graphics: compare red, green and blue.
+        let drawn = try #require(cgImage.rgbxBytes())
+        let rgb = { (b: [UInt8]) in b.enumerated().filter { $0.offset % 4 != 3 }.map(\.element) }
+        #expect(rgb(drawn) == rgb(bytes), "\(drawn)")
+    }
+}

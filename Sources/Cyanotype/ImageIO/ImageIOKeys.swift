@@ -16,6 +16,11 @@ public typealias CFDictionary = NSDictionary
 public typealias CFData = NSData
 /// Core Foundation's mutable data: `NSMutableData` here (what `CGImageDestinationCreateWithData` fills).
 public typealias CFMutableData = NSMutableData
+/// The first byte of `data` (Core Foundation's `CFDataGetBytePtr`), valid while `data` lives:
+/// what pixel readers call on `cgImage.dataProvider?.data`.
+public func CFDataGetBytePtr(_ data: CFData) -> UnsafePointer<UInt8> { data.bytes.assumingMemoryBound(to: UInt8.self) }
+/// The number of bytes in `data`.
+public func CFDataGetLength(_ data: CFData) -> Int { data.length }
 /// Core Foundation's number type: `NSNumber` here (`NSNumber(value: x)`, `3 as CFNumber`; Linux
 /// has no bridging coercion from a Swift number variable, but Image I/O options read a plain
 /// `Int`, `Double`, `CGFloat` or `Bool` as it is).

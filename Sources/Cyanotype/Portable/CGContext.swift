@@ -111,6 +111,8 @@ public final class CGContext {
         var gray: Int?
         var alpha: Int?
         var premultiplied: Bool
+        /// The padding byte of the skip layouts, written as 255 (opaque) as Core Graphics does.
+        var padding: Int? = nil
     }
     struct GState {
         var ctm = CGAffineTransform.identity
@@ -174,7 +176,8 @@ public final class CGContext {
         func place(_ i: Int) -> Int { little ? 3 - i : i }
         return Layout(
             bytesPerPixel: 4, rgb: (place(named.rgb.0), place(named.rgb.1), place(named.rgb.2)), gray: nil,
-            alpha: named.alpha.map(place), premultiplied: a == .premultipliedFirst || a == .premultipliedLast)
+            alpha: named.alpha.map(place), premultiplied: a == .premultipliedFirst || a == .premultipliedLast,
+            padding: named.alpha == nil ? place(a == .noneSkipLast ? 3 : 0) : nil)
     }
 
     /// The bits per pixel (32 for RGB, 8 for grey).
@@ -386,6 +389,7 @@ public final class CGContext {
         p.storeBytes(of: byte(v.y), toByteOffset: gi, as: UInt8.self)
         p.storeBytes(of: byte(v.z), toByteOffset: bi, as: UInt8.self)
         if let a = l.alpha { p.storeBytes(of: byte(v.w), toByteOffset: a, as: UInt8.self) }
+        if let pad = l.padding { p.storeBytes(of: 255, toByteOffset: pad, as: UInt8.self) }
     }
 }
 #endif
