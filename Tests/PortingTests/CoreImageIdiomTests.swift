@@ -220,3 +220,39 @@ extension CGImage {
         #expect(rgb(drawn) == rgb(bytes), "\(drawn)")
     }
 }
+
+@Suite struct NamedColorSpaceTests {
+    /// Renders a flat colour in `space` to extended linear sRGB floats.
+    private func linearSRGB(_ r: CGFloat, _ g: CGFloat, _ b: CGFloat, in space: CGColorSpace) throws -> [Float] {
+        let color = try #require(CIColor(red: r, green: g, blue: b, alpha: 1, colorSpace: space))
+        var out = [Float](repeating: 0, count: 4)
+        CIContext().render(
+            CIImage(color: color), toBitmap: &out, rowBytes: 16, bounds: CGRect(x: 0, y: 0, width: 1, height: 1), format: .RGBAf,
+            colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB))
+        return out
+    }
+
+    @Test func adobeRGBRedAndGreyMatchThePublishedMatrices() throws {
+        let adobe = try #require(CGColorSpace(name: CGColorSpace.adobeRGB1998))
+        // Adobe RGB (1998) specification: RGB -> XYZ; IEC 61966-2-1: XYZ -> linear sRGB.
+        let toXYZ: [[Double]] = [[0.57667, 0.18556, 0.18823], [0.29734, 0.62736, 0.07529], [0.02703, 0.07069, 0.99134]]
+        let toSRGB: [[Double]] = [[3.2406, -1.5372, -0.4986], [-0.9689, 1.8758, 0.0415], [0.0557, -0.2040, 1.0570]]
+        let xyz = (0..<3).map { toXYZ[$0][0] }  // pure red: the first column
+        let expected = (0..<3).map { i in (0..<3).map { toSRGB[i][$0] * xyz[$0] }.reduce(0, +) }
+        let red = try linearSRGB(1, 0, 0, in: adobe)
+        for i in 0..<3 { #expect(abs(Double(red[i]) - expected[i]) < 0.004, "channel \(i): \(red[i]) vs \(expected[i])") }
+        // Grey stays grey (both D65); Adobe's gamma is 563/256.
+        let grey = try linearSRGB(0.5, 0.5, 0.5, in: adobe)
+        for i in 0..<3 { #expect(abs(Double(grey[i]) - pow(0.5, 563.0 / 256)) < 1e-3) }
+    }
+
+    @Test func linearBT2020PrimariesAreWiderThanSRGB() throws {
+        let bt2020 = try #require(CGColorSpace(name: CGColorSpace.linearITUR_2020))
+        // ITU-R BT.2087: linear BT.2020 -> linear BT.709 (the sRGB primaries), first column.
+        let green = try linearSRGB(0, 1, 0, in: bt2020)
+        let expected = [-0.5876, 1.1329, -0.1006]
+        for i in 0..<3 { #expect(abs(Double(green[i]) - expected[i]) < 0.003, "channel \(i): \(green[i]) vs \(expected[i])") }
+        #expect(CGColorSpace(name: CGColorSpace.extendedLinearITUR_2020) != nil)
+        #expect(CGColorSpace(name: CGColorSpace.extendedLinearDisplayP3) != nil)
+    }
+}
