@@ -255,4 +255,25 @@ extension CGImage {
         #expect(CGColorSpace(name: CGColorSpace.extendedLinearITUR_2020) != nil)
         #expect(CGColorSpace(name: CGColorSpace.extendedLinearDisplayP3) != nil)
     }
+
+    @Test func filesWrittenInAdobeRGBCarryItsProfile() throws {
+        let dir = try Tools.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("adobe.png")
+        let adobe = try #require(CGColorSpace(name: CGColorSpace.adobeRGB1998))
+        try CIContext().writePNGRepresentation(
+            of: CIImage(color: .red).cropped(to: CGRect(x: 0, y: 0, width: 4, height: 4)), to: url, format: .RGBA8, colorSpace: adobe)
+        // ImageMagick reads the embedded profile's description and the stored pixel.
+        let description = String(decoding: try Tools.run("identify", ["-format", "%[icc:description]", url.path]), as: UTF8.self)
+        #expect(description == "Adobe RGB (1998)")
+        // sRGB red in Adobe RGB: linear sRGB red -> XYZ (IEC 61966-2-1) -> Adobe RGB (its spec's inverse matrix), gamma 563/256.
+        let stored = String(decoding: try Tools.run("convert", [url.path, "-format", "%[fx:int(255*p{0,0}.r)],%[fx:int(255*p{0,0}.g)]", "info:"]), as: UTF8.self)
+        let xyz = [0.4124, 0.2126, 0.0193]
+        let fromXYZ: [[Double]] = [[2.04159, -0.56501, -0.34473], [-0.96924, 1.87597, 0.04156], [0.01344, -0.11836, 1.01517]]
+        let linear = (0..<2).map { i in (0..<3).map { fromXYZ[i][$0] * xyz[$0] }.reduce(0, +) }
+        let expected = linear.map { Int(255 * pow(max($0, 0), 256.0 / 563)) }
+        let got = stored.split(separator: ",").compactMap { Int($0) }
+        #expect(got.count == 2)
+        for i in 0..<min(2, got.count) { #expect(abs(got[i] - expected[i]) <= 2, "channel \(i): \(got[i]) vs \(expected[i])") }
+    }
 }
