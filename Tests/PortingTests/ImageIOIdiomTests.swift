@@ -88,4 +88,27 @@ private func pixelSize(of url: URL) -> (Int, Int)? {
         #expect(UTType(mimeType: "image/heic")?.conforms(to: .image) == true)
         #expect(UTType("public.mpeg-4")?.conforms(to: .image) == false)
     }
+
+    @Test func exifKeysReadWhatExiftoolWrote() throws {
+        let dir = try Tools.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // exiftool names tag 0x9004 (Image I/O's DateTimeDigitized) CreateDate.
+        let url = dir.appendingPathComponent("camera.jpg")
+        try Tools.run("convert", ["-size", "16x8", "xc:gray", url.path])
+        try Tools.run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-ExifIFD:CreateDate=2024:01:02 03:04:05", "-SubjectDistance=2.5", "-WhiteBalance#=1",
+                "-LensMake=Acme", "-Artist=Someone", url.path,
+            ])
+        let source = try #require(CGImageSourceCreateWithURL(url as CFURL, nil))
+        let properties = try #require(CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any])
+        let exif = try #require(properties[kCGImagePropertyExifDictionary] as? [CFString: Any])
+        let tiff = try #require(properties[kCGImagePropertyTIFFDictionary] as? [CFString: Any])
+        #expect(exif[kCGImagePropertyExifDateTimeDigitized] as? String == "2024:01:02 03:04:05")
+        #expect((exif[kCGImagePropertyExifSubjectDistance] as? NSNumber)?.doubleValue == 2.5)
+        #expect((exif[kCGImagePropertyExifWhiteBalance] as? NSNumber)?.intValue == 1)
+        #expect(exif[kCGImagePropertyExifLensMake] as? String == "Acme")
+        #expect(tiff[kCGImagePropertyTIFFArtist] as? String == "Someone")
+    }
 }
