@@ -6,10 +6,10 @@ import UniformTypeIdentifiers
 
 /// A thumbnailer as server-side resizers write it: options as `[CFString: Any]`, the size as
 /// whatever number type the caller had.
-private func thumbnail(of url: URL, maxPixelSize: Any) -> CGImage? {
+private func thumbnail(of url: URL, maxPixelSize: Any, always: Any = true) -> CGImage? {
     guard let source = CGImageSourceCreateWithURL(url as CFURL, nil) else { return nil }
     let options: [CFString: Any] = [
-        kCGImageSourceCreateThumbnailFromImageAlways: true,
+        kCGImageSourceCreateThumbnailFromImageAlways: always,
         kCGImageSourceCreateThumbnailWithTransform: true,
         kCGImageSourceShouldCacheImmediately: true,
         kCGImageSourceThumbnailMaxPixelSize: maxPixelSize,
@@ -50,6 +50,12 @@ private func pixelSize(of url: URL) -> (Int, Int)? {
             #expect(thumb.width == 60, "\(type)")
             #expect(thumb.height == 30, "\(type)")
         }
+        // Flags as Core Foundation booleans, NSNumbers or integers alike.
+        for flag: Any in [kCFBooleanTrue as CFBoolean, NSNumber(value: true), 1] {
+            let thumb = try #require(thumbnail(of: url, maxPixelSize: 60, always: flag), "\(flag)")
+            #expect(thumb.width == 60)
+        }
+        #expect(thumbnail(of: url, maxPixelSize: 60, always: NSNumber(value: false)) == nil)
     }
 
     @Test func jpegQualityAsCGFloatIsHonoured() throws {
