@@ -277,3 +277,52 @@ extension CGImage {
         for i in 0..<min(2, got.count) { #expect(abs(got[i] - expected[i]) <= 2, "channel \(i): \(got[i]) vs \(expected[i])") }
     }
 }
+
+@Suite struct BitmapContextIdiomTests {
+    /// A 1 x 2 picture: red on top, blue below.
+    private func redOverBlue() throws -> CGImage {
+        let picture = CIImage(color: .red).cropped(to: CGRect(x: 0, y: 1, width: 1, height: 1))
+            .composited(over: CIImage(color: .blue).cropped(to: CGRect(x: 0, y: 0, width: 1, height: 1)))
+        return try #require(CIContext().createCGImage(picture, from: picture.extent))
+    }
+
+    @Test func theFlipTransformDrawsUpsideDown() throws {
+        // The UIKit-style flip (`translateBy(0, h)`, `scaleBy(1, -1)`) puts the image's top row at
+        // the bottom of memory.
+        let context = try #require(
+            CGContext(
+                data: nil, width: 1, height: 2, bitsPerComponent: 8, bytesPerRow: 4, space: CGColorSpaceCreateDeviceRGB(),
+                bitmapInfo: CGImageAlphaInfo.premultipliedFirst.rawValue))
+        context.translateBy(x: 0, y: 2)
+        context.scaleBy(x: 1, y: -1)
+        context.draw(try redOverBlue(), in: CGRect(x: 0, y: 0, width: 1, height: 2))
+        let bytes = try #require(context.data).assumingMemoryBound(to: UInt8.self)
+        // ARGB in memory (default byte order, alpha first).
+        #expect((0..<4).map { bytes[$0] } == [255, 0, 0, 255])  // top of memory: blue
+        #expect((4..<8).map { bytes[$0] } == [255, 255, 0, 0])  // bottom: red
+    }
+
+    @Test func aGreyContextStoresLuminance() throws {
+        let context = try #require(
+            CGContext(
+                data: nil, width: 1, height: 2, bitsPerComponent: 8, bytesPerRow: 0, space: CGColorSpaceCreateDeviceGray(),
+                bitmapInfo: CGImageAlphaInfo.none.rawValue))
+        context.draw(try redOverBlue(), in: CGRect(x: 0, y: 0, width: 1, height: 2))
+        let bytes = try #require(context.data).assumingMemoryBound(to: UInt8.self)
+        // Linear luminance of sRGB red and blue (Rec. 709 weights), encoded with grey's 2.2 gamma.
+        let red = Int((pow(0.2126, 1 / 2.2) * 255).rounded()), blue = Int((pow(0.0722, 1 / 2.2) * 255).rounded())
+        #expect(abs(Int(bytes[0]) - red) <= 1, "\(bytes[0]) vs \(red)")
+        #expect(abs(Int(bytes[1]) - blue) <= 1, "\(bytes[1]) vs \(blue)")
+        let image = try #require(context.makeImage())
+        #expect(image.bitsPerPixel == 8 && image.alphaInfo == .none)
+    }
+
+    @Test func unsupportedLayoutsAreNil() {
+        let rgb = CGColorSpaceCreateDeviceRGB()
+        // Core Graphics refuses straight alpha in contexts; 16-bit and float are not provided here.
+        #expect(CGContext(data: nil, width: 2, height: 2, bitsPerComponent: 8, bytesPerRow: 0, space: rgb, bitmapInfo: CGImageAlphaInfo.last.rawValue) == nil)
+        #expect(CGContext(data: nil, width: 2, height: 2, bitsPerComponent: 16, bytesPerRow: 0, space: rgb, bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue) == nil)
+        #expect(CGContext(data: nil, width: 0, height: 2, bitsPerComponent: 8, bytesPerRow: 0, space: rgb, bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue) == nil)
+        #expect(CGContext(data: nil, width: 2, height: 2, bitsPerComponent: 8, bytesPerRow: 4, space: rgb, bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue) == nil)
+    }
+}

@@ -333,8 +333,9 @@ public final class CGContext {
         guard let data, rect.width.isFinite, rect.height.isFinite, !rect.isNull else { return }
         let r = rect.standardized
         let ctm = state.ctm
+        let det = ctm.a * ctm.d - ctm.b * ctm.c
+        guard det != 0, det.isFinite else { return }  // a singular transform draws nothing
         let inverse = ctm.inverted()
-        guard inverse != ctm || ctm.isIdentity else { return }  // singular transform: nothing drawn
         // The pixels the transformed rectangle can touch.
         let corners = [CGPoint(x: r.minX, y: r.minY), CGPoint(x: r.maxX, y: r.minY), CGPoint(x: r.minX, y: r.maxY), CGPoint(x: r.maxX, y: r.maxY)]
             .map { $0.applying(ctm) }
