@@ -325,4 +325,24 @@ extension CGImage {
         #expect(CGContext(data: nil, width: 0, height: 2, bitsPerComponent: 8, bytesPerRow: 0, space: rgb, bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue) == nil)
         #expect(CGContext(data: nil, width: 2, height: 2, bitsPerComponent: 8, bytesPerRow: 4, space: rgb, bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue) == nil)
     }
+
+    @Test func cgImageOptionsNameTheSpaceOfTheBytes() throws {
+        // Mid-grey bytes declared linear: rendered to sRGB they come out as the sRGB encoding of 128/255.
+        let bytes = [UInt8](repeating: 128, count: 4)
+        let provider = try #require(CGDataProvider(data: Data(bytes) as CFData))
+        let cgImage = try #require(
+            CGImage(
+                width: 2, height: 2, bitsPerComponent: 8, bitsPerPixel: 8, bytesPerRow: 2, space: CGColorSpaceCreateDeviceGray(),
+                bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.none.rawValue), provider: provider, decode: nil,
+                shouldInterpolate: true, intent: .defaultIntent))
+        let linear = try #require(CGColorSpace(name: CGColorSpace.linearSRGB))
+        let image = CIImage(cgImage: cgImage, options: [.colorSpace: linear])
+        var out = [UInt8](repeating: 0, count: 4)
+        CIContext().render(
+            image, toBitmap: &out, rowBytes: 4, bounds: CGRect(x: 0, y: 0, width: 1, height: 1), format: .RGBA8,
+            colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+        let expected = SRGB.fromLinear(128.0 / 255) * 255
+        #expect(abs(Double(out[0]) - expected) <= 1, "\(out[0]) vs \(expected)")
+        #expect(out[0] == out[1] && out[1] == out[2])
+    }
 }
