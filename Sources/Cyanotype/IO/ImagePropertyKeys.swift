@@ -1,6 +1,8 @@
+#if !canImport(CoreGraphics)
 // Image I/O's key names for every TIFF, Exif and GPS tag Cyanotype's EXIF reader names
 // (`EXIFProperties`' tables in CyanotypeCodecs), so `exif[kCGImagePropertyExifDateTimeDigitized]` and the
-// like read what the file holds. Keys declared elsewhere (ImageProperties.swift) are not repeated.
+// like read what the file holds. Keys declared elsewhere (ImageProperties.swift) are not repeated;
+// on Apple's platforms Image I/O declares them all.
 // MARK: {TIFF}
 /// `{TIFF}`: the value of tag 0x010D as the file holds it.
 public let kCGImagePropertyTIFFDocumentName = "DocumentName"
@@ -218,3 +220,4 @@ public let kCGImagePropertyGPSDateStamp = "DateStamp"
 public let kCGImagePropertyGPSDifferential = "Differential"
 /// `{GPS}`: the value of tag 0x001F as the file holds it.
 public let kCGImagePropertyGPSHPositioningError = "HPositioningError"
+#endif
