@@ -59,7 +59,7 @@ private func pixel(_ image: CIImage, _ context: CIContext, x: CGFloat = 0, y: CG
         #expect(output.extent.height.rounded() == 25)
     }
 
-    @Test func cgColorsHaveAppleComponentsAndConvertToCIColor() {
+    @Test func cgColorsHaveAppleComponentsAndConvertToCIColor() throws {
         let rgb = CGColor(red: 0.25, green: 0.5, blue: 0.75, alpha: 0.5)
         #expect(rgb.components == [0.25, 0.5, 0.75, 0.5])
         #expect(rgb.numberOfComponents == 4)
@@ -80,6 +80,11 @@ private func pixel(_ image: CIImage, _ context: CIContext, x: CGFloat = 0, y: CG
         #expect(abs(Double(grey.red) - expected) < 1e-4)
         #expect(grey.red == grey.green && grey.green == grey.blue)
         #expect(CGColor(gray: 0.5, alpha: 1).copy(alpha: 0.25)?.components == [0.5, 0.25])
+        // CSS Color 4's worked example: sRGB red is display-p3 (0.9175, 0.2003, 0.1386).
+        let p3 = try #require(CGColorSpace(name: CGColorSpace.displayP3))
+        let converted = try #require(CGColor(red: 1, green: 0, blue: 0, alpha: 1).converted(to: p3, intent: .defaultIntent, options: nil))
+        for (got, want) in zip(converted.components ?? [], [0.9175, 0.2003, 0.1386, 1]) { #expect(abs(Double(got) - want) < 0.001, "\(got) vs \(want)") }
+        #expect(converted.colorSpace == p3)
     }
 
     @Test func aBitmapContextFillsInCoreGraphicsCoordinates() throws {

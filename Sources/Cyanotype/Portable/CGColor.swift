@@ -44,6 +44,13 @@ public final class CGColor: @unchecked Sendable, Hashable, CustomStringConvertib
         c[c.count - 1] = alpha
         return CGColor(space: space, components: c)
     }
+    /// The same colour in `space`, converted colorimetrically through linear light (`intent`
+    /// and `options` are accepted; nothing else is implemented); grey from RGB is the luminance.
+    public func converted(to space: CGColorSpace, intent: CGColorRenderingIntent, options: CFDictionary?) -> CGColor? {
+        let e = encoded(in: space)
+        let c: [Float] = space.model == .rgb ? [e.rgb.x, e.rgb.y, e.rgb.z, e.alpha] : [e.gray, e.alpha]
+        return CGColor(space: space, components: c.map { CGFloat($0) })
+    }
     /// Opaque black (grey 0).
     public static let black = CGColor(gray: 0, alpha: 1)
     /// Opaque white (grey 1).
