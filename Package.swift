@@ -130,6 +130,48 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// Apple's module names, on Linux only (on Apple platforms the system frameworks must never be
+// shadowed): `import CoreImage`, `import CoreImage.CIFilterBuiltins`, `import ImageIO`,
+// `import AVFoundation`, `import CoreMedia`, `import CoreVideo` and
+// `import UniformTypeIdentifiers` compile unchanged and
+// `#if canImport(CoreImage)` is true. Each Swift target re-exports Cyanotype (and
+// CyanotypeVideo); the C target's module map gives `CoreImage` its `CIFilterBuiltins`
+// submodule (SwiftPM cannot mix Swift and C in one target).
+#if os(Linux)
+package.products += [
+    .library(name: "CoreImage", targets: ["CoreImage"]),
+    .library(name: "ImageIO", targets: ["ImageIO"]),
+    .library(name: "AVFoundation", targets: ["AVFoundation"]),
+    .library(name: "CoreMedia", targets: ["CoreMedia"]),
+    .library(name: "CoreVideo", targets: ["CoreVideo"]),
+    .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
+]
+package.targets += [
+    .target(name: "CoreImageSubmodules", path: "Sources/AppleModules/CoreImageSubmodules"),
+    // swift-testing's cross-import overlay for CoreImage: a file importing both Testing and
+    // CoreImage needs a module of this name (Apple's adds test attachments of images).
+    .target(name: "_Testing_CoreImage", path: "Sources/AppleModules/TestingCoreImage"),
+    .target(
+        name: "CoreImage", dependencies: ["Cyanotype", "CoreImageSubmodules", "_Testing_CoreImage"],
+        path: "Sources/AppleModules/CoreImage"),
+    .target(name: "ImageIO", dependencies: ["Cyanotype"], path: "Sources/AppleModules/ImageIO"),
+    .target(name: "UniformTypeIdentifiers", path: "Sources/AppleModules/UniformTypeIdentifiers"),
+    .target(name: "CoreMedia", dependencies: ["CyanotypeVideo", "Cyanotype"], path: "Sources/AppleModules/CoreMedia"),
+    .target(name: "CoreVideo", dependencies: ["CyanotypeVideo", "Cyanotype"], path: "Sources/AppleModules/CoreVideo"),
+    .target(
+        name: "AVFoundation", dependencies: ["CyanotypeVideo", "Cyanotype", "CoreImage", "CoreMedia", "CoreVideo"],
+        path: "Sources/AppleModules/AVFoundation"),
+    // Core Image code as it is written for Apple's platforms, imports unchanged.
+    .testTarget(name: "PortingTests", dependencies: ["CoreImage", "ImageIO", "AVFoundation", "CoreMedia", "CoreVideo", "UniformTypeIdentifiers", "Cyanotype"]),
+]
+// Every module lands in one folder, so `#if canImport(CoreImage)` in the other test targets
+// would depend on build order: they depend on the Apple-named modules outright, and their
+// Apple-spelled files compile against them here.
+for target in package.targets where target.name == "CyanotypeTests" || target.name == "CyanotypeVideoTests" {
+    target.dependencies += ["CoreImage", "ImageIO", "AVFoundation"]
+}
+#endif
+
 if fuzz {
     package.products.append(.executable(name: "FuzzDecoders", targets: ["FuzzDecoders"]))
     package.targets.append(.executableTarget(name: "FuzzDecoders", dependencies: ["CyanotypeCodecs"], path: "Fuzz/FuzzDecoders"))

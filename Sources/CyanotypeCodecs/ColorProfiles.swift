@@ -32,6 +32,8 @@ public enum ColorProfiles {
         public static let displayP3 = Chromaticities(red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060), white: (0.3127, 0.3290))
         /// ITU-R BT.2020.
         public static let bt2020 = Chromaticities(red: (0.708, 0.292), green: (0.170, 0.797), blue: (0.131, 0.046), white: (0.3127, 0.3290))
+        /// Adobe RGB (1998), D65 white.
+        public static let adobeRGB = Chromaticities(red: (0.64, 0.33), green: (0.21, 0.71), blue: (0.15, 0.06), white: (0.3127, 0.3290))
     }
 
     /// Transfer curves the builder knows.

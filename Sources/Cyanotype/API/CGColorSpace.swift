@@ -58,6 +58,14 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
     public static let extendedDisplayP3: CFString = "kCGColorSpaceExtendedDisplayP3"
     /// Display P3's primaries with a linear transfer.
     public static let linearDisplayP3: CFString = "kCGColorSpaceLinearDisplayP3"
+    /// Display P3's primaries, linear, components may leave 0...1.
+    public static let extendedLinearDisplayP3: CFString = "kCGColorSpaceExtendedLinearDisplayP3"
+    /// ITU-R BT.2020's primaries with a linear transfer.
+    public static let linearITUR_2020: CFString = "kCGColorSpaceLinearITUR_2020"
+    /// ITU-R BT.2020's primaries, linear, components may leave 0...1.
+    public static let extendedLinearITUR_2020: CFString = "kCGColorSpaceExtendedLinearITUR_2020"
+    /// Adobe RGB (1998): its primaries, D65 white and a pure 563/256 (about 2.2) gamma.
+    public static let adobeRGB1998: CFString = "kCGColorSpaceAdobeRGB1998"
     /// Grey with a pure 2.2 gamma.
     public static let genericGrayGamma2_2: CFString = "kCGColorSpaceGenericGrayGamma2_2"
     /// Grey with a linear transfer.
@@ -79,6 +87,10 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
         case CGColorSpace.displayP3: self.init(name: name, transfer: .sRGB, primaries: .displayP3)
         case CGColorSpace.extendedDisplayP3: self.init(name: name, transfer: .sRGB, extended: true, primaries: .displayP3)
         case CGColorSpace.linearDisplayP3: self.init(name: name, transfer: .linear, primaries: .displayP3)
+        case CGColorSpace.extendedLinearDisplayP3: self.init(name: name, transfer: .linear, extended: true, primaries: .displayP3)
+        case CGColorSpace.linearITUR_2020: self.init(name: name, transfer: .linear, primaries: .bt2020)
+        case CGColorSpace.extendedLinearITUR_2020: self.init(name: name, transfer: .linear, extended: true, primaries: .bt2020)
+        case CGColorSpace.adobeRGB1998: self.init(name: name, transfer: .gamma(563 / 256), primaries: .adobeRGB)
         case CGColorSpace.genericGrayGamma2_2: self.init(name: name, transfer: .gamma(2.2), model: .monochrome)
         case CGColorSpace.linearGray: self.init(name: name, transfer: .linear, model: .monochrome)
         case CGColorSpace.extendedGray: self.init(name: name, transfer: .sRGB, model: .monochrome, extended: true)

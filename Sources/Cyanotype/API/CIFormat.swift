@@ -93,3 +93,25 @@ public struct CIFormat: RawRepresentable, Hashable, Sendable, CustomStringConver
         return names[rawValue] ?? "CIFormat(\(rawValue))"
     }
 }
+
+// Core Image's older global names for the formats (`kCIFormatRGBA8`), still common in code.
+/// `CIFormat.ARGB8`.
+public let kCIFormatARGB8 = CIFormat.ARGB8
+/// `CIFormat.BGRA8`.
+public let kCIFormatBGRA8 = CIFormat.BGRA8
+/// `CIFormat.RGBA8`.
+public let kCIFormatRGBA8 = CIFormat.RGBA8
+/// `CIFormat.ABGR8`.
+public let kCIFormatABGR8 = CIFormat.ABGR8
+/// `CIFormat.RGBA16`.
+public let kCIFormatRGBA16 = CIFormat.RGBA16
+/// `CIFormat.RGBAh`.
+public let kCIFormatRGBAh = CIFormat.RGBAh
+/// `CIFormat.RGBAf`.
+public let kCIFormatRGBAf = CIFormat.RGBAf
+/// `CIFormat.R8`.
+public let kCIFormatR8 = CIFormat.R8
+/// `CIFormat.A8`.
+public let kCIFormatA8 = CIFormat.A8
+/// `CIFormat.L8`.
+public let kCIFormatL8 = CIFormat.L8

@@ -70,9 +70,15 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
             colorSpace: colorSpace, premultiplied: premultiplied) ?? emptyNode
     }
     #if !canImport(CoreGraphics)
-    /// The pixels of a bitmap made by `CIContext.createCGImage`.
-    public convenience init(cgImage: CGImage) {
-        let space = cgImage.colorSpace
+    /// The pixels of a bitmap made by `CIContext.createCGImage` (or a `CGContext`, or bytes).
+    public convenience init(cgImage: CGImage) { self.init(cgImage: cgImage, options: nil) }
+    /// The pixels of `cgImage`; `options[.colorSpace]` says which space they are in instead of
+    /// the image's own (a `CGColorSpace`, or `NSNull()`: no colour management, values as stored).
+    public convenience init(cgImage: CGImage, options: [CIImageOption: Any]?) {
+        var space = cgImage.colorSpace
+        if let given = options?[.colorSpace] {
+            if given is NSNull { space = nil } else if let s = given as? CGColorSpace { space = s }
+        }
         if let n = BitmapNode(
             data: cgImage.data, bytesPerRow: cgImage.bytesPerRow, width: cgImage.width, height: cgImage.height,
             format: cgImage.format, colorSpace: space, premultiplied: cgImage.isPremultiplied)

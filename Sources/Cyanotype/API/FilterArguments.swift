@@ -117,6 +117,12 @@ func numberValue(_ v: Any) -> Double? {
     case let x as Int32: return Double(x)
     case let x as Int64: return Double(x)
     case let x as UInt: return Double(x)
+    case let x as UInt32: return Double(x)
+    case let x as UInt64: return Double(x)
+    case let x as Int16: return Double(x)
+    case let x as UInt16: return Double(x)
+    case let x as Int8: return Double(x)
+    case let x as UInt8: return Double(x)
     case let x as Bool: return x ? 1 : 0
     case let x as NSNumber: return x.doubleValue
     case let x as String: return Double(x.trimmingCharacters(in: .whitespaces))

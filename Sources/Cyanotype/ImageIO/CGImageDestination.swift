@@ -56,11 +56,11 @@ public final class CGImageDestination: @unchecked Sendable {
             if encoder == nil {
                 var all = properties
                 all.merge(frameProperties) { old, _ in old }
-                let dithering = (all[kCyanotypeDestinationGIFDithering] as? Bool) ?? true
+                let dithering = OptionValue.flag(all[kCyanotypeDestinationGIFDithering]) ?? true
                 var options = encodeOptions(all)
                 // The file's metadata from the destination's and the first frame's properties:
                 // its ICC profile (from the image's colour space), EXIF and XMP (GIF holds none).
-                if !((all[CIImageRepresentationOption.stripMetadata.rawValue] as? Bool) ?? false) {
+                if !(OptionValue.flag(all[CIImageRepresentationOption.stripMetadata.rawValue]) ?? false) {
                     options.addMetadata(of: all, colorSpace: image.colorSpace ?? .sRGBSpace, dpi: nil)
                 }
                 do {
@@ -138,7 +138,7 @@ public final class CGImageDestination: @unchecked Sendable {
         for (k, v) in p { options[CIImageRepresentationOption(rawValue: k)] = v }
         if format == .gif {
             let pixels = try ImageIOPixels(image, depth: 8, colorSpace: .sRGBSpace)
-            let dithering = (p[kCyanotypeDestinationGIFDithering] as? Bool) ?? true
+            let dithering = OptionValue.flag(p[kCyanotypeDestinationGIFDithering]) ?? true
             do throws(CodecError) {
                 let e = try FrameEncoder(format: .gif, options: EncodeOptions(), dithering: dithering)
                 guard case .u8(let px) = pixels.storage else { throw CodecError.invalidArgument("8-bit pixels expected") }
@@ -160,12 +160,12 @@ public final class CGImageDestination: @unchecked Sendable {
     /// representation options (lossless, effort, compression, ...).
     func encodeOptions(_ p: [String: Any]) -> EncodeOptions {
         var o = EncodeOptions()
-        if let q = (p[kCGImageDestinationLossyCompressionQuality] as? NSNumber)?.doubleValue { o.quality = min(max(q, 0), 1) }
-        if let l = p[CIImageRepresentationOption.lossless.rawValue] as? Bool { o.lossless = l }
-        if let e = (p[CIImageRepresentationOption.effort.rawValue] as? NSNumber)?.intValue { o.effort = e }
-        if let c = (p[CIImageRepresentationOption.compressionLevel.rawValue] as? NSNumber)?.intValue { o.compressionLevel = c }
+        if let q = OptionValue.number(p[kCGImageDestinationLossyCompressionQuality]) { o.quality = min(max(q, 0), 1) }
+        if let l = OptionValue.flag(p[CIImageRepresentationOption.lossless.rawValue]) { o.lossless = l }
+        if let e = OptionValue.integer(p[CIImageRepresentationOption.effort.rawValue]) { o.effort = e }
+        if let c = OptionValue.integer(p[CIImageRepresentationOption.compressionLevel.rawValue]) { o.compressionLevel = c }
         if let t = p[CIImageRepresentationOption.tiffCompression.rawValue] as? TIFFCompression { o.tiffCompression = t.codec }
-        if let g = p[CIImageRepresentationOption.grayscaleIfNeutral.rawValue] as? Bool { o.grayscaleIfNeutral = g }
+        if let g = OptionValue.flag(p[CIImageRepresentationOption.grayscaleIfNeutral.rawValue]) { o.grayscaleIfNeutral = g }
         return o
     }
 
@@ -180,12 +180,11 @@ public final class CGImageDestination: @unchecked Sendable {
     /// The delay in seconds (unclamped delay first).
     static func delay(_ p: [String: Any]) -> Double? {
         guard let d = frameDictionary(p) else { return nil }
-        let v = (d[kCGImagePropertyGIFUnclampedDelayTime] as? NSNumber) ?? (d[kCGImagePropertyGIFDelayTime] as? NSNumber)
-        return v?.doubleValue
+        return OptionValue.number(d[kCGImagePropertyGIFUnclampedDelayTime]) ?? OptionValue.number(d[kCGImagePropertyGIFDelayTime])
     }
 
     static func loopCount(_ p: [String: Any]) -> Int? {
-        (frameDictionary(p)?[kCGImagePropertyGIFLoopCount] as? NSNumber)?.intValue
+        OptionValue.integer(frameDictionary(p)?[kCGImagePropertyGIFLoopCount])
     }
 }
 

@@ -39,7 +39,7 @@ public final class CGImageSource: @unchecked Sendable {
         self.data = data
         self.path = path
         limits = ((options[kCyanotypeImageSourceDecodeLimits] as? DecodeLimits) ?? .default).codec
-        strict = !((options[kCyanotypeImageSourceLenientDecoding] as? Bool) ?? false)
+        strict = !(OptionValue.flag(options[kCyanotypeImageSourceLenientDecoding]) ?? false)
     }
 
     /// The frame table, read on first use; nil (and `error` set) when the bytes are not an
@@ -293,18 +293,18 @@ public func CGImageSourceCreateImageAtIndex(_ isrc: CGImageSource, _ index: Int,
 /// for a file without an embedded thumbnail (Cyanotype reads none).
 public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CGImage? {
     let o = options as? [String: Any] ?? [:]
-    let always = (o[kCGImageSourceCreateThumbnailFromImageAlways] as? Bool) ?? false
-    let ifAbsent = (o[kCGImageSourceCreateThumbnailFromImageIfAbsent] as? Bool) ?? false
+    let always = OptionValue.flag(o[kCGImageSourceCreateThumbnailFromImageAlways]) ?? false
+    let ifAbsent = OptionValue.flag(o[kCGImageSourceCreateThumbnailFromImageIfAbsent]) ?? false
     guard always || ifAbsent else { return nil }
     guard var image = isrc.stillImage(index) ?? (try? CIImage(source: isrc, index: index, options: nil)) else { return nil }
-    if (o[kCGImageSourceCreateThumbnailWithTransform] as? Bool) ?? false,
+    if OptionValue.flag(o[kCGImageSourceCreateThumbnailWithTransform]) ?? false,
         let orientation = image.properties[kCGImagePropertyOrientation] as? Int, orientation != 1
     {
         image = image.oriented(forExifOrientation: Int32(orientation))
         image = image.transformed(by: CGAffineTransform(translationX: -image.extent.minX, y: -image.extent.minY))
     }
     let w = image.extent.width, h = image.extent.height
-    if let limit = (o[kCGImageSourceThumbnailMaxPixelSize] as? NSNumber)?.doubleValue ?? (o[kCGImageSourceThumbnailMaxPixelSize] as? Double),
+    if let limit = OptionValue.number(o[kCGImageSourceThumbnailMaxPixelSize]),
         limit >= 1, max(w, h) > limit
     {
         let scale = limit / max(w, h)
@@ -355,7 +355,7 @@ extension CIImage {
         do { node = try bitmapNode(b, colorSpace: space) } catch { throw .codec(path: source.path, .corrupt(detail: "\(error)")) }
         var props = ImageIOProperties.frame(seq, index, raw: true)
         var image = CIImage(node: node)
-        if (o[.applyOrientationProperty] as? Bool) ?? false, let orientation = props[kCGImagePropertyOrientation] as? Int, orientation != 1 {
+        if OptionValue.flag(o[.applyOrientationProperty]) ?? false, let orientation = props[kCGImagePropertyOrientation] as? Int, orientation != 1 {
             image = image.oriented(forExifOrientation: Int32(orientation))
             props[kCGImagePropertyOrientation] = 1
         }

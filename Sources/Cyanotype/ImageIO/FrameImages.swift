@@ -7,7 +7,7 @@ extension CIImage {
     /// the frame decoded (with the ones before it, for animations) when first rendered.
     static func readFrame(_ data: Data, index: Int, options o: [CIImageOption: Any], name: String) throws(ImageIOError) -> CIImage {
         let limits = ((o[.decodeLimits] as? DecodeLimits) ?? .default).codec
-        let strict = !((o[.lenientDecoding] as? Bool) ?? false)
+        let strict = !(OptionValue.flag(o[.lenientDecoding]) ?? false)
         let decoder: FrameDecoder
         do { decoder = try FrameDecoder(data: data, limits: limits, strict: strict) } catch { throw .codec(path: nil, ImageFileError(error)) }
         let seq = decoder.sequence
@@ -23,7 +23,7 @@ extension CIImage {
         }
         var props = (o[.properties] as? [String: Any]) ?? ImageIOProperties.frame(seq, index, raw: true)
         var image = CIImage(node: source)
-        if (o[.applyOrientationProperty] as? Bool) ?? false, header.orientation != 1 {
+        if OptionValue.flag(o[.applyOrientationProperty]) ?? false, header.orientation != 1 {
             image = image.oriented(forExifOrientation: Int32(header.orientation))
             props[kCGImagePropertyOrientation] = 1
         }

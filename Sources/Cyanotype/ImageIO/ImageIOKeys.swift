@@ -16,10 +16,48 @@ public typealias CFDictionary = NSDictionary
 public typealias CFData = NSData
 /// Core Foundation's mutable data: `NSMutableData` here (what `CGImageDestinationCreateWithData` fills).
 public typealias CFMutableData = NSMutableData
+/// The first byte of `data` (Core Foundation's `CFDataGetBytePtr`), valid while `data` lives:
+/// what pixel readers call on `cgImage.dataProvider?.data`.
+public func CFDataGetBytePtr(_ data: CFData) -> UnsafePointer<UInt8> { data.bytes.assumingMemoryBound(to: UInt8.self) }
+/// The number of bytes in `data`.
+public func CFDataGetLength(_ data: CFData) -> Int { data.length }
+/// Core Foundation's number type: `NSNumber` here (`NSNumber(value: x)`, `3 as CFNumber`; Linux
+/// has no bridging coercion from a Swift number variable, but Image I/O options read a plain
+/// `Int`, `Double`, `CGFloat` or `Bool` as it is).
+public typealias CFNumber = NSNumber
+/// Core Foundation's boolean type: `Bool` here, so `kCFBooleanTrue as CFBoolean` and
+/// `value as? CFBoolean` work.
+public typealias CFBoolean = Bool
+/// Core Foundation's null type: `NSNull` here.
+public typealias CFNull = NSNull
+/// Core Foundation's array type: `NSArray` here (`array as CFArray`).
+public typealias CFArray = NSArray
 /// Core Foundation's true, for option dictionaries (`kCGImageSourceShouldCache: kCFBooleanTrue`).
-public let kCFBooleanTrue: Bool = true
+public let kCFBooleanTrue: CFBoolean = true
 /// Core Foundation's false.
-public let kCFBooleanFalse: Bool = false
+public let kCFBooleanFalse: CFBoolean = false
+/// Core Foundation's null value (`NSNull()` here), for dictionaries and arrays that need a placeholder.
+public var kCFNull: CFNull { NSNull() }
+/// The value of a Core Foundation boolean.
+public func CFBooleanGetValue(_ boolean: CFBoolean) -> Bool { boolean }
+
+/// How Image I/O reads option values: as Apple's bridging does, a number may come as `Int`,
+/// `Double`, `CGFloat`, `Float`, any fixed-width integer, `Bool` or `NSNumber`, so every option
+/// is read through these two functions, never with one `as?` cast.
+enum OptionValue {
+    /// `value` as a number (`numberValue`'s reading), or nil when it is none or absent.
+    static func number(_ value: Any?) -> Double? { value.flatMap(numberValue) }
+    /// `value` as a whole number (rounded towards zero), or nil when it is not a finite number.
+    static func integer(_ value: Any?) -> Int? {
+        guard let d = number(value), d.isFinite, abs(d) < 9e15 else { return nil }
+        return Int(d)
+    }
+    /// `value` as a flag: a `Bool`, or a number (non-zero is true); nil when it is neither.
+    static func flag(_ value: Any?) -> Bool? {
+        if let b = value as? Bool { return b }
+        return number(value).map { $0 != 0 }
+    }
+}
 
 // MARK: Uniform type identifiers (what `CGImageSourceGetType` returns)
 
