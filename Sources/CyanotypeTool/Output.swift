@@ -276,7 +276,7 @@ package enum ImageWriter {
     /// browsers, vips and ImageMagick flatten ((0,128,255) at alpha 128 over magenta gives
     /// (127,64,255)), not in the linear working space.
     package static func flattened(_ image: CIImage, onto background: CIColor) -> CIImage {
-        let backdrop = WorkingSpace.encoded(CIImage(color: background)).cropped(to: image.extent)
+        let backdrop = WorkingSpace.encodedConstant(background).cropped(to: image.extent)
         return WorkingSpace.decoded(WorkingSpace.encoded(image).composited(over: backdrop))
     }
 

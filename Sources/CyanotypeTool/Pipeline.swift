@@ -104,9 +104,22 @@ package enum WorkingSpace: String, CaseIterable, Sendable {
     }
 
     /// `image`'s colour as sRGB-encoded numbers (straight colour through the sRGB curve).
-    package static func encoded(_ image: CIImage) -> CIImage { image.applyingFilter("CILinearToSRGBToneCurve") }
+    /// Core Image's explicit conversion stage, not the tone-curve filter: the optimiser cancels
+    /// it against its inverse and folds it into an 8/16-bit sRGB read or write.
+    package static func encoded(_ image: CIImage) -> CIImage { image.matchedFromWorkingSpace(to: sRGB) ?? image }
     /// The inverse of `encoded`: sRGB-encoded numbers back to linear light.
-    package static func decoded(_ image: CIImage) -> CIImage { image.applyingFilter("CISRGBToneCurveToLinear") }
+    package static func decoded(_ image: CIImage) -> CIImage { image.matchedToWorkingSpace(from: sRGB) ?? image }
+    /// The space `encoded` and `decoded` convert to and from.
+    package static let sRGB = CGColorSpace(name: CGColorSpace.sRGB)!
+    /// A constant colour whose working-space values are `color`'s sRGB-encoded components
+    /// (what `encoded(CIImage(color:))` renders, without a conversion per pixel).
+    package static func encodedConstant(_ color: CIColor) -> CIImage {
+        guard color.colorSpace.name == CGColorSpace.sRGB,
+            let linear = CGColorSpace(name: CGColorSpace.linearSRGB),
+            let raw = CIColor(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha, colorSpace: linear)
+        else { return encoded(CIImage(color: color)) }
+        return CIImage(color: raw)
+    }
 
     /// `f` with its colour and image inputs given in this space: in `srgb`, a colour's
     /// components and an image's pixels reach the filter as encoded values, so
