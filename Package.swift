@@ -59,6 +59,9 @@ let package = Package(
         .target(name: "CCyanotypeKernels"),
         // Row loops of planar Y'CbCr reads and writes (CIPlanarImageBuffer), for video frames.
         .target(name: "CCyanotypeYCbCr"),
+        // The value types of the file API (formats, decode limits, encode choices, file errors),
+        // declared once: the codecs use them and Cyanotype re-exports them (and only them).
+        .target(name: "CyanotypeFileTypes"),
         // Byte-level decoders and encoders: files in, interleaved 8/16-bit pixels out, and back;
         // EXIF reading and every lcms2 call (ICC profiles) live here. Cyanotype imports it
         // internally: users of `import Cyanotype` do not see it.
@@ -66,13 +69,13 @@ let package = Package(
             name: "CyanotypeCodecs",
             dependencies: [
                 "CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif", "CGif", "CJXL", "CDeflate",
-                "CDeferredLibraries",
+                "CDeferredLibraries", "CyanotypeFileTypes",
             ],
             swiftSettings: tunedSwift),
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(
             name: "Cyanotype",
-            dependencies: ["CyanotypeCodecs", "CCyanotypeKernels", "CCyanotypeYCbCr", "CText"],
+            dependencies: ["CyanotypeFileTypes", "CyanotypeCodecs", "CCyanotypeKernels", "CCyanotypeYCbCr", "CText"],
             swiftSettings: tunedSwift),
         // Debian's FFmpeg libraries in process (demux, decode, encode, mux), and the few C
         // helpers Swift needs around them (macro constants, frame planes, the cancel hook).

@@ -257,7 +257,7 @@ struct SixteenBit: Workload {
             v[4 * i + 2] = UInt16(truncatingIfNeeded: i &* 40503); v[4 * i + 3] = 65535
         }
         var rows = [Row]()
-        for format in [CyanotypeCodecs.ImageFileFormat.png, .tiff] {
+        for format in [ImageFileFormat.png, .tiff] {
             let file = try v.withUnsafeBufferPointer { try ImageCodecs.encode(rgba16: $0, width: 256, height: 256, hasAlpha: false, format: format, options: EncodeOptions()) }
             let img = try CIImage.read(data: file).applyingFilter("CIColorClamp")
             let r = try env.context.renderToData(img, from: img.extent, format: .RGBA16, premultiplied: true).data
