@@ -75,7 +75,7 @@ let package = Package(
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(
             name: "Cyanotype",
-            dependencies: ["CyanotypeFileTypes", "CyanotypeCodecs", "CCyanotypeKernels", "CCyanotypeYCbCr", "CText"],
+            dependencies: ["CyanotypeFileTypes", "CyanotypeCodecs", "CDeferredLibraries", "CCyanotypeKernels", "CCyanotypeYCbCr", "CText"],
             swiftSettings: tunedSwift),
         // Debian's FFmpeg libraries in process (demux, decode, encode, mux), and the few C
         // helpers Swift needs around them (macro constants, frame planes, the cancel hook).
@@ -86,7 +86,7 @@ let package = Package(
         // Video in and out with AVFoundation's names, every frame through Cyanotype's public API.
         .target(
             name: "CyanotypeVideo",
-            dependencies: ["Cyanotype", "CyanotypeCodecs", "CFFmpeg", "CFFmpegShim", "CDeferredLibraries"],
+            dependencies: ["Cyanotype", "CFFmpeg", "CFFmpegShim", "CDeferredLibraries"],
             swiftSettings: tunedSwift),
         // Named looks, filter chains with intensity, film grain and an exporter, built only on
         // Cyanotype's public API (their row loops in CCyanotypeKernels, vector width picked at
@@ -100,20 +100,20 @@ let package = Package(
         // messages. Symbols are `package`: no public API.
         .target(
             name: "CyanotypeTool",
-            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter"],
+            dependencies: ["Cyanotype", "Instafilter"],
             swiftSettings: tunedSwift),
         // `cyanotype serve`: the render API and the Fun House page (static files in Page/).
         .target(
             name: "CyanotypeServe",
             dependencies: [
-                "CyanotypeTool", "Cyanotype", "CyanotypeCodecs", "Instafilter", "CMicroHTTPD", "CCrypto", "CTurboJPEG",
+                "CyanotypeTool", "Cyanotype", "Instafilter", "CMicroHTTPD", "CCrypto", "CTurboJPEG",
                 "CDeferredLibraries",
             ],
             resources: [.copy("Page")],
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeCLI",
-            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter", "CyanotypeTool", "CyanotypeServe", "CyanotypeVideo"],
+            dependencies: ["Cyanotype", "Instafilter", "CyanotypeTool", "CyanotypeServe", "CyanotypeVideo"],
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeBench",

@@ -1,8 +1,5 @@
 import CTurboJPEG
 import Cyanotype
-import enum CyanotypeCodecs.ColorProfiles
-import enum CyanotypeCodecs.ImageCodecs
-import struct CyanotypeCodecs.ImageHeader
 import CyanotypeTool
 import Foundation
 
@@ -83,8 +80,8 @@ package enum PreviewMaker {
     static func make(
         _ data: Data, name: String, width: Int?, height: Int?, reading: FileReading = FileReading(), context: CIContext
     ) throws(ServeError) -> PreviewSource {
-        let header: ImageHeader
-        do { header = try ImageCodecs.readHeader(data) } catch { throw .unreadable(Messages.reading(error, file: name)) }
+        let header: ImageFileHeader
+        do { header = try ImageFileHeader(reading: data) } catch { throw .unreadable(Messages.reading(error, file: name)) }
         let file: CIImage
         do { file = try CIImage.read(data: data, options: reading.readOptions, name: name) } catch {
             if case .codec(_, let e) = error {
@@ -102,7 +99,7 @@ package enum PreviewMaker {
         var geometry = GeometryOptions()
         var image = file
         var byDecoder = false
-        if header.format == .jpeg, header.iccProfile.map(ColorProfiles.isSRGB) ?? true,
+        if header.format == .jpeg, header.isSRGB,
             let scaled = ScaledJPEG.decode(data, atLeast: turned ? th : tw, turned ? tw : th)
         {
             var small = CIImage(
