@@ -64,7 +64,8 @@ let package = Package(
         .target(name: "CyanotypeFileTypes"),
         // Byte-level decoders and encoders: files in, interleaved 8/16-bit pixels out, and back;
         // EXIF reading and every lcms2 call (ICC profiles) live here. Cyanotype imports it
-        // internally: users of `import Cyanotype` do not see it.
+        // internally: users of `import Cyanotype` do not see it, and the tools, the server and
+        // video reach files through Cyanotype (only the bench and the tests import it).
         .target(
             name: "CyanotypeCodecs",
             dependencies: [
@@ -106,8 +107,7 @@ let package = Package(
         .target(
             name: "CyanotypeServe",
             dependencies: [
-                "CyanotypeTool", "Cyanotype", "Instafilter", "CMicroHTTPD", "CCrypto", "CTurboJPEG",
-                "CDeferredLibraries",
+                "CyanotypeTool", "Cyanotype", "Instafilter", "CMicroHTTPD", "CCrypto", "CDeferredLibraries",
             ],
             resources: [.copy("Page")],
             swiftSettings: tunedSwift),

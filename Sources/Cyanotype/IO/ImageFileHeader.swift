@@ -125,3 +125,14 @@ package enum DeferredLibrary {
         DeferredLibraries.failure(loading: libraries)
     }
 }
+
+/// TurboJPEG's scaled decoding for the server's previews: the IDCT at a fraction of the size,
+/// far cheaper than decoding every pixel and throwing most away.
+package enum ScaledJPEG {
+    /// `data` decoded to RGBA8 at the smallest scale below 1 whose size is at least `width` x
+    /// `height` (stored orientation); nil when no scale below 1 fits, or TurboJPEG cannot
+    /// decode the file (the caller then decodes it in full).
+    package static func decode(_ data: Data, atLeast width: Int, _ height: Int) -> (pixels: Data, width: Int, height: Int)? {
+        ImageCodecs.decodeJPEG(data, scaledToAtLeast: width, height)
+    }
+}
