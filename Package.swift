@@ -59,20 +59,24 @@ let package = Package(
         .target(name: "CCyanotypeKernels"),
         // Row loops of planar Y'CbCr reads and writes (CIPlanarImageBuffer), for video frames.
         .target(name: "CCyanotypeYCbCr"),
+        // The value types of the file API (formats, decode limits, encode choices, file errors),
+        // declared once: the codecs use them and Cyanotype re-exports them (and only them).
+        .target(name: "CyanotypeFileTypes"),
         // Byte-level decoders and encoders: files in, interleaved 8/16-bit pixels out, and back;
         // EXIF reading and every lcms2 call (ICC profiles) live here. Cyanotype imports it
-        // internally: users of `import Cyanotype` do not see it.
+        // internally: users of `import Cyanotype` do not see it, and the tools, the server and
+        // video reach files through Cyanotype (only the bench and the tests import it).
         .target(
             name: "CyanotypeCodecs",
             dependencies: [
                 "CSPNG", "CTurboJPEG", "CWebP", "CLCMS2", "CCodecShims", "CHeif", "CGif", "CJXL", "CDeflate",
-                "CDeferredLibraries",
+                "CDeferredLibraries", "CyanotypeFileTypes",
             ],
             swiftSettings: tunedSwift),
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(
             name: "Cyanotype",
-            dependencies: ["CyanotypeCodecs", "CCyanotypeKernels", "CCyanotypeYCbCr", "CText"],
+            dependencies: ["CyanotypeFileTypes", "CyanotypeCodecs", "CDeferredLibraries", "CCyanotypeKernels", "CCyanotypeYCbCr", "CText"],
             swiftSettings: tunedSwift),
         // Debian's FFmpeg libraries in process (demux, decode, encode, mux), and the few C
         // helpers Swift needs around them (macro constants, frame planes, the cancel hook).
@@ -83,7 +87,7 @@ let package = Package(
         // Video in and out with AVFoundation's names, every frame through Cyanotype's public API.
         .target(
             name: "CyanotypeVideo",
-            dependencies: ["Cyanotype", "CyanotypeCodecs", "CFFmpeg", "CFFmpegShim", "CDeferredLibraries"],
+            dependencies: ["Cyanotype", "CFFmpeg", "CFFmpegShim", "CDeferredLibraries"],
             swiftSettings: tunedSwift),
         // Named looks, filter chains with intensity, film grain and an exporter, built only on
         // Cyanotype's public API (their row loops in CCyanotypeKernels, vector width picked at
@@ -97,20 +101,19 @@ let package = Package(
         // messages. Symbols are `package`: no public API.
         .target(
             name: "CyanotypeTool",
-            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter"],
+            dependencies: ["Cyanotype", "Instafilter"],
             swiftSettings: tunedSwift),
         // `cyanotype serve`: the render API and the Fun House page (static files in Page/).
         .target(
             name: "CyanotypeServe",
             dependencies: [
-                "CyanotypeTool", "Cyanotype", "CyanotypeCodecs", "Instafilter", "CMicroHTTPD", "CCrypto", "CTurboJPEG",
-                "CDeferredLibraries",
+                "CyanotypeTool", "Cyanotype", "Instafilter", "CMicroHTTPD", "CCrypto", "CDeferredLibraries",
             ],
             resources: [.copy("Page")],
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeCLI",
-            dependencies: ["Cyanotype", "CyanotypeCodecs", "Instafilter", "CyanotypeTool", "CyanotypeServe", "CyanotypeVideo"],
+            dependencies: ["Cyanotype", "Instafilter", "CyanotypeTool", "CyanotypeServe", "CyanotypeVideo"],
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeBench",

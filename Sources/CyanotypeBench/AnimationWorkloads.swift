@@ -117,7 +117,7 @@ struct Thumbnail: Workload {
         let vips = "vipsthumbnail \(input.path) -s 1500 -o 'thumb-vips.jpg[Q=90,subsample-mode=on]'"
         let t = try Shell.timeInterleaved([ours, vips], runs: max(env.runs, 5), in: env.dir)
         let size = { (u: URL) in ((try? FileManager.default.attributesOfItem(atPath: u.path)[.size] as? Int) ?? 0) / 1000 }
-        let dims = { (u: URL) in (try? ImageCodecs.readHeader(try Data(contentsOf: u))).map { "\($0.width)x\($0.height)" } ?? "?" }
+        let dims = { (u: URL) in (try? ImageFileHeader(reading: try Data(contentsOf: u))).map { "\($0.width)x\($0.height)" } ?? "?" }
         let ourFile = env.file("thumb-ours.jpg"), vipsFile = env.file("thumb-vips.jpg")
         var note = "9 thumb: ours \(dims(ourFile)) \(size(ourFile)) kB, vips \(dims(vipsFile)) \(size(vipsFile)) kB"
         if let d = try? maxChannelDifference(ourFile, vipsFile) { note += String(format: "; ours vs vips max |diff| %d, mean %.2f levels", d.max, d.mean) }

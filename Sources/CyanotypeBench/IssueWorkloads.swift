@@ -257,7 +257,7 @@ struct SixteenBit: Workload {
             v[4 * i + 2] = UInt16(truncatingIfNeeded: i &* 40503); v[4 * i + 3] = 65535
         }
         var rows = [Row]()
-        for format in [CyanotypeCodecs.ImageFileFormat.png, .tiff] {
+        for format in [ImageFileFormat.png, .tiff] {
             let file = try v.withUnsafeBufferPointer { try ImageCodecs.encode(rgba16: $0, width: 256, height: 256, hasAlpha: false, format: format, options: EncodeOptions()) }
             let img = try CIImage.read(data: file).applyingFilter("CIColorClamp")
             let r = try env.context.renderToData(img, from: img.extent, format: .RGBA16, premultiplied: true).data
@@ -430,7 +430,7 @@ struct StreamingFiles: Workload {
                 measured("big-ours", "\(cli) apply \(big.path) -f 'gaussianBlur radius=10' -q 90 -o big-ours.jpg"),
                 measured("big-vips", "vips gaussblur \(big.path) 'big-vips.jpg[Q=90]' 10"),
             ], runs: 1, in: env.dir)
-        let dims = (try? ImageCodecs.readHeader(try Data(contentsOf: big))).map { "\($0.width)x\($0.height)" } ?? "?"
+        let dims = (try? ImageFileHeader(reading: try Data(contentsOf: big))).map { "\($0.width)x\($0.height)" } ?? "?"
         rows.append(
             Row(
                 workload: "17.4 \(dims) JPEG -> blur sigma 10 -> JPEG", ours: .time(t[0]), oursCPU: t[0].cpu, megapixels: nil,

@@ -1,6 +1,4 @@
 import Cyanotype
-import struct CyanotypeCodecs.ImageHeader
-import enum CyanotypeCodecs.ImageCodecs
 import CyanotypeTool
 import CyanotypeVideo
 import Foundation
@@ -157,15 +155,15 @@ enum InfoCommand {
             guard let d = FileManager.default.contents(atPath: path) else { throw .failure("\(path): cannot read the file") }
             data = d
         }
-        let header: ImageHeader
-        do { header = try ImageCodecs.readHeader(data) } catch { throw .failure(Messages.reading(error, file: path == "-" ? "<stdin>" : path)) }
+        let header: ImageFileHeader
+        do { header = try ImageFileHeader(reading: data) } catch { throw .failure(Messages.reading(error, file: path == "-" ? "<stdin>" : path)) }
         // Image I/O's dictionary, from the library (one header read, no pixels).
         var properties: [String: Any]
         do { properties = try ImageFileProperties.properties(ofImageData: data) } catch {
             throw .failure("\(path == "-" ? "<stdin>" : path): \(error.description)")
         }
-        let gps = header.exif.map(ImageCodecs.exifContainsGPS) ?? false
-        let xmpGPS = header.xmp.map(ImageCodecs.xmpContainsGPS) ?? false
+        let gps = header.exifHasGPS
+        let xmpGPS = header.xmpHasGPS
         // Animations and pages: Image I/O's {GIF}/{PNG}/{WebP} container keys, or the pages.
         let frames = try Frames.info(data, file: path)
         if json {

@@ -1,6 +1,5 @@
 import Cyanotype
 import CyanotypeTool
-import enum CyanotypeCodecs.PNGCodec
 import Foundation
 
 /// Animations (GIF, APNG, WebP) and multi-page TIFFs through `apply` and `batch`: every frame
@@ -25,8 +24,11 @@ enum Frames {
             else { return nil }
             // A still PNG or WebP says so in its first chunks: the file is not read whole (and
             // copied twice) just to count one frame.
-            if f == .png && !pngIsAnimated(file) { return nil }
-            if f == .webp, head.count >= 21, Array(head[12..<16]) != Array("VP8X".utf8) || head[20] & 0x02 == 0 { return nil }
+            let mayBeAnimated = ImageFileHeader.mayHoldSeveralFrames(f) { at, count in
+                guard (try? file.seek(toOffset: UInt64(at))) != nil, let bytes = try? file.read(upToCount: count) else { return [] }
+                return [UInt8](bytes)
+            }
+            if !mayBeAnimated { return nil }
             guard let d = FileManager.default.contents(atPath: path) else { return nil }
             data = d
         }
@@ -36,20 +38,6 @@ enum Frames {
         guard let source = CGImageSourceCreateWithData(data as CFData, options as CFDictionary) else { return nil }
         if let e = source.error { throw .failure(readingMessage(e, file: path)) }
         return source.count > 1 ? source : nil
-    }
-
-    /// Whether a PNG has an animation control chunk (`acTL`), which APNG puts before the first
-    /// image data chunk: the chunk headers are read up to the first `IDAT`, skipping the data.
-    static func pngIsAnimated(_ file: FileHandle) -> Bool {
-        let walk = PNGCodec.firstChunk(among: ["acTL", "IDAT", "IEND"], maxChunks: 10_000) { at, count in
-            guard (try? file.seek(toOffset: UInt64(at))) != nil, let bytes = try? file.read(upToCount: count) else { return [] }
-            return [UInt8](bytes)
-        }
-        switch walk {
-        case .found(let type, _): return type == "acTL"
-        case .endOfBytes: return false
-        case .tooManyChunks: return true  // a header of ten thousand chunks: let the frame reader decide
-        }
     }
 
     static func readingMessage(_ e: ImageIOError, file: String) -> String {

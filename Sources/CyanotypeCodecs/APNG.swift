@@ -76,12 +76,12 @@ struct APNGFrames: FrameSource {
     var canvas16: Canvas<UInt16>?
     var isSequential: Bool { true }
 
-    init(data: Data, limits: DecodeLimits, strict: Bool) throws(CodecError) {
+    init(data: Data, limits: DecodeLimits, strict: Bool) throws(ImageFileError) {
         self.data = data
         self.limits = limits
         self.strict = strict
         let header = try ImageCodecs.readHeader(data)
-        let parsed = try withBytes(data) { (b) throws(CodecError) in
+        let parsed = try withBytes(data) { (b) throws(ImageFileError) in
             try APNGFrames.parse(b, header: header, limits: limits, strict: strict)
         }
         ihdr = parsed.ihdr
@@ -94,7 +94,7 @@ struct APNGFrames: FrameSource {
         if header.bitDepth == 16 { canvas16 = Canvas<UInt16>(width: header.width, height: header.height) }
     }
 
-    static func parse(_ b: UnsafeRawBufferPointer, header: ImageHeader, limits: DecodeLimits, strict: Bool) throws(CodecError)
+    static func parse(_ b: UnsafeRawBufferPointer, header: ImageHeader, limits: DecodeLimits, strict: Bool) throws(ImageFileError)
         -> (ihdr: Range<Int>, shared: [APNG.Chunk], frames: [FrameInfo], data: [[Range<Int>]], loops: Int)
     {
         let W = header.width, H = header.height
@@ -108,7 +108,7 @@ struct APNGFrames: FrameSource {
         var declared = 0, loops = 0
         var seenIDAT = false, seenEnd = false
         var expectSequence = 0
-        func ended(_ what: String) -> CodecError { .truncated(detail: "APNG: the data ends inside \(what) (\(b.count) bytes)") }
+        func ended(_ what: String) -> ImageFileError { .truncated(detail: "APNG: the data ends inside \(what) (\(b.count) bytes)") }
         while pos + 8 <= b.count {
             let length = b.be32(pos)
             let type = String(decoding: UnsafeRawBufferPointer(rebasing: b[(pos + 4)..<(pos + 8)]), as: UTF8.self)
@@ -205,7 +205,7 @@ struct APNGFrames: FrameSource {
         return out
     }
 
-    mutating func decode(_ index: Int) throws(CodecError) -> DecodedBitmap {
+    mutating func decode(_ index: Int) throws(ImageFileError) -> DecodedBitmap {
         let f = sequence.frames[index]
         let bitmap: DecodedBitmap
         do {
@@ -228,7 +228,7 @@ struct APNGFrames: FrameSource {
         return out
     }
 
-    static func named(_ e: CodecError, frame: Int) -> CodecError {
+    static func named(_ e: ImageFileError, frame: Int) -> ImageFileError {
         switch e {
         case .truncated(let d): return .truncated(detail: "APNG frame \(frame + 1): \(d)")
         case .corrupt(let d): return .corrupt(detail: "APNG frame \(frame + 1): \(d)")
@@ -255,7 +255,7 @@ struct APNGWriter: FrameSink {
         self.options.grayscale = false  // every frame must share one colour type
     }
 
-    mutating func add(_ pixels: FramePixels, width w: Int, height h: Int, hasAlpha a: Bool, delay: Double) throws(CodecError) {
+    mutating func add(_ pixels: FramePixels, width w: Int, height h: Int, hasAlpha a: Bool, delay: Double) throws(ImageFileError) {
         if frames.isEmpty {
             width = w
             height = h
@@ -280,23 +280,23 @@ struct APNGWriter: FrameSink {
                 case .f32(let p): words = p.map { $0.isNaN ? 0 : UInt16((min(max($0, 0), 1) * 65535).rounded()) }
                 case .u16(let p): words = Array(p)
                 }
-                png = try words.withUnsafeBufferPointer { (b) throws(CodecError) in
+                png = try words.withUnsafeBufferPointer { (b) throws(ImageFileError) in
                     try PNGCodec.encode(b, width: w, height: h, hasAlpha: hasAlpha, options: options)
                 }
             } else {
                 let opts = options, alpha = hasAlpha
-                png = try pixels.withEightBit { (b) throws(CodecError) in try PNGCodec.encode(b, width: w, height: h, hasAlpha: alpha, options: opts) }
+                png = try pixels.withEightBit { (b) throws(ImageFileError) in try PNGCodec.encode(b, width: w, height: h, hasAlpha: alpha, options: opts) }
             }
         }
         var idat: [Data] = []
         let isFirst = frames.isEmpty
         var head: [UInt8] = [], lead = Data()
-        try withBytes(png) { (b: UnsafeRawBufferPointer) throws(CodecError) in
+        try withBytes(png) { (b: UnsafeRawBufferPointer) throws(ImageFileError) in
             var pos = 8
             var seenIDAT = false
             while pos + 12 <= b.count {
                 let length = b.be32(pos)
-                guard pos + 12 + length <= b.count else { throw CodecError.encodeFailed(detail: "APNG: unexpected PNG encoder output") }
+                guard pos + 12 + length <= b.count else { throw ImageFileError.encodeFailed(detail: "APNG: unexpected PNG encoder output") }
                 let type = String(decoding: UnsafeRawBufferPointer(rebasing: b[(pos + 4)..<(pos + 8)]), as: UTF8.self)
                 let payload = UnsafeRawBufferPointer(rebasing: b[(pos + 8)..<(pos + 8 + length)])
                 switch type {
@@ -321,7 +321,7 @@ struct APNGWriter: FrameSink {
         frames.append((delay, idat))
     }
 
-    mutating func finish(loopCount: Int?) throws(CodecError) -> Data {
+    mutating func finish(loopCount: Int?) throws(ImageFileError) -> Data {
         var out = Data(APNG.signature)
         APNG.append("IHDR", ihdr, to: &out)
         var actl = Data()

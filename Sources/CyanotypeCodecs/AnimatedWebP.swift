@@ -12,13 +12,13 @@ enum AnimatedWebP {
 
     /// The error for a file libwebp's demuxer refused: truncated when the RIFF size says more
     /// bytes should follow.
-    static func refused(_ b: UnsafeRawBufferPointer, _ what: String) -> CodecError {
+    static func refused(_ b: UnsafeRawBufferPointer, _ what: String) -> ImageFileError {
         if b.count >= 8, b.le32(4) + 8 > b.count { return .truncated(detail: "animated WebP: the data ends early (\(b.count) bytes)") }
         return .corrupt(detail: "animated WebP: \(what)")
     }
 
     /// Reads the frame table with the demuxer; frames and the canvas are checked against `limits`.
-    static func sequence(_ b: UnsafeRawBufferPointer, limits: DecodeLimits) throws(CodecError) -> FrameSequence {
+    static func sequence(_ b: UnsafeRawBufferPointer, limits: DecodeLimits) throws(ImageFileError) -> FrameSequence {
         var wd = WebPData(bytes: b.baseAddress!.assumingMemoryBound(to: UInt8.self), size: b.count)
         guard let demux = WebPDemux(&wd) else { throw refused(b, "the container is invalid") }
         defer { WebPDemuxDelete(demux) }
@@ -52,7 +52,7 @@ enum AnimatedWebP {
             frames: frames, isAnimation: true, headers: [header])
     }
 
-    static func readHeader(_ b: UnsafeRawBufferPointer) throws(CodecError) -> ImageHeader {
+    static func readHeader(_ b: UnsafeRawBufferPointer) throws(ImageFileError) -> ImageHeader {
         try sequence(b, limits: .default).headers[0]
     }
 
@@ -64,7 +64,7 @@ enum AnimatedWebP {
         var data: WebPData
         var isSequential: Bool { true }
 
-        init(data d: Data, limits: DecodeLimits) throws(CodecError) {
+        init(data d: Data, limits: DecodeLimits) throws(ImageFileError) {
             let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(d.count, 1), alignment: 16)
             d.withUnsafeBytes { if let p = $0.baseAddress { copy.baseAddress!.copyMemory(from: p, byteCount: d.count) } }
             bytes = copy
@@ -96,7 +96,7 @@ enum AnimatedWebP {
 
         func reset() { if let decoder { WebPAnimDecoderReset(decoder) } }
 
-        func decode(_ index: Int) throws(CodecError) -> DecodedBitmap {
+        func decode(_ index: Int) throws(ImageFileError) -> DecodedBitmap {
             var buffer: UnsafeMutablePointer<UInt8>?
             var timestamp: Int32 = 0
             guard let decoder, WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {
@@ -113,7 +113,7 @@ enum AnimatedWebP {
     }
 
     /// Frame 0 of an animated WebP.
-    static func decode(_ b: UnsafeRawBufferPointer, limits: DecodeLimits) throws(CodecError) -> DecodedBitmap {
+    static func decode(_ b: UnsafeRawBufferPointer, limits: DecodeLimits) throws(ImageFileError) -> DecodedBitmap {
         try Frames(data: Data(b), limits: limits).decode(0)
     }
 
@@ -127,7 +127,7 @@ enum AnimatedWebP {
         /// Milliseconds from the start to the current frame.
         var elapsed: Double = 0
 
-        init(options: EncodeOptions) throws(CodecError) {
+        init(options: EncodeOptions) throws(ImageFileError) {
             self.options = options
             guard options.quality >= 0, options.quality <= 1 else { throw .invalidArgument("quality must be in 0...1, got \(options.quality)") }
             guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, options.lossless ? 70 : Float(options.quality * 100)) != 0 else {
@@ -141,7 +141,7 @@ enum AnimatedWebP {
         }
         deinit { if let encoder { WebPAnimEncoderDelete(encoder) } }
 
-        func add(_ pixels: FramePixels, width w: Int, height h: Int, hasAlpha: Bool, delay: Double) throws(CodecError) {
+        func add(_ pixels: FramePixels, width w: Int, height h: Int, hasAlpha: Bool, delay: Double) throws(ImageFileError) {
             if encoder == nil {
                 guard w <= 16383, h <= 16383 else { throw .invalidArgument("WebP width and height must be at most 16383, got \(w)x\(h)") }
                 var eo = WebPAnimEncoderOptions()
@@ -176,7 +176,7 @@ enum AnimatedWebP {
             return String(cString: m)
         }
 
-        func finish(loopCount: Int?) throws(CodecError) -> Data {
+        func finish(loopCount: Int?) throws(ImageFileError) -> Data {
             guard let encoder else { throw .encodeFailed(detail: "WebP: no frames") }
             guard WebPAnimEncoderAdd(encoder, nil, Int32(elapsed.rounded()), nil) != 0 else {
                 throw .encodeFailed(detail: "WebP animation: \(message())")
@@ -187,7 +187,7 @@ enum AnimatedWebP {
             WebPDataClear(&out)
             // The file's ICC profile, EXIF and XMP, as for a still WebP.
             if options.iccProfile != nil || options.exif != nil || options.xmp != nil {
-                data = try withBytes(data) { (b) throws(CodecError) in try WebPCodec.addMetadata(to: b, options: options) }
+                data = try withBytes(data) { (b) throws(ImageFileError) in try WebPCodec.addMetadata(to: b, options: options) }
             }
             let loops = loopCount ?? 0
             if loops != 0 {

@@ -36,7 +36,7 @@ public final class ByteSink: @unchecked Sendable {
     deinit { buffer?.deallocate() }
 
     /// Appends `bytes`; a failed file write throws `.ioError` naming the file and the reason.
-    public func append(_ bytes: UnsafeRawBufferPointer) throws(CodecError) {
+    public func append(_ bytes: UnsafeRawBufferPointer) throws(ImageFileError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         count += bytes.count
         guard let buffer else {
@@ -53,26 +53,26 @@ public final class ByteSink: @unchecked Sendable {
     }
 
     /// Appends the bytes of `array`.
-    public func append(_ array: [UInt8]) throws(CodecError) {
-        let done = array.withUnsafeBytes { raw in Result { () throws(CodecError) in try append(raw) } }
+    public func append(_ array: [UInt8]) throws(ImageFileError) {
+        let done = array.withUnsafeBytes { raw in Result { () throws(ImageFileError) in try append(raw) } }
         try done.get()
     }
 
     /// Appends the bytes of `data` (an encoder's whole output).
-    public func append(_ data: Data) throws(CodecError) {
-        let done = data.withUnsafeBytes { raw in Result { () throws(CodecError) in try append(raw) } }
+    public func append(_ data: Data) throws(ImageFileError) {
+        let done = data.withUnsafeBytes { raw in Result { () throws(ImageFileError) in try append(raw) } }
         try done.get()
     }
 
     /// Writes what is buffered to the file (nothing for memory).
-    public func flush() throws(CodecError) {
+    public func flush() throws(ImageFileError) {
         guard let buffer, buffered > 0 else { return }
         let n = buffered
         buffered = 0
         try writeAll(UnsafeRawPointer(buffer), n)
     }
 
-    private func writeAll(_ base: UnsafeRawPointer, _ n: Int) throws(CodecError) {
+    private func writeAll(_ base: UnsafeRawPointer, _ n: Int) throws(ImageFileError) {
         guard let descriptor else { return }
         var done = 0
         while done < n {

@@ -1,67 +1,5 @@
+@_exported public import CyanotypeFileTypes
 import Foundation
-
-/// The still-image file formats this layer reads and writes.
-public enum ImageFileFormat: String, Sendable, CaseIterable {
-    /// JPEG (libjpeg-turbo).
-    case jpeg
-    /// PNG (libspng): still, or animated (APNG).
-    case png
-    /// WebP (libwebp): lossy or lossless, still or animated.
-    case webp
-    /// TIFF (libtiff): one image or several pages.
-    case tiff
-    /// GIF (giflib): still or animated.
-    case gif
-    /// HEIF with HEVC-coded images (.heic); `avif` is HEIF with AV1-coded images.
-    case heif, avif
-    /// JPEG XL (.jxl), bare codestream or ISO-BMFF container.
-    case jxl
-}
-
-/// Caps checked from a file's header before any pixel memory is allocated.
-///
-/// A file's header can claim any size; these limits keep a hostile or damaged file from
-/// making the process allocate gigabytes.
-public struct DecodeLimits: Sendable, Equatable {
-    /// Largest width × height accepted. The default, 16383², is libwebp's own maximum canvas.
-    public var maxPixels: Int
-    /// Largest decoded pixel buffer accepted, in bytes (width × height × 4 × bytes per sample).
-    public var maxBytes: Int
-
-    /// Most frames (animation) or pages (TIFF) a file may hold; counted before any is decoded.
-    public var maxFrames: Int = 10_000
-    /// Most pixels decoded over all frames of one file (each frame counted at its canvas size):
-    /// bounds the work a small file of many large frames (an LZW or zlib bomb) can cause.
-    public var maxTotalPixels: Int = 1 << 34
-
-    /// Limits of `maxPixels` pixels and `maxBytes` bytes of decoded pixels (default 16383² and
-    /// 2 GiB), with the default frame caps.
-    public init(maxPixels: Int = 268_402_689, maxBytes: Int = 2 << 30) {
-        self.maxPixels = maxPixels
-        self.maxBytes = maxBytes
-    }
-
-    /// Limits with frame caps too (see `maxFrames`, `maxTotalPixels`).
-    public init(maxPixels: Int, maxBytes: Int, maxFrames: Int, maxTotalPixels: Int) {
-        self.maxPixels = maxPixels
-        self.maxBytes = maxBytes
-        self.maxFrames = maxFrames
-        self.maxTotalPixels = maxTotalPixels
-    }
-
-    /// The number of frames of `pixelsPerFrame` pixels allowed: the smaller of the two caps.
-    func frameLimit(pixelsPerFrame: Int) -> Int {
-        min(maxFrames, maxTotalPixels / max(pixelsPerFrame, 1))
-    }
-
-    /// 16383² pixels and 2 GiB of decoded pixels.
-    public static let `default` = DecodeLimits()
-
-    /// The pixel count allowed for a given bytes-per-pixel: the smaller of the two caps.
-    func pixelLimit(bytesPerPixel: Int) -> Int {
-        min(maxPixels, maxBytes / max(bytesPerPixel, 1))
-    }
-}
 
 /// What a file says about its image, read without decoding the pixels.
 public struct ImageHeader: Sendable, Equatable {
@@ -188,72 +126,6 @@ public struct DecodedBitmap: Sendable {
     }
 }
 
-/// Everything that can go wrong reading or writing an image file.
-public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The data is not a format this layer handles; the message names what was seen.
-    case unsupportedFormat(String)
-    /// Zero bytes.
-    case empty
-    /// The data ends before the image does.
-    case truncated(detail: String)
-    /// The data is damaged or invalid.
-    case corrupt(detail: String)
-    /// The header claims more pixels than the limit; checked before any pixel allocation.
-    case tooLarge(width: Int, height: Int, limit: Int)
-    /// A file could not be read or written.
-    case ioError(path: String, detail: String)
-    /// The encoder refused the image.
-    case encodeFailed(detail: String)
-    /// A caller-supplied argument is out of range.
-    case invalidArgument(String)
-    /// The file holds more frames or pages than the limit (`DecodeLimits.maxFrames`, or
-    /// `maxTotalPixels` over all frames); counted before any frame is decoded. `count` may be
-    /// a lower bound (counting stops past the limit).
-    case tooManyFrames(count: Int, limit: Int)
-    /// A library this format needs, opened on first use, is not installed or cannot be loaded;
-    /// the message names the format, the library file and the loader's reason.
-    case libraryUnavailable(String)
-
-    /// A message a user can act on: what went wrong and, where there is one, what to change.
-    public var description: String {
-        switch self {
-        case .unsupportedFormat(let seen):
-            return "unsupported image format: \(seen); supported formats are jpeg, png, webp, tiff, gif, heif, avif and jxl"
-        case .empty:
-            return "image data is empty (0 bytes)"
-        case .truncated(let detail):
-            return "image data is truncated (\(detail)); the file is incomplete: "
-                + "re-export or re-download it, or decode with strict: false to keep the rows that were read"
-        case .corrupt(let detail):
-            return "image data is corrupt (\(detail)); the file is damaged or not a valid image"
-        case .tooLarge(let width, let height, let limit):
-            return "image is \(width)x\(height) pixels (\(width.multipliedReportingOverflow(by: height).partialValue)), "
-                + "above the decode limit of \(limit) pixels; raise DecodeLimits.maxPixels to allow it"
-        case .ioError(let path, let detail):
-            return "cannot read or write '\(path)': \(detail)"
-        case .encodeFailed(let detail):
-            return "encoding failed: \(detail)"
-        case .invalidArgument(let message):
-            return "invalid argument: \(message)"
-        case .tooManyFrames(let count, let limit):
-            return "image holds \(count > limit ? "more than \(limit)" : "\(count)") frames or pages, above the limit of \(limit) "
-                + "for its size; raise DecodeLimits.maxFrames (or maxTotalPixels) to allow it"
-        case .libraryUnavailable(let message):
-            return "\(message); install it to use this format"
-        }
-    }
-}
-
-/// JPEG chroma subsampling.
-public enum ChromaSubsampling: String, Sendable, CaseIterable {
-    /// Full-resolution colour.
-    case s444
-    /// Colour halved horizontally.
-    case s422
-    /// Colour halved both ways (smallest files, the common default).
-    case s420
-}
-
 /// Settings for `ImageCodecs.encode`; each format reads the ones that apply to it.
 public struct EncodeOptions: Sendable, Equatable {
     /// 0...1, for JPEG, lossy WebP, HEIF/AVIF and lossy JPEG XL.
@@ -308,43 +180,8 @@ public struct EncodeOptions: Sendable, Equatable {
     public init() {}
 }
 
-/// A PNG row filter (PNG specification, clause 9): how each byte is predicted from the bytes
-/// to its left and above before the rows are deflated.
-public enum PNGFilter: String, Sendable, CaseIterable {
-    /// The bytes as they are (filter type 0).
-    case none
-    /// The difference from the byte one pixel to the left (type 1).
-    case sub
-    /// The difference from the byte above (type 2).
-    case up
-    /// The difference from the mean of left and above (type 3).
-    case average
-    /// The difference from the Paeth predictor of left, above and upper left (type 4).
-    case paeth
-    /// Per row, the filter whose bytes, read as signed, have the smallest sum of absolute
-    /// values (libpng's heuristic).
-    case adaptive
-}
-
 /// A parallel loop an encoder may use: runs `body(i)` for every `i` in `0..<count`, possibly
 /// several at once on other threads, and returns when all have finished. Codecs own no
 /// threads; the caller (the renderer's executor) supplies this. `ImageCodecs.sequential`
 /// runs the bodies one after another on the calling thread.
 public typealias ParallelFor = (_ count: Int, _ body: @Sendable (Int) -> Void) -> Void
-
-/// TIFF strip compression.
-public enum TIFFCompression: String, Sendable, CaseIterable {
-    /// Strips stored uncompressed (TIFF compression 1).
-    case none
-    /// LZW (TIFF compression 5), with a predictor (horizontal; floating-point for 32-bit samples).
-    case lzw
-    /// Deflate, zlib (TIFF compression 8), with the same predictor as `lzw`.
-    case deflate
-    var code: Int32 {
-        switch self {
-        case .none: return 1
-        case .lzw: return 5
-        case .deflate: return 8
-        }
-    }
-}

@@ -16,7 +16,7 @@ package enum DeferredLibraries {
     }
 
     /// Opens `libraries`, or throws `.libraryUnavailable` with the loader's reason.
-    static func load(_ libraries: cy_library...) throws(CodecError) {
+    static func load(_ libraries: cy_library...) throws(ImageFileError) {
         if let message = failure(loading: libraries) { throw .libraryUnavailable(message) }
     }
 }

@@ -289,21 +289,21 @@ extension UnsafeRawBufferPointer {
     }
 }
 
-/// Runs `body` over the bytes of `data`, keeping `CodecError` typed through `withUnsafeBytes`.
+/// Runs `body` over the bytes of `data`, keeping `ImageFileError` typed through `withUnsafeBytes`.
 @inline(__always)
-func withBytes<R>(_ data: Data, _ body: (UnsafeRawBufferPointer) throws(CodecError) -> R) throws(CodecError) -> R {
-    let result: Result<R, CodecError> = data.withUnsafeBytes { raw in
-        do throws(CodecError) { return .success(try body(raw)) } catch { return .failure(error) }
+func withBytes<R>(_ data: Data, _ body: (UnsafeRawBufferPointer) throws(ImageFileError) -> R) throws(ImageFileError) -> R {
+    let result: Result<R, ImageFileError> = data.withUnsafeBytes { raw in
+        do throws(ImageFileError) { return .success(try body(raw)) } catch { return .failure(error) }
     }
     return try result.get()
 }
 
 /// Allocates `count` uninitialised elements and lets `body` fill them; typed errors pass through.
 @inline(__always)
-func makeArray<T>(count: Int, _ body: (UnsafeMutableBufferPointer<T>) throws(CodecError) -> Void) throws(CodecError) -> [T] {
-    var failure: CodecError?
+func makeArray<T>(count: Int, _ body: (UnsafeMutableBufferPointer<T>) throws(ImageFileError) -> Void) throws(ImageFileError) -> [T] {
+    var failure: ImageFileError?
     let array = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-        do throws(CodecError) {
+        do throws(ImageFileError) {
             try body(buffer)
             initialized = count
         } catch {

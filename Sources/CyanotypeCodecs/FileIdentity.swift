@@ -24,7 +24,7 @@ public struct FileIdentity: Sendable, Equatable {
     }
 
     /// The file's bytes, checking it is still the file this describes (else `.ioError`).
-    public func contents() throws(CodecError) -> Data {
+    public func contents() throws(ImageFileError) -> Data {
         let fd = try open()
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         do {
@@ -35,7 +35,7 @@ public struct FileIdentity: Sendable, Equatable {
     }
 
     /// Opens the file for reading, checking it is still the file this describes.
-    func open() throws(CodecError) -> Int32 {
+    func open() throws(ImageFileError) -> Int32 {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .ioError(path: path, detail: String(cString: strerror(errno))) }
         var st = stat()

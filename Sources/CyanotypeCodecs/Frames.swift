@@ -91,12 +91,12 @@ public struct FrameSequence: Sendable {
 
 extension DecodeLimits {
     /// Throws when `count` frames of `canvasPixels` each pass the frame limits.
-    func checkFrames(_ count: Int, canvasPixels: Int) throws(CodecError) {
+    func checkFrames(_ count: Int, canvasPixels: Int) throws(ImageFileError) {
         let limit = frameLimit(pixelsPerFrame: canvasPixels)
         if count > limit { throw .tooManyFrames(count: count, limit: limit) }
     }
     /// Throws when a canvas or frame of `width` x `height` passes the per-image limits.
-    func checkPixels(_ width: Int, _ height: Int, bytesPerPixel: Int = 4) throws(CodecError) {
+    func checkPixels(_ width: Int, _ height: Int, bytesPerPixel: Int = 4) throws(ImageFileError) {
         let limit = pixelLimit(bytesPerPixel: bytesPerPixel)
         let (n, overflow) = width.multipliedReportingOverflow(by: height)
         guard width > 0, height > 0 else { throw .corrupt(detail: "image size \(width)x\(height)") }
@@ -118,16 +118,16 @@ public final class FrameDecoder {
 
     /// Reads the file's frame table (no pixels yet); frame counts and sizes are checked
     /// against `limits` here, before any pixel is allocated.
-    public init(data: Data, limits: DecodeLimits = .default, strict: Bool = true) throws(CodecError) {
+    public init(data: Data, limits: DecodeLimits = .default, strict: Bool = true) throws(ImageFileError) {
         self.data = data
-        source = try withBytes(data) { (b) throws(CodecError) -> any FrameSource in
+        source = try withBytes(data) { (b) throws(ImageFileError) -> any FrameSource in
             try makeFrameSource(b, data: data, limits: limits, strict: strict)
         }
         sequence = source.sequence
     }
 
     /// The next frame, or nil after the last.
-    public func next() throws(CodecError) -> DecodedBitmap? {
+    public func next() throws(ImageFileError) -> DecodedBitmap? {
         guard nextIndex < sequence.frameCount else { return nil }
         let b = try source.decode(nextIndex)
         nextIndex += 1
@@ -136,7 +136,7 @@ public final class FrameDecoder {
 
     /// Frame `index` (0-based), composited. Frames are decoded in order: an index below the
     /// next one restarts from the first frame.
-    public func frame(at index: Int) throws(CodecError) -> DecodedBitmap {
+    public func frame(at index: Int) throws(ImageFileError) -> DecodedBitmap {
         guard index >= 0, index < sequence.frameCount else {
             throw .invalidArgument("frame \(index) does not exist (the file has \(sequence.frameCount))")
         }
@@ -160,12 +160,12 @@ protocol FrameSource {
     var sequence: FrameSequence { get }
     var isSequential: Bool { get }
     mutating func reset()
-    mutating func decode(_ index: Int) throws(CodecError) -> DecodedBitmap
+    mutating func decode(_ index: Int) throws(ImageFileError) -> DecodedBitmap
 }
 
 /// The frame source for a file: GIF, APNG, animated WebP and multi-page TIFF have their own;
 /// every other image is one frame.
-func makeFrameSource(_ b: UnsafeRawBufferPointer, data: Data, limits: DecodeLimits, strict: Bool) throws(CodecError) -> any FrameSource {
+func makeFrameSource(_ b: UnsafeRawBufferPointer, data: Data, limits: DecodeLimits, strict: Bool) throws(ImageFileError) -> any FrameSource {
     let format = try ImageCodecs.identify(b)
     switch format {
     case .gif: return try GIFFrames(data: data, limits: limits, strict: strict)
@@ -184,7 +184,7 @@ struct StillFrame: FrameSource {
     let strict: Bool
     var isSequential: Bool { false }
 
-    init(data: Data, format: ImageFileFormat, limits: DecodeLimits, strict: Bool) throws(CodecError) {
+    init(data: Data, format: ImageFileFormat, limits: DecodeLimits, strict: Bool) throws(ImageFileError) {
         let h = try ImageCodecs.readHeader(data)
         sequence = FrameSequence(
             format: format, canvasWidth: h.width, canvasHeight: h.height, loopCount: nil,
@@ -194,7 +194,7 @@ struct StillFrame: FrameSource {
         self.strict = strict
     }
     mutating func reset() {}
-    mutating func decode(_ index: Int) throws(CodecError) -> DecodedBitmap {
+    mutating func decode(_ index: Int) throws(ImageFileError) -> DecodedBitmap {
         try ImageCodecs.decode(data, limits: limits, strict: strict)
     }
 }
@@ -336,7 +336,7 @@ public final class FrameEncoder {
 
     /// An encoder for `format` (one of `canWriteFrames`'s); `pageCount` (TIFF) numbers the
     /// pages when known; `dithering` (GIF) diffuses the palette's error (Floyd-Steinberg).
-    public init(format: ImageFileFormat, options: EncodeOptions, pageCount: Int = 0, dithering: Bool = true) throws(CodecError) {
+    public init(format: ImageFileFormat, options: EncodeOptions, pageCount: Int = 0, dithering: Bool = true) throws(ImageFileError) {
         self.format = format
         switch format {
         case .gif: sink = GIFWriter(dithering: dithering)
@@ -348,19 +348,19 @@ public final class FrameEncoder {
     }
 
     /// Adds a frame of 8-bit RGBA rows (straight alpha) shown for `delay` seconds.
-    public func add(rgba8: UnsafeBufferPointer<UInt8>, width: Int, height: Int, hasAlpha: Bool, delay: Double) throws(CodecError) {
+    public func add(rgba8: UnsafeBufferPointer<UInt8>, width: Int, height: Int, hasAlpha: Bool, delay: Double) throws(ImageFileError) {
         try ImageCodecs.checkBuffer(count: rgba8.count, width: width, height: height, name: "rgba8")
         try sink.add(.u8(rgba8), width: width, height: height, hasAlpha: hasAlpha, delay: sanitized(delay))
         frameCount += 1
     }
     /// Adds 16-bit RGBA rows: PNG and TIFF keep 16 bits, GIF and WebP get 8.
-    public func add(rgba16: UnsafeBufferPointer<UInt16>, width: Int, height: Int, hasAlpha: Bool, delay: Double) throws(CodecError) {
+    public func add(rgba16: UnsafeBufferPointer<UInt16>, width: Int, height: Int, hasAlpha: Bool, delay: Double) throws(ImageFileError) {
         try ImageCodecs.checkBuffer(count: rgba16.count, width: width, height: height, name: "rgba16")
         try sink.add(.u16(rgba16), width: width, height: height, hasAlpha: hasAlpha, delay: sanitized(delay))
         frameCount += 1
     }
     /// Adds float RGBA rows: TIFF keeps them; the others get 16 or 8 bits.
-    public func add(rgbaF: UnsafeBufferPointer<Float>, width: Int, height: Int, hasAlpha: Bool, delay: Double) throws(CodecError) {
+    public func add(rgbaF: UnsafeBufferPointer<Float>, width: Int, height: Int, hasAlpha: Bool, delay: Double) throws(ImageFileError) {
         try ImageCodecs.checkBuffer(count: rgbaF.count, width: width, height: height, name: "rgbaF")
         try sink.add(.f32(rgbaF), width: width, height: height, hasAlpha: hasAlpha, delay: sanitized(delay))
         frameCount += 1
@@ -368,7 +368,7 @@ public final class FrameEncoder {
 
     /// The file: `loopCount` plays (0 forever; nil: GIF plays once with no loop block, APNG and
     /// WebP store 0); ignored for TIFF.
-    public func finish(loopCount: Int? = 0) throws(CodecError) -> Data {
+    public func finish(loopCount: Int? = 0) throws(ImageFileError) -> Data {
         guard frameCount > 0 else { throw .invalidArgument("no frames were added") }
         if let l = loopCount, !(0...65535).contains(l) { throw .invalidArgument("loop count must be 0...65535, got \(l)") }
         return try sink.finish(loopCount: loopCount)
@@ -384,7 +384,7 @@ enum FramePixels {
     case f32(UnsafeBufferPointer<Float>)
 
     /// The pixels as 8-bit samples (a copy unless already 8-bit).
-    func withEightBit<R>(_ body: (UnsafeBufferPointer<UInt8>) throws(CodecError) -> R) throws(CodecError) -> R {
+    func withEightBit<R>(_ body: (UnsafeBufferPointer<UInt8>) throws(ImageFileError) -> R) throws(ImageFileError) -> R {
         switch self {
         case .u8(let p): return try body(p)
         case .u16(let p):
@@ -392,7 +392,7 @@ enum FramePixels {
                 for i in 0..<p.count { out[i] = UInt8(truncatingIfNeeded: (UInt32(p[i]) &* 255 &+ 32767) / 65535) }
                 n = p.count
             }
-            return try eight.withUnsafeBufferPointer { (b) throws(CodecError) in try body(b) }
+            return try eight.withUnsafeBufferPointer { (b) throws(ImageFileError) in try body(b) }
         case .f32(let p):
             let eight = [UInt8](unsafeUninitializedCapacity: p.count) { out, n in
                 for i in 0..<p.count {
@@ -401,12 +401,12 @@ enum FramePixels {
                 }
                 n = p.count
             }
-            return try eight.withUnsafeBufferPointer { (b) throws(CodecError) in try body(b) }
+            return try eight.withUnsafeBufferPointer { (b) throws(ImageFileError) in try body(b) }
         }
     }
 }
 
 protocol FrameSink {
-    mutating func add(_ pixels: FramePixels, width: Int, height: Int, hasAlpha: Bool, delay: Double) throws(CodecError)
-    mutating func finish(loopCount: Int?) throws(CodecError) -> Data
+    mutating func add(_ pixels: FramePixels, width: Int, height: Int, hasAlpha: Bool, delay: Double) throws(ImageFileError)
+    mutating func finish(loopCount: Int?) throws(ImageFileError) -> Data
 }

@@ -11,7 +11,7 @@ enum GIFCodec {
         return String(cString: s)
     }
 
-    static func error(_ code: Int32, _ stage: String, at pos: Int, of size: Int) -> CodecError {
+    static func error(_ code: Int32, _ stage: String, at pos: Int, of size: Int) -> ImageFileError {
         // D_GIF_ERR_READ_FAILED: the reader ran out of bytes.
         if code == D_GIF_ERR_READ_FAILED || pos >= size {
             return .truncated(detail: "GIF \(stage): the data ends early (\(size) bytes)")
@@ -19,12 +19,12 @@ enum GIFCodec {
         return .corrupt(detail: "GIF \(stage): \(message(code))")
     }
 
-    static func readHeader(_ b: UnsafeRawBufferPointer) throws(CodecError) -> ImageHeader {
+    static func readHeader(_ b: UnsafeRawBufferPointer) throws(ImageFileError) -> ImageHeader {
         try GIFStream(Data(b)).scan(limits: .default, strict: false).sequence.headers[0]
     }
 
     /// Frame 0, composited on the canvas.
-    static func decode(_ b: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
+    static func decode(_ b: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(ImageFileError) -> DecodedBitmap {
         var frames = try GIFFrames(data: Data(b), limits: limits, strict: strict)
         return try frames.decode(0)
     }
@@ -56,7 +56,7 @@ final class GIFStream {
     }
 
     /// (Re)opens giflib at the start of the file; it reads the screen descriptor.
-    func open() throws(CodecError) {
+    func open() throws(ImageFileError) {
         close()
         pos = 0
         var err: Int32 = 0
@@ -77,7 +77,7 @@ final class GIFStream {
     var lastError: Int32 { gif?.pointee.Error ?? 0 }
 
     /// Walks every record without decoding pixels: the frame table, checked against `limits`.
-    func scan(limits: DecodeLimits, strict: Bool) throws(CodecError) -> (sequence: FrameSequence, palettes: [Int]) {
+    func scan(limits: DecodeLimits, strict: Bool) throws(ImageFileError) -> (sequence: FrameSequence, palettes: [Int]) {
         try open()
         guard let g = gif else { throw .corrupt(detail: "GIF: no reader") }
         var width = Int(g.pointee.SWidth), height = Int(g.pointee.SHeight)
@@ -201,7 +201,7 @@ struct GIFFrames: FrameSource {
     var canvas: Canvas<UInt8>
     var isSequential: Bool { true }
 
-    init(data: Data, limits: DecodeLimits, strict: Bool) throws(CodecError) {
+    init(data: Data, limits: DecodeLimits, strict: Bool) throws(ImageFileError) {
         guard !data.isEmpty else { throw .empty }
         stream = GIFStream(data)
         (sequence, transparent) = try stream.scan(limits: limits, strict: strict)
@@ -216,7 +216,7 @@ struct GIFFrames: FrameSource {
         do { try stream.open() } catch {}  // the scan opened it once already
     }
 
-    mutating func decode(_ index: Int) throws(CodecError) -> DecodedBitmap {
+    mutating func decode(_ index: Int) throws(ImageFileError) -> DecodedBitmap {
         guard let g = stream.gif else { throw .corrupt(detail: "GIF: no reader") }
         // Advance to the next image descriptor (extensions were read in the scan).
         while true {
@@ -315,7 +315,7 @@ struct GIFWriter: FrameSink {
 
     init(dithering: Bool) { self.dithering = dithering }
 
-    mutating func add(_ pixels: FramePixels, width w: Int, height h: Int, hasAlpha: Bool, delay: Double) throws(CodecError) {
+    mutating func add(_ pixels: FramePixels, width w: Int, height h: Int, hasAlpha: Bool, delay: Double) throws(ImageFileError) {
         if output.gif == nil {
             guard w <= 65535, h <= 65535 else { throw .invalidArgument("GIF width and height must be at most 65535, got \(w)x\(h)") }
             width = w
@@ -325,7 +325,7 @@ struct GIFWriter: FrameSink {
         guard w == width, h == height else {
             throw .invalidArgument("every GIF frame must be \(width)x\(height) (the first frame's size), got \(w)x\(h)")
         }
-        let frame = try pixels.withEightBit { (p) throws(CodecError) in
+        let frame = try pixels.withEightBit { (p) throws(ImageFileError) in
             ColorQuantizer.quantize(p, width: w, height: h, alpha: hasAlpha, dithering: dithering)
         }
         if let prev = pending {
@@ -337,7 +337,7 @@ struct GIFWriter: FrameSink {
         pending = f
     }
 
-    mutating func finish(loopCount: Int?) throws(CodecError) -> Data {
+    mutating func finish(loopCount: Int?) throws(ImageFileError) -> Data {
         if let prev = pending { try output.write(prev, delay: prev.delay, disposal: DISPOSE_DO_NOT) }
         pending = nil
         var data = try output.close()
@@ -355,7 +355,7 @@ final class GIFOutput {
     var bytes = Data()
     var gif: UnsafeMutablePointer<GifFileType>?
 
-    func open(width: Int, height: Int) throws(CodecError) {
+    func open(width: Int, height: Int) throws(ImageFileError) {
         var err: Int32 = 0
         let writer: OutputFunc = { file, buffer, n in
             guard let file, let buffer, n > 0, let user = file.pointee.UserData else { return 0 }
@@ -372,7 +372,7 @@ final class GIFOutput {
         }
     }
 
-    func write(_ f: QuantizedFrame, delay: Double, disposal: Int32) throws(CodecError) {
+    func write(_ f: QuantizedFrame, delay: Double, disposal: Int32) throws(ImageFileError) {
         guard let g = gif else { throw .encodeFailed(detail: "GIF: the encoder is not open") }
         var gcb = GraphicsControlBlock(
             DisposalMode: disposal, UserInputFlag: false, DelayTime: Int32(min((delay * 100).rounded(), 65535)),
@@ -394,7 +394,7 @@ final class GIFOutput {
         guard EGifPutImageDesc(g, 0, 0, Int32(f.width), Int32(f.height), false, map) == GIF_OK else {
             throw .encodeFailed(detail: "GIF image descriptor: \(GIFCodec.message(g.pointee.Error))")
         }
-        try f.indices.withUnsafeBufferPointer { (p) throws(CodecError) in
+        try f.indices.withUnsafeBufferPointer { (p) throws(ImageFileError) in
             var line = [GifPixelType](repeating: 0, count: f.width)
             for y in 0..<f.height {
                 line.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: p.baseAddress! + y * f.width, count: f.width) }
@@ -405,7 +405,7 @@ final class GIFOutput {
         }
     }
 
-    func close() throws(CodecError) -> Data {
+    func close() throws(ImageFileError) -> Data {
         guard let g = gif else { throw .encodeFailed(detail: "GIF: nothing was written") }
         var err: Int32 = 0
         gif = nil

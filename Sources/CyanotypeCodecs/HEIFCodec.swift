@@ -14,7 +14,7 @@ enum HEIFCodec {
         return String(cString: m)
     }
 
-    static func error(_ e: heif_error, _ stage: String, _ format: ImageFileFormat) -> CodecError {
+    static func error(_ e: heif_error, _ stage: String, _ format: ImageFileFormat) -> ImageFileError {
         let name = format == .avif ? "AVIF" : "HEIF"
         let detail = "\(name) \(stage): \(text(e))"
         if e.subcode == heif_suberror_End_of_data { return .truncated(detail: detail) }
@@ -50,8 +50,8 @@ enum HEIFCodec {
 
     /// The primary image of the file in `bytes`, with the context kept alive for `body`.
     static func withPrimaryImage<R>(
-        _ bytes: UnsafeRawBufferPointer, format: ImageFileFormat, _ body: (OpaquePointer) throws(CodecError) -> R
-    ) throws(CodecError) -> R {
+        _ bytes: UnsafeRawBufferPointer, format: ImageFileFormat, _ body: (OpaquePointer) throws(ImageFileError) -> R
+    ) throws(ImageFileError) -> R {
         try DeferredLibraries.load(CY_LIBRARY_HEIF)
         guard let ctx = heif_context_alloc() else { throw .corrupt(detail: "HEIF: out of memory creating a decoder") }
         defer { heif_context_free(ctx) }
@@ -138,33 +138,33 @@ enum HEIFCodec {
         }
     }
 
-    static func readHeader(_ bytes: UnsafeRawBufferPointer, format: ImageFileFormat) throws(CodecError) -> ImageHeader {
-        try withPrimaryImage(bytes, format: format) { handle throws(CodecError) in
+    static func readHeader(_ bytes: UnsafeRawBufferPointer, format: ImageFileFormat) throws(ImageFileError) -> ImageHeader {
+        try withPrimaryImage(bytes, format: format) { handle throws(ImageFileError) in
             var h = header(handle, format: format)
             readMetadata(handle, fileSize: bytes.count, into: &h)
             return h
         }
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, format: ImageFileFormat, limits: DecodeLimits) throws(CodecError)
+    static func decode(_ bytes: UnsafeRawBufferPointer, format: ImageFileFormat, limits: DecodeLimits) throws(ImageFileError)
         -> DecodedBitmap
     {
-        try withPrimaryImage(bytes, format: format) { handle throws(CodecError) in
+        try withPrimaryImage(bytes, format: format) { handle throws(ImageFileError) in
             var h = header(handle, format: format)
             readMetadata(handle, fileSize: bytes.count, into: &h)
             let sixteen = h.bitDepth > 8
             let limit = limits.pixelLimit(bytesPerPixel: sixteen ? 8 : 4)
             let (count, overflow) = h.width.multipliedReportingOverflow(by: h.height)
-            guard h.width > 0, h.height > 0 else { throw CodecError.corrupt(detail: "\(format == .avif ? "AVIF" : "HEIF"): the image is \(h.width)x\(h.height)") }
-            guard !overflow, count <= limit else { throw CodecError.tooLarge(width: h.width, height: h.height, limit: limit) }
+            guard h.width > 0, h.height > 0 else { throw ImageFileError.corrupt(detail: "\(format == .avif ? "AVIF" : "HEIF"): the image is \(h.width)x\(h.height)") }
+            guard !overflow, count <= limit else { throw ImageFileError.tooLarge(width: h.width, height: h.height, limit: limit) }
             if let bad = HEIFBoxes(b: bytes).extentOutsideData() {
-                throw CodecError.truncated(detail: "\(format == .avif ? "AVIF" : "HEIF"): \(bad)")
+                throw ImageFileError.truncated(detail: "\(format == .avif ? "AVIF" : "HEIF"): \(bad)")
             }
             for canvas in HEIFBoxes(b: bytes).derivedCanvases() {
                 let (n, o) = canvas.width.multipliedReportingOverflow(by: canvas.height)
-                guard !o, n <= limit else { throw CodecError.tooLarge(width: canvas.width, height: canvas.height, limit: limit) }
+                guard !o, n <= limit else { throw ImageFileError.tooLarge(width: canvas.width, height: canvas.height, limit: limit) }
             }
-            guard let options = heif_decoding_options_alloc() else { throw CodecError.corrupt(detail: "HEIF: out of memory") }
+            guard let options = heif_decoding_options_alloc() else { throw ImageFileError.corrupt(detail: "HEIF: out of memory") }
             defer { heif_decoding_options_free(options) }
             var image: OpaquePointer?
             let chroma = sixteen ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RGBA
@@ -173,12 +173,12 @@ enum HEIFCodec {
             defer { heif_image_release(image) }
             var stride: Int32 = 0
             guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
-                throw CodecError.corrupt(detail: "HEIF: the decoder returned no pixels")
+                throw ImageFileError.corrupt(detail: "HEIF: the decoder returned no pixels")
             }
             let w = Int(heif_image_get_width(image, heif_channel_interleaved))
             let ht = Int(heif_image_get_height(image, heif_channel_interleaved))
             guard w == h.width, ht == h.height, Int(stride) >= w * (sixteen ? 8 : 4) else {
-                throw CodecError.corrupt(detail: "HEIF: the decoder returned \(w)x\(ht), the header says \(h.width)x\(h.height)")
+                throw ImageFileError.corrupt(detail: "HEIF: the decoder returned \(w)x\(ht), the header says \(h.width)x\(h.height)")
             }
             let rowStride = Int(stride)
             let premultiplied = h.hasAlpha && heif_image_handle_is_premultiplied_alpha(handle) != 0
@@ -186,7 +186,7 @@ enum HEIFCodec {
                 let range = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
                 let maxv = UInt32((1 << min(max(range, 1), 16)) - 1)
                 h.bitDepth = range
-                let px: [UInt16] = try makeArray(count: count * 4) { (out: UnsafeMutableBufferPointer<UInt16>) throws(CodecError) in
+                let px: [UInt16] = try makeArray(count: count * 4) { (out: UnsafeMutableBufferPointer<UInt16>) throws(ImageFileError) in
                     for y in 0..<ht {
                         let row = UnsafeRawPointer(plane + y * rowStride)
                         for i in 0..<(w * 4) {
@@ -198,7 +198,7 @@ enum HEIFCodec {
                 }
                 return DecodedBitmap(header: h, width: w, height: ht, bitDepth: 16, pixels: [], pixels16: px)
             }
-            let px: [UInt8] = try makeArray(count: count * 4) { (out: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) in
+            let px: [UInt8] = try makeArray(count: count * 4) { (out: UnsafeMutableBufferPointer<UInt8>) throws(ImageFileError) in
                 for y in 0..<ht {
                     (out.baseAddress! + y * w * 4).initialize(from: plane + y * rowStride, count: w * 4)
                 }
@@ -234,7 +234,7 @@ enum HEIFCodec {
     static func encode(
         _ rgba: UnsafeBufferPointer<UInt8>, width: Int, height: Int, hasAlpha: Bool, format: ImageFileFormat,
         options: EncodeOptions
-    ) throws(CodecError) -> Data {
+    ) throws(ImageFileError) -> Data {
         let name = format == .avif ? "AVIF" : "HEIF"
         guard width <= 32768, height <= 32768 else {
             throw .invalidArgument("\(name) width and height must be at most 32768, got \(width)x\(height)")

@@ -4,7 +4,7 @@ import Foundation
 /// (8/16-bit; TIFF's and JPEG XL's float samples stay 32-bit float). Animations and pages:
 /// `FrameDecoder` and `FrameEncoder`; here an animation reads as its first frame.
 ///
-/// Nothing a file contains can crash the process: every failure is a typed `CodecError`,
+/// Nothing a file contains can crash the process: every failure is a typed `ImageFileError`,
 /// and a header's size is checked against `DecodeLimits` before pixels are allocated.
 /// All functions are thread-safe (each call owns its codec context).
 public enum ImageCodecs {
@@ -79,8 +79,8 @@ public enum ImageCodecs {
     }
 
     /// Size, channels, bit depth, orientation, ICC, DPI and EXIF, without decoding pixels.
-    public static func readHeader(_ data: Data) throws(CodecError) -> ImageHeader {
-        try withBytes(data) { bytes throws(CodecError) in
+    public static func readHeader(_ data: Data) throws(ImageFileError) -> ImageHeader {
+        try withBytes(data) { bytes throws(ImageFileError) in
             switch try identify(bytes) {
             case .png: return try PNGCodec.readHeader(bytes)
             case .jpeg: return try JPEGCodec.readHeader(bytes)
@@ -96,10 +96,10 @@ public enum ImageCodecs {
 
     /// Decodes to RGBA (see `DecodedBitmap`). `strict: false` returns what a truncated or
     /// damaged file still yields (`isComplete == false`) instead of failing.
-    public static func decode(_ data: Data, limits: DecodeLimits = .default, strict: Bool = true) throws(CodecError)
+    public static func decode(_ data: Data, limits: DecodeLimits = .default, strict: Bool = true) throws(ImageFileError)
         -> DecodedBitmap
     {
-        try withBytes(data) { bytes throws(CodecError) in
+        try withBytes(data) { bytes throws(ImageFileError) in
             try decode(bytes, as: try identify(bytes), limits: limits, strict: strict)
         }
     }
@@ -107,16 +107,16 @@ public enum ImageCodecs {
     /// Decodes `data` with the named format's decoder, without looking at its magic bytes
     /// (the fuzz harness uses this to aim at one decoder).
     public static func decode(_ data: Data, as format: ImageFileFormat, limits: DecodeLimits = .default, strict: Bool = true)
-        throws(CodecError) -> DecodedBitmap
+        throws(ImageFileError) -> DecodedBitmap
     {
-        try withBytes(data) { bytes throws(CodecError) in
+        try withBytes(data) { bytes throws(ImageFileError) in
             guard bytes.count > 0 else { throw .empty }
             return try decode(bytes, as: format, limits: limits, strict: strict)
         }
     }
 
     static func decode(_ bytes: UnsafeRawBufferPointer, as format: ImageFileFormat, limits: DecodeLimits, strict: Bool)
-        throws(CodecError) -> DecodedBitmap
+        throws(ImageFileError) -> DecodedBitmap
     {
         switch format {
         case .png: return try PNGCodec.decode(bytes, limits: limits, strict: strict)
@@ -141,7 +141,7 @@ public enum ImageCodecs {
 
     /// Reads the whole file and decodes it; read failures are `.ioError`. (The file is read, not
     /// memory-mapped: a mapped file shortened by another process would crash us with SIGBUS.)
-    public static func decodeFile(at url: URL, limits: DecodeLimits = .default, strict: Bool = true) throws(CodecError)
+    public static func decodeFile(at url: URL, limits: DecodeLimits = .default, strict: Bool = true) throws(ImageFileError)
         -> DecodedBitmap
     {
         let data: Data
@@ -165,7 +165,7 @@ public enum ImageCodecs {
     public static func encode(
         rgba8: UnsafeBufferPointer<UInt8>, width: Int, height: Int, hasAlpha: Bool, format: ImageFileFormat,
         options: EncodeOptions, parallel: ParallelFor = sequential
-    ) throws(CodecError) -> Data {
+    ) throws(ImageFileError) -> Data {
         try checkBuffer(count: rgba8.count, width: width, height: height, name: "rgba8")
         switch format {
         case .png:
@@ -191,7 +191,7 @@ public enum ImageCodecs {
     public static func encode<Sample: FixedWidthInteger & UnsignedInteger>(
         rgba: UnsafeBufferPointer<Sample>, width: Int, height: Int, hasAlpha: Bool, format: ImageFileFormat,
         options: EncodeOptions, parallel: ParallelFor = sequential, into sink: ByteSink
-    ) throws(CodecError) {
+    ) throws(ImageFileError) {
         try checkBuffer(count: rgba.count, width: width, height: height, name: Sample.bitWidth == 16 ? "rgba16" : "rgba8")
         if format == .png {
             _ = try PNGCodec.encode(rgba, width: width, height: height, hasAlpha: hasAlpha, options: options, parallel: parallel, to: sink)
@@ -217,7 +217,7 @@ public enum ImageCodecs {
     public static func encode(
         rgba16: UnsafeBufferPointer<UInt16>, width: Int, height: Int, hasAlpha: Bool, format: ImageFileFormat,
         options: EncodeOptions, parallel: ParallelFor = sequential
-    ) throws(CodecError) -> Data {
+    ) throws(ImageFileError) -> Data {
         try checkBuffer(count: rgba16.count, width: width, height: height, name: "rgba16")
         if format == .png {
             return try PNGCodec.encode(rgba16, width: width, height: height, hasAlpha: hasAlpha, options: options, parallel: parallel)
@@ -234,7 +234,7 @@ public enum ImageCodecs {
             for i in 0..<n { out[i] = UInt8(truncatingIfNeeded: (UInt32(src[i]) &* 255 &+ 32767) / 65535) }
             count = n
         }
-        return try eight.withUnsafeBufferPointer { (buf) throws(CodecError) in
+        return try eight.withUnsafeBufferPointer { (buf) throws(ImageFileError) in
             try encode(rgba8: buf, width: width, height: height, hasAlpha: hasAlpha, format: format, options: options)
         }
     }
@@ -246,7 +246,7 @@ public enum ImageCodecs {
     public static func encode(
         rgbaF: UnsafeBufferPointer<Float>, width: Int, height: Int, hasAlpha: Bool, format: ImageFileFormat,
         options: EncodeOptions, parallel: ParallelFor = sequential
-    ) throws(CodecError) -> Data {
+    ) throws(ImageFileError) -> Data {
         try checkBuffer(count: rgbaF.count, width: width, height: height, name: "rgbaF")
         if format == .tiff {
             return try TIFFCodec.encode(rgbaF, bits: 32, width: width, height: height, hasAlpha: hasAlpha, options: options)
@@ -263,14 +263,14 @@ public enum ImageCodecs {
             }
             count = n
         }
-        return try sixteen.withUnsafeBufferPointer { (buf) throws(CodecError) in
+        return try sixteen.withUnsafeBufferPointer { (buf) throws(ImageFileError) in
             try encode(rgba16: buf, width: width, height: height, hasAlpha: hasAlpha, format: format, options: options, parallel: parallel)
         }
     }
 
     // MARK: - Helpers
 
-    static func checkBuffer(count: Int, width: Int, height: Int, name: String) throws(CodecError) {
+    static func checkBuffer(count: Int, width: Int, height: Int, name: String) throws(ImageFileError) {
         guard width > 0, height > 0 else {
             throw .invalidArgument("width and height must be positive, got \(width)x\(height)")
         }
@@ -283,7 +283,7 @@ public enum ImageCodecs {
     }
 
     /// Checks the magic bytes; names what was seen when it is not ours.
-    static func identify(_ bytes: UnsafeRawBufferPointer) throws(CodecError) -> ImageFileFormat {
+    static func identify(_ bytes: UnsafeRawBufferPointer) throws(ImageFileError) -> ImageFileFormat {
         guard bytes.count > 0 else { throw .empty }
         if let f = sniff(bytes: bytes) { return f }
         throw .unsupportedFormat(describeUnknown(bytes))

@@ -93,7 +93,7 @@ enum JPEGCodec {
     }
 
     /// Classifies a TurboJPEG failure: running out of data is `.truncated`, the rest `.corrupt`.
-    static func failure(_ handle: tjhandle?, _ stage: String) -> CodecError {
+    static func failure(_ handle: tjhandle?, _ stage: String) -> ImageFileError {
         let text = lastError(handle)
         if text.contains("Premature end") || text.contains("insufficient data") || text.contains("empty input") {
             return .truncated(detail: "JPEG \(stage): \(text)")
@@ -107,7 +107,7 @@ enum JPEGCodec {
         var markers: JPEGMarkers
     }
 
-    static func info(_ handle: tjhandle, _ b: UnsafeRawBufferPointer) throws(CodecError) -> Info {
+    static func info(_ handle: tjhandle, _ b: UnsafeRawBufferPointer) throws(ImageFileError) -> Info {
         var w: Int32 = 0, h: Int32 = 0, subsamp: Int32 = 0, cs: Int32 = 0
         let base = b.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let markers = JPEGMarkers(b)
@@ -149,25 +149,25 @@ enum JPEGCodec {
         return Info(header: header, colorspace: cs, markers: markers)
     }
 
-    static func withDecompressor<R>(_ body: (tjhandle) throws(CodecError) -> R) throws(CodecError) -> R {
+    static func withDecompressor<R>(_ body: (tjhandle) throws(ImageFileError) -> R) throws(ImageFileError) -> R {
         guard let handle = tjInitDecompress() else { throw .corrupt(detail: "JPEG: cannot create a decompressor") }
         defer { tjDestroy(handle) }
         return try body(handle)
     }
 
-    static func readHeader(_ b: UnsafeRawBufferPointer) throws(CodecError) -> ImageHeader {
-        try withDecompressor { handle throws(CodecError) in try info(handle, b).header }
+    static func readHeader(_ b: UnsafeRawBufferPointer) throws(ImageFileError) -> ImageHeader {
+        try withDecompressor { handle throws(ImageFileError) in try info(handle, b).header }
     }
 
-    static func decode(_ b: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
-        try withDecompressor { handle throws(CodecError) in
+    static func decode(_ b: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(ImageFileError) -> DecodedBitmap {
+        try withDecompressor { handle throws(ImageFileError) in
             let info = try info(handle, b)
             let width = info.header.width, height = info.header.height
             let limit = limits.pixelLimit(bytesPerPixel: 4)
-            guard width * height <= limit else { throw CodecError.tooLarge(width: width, height: height, limit: limit) }
+            guard width * height <= limit else { throw ImageFileError.tooLarge(width: width, height: height, limit: limit) }
             let cmyk = info.header.colorModel == "CMYK"
             var complete = true
-            let pixels: [UInt8] = try makeArray(count: width * height * 4) { (out: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) in
+            let pixels: [UInt8] = try makeArray(count: width * height * 4) { (out: UnsafeMutableBufferPointer<UInt8>) throws(ImageFileError) in
                 // TJFLAG_LIMITSCANS refuses progressive files with absurd scan counts (a CPU DoS).
                 let flags = Int32(TJFLAG_LIMITSCANS) | (strict ? Int32(TJFLAG_STOPONWARNING) : 0)
                 let rc = tjDecompress2(
@@ -204,7 +204,7 @@ enum JPEGCodec {
 
     static func encode(
         _ rgba: UnsafeBufferPointer<UInt8>, width: Int, height: Int, options: EncodeOptions
-    ) throws(CodecError) -> Data {
+    ) throws(ImageFileError) -> Data {
         guard options.quality >= 0, options.quality <= 1 else {
             throw .invalidArgument("quality must be in 0...1, got \(options.quality)")
         }
@@ -247,7 +247,7 @@ enum JPEGCodec {
 
     /// The encoder's bytes with the EXIF, XMP and ICC segments of `options` spliced in, in
     /// that order, after SOI and the JFIF APP0 segment.
-    static func addMetadata(to jpeg: UnsafeRawBufferPointer, options: EncodeOptions) throws(CodecError) -> Data {
+    static func addMetadata(to jpeg: UnsafeRawBufferPointer, options: EncodeOptions) throws(ImageFileError) -> Data {
         var bytes = [UInt8](jpeg)
         if let dpi = options.dpi, dpi.isFinite, dpi >= 1 { setJFIFDensity(&bytes, dpi: dpi) }
         var segments: [UInt8] = []
@@ -276,7 +276,7 @@ enum JPEGCodec {
     }
 
     /// `icc` as APP2 "ICC_PROFILE" segments.
-    static func iccSegments(_ icc: Data) throws(CodecError) -> [UInt8] {
+    static func iccSegments(_ icc: Data) throws(ImageFileError) -> [UInt8] {
         let perChunk = 65_535 - 2 - 14
         let chunks = (icc.count + perChunk - 1) / perChunk
         guard chunks <= 255 else {

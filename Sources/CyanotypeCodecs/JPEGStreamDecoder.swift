@@ -29,7 +29,7 @@ public final class JPEGStreamDecoder: @unchecked Sendable {
     /// Starts decoding `data`; with `reduction` 2, 4 or 8 the rows come out at that fraction of
     /// the file's size (rounded up), scaled in the IDCT (what `ImageCodecs.decode(_:reducedBy:)`
     /// gives for the same factor).
-    public init(data: Data, strict: Bool = true, limits: DecodeLimits = .default, reduction: Int = 1) throws(CodecError) {
+    public init(data: Data, strict: Bool = true, limits: DecodeLimits = .default, reduction: Int = 1) throws(ImageFileError) {
         guard !data.isEmpty else { throw .empty }
         self.data = data
         var w: Int32 = 0, h: Int32 = 0
@@ -47,7 +47,7 @@ public final class JPEGStreamDecoder: @unchecked Sendable {
     /// Starts decoding the JPEG file `file` names, reading it 64 KiB at a time rather than
     /// holding it: the file must still be the one `file` describes (else `.ioError`, "changed
     /// since it was read"). `reduction` as for `init(data:...)`.
-    public init(file: FileIdentity, strict: Bool = true, limits: DecodeLimits = .default, reduction: Int = 1) throws(CodecError) {
+    public init(file: FileIdentity, strict: Bool = true, limits: DecodeLimits = .default, reduction: Int = 1) throws(ImageFileError) {
         let fd = try file.open()
         data = nil
         var w: Int32 = 0, h: Int32 = 0
@@ -59,7 +59,7 @@ public final class JPEGStreamDecoder: @unchecked Sendable {
         try checkLimit(limits)
     }
 
-    private func checkLimit(_ limits: DecodeLimits) throws(CodecError) {
+    private func checkLimit(_ limits: DecodeLimits) throws(ImageFileError) {
         let limit = limits.pixelLimit(bytesPerPixel: 4)
         guard width * height <= limit else { throw .tooLarge(width: width, height: height, limit: limit) }
     }
@@ -67,7 +67,7 @@ public final class JPEGStreamDecoder: @unchecked Sendable {
     deinit { cy_jpeg_decoder_destroy(handle) }
 
     /// Decodes the next `count` rows into `rows`, `rowBytes` apart.
-    public func read(into rows: UnsafeMutableRawPointer, rowBytes: Int, count: Int) throws(CodecError) {
+    public func read(into rows: UnsafeMutableRawPointer, rowBytes: Int, count: Int) throws(ImageFileError) {
         guard count >= 0, rowsRead + count <= height, rowBytes >= width * 4 else {
             throw .invalidArgument("JPEG: \(count) rows of \(rowBytes) bytes after \(rowsRead) of \(height)")
         }
@@ -87,7 +87,7 @@ public final class JPEGStreamDecoder: @unchecked Sendable {
     }
 
     /// Classified as the one-shot decoder classifies the same libjpeg message.
-    private static func failure(_ text: String) -> CodecError {
+    private static func failure(_ text: String) -> ImageFileError {
         if text.contains("Premature end") || text.contains("insufficient data") { return .truncated(detail: "JPEG data: \(text)") }
         return .corrupt(detail: "JPEG data: \(text)")
     }

@@ -16,7 +16,7 @@ public final class JPEGStreamEncoder: @unchecked Sendable {
     /// An encoder for a `width` x `height` image (1...65500 each) with `options`' quality,
     /// subsampling, progressive flag and metadata; a quality outside 0...1 or a size out of
     /// range throws `.invalidArgument`.
-    public init(width: Int, height: Int, options: EncodeOptions) throws(CodecError) {
+    public init(width: Int, height: Int, options: EncodeOptions) throws(ImageFileError) {
         guard options.quality >= 0, options.quality <= 1 else {
             throw .invalidArgument("quality must be in 0...1, got \(options.quality)")
         }
@@ -42,7 +42,7 @@ public final class JPEGStreamEncoder: @unchecked Sendable {
     deinit { cy_jpeg_encoder_destroy(handle) }
 
     /// Appends `count` rows of RGBA8 (alpha ignored), `rowBytes` apart.
-    public func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(CodecError) {
+    public func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(ImageFileError) {
         guard count >= 0, rowsWritten + count <= height, rowBytes >= width * 4 else {
             throw .invalidArgument("JPEG: \(count) rows of \(rowBytes) bytes after \(rowsWritten) of \(height)")
         }
@@ -53,7 +53,7 @@ public final class JPEGStreamEncoder: @unchecked Sendable {
     }
 
     /// The file, once every row is written.
-    public func finish() throws(CodecError) -> Data {
+    public func finish() throws(ImageFileError) -> Data {
         guard rowsWritten == height else { throw .invalidArgument("JPEG: \(rowsWritten) of \(height) rows written") }
         var bytes: UnsafePointer<UInt8>? = nil
         var size = 0

@@ -44,11 +44,11 @@ enum JXLCodec {
         return b.count >= 12 && (0..<12).allSatisfy { b[$0] == box[$0] }
     }
 
-    static func readHeader(_ b: UnsafeRawBufferPointer) throws(CodecError) -> ImageHeader {
+    static func readHeader(_ b: UnsafeRawBufferPointer) throws(ImageFileError) -> ImageHeader {
         try run(b, limits: .default, pixels: false).header
     }
 
-    static func decode(_ b: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
+    static func decode(_ b: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(ImageFileError) -> DecodedBitmap {
         let r = try run(b, limits: limits, pixels: true)
         var header = r.header
         header.iccProfile = r.dataProfile
@@ -59,7 +59,7 @@ enum JXLCodec {
 
     /// One pass of the decoder over `b`: header, colour, metadata boxes, and the pixels of the
     /// first frame when `pixels` is set.
-    static func run(_ b: UnsafeRawBufferPointer, limits: DecodeLimits, pixels: Bool) throws(CodecError) -> Result {
+    static func run(_ b: UnsafeRawBufferPointer, limits: DecodeLimits, pixels: Bool) throws(ImageFileError) -> Result {
         guard b.count > 0 else { throw .empty }
         try DeferredLibraries.load(CY_LIBRARY_JXL, CY_LIBRARY_JXL_THREADS)
         guard isJXL(b) else { throw .corrupt(detail: "JPEG XL: no JPEG XL signature") }
@@ -106,7 +106,7 @@ enum JXLCodec {
         var box = BoxReader()
         var steps = 0
 
-        func fail(_ what: String) -> CodecError {
+        func fail(_ what: String) -> ImageFileError {
             if cy_alloc_budget_exceeded(budget) != 0 {
                 return .tooLarge(width: Int(info.xsize), height: Int(info.ysize), limit: limits.pixelLimit(bytesPerPixel: 4))
             }
@@ -114,7 +114,7 @@ enum JXLCodec {
         }
 
         /// Runs the decoder until it wants the pixel buffer (`true`) or is done (`false`).
-        func pump() throws(CodecError) -> Bool {
+        func pump() throws(ImageFileError) -> Bool {
             while true {
                 steps += 1
                 if steps > 1_000_000 { throw fail("the decoder made no progress") }
@@ -139,7 +139,7 @@ enum JXLCodec {
                     guard JxlDecoderGetBasicInfo(dec, &info) == JXL_DEC_SUCCESS else { throw fail("unreadable basic info") }
                     haveInfo = true
                     let w = Int(info.xsize), h = Int(info.ysize)
-                    guard w > 0, h > 0 else { throw CodecError.corrupt(detail: "JPEG XL: the image is \(w)x\(h)") }
+                    guard w > 0, h > 0 else { throw ImageFileError.corrupt(detail: "JPEG XL: the image is \(w)x\(h)") }
                     let isFloat = info.exponent_bits_per_sample > 0
                     let gray = info.num_color_channels == 1
                     let alpha = info.alpha_bits > 0
@@ -189,7 +189,7 @@ enum JXLCodec {
                     }
                 case JXL_DEC_BOX_NEED_MORE_OUTPUT:
                     guard box.grow(dec) else {
-                        throw CodecError.corrupt(detail: "JPEG XL: a metadata box decompresses to more than \(discardLimit >> 20) MiB")
+                        throw ImageFileError.corrupt(detail: "JPEG XL: a metadata box decompresses to more than \(discardLimit >> 20) MiB")
                     }
                 case JXL_DEC_SUCCESS:
                     box.finish(dec, into: &result.header)
@@ -201,7 +201,7 @@ enum JXLCodec {
         }
 
         /// Hands libjxl `out` for the first frame and decodes to the end.
-        func fill(_ out: UnsafeMutableRawBufferPointer) throws(CodecError) {
+        func fill(_ out: UnsafeMutableRawBufferPointer) throws(ImageFileError) {
             var size = 0
             guard JxlDecoderImageOutBufferSize(dec, &format, &size) == JXL_DEC_SUCCESS else { throw fail("no output size") }
             guard size == out.count else { throw fail("output size \(size) bytes, expected \(out.count)") }
@@ -220,9 +220,9 @@ enum JXLCodec {
             // The decoder writes straight into the arrays handed out (no copy).
             let n = result.header.width * result.header.height * 4
             switch result.bitDepth {
-            case 32: result.pixelsF = try makeArray(count: n) { (o: UnsafeMutableBufferPointer<Float>) throws(CodecError) in try fill(UnsafeMutableRawBufferPointer(o)) }
-            case 16: result.pixels16 = try makeArray(count: n) { (o: UnsafeMutableBufferPointer<UInt16>) throws(CodecError) in try fill(UnsafeMutableRawBufferPointer(o)) }
-            default: result.pixels = try makeArray(count: n) { (o: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) in try fill(UnsafeMutableRawBufferPointer(o)) }
+            case 32: result.pixelsF = try makeArray(count: n) { (o: UnsafeMutableBufferPointer<Float>) throws(ImageFileError) in try fill(UnsafeMutableRawBufferPointer(o)) }
+            case 16: result.pixels16 = try makeArray(count: n) { (o: UnsafeMutableBufferPointer<UInt16>) throws(ImageFileError) in try fill(UnsafeMutableRawBufferPointer(o)) }
+            default: result.pixels = try makeArray(count: n) { (o: UnsafeMutableBufferPointer<UInt8>) throws(ImageFileError) in try fill(UnsafeMutableRawBufferPointer(o)) }
             }
         }
         if let exif = result.header.exif {
@@ -232,7 +232,7 @@ enum JXLCodec {
         return result
     }
 
-    static func checkLimit(_ h: ImageHeader, bytesPerSample: Int, _ limits: DecodeLimits) throws(CodecError) {
+    static func checkLimit(_ h: ImageHeader, bytesPerSample: Int, _ limits: DecodeLimits) throws(ImageFileError) {
         let limit = limits.pixelLimit(bytesPerPixel: 4 * bytesPerSample)
         let (count, o) = h.width.multipliedReportingOverflow(by: h.height)
         guard !o, count <= limit else { throw .tooLarge(width: h.width, height: h.height, limit: limit) }
@@ -353,7 +353,7 @@ enum JXLCodec {
     /// 1.0 white, NaN and infinities replaced). Grey with `options.grayscale` (green samples).
     static func encode(
         _ rgba: UnsafeRawBufferPointer, samples: Samples, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions
-    ) throws(CodecError) -> Data {
+    ) throws(ImageFileError) -> Data {
         guard options.quality >= 0, options.quality <= 1 else {
             throw .invalidArgument("quality must be in 0...1, got \(options.quality)")
         }
@@ -373,7 +373,7 @@ enum JXLCodec {
         defer { if let runner { JxlThreadParallelRunnerDestroy(runner) } }
         if let runner { _ = JxlEncoderSetParallelRunner(enc, JxlThreadParallelRunner, runner) }
 
-        func check(_ s: JxlEncoderStatus, _ what: String) throws(CodecError) {
+        func check(_ s: JxlEncoderStatus, _ what: String) throws(ImageFileError) {
             guard s == JXL_ENC_SUCCESS else {
                 throw .encodeFailed(detail: "JPEG XL \(what): libjxl error \(JxlEncoderGetError(enc).rawValue)")
             }

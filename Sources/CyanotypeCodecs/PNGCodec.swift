@@ -13,7 +13,7 @@ package enum PNGCodec {
     }
 
     /// Maps an spng return code to the error a user sees.
-    static func error(_ code: Int32, _ stage: String) -> CodecError {
+    static func error(_ code: Int32, _ stage: String) -> ImageFileError {
         let text = "\(stage): \(message(code))"
         switch Int(code) {
         case Int(SPNG_IO_EOF.rawValue), Int(SPNG_EOF.rawValue), Int(SPNG_EIDAT_TOO_SHORT.rawValue):
@@ -27,8 +27,8 @@ package enum PNGCodec {
 
     /// An spng decoding context over `bytes`, freed when `body` returns.
     static func withDecoder<R>(
-        _ bytes: UnsafeRawBufferPointer, strict: Bool, _ body: (OpaquePointer) throws(CodecError) -> R
-    ) throws(CodecError) -> R {
+        _ bytes: UnsafeRawBufferPointer, strict: Bool, _ body: (OpaquePointer) throws(ImageFileError) -> R
+    ) throws(ImageFileError) -> R {
         guard let ctx = spng_ctx_new(0) else { throw .corrupt(detail: "PNG: out of memory creating a decoder") }
         defer { spng_ctx_free(ctx) }
         spng_set_chunk_limits(ctx, chunkSizeLimit, chunkCacheLimit)
@@ -40,7 +40,7 @@ package enum PNGCodec {
         return try body(ctx)
     }
 
-    static func header(_ ctx: OpaquePointer) throws(CodecError) -> (ImageHeader, spng_ihdr) {
+    static func header(_ ctx: OpaquePointer) throws(ImageFileError) -> (ImageHeader, spng_ihdr) {
         var ihdr = spng_ihdr()
         var rc = spng_get_ihdr(ctx, &ihdr)
         guard rc == 0 else { throw error(rc, "reading IHDR") }
@@ -134,12 +134,12 @@ package enum PNGCodec {
         }
     }
 
-    static func readHeader(_ bytes: UnsafeRawBufferPointer) throws(CodecError) -> ImageHeader {
-        do throws(CodecError) {
-            return try withDecoder(bytes, strict: true) { ctx throws(CodecError) in try header(ctx).0 }
+    static func readHeader(_ bytes: UnsafeRawBufferPointer) throws(ImageFileError) -> ImageHeader {
+        do throws(ImageFileError) {
+            return try withDecoder(bytes, strict: true) { ctx throws(ImageFileError) in try header(ctx).0 }
         } catch {
             guard case .corrupt = error, let plain = withoutTextChunks(bytes) else { throw error }
-            return try withBytes(plain) { (p) throws(CodecError) in try withDecoder(p, strict: true) { ctx throws(CodecError) in try header(ctx).0 } }
+            return try withBytes(plain) { (p) throws(ImageFileError) in try withDecoder(p, strict: true) { ctx throws(ImageFileError) in try header(ctx).0 } }
         }
     }
 
@@ -167,28 +167,28 @@ package enum PNGCodec {
         return out
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
-        do throws(CodecError) {
+    static func decode(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(ImageFileError) -> DecodedBitmap {
+        do throws(ImageFileError) {
             return try decodeKeepingText(bytes, limits: limits, strict: strict)
         } catch {
             guard case .corrupt = error, let plain = withoutTextChunks(bytes) else { throw error }
-            return try withBytes(plain) { (p) throws(CodecError) in try decodeKeepingText(p, limits: limits, strict: strict) }
+            return try withBytes(plain) { (p) throws(ImageFileError) in try decodeKeepingText(p, limits: limits, strict: strict) }
         }
     }
 
-    static func decodeKeepingText(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
-        do throws(CodecError) {
+    static func decodeKeepingText(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(ImageFileError) -> DecodedBitmap {
+        do throws(ImageFileError) {
             let bitmap = try decodeOnce(bytes, limits: limits, strict: strict)
             // libspng stops at IEND's type; strict mode also wants IEND itself whole.
             if strict && !endsWithIEND(bytes) {
-                throw CodecError.truncated(detail: "PNG: the file ends inside the IEND chunk (\(bytes.count) bytes)")
+                throw ImageFileError.truncated(detail: "PNG: the file ends inside the IEND chunk (\(bytes.count) bytes)")
             }
             return bitmap
         } catch {
             // libspng needs each chunk whole. Lenient mode shortens a chunk cut off by the end of
             // the file to what is there (its CRC is then ignored), so the rows it holds decode.
             guard !strict, case .truncated = error, let patched = closeLastChunk(bytes) else { throw error }
-            return try withBytes(patched) { (p) throws(CodecError) in try decodeOnce(p, limits: limits, strict: false) }
+            return try withBytes(patched) { (p) throws(ImageFileError) in try decodeOnce(p, limits: limits, strict: false) }
         }
     }
 
@@ -249,20 +249,20 @@ package enum PNGCodec {
         return nil
     }
 
-    static func decodeOnce(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
-        try withDecoder(bytes, strict: strict) { ctx throws(CodecError) in
+    static func decodeOnce(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(ImageFileError) -> DecodedBitmap {
+        try withDecoder(bytes, strict: strict) { ctx throws(ImageFileError) in
             var (header, ihdr) = try header(ctx)
             let sixteen = ihdr.bit_depth == 16
             let width = header.width, height = header.height
             let limit = limits.pixelLimit(bytesPerPixel: sixteen ? 8 : 4)
             let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
             guard !overflow, pixelCount <= limit else {
-                throw CodecError.tooLarge(width: width, height: height, limit: limit)
+                throw ImageFileError.tooLarge(width: width, height: height, limit: limit)
             }
             let fmt = Int32(sixteen ? SPNG_FMT_RGBA16.rawValue : SPNG_FMT_RGBA8.rawValue)
             let rowBytes = width * (sixteen ? 8 : 4)
             var complete = true
-            func fill(_ out: UnsafeMutableRawBufferPointer) throws(CodecError) {
+            func fill(_ out: UnsafeMutableRawBufferPointer) throws(ImageFileError) {
                 var rc = spng_decode_image(
                     ctx, nil, 0, fmt, Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue))
                 guard rc == 0 else { throw error(rc, "decoding") }
@@ -291,7 +291,7 @@ package enum PNGCodec {
                 complete = false
             }
             if sixteen {
-                let px: [UInt16] = try makeArray(count: pixelCount * 4) { (buf: UnsafeMutableBufferPointer<UInt16>) throws(CodecError) in
+                let px: [UInt16] = try makeArray(count: pixelCount * 4) { (buf: UnsafeMutableBufferPointer<UInt16>) throws(ImageFileError) in
                     if !strict { buf.initialize(repeating: 0) }  // a partial decode leaves rows unset
                     try fill(UnsafeMutableRawBufferPointer(buf))
                 }
@@ -299,7 +299,7 @@ package enum PNGCodec {
                     header: header, width: width, height: height, bitDepth: 16, pixels: [], pixels16: px,
                     isComplete: complete)
             } else {
-                let px: [UInt8] = try makeArray(count: pixelCount * 4) { (buf: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) in
+                let px: [UInt8] = try makeArray(count: pixelCount * 4) { (buf: UnsafeMutableBufferPointer<UInt8>) throws(ImageFileError) in
                     if !strict { buf.initialize(repeating: 0) }  // a partial decode leaves rows unset
                     try fill(UnsafeMutableRawBufferPointer(buf))
                 }
@@ -316,7 +316,7 @@ package enum PNGCodec {
     static func encode<Sample: FixedWidthInteger & UnsignedInteger>(
         _ rgba: UnsafeBufferPointer<Sample>, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions,
         parallel: ParallelFor = ImageCodecs.sequential, to sink: ByteSink? = nil
-    ) throws(CodecError) -> Data {
+    ) throws(ImageFileError) -> Data {
         let plan = try plan(width: width, height: height, hasAlpha: hasAlpha, sixteen: Sample.bitWidth == 16, options: options)
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= rgba.count / 4 else {
@@ -330,7 +330,7 @@ package enum PNGCodec {
     /// How a PNG of this shape and these options is written: its row layout, deflate level,
     /// row filter and the chunks before the image data (iCCP, pHYs, eXIf, iTXt). Throws for
     /// a level outside 0...9 or a size PNG cannot hold.
-    static func plan(width: Int, height: Int, hasAlpha: Bool, sixteen: Bool, options: EncodeOptions) throws(CodecError) -> PNGWriter.Plan {
+    static func plan(width: Int, height: Int, hasAlpha: Bool, sixteen: Bool, options: EncodeOptions) throws(ImageFileError) -> PNGWriter.Plan {
         guard (0...9).contains(options.compressionLevel) else {
             throw .invalidArgument("PNG compressionLevel must be 0...9, got \(options.compressionLevel)")
         }

@@ -69,7 +69,7 @@ public final class PNGStreamDecoder: @unchecked Sendable {
 
     /// Reads the header and starts decoding; a file over `limits` throws `.tooLarge` before any
     /// pixel is decoded.
-    public convenience init(data: Data, limits: DecodeLimits = .default) throws(CodecError) {
+    public convenience init(data: Data, limits: DecodeLimits = .default) throws(ImageFileError) {
         guard !data.isEmpty else { throw .empty }
         try self.init(source: Source(data), limits: limits)
     }
@@ -77,11 +77,11 @@ public final class PNGStreamDecoder: @unchecked Sendable {
     /// Starts decoding the PNG file `file` names, reading it as libspng asks rather than holding
     /// it: the file must still be the one `file` describes (else `.ioError`, "changed since it
     /// was read").
-    public convenience init(file: FileIdentity, limits: DecodeLimits = .default) throws(CodecError) {
+    public convenience init(file: FileIdentity, limits: DecodeLimits = .default) throws(ImageFileError) {
         try self.init(source: Source(descriptor: try file.open()), limits: limits)
     }
 
-    private init(source: Source, limits: DecodeLimits) throws(CodecError) {
+    private init(source: Source, limits: DecodeLimits) throws(ImageFileError) {
         // The stored properties are set last: a failure before then frees the context here
         // (no deinit runs for an object that was never whole).
         guard let ctx = spng_ctx_new(0) else { throw .corrupt(detail: "PNG: out of memory creating a decoder") }
@@ -123,7 +123,7 @@ public final class PNGStreamDecoder: @unchecked Sendable {
 
     /// Decodes the next `count` rows into `rows`, `rowBytes` apart; after the last row, the
     /// chunks up to IEND are read and must be whole (strict).
-    public func read(into rows: UnsafeMutableRawPointer, rowBytes: Int, count: Int) throws(CodecError) {
+    public func read(into rows: UnsafeMutableRawPointer, rowBytes: Int, count: Int) throws(ImageFileError) {
         guard count >= 0, rowsRead + count <= height, rowBytes >= width * 4 else {
             throw .invalidArgument("PNG: \(count) rows of \(rowBytes) bytes after \(rowsRead) of \(height)")
         }

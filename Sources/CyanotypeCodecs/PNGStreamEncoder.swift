@@ -35,7 +35,7 @@ public final class PNGStreamEncoder: @unchecked Sendable {
     public convenience init(
         width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions, sink: ByteSink, batch: Int = 2,
         parallel: @escaping ParallelFor
-    ) throws(CodecError) {
+    ) throws(ImageFileError) {
         try self.init(
             width: width, height: height, hasAlpha: hasAlpha, options: options, sink: sink, batch: batch, bandBytes: PNGWriter.bandBytes,
             parallel: parallel)
@@ -45,7 +45,7 @@ public final class PNGStreamEncoder: @unchecked Sendable {
     init(
         width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions, sink: ByteSink, batch: Int, bandBytes: Int,
         parallel: @escaping ParallelFor
-    ) throws(CodecError) {
+    ) throws(ImageFileError) {
         plan = try PNGCodec.plan(width: width, height: height, hasAlpha: hasAlpha, sixteen: false, options: options)
         self.width = width
         self.height = height
@@ -65,7 +65,7 @@ public final class PNGStreamEncoder: @unchecked Sendable {
     deinit { staging.deallocate() }
 
     /// Appends `count` rows of RGBA8 (straight alpha; alpha dropped for RGB), `rowBytes` apart.
-    public func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(CodecError) {
+    public func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(ImageFileError) {
         guard !finished, count >= 0, rowsWritten + count <= height, rowBytes >= sourceRowBytes else {
             throw .invalidArgument("PNG: \(count) rows of \(rowBytes) bytes after \(rowsWritten) of \(height)")
         }
@@ -84,7 +84,7 @@ public final class PNGStreamEncoder: @unchecked Sendable {
     }
 
     /// Ends the stream (the Adler-32 and IEND) once every row is written, and flushes the sink.
-    public func finish() throws(CodecError) {
+    public func finish() throws(ImageFileError) {
         guard rowsWritten == height, staged == 0, !finished else {
             throw .invalidArgument("PNG: \(rowsWritten) of \(height) rows written")
         }
@@ -96,7 +96,7 @@ public final class PNGStreamEncoder: @unchecked Sendable {
     }
 
     /// Deflates the staged rows, band by band in parallel, and appends them in order.
-    private func deflateStaged() throws(CodecError) {
+    private func deflateStaged() throws(ImageFileError) {
         let first = rowsWritten - staged  // the image row of staging row 1
         let count = (staged + rowsPerBand - 1) / rowsPerBand
         let bands = UnsafeMutablePointer<PNGWriter.Band>.allocate(capacity: count)

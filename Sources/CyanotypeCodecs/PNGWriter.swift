@@ -45,7 +45,7 @@ enum PNGWriter {
         var count = 0
         var adler: UInt32 = 1
         var inputCount = 0
-        var error: CodecError? = nil
+        var error: ImageFileError? = nil
     }
 
     /// Pointers handed to the parallel loop; each body touches only its own band slot.
@@ -66,7 +66,7 @@ enum PNGWriter {
         func rowsPerBand(_ bandBytes: Int) -> Int { max(1, bandBytes / (layout.rowBytes + 1)) }
 
         /// Signature, IHDR and the extra chunks.
-        func writeHead(to sink: ByteSink) throws(CodecError) {
+        func writeHead(to sink: ByteSink) throws(ImageFileError) {
             try sink.append(signature)
             var ihdr = be32(layout.width) + be32(layout.height)
             ihdr += [layout.sixteen ? 16 : 8, layout.colorType, 0, 0, 0]
@@ -94,7 +94,7 @@ enum PNGWriter {
         init(sink: ByteSink) { self.sink = sink }
         deinit { buffer.deallocate() }
 
-        func append(_ bytes: UnsafeRawBufferPointer) throws(CodecError) {
+        func append(_ bytes: UnsafeRawBufferPointer) throws(ImageFileError) {
             guard var p = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             var left = bytes.count
             while left > 0 {
@@ -107,15 +107,15 @@ enum PNGWriter {
             }
         }
 
-        func append(_ array: [UInt8]) throws(CodecError) {
-            let done = array.withUnsafeBytes { raw in Result { () throws(CodecError) in try append(raw) } }
+        func append(_ array: [UInt8]) throws(ImageFileError) {
+            let done = array.withUnsafeBytes { raw in Result { () throws(ImageFileError) in try append(raw) } }
             try done.get()
         }
 
         /// Writes the last, partial chunk.
-        func finish() throws(CodecError) { if filled > 0 { try emit() } }
+        func finish() throws(ImageFileError) { if filled > 0 { try emit() } }
 
-        private func emit() throws(CodecError) {
+        private func emit() throws(ImageFileError) {
             try sink.append(be32(filled) + idatType)
             var crc = UInt32(libdeflate_crc32(0, idatType, 4))
             crc = UInt32(libdeflate_crc32(crc, buffer, filled))
@@ -129,7 +129,7 @@ enum PNGWriter {
     /// every band compressed at once through `parallel`, into `sink`.
     static func write<Sample: FixedWidthInteger & UnsignedInteger>(
         _ rgba: UnsafeBufferPointer<Sample>, plan: Plan, bandBytes: Int = bandBytes, parallel: ParallelFor, to sink: ByteSink
-    ) throws(CodecError) {
+    ) throws(ImageFileError) {
         let layout = plan.layout
         guard let source = rgba.baseAddress else { throw .invalidArgument("PNG: no pixels") }
         let (filtered, overflow) = (layout.rowBytes + 1).multipliedReportingOverflow(by: layout.height)
@@ -177,7 +177,7 @@ enum PNGWriter {
     static func write<Sample: FixedWidthInteger & UnsignedInteger>(
         _ rgba: UnsafeBufferPointer<Sample>, layout: Layout, level: Int, filter: PNGFilter,
         extra: [(type: String, payload: [UInt8])], bandBytes: Int = bandBytes, parallel: ParallelFor
-    ) throws(CodecError) -> Data {
+    ) throws(ImageFileError) -> Data {
         let sink = ByteSink()
         try write(rgba, plan: Plan(layout: layout, level: level, filter: filter, extra: extra), bandBytes: bandBytes, parallel: parallel, to: sink)
         return sink.data
@@ -198,7 +198,7 @@ enum PNGWriter {
     }
 
     /// The iCCP payload: profile name, compression method 0, the zlib-compressed profile.
-    static func iccpPayload(_ profile: Data) throws(CodecError) -> [UInt8] {
+    static func iccpPayload(_ profile: Data) throws(ImageFileError) -> [UInt8] {
         guard let c = libdeflate_alloc_compressor(9) else { throw .encodeFailed(detail: "PNG iCCP: out of memory") }
         defer { libdeflate_free_compressor(c) }
         let bound = libdeflate_zlib_compress_bound(c, profile.count)

@@ -24,8 +24,8 @@ extension ImageCodecs {
     /// Decodes `data` at 1/`factor` of its size per axis (`factor` one of `decodeReductions`):
     /// RGBA8, `header` the file's (full size), `width`/`height` the reduced size. Strict: a
     /// damaged or truncated file fails with its typed error.
-    public static func decode(_ data: Data, reducedBy factor: Int, limits: DecodeLimits = .default) throws(CodecError) -> DecodedBitmap {
-        try withBytes(data) { bytes throws(CodecError) in
+    public static func decode(_ data: Data, reducedBy factor: Int, limits: DecodeLimits = .default) throws(ImageFileError) -> DecodedBitmap {
+        try withBytes(data) { bytes throws(ImageFileError) in
             let format = try identify(bytes)
             let header = try readHeader(data)
             guard decodeReductions(header, data: data).contains(factor) else {
@@ -42,14 +42,14 @@ extension ImageCodecs {
 
 extension JPEGCodec {
     /// tjDecompress2 at the scaling factor 1/`factor` (the header's size divisible by it).
-    static func decode(_ b: UnsafeRawBufferPointer, reducedBy factor: Int, limits: DecodeLimits) throws(CodecError) -> DecodedBitmap {
-        try withDecompressor { handle throws(CodecError) in
+    static func decode(_ b: UnsafeRawBufferPointer, reducedBy factor: Int, limits: DecodeLimits) throws(ImageFileError) -> DecodedBitmap {
+        try withDecompressor { handle throws(ImageFileError) in
             let info = try info(handle, b)
             let width = info.header.width / factor, height = info.header.height / factor
             let limit = limits.pixelLimit(bytesPerPixel: 4)
-            guard width * height <= limit else { throw CodecError.tooLarge(width: width, height: height, limit: limit) }
+            guard width * height <= limit else { throw ImageFileError.tooLarge(width: width, height: height, limit: limit) }
             let cmyk = info.header.colorModel == "CMYK"
-            let pixels: [UInt8] = try makeArray(count: width * height * 4) { (out: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) in
+            let pixels: [UInt8] = try makeArray(count: width * height * 4) { (out: UnsafeMutableBufferPointer<UInt8>) throws(ImageFileError) in
                 let flags = Int32(TJFLAG_LIMITSCANS) | Int32(TJFLAG_STOPONWARNING)
                 // Asked for exactly width x height, TurboJPEG picks the factor 1/`factor`.
                 let rc = tjDecompress2(
@@ -65,7 +65,7 @@ extension JPEGCodec {
 
 extension WebPCodec {
     /// libwebp's decoder with `use_scaling` to 1/`factor` of the header's size.
-    static func decode(_ b: UnsafeRawBufferPointer, header: ImageHeader, reducedBy factor: Int, limits: DecodeLimits) throws(CodecError)
+    static func decode(_ b: UnsafeRawBufferPointer, header: ImageHeader, reducedBy factor: Int, limits: DecodeLimits) throws(ImageFileError)
         -> DecodedBitmap
     {
         let width = header.width / factor, height = header.height / factor
@@ -76,7 +76,7 @@ extension WebPCodec {
         config.options.use_scaling = 1
         config.options.scaled_width = Int32(width)
         config.options.scaled_height = Int32(height)
-        let pixels: [UInt8] = try makeArray(count: width * height * 4) { (out: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) in
+        let pixels: [UInt8] = try makeArray(count: width * height * 4) { (out: UnsafeMutableBufferPointer<UInt8>) throws(ImageFileError) in
             config.output.colorspace = MODE_RGBA
             config.output.is_external_memory = 1
             config.output.u.RGBA = WebPRGBABuffer(rgba: out.baseAddress, stride: Int32(width * 4), size: out.count)
@@ -85,5 +85,44 @@ extension WebPCodec {
             guard rc == VP8_STATUS_OK else { throw error(rc, "data", size: b.count) }
         }
         return DecodedBitmap(header: header, width: width, height: height, bitDepth: 8, pixels: pixels, pixels16: [])
+    }
+}
+
+extension ImageCodecs {
+    /// `data` (a JPEG) decoded to RGBA8 by TurboJPEG's scaled IDCT at the smallest of its
+    /// scaling factors below 1 (1/8 ... 7/8) whose size is at least `width` x `height` (stored
+    /// orientation); nil when none fits, the file is CMYK/YCCK, or TurboJPEG cannot decode it
+    /// (the caller then decodes in full). For previews: far cheaper than decoding every pixel
+    /// and throwing most away.
+    package static func decodeJPEG(_ data: Data, scaledToAtLeast width: Int, _ height: Int) -> (pixels: Data, width: Int, height: Int)? {
+        guard let handle = tjInitDecompress() else { return nil }
+        defer { tjDestroy(handle) }
+        return data.withUnsafeBytes { raw -> (Data, Int, Int)? in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+            var w: Int32 = 0, h: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+            guard tjDecompressHeader3(handle, base, UInt(raw.count), &w, &h, &subsampling, &colorspace) == 0 else { return nil }
+            // CMYK and YCCK files go through the full decoder, which converts them.
+            guard colorspace != Int32(TJCS_CMYK.rawValue), colorspace != Int32(TJCS_YCCK.rawValue) else { return nil }
+            var count: Int32 = 0
+            guard let factors = tjGetScalingFactors(&count), count > 0 else { return nil }
+            var best: (Int, Int)? = nil
+            for i in 0..<Int(count) {
+                let f = factors[i]
+                guard f.num < f.denom else { continue }
+                let sw = (Int(w) * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
+                let sh = (Int(h) * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
+                guard sw >= width, sh >= height else { continue }
+                if best.map({ sw * sh < $0.0 * $0.1 }) ?? true { best = (sw, sh) }
+            }
+            guard let (sw, sh) = best else { return nil }
+            var out = Data(count: sw * sh * 4)
+            let status = out.withUnsafeMutableBytes { dst in
+                tjDecompress2(
+                    handle, base, UInt(raw.count), dst.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                    Int32(sw), 0, Int32(sh), Int32(TJPF_RGBA.rawValue), 0)
+            }
+            guard status == 0 else { return nil }
+            return (out, sw, sh)
+        }
     }
 }

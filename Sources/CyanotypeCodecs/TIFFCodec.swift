@@ -10,8 +10,8 @@ enum TIFFCodec {
     /// A reader over `bytes`, closed when `body` returns. libtiff's own allocations are capped
     /// at `maxAlloc` bytes each.
     static func withReader<R>(
-        _ bytes: UnsafeRawBufferPointer, maxAlloc: Int, _ body: (OpaquePointer) throws(CodecError) -> R
-    ) throws(CodecError) -> R {
+        _ bytes: UnsafeRawBufferPointer, maxAlloc: Int, _ body: (OpaquePointer) throws(ImageFileError) -> R
+    ) throws(ImageFileError) -> R {
         guard let r = cy_tiff_open(bytes.baseAddress, bytes.count, Int64(maxAlloc)) else {
             throw .corrupt(detail: "TIFF: out of memory creating a decoder")
         }
@@ -27,7 +27,7 @@ enum TIFFCodec {
     }
 
     /// Maps a shim code to the error a user sees; a read that ran past the end is `.truncated`.
-    static func error(_ r: OpaquePointer, _ rc: Int32, stage: String) -> CodecError {
+    static func error(_ r: OpaquePointer, _ rc: Int32, stage: String) -> ImageFileError {
         let text = message(r)
         let detail = "TIFF \(stage)" + (text.isEmpty ? "" : ": \(text)")
         if cy_tiff_hit_eof(r) != 0 { return .truncated(detail: detail) }
@@ -37,7 +37,7 @@ enum TIFFCodec {
         }
     }
 
-    static func info(_ r: OpaquePointer) throws(CodecError) -> cy_tiff_info {
+    static func info(_ r: OpaquePointer) throws(ImageFileError) -> cy_tiff_info {
         var info = cy_tiff_info()
         let rc = cy_tiff_get_info(r, &info)
         guard rc == 0 else { throw error(r, rc, stage: "reading the first directory") }
@@ -75,8 +75,8 @@ enum TIFFCodec {
         return h
     }
 
-    static func readHeader(_ bytes: UnsafeRawBufferPointer, page: Int = 0) throws(CodecError) -> ImageHeader {
-        try withReader(bytes, maxAlloc: DecodeLimits.default.maxBytes) { r throws(CodecError) in
+    static func readHeader(_ bytes: UnsafeRawBufferPointer, page: Int = 0) throws(ImageFileError) -> ImageHeader {
+        try withReader(bytes, maxAlloc: DecodeLimits.default.maxBytes) { r throws(ImageFileError) in
             if page > 0 { try TIFFPages.select(r, page) }
             let i = try info(r)
             var h = header(r, i)
@@ -85,43 +85,43 @@ enum TIFFCodec {
         }
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool, page: Int = 0) throws(CodecError) -> DecodedBitmap {
+    static func decode(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool, page: Int = 0) throws(ImageFileError) -> DecodedBitmap {
         // libtiff's single-allocation cap: never below 16 MiB (its directory and strip buffers
         // need some), while the pixel buffer is checked against `limits` below.
-        try withReader(bytes, maxAlloc: max(limits.maxBytes, 16 << 20)) { r throws(CodecError) in
+        try withReader(bytes, maxAlloc: max(limits.maxBytes, 16 << 20)) { r throws(ImageFileError) in
             if page > 0 { try TIFFPages.select(r, page) }
             let info = try info(r)
             var h = header(r, info)
             addMetadata(&h, info, bytes, page: page)
             guard info.mode != 0 else {
                 let why = message(r)
-                throw CodecError.unsupportedFormat(
+                throw ImageFileError.unsupportedFormat(
                     "TIFF with \(info.samplesPerPixel) samples of \(info.bitsPerSample) bits (sample format \(info.sampleFormat), "
                         + "photometric \(info.photometric))" + (why.isEmpty ? "" : ": \(why)"))
             }
             let bytesPerSample = h.bitDepth / 8
             let limit = limits.pixelLimit(bytesPerPixel: 4 * bytesPerSample)
             let (count, overflow) = h.width.multipliedReportingOverflow(by: h.height)
-            guard !overflow, count <= limit else { throw CodecError.tooLarge(width: h.width, height: h.height, limit: limit) }
+            guard !overflow, count <= limit else { throw ImageFileError.tooLarge(width: h.width, height: h.height, limit: limit) }
             var rows: UInt32 = 0
-            func fill(_ out: UnsafeMutableRawBufferPointer) throws(CodecError) {
+            func fill(_ out: UnsafeMutableRawBufferPointer) throws(ImageFileError) {
                 let rc = cy_tiff_decode(r, info.mode, out.baseAddress, out.count, strict ? 1 : 0, &rows)
                 guard rc == 0 else { throw error(r, rc, stage: "decoding") }
             }
             var b = DecodedBitmap(header: h, width: h.width, height: h.height, bitDepth: h.bitDepth, pixels: [], pixels16: [])
             switch h.bitDepth {
             case 16:
-                b.pixels16 = try makeArray(count: count * 4) { (buf: UnsafeMutableBufferPointer<UInt16>) throws(CodecError) in
+                b.pixels16 = try makeArray(count: count * 4) { (buf: UnsafeMutableBufferPointer<UInt16>) throws(ImageFileError) in
                     if !strict { buf.initialize(repeating: 0) }
                     try fill(UnsafeMutableRawBufferPointer(buf))
                 }
             case 32:
-                b.pixelsF = try makeArray(count: count * 4) { (buf: UnsafeMutableBufferPointer<Float>) throws(CodecError) in
+                b.pixelsF = try makeArray(count: count * 4) { (buf: UnsafeMutableBufferPointer<Float>) throws(ImageFileError) in
                     if !strict { buf.initialize(repeating: 0) }
                     try fill(UnsafeMutableRawBufferPointer(buf))
                 }
             default:
-                b.pixels = try makeArray(count: count * 4) { (buf: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) in
+                b.pixels = try makeArray(count: count * 4) { (buf: UnsafeMutableBufferPointer<UInt8>) throws(ImageFileError) in
                     if !strict { buf.initialize(repeating: 0) }
                     try fill(UnsafeMutableRawBufferPointer(buf))
                 }
@@ -135,7 +135,7 @@ enum TIFFCodec {
     /// `options.grayscale`) of UInt8, UInt16 or Float samples.
     static func encode<Sample>(
         _ rgba: UnsafeBufferPointer<Sample>, bits: Int, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions
-    ) throws(CodecError) -> Data {
+    ) throws(ImageFileError) -> Data {
         guard width <= Int(UInt32.max), height <= Int(UInt32.max) else {
             throw .invalidArgument("TIFF width and height must be at most \(UInt32.max), got \(width)x\(height)")
         }

@@ -13,18 +13,18 @@ struct TIFFPages: FrameSource {
     let strict: Bool
     var isSequential: Bool { false }
 
-    init(data: Data, limits: DecodeLimits, strict: Bool) throws(CodecError) {
+    init(data: Data, limits: DecodeLimits, strict: Bool) throws(ImageFileError) {
         self.data = data
         self.limits = limits
         self.strict = strict
-        let count = try withBytes(data) { (b) throws(CodecError) in try TIFFPages.count(b, limit: limits.maxFrames) }
+        let count = try withBytes(data) { (b) throws(ImageFileError) in try TIFFPages.count(b, limit: limits.maxFrames) }
         // One reader walks the pages in order (libtiff keeps the offsets it has seen).
-        let headers: [ImageHeader] = try withBytes(data) { (b) throws(CodecError) in
-            try TIFFCodec.withReader(b, maxAlloc: DecodeLimits.default.maxBytes) { (r) throws(CodecError) in
+        let headers: [ImageHeader] = try withBytes(data) { (b) throws(ImageFileError) in
+            try TIFFCodec.withReader(b, maxAlloc: DecodeLimits.default.maxBytes) { (r) throws(ImageFileError) in
                 var headers: [ImageHeader] = []
                 var total = 0
                 for page in 0..<count {
-                    do throws(CodecError) {
+                    do throws(ImageFileError) {
                         if page > 0 { try TIFFPages.select(r, page) }
                         let info = try TIFFCodec.info(r)
                         var h = TIFFCodec.header(r, info)
@@ -38,7 +38,7 @@ struct TIFFPages: FrameSource {
                     let h = headers[page]
                     let (px, o) = h.width.multipliedReportingOverflow(by: h.height)
                     total = o || total.addingReportingOverflow(px).overflow ? .max : total + px
-                    guard total <= limits.maxTotalPixels else { throw CodecError.tooManyFrames(count: count, limit: page) }
+                    guard total <= limits.maxTotalPixels else { throw ImageFileError.tooManyFrames(count: count, limit: page) }
                 }
                 return headers
             }
@@ -51,15 +51,15 @@ struct TIFFPages: FrameSource {
 
     mutating func reset() {}
 
-    mutating func decode(_ index: Int) throws(CodecError) -> DecodedBitmap {
+    mutating func decode(_ index: Int) throws(ImageFileError) -> DecodedBitmap {
         do {
-            return try withBytes(data) { (b) throws(CodecError) in try TIFFCodec.decode(b, limits: limits, strict: strict, page: index) }
+            return try withBytes(data) { (b) throws(ImageFileError) in try TIFFCodec.decode(b, limits: limits, strict: strict, page: index) }
         } catch {
             throw TIFFPages.named(error, page: index, of: sequence.frameCount)
         }
     }
 
-    static func named(_ e: CodecError, page: Int, of count: Int) -> CodecError {
+    static func named(_ e: ImageFileError, page: Int, of count: Int) -> ImageFileError {
         guard count > 1 else { return e }
         switch e {
         case .truncated(let d): return .truncated(detail: "page \(page + 1) of \(count): \(d)")
@@ -69,7 +69,7 @@ struct TIFFPages: FrameSource {
     }
 
     /// Makes page `index` the one libtiff reads.
-    static func select(_ r: OpaquePointer, _ index: Int) throws(CodecError) {
+    static func select(_ r: OpaquePointer, _ index: Int) throws(ImageFileError) {
         guard index <= Int(UInt32.max) else { throw .invalidArgument("TIFF page \(index) does not exist") }
         let rc = cy_tiff_set_directory(r, UInt32(index))
         guard rc == 0 else { throw TIFFCodec.error(r, rc, stage: "selecting page \(index + 1)") }
@@ -77,7 +77,7 @@ struct TIFFPages: FrameSource {
 
     /// The number of directories, walking the chain of offsets (at least 1 for a readable
     /// header). Throws `.tooManyFrames` past `limit` and `.corrupt` for a loop.
-    static func count(_ b: UnsafeRawBufferPointer, limit: Int) throws(CodecError) -> Int {
+    static func count(_ b: UnsafeRawBufferPointer, limit: Int) throws(ImageFileError) -> Int {
         guard b.count >= 8 else { throw .truncated(detail: "TIFF header: \(b.count) bytes") }
         let little: Bool
         if b[0] == 0x49 && b[1] == 0x49 {
@@ -126,7 +126,7 @@ final class TIFFPageWriter: FrameSink {
     var writer: OpaquePointer?
     var pages = 0
 
-    init(options: EncodeOptions, pageCount: Int) throws(CodecError) {
+    init(options: EncodeOptions, pageCount: Int) throws(ImageFileError) {
         self.options = options
         self.pageCount = pageCount
         guard let w = cy_tiff_writer_create() else { throw .encodeFailed(detail: "TIFF: cannot start a writer") }
@@ -134,7 +134,7 @@ final class TIFFPageWriter: FrameSink {
     }
     deinit { if let writer { cy_tiff_writer_destroy(writer) } }
 
-    func add(_ pixels: FramePixels, width: Int, height: Int, hasAlpha: Bool, delay: Double) throws(CodecError) {
+    func add(_ pixels: FramePixels, width: Int, height: Int, hasAlpha: Bool, delay: Double) throws(ImageFileError) {
         guard width <= Int(UInt32.max), height <= Int(UInt32.max) else { throw .invalidArgument("TIFF page too large") }
         let grey: Bool
         switch pixels {
@@ -147,7 +147,7 @@ final class TIFFPageWriter: FrameSink {
         let channels = grey ? (hasAlpha ? 2 : 1) : (hasAlpha ? 4 : 3)
         var msg = [CChar](repeating: 0, count: 256)
         let icc = options.iccProfile ?? Data()
-        func write<T>(_ p: UnsafeBufferPointer<T>, bits: Int) throws(CodecError) {
+        func write<T>(_ p: UnsafeBufferPointer<T>, bits: Int) throws(ImageFileError) {
             let packed = TIFFPageWriter.pack(p, width: width, height: height, channels: channels, grey: grey)
             let rc: Int32 = icc.withUnsafeBytes { iccRaw in
                 packed.withUnsafeBytes { px in
@@ -180,7 +180,7 @@ final class TIFFPageWriter: FrameSink {
         return out
     }
 
-    func finish(loopCount: Int?) throws(CodecError) -> Data {
+    func finish(loopCount: Int?) throws(ImageFileError) -> Data {
         guard let w = writer else { throw .encodeFailed(detail: "TIFF: the writer is closed") }
         writer = nil
         var out: UnsafeMutableRawPointer?

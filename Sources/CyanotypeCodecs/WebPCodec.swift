@@ -62,14 +62,14 @@ enum WebPCodec {
         }
     }
 
-    static func error(_ s: VP8StatusCode, _ stage: String, size: Int) -> CodecError {
+    static func error(_ s: VP8StatusCode, _ stage: String, size: Int) -> ImageFileError {
         if s == VP8_STATUS_NOT_ENOUGH_DATA || s == VP8_STATUS_SUSPENDED {
             return .truncated(detail: "WebP \(stage): the data ends early (\(size) bytes)")
         }
         return .corrupt(detail: "WebP \(stage): \(status(s))")
     }
 
-    static func readHeader(_ b: UnsafeRawBufferPointer) throws(CodecError) -> ImageHeader {
+    static func readHeader(_ b: UnsafeRawBufferPointer) throws(ImageFileError) -> ImageHeader {
         var features = WebPBitstreamFeatures()
         let rc = WebPGetFeatures(b.baseAddress!.assumingMemoryBound(to: UInt8.self), b.count, &features)
         guard rc == VP8_STATUS_OK else { throw error(rc, "header", size: b.count) }
@@ -93,14 +93,14 @@ enum WebPCodec {
         return header
     }
 
-    static func decode(_ b: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(CodecError) -> DecodedBitmap {
+    static func decode(_ b: UnsafeRawBufferPointer, limits: DecodeLimits, strict: Bool) throws(ImageFileError) -> DecodedBitmap {
         let header = try readHeader(b)
         let width = header.width, height = header.height
         let limit = limits.pixelLimit(bytesPerPixel: 4)
         guard width * height <= limit else { throw .tooLarge(width: width, height: height, limit: limit) }
         let input = b.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var complete = true
-        let pixels: [UInt8] = try makeArray(count: width * height * 4) { (out: UnsafeMutableBufferPointer<UInt8>) throws(CodecError) in
+        let pixels: [UInt8] = try makeArray(count: width * height * 4) { (out: UnsafeMutableBufferPointer<UInt8>) throws(ImageFileError) in
             if strict {
                 guard WebPDecodeRGBAInto(input, b.count, out.baseAddress, out.count, Int32(width * 4)) != nil else {
                     // Re-run the incremental decoder only to tell truncation from corruption.
@@ -133,7 +133,7 @@ enum WebPCodec {
         return (rc, Int(lastY))
     }
 
-    static func classify(_ b: UnsafeRawBufferPointer, _ out: UnsafeMutableBufferPointer<UInt8>, width: Int) -> CodecError {
+    static func classify(_ b: UnsafeRawBufferPointer, _ out: UnsafeMutableBufferPointer<UInt8>, width: Int) -> ImageFileError {
         let (rc, _) = incremental(b, out, width: width)
         if rc == VP8_STATUS_SUSPENDED || rc == VP8_STATUS_NOT_ENOUGH_DATA { return error(rc, "data", size: b.count) }
         return error(rc == VP8_STATUS_OK ? VP8_STATUS_BITSTREAM_ERROR : rc, "data", size: b.count)
@@ -141,7 +141,7 @@ enum WebPCodec {
 
     static func encode(
         _ rgba: UnsafeBufferPointer<UInt8>, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions
-    ) throws(CodecError) -> Data {
+    ) throws(ImageFileError) -> Data {
         guard options.quality >= 0, options.quality <= 1 else {
             throw .invalidArgument("quality must be in 0...1, got \(options.quality)")
         }
@@ -185,7 +185,7 @@ enum WebPCodec {
 
     /// `webp` with the ICCP, EXIF and XMP chunks of `options`, through libwebpmux (which makes
     /// the file an extended one and sets the VP8X flags).
-    static func addMetadata(to webp: UnsafeRawBufferPointer, options: EncodeOptions) throws(CodecError) -> Data {
+    static func addMetadata(to webp: UnsafeRawBufferPointer, options: EncodeOptions) throws(ImageFileError) -> Data {
         let chunks: [(String, Data)] = [("ICCP", options.iccProfile), ("EXIF", options.exif), ("XMP ", options.xmp)]
             .compactMap { name, data in data.flatMap { $0.isEmpty ? nil : (name, $0) } }
         guard !chunks.isEmpty else { return Data(webp) }

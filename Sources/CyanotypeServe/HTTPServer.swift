@@ -1,6 +1,6 @@
 import CDeferredLibraries
+import Cyanotype
 import CMicroHTTPD
-import enum CyanotypeCodecs.DeferredLibraries
 import Foundation
 
 #if canImport(Glibc)
@@ -185,7 +185,7 @@ package final class HTTPServer: @unchecked Sendable {
     /// Binds and starts serving; returns once the socket listens.
     package func start() throws(ServerStartError) {
         // libmicrohttpd and libcrypto (content keys, signatures) are opened on first use.
-        if let message = DeferredLibraries.failure(loading: [CY_LIBRARY_MICROHTTPD, CY_LIBRARY_CRYPTO]) {
+        if let message = DeferredLibrary.failure(loading: [CY_LIBRARY_MICROHTTPD, CY_LIBRARY_CRYPTO]) {
             throw ServerStartError(description: message)
         }
         let (fd, bound, ipv6) = try Self.listen(host: host, port: requestedPort)

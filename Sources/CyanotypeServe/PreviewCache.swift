@@ -1,8 +1,4 @@
-import CTurboJPEG
 import Cyanotype
-import enum CyanotypeCodecs.ColorProfiles
-import enum CyanotypeCodecs.ImageCodecs
-import struct CyanotypeCodecs.ImageHeader
 import CyanotypeTool
 import Foundation
 
@@ -83,8 +79,8 @@ package enum PreviewMaker {
     static func make(
         _ data: Data, name: String, width: Int?, height: Int?, reading: FileReading = FileReading(), context: CIContext
     ) throws(ServeError) -> PreviewSource {
-        let header: ImageHeader
-        do { header = try ImageCodecs.readHeader(data) } catch { throw .unreadable(Messages.reading(error, file: name)) }
+        let header: ImageFileHeader
+        do { header = try ImageFileHeader(reading: data) } catch { throw .unreadable(Messages.reading(error, file: name)) }
         let file: CIImage
         do { file = try CIImage.read(data: data, options: reading.readOptions, name: name) } catch {
             if case .codec(_, let e) = error {
@@ -102,7 +98,7 @@ package enum PreviewMaker {
         var geometry = GeometryOptions()
         var image = file
         var byDecoder = false
-        if header.format == .jpeg, header.iccProfile.map(ColorProfiles.isSRGB) ?? true,
+        if header.format == .jpeg, header.isSRGB,
             let scaled = ScaledJPEG.decode(data, atLeast: turned ? th : tw, turned ? tw : th)
         {
             var small = CIImage(
@@ -136,44 +132,5 @@ package enum PreviewMaker {
         return PreviewSource(
             image: pixels, properties: properties, sourceWidth: W, sourceHeight: H,
             bytes: rendered.data.count, scaledByDecoder: byDecoder)
-    }
-}
-
-/// TurboJPEG's scaled decoding: the IDCT at 1/2, 1/4 or 1/8 size, far cheaper than decoding
-/// every pixel and throwing most away.
-enum ScaledJPEG {
-    /// `data` decoded to RGBA8 at the smallest scale whose size is at least `width` x
-    /// `height` (stored orientation); nil when no scale below 1 fits, or TurboJPEG cannot
-    /// decode the file (the caller then decodes it in full).
-    static func decode(_ data: Data, atLeast width: Int, _ height: Int) -> (pixels: Data, width: Int, height: Int)? {
-        guard let handle = tjInitDecompress() else { return nil }
-        defer { tjDestroy(handle) }
-        return data.withUnsafeBytes { raw -> (Data, Int, Int)? in
-            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
-            var w: Int32 = 0, h: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-            guard tjDecompressHeader3(handle, base, UInt(raw.count), &w, &h, &subsampling, &colorspace) == 0 else { return nil }
-            // CMYK and YCCK files go through the full decoder, which converts them.
-            guard colorspace != Int32(TJCS_CMYK.rawValue), colorspace != Int32(TJCS_YCCK.rawValue) else { return nil }
-            var count: Int32 = 0
-            guard let factors = tjGetScalingFactors(&count), count > 0 else { return nil }
-            var best: (Int, Int)? = nil
-            for i in 0..<Int(count) {
-                let f = factors[i]
-                guard f.num < f.denom else { continue }
-                let sw = (Int(w) * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
-                let sh = (Int(h) * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
-                guard sw >= width, sh >= height else { continue }
-                if best.map({ sw * sh < $0.0 * $0.1 }) ?? true { best = (sw, sh) }
-            }
-            guard let (sw, sh) = best else { return nil }
-            var out = Data(count: sw * sh * 4)
-            let status = out.withUnsafeMutableBytes { dst in
-                tjDecompress2(
-                    handle, base, UInt(raw.count), dst.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                    Int32(sw), 0, Int32(sh), Int32(TJPF_RGBA.rawValue), 0)
-            }
-            guard status == 0 else { return nil }
-            return (out, sw, sh)
-        }
     }
 }

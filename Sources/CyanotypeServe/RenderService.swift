@@ -1,6 +1,4 @@
 import Cyanotype
-import enum CyanotypeCodecs.ImageCodecs
-import struct CyanotypeCodecs.ImageHeader
 import CyanotypeTool
 import Foundation
 import Instafilter
@@ -198,8 +196,8 @@ package final class RenderService: @unchecked Sendable {
             let file = try root.resolve(name)
             let data: Data
             do { data = try Data(contentsOf: URL(fileURLWithPath: file.path)) } catch { throw .notFound("\(name): cannot read the file") }
-            let header: ImageHeader
-            do { header = try ImageCodecs.readHeader(data) } catch { throw .unreadable(Messages.reading(error, file: name)) }
+            let header: ImageFileHeader
+            do { header = try ImageFileHeader(reading: data) } catch { throw .unreadable(Messages.reading(error, file: name)) }
             let turned = header.orientation >= 5 && header.orientation <= 8
             return .json(
                 [

@@ -1,5 +1,4 @@
 import Cyanotype
-import enum CyanotypeCodecs.CodecError
 import Foundation
 
 /// How the tools read image files, chosen by the command line (`--pixel-limit`,
@@ -61,7 +60,7 @@ package struct FileReading: Sendable {
         let limit = pixelLimit ?? Self.defaultDeclaredPixelLimit
         let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
         if overflow || pixels > limit {
-            throw .failure(Messages.reading(CodecError.tooLarge(width: size.width, height: size.height, limit: limit), file: file))
+            throw .failure(Messages.reading(ImageFileError.tooLarge(width: size.width, height: size.height, limit: limit), file: file))
         }
     }
 

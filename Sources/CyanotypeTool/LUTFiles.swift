@@ -1,6 +1,4 @@
 import Cyanotype
-import struct CyanotypeCodecs.ImageHeader
-import enum CyanotypeCodecs.ImageCodecs
 import Foundation
 
 /// Reading LUTs for `apply --lut`, `batch --lut` and `lut ...`: a `.cube`/`.3dl` file, a LUT
@@ -49,7 +47,7 @@ package enum LUTFiles {
     /// What a LUT was read from, for `lut info`.
     package enum Source {
         case cube, threeDL
-        case image(header: ImageHeader, layout: LUTImageLayout)
+        case image(header: ImageFileHeader, layout: LUTImageLayout)
         case look(String)
     }
 
@@ -98,7 +96,7 @@ package enum LUTFiles {
             do { data = try Data(contentsOf: url) } catch {
                 throw .failure("\(path): cannot read the LUT file (\((error as NSError).localizedDescription))")
             }
-            guard ImageCodecs.sniff(data) != nil, let header = try? ImageCodecs.readHeader(data) else {
+            guard ImageFileFormat(sniffing: data) != nil, let header = try? ImageFileHeader(reading: data) else {
                 throw Messages.lut(.unknownFileType(path: path), file: path)
             }
             var layout = readingLayout(word, width: header.width, height: header.height)
@@ -115,7 +113,7 @@ package enum LUTFiles {
 
     /// The layout of a LUT image whose size fits several, from its pixels; a usage error
     /// (pass --lut-layout) when they do not tell. Nil when the size fits one layout or none.
-    package static func inferredLayout(_ data: Data, header: ImageHeader, path: String) throws(CLIError) -> LUTImageLayout? {
+    package static func inferredLayout(_ data: Data, header: ImageFileHeader, path: String) throws(CLIError) -> LUTImageLayout? {
         let candidates = LUT.possibleLayouts(width: header.width, height: header.height)
         guard candidates.count > 1 else { return nil }
         let inference: LUTLayoutInference
@@ -134,7 +132,7 @@ package enum LUTFiles {
     }
 
     /// "a Hald CLUT of level 5 (25^3)", "tiles (25^3)"
-    package static func describe(_ layout: LUTImageLayout, _ h: ImageHeader) -> String {
+    package static func describe(_ layout: LUTImageLayout, _ h: ImageFileHeader) -> String {
         let l = Int(pow(Double(h.width), 1.0 / 3.0).rounded())
         switch layout {
         case .hald: return "a Hald CLUT of level \(l) (\(l * l)^3)"

@@ -1,12 +1,11 @@
 import Cyanotype
-import enum CyanotypeCodecs.CodecError
 import Foundation
 
 /// The library's errors retold in the tool's terms: the file or argument at fault first, then
 /// what went wrong and what to do, with no library API names.
 package enum Messages {
     /// A file that could not be read: `file` is the name as the user spelled it.
-    package static func reading(_ e: CodecError, file: String) -> String {
+    package static func reading(_ e: ImageFileError, file: String) -> String {
         switch e {
         case .unsupportedFormat(let seen):
             return "\(file): not an image this tool reads (\(seen)); it reads JPEG, PNG, WebP, TIFF, GIF, HEIF, AVIF and JPEG XL"
@@ -26,22 +25,6 @@ package enum Messages {
             return "\(file): the file holds \(count > limit ? "more than \(limit)" : "\(count)") frames or pages, above the limit of \(limit) for its size"
         case .libraryUnavailable:
             return "\(file): \(e.description)"
-        }
-    }
-
-    /// A file the library could not read (the same cases, as Cyanotype reports them).
-    package static func reading(_ e: ImageFileError, file: String) -> String {
-        switch e {
-        case .unsupportedFormat(let seen): return reading(CodecError.unsupportedFormat(seen), file: file)
-        case .empty: return reading(CodecError.empty, file: file)
-        case .truncated(let detail): return reading(CodecError.truncated(detail: detail), file: file)
-        case .corrupt(let detail): return reading(CodecError.corrupt(detail: detail), file: file)
-        case let .tooLarge(w, h, limit): return reading(CodecError.tooLarge(width: w, height: h, limit: limit), file: file)
-        case let .ioError(path, detail): return reading(CodecError.ioError(path: path, detail: detail), file: file)
-        case .encodeFailed(let detail): return reading(CodecError.encodeFailed(detail: detail), file: file)
-        case .invalidArgument(let detail): return reading(CodecError.invalidArgument(detail), file: file)
-        case let .tooManyFrames(count, limit): return reading(CodecError.tooManyFrames(count: count, limit: limit), file: file)
-        case .libraryUnavailable(let detail): return reading(CodecError.libraryUnavailable(detail), file: file)
         }
     }
 

@@ -1,5 +1,4 @@
 import Cyanotype
-import enum CyanotypeCodecs.ImageCodecs
 import Foundation
 
 /// Which metadata the output keeps (`--strip`, `--keep`). DPI is always kept; orientation is
@@ -48,8 +47,8 @@ package struct MetadataPolicy: Equatable, Sendable {
                 p[kCyanotypePropertyRawEXIF] = nil
             } else {
                 var kept: Data? = exif
-                if !keepsGPS { kept = ImageCodecs.exifRemovingGPS(exif) }
-                p[kCyanotypePropertyRawEXIF] = kept.map { ImageCodecs.exifSettingPixelDimensions($0, width: width, height: height) }
+                if !keepsGPS { kept = ImageMetadata.exifRemovingGPS(exif) }
+                p[kCyanotypePropertyRawEXIF] = kept.map { ImageMetadata.exifSettingPixelDimensions($0, width: width, height: height) }
             }
         }
         if let xmp = p[kCyanotypePropertyRawXMP] as? Data {
@@ -57,8 +56,8 @@ package struct MetadataPolicy: Equatable, Sendable {
                 p[kCyanotypePropertyRawXMP] = nil
             } else {
                 var kept: Data? = xmp
-                if !keepsGPS { kept = ImageCodecs.xmpRemovingGPS(xmp) }
-                p[kCyanotypePropertyRawXMP] = kept.map { ImageCodecs.xmpSettingPixelDimensions($0, width: width, height: height) }
+                if !keepsGPS { kept = ImageMetadata.xmpRemovingGPS(xmp) }
+                p[kCyanotypePropertyRawXMP] = kept.map { ImageMetadata.xmpSettingPixelDimensions($0, width: width, height: height) }
             }
         }
         return p

@@ -38,7 +38,7 @@ func sampleFiles() throws -> [(ImageFileFormat, Data)] {
     @Test func emptyData() {
         #expect(codecError { try ImageCodecs.decode(Data()) } == .empty)
         #expect(codecError { try ImageCodecs.readHeader(Data()) } == .empty)
-        #expect(CodecError.empty.description == "image data is empty (0 bytes)")
+        #expect(ImageFileError.empty.description == "image data is empty (0 bytes)")
     }
 
     @Test func unknownMagicNamesWhatWasSeen() {
@@ -220,13 +220,13 @@ func sampleFiles() throws -> [(ImageFileFormat, Data)] {
 
     @Test func pinnedMessages() {
         #expect(
-            CodecError.truncated(detail: "x").description
+            ImageFileError.truncated(detail: "x").description
                 == "image data is truncated (x); the file is incomplete: re-export or re-download it, "
                 + "or decode with strict: false to keep the rows that were read")
         #expect(
-            CodecError.corrupt(detail: "x").description
+            ImageFileError.corrupt(detail: "x").description
                 == "image data is corrupt (x); the file is damaged or not a valid image")
-        #expect(CodecError.encodeFailed(detail: "x").description == "encoding failed: x")
+        #expect(ImageFileError.encodeFailed(detail: "x").description == "encoding failed: x")
         #expect(
             codecError { try ImageCodecs.readHeader(Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00])) }
                 == .truncated(detail: "JPEG header: the data ends before the frame size (5 bytes)"))

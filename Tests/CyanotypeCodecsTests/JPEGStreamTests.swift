@@ -31,17 +31,17 @@ import Testing
     }
 
     @Test func misuseIsAnError() throws {
-        #expect(throws: CodecError.invalidArgument("JPEG width and height must be 1...65500, got 0x10")) {
+        #expect(throws: ImageFileError.invalidArgument("JPEG width and height must be 1...65500, got 0x10")) {
             try JPEGStreamEncoder(width: 0, height: 10, options: EncodeOptions())
         }
         let e = try JPEGStreamEncoder(width: 4, height: 2, options: EncodeOptions())
-        #expect(throws: CodecError.invalidArgument("JPEG: 1 of 2 rows written")) {
+        #expect(throws: ImageFileError.invalidArgument("JPEG: 1 of 2 rows written")) {
             try [UInt8](repeating: 9, count: 16).withUnsafeBytes { raw in
                 try e.write(raw.baseAddress!, rowBytes: 16, count: 1)
                 _ = try e.finish()
             }
         }
-        #expect(throws: CodecError.invalidArgument("JPEG: 5 rows of 16 bytes after 1 of 2")) {
+        #expect(throws: ImageFileError.invalidArgument("JPEG: 5 rows of 16 bytes after 1 of 2")) {
             try [UInt8](repeating: 9, count: 80).withUnsafeBytes { try e.write($0.baseAddress!, rowBytes: 16, count: 5) }
         }
     }
@@ -121,7 +121,7 @@ import Testing
             var rows = [UInt8](repeating: 0, count: 96 * 64 * 4)
             var failed = false
             rows.withUnsafeMutableBytes { raw in
-                do throws(CodecError) {
+                do throws(ImageFileError) {
                     let d = try JPEGStreamDecoder(data: flipped)
                     guard d.width * d.height * 4 <= raw.count else { failed = true; return }
                     var top = 0
@@ -149,14 +149,14 @@ import Testing
         let file = try jpeg(256, 256, .s420)
         let cut = file.prefix(file.count / 2)
         var rows = [UInt8](repeating: 0, count: 256 * 256 * 4)
-        var thrown: CodecError?
+        var thrown: ImageFileError?
         rows.withUnsafeMutableBytes { raw in
-            do throws(CodecError) {
+            do throws(ImageFileError) {
                 let d = try JPEGStreamDecoder(data: cut)
                 try d.read(into: raw.baseAddress!, rowBytes: 1024, count: 256)
             } catch { thrown = error }
         }
-        var oneShot: CodecError?
+        var oneShot: ImageFileError?
         do { _ = try ImageCodecs.decode(cut) } catch { oneShot = error }
         #expect(thrown != nil && thrown == oneShot, "\(String(describing: thrown)) vs \(String(describing: oneShot))")
     }

@@ -281,7 +281,7 @@ func readPNM(_ data: Data) -> (width: Int, height: Int, maxval: Int, rgb: [Int])
 
     @Test func limitsAreCheckedBeforeDecoding() throws {
         let data = try sample()
-        #expect(throws: CodecError.tooLarge(width: 40, height: 30, limit: 1000)) {
+        #expect(throws: ImageFileError.tooLarge(width: 40, height: 30, limit: 1000)) {
             try ImageCodecs.decode(data, limits: DecodeLimits(maxPixels: 1000))
         }
     }
@@ -309,7 +309,7 @@ func readPNM(_ data: Data) -> (width: Int, height: Int, maxval: Int, rgb: [Int])
             default: Issue.record("corrupt: \(e)")
             }
         }
-        #expect(throws: CodecError.corrupt(detail: "JPEG XL: no JPEG XL signature")) {
+        #expect(throws: ImageFileError.corrupt(detail: "JPEG XL: no JPEG XL signature")) {
             try ImageCodecs.decode(Data([1, 2, 3]), as: .jxl)
         }
     }

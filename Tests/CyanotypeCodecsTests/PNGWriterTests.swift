@@ -250,7 +250,7 @@ private func inflatedRows(_ png: Data) throws -> [UInt8] {
     defer { try? FileManager.default.removeItem(at: file) }
     guard let r = tool("/usr/bin/python3", ["-c", "import sys,zlib; sys.stdout.buffer.write(zlib.decompress(open(sys.argv[1],'rb').read()))", file.path]),
         r.status == 0
-    else { throw CodecError.corrupt(detail: "python3 could not inflate the IDAT stream") }
+    else { throw ImageFileError.corrupt(detail: "python3 could not inflate the IDAT stream") }
     return [UInt8](r.out)
 }
 
@@ -314,11 +314,11 @@ private func inflatedRows(_ png: Data) throws -> [UInt8] {
         let sink = ByteSink()
         let encoder = try PNGStreamEncoder(width: 4, height: 3, hasAlpha: true, options: EncodeOptions(), sink: sink, parallel: concurrent)
         let row = [UInt8](repeating: 7, count: 16 * 4)
-        #expect(throws: CodecError.self) { try encoder.finish() }
+        #expect(throws: ImageFileError.self) { try encoder.finish() }
         try row.withUnsafeBytes { raw in
             try encoder.write(raw.baseAddress!, rowBytes: 16, count: 2)
-            #expect(throws: CodecError.self) { try encoder.write(raw.baseAddress!, rowBytes: 16, count: 2) }
-            #expect(throws: CodecError.self) { try encoder.write(raw.baseAddress!, rowBytes: 8, count: 1) }
+            #expect(throws: ImageFileError.self) { try encoder.write(raw.baseAddress!, rowBytes: 16, count: 2) }
+            #expect(throws: ImageFileError.self) { try encoder.write(raw.baseAddress!, rowBytes: 8, count: 1) }
         }
     }
 }
@@ -351,10 +351,10 @@ private func inflatedRows(_ png: Data) throws -> [UInt8] {
     @Test func aCutFileAndAnAbsurdSizeAreTypedErrors() throws {
         let (w, h) = (40, 40)
         let file = try encodePNG(noisyRGBA(UInt8.self, width: w, height: h, seed: 2), w, h, channels: 4, options(level: 6, filter: nil, channels: 4))
-        #expect(throws: CodecError.self) { try PNGStreamDecoder(data: file, limits: DecodeLimits(maxPixels: 100, maxBytes: 1 << 30)) }
+        #expect(throws: ImageFileError.self) { try PNGStreamDecoder(data: file, limits: DecodeLimits(maxPixels: 100, maxBytes: 1 << 30)) }
         var rows = [UInt8](repeating: 0, count: w * h * 4)
         for cut in [file.count / 2, file.count - 20, file.count - 2] {
-            #expect(throws: CodecError.self, "cut at \(cut) of \(file.count)") {
+            #expect(throws: ImageFileError.self, "cut at \(cut) of \(file.count)") {
                 let decoder = try PNGStreamDecoder(data: file.prefix(cut))
                 try rows.withUnsafeMutableBytes { raw in try decoder.read(into: raw.baseAddress!, rowBytes: w * 4, count: h) }
             }

@@ -322,7 +322,7 @@ func craftedTIFF(width: UInt32, height: UInt32, stripBytes: Int = 12, bitsPerSam
                 == "unsupported image format: TIFF with 1 samples of 64 bits (sample format 1, photometric 1): Sorry, can not handle images with 64-bit samples; supported formats are jpeg, png, webp, tiff, gif, heif, avif and jxl"
         )
         #expect(
-            CodecError.tooLarge(width: 100_000, height: 100_000, limit: 268_402_689).description
+            ImageFileError.tooLarge(width: 100_000, height: 100_000, limit: 268_402_689).description
                 == "image is 100000x100000 pixels (10000000000), above the decode limit of 268402689 pixels; raise DecodeLimits.maxPixels to allow it")
         let big = [UInt8](repeating: 0, count: 4)
         let tooWide = codecError {

@@ -129,12 +129,12 @@ func encode8(_ px: [UInt8], _ w: Int, _ h: Int, alpha: Bool, _ format: ImageFile
     }
 }
 
-/// The error a throwing call produced, as a CodecError (nil when it did not throw).
-func codecError<T>(_ body: () throws -> T) -> CodecError? {
+/// The error a throwing call produced, as a ImageFileError (nil when it did not throw).
+func codecError<T>(_ body: () throws -> T) -> ImageFileError? {
     do {
         _ = try body()
         return nil
-    } catch let e as CodecError {
+    } catch let e as ImageFileError {
         return e
     } catch {
         return .invalidArgument("non-codec error \(error)")

@@ -53,7 +53,7 @@ import CyanotypeCodecs
         let slow = try encode8(px, 32, 32, alpha: false, .webp, o)
         #expect(try ImageCodecs.decode(fast).width == 32 && ImageCodecs.decode(slow).width == 32)
         o.effort = 7
-        #expect(throws: CodecError.self) { try encode8(px, 32, 32, alpha: false, .webp, o) }
+        #expect(throws: ImageFileError.self) { try encode8(px, 32, 32, alpha: false, .webp, o) }
     }
 
     /// A little-endian EXIF block: IFD0 (Orientation, GPS pointer, EXIF pointer), a GPS IFD

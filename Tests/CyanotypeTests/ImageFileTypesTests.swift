@@ -3,8 +3,8 @@ import Foundation
 import Testing
 @testable import Cyanotype
 
-/// Cyanotype's own file vocabulary (the codec module is not re-exported): each type agrees
-/// with its codec counterpart.
+/// Cyanotype's file vocabulary: each type declared once (CyanotypeFileTypes), used by the codecs
+/// and re-exported by Cyanotype, whose codec module stays hidden.
 @Suite struct ImageFileTypesTests {
     @Test func formatsByExtensionAndByContent() throws {
         let cases: [(String, Cyanotype.ImageFileFormat?)] = [
@@ -21,8 +21,8 @@ import Testing
         }
         #expect(Cyanotype.ImageFileFormat(sniffing: Data("GIF89a......".utf8)) == .gif)
         #expect(Cyanotype.ImageFileFormat(sniffing: Data("BM..........".utf8)) == nil)
-        #expect(Cyanotype.ImageFileFormat.allCases.map(\.rawValue) == CyanotypeCodecs.ImageFileFormat.allCases.map(\.rawValue))
-        for f in Cyanotype.ImageFileFormat.allCases { #expect(f.canEncode == ImageCodecs.canEncode(f.codec)) }
+        #expect(Cyanotype.ImageFileFormat.self == CyanotypeCodecs.ImageFileFormat.self)
+        for f in Cyanotype.ImageFileFormat.allCases { #expect(f.canEncode == ImageCodecs.canEncode(f)) }
     }
 
     @Test func decodeLimitsDefaultToTheCodecsAndAreEnforced() throws {
@@ -47,17 +47,10 @@ import Testing
         #expect(throws: (any Error).self) { try CIContext().encode(limited.oriented(.down), as: .png) }
     }
 
-    /// Every codec error maps to a file error with the same message, and back.
-    @Test func fileErrorsCarryTheCodecsMessages() {
-        let errors: [CodecError] = [
-            .unsupportedFormat("GIF"), .empty, .truncated(detail: "t"), .corrupt(detail: "c"), .tooLarge(width: 1, height: 2, limit: 1),
-            .ioError(path: "/x", detail: "d"), .encodeFailed(detail: "e"), .invalidArgument("a"), .tooManyFrames(count: 3, limit: 2),
-        ]
-        for e in errors {
-            let f = ImageFileError(e)
-            #expect(f.description == e.description)
-            #expect(f.codec == e)
-        }
+    /// The codecs throw the file error Cyanotype reports, unchanged.
+    @Test func fileErrorsAreTheCodecsErrors() {
+        #expect(throws: ImageFileError.empty) { try ImageCodecs.readHeader(Data()) }
+        #expect(throws: ImageIOError.codec(path: nil, .empty)) { try CIImage.read(data: Data()) }
         #expect(ImageIOError.codec(path: "a.png", .empty).description == "a.png: image data is empty (0 bytes)")
     }
 
@@ -76,7 +69,9 @@ import Testing
     }
 
     /// The module edges stay as designed: Cyanotype imports the codecs internally (never
-    /// `@_exported`), and lcms2 is called from one file, the codecs' `ColorProfiles`.
+    /// `@_exported`: only the file types are), nothing outside Cyanotype and the bench imports
+    /// them, each file type is declared once, and lcms2 is called from one file, the codecs'
+    /// `ColorProfiles`.
     @Test func moduleEdges() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let sources = root.appendingPathComponent("Sources")
@@ -84,15 +79,37 @@ import Testing
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
         #expect(files.count > 100)
         var lcms: [String] = []
+        var codecImportsOutside: [String] = []
+        var declarations: [String: Int] = [:]
+        let twins = [
+            "enum ImageFileFormat", "struct DecodeLimits", "enum ChromaSubsampling", "enum PNGFilter", "enum TIFFCompression",
+            "enum ImageFileError", "enum CodecError",
+        ]
         for url in files {
             let text = try String(contentsOf: url, encoding: .utf8)
             let relative = String(url.path.dropFirst(sources.path.count + 1))
-            for line in text.split(separator: "\n") where line.contains("import CyanotypeCodecs") {
-                if relative.hasPrefix("Cyanotype/") { #expect(line == "internal import CyanotypeCodecs", "\(relative): \(line)") }
-                #expect(!line.hasPrefix("@_exported"), "\(relative): \(line)")
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ").map(String.init)
+                // `import CyanotypeCodecs`, `internal import CyanotypeCodecs`, `import enum CyanotypeCodecs.X`...
+                if let i = words.firstIndex(of: "import"), i + 1 < words.count,
+                    words[(i + 1)...].contains(where: { $0 == "CyanotypeCodecs" || $0.hasPrefix("CyanotypeCodecs.") })
+                {
+                    if relative.hasPrefix("Cyanotype/") { #expect(line == "internal import CyanotypeCodecs", "\(relative): \(line)") }
+                    if !["Cyanotype/", "CyanotypeCodecs/", "CyanotypeBench/"].contains(where: relative.hasPrefix) {
+                        codecImportsOutside.append("\(relative): \(line)")
+                    }
+                }
+                if line.hasPrefix("@_exported"), line.contains("Cyanotype") {
+                    #expect(line.hasSuffix(" import CyanotypeFileTypes"), "\(relative): \(line)")
+                }
+                for t in twins where line.contains("public \(t):") { declarations[t, default: 0] += 1 }
             }
             if text.contains("import CLCMS2") { lcms.append(relative) }
         }
         #expect(lcms == ["CyanotypeCodecs/ColorProfiles.swift"])
+        // The tools, the server and video reach files through Cyanotype only.
+        #expect(codecImportsOutside == [])
+        // Each file type is declared once (CodecError is ImageFileError now).
+        #expect(declarations == Dictionary(uniqueKeysWithValues: twins.dropLast().map { ($0, 1) }))
     }
 }

@@ -164,10 +164,10 @@ import Testing
             try ImageCodecs.encode(rgba8: $0, width: 8, height: 8, hasAlpha: false, format: .png, options: EncodeOptions())
         }
         #expect(ImageCodecs.decodeReductions(try ImageCodecs.readHeader(png), data: png) == [])
-        #expect(throws: CodecError.self) { try ImageCodecs.decode(png, reducedBy: 2) }
+        #expect(throws: ImageFileError.self) { try ImageCodecs.decode(png, reducedBy: 2) }
         let jpg = try Self.jpeg(Self.photo(96, 64), 96, 64)
-        #expect(throws: CodecError.self) { try ImageCodecs.decode(jpg, reducedBy: 3) }
-        #expect(throws: CodecError.self) { try ImageCodecs.decode(jpg.prefix(jpg.count / 2), reducedBy: 2) }
+        #expect(throws: ImageFileError.self) { try ImageCodecs.decode(jpg, reducedBy: 3) }
+        #expect(throws: ImageFileError.self) { try ImageCodecs.decode(jpg.prefix(jpg.count / 2), reducedBy: 2) }
     }
 
     // MARK: The renderer

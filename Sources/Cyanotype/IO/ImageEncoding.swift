@@ -151,24 +151,23 @@ extension CIContext {
         let rect = image.extent
         var opts = EncodeOptions()
         if let q = options[.lossyCompressionQuality].flatMap(numberValue) { opts.quality = min(max(q, 0), 1) }
-        if let s = options[.chromaSubsampling] as? ChromaSubsampling { opts.chromaSubsampling = s.codec }
+        if let s = options[.chromaSubsampling] as? ChromaSubsampling { opts.chromaSubsampling = s }
         if let p = options[.progressive] as? Bool { opts.progressive = p }
         if let l = options[.lossless] as? Bool { opts.lossless = l }
         if let c = options[.compressionLevel].flatMap(numberValue) { opts.compressionLevel = Int(c) }
-        if let t = options[.tiffCompression] as? TIFFCompression { opts.tiffCompression = t.codec }
+        if let t = options[.tiffCompression] as? TIFFCompression { opts.tiffCompression = t }
         if let e = options[.effort].flatMap(numberValue) { opts.effort = Int(e) }
-        if let f = options[.pngFilter] as? PNGFilter { opts.pngFilter = f.codec }
+        if let f = options[.pngFilter] as? PNGFilter { opts.pngFilter = f }
         let greyIfNeutral = ((options[.grayscaleIfNeutral] as? Bool) ?? false) && [.png, .tiff, .jpeg, .jxl].contains(format)
         // A format without a profile (GIF) gets sRGB values: other numbers would be misread.
         let space = format.holdsColorProfile ? colorSpace ?? outputColorSpace ?? .sRGBSpace : .sRGBSpace
         let strip = (options[.stripMetadata] as? Bool) ?? false
         if !strip { opts.addMetadata(of: image.properties, colorSpace: space, dpi: options[.dpi].flatMap(numberValue)) }
         let hasAlpha = format != .jpeg && ((options[.alphaChannel] as? Bool) ?? true)
-        let format = format.codec
         do {
             if depth == 32 && (format == .tiff || format == .jxl) {
                 let r = try renderToData(image, from: rect, format: .RGBAf, colorSpace: space, premultiplied: false)
-                let data = try r.data.withUnsafeBytes { raw throws(CodecError) in
+                let data = try r.data.withUnsafeBytes { raw throws(ImageFileError) in
                     if greyIfNeutral { opts.grayscale = ImageCodecs.isNeutral(raw.bindMemory(to: Float.self)) }
                     return try ImageCodecs.encode(
                         rgbaF: raw.bindMemory(to: Float.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
@@ -191,14 +190,14 @@ extension CIContext {
             // (not when a grey file is wanted for neutral pixels: that needs every pixel first).
             if format == .jpeg && !greyIfNeutral {
                 let options = opts
-                let streamed = try encodeStreaming(image, rect: rect, colorSpace: space) { width, height throws(CodecError) in
+                let streamed = try encodeStreaming(image, rect: rect, colorSpace: space) { width, height throws(ImageFileError) in
                     JPEGBandEncoder(try JPEGStreamEncoder(width: width, height: height, options: options), sink: sink)
                 }
                 if streamed { return }
             }
             if format == .png && !greyIfNeutral {
                 let (options, parallel) = (opts, executor.parallelFor)
-                let streamed = try encodeStreaming(image, rect: rect, colorSpace: space) { width, height throws(CodecError) in
+                let streamed = try encodeStreaming(image, rect: rect, colorSpace: space) { width, height throws(ImageFileError) in
                     try PNGStreamEncoder(
                         width: width, height: height, hasAlpha: hasAlpha, options: options, sink: sink, batch: min(4, max(2, executor.width)),
                         parallel: parallel)
@@ -227,8 +226,8 @@ extension CIContext {
             }
         } catch let e as CIRenderError {
             throw .render(e)
-        } catch let e as CodecError {
-            throw .codec(path: nil, ImageFileError(e))
+        } catch let e as ImageFileError {
+            throw .codec(path: nil, e)
         } catch {
             throw .unsupportedOutput(String(describing: error))
         }
@@ -238,7 +237,7 @@ extension CIContext {
     /// an interrupted run) never sees a half-written file.
     public func writeAtomically(_ data: Data, to url: URL) throws(ImageIOError) {
         try writeAtomically(to: url) { sink throws(ImageIOError) in
-            do throws(CodecError) { try sink.append(data) } catch { throw .codec(path: nil, ImageFileError(error)) }
+            do throws(ImageFileError) { try sink.append(data) } catch { throw .codec(path: nil, error) }
         }
     }
 
@@ -259,7 +258,7 @@ extension CIContext {
         do throws(ImageIOError) {
             let sink = ByteSink(fileDescriptor: fd, path: url.path)
             try fill(sink)
-            do throws(CodecError) { try sink.flush() } catch { throw .codec(path: nil, ImageFileError(error)) }
+            do throws(ImageFileError) { try sink.flush() } catch { throw .codec(path: nil, error) }
         } catch .codec(nil, .ioError(let path, let detail)) where path == url.path {
             throw .writeFailed(path: url.path, detail: detail)  // the output's write, not an input's read
         }
@@ -290,7 +289,7 @@ extension CIContext {
     /// caller encodes as it is.
     func encodeStreaming(
         _ image: CIImage, rect: CGRect, colorSpace: CGColorSpace,
-        makeEncoder: (_ width: Int, _ height: Int) throws(CodecError) -> any BandEncoder
+        makeEncoder: (_ width: Int, _ height: Int) throws(ImageFileError) -> any BandEncoder
     ) throws -> Bool {
         let pr = try renderablePixels(rect)
         let rowBytes = pr.width * 4
@@ -404,9 +403,9 @@ extension CIContext {
 /// into the sink it was made with (PNG, as it goes) or the one it is given at the end (JPEG).
 protocol BandEncoder: AnyObject, Sendable {
     /// Appends `count` rows of RGBA8, `rowBytes` apart.
-    func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(CodecError)
+    func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(ImageFileError)
     /// Ends the file once every row is written.
-    func finishStream() throws(CodecError)
+    func finishStream() throws(ImageFileError)
 }
 
 /// libjpeg-turbo's scanline encoder builds the file in memory (a few MB) and hands it over at
@@ -418,17 +417,17 @@ final class JPEGBandEncoder: BandEncoder, @unchecked Sendable {
         self.encoder = encoder
         self.sink = sink
     }
-    func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(CodecError) {
+    func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(ImageFileError) {
         try encoder.write(rows, rowBytes: rowBytes, count: count)
     }
-    func finishStream() throws(CodecError) {
+    func finishStream() throws(ImageFileError) {
         let data = try encoder.finish()
         try sink.append(data)
     }
 }
 
 extension PNGStreamEncoder: BandEncoder {
-    func finishStream() throws(CodecError) { try finish() }
+    func finishStream() throws(ImageFileError) { try finish() }
 }
 
 /// The output of a streaming render as a ring of band-sized slots: band `b` (rows of tiles

@@ -120,16 +120,16 @@ extension CIImage {
         if let index = o[.frameIndex] as? Int, index != 0 { return try readFrame(data, index: index, options: o, name: name) }
         #endif
         let header: ImageHeader
-        do { header = try ImageCodecs.readHeader(data) } catch { throw .codec(path: nil, ImageFileError(error)) }
+        do { header = try ImageCodecs.readHeader(data) } catch { throw .codec(path: nil, error) }
         return try lazyImage(
-            data, header: header, options: o, limits: (o[.decodeLimits] as? DecodeLimits ?? .default).codec, name: name, file: file)
+            data, header: header, options: o, limits: (o[.decodeLimits] as? DecodeLimits ?? .default), name: name, file: file)
     }
 
     /// The file image `read(data:)` makes once the header is read: pixels decoded on first
     /// render, at a fraction of the size when a downscale over it asks for no more (JPEG and
     /// WebP; see `Optimizer.reduceDecodes`).
     static func lazyImage(
-        _ data: Data, header: ImageHeader, options o: [CIImageOption: Any], limits: CyanotypeCodecs.DecodeLimits,
+        _ data: Data, header: ImageHeader, options o: [CIImageOption: Any], limits: DecodeLimits,
         name: String, file: FileIdentity? = nil
     ) throws(ImageIOError) -> CIImage {
         let strict = !((o[.lenientDecoding] as? Bool) ?? false)
@@ -169,7 +169,7 @@ extension CIImage {
         let pngNode = { @Sendable (oneRender: Bool) throws -> RecipeNode in
             do {
                 return try streamingPNGNode(bytes, limits: limits, colorSpace: space, forOneRender: oneRender)
-            } catch let e as CodecError {
+            } catch let e as ImageFileError {
                 switch e {
                 case .tooLarge, .ioError: throw e
                 default: break
@@ -227,7 +227,7 @@ func bitmapNode(_ b: DecodedBitmap, colorSpace: CGColorSpace?) throws -> RecipeN
             let n = BitmapNode(
                 data: converted, bytesPerRow: b.width * 16, width: b.width, height: b.height, format: .RGBAf,
                 colorSpace: .extendedLinearSRGBSpace, premultiplied: false)
-        else { throw CodecError.corrupt(detail: "colour conversion produced no pixels") }
+        else { throw ImageFileError.corrupt(detail: "colour conversion produced no pixels") }
         return n
     }
     let node: BitmapNode?
@@ -240,7 +240,7 @@ func bitmapNode(_ b: DecodedBitmap, colorSpace: CGColorSpace?) throws -> RecipeN
     } else {
         node = BitmapNode(data: b.pixels, bytesPerRow: b.width * 4, width: b.width, height: b.height, format: .RGBA8, colorSpace: colorSpace, premultiplied: false)
     }
-    guard let node else { throw CodecError.corrupt(detail: "decoder returned \(b.width)x\(b.height) without pixels") }
+    guard let node else { throw ImageFileError.corrupt(detail: "decoder returned \(b.width)x\(b.height) without pixels") }
     return node
 }
 

@@ -111,7 +111,7 @@ public enum ImageFileProperties {
     /// directory), `{JFIF}` for JPEG and `{PNG}` for PNG. Values are numbers, strings, Booleans
     /// and arrays of them, so the dictionary converts to JSON as it is.
     public static func properties(ofImageData data: Data) throws(ImageIOError) -> [String: Any] {
-        do { return dictionary(for: try ImageCodecs.readHeader(data)) } catch { throw .codec(path: nil, ImageFileError(error)) }
+        do { return dictionary(for: try ImageCodecs.readHeader(data)) } catch { throw .codec(path: nil, error) }
     }
 
     /// The properties of the image in the file at `url` (see `properties(ofImageData:)`);
@@ -160,7 +160,7 @@ public enum ImageFileProperties {
 
     /// The format's own dictionary in Image I/O ({JFIF}, {PNG}, {TIFF}); nil for formats whose
     /// still images have none.
-    static func dictionaryName(_ f: CyanotypeCodecs.ImageFileFormat) -> String? {
+    static func dictionaryName(_ f: ImageFileFormat) -> String? {
         switch f {
         case .jpeg: return kCGImagePropertyJFIFDictionary
         case .png: return "{PNG}"

@@ -129,7 +129,7 @@ protocol RowDecoder: AnyObject, Sendable {
     var width: Int { get }
     var height: Int { get }
     /// Decodes the next `count` rows into `rows`, `rowBytes` apart.
-    func read(into rows: UnsafeMutableRawPointer, rowBytes: Int, count: Int) throws(CodecError)
+    func read(into rows: UnsafeMutableRawPointer, rowBytes: Int, count: Int) throws(ImageFileError)
 }
 
 extension JPEGStreamDecoder: RowDecoder {}
@@ -140,12 +140,12 @@ extension PNGStreamDecoder: RowDecoder {}
 /// the rows serve one render, which bounds how far the decoder runs ahead and gives rows back
 /// (see `RowGate`); the decode limit then bounds the rows held at once.
 func streamingJPEGNode(
-    _ bytes: CompressedBytes, header: ImageHeader, limits: CyanotypeCodecs.DecodeLimits, colorSpace: CGColorSpace?,
+    _ bytes: CompressedBytes, header: ImageHeader, limits: DecodeLimits, colorSpace: CGColorSpace?,
     reduction: Int = 1, forOneRender: Bool = false
 ) throws -> RecipeNode {
     // For one render, the limit bounds the rows held at once (checked as they decode), not
     // the picture: a 300 MP file goes through a blur in the memory of a few bands.
-    let decodeLimits: CyanotypeCodecs.DecodeLimits = forOneRender ? .init(maxPixels: .max, maxBytes: .max) : limits
+    let decodeLimits: DecodeLimits = forOneRender ? .init(maxPixels: .max, maxBytes: .max) : limits
     let decoder =
         switch bytes {
         case .data(let data): try JPEGStreamDecoder(data: data, strict: true, limits: decodeLimits, reduction: reduction)
@@ -157,9 +157,9 @@ func streamingJPEGNode(
 /// A non-interlaced 8-bit PNG as a bitmap whose rows arrive from a decoding thread, as
 /// `streamingJPEGNode` does for JPEG.
 func streamingPNGNode(
-    _ bytes: CompressedBytes, limits: CyanotypeCodecs.DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool = false
+    _ bytes: CompressedBytes, limits: DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool = false
 ) throws -> RecipeNode {
-    let decodeLimits: CyanotypeCodecs.DecodeLimits = forOneRender ? .init(maxPixels: .max, maxBytes: .max) : limits
+    let decodeLimits: DecodeLimits = forOneRender ? .init(maxPixels: .max, maxBytes: .max) : limits
     let decoder =
         switch bytes {
         case .data(let data): try PNGStreamDecoder(data: data, limits: decodeLimits)
@@ -171,7 +171,7 @@ func streamingPNGNode(
 /// The rows of `decoder` as a bitmap filled by a decoding thread, band by band (see
 /// `streamingJPEGNode`).
 private func streamingNode(
-    _ decoder: any RowDecoder, format: String, limits: CyanotypeCodecs.DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool
+    _ decoder: any RowDecoder, format: String, limits: DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool
 ) throws -> RecipeNode {
     let (w, h) = (decoder.width, decoder.height)
     let heldRowsLimit = forOneRender ? max(1, min(limits.maxPixels, limits.maxBytes / 4) / max(1, w)) : h
@@ -181,14 +181,14 @@ private func streamingNode(
         let node = BitmapNode(
             data: rows, bytesPerRow: w * 4, width: w, height: h, format: .RGBA8, colorSpace: colorSpace,
             premultiplied: false, gate: gate)
-    else { throw CodecError.corrupt(detail: "\(format): \(w)x\(h) without pixels") }
+    else { throw ImageFileError.corrupt(detail: "\(format): \(w)x\(h) without pixels") }
     let thread = Thread {
         let band = 16
         var done = 0
         while done < h, gate.mayDecode(past: done) {
             let n = min(band, h - done)
             if done + n - gate.rowsGivenBack > heldRowsLimit {
-                gate.fail(CodecError.tooLarge(width: w, height: h, limit: min(limits.maxPixels, limits.maxBytes / 4)))
+                gate.fail(ImageFileError.tooLarge(width: w, height: h, limit: min(limits.maxPixels, limits.maxBytes / 4)))
                 return
             }
             do {

@@ -33,7 +33,7 @@ public final class CGImageDestination: @unchecked Sendable {
     }
 
     /// Whether frames go through the animation / page encoder.
-    private var writesFrames: Bool { capacity > 1 && FrameEncoder.canWriteFrames(format.codec) }
+    private var writesFrames: Bool { capacity > 1 && FrameEncoder.canWriteFrames(format) }
 
     func setProperties(_ p: [String: Any]) {
         lock.lock(); defer { lock.unlock() }
@@ -64,9 +64,9 @@ public final class CGImageDestination: @unchecked Sendable {
                     options.addMetadata(of: all, colorSpace: image.colorSpace ?? .sRGBSpace, dpi: nil)
                 }
                 do {
-                    encoder = try FrameEncoder(format: format.codec, options: options, pageCount: capacity, dithering: dithering)
+                    encoder = try FrameEncoder(format: format, options: options, pageCount: capacity, dithering: dithering)
                 } catch {
-                    throw .codec(path: url?.path, ImageFileError(error))
+                    throw .codec(path: url?.path, error)
                 }
             }
             guard let encoder else { return }
@@ -78,20 +78,20 @@ public final class CGImageDestination: @unchecked Sendable {
             do {
                 switch pixels.storage {
                 case .u8(let p):
-                    try p.withUnsafeBufferPointer { (b) throws(CodecError) in
+                    try p.withUnsafeBufferPointer { (b) throws(ImageFileError) in
                         try encoder.add(rgba8: b, width: pixels.width, height: pixels.height, hasAlpha: pixels.hasAlpha, delay: delay)
                     }
                 case .u16(let p):
-                    try p.withUnsafeBufferPointer { (b) throws(CodecError) in
+                    try p.withUnsafeBufferPointer { (b) throws(ImageFileError) in
                         try encoder.add(rgba16: b, width: pixels.width, height: pixels.height, hasAlpha: pixels.hasAlpha, delay: delay)
                     }
                 case .f32(let p):
-                    try p.withUnsafeBufferPointer { (b) throws(CodecError) in
+                    try p.withUnsafeBufferPointer { (b) throws(ImageFileError) in
                         try encoder.add(rgbaF: b, width: pixels.width, height: pixels.height, hasAlpha: pixels.hasAlpha, delay: delay)
                     }
                 }
             } catch {
-                throw .codec(path: url?.path, ImageFileError(error))
+                throw .codec(path: url?.path, error)
             }
             added += 1
         } catch {
@@ -112,7 +112,7 @@ public final class CGImageDestination: @unchecked Sendable {
                 do {
                     bytes = try encoder.finish(loopCount: Self.loopCount(properties))
                 } catch {
-                    throw .codec(path: url?.path, ImageFileError(error))
+                    throw .codec(path: url?.path, error)
                 }
             } else if let (image, frameProperties) = single {
                 var all = properties
@@ -139,15 +139,15 @@ public final class CGImageDestination: @unchecked Sendable {
         if format == .gif {
             let pixels = try ImageIOPixels(image, depth: 8, colorSpace: .sRGBSpace)
             let dithering = OptionValue.flag(p[kCyanotypeDestinationGIFDithering]) ?? true
-            do throws(CodecError) {
+            do throws(ImageFileError) {
                 let e = try FrameEncoder(format: .gif, options: EncodeOptions(), dithering: dithering)
-                guard case .u8(let px) = pixels.storage else { throw CodecError.invalidArgument("8-bit pixels expected") }
-                try px.withUnsafeBufferPointer { (b) throws(CodecError) in
+                guard case .u8(let px) = pixels.storage else { throw ImageFileError.invalidArgument("8-bit pixels expected") }
+                try px.withUnsafeBufferPointer { (b) throws(ImageFileError) in
                     try e.add(rgba8: b, width: pixels.width, height: pixels.height, hasAlpha: pixels.hasAlpha, delay: delay(p) ?? 0)
                 }
                 return try e.finish(loopCount: loopCount(p))
             } catch {
-                throw .codec(path: nil, ImageFileError(error))
+                throw .codec(path: nil, error)
             }
         }
         // The properties travel with the image: its EXIF, XMP, orientation and DPI are written.
@@ -164,7 +164,7 @@ public final class CGImageDestination: @unchecked Sendable {
         if let l = OptionValue.flag(p[CIImageRepresentationOption.lossless.rawValue]) { o.lossless = l }
         if let e = OptionValue.integer(p[CIImageRepresentationOption.effort.rawValue]) { o.effort = e }
         if let c = OptionValue.integer(p[CIImageRepresentationOption.compressionLevel.rawValue]) { o.compressionLevel = c }
-        if let t = p[CIImageRepresentationOption.tiffCompression.rawValue] as? TIFFCompression { o.tiffCompression = t.codec }
+        if let t = p[CIImageRepresentationOption.tiffCompression.rawValue] as? TIFFCompression { o.tiffCompression = t }
         if let g = OptionValue.flag(p[CIImageRepresentationOption.grayscaleIfNeutral.rawValue]) { o.grayscaleIfNeutral = g }
         return o
     }

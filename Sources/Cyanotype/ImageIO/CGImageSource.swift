@@ -29,7 +29,7 @@ public final class CGImageSource: @unchecked Sendable {
     let data: Data
     /// The file's name for error messages, when it came from a file.
     let path: String?
-    let limits: CyanotypeCodecs.DecodeLimits
+    let limits: DecodeLimits
     let strict: Bool
     private let lock = NSLock()
     private var decoder: FrameDecoder?
@@ -38,7 +38,7 @@ public final class CGImageSource: @unchecked Sendable {
     init(data: Data, path: String?, options: [String: Any]) {
         self.data = data
         self.path = path
-        limits = ((options[kCyanotypeImageSourceDecodeLimits] as? DecodeLimits) ?? .default).codec
+        limits = ((options[kCyanotypeImageSourceDecodeLimits] as? DecodeLimits) ?? .default)
         strict = !(OptionValue.flag(options[kCyanotypeImageSourceLenientDecoding]) ?? false)
     }
 
@@ -50,7 +50,7 @@ public final class CGImageSource: @unchecked Sendable {
         do {
             decoder = try FrameDecoder(data: data, limits: limits, strict: strict)
         } catch {
-            failure = .codec(path: path, ImageFileError(error))
+            failure = .codec(path: path, error)
         }
         return decoder
     }
@@ -71,7 +71,7 @@ public final class CGImageSource: @unchecked Sendable {
     /// The file's format, nil when unreadable.
     public var format: ImageFileFormat? {
         lock.lock(); defer { lock.unlock() }
-        return opened().map { ImageFileFormat($0.sequence.format) }
+        return opened().map { $0.sequence.format }
     }
 
     /// Cyanotype: frame `index`, composited, as decoded pixels; throws a typed error naming the
@@ -82,7 +82,7 @@ public final class CGImageSource: @unchecked Sendable {
         do {
             return (try d.frame(at: index), d.sequence)
         } catch {
-            let e = ImageIOError.codec(path: path, ImageFileError(error))
+            let e = ImageIOError.codec(path: path, error)
             failure = e
             throw e
         }
@@ -171,8 +171,8 @@ enum ImageIOProperties {
     }
 
     /// The uniform type identifier of a format.
-    static func typeIdentifier(_ f: CyanotypeCodecs.ImageFileFormat) -> String {
-        ImageFileFormat(f).typeIdentifier
+    static func typeIdentifier(_ f: ImageFileFormat) -> String {
+        f.typeIdentifier
     }
 }
 

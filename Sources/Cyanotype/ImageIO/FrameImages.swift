@@ -6,10 +6,10 @@ extension CIImage {
     /// Frame `index` (the `.frameIndex` option) of encoded bytes: the frame table is read now,
     /// the frame decoded (with the ones before it, for animations) when first rendered.
     static func readFrame(_ data: Data, index: Int, options o: [CIImageOption: Any], name: String) throws(ImageIOError) -> CIImage {
-        let limits = ((o[.decodeLimits] as? DecodeLimits) ?? .default).codec
+        let limits = ((o[.decodeLimits] as? DecodeLimits) ?? .default)
         let strict = !(OptionValue.flag(o[.lenientDecoding]) ?? false)
         let decoder: FrameDecoder
-        do { decoder = try FrameDecoder(data: data, limits: limits, strict: strict) } catch { throw .codec(path: nil, ImageFileError(error)) }
+        do { decoder = try FrameDecoder(data: data, limits: limits, strict: strict) } catch { throw .codec(path: nil, error) }
         let seq = decoder.sequence
         guard index >= 0, index < seq.frameCount else {
             throw .codec(path: nil, .invalidArgument("frame \(index) does not exist (the file has \(seq.frameCount))"))

@@ -240,13 +240,13 @@ extension LUT {
             if bitDepth == 16 {
                 var q = [UInt16](repeating: 0, count: px.count * 4)
                 for i in 0..<px.count { for c in 0..<4 { q[4 * i + c] = UInt16(clamp01(px[i][c]) * 65535 + 0.5) } }
-                return try q.withUnsafeBufferPointer { b throws(CodecError) in
+                return try q.withUnsafeBufferPointer { b throws(ImageFileError) in
                     try ImageCodecs.encode(rgba16: b, width: w, height: h, hasAlpha: false, format: .png, options: EncodeOptions())
                 }
             }
             var q = [UInt8](repeating: 0, count: px.count * 4)
             for i in 0..<px.count { for c in 0..<4 { q[4 * i + c] = UInt8(clamp01(px[i][c]) * 255 + 0.5) } }
-            return try q.withUnsafeBufferPointer { b throws(CodecError) in
+            return try q.withUnsafeBufferPointer { b throws(ImageFileError) in
                 try ImageCodecs.encode(rgba8: b, width: w, height: h, hasAlpha: false, format: .png, options: EncodeOptions())
             }
         } catch {
