@@ -127,7 +127,8 @@ import Testing
                     }.status
                 done.leave()
             }.start()
-            while (status == 200 ? queue.load.running : queue.load.waiting) == 0 { usleep(1000) }
+            let deadline = Date().addingTimeInterval(30)
+            while (status == 200 ? queue.load.running : queue.load.waiting) == 0 && Date() < deadline { usleep(1000) }
         }
         // One rendering, one waiting: the next is turned away with Retry-After.
         let third = queue.run(timeout: 60) { _ in HTTPResponse(status: 202) }
