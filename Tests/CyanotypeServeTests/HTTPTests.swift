@@ -276,9 +276,11 @@ import Glibc
         #expect(busy.status == 503 && busy.errorCode == "busy" && busy.headers["retry-after"] != nil)
         // SIGTERM while the slow render runs: it still completes, then the server exits.
         kill(s.process.processIdentifier, SIGTERM)
-        // Soon no longer accepting (while the slow render still runs): a connection is refused
-        // within the deadline.
+        // The server says it is stopping (no request of ours is in flight to count), then soon
+        // no longer accepts (while the slow render still runs): a connection is refused within
+        // the deadline.
         let quiesced = Date().addingTimeInterval(30)
+        while !s.log.contains("stopping;") && Date() < quiesced { usleep(10_000) }
         var refused = false
         while !refused && Date() < quiesced {
             do { _ = try HTTP.get(s.port, "/healthz"); usleep(10_000) } catch { refused = true }
