@@ -67,7 +67,7 @@ package struct FileReading: Sendable {
     /// The image at `path` (`-` reads stdin), upright; its declared size within the pixel
     /// limit. `lenient`: what a truncated or damaged file holds (`--fail-on`).
     package func readImage(_ path: String, lenient: Bool = false) throws(CLIError) -> CIImage {
-        let image = try Files.read(path, options: readOptions(lenient: lenient))
+        let image = try Files.read(path, options: readOptions(lenient: lenient), pixelLimit: pixelLimit)
         try checkDeclaredSize(image, file: path == "-" ? "<stdin>" : path)
         return image
     }
@@ -114,13 +114,22 @@ package enum Files {
 
     /// The image at `path` (`-` reads stdin) with `readOptions`; a folder, a missing path or a
     /// special file refused by name.
-    static func read(_ path: String, options readOptions: [CIImageOption: Any]) throws(CLIError) -> CIImage {
+    /// A size refusal names `pixelLimit` when one was given (`--pixel-limit`) and the file is
+    /// over it: the library holds streamed files to its larger render limit.
+    static func read(_ path: String, options readOptions: [CIImageOption: Any], pixelLimit: Int? = nil) throws(CLIError) -> CIImage {
+        func reading(_ e: ImageFileError, _ file: String) -> String {
+            if case let .tooLarge(w, h, _) = e, let pixelLimit {
+                let (pixels, overflow) = w.multipliedReportingOverflow(by: h)
+                if overflow || pixels > pixelLimit { return Messages.reading(.tooLarge(width: w, height: h, limit: pixelLimit), file: file) }
+            }
+            return Messages.reading(e, file: file)
+        }
         if path == "-" {
             let data = try standardInput()
             do {
                 return try CIImage.read(data: data, options: readOptions, name: "stdin")
             } catch {
-                if case .codec(_, let e) = error { throw .failure(Messages.reading(e, file: "<stdin>")) }
+                if case .codec(_, let e) = error { throw .failure(reading(e, "<stdin>")) }
                 throw .failure("<stdin>: \(error.description)")
             }
         }
@@ -135,7 +144,7 @@ package enum Files {
         do {
             return try CIImage.read(contentsOf: URL(fileURLWithPath: path), options: readOptions)
         } catch {
-            if case .codec(_, let e) = error { throw .failure(Messages.reading(e, file: path)) }
+            if case .codec(_, let e) = error { throw .failure(reading(e, path)) }
             throw .failure("\(path): \(error.description)")
         }
     }

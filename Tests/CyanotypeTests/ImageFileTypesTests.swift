@@ -25,6 +25,43 @@ import Testing
         for f in Cyanotype.ImageFileFormat.allCases { #expect(f.canEncode == ImageCodecs.canEncode(f)) }
     }
 
+    /// A PNG of a few dozen bytes whose header declares `width` x `height` (8-bit RGBA, no
+    /// interlace: a file that would stream), with an empty image stream and correct CRCs.
+    static func pngDeclaring(width: UInt32, height: UInt32) -> Data {
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var c: UInt32 = 0xFFFF_FFFF
+            for b in bytes {
+                c ^= UInt32(b)
+                for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            }
+            return ~c
+        }
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + body
+            return be(UInt32(body.count)) + typed + be(crc32(typed))
+        }
+        let ihdr = be(width) + be(height) + [8, 6, 0, 0, 0]
+        let emptyZlib: [UInt8] = [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", emptyZlib) + chunk("IEND", []))
+    }
+
+    @Test func aStreamingFileIsHeldToTheRenderLimitByItsDeclaredSize() throws {
+        // 100000 x 100000 declared in 65 bytes: refused when read, before any row is decoded,
+        // whatever the render would later do with it (a thumbnail reads every row).
+        let bomb = Self.pngDeclaring(width: 100_000, height: 100_000)
+        #expect(bomb.count < 100)
+        #expect(throws: ImageIOError.codec(path: nil, .tooLarge(width: 100_000, height: 100_000, limit: 1 << 30))) {
+            try CIImage.read(data: bomb)
+        }
+        // A decode limit set higher than the render limit is the bound instead.
+        let limit = 100_000 * 100_000
+        #expect(throws: Never.self) { try CIImage.read(data: bomb, options: [.decodeLimits: Cyanotype.DecodeLimits(maxPixels: limit)]) }
+        // Within the limit, the same kind of file still streams: 40000 x 20000 (800 MP) is read.
+        let big = try CIImage.read(data: Self.pngDeclaring(width: 40_000, height: 20_000))
+        #expect(big.extent.size == CGSize(width: 40_000, height: 20_000))
+    }
+
     @Test func decodeLimitsDefaultToTheCodecsAndAreEnforced() throws {
         #expect(Cyanotype.DecodeLimits.default.maxPixels == CyanotypeCodecs.DecodeLimits.default.maxPixels)
         #expect(Cyanotype.DecodeLimits.default.maxBytes == CyanotypeCodecs.DecodeLimits.default.maxBytes)

@@ -142,10 +142,16 @@ extension CIImage {
         // Non-interlaced 8-bit PNGs in sRGB stream the same way (libspng's row decoder).
         let streamsPNG = PNGStreamDecoder.canStream(header: header, strict: strict) && (header.iccProfile.map(ColorProfiles.isSRGB) ?? true)
         // The limit bounds memory: a file that streams is refused only when a render needs
-        // more of it at once (the decoders check), others now.
+        // more of it at once (the decoders check), others now. A streaming file is still held
+        // to the render limit (or the decode limit, when larger) by its declared size: a tiny
+        // file declaring 100000 x 100000 would otherwise have every row decoded for a thumbnail.
         let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
-        guard !overflow, pixels <= limits.maxPixels || streams || streamsPNG, header.width <= PixelRect.limit, header.height <= PixelRect.limit else {
-            throw .codec(path: nil, .tooLarge(width: header.width, height: header.height, limit: limits.maxPixels))
+        let streamedLimit = max(limits.maxPixels, PixelRect.limit)
+        guard !overflow, pixels <= limits.maxPixels || ((streams || streamsPNG) && pixels <= streamedLimit),
+            header.width <= PixelRect.limit, header.height <= PixelRect.limit
+        else {
+            let limit = streams || streamsPNG ? streamedLimit : limits.maxPixels
+            throw .codec(path: nil, .tooLarge(width: header.width, height: header.height, limit: limit))
         }
         // Strict decodes only: a damaged file fails the same way at every size.
         let factors = strict ? ImageCodecs.decodeReductions(header, data: data) : []
