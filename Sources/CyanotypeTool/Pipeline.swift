@@ -114,11 +114,15 @@ package enum WorkingSpace: String, CaseIterable, Sendable {
     /// A constant colour whose working-space values are `color`'s sRGB-encoded components
     /// (what `encoded(CIImage(color:))` renders, without a conversion per pixel).
     package static func encodedConstant(_ color: CIColor) -> CIImage {
-        guard color.colorSpace.name == CGColorSpace.sRGB,
-            let linear = CGColorSpace(name: CGColorSpace.linearSRGB),
-            let raw = CIColor(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha, colorSpace: linear)
-        else { return encoded(CIImage(color: color)) }
-        return CIImage(color: raw)
+        guard color.colorSpace.name == CGColorSpace.sRGB else { return encoded(CIImage(color: color)) }
+        return CIImage(color: encodedComponents(color))
+    }
+
+    /// A colour whose working-space (linear) values are `color`'s components as written: what
+    /// a filter sees of `color` in an sRGB working space.
+    static func encodedComponents(_ color: CIColor) -> CIColor {
+        let linear = CGColorSpace(name: CGColorSpace.linearSRGB)!
+        return CIColor(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha, colorSpace: linear) ?? color
     }
 
     /// `f` with its colour and image inputs given in this space: in `srgb`, a colour's
@@ -129,13 +133,7 @@ package enum WorkingSpace: String, CaseIterable, Sendable {
         var values = f.values
         for (key, value) in f.values {
             if let c = value as? CIColor {
-                // A colour whose linear value is the encoded components.
-                func enc(_ v: CGFloat) -> CGFloat {
-                    let a = abs(Double(v))
-                    let e = a <= 0.0031308 ? 12.92 * a : 1.055 * pow(a, 1 / 2.4) - 0.055
-                    return CGFloat(v < 0 ? -e : e)
-                }
-                values[key] = CIColor(red: enc(c.red), green: enc(c.green), blue: enc(c.blue), alpha: c.alpha)
+                values[key] = WorkingSpace.encodedComponents(c)
             } else if let image = value as? CIImage {
                 values[key] = WorkingSpace.encoded(image)
             }
