@@ -30,10 +30,11 @@ struct TIFFBlock {
     /// IFD0's offset, when the header carries TIFF's magic 42.
     var firstIFD: Int? { u16(2) == 42 ? u32(4) : nil }
 
-    /// The byte offsets of the (at most 512) 12-byte entries of the IFD at `offset`.
+    /// The byte offsets of the 12-byte entries of the IFD at `offset`: the directory
+    /// `directory(at:)` reads (one walker, one set of limits for readers and editors), none
+    /// when it does not fit the block.
     func entries(_ offset: Int) -> [Int] {
-        guard let n = u16(offset) else { return [] }
-        return (0..<min(n, 512)).map { offset + 2 + $0 * 12 }
+        directory(at: offset)?.entries.map { $0.valueAt - 8 } ?? []
     }
 
     /// The value of one entry: a string, a number, or an array of numbers (rationals as
@@ -107,11 +108,14 @@ struct TIFFBlock {
         let entries: [Entry]
     }
 
-    /// The directory at `offset`, or nil when it is empty, absurdly long or does not fit.
+    /// The directory at `offset`, or nil when it is empty, absurdly long (4096 entries or
+    /// more) or its entries do not fit.
     func directory(at offset: Int) -> Directory? {
         guard offset >= 8, let n = u16(offset), n > 0, n < 4096 else { return nil }
-        let end = offset + 2 + 12 * n + 4
-        guard end <= bytes.count else { return nil }
+        // The entries must fit; a next-IFD offset cut off by the block's end is tolerated
+        // (some writers truncate the block just after the last entry).
+        guard offset + 2 + 12 * n <= bytes.count else { return nil }
+        let end = min(offset + 2 + 12 * n + 4, bytes.count)
         let entries = (0..<n).map { i -> Entry in
             let e = offset + 2 + 12 * i
             return Entry(tag: u16(e) ?? 0, type: u16(e + 2) ?? 0, count: u32(e + 4) ?? 0, valueAt: e + 8)
