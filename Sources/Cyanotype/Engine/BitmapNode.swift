@@ -1,4 +1,5 @@
 import CCyanotypeKernels
+internal import CyanotypeCodecs
 
 /// Pixels in memory in any `CIFormat`, converted into the working space tile by tile:
 /// decode the transfer function, convert primaries, premultiply.
@@ -14,11 +15,14 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
     let toSRGB: ColorMatrix?
     /// For pixels still being decoded (top rows first): reads wait for their rows.
     let gate: RowGate?
+    /// For 8/16-bit straight RGBA in an embedded profile the engine has no name for: the
+    /// lcms2 conversion each row read goes through (see `SourceColor`).
+    let profileTransform: ColorProfiles.RowTransform?
 
     /// nil when the format is unknown or the data too short.
     init?(
         data: any ContiguousBytes & Sendable, bytesPerRow: Int, width: Int, height: Int, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool, origin: CGPoint = .zero,
-        gate: RowGate? = nil
+        gate: RowGate? = nil, profileTransform: ColorProfiles.RowTransform? = nil
     ) {
         let count = data.withUnsafeBytes { $0.count }
         guard let bpp = format.bytesPerPixel, width > 0, height > 0, bytesPerRow >= width * bpp,
@@ -27,6 +31,9 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
         else { return nil }
         self.data = data; self.width = width; self.height = height; self.bytesPerRow = bytesPerRow
         self.format = format; self.colorSpace = colorSpace; self.premultiplied = premultiplied; self.gate = gate
+        // The transform reads straight RGBA of its own sample size only.
+        self.profileTransform =
+            profileTransform.flatMap { t in !premultiplied && format.info?.layout == .rgba && bpp == t.bytesPerPixel ? t : nil }
         // Float and half data are taken as linear values already when the space is linear.
         tables = TransferTables.forSpace(colorSpace)
         toSRGB = colorSpace?.toSRGBMatrix.map { ColorMatrix(rgb: $0) }
@@ -55,6 +62,12 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
                 let src = base + dataRow * bytesPerRow
                 let dst = out.row(r)
                 let n = out.width
+                if let t = profileTransform, ev.colorManaged {
+                    // A profile the engine has no name for: lcms2 converts the row's samples.
+                    t.run(src + x0 * t.bytesPerPixel, UnsafeMutableRawPointer(dst), count: n)
+                    premultiplyRow(dst, n)
+                    continue
+                }
                 switch info.sample {
                 case .uint8 where toSRGB == nil && channels == 4 && info.layout != .rgbx:
                     // The common case in one pass (C): decode through the table and premultiply.
