@@ -102,7 +102,7 @@ private func runPython(_ script: String, _ args: [String] = [], in dir: URL) thr
     }
 
     static let srgb = CGColorSpace(name: CGColorSpace.sRGB)!
-    static let read: [CIImageOption: Any] = [.applyOrientationProperty: true]
+    static var read: [CIImageOption: Any] { [.applyOrientationProperty: true] }
 
     @Test(.enabled(if: hasPillow, "needs Debian's python3-pil (scripts/setup.sh --test)"))
     func everyOrientationAndProfileReadsUprightAndAsLcmsConvertsIt() throws {
