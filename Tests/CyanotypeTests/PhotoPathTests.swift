@@ -170,9 +170,15 @@ private func runPython(_ script: String, _ args: [String] = [], in dir: URL) thr
             for o in [1, 2, 5, 6, 8] {
                 let base = "p3-\(prog)-\(o)"
                 let image = try CIImage.read(contentsOf: dir.appendingPathComponent("\(base).jpg"), options: Self.read)
-                // The file is read as Display P3 values and written without a conversion.
-                let source = try #require(bitmapSource(image.node, covering: PixelRect(covering: image.extent)), "\(base)")
-                #expect(source.colorSpace == p3 && source.profileTransform == nil, "\(base)")
+                // The file is read as Display P3 values and, when it streams (baseline) or needs no
+                // turn, written without a conversion: the stored rows are the output's. A turned
+                // progressive file is read through its orientation tile by tile (no second copy),
+                // so its values go through the working space and back.
+                let passesThrough = prog == 0 || o == 1
+                if passesThrough {
+                    let source = try #require(bitmapSource(image.node, covering: PixelRect(covering: image.extent)), "\(base)")
+                    #expect(source.colorSpace == p3 && source.profileTransform == nil, "\(base)")
+                }
                 try ctx.write(image, as: .png, to: dir.appendingPathComponent("\(base)-out.png"), colorSpace: p3)
                 try ctx.write(image, as: .jpeg, to: dir.appendingPathComponent("\(base)-out.jpg"), colorSpace: p3)
                 let report = try runPython(
@@ -188,7 +194,8 @@ private func runPython(_ script: String, _ args: [String] = [], in dir: URL) thr
                     print('same' if got == want else 'differ %d' % max(abs(a - b) for a, b in zip(got, want)))
                     """, [base], in: dir)
                 let lines = report.split(separator: "\n").map(String.init)
-                #expect(lines == ["Display P3 1", "Display P3 1", "same"], "\(base): \(report)")
+                #expect(lines.prefix(2) == ["Display P3 1", "Display P3 1"], "\(base): \(report)")
+                #expect(lines.last == "same" || (!passesThrough && lines.last == "differ 1"), "\(base): \(report)")
             }
         }
     }

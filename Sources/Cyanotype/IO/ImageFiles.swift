@@ -235,7 +235,8 @@ extension CIImage {
 /// working format tile by tile, through their embedded ICC profile (`SourceColor`: the
 /// engine's tables for a space it names, else an lcms2 transform per row); float pixels in a
 /// profile other than sRGB are converted whole into linear sRGB with lcms2. `orientation`
-/// (EXIF, 1...8) stores the pixels upright (8/16-bit: rows moved by bands, no float pass).
+/// (EXIF, 1...8) shows the pixels upright (8/16-bit: each tile row gathered from the decoded
+/// rows, no second copy and no float pass).
 func bitmapNode(_ b: DecodedBitmap, colorSpace: CGColorSpace?, orientation: Int = 1) throws -> RecipeNode {
     if b.bitDepth == 32, let icc = b.header.iccProfile, colorSpace != nil, !ColorProfiles.isSRGB(icc),
         let converted = ColorProfiles.linearSRGBPixels(of: b, profile: icc)
@@ -260,18 +261,12 @@ func bitmapNode(_ b: DecodedBitmap, colorSpace: CGColorSpace?, orientation: Int 
         guard b.width > 0, b.height > 0, (deep ? b.pixels16.count * 2 : b.pixels.count) >= b.width * b.height * bpp else {
             throw ImageFileError.corrupt(detail: "decoder returned \(b.width)x\(b.height) without pixels")
         }
-        let data: any ContiguousBytes & Sendable
-        if turn.value == 1 {
-            data = deep ? SampleWords(words: b.pixels16) : b.pixels
-        } else if deep {
-            data = b.pixels16.withUnsafeBytes { turn.upright($0.baseAddress!, sourceRowBytes: b.width * bpp, bytesPerPixel: bpp) }
-        } else {
-            data = b.pixels.withUnsafeBytes { turn.upright($0.baseAddress!, sourceRowBytes: b.width * bpp, bytesPerPixel: bpp) }
-        }
-        let (w, h) = (turn.uprightWidth, turn.uprightHeight)
+        // Turned as tiles read it: the decoded rows are the only copy.
+        let data: any ContiguousBytes & Sendable = if deep { SampleWords(words: b.pixels16) } else { b.pixels }
         node = BitmapNode(
-            data: data, bytesPerRow: w * bpp, width: w, height: h, format: deep ? .RGBA16 : .RGBA8, colorSpace: color.space,
-            premultiplied: false, profileTransform: color.transform)
+            data: data, bytesPerRow: b.width * bpp, width: turn.uprightWidth,
+            height: turn.uprightHeight, format: deep ? .RGBA16 : .RGBA8, colorSpace: color.space, premultiplied: false,
+            profileTransform: color.transform, orientation: turn.value)
     }
     guard let node else { throw ImageFileError.corrupt(detail: "decoder returned \(b.width)x\(b.height) without pixels") }
     return node

@@ -162,20 +162,4 @@ struct RowOrientation: Sendable {
             }
         }
     }
-
-    /// The whole picture at `source` (`width` x `height`, rows `sourceRowBytes` apart)
-    /// upright in a new buffer of `uprightWidth * bytesPerPixel` bytes a row, band by band.
-    func upright(_ source: UnsafeRawPointer, sourceRowBytes: Int, bytesPerPixel: Int) -> PagedRows {
-        let rowBytes = uprightWidth * bytesPerPixel
-        let out = PagedRows(count: rowBytes * uprightHeight)
-        var y = 0
-        while y < height {
-            let n = min(16, height - y)
-            scatter(
-                source + y * sourceRowBytes, sourceRowBytes: sourceRowBytes, first: y, count: n, into: out.base,
-                destinationRowBytes: rowBytes, bytesPerPixel: bytesPerPixel)
-            y += n
-        }
-        return out
-    }
 }
