@@ -220,4 +220,47 @@ private func runPython(_ script: String, _ args: [String] = [], in dir: URL) thr
             }
         }
     }
+
+    /// 16-bit rows (PNG) through a profile: Display P3 through the engine's tables and matrix,
+    /// the unnamed gamma-1.8 P3 profile through lcms2's 16-bit row transform; oracle: the
+    /// profile's own formula (linear = code^gamma in P3 primaries, then the P3 -> sRGB matrix
+    /// from the primaries, written here).
+    @Test func sixteenBitRowsConvertThroughTheirProfile() throws {
+        let (w, h) = (40, 3)
+        var words = [UInt16](repeating: 65535, count: w * h * 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = (y * w + x) * 4
+                words[i] = UInt16(x * 1600 + 300)
+                words[i + 1] = UInt16(65535 - x * 1500)
+                words[i + 2] = UInt16((x * 7919 + y * 12345) % 65536)
+            }
+        }
+        // P3 (D65) -> sRGB (D65) for linear RGB: sRGB's XYZ -> RGB times P3's RGB -> XYZ.
+        let p3ToXYZ: [[Double]] = [
+            [0.4865709, 0.2656677, 0.1982173], [0.2289746, 0.6917385, 0.0792869], [0.0000000, 0.0451134, 1.0439444],
+        ]
+        let xyzToSRGB: [[Double]] = [[3.2404542, -1.5371385, -0.4985314], [-0.9692660, 1.8760108, 0.0415560], [0.0556434, -0.2040259, 1.0572252]]
+        func srgbDecode(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+        let cases: [(String, Data?, (Double) -> Double)] = [
+            ("P3", ColorProfiles.displayP3, srgbDecode),
+            ("P3 gamma 1.8", ColorProfiles.rgbProfile(.displayP3, transfer: .gamma(1.8), description: "P3 gamma 1.8"), { pow($0, 1.8) }),
+        ]
+        for (name, icc, decode) in cases {
+            var o = EncodeOptions()
+            o.iccProfile = icc
+            let png = try words.withUnsafeBufferPointer { try ImageCodecs.encode(rgba16: $0, width: w, height: h, hasAlpha: false, format: .png, options: o) }
+            let image = try CIImage.read(data: png)
+            let out = try renderFloat(image, image.extent)
+            var worst = 0.0
+            for (k, px) in out.enumerated() {
+                let lin = (0..<3).map { decode(Double(words[k * 4 + $0]) / 65535) }
+                let xyz = p3ToXYZ.map { r in r[0] * lin[0] + r[1] * lin[1] + r[2] * lin[2] }
+                let want = xyzToSRGB.map { r in r[0] * xyz[0] + r[1] * xyz[1] + r[2] * xyz[2] }
+                for c in 0..<3 { worst = max(worst, abs(Double(px[c]) - want[c])) }
+            }
+            // lcms2 works through D50 with 16-bit tables: within 2e-3 of the formula.
+            #expect(worst < 2e-3, "\(name): largest difference \(worst)")
+        }
+    }
 }
