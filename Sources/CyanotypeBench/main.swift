@@ -3,7 +3,7 @@ import Cyanotype
 
 // cyanotype-bench: the engine issue's workloads against reference tools, in one run.
 //   cyanotype-bench [--size WxH] [--runs N] [--quick] [--markdown] [--only key,key]
-// --quick runs each measurement once. Keys: matrix chain blur crop memory jpeg lut reduce insta text gif 16bit blurs video png.
+// --quick runs each measurement once. Keys: matrix chain blur crop memory jpeg lut reduce insta text gif 16bit blurs video png stream photos.
 
 struct Options {
     var width = 6000, height = 4000

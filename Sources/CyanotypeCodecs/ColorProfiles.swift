@@ -151,4 +151,129 @@ public enum ColorProfiles {
             return out
         }
     }
+
+    // MARK: Profiles the engine reads without lcms2 per pixel
+
+    /// Colour spaces the engine has names for (its decode tables and matrices), which an
+    /// embedded profile may describe exactly: such a file's 8/16-bit rows are read through the
+    /// engine's own per-tile conversion, and written back in the same space without one.
+    public enum NamedSpace: Sendable, CaseIterable, Equatable {
+        /// sRGB primaries and curve.
+        case sRGB
+        /// Display P3: P3 primaries, D65, the sRGB curve.
+        case displayP3
+        /// Adobe RGB (1998): its primaries, D65, gamma 563/256.
+        case adobeRGB
+        /// sRGB primaries, linear.
+        case linearSRGB
+        /// Display P3 primaries, linear.
+        case linearDisplayP3
+        /// BT.2020 primaries, linear.
+        case linearBT2020
+
+        /// The primaries and white point.
+        public var chromaticities: Chromaticities {
+            switch self {
+            case .sRGB, .linearSRGB: return .sRGB
+            case .displayP3, .linearDisplayP3: return .displayP3
+            case .adobeRGB: return .adobeRGB
+            case .linearBT2020: return .bt2020
+            }
+        }
+        /// The transfer curve.
+        public var transfer: Transfer {
+            switch self {
+            case .sRGB, .displayP3: return .sRGB
+            case .adobeRGB: return .gamma(563 / 256)
+            case .linearSRGB, .linearDisplayP3, .linearBT2020: return .linear
+            }
+        }
+        /// Encoded -> linear for this space's curve (the test of a profile's curves).
+        func encode(_ v: Double) -> Double {
+            switch transfer {
+            case .linear: return v
+            case .gamma(let g): return pow(max(v, 0), 1 / g)
+            case .sRGB: return v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055
+            }
+        }
+    }
+
+    /// The D50-adapted red, green and blue colorants (XYZ, 9 numbers) of each named space, as
+    /// lcms2 builds its profile.
+    private static let namedColorants: [(NamedSpace, [Double])] = NamedSpace.allCases.compactMap { space in
+        guard let p = openRGBProfile(space.chromaticities, transfer: space.transfer) else { return nil }
+        defer { cmsCloseProfile(p) }
+        return colorants(p).map { (space, $0) }
+    }
+
+    /// The red, green and blue colorant tags of an open profile, or nil when it lacks one.
+    private static func colorants(_ p: cmsHPROFILE) -> [Double]? {
+        var out: [Double] = []
+        for tag in [cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag] {
+            guard let raw = cmsReadTag(p, tag) else { return nil }
+            let xyz = raw.assumingMemoryBound(to: cmsCIEXYZ.self).pointee
+            out += [xyz.X, xyz.Y, xyz.Z]
+        }
+        return out
+    }
+
+    /// The named space an RGB matrix/shaper profile describes: its colorants within 0.002 of
+    /// the space's and each of its curves, at all 256 8-bit codes, within 0.3 of a code of the
+    /// space's curve; nil for any other profile (a LUT profile, other primaries or curves, a
+    /// grey or CMYK profile, bytes lcms2 cannot read).
+    public static func namedSpace(of icc: Data) -> NamedSpace? {
+        icc.withUnsafeBytes { raw -> NamedSpace? in
+            guard let p = cmsOpenProfileFromMem(raw.baseAddress, cmsUInt32Number(raw.count)) else { return nil }
+            defer { cmsCloseProfile(p) }
+            guard cmsGetColorSpace(p) == cmsSigRgbData, cmsIsMatrixShaper(p) != 0, let own = colorants(p) else { return nil }
+            var curves: [OpaquePointer] = []
+            for tag in [cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag] {
+                guard let c = cmsReadTag(p, tag) else { return nil }
+                curves.append(OpaquePointer(c))
+            }
+            candidates: for (space, ref) in namedColorants {
+                for i in 0..<9 where abs(own[i] - ref[i]) > 0.002 { continue candidates }
+                for c in curves {
+                    for code in 0...255 {
+                        let linear = Double(cmsEvalToneCurveFloat(c, Float(code) / 255))
+                        if abs(space.encode(linear) * 255 - Double(code)) > 0.3 { continue candidates }
+                    }
+                }
+                return space
+            }
+            return nil
+        }
+    }
+
+    /// An lcms2 transform from 8- or 16-bit RGBA in an embedded RGB profile to straight
+    /// linear-sRGB float RGBA (perceptual intent, unclipped, alpha copied), for profiles the
+    /// engine has no name for. Made with `cmsFLAGS_NOCACHE`, so tile workers share it.
+    public final class RowTransform: @unchecked Sendable {
+        private let transform: cmsHTRANSFORM
+        /// Bytes per input pixel (4 or 8).
+        public let bytesPerPixel: Int
+
+        /// nil when lcms2 cannot read the profile, it is not RGB, or `bitsPerSample` is not 8 or 16.
+        public init?(profile icc: Data, bitsPerSample: Int) {
+            guard bitsPerSample == 8 || bitsPerSample == 16 else { return nil }
+            let made = icc.withUnsafeBytes { raw -> cmsHTRANSFORM? in
+                guard let src = cmsOpenProfileFromMem(raw.baseAddress, cmsUInt32Number(raw.count)) else { return nil }
+                defer { cmsCloseProfile(src) }
+                guard cmsGetColorSpace(src) == cmsSigRgbData, let dst = openRGBProfile(.sRGB, transfer: .linear) else { return nil }
+                defer { cmsCloseProfile(dst) }
+                return cmsCreateTransform(
+                    src, bitsPerSample == 16 ? SHIM_TYPE_RGBA_16 : SHIM_TYPE_RGBA_8, dst, SHIM_TYPE_RGBA_FLT,
+                    cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(cmsFLAGS_COPY_ALPHA | cmsFLAGS_NOCACHE))
+            }
+            guard let made else { return nil }
+            transform = made
+            bytesPerPixel = bitsPerSample / 2
+        }
+        deinit { cmsDeleteTransform(transform) }
+
+        /// Converts `count` pixels at `source` into 16-byte float RGBA at `destination`.
+        public func run(_ source: UnsafeRawPointer, _ destination: UnsafeMutableRawPointer, count: Int) {
+            cmsDoTransform(transform, source, destination, cmsUInt32Number(count))
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import CCyanotypeKernels
+internal import CyanotypeCodecs
 
 /// Pixels in memory in any `CIFormat`, converted into the working space tile by tile:
 /// decode the transfer function, convert primaries, premultiply.
@@ -14,19 +15,33 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
     let toSRGB: ColorMatrix?
     /// For pixels still being decoded (top rows first): reads wait for their rows.
     let gate: RowGate?
+    /// For 8/16-bit straight RGBA in an embedded profile the engine has no name for: the
+    /// lcms2 conversion each row read goes through (see `SourceColor`).
+    let profileTransform: ColorProfiles.RowTransform?
+    /// An EXIF orientation (1...8) the stored pixels are read through: the node shows them
+    /// upright (`width` x `height` are the upright size), each tile row gathered from the
+    /// stored 8/16-bit pixels, so a picture decoded whole is turned without a second copy.
+    let orientation: Int
 
     /// nil when the format is unknown or the data too short.
     init?(
         data: any ContiguousBytes & Sendable, bytesPerRow: Int, width: Int, height: Int, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool, origin: CGPoint = .zero,
-        gate: RowGate? = nil
+        gate: RowGate? = nil, profileTransform: ColorProfiles.RowTransform? = nil, orientation: Int = 1
     ) {
         let count = data.withUnsafeBytes { $0.count }
-        guard let bpp = format.bytesPerPixel, width > 0, height > 0, bytesPerRow >= width * bpp,
+        let o = (1...8).contains(orientation) && gate == nil ? orientation : 1
+        // Stored rows: the upright size turned back.
+        let (sw, sh) = o >= 5 ? (height, width) : (width, height)
+        guard let bpp = format.bytesPerPixel, width > 0, height > 0, bytesPerRow >= sw * bpp,
             width <= PixelRect.limit, height <= PixelRect.limit,
-            count >= bytesPerRow * (height - 1) + width * bpp
+            count >= bytesPerRow * (sh - 1) + sw * bpp
         else { return nil }
+        self.orientation = o
         self.data = data; self.width = width; self.height = height; self.bytesPerRow = bytesPerRow
         self.format = format; self.colorSpace = colorSpace; self.premultiplied = premultiplied; self.gate = gate
+        // The transform reads straight RGBA of its own sample size only.
+        self.profileTransform =
+            profileTransform.flatMap { t in !premultiplied && format.info?.layout == .rgba && bpp == t.bytesPerPixel ? t : nil }
         // Float and half data are taken as linear values already when the space is linear.
         tables = TransferTables.forSpace(colorSpace)
         toSRGB = colorSpace?.toSRGBMatrix.map { ColorMatrix(rgb: $0) }
@@ -47,16 +62,32 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
         let space = ev.colorManaged ? colorSpace : nil
         let tables = ev.colorManaged ? self.tables : .linear
         let toSRGB = ev.colorManaged ? self.toSRGB : nil
+        let bpp = format.bytesPerPixel ?? 4
+        // Turned pixels: each tile row is gathered from the stored rows first.
+        let gathered = orientation == 1 ? nil : UnsafeMutableRawPointer.allocate(byteCount: out.width * bpp, alignment: 16)
+        defer { gathered?.deallocate() }
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             guard let base = raw.baseAddress else { return }
             for r in 0..<out.height {
                 // Row 0 of the data is the top of the image, the highest y.
                 let dataRow = ext.maxY - 1 - (rect.minY + r)
-                let src = base + dataRow * bytesPerRow
+                var src = UnsafeRawPointer(base + dataRow * bytesPerRow)
+                var x0 = x0
+                if let gathered {
+                    gather(base, row: dataRow, from: x0, count: out.width, bpp: bpp, into: gathered)
+                    src = UnsafeRawPointer(gathered)
+                    x0 = 0
+                }
                 let dst = out.row(r)
                 let n = out.width
+                if let t = profileTransform, ev.colorManaged {
+                    // A profile the engine has no name for: lcms2 converts the row's samples.
+                    t.run(src + x0 * t.bytesPerPixel, UnsafeMutableRawPointer(dst), count: n)
+                    premultiplyRow(dst, n)
+                    continue
+                }
                 switch info.sample {
-                case .uint8 where toSRGB == nil && channels == 4 && info.layout != .rgbx:
+                case .uint8 where channels == 4 && info.layout != .rgbx:
                     // The common case in one pass (C): decode through the table and premultiply.
                     let p = src.assumingMemoryBound(to: UInt8.self) + x0 * 4
                     // The identity curve (codes as values) needs no table: C divides by 255.
@@ -79,6 +110,8 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
                                 decodeWith(space, Float(q[bi]) * k * inv) * a, a)
                         }
                     }
+                    // Other primaries: a linear map, so it applies to premultiplied colour alike.
+                    if let m = toSRGB { for i in 0..<n { let v = dst[i]; dst[i] = m.apply(SIMD4(v.x, v.y, v.z, 0)) + SIMD4(0, 0, 0, v.w) } }
                     continue
                 case .uint8:
                     let p = src.assumingMemoryBound(to: UInt8.self) + x0 * channels
@@ -168,6 +201,31 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
         }
     }
 
+    /// Copies upright row `row` (from the top), pixels `from..<from + count`, out of the
+    /// stored (unturned) rows at `base` into `into`.
+    private func gather(_ base: UnsafeRawPointer, row: Int, from: Int, count: Int, bpp: Int, into: UnsafeMutableRawPointer) {
+        // The stored picture's size.
+        let (w, h) = orientation >= 5 ? (height, width) : (width, height)
+        let stride = bytesPerRow
+        // Upright (X, row) <- stored (x, y): start and step in bytes as X goes up.
+        let start: Int, step: Int
+        switch orientation {
+        case 2: (start, step) = (row * stride + (w - 1 - from) * bpp, -bpp)
+        case 3: (start, step) = ((h - 1 - row) * stride + (w - 1 - from) * bpp, -bpp)
+        case 4: (start, step) = ((h - 1 - row) * stride + from * bpp, bpp)
+        case 5: (start, step) = (from * stride + row * bpp, stride)
+        case 6: (start, step) = ((h - 1 - from) * stride + row * bpp, -stride)
+        case 7: (start, step) = ((h - 1 - from) * stride + (w - 1 - row) * bpp, -stride)
+        case 8: (start, step) = (from * stride + (w - 1 - row) * bpp, stride)
+        default: (start, step) = (row * stride + from * bpp, bpp)
+        }
+        if bpp == 8 {
+            for i in 0..<count { into.storeBytes(of: base.load(fromByteOffset: start + i * step, as: UInt64.self), toByteOffset: i * 8, as: UInt64.self) }
+        } else {
+            for i in 0..<count { into.storeBytes(of: base.load(fromByteOffset: start + i * step, as: UInt32.self), toByteOffset: i * 4, as: UInt32.self) }
+        }
+    }
+
     @inline(__always) private func decodeWith(_ space: CGColorSpace?, _ v: Float) -> Float { space?.decode(v) ?? v }
 
     @inline(__always) private func gather(_ channels: Int, _ layout: CIFormat.Layout, _ f: (Int) -> Float) -> SIMD4<Float> {
@@ -194,7 +252,8 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
     override var isPointwise: Bool { true }
     override var producesRowsCheaply: Bool { true }
     override var isPixelSource: Bool { true }
-    override var storedBitmap: BitmapNode? { self }
+    /// nil for turned pixels: their bytes are not stored as the image shows them.
+    override var storedBitmap: BitmapNode? { orientation == 1 ? self : nil }
     override func sRGBEncodedSource() -> RecipeNode? { sRGBCodesAsValues() }
     override var deferredError: (any Error)? { gate?.error }
     override var label: String { "bitmap \(width)x\(height) \(format) \(colorSpace?.description ?? "unmanaged")" }
@@ -209,7 +268,7 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
         else { return nil }
         return BitmapNode(
             data: data, bytesPerRow: bytesPerRow, width: width, height: height, format: format, colorSpace: nil,
-            premultiplied: premultiplied, origin: extent.origin, gate: gate)
+            premultiplied: premultiplied, origin: extent.origin, gate: gate, orientation: orientation)
     }
 }
 

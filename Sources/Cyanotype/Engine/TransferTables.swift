@@ -93,13 +93,15 @@ final class TransferTables: @unchecked Sendable {
     static let sRGB = TransferTables(decode: sRGBToLinear, encode: linearToSRGB)
     static let linear = TransferTables(decode: { $0 }, encode: { $0 })
     static let gamma22 = TransferTables(decode: { powf($0, 2.2) }, encode: { powf($0, 1 / 2.2) })
+    /// Adobe RGB (1998)'s gamma, 563/256.
+    static let adobeGamma = TransferTables(decode: { powf($0, 563 / 256) }, encode: { powf($0, 256 / 563) })
 
     static func forSpace(_ space: CGColorSpace?) -> TransferTables {
         guard let space else { return .linear }
         switch space.transfer {
         case .sRGB: return .sRGB
         case .linear: return .linear
-        case .gamma: return .gamma22
+        case .gamma(let g): return g == 563 / 256 ? .adobeGamma : .gamma22
         }
     }
 

@@ -134,13 +134,17 @@ extension CIImage {
     ) throws(ImageIOError) -> CIImage {
         let strict = !((o[.lenientDecoding] as? Bool) ?? false)
         let space: CGColorSpace? = o[.colorSpace] is NSNull ? nil : (o[.colorSpace] as? CGColorSpace ?? .sRGBSpace)
-        let extent = CGRect(x: 0, y: 0, width: header.width, height: header.height)
-        // Baseline JPEGs in sRGB decode on a thread while tiles render (top rows first).
-        let streams =
-            JPEGStreamDecoder.canStream(data, header: header, strict: strict)
-            && (header.iccProfile.map(ColorProfiles.isSRGB) ?? true)
-        // Non-interlaced 8-bit PNGs in sRGB stream the same way (libspng's row decoder).
-        let streamsPNG = PNGStreamDecoder.canStream(header: header, strict: strict) && (header.iccProfile.map(ColorProfiles.isSRGB) ?? true)
+        // The EXIF orientation, when asked for, is applied as the rows are stored (upright
+        // 8/16-bit pixels, no resampling pass).
+        let orientation = (o[.applyOrientationProperty] as? Bool) ?? false ? RowOrientation(header.orientation, width: 1, height: 1).value : 1
+        let upright = RowOrientation(orientation, width: header.width, height: header.height)
+        let extent = CGRect(x: 0, y: 0, width: upright.uprightWidth, height: upright.uprightHeight)
+        let profile = header.iccProfile
+        // Baseline JPEGs, in any RGB profile, decode on a thread while tiles render (top rows
+        // first), converted from their profile tile by tile.
+        let streams = JPEGStreamDecoder.canStream(data, header: header, strict: strict)
+        // Non-interlaced 8-bit PNGs stream the same way (libspng's row decoder).
+        let streamsPNG = PNGStreamDecoder.canStream(header: header, strict: strict)
         // The limit bounds memory: a file that streams is refused only when a render needs
         // more of it at once (the decoders check), others now. A streaming file is still held
         // to the render limit (or the decode limit, when larger) by its declared size: a tiny
@@ -166,15 +170,18 @@ extension CIImage {
             : DecodeReducer(factors: factors, streams: streams) { factor, forOneRender in
                 if streams {
                     return try streamingJPEGNode(
-                        bytes, header: header, limits: limits, colorSpace: space, reduction: factor, forOneRender: forOneRender)
+                        bytes, header: header, limits: limits, colorSpace: space, reduction: factor, forOneRender: forOneRender,
+                        orientation: orientation)
                 }
-                return try bitmapNode(try ImageCodecs.decode(held, reducedBy: factor, limits: limits), colorSpace: space)
+                return try bitmapNode(
+                    try ImageCodecs.decode(held, reducedBy: factor, limits: limits), colorSpace: space, orientation: orientation)
             }
         // A PNG the row decoder refuses at its start (a damaged text chunk, say) decodes whole,
         // where the one-shot decoder's own recovery applies.
         let pngNode = { @Sendable (oneRender: Bool) throws -> RecipeNode in
             do {
-                return try streamingPNGNode(bytes, limits: limits, colorSpace: space, forOneRender: oneRender)
+                return try streamingPNGNode(
+                    bytes, limits: limits, colorSpace: space, forOneRender: oneRender, profile: profile, orientation: orientation)
             } catch let e as ImageFileError {
                 switch e {
                 case .tooLarge, .ioError: throw e
@@ -182,12 +189,14 @@ extension CIImage {
                 }
                 let whole: Data
                 if case .file(let f) = bytes { whole = try f.contents() } else { whole = held }
-                return try bitmapNode(try ImageCodecs.decode(whole, limits: limits, strict: strict), colorSpace: space)
+                return try bitmapNode(try ImageCodecs.decode(whole, limits: limits, strict: strict), colorSpace: space, orientation: orientation)
             }
         }
         let forOneRender: (@Sendable () throws -> RecipeNode)?
         if streams {
-            forOneRender = { try streamingJPEGNode(bytes, header: header, limits: limits, colorSpace: space, forOneRender: true) }
+            forOneRender = {
+                try streamingJPEGNode(bytes, header: header, limits: limits, colorSpace: space, forOneRender: true, orientation: orientation)
+            }
         } else if streamsPNG {
             forOneRender = { try pngNode(true) }
         } else {
@@ -196,19 +205,17 @@ extension CIImage {
         let source = LazySourceNode(
             extent: extent, name: name, reducer: reducer,
             load: {
-                if streams { return try streamingJPEGNode(bytes, header: header, limits: limits, colorSpace: space) }
+                if streams {
+                    return try streamingJPEGNode(bytes, header: header, limits: limits, colorSpace: space, orientation: orientation)
+                }
                 if streamsPNG { return try pngNode(false) }
                 let bitmap = try ImageCodecs.decode(held, limits: limits, strict: strict)
-                return try bitmapNode(bitmap, colorSpace: space)
+                return try bitmapNode(bitmap, colorSpace: space, orientation: orientation)
             },
             loadForOneRender: forOneRender)
         var props = (o[.properties] as? [String: Any]) ?? properties(of: header)
-        var image = CIImage(node: source)
-        if (o[.applyOrientationProperty] as? Bool) ?? false, header.orientation != 1 {
-            image = image.oriented(forExifOrientation: Int32(header.orientation))
-            props[kCGImagePropertyOrientation] = 1
-        }
-        return CIImage(node: image.node, properties: props)
+        if orientation != 1 { props[kCGImagePropertyOrientation] = 1 }
+        return CIImage(node: source, properties: props)
     }
 
     /// The image's properties: Image I/O's dictionary (`ImageFileProperties`) plus the file
@@ -223,10 +230,15 @@ extension CIImage {
 }
 
 /// A decoded file as a source node: 8/16-bit straight RGBA, or 32-bit float (TIFF) read as
-/// values in the file's colour space (sRGB-encoded when untagged, like the integer formats);
-/// an embedded ICC profile other than sRGB is converted into linear sRGB (float) with lcms2.
-func bitmapNode(_ b: DecodedBitmap, colorSpace: CGColorSpace?) throws -> RecipeNode {
-    if let icc = b.header.iccProfile, colorSpace != nil, !ColorProfiles.isSRGB(icc),
+/// values in the file's colour space (sRGB-encoded when untagged, like the integer formats).
+/// 8/16-bit pixels stay at their depth in the file's own encoding and are converted to the
+/// working format tile by tile, through their embedded ICC profile (`SourceColor`: the
+/// engine's tables for a space it names, else an lcms2 transform per row); float pixels in a
+/// profile other than sRGB are converted whole into linear sRGB with lcms2. `orientation`
+/// (EXIF, 1...8) shows the pixels upright (8/16-bit: each tile row gathered from the decoded
+/// rows, no second copy and no float pass).
+func bitmapNode(_ b: DecodedBitmap, colorSpace: CGColorSpace?, orientation: Int = 1) throws -> RecipeNode {
+    if b.bitDepth == 32, let icc = b.header.iccProfile, colorSpace != nil, !ColorProfiles.isSRGB(icc),
         let converted = ColorProfiles.linearSRGBPixels(of: b, profile: icc)
     {
         guard
@@ -234,17 +246,27 @@ func bitmapNode(_ b: DecodedBitmap, colorSpace: CGColorSpace?) throws -> RecipeN
                 data: converted, bytesPerRow: b.width * 16, width: b.width, height: b.height, format: .RGBAf,
                 colorSpace: .extendedLinearSRGBSpace, premultiplied: false)
         else { throw ImageFileError.corrupt(detail: "colour conversion produced no pixels") }
-        return n
+        return orientation == 1 ? n : CIImage(node: n).oriented(forExifOrientation: Int32(orientation)).node
     }
     let node: BitmapNode?
     if b.bitDepth == 32 {
         node = BitmapNode(
             data: SampleFloats(values: b.pixelsF), bytesPerRow: b.width * 16, width: b.width, height: b.height, format: .RGBAf, colorSpace: colorSpace, premultiplied: false)
-    } else if b.bitDepth == 16 {
-        node = BitmapNode(
-            data: SampleWords(words: b.pixels16), bytesPerRow: b.width * 8, width: b.width, height: b.height, format: .RGBA16, colorSpace: colorSpace, premultiplied: false)
+        if let node, orientation != 1 { return CIImage(node: node).oriented(forExifOrientation: Int32(orientation)).node }
     } else {
-        node = BitmapNode(data: b.pixels, bytesPerRow: b.width * 4, width: b.width, height: b.height, format: .RGBA8, colorSpace: colorSpace, premultiplied: false)
+        let deep = b.bitDepth == 16
+        let color = SourceColor.of(profile: b.header.iccProfile, bitsPerSample: deep ? 16 : 8, fallback: colorSpace)
+        let bpp = deep ? 8 : 4
+        let turn = RowOrientation(orientation, width: b.width, height: b.height)
+        guard b.width > 0, b.height > 0, (deep ? b.pixels16.count * 2 : b.pixels.count) >= b.width * b.height * bpp else {
+            throw ImageFileError.corrupt(detail: "decoder returned \(b.width)x\(b.height) without pixels")
+        }
+        // Turned as tiles read it: the decoded rows are the only copy.
+        let data: any ContiguousBytes & Sendable = if deep { SampleWords(words: b.pixels16) } else { b.pixels }
+        node = BitmapNode(
+            data: data, bytesPerRow: b.width * bpp, width: turn.uprightWidth,
+            height: turn.uprightHeight, format: deep ? .RGBA16 : .RGBA8, colorSpace: color.space, premultiplied: false,
+            profileTransform: color.transform, orientation: turn.value)
     }
     guard let node else { throw ImageFileError.corrupt(detail: "decoder returned \(b.width)x\(b.height) without pixels") }
     return node

@@ -138,52 +138,72 @@ extension PNGStreamDecoder: RowDecoder {}
 /// A baseline JPEG as a bitmap whose rows arrive from a decoding thread, top first, in bands;
 /// at 1/`reduction` of its size (scaled in the IDCT) when that is 2, 4 or 8. `forOneRender`:
 /// the rows serve one render, which bounds how far the decoder runs ahead and gives rows back
-/// (see `RowGate`); the decode limit then bounds the rows held at once.
+/// (see `RowGate`); the decode limit then bounds the rows held at once. The rows are read in
+/// the header's ICC profile (`SourceColor`) and stored upright for EXIF `orientation`.
 func streamingJPEGNode(
     _ bytes: CompressedBytes, header: ImageHeader, limits: DecodeLimits, colorSpace: CGColorSpace?,
-    reduction: Int = 1, forOneRender: Bool = false
+    reduction: Int = 1, forOneRender: Bool = false, orientation: Int = 1
 ) throws -> RecipeNode {
     // For one render, the limit bounds the rows held at once (checked as they decode), not
-    // the picture: a 300 MP file goes through a blur in the memory of a few bands.
-    let decodeLimits: DecodeLimits = forOneRender ? .init(maxPixels: .max, maxBytes: .max) : limits
+    // the picture: a 300 MP file goes through a blur in the memory of a few bands. An
+    // orientation that reorders rows holds the whole picture: the limit is the picture's.
+    let oneRender = forOneRender && RowOrientation(orientation, width: 1, height: 1).keepsRowOrder
+    let decodeLimits: DecodeLimits = oneRender ? .init(maxPixels: .max, maxBytes: .max) : limits
     let decoder =
         switch bytes {
         case .data(let data): try JPEGStreamDecoder(data: data, strict: true, limits: decodeLimits, reduction: reduction)
         case .file(let file): try JPEGStreamDecoder(file: file, strict: true, limits: decodeLimits, reduction: reduction)
         }
-    return try streamingNode(decoder, format: "JPEG", limits: limits, colorSpace: colorSpace, forOneRender: forOneRender)
+    return try streamingNode(
+        decoder, format: "JPEG", limits: limits, colorSpace: colorSpace, forOneRender: oneRender, profile: header.iccProfile,
+        orientation: orientation)
 }
 
 /// A non-interlaced 8-bit PNG as a bitmap whose rows arrive from a decoding thread, as
 /// `streamingJPEGNode` does for JPEG.
 func streamingPNGNode(
-    _ bytes: CompressedBytes, limits: DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool = false
+    _ bytes: CompressedBytes, limits: DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool = false, profile: Data? = nil,
+    orientation: Int = 1
 ) throws -> RecipeNode {
-    let decodeLimits: DecodeLimits = forOneRender ? .init(maxPixels: .max, maxBytes: .max) : limits
+    let oneRender = forOneRender && RowOrientation(orientation, width: 1, height: 1).keepsRowOrder
+    let decodeLimits: DecodeLimits = oneRender ? .init(maxPixels: .max, maxBytes: .max) : limits
     let decoder =
         switch bytes {
         case .data(let data): try PNGStreamDecoder(data: data, limits: decodeLimits)
         case .file(let file): try PNGStreamDecoder(file: file, limits: decodeLimits)
         }
-    return try streamingNode(decoder, format: "PNG", limits: limits, colorSpace: colorSpace, forOneRender: forOneRender)
+    return try streamingNode(
+        decoder, format: "PNG", limits: limits, colorSpace: colorSpace, forOneRender: oneRender, profile: profile,
+        orientation: orientation)
 }
 
 /// The rows of `decoder` as a bitmap filled by a decoding thread, band by band (see
-/// `streamingJPEGNode`).
+/// `streamingJPEGNode`): read in `profile` (nil: untagged, in `colorSpace`) tile by tile as
+/// `SourceColor` says, and stored upright for EXIF `orientation`. Rows that keep their order
+/// (orientations 1 and 2) are ready as they arrive; a turn or a vertical flip has the picture
+/// ready when the last row is in (`forOneRender` then does not apply: it holds it all).
 private func streamingNode(
-    _ decoder: any RowDecoder, format: String, limits: DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool
+    _ decoder: any RowDecoder, format: String, limits: DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool,
+    profile: Data? = nil, orientation: Int = 1
 ) throws -> RecipeNode {
     let (w, h) = (decoder.width, decoder.height)
+    let turn = RowOrientation(orientation, width: w, height: h)
+    let forOneRender = forOneRender && turn.keepsRowOrder
+    let (uw, uh) = (turn.uprightWidth, turn.uprightHeight)
     let heldRowsLimit = forOneRender ? max(1, min(limits.maxPixels, limits.maxBytes / 4) / max(1, w)) : h
     let rows = PagedRows(count: w * h * 4)
-    let gate = RowGate(total: h, rows: rows, rowBytes: w * 4, servesOneRender: forOneRender)
+    let gate = RowGate(total: uh, rows: rows, rowBytes: uw * 4, servesOneRender: forOneRender)
+    let color = SourceColor.of(profile: profile, bitsPerSample: 8, fallback: colorSpace)
     guard
         let node = BitmapNode(
-            data: rows, bytesPerRow: w * 4, width: w, height: h, format: .RGBA8, colorSpace: colorSpace,
-            premultiplied: false, gate: gate)
+            data: rows, bytesPerRow: uw * 4, width: uw, height: uh, format: .RGBA8, colorSpace: color.space,
+            premultiplied: false, gate: gate, profileTransform: color.transform)
     else { throw ImageFileError.corrupt(detail: "\(format): \(w)x\(h) without pixels") }
     let thread = Thread {
         let band = 16
+        // Rows that move go through a band of their own first.
+        let scratch = turn.value == 1 ? nil : UnsafeMutableRawPointer.allocate(byteCount: band * w * 4, alignment: 64)
+        defer { scratch?.deallocate() }
         var done = 0
         while done < h, gate.mayDecode(past: done) {
             let n = min(band, h - done)
@@ -192,13 +212,20 @@ private func streamingNode(
                 return
             }
             do {
-                try decoder.read(into: rows.base + done * w * 4, rowBytes: w * 4, count: n)
+                if let scratch {
+                    try decoder.read(into: scratch, rowBytes: w * 4, count: n)
+                    turn.scatter(
+                        scratch, sourceRowBytes: w * 4, first: done, count: n, into: rows.base, destinationRowBytes: uw * 4,
+                        bytesPerPixel: 4)
+                } else {
+                    try decoder.read(into: rows.base + done * w * 4, rowBytes: w * 4, count: n)
+                }
             } catch {
                 gate.fail(error)
                 return
             }
             done += n
-            gate.advance(to: done)
+            if turn.keepsRowOrder { gate.advance(to: done) } else if done == h { gate.advance(to: uh) }
         }
     }
     thread.stackSize = 1 << 20

@@ -1,0 +1,266 @@
+import CyanotypeCodecs
+import Foundation
+import Testing
+
+@testable import Cyanotype
+
+/// Debian's Python, where Pillow and its lcms binding (ImageCms) live.
+private let pillowPython = "/usr/bin/python3"
+private let hasPillow: Bool = {
+    guard FileManager.default.isExecutableFile(atPath: pillowPython) else { return false }
+    return (try? runPython("from PIL import Image, ImageCms, ImageOps", in: FileManager.default.temporaryDirectory)) != nil
+}()
+
+/// Runs `script` with Debian's Python in `dir`; its stdout, or an error with its stderr.
+@discardableResult
+private func runPython(_ script: String, _ args: [String] = [], in dir: URL) throws -> String {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: pillowPython)
+    p.arguments = ["-c", script] + args
+    p.currentDirectoryURL = dir
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else {
+        throw NSError(domain: "python", code: Int(p.terminationStatus), userInfo: [NSLocalizedDescriptionKey: String(decoding: e, as: UTF8.self)])
+    }
+    return String(decoding: o, as: UTF8.self)
+}
+
+/// Issue #26: real photos (an ICC profile, an EXIF orientation, progressive) read on the
+/// 8-bit path: the profile converted tile by tile, the orientation applied to the stored rows.
+/// Oracle: Pillow (libjpeg) decodes the same files, `ImageOps.exif_transpose` turns them
+/// upright and `ImageCms` (lcms2) converts them to sRGB.
+@Suite(.serialized) struct PhotoPathTests {
+    /// The profiles the files carry: sRGB (Pillow's), Display P3 and Adobe RGB (engine-named
+    /// spaces), and P3 primaries with a 1.8 gamma (no name: read through lcms2 per row).
+    static let profiles: [(String, Data?)] = [
+        ("srgb", nil),
+        ("p3", ColorProfiles.displayP3),
+        ("adobe", ColorProfiles.rgbProfile(.adobeRGB, transfer: .gamma(563 / 256), description: "Adobe RGB (1998)")),
+        ("odd", ColorProfiles.rgbProfile(.displayP3, transfer: .gamma(1.8), description: "P3 gamma 1.8")),
+    ]
+    static let (width, height) = (48, 32)
+
+    /// Makes every profile x (baseline, progressive) x orientation 1...8 JPEG in `dir`, and
+    /// Pillow's upright sRGB pixels of each (`NAME-want.rgb`, raw RGB).
+    static func makeFiles(in dir: URL) throws {
+        for (name, icc) in profiles { if let icc { try icc.write(to: dir.appendingPathComponent("\(name).icc")) } }
+        try runPython(
+            """
+            import io, random
+            from PIL import Image, ImageCms, ImageOps
+            W, H = \(width), \(height)
+            random.seed(26)
+            img = Image.new('RGB', (W, H))
+            px = img.load()
+            c = lambda v: max(0, min(255, int(v)))
+            for y in range(H):
+                for x in range(W):
+                    n = random.randint(-6, 6)
+                    px[x, y] = (c(20 + 220 * x / W + n), c(30 + 200 * y / H + n), c(230 - 170 * x / W + 30 * ((x + y) % 4) + n))
+            srgb = ImageCms.createProfile('sRGB')
+            for name in ['srgb', 'p3', 'adobe', 'odd']:
+                icc = ImageCms.ImageCmsProfile(srgb).tobytes() if name == 'srgb' else open(name + '.icc', 'rb').read()
+                for prog in (0, 1):
+                    for o in range(1, 9):
+                        ex = Image.Exif()
+                        ex[0x0112] = o
+                        path = '%s-%d-%d.jpg' % (name, prog, o)
+                        img.save(path, quality=95, subsampling=0, progressive=bool(prog), exif=ex.tobytes(), icc_profile=icc)
+                        im = ImageOps.exif_transpose(Image.open(path))
+                        im = ImageCms.profileToProfile(im, ImageCms.ImageCmsProfile(io.BytesIO(icc)), srgb,
+                                                       renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+                        open(path[:-4] + '-want.rgb', 'wb').write(im.convert('RGB').tobytes())
+                        # The file's own values, upright, unconverted (for the no-conversion re-save).
+                        open(path[:-4] + '-upright.rgb', 'wb').write(ImageOps.exif_transpose(Image.open(path)).convert('RGB').tobytes())
+            """, in: dir)
+    }
+
+    static func tempDir() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cyanotype-photos-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// Largest and mean per-channel difference between RGBA8 `ours` and raw RGB `want`.
+    static func difference(_ ours: Data, _ want: Data) -> (max: Int, mean: Double) {
+        let a = [UInt8](ours), b = [UInt8](want)
+        guard a.count / 4 == b.count / 3, !b.isEmpty else { return (255, 255) }
+        var worst = 0, sum = 0
+        for i in 0..<(b.count / 3) {
+            for k in 0..<3 {
+                let d = abs(Int(a[4 * i + k]) - Int(b[3 * i + k]))
+                worst = max(worst, d)
+                sum += d
+            }
+        }
+        return (worst, Double(sum) / Double(b.count))
+    }
+
+    static let srgb = CGColorSpace(name: CGColorSpace.sRGB)!
+    static var read: [CIImageOption: Any] { [.applyOrientationProperty: true] }
+
+    @Test(.enabled(if: hasPillow, "needs Debian's python3-pil (scripts/setup.sh --test)"))
+    func everyOrientationAndProfileReadsUprightAndAsLcmsConvertsIt() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.makeFiles(in: dir)
+        let ctx = CIContext(options: [.outputPremultiplied: false])
+        for (name, _) in Self.profiles {
+            for prog in 0...1 {
+                for o in 1...8 {
+                    let base = "\(name)-\(prog)-\(o)"
+                    let image = try CIImage.read(contentsOf: dir.appendingPathComponent("\(base).jpg"), options: Self.read)
+                    let (w, h) = o >= 5 ? (Self.height, Self.width) : (Self.width, Self.height)
+                    #expect(image.extent == CGRect(x: 0, y: 0, width: w, height: h), "\(base)")
+                    #expect(image.properties[kCGImagePropertyOrientation] as? Int == 1, "\(base)")
+                    let ours = try ctx.renderToData(image, from: image.extent, format: .RGBA8, colorSpace: Self.srgb).data
+                    let d = Self.difference(ours, try Data(contentsOf: dir.appendingPathComponent("\(base)-want.rgb")))
+                    // Within 2 levels of lcms2's conversion of Pillow's upright decode.
+                    #expect(d.max <= 2 && d.mean < 0.5, "\(base): max \(d.max), mean \(d.mean)")
+                }
+            }
+        }
+    }
+
+    @Test(.enabled(if: hasPillow, "needs Debian's python3-pil (scripts/setup.sh --test)"))
+    func streamedTiledAndWholeDecodesAgree() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.makeFiles(in: dir)
+        let whole = CIContext(options: [.outputPremultiplied: false])
+        let tiled = CIContext(options: [.outputPremultiplied: false, .tileSize: 16])
+        let blur = { (i: CIImage) in i.clampedToExtent().applyingGaussianBlur(sigma: 2).cropped(to: i.extent) }
+        for name in ["p3", "adobe", "odd"] {
+            for o in [1, 3, 6, 7] {
+                let url = dir.appendingPathComponent("\(name)-0-\(o).jpg")
+                // Baseline files stream; lenient reads decode whole (the reference path).
+                let streamed = try CIImage.read(contentsOf: url, options: Self.read)
+                var lenient = Self.read
+                lenient[.lenientDecoding] = true
+                let held = try CIImage.read(contentsOf: url, options: lenient)
+                for (what, f) in [("plain", { (i: CIImage) in i }), ("blur", blur)] {
+                    let a = try whole.renderToData(f(streamed), from: streamed.extent, format: .RGBA8, colorSpace: Self.srgb).data
+                    let b = try whole.renderToData(f(held), from: held.extent, format: .RGBA8, colorSpace: Self.srgb).data
+                    let t = try tiled.renderToData(f(streamed), from: streamed.extent, format: .RGBA8, colorSpace: Self.srgb).data
+                    let ab = zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 255
+                    #expect(ab <= 1, "\(name) \(o) \(what): streamed vs whole differ by \(ab)")
+                    #expect(a == t, "\(name) \(o) \(what): tiles of 16 differ from whole renders")
+                }
+                // Streamed to a file as rows arrive (one render) = rendered whole and encoded.
+                let png = try whole.encode(streamed, as: .png, colorSpace: Self.srgb)
+                let pngHeld = try whole.encode(held, as: .png, colorSpace: Self.srgb)
+                #expect(png == pngHeld, "\(name) \(o): PNG of the streamed file differs from the whole decode's")
+            }
+        }
+    }
+
+    @Test(.enabled(if: hasPillow, "needs Debian's python3-pil (scripts/setup.sh --test)"))
+    func aP3FileWrittenBackAsP3KeepsItsValuesAndProfile() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.makeFiles(in: dir)
+        let p3 = CGColorSpace(name: CGColorSpace.displayP3)!
+        let ctx = CIContext()
+        for prog in 0...1 {
+            for o in [1, 2, 5, 6, 8] {
+                let base = "p3-\(prog)-\(o)"
+                let image = try CIImage.read(contentsOf: dir.appendingPathComponent("\(base).jpg"), options: Self.read)
+                // The file is read as Display P3 values and, when it streams (baseline) or needs no
+                // turn, written without a conversion: the stored rows are the output's. A turned
+                // progressive file is read through its orientation tile by tile (no second copy),
+                // so its values go through the working space and back.
+                let passesThrough = prog == 0 || o == 1
+                if passesThrough {
+                    let source = try #require(bitmapSource(image.node, covering: PixelRect(covering: image.extent)), "\(base)")
+                    #expect(source.colorSpace == p3 && source.profileTransform == nil, "\(base)")
+                }
+                try ctx.write(image, as: .png, to: dir.appendingPathComponent("\(base)-out.png"), colorSpace: p3)
+                try ctx.write(image, as: .jpeg, to: dir.appendingPathComponent("\(base)-out.jpg"), colorSpace: p3)
+                let report = try runPython(
+                    """
+                    import io, sys
+                    from PIL import Image, ImageCms
+                    for f in (sys.argv[1] + '-out.png', sys.argv[1] + '-out.jpg'):
+                        im = Image.open(f)
+                        print(ImageCms.getProfileDescription(ImageCms.ImageCmsProfile(io.BytesIO(im.info['icc_profile']))).strip(),
+                              im.getexif().get(0x0112, 1))
+                    want = open(sys.argv[1] + '-upright.rgb', 'rb').read()
+                    got = Image.open(sys.argv[1] + '-out.png').convert('RGB').tobytes()
+                    print('same' if got == want else 'differ %d' % max(abs(a - b) for a, b in zip(got, want)))
+                    """, [base], in: dir)
+                let lines = report.split(separator: "\n").map(String.init)
+                #expect(lines.prefix(2) == ["Display P3 1", "Display P3 1"], "\(base): \(report)")
+                #expect(lines.last == "same" || (!passesThrough && lines.last == "differ 1"), "\(base): \(report)")
+            }
+        }
+    }
+
+    @Test(.enabled(if: hasPillow, "needs Debian's python3-pil (scripts/setup.sh --test)"))
+    func aTurnedP3FileChangedBeforeItsRenderFailsCleanly() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.makeFiles(in: dir)
+        let url = dir.appendingPathComponent("p3-0-6.jpg")
+        let before = try CIImage.read(contentsOf: url, options: Self.read)
+        let small = try CIImage.read(contentsOf: url, options: Self.read)
+            .applyingFilter("CILanczosScaleTransform", parameters: [kCIInputScaleKey: 0.25])
+        // Replaced by another picture after the header was read: the render names the file.
+        try Data(contentsOf: dir.appendingPathComponent("adobe-0-3.jpg")).write(to: url)
+        for image in [before, small] {
+            do {
+                _ = try CIContext().encode(image, as: .jpeg)
+                Issue.record("a changed file rendered")
+            } catch {
+                #expect(error.description.contains("p3-0-6.jpg"), "\(error)")
+            }
+        }
+    }
+
+    /// 16-bit rows (PNG) through a profile: Display P3 through the engine's tables and matrix,
+    /// the unnamed gamma-1.8 P3 profile through lcms2's 16-bit row transform; oracle: the
+    /// profile's own formula (linear = code^gamma in P3 primaries, then the P3 -> sRGB matrix
+    /// from the primaries, written here).
+    @Test func sixteenBitRowsConvertThroughTheirProfile() throws {
+        let (w, h) = (40, 3)
+        var words = [UInt16](repeating: 65535, count: w * h * 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = (y * w + x) * 4
+                words[i] = UInt16(x * 1600 + 300)
+                words[i + 1] = UInt16(65535 - x * 1500)
+                words[i + 2] = UInt16((x * 7919 + y * 12345) % 65536)
+            }
+        }
+        // P3 (D65) -> sRGB (D65) for linear RGB: sRGB's XYZ -> RGB times P3's RGB -> XYZ.
+        let p3ToXYZ: [[Double]] = [
+            [0.4865709, 0.2656677, 0.1982173], [0.2289746, 0.6917385, 0.0792869], [0.0000000, 0.0451134, 1.0439444],
+        ]
+        let xyzToSRGB: [[Double]] = [[3.2404542, -1.5371385, -0.4985314], [-0.9692660, 1.8760108, 0.0415560], [0.0556434, -0.2040259, 1.0572252]]
+        func srgbDecode(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+        let cases: [(String, Data?, (Double) -> Double)] = [
+            ("P3", ColorProfiles.displayP3, srgbDecode),
+            ("P3 gamma 1.8", ColorProfiles.rgbProfile(.displayP3, transfer: .gamma(1.8), description: "P3 gamma 1.8"), { pow($0, 1.8) }),
+        ]
+        for (name, icc, decode) in cases {
+            var o = EncodeOptions()
+            o.iccProfile = icc
+            let png = try words.withUnsafeBufferPointer { try ImageCodecs.encode(rgba16: $0, width: w, height: h, hasAlpha: false, format: .png, options: o) }
+            let image = try CIImage.read(data: png)
+            let out = try renderFloat(image, image.extent)
+            var worst = 0.0
+            for (k, px) in out.enumerated() {
+                let lin = (0..<3).map { decode(Double(words[k * 4 + $0]) / 65535) }
+                let xyz = p3ToXYZ.map { r in r[0] * lin[0] + r[1] * lin[1] + r[2] * lin[2] }
+                let want = xyzToSRGB.map { r in r[0] * xyz[0] + r[1] * xyz[1] + r[2] * xyz[2] }
+                for c in 0..<3 { worst = max(worst, abs(Double(px[c]) - want[c])) }
+            }
+            // lcms2 works through D50 with 16-bit tables: within 2e-3 of the formula.
+            #expect(worst < 2e-3, "\(name): largest difference \(worst)")
+        }
+    }
+}
