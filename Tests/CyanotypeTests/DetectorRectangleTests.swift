@@ -25,7 +25,7 @@ private func sheetScene(_ corners: [CGPoint], width: Int = 640, height: Int = 48
         }
     }
 
-    @Test func aSheetInPerspectiveIsFoundWithinTwoPixels() throws {
+    @Test func aSheetInPerspectiveIsFoundWithinOnePixel() throws {
         let corners = [CGPoint(x: 150, y: 90), CGPoint(x: 470, y: 70), CGPoint(x: 520, y: 400), CGPoint(x: 110, y: 380)]
         let img = sheetScene(corners, seed: 101)
         let detector = try #require(CIDetector(ofType: CIDetectorTypeRectangle, context: nil, options: [CIDetectorAccuracy: CIDetectorAccuracyHigh]))
@@ -33,16 +33,16 @@ private func sheetScene(_ corners: [CGPoint], width: Int = 640, height: Int = 48
         #expect(features.count == 1)  // Core Image returns the most prominent one by default
         let f = try #require(features.first as? CIRectangleFeature)
         #expect(f.type == CIFeatureTypeRectangle)
-        check(f, corners, height: 480, tolerance: 2)
+        check(f, corners, height: 480, tolerance: 1)
         #expect(abs(f.bounds.minX - 110) <= 2 && abs(f.bounds.maxY - 410) <= 2)
     }
 
-    @Test func aRotatedSheetAndSeveralSeedsStayWithinTwoPixels() throws {
+    @Test func aRotatedSheetAndSeveralSeedsStayWithinOnePixel() throws {
         // About 20 degrees turned, and seeds for the noise and background.
         let corners = [CGPoint(x: 230, y: 60), CGPoint(x: 500, y: 160), CGPoint(x: 420, y: 390), CGPoint(x: 150, y: 290)]
         for seed in [UInt64(1), 2, 3] {
             let f = try #require(CIDetector(ofType: CIDetectorTypeRectangle, context: nil)!.features(in: sheetScene(corners, seed: seed)).first as? CIRectangleFeature)
-            check(f, corners, height: 480, tolerance: 2)
+            check(f, corners, height: 480, tolerance: 1)
         }
     }
 
@@ -54,8 +54,8 @@ private func sheetScene(_ corners: [CGPoint], width: Int = 640, height: Int = 48
         let img = greyImage(grey, width: 640, height: 480, noise: 6, seed: 56)
         let two = CIDetector(ofType: CIDetectorTypeRectangle, context: nil, options: [CIDetectorMaxFeatureCount: 4])!.features(in: img).compactMap { $0 as? CIRectangleFeature }
         try #require(two.count == 2)
-        check(two[0], big, height: 480, tolerance: 2)  // most prominent first
-        check(two[1], small, height: 480, tolerance: 2)
+        check(two[0], big, height: 480, tolerance: 1)  // most prominent first
+        check(two[1], small, height: 480, tolerance: 1)
         // 0.4 of the smaller side (192 px) keeps only the big sheet.
         let one = CIDetector(ofType: CIDetectorTypeRectangle, context: nil, options: [CIDetectorMaxFeatureCount: 4, CIDetectorMinFeatureSize: 0.4])!.features(in: img)
         #expect(one.count == 1)
@@ -69,9 +69,9 @@ private func sheetScene(_ corners: [CGPoint], width: Int = 640, height: Int = 48
         let img = greyImage(grey, width: 640, height: 480, noise: 6, seed: 78)
         let detector = CIDetector(ofType: CIDetectorTypeRectangle, context: nil)!
         let byDefault = try #require(detector.features(in: img).first as? CIRectangleFeature)
-        check(byDefault, square, height: 480, tolerance: 2)  // the larger
+        check(byDefault, square, height: 480, tolerance: 1)  // the larger
         let asked = try #require(detector.features(in: img, options: [CIDetectorAspectRatio: 270.0 / 120.0]).first as? CIRectangleFeature)
-        check(asked, wide, height: 480, tolerance: 2)
+        check(asked, wide, height: 480, tolerance: 1)
     }
 
     @Test func aPictureOfNoiseHasNoRectangle() {
