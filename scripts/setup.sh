@@ -43,3 +43,11 @@ if [ "${1:-}" = "--test" ] && command -v python3 >/dev/null 2>&1 && ! python3 -c
         || python3 -m pip install -q --break-system-packages selenium 2>/dev/null \
         || echo "setup: selenium is not installable here; the Fun House browser test will skip" >&2
 fi
+
+# OpenCV's own CascadeClassifier (4.x: 5.x dropped it) checks the face detector; without it the
+# test compares with OpenCV 4.14's recorded answer.
+if [ "${1:-}" = "--test" ] && command -v python3 >/dev/null 2>&1 && ! python3 -c "import cv2; cv2.CascadeClassifier" 2>/dev/null; then
+    python3 -m pip install -q "opencv-python-headless<5" 2>/dev/null \
+        || python3 -m pip install -q --break-system-packages "opencv-python-headless<5" 2>/dev/null \
+        || echo "setup: opencv-python-headless is not installable here; the face test uses OpenCV's recorded boxes" >&2
+fi

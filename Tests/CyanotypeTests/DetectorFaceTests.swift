@@ -5,7 +5,7 @@ import Testing
 /// OpenCV's own `CascadeClassifier.detectMultiScale` (scale 1.1, 3 neighbours) on the same
 /// photo, as boxes (x, y from the top, width, height), and the eyes it finds in each face box
 /// (2 neighbours), run from a Python that has `cv2` 4.x: `CYANOTYPE_OPENCV_PYTHON`, else
-/// `python3` (scripts/setup.sh --test installs opencv-python-headless when pip can). nil when
+/// each `python3` on the PATH (scripts/setup.sh --test installs opencv-python-headless when pip can). nil when
 /// none has it.
 private func openCVFaces(_ path: String) -> [(face: [Int], eyes: [[Int]])]? {
     let script = """
@@ -18,8 +18,9 @@ private func openCVFaces(_ path: String) -> [(face: [Int], eyes: [[Int]])]? {
             eyes = e.detectMultiScale(g[y:y + h, x:x + w], 1.1, 2)
             print(x, y, w, h, ';'.join(','.join(str(v) for v in r) for r in eyes))
         """
-    let env = ProcessInfo.processInfo.environment["CYANOTYPE_OPENCV_PYTHON"]
-    for python in [env, "/usr/bin/python3", "/usr/local/bin/python3"].compactMap({ $0 }) where FileManager.default.isExecutableFile(atPath: python) {
+    let environment = ProcessInfo.processInfo.environment
+    let onPath = (environment["PATH"] ?? "/usr/bin").split(separator: ":").map { "\($0)/python3" }
+    for python in [environment["CYANOTYPE_OPENCV_PYTHON"]].compactMap({ $0 }) + onPath where FileManager.default.isExecutableFile(atPath: python) {
         guard let r = runTool(python, ["-c", script, path]), r.status == 0 else { continue }
         return r.out.split(separator: "\n").map { line in
             let parts = line.split(separator: " ")

@@ -70,7 +70,8 @@ private func qrScene(_ message: String, corners: [CGPoint], width: Int = 480, he
         var grey = texturedBackground(width: width, height: height, seed: 21)
         for (modules, x0) in [(a, 40.0), (b, 360.0)] {
             let q = 4, m = modules.count - 8
-            drawWarped(&grey, width: width, height: height, corners: [CGPoint(x: x0, y: 40), CGPoint(x: x0 + 230, y: 40), CGPoint(x: x0 + 230, y: 270), CGPoint(x: x0, y: 270)]) { u, v in
+            drawWarped(&grey, width: width, height: height, corners: [CGPoint(x: x0, y: 40), CGPoint(x: x0 + 230, y: 40), CGPoint(x: x0 + 230, y: 270), CGPoint(x: x0, y: 270)]) {
+                u, v in
                 guard u >= -0.15, u < 1.15, v >= -0.15, v < 1.15 else { return nil }
                 guard u >= 0, u < 1, v >= 0, v < 1 else { return 240 }
                 return modules[q + Int(v * Double(m))][q + Int(u * Double(m))] ? 20 : 240

@@ -46,7 +46,9 @@ private func photographedPage() -> CIImage? {
         let context = CIContext()
         func grey(atFraction fx: CGFloat, _ fy: CGFloat) -> UInt8 {
             let p = CGPoint(x: (scan.extent.minX + fx * scan.extent.width).rounded(), y: (scan.extent.minY + fy * scan.extent.height).rounded())
-            context.render(scan, toBitmap: &pixel, rowBytes: 4, bounds: CGRect(origin: p, size: CGSize(width: 1, height: 1)), format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+            context.render(
+                scan, toBitmap: &pixel, rowBytes: 4, bounds: CGRect(origin: p, size: CGSize(width: 1, height: 1)), format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)
+            )
             return pixel[1]
         }
         // The mark (the page's 20...70 of 297 across, 140...190 of 210 up) is black; the middle is paper.
