@@ -102,6 +102,21 @@ private func qrScene(_ message: String, corners: [CGPoint], width: Int = 480, he
         }
     }
 
+    @Test func tinyAndFlatImagesGiveNothingForEveryType() throws {
+        let pictures = [
+            CIImage(color: CIColor(red: 0.5, green: 0.5, blue: 0.5)).cropped(to: CGRect(x: 0, y: 0, width: 1, height: 1)),
+            CIImage(color: CIColor(red: 0, green: 0, blue: 0, alpha: 0)).cropped(to: CGRect(x: -7, y: 3, width: 3, height: 200)),
+            CIImage(color: CIColor(red: 1, green: 1, blue: 1)).cropped(to: CGRect(x: 10, y: 10, width: 300, height: 2)),
+        ]
+        for type in [CIDetectorTypeQRCode, CIDetectorTypeRectangle, CIDetectorTypeFace, CIDetectorTypeText] {
+            let d = try #require(CIDetector(ofType: type, context: nil, options: [CIDetectorImageOrientation: 8]))
+            for p in pictures { #expect(try d.detectFeatures(in: p).isEmpty, "\(type) on \(p.extent)") }
+        }
+        #expect(
+            CIDetectorError.libraryUnavailable("detecting QR codes (CIDetector) needs libzbar.so.0, which could not be loaded (gone)").description
+                == "detecting QR codes (CIDetector) needs libzbar.so.0, which could not be loaded (gone); install libzbar0 (Debian) to detect QR codes")
+    }
+
     @Test func otherTypesAndBadOptionsAreHandledAsCoreImageDoes() {
         #expect(CIDetector(ofType: "CIDetectorTypeNothing", context: nil) == nil)
         // Options of the wrong type are ignored, never a crash.
