@@ -7,16 +7,18 @@ import Testing
 /// (2 neighbours), run from a Python that has `cv2` 4.x: `CYANOTYPE_OPENCV_PYTHON`, else
 /// each `python3` on the PATH (scripts/setup.sh --test installs opencv-python-headless when pip can). nil when
 /// none has it.
-private func openCVFaces(_ path: String) -> [(face: [Int], eyes: [[Int]])]? {
+private func openCVFaces(_ path: String) -> [(face: [Int], eyes: [[Int]], smiles: [[Int]])]? {
     let script = """
         import sys, cv2
         g = cv2.cvtColor(cv2.imread(sys.argv[1]), cv2.COLOR_BGR2GRAY)
         d = '/usr/share/opencv4/haarcascades/'
         c = cv2.CascadeClassifier(d + 'haarcascade_frontalface_default.xml')
         e = cv2.CascadeClassifier(d + 'haarcascade_eye.xml')
+        s = cv2.CascadeClassifier(d + 'haarcascade_smile.xml')
         for (x, y, w, h) in c.detectMultiScale(g, 1.1, 3):
             eyes = e.detectMultiScale(g[y:y + h, x:x + w], 1.1, 2)
-            print(x, y, w, h, ';'.join(','.join(str(v) for v in r) for r in eyes))
+            smiles = s.detectMultiScale(g[y + h // 2:y + h, x:x + w], 1.1, 10)
+            print(x, y, w, h, ';'.join(','.join(str(v) for v in r) for r in eyes) or '-', ';'.join(','.join(str(v) for v in r) for r in smiles) or '-')
         """
     let environment = ProcessInfo.processInfo.environment
     let onPath = (environment["PATH"] ?? "/usr/bin").split(separator: ":").map { "\($0)/python3" }
@@ -25,8 +27,10 @@ private func openCVFaces(_ path: String) -> [(face: [Int], eyes: [[Int]])]? {
         return r.out.split(separator: "\n").map { line in
             let parts = line.split(separator: " ")
             let face = parts.prefix(4).compactMap { Int($0) }
-            let eyes = parts.count > 4 ? parts[4].split(separator: ";").map { $0.split(separator: ",").compactMap { Int($0) } } : []
-            return (face, eyes)
+            func boxes(_ k: Int) -> [[Int]] {
+                parts.count > k && parts[k] != "-" ? parts[k].split(separator: ";").map { $0.split(separator: ",").compactMap { Int($0) } } : []
+            }
+            return (face, boxes(4), boxes(5))
         }
     }
     return nil
@@ -38,8 +42,8 @@ private func openCVFaces(_ path: String) -> [(face: [Int], eyes: [[Int]])]? {
 
     /// OpenCV 4.14.0's answer on astronaut.png (recorded with opencv-python-headless from
     /// PyPI), used when no Python here has cv2: one face at (177, 66) 95 x 95, eyes at (10, 20)
-    /// and (55, 23), 29 x 29, in the face box.
-    let recorded: [(face: [Int], eyes: [[Int]])] = [([177, 66, 95, 95], [[10, 20, 29, 29], [55, 23, 29, 29]])]
+    /// and (55, 23), 29 x 29, in the face box, a smile at (17, 14) 56 x 28 in its lower half.
+    let recorded: [(face: [Int], eyes: [[Int]], smiles: [[Int]])] = [([177, 66, 95, 95], [[10, 20, 29, 29], [55, 23, 29, 29]], [[17, 14, 56, 28]])]
 
     private func photo(_ path: String) throws -> CIImage? {
         guard FileManager.default.fileExists(atPath: path) else {
@@ -73,6 +77,19 @@ private func openCVFaces(_ path: String) -> [(face: [Int], eyes: [[Int]])]? {
             // Not searched for: no mouth, smile or blink is claimed.
             #expect(!f.hasMouthPosition && !f.hasSmile && !f.leftEyeClosed && !f.hasTrackingID)
         }
+    }
+
+    @Test func asAskedTheAstronautsSmileIsFoundWhereOpenCVFindsItAndIsHerMouth() throws {
+        guard let img = try photo(astronaut) else { return }
+        let theirs = try #require((openCVFaces(astronaut) ?? recorded).first)
+        let smile = try #require(theirs.smiles.first)
+        let h = Double(img.extent.height)
+        let mouth = CGPoint(x: Double(theirs.face[0] + smile[0]) + Double(smile[2]) / 2, y: h - (Double(theirs.face[1] + theirs.face[3] / 2 + smile[1]) + Double(smile[3]) / 2))
+        let detector = try #require(CIDetector(ofType: CIDetectorTypeFace, context: nil))
+        let face = try #require(detector.features(in: img, options: [CIDetectorSmile: true]).first as? CIFaceFeature)
+        #expect(face.hasSmile && face.hasMouthPosition)
+        #expect(distance(face.mouthPosition, mouth) <= 6, "mouth \(face.mouthPosition) vs \(mouth)")
+        #expect(face.mouthPosition.y < face.leftEyePosition.y)
     }
 
     @Test func theCoffeePhotoHasNoFaceAsForOpenCV() throws {

@@ -38,7 +38,7 @@ public final class CIFaceFeature: CIFeature, @unchecked Sendable {
     public let hasRightEyePosition: Bool
     /// The centre of the right eye (`.zero` when not found).
     public let rightEyePosition: CGPoint
-    /// Whether `mouthPosition` was found.
+    /// Whether `mouthPosition` was found (Cyanotype: the centre of a smile found with `CIDetectorSmile`).
     public let hasMouthPosition: Bool
     /// The centre of the mouth (`.zero` when not found).
     public let mouthPosition: CGPoint

@@ -18,6 +18,11 @@ struct HaarCascade: Sendable {
     var leaves: [Float]
     /// Per feature, up to three rectangles (x, y, width, height in the window) and weights.
     var features: [[(x: Int, y: Int, w: Int, h: Int, weight: Float)]]
+    /// Per feature, whether its rectangles are turned 45 degrees (OpenCV's tilted features,
+    /// summed over the tilted integral image).
+    var tilted: [Bool]
+    /// Whether any feature is tilted.
+    var hasTilted: Bool { tilted.contains(true) }
 
     /// Reads the cascade at `path`; `CIDetectorError.modelMissing` or `.modelUnreadable`.
     init(contentsOf path: String) throws(CIDetectorError) {
@@ -35,6 +40,7 @@ struct HaarCascade: Sendable {
         nodes = []
         leaves = []
         features = []
+        tilted = []
         guard let stagesRange = Self.section(text, "stages", from: 0), let featuresRange = Self.section(text, "features", from: stagesRange.upperBound) else {
             throw fail("no stages or features")
         }
@@ -71,13 +77,22 @@ struct HaarCascade: Sendable {
                 let n = value.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).compactMap { Double($0) }
                 guard n.count == 5 else { throw fail("feature rectangle \(value)") }
                 let r = (Int(n[0]), Int(n[1]), Int(n[2]), Int(n[3]), Float(n[4]))
-                guard r.0 >= 0, r.1 >= 0, r.2 >= 0, r.3 >= 0, r.0 + r.2 <= w, r.1 + r.3 <= h else { throw fail("feature rectangle outside the window") }
                 feature.append(r)
             }
             i = rects.upperBound
-            if let next = Self.nextTag(text, in: i..<featuresRange.upperBound, ["tilted", "rects"]), next.tag == "tilted", next.value.trimmingCharacters(in: .whitespaces) == "1" {
-                throw fail("tilted features are not supported")
+            let isTilted =
+                Self.nextTag(text, in: i..<featuresRange.upperBound, ["tilted", "rects"]).map {
+                    $0.tag == "tilted" && $0.value.trimmingCharacters(in: .whitespaces) == "1"
+                } ?? false
+            for r in feature {
+                // A tilted rectangle runs from (x, y) right-down by w and left-down by h.
+                let inside =
+                    isTilted
+                    ? r.0 - r.3 >= 0 && r.0 + r.2 <= w && r.1 >= 0 && r.1 + r.2 + r.3 <= h && r.2 >= 0 && r.3 >= 0
+                    : r.0 >= 0 && r.1 >= 0 && r.2 >= 0 && r.3 >= 0 && r.0 + r.2 <= w && r.1 + r.3 <= h
+                guard inside else { throw fail("feature rectangle outside the window") }
             }
+            tilted.append(isTilted)
             guard (1...3).contains(feature.count) else { throw fail("a feature of \(feature.count) rectangles") }
             features.append(feature.map { (x: $0.0, y: $0.1, w: $0.2, h: $0.3, weight: $0.4) })
         }
@@ -207,68 +222,108 @@ struct HaarCascade: Sendable {
                 }
             }
         }
-        // Per rectangle: its four corner offsets from the window's and its weight.
+        // The tilted integral (OpenCV's): at (X, Y), the sum of the pixels above Y within the
+        // 45-degree triangle whose apex is (X - 1, Y - 1); columns run `margin` past both sides
+        // so tilted rectangles may reach left of the window.
+        let margin = h + 2
+        let tiltStride = w + 1 + 2 * margin
+        var tiltedSum = [Int32](repeating: 0, count: hasTilted ? tiltStride * (h + 1) : 0)
+        if hasTilted {
+            pixels.withUnsafeBufferPointer { p in
+                tiltedSum.withUnsafeMutableBufferPointer { t in
+                    func pixel(_ x: Int, _ y: Int) -> Int32 { x >= 0 && x < w && y >= 0 && y < h ? Int32(p[y * w + x]) : 0 }
+                    for y in 1...h {
+                        for column in 1..<(tiltStride - 1) {
+                            let x = column - margin
+                            var v = pixel(x - 1, y - 1) + pixel(x - 1, y - 2)
+                            if y >= 2 {
+                                v += t[(y - 1) * tiltStride + column - 1] + t[(y - 1) * tiltStride + column + 1] - t[(y - 2) * tiltStride + column]
+                            }
+                            t[y * tiltStride + column] = v
+                        }
+                    }
+                }
+            }
+        }
+        // Per rectangle: its four corner offsets from the window's (in the tilted integral
+        // for a tilted feature) and its weight.
         var offsets: [(Int, Int, Int, Int, Float)] = []
         var featureFirst: [Int] = []
         var featureCount: [Int] = []
-        for f in features {
+        for (f, turned) in zip(features, tilted) {
             featureFirst.append(offsets.count)
             featureCount.append(f.count)
             for r in f {
-                offsets.append((r.y * stride + r.x, r.y * stride + r.x + r.w, (r.y + r.h) * stride + r.x, (r.y + r.h) * stride + r.x + r.w, r.weight))
+                if turned {
+                    let s = tiltStride
+                    offsets.append((r.y * s + r.x, (r.y + r.h) * s + r.x - r.h, (r.y + r.w) * s + r.x + r.w, (r.y + r.w + r.h) * s + r.x + r.w - r.h, r.weight))
+                } else {
+                    offsets.append((r.y * stride + r.x, r.y * stride + r.x + r.w, (r.y + r.h) * stride + r.x, (r.y + r.h) * stride + r.x + r.w, r.weight))
+                }
             }
         }
+        let featureTilted = tilted
         // OpenCV's normalising rectangle: the window less a one-pixel border.
         let nx = 1, ny = 1, nw = windowWidth - 2, nh = windowHeight - 2
         let nArea = Double(nw * nh)
         let n0 = ny * stride + nx, n1 = ny * stride + nx + nw, n2 = (ny + nh) * stride + nx, n3 = (ny + nh) * stride + nx + nw
         var found: [(Int, Int)] = []
         sum.withUnsafeBufferPointer { s in
-            sq.withUnsafeBufferPointer { q in
-                offsets.withUnsafeBufferPointer { off in
-                    nodes.withUnsafeBufferPointer { nd in
-                        leaves.withUnsafeBufferPointer { lv in
-                            var y = 0
-                            while y < h - windowHeight {
-                                var x = 0
-                                while x < w - windowWidth {
-                                    let base = y * stride + x
-                                    let vs = Double(s[base + n0] - s[base + n1] - s[base + n2] + s[base + n3])
-                                    let vq = q[base + n0] - q[base + n1] - q[base + n2] + q[base + n3]
-                                    var nf = nArea * vq - vs * vs
-                                    nf = nf > 0 ? nf.squareRoot() : 1
-                                    var accepted = true
-                                    for stage in stages {
-                                        var total: Float = 0
-                                        for t in stage.first..<(stage.first + stage.count) {
-                                            let tree = trees[t]
-                                            var idx = 0
-                                            while true {
-                                                let node = nd[tree.firstNode + idx]
-                                                let fi = Int(node.feature)
-                                                var value: Float = 0
-                                                let first = featureFirst[fi]
-                                                for k in first..<(first + featureCount[fi]) {
-                                                    let o = off[k]
-                                                    value += o.4 * Float(s[base + o.0] - s[base + o.1] - s[base + o.2] + s[base + o.3])
+            tiltedSum.withUnsafeBufferPointer { ts in
+                sq.withUnsafeBufferPointer { q in
+                    offsets.withUnsafeBufferPointer { off in
+                        nodes.withUnsafeBufferPointer { nd in
+                            leaves.withUnsafeBufferPointer { lv in
+                                var y = 0
+                                while y < h - windowHeight {
+                                    var x = 0
+                                    while x < w - windowWidth {
+                                        let base = y * stride + x
+                                        let tiltBase = y * tiltStride + x + margin
+                                        let vs = Double(s[base + n0] - s[base + n1] - s[base + n2] + s[base + n3])
+                                        let vq = q[base + n0] - q[base + n1] - q[base + n2] + q[base + n3]
+                                        var nf = nArea * vq - vs * vs
+                                        nf = nf > 0 ? nf.squareRoot() : 1
+                                        var accepted = true
+                                        for stage in stages {
+                                            var total: Float = 0
+                                            for t in stage.first..<(stage.first + stage.count) {
+                                                let tree = trees[t]
+                                                var idx = 0
+                                                while true {
+                                                    let node = nd[tree.firstNode + idx]
+                                                    let fi = Int(node.feature)
+                                                    var value: Float = 0
+                                                    let first = featureFirst[fi]
+                                                    if featureTilted[fi] {
+                                                        for k in first..<(first + featureCount[fi]) {
+                                                            let o = off[k]
+                                                            value += o.4 * Float(ts[tiltBase + o.0] - ts[tiltBase + o.1] - ts[tiltBase + o.2] + ts[tiltBase + o.3])
+                                                        }
+                                                    } else {
+                                                        for k in first..<(first + featureCount[fi]) {
+                                                            let o = off[k]
+                                                            value += o.4 * Float(s[base + o.0] - s[base + o.1] - s[base + o.2] + s[base + o.3])
+                                                        }
+                                                    }
+                                                    let next = Double(value) < Double(node.threshold) * nf ? node.left : node.right
+                                                    if next <= 0 {
+                                                        total += lv[tree.firstLeaf + Int(-next)]
+                                                        break
+                                                    }
+                                                    idx = Int(next)
                                                 }
-                                                let next = Double(value) < Double(node.threshold) * nf ? node.left : node.right
-                                                if next <= 0 {
-                                                    total += lv[tree.firstLeaf + Int(-next)]
-                                                    break
-                                                }
-                                                idx = Int(next)
+                                            }
+                                            if total < stage.threshold {
+                                                accepted = false
+                                                break
                                             }
                                         }
-                                        if total < stage.threshold {
-                                            accepted = false
-                                            break
-                                        }
+                                        if accepted { found.append((x, y)) }
+                                        x += step
                                     }
-                                    if accepted { found.append((x, y)) }
-                                    x += step
+                                    y += step
                                 }
-                                y += step
                             }
                         }
                     }
