@@ -43,7 +43,7 @@ enum FaceDetection {
     static func findSmile(_ smiles: HaarCascade, _ raster: GreyRaster, in face: CGRect) -> CGPoint? {
         let region = CGRect(x: face.minX, y: face.minY + (face.height / 2).rounded(.down), width: face.width, height: face.height / 2).integral
             .intersection(CGRect(x: 0, y: 0, width: raster.width, height: raster.height))
-        guard let crop = crop(raster, region), region.width > Double(smiles.windowWidth + 1), region.height > Double(smiles.windowHeight + 1) else { return nil }
+        guard let crop = Self.crop(raster, region), region.width > Double(smiles.windowWidth + 1), region.height > Double(smiles.windowHeight + 1) else { return nil }
         let hits = smiles.detect(crop, Int(region.width), Int(region.height), scaleFactor: 1.1, minSize: smiles.windowWidth, maxSize: Int.max)
         return HaarCascade.group(hits, minNeighbors: 10).max { $0.count < $1.count }.map {
             CGPoint(x: region.minX + $0.rect.midX, y: region.minY + $0.rect.midY)
@@ -72,16 +72,7 @@ enum FaceDetection {
         let region = CGRect(x: face.minX, y: face.minY + face.height * 0.15, width: face.width, height: face.height * 0.45).integral
             .intersection(CGRect(x: 0, y: 0, width: raster.width, height: raster.height))
         let rw = Int(region.width), rh = Int(region.height)
-        guard rw > eyes.windowWidth + 1, rh > eyes.windowHeight + 1 else { return nil }
-        var crop = [UInt8](repeating: 0, count: rw * rh)
-        raster.pixels.withUnsafeBufferPointer { src in
-            crop.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<rh {
-                    let from = src.baseAddress! + (Int(region.minY) + y) * raster.width + Int(region.minX)
-                    UnsafeMutableRawPointer(dst.baseAddress! + y * rw).copyMemory(from: from, byteCount: rw)
-                }
-            }
-        }
+        guard rw > eyes.windowWidth + 1, rh > eyes.windowHeight + 1, let crop = Self.crop(raster, region) else { return nil }
         let hits = eyes.detect(crop, rw, rh, scaleFactor: 1.1, minSize: max(eyes.windowWidth, Int(face.width / 8)), maxSize: Int(face.width / 2.5))
         let groups = HaarCascade.group(hits, minNeighbors: 2)
         let middle = face.midX - region.minX
