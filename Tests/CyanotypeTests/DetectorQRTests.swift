@@ -38,10 +38,10 @@ private func qrScene(_ message: String, corners: [CGPoint], width: Int = 480, he
         // Core Image's coordinates: y up from the bottom.
         let h = img.extent.height
         let expected = corners.map { CGPoint(x: $0.x, y: h - $0.y) }
-        let module = 225.0 / 41  // about 5.5 pixels (version 3: 29 modules over ~160 px)
+        let module = 225.0 / 33  // about 7 pixels: version 4, 33 modules over the ~225-pixel top edge
         let got = [qr.topLeft, qr.topRight, qr.bottomRight, qr.bottomLeft]
         for (g, e) in zip(got, expected) {
-            #expect(distance(g, e) <= 1.5 * module, "corner \(g) vs \(e)")
+            #expect(distance(g, e) <= 0.5 * module, "corner \(g) vs \(e)")
         }
         #expect(qr.bounds.contains(CGRect(x: 110, y: h - 315, width: 220, height: 210)))
     }
