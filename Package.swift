@@ -27,12 +27,14 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
-        // libheif, libjxl, FFmpeg, libmicrohttpd and libcrypto (with the hundred-odd libraries
+        // libheif, libjxl, FFmpeg, libmicrohttpd, libcrypto and libzbar (with the hundred-odd libraries
         // they pull in) are opened on first use, not at start-up: their module maps link
         // nothing, and CDeferredLibraries defines the functions Cyanotype calls in them
         // (scripts/generate-deferred-symbols.py lists them).
         .target(name: "CDeferredLibraries", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
+        // zbar (QR codes for CIDetector), deferred too: it pulls in D-Bus, X11 and V4L.
+        .systemLibrary(name: "CZbar", providers: [.apt(["libzbar-dev"])]),
         // No pkgConfig: libjxl.pc pulls in -DHWY_SHARED_DEFINE, which SwiftPM warns about; the
         // headers are in /usr/include.
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
@@ -76,7 +78,9 @@ let package = Package(
         // Core Image's API, the tiled renderer, kernels and the built-in filters.
         .target(
             name: "Cyanotype",
-            dependencies: ["CyanotypeFileTypes", "CyanotypeCodecs", "CDeferredLibraries", "CCyanotypeKernels", "CCyanotypeYCbCr", "CText"],
+            dependencies: [
+                "CyanotypeFileTypes", "CyanotypeCodecs", "CDeferredLibraries", "CCyanotypeKernels", "CCyanotypeYCbCr", "CText", "CZbar",
+            ],
             swiftSettings: tunedSwift),
         // Debian's FFmpeg libraries in process (demux, decode, encode, mux), and the few C
         // helpers Swift needs around them (macro constants, frame planes, the cancel hook).

@@ -58,6 +58,9 @@ FAILURE = {
     ("MICROHTTPD", "MHD_socket"): "MHD_INVALID_SOCKET",
     ("MICROHTTPD", "enum MHD_Result"): "MHD_NO",
     ("MICROHTTPD", "int"): "-1",
+    ("ZBAR", "int"): "-1",
+    ("ZBAR", "unsigned int"): "0",
+    ("ZBAR", "zbar_symbol_type_t"): "ZBAR_NONE",
 }
 
 # (X-macro name, library file to read exports from); the order is CDeferredLibraries.h's enum.
@@ -71,6 +74,7 @@ LIBRARIES = [
     ("SWSCALE", "libswscale.so"),
     ("MICROHTTPD", "libmicrohttpd.so"),
     ("CRYPTO", "libcrypto.so"),
+    ("ZBAR", "libzbar.so"),
 ]
 LIBDIRS = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"]
 

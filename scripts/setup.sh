@@ -13,7 +13,8 @@
 set -euo pipefail
 packages=(pkg-config libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libwebp-dev liblcms2-dev libtiff-dev libheif-dev libgif-dev libjxl-dev
           libdeflate-dev zlib1g-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev libfribidi-dev fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf
-          libmicrohttpd-dev libssl-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev)
+          libmicrohttpd-dev libssl-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
+          libzbar-dev opencv-data)
 if [ "${1:-}" = "--test" ]; then packages+=(zbar-tools tesseract-ocr tesseract-ocr-eng libharfbuzz-bin libimage-exiftool-perl libjxl-tools ffmpeg chromium chromium-driver python3-pip pngcheck imagemagick python3-pil); fi
 missing=()
 for p in "${packages[@]}"; do
@@ -41,4 +42,12 @@ if [ "${1:-}" = "--test" ] && command -v python3 >/dev/null 2>&1 && ! python3 -c
     python3 -m pip install -q selenium 2>/dev/null \
         || python3 -m pip install -q --break-system-packages selenium 2>/dev/null \
         || echo "setup: selenium is not installable here; the Fun House browser test will skip" >&2
+fi
+
+# OpenCV's own CascadeClassifier (4.x: 5.x dropped it) checks the face detector; without it the
+# test compares with OpenCV 4.14's recorded answer.
+if [ "${1:-}" = "--test" ] && command -v python3 >/dev/null 2>&1 && ! python3 -c "import cv2; cv2.CascadeClassifier" 2>/dev/null; then
+    python3 -m pip install -q "opencv-python-headless<5" 2>/dev/null \
+        || python3 -m pip install -q --break-system-packages "opencv-python-headless<5" 2>/dev/null \
+        || echo "setup: opencv-python-headless is not installable here; the face test uses OpenCV's recorded boxes" >&2
 fi

@@ -825,5 +825,91 @@ CY_FORWARDER unsigned char *cy_forward_HMAC(const EVP_MD *a0, const void *a1, in
     return function != NULL ? function(a0, a1, a2, a3, a4, a5, a6) : NULL;
 }
 
+CY_FORWARDER zbar_image_t *cy_forward_zbar_image_create(void) __asm__("zbar_image_create");
+CY_FORWARDER zbar_image_t *cy_forward_zbar_image_create(void) {
+    __typeof__(&zbar_image_create) function = cy_deferred_function(CY_LIBRARY_ZBAR, &cy_slot_zbar_image_create);
+    return function != NULL ? function() : NULL;
+}
+CY_FORWARDER void cy_forward_zbar_image_destroy(zbar_image_t *a0) __asm__("zbar_image_destroy");
+CY_FORWARDER void cy_forward_zbar_image_destroy(zbar_image_t *a0) {
+    __typeof__(&zbar_image_destroy) function = cy_deferred_function(CY_LIBRARY_ZBAR, &cy_slot_zbar_image_destroy);
+    if (function != NULL) function(a0);
+}
+CY_FORWARDER const zbar_symbol_t *cy_forward_zbar_image_first_symbol(const zbar_image_t *a0) __asm__("zbar_image_first_symbol");
+CY_FORWARDER const zbar_symbol_t *cy_forward_zbar_image_first_symbol(const zbar_image_t *a0) {
+    __typeof__(&zbar_image_first_symbol) function = cy_deferred_function(CY_LIBRARY_ZBAR, &cy_slot_zbar_image_first_symbol);
+    return function != NULL ? function(a0) : NULL;
+}
+CY_FORWARDER zbar_image_scanner_t *cy_forward_zbar_image_scanner_create(void) __asm__("zbar_image_scanner_create");
+CY_FORWARDER zbar_image_scanner_t *cy_forward_zbar_image_scanner_create(void) {
+    __typeof__(&zbar_image_scanner_create) function = cy_deferred_function(CY_LIBRARY_ZBAR, &cy_slot_zbar_image_scanner_create);
+    return function != NULL ? function() : NULL;
+}
+CY_FORWARDER void cy_forward_zbar_image_scanner_destroy(zbar_image_scanner_t *a0) __asm__("zbar_image_scanner_destroy");
+CY_FORWARDER void cy_forward_zbar_image_scanner_destroy(zbar_image_scanner_t *a0) {
+    __typeof__(&zbar_image_scanner_destroy) function = cy_deferred_function(CY_LIBRARY_ZBAR, &cy_slot_zbar_image_scanner_destroy);
+    if (function != NULL) function(a0);
+}
+CY_FORWARDER int cy_forward_zbar_image_scanner_set_config(zbar_image_scanner_t *a0, zbar_symbol_type_t a1, zbar_config_t a2, int a3) __asm__("zbar_image_scanner_set_config");
+CY_FORWARDER int cy_forward_zbar_image_scanner_set_config(zbar_image_scanner_t *a0, zbar_symbol_type_t a1, zbar_config_t a2, int a3) {
+    __typeof__(&zbar_image_scanner_set_config) function = cy_deferred_function(CY_LIBRARY_ZBAR, &cy_slot_zbar_image_scanner_set_config);
+    return function != NULL ? function(a0, a1, a2, a3) : -1;
+}
+CY_FORWARDER void cy_forward_zbar_image_set_data(zbar_image_t *a0, const void *a1, unsigned long a2, zbar_image_cleanup_handler_t *a3) __asm__("zbar_image_set_data");
+CY_FORWARDER void cy_forward_zbar_image_set_data(zbar_image_t *a0, const void *a1, unsigned long a2, zbar_image_cleanup_handler_t *a3) {
+    __typeof__(&zbar_image_set_data) function = cy_deferred_function(CY_LIBRARY_ZBAR, &cy_slot_zbar_image_set_data);
+    if (function != NULL) function(a0, a1, a2, a3);
+}
+CY_FORWARDER void cy_forward_zbar_image_set_format(zbar_image_t *a0, unsigned long a1) __asm__("zbar_image_set_format");
+CY_FORWARDER void cy_forward_zbar_image_set_format(zbar_image_t *a0, unsigned long a1) {
+    __typeof__(&zbar_image_set_format) function = cy_deferred_function(CY_LIBRARY_ZBAR, &cy_slot_zbar_image_set_format);
+    if (function != NULL) function(a0, a1);
+}
+CY_FORWARDER void cy_forward_zbar_image_set_size(zbar_image_t *a0, unsigned int a1, unsigned int a2) __asm__("zbar_image_set_size");
+CY_FORWARDER void cy_forward_zbar_image_set_size(zbar_image_t *a0, unsigned int a1, unsigned int a2) {
+    __typeof__(&zbar_image_set_size) function = cy_deferred_function(CY_LIBRARY_ZBAR, &cy_slot_zbar_image_set_size);
+    if (function != NULL) function(a0, a1, a2);
+}
+CY_FORWARDER int cy_forward_zbar_scan_image(zbar_image_scanner_t *a0, zbar_image_t *a1) __asm__("zbar_scan_image");
+CY_FORWARDER int cy_forward_zbar_scan_image(zbar_image_scanner_t *a0, zbar_image_t *a1) {
+    __typeof__(&zbar_scan_image) function = cy_deferred_function(CY_LIBRARY_ZBAR, &cy_slot_zbar_scan_image);
+    return function != NULL ? function(a0, a1) : -1;
+}
+CY_FORWARDER const char *cy_forward_zbar_symbol_get_data(const zbar_symbol_t *a0) __asm__("zbar_symbol_get_data");
+CY_FORWARDER const char *cy_forward_zbar_symbol_get_data(const zbar_symbol_t *a0) {
+    __typeof__(&zbar_symbol_get_data) function = cy_deferred_function(CY_LIBRARY_ZBAR, &cy_slot_zbar_symbol_get_data);
+    return function != NULL ? function(a0) : NULL;
+}
+CY_FORWARDER unsigned int cy_forward_zbar_symbol_get_data_length(const zbar_symbol_t *a0) __asm__("zbar_symbol_get_data_length");
+CY_FORWARDER unsigned int cy_forward_zbar_symbol_get_data_length(const zbar_symbol_t *a0) {
+    __typeof__(&zbar_symbol_get_data_length) function = cy_deferred_function(CY_LIBRARY_ZBAR, &cy_slot_zbar_symbol_get_data_length);
+    return function != NULL ? function(a0) : 0;
+}
+CY_FORWARDER unsigned int cy_forward_zbar_symbol_get_loc_size(const zbar_symbol_t *a0) __asm__("zbar_symbol_get_loc_size");
+CY_FORWARDER unsigned int cy_forward_zbar_symbol_get_loc_size(const zbar_symbol_t *a0) {
+    __typeof__(&zbar_symbol_get_loc_size) function = cy_deferred_function(CY_LIBRARY_ZBAR, &cy_slot_zbar_symbol_get_loc_size);
+    return function != NULL ? function(a0) : 0;
+}
+CY_FORWARDER int cy_forward_zbar_symbol_get_loc_x(const zbar_symbol_t *a0, unsigned int a1) __asm__("zbar_symbol_get_loc_x");
+CY_FORWARDER int cy_forward_zbar_symbol_get_loc_x(const zbar_symbol_t *a0, unsigned int a1) {
+    __typeof__(&zbar_symbol_get_loc_x) function = cy_deferred_function(CY_LIBRARY_ZBAR, &cy_slot_zbar_symbol_get_loc_x);
+    return function != NULL ? function(a0, a1) : -1;
+}
+CY_FORWARDER int cy_forward_zbar_symbol_get_loc_y(const zbar_symbol_t *a0, unsigned int a1) __asm__("zbar_symbol_get_loc_y");
+CY_FORWARDER int cy_forward_zbar_symbol_get_loc_y(const zbar_symbol_t *a0, unsigned int a1) {
+    __typeof__(&zbar_symbol_get_loc_y) function = cy_deferred_function(CY_LIBRARY_ZBAR, &cy_slot_zbar_symbol_get_loc_y);
+    return function != NULL ? function(a0, a1) : -1;
+}
+CY_FORWARDER zbar_symbol_type_t cy_forward_zbar_symbol_get_type(const zbar_symbol_t *a0) __asm__("zbar_symbol_get_type");
+CY_FORWARDER zbar_symbol_type_t cy_forward_zbar_symbol_get_type(const zbar_symbol_t *a0) {
+    __typeof__(&zbar_symbol_get_type) function = cy_deferred_function(CY_LIBRARY_ZBAR, &cy_slot_zbar_symbol_get_type);
+    return function != NULL ? function(a0) : ZBAR_NONE;
+}
+CY_FORWARDER const zbar_symbol_t *cy_forward_zbar_symbol_next(const zbar_symbol_t *a0) __asm__("zbar_symbol_next");
+CY_FORWARDER const zbar_symbol_t *cy_forward_zbar_symbol_next(const zbar_symbol_t *a0) {
+    __typeof__(&zbar_symbol_next) function = cy_deferred_function(CY_LIBRARY_ZBAR, &cy_slot_zbar_symbol_next);
+    return function != NULL ? function(a0) : NULL;
+}
+
 #define CY_DEFINE_SLOT(name) CY_FORWARDER void *cy_slot_##name = NULL;
 CY_ALL_FUNCTIONS(CY_DEFINE_SLOT)

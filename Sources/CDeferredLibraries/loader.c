@@ -51,6 +51,7 @@ static const cy_binding avformat_bindings[] = {CY_AVFORMAT_FUNCTIONS(CY_BINDING)
 static const cy_binding swscale_bindings[] = {CY_SWSCALE_FUNCTIONS(CY_BINDING){NULL, NULL}};
 static const cy_binding microhttpd_bindings[] = {CY_MICROHTTPD_FUNCTIONS(CY_BINDING){NULL, NULL}};
 static const cy_binding crypto_bindings[] = {CY_CRYPTO_FUNCTIONS(CY_BINDING){NULL, NULL}};
+static const cy_binding zbar_bindings[] = {CY_ZBAR_FUNCTIONS(CY_BINDING){NULL, NULL}};
 
 /// A deferred library: its file, what the user was doing that needs it, and its functions.
 typedef struct {
@@ -69,6 +70,7 @@ static const cy_library_entry libraries[CY_LIBRARY_COUNT] = {
     [CY_LIBRARY_SWSCALE] = {"libswscale.so." CY_TEXT(LIBSWSCALE_VERSION_MAJOR), "reading and writing video", swscale_bindings},
     [CY_LIBRARY_MICROHTTPD] = {"libmicrohttpd.so.12", "the render server", microhttpd_bindings},
     [CY_LIBRARY_CRYPTO] = {"libcrypto.so." CY_CRYPTO_SOVERSION, "the render server (signatures, content keys)", crypto_bindings},
+    [CY_LIBRARY_ZBAR] = {"libzbar.so.0", "detecting QR codes (CIDetector)", zbar_bindings},
 };
 
 enum { CY_UNLOADED = 0, CY_LOADED = 1, CY_FAILED = -1 };

@@ -180,3 +180,22 @@
     X(EVP_Digest) \
     X(EVP_sha256) \
     X(HMAC) \
+
+#define CY_ZBAR_FUNCTIONS(X) \
+    X(zbar_image_create) \
+    X(zbar_image_destroy) \
+    X(zbar_image_first_symbol) \
+    X(zbar_image_scanner_create) \
+    X(zbar_image_scanner_destroy) \
+    X(zbar_image_scanner_set_config) \
+    X(zbar_image_set_data) \
+    X(zbar_image_set_format) \
+    X(zbar_image_set_size) \
+    X(zbar_scan_image) \
+    X(zbar_symbol_get_data) \
+    X(zbar_symbol_get_data_length) \
+    X(zbar_symbol_get_loc_size) \
+    X(zbar_symbol_get_loc_x) \
+    X(zbar_symbol_get_loc_y) \
+    X(zbar_symbol_get_type) \
+    X(zbar_symbol_next) \

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// FFmpeg, libheif, libjxl, libmicrohttpd and libcrypto open on first use: a still-image job
+/// FFmpeg, libheif, libjxl, libmicrohttpd, libcrypto and libzbar open on first use: a still-image job
 /// never maps them (nor the hundred-odd libraries they pull in), and a job that needs one opens
 /// that one. The dynamic loader itself says what it opened (`LD_DEBUG=files`, glibc).
 @Suite struct DeferredLibraries {
-    static let heavy = ["libavcodec", "libavformat", "libavutil", "libswscale", "libheif", "libjxl", "libmicrohttpd", "libcrypto"]
+    static let heavy = ["libavcodec", "libavformat", "libavutil", "libswscale", "libheif", "libjxl", "libmicrohttpd", "libcrypto", "libzbar"]
 
     /// Runs the tool with the loader's file log on; the heavy libraries it opened.
     func opened(_ w: Workspace, _ args: String...) throws -> (status: Int32, heavy: Set<String>) {
