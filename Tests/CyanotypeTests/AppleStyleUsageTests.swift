@@ -840,3 +840,20 @@ private final class ROIRecorder: @unchecked Sendable {
     func record(_ index: Int32, _ rect: CGRect) { lock.lock(); calls.append(index); lock.unlock() }
     var indices: [Int32] { lock.lock(); defer { lock.unlock() }; return calls }
 }
+
+@Suite struct FractionalBitmapBounds {
+    /// Code that reads one pixel under a detected feature passes its fractional centre
+    /// (`CGRect(x: bounds.midX, y: bounds.midY, width: 1, height: 1)`) and a 4-byte buffer:
+    /// it gets the pixel nearest that point, not an untouched buffer.
+    @Test func aOnePixelReadAtAFractionalPointFillsItsBuffer() {
+        let image = photo()
+        // x 3.4 -> pixel 3; y 2.6 (from the bottom) -> pixel 3 from the bottom, row H-1-3 from the top.
+        let bytes = render(image, CGRect(x: 3.4, y: 2.6, width: 1, height: 1))
+        let p = photoPixel(3, H - 1 - 3)
+        #expect(bytes == [p.0, p.1, p.2, 255])
+        // A 2x2 read straddling pixels keeps its size: the buffer is filled, no byte left as it was.
+        let block = render(image, CGRect(x: 0.5, y: 0.5, width: 2, height: 2))
+        #expect(!block.contains(0x5A))
+        #expect(Array(block[0..<4]) == { let q = photoPixel(1, H - 1 - 2); return [q.0, q.1, q.2, 255] }())
+    }
+}

@@ -163,7 +163,7 @@ public final class CIContext: @unchecked Sendable {
     public func renderChecked(
         _ image: CIImage, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool? = nil
     ) throws {
-        let rect = try renderablePixels(bounds)
+        let rect = try renderablePixels(Self.wholePixels(bounds))
         let space = workingColorSpace == nil ? nil : (colorSpace ?? outputColorSpace)
         guard
             let writer = DestinationWriter(
@@ -259,6 +259,17 @@ public final class CIContext: @unchecked Sendable {
 
     /// The pixels covering `rect`, or the error for a rectangle no render can fill: infinite
     /// or beyond the pixel limit, empty, or more pixels than `maximumRenderPixels`.
+    /// The whole-pixel rectangle a bitmap render of `bounds` fills: `bounds` itself when it
+    /// lies on whole pixels; otherwise its origin and size rounded to the nearest pixel, so a
+    /// caller who sized the buffer from `bounds.size` (`CGRect(x: face.bounds.midX, y: ...,
+    /// width: 1, height: 1)`) gets that many pixels, not a refusal for the two it straddles.
+    static func wholePixels(_ bounds: CGRect) -> CGRect {
+        guard !bounds.isNull, !bounds.isInfiniteOrHuge else { return bounds }
+        let r = bounds.standardized
+        func snap(_ v: CGFloat) -> CGFloat { (v + 0.5).rounded(.down) }
+        return CGRect(x: snap(r.minX), y: snap(r.minY), width: snap(r.width), height: snap(r.height))
+    }
+
     func renderablePixels(_ rect: CGRect) throws -> PixelRect {
         guard !rect.isInfiniteOrHuge else { throw CIRenderError.infiniteExtent }
         let pr = PixelRect(covering: rect)
