@@ -1,3 +1,4 @@
+import CCyanotypeKernels
 import Foundation
 
 // The span IR that both kernel languages compile to, and its evaluator. Every value is a
@@ -33,7 +34,7 @@ struct KernelInstruction: Sendable {
 
 /// A compiled kernel body: registers, a prologue run once per call (constants, arguments and
 /// everything computed from them alone) and a body run once per span.
-struct KernelProgram: Sendable {
+struct KernelProgram: @unchecked Sendable {
     /// Pixels per span.
     static let lanes = 128
     /// Iterations one loop may run for one span before it is cut short (bounded loops).
@@ -54,20 +55,43 @@ struct KernelProgram: Sendable {
     var results: [Int32]
     var loopCount: Int
 
+    /// The prologue and body as the C evaluator reads them.
+    private(set) var compiledPrologue: [cyan_ir_instruction] = []
+    private(set) var compiledBody: [cyan_ir_instruction] = []
+
+    init(
+        registerCount: Int, constants: [(register: Int32, value: Float)], uniformLoads: [(register: Int32, slot: Int)],
+        prologue: [KernelInstruction], body: [KernelInstruction], imageRegisters: [Int32], results: [Int32], loopCount: Int
+    ) {
+        self.registerCount = registerCount
+        self.constants = constants
+        self.uniformLoads = uniformLoads
+        self.prologue = prologue
+        self.body = body
+        self.imageRegisters = imageRegisters
+        self.results = results
+        self.loopCount = loopCount
+        func c(_ i: KernelInstruction) -> cyan_ir_instruction {
+            cyan_ir_instruction(op: Int32(i.op.rawValue), d: i.d, a: i.a, b: i.b, c: i.c)
+        }
+        compiledPrologue = prologue.map(c)
+        compiledBody = body.map(c)
+    }
+
     /// Registers ready for spans: constants, uniforms and the prologue evaluated once.
     func makeRegisters(uniforms: [Float]) -> UnsafeMutablePointer<Float> {
         let n = KernelProgram.lanes
         let regs = UnsafeMutablePointer<Float>.allocate(capacity: max(1, registerCount) * n)
+        regs.initialize(repeating: 0, count: max(1, registerCount) * n)
         for (r, v) in constants { (regs + Int(r) * n).update(repeating: v, count: n) }
         for (r, s) in uniformLoads { (regs + Int(r) * n).update(repeating: s < uniforms.count ? uniforms[s] : 0, count: n) }
-        var loops = [Int](repeating: 0, count: loopCount)
-        execute(prologue, regs, count: n, samplers: [], loops: &loops)
+        execute(compiledPrologue, regs, count: n, samplers: [])
         return regs
     }
 
     /// Runs the body over `count` (at most `lanes`) pixels of row `y` from column `x` (pixel
     /// centres at +0.5); inputs already loaded into their registers.
-    func runSpan(_ regs: UnsafeMutablePointer<Float>, count: Int, x: Int, y: Int, samplers: [SpanSampler]) {
+    func runSpan(_ regs: UnsafeMutablePointer<Float>, count: Int, x: Int, y: Int, samplers: [cyan_ir_sampler]) {
         let dx = regs + Int(KernelProgram.destX) * KernelProgram.lanes
         let dy = regs + Int(KernelProgram.destY) * KernelProgram.lanes
         let fy = Float(y) + 0.5
@@ -75,130 +99,19 @@ struct KernelProgram: Sendable {
             dx[k] = Float(x + k) + 0.5
             dy[k] = fy
         }
-        var loops = [Int](repeating: 0, count: loopCount)
-        execute(body, regs, count: count, samplers: samplers, loops: &loops)
+        execute(compiledBody, regs, count: count, samplers: samplers)
     }
 
-    @inline(__always)
-    private func unary(_ d: UnsafeMutablePointer<Float>, _ a: UnsafeMutablePointer<Float>, _ n: Int, _ f: (Float) -> Float) {
-        for k in 0..<n { d[k] = f(a[k]) }
-    }
-    @inline(__always)
-    private func binary(
-        _ d: UnsafeMutablePointer<Float>, _ a: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, _ n: Int,
-        _ f: (Float, Float) -> Float
-    ) {
-        for k in 0..<n { d[k] = f(a[k], b[k]) }
-    }
-
-    private func execute(
-        _ code: [KernelInstruction], _ regs: UnsafeMutablePointer<Float>, count n: Int, samplers: [SpanSampler], loops: inout [Int]
-    ) {
-        let L = KernelProgram.lanes
-        var pc = 0
-        code.withUnsafeBufferPointer { code in
-            while pc < code.count {
-                let ins = code[pc]
-                pc += 1
-                let d = regs + Int(ins.d) * L
-                let a = regs + Int(ins.a) * L
-                let b = regs + Int(ins.b) * L
-                switch ins.op {
-                case .mov: d.update(from: a, count: n)
-                case .add: binary(d, a, b, n, +)
-                case .sub: binary(d, a, b, n, -)
-                case .mul: binary(d, a, b, n, *)
-                case .div: binary(d, a, b, n, /)
-                case .min: binary(d, a, b, n) { Swift.min($0, $1) }
-                case .max: binary(d, a, b, n) { Swift.max($0, $1) }
-                case .pow: binary(d, a, b, n) { Foundation.pow($0, $1) }
-                case .atan2: binary(d, a, b, n) { Foundation.atan2($0, $1) }
-                case .mod: binary(d, a, b, n) { $0 - $1 * Foundation.floor($0 / $1) }
-                case .step: binary(d, a, b, n) { $1 < $0 ? 0 : 1 }
-                case .lt: binary(d, a, b, n) { $0 < $1 ? 1 : 0 }
-                case .le: binary(d, a, b, n) { $0 <= $1 ? 1 : 0 }
-                case .gt: binary(d, a, b, n) { $0 > $1 ? 1 : 0 }
-                case .ge: binary(d, a, b, n) { $0 >= $1 ? 1 : 0 }
-                case .eq: binary(d, a, b, n) { $0 == $1 ? 1 : 0 }
-                case .ne: binary(d, a, b, n) { $0 != $1 ? 1 : 0 }
-                case .and: binary(d, a, b, n) { $0 != 0 && $1 != 0 ? 1 : 0 }
-                case .or: binary(d, a, b, n) { $0 != 0 || $1 != 0 ? 1 : 0 }
-                case .neg: unary(d, a, n) { -$0 }
-                case .abs: unary(d, a, n) { Swift.abs($0) }
-                case .sign: unary(d, a, n) { $0 > 0 ? 1 : ($0 < 0 ? -1 : 0) }
-                case .floor: unary(d, a, n) { Foundation.floor($0) }
-                case .ceil: unary(d, a, n) { Foundation.ceil($0) }
-                case .fract: unary(d, a, n) { $0 - Foundation.floor($0) }
-                case .trunc: unary(d, a, n) { Foundation.trunc($0) }
-                case .sqrt: unary(d, a, n) { $0.squareRoot() }
-                case .rsqrt: unary(d, a, n) { 1 / $0.squareRoot() }
-                case .exp: unary(d, a, n) { Foundation.exp($0) }
-                case .log: unary(d, a, n) { Foundation.log($0) }
-                case .exp2: unary(d, a, n) { Foundation.exp2($0) }
-                case .log2: unary(d, a, n) { Foundation.log2($0) }
-                case .sin: unary(d, a, n) { Foundation.sin($0) }
-                case .cos: unary(d, a, n) { Foundation.cos($0) }
-                case .tan: unary(d, a, n) { Foundation.tan($0) }
-                case .asin: unary(d, a, n) { Foundation.asin($0) }
-                case .acos: unary(d, a, n) { Foundation.acos($0) }
-                case .atan: unary(d, a, n) { Foundation.atan($0) }
-                case .not: unary(d, a, n) { $0 == 0 ? 1 : 0 }
-                case .select:
-                    let c = regs + Int(ins.c) * L
-                    for k in 0..<n { d[k] = a[k] != 0 ? b[k] : c[k] }
-                case .sample:
-                    let s = Int(ins.c)
-                    if s < samplers.count {
-                        samplers[s].sample(x: a, y: b, into: d, stride: L, count: n)
-                    } else {
-                        for j in 0..<4 { (d + j * L).update(repeating: 0, count: n) }
-                    }
-                case .jumpIfNone:
-                    var any = false
-                    for k in 0..<n where a[k] != 0 { any = true; break }
-                    if !any { pc = Int(ins.d) }
-                case .jump: pc = Int(ins.d)
-                case .loopGuard:
-                    loops[Int(ins.a)] += 1
-                    if loops[Int(ins.a)] > KernelProgram.maxIterations { pc = Int(ins.d) }
-                case .loopReset: loops[Int(ins.a)] = 0
+    private func execute(_ code: [cyan_ir_instruction], _ regs: UnsafeMutablePointer<Float>, count n: Int, samplers: [cyan_ir_sampler]) {
+        guard !code.isEmpty else { return }
+        withUnsafeTemporaryAllocation(of: Int64.self, capacity: max(1, loopCount)) { loops in
+            code.withUnsafeBufferPointer { c in
+                samplers.withUnsafeBufferPointer { s in
+                    cyan_ir_execute(
+                        c.baseAddress, Int64(c.count), regs, Int64(KernelProgram.lanes), Int64(n), s.baseAddress, Int64(s.count),
+                        loops.baseAddress, Int64(KernelProgram.maxIterations))
                 }
             }
-        }
-    }
-}
-
-/// An input a general kernel samples: a block of pixels (the region its ROI asked for).
-struct SpanSampler {
-    let pixels: UnsafePointer<SIMD4<Float>>
-    let minX: Int, minY: Int, width: Int, height: Int, rowStride: Int
-
-    @inline(__always)
-    private func pixel(_ x: Int, _ y: Int) -> SIMD4<Float> {
-        let px = x - minX, py = y - minY
-        guard px >= 0, py >= 0, px < width, py < height else { return .zero }
-        return pixels[py * rowStride + px]
-    }
-
-    /// Bilinear samples at the points `(x[k], y[k])` (pixel centres at +0.5) into four planes.
-    func sample(
-        x: UnsafeMutablePointer<Float>, y: UnsafeMutablePointer<Float>, into d: UnsafeMutablePointer<Float>, stride: Int, count: Int
-    ) {
-        for k in 0..<count {
-            let u = x[k] - 0.5, v = y[k] - 0.5
-            var p = SIMD4<Float>.zero
-            if u.isFinite && v.isFinite && Swift.abs(u) < 1e9 && Swift.abs(v) < 1e9 {
-                let fx = u.rounded(.down), fy = v.rounded(.down)
-                let x0 = Int(fx), y0 = Int(fy)
-                let tx = u - fx, ty = v - fy
-                let bottom = pixel(x0, y0) * (1 - tx) + pixel(x0 + 1, y0) * tx
-                let top = pixel(x0, y0 + 1) * (1 - tx) + pixel(x0 + 1, y0 + 1) * tx
-                p = bottom * (1 - ty) + top * ty
-            }
-            d[k] = p.x
-            d[stride + k] = p.y
-            d[2 * stride + k] = p.z
-            d[3 * stride + k] = p.w
         }
     }
 }

@@ -1,3 +1,4 @@
+import CCyanotypeKernels
 import Foundation
 
 // Runs compiled source kernels on the engine's kinds: a colour kernel as a fusable colour
@@ -110,9 +111,10 @@ enum SourceKernelApply {
             let regs = program.makeRegisters(uniforms: uniforms)
             defer { regs.deallocate() }
             let samplers = tile.inputs.map { s in
-                SpanSampler(
-                    pixels: UnsafePointer(s.block.pixels), minX: s.block.rect.minX, minY: s.block.rect.minY, width: s.block.rect.width,
-                    height: s.block.rect.height, rowStride: s.block.rowStride)
+                cyan_ir_sampler(
+                    pixels: UnsafeRawPointer(s.block.pixels).assumingMemoryBound(to: Float.self), min_x: Int64(s.block.rect.minX),
+                    min_y: Int64(s.block.rect.minY), width: Int64(s.block.rect.width), height: Int64(s.block.rect.height),
+                    row_stride: Int64(s.block.rowStride))
             }
             let L = KernelProgram.lanes
             let x0 = Int(tile.rect.minX), y0 = Int(tile.rect.minY), w = Int(tile.rect.width)
@@ -131,12 +133,11 @@ enum SourceKernelApply {
     }
 
     /// Interleaves the four result registers into pixels.
-    @inline(__always)
     static func store(_ program: KernelProgram, _ regs: UnsafeMutablePointer<Float>, into d: UnsafeMutablePointer<SIMD4<Float>>, count n: Int) {
-        let L = KernelProgram.lanes
         let r = program.results
-        let p0 = regs + Int(r[0]) * L, p1 = regs + Int(r[1]) * L, p2 = regs + Int(r[2]) * L, p3 = regs + Int(r[3]) * L
-        for i in 0..<n { d[i] = SIMD4(p0[i], p1[i], p2[i], p3[i]) }
+        d.withMemoryRebound(to: Float.self, capacity: 4 * n) { p in
+            cyan_ir_interleave(p, regs, Int64(KernelProgram.lanes), r[0], r[1], r[2], r[3], Int64(n))
+        }
     }
 }
 
@@ -158,12 +159,8 @@ struct SourceColorStage: ColorStage {
         while start < count {
             let n = min(L, count - start)
             for (i, base) in program.imageRegisters.enumerated() {
-                let src = (i == 0 ? row : extra[i - 1]) + start
-                let p0 = regs + Int(base) * L, p1 = p0 + L, p2 = p1 + L, p3 = p2 + L
-                for j in 0..<n {
-                    let p = src[j]
-                    p0[j] = p.x; p1[j] = p.y; p2[j] = p.z; p3[j] = p.w
-                }
+                let src = UnsafeRawPointer((i == 0 ? row : extra[i - 1]) + start).assumingMemoryBound(to: Float.self)
+                cyan_ir_deinterleave(regs + Int(base) * L, Int64(L), src, Int64(n))
             }
             program.runSpan(regs, count: n, x: x + start, y: y, samplers: [])
             SourceKernelApply.store(program, regs, into: row + start, count: n)
