@@ -137,3 +137,11 @@ void cyan_ir_interleave(float *pixels, const float *regs, int64_t lanes, int32_t
         pixels[4 * k] = r[k]; pixels[4 * k + 1] = g[k]; pixels[4 * k + 2] = b[k]; pixels[4 * k + 3] = a[k];
     }
 }
+
+void cyan_ir_coordinates(float *dx, float *dy, int64_t x, int64_t y, int64_t n) {
+    float fy = (float)y + 0.5f;
+    for (int64_t k = 0; k < n; k++) {
+        dx[k] = (float)(x + k) + 0.5f;
+        dy[k] = fy;
+    }
+}

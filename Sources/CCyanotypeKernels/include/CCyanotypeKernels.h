@@ -186,6 +186,8 @@ void cyan_ir_execute(const cyan_ir_instruction *code, int64_t count, float *regs
                      const cyan_ir_sampler *samplers, int64_t sampler_count, int64_t *loops, int64_t max_iterations);
 /// Splits `n` RGBA pixels into four planes `lanes` floats apart.
 void cyan_ir_deinterleave(float *planes, int64_t lanes, const float *pixels, int64_t n);
+/// Fills the pixel-centre coordinates of `n` pixels of row `y` from column `x`.
+void cyan_ir_coordinates(float *dx, float *dy, int64_t x, int64_t y, int64_t n);
 /// Joins four planes (registers r0..r3 of `regs`) into `n` RGBA pixels.
 void cyan_ir_interleave(float *pixels, const float *regs, int64_t lanes, int32_t r0, int32_t r1, int32_t r2, int32_t r3, int64_t n);
 

@@ -32,6 +32,20 @@ struct KernelInstruction: Sendable {
     var c: Int32 = 0
 }
 
+extension KernelInstruction {
+    /// The registers the instruction reads.
+    var reads: [Int32] {
+        switch op {
+        case .mov, .neg, .abs, .sign, .floor, .ceil, .fract, .trunc, .sqrt, .rsqrt, .exp, .log, .exp2, .log2, .sin, .cos, .tan, .asin, .acos,
+            .atan, .not, .jumpIfNone:
+            return [a]
+        case .select: return [a, b, c]
+        case .jump, .loopGuard, .loopReset: return []
+        case .sample, .add, .sub, .mul, .div, .min, .max, .pow, .atan2, .mod, .step, .lt, .le, .gt, .ge, .eq, .ne, .and, .or: return [a, b]
+        }
+    }
+}
+
 /// A compiled kernel body: registers, a prologue run once per call (constants, arguments and
 /// everything computed from them alone) and a body run once per span.
 struct KernelProgram: @unchecked Sendable {
@@ -58,6 +72,8 @@ struct KernelProgram: @unchecked Sendable {
     /// The prologue and body as the C evaluator reads them.
     private(set) var compiledPrologue: [cyan_ir_instruction] = []
     private(set) var compiledBody: [cyan_ir_instruction] = []
+    /// Whether any instruction or the result reads the pixel coordinates (registers 0 and 1).
+    private(set) var usesCoordinates = true
 
     init(
         registerCount: Int, constants: [(register: Int32, value: Float)], uniformLoads: [(register: Int32, slot: Int)],
@@ -76,6 +92,8 @@ struct KernelProgram: @unchecked Sendable {
         }
         compiledPrologue = prologue.map(c)
         compiledBody = body.map(c)
+        let coords: Set<Int32> = [KernelProgram.destX, KernelProgram.destY]
+        usesCoordinates = results.contains(where: coords.contains) || body.contains { !coords.isDisjoint(with: $0.reads) }
     }
 
     /// Registers ready for spans: constants, uniforms and the prologue evaluated once.
@@ -92,12 +110,10 @@ struct KernelProgram: @unchecked Sendable {
     /// Runs the body over `count` (at most `lanes`) pixels of row `y` from column `x` (pixel
     /// centres at +0.5); inputs already loaded into their registers.
     func runSpan(_ regs: UnsafeMutablePointer<Float>, count: Int, x: Int, y: Int, samplers: [cyan_ir_sampler]) {
-        let dx = regs + Int(KernelProgram.destX) * KernelProgram.lanes
-        let dy = regs + Int(KernelProgram.destY) * KernelProgram.lanes
-        let fy = Float(y) + 0.5
-        for k in 0..<count {
-            dx[k] = Float(x + k) + 0.5
-            dy[k] = fy
+        if usesCoordinates {
+            cyan_ir_coordinates(
+                regs + Int(KernelProgram.destX) * KernelProgram.lanes, regs + Int(KernelProgram.destY) * KernelProgram.lanes, Int64(x),
+                Int64(y), Int64(count))
         }
         execute(compiledBody, regs, count: count, samplers: samplers)
     }
