@@ -20,7 +20,8 @@ public enum CIKernelError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .compileFailed(let m, let l, let c): return "kernel source error at line \(l), column \(c): \(m)"
         case .metalLibraryUnsupported(let f):
-            return "cannot load '\(f)' from compiled Metal library data: Apple's .metallib format cannot be read here; pass the Metal source to CIKernel.kernels(withMetalString:) instead"
+            return
+                "cannot load '\(f)' from compiled Metal library data: Apple's .metallib format cannot be read here; pass the Metal source to CIKernel.kernels(withMetalString:) instead"
         case .functionNotFound(let f): return "no kernel named '\(f)' in the source"
         }
     }

@@ -12,14 +12,15 @@ import Testing
             kernel = try CIColorKernel(functionName: "invert", fromMetalLibraryData: fakeLibrary)
         } catch {
             #expect("\(error)".contains("metallib"))
-            kernel = try CIKernel.kernels(
-                withMetalString: """
-                    #include <CoreImage/CoreImage.h>
-                    extern "C" { namespace coreimage {
-                        [[stitchable]] float4 invert(sample_t s) { return float4(s.a - s.rgb, s.a); }
-                    }}
-                    """
-            ).first as? CIColorKernel
+            kernel =
+                try CIKernel.kernels(
+                    withMetalString: """
+                        #include <CoreImage/CoreImage.h>
+                        extern "C" { namespace coreimage {
+                            [[stitchable]] float4 invert(sample_t s) { return float4(s.a - s.rgb, s.a); }
+                        }}
+                        """
+                ).first as? CIColorKernel
         }
         let invert = try #require(kernel)
         let picture = KernelCorpus.picture(width: 1, height: 1) { _, _ in (10, 100, 250) }

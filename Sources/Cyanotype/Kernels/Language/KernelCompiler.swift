@@ -185,7 +185,7 @@ final class KernelCompiler {
                 value = KValue(type: .vec(4), regs: regs)
                 args.append(KernelArgument(name: p.name, kind: .image(index: imageIndex)))
                 imageIndex += 1; sampleCount += 1
-                // Image registers must be consecutive: newRegisters gives consecutive numbers.
+            // Image registers must be consecutive: newRegisters gives consecutive numbers.
             case "sampler", "sampler_h":
                 value = KValue(type: .sampler, regs: [], sampler: samplerCount)
                 samplerSlots.append(uniformCount)
@@ -290,10 +290,11 @@ final class KernelCompiler {
             default: return false
             }
         }
-        return stmts.dropLast().contains(where: contains) || stmts.last.map { s -> Bool in
-            if case .returnValue = s { return false }
-            return contains(s)
-        } ?? false
+        return stmts.dropLast().contains(where: contains)
+            || stmts.last.map { s -> Bool in
+                if case .returnValue = s { return false }
+                return contains(s)
+            } ?? false
     }
 
     private func compileFunctionBody(_ stmts: [Stmt], returnsAt loc: SourceLocation) throws {
@@ -340,7 +341,9 @@ final class KernelCompiler {
                 let mutable = fn.mutableNames.contains(v.name)
                 if mutable || value == nil {
                     let regs = newRegisters(t.width)
-                    if let value { for (d, s) in zip(regs, value.regs) { write(d, s, mask: nil) } } else {
+                    if let value {
+                        for (d, s) in zip(regs, value.regs) { write(d, s, mask: nil) }
+                    } else {
                         for d in regs { write(d, constant(0), mask: nil) }
                     }
                     value = KValue(type: t, regs: regs)
@@ -700,10 +703,16 @@ final class KernelCompiler {
         value = try convert(value, to: lv.type, at: loc)
         var saved = old
         if returnOld {
-            saved = KValue(type: old.type, regs: old.regs.map { r in let c = newRegister(); write(c, r, mask: nil); return c })
+            saved = KValue(
+                type: old.type,
+                regs: old.regs.map { r in
+                    let c = newRegister(); write(c, r, mask: nil); return c
+                })
         }
         if !Set(value.regs).isDisjoint(with: oldRegs) {
-            value.regs = value.regs.map { r in let c = newRegister(); write(c, r, mask: nil); return c }
+            value.regs = value.regs.map { r in
+                let c = newRegister(); write(c, r, mask: nil); return c
+            }
         }
         let mask = activeMask()
         for (d, s) in zip(oldRegs, value.regs) { write(d, s, mask: mask) }
@@ -983,7 +992,9 @@ final class KernelCompiler {
             guard let t = KType.named(p.type.name) else { throw err("unknown type '\(p.type.name)'", p.loc) }
             var v = try convert(a, to: t, at: loc)
             if mutable.contains(p.name) {
-                v.regs = v.regs.map { r in let c = newRegister(); write(c, r, mask: nil); return c }
+                v.regs = v.regs.map { r in
+                    let c = newRegister(); write(c, r, mask: nil); return c
+                }
             }
             scope[p.name] = Variable(value: v, mutable: mutable.contains(p.name))
         }
