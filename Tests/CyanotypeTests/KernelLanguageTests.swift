@@ -450,6 +450,15 @@ private func arguments(for c: KernelColorCase, image: CIImage) -> [Any] {
         }
     }
 
+    @Test func deepNestingIsRefusedNotACrash() {
+        let deep = "kernel vec4 k(__sample s) { return " + String(repeating: "(", count: 50_000) + "s" + String(repeating: ")", count: 50_000) + "; }"
+        #expect(CIColorKernel(source: deep) == nil)
+        let negations = "kernel vec4 k(__sample s) { return " + String(repeating: "-", count: 50_000) + "s; }"
+        #expect(CIColorKernel(source: negations) == nil)
+        let blocks = "kernel vec4 k(__sample s) " + String(repeating: "{", count: 50_000) + "return s;" + String(repeating: "}", count: 50_000)
+        #expect(CIColorKernel(source: blocks) == nil)
+    }
+
     @Test func wrongArgumentsGiveNil() throws {
         let k = try #require(CIColorKernel(source: "kernel vec4 k(__sample s, float a) { return s * a; }"))
         let img = image(testPixels(seed: 3))

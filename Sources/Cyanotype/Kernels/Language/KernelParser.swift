@@ -14,6 +14,10 @@ struct KernelParser {
     private let tokens: [Token]
     private var pos = 0
     private let dialect: KernelDialect
+    /// How deeply expressions and statements nest; past `maxDepth` the source is refused
+    /// (a typed error instead of running out of stack).
+    private var depth = 0
+    private static let maxDepth = 96
     /// Type names both front ends accept (Metal's are mapped by the compiler).
     static let typeNames: Set<String> = [
         "void", "float", "int", "bool", "vec2", "vec3", "vec4", "mat2", "mat3", "mat4", "ivec2", "ivec3", "ivec4",
@@ -202,6 +206,8 @@ struct KernelParser {
     }
 
     private mutating func parseStatement() throws -> Stmt {
+        try nest()
+        defer { depth -= 1 }
         let loc = current.location
         if isPunct("{") { return .block(try parseBlock()) }
         if accept(";") { return .empty }
@@ -290,7 +296,14 @@ struct KernelParser {
         return e
     }
 
+    private mutating func nest() throws {
+        depth += 1
+        guard depth <= KernelParser.maxDepth else { throw error("expressions or blocks nest too deeply") }
+    }
+
     private mutating func parseAssignment() throws -> Expr {
+        try nest()
+        defer { depth -= 1 }
         let lhs = try parseTernary()
         for op in ["=", "+=", "-=", "*=", "/="] where isPunct(op) {
             let loc = current.location
@@ -330,6 +343,8 @@ struct KernelParser {
     }
 
     private mutating func parseUnary() throws -> Expr {
+        try nest()
+        defer { depth -= 1 }
         let loc = current.location
         if case .punct(let p) = current.kind, ["-", "+", "!", "~"].contains(p) {
             pos += 1
