@@ -450,6 +450,23 @@ private func arguments(for c: KernelColorCase, image: CIImage) -> [Any] {
         }
     }
 
+    @Test func samplerExtentSizeAndTables() throws {
+        let source = """
+            kernel vec4 k(__table sampler t, sampler s) {
+                vec4 e = samplerExtent(s);
+                vec2 z = samplerSize(s);
+                vec2 o = samplerOrigin(t);
+                return vec4(e.x + o.x, e.y + o.y, e.z + z.x, e.w + z.y) + 0.0 * sample(t, samplerCoord(t));
+            }
+            """
+        let k = try #require(CIKernel(source: source))
+        let table = image(testPixels(seed: 4)).transformed(by: CGAffineTransform(translationX: 3, y: 2))
+        let s = image(testPixels(seed: 6))
+        let applied = k.apply(extent: rect, roiCallback: { _, r in r }, arguments: [table, s])
+        let got = try values(try #require(applied), rect)
+        #expect(got.allSatisfy { near($0, SIMD4(3, 2, Double(2 * W), Double(2 * H))) })
+    }
+
     @Test func deepNestingIsRefusedNotACrash() {
         let deep = "kernel vec4 k(__sample s) { return " + String(repeating: "(", count: 50_000) + "s" + String(repeating: ")", count: 50_000) + "; }"
         #expect(CIColorKernel(source: deep) == nil)
