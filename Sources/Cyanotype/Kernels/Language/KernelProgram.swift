@@ -1,7 +1,8 @@
 import CCyanotypeKernels
 import Foundation
 
-// The span IR that both kernel languages compile to, and its evaluator. Every value is a
+// The span IR that both kernel languages compile to, and how it is run (the loop over lanes is
+// `cyan_ir_execute` in CCyanotypeKernels/kernel_ir.c; the op order here is its op numbering). Every value is a
 // register of `KernelProgram.lanes` Float lanes (vectors are one register per component), and
 // each instruction runs over a whole span of pixels: one dispatch per instruction per span,
 // never per pixel. Control flow that differs between pixels is predicated (both sides run,
