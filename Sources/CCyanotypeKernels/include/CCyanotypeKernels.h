@@ -167,4 +167,28 @@ int cyan_vignette_rgbaf(float *row, size_t n, float dx0, float dy, float scale, 
 int cyan_lut_tetrahedral_rgbaf(float *row, size_t n, const float *table, int size, const float *domainLo,
                                const float *domainScale, float intensity);
 
+// The span IR of kernels compiled from source (Sources/Cyanotype/Kernels/Language): registers
+// of `lanes` floats, each instruction run over the first `n` lanes. `op` numbers are the
+// Swift `KernelOp` raw values, in the same order.
+typedef struct {
+    int32_t op, d, a, b, c;
+} cyan_ir_instruction;
+
+/// A block of RGBA float pixels a general kernel samples bilinearly (clear outside).
+typedef struct {
+    const float *pixels;
+    int64_t min_x, min_y, width, height, row_stride;
+} cyan_ir_sampler;
+
+/// Runs `count` instructions over `n` lanes of `regs`; `loops` holds one iteration count per
+/// loop, each cut short past `max_iterations`.
+void cyan_ir_execute(const cyan_ir_instruction *code, int64_t count, float *regs, int64_t lanes, int64_t n,
+                     const cyan_ir_sampler *samplers, int64_t sampler_count, int64_t *loops, int64_t max_iterations);
+/// Splits `n` RGBA pixels into four planes `lanes` floats apart.
+void cyan_ir_deinterleave(float *planes, int64_t lanes, const float *pixels, int64_t n);
+/// Fills the pixel-centre coordinates of `n` pixels of row `y` from column `x`.
+void cyan_ir_coordinates(float *dx, float *dy, int64_t x, int64_t y, int64_t n);
+/// Joins four planes (registers r0..r3 of `regs`) into `n` RGBA pixels.
+void cyan_ir_interleave(float *pixels, const float *regs, int64_t lanes, int32_t r0, int32_t r1, int32_t r2, int32_t r3, int64_t n);
+
 #endif

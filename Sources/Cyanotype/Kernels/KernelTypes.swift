@@ -34,79 +34,6 @@ struct ClosureColorStage: ColorStage {
 /// Core Image's kernel ROI callback: for input `index`, the rectangle needed for `rect`.
 public typealias CIKernelROICallback = @Sendable (Int32, CGRect) -> CGRect
 
-/// A per-pixel kernel written in Swift, applied one row at a time (never one call per
-/// pixel). Runs of colour kernels fuse with the built-in colour filters around them.
-///
-///     let invert = CIColorKernel(name: "invert") { row in
-///         for i in row.output.indices { let p = row.output[i]; row.output[i] = SIMD4(p.w - p.x, p.w - p.y, p.w - p.z, p.w) }
-///     }
-///     let out = invert.apply(extent: image.extent, arguments: [image])
-public class CIColorKernel: @unchecked Sendable {
-    /// The kernel's name, shown by `CIContext.explain(_:)`.
-    public let name: String
-    let premultiplied: Bool
-    let function: @Sendable (KernelRow) -> Void
-
-    /// `premultiplied`: whether rows hold premultiplied colour (Core Image's default for
-    /// kernels) or straight colour, converted for you before and after.
-    public init(name: String, premultiplied: Bool = true, row: @escaping @Sendable (KernelRow) -> Void) {
-        self.name = name
-        self.premultiplied = premultiplied
-        self.function = row
-    }
-
-    /// Applies the kernel over `extent`. Image arguments are the kernel's inputs, in order;
-    /// other values are ignored (capture parameters in the closure). With no image, the
-    /// kernel generates: rows start clear.
-    public func apply(extent: CGRect, arguments: [Any]) -> CIImage? {
-        let images = arguments.compactMap { $0 as? CIImage }
-        let stage = ClosureColorStage(name: name, extraInputCount: max(0, images.count - 1), wantsUnpremultiplied: !premultiplied, function: function)
-        guard let first = images.first else {
-            let clear = CIImage(color: .clear).cropped(to: extent)
-            return clear.applying(stage, extent: extent)
-        }
-        return first.applying(stage, extras: Array(images.dropFirst()), extent: extent)
-    }
-}
-
-/// A kernel of two images, foreground and background, whose result covers both extents.
-/// The built-in blend modes are available as `CIBlendKernel.multiply`, `.sourceOver`, ...
-public final class CIBlendKernel: CIColorKernel, @unchecked Sendable {
-    let stage: (any ColorStage)?
-
-    /// `row.output` holds the foreground, `row.input(0)` the background (premultiplied).
-    public init(name: String, row: @escaping @Sendable (KernelRow) -> Void) {
-        stage = nil
-        super.init(name: name, premultiplied: true, row: row)
-    }
-    init(stage: any ColorStage) {
-        self.stage = stage
-        super.init(name: stage.label, premultiplied: !stage.wantsUnpremultiplied) { _ in }
-    }
-
-    /// Blends `foreground` over `background` in the working space; the result covers both extents.
-    public func apply(foreground: CIImage, background: CIImage) -> CIImage? {
-        let s: any ColorStage = stage ?? ClosureColorStage(name: name, extraInputCount: 1, wantsUnpremultiplied: false, function: function)
-        return foreground.applying(s, extras: [background], extent: foreground.extent.union(background.extent))
-    }
-    /// Blends in `colorSpace` instead of the working space (e.g. sRGB-encoded values, as CSS
-    /// and most design tools blend): both images are converted into it, blended, and back,
-    /// by conversion stages that cancel against their neighbours and fold into 8-bit reads
-    /// and writes like any other.
-    public func apply(foreground: CIImage, background: CIImage, colorSpace: CGColorSpace) -> CIImage? {
-        let s: any ColorStage = stage ?? ClosureColorStage(name: name, extraInputCount: 1, wantsUnpremultiplied: false, function: function)
-        let into = SpaceConversionStage(space: colorSpace, direction: .fromWorking)
-        return foreground.applying(into)
-            .applying(s, extras: [background.applying(into)], extent: foreground.extent.union(background.extent))
-            .applying(SpaceConversionStage(space: colorSpace, direction: .toWorking))
-    }
-
-    /// Porter-Duff source over: the foreground over the background (`composited(over:)`).
-    public static let sourceOver = CIBlendKernel(stage: BlendStage.sourceOver)
-    /// The multiply blend mode: the colours' product, darkening (`CIMultiplyBlendMode`).
-    public static let multiply = CIBlendKernel(stage: BlendStage.multiply)
-}
-
 /// A row of destination pixels for a warp kernel: fill `sourcePoints[k]` with the point of
 /// the input to sample for the pixel whose centre is `(x + k + 0.5, y + 0.5)`.
 public struct WarpRow {
@@ -116,45 +43,6 @@ public struct WarpRow {
     public let x: Int
     /// The y of the row (its bottom edge), in destination coordinates.
     public let y: Int
-}
-
-/// A geometric kernel: destination point -> source point, sampled bilinearly.
-public final class CIWarpKernel: @unchecked Sendable {
-    /// The kernel's name, shown by `CIContext.explain(_:)`.
-    public let name: String
-    let function: @Sendable (WarpRow) -> Void
-    /// A warp kernel whose `row` function fills one row of source points at a time.
-    public init(name: String, row: @escaping @Sendable (WarpRow) -> Void) {
-        self.name = name
-        self.function = row
-    }
-    /// The warped `image` over `extent`. `roiCallback` returns, for a destination rectangle, the
-    /// rectangle of `image` its source points fall in (one pixel of margin is added for the
-    /// bilinear sampling); only that part of the input is computed. `arguments` are ignored:
-    /// capture parameters in the row function.
-    public func apply(extent: CGRect, roiCallback: @escaping CIKernelROICallback, image: CIImage, arguments: [Any]) -> CIImage? {
-        CIImage(node: WarpKernelNode(input: image.node, extent: extent, roi: roiCallback, function: function, name: name))
-    }
-}
-
-/// A general kernel: for each output tile, read any pixels of the inputs within the regions
-/// the ROI callback declares.
-public final class CIKernel: @unchecked Sendable {
-    /// The kernel's name, shown by `CIContext.explain(_:)`.
-    public let name: String
-    let function: @Sendable (KernelTile) -> Void
-    /// A kernel whose `tile` function fills one output tile at a time.
-    public init(name: String, tile: @escaping @Sendable (KernelTile) -> Void) {
-        self.name = name
-        self.function = tile
-    }
-    /// The kernel's output over `extent`. The image arguments are its inputs, in order; for
-    /// each output tile, `roiCallback(i, tile)` says which rectangle of input `i` the tile
-    /// reads, and only that is computed. Other arguments are ignored (capture them instead).
-    public func apply(extent: CGRect, roiCallback: @escaping CIKernelROICallback, arguments: [Any]) -> CIImage? {
-        let images = arguments.compactMap { $0 as? CIImage }
-        return CIImage(node: GeneralKernelNode(inputs: images.map(\.node), extent: extent, roi: roiCallback, function: function, name: name))
-    }
 }
 
 /// The pixels of one input that a general kernel may read.
