@@ -31,6 +31,12 @@ class RecipeNode: @unchecked Sendable {
     /// consumers is worth materialising once.
     var isExpensive: Bool { false }
 
+    /// Whether the node's pixels are data rather than colour (a histogram's bins, k-means
+    /// clusters with their weights in alpha): rendered as the root of a render, each
+    /// component is written as it is, with no unpremultiplying (an alpha bin of 0 must not
+    /// zero the colour bins) and no colour conversion.
+    var producesData: Bool { false }
+
     /// Whether the planner must always materialise this node (an explicit intermediate).
     var isAlwaysMaterialized: Bool { false }
 
