@@ -36,6 +36,13 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
     let toSRGBMatrix: [Float]?
     let fromSRGBMatrix: [Float]?
 
+    /// A space whose linear components map to linear sRGB by `matrixToSRGB` (row-major 3x3).
+    init(name: String, transfer: Transfer, matrixToSRGB m: [Float]) {
+        self.name = name; self.transfer = transfer; self.model = .rgb; self.isExtended = true
+        toSRGBMatrix = m
+        fromSRGBMatrix = invert3x3(m)
+    }
+
     init(name: String, transfer: Transfer, model: Model = .rgb, extended: Bool = false, primaries: Primaries? = nil) {
         self.name = name; self.transfer = transfer; self.model = model; self.isExtended = extended
         if let p = primaries {
@@ -124,7 +131,7 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
         case CGColorSpace.genericRGBLinear: self.init(name: name, transfer: .linear, primaries: .genericRGB)
         case CGColorSpace.acescgLinear: self.init(name: name, transfer: .linear, primaries: .acesAP1)
         case CGColorSpace.rommrgb: self.init(name: name, transfer: .gamma(1.8), primaries: .romm)
-        case CGColorSpace.genericXYZ: self.init(name: name, transfer: .linear, primaries: .cieXYZ)
+        case CGColorSpace.genericXYZ: self.init(name: name, transfer: .linear, matrixToSRGB: Primaries.xyzToSRGB())
         case CGColorSpace.genericGray: self.init(name: name, transfer: .gamma(2.2), model: .monochrome)
         case CGColorSpace.extendedLinearGray: self.init(name: name, transfer: .linear, model: .monochrome, extended: true)
         default: return nil
@@ -248,8 +255,11 @@ extension ColorProfiles.Chromaticities {
     static let acesAP1 = Primaries(red: (0.713, 0.293), green: (0.165, 0.830), blue: (0.128, 0.044), white: (0.32168, 0.33767))
     /// ROMM RGB (ProPhoto), D50 white.
     static let romm = Primaries(red: (0.7347, 0.2653), green: (0.1596, 0.8404), blue: (0.0366, 0.0001), white: (0.3457, 0.3585))
-    /// CIE XYZ itself: the "primaries" are X, Y and Z, with equal-energy white.
-    static let cieXYZ = Primaries(red: (1, 0), green: (0, 1), blue: (0, 0), white: (1.0 / 3, 1.0 / 3))
+    /// CIE XYZ (equal-energy white, so XYZ (1, 1, 1) is white) -> linear sRGB: Bradford
+    /// to D65, then sRGB's XYZ -> RGB.
+    static func xyzToSRGB() -> [Float] {
+        mul3x3d(invert3x3d(Primaries.sRGB.rgbToXYZ()), bradford(from: (1.0 / 3, 1.0 / 3), to: Primaries.sRGB.white)).map { Float($0) }
+    }
 }
 
 extension ColorProfiles.Chromaticities {
@@ -269,12 +279,12 @@ extension ColorProfiles.Chromaticities {
     func matrixToSRGB() -> [Float] {
         var toXYZ = rgbToXYZ()
         // A white other than sRGB's D65 is adapted to it (Bradford), so white stays white.
-        if white != Primaries.sRGB.white { toXYZ = mul3x3d(bradford(from: white, to: Primaries.sRGB.white), toXYZ) }
+        if white != Primaries.sRGB.white { toXYZ = mul3x3d(Primaries.bradford(from: white, to: Primaries.sRGB.white), toXYZ) }
         let fromXYZ = invert3x3d(Primaries.sRGB.rgbToXYZ())
         return mul3x3d(fromXYZ, toXYZ).map { Float($0) }
     }
     /// The Bradford chromatic adaptation between two white points (XYZ -> XYZ).
-    private func bradford(from source: (x: Double, y: Double), to target: (x: Double, y: Double)) -> [Double] {
+    static func bradford(from source: (x: Double, y: Double), to target: (x: Double, y: Double)) -> [Double] {
         let m = [0.8951, 0.2664, -0.1614, -0.7502, 1.7135, 0.0367, 0.0389, -0.0685, 1.0296]
         func cone(_ w: (x: Double, y: Double)) -> [Double] {
             let xyz = [w.x / w.y, 1, (1 - w.x - w.y) / w.y]

@@ -3,8 +3,9 @@ import Foundation
 // `NSValue(cgAffineTransform:)`, as Apple's platforms give it: the boxed form of a transform
 // that older code passes to `CIAffineTransform`'s `inputTransform`.
 
-/// The Objective-C type encoding Apple gives a boxed `CGAffineTransform`.
-private let affineTransformEncoding = "{CGAffineTransform=dddddd}"
+/// The type encoding of a boxed `CGAffineTransform`: six doubles (swift-corelibs-foundation
+/// cannot box Apple's struct encoding, `{CGAffineTransform=dddddd}`).
+private let affineTransformEncoding = "[6d]"
 
 extension NSValue {
     /// A value holding `transform` (six doubles: a, b, c, d, tx, ty).

@@ -5,7 +5,7 @@ import Testing
 extension CIImage {
     /// A colour wash of `color` at `opacity` over the whole image.
     fileprivate func tinted(_ color: CIColor, opacity: CGFloat) -> CIImage {
-        let overlay = CIImage(color: CIColor(red: color.red * opacity, green: color.green * opacity, blue: color.blue * opacity, alpha: opacity))
+        let overlay = CIImage(color: CIColor(red: color.red, green: color.green, blue: color.blue, alpha: opacity))
             .cropped(to: extent)
         return overlay.composited(over: self)
     }

@@ -20,7 +20,7 @@ private func describe(_ url: URL) -> (width: Int, height: Int, dpi: Double, mode
         let dir = try Tools.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("scan.png")
-        try Tools.run("convert", ["-size", "30x20", "xc:gray50", "-units", "PixelsPerInch", "-density", "300", "-type", "TrueColor", url.path])
+        try Tools.run("convert", ["-size", "30x20", "xc:gray50", "-units", "PixelsPerInch", "-density", "300", "PNG24:" + url.path])
         let d = try #require(describe(url))
         let magick = String(decoding: try Tools.run("identify", ["-format", "%w %h", url.path]), as: UTF8.self)
         #expect("\(d.width) \(d.height)" == magick)
