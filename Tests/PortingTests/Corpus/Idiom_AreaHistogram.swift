@@ -36,10 +36,12 @@ private func histogram(of image: CIImage, context: CIContext) -> [[Float]]? {
         // The same histogram read as RGBA8 (scale 1: a bin of 0.5 is code 128 or 127).
         let black = CIImage(color: .black).cropped(to: CGRect(x: 0, y: 0, width: 4, height: 4))
         let white = CIImage(color: .white).cropped(to: CGRect(x: 4, y: 0, width: 4, height: 4))
-        let filter = CIFilter(name: "CIAreaHistogram", parameters: [
-            kCIInputImageKey: white.composited(over: black), kCIInputExtentKey: CIVector(cgRect: CGRect(x: 0, y: 0, width: 8, height: 4)),
-            "inputCount": 2, kCIInputScaleKey: 1,
-        ])
+        let filter = CIFilter(
+            name: "CIAreaHistogram",
+            parameters: [
+                kCIInputImageKey: white.composited(over: black), kCIInputExtentKey: CIVector(cgRect: CGRect(x: 0, y: 0, width: 8, height: 4)),
+                "inputCount": 2, kCIInputScaleKey: 1,
+            ])
         let output = try #require(filter?.outputImage)
         var bytes = [UInt8](repeating: 0, count: 2 * 4)
         CIContext().render(output, toBitmap: &bytes, rowBytes: 8, bounds: CGRect(x: 0, y: 0, width: 2, height: 1), format: .RGBA8, colorSpace: nil)

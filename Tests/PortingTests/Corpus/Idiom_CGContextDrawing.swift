@@ -3,7 +3,8 @@ import CoreImage
 import Testing
 
 private func badge(size: Int) -> CGImage? {
-    guard let context = CGContext(
+    guard
+        let context = CGContext(
             data: nil, width: size, height: size, bitsPerComponent: 8, bytesPerRow: 0, space: CGColorSpaceCreateDeviceRGB(),
             bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue)
     else { return nil }

@@ -26,7 +26,8 @@ private func swapRedBlueCube(size: Int) -> Data {
         let out = try #require(filter.outputImage)
         var px = [Float](repeating: 0, count: 4)
         // Read in the working space (linear): a cube that is linear in each axis maps exactly.
-        CIContext().render(out, toBitmap: &px, rowBytes: 16, bounds: CGRect(x: 0, y: 0, width: 1, height: 1), format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB))
+        CIContext().render(
+            out, toBitmap: &px, rowBytes: 16, bounds: CGRect(x: 0, y: 0, width: 1, height: 1), format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB))
         let want = [SRGB.toLinear(0.1), SRGB.toLinear(0.4), SRGB.toLinear(0.8), 1]
         for i in 0..<4 { #expect(abs(Double(px[i]) - want[i]) < 1e-4, "\(px) vs \(want)") }
     }

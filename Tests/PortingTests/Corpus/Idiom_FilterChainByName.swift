@@ -16,7 +16,8 @@ import Testing
                     "inputBiasVector": CIVector(x: 0, y: 0, z: 0, w: 0),
                 ])
         var px = [Float](repeating: 0, count: 4)
-        CIContext().render(output, toBitmap: &px, rowBytes: 16, bounds: CGRect(x: 3, y: 3, width: 1, height: 1), format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB))
+        CIContext().render(
+            output, toBitmap: &px, rowBytes: 16, bounds: CGRect(x: 3, y: 3, width: 1, height: 1), format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB))
         // Oracle in linear light: exposure doubles (2^EV), then red and green swap and blue halves.
         let r = 2 * SRGB.toLinear(0.5), g = 2 * SRGB.toLinear(0.25), b = 2 * SRGB.toLinear(0.75)
         let want = [g, r, 0.5 * b, 1]

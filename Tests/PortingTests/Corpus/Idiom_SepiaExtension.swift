@@ -20,7 +20,8 @@ extension CIImage {
         var plain = [UInt8](repeating: 0, count: 4), toned = [UInt8](repeating: 0, count: 4), full = [UInt8](repeating: 0, count: 4)
         let sRGB = CGColorSpace(name: CGColorSpace.sRGB)
         context.render(image, toBitmap: &plain, rowBytes: 4, bounds: CGRect(x: 0, y: 0, width: 1, height: 1), format: .RGBA8, colorSpace: sRGB)
-        context.render(image.applying("CISepiaTone", intensity: 0), toBitmap: &toned, rowBytes: 4, bounds: CGRect(x: 0, y: 0, width: 1, height: 1), format: .RGBA8, colorSpace: sRGB)
+        context.render(
+            image.applying("CISepiaTone", intensity: 0), toBitmap: &toned, rowBytes: 4, bounds: CGRect(x: 0, y: 0, width: 1, height: 1), format: .RGBA8, colorSpace: sRGB)
         context.render(image.applying("CISepiaTone", intensity: 1), toBitmap: &full, rowBytes: 4, bounds: CGRect(x: 0, y: 0, width: 1, height: 1), format: .RGBA8, colorSpace: sRGB)
         // Oracle: intensity 0 mixes none of the effect in; the input was (51, 102, 153).
         #expect(plain == [51, 102, 153, 255])

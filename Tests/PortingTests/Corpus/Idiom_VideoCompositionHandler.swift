@@ -41,10 +41,15 @@ private func grayscale(_ input: URL, to output: URL) -> (AVAssetExportSession.St
         let input = dir.appendingPathComponent("in.mp4"), output = dir.appendingPathComponent("out.mp4")
         try Tools.run(
             "ffmpeg",
-            ["-v", "error", "-y", "-nostdin", "-f", "lavfi", "-i", "color=c=0xCC3322:s=32x16:r=10", "-frames:v", "6", "-c:v", "libx264", "-pix_fmt", "yuv444p", "-qp", "0", input.path])
+            [
+                "-v", "error", "-y", "-nostdin", "-f", "lavfi", "-i", "color=c=0xCC3322:s=32x16:r=10", "-frames:v", "6", "-c:v", "libx264", "-pix_fmt", "yuv444p", "-qp", "0",
+                input.path,
+            ])
         let (status, error) = grayscale(input, to: output)
         #expect(status == .completed, "\(String(describing: error))")
-        let frames = String(decoding: try Tools.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", output.path]), as: UTF8.self)
+        let frames = String(
+            decoding: try Tools.run(
+                "ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", output.path]), as: UTF8.self)
         #expect(frames.trimmingCharacters(in: .whitespacesAndNewlines) == "6")
         let rgb = [UInt8](try Tools.run("ffmpeg", ["-v", "error", "-nostdin", "-i", output.path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]))
         let centre = (8 * 32 + 16) * 3
