@@ -33,6 +33,8 @@ public struct ImageHeader: Sendable, Equatable {
     /// The XMP packet (UTF-8 XML), when present: JPEG APP1, PNG iTXt "XML:com.adobe.xmp",
     /// WebP "XMP " chunk, TIFF tag 700, HEIF 'mime' item, JPEG XL "xml " box.
     public var xmp: Data?
+    /// The IPTC-IIM records (Photoshop resource 0x0404 of a JPEG's APP13 segment), when present.
+    public var iptc: Data?
     /// Facts particular to the format, keyed by Image I/O's names inside the format's own
     /// dictionary (`{JFIF}`, `{PNG}`, `{TIFF}`...): e.g. "IsProgressive", "InterlaceType",
     /// "Compression". See `FileProperty`.

@@ -306,3 +306,40 @@ extension ImageCodecs {
         return Data(b)
     }
 }
+
+extension ImageCodecs {
+    /// `exif` (a new block when nil) with text entries set: `ifd0` tags in IFD0 and `exifIFD`
+    /// tags in the EXIF directory (made when missing). Values are ASCII strings (type 2), but
+    /// UserComment (0x9286), which is UNDEFINED with the "ASCII" character-code prefix.
+    /// Other entries keep their values; the block is written little-endian.
+    public static func exifSettingText(_ exif: Data?, ifd0: [Int: String], exifIFD: [Int: String]) -> Data {
+        var tree: [IFDItem] = []
+        var little = true
+        if let exif, let block = TIFFBlock([UInt8](exif)), let t = block.tree {
+            tree = t
+            little = block.little
+        }
+        func item(_ tag: Int, _ text: String) -> IFDItem {
+            if tag == 0x9286 {
+                let v = Array("ASCII".utf8) + [0, 0, 0] + Array(text.utf8)
+                return IFDItem(tag: tag, type: 7, count: v.count, value: v)
+            }
+            let v = Array(text.utf8) + [0]
+            return IFDItem(tag: tag, type: 2, count: v.count, value: v)
+        }
+        for (tag, text) in ifd0 {
+            tree.removeAll { $0.tag == tag }
+            tree.append(item(tag, text))
+        }
+        if !exifIFD.isEmpty {
+            var sub = tree.first { $0.tag == 0x8769 }?.sub ?? []
+            for (tag, text) in exifIFD {
+                sub.removeAll { $0.tag == tag }
+                sub.append(item(tag, text))
+            }
+            tree.removeAll { $0.tag == 0x8769 }
+            tree.append(IFDItem(tag: 0x8769, type: 4, count: 1, value: [0, 0, 0, 0], sub: sub))
+        }
+        return IFDWriter.block(tree, sourceLittle: little)
+    }
+}

@@ -8,6 +8,8 @@ struct JPEGMarkers {
     var icc: Data?
     /// The standard XMP packet (APP1 "http://ns.adobe.com/xap/1.0/"); extended XMP is not read.
     var xmp: Data?
+    /// The IPTC-IIM records of APP13 "Photoshop 3.0" (its 8BIM resource 0x0404).
+    var iptc: Data?
     var jfifDPI: Double?
     /// The JFIF segment's version (major, minor), density unit (0 none, 1 inch, 2 cm) and densities.
     var jfif: (major: Int, minor: Int, unit: Int, x: Int, y: Int)?
@@ -22,6 +24,25 @@ struct JPEGMarkers {
     var insertionOffset = 2
     /// True when the data ends inside the marker segments, before any scan starts.
     var endsBeforeScan = true
+
+    /// The data of the first 8BIM resource 0x0404 (IPTC-IIM) in `lo..<hi`: each resource is
+    /// "8BIM", a 2-byte id, a padded Pascal name, a 4-byte size and the data, padded to even.
+    static func iptcRecords(_ b: UnsafeRawBufferPointer, from lo: Int, to hi: Int) -> Data? {
+        var p = lo
+        while p + 12 <= hi, b.matches("8BIM", at: p) {
+            let id = b.be16(p + 4)
+            let nameLength = Int(b[p + 6])
+            var q = p + 7 + nameLength
+            if (nameLength + 1) % 2 == 1 { q += 1 }
+            guard q + 4 <= hi else { return nil }
+            let size = Int(b.be16(q)) << 16 | Int(b.be16(q + 2))
+            let data = q + 4
+            guard data + size <= hi else { return nil }
+            if id == 0x0404 { return Data(b[data..<(data + size)]) }
+            p = data + size + (size % 2)
+        }
+        return nil
+    }
 
     init(_ b: UnsafeRawBufferPointer) {
         var iccChunks: [Int: UnsafeRawBufferPointer.SubSequence] = [:]
@@ -60,6 +81,8 @@ struct JPEGMarkers {
                 exif = Data(b[(start + 6)..<end])
             case 0xE1 where xmp == nil && b.matches("http://ns.adobe.com/xap/1.0/\u{0}", at: start):
                 xmp = Data(b[(start + 29)..<end])
+            case 0xED where iptc == nil && b.matches("Photoshop 3.0\u{0}", at: start):
+                iptc = JPEGMarkers.iptcRecords(b, from: start + 14, to: end)
             case 0xE2 where b.matches("ICC_PROFILE\u{0}", at: start) && length >= 16:
                 let seq = Int(b[start + 12]), count = Int(b[start + 13])
                 if seq >= 1 && iccChunks[seq] == nil {
@@ -133,6 +156,7 @@ enum JPEGCodec {
         var header = ImageHeader(
             format: .jpeg, width: Int(w), height: Int(h), channels: channels, bitDepth: 8, hasAlpha: false,
             colorModel: model, iccProfile: markers.icc, dpi: markers.jfifDPI, exif: markers.exif, xmp: markers.xmp)
+        header.iptc = markers.iptc
         if let j = markers.jfif {
             header.formatProperties["JFIFVersion"] = .ints([j.major, j.minor / 10, j.minor % 10])
             header.formatProperties["DensityUnit"] = .int(j.unit)

@@ -44,7 +44,11 @@ package struct MetadataPolicy: Equatable, Sendable {
         var p = source
         if let exif = p[kCyanotypePropertyRawEXIF] as? Data {
             if !keepsEXIF {
-                p[kCyanotypePropertyRawEXIF] = nil
+                // The dictionaries read from that EXIF go with it (a destination would write
+                // their text entries back).
+                for key in [kCyanotypePropertyRawEXIF, kCGImagePropertyTIFFDictionary, kCGImagePropertyExifDictionary, kCGImagePropertyGPSDictionary] {
+                    p[key] = nil
+                }
             } else {
                 var kept: Data? = exif
                 if !keepsGPS { kept = ImageMetadata.exifRemovingGPS(exif) }

@@ -344,6 +344,13 @@ public struct AVFileType: RawRepresentable, Hashable, Sendable {
     /// WebM (`.webm`; Cyanotype: Apple has no WebM writer): VP9 or AV1 video, Opus or Vorbis
     /// audio.
     public static let webm = AVFileType(rawValue: "org.webmproject.webm")
+    /// HEIC still images (`public.heic`): AVFoundation's name for photo captures; no video
+    /// is written to it here (an export to it fails with a typed error).
+    public static let heic = AVFileType(rawValue: "public.heic")
+    /// HEIF still images (`public.heif`), as `heic`.
+    public static let heif = AVFileType(rawValue: "public.heif")
+    /// JPEG still images (`public.jpeg`), as `heic`.
+    public static let jpg = AVFileType(rawValue: "public.jpeg")
 
     /// The container's name for people ("QuickTime", "MP4", "Matroska", "WebM").
     var displayName: String {

@@ -110,12 +110,12 @@ import Testing
 
     @Test func cubeDataIsParsedOncePerDistinctData() throws {
         let data = try LUT.identity(size: 9).cubeDataRGBA
-        let a = try ColorCubeCache.shared.table(dimension: 9, data: data)
-        let b = try ColorCubeCache.shared.table(dimension: 9, data: Data(data))  // equal bytes, another buffer
+        let a = try ColorCubeCache.shared.table(dimension: 9, data: data).table
+        let b = try ColorCubeCache.shared.table(dimension: 9, data: Data(data)).table  // equal bytes, another buffer
         #expect(a === b)
         var other = data
         other[0] = 0x3F
-        #expect(try ColorCubeCache.shared.table(dimension: 9, data: other) !== a)
+        #expect(try ColorCubeCache.shared.table(dimension: 9, data: other).table !== a)
     }
 
     @Test func lutFilterFromImageLUTOrFile() throws {

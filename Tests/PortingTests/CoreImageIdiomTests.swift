@@ -167,7 +167,7 @@ private func pixel(_ image: CIImage, _ context: CIContext, x: CGFloat = 0, y: CG
     @Test func coreFoundationNamesAndCastsCompile() {
         let options: [CFString: Any] = [
             kCGImageSourceShouldCache: kCFBooleanFalse as CFBoolean, "count" as CFString: 3 as CFNumber,
-            "nothing" as CFString: kCFNull,
+            "nothing" as CFString: kCFNull!,
         ]
         let dictionary = options as CFDictionary
         let back = dictionary as? [String: Any]

@@ -12,6 +12,9 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
         case linear
         /// A pure power: linear = stored^gamma (mirrored for negative values).
         case gamma(Float)
+        /// ITU-R BT.709's curve (also BT.2020's): linear = stored / 4.5 below 0.081, else
+        /// ((stored + 0.099) / 1.099)^(1 / 0.45) (mirrored for negative values).
+        case rec709
     }
     /// The kind of colour a space describes: three RGB components or one grey one.
     public enum Model: Sendable {
@@ -32,6 +35,13 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
     /// This space's linear RGB -> linear sRGB (row-major 3x3); nil when the primaries are sRGB's.
     let toSRGBMatrix: [Float]?
     let fromSRGBMatrix: [Float]?
+
+    /// A space whose linear components map to linear sRGB by `matrixToSRGB` (row-major 3x3).
+    init(name: String, transfer: Transfer, matrixToSRGB m: [Float]) {
+        self.name = name; self.transfer = transfer; self.model = .rgb; self.isExtended = true
+        toSRGBMatrix = m
+        fromSRGBMatrix = invert3x3(m)
+    }
 
     init(name: String, transfer: Transfer, model: Model = .rgb, extended: Bool = false, primaries: Primaries? = nil) {
         self.name = name; self.transfer = transfer; self.model = model; self.isExtended = extended
@@ -72,6 +82,26 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
     public static let linearGray: CFString = "kCGColorSpaceLinearGray"
     /// Grey with the sRGB curve whose values may leave 0...1.
     public static let extendedGray: CFString = "kCGColorSpaceExtendedGray"
+    /// ITU-R BT.709 (Rec. 709 primaries, which are sRGB's, and BT.709's curve).
+    public static let itur_709: CFString = "kCGColorSpaceITUR_709"
+    /// ITU-R BT.2020 (BT.2020 primaries, BT.709's curve).
+    public static let itur_2020: CFString = "kCGColorSpaceITUR_2020"
+    /// ITU-R BT.2020, extended range.
+    public static let extendedITUR_2020: CFString = "kCGColorSpaceExtendedITUR_2020"
+    /// DCI-P3 for cinema: P3 primaries, the DCI white point, a 2.6 power curve.
+    public static let dcip3: CFString = "kCGColorSpaceDCIP3"
+    /// Generic RGB, linear (Core Graphics' generic primaries, D65 white).
+    public static let genericRGBLinear: CFString = "kCGColorSpaceGenericRGBLinear"
+    /// ACEScg: linear, ACES AP1 primaries and white.
+    public static let acescgLinear: CFString = "kCGColorSpaceACESCGLinear"
+    /// ROMM RGB (ProPhoto): wide primaries, D50 white, a 1.8 power curve.
+    public static let rommrgb: CFString = "kCGColorSpaceROMMRGB"
+    /// CIE 1931 XYZ as three linear components (equal-energy white).
+    public static let genericXYZ: CFString = "kCGColorSpaceGenericXYZ"
+    /// Generic grey with a 2.2 power curve (Core Graphics' `genericGray`).
+    public static let genericGray: CFString = "kCGColorSpaceGenericGray"
+    /// Linear grey, extended range.
+    public static let extendedLinearGray: CFString = "kCGColorSpaceExtendedLinearGray"
 
     static let sRGBSpace = CGColorSpace(name: sRGB, transfer: .sRGB)
     static let linearSRGBSpace = CGColorSpace(name: linearSRGB, transfer: .linear)
@@ -94,6 +124,16 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
         case CGColorSpace.genericGrayGamma2_2: self.init(name: name, transfer: .gamma(2.2), model: .monochrome)
         case CGColorSpace.linearGray: self.init(name: name, transfer: .linear, model: .monochrome)
         case CGColorSpace.extendedGray: self.init(name: name, transfer: .sRGB, model: .monochrome, extended: true)
+        case CGColorSpace.itur_709: self.init(name: name, transfer: .rec709)
+        case CGColorSpace.itur_2020: self.init(name: name, transfer: .rec709, primaries: .bt2020)
+        case CGColorSpace.extendedITUR_2020: self.init(name: name, transfer: .rec709, extended: true, primaries: .bt2020)
+        case CGColorSpace.dcip3: self.init(name: name, transfer: .gamma(2.6), primaries: .dciP3)
+        case CGColorSpace.genericRGBLinear: self.init(name: name, transfer: .linear, primaries: .genericRGB)
+        case CGColorSpace.acescgLinear: self.init(name: name, transfer: .linear, primaries: .acesAP1)
+        case CGColorSpace.rommrgb: self.init(name: name, transfer: .gamma(1.8), primaries: .romm)
+        case CGColorSpace.genericXYZ: self.init(name: name, transfer: .linear, matrixToSRGB: Primaries.xyzToSRGB())
+        case CGColorSpace.genericGray: self.init(name: name, transfer: .gamma(2.2), model: .monochrome)
+        case CGColorSpace.extendedLinearGray: self.init(name: name, transfer: .linear, model: .monochrome, extended: true)
         default: return nil
         }
     }
@@ -116,6 +156,7 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
         case .linear: return v
         case .sRGB: return sRGBToLinear(v)
         case .gamma(let g): return v < 0 ? -powf(-v, g) : powf(v, g)
+        case .rec709: return Float(Rec709Curve.decode(Double(v)))
         }
     }
     @inline(__always) func encode(_ v: Float) -> Float {
@@ -123,6 +164,7 @@ public final class CGColorSpace: @unchecked Sendable, Hashable, CustomStringConv
         case .linear: return v
         case .sRGB: return linearToSRGB(v)
         case .gamma(let g): return v < 0 ? -powf(-v, 1 / g) : powf(v, 1 / g)
+        case .rec709: return Float(Rec709Curve.encode(Double(v)))
         }
     }
     /// Encoded components in this space -> linear sRGB.
@@ -188,6 +230,38 @@ extension SRGBCurveStage {
 /// primaries are written down once.
 typealias Primaries = ColorProfiles.Chromaticities
 
+/// ITU-R BT.709's transfer curve (BT.2020's too), both ways, odd-symmetric.
+enum Rec709Curve {
+    /// Encoded -> linear: v / 4.5 below 0.081, else ((v + 0.099) / 1.099)^(1 / 0.45).
+    static func decode(_ v: Double) -> Double {
+        let a = abs(v)
+        let l = a < 0.081 ? a / 4.5 : pow((a + 0.099) / 1.099, 1 / 0.45)
+        return v < 0 ? -l : l
+    }
+    /// Linear -> encoded: 4.5 l below 0.018, else 1.099 l^0.45 - 0.099.
+    static func encode(_ l: Double) -> Double {
+        let a = abs(l)
+        let v = a < 0.018 ? 4.5 * a : 1.099 * pow(a, 0.45) - 0.099
+        return l < 0 ? -v : v
+    }
+}
+
+extension ColorProfiles.Chromaticities {
+    /// DCI-P3 (cinema): P3 primaries, the DCI white point.
+    static let dciP3 = Primaries(red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060), white: (0.314, 0.351))
+    /// Core Graphics' generic RGB primaries, D65 white.
+    static let genericRGB = Primaries(red: (0.630, 0.340), green: (0.295, 0.605), blue: (0.155, 0.077), white: (0.3127, 0.3290))
+    /// ACES AP1 (ACEScg) primaries and the ACES white point.
+    static let acesAP1 = Primaries(red: (0.713, 0.293), green: (0.165, 0.830), blue: (0.128, 0.044), white: (0.32168, 0.33767))
+    /// ROMM RGB (ProPhoto), D50 white.
+    static let romm = Primaries(red: (0.7347, 0.2653), green: (0.1596, 0.8404), blue: (0.0366, 0.0001), white: (0.3457, 0.3585))
+    /// CIE XYZ (equal-energy white, so XYZ (1, 1, 1) is white) -> linear sRGB: Bradford
+    /// to D65, then sRGB's XYZ -> RGB.
+    static func xyzToSRGB() -> [Float] {
+        mul3x3d(invert3x3d(Primaries.sRGB.rgbToXYZ()), bradford(from: (1.0 / 3, 1.0 / 3), to: Primaries.sRGB.white)).map { Float($0) }
+    }
+}
+
 extension ColorProfiles.Chromaticities {
     /// RGB -> XYZ, from the primaries and white (the standard derivation).
     func rgbToXYZ() -> [Double] {
@@ -203,9 +277,22 @@ extension ColorProfiles.Chromaticities {
         return [m[0] * s[0], m[1] * s[1], m[2] * s[2], m[3] * s[0], m[4] * s[1], m[5] * s[2], m[6] * s[0], m[7] * s[1], m[8] * s[2]]
     }
     func matrixToSRGB() -> [Float] {
-        let toXYZ = rgbToXYZ()
+        var toXYZ = rgbToXYZ()
+        // A white other than sRGB's D65 is adapted to it (Bradford), so white stays white.
+        if white != Primaries.sRGB.white { toXYZ = mul3x3d(Primaries.bradford(from: white, to: Primaries.sRGB.white), toXYZ) }
         let fromXYZ = invert3x3d(Primaries.sRGB.rgbToXYZ())
         return mul3x3d(fromXYZ, toXYZ).map { Float($0) }
+    }
+    /// The Bradford chromatic adaptation between two white points (XYZ -> XYZ).
+    static func bradford(from source: (x: Double, y: Double), to target: (x: Double, y: Double)) -> [Double] {
+        let m = [0.8951, 0.2664, -0.1614, -0.7502, 1.7135, 0.0367, 0.0389, -0.0685, 1.0296]
+        func cone(_ w: (x: Double, y: Double)) -> [Double] {
+            let xyz = [w.x / w.y, 1, (1 - w.x - w.y) / w.y]
+            return (0..<3).map { i in m[i * 3] * xyz[0] + m[i * 3 + 1] * xyz[1] + m[i * 3 + 2] * xyz[2] }
+        }
+        let s = cone(source), d = cone(target)
+        let scale = [d[0] / s[0], 0, 0, 0, d[1] / s[1], 0, 0, 0, d[2] / s[2]]
+        return mul3x3d(invert3x3d(m), mul3x3d(scale, m))
     }
 }
 

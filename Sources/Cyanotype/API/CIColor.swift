@@ -65,6 +65,14 @@ public final class CIColor: @unchecked Sendable, Hashable, CustomStringConvertib
         return SIMD4(rgb * a, a)
     }
 
+    /// Premultiplied RGBA of the colour's own components (no conversion): its value in a
+    /// context without colour management.
+    var unmanagedValue: SIMD4<Float> {
+        let a = Float(alpha)
+        let rgb = colorSpace.model == .monochrome ? SIMD3(repeating: Float(red)) : SIMD3(Float(red), Float(green), Float(blue))
+        return SIMD4(rgb * a, a)
+    }
+
     /// Two colours are equal when their components and colour spaces are.
     public static func == (l: CIColor, r: CIColor) -> Bool {
         l.components == r.components && l.colorSpace == r.colorSpace

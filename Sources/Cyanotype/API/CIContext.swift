@@ -168,7 +168,7 @@ public final class CIContext: @unchecked Sendable {
         guard
             let writer = DestinationWriter(
                 base: data, rowBytes: rowBytes, bounds: rect, format: format, colorSpace: space,
-                premultiplied: premultiplied ?? outputPremultiplied)
+                premultiplied: premultiplied ?? outputPremultiplied, asValues: image.node.producesData)
         else { throw CIRenderError.unsupportedFormat(format) }
         guard rowBytes >= rect.width * writer.bytesPerPixel else {
             throw CIRenderError.bufferTooSmall(needed: rect.width * writer.bytesPerPixel * rect.height, given: rowBytes * rect.height)

@@ -44,6 +44,31 @@ public struct CIFormat: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let LA8 = CIFormat(rawValue: 18)
     /// Two 8-bit components: red and green.
     public static let RG8 = CIFormat(rawValue: 19)
+    /// One 16-bit unsigned integer component: alpha.
+    public static let A16 = CIFormat(rawValue: 20)
+    /// One 16-bit floating-point component: alpha.
+    public static let Ah = CIFormat(rawValue: 21)
+    /// One 32-bit floating-point component: alpha.
+    public static let Af = CIFormat(rawValue: 22)
+    /// Two 16-bit unsigned integer components: luminance and alpha.
+    public static let LA16 = CIFormat(rawValue: 23)
+    /// Two 16-bit floating-point components: luminance and alpha.
+    public static let LAh = CIFormat(rawValue: 24)
+    /// Two 32-bit floating-point components: luminance and alpha.
+    public static let LAf = CIFormat(rawValue: 25)
+    /// Two 16-bit unsigned integer components: red and green.
+    public static let RG16 = CIFormat(rawValue: 26)
+    /// Two 16-bit floating-point components: red and green.
+    public static let RGh = CIFormat(rawValue: 27)
+    /// Two 32-bit floating-point components: red and green.
+    public static let RGf = CIFormat(rawValue: 28)
+    /// 16-bit floating-point red, green and blue, and a fourth component always 1.
+    public static let rgbXh = CIFormat(rawValue: 29)
+    /// 32-bit floating-point red, green and blue, and a fourth component always 1.
+    public static let rgbXf = CIFormat(rawValue: 30)
+    /// Apple's packed 10-bit RGB. The name compiles, but Apple does not document its bit
+    /// layout, so renders refuse it (`CIRenderError.unsupportedFormat`): use `RGBA16`.
+    public static let RGB10 = CIFormat(rawValue: 31)
 
     enum Sample { case uint8, uint16, half, float }
     enum Layout { case rgba, bgra, argb, abgr, rgbx, r, a, l, la, rg }
@@ -70,6 +95,17 @@ public struct CIFormat: RawRepresentable, Hashable, Sendable, CustomStringConver
         case .Lf: return Info(layout: .l, sample: .float, channels: 1)
         case .LA8: return Info(layout: .la, sample: .uint8, channels: 2)
         case .RG8: return Info(layout: .rg, sample: .uint8, channels: 2)
+        case .A16: return Info(layout: .a, sample: .uint16, channels: 1)
+        case .Ah: return Info(layout: .a, sample: .half, channels: 1)
+        case .Af: return Info(layout: .a, sample: .float, channels: 1)
+        case .LA16: return Info(layout: .la, sample: .uint16, channels: 2)
+        case .LAh: return Info(layout: .la, sample: .half, channels: 2)
+        case .LAf: return Info(layout: .la, sample: .float, channels: 2)
+        case .RG16: return Info(layout: .rg, sample: .uint16, channels: 2)
+        case .RGh: return Info(layout: .rg, sample: .half, channels: 2)
+        case .RGf: return Info(layout: .rg, sample: .float, channels: 2)
+        case .rgbXh: return Info(layout: .rgbx, sample: .half, channels: 4)
+        case .rgbXf: return Info(layout: .rgbx, sample: .float, channels: 4)
         default: return nil
         }
     }
@@ -89,6 +125,8 @@ public struct CIFormat: RawRepresentable, Hashable, Sendable, CustomStringConver
         let names: [Int32: String] = [
             1: "ARGB8", 2: "BGRA8", 3: "RGBA8", 4: "ABGR8", 5: "RGBA16", 6: "RGBAh", 7: "RGBAf",
             8: "RGBX16", 9: "R8", 10: "R16", 11: "Rh", 12: "Rf", 13: "A8", 14: "L8", 15: "L16", 16: "Lh", 17: "Lf", 18: "LA8", 19: "RG8",
+            20: "A16", 21: "Ah", 22: "Af", 23: "LA16", 24: "LAh", 25: "LAf", 26: "RG16", 27: "RGh", 28: "RGf", 29: "rgbXh", 30: "rgbXf",
+            31: "RGB10",
         ]
         return names[rawValue] ?? "CIFormat(\(rawValue))"
     }
@@ -115,3 +153,33 @@ public let kCIFormatR8 = CIFormat.R8
 public let kCIFormatA8 = CIFormat.A8
 /// `CIFormat.L8`.
 public let kCIFormatL8 = CIFormat.L8
+/// `CIFormat.A16`.
+public let kCIFormatA16 = CIFormat.A16
+/// `CIFormat.Af`.
+public let kCIFormatAf = CIFormat.Af
+/// `CIFormat.Ah`.
+public let kCIFormatAh = CIFormat.Ah
+/// `CIFormat.R16`.
+public let kCIFormatR16 = CIFormat.R16
+/// `CIFormat.Rf`.
+public let kCIFormatRf = CIFormat.Rf
+/// `CIFormat.Rh`.
+public let kCIFormatRh = CIFormat.Rh
+/// `CIFormat.RG8`.
+public let kCIFormatRG8 = CIFormat.RG8
+/// `CIFormat.RG16`.
+public let kCIFormatRG16 = CIFormat.RG16
+/// `CIFormat.RGf`.
+public let kCIFormatRGf = CIFormat.RGf
+/// `CIFormat.RGh`.
+public let kCIFormatRGh = CIFormat.RGh
+/// `CIFormat.LA8`.
+public let kCIFormatLA8 = CIFormat.LA8
+/// `CIFormat.L16`.
+public let kCIFormatL16 = CIFormat.L16
+/// `CIFormat.Lf`.
+public let kCIFormatLf = CIFormat.Lf
+/// `CIFormat.Lh`.
+public let kCIFormatLh = CIFormat.Lh
+/// `CIFormat.RGBX16`.
+public let kCIFormatRGBX16 = CIFormat.RGBX16

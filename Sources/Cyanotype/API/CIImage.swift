@@ -47,7 +47,7 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
 
     /// An infinite image of one colour.
     public convenience init(color: CIColor) {
-        self.init(node: ConstantColorNode(color: color.workingValue))
+        self.init(node: ConstantColorNode(color: color.workingValue, unmanaged: color.unmanagedValue))
     }
     /// Pixels in memory, top row first, in `format` (premultiplied, Core Image's convention)
     /// and `colorSpace` (nil: no colour conversion). An unusable buffer gives an empty image.

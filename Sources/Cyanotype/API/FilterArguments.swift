@@ -87,6 +87,7 @@ struct FilterArguments {
         case let x as CGAffineTransform: t = x
         case let x as AffineTransform: t = CGAffineTransform(a: x.m11, b: x.m12, c: x.m21, d: x.m22, tx: x.tX, ty: x.tY)
         case let vec as CIVector where vec.count == 6: t = vec.cgAffineTransformValue
+        case let value as NSValue where value.holdsAffineTransform: t = value.cgAffineTransformValue
         default: throw .wrongType(filter: filter, key: key, expected: "a CGAffineTransform", got: typeName(v))
         }
         guard [t.a, t.b, t.c, t.d, t.tx, t.ty].allSatisfy(\.isFinite) else { throw .nonFinite(filter: filter, key: key) }

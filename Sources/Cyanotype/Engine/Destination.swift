@@ -27,11 +27,20 @@ struct DestinationWriter: RenderDestination, @unchecked Sendable {
     /// The exact encoder of 16-bit destinations (nil for other sample types).
     let encoder16: Exact16Encoder?
     let fromSRGB: ColorMatrix?
+    /// The tiles are data, not colour (a histogram's bins): each component is stored as it
+    /// is, with no unpremultiplying, colour conversion or premultiplying (see
+    /// `RecipeNode.producesData`).
+    let asValues: Bool
 
-    init?(base: UnsafeMutableRawPointer, rowBytes: Int, bounds: PixelRect, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool) {
+    /// A writer of `format` into `base`; `asValues` stores data as it is (no colour space).
+    init?(
+        base: UnsafeMutableRawPointer, rowBytes: Int, bounds: PixelRect, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool,
+        asValues: Bool = false
+    ) {
         guard let info = format.info, let bpp = format.bytesPerPixel else { return nil }
         self.base = base; self.rowBytes = rowBytes; self.bounds = bounds; self.format = format; self.info = info; self.bytesPerPixel = bpp
-        self.space = colorSpace; self.premultiplied = premultiplied
+        let colorSpace = asValues ? nil : colorSpace
+        self.space = colorSpace; self.premultiplied = premultiplied || asValues; self.asValues = asValues
         tables = TransferTables.forSpace(colorSpace)
         encoder16 = info.sample == .uint16 ? Exact16Encoder.forSpace(colorSpace) : nil
         fromSRGB = colorSpace?.fromSRGBMatrix.map { ColorMatrix(rgb: $0) }
@@ -44,11 +53,11 @@ struct DestinationWriter: RenderDestination, @unchecked Sendable {
     }
     /// The same destination writing to memory at `base` instead (row 0, the top, at `base`).
     func rebased(_ base: UnsafeMutableRawPointer) -> DestinationWriter? {
-        DestinationWriter(base: base, rowBytes: rowBytes, bounds: bounds, format: format, colorSpace: space, premultiplied: premultiplied)
+        DestinationWriter(base: base, rowBytes: rowBytes, bounds: bounds, format: format, colorSpace: space, premultiplied: premultiplied, asValues: asValues)
     }
     /// The same destination quantising values as they are (already encoded).
     func unmanaged() -> DestinationWriter? {
-        DestinationWriter(base: base, rowBytes: rowBytes, bounds: bounds, format: format, colorSpace: nil, premultiplied: premultiplied)
+        DestinationWriter(base: base, rowBytes: rowBytes, bounds: bounds, format: format, colorSpace: nil, premultiplied: premultiplied, asValues: asValues)
     }
 
     func write(_ tile: TileBuffer, _ rect: PixelRect) {
@@ -61,6 +70,7 @@ struct DestinationWriter: RenderDestination, @unchecked Sendable {
 
     /// Straight colour in the destination's primaries (still linear), alpha in w.
     @inline(__always) private func straight(_ p: SIMD4<Float>) -> SIMD4<Float> {
+        if asValues { return p }
         let inv: Float = p.w > 0 ? 1 / p.w : 0
         var s = SIMD4(p.x * inv, p.y * inv, p.z * inv, p.w)
         if let m = fromSRGB { s = m.apply(SIMD4(s.x, s.y, s.z, 0)) + SIMD4(0, 0, 0, s.w) }
@@ -86,7 +96,7 @@ struct DestinationWriter: RenderDestination, @unchecked Sendable {
                 let a = clamp01(s.w)
                 var c: SIMD3<Float> = gray ? SIMD3(repeating: luminance(s)) : SIMD3(s.x, s.y, s.z)
                 var e = SIMD3<UInt8>(tables.enc8(c.x), tables.enc8(c.y), tables.enc8(c.z))
-                if premultiplied && a < 1 {
+                if premultiplied && !asValues && a < 1 {
                     c = SIMD3(encodeF(c.x), encodeF(c.y), encodeF(c.z)) * a
                     e = SIMD3(q8(c.x), q8(c.y), q8(c.z))
                 }
@@ -114,12 +124,15 @@ struct DestinationWriter: RenderDestination, @unchecked Sendable {
                 let c: SIMD3<Float> = gray ? SIMD3(repeating: luminance(s)) : SIMD3(s.x, s.y, s.z)
                 var e = SIMD3<UInt16>(enc.encode(c.x), enc.encode(c.y), enc.encode(c.z))
                 let a16 = q16(a)
-                if premultiplied && a16 < 65535 {
+                if premultiplied && !asValues && a16 < 65535 {
                     let w = SIMD3<UInt32>(truncatingIfNeeded: e) &* UInt32(a16) &+ 32767
                     e = SIMD3<UInt16>(truncatingIfNeeded: w / 65535)
                 }
                 switch info.layout {
                 case .r, .l: d[i] = e.x
+                case .a: d[i] = a16
+                case .la: d[2 * i] = e.x; d[2 * i + 1] = a16
+                case .rg: d[2 * i] = e.x; d[2 * i + 1] = e.y
                 case .rgbx: let q = d + i * 4; q[0] = e.x; q[1] = e.y; q[2] = e.z; q[3] = 65535
                 default: let q = d + i * 4; q[0] = e.x; q[1] = e.y; q[2] = e.z; q[3] = a16
                 }
@@ -140,9 +153,9 @@ struct DestinationWriter: RenderDestination, @unchecked Sendable {
             @inline(__always) func pixel(_ i: Int) -> SIMD4<Float> {
                 let s = straight(src[i])
                 let c: SIMD3<Float> = gray ? SIMD3(repeating: luminance(s)) : SIMD3(s.x, s.y, s.z)
-                let a = clamp01(s.w)
+                let a = asValues ? s.w : clamp01(s.w)
                 let e = linearOut ? SIMD3(fix(c.x), fix(c.y), fix(c.z)) : SIMD3(fix(encodeF(c.x)), fix(encodeF(c.y)), fix(encodeF(c.z)))
-                return SIMD4(premultiplied ? e * a : e, a)
+                return SIMD4(premultiplied && !asValues ? e * a : e, a)
             }
             switch (info.sample, info.layout) {
             case (.float, .r), (.float, .l):
@@ -157,14 +170,32 @@ struct DestinationWriter: RenderDestination, @unchecked Sendable {
             case (.half, .a):
                 let d = dst.assumingMemoryBound(to: Float16.self)
                 for i in 0..<n { d[i] = Float16(clamp01(src[i].w)) }
+            case (.float, .la), (.float, .rg):
+                let d = dst.assumingMemoryBound(to: Float.self)
+                let la = info.layout == .la
+                for i in 0..<n {
+                    let v = pixel(i)
+                    d[2 * i] = v.x; d[2 * i + 1] = la ? v.w : v.y
+                }
+            case (.half, .la), (.half, .rg):
+                let d = dst.assumingMemoryBound(to: Float16.self)
+                let la = info.layout == .la
+                for i in 0..<n {
+                    let v = pixel(i)
+                    d[2 * i] = Float16(v.x); d[2 * i + 1] = Float16(la ? v.w : v.y)
+                }
+            case (.float, .rgbx):
+                let d = dst.assumingMemoryBound(to: SIMD4<Float>.self)
+                for i in 0..<n { var v = pixel(i); v.w = 1; d[i] = v }
             case (.float, _):
                 let d = dst.assumingMemoryBound(to: SIMD4<Float>.self)
                 for i in 0..<n { d[i] = pixel(i) }
             default:
                 let d = dst.assumingMemoryBound(to: Float16.self)
+                let x = info.layout == .rgbx
                 for i in 0..<n {
                     let v = pixel(i)
-                    d[4 * i] = Float16(v.x); d[4 * i + 1] = Float16(v.y); d[4 * i + 2] = Float16(v.z); d[4 * i + 3] = Float16(v.w)
+                    d[4 * i] = Float16(v.x); d[4 * i + 1] = Float16(v.y); d[4 * i + 2] = Float16(v.z); d[4 * i + 3] = x ? 1 : Float16(v.w)
                 }
             }
         }

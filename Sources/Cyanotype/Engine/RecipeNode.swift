@@ -31,6 +31,12 @@ class RecipeNode: @unchecked Sendable {
     /// consumers is worth materialising once.
     var isExpensive: Bool { false }
 
+    /// Whether the node's pixels are data rather than colour (a histogram's bins, k-means
+    /// clusters with their weights in alpha): rendered as the root of a render, each
+    /// component is written as it is, with no unpremultiplying (an alpha bin of 0 must not
+    /// zero the colour bins) and no colour conversion.
+    var producesData: Bool { false }
+
     /// Whether the planner must always materialise this node (an explicit intermediate).
     var isAlwaysMaterialized: Bool { false }
 
@@ -135,12 +141,17 @@ class RecipeNode: @unchecked Sendable {
 /// An infinite image of one colour.
 final class ConstantColorNode: RecipeNode, @unchecked Sendable {
     let color: SIMD4<Float>
-    init(color: SIMD4<Float>) {
+    /// The colour as given (its own components, premultiplied), for renders without colour
+    /// management: an unmanaged context takes a colour's numbers as they are, as Core Image's.
+    let unmanagedColor: SIMD4<Float>
+    init(color: SIMD4<Float>, unmanaged: SIMD4<Float>? = nil) {
         self.color = color
+        self.unmanagedColor = unmanaged ?? color
         super.init(extent: .infinite, inputs: [])
     }
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        for r in 0..<out.height { out.row(r).update(repeating: color, count: out.width) }
+        let c = ev.colorManaged ? color : unmanagedColor
+        for r in 0..<out.height { out.row(r).update(repeating: c, count: out.width) }
     }
     override var isPointwise: Bool { true }
     override var producesRowsCheaply: Bool { true }

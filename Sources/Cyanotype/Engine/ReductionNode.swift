@@ -31,6 +31,9 @@ protocol Reduction: Sendable {
     /// the region) straight from its memory, giving the partial `accumulateTile` would give
     /// for the evaluated tile; nil (the default) reads float tiles.
     func directReader(_ bitmap: BitmapNode, _ ev: Evaluator) -> (any DirectTileReader)?
+    /// Whether the result is data whose alpha is not coverage (a histogram's alpha bins):
+    /// see `RecipeNode.producesData`. The default is false (averages, extremes: colours).
+    var producesData: Bool { get }
     var label: String { get }
 }
 
@@ -55,6 +58,7 @@ extension Reduction {
     }
     func prepared(with auxiliary: [PixelBlock]) -> Self { self }
     func directReader(_ bitmap: BitmapNode, _ ev: Evaluator) -> (any DirectTileReader)? { nil }
+    var producesData: Bool { false }
 }
 
 /// Computes a `Reduction` of its first input over `region` (Core Image's `inputExtent`) as a
@@ -77,6 +81,7 @@ final class ReductionNode: RecipeNode, @unchecked Sendable {
     }
     override var isExpensive: Bool { true }
     override var computesWholeResult: Bool { true }
+    override var producesData: Bool { reduction.producesData }
 
     /// The whole result over the node's extent, bottom row first.
     override func computeWholeResult(_ ev: Evaluator) -> PixelBlock {
@@ -159,11 +164,17 @@ final class WholeImageNode: RecipeNode, @unchecked Sendable {
     let region: PixelRect
     let compute: Compute
     let name: String
+    /// See `RecipeNode.producesData`.
+    let isData: Bool
 
-    init(input: RecipeNode, auxiliary: [RecipeNode] = [], region: PixelRect, extent: CGRect, name: String, computeWith compute: @escaping Compute) {
+    init(
+        input: RecipeNode, auxiliary: [RecipeNode] = [], region: PixelRect, extent: CGRect, name: String, isData: Bool = false,
+        computeWith compute: @escaping Compute
+    ) {
         self.region = region
         self.compute = compute
         self.name = name
+        self.isData = isData
         super.init(extent: extent, inputs: [input] + auxiliary)
     }
     /// A computation that runs on one thread.
@@ -178,6 +189,7 @@ final class WholeImageNode: RecipeNode, @unchecked Sendable {
     }
     override var isExpensive: Bool { true }
     override var computesWholeResult: Bool { true }
+    override var producesData: Bool { isData }
 
     override func computeWholeResult(_ ev: Evaluator) -> PixelBlock {
         compute(ev.materialize(inputs[0], region), inputs.dropFirst().map { ev.wholeImage($0) }, ev.executor)

@@ -101,9 +101,13 @@ final class TransferTables: @unchecked Sendable {
         switch space.transfer {
         case .sRGB: return .sRGB
         case .linear: return .linear
-        case .gamma(let g): return g == 563 / 256 ? .adobeGamma : .gamma22
+        case .gamma(let g) where g == 2.2: return .gamma22
+        case .gamma(let g) where g == 563 / 256: return .adobeGamma
+        case .gamma, .rec709: return others.value(for: space.transfer) { TransferTables(decode: { space.decode($0) }, encode: { space.encode($0) }) }
         }
     }
+    /// Tables of the other curves (a power other than 2.2, BT.709's), made on first use.
+    private static let others = RecentTables<CGColorSpace.Transfer, TransferTables>(capacity: 16)
 
     @inline(__always) func enc8(_ v: Float) -> UInt8 {
         encode8[Int(clamp01(v).squareRoot() * 65535 + 0.5)]
@@ -149,9 +153,15 @@ final class Exact16Encoder: @unchecked Sendable {
         switch space.transfer {
         case .sRGB: return .sRGB
         case .linear: return .linear
-        case .gamma: return .gamma22
+        case .gamma(let g) where g == 2.2: return .gamma22
+        case .gamma, .rec709:
+            return others.value(for: space.transfer) {
+                Exact16Encoder(tables: TransferTables.forSpace(space)) { space.decodeDouble($0) }
+            }
         }
     }
+    /// Encoders of the other curves, made on first use.
+    private static let others = RecentTables<CGColorSpace.Transfer, Exact16Encoder>(capacity: 16)
 
     /// The 16-bit code of linear `v` (NaN and values below 0 give 0, above 1 give 65535).
     @inline(__always) func encode(_ v: Float) -> UInt16 {

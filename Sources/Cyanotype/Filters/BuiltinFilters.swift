@@ -85,7 +85,8 @@ extension CIFilter {
     func typedValue(forKey key: String, as: CGRect.Type) -> CGRect { asVector(value(forKey: key))?.cgRectValue ?? .zero }
     func typedValue(forKey key: String, as: CIColor.Type) -> CIColor { value(forKey: key) as? CIColor ?? .black }
     func typedValue(forKey key: String, as: CGAffineTransform.Type) -> CGAffineTransform {
-        value(forKey: key) as? CGAffineTransform ?? asVector(value(forKey: key))?.cgAffineTransformValue ?? .identity
+        if let value = value(forKey: key) as? NSValue, value.holdsAffineTransform { return value.cgAffineTransformValue }
+        return value(forKey: key) as? CGAffineTransform ?? asVector(value(forKey: key))?.cgAffineTransformValue ?? .identity
     }
     func typedValue(forKey key: String, as: Data.Type) -> Data { value(forKey: key) as? Data ?? Data() }
     func typedValue(forKey key: String, as: String.Type) -> String { value(forKey: key) as? String ?? "" }

@@ -595,11 +595,53 @@ extension EncodeOptions {
         self.dpi = dpi ?? properties[kCGImagePropertyDPIWidth].flatMap(numberValue)
         let orientation = (properties[kCGImagePropertyOrientation] as? Int).flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
         self.orientation = orientation
-        if let exif = properties[kCyanotypePropertyRawEXIF] as? Data {
+        var exif = properties[kCyanotypePropertyRawEXIF] as? Data
+        // Text entries of the {TIFF} and {Exif} dictionaries that differ from the source's own
+        // EXIF (edited by the caller) are written into it.
+        let (ifd0, exifIFD) = EXIFTextEdits.changes(in: properties, comparedWith: exif)
+        if !ifd0.isEmpty || !exifIFD.isEmpty { exif = ImageCodecs.exifSettingText(exif, ifd0: ifd0, exifIFD: exifIFD) }
+        if let exif {
             // EXIF's ColorSpace follows the pixels: sRGB (1) when written untagged, else
             // uncalibrated (0xFFFF), as a camera's Adobe RGB or P3 file says.
             self.exif = ImageCodecs.exifSettingColorSpace(ImageCodecs.exifSettingOrientation(exif, orientation), sRGB: iccProfile == nil)
         }
         if let xmp = properties[kCyanotypePropertyRawXMP] as? Data { self.xmp = ImageCodecs.xmpSettingOrientation(xmp, orientation) }
+    }
+}
+
+/// The text entries of Image I/O's `{TIFF}` and `{Exif}` dictionaries a destination writes
+/// into the file's EXIF when the caller set or changed them.
+enum EXIFTextEdits {
+    /// {TIFF} keys and their IFD0 tags.
+    static let tiffTags: [String: Int] = [
+        kCGImagePropertyTIFFImageDescription: 0x010E, kCGImagePropertyTIFFMake: 0x010F, kCGImagePropertyTIFFModel: 0x0110,
+        kCGImagePropertyTIFFSoftware: 0x0131, kCGImagePropertyTIFFDateTime: 0x0132, kCGImagePropertyTIFFArtist: 0x013B,
+        kCGImagePropertyTIFFCopyright: 0x8298,
+    ]
+    /// {Exif} keys and their EXIF-directory tags.
+    static let exifTags: [String: Int] = [
+        kCGImagePropertyExifDateTimeOriginal: 0x9003, kCGImagePropertyExifDateTimeDigitized: 0x9004, kCGImagePropertyExifUserComment: 0x9286,
+        kCGImagePropertyExifImageUniqueID: 0xA420, kCGImagePropertyExifCameraOwnerName: 0xA430, kCGImagePropertyExifBodySerialNumber: 0xA431,
+        kCGImagePropertyExifLensMake: 0xA433, kCGImagePropertyExifLensModel: 0xA434,
+    ]
+
+    /// The string entries of `properties`' dictionaries that `exif` (parsed) does not already
+    /// hold with the same value, by tag.
+    static func changes(in properties: [String: Any], comparedWith exif: Data?) -> (ifd0: [Int: String], exif: [Int: String]) {
+        let tiff = properties[kCGImagePropertyTIFFDictionary] as? [String: Any] ?? [:]
+        let exifDictionary = properties[kCGImagePropertyExifDictionary] as? [String: Any] ?? [:]
+        guard !tiff.isEmpty || !exifDictionary.isEmpty else { return ([:], [:]) }
+        let source = exif.map(EXIFDictionary.parse) ?? [:]
+        let sourceTIFF = source[kCGImagePropertyTIFFDictionary] as? [String: Any] ?? [:]
+        let sourceExif = source[kCGImagePropertyExifDictionary] as? [String: Any] ?? [:]
+        func edits(_ given: [String: Any], _ had: [String: Any], _ tags: [String: Int]) -> [Int: String] {
+            var out: [Int: String] = [:]
+            for (key, tag) in tags {
+                guard let text = given[key] as? String, (had[key] as? String) != text else { continue }
+                out[tag] = text
+            }
+            return out
+        }
+        return (edits(tiff, sourceTIFF, tiffTags), edits(exifDictionary, sourceExif, exifTags))
     }
 }

@@ -137,6 +137,7 @@ public enum ImageFileProperties {
         if let exif = h.exif {
             for (k, v) in EXIFDictionary.parse(exif) { p[k] = v }
         }
+        if let iptc = h.iptc, let dictionary = IPTCDictionary.parse(iptc) { p[kCGImagePropertyIPTCDictionary] = dictionary }
         // Facts of the format: top-level ones, Cyanotype's, and the format's own dictionary.
         var own: [String: Any] = [:]
         for (key, value) in h.formatProperties {

@@ -36,8 +36,9 @@ public typealias CFArray = NSArray
 public let kCFBooleanTrue: CFBoolean = true
 /// Core Foundation's false.
 public let kCFBooleanFalse: CFBoolean = false
-/// Core Foundation's null value (`NSNull()` here), for dictionaries and arrays that need a placeholder.
-public var kCFNull: CFNull { NSNull() }
+/// Core Foundation's null value (`NSNull()` here), for dictionaries and arrays that need a placeholder;
+/// implicitly unwrapped, as Apple declares it, so `kCFNull!` compiles too.
+public var kCFNull: CFNull! { NSNull() }
 /// The value of a Core Foundation boolean.
 public func CFBooleanGetValue(_ boolean: CFBoolean) -> Bool { boolean }
 

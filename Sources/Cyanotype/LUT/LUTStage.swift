@@ -169,7 +169,7 @@ struct ShaperSampler: @unchecked Sendable {
 /// The encoding a LUT is looked up in, relative to the linear sRGB working space:
 /// an optional primaries matrix, then a transfer function.
 struct LUTEncoding: Sendable {
-    enum Transfer: Sendable, Equatable { case linear, sRGB, gamma(Float) }
+    enum Transfer: Sendable, Equatable { case linear, sRGB, gamma(Float), rec709 }
     var transfer: Transfer
     /// Working (linear sRGB) -> the space's linear RGB, and back; nil for sRGB primaries.
     var fromWorking: ColorMatrix?
@@ -189,6 +189,7 @@ struct LUTEncoding: Sendable {
         case .linear: t = .linear
         case .sRGB: t = .sRGB
         case .gamma(let g): t = .gamma(g)
+        case .rec709: t = .rec709
         }
         self.init(transfer: t, fromWorking: space.fromSRGBMatrix.map { ColorMatrix(rgb: $0) }, toWorking: space.toSRGBMatrix.map { ColorMatrix(rgb: $0) })
     }
@@ -200,6 +201,8 @@ struct LUTEncoding: Sendable {
         case .linear: return v
         case .sRGB: return encodeSRGB(v)
         case .gamma(let g): return fastSignedPow(v, 1 / g)
+        case .rec709:
+            return SIMD4(Float(Rec709Curve.encode(Double(v.x))), Float(Rec709Curve.encode(Double(v.y))), Float(Rec709Curve.encode(Double(v.z))), v.w)
         }
     }
     @inline(__always) func decode(_ p: SIMD4<Float>) -> SIMD4<Float> {
@@ -208,6 +211,8 @@ struct LUTEncoding: Sendable {
         case .linear: v = p
         case .sRGB: v = decodeSRGB(p)
         case .gamma(let g): v = fastSignedPow(p, g)
+        case .rec709:
+            v = SIMD4(Float(Rec709Curve.decode(Double(p.x))), Float(Rec709Curve.decode(Double(p.y))), Float(Rec709Curve.decode(Double(p.z))), p.w)
         }
         if let m = toWorking { let w = v.w; v = m.apply(SIMD4(v.x, v.y, v.z, 0)); v.w = w }
         return v
@@ -270,19 +275,23 @@ final class SRGBCurveTables: @unchecked Sendable {
 }
 
 /// A LUT applied to straight colour: encode, optional shaper, 3D lookup, mix with the
-/// encoded input by `intensity`, decode. Alpha passes through.
+/// encoded input by `intensity`, decode. Alpha passes through, but for a Core Image cube
+/// with alpha (`cubeAlpha`), whose premultiplied entries set it (see `runCubeAlpha`).
 struct LUTStage: ColorStage {
-    var preservesAlpha: Bool { true }
+    var preservesAlpha: Bool { !cubeAlpha }
     let sampler: LUTSampler
     let shaper: ShaperSampler?
     var encoding: LUTEncoding
     let interpolation: LUTInterpolation
     let intensity: Float
     let name: String
+    /// The table's entries are premultiplied RGBA whose alpha is not all 1 (CIColorCube).
+    let cubeAlpha: Bool
 
-    init(sampler: LUTSampler, encoding: LUTEncoding, interpolation: LUTInterpolation, name: String) {
+    init(sampler: LUTSampler, encoding: LUTEncoding, interpolation: LUTInterpolation, name: String, cubeAlpha: Bool = false) {
         self.sampler = sampler; shaper = nil; self.encoding = encoding
         self.interpolation = interpolation; intensity = 1; self.name = name
+        self.cubeAlpha = cubeAlpha
     }
 
     init(lut: LUT, encoding: LUTEncoding? = nil, interpolation: LUTInterpolation, intensity: Float = 1, extrapolate: Bool = false, name: String = "lut") {
@@ -292,6 +301,7 @@ struct LUTStage: ColorStage {
         self.interpolation = interpolation
         self.intensity = intensity
         self.name = name
+        cubeAlpha = false
     }
 
     var wantsUnpremultiplied: Bool { true }
@@ -301,7 +311,9 @@ struct LUTStage: ColorStage {
         // One small loop per variant, so each inlines its helpers completely.
         // (sRGB-encoded LUTs arrive here with a linear encoding between explicit conversion
         // stages: see `applyingLUTStage`.)
-        if shaper == nil && encoding.fromWorking == nil && encoding.toWorking == nil && encoding.transfer == .linear {
+        if cubeAlpha {
+            runCubeAlpha(row, count)
+        } else if shaper == nil && encoding.fromWorking == nil && encoding.toWorking == nil && encoding.transfer == .linear {
             if interpolation == .tetrahedral { runDirectTetrahedral(row, count) } else { runDirectTrilinear(row, count) }
         } else if interpolation == .tetrahedral {
             runGenericTetrahedral(row, count)
@@ -368,6 +380,22 @@ struct LUTStage: ColorStage {
         for i in 0..<count { row[i] = pixel(row[i], tetrahedral: false) }
     }
 
+    /// Core Image's cube with alpha: the entries are premultiplied RGBA, interpolated as
+    /// they are; the result's alpha is the pixel's times the cube's, its colour the cube's
+    /// divided by the cube's alpha (the renderer premultiplies again).
+    @inline(never) private func runCubeAlpha(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
+        for i in 0..<count {
+            let p = row[i]
+            let e = encoding.encode(p)
+            let c = interpolation == .tetrahedral ? sampler.tetrahedral(e) : sampler.trilinear(e)
+            let a = clamp01(c.w)
+            let inv: Float = a > 0 ? 1 / a : 0
+            var out = encoding.decode(SIMD4(c.x * inv, c.y * inv, c.z * inv, 1))
+            out.w = p.w * a
+            row[i] = out
+        }
+    }
+
     @inline(__always) func pixel(_ p: SIMD4<Float>, tetrahedral: Bool) -> SIMD4<Float> {
         let e = encoding.encode(p)
         let s = shaper?.apply(e) ?? e
@@ -381,10 +409,13 @@ struct LUTStage: ColorStage {
 
 /// Two LUTs mixed by a mask's luminance (CIColorCubesMixedWithMask): 0 -> cube 0, 1 -> cube 1.
 struct MaskedLUTStage: ColorStage {
-    var preservesAlpha: Bool { true }
+    var preservesAlpha: Bool { !cubeAlpha }
     let cube0: LUTSampler
     let cube1: LUTSampler
     let encoding: LUTEncoding
+    /// The cubes are premultiplied RGBA whose alpha is not all 1: the mix sets alpha as
+    /// `LUTStage`'s cube alpha does.
+    var cubeAlpha = false
     var wantsUnpremultiplied: Bool { true }
     var extraInputCount: Int { 1 }
     var label: String { "color cubes mixed by mask \(cube0.n)^3" }
@@ -398,9 +429,18 @@ struct MaskedLUTStage: ColorStage {
             let k = clamp01(m.x * w.x + m.y * w.y + m.z * w.z)
             let e = encoding.encode(p)
             let a = cube0.trilinear(e), b = cube1.trilinear(e)
-            var out = encoding.decode(a + (b - a) * k)
-            out.w = p.w
-            row[i] = out
+            let c = a + (b - a) * k
+            if cubeAlpha {
+                let ca = clamp01(c.w)
+                let inv: Float = ca > 0 ? 1 / ca : 0
+                var out = encoding.decode(SIMD4(c.x * inv, c.y * inv, c.z * inv, 1))
+                out.w = p.w * ca
+                row[i] = out
+            } else {
+                var out = encoding.decode(c)
+                out.w = p.w
+                row[i] = out
+            }
         }
     }
 }

@@ -98,6 +98,7 @@ extension CGColorSpace {
         case .linear: return v
         case .sRGB: return SRGBCurve.decode(v)
         case .gamma(let g): return v < 0 ? -pow(-v, Double(g)) : pow(v, Double(g))
+        case .rec709: return Rec709Curve.decode(v)
         }
     }
     /// Linear light -> an encoded component, in double precision.
@@ -106,6 +107,7 @@ extension CGColorSpace {
         case .linear: return v
         case .sRGB: return SRGBCurve.encode(v)
         case .gamma(let g): return v < 0 ? -pow(-v, 1 / Double(g)) : pow(v, 1 / Double(g))
+        case .rec709: return Rec709Curve.encode(v)
         }
     }
 }

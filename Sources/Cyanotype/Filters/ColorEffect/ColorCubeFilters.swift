@@ -4,51 +4,59 @@
 extension BuiltinFilters {
     /// CIColorCube: a 3D LUT applied to working-space (linear) colour, trilinear, as Apple's.
     /// Input outside 0...1 is clamped to the cube unless `inputExtrapolate` is true, then the
-    /// edge cells are extended linearly. Cube alpha is ignored; the pixel keeps its alpha.
+    /// edge cells are extended linearly. The cube is premultiplied RGBA, as Apple documents:
+    /// a cube whose alpha is not all 1 sets the pixel's alpha to its own times the cube's
+    /// (and the colour to the cube's colour divided by its alpha), so Apple's chroma-key
+    /// recipe (alpha 0 for the key's hues) gives transparency.
     static let colorCube = BuiltinFilter(Catalog.CIColorCube) { args throws(CIFilterError) in
         let image = try args.image()
-        let (n, table) = try cubeTable(args, dataKey: "inputCubeData")
+        let cube = try cubeTable(args, dataKey: "inputCubeData")
         let extrapolate = (try? args.bool("inputExtrapolate")) ?? false
-        let sampler = LUTSampler(table: table, size: n, extrapolate: extrapolate)
-        return image.applying(LUTStage(sampler: sampler, encoding: .linear, interpolation: .trilinear, name: "color cube"))
+        let sampler = LUTSampler(table: cube.table, size: cube.n, extrapolate: extrapolate)
+        return image.applying(LUTStage(sampler: sampler, encoding: .linear, interpolation: .trilinear, name: "color cube", cubeAlpha: cube.hasAlpha))
     }
 
     /// CIColorCubeWithColorSpace: the cube is looked up in `inputColorSpace` (working colour
     /// is converted to that space's primaries and encoding, looked up, converted back). No
-    /// colour space: as CIColorCube.
+    /// colour space: as CIColorCube. The cube's alpha applies as in CIColorCube.
     static let colorCubeWithColorSpace = BuiltinFilter(Catalog.CIColorCubeWithColorSpace) { args throws(CIFilterError) in
         let image = try args.image()
-        let (n, table) = try cubeTable(args, dataKey: "inputCubeData")
+        let cube = try cubeTable(args, dataKey: "inputCubeData")
         let extrapolate = (try? args.bool("inputExtrapolate")) ?? false
         let encoding = try cubeEncoding(args)
-        let sampler = LUTSampler(table: table, size: n, extrapolate: extrapolate)
-        return image.applyingLUTStage(LUTStage(sampler: sampler, encoding: encoding, interpolation: .trilinear, name: "color cube with color space"))
+        let sampler = LUTSampler(table: cube.table, size: cube.n, extrapolate: extrapolate)
+        return image.applyingLUTStage(
+            LUTStage(sampler: sampler, encoding: encoding, interpolation: .trilinear, name: "color cube with color space", cubeAlpha: cube.hasAlpha))
     }
 
     /// CIColorCubesMixedWithMask: two cubes of one dimension, mixed per pixel by the mask's
     /// luminance (Rec. 709 weights on working values, clamped to 0...1): 0 gives cube 0,
-    /// 1 gives cube 1. Optional `inputColorSpace` as CIColorCubeWithColorSpace.
+    /// 1 gives cube 1. Optional `inputColorSpace` as CIColorCubeWithColorSpace. The mixed
+    /// cubes' alpha applies as in CIColorCube.
     static let colorCubesMixedWithMask = BuiltinFilter(Catalog.CIColorCubesMixedWithMask) { args throws(CIFilterError) in
         let image = try args.image()
         let mask = try args.image(kCIInputMaskImageKey)
-        let (n, t0) = try cubeTable(args, dataKey: "inputCube0Data")
-        let (_, t1) = try cubeTable(args, dataKey: "inputCube1Data")
+        let c0 = try cubeTable(args, dataKey: "inputCube0Data")
+        let c1 = try cubeTable(args, dataKey: "inputCube1Data")
         let extrapolate = (try? args.bool("inputExtrapolate")) ?? false
         let encoding = try cubeEncoding(args)
         let stage = MaskedLUTStage(
-            cube0: LUTSampler(table: t0, size: n, extrapolate: extrapolate),
-            cube1: LUTSampler(table: t1, size: n, extrapolate: extrapolate), encoding: encoding)
+            cube0: LUTSampler(table: c0.table, size: c0.n, extrapolate: extrapolate),
+            cube1: LUTSampler(table: c1.table, size: c0.n, extrapolate: extrapolate), encoding: encoding,
+            cubeAlpha: c0.hasAlpha || c1.hasAlpha)
         return image.applying(stage, extras: [mask])
     }
 }
 
-/// The cube of `dataKey` at `inputCubeDimension`, parsed once per distinct data (cached).
-/// Unset data is Apple's default, the identity cube of dimension 2.
-private func cubeTable(_ args: FilterArguments, dataKey: String) throws(CIFilterError) -> (Int, LUTTable) {
+/// The cube of `dataKey` at `inputCubeDimension`, parsed once per distinct data (cached),
+/// alpha kept; `hasAlpha` when some entry's alpha is not 1. Unset data is Apple's default,
+/// the identity cube of dimension 2.
+private func cubeTable(_ args: FilterArguments, dataKey: String) throws(CIFilterError) -> (n: Int, table: LUTTable, hasAlpha: Bool) {
     let n = Int(try args.number("inputCubeDimension").rounded())
     let data = args.values[dataKey] == nil ? ColorCubeData.identity(dimension: 2) : try args.data(dataKey)
     do {
-        return (n, try ColorCubeCache.shared.table(dimension: n, data: data))
+        let cube = try ColorCubeCache.shared.table(dimension: n, data: data)
+        return (n, cube.table, cube.hasAlpha)
     } catch {
         throw .invalidValue(filter: args.descriptor.name, key: dataKey, reason: error.description)
     }
@@ -106,13 +114,26 @@ final class ColorCubeCache: Sendable {
         let n: Int
         let data: Data
     }
-    private let recent = RecentTables<Key, LUTTable>(capacity: 8)
+    /// A parsed cube: its table (alpha kept) and whether some entry's alpha is not 1.
+    struct Cube: Sendable {
+        let table: LUTTable
+        let hasAlpha: Bool
+    }
+    private let recent = RecentTables<Key, Cube>(capacity: 8)
 
-    func table(dimension n: Int, data: Data) throws(LUTError) -> LUTTable {
-        try recent.value(for: Key(n: n, data: data)) { () throws(LUTError) in try ColorCubeCache.parse(dimension: n, data: data) }
+    /// The cube of `data` at dimension `n`, with the entries' alpha (CIColorCube's).
+    func table(dimension n: Int, data: Data) throws(LUTError) -> Cube {
+        try recent.value(for: Key(n: n, data: data)) { () throws(LUTError) in
+            let t = try ColorCubeCache.parse(dimension: n, data: data, keepingAlpha: true)
+            var hasAlpha = false
+            for i in 0..<t.count where t.entries[i].w != 1 { hasAlpha = true; break }
+            return Cube(table: t, hasAlpha: hasAlpha)
+        }
     }
 
-    static func parse(dimension n: Int, data: Data) throws(LUTError) -> LUTTable {
+    /// The table of Core Image cube data; alpha is set to 1 unless `keepingAlpha` (a finite
+    /// alpha is then required too).
+    static func parse(dimension n: Int, data: Data, keepingAlpha: Bool = false) throws(LUTError) -> LUTTable {
         try LUT.checkSize(n)
         let expected = n * n * n * 16
         guard data.count == expected else { throw .cubeDataSize(dimension: n, expected: expected, found: data.count) }
@@ -120,8 +141,8 @@ final class ColorCubeCache: Sendable {
         let bad: Int? = data.withUnsafeBytes { raw in
             for i in 0..<t.count {
                 let v = raw.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self)
-                guard v.x.isFinite, v.y.isFinite, v.z.isFinite else { return i }
-                t.entries[i] = SIMD4(v.x, v.y, v.z, 1)
+                guard v.x.isFinite, v.y.isFinite, v.z.isFinite, !keepingAlpha || v.w.isFinite else { return i }
+                t.entries[i] = SIMD4(v.x, v.y, v.z, keepingAlpha ? v.w : 1)
             }
             return nil
         }

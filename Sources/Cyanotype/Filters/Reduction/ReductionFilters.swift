@@ -146,7 +146,7 @@ extension BuiltinFilters {
         let meansNode = means?.node
         let node = WholeImageNode(
             input: image.node, auxiliary: meansNode.map { [$0] } ?? [], region: region,
-            extent: CGRect(x: 0, y: 0, width: count, height: 1), name: "k-means (\(count))"
+            extent: CGRect(x: 0, y: 0, width: count, height: 1), name: "k-means (\(count))", isData: true
         ) { block, aux, executor in
             kMeansClusters(block, seeds: aux.first, count: count, passes: passes, perceptual: perceptual, executor: executor)
         }
@@ -305,6 +305,8 @@ struct AverageMaximumRedReduction: Reduction {
 struct BoundsRedReduction: Reduction {
     var outputWidth: Int { 1 }
     var outputHeight: Int { 1 }
+    /// A rectangle in RGBA: alpha is its height, not coverage.
+    var producesData: Bool { true }
     func partialCount(_ region: PixelRect) -> Int { 4 }
     func initialize(_ p: UnsafeMutablePointer<Double>, _ region: PixelRect) {
         p[0] = .infinity; p[1] = .infinity; p[2] = -.infinity; p[3] = -.infinity
@@ -345,6 +347,8 @@ struct HistogramReduction: Reduction {
     var table: HistogramBinTable? = nil
     var outputWidth: Int { count }
     var outputHeight: Int { 1 }
+    /// Bins are counts: the alpha bin is not the colour bins' coverage.
+    var producesData: Bool { true }
     func partialCount(_ region: PixelRect) -> Int { 4 * count }
 
     func prepared(with auxiliary: [PixelBlock]) -> HistogramReduction {
