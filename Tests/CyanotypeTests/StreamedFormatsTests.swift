@@ -249,5 +249,13 @@ struct StreamedFormatsTests {
         #expect(throws: ImageIOError.codec(path: nil, .tooLarge(width: 30_000, height: 30_000, limit: limit))) {
             try CIImage.read(data: mid, options: [.lenientDecoding: true])
         }
+        // Read strictly it streams (900 MP is under the render limit); rendered to memory it
+        // is held whole, so the decode limit refuses it then, with the same typed reason.
+        let streamed = try CIImage.read(data: mid)
+        let thumbnail = streamed.transformed(by: CGAffineTransform(scaleX: 0.004, y: 0.004))
+        let inMemory = #expect(throws: (any Error).self) {
+            _ = try CIContext().renderToData(thumbnail, from: thumbnail.extent.integral)
+        }
+        #expect("\(inMemory.map { "\($0)" } ?? "")".contains("30000x30000"), "\(String(describing: inMemory))")
     }
 }
