@@ -7,15 +7,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tiffio.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct cy_tiff_reader {
     const uint8_t *data;
     size_t size, pos;
+    int fd;  // >= 0: the bytes are read from this file (pread), not `data`
     int hitEOF;
     int status;
     int64_t maxAlloc;
     TIFF *tif;
     char message[256];
+    // Row reading (cy_tiff_read_rows): the strip or row of tiles last decoded, as stored.
+    uint8_t *band;
+    size_t bandCapacity;
+    uint32_t bandFirst, bandRows;  // the image rows `band` holds
+    int bandValid;
 };
 
 static pthread_once_t quietOnce = PTHREAD_ONCE_INIT;
@@ -44,6 +53,18 @@ static int onWarning(TIFF *tif, void *user, const char *module, const char *fmt,
 static tmsize_t rRead(thandle_t h, void *buf, tmsize_t n) {
     cy_tiff_reader *r = (cy_tiff_reader *)h;
     if (n < 0) return -1;
+    if (r->fd >= 0) {
+        size_t done = 0;
+        while (done < (size_t)n) {
+            ssize_t k = pread(r->fd, (uint8_t *)buf + done, (size_t)n - done, (off_t)(r->pos + done));
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) break;
+            done += (size_t)k;
+        }
+        if (done < (size_t)n) r->hitEOF = 1;
+        r->pos += done;
+        return (tmsize_t)done;
+    }
     size_t avail = r->pos < r->size ? r->size - r->pos : 0;
     size_t k = (size_t)n < avail ? (size_t)n : avail;
     if (k < (size_t)n) r->hitEOF = 1;
@@ -65,18 +86,20 @@ static int rClose(thandle_t h) { (void)h; return 0; }
 static toff_t rSize(thandle_t h) { return ((cy_tiff_reader *)h)->size; }
 static int rMap(thandle_t h, void **base, toff_t *size) {
     cy_tiff_reader *r = (cy_tiff_reader *)h;
+    if (r->fd >= 0) return 0;  // a file is read, not mapped
     *base = (void *)r->data;
     *size = r->size;
     return 1;
 }
 static void rUnmap(thandle_t h, void *base, toff_t size) { (void)h; (void)base; (void)size; }
 
-cy_tiff_reader *cy_tiff_open(const void *data, size_t size, int64_t maxSingleAlloc) {
+static cy_tiff_reader *openReader(const void *data, size_t size, int fd, int64_t maxSingleAlloc) {
     pthread_once(&quietOnce, quietGlobal);
     cy_tiff_reader *r = calloc(1, sizeof *r);
     if (!r) return NULL;
     r->data = data;
     r->size = size;
+    r->fd = fd;
     r->maxAlloc = maxSingleAlloc;
     TIFFOpenOptions *o = TIFFOpenOptionsAlloc();
     if (!o) { r->status = CY_TIFF_ERR_NOMEM; return r; }
@@ -89,6 +112,23 @@ cy_tiff_reader *cy_tiff_open(const void *data, size_t size, int64_t maxSingleAll
     return r;
 }
 
+cy_tiff_reader *cy_tiff_open(const void *data, size_t size, int64_t maxSingleAlloc) {
+    return openReader(data, size, -1, maxSingleAlloc);
+}
+
+cy_tiff_reader *cy_tiff_open_fd(int fd, int64_t maxSingleAlloc) {
+    struct stat st;
+    if (fstat(fd, &st) != 0 || st.st_size < 0) {
+        close(fd);
+        return NULL;
+    }
+    cy_tiff_reader *r = openReader(NULL, (size_t)st.st_size, fd, maxSingleAlloc);
+    if (!r) close(fd);
+    return r;
+}
+
+void cy_tiff_rebind(cy_tiff_reader *r, const void *data) { r->data = data; }
+
 int cy_tiff_status(const cy_tiff_reader *r) { return r->status; }
 const char *cy_tiff_message(const cy_tiff_reader *r) { return r->message; }
 int cy_tiff_hit_eof(const cy_tiff_reader *r) { return r->hitEOF; }
@@ -96,6 +136,8 @@ int cy_tiff_hit_eof(const cy_tiff_reader *r) { return r->hitEOF; }
 void cy_tiff_close(cy_tiff_reader *r) {
     if (!r) return;
     if (r->tif) TIFFClose(r->tif);
+    if (r->fd >= 0) close(r->fd);
+    free(r->band);
     free(r);
 }
 
@@ -327,6 +369,84 @@ int cy_tiff_decode(cy_tiff_reader *r, int mode, void *out, size_t outBytes, int 
         free(buf);
     }
     if (alphaType == 1) unpremultiply(mode, out, (size_t)info.width * *rowsDone);
+    return CY_TIFF_OK;
+}
+
+int cy_tiff_read_rows(cy_tiff_reader *r, int mode, void *out, size_t outRowBytes, uint32_t first, uint32_t count) {
+    if (!r->tif) return CY_TIFF_ERR_OPEN;
+    cy_tiff_info info;
+    int rc = cy_tiff_get_info(r, &info);
+    if (rc) return rc;
+    if (mode != info.mode || (mode != CY_TIFF_MODE_U8 && mode != CY_TIFF_MODE_U16)) return CY_TIFF_ERR_UNSUPPORTED;
+    size_t bytesPerSample = mode == CY_TIFF_MODE_U16 ? 2 : 1;
+    if (info.width == 0 || info.height == 0 || first > info.height || count > info.height - first ||
+        outRowBytes < (size_t)info.width * 4 * bytesPerSample)
+        return CY_TIFF_ERR_ARG;
+    TIFF *t = r->tif;
+    int rgb = info.photometric == PHOTOMETRIC_RGB;
+    int alphaType = info.extraSamples && info.samplesPerPixel > (rgb ? 3 : 1) ? info.alphaType : 0;
+    int inv = info.photometric == PHOTOMETRIC_MINISWHITE;
+    int spp = info.samplesPerPixel;
+    size_t pixelBytes = (size_t)spp * bytesPerSample;
+    uint32_t bandHeight = 0, tw = 0, th = 0;
+    tmsize_t pieceSize = 0;  // one strip, or one tile
+    if (!info.tiled) {
+        TIFFGetFieldDefaulted(t, TIFFTAG_ROWSPERSTRIP, &bandHeight);
+        if (bandHeight == 0 || bandHeight > info.height) bandHeight = info.height;
+        pieceSize = TIFFStripSize(t);
+    } else {
+        TIFFGetField(t, TIFFTAG_TILEWIDTH, &tw);
+        TIFFGetField(t, TIFFTAG_TILELENGTH, &th);
+        pieceSize = TIFFTileSize(t);
+        bandHeight = th;
+        if (tw == 0 || th == 0 || (uint64_t)tw * th * pixelBytes > (uint64_t)pieceSize) pieceSize = 0;
+    }
+    uint32_t across = info.tiled ? (info.width + tw - 1) / tw : 1;
+    uint64_t bandBytes = (uint64_t)(pieceSize > 0 ? pieceSize : 0) * across;
+    if (pieceSize <= 0 || (r->maxAlloc > 0 && bandBytes > (uint64_t)r->maxAlloc) || bandBytes > SIZE_MAX) {
+        snprintf(r->message, sizeof r->message, "%s size is invalid or above the limit", info.tiled ? "tile" : "strip");
+        return CY_TIFF_ERR_NOMEM;
+    }
+    if (r->bandCapacity < bandBytes) {
+        free(r->band);
+        r->band = malloc((size_t)bandBytes);
+        r->bandCapacity = r->band ? (size_t)bandBytes : 0;
+        r->bandValid = 0;
+        if (!r->band) return CY_TIFF_ERR_NOMEM;
+    }
+    uint8_t *dst = out;
+    for (uint32_t y = first; y < first + count; y++, dst += outRowBytes) {
+        if (!r->bandValid || y < r->bandFirst || y >= r->bandFirst + r->bandRows) {
+            uint32_t top = y / bandHeight * bandHeight;
+            uint32_t rows = info.height - top < bandHeight ? info.height - top : bandHeight;
+            r->bandValid = 0;
+            if (!info.tiled) {
+                uint32_t strip = TIFFComputeStrip(t, top, 0);
+                tmsize_t want = (tmsize_t)((size_t)rows * info.width * pixelBytes);
+                if (TIFFReadEncodedStrip(t, strip, r->band, want) < want) return readFailure(r, "strip", strip, TIFFNumberOfStrips(t));
+            } else {
+                for (uint32_t i = 0; i < across; i++) {
+                    uint32_t tile = TIFFComputeTile(t, i * tw, top, 0, 0);
+                    if (TIFFReadEncodedTile(t, tile, r->band + (size_t)i * pieceSize, pieceSize) < 0)
+                        return readFailure(r, "tile", tile, TIFFNumberOfTiles(t));
+                }
+            }
+            r->bandFirst = top;
+            r->bandRows = rows;
+            r->bandValid = 1;
+        }
+        uint32_t k = y - r->bandFirst;
+        if (!info.tiled) {
+            emit(mode, r->band + (size_t)k * info.width * pixelBytes, dst, info.width, spp, rgb, alphaType, inv);
+        } else {
+            for (uint32_t i = 0; i < across; i++) {
+                uint32_t x = i * tw, nx = info.width - x < tw ? info.width - x : tw;
+                emit(mode, r->band + (size_t)i * pieceSize + (size_t)k * tw * pixelBytes, dst + (size_t)x * 4 * bytesPerSample, nx, spp,
+                     rgb, alphaType, inv);
+            }
+        }
+        if (alphaType == 1) unpremultiply(mode, dst, info.width);
+    }
     return CY_TIFF_OK;
 }
 

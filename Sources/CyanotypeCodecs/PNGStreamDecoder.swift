@@ -1,18 +1,20 @@
 import CSPNG
 import Foundation
 
-/// A PNG decoder handing out RGBA8 rows a band at a time, top first, so rendering can begin
-/// before the whole image is decoded and decoded rows can be given back behind it. The pixels
-/// are those `ImageCodecs.decode` gives (libspng, the same format and transparency settings).
-/// Meant for strict decodes of 8-bit (or fewer bits) non-interlaced files (`canStream`):
-/// interlaced files deliver their rows in seven passes, 16-bit ones decode to 16 bits. The
-/// compressed bytes are read as libspng asks for them, from memory or from the file. One thread
-/// reads.
+/// A PNG decoder handing out RGBA rows a band at a time, top first, so rendering can begin
+/// before the whole image is decoded and decoded rows can be given back behind it: RGBA8 for
+/// files of 8 bits a sample or fewer, RGBA16 (native-endian) for 16-bit files (`bitDepth`).
+/// The pixels are those `ImageCodecs.decode` gives (libspng, the same format and transparency
+/// settings). Meant for strict decodes of non-interlaced files (`canStream`): interlaced files
+/// deliver their rows in seven passes. The compressed bytes are read as libspng asks for
+/// them, from memory or from the file. One thread reads.
 public final class PNGStreamDecoder: @unchecked Sendable {
     private let context: OpaquePointer
     private let source: Source
     /// The image's size in pixels.
     public let width: Int, height: Int
+    /// Bits of each sample handed out: 8 (RGBA8 rows) or 16 (RGBA16 rows, native-endian).
+    public let bitDepth: Int
     /// Rows handed out so far, from the top.
     public private(set) var rowsRead = 0
     private var ended = false
@@ -59,10 +61,9 @@ public final class PNGStreamDecoder: @unchecked Sendable {
     }
 
     /// Whether this file decodes row by row through this decoder with the pixels
-    /// `ImageCodecs.decode` gives: a PNG of at most 8 bits a sample, not interlaced, decoded
-    /// strictly.
+    /// `ImageCodecs.decode` gives: a PNG of any bit depth, not interlaced, decoded strictly.
     public static func canStream(header: ImageHeader, strict: Bool) -> Bool {
-        guard header.format == .png, strict, header.bitDepth == 8 else { return false }
+        guard header.format == .png, strict, header.bitDepth == 8 || header.bitDepth == 16 else { return false }
         if case .int(let interlace)? = header.formatProperties["InterlaceType"] { return interlace == 0 }
         return false
     }
@@ -104,34 +105,39 @@ public final class PNGStreamDecoder: @unchecked Sendable {
             throw PNGCodec.error(rc, "reading the header")
         }
         let (width, height) = (Int(ihdr.width), Int(ihdr.height))
-        let limit = limits.pixelLimit(bytesPerPixel: 4)
-        guard ihdr.bit_depth <= 8, ihdr.interlace_method == 0, width > 0, height > 0, width.multipliedReportingOverflow(by: height).partialValue <= limit
+        let sixteen = ihdr.bit_depth == 16
+        let limit = limits.pixelLimit(bytesPerPixel: sixteen ? 8 : 4)
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard ihdr.interlace_method == 0, width > 0, height > 0, !overflow, pixels <= limit
         else {
             spng_ctx_free(ctx)
-            if ihdr.bit_depth > 8 || ihdr.interlace_method != 0 { throw .invalidArgument("PNG: a 16-bit or interlaced file does not stream") }
+            if ihdr.interlace_method != 0 { throw .invalidArgument("PNG: an interlaced file does not stream") }
             throw .tooLarge(width: width, height: height, limit: limit)
         }
-        rc = spng_decode_image(ctx, nil, 0, Int32(SPNG_FMT_RGBA8.rawValue), Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue))
+        let format = sixteen ? SPNG_FMT_RGBA16 : SPNG_FMT_RGBA8
+        rc = spng_decode_image(ctx, nil, 0, Int32(format.rawValue), Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue))
         guard rc == 0 else {
             spng_ctx_free(ctx)
             throw PNGCodec.error(rc, "decoding")
         }
-        (context, self.source, self.width, self.height) = (ctx, source, width, height)
+        (context, self.source, self.width, self.height, bitDepth) = (ctx, source, width, height, sixteen ? 16 : 8)
     }
 
     deinit { spng_ctx_free(context) }
 
-    /// Decodes the next `count` rows into `rows`, `rowBytes` apart; after the last row, the
-    /// chunks up to IEND are read and must be whole (strict).
+    /// Decodes the next `count` rows into `rows`, `rowBytes` apart (at least `width` pixels of
+    /// 4 or 8 bytes, as `bitDepth` says); after the last row, the chunks up to IEND are read
+    /// and must be whole (strict).
     public func read(into rows: UnsafeMutableRawPointer, rowBytes: Int, count: Int) throws(ImageFileError) {
-        guard count >= 0, rowsRead + count <= height, rowBytes >= width * 4 else {
+        let pixelBytes = bitDepth == 16 ? 8 : 4
+        guard count >= 0, rowsRead + count <= height, rowBytes >= width * pixelBytes else {
             throw .invalidArgument("PNG: \(count) rows of \(rowBytes) bytes after \(rowsRead) of \(height)")
         }
         for i in 0..<count {
             var info = spng_row_info()
             var rc = spng_get_row_info(context, &info)
             guard rc == 0, Int(info.row_num) == rowsRead else { throw PNGCodec.error(rc == 0 ? Int32(SPNG_EINTERNAL.rawValue) : rc, "decoding row \(rowsRead)") }
-            rc = spng_decode_row(context, rows + i * rowBytes, width * 4)
+            rc = spng_decode_row(context, rows + i * rowBytes, width * pixelBytes)
             if rc == Int32(SPNG_EOI.rawValue) {
                 ended = true
             } else if rc != 0 {

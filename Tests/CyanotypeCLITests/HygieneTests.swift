@@ -130,6 +130,33 @@ import Glibc
         #expect(b.status == 1 && b.stderr.contains("bomb.png: the image is 100000x100000 pixels, above the limit"), "\(b.stderr)")
     }
 
+    /// A little-endian TIFF declaring `w` x `h` (8-bit RGB, deflate, one strip whose 16 bytes
+    /// are the header's own: no valid image data).
+    static func tiffBomb(_ w: Int, _ h: Int) -> Data {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
+        func le32(_ v: Int) -> [UInt8] { [0, 8, 16, 24].map { UInt8((v >> $0) & 0xFF) } }
+        let entries: [(Int, Int, Int)] = [(256, 4, w), (257, 4, h), (258, 3, 8), (259, 3, 8), (262, 3, 2), (273, 4, 8), (277, 3, 3), (278, 4, h), (279, 4, 16)]
+        var b: [UInt8] = [0x49, 0x49, 42, 0] + le32(8) + le16(entries.count)
+        for (tag, type, value) in entries { b += le16(tag) + le16(type) + le32(1) + le32(value) }
+        return Data(b + le32(0))
+    }
+
+    /// TIFFs stream by strips (#26): one declaring more than the limit is refused from its
+    /// header; one under the limit whose first strip is garbage fails with the decoder's
+    /// reason as soon as that strip does (the thumbnail's downscale stops there).
+    @Test func tiffBombsAreRefusedOrFailAtTheirFirstStrip() throws {
+        let w = try Workspace()
+        try Self.tiffBomb(100_000, 100_000).write(to: w.url("bomb.tif"))
+        try Self.tiffBomb(30000, 30000).write(to: w.url("mid.tif"))
+        for extra in [["--max-size", "100"], []] {
+            let r = try Tool.run(["apply", "bomb.tif", "-o", "out.png"] + extra, in: w.dir)
+            #expect(r.status == 1 && r.stderr.contains("bomb.tif: the image is 100000x100000 pixels, above the limit"), "\(r.stderr)")
+            let m = try Tool.run(["apply", "mid.tif", "-o", "out.jpg"] + extra, in: w.dir)
+            #expect(m.status == 1 && m.stderr.contains("mid.tif"), "\(m.stderr)")
+            #expect(!w.exists("out.png") && !w.exists("out.jpg"))
+        }
+    }
+
     // MARK: batch
 
     @Test func batchRefusesStandardOutput() throws {

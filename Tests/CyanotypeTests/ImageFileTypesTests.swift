@@ -66,13 +66,13 @@ import Testing
         #expect(Cyanotype.DecodeLimits.default.maxPixels == CyanotypeCodecs.DecodeLimits.default.maxPixels)
         #expect(Cyanotype.DecodeLimits.default.maxBytes == CyanotypeCodecs.DecodeLimits.default.maxBytes)
         #expect(Cyanotype.DecodeLimits(maxPixels: 10) == Cyanotype.DecodeLimits(maxPixels: 10, maxBytes: Cyanotype.DecodeLimits.default.maxBytes))
-        // A file decoded whole (a 16-bit PNG) is refused when read.
-        let png16 = try #require(
-            CIContext().pngRepresentation(
+        // A file decoded whole (a float TIFF) is refused when read.
+        let float = try #require(
+            CIContext().tiffRepresentation(
                 of: CIImage(color: .blue).cropped(to: CGRect(x: 0, y: 0, width: 8, height: 8)),
-                format: .RGBA16, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!))
+                format: .RGBAf, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!))
         #expect(throws: ImageIOError.codec(path: nil, .tooLarge(width: 8, height: 8, limit: 63))) {
-            try CIImage.read(data: png16, options: [.decodeLimits: Cyanotype.DecodeLimits(maxPixels: 63)])
+            try CIImage.read(data: float, options: [.decodeLimits: Cyanotype.DecodeLimits(maxPixels: 63)])
         }
         // One that streams (an 8-bit PNG) when a render needs more of it at once than the limit.
         let png8 = try #require(

@@ -35,6 +35,12 @@ typedef struct cy_tiff_reader cy_tiff_reader;
 /// Opens a TIFF held in memory (not copied: `data` must outlive the reader). Returns NULL only
 /// when out of memory; check `cy_tiff_status` for open errors.
 cy_tiff_reader *cy_tiff_open(const void *data, size_t size, int64_t maxSingleAlloc);
+/// Opens the TIFF file open as `fd` (read with pread as libtiff asks; the reader closes `fd`,
+/// also when this fails). NULL when out of memory or `fd` cannot be examined.
+cy_tiff_reader *cy_tiff_open_fd(int fd, int64_t maxSingleAlloc);
+/// Tells a reader made by `cy_tiff_open` where its bytes now lie (the same bytes, possibly
+/// moved), before a call that reads them.
+void cy_tiff_rebind(cy_tiff_reader *r, const void *data);
 int cy_tiff_status(const cy_tiff_reader *r);
 /// The first error libtiff reported (or ""), and whether any read ran past the end of the data.
 const char *cy_tiff_message(const cy_tiff_reader *r);
@@ -46,6 +52,11 @@ const void *cy_tiff_icc(cy_tiff_reader *r, uint32_t *length);
 /// alpha, top-down, orientation not applied). `rowsDone` gets the rows completed; with
 /// `strict == 0` a failing strip stops the decode and still returns CY_TIFF_OK with fewer rows.
 int cy_tiff_decode(cy_tiff_reader *r, int mode, void *out, size_t outBytes, int strict, uint32_t *rowsDone);
+/// Decodes rows `first ..< first + count` of an 8 or 16-bit image (mode CY_TIFF_MODE_U8 or
+/// CY_TIFF_MODE_U16) into `out`, `outRowBytes` apart, as `cy_tiff_decode` gives them (RGBA,
+/// straight alpha). Decodes a strip or a row of tiles at a time, kept for the next call: read
+/// top to bottom, each strip or tile is decoded once. CY_TIFF_ERR_READ when one fails.
+int cy_tiff_read_rows(cy_tiff_reader *r, int mode, void *out, size_t outRowBytes, uint32_t first, uint32_t count);
 void cy_tiff_close(cy_tiff_reader *r);
 
 /// Encodes interleaved RGB(A) (`channels` 3 or 4; `bits` 8, 16 or 32 = float) with compression

@@ -31,6 +31,8 @@ final class Evaluator: @unchecked Sendable {
     private var materialized: [ObjectIdentifier: PixelBlock] = [:]
     private var wholeResults: [ObjectIdentifier: OnceCell<PixelBlock>] = [:]
     private var stats = RenderStatistics()
+    /// The row gates of the files this render reads as they decode (found on first use).
+    private var sourceGates: [RowGate]?
 
     init(colorManaged: Bool = true, executor: Executor = .shared, recipe: OptimizedRecipe? = nil, cache: RenderCache? = nil) {
         self.colorManaged = colorManaged
@@ -53,6 +55,18 @@ final class Evaluator: @unchecked Sendable {
         lock.lock(); update(&stats); lock.unlock()
     }
     var statistics: RenderStatistics { lock.lock(); defer { lock.unlock() }; return stats }
+
+    /// Whether a file this render reads as it decodes has failed: its rows read as zeros and
+    /// the render reports the error, so work over many of its rows (a downscale) can stop.
+    var sourceFailed: Bool {
+        lock.lock()
+        let gates =
+            sourceGates
+            ?? Optimizer.postOrder(recipe.root, inputs: recipe.inputs(of:)).compactMap { ($0 as? BitmapNode)?.gate }
+        sourceGates = gates
+        lock.unlock()
+        return gates.contains { $0.error != nil }
+    }
 
     /// Fills `out` with `node`'s pixels over `rect`: clear outside the node's extent, from a
     /// materialised block when there is one, else by evaluating the node (as the optimiser

@@ -143,24 +143,28 @@ extension CIImage {
         // Baseline JPEGs, in any RGB profile, decode on a thread while tiles render (top rows
         // first), converted from their profile tile by tile.
         let streams = JPEGStreamDecoder.canStream(data, header: header, strict: strict)
-        // Non-interlaced 8-bit PNGs stream the same way (libspng's row decoder).
+        // Non-interlaced PNGs (8 or 16-bit) stream the same way (libspng's row decoder), and
+        // 8/16-bit grey or RGB(A) TIFFs, uncompressed, LZW or deflate (libtiff, a strip or a
+        // row of tiles at a time).
         let streamsPNG = PNGStreamDecoder.canStream(header: header, strict: strict)
+        let streamsTIFF = !streamsPNG && TIFFStreamDecoder.canStream(data, header: header, strict: strict)
+        let streamsRows = streamsPNG || streamsTIFF
         // The limit bounds memory: a file that streams is refused only when a render needs
         // more of it at once (the decoders check), others now. A streaming file is still held
         // to the render limit (or the decode limit, when larger) by its declared size: a tiny
         // file declaring 100000 x 100000 would otherwise have every row decoded for a thumbnail.
         let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
         let streamedLimit = max(limits.maxPixels, PixelRect.limit)
-        guard !overflow, pixels <= limits.maxPixels || ((streams || streamsPNG) && pixels <= streamedLimit),
+        guard !overflow, pixels <= limits.maxPixels || ((streams || streamsRows) && pixels <= streamedLimit),
             header.width <= PixelRect.limit, header.height <= PixelRect.limit
         else {
-            let limit = streams || streamsPNG ? streamedLimit : limits.maxPixels
+            let limit = streams || streamsRows ? streamedLimit : limits.maxPixels
             throw .codec(path: nil, .tooLarge(width: header.width, height: header.height, limit: limit))
         }
         // Strict decodes only: a damaged file fails the same way at every size.
         let factors = strict ? ImageCodecs.decodeReductions(header, data: data) : []
         // A streaming file read from disk is read again when it decodes (its bytes are not held).
-        let bytes: CompressedBytes = streams || streamsPNG ? file.map { .file($0) } ?? .data(data) : .data(data)
+        let bytes: CompressedBytes = streams || streamsRows ? file.map { .file($0) } ?? .data(data) : .data(data)
         // What the whole-image decodes below read (they run only when the file does not stream);
         // empty when the bytes are read from the file, so the closures do not keep them.
         let held: Data = if case .file = bytes { Data() } else { data }
@@ -176,10 +180,14 @@ extension CIImage {
                 return try bitmapNode(
                     try ImageCodecs.decode(held, reducedBy: factor, limits: limits), colorSpace: space, orientation: orientation)
             }
-        // A PNG the row decoder refuses at its start (a damaged text chunk, say) decodes whole,
-        // where the one-shot decoder's own recovery applies.
-        let pngNode = { @Sendable (oneRender: Bool) throws -> RecipeNode in
+        // A PNG or TIFF the row decoder refuses at its start (a damaged text chunk, say)
+        // decodes whole, where the one-shot decoder's own recovery applies.
+        let rowsNode = { @Sendable (oneRender: Bool) throws -> RecipeNode in
             do {
+                if streamsTIFF {
+                    return try streamingTIFFNode(
+                        bytes, limits: limits, colorSpace: space, forOneRender: oneRender, profile: profile, orientation: orientation)
+                }
                 return try streamingPNGNode(
                     bytes, limits: limits, colorSpace: space, forOneRender: oneRender, profile: profile, orientation: orientation)
             } catch let e as ImageFileError {
@@ -197,8 +205,8 @@ extension CIImage {
             forOneRender = {
                 try streamingJPEGNode(bytes, header: header, limits: limits, colorSpace: space, forOneRender: true, orientation: orientation)
             }
-        } else if streamsPNG {
-            forOneRender = { try pngNode(true) }
+        } else if streamsRows {
+            forOneRender = { try rowsNode(true) }
         } else {
             forOneRender = nil
         }
@@ -208,7 +216,7 @@ extension CIImage {
                 if streams {
                     return try streamingJPEGNode(bytes, header: header, limits: limits, colorSpace: space, orientation: orientation)
                 }
-                if streamsPNG { return try pngNode(false) }
+                if streamsRows { return try rowsNode(false) }
                 let bitmap = try ImageCodecs.decode(held, limits: limits, strict: strict)
                 return try bitmapNode(bitmap, colorSpace: space, orientation: orientation)
             },

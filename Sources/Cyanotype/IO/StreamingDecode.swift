@@ -123,17 +123,30 @@ enum CompressedBytes: Sendable {
     case file(FileIdentity)
 }
 
-/// A decoder handing out RGBA8 rows top first, a band at a time (one thread reads).
+/// A decoder handing out straight-alpha RGBA rows (8 or 16 bits a sample, as the file holds
+/// them) top first, a band at a time (one thread reads).
 protocol RowDecoder: AnyObject, Sendable {
     /// The image's size in pixels (as decoded).
     var width: Int { get }
     var height: Int { get }
+    /// Bits of each sample in the rows: 8 (RGBA8) or 16 (RGBA16, native-endian).
+    var bitsPerSample: Int { get }
     /// Decodes the next `count` rows into `rows`, `rowBytes` apart.
     func read(into rows: UnsafeMutableRawPointer, rowBytes: Int, count: Int) throws(ImageFileError)
 }
 
+extension RowDecoder {
+    /// RGBA8 rows unless the decoder says otherwise.
+    var bitsPerSample: Int { 8 }
+}
+
 extension JPEGStreamDecoder: RowDecoder {}
-extension PNGStreamDecoder: RowDecoder {}
+extension PNGStreamDecoder: RowDecoder {
+    var bitsPerSample: Int { bitDepth }
+}
+extension TIFFStreamDecoder: RowDecoder {
+    var bitsPerSample: Int { bitDepth }
+}
 
 /// A baseline JPEG as a bitmap whose rows arrive from a decoding thread, top first, in bands;
 /// at 1/`reduction` of its size (scaled in the IDCT) when that is 2, 4 or 8. `forOneRender`:
@@ -159,8 +172,8 @@ func streamingJPEGNode(
         orientation: orientation)
 }
 
-/// A non-interlaced 8-bit PNG as a bitmap whose rows arrive from a decoding thread, as
-/// `streamingJPEGNode` does for JPEG.
+/// A non-interlaced PNG as a bitmap whose rows arrive from a decoding thread, as
+/// `streamingJPEGNode` does for JPEG: RGBA8, or RGBA16 for a 16-bit file.
 func streamingPNGNode(
     _ bytes: CompressedBytes, limits: DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool = false, profile: Data? = nil,
     orientation: Int = 1
@@ -177,6 +190,25 @@ func streamingPNGNode(
         orientation: orientation)
 }
 
+/// An 8 or 16-bit grey or RGB(A) TIFF stored in strips or tiles, uncompressed, LZW or deflate
+/// (`TIFFStreamDecoder.canStream`), as a bitmap whose rows arrive from a decoding thread a
+/// strip or a row of tiles at a time, as `streamingJPEGNode` does for JPEG.
+func streamingTIFFNode(
+    _ bytes: CompressedBytes, limits: DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool = false, profile: Data? = nil,
+    orientation: Int = 1
+) throws -> RecipeNode {
+    let oneRender = forOneRender && RowOrientation(orientation, width: 1, height: 1).keepsRowOrder
+    let decodeLimits: DecodeLimits = oneRender ? .init(maxPixels: .max, maxBytes: .max) : limits
+    let decoder =
+        switch bytes {
+        case .data(let data): try TIFFStreamDecoder(data: data, limits: decodeLimits)
+        case .file(let file): try TIFFStreamDecoder(file: file, limits: decodeLimits)
+        }
+    return try streamingNode(
+        decoder, format: "TIFF", limits: limits, colorSpace: colorSpace, forOneRender: oneRender, profile: profile,
+        orientation: orientation)
+}
+
 /// The rows of `decoder` as a bitmap filled by a decoding thread, band by band (see
 /// `streamingJPEGNode`): read in `profile` (nil: untagged, in `colorSpace`) tile by tile as
 /// `SourceColor` says, and stored upright for EXIF `orientation`. Rows that keep their order
@@ -190,35 +222,38 @@ private func streamingNode(
     let turn = RowOrientation(orientation, width: w, height: h)
     let forOneRender = forOneRender && turn.keepsRowOrder
     let (uw, uh) = (turn.uprightWidth, turn.uprightHeight)
-    let heldRowsLimit = forOneRender ? max(1, min(limits.maxPixels, limits.maxBytes / 4) / max(1, w)) : h
-    let rows = PagedRows(count: w * h * 4)
-    let gate = RowGate(total: uh, rows: rows, rowBytes: uw * 4, servesOneRender: forOneRender)
-    let color = SourceColor.of(profile: profile, bitsPerSample: 8, fallback: colorSpace)
+    let sixteen = decoder.bitsPerSample == 16
+    let pixelBytes = sixteen ? 8 : 4
+    let heldLimit = min(limits.maxPixels, limits.maxBytes / pixelBytes)
+    let heldRowsLimit = forOneRender ? max(1, heldLimit / max(1, w)) : h
+    let rows = PagedRows(count: w * h * pixelBytes)
+    let gate = RowGate(total: uh, rows: rows, rowBytes: uw * pixelBytes, servesOneRender: forOneRender)
+    let color = SourceColor.of(profile: profile, bitsPerSample: decoder.bitsPerSample, fallback: colorSpace)
     guard
         let node = BitmapNode(
-            data: rows, bytesPerRow: uw * 4, width: uw, height: uh, format: .RGBA8, colorSpace: color.space,
-            premultiplied: false, gate: gate, profileTransform: color.transform)
+            data: rows, bytesPerRow: uw * pixelBytes, width: uw, height: uh, format: sixteen ? .RGBA16 : .RGBA8,
+            colorSpace: color.space, premultiplied: false, gate: gate, profileTransform: color.transform)
     else { throw ImageFileError.corrupt(detail: "\(format): \(w)x\(h) without pixels") }
     let thread = Thread {
         let band = 16
         // Rows that move go through a band of their own first.
-        let scratch = turn.value == 1 ? nil : UnsafeMutableRawPointer.allocate(byteCount: band * w * 4, alignment: 64)
+        let scratch = turn.value == 1 ? nil : UnsafeMutableRawPointer.allocate(byteCount: band * w * pixelBytes, alignment: 64)
         defer { scratch?.deallocate() }
         var done = 0
         while done < h, gate.mayDecode(past: done) {
             let n = min(band, h - done)
             if done + n - gate.rowsGivenBack > heldRowsLimit {
-                gate.fail(ImageFileError.tooLarge(width: w, height: h, limit: min(limits.maxPixels, limits.maxBytes / 4)))
+                gate.fail(ImageFileError.tooLarge(width: w, height: h, limit: heldLimit))
                 return
             }
             do {
                 if let scratch {
-                    try decoder.read(into: scratch, rowBytes: w * 4, count: n)
+                    try decoder.read(into: scratch, rowBytes: w * pixelBytes, count: n)
                     turn.scatter(
-                        scratch, sourceRowBytes: w * 4, first: done, count: n, into: rows.base, destinationRowBytes: uw * 4,
-                        bytesPerPixel: 4)
+                        scratch, sourceRowBytes: w * pixelBytes, first: done, count: n, into: rows.base,
+                        destinationRowBytes: uw * pixelBytes, bytesPerPixel: pixelBytes)
                 } else {
-                    try decoder.read(into: rows.base + done * w * 4, rowBytes: w * 4, count: n)
+                    try decoder.read(into: rows.base + done * w * pixelBytes, rowBytes: w * pixelBytes, count: n)
                 }
             } catch {
                 gate.fail(error)

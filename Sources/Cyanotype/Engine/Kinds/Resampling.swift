@@ -145,6 +145,12 @@ final class ResamplingNode<Kernel: ResamplingKernel>: RecipeNode, @unchecked Sen
     }
 
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+        // An input file whose decode failed fails the render (it reports the error): its
+        // zeros are not worth resampling, a tile at a time, over what may be millions of rows.
+        if ev.sourceFailed {
+            out.zero()
+            return
+        }
         let src = inputRect(0, for: rect)
         // An input that makes single rows cheaply (a bitmap, through an edge clamp) is read
         // row by row, top first, through a ring of filtered rows: no block of the input per
@@ -242,6 +248,12 @@ final class ResamplingNode<Kernel: ResamplingKernel>: RecipeNode, @unchecked Sen
         }
         var lowest = Int.max  // source rows lowest..<lowest + capacity are in the ring
         for r in stride(from: rect.height - 1, through: 0, by: -1) {
+            // A source whose decode failed reads as zeros and fails the render: the rest of a
+            // tile that may read millions of its rows is not worth computing.
+            if ev.sourceFailed {
+                out.zero()
+                return
+            }
             let first = vw.first[r], count = vw.taps[r]
             var y = min(lowest - 1, first + count - 1)
             while y >= first {
