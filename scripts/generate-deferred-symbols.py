@@ -39,6 +39,7 @@ VARIADIC_CALLED_WITHOUT_EXTRAS = {
 FAILURE_BY_NAME = {
     "CRYPTO_memcmp": "1",
     "av_display_rotation_get": "NAN",
+    "libraw_cameraCount": "0",
 }
 FAILURE = {
     ("AVUTIL", "int"): "AVERROR(ENOSYS)",
@@ -58,6 +59,7 @@ FAILURE = {
     ("MICROHTTPD", "MHD_socket"): "MHD_INVALID_SOCKET",
     ("MICROHTTPD", "enum MHD_Result"): "MHD_NO",
     ("MICROHTTPD", "int"): "-1",
+    ("RAW", "int"): "LIBRAW_UNSPECIFIED_ERROR",
 }
 
 # (X-macro name, library file to read exports from); the order is CDeferredLibraries.h's enum.
@@ -71,6 +73,7 @@ LIBRARIES = [
     ("SWSCALE", "libswscale.so"),
     ("MICROHTTPD", "libmicrohttpd.so"),
     ("CRYPTO", "libcrypto.so"),
+    ("RAW", "libraw_r.so"),
 ]
 LIBDIRS = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"]
 
