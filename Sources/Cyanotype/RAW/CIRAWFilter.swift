@@ -204,6 +204,8 @@ public final class CIRAWFilter: CIFilter {
     let asShot: (temperature: Float, tint: Float)
     /// Gains (linear sRGB) that `neutralLocation` found on top of the white balance.
     var neutralGains = SIMD3<Float>(1, 1, 1)
+    /// LibRaw's grey-world white balance in place of the as-shot one (`--raw-wb auto`).
+    var automaticWhiteBalance = false
 
     /// LibRaw's settings for the controls as they are now.
     func developSettings(halfSize: Bool) -> RAWDevelopSettings {
@@ -212,6 +214,7 @@ public final class CIRAWFilter: CIFilter {
         if abs(neutralTemperature - asShot.temperature) > 0.5 || abs(neutralTint - asShot.tint) > 0.05, file.hasColorMatrix {
             s.multipliers = RAWWhiteBalance.multipliers(temperature: Double(neutralTemperature), tint: Double(neutralTint), file: file)
         }
+        s.automaticWhiteBalance = automaticWhiteBalance && s.multipliers == nil
         s.denoiseThreshold = max(0, min(1, luminanceNoiseReductionAmount)) * 500
         s.medianPasses = Int32((max(0, min(1, colorNoiseReductionAmount)) * 3).rounded())
         return s
@@ -289,6 +292,7 @@ extension CIImage {
     static func rawImage(_ data: Data, options o: [CIImageOption: Any], name: String) throws(ImageIOError) -> CIImage {
         let filter: CIRAWFilter
         do { filter = try CIRAWFilter.open(data: data, name: name) } catch { throw .codec(path: nil, error.fileError) }
+        (o[.rawDevelopment] as? RAWDevelopOptions)?.apply(to: filter)
         var props = filter.file.properties
         if !((o[.applyOrientationProperty] as? Bool) ?? false) {
             filter.orientation = .up
@@ -298,4 +302,61 @@ extension CIImage {
         guard let image = filter.outputImage else { throw .codec(path: nil, .corrupt(detail: "the RAW file gave no image")) }
         return CIImage(node: image.node, properties: (o[.properties] as? [String: Any]) ?? props)
     }
+}
+
+/// Cyanotype: how `CIImage(contentsOf:)` and `CIImage.read` develop a RAW file (the value of
+/// `CIImageOption.rawDevelopment`); the defaults are `CIRAWFilter`'s, as on Apple's platforms.
+public struct RAWDevelopOptions: Sendable, Hashable {
+    /// The white balance to develop with.
+    public enum WhiteBalance: Sendable, Hashable {
+        /// The camera's as-shot white balance (the default).
+        case camera
+        /// LibRaw's automatic (grey-world) white balance.
+        case automatic
+        /// A colour temperature in kelvin and a tint (positive: a greener light, so a more
+        /// magenta picture).
+        case temperature(Float, tint: Float)
+    }
+    /// Exposure in EV on the linear data (`CIRAWFilter.exposure`).
+    public var exposure: Float
+    /// The white balance.
+    public var whiteBalance: WhiteBalance
+    /// The tone curve's strength, 0...1 (`CIRAWFilter.boostAmount`; 0 is the neutral develop).
+    public var boostAmount: Float
+    /// Half-size development (`CIRAWFilter.isDraftModeEnabled`).
+    public var draft: Bool
+
+    /// Options; the defaults are Core Image's.
+    public init(exposure: Float = 0, whiteBalance: WhiteBalance = .camera, boostAmount: Float = 1, draft: Bool = false) {
+        self.exposure = exposure
+        self.whiteBalance = whiteBalance
+        self.boostAmount = boostAmount
+        self.draft = draft
+    }
+
+    /// Sets `filter`'s controls to these options.
+    public func apply(to filter: CIRAWFilter) {
+        filter.exposure = exposure
+        filter.boostAmount = boostAmount
+        filter.isDraftModeEnabled = draft
+        switch whiteBalance {
+        case .camera: break
+        case .automatic: filter.automaticWhiteBalance = true
+        case .temperature(let t, let tint):
+            filter.neutralTemperature = t
+            filter.neutralTint = tint
+        }
+    }
+}
+
+extension CIImageOption {
+    /// Cyanotype: how a RAW file is developed when read as an image (a `RAWDevelopOptions`).
+    public static let rawDevelopment = CIImageOption(rawValue: "cyanotype_raw_development")
+}
+
+extension CIRAWFilter {
+    /// Cyanotype: whether `data` is a RAW camera file, by its bytes (DNGVersion tag, CR2
+    /// marker, a camera maker's TIFF with sub-directories, CR3/RAF/ORF/RW2/CRW/MRW/X3F magic).
+    /// An ordinary TIFF is not.
+    public static func isRAWFile(_ data: Data) -> Bool { RAWFile.isRAW(data) }
 }

@@ -21,6 +21,11 @@ public enum RAWError: Error, CustomStringConvertible, Sendable {
     }
 }
 
+/// Cyanotype: the `{CyanotypeRAW}` dictionary of a RAW file's properties: Camera, the
+/// native and sensor sizes, the as-shot white balance (multipliers, temperature, tint) and the
+/// decoder (LibRaw's version).
+public let kCyanotypePropertyRAW = "{CyanotypeRAW}"
+
 /// How LibRaw develops a file: the settings `CIRAWFilter`'s controls come down to.
 struct RAWDevelopSettings: Sendable, Hashable {
     /// Half-size decoding (draft mode, downscaled renders).
@@ -165,6 +170,17 @@ struct RAWFile: Sendable {
                     kCGImagePropertyDNGUniqueCameraModel: "\(make) \(model)",
                 ] as [String: Any]
         }
+        var raw: [String: Any] = [
+            "Camera": [make, model].filter { !$0.isEmpty }.joined(separator: " "),
+            "NativeWidth": width, "NativeHeight": height, "SensorWidth": Int(info.raw_width), "SensorHeight": Int(info.raw_height),
+            "WhiteBalanceMultipliers": [asShotMultipliers.x, asShotMultipliers.y, asShotMultipliers.z].map(Double.init),
+        ]
+        if let (t, tint) = RAWWhiteBalance.temperatureAndTint(multipliers: asShotMultipliers, file: self) {
+            raw["WhiteBalanceTemperature"] = t.rounded()
+            raw["WhiteBalanceTint"] = (tint * 10).rounded() / 10
+        }
+        if let v = RAWFile.libraryVersion { raw["Decoder"] = "LibRaw \(v)" }
+        p[kCyanotypePropertyRAW] = raw
         p[kCyanotypePropertyFileFormat] = "raw"
         return p
     }
