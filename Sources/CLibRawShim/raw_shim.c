@@ -187,15 +187,14 @@ int cy_raw_preview(const char *path, const void *data, size_t size, cy_raw_image
     return 0;
 }
 
-void cy_raw_to_rgba_float(const cy_raw_image *image, float *out) {
+void cy_raw_to_rgba16(const cy_raw_image *image, uint16_t *out) {
     const uint16_t *in = (const uint16_t *)image->data;
     size_t pixels = (size_t)image->width * (size_t)image->height;
-    const float scale = 1.0f / 65535.0f;
     for (size_t i = 0; i < pixels; i++) {
-        out[4 * i] = in[3 * i] * scale;
-        out[4 * i + 1] = in[3 * i + 1] * scale;
-        out[4 * i + 2] = in[3 * i + 2] * scale;
-        out[4 * i + 3] = 1.0f;
+        out[4 * i] = in[3 * i];
+        out[4 * i + 1] = in[3 * i + 1];
+        out[4 * i + 2] = in[3 * i + 2];
+        out[4 * i + 3] = 65535;
     }
 }
 

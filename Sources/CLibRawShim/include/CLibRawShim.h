@@ -78,8 +78,8 @@ int cy_raw_develop(const char *path, const void *data, size_t size, const cy_raw
 /// The embedded preview (a JPEG stream, or 8-bit RGB rows). Returns 0 or -1 as above.
 int cy_raw_preview(const char *path, const void *data, size_t size, cy_raw_image *out, char *message, size_t capacity);
 
-/// Writes a developed image (16-bit RGB) as RGBA floats (alpha 1), 0...65535 onto 0...1.
-void cy_raw_to_rgba_float(const cy_raw_image *image, float *out);
+/// Writes a developed image (16-bit RGB) as 16-bit RGBA (alpha 65535).
+void cy_raw_to_rgba16(const cy_raw_image *image, uint16_t *out);
 
 /// Frees what cy_raw_develop or cy_raw_preview made.
 void cy_raw_image_release(cy_raw_image *image);

@@ -43,18 +43,32 @@ enum RAWDevelopment {
     static func toneCurve(_ image: CIImage, boost: Float, shadows: Float) -> CIImage {
         let a = 0.35 * boost
         let lift = 0.25 * boost * (shadows - 1)
+        func curve(_ v: Float) -> Float {
+            let x = max(0, min(1, v))
+            var e = x <= 0.0031308 ? 12.92 * x : 1.055 * Float.pow(x, 1 / 2.4) - 0.055
+            e = e - a * Float.sin(2 * Float.pi * e) / (2 * Float.pi)
+            let s = 1 - e
+            e = max(0, min(1, e + lift * e * s * s * s))
+            return e <= 0.04045 ? e / 12.92 : Float.pow((e + 0.055) / 1.055, 2.4)
+        }
+        // Tabulated on a square-root grid (fine in the shadows), read with linear interpolation.
+        let steps = 4096
+        let table = (0...steps + 1).map { i -> Float in
+            let t = Float(min(i, steps)) / Float(steps)
+            return curve(t * t)
+        }
         let kernel = CIColorKernel(name: "RAW tone curve", premultiplied: false) { row in
-            @inline(__always) func curve(_ v: Float) -> Float {
-                let x = max(0, min(1, v))
-                var e = x <= 0.0031308 ? 12.92 * x : 1.055 * Float.pow(x, 1 / 2.4) - 0.055
-                e = e - a * Float.sin(2 * Float.pi * e) / (2 * Float.pi)
-                let s = 1 - e
-                e = max(0, min(1, e + lift * e * s * s * s))
-                return e <= 0.04045 ? e / 12.92 : Float.pow((e + 0.055) / 1.055, 2.4)
-            }
-            for i in row.output.indices {
-                let p = row.output[i]
-                row.output[i] = SIMD4(curve(p.x), curve(p.y), curve(p.z), p.w)
+            table.withUnsafeBufferPointer { t in
+                for i in row.output.indices {
+                    let p = row.output[i]
+                    var q = p
+                    for c in 0..<3 {
+                        let x = max(0, min(1, p[c])).squareRoot() * Float(steps)
+                        let j = Int(x)
+                        q[c] = t[j] + (t[j + 1] - t[j]) * (x - Float(j))
+                    }
+                    row.output[i] = q
+                }
             }
         }
         return kernel.apply(extent: image.extent, arguments: [image]) ?? image

@@ -188,7 +188,7 @@ struct RAWFile: Sendable {
     // MARK: Developing
 
     /// Develops the file with LibRaw into linear sRGB (scene-referred, white balanced, the
-    /// camera's matrix applied; highlights clipped to white), as a float bitmap source.
+    /// camera's matrix applied; highlights clipped to white), as a 16-bit bitmap source.
     func develop(_ s: RAWDevelopSettings, maxPixels: Int) throws(RAWError) -> RecipeNode {
         var o = cy_raw_develop_options()
         o.half_size = s.halfSize ? 1 : 0
@@ -214,12 +214,13 @@ struct RAWFile: Sendable {
         let w = Int(image.width), h = Int(image.height), channels = Int(image.colors)
         guard image.type == 2, image.bits == 16, channels == 3, w > 0, h > 0, image.length >= w * h * 6, image.data != nil
         else { throw .developFailed("LibRaw returned an image Cyanotype cannot use (\(channels) channels, \(image.bits) bits)") }
-        // 16-bit linear RGB -> straight RGBA floats (the working space's linear sRGB).
-        var floats = [Float](repeating: 0, count: w * h * 4)
-        floats.withUnsafeMutableBufferPointer { cy_raw_to_rgba_float(&image, $0.baseAddress) }
+        // 16-bit linear RGB -> 16-bit RGBA in linear sRGB (LibRaw's precision, half a float
+        // bitmap's memory).
+        var words = [UInt16](repeating: 0, count: w * h * 4)
+        words.withUnsafeMutableBufferPointer { cy_raw_to_rgba16(&image, $0.baseAddress) }
         guard
             let node = BitmapNode(
-                data: SampleFloats(values: floats), bytesPerRow: w * 16, width: w, height: h, format: .RGBAf,
+                data: SampleWords(words: words), bytesPerRow: w * 8, width: w, height: h, format: .RGBA16,
                 colorSpace: .extendedLinearSRGBSpace, premultiplied: false)
         else { throw .developFailed("developed \(w)x\(h) without pixels") }
         return node
