@@ -336,4 +336,31 @@ struct RAWDevelopmentTests {
         #expect(throws: RAWError.self) { _ = try CIRAWFilter.open(data: Data("IIRO0123456789abcdef".utf8)) }
         #expect(CIRAWFilter(imageData: Data(), identifierHint: nil) == nil)
     }
+
+    @Test func imageSourceDevelopsRAWAndUsesTheEmbeddedPreview() throws {
+        guard Self.toolsPresent() else { return }
+        let (url, _) = try RAWTools.makeDNG("source.dng")
+        let source = try #require(CGImageSourceCreateWithURL(url as CFURL, nil))
+        #expect(CGImageSourceGetCount(source) == 1)
+        #expect(CGImageSourceGetType(source) as String? == "com.adobe.raw-image")
+        let image = try #require(CGImageSourceCreateImageAtIndex(source, 0, nil))
+        #expect(image.width == 384 && image.height == 256)
+        let props = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [String: Any]
+        #expect(props?[kCGImagePropertyPixelWidth] as? Int == 384)
+        // The preview (192x128, exiftool's PreviewImage) serves thumbnails up to its size ...
+        let small = try #require(
+            CGImageSourceCreateThumbnailAtIndex(
+                source, 0, [kCGImageSourceCreateThumbnailFromImageIfAbsent: true, kCGImageSourceThumbnailMaxPixelSize: 150] as CFDictionary))
+        #expect(max(small.width, small.height) == 150)
+        // ... and a larger one develops the raw data.
+        let large = try #require(
+            CGImageSourceCreateThumbnailAtIndex(
+                source, 0, [kCGImageSourceCreateThumbnailFromImageAlways: true, kCGImageSourceThumbnailMaxPixelSize: 300] as CFDictionary))
+        #expect(max(large.width, large.height) == 300)
+        if let exiftool = RAWTools.exiftool {
+            let preview = try RAWTools.run(exiftool, ["-b", "-PreviewImage", url.path])
+            #expect(preview.count > 0 && preview.prefix(2) == Data([0xFF, 0xD8]))
+        }
+    }
+
 }
