@@ -332,6 +332,16 @@ struct RAWDevelopmentTests {
         } catch {
             #expect("\(error)".contains("truncated") || "\(error)".contains("damaged") || "\(error)".contains("LibRaw"), "\(error)")
         }
+        // A sensor declared 60000 x 60000 over a few hundred kilobytes: refused before
+        // LibRaw unpacks anything (or by LibRaw itself), with a typed error.
+        let (absurd, _) = try RAWTools.makeDNG("absurd.dng", ["--declared-size", "60000,60000"])
+        do {
+            let image = try CIImage.read(contentsOf: absurd)
+            _ = try CIContext().renderToData(image, from: CGRect(x: 0, y: 0, width: 64, height: 64))
+            Issue.record("a DNG declaring 60000x60000 rendered")
+        } catch {
+            #expect("\(error)".contains("absurd.dng") || "\(error)".contains("limit") || "\(error)".contains("LibRaw"), "\(error)")
+        }
         // Not a RAW file at all, but with a RAW's magic.
         #expect(throws: RAWError.self) { _ = try CIRAWFilter.open(data: Data("IIRO0123456789abcdef".utf8)) }
         #expect(CIRAWFilter(imageData: Data(), identifierHint: nil) == nil)

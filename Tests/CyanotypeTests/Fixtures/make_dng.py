@@ -13,6 +13,7 @@ values, the camera neutral and the file's settings.
 
 Usage: make_dng.py OUT.dng [--width W] [--height H] [--bits 12|14] [--cfa RGGB|BGGR]
                    [--no-preview] [--orientation N] [--baseline-exposure EV] [--neutral R,G,B]
+                   [--noise FRACTION] [--declared-size W,H]
 """
 import argparse
 import io
@@ -132,6 +133,7 @@ def main():
     ap.add_argument("--orientation", type=int, default=1)
     ap.add_argument("--baseline-exposure", type=float, default=0.0)
     ap.add_argument("--neutral", default=None, help="AsShotNeutral override (camera R,G,B)")
+    ap.add_argument("--declared-size", default=None, help="W,H written in the raw IFD instead of the real size (absurd files)")
     ap.add_argument("--noise", type=float, default=0.0, help="Gaussian noise, fraction of the range (seeded)")
     a = ap.parse_args()
     w, h = a.width & ~1, a.height & ~1
@@ -159,8 +161,9 @@ def main():
     thumb = (encode(img[::4, ::4]) * 255 + 0.5).astype(np.uint8)
     thumb_offset = t.blob(thumb.tobytes())
     sub_ifds = []
+    dw, dh = [int(v) for v in a.declared_size.split(",")] if a.declared_size else (w, h)
     raw_ifd = t.ifd([
-        (254, 4, [0]), (256, 4, [w]), (257, 4, [h]), (258, 3, [16]), (259, 3, [1]), (262, 3, [32803]),
+        (254, 4, [0]), (256, 4, [dw]), (257, 4, [dh]), (258, 3, [16]), (259, 3, [1]), (262, 3, [32803]),
         (273, 4, [raw_offset]), (277, 3, [1]), (278, 4, [h]), (279, 4, [raw.nbytes]), (284, 3, [1]),
         (33421, 3, [2, 2]), (33422, 1, cfa), (50710, 1, [0, 1, 2]), (50711, 3, [1]),
         (50714, 4, [black]), (50717, 4, [white]),
