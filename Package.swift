@@ -51,6 +51,10 @@ let package = Package(
         // signatures, constant-time comparison).
         .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
+        // LibRaw (RAW camera files), opened on first use like the libraries above; CLibRawShim
+        // is its only caller, through a small C API (LibRaw's structs stay in C).
+        .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"])]),
+        .target(name: "CLibRawShim", dependencies: ["CLibRaw", "CDeferredLibraries"]),
         // libtiff behind non-variadic C calls that return error codes (TIFFSetField/TIFFGetField
         // are variadic, which Swift cannot call).
         // ... and libjpeg's scanline encoder (its errors longjmp, which must stay in C).
@@ -80,6 +84,7 @@ let package = Package(
             name: "Cyanotype",
             dependencies: [
                 "CyanotypeFileTypes", "CyanotypeCodecs", "CDeferredLibraries", "CCyanotypeKernels", "CCyanotypeYCbCr", "CText", "CZbar",
+                "CLibRawShim",
             ],
             swiftSettings: tunedSwift),
         // Debian's FFmpeg libraries in process (demux, decode, encode, mux), and the few C

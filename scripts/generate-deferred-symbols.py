@@ -39,6 +39,7 @@ VARIADIC_CALLED_WITHOUT_EXTRAS = {
 FAILURE_BY_NAME = {
     "CRYPTO_memcmp": "1",
     "av_display_rotation_get": "NAN",
+    "libraw_cameraCount": "0",
 }
 FAILURE = {
     ("AVUTIL", "int"): "AVERROR(ENOSYS)",
@@ -61,6 +62,7 @@ FAILURE = {
     ("ZBAR", "int"): "-1",
     ("ZBAR", "unsigned int"): "0",
     ("ZBAR", "zbar_symbol_type_t"): "ZBAR_NONE",
+    ("RAW", "int"): "LIBRAW_UNSPECIFIED_ERROR",
 }
 
 # (X-macro name, library file to read exports from); the order is CDeferredLibraries.h's enum.
@@ -75,6 +77,7 @@ LIBRARIES = [
     ("MICROHTTPD", "libmicrohttpd.so"),
     ("CRYPTO", "libcrypto.so"),
     ("ZBAR", "libzbar.so"),
+    ("RAW", "libraw_r.so"),
 ]
 LIBDIRS = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"]
 

@@ -4,7 +4,8 @@
 # `scripts/setup.sh --test` also installs the independent readers the tests use (zbar for
 # barcodes, tesseract for text, HarfBuzz's hb-shape, exiftool for EXIF/XMP/ICC in every format,
 # libjxl's djxl for JPEG XL, ffmpeg (its ffprobe) for video, pngcheck and ImageMagick for PNG
-# files, Python Pillow (with lcms) for colours and profiles; zxing-cpp from PyPI when pip is
+# files, Python Pillow (with lcms) for colours and profiles, LibRaw's dcraw_emu (libraw-bin) for
+# RAW development; zxing-cpp from PyPI when pip is
 # there: its tests skip otherwise; headless Chromium, its
 # driver and Selenium from PyPI for the Fun House page's browser test, which skips without
 # them). `cyanotype serve` builds on libmicrohttpd and OpenSSL's libcrypto. The text filters
@@ -14,8 +15,8 @@ set -euo pipefail
 packages=(pkg-config libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libwebp-dev liblcms2-dev libtiff-dev libheif-dev libgif-dev libjxl-dev
           libdeflate-dev zlib1g-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev libfribidi-dev fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf
           libmicrohttpd-dev libssl-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
-          libzbar-dev opencv-data)
-if [ "${1:-}" = "--test" ]; then packages+=(zbar-tools tesseract-ocr tesseract-ocr-eng libharfbuzz-bin libimage-exiftool-perl libjxl-tools ffmpeg chromium chromium-driver python3-pip pngcheck imagemagick python3-pil); fi
+          libzbar-dev opencv-data libraw-dev)
+if [ "${1:-}" = "--test" ]; then packages+=(zbar-tools tesseract-ocr tesseract-ocr-eng libharfbuzz-bin libimage-exiftool-perl libjxl-tools ffmpeg chromium chromium-driver python3-pip pngcheck imagemagick python3-pil python3-numpy libraw-bin); fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

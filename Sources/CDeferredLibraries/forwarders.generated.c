@@ -911,5 +911,81 @@ CY_FORWARDER const zbar_symbol_t *cy_forward_zbar_symbol_next(const zbar_symbol_
     return function != NULL ? function(a0) : NULL;
 }
 
+CY_FORWARDER int cy_forward_libraw_cameraCount(void) __asm__("libraw_cameraCount");
+CY_FORWARDER int cy_forward_libraw_cameraCount(void) {
+    __typeof__(&libraw_cameraCount) function = cy_deferred_function(CY_LIBRARY_RAW, &cy_slot_libraw_cameraCount);
+    return function != NULL ? function() : 0;
+}
+CY_FORWARDER const char **cy_forward_libraw_cameraList(void) __asm__("libraw_cameraList");
+CY_FORWARDER const char **cy_forward_libraw_cameraList(void) {
+    __typeof__(&libraw_cameraList) function = cy_deferred_function(CY_LIBRARY_RAW, &cy_slot_libraw_cameraList);
+    return function != NULL ? function() : NULL;
+}
+CY_FORWARDER void cy_forward_libraw_close(libraw_data_t *a0) __asm__("libraw_close");
+CY_FORWARDER void cy_forward_libraw_close(libraw_data_t *a0) {
+    __typeof__(&libraw_close) function = cy_deferred_function(CY_LIBRARY_RAW, &cy_slot_libraw_close);
+    if (function != NULL) function(a0);
+}
+CY_FORWARDER void cy_forward_libraw_dcraw_clear_mem(libraw_processed_image_t *a0) __asm__("libraw_dcraw_clear_mem");
+CY_FORWARDER void cy_forward_libraw_dcraw_clear_mem(libraw_processed_image_t *a0) {
+    __typeof__(&libraw_dcraw_clear_mem) function = cy_deferred_function(CY_LIBRARY_RAW, &cy_slot_libraw_dcraw_clear_mem);
+    if (function != NULL) function(a0);
+}
+CY_FORWARDER libraw_processed_image_t *cy_forward_libraw_dcraw_make_mem_image(libraw_data_t *a0, int *a1) __asm__("libraw_dcraw_make_mem_image");
+CY_FORWARDER libraw_processed_image_t *cy_forward_libraw_dcraw_make_mem_image(libraw_data_t *a0, int *a1) {
+    __typeof__(&libraw_dcraw_make_mem_image) function = cy_deferred_function(CY_LIBRARY_RAW, &cy_slot_libraw_dcraw_make_mem_image);
+    return function != NULL ? function(a0, a1) : NULL;
+}
+CY_FORWARDER libraw_processed_image_t *cy_forward_libraw_dcraw_make_mem_thumb(libraw_data_t *a0, int *a1) __asm__("libraw_dcraw_make_mem_thumb");
+CY_FORWARDER libraw_processed_image_t *cy_forward_libraw_dcraw_make_mem_thumb(libraw_data_t *a0, int *a1) {
+    __typeof__(&libraw_dcraw_make_mem_thumb) function = cy_deferred_function(CY_LIBRARY_RAW, &cy_slot_libraw_dcraw_make_mem_thumb);
+    return function != NULL ? function(a0, a1) : NULL;
+}
+CY_FORWARDER int cy_forward_libraw_dcraw_process(libraw_data_t *a0) __asm__("libraw_dcraw_process");
+CY_FORWARDER int cy_forward_libraw_dcraw_process(libraw_data_t *a0) {
+    __typeof__(&libraw_dcraw_process) function = cy_deferred_function(CY_LIBRARY_RAW, &cy_slot_libraw_dcraw_process);
+    return function != NULL ? function(a0) : LIBRAW_UNSPECIFIED_ERROR;
+}
+CY_FORWARDER libraw_data_t *cy_forward_libraw_init(unsigned int a0) __asm__("libraw_init");
+CY_FORWARDER libraw_data_t *cy_forward_libraw_init(unsigned int a0) {
+    __typeof__(&libraw_init) function = cy_deferred_function(CY_LIBRARY_RAW, &cy_slot_libraw_init);
+    return function != NULL ? function(a0) : NULL;
+}
+CY_FORWARDER int cy_forward_libraw_open_buffer(libraw_data_t *a0, void *a1, size_t a2) __asm__("libraw_open_buffer");
+CY_FORWARDER int cy_forward_libraw_open_buffer(libraw_data_t *a0, void *a1, size_t a2) {
+    __typeof__(&libraw_open_buffer) function = cy_deferred_function(CY_LIBRARY_RAW, &cy_slot_libraw_open_buffer);
+    return function != NULL ? function(a0, a1, a2) : LIBRAW_UNSPECIFIED_ERROR;
+}
+CY_FORWARDER int cy_forward_libraw_open_file(libraw_data_t *a0, const char *a1) __asm__("libraw_open_file");
+CY_FORWARDER int cy_forward_libraw_open_file(libraw_data_t *a0, const char *a1) {
+    __typeof__(&libraw_open_file) function = cy_deferred_function(CY_LIBRARY_RAW, &cy_slot_libraw_open_file);
+    return function != NULL ? function(a0, a1) : LIBRAW_UNSPECIFIED_ERROR;
+}
+CY_FORWARDER void cy_forward_libraw_set_dataerror_handler(libraw_data_t *a0, data_callback a1, void *a2) __asm__("libraw_set_dataerror_handler");
+CY_FORWARDER void cy_forward_libraw_set_dataerror_handler(libraw_data_t *a0, data_callback a1, void *a2) {
+    __typeof__(&libraw_set_dataerror_handler) function = cy_deferred_function(CY_LIBRARY_RAW, &cy_slot_libraw_set_dataerror_handler);
+    if (function != NULL) function(a0, a1, a2);
+}
+CY_FORWARDER const char *cy_forward_libraw_strerror(int a0) __asm__("libraw_strerror");
+CY_FORWARDER const char *cy_forward_libraw_strerror(int a0) {
+    __typeof__(&libraw_strerror) function = cy_deferred_function(CY_LIBRARY_RAW, &cy_slot_libraw_strerror);
+    return function != NULL ? function(a0) : NULL;
+}
+CY_FORWARDER int cy_forward_libraw_unpack(libraw_data_t *a0) __asm__("libraw_unpack");
+CY_FORWARDER int cy_forward_libraw_unpack(libraw_data_t *a0) {
+    __typeof__(&libraw_unpack) function = cy_deferred_function(CY_LIBRARY_RAW, &cy_slot_libraw_unpack);
+    return function != NULL ? function(a0) : LIBRAW_UNSPECIFIED_ERROR;
+}
+CY_FORWARDER int cy_forward_libraw_unpack_thumb(libraw_data_t *a0) __asm__("libraw_unpack_thumb");
+CY_FORWARDER int cy_forward_libraw_unpack_thumb(libraw_data_t *a0) {
+    __typeof__(&libraw_unpack_thumb) function = cy_deferred_function(CY_LIBRARY_RAW, &cy_slot_libraw_unpack_thumb);
+    return function != NULL ? function(a0) : LIBRAW_UNSPECIFIED_ERROR;
+}
+CY_FORWARDER const char *cy_forward_libraw_version(void) __asm__("libraw_version");
+CY_FORWARDER const char *cy_forward_libraw_version(void) {
+    __typeof__(&libraw_version) function = cy_deferred_function(CY_LIBRARY_RAW, &cy_slot_libraw_version);
+    return function != NULL ? function() : NULL;
+}
+
 #define CY_DEFINE_SLOT(name) CY_FORWARDER void *cy_slot_##name = NULL;
 CY_ALL_FUNCTIONS(CY_DEFINE_SLOT)

@@ -35,6 +35,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <zbar.h>
+#include <libraw/libraw.h>
 
 /// Loads `library` if it is not loaded yet and returns 0, or returns -1 (the reason written to
 /// standard error once): the forwarders' path when a caller skipped cy_library_load.

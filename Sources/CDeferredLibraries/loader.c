@@ -19,6 +19,7 @@
 #include <libavutil/version.h>
 #include <libswscale/version_major.h>
 #include <openssl/opensslv.h>
+#include <libraw/libraw_version.h>
 
 #define CY_TEXT2(x) #x
 #define CY_TEXT(x) CY_TEXT2(x)
@@ -52,6 +53,7 @@ static const cy_binding swscale_bindings[] = {CY_SWSCALE_FUNCTIONS(CY_BINDING){N
 static const cy_binding microhttpd_bindings[] = {CY_MICROHTTPD_FUNCTIONS(CY_BINDING){NULL, NULL}};
 static const cy_binding crypto_bindings[] = {CY_CRYPTO_FUNCTIONS(CY_BINDING){NULL, NULL}};
 static const cy_binding zbar_bindings[] = {CY_ZBAR_FUNCTIONS(CY_BINDING){NULL, NULL}};
+static const cy_binding raw_bindings[] = {CY_RAW_FUNCTIONS(CY_BINDING){NULL, NULL}};
 
 /// A deferred library: its file, what the user was doing that needs it, and its functions.
 typedef struct {
@@ -71,6 +73,8 @@ static const cy_library_entry libraries[CY_LIBRARY_COUNT] = {
     [CY_LIBRARY_MICROHTTPD] = {"libmicrohttpd.so.12", "the render server", microhttpd_bindings},
     [CY_LIBRARY_CRYPTO] = {"libcrypto.so." CY_CRYPTO_SOVERSION, "the render server (signatures, content keys)", crypto_bindings},
     [CY_LIBRARY_ZBAR] = {"libzbar.so.0", "detecting QR codes (CIDetector)", zbar_bindings},
+    // The reentrant build (libraw_r): several files may develop at once on different threads.
+    [CY_LIBRARY_RAW] = {"libraw_r.so." CY_TEXT(LIBRAW_SHLIB_CURRENT), "developing RAW camera files", raw_bindings},
 };
 
 enum { CY_UNLOADED = 0, CY_LOADED = 1, CY_FAILED = -1 };

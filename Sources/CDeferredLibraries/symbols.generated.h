@@ -199,3 +199,20 @@
     X(zbar_symbol_get_loc_y) \
     X(zbar_symbol_get_type) \
     X(zbar_symbol_next) \
+
+#define CY_RAW_FUNCTIONS(X) \
+    X(libraw_cameraCount) \
+    X(libraw_cameraList) \
+    X(libraw_close) \
+    X(libraw_dcraw_clear_mem) \
+    X(libraw_dcraw_make_mem_image) \
+    X(libraw_dcraw_make_mem_thumb) \
+    X(libraw_dcraw_process) \
+    X(libraw_init) \
+    X(libraw_open_buffer) \
+    X(libraw_open_file) \
+    X(libraw_set_dataerror_handler) \
+    X(libraw_strerror) \
+    X(libraw_unpack) \
+    X(libraw_unpack_thumb) \
+    X(libraw_version) \

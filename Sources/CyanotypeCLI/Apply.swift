@@ -52,7 +52,7 @@ struct ApplyOptions {
     ]
 
     static let table: [OptionSpec] =
-        pipelineTable + OutputOptions.table
+        pipelineTable + RAWReading.options + OutputOptions.table
         + [OptionSpec("--explain", help: "Print the render plan instead of writing.")]
 
     /// How a filter SPEC is written: every command that takes `--filter` shows it.

@@ -21,7 +21,7 @@ enum BatchCommand {
     static let spec = CommandSpec(
         "batch", positionals: ["INPUT..."],
         summary: "Apply the same work to many images in parallel: folders (recursively), files and globs ('photos/**/*.jpg').",
-        options: ApplyOptions.pipelineTable + OutputOptions.table + [
+        options: ApplyOptions.pipelineTable + RAWReading.options + OutputOptions.table + [
             OptionSpec("--files-from", value: "LIST", help: "Also read input paths from LIST, one per line ('-' for stdin; # starts a comment)."),
             OptionSpec("--include", value: "GLOB", repeatable: true, help: "Only inputs matching GLOB (a name pattern, or a path pattern with '/')."),
             OptionSpec("--exclude", value: "GLOB", repeatable: true, help: "Leave out inputs matching GLOB."),

@@ -131,6 +131,41 @@ enum InfoCommand {
         if failed > 0 { throw .failure("") }
     }
 
+    /// A RAW camera file's facts: camera, lens, ISO, exposure, white balance and native size
+    /// (`json`: Image I/O's dictionary with `{CyanotypeRAW}` and FileSize).
+    static func rawFacts(_ data: Data, path: String, json: Bool) throws(CLIError) -> (lines: [String], dictionary: [String: Any]) {
+        let name = path == "-" ? "<stdin>" : path
+        let filter: CIRAWFilter
+        do { filter = try CIRAWFilter.open(data: data, name: name) } catch { throw .failure("\(name): \(error.description)") }
+        var p: [String: Any] = [:]
+        for (k, v) in filter.properties { if let k = k as? String { p[k] = v } }
+        if json {
+            p["FileSize"] = data.count
+            return ([], p)
+        }
+        let exif = p[kCGImagePropertyExifDictionary] as? [String: Any] ?? [:]
+        let raw = p[kCyanotypePropertyRAW] as? [String: Any] ?? [:]
+        func number(_ v: Any?) -> String { (v as? Double).map { DescribeCommand.number($0) } ?? "unknown" }
+        var exposure = "unknown"
+        if let t = exif[kCGImagePropertyExifExposureTime] as? Double, t > 0 {
+            exposure = t < 1 ? "1/\(Int((1 / t).rounded())) s" : "\(DescribeCommand.number(t)) s"
+        }
+        var lines = [
+            "file:          \(name) (\(data.count) bytes)",
+            "format:        raw (\(raw["Decoder"] as? String ?? "LibRaw"))",
+            "camera:        \(raw["Camera"] as? String ?? "unknown")",
+            "lens:          \(exif[kCGImagePropertyExifLensModel] as? String ?? "unknown")",
+            "iso:           \((exif[kCGImagePropertyExifISOSpeedRatings] as? [Int])?.first.map(String.init) ?? "unknown")",
+            "exposure:      \(exposure), f/\(number(exif[kCGImagePropertyExifFNumber])), \(number(exif[kCGImagePropertyExifFocalLength])) mm",
+            "native size:   \(Int(filter.nativeSize.width))x\(Int(filter.nativeSize.height))",
+            "orientation:   \(filter.orientation.rawValue)",
+        ]
+        if let t = raw["WhiteBalanceTemperature"] as? Double, let tint = raw["WhiteBalanceTint"] as? Double {
+            lines.append("white balance: as shot \(Int(t)) K, tint \(DescribeCommand.number(tint))")
+        }
+        return (lines, p)
+    }
+
     /// A movie's facts, or nil when `path` does not name a movie (by its extension).
     static func movieFacts(_ path: String) throws(CLIError) -> MovieFacts? {
         guard VideoInfo.extensions.contains((path as NSString).pathExtension.lowercased()) else { return nil }
@@ -155,6 +190,7 @@ enum InfoCommand {
             guard let d = FileManager.default.contents(atPath: path) else { throw .failure("\(path): cannot read the file") }
             data = d
         }
+        if CIRAWFilter.isRAWFile(data) { return try rawFacts(data, path: path, json: json) }
         let header: ImageFileHeader
         do { header = try ImageFileHeader(reading: data) } catch { throw .failure(Messages.reading(error, file: path == "-" ? "<stdin>" : path)) }
         // Image I/O's dictionary, from the library (one header read, no pixels).

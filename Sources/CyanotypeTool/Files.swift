@@ -7,6 +7,8 @@ import Foundation
 package struct FileReading: Sendable {
     /// The largest picture read or rendered (`--pixel-limit`), nil for the library's default.
     package var pixelLimit: Int?
+    /// How RAW camera files develop (`--raw-exposure`, `--raw-wb`, `--raw-boost`, `--raw-draft`).
+    package var raw = RAWDevelopOptions()
     /// Orientation applied (`--no-auto-orient` turns it off: pixels as stored, and the EXIF
     /// orientation tag is then kept too).
     package var autoOrient = true
@@ -26,6 +28,7 @@ package struct FileReading: Sendable {
             if args.has("auto-orient") { throw .usage("give --auto-orient or --no-auto-orient, not both") }
             reading.autoOrient = false
         }
+        reading.raw = try RAWReading.parse(args)
         return reading
     }
 
@@ -34,7 +37,7 @@ package struct FileReading: Sendable {
 
     /// The read options; `lenient` keeps what a truncated or damaged file holds (`--fail-on`).
     package func readOptions(lenient: Bool) -> [CIImageOption: Any] {
-        var o: [CIImageOption: Any] = [.applyOrientationProperty: autoOrient]
+        var o: [CIImageOption: Any] = [.applyOrientationProperty: autoOrient, .rawDevelopment: raw]
         if lenient { o[.lenientDecoding] = true }
         if let pixelLimit { o[.decodeLimits] = DecodeLimits(maxPixels: pixelLimit, maxBytes: max(pixelLimit * 16, 2 << 30)) }
         return o
@@ -154,7 +157,13 @@ package enum Files {
     /// "jpeg, png, webp, tiff, gif, heic, avif or jxl"
     package static var formatList: String { formatNames.dropLast().joined(separator: ", ") + " or " + formatNames.last! }
     /// Every extension read as an image (folders and globs in batch).
-    package static let imageExtensions: [String] = ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "hif", "avif", "jxl"]
+    package static let imageExtensions: [String] =
+        ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "hif", "avif", "jxl"] + rawExtensions
+    /// RAW camera files' extensions (developed with LibRaw; recognised by content, not name).
+    package static let rawExtensions: [String] = [
+        "dng", "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "pef", "srw", "rwl", "3fr", "iiq", "erf",
+        "mrw", "kdc", "dcr", "x3f", "raw",
+    ]
 
     package static func displayName(_ f: ImageFileFormat) -> String {
         switch f {

@@ -1,5 +1,5 @@
 // Libraries Cyanotype loads on first use (dlopen) rather than at start-up: FFmpeg, libheif,
-// libjxl, libmicrohttpd, libcrypto and libzbar, with the hundred-odd libraries they pull in, are most of
+// libjxl, libmicrohttpd, libcrypto, libzbar and LibRaw, with the hundred-odd libraries they pull in, are most of
 // what a process maps before it reads a pixel. A tool that converts a JPEG never maps them.
 //
 // Each function Cyanotype calls in them is defined here under its own name (a C forwarder that
@@ -25,6 +25,7 @@ typedef enum {
     CY_LIBRARY_MICROHTTPD,
     CY_LIBRARY_CRYPTO,
     CY_LIBRARY_ZBAR,
+    CY_LIBRARY_RAW,
     CY_LIBRARY_COUNT
 } cy_library;
 

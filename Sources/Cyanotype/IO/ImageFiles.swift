@@ -119,6 +119,8 @@ extension CIImage {
         #if !canImport(CoreGraphics)
         if let index = o[.frameIndex] as? Int, index != 0 { return try readFrame(data, index: index, options: o, name: name) }
         #endif
+        // RAW camera files (recognised by their bytes) develop with CIRAWFilter's defaults.
+        if RAWFile.isRAW(data) { return try rawImage(data, options: o, name: name) }
         let header: ImageHeader
         do { header = try ImageCodecs.readHeader(data) } catch { throw .codec(path: nil, error) }
         return try lazyImage(

@@ -111,6 +111,9 @@ public enum ImageFileProperties {
     /// directory), `{JFIF}` for JPEG and `{PNG}` for PNG. Values are numbers, strings, Booleans
     /// and arrays of them, so the dictionary converts to JSON as it is.
     public static func properties(ofImageData data: Data) throws(ImageIOError) -> [String: Any] {
+        if RAWFile.isRAW(data) {
+            do { return try RAWFile(.data(data), name: "data").properties } catch { throw .codec(path: nil, error.fileError) }
+        }
         do { return dictionary(for: try ImageCodecs.readHeader(data)) } catch { throw .codec(path: nil, error) }
     }
 

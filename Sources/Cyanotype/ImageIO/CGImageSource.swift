@@ -64,6 +64,7 @@ public final class CGImageSource: @unchecked Sendable {
 
     /// The number of images (frames or pages); 0 when the data is not readable.
     public var count: Int {
+        if isRAW { return rawFilter() == nil ? 0 : 1 }
         lock.lock(); defer { lock.unlock() }
         return opened()?.sequence.frameCount ?? 0
     }
@@ -91,6 +92,7 @@ public final class CGImageSource: @unchecked Sendable {
     /// Cyanotype: frame `index` as a `CGImage` (8-bit RGBA with straight alpha; 16-bit or
     /// float for such TIFF pages and 16-bit APNGs), throwing a typed error naming the file.
     public func createImage(at index: Int) throws(ImageIOError) -> CGImage {
+        if let raw = try rawCGImage(at: index) { return raw }
         let (b, _) = try decodedFrame(index)
         return CGImage(decoded: b)
     }
@@ -122,6 +124,7 @@ public final class CGImageSource: @unchecked Sendable {
     /// dictionary `ImageFileProperties` gives for a file, with the frame's timing; with
     /// `raw`, as `CIImage.properties` has them (the raw EXIF and XMP an encoder writes back).
     func properties(at index: Int, raw: Bool = false) -> [String: Any]? {
+        if isRAW { return index == 0 ? rawFilter()?.file.properties : nil }
         guard let seq = sequence(), index >= 0, index < seq.frameCount else { return nil }
         return ImageIOProperties.frame(seq, index, raw: raw)
     }
@@ -240,7 +243,7 @@ public func CGImageSourceCreateWithData(_ data: CFData, _ options: CFDictionary?
 public func CGImageSourceGetCount(_ isrc: CGImageSource) -> Int { isrc.count }
 
 /// The file's uniform type identifier ("com.compuserve.gif", "public.png", ...), nil when unreadable.
-public func CGImageSourceGetType(_ isrc: CGImageSource) -> CFString? { isrc.format?.typeIdentifier }
+public func CGImageSourceGetType(_ isrc: CGImageSource) -> CFString? { isrc.rawTypeIdentifier ?? isrc.format?.typeIdentifier }
 
 /// Whether the source could be read.
 public func CGImageSourceGetStatus(_ isrc: CGImageSource) -> CGImageSourceStatus {
@@ -296,7 +299,9 @@ public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: 
     let always = OptionValue.flag(o[kCGImageSourceCreateThumbnailFromImageAlways]) ?? false
     let ifAbsent = OptionValue.flag(o[kCGImageSourceCreateThumbnailFromImageIfAbsent]) ?? false
     guard always || ifAbsent else { return nil }
-    guard var image = isrc.stillImage(index) ?? (try? CIImage(source: isrc, index: index, options: nil)) else { return nil }
+    // A RAW file: its embedded preview when large enough (unless asked to make one always).
+    let rawSource = index == 0 ? isrc.rawThumbnailSource(limit: OptionValue.number(o[kCGImageSourceThumbnailMaxPixelSize]), preferEmbedded: !always) : nil
+    guard var image = rawSource ?? isrc.stillImage(index) ?? (try? CIImage(source: isrc, index: index, options: nil)) else { return nil }
     if OptionValue.flag(o[kCGImageSourceCreateThumbnailWithTransform]) ?? false,
         let orientation = image.properties[kCGImagePropertyOrientation] as? Int, orientation != 1
     {
