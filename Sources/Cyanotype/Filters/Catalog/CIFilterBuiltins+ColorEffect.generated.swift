@@ -28,7 +28,10 @@ public protocol CIColorCrossPolynomial: CIFilterProtocol {
 ///
 /// A 3D LUT applied to working-space (linear) colour, trilinear, as Apple's.
 /// Input outside 0...1 is clamped to the cube unless `inputExtrapolate` is true, then the
-/// edge cells are extended linearly. Cube alpha is ignored; the pixel keeps its alpha.
+/// edge cells are extended linearly. The cube is premultiplied RGBA, as Apple documents:
+/// a cube whose alpha is not all 1 sets the pixel's alpha to its own times the cube's
+/// (and the colour to the cube's colour divided by its alpha), so Apple's chroma-key
+/// recipe (alpha 0 for the key's hues) gives transparency.
 public protocol CIColorCube: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
@@ -50,7 +53,7 @@ public protocol CIColorCube: CIFilterProtocol {
 ///
 /// The cube is looked up in `inputColorSpace` (working colour
 /// is converted to that space's primaries and encoding, looked up, converted back). No
-/// colour space: as CIColorCube.
+/// colour space: as CIColorCube. The cube's alpha applies as in CIColorCube.
 public protocol CIColorCubeWithColorSpace: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
@@ -76,7 +79,8 @@ public protocol CIColorCubeWithColorSpace: CIFilterProtocol {
 ///
 /// Two cubes of one dimension, mixed per pixel by the mask's
 /// luminance (Rec. 709 weights on working values, clamped to 0...1): 0 gives cube 0,
-/// 1 gives cube 1. Optional `inputColorSpace` as CIColorCubeWithColorSpace.
+/// 1 gives cube 1. Optional `inputColorSpace` as CIColorCubeWithColorSpace. The mixed
+/// cubes' alpha applies as in CIColorCube.
 public protocol CIColorCubesMixedWithMask: CIFilterProtocol {
     /// The image to filter.
     var inputImage: CIImage? { get set }
@@ -464,7 +468,10 @@ extension CIFilter {
     ///
     /// A 3D LUT applied to working-space (linear) colour, trilinear, as Apple's.
     /// Input outside 0...1 is clamped to the cube unless `inputExtrapolate` is true, then the
-    /// edge cells are extended linearly. Cube alpha is ignored; the pixel keeps its alpha.
+    /// edge cells are extended linearly. The cube is premultiplied RGBA, as Apple documents:
+    /// a cube whose alpha is not all 1 sets the pixel's alpha to its own times the cube's
+    /// (and the colour to the cube's colour divided by its alpha), so Apple's chroma-key
+    /// recipe (alpha 0 for the key's hues) gives transparency.
     public static func colorCube() -> CIFilter & CIColorCube { CIColorCubeBuiltinFilter() }
 }
 
@@ -497,7 +504,7 @@ extension CIFilter {
     ///
     /// The cube is looked up in `inputColorSpace` (working colour
     /// is converted to that space's primaries and encoding, looked up, converted back). No
-    /// colour space: as CIColorCube.
+    /// colour space: as CIColorCube. The cube's alpha applies as in CIColorCube.
     public static func colorCubeWithColorSpace() -> CIFilter & CIColorCubeWithColorSpace { CIColorCubeWithColorSpaceBuiltinFilter() }
 }
 
@@ -538,7 +545,8 @@ extension CIFilter {
     ///
     /// Two cubes of one dimension, mixed per pixel by the mask's
     /// luminance (Rec. 709 weights on working values, clamped to 0...1): 0 gives cube 0,
-    /// 1 gives cube 1. Optional `inputColorSpace` as CIColorCubeWithColorSpace.
+    /// 1 gives cube 1. Optional `inputColorSpace` as CIColorCubeWithColorSpace. The mixed
+    /// cubes' alpha applies as in CIColorCube.
     public static func colorCubesMixedWithMask() -> CIFilter & CIColorCubesMixedWithMask { CIColorCubesMixedWithMaskBuiltinFilter() }
 }
 

@@ -28,7 +28,7 @@ extension Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.4", availableIOS: "5",
-        documentation: "A 3D LUT applied to working-space (linear) colour, trilinear, as Apple's. Input outside 0...1 is clamped to the cube unless `inputExtrapolate` is true, then the edge cells are extended linearly. Cube alpha is ignored; the pixel keeps its alpha.")
+        documentation: "A 3D LUT applied to working-space (linear) colour, trilinear, as Apple's. Input outside 0...1 is clamped to the cube unless `inputExtrapolate` is true, then the edge cells are extended linearly. The cube is premultiplied RGBA, as Apple documents: a cube whose alpha is not all 1 sets the pixel's alpha to its own times the cube's (and the colour to the cube's colour divided by its alpha), so Apple's chroma-key recipe (alpha 0 for the key's hues) gives transparency.")
     static let CIColorCubeWithColorSpace = FilterDescriptor(
         name: "CIColorCubeWithColorSpace", displayName: "Color Cube with ColorSpace",
         summary: "Applies a 3D LUT whose values are defined in a given color space.",
@@ -42,7 +42,7 @@ extension Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.9", availableIOS: "7",
-        documentation: "The cube is looked up in `inputColorSpace` (working colour is converted to that space's primaries and encoding, looked up, converted back). No colour space: as CIColorCube.")
+        documentation: "The cube is looked up in `inputColorSpace` (working colour is converted to that space's primaries and encoding, looked up, converted back). No colour space: as CIColorCube. The cube's alpha applies as in CIColorCube.")
     static let CIColorCubesMixedWithMask = FilterDescriptor(
         name: "CIColorCubesMixedWithMask", displayName: "Color Cubes Mixed With Mask",
         summary: "Blends the results of two 3D LUTs using a mask image.",
@@ -58,7 +58,7 @@ extension Catalog {
         ],
         outputKeys: ["outputImage"],
         availableMacOS: "10.13", availableIOS: "11",
-        documentation: "Two cubes of one dimension, mixed per pixel by the mask's luminance (Rec. 709 weights on working values, clamped to 0...1): 0 gives cube 0, 1 gives cube 1. Optional `inputColorSpace` as CIColorCubeWithColorSpace.")
+        documentation: "Two cubes of one dimension, mixed per pixel by the mask's luminance (Rec. 709 weights on working values, clamped to 0...1): 0 gives cube 0, 1 gives cube 1. Optional `inputColorSpace` as CIColorCubeWithColorSpace. The mixed cubes' alpha applies as in CIColorCube.")
     static let CIColorCurves = FilterDescriptor(
         name: "CIColorCurves", displayName: "Color Curves",
         summary: "Applies per-channel 1D curves supplied as a table.",
