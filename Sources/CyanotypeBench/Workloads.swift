@@ -225,5 +225,5 @@ let allWorkloads: [any Workload] = [
     ColorMatrixFloat(), FusedChain(), GaussianBlur(), BlurCrop(), PeakMemory(), JPEGRoundTrip(),
     LUTApply(), Reductions(), InstafilterLooks(), TextParagraph(), AnimatedGIFLook(), SixteenBit(),
     Thumbnail(), BlurCatalog(),
-    VideoWorkloads(), PNGOutput(), StreamingFiles(), RealPhotos(), PhotoFormats(), RAWDevelop(),
+    VideoWorkloads(), PNGOutput(), StreamingFiles(), RealPhotos(), PhotoFormats(), RAWDevelop(), SourceKernels(),
 ]
