@@ -186,12 +186,9 @@ extension CIImage {
         // decodes whole, where the one-shot decoder's own recovery applies.
         let rowsNode = { @Sendable (oneRender: Bool) throws -> RecipeNode in
             do {
-                if streamsTIFF {
-                    return try streamingTIFFNode(
-                        bytes, limits: limits, colorSpace: space, forOneRender: oneRender, profile: profile, orientation: orientation)
-                }
-                return try streamingPNGNode(
-                    bytes, limits: limits, colorSpace: space, forOneRender: oneRender, profile: profile, orientation: orientation)
+                return try streamingRowsNode(
+                    bytes, format: streamsTIFF ? .tiff : .png, limits: limits, colorSpace: space, forOneRender: oneRender,
+                    profile: profile, orientation: orientation)
             } catch let e as ImageFileError {
                 switch e {
                 case .tooLarge, .ioError: throw e

@@ -172,40 +172,32 @@ func streamingJPEGNode(
         orientation: orientation)
 }
 
-/// A non-interlaced PNG as a bitmap whose rows arrive from a decoding thread, as
-/// `streamingJPEGNode` does for JPEG: RGBA8, or RGBA16 for a 16-bit file.
-func streamingPNGNode(
-    _ bytes: CompressedBytes, limits: DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool = false, profile: Data? = nil,
-    orientation: Int = 1
-) throws -> RecipeNode {
-    let oneRender = forOneRender && RowOrientation(orientation, width: 1, height: 1).keepsRowOrder
-    let decodeLimits: DecodeLimits = oneRender ? .init(maxPixels: .max, maxBytes: .max) : limits
-    let decoder =
-        switch bytes {
-        case .data(let data): try PNGStreamDecoder(data: data, limits: decodeLimits)
-        case .file(let file): try PNGStreamDecoder(file: file, limits: decodeLimits)
-        }
-    return try streamingNode(
-        decoder, format: "PNG", limits: limits, colorSpace: colorSpace, forOneRender: oneRender, profile: profile,
-        orientation: orientation)
+/// The row decoders `streamingRowsNode` reads with.
+enum StreamedRowFormat: String {
+    /// A non-interlaced PNG (libspng's row decoder): RGBA8, or RGBA16 for a 16-bit file.
+    case png = "PNG"
+    /// An 8 or 16-bit grey or RGB(A) TIFF in strips or tiles, uncompressed, LZW or deflate
+    /// (`TIFFStreamDecoder.canStream`), decoded a strip or a row of tiles at a time.
+    case tiff = "TIFF"
 }
 
-/// An 8 or 16-bit grey or RGB(A) TIFF stored in strips or tiles, uncompressed, LZW or deflate
-/// (`TIFFStreamDecoder.canStream`), as a bitmap whose rows arrive from a decoding thread a
-/// strip or a row of tiles at a time, as `streamingJPEGNode` does for JPEG.
-func streamingTIFFNode(
-    _ bytes: CompressedBytes, limits: DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool = false, profile: Data? = nil,
-    orientation: Int = 1
+/// A PNG or TIFF (`format`) as a bitmap whose rows arrive from a decoding thread, as
+/// `streamingJPEGNode` does for JPEG.
+func streamingRowsNode(
+    _ bytes: CompressedBytes, format: StreamedRowFormat, limits: DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool = false,
+    profile: Data? = nil, orientation: Int = 1
 ) throws -> RecipeNode {
     let oneRender = forOneRender && RowOrientation(orientation, width: 1, height: 1).keepsRowOrder
     let decodeLimits: DecodeLimits = oneRender ? .init(maxPixels: .max, maxBytes: .max) : limits
-    let decoder =
-        switch bytes {
-        case .data(let data): try TIFFStreamDecoder(data: data, limits: decodeLimits)
-        case .file(let file): try TIFFStreamDecoder(file: file, limits: decodeLimits)
+    let decoder: any RowDecoder =
+        switch (format, bytes) {
+        case (.png, .data(let data)): try PNGStreamDecoder(data: data, limits: decodeLimits)
+        case (.png, .file(let file)): try PNGStreamDecoder(file: file, limits: decodeLimits)
+        case (.tiff, .data(let data)): try TIFFStreamDecoder(data: data, limits: decodeLimits)
+        case (.tiff, .file(let file)): try TIFFStreamDecoder(file: file, limits: decodeLimits)
         }
     return try streamingNode(
-        decoder, format: "TIFF", limits: limits, colorSpace: colorSpace, forOneRender: oneRender, profile: profile,
+        decoder, format: format.rawValue, limits: limits, colorSpace: colorSpace, forOneRender: oneRender, profile: profile,
         orientation: orientation)
 }
 
