@@ -7,10 +7,7 @@ import Cyanotype
 struct SourceKernels: Workload {
     let key = "kernels"
     func run(_ env: BenchEnvironment) throws -> [Row] {
-        let img = env.image, bytes = img.width * img.height * 16
-        let input = CIImage(
-            bitmapData: img.rgbaLinearFloat(from: env.rgba8), bytesPerRow: img.width * 16, size: img.extent.size,
-            format: .RGBAf, colorSpace: env.linearSRGB)
+        let img = env.image, job = FloatBitmapJob(env), input = job.input
         let source = "kernel vec4 gain(__sample s, float a) { return vec4(s.rgb * a, s.a); }"
         guard let compiled = CIColorKernel(source: source),
             let fromSource = compiled.apply(extent: input.extent, arguments: [input, 0.8])
@@ -22,13 +19,7 @@ struct SourceKernels: Workload {
             }
         }
         guard let fromClosure = closure.apply(extent: input.extent, arguments: [input]) else { throw BenchError("the closure kernel gave no image") }
-        let out = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
-        defer { out.deallocate() }
-        out.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
-        func render(_ recipe: CIImage) -> () throws -> Void {
-            { try env.context.renderChecked(recipe, toBitmap: out, rowBytes: img.width * 16, bounds: img.extent, format: .RGBAf, colorSpace: env.linearSRGB) }
-        }
-        let t = try bestOfInterleaved(env.runs, [render(fromSource), render(fromClosure)])
+        let t = try bestOfInterleaved(env.runs, [job.render(fromSource), job.render(fromClosure)])
         return [
             Row(
                 workload: "27 CIKL colour kernel (s.rgb * a), RGBAf", ours: .time(t[0]), oursCPU: t[0].cpu, megapixels: img.megapixels,

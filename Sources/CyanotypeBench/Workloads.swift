@@ -11,18 +11,9 @@ protocol Workload: Sendable {
 struct ColorMatrixFloat: Workload {
     let key = "matrix"
     func run(_ env: BenchEnvironment) throws -> [Row] {
-        let img = env.image, bytes = img.width * img.height * 16
-        let input = CIImage(
-            bitmapData: img.rgbaLinearFloat(from: env.rgba8), bytesPerRow: img.width * 16, size: img.extent.size,
-            format: .RGBAf, colorSpace: env.linearSRGB)
-        let out = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
-        defer { out.deallocate() }
-        out.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
-        func render(_ recipe: CIImage) -> () throws -> Void {
-            { try env.context.renderChecked(recipe, toBitmap: out, rowBytes: img.width * 16, bounds: img.extent, format: .RGBAf, colorSpace: env.linearSRGB) }
-        }
+        let img = env.image, job = FloatBitmapJob(env)
         // Beside the same render with no filter: what reading and writing the buffers alone costs.
-        let t = try bestOfInterleaved(env.runs, [render(BenchFilters.colorMatrix(input)), render(input)])
+        let t = try bestOfInterleaved(env.runs, [job.render(BenchFilters.colorMatrix(job.input)), job.render(job.input)])
         let (matrix, copy) = (t[0], t[1])
         return [
             Row(
@@ -32,6 +23,35 @@ struct ColorMatrixFloat: Workload {
                 workload: "1 same, no filter (RGBAf in -> out)", ours: .time(copy), oursCPU: copy.cpu, megapixels: img.megapixels,
                 reference: "-", referenceValue: nil, target: .info),
         ]
+    }
+}
+
+/// The in-memory float setting of rows 1 and 27: the bench picture as linear RGBAf, and renders
+/// of recipes over it into one RGBAf buffer.
+final class FloatBitmapJob {
+    /// The picture as linear RGBAf in memory.
+    let input: CIImage
+    private let env: BenchEnvironment
+    private let out: UnsafeMutableRawPointer
+
+    init(_ env: BenchEnvironment) {
+        let img = env.image, bytes = img.width * img.height * 16
+        self.env = env
+        input = CIImage(
+            bitmapData: img.rgbaLinearFloat(from: env.rgba8), bytesPerRow: img.width * 16, size: img.extent.size,
+            format: .RGBAf, colorSpace: env.linearSRGB)
+        out = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+        out.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+    }
+    deinit { out.deallocate() }
+
+    /// A timed step: `recipe` rendered over the whole picture into the buffer.
+    func render(_ recipe: CIImage) -> () throws -> Void {
+        { [self] in
+            try env.context.renderChecked(
+                recipe, toBitmap: out, rowBytes: env.image.width * 16, bounds: env.image.extent, format: .RGBAf,
+                colorSpace: env.linearSRGB)
+        }
     }
 }
 

@@ -6,27 +6,22 @@ import Testing
 // independent programs they are checked against: zbarimg (QR), tesseract (text), OpenCV's
 // CascadeClassifier from Python (faces).
 
-/// A seeded generator (SplitMix64), so every scene is the same on every run.
-struct SeededRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in 0..<1.
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+/// The detector scenes draw from the tests' seeded `SplitMix` (LUTSupport.swift), with
+/// 53-bit doubles, so every scene is the same on every run.
+extension SplitMix {
+    /// Uniform in 0..<1, 53 bits.
+    mutating func unitDouble() -> Double { Double(next() >> 11) / Double(1 << 53) }
     /// Roughly normal (sum of four uniforms), mean 0, standard deviation `sigma`.
-    mutating func gaussian(_ sigma: Double) -> Double { ((unit() + unit() + unit() + unit()) - 2) * sigma * 1.732 }
+    mutating func gaussian(_ sigma: Double) -> Double {
+        ((unitDouble() + unitDouble() + unitDouble() + unitDouble()) - 2) * sigma * 1.732
+    }
 }
 
 /// A photo-like grey background (a soft gradient, blotches and fine texture), `width` x
 /// `height` grey levels, top row first.
 func texturedBackground(width: Int, height: Int, seed: UInt64, base: Double = 80, spread: Double = 40) -> [Double] {
-    var rng = SeededRandom(state: seed)
-    let blobs = (0..<12).map { _ in (rng.unit() * Double(width), rng.unit() * Double(height), 20 + rng.unit() * 80, rng.gaussian(spread)) }
+    var rng = SplitMix(seed)
+    let blobs = (0..<12).map { _ in (rng.unitDouble() * Double(width), rng.unitDouble() * Double(height), 20 + rng.unitDouble() * 80, rng.gaussian(spread)) }
     var out = [Double](repeating: 0, count: width * height)
     for y in 0..<height {
         for x in 0..<width {
@@ -57,7 +52,7 @@ func insideConvex(_ x: Double, _ y: Double, _ p: [CGPoint]) -> Bool {
 
 /// `grey` (levels 0...255 per pixel, top row first) with seeded noise, as an opaque sRGB image.
 func greyImage(_ grey: [Double], width: Int, height: Int, noise: Double, seed: UInt64) -> CIImage {
-    var rng = SeededRandom(state: seed)
+    var rng = SplitMix(seed)
     var rgba = [UInt8](repeating: 255, count: width * height * 4)
     for i in 0..<(width * height) {
         let v = UInt8(max(0, min(255, (grey[i] + rng.gaussian(noise)).rounded())))

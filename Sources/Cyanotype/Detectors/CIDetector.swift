@@ -207,38 +207,17 @@ struct DetectorOptions: Sendable {
     /// The options of `d` over these.
     mutating func merge(_ d: [String: Any]) {
         if let v = d[CIDetectorAccuracy] as? String { highAccuracy = v != CIDetectorAccuracyLow }
-        if let v = Self.number(d[CIDetectorMinFeatureSize]), v.isFinite { minFeatureSize = min(max(v, 0), 1) }
-        if let v = Self.number(d[CIDetectorMaxFeatureCount]), v.isFinite { maxFeatureCount = max(1, min(Int(v), 4096)) }
-        if let v = Self.number(d[CIDetectorNumberOfAngles]), v.isFinite {
+        if let v = OptionValue.number(d[CIDetectorMinFeatureSize]), v.isFinite { minFeatureSize = min(max(v, 0), 1) }
+        // Clamped before the conversion: a huge count must not trap.
+        if let v = OptionValue.number(d[CIDetectorMaxFeatureCount]), v.isFinite { maxFeatureCount = Int(min(max(v, 1), 4096)) }
+        if let v = OptionValue.number(d[CIDetectorNumberOfAngles]), v.isFinite {
             numberOfAngles = [1, 3, 5, 7, 9, 11].min { abs(Double($0) - v) < abs(Double($1) - v) } ?? 1
         }
-        if let v = Self.number(d[CIDetectorImageOrientation]), v.isFinite, (1...8).contains(Int(v)) { orientation = Int(v) }
-        if let v = Self.flag(d[CIDetectorEyeBlink]) { eyeBlink = v }
-        if let v = Self.flag(d[CIDetectorSmile]) { smile = v }
-        if let v = Self.number(d[CIDetectorAspectRatio]), v.isFinite, v > 0 { aspectRatio = v }
-        if let v = Self.flag(d[CIDetectorReturnSubFeatures]) { returnSubFeatures = v }
-    }
-
-    /// A number from any of the types Core Image's callers pass.
-    static func number(_ v: Any?) -> Double? {
-        switch v {
-        case let n as Int: return Double(n)
-        case let n as Double: return n
-        case let n as CGFloat: return Double(n)
-        case let n as Float: return Double(n)
-        case let n as Int32: return Double(n)
-        case let n as UInt32: return Double(n)
-        case let n as Bool: return n ? 1 : 0
-        case let n as NSNumber: return n.doubleValue
-        case let s as String: return Double(s)
-        default: return nil
-        }
-    }
-
-    /// A flag from a `Bool` or a number.
-    static func flag(_ v: Any?) -> Bool? {
-        if let b = v as? Bool { return b }
-        return number(v).map { $0 != 0 }
+        if let v = OptionValue.integer(d[CIDetectorImageOrientation]), (1...8).contains(v) { orientation = v }
+        if let v = OptionValue.flag(d[CIDetectorEyeBlink]) { eyeBlink = v }
+        if let v = OptionValue.flag(d[CIDetectorSmile]) { smile = v }
+        if let v = OptionValue.number(d[CIDetectorAspectRatio]), v.isFinite, v > 0 { aspectRatio = v }
+        if let v = OptionValue.flag(d[CIDetectorReturnSubFeatures]) { returnSubFeatures = v }
     }
 }
 
