@@ -122,6 +122,11 @@ private func qrScene(_ message: String, corners: [CGPoint], width: Int = 480, he
         // Options of the wrong type are ignored, never a crash.
         let d = CIDetector(ofType: CIDetectorTypeQRCode, context: nil, options: [CIDetectorAccuracy: 3, CIDetectorMaxFeatureCount: "x", CIDetectorMinFeatureSize: Double.nan])
         #expect(d != nil)
+        // Absurd numbers are clamped or ignored before they become counts: no trap converting to Int.
+        let absurd = CIDetector(
+            ofType: CIDetectorTypeQRCode, context: nil,
+            options: [CIDetectorMaxFeatureCount: 1e300, CIDetectorImageOrientation: -1e300, CIDetectorNumberOfAngles: Double.infinity])
+        #expect(absurd?.features(in: CIImage(color: CIColor(red: 1, green: 1, blue: 1)).cropped(to: CGRect(x: 0, y: 0, width: 32, height: 32))).isEmpty == true)
         // An infinite image is a typed error, and an empty result from features(in:).
         let infinite = CIImage(color: CIColor(red: 1, green: 1, blue: 1))
         #expect(d?.features(in: infinite).isEmpty == true)
