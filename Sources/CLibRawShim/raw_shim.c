@@ -2,6 +2,8 @@
 // (CDeferredLibraries); a missing library is reported in `message`, never a stop.
 #include "CLibRawShim.h"
 
+#include "ahd.h"
+
 #include <CDeferredLibraries.h>
 #include <libraw/libraw.h>
 #include <stdio.h>
@@ -101,6 +103,55 @@ int cy_raw_identify(const char *path, const void *data, size_t size, cy_raw_info
     return 0;
 }
 
+/// The development that Cyanotype's AHD runs inside: set on the thread that calls
+/// libraw_dcraw_process for the length of that call (LibRaw calls back on the same thread).
+typedef struct {
+    libraw_data_t *raw;
+    const cy_raw_develop_options *options;
+    int ran, failed;
+} own_demosaic;
+
+static _Thread_local own_demosaic *current_demosaic;
+
+/// LibRaw's interpolate_bayer_cb: Cyanotype's AHD on LibRaw's working image.
+static void interpolate_bayer(void *ctx) {
+    own_demosaic *d = current_demosaic;
+    if (d == NULL || d->raw->parent_class != ctx) return;
+    libraw_data_t *raw = d->raw;
+    d->ran = 1;
+    d->failed = cy_ahd_demosaic(raw->image, raw->sizes.iwidth, raw->sizes.iheight, raw->idata.filters,
+                                (const float(*)[4])raw->color.rgb_cam, d->options->parallel, d->options->workers) != 0;
+}
+
+/// LibRaw's callbacks of `raw`. LibRaw 0.20's C API sets only some of them, and the table
+/// lives in the LibRaw object after `imgdata`: it is found by the data-error handler this
+/// file installed (a function and a context no other field holds), so its layout is the
+/// header's and nothing is guessed. NULL when not found.
+static libraw_callbacks_t *find_callbacks(libraw_data_t *raw, data_errors *errors) {
+    const size_t limit = (size_t)64 << 20;
+    char *start = (char *)raw + sizeof(libraw_data_t);
+    start += (sizeof(void *) - (uintptr_t)start % sizeof(void *)) % sizeof(void *);
+    const size_t data_offset = offsetof(libraw_callbacks_t, data_cb);
+    for (size_t o = 0; o < limit; o += sizeof(void *)) {
+        libraw_callbacks_t *candidate = (libraw_callbacks_t *)(start + o - data_offset);
+        data_callback cb;
+        void *context;
+        memcpy(&cb, start + o, sizeof cb);
+        if (cb != on_data_error) continue;
+        memcpy(&context, start + o + offsetof(libraw_callbacks_t, datacb_data) - data_offset, sizeof context);
+        if (context == errors) return candidate;
+    }
+    return NULL;
+}
+
+/// Whether Cyanotype's AHD can stand in for LibRaw's on this file.
+static int own_demosaic_applies(libraw_data_t *raw, const cy_raw_develop_options *o) {
+    int pattern[2][2];
+    return o->own_demosaic && o->quality == 3 && !o->half_size && raw->idata.colors == 3 && !raw->idata.is_foveon &&
+           raw->rawdata.raw_image != NULL && raw->params.four_color_rgb == 0 && raw->sizes.pixel_aspect == 1 &&
+           cy_ahd_pattern(raw->idata.filters, pattern) && raw->sizes.width >= 16 && raw->sizes.height >= 16;
+}
+
 /// Fills `out` from LibRaw's processed image (owned by `out` from here).
 static void take_image(libraw_processed_image_t *image, cy_raw_image *out) {
     out->type = image->type;
@@ -147,11 +198,40 @@ int cy_raw_develop(const char *path, const void *data, size_t size, const cy_raw
         libraw_close(raw);
         return -1;
     }
+    own_demosaic own = {raw, options, 0, 0};
+    libraw_callbacks_t *callbacks = NULL;
+    if (status == LIBRAW_SUCCESS && own_demosaic_applies(raw, options)) callbacks = find_callbacks(raw, &errors);
+    if (callbacks != NULL) {
+        callbacks->interpolate_bayer_cb = interpolate_bayer;
+        current_demosaic = &own;
+    }
     if (status == LIBRAW_SUCCESS) status = libraw_dcraw_process(raw);
+    current_demosaic = NULL;
+    if (callbacks != NULL) callbacks->interpolate_bayer_cb = NULL;
+    if (status == LIBRAW_SUCCESS && own.ran && own.failed) {
+        // Out of memory in the tiles: LibRaw's own AHD, from the start.
+        libraw_close(raw);
+        cy_raw_develop_options fallback = *options;
+        fallback.own_demosaic = 0;
+        return cy_raw_develop(path, data, size, &fallback, max_pixels, out, message, capacity);
+    }
     if (status != LIBRAW_SUCCESS) {
         snprintf(message, capacity, "LibRaw could not develop the file (%s)", libraw_strerror(status));
         libraw_close(raw);
         return -1;
+    }
+    // LibRaw's working image is the result when it is not rotated or stretched: no copy.
+    if (raw->sizes.flip == 0 && raw->sizes.width == raw->sizes.iwidth && raw->sizes.height == raw->sizes.iheight &&
+        raw->idata.colors == 3 && raw->image != NULL) {
+        out->type = 3;
+        out->width = raw->sizes.width;
+        out->height = raw->sizes.height;
+        out->colors = 3;
+        out->bits = 16;
+        out->data = raw->image;
+        out->length = (size_t)raw->sizes.width * raw->sizes.height * 8;
+        out->owner = raw;
+        return 0;
     }
     int error = 0;
     libraw_processed_image_t *image = libraw_dcraw_make_mem_image(raw, &error);
@@ -187,19 +267,51 @@ int cy_raw_preview(const char *path, const void *data, size_t size, cy_raw_image
     return 0;
 }
 
-void cy_raw_to_rgba16(const cy_raw_image *image, uint16_t *out) {
+void cy_raw_to_rgba16(const cy_raw_image *image, uint16_t *out, int row0, int row1, const uint16_t *tables) {
+    const size_t step = image->type == 3 ? 4 : 3;
     const uint16_t *in = (const uint16_t *)image->data;
-    size_t pixels = (size_t)image->width * (size_t)image->height;
-    for (size_t i = 0; i < pixels; i++) {
-        out[4 * i] = in[3 * i];
-        out[4 * i + 1] = in[3 * i + 1];
-        out[4 * i + 2] = in[3 * i + 2];
+    const size_t start = (size_t)row0 * image->width, end = (size_t)row1 * image->width;
+    if (tables != NULL) {
+        const uint16_t *r = tables, *g = tables + 65536, *b = tables + 2 * 65536;
+        for (size_t i = start; i < end; i++) {
+            out[4 * i] = r[in[step * i]];
+            out[4 * i + 1] = g[in[step * i + 1]];
+            out[4 * i + 2] = b[in[step * i + 2]];
+            out[4 * i + 3] = 65535;
+        }
+        return;
+    }
+    for (size_t i = start; i < end; i++) {
+        out[4 * i] = in[step * i];
+        out[4 * i + 1] = in[step * i + 1];
+        out[4 * i + 2] = in[step * i + 2];
         out[4 * i + 3] = 65535;
     }
 }
 
+void cy_raw_finish_in_place(const cy_raw_image *image, int row0, int row1, const uint16_t *tables) {
+    if (image->type != 3) return;
+    uint16_t *p = (uint16_t *)(uintptr_t)image->data;
+    const size_t start = (size_t)row0 * image->width, end = (size_t)row1 * image->width;
+    if (tables != NULL) {
+        const uint16_t *r = tables, *g = tables + 65536, *b = tables + 2 * 65536;
+        for (size_t i = start; i < end; i++) {
+            p[4 * i] = r[p[4 * i]];
+            p[4 * i + 1] = g[p[4 * i + 1]];
+            p[4 * i + 2] = b[p[4 * i + 2]];
+            p[4 * i + 3] = 65535;
+        }
+        return;
+    }
+    for (size_t i = start; i < end; i++) p[4 * i + 3] = 65535;
+}
+
 void cy_raw_image_release(cy_raw_image *image) {
-    if (image->owner != NULL) libraw_dcraw_clear_mem((libraw_processed_image_t *)image->owner);
+    if (image->owner != NULL && image->type == 3) {
+        libraw_close((libraw_data_t *)image->owner);
+    } else if (image->owner != NULL) {
+        libraw_dcraw_clear_mem((libraw_processed_image_t *)image->owner);
+    }
     memset(image, 0, sizeof *image);
 }
 

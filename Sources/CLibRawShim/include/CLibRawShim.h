@@ -38,6 +38,12 @@ typedef struct {
     unsigned thumb_length;
 } cy_raw_info;
 
+/// The body of a parallel loop: called once per index, on any thread.
+typedef void (*cy_parallel_body)(void *context, int index);
+/// A parallel loop the caller provides (Cyanotype's executor): runs `body(context, i)` for
+/// every i in 0..<count, on up to that many threads, and returns when all are done.
+typedef void (*cy_parallel_for)(int count, cy_parallel_body body, void *context);
+
 /// How to develop: LibRaw's output parameters that Cyanotype sets.
 typedef struct {
     /// Half-size decoding (each 2x2 CFA block gives one pixel; no demosaicking).
@@ -55,9 +61,16 @@ typedef struct {
     /// Wavelet denoising threshold (0 none) and median passes on colour differences.
     float threshold;
     int med_passes;
+    /// With `quality` 3 on a 2x2 Bayer sensor: Cyanotype's tiled AHD (ahd.c) on `workers`
+    /// bodies of `parallel` in place of LibRaw's single-threaded one (LibRaw's own otherwise).
+    int own_demosaic;
+    cy_parallel_for parallel;
+    int workers;
 } cy_raw_develop_options;
 
-/// Pixels or bytes LibRaw made: 16-bit RGB rows (`type` 2) or a JPEG stream (`type` 1).
+/// Pixels or bytes LibRaw made: 16-bit RGB rows (`type` 2), a JPEG stream (`type` 1), or
+/// LibRaw's own working image (`type` 3: 16-bit R, G, B and an unused word per pixel, kept
+/// without a copy).
 typedef struct {
     int type, width, height, colors, bits;
     const void *data;
@@ -78,8 +91,14 @@ int cy_raw_develop(const char *path, const void *data, size_t size, const cy_raw
 /// The embedded preview (a JPEG stream, or 8-bit RGB rows). Returns 0 or -1 as above.
 int cy_raw_preview(const char *path, const void *data, size_t size, cy_raw_image *out, char *message, size_t capacity);
 
-/// Writes a developed image (16-bit RGB) as 16-bit RGBA (alpha 65535).
-void cy_raw_to_rgba16(const cy_raw_image *image, uint16_t *out);
+/// Writes rows [row0, row1) of a developed image (type 2 or 3) as 16-bit RGBA (alpha 65535),
+/// `out` pointing at row 0 of the whole image; through `tables` (three 65536-entry tables,
+/// R, G, B) when it is not NULL.
+void cy_raw_to_rgba16(const cy_raw_image *image, uint16_t *out, int row0, int row1, const uint16_t *tables);
+
+/// Turns rows [row0, row1) of LibRaw's working image (type 3) into 16-bit RGBA in place
+/// (alpha 65535), through `tables` as cy_raw_to_rgba16 does.
+void cy_raw_finish_in_place(const cy_raw_image *image, int row0, int row1, const uint16_t *tables);
 
 /// Frees what cy_raw_develop or cy_raw_preview made.
 void cy_raw_image_release(cy_raw_image *image);

@@ -224,19 +224,31 @@ public final class CIRAWFilter: CIFilter {
     public override var outputImage: CIImage? {
         let scale = max(0.01, min(1, scaleFactor))
         let half = isDraftModeEnabled || scale <= 0.5
-        let source = RAWDevelopment.source(file: file, settings: developSettings(halfSize: false), halfSettings: developSettings(halfSize: true))
+        let gain = pow(2, exposure + baselineExposure)
+        // Without a linear-space filter, the colour stages run inside the develop (one table
+        // per channel), so a downscale reaches the source and gets the half-size develop.
+        let finish =
+            linearSpaceFilter == nil
+            ? RAWFinish(
+                gain: gain, gains: neutralGains, shadowBias: shadowBias, clip: isGamutMappingEnabled, boost: boostAmount,
+                shadows: boostShadowAmount) : nil
+        var full = developSettings(halfSize: false), halfSize = developSettings(halfSize: true)
+        full.finish = finish
+        halfSize.finish = finish
+        let source = RAWDevelopment.source(file: file, settings: full, halfSettings: halfSize)
         var image = CIImage(node: half ? source.half : source.full)
         if half, let full = image.extent.width > 0 ? CGFloat(file.width) / image.extent.width : nil {
             image = image.transformed(by: CGAffineTransform(scaleX: full, y: CGFloat(file.height) / image.extent.height))
         }
-        image = RAWDevelopment.linearStage(
-            image, gain: pow(2, exposure + baselineExposure), gains: neutralGains, shadowBias: shadowBias, clip: isGamutMappingEnabled)
-        if let f = linearSpaceFilter {
-            f.setValue(image, forKey: kCIInputImageKey)
-            if let filtered = f.outputImage { image = filtered }
-        }
-        if boostAmount > 0 {
-            image = RAWDevelopment.toneCurve(image, boost: min(1, boostAmount), shadows: max(0, min(2, boostShadowAmount)))
+        if finish == nil {
+            image = RAWDevelopment.linearStage(image, gain: gain, gains: neutralGains, shadowBias: shadowBias, clip: isGamutMappingEnabled)
+            if let f = linearSpaceFilter {
+                f.setValue(image, forKey: kCIInputImageKey)
+                if let filtered = f.outputImage { image = filtered }
+            }
+            if boostAmount > 0 {
+                image = RAWDevelopment.toneCurve(image, boost: min(1, boostAmount), shadows: max(0, min(2, boostShadowAmount)))
+            }
         }
         if contrastAmount != 0 {
             image = image.applyingFilter("CIColorControls", parameters: [kCIInputContrastKey: 1 + Double(max(-1, min(1, contrastAmount))) * 0.5])

@@ -41,16 +41,7 @@ enum RAWDevelopment {
     /// strength `boost` (0...1), with the shadows lifted (`shadows` > 1) or deepened (< 1).
     /// Linear values over 1 are clipped first (the curve maps 0...1 onto 0...1).
     static func toneCurve(_ image: CIImage, boost: Float, shadows: Float) -> CIImage {
-        let a = 0.35 * boost
-        let lift = 0.25 * boost * (shadows - 1)
-        func curve(_ v: Float) -> Float {
-            let x = max(0, min(1, v))
-            var e = x <= 0.0031308 ? 12.92 * x : 1.055 * Float.pow(x, 1 / 2.4) - 0.055
-            e = e - a * Float.sin(2 * Float.pi * e) / (2 * Float.pi)
-            let s = 1 - e
-            e = max(0, min(1, e + lift * e * s * s * s))
-            return e <= 0.04045 ? e / 12.92 : Float.pow((e + 0.055) / 1.055, 2.4)
-        }
+        let curve = curveFunction(boost: boost, shadows: shadows)
         // Tabulated on a square-root grid (fine in the shadows), read with linear interpolation.
         let steps = 4096
         let table = (0...steps + 1).map { i -> Float in
@@ -72,6 +63,66 @@ enum RAWDevelopment {
             }
         }
         return kernel.apply(extent: image.extent, arguments: [image]) ?? image
+    }
+}
+
+extension RAWDevelopment {
+    /// The tone curve on one linear value (clipped to 0...1 first): an S-curve of strength
+    /// 0.35 `boost` on the sRGB-encoded value, the shadows lifted by `shadows` - 1.
+    static func curveFunction(boost: Float, shadows: Float) -> @Sendable (Float) -> Float {
+        let a = 0.35 * boost
+        let lift = 0.25 * boost * (shadows - 1)
+        return { v in
+            let x = max(0, min(1, v))
+            var e = x <= 0.0031308 ? 12.92 * x : 1.055 * Float.pow(x, 1 / 2.4) - 0.055
+            e = e - a * Float.sin(2 * Float.pi * e) / (2 * Float.pi)
+            let s = 1 - e
+            e = max(0, min(1, e + lift * e * s * s * s))
+            return e <= 0.04045 ? e / 12.92 : Float.pow((e + 0.055) / 1.055, 2.4)
+        }
+    }
+}
+
+/// The colour stages after LibRaw (exposure, per-channel gains, black offset, the tone
+/// curve) folded into the develop itself: one 16-bit table per channel, applied while
+/// LibRaw's 16-bit output is copied out. The result is then the source node's own pixels,
+/// so a downscale reaches the source and can ask for the half-size develop (`--max-size`).
+/// Only where 16 bits hold the result: values stay within 0...1 (the curve clips them, or
+/// the gains do not exceed 1) and nothing goes negative.
+struct RAWFinish: Sendable, Hashable {
+    /// Exposure and baseline exposure as a gain, and the per-channel gains on top.
+    var gain: Float
+    var gains: SIMD3<Float>
+    var shadowBias: Float
+    /// The tone curve's strength (0: none) and shadow lift.
+    var boost: Float
+    var shadows: Float
+
+    /// The finish of these controls, or nil when 16-bit output cannot hold it (values over
+    /// 1 without the curve to clip them, or negative values kept).
+    init?(gain: Float, gains: SIMD3<Float>, shadowBias: Float, clip: Bool, boost: Float, shadows: Float) {
+        let bias = max(0, min(0.1, shadowBias))
+        guard clip || bias == 0, boost > 0 || gain * gains.max() <= 1 else { return nil }
+        self.gain = gain
+        self.gains = gains
+        self.shadowBias = bias
+        self.boost = min(1, boost)
+        self.shadows = max(0, min(2, shadows))
+    }
+
+    /// Three 65536-entry tables (R, G, B): LibRaw's 16-bit linear value -> the finished one.
+    func tables() -> [UInt16] {
+        let curve = boost > 0 ? RAWDevelopment.curveFunction(boost: boost, shadows: shadows) : nil
+        var t = [UInt16](repeating: 0, count: 3 * 65536)
+        for c in 0..<3 {
+            let scale = gains[c] * gain / (1 - shadowBias), offset = shadowBias / (1 - shadowBias)
+            for i in 0..<65536 {
+                var v = max(0, Float(i) / 65535 * scale - offset)
+                if let curve { v = curve(v) }
+                t[c * 65536 + i] = UInt16(max(0, min(65535, (v * 65535).rounded())))
+            }
+        }
+        return t
     }
 }
 

@@ -39,6 +39,59 @@ struct RAWDevelopSettings: Sendable, Hashable {
     /// Wavelet denoising threshold (LibRaw's -n; 0 none) and median passes (LibRaw's -m).
     var denoiseThreshold: Float = 0
     var medianPasses: Int32 = 0
+    /// With AHD on a 2x2 Bayer sensor: Cyanotype's tiled AHD on all cores (CLibRawShim's
+    /// ahd.c) in place of LibRaw's single-threaded one; false: LibRaw's own.
+    var ownDemosaic = true
+    /// The colour stages folded into the develop (nil: LibRaw's linear output as it is).
+    var finish: RAWFinish? = nil
+}
+
+/// What LibRaw developed, owned until the last bitmap reading it goes: LibRaw's own working
+/// image (16-bit RGBA once finished in place, read without a copy) or its output copy.
+private final class RAWPixels: ContiguousBytes, @unchecked Sendable {
+    private let image: cy_raw_image
+
+    init(_ image: cy_raw_image) { self.image = image }
+    deinit {
+        var owned = image
+        cy_raw_image_release(&owned)
+    }
+
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: image.data, count: image.length))
+    }
+
+    /// Rows [row0, row1) turned into RGBA in place (bands write disjoint rows).
+    func finishInPlace(_ row0: Int32, _ row1: Int32, _ tables: UnsafePointer<UInt16>?) {
+        withUnsafePointer(to: image) { cy_raw_finish_in_place($0, row0, row1, tables) }
+    }
+
+    /// Rows [row0, row1) copied as RGBA into `out` (the whole image's words).
+    func copy(to out: UnsafeMutablePointer<UInt16>, _ row0: Int32, _ row1: Int32, _ tables: UnsafePointer<UInt16>?) {
+        withUnsafePointer(to: image) { cy_raw_to_rgba16($0, out, row0, row1, tables) }
+    }
+}
+
+/// The developed pixels, the words they are copied into (nil: in place) and the finish's
+/// tables, shared by the bands of the copy (each band writes its own rows).
+private struct RAWRows: @unchecked Sendable {
+    let pixels: RAWPixels
+    let out: UnsafeMutablePointer<UInt16>?
+    /// The finish's tables, or nil.
+    let tables: UnsafePointer<UInt16>?
+}
+
+/// The shim's parallel loop: Cyanotype's executor running the C body.
+private let rawParallelFor: cy_parallel_for = { count, body, context in
+    let call = RAWParallelBody(body: body, context: context)
+    Executor.shared.parallelFor(Int(count)) { i in call.body?(call.context, Int32(i)) }
+}
+
+/// A C loop body and its context, handed to the executor's threads (the body makes its own
+/// tiles' writes disjoint).
+private struct RAWParallelBody: @unchecked Sendable {
+    let body: cy_parallel_body?
+    let context: UnsafeMutableRawPointer?
 }
 
 /// A RAW camera file read far enough to know what it is; developing it reads it again.
@@ -204,24 +257,50 @@ struct RAWFile: Sendable {
         o.highlight = 0
         o.threshold = s.denoiseThreshold
         o.med_passes = s.medianPasses
+        o.own_demosaic = s.ownDemosaic ? 1 : 0
+        o.parallel = rawParallelFor
+        o.workers = Int32(Executor.shared.width)
         var image = cy_raw_image()
         var message = [CChar](repeating: 0, count: 400)
         let status: Int32 = RAWFile.withSource(source) { path, bytes, count in
             cy_raw_develop(path, bytes, count, &o, Int64(maxPixels), &image, &message, message.count)
         }
         guard status == 0 else { throw RAWFile.error(message) }
-        defer { cy_raw_image_release(&image) }
+        let pixels = RAWPixels(image)
         let w = Int(image.width), h = Int(image.height), channels = Int(image.colors)
-        guard image.type == 2, image.bits == 16, channels == 3, w > 0, h > 0, image.length >= w * h * 6, image.data != nil
+        guard image.type == 2 || image.type == 3, image.bits == 16, channels == 3, w > 0, h > 0, image.length >= w * h * 6,
+            image.data != nil
         else { throw .developFailed("LibRaw returned an image Cyanotype cannot use (\(channels) channels, \(image.bits) bits)") }
         // 16-bit linear RGB -> 16-bit RGBA in linear sRGB (LibRaw's precision, half a float
-        // bitmap's memory).
-        var words = [UInt16](repeating: 0, count: w * h * 4)
-        words.withUnsafeMutableBufferPointer { cy_raw_to_rgba16(&image, $0.baseAddress) }
+        // bitmap's memory), through the finish's tables, in bands on all cores: in place in
+        // LibRaw's own working image when it is the result (no copy), else into new words.
+        let tables = s.finish?.tables() ?? []
+        let band = 256, bands = (h + band - 1) / band
+        let data: any ContiguousBytes & Sendable
+        if image.type == 3 {
+            tables.withUnsafeBufferPointer { t in
+                let rows = RAWRows(pixels: pixels, out: nil, tables: t.baseAddress)
+                Executor.shared.parallelFor(bands) { i in
+                    rows.pixels.finishInPlace(Int32(i * band), Int32(min(h, (i + 1) * band)), rows.tables)
+                }
+            }
+            data = pixels
+        } else {
+            data = SampleWords(
+                words: [UInt16](unsafeUninitializedCapacity: w * h * 4) { buffer, count in
+                    tables.withUnsafeBufferPointer { t in
+                        let rows = RAWRows(pixels: pixels, out: buffer.baseAddress!, tables: t.baseAddress)
+                        Executor.shared.parallelFor(bands) { i in
+                            rows.pixels.copy(to: rows.out!, Int32(i * band), Int32(min(h, (i + 1) * band)), rows.tables)
+                        }
+                    }
+                    count = w * h * 4
+                })
+        }
         guard
             let node = BitmapNode(
-                data: SampleWords(words: words), bytesPerRow: w * 8, width: w, height: h, format: .RGBA16,
-                colorSpace: .extendedLinearSRGBSpace, premultiplied: false)
+                data: data, bytesPerRow: w * 8, width: w, height: h, format: .RGBA16, colorSpace: .extendedLinearSRGBSpace,
+                premultiplied: false)
         else { throw .developFailed("developed \(w)x\(h) without pixels") }
         return node
     }
