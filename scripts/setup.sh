@@ -5,7 +5,7 @@
 # barcodes, tesseract for text, HarfBuzz's hb-shape, exiftool for EXIF/XMP/ICC in every format,
 # libjxl's djxl for JPEG XL, ffmpeg (its ffprobe) for video, pngcheck and ImageMagick for PNG
 # files, Python Pillow (with lcms) for colours and profiles, LibRaw's dcraw_emu (libraw-bin) for
-# RAW development; zxing-cpp from PyPI when pip is
+# RAW development (and rawpy from PyPI beside it); zxing-cpp from PyPI when pip is
 # there: its tests skip otherwise; headless Chromium, its
 # driver and Selenium from PyPI for the Fun House page's browser test, which skips without
 # them). `cyanotype serve` builds on libmicrohttpd and OpenSSL's libcrypto. The text filters
@@ -51,4 +51,12 @@ if [ "${1:-}" = "--test" ] && command -v python3 >/dev/null 2>&1 && ! python3 -c
     python3 -m pip install -q "opencv-python-headless<5" 2>/dev/null \
         || python3 -m pip install -q --break-system-packages "opencv-python-headless<5" 2>/dev/null \
         || echo "setup: opencv-python-headless is not installable here; the face test uses OpenCV's recorded boxes" >&2
+fi
+
+# rawpy (LibRaw 0.22 in its wheel) is the RAW tests' second LibRaw reference beside Debian's
+# dcraw_emu (0.20); without it that comparison skips with a recorded issue.
+if [ "${1:-}" = "--test" ] && command -v python3 >/dev/null 2>&1 && ! python3 -c "import rawpy" 2>/dev/null; then
+    python3 -m pip install -q rawpy 2>/dev/null \
+        || python3 -m pip install -q --break-system-packages rawpy 2>/dev/null \
+        || echo "setup: rawpy is not installable here; the RAW tests' rawpy comparison will skip" >&2
 fi

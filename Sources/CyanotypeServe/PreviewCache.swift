@@ -79,18 +79,31 @@ package enum PreviewMaker {
     static func make(
         _ data: Data, name: String, width: Int?, height: Int?, reading: FileReading = FileReading(), context: CIContext
     ) throws(ServeError) -> PreviewSource {
-        let header: ImageFileHeader
-        do { header = try ImageFileHeader(reading: data) } catch { throw .unreadable(Messages.reading(error, file: name)) }
+        // A RAW camera file previews from LibRaw's draft (half-size) develop; its size and
+        // orientation come from the develop, not from the TIFF thumbnail a DNG starts with.
+        let isRAW = CIRAWFilter.isRAWFile(data)
+        var header: ImageFileHeader? = nil
+        if !isRAW {
+            do { header = try ImageFileHeader(reading: data) } catch { throw .unreadable(Messages.reading(error, file: name)) }
+        }
+        var options = reading.readOptions
+        if isRAW {
+            var raw = reading.raw
+            raw.draft = true
+            options[.rawDevelopment] = raw
+        }
         let file: CIImage
-        do { file = try CIImage.read(data: data, options: reading.readOptions, name: name) } catch {
+        do { file = try CIImage.read(data: data, options: options, name: name) } catch {
             if case .codec(_, let e) = error {
                 if case .tooLarge = e { throw .tooLarge(Messages.reading(e, file: name)) }
                 throw .unreadable(Messages.reading(e, file: name))
             }
             throw .unreadable("\(name): \(error.description)")
         }
-        let turned = header.orientation >= 5 && header.orientation <= 8
-        let W = turned ? header.height : header.width, H = turned ? header.width : header.height
+        let orientation = header?.orientation ?? (file.properties[kCGImagePropertyOrientation] as? Int ?? 1)
+        let storedWidth = header?.width ?? PixelSize(file.extent).width, storedHeight = header?.height ?? PixelSize(file.extent).height
+        let turned = orientation >= 5 && orientation <= 8
+        let W = turned ? storedHeight : storedWidth, H = turned ? storedWidth : storedHeight
         let fit = ResizeSpec(mode: .fit, width: width, height: height)
         let (tw, th) = fit.scaledSize(W, H) ?? (W, H)
         var properties = file.properties
@@ -98,14 +111,14 @@ package enum PreviewMaker {
         var geometry = GeometryOptions()
         var image = file
         var byDecoder = false
-        if header.format == .jpeg, header.isSRGB,
+        if let header, header.format == .jpeg, header.isSRGB,
             let scaled = ScaledJPEG.decode(data, atLeast: turned ? th : tw, turned ? tw : th)
         {
             var small = CIImage(
                 unpremultipliedBitmapData: scaled.pixels, bytesPerRow: scaled.width * 4,
                 size: CGSize(width: scaled.width, height: scaled.height), format: .RGBA8,
                 colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
-            if header.orientation != 1 { small = geometry.atOrigin(small.oriented(forExifOrientation: Int32(header.orientation))) }
+            if orientation != 1 { small = geometry.atOrigin(small.oriented(forExifOrientation: Int32(orientation))) }
             image = small
             byDecoder = true
             geometry.resize = ResizeSpec(mode: .exact, width: tw, height: th)

@@ -279,7 +279,7 @@ struct RAWFile: Sendable {
         let data: any ContiguousBytes & Sendable
         if image.type == 3 {
             tables.withUnsafeBufferPointer { t in
-                let rows = RAWRows(pixels: pixels, out: nil, tables: t.baseAddress)
+                let rows = RAWRows(pixels: pixels, out: nil, tables: tables.isEmpty ? nil : t.baseAddress)
                 Executor.shared.parallelFor(bands) { i in
                     rows.pixels.finishInPlace(Int32(i * band), Int32(min(h, (i + 1) * band)), rows.tables)
                 }
@@ -289,7 +289,7 @@ struct RAWFile: Sendable {
             data = SampleWords(
                 words: [UInt16](unsafeUninitializedCapacity: w * h * 4) { buffer, count in
                     tables.withUnsafeBufferPointer { t in
-                        let rows = RAWRows(pixels: pixels, out: buffer.baseAddress!, tables: t.baseAddress)
+                        let rows = RAWRows(pixels: pixels, out: buffer.baseAddress!, tables: tables.isEmpty ? nil : t.baseAddress)
                         Executor.shared.parallelFor(bands) { i in
                             rows.pixels.copy(to: rows.out!, Int32(i * band), Int32(min(h, (i + 1) * band)), rows.tables)
                         }
