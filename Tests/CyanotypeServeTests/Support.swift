@@ -97,7 +97,7 @@ struct Pixels: Equatable {
     init(_ data: Data) throws {
         let b = try ImageCodecs.decode(data)
         width = b.width; height = b.height
-        rgba = b.bitDepth == 16 ? b.pixels16.map { UInt8(($0 + 128) / 257) } : b.pixels
+        rgba = b.bitDepth == 16 ? b.pixels16.map { UInt8((UInt32($0) + 128) / 257) } : b.pixels
     }
     init(contentsOf url: URL) throws { try self.init(Data(contentsOf: url)) }
 
