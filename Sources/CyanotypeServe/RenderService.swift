@@ -196,6 +196,7 @@ package final class RenderService: @unchecked Sendable {
             let file = try root.resolve(name)
             let data: Data
             do { data = try Data(contentsOf: URL(fileURLWithPath: file.path)) } catch { throw .notFound("\(name): cannot read the file") }
+            if CIRAWFilter.isRAWFile(data) { return try rawInfo(data, name: name) }
             let header: ImageFileHeader
             do { header = try ImageFileHeader(reading: data) } catch { throw .unreadable(Messages.reading(error, file: name)) }
             let turned = header.orientation >= 5 && header.orientation <= 8
@@ -207,6 +208,22 @@ package final class RenderService: @unchecked Sendable {
                 ],
                 headers: [("Cache-Control", "no-cache")])
         } catch { return error.response }
+    }
+
+    /// `/api/info` for a RAW camera file: the developed size (turned upright), not the
+    /// TIFF thumbnail a DNG starts with.
+    func rawInfo(_ data: Data, name: String) throws(ServeError) -> HTTPResponse {
+        let filter: CIRAWFilter
+        do { filter = try CIRAWFilter.open(data: data, name: name) } catch { throw .unreadable("\(name): \(error.description)") }
+        let orientation = Int(filter.orientation.rawValue)
+        let turned = orientation >= 5 && orientation <= 8
+        let w = Int(filter.nativeSize.width), h = Int(filter.nativeSize.height)
+        return .json(
+            [
+                "image": name, "width": turned ? h : w, "height": turned ? w : h, "format": "raw", "bitDepth": 16,
+                "hasAlpha": false, "orientation": orientation, "bytes": data.count,
+            ],
+            headers: [("Cache-Control", "no-cache")])
     }
 
     // MARK: Renders

@@ -25,6 +25,10 @@ import Testing
         }
         let s = try Server(root: f.url)
         defer { s.stop() }
+        // The folder lists the DNG, and its info is the developed, upright size.
+        #expect(try s.get("/api/images").json?["images"] as? [String] == ["shot.dng"])
+        let info = try s.get("/api/info?image=shot.dng")
+        #expect(info.json?["width"] as? Int == 256 && info.json?["height"] as? Int == 384 && info.json?["format"] as? String == "raw")
         let bytes = try Data(contentsOf: dng)
         // Preview: the draft develop, its size the developed image's, turned upright (384x256
         // stored, orientation 6), not the 96x64 TIFF thumbnail the DNG starts with.
