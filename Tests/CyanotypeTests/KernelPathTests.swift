@@ -1,0 +1,167 @@
+import CCyanotypeKernels
+import Foundation
+import Testing
+@testable import Cyanotype
+
+// Every C pixel-loop path in one process. `cyan_select_vector_bits` picks the path for the
+// whole process, so everything that selects one runs in the serialized suite below (the
+// golden table included), one path at a time, and gives the choice back afterwards.
+//
+// The reference checks: the filter families whose maths has a closed form are compared, on
+// every path this CPU has, with their formulas computed in Double in the tests of each family
+// (the suites named below); the golden table keeps hashes only for the other filters.
+
+/// One path of the C pixel loops: the portable ones (0 bits), AVX2 + FMA (256), AVX-512 (512).
+struct KernelPath: Sendable, CustomStringConvertible {
+    let name: String
+    let bits: Int32
+    var description: String { name }
+    static let portable = KernelPath(name: "portable", bits: 0)
+    static let avx2 = KernelPath(name: "avx2", bits: 256)
+    static let avx512 = KernelPath(name: "avx512", bits: 512)
+    static let all = [portable, avx2, avx512]
+}
+
+/// Runs `body` once on every path this CPU has, with that path selected for the process, and
+/// records a known issue naming each path it lacks (so a skip shows in the results). Gives the
+/// choice back to the environment (CYANOTYPE_PORTABLE_KERNELS, CYANOTYPE_VECTOR_BITS) after.
+/// Returns the paths that ran.
+@discardableResult
+func onEveryKernelPath(_ body: (KernelPath) throws -> Void) rethrows -> [KernelPath] {
+    defer { _ = cyan_select_vector_bits(-1) }
+    var ran: [KernelPath] = []
+    for path in KernelPath.all {
+        guard cyan_select_vector_bits(path.bits) == path.bits else {
+            withKnownIssue("the \(path.name) pixel loops need a CPU this one is not: not run here") {
+                Issue.record("\(path.name) path not run (cyan_hardware_vector_bits() = \(cyan_hardware_vector_bits()))")
+            }
+            continue
+        }
+        try body(path)
+        ran.append(path)
+    }
+    return ran
+}
+
+/// The filters whose output is checked against a Double reference on every kernel path (by
+/// `KernelPathSuites.ReferenceChecks`); the golden table holds no hashes for them.
+let referenceCheckedFilters: Set<String> = Set(
+    [
+        "CIColorMatrix", "CIColorControls", "CIExposureAdjust", "CIGammaAdjust", "CIHueAdjust", "CISepiaTone",
+        "CIColorMonochrome", "CIColorInvert", "CIVibrance", "CIVignette", "CIMaximumComponent", "CIMinimumComponent",
+        "CIColorCrossPolynomial", "CIGaussianBlur", "CIBoxBlur", "CIUnsharpMask", "CIMorphologyMaximum",
+        "CIMorphologyMinimum", "CIMorphologyGradient", "CIMorphologyRectangleMaximum", "CIMorphologyRectangleMinimum",
+        "CIColorCube", "CIColorCubeWithColorSpace",
+    ] + separableBlendModes + nonSeparableBlendModes + compositingOperations + ConvolutionAndMorphologyTests.shapes.map(\.0))
+
+/// Everything that selects a kernel path, one test at a time.
+@Suite(.serialized) struct KernelPathSuites {}
+
+extension KernelPathSuites {
+    @Suite struct ReferenceChecks {
+        @Test func pathsAreSelectableAndTheEnvironmentsChoiceComesBack() {
+            let before = cyan_vector_bits()
+            let ran = onEveryKernelPath { path in #expect(cyan_vector_bits() == path.bits) }
+            #expect(cyan_vector_bits() == before)
+            // Always the portable loops; the vector ones exactly where the CPU has them.
+            let hw = cyan_hardware_vector_bits()
+            #expect(ran.map(\.bits) == KernelPath.all.map(\.bits).filter { $0 <= hw })
+            // A path wider than the CPU's is lowered to the CPU's.
+            #expect(cyan_select_vector_bits(4096) == hw)
+            #expect(cyan_select_vector_bits(-1) == before)
+        }
+
+        @Test func pointwiseColourMapsMatchTheirFormulas() throws {
+            try onEveryKernelPath { _ in
+                let c = ColorFilterTests()
+                try c.colorMatrixMatchesRowVectors()
+                try c.colorControlsSaturationBrightnessContrast()
+                try c.exposureDoublesPerStop()
+                try c.gammaIsAPower()
+                try c.hueAdjustRotatesAboutGrey()
+                try c.sepiaMixesTheW3CMatrix()
+                try c.monochromeTintsLuma()
+                try c.invertIsOneMinus()
+                try c.vibranceFormula()
+                try c.vignetteFormula()
+                try componentsAndCrossPolynomialMatchTheirFormulas()
+            }
+        }
+
+        @Test func blendAndCompositingModesMatchW3CAndPorterDuff() throws {
+            try onEveryKernelPath { _ in
+                let b = BlendModeTests()
+                for name in separableBlendModes { try b.separableModeMatchesW3C(name) }
+                for name in nonSeparableBlendModes { try b.nonSeparableModeMatchesW3C(name) }
+                for name in compositingOperations { try b.compositingMatchesPorterDuffAndApple(name) }
+            }
+        }
+
+        @Test func convolutionsMatchTheirWeightedSums() throws {
+            try onEveryKernelPath { _ in
+                let c = ConvolutionAndMorphologyTests()
+                for index in ConvolutionAndMorphologyTests.shapes.indices { try c.convolutionMatchesTheDefinition(index) }
+            }
+        }
+
+        @Test func blursMatchTheirKernels() throws {
+            try onEveryKernelPath { _ in
+                let b = BlurAndGeometryTests()
+                try b.gaussianBlurIsATrueGaussian()
+                try b.boxBlurIsTheMean()
+                try b.unsharpMaskAddsTheDetail()
+                try b.fractionalTranslationIsBilinear()
+                try b.scaledAndMirroredTransformsAreBilinear()
+            }
+        }
+
+        @Test func morphologyIsTheMinimumAndMaximumOverItsElement() throws {
+            try onEveryKernelPath { _ in
+                let m = ConvolutionAndMorphologyTests()
+                for radius in [1.0, 1.5, 2.3, 3.0] { try m.discMorphologyMatchesTheDefinition(radius) }
+                for size in [(5, 5), (1, 4), (4, 1), (2, 3), (6, 2)] { try m.rectangleMorphologyMatchesTheDefinition(size) }
+            }
+        }
+
+        @Test func colourCubesAreTrilinear() throws {
+            try onEveryKernelPath { _ in
+                try LUTFilterTests().colorCubeIsAppliedToLinearValuesAndColorSpaceVariantToEncoded()
+                try LUTApplyTests().lutCTrilinearAndTetrahedralMatchTheirFormulas()
+            }
+        }
+    }
+}
+
+/// CIMaximumComponent / CIMinimumComponent (grey of the largest / smallest of r, g, b, alpha
+/// kept) and CIColorCrossPolynomial (each channel a second-order polynomial of the straight
+/// r, g, b with Apple's order `[r, g, b, r², g², b², rg, gb, br, 1]`, alpha kept), at
+/// translucent seeded pixels.
+private func componentsAndCrossPolynomialMatchTheirFormulas() throws {
+    var rng = SplitMix(0x5eed_c0de)
+    let straight: [[Double]] = (0..<24).map { _ in
+        [Double(rng.unit()), Double(rng.unit()), Double(rng.unit()), 0.2 + 0.8 * Double(rng.unit())]
+    }
+    let input = linearRow(straight)
+    try checkSamples(input.applyingFilter("CIMaximumComponent"), straight, tol: 1e-5) { p in
+        let m = max(p[0], p[1], p[2]); return [m, m, m, p[3]]
+    }
+    try checkSamples(input.applyingFilter("CIMinimumComponent"), straight, tol: 1e-5) { p in
+        let m = min(p[0], p[1], p[2]); return [m, m, m, p[3]]
+    }
+    let red: [Double] = [0.9, 0.1, -0.05, 0.2, 0, 0.1, 0.05, 0, -0.1, 0.02]
+    let green: [Double] = [0.05, 0.8, 0.1, 0, 0.15, 0, -0.05, 0.1, 0, 0.01]
+    let blue: [Double] = [-0.1, 0.2, 0.7, 0.05, 0, 0.2, 0, -0.1, 0.1, 0.03]
+    let poly = input.applyingFilter(
+        "CIColorCrossPolynomial",
+        parameters: [
+            "inputRedCoefficients": CIVector(values: red.map { CGFloat($0) }),
+            "inputGreenCoefficients": CIVector(values: green.map { CGFloat($0) }),
+            "inputBlueCoefficients": CIVector(values: blue.map { CGFloat($0) }),
+        ])
+    try checkSamples(poly, straight, tol: 1e-4) { p in
+        let r = p[0], g = p[1], b = p[2]
+        let terms = [r, g, b, r * r, g * g, b * b, r * g, g * b, b * r, 1]
+        func dot(_ c: [Double]) -> Double { zip(c, terms).map(*).reduce(0, +) }
+        return [dot(red), dot(green), dot(blue), p[3]]
+    }
+}
