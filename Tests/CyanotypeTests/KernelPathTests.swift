@@ -61,7 +61,16 @@ extension KernelPathSuites {
     @Suite struct ReferenceChecks {
         @Test func pathsAreSelectableAndTheEnvironmentsChoiceComesBack() {
             let before = cyan_vector_bits()
-            let ran = onEveryKernelPath { path in #expect(cyan_vector_bits() == path.bits) }
+            let ran = onEveryKernelPath { path in
+                #expect(cyan_vector_bits() == path.bits)
+                // The C loops follow the selection: on the portable path they decline (0) and
+                // the Swift loops run; on the vector paths they run (1).
+                var pixel: [Float] = [0.5, 0.25, 0.125, 1]
+                let matrix: [Float] = [2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1, 0, 0, 0, 0]
+                let ranInC = pixel.withUnsafeMutableBufferPointer { cyan_matrix_rgbaf($0.baseAddress, 1, matrix, 0) }
+                #expect(ranInC == (path.bits >= 256 ? 1 : 0), "\(path)")
+                if ranInC == 1 { #expect(pixel == [1, 0.5, 0.25, 1], "\(path): \(pixel)") }
+            }
             #expect(cyan_vector_bits() == before)
             // Always the portable loops; the vector ones exactly where the CPU has them.
             let hw = cyan_hardware_vector_bits()
