@@ -34,8 +34,7 @@ import Glibc
                 return FileManager.default.fileExists(atPath: w.path(folder + "/" + $0), isDirectory: &isDir) && !isDir.boolValue
             }.sorted()
         }
-        let deadline = Date().addingTimeInterval(60)
-        while p.isRunning && Date() < deadline && !everything().contains(where: { $0.hasSuffix(".tmp") }) { usleep(20_000) }
+        waitUntil(seconds: 60, every: 0.02) { !p.isRunning || everything().contains { $0.hasSuffix(".tmp") } }
         let running = p.isRunning
         kill(p.processIdentifier, sig)
         p.waitUntilExit()
