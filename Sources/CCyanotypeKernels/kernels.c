@@ -335,18 +335,21 @@ int cyan_hardware_vector_bits(void) {
 #endif
 }
 
-// The path chosen by cyan_select_vector_bits (-1: none, the environment's choice applies).
-static int cyan_selected_bits = -1;
+// The path chosen on this thread by cyan_select_vector_bits (-1: none, the environment's
+// choice applies). Per thread, so a test's choice never reaches another test's renders; the
+// executor carries it into the loop bodies it runs on other threads.
+static _Thread_local int cyan_selected_bits = -1;
 
 int cyan_select_vector_bits(int bits) {
     int hw = cyan_hardware_vector_bits();
-    int k = bits < 0 ? -1 : bits >= 512 && hw >= 512 ? 512 : bits >= 256 && hw >= 256 ? 256 : 0;
-    __atomic_store_n(&cyan_selected_bits, k, __ATOMIC_RELAXED);
+    cyan_selected_bits = bits < 0 ? -1 : bits >= 512 && hw >= 512 ? 512 : bits >= 256 && hw >= 256 ? 256 : 0;
     return cyan_vector_bits();
 }
 
+int cyan_selected_vector_bits(void) { return cyan_selected_bits; }
+
 int cyan_vector_bits(void) {
-    int selected = __atomic_load_n(&cyan_selected_bits, __ATOMIC_RELAXED);
+    int selected = cyan_selected_bits;
     if (selected >= 0) return selected;
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     static int known = -1;   // every thread that races here computes the same answer

@@ -4,8 +4,9 @@ import Testing
 @testable import Cyanotype
 
 // Every C pixel-loop path in one process. `cyan_select_vector_bits` picks the path for the
-// whole process, so everything that selects one runs in the serialized suite below (the
-// golden table included), one path at a time, and gives the choice back afterwards.
+// calling thread and the render loops it starts (the executor carries it), so other suites'
+// renders keep the environment's path meanwhile; the tests that select one (the golden table
+// included) still run one at a time, in the serialized suite below, and give the choice back.
 //
 // The reference checks: the filter families whose maths has a closed form are compared, on
 // every path this CPU has, with their formulas computed in Double in the tests of each family
@@ -22,7 +23,7 @@ struct KernelPath: Sendable, CustomStringConvertible {
     static let all = [portable, avx2, avx512]
 }
 
-/// Runs `body` once on every path this CPU has, with that path selected for the process, and
+/// Runs `body` once on every path this CPU has, with that path selected on this thread, and
 /// records a known issue naming each path it lacks (so a skip shows in the results). Gives the
 /// choice back to the environment (CYANOTYPE_PORTABLE_KERNELS, CYANOTYPE_VECTOR_BITS) after.
 /// Returns the paths that ran.
@@ -78,6 +79,39 @@ extension KernelPathSuites {
             // A path wider than the CPU's is lowered to the CPU's.
             #expect(cyan_select_vector_bits(4096) == hw)
             #expect(cyan_select_vector_bits(-1) == before)
+        }
+
+        /// The selection reaches every loop body of a render started on the selecting thread
+        /// (256 tiles, run on the executor's threads) and no other thread.
+        @Test func aRenderTakesItsThreadsPathAndOtherThreadsDoNot() throws {
+            final class Seen: @unchecked Sendable {
+                let lock = NSLock()
+                var bits = Set<Int32>()
+            }
+            let seen = Seen()
+            let probe = CIColorKernel(name: "path probe") { _ in
+                let bits = cyan_vector_bits()
+                seen.lock.lock()
+                seen.bits.insert(bits)
+                seen.lock.unlock()
+            }
+            let input = CIImage(color: CIColor(red: 0.2, green: 0.4, blue: 0.6)).cropped(to: CGRect(x: 0, y: 0, width: 256, height: 256))
+            let out = try #require(probe.apply(extent: input.extent, arguments: [input]))
+            let context = CIContext(options: [.tileSize: 16, .cacheIntermediates: false])
+            let environments = cyan_vector_bits()
+            try onEveryKernelPath { path in
+                seen.lock.lock(); seen.bits = []; seen.lock.unlock()
+                _ = try context.renderToData(out, from: input.extent, format: .RGBA8)
+                // Another thread meanwhile keeps the environment's choice.
+                final class Other: @unchecked Sendable { var bits: Int32 = -2 }
+                let other = Other(), done = DispatchSemaphore(value: 0)
+                Thread {
+                    other.bits = cyan_vector_bits(); done.signal()
+                }.start()
+                #expect(done.wait(timeout: .now() + 30) == .success)
+                #expect(other.bits == environments, "\(path): another thread saw \(other.bits)")
+                #expect(seen.bits == [path.bits], "\(path): the tiles saw \(seen.bits.sorted())")
+            }
         }
 
         @Test func pointwiseColourMapsMatchTheirFormulas() throws {

@@ -93,12 +93,16 @@ int cyan_vector_bits(void);
 /// CYANOTYPE_PORTABLE_KERNELS and CYANOTYPE_VECTOR_BITS say.
 int cyan_hardware_vector_bits(void);
 
-/// Test hook: makes every later `cyan_vector_bits` answer `bits` (0: the portable loops, 256:
-/// AVX2 + FMA, 512: AVX-512), lowered to the widest the CPU has; a negative `bits` gives the
-/// choice back to the environment. Process-wide, so a render running meanwhile on another
-/// thread may take either path: only tests call it, from one serialized suite. Returns the
-/// path now in effect.
+/// Test hook: makes every later `cyan_vector_bits` on the calling thread answer `bits` (0: the
+/// portable loops, 256: AVX2 + FMA, 512: AVX-512), lowered to the widest the CPU has; a
+/// negative `bits` gives the choice back to the environment. Per thread: the engine's executor
+/// carries the caller's choice into the loop bodies it runs (`cyan_selected_vector_bits`), so
+/// a render made on this thread takes the path throughout and other threads' renders do not.
+/// Returns the path now in effect on this thread.
 int cyan_select_vector_bits(int bits);
+
+/// The path the calling thread selected with `cyan_select_vector_bits`, or -1 when none.
+int cyan_selected_vector_bits(void);
 
 /// The horizontal pass of a separable symmetric convolution over `rows` rows of `width` float
 /// RGBA pixels: dst[x] = w[0] src[x] + sum over k = 1...r of w[k] (src[x - k] + src[x + k]),
