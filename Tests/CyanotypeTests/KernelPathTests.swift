@@ -52,7 +52,7 @@ let referenceCheckedFilters: Set<String> = Set(
         "CIColorMonochrome", "CIColorInvert", "CIVibrance", "CIVignette", "CIMaximumComponent", "CIMinimumComponent",
         "CIColorCrossPolynomial", "CIGaussianBlur", "CIBoxBlur", "CIUnsharpMask", "CIMorphologyMaximum",
         "CIMorphologyMinimum", "CIMorphologyGradient", "CIMorphologyRectangleMaximum", "CIMorphologyRectangleMinimum",
-        "CIColorCube", "CIColorCubeWithColorSpace",
+        "CIColorCube", "CIColorCubeWithColorSpace", "CILanczosScaleTransform",
     ] + separableBlendModes + nonSeparableBlendModes + compositingOperations + ConvolutionAndMorphologyTests.shapes.map(\.0))
 
 /// Everything that selects a kernel path, one test at a time.
@@ -158,6 +158,10 @@ extension KernelPathSuites {
             }
         }
 
+        @Test func lanczosScalingIsTheNormalisedLanczos3Sum() throws {
+            try onEveryKernelPath { path in try lanczosMatchesItsKernel(path) }
+        }
+
         @Test func morphologyIsTheMinimumAndMaximumOverItsElement() throws {
             try onEveryKernelPath { _ in
                 let m = ConvolutionAndMorphologyTests()
@@ -206,5 +210,64 @@ private func componentsAndCrossPolynomialMatchTheirFormulas() throws {
         let terms = [r, g, b, r * r, g * g, b * b, r * g, g * b, b * r, 1]
         func dot(_ c: [Double]) -> Double { zip(c, terms).map(*).reduce(0, +) }
         return [dot(red), dot(green), dot(blue), p[3]]
+    }
+}
+
+/// CILanczosScaleTransform (its `///`: Lanczos-3, `sinc(x) sinc(x / 3)` for |x| < 3, widened by
+/// 1/scale when shrinking), separable: output pixel i of an axis scaled by s is centred on
+/// source position (i + 0.5) / s and is the sum over source pixels j of
+/// `w((j + 0.5 - centre) * min(s, 1)) * in(j)`, the weights normalised to sum 1. Checked at
+/// pixels whose taps all lie inside the seeded input (edges aside), enlarging 2x and shrinking
+/// to 0.5x.
+private func lanczosMatchesItsKernel(_ path: KernelPath) throws {
+    let w = 40, h = 36
+    var rng = SplitMix(0x1a2c_2053)
+    var px = [[Double]](repeating: [0, 0, 0, 0], count: w * h)
+    for k in px.indices {
+        let a = 0.3 + 0.7 * Double(rng.unit())
+        px[k] = [Double(rng.unit()) * a, Double(rng.unit()) * a, Double(rng.unit()) * a, a].map { Double(Float($0)) }
+    }
+    let input = linearImage(w, h) { x, y in
+        let p = px[y * w + x]
+        return SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), Float(p[3]))
+    }
+    func lanczos(_ x: Double) -> Double {
+        if x == 0 { return 1 }
+        if abs(x) >= 3 { return 0 }
+        return sin(Double.pi * x) / (Double.pi * x) * sin(Double.pi * x / 3) / (Double.pi * x / 3)
+    }
+    /// (first source index, normalised weights) of output index `i` on an axis scaled by `s`.
+    func taps(_ i: Int, _ s: Double) -> (Int, [Double]) {
+        let centre = (Double(i) + 0.5) / s, k = min(s, 1), reach = 3 / k
+        let first = Int((centre - reach - 0.5).rounded(.up)), last = Int((centre + reach - 0.5).rounded(.down))
+        var weights = (first...last).map { lanczos((Double($0) + 0.5 - centre) * k) }
+        let total = weights.reduce(0, +)
+        weights = weights.map { $0 / total }
+        return (first, weights)
+    }
+    for s in [2.0, 0.5] {
+        let out = input.applyingFilter("CILanczosScaleTransform", parameters: [kCIInputScaleKey: s, kCIInputAspectRatioKey: 1.0])
+        let expectedExtent = CGRect(x: 0, y: 0, width: Double(w) * s, height: Double(h) * s)
+        #expect(out.extent == expectedExtent, "\(path) scale \(s): extent \(out.extent)")
+        let got = try Rendered(out, expectedExtent)
+        var checked = 0
+        for oy in 0..<Int(Double(h) * s) {
+            for ox in 0..<Int(Double(w) * s) where (ox * 7 + oy * 3) % 5 == 0 {
+                let (x0, wx) = taps(ox, s), (y0, wy) = taps(oy, s)
+                guard x0 >= 0, x0 + wx.count <= w, y0 >= 0, y0 + wy.count <= h else { continue }
+                var e = [0.0, 0, 0, 0]
+                for (b, vy) in wy.enumerated() {
+                    for (a, vx) in wx.enumerated() {
+                        let p = px[(y0 + b) * w + x0 + a]
+                        for c in 0..<4 { e[c] += vx * vy * p[c] }
+                    }
+                }
+                let g = got[ox, oy]
+                let diff = (0..<4).map { abs(Double(g[$0]) - e[$0]) }.max()!
+                #expect(diff <= 1e-4, "\(path) scale \(s) at \(ox),\(oy): got \(g), expected \(e)")
+                checked += 1
+            }
+        }
+        #expect(checked > 0, "\(path) scale \(s): no pixel away from the edges")
     }
 }
