@@ -126,7 +126,7 @@ let package = Package(
             swiftSettings: tunedSwift),
         .executableTarget(
             name: "CyanotypeBench",
-            dependencies: ["Cyanotype", "Instafilter", "CyanotypeCodecs", "CyanotypeVideo"],
+            dependencies: ["Cyanotype", "Instafilter", "CyanotypeVideo"],
             swiftSettings: tunedSwift),
         // The tests make HEIF files with libheif's own API (linked directly: the product opens it
         // on first use).

@@ -317,19 +317,52 @@ CYAN_AVX2 static long cyan_power_table_avx2(float *row, size_t n, const float *c
 static int cyan_cpu_has_avx2_fma(void) { return cyan_vector_bits() >= 256; }
 #endif
 
-int cyan_vector_bits(void) {
+// The widest vector the CPU itself offers (AVX-512F with AVX2 and FMA: 512; AVX2 and FMA: 256;
+// else 0), whatever the environment says. Checked once.
+int cyan_hardware_vector_bits(void) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     static int known = -1;   // every thread that races here computes the same answer
     int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
     if (k < 0) {
         __builtin_cpu_init();
+        k = 0;
+        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) k = __builtin_cpu_supports("avx512f") ? 512 : 256;
+        __atomic_store_n(&known, k, __ATOMIC_RELAXED);
+    }
+    return k;
+#else
+    return 0;
+#endif
+}
+
+// The path chosen on this thread by cyan_select_vector_bits (-1: none, the environment's
+// choice applies). Per thread, so a test's choice never reaches another test's renders; the
+// executor carries it into the loop bodies it runs on other threads.
+static _Thread_local int cyan_selected_bits = -1;
+
+int cyan_select_vector_bits(int bits) {
+    int hw = cyan_hardware_vector_bits();
+    cyan_selected_bits = bits < 0 ? -1 : bits >= 512 && hw >= 512 ? 512 : bits >= 256 && hw >= 256 ? 256 : 0;
+    return cyan_vector_bits();
+}
+
+int cyan_selected_vector_bits(void) { return cyan_selected_bits; }
+
+int cyan_vector_bits(void) {
+    int selected = cyan_selected_bits;
+    if (selected >= 0) return selected;
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    static int known = -1;   // every thread that races here computes the same answer
+    int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (k < 0) {
         // CYANOTYPE_PORTABLE_KERNELS=1 takes the portable loops, so tests cover them here too.
         const char *portable = getenv("CYANOTYPE_PORTABLE_KERNELS");
+        int hw = cyan_hardware_vector_bits();
         k = 0;
-        if (!(portable && portable[0] == '1') && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        if (!(portable && portable[0] == '1') && hw >= 256) {
             // CYANOTYPE_VECTOR_BITS=256 keeps AVX-512 CPUs on the AVX2 loops (to compare them).
             const char *cap = getenv("CYANOTYPE_VECTOR_BITS");
-            k = __builtin_cpu_supports("avx512f") && !(cap && atoi(cap) < 512) ? 512 : 256;
+            k = hw >= 512 && !(cap && atoi(cap) < 512) ? 512 : 256;
         }
         __atomic_store_n(&known, k, __ATOMIC_RELAXED);
     }

@@ -1,5 +1,4 @@
 import Cyanotype
-import CyanotypeCodecs
 import Foundation
 
 // Issue 15's targets. Animation: an animated GIF of 100 frames of 480x270 with a look over every
@@ -19,7 +18,10 @@ struct AnimatedGIFLook: Workload {
     /// The input: a photo-like picture panning by 2 pixels a frame, 0.04 s per frame, looping.
     static func makeInput(_ url: URL) throws {
         let wide = SyntheticImage(width: width + 2 * frames, height: height).rgba8()
-        let e = try FrameEncoder(format: .gif, options: EncodeOptions())
+        let out = NSMutableData()
+        guard let dest = CGImageDestinationCreateWithData(out, "com.compuserve.gif" as CFString, frames, nil) else { throw BenchError("no GIF writer") }
+        CGImageDestinationSetProperties(dest, [kCGImagePropertyGIFDictionary: [kCGImagePropertyGIFLoopCount: 0]] as CFDictionary)
+        let sRGB = CGColorSpace(name: CGColorSpace.sRGB)
         var frame = [UInt8](repeating: 0, count: width * height * 4)
         let stride = (width + 2 * frames) * 4
         for f in 0..<frames {
@@ -29,9 +31,13 @@ struct AnimatedGIFLook: Workload {
                     for i in 0..<(width * 4) { frame[y * width * 4 + i] = src[y * stride + f * 8 + i] }
                 }
             }
-            try frame.withUnsafeBufferPointer { try e.add(rgba8: $0, width: width, height: height, hasAlpha: false, delay: 0.04) }
+            let cg = CGImage(
+                width: width, height: height, bytesPerRow: width * 4, format: .RGBA8, colorSpace: sRGB, premultiplied: false,
+                data: Data(frame))
+            try dest.add(cg, properties: [kCGImagePropertyGIFDictionary: [kCGImagePropertyGIFUnclampedDelayTime: 0.04]])
         }
-        try e.finish(loopCount: 0).write(to: url)
+        try dest.finalize()
+        try (out as Data).write(to: url)
     }
 
     func run(_ env: BenchEnvironment) throws -> [Row] {

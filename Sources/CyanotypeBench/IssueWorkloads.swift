@@ -1,6 +1,5 @@
 import Foundation
 import Cyanotype
-import CyanotypeCodecs
 import Instafilter
 
 // Speed targets of the LUT (4), reduction (7) and Instafilter (6) issues, measured the same
@@ -15,9 +14,41 @@ func inputJPEG(_ env: BenchEnvironment) throws -> URL {
     return url
 }
 
+/// A file's stored samples as RGBA (straight alpha), read through Image I/O and rendered
+/// without colour management: the codes the file holds, its profile and orientation not
+/// applied.
+struct StoredSamples {
+    /// Renders values as they are.
+    static let unmanaged = CIContext(options: [.workingColorSpace: NSNull(), .cacheIntermediates: false])
+    let width: Int, height: Int
+    /// Bits per sample the file stores.
+    let bitDepth: Int
+    /// RGBA8 samples (when read at depth 8).
+    var pixels: [UInt8] = []
+    /// RGBA16 samples (when read at depth 16).
+    var pixels16: [UInt16] = []
+}
+
+/// The samples of the file at `url` at `depth` (8 or 16 bits), with the depth it stores.
+func storedSamples(_ url: URL, depth: Int) throws -> StoredSamples {
+    guard let source = CGImageSourceCreateWithURL(url as CFURL, nil),
+        let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [String: Any]
+    else { throw BenchError("cannot read \(url.lastPathComponent)") }
+    let image = try CIImage(source: source, index: 0, options: nil)
+    let r = try StoredSamples.unmanaged.renderToData(
+        image, from: image.extent, format: depth == 16 ? .RGBA16 : .RGBA8, colorSpace: nil, premultiplied: false)
+    var out = StoredSamples(width: r.width, height: r.height, bitDepth: properties[kCGImagePropertyDepth] as? Int ?? 0)
+    if depth == 16 {
+        out.pixels16 = r.data.withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
+    } else {
+        out.pixels = Array(r.data)
+    }
+    return out
+}
+
 /// Largest per-channel (RGB) difference, in 8-bit levels, between two decoded files.
 func maxChannelDifference(_ a: URL, _ b: URL) throws -> (max: Int, mean: Double) {
-    let x = try ImageCodecs.decode(try Data(contentsOf: a)), y = try ImageCodecs.decode(try Data(contentsOf: b))
+    let x = try storedSamples(a, depth: 8), y = try storedSamples(b, depth: 8)
     guard x.width == y.width, x.height == y.height, x.bitDepth == 8, y.bitDepth == 8 else {
         throw BenchError(
             "cannot compare \(a.lastPathComponent) (\(x.width)x\(x.height), \(x.bitDepth)-bit) with \(b.lastPathComponent) (\(y.width)x\(y.height), \(y.bitDepth)-bit)")
@@ -258,11 +289,17 @@ struct SixteenBit: Workload {
         }
         var rows = [Row]()
         for format in [ImageFileFormat.png, .tiff] {
-            let file = try v.withUnsafeBufferPointer { try ImageCodecs.encode(rgba16: $0, width: 256, height: 256, hasAlpha: false, format: format, options: EncodeOptions()) }
+            // The codes as they are (no colour management), 16-bit, no alpha channel.
+            let codes = CIImage(
+                bitmapData: v.withUnsafeBytes { Data($0) }, bytesPerRow: 256 * 8, size: CGSize(width: 256, height: 256), format: .RGBA16,
+                colorSpace: env.sRGB)
+            let file = try StoredSamples.unmanaged.encode(codes, as: format, depth: 16, options: [.alphaChannel: false])
             let img = try CIImage.read(data: file).applyingFilter("CIColorClamp")
             let r = try env.context.renderToData(img, from: img.extent, format: .RGBA16, premultiplied: true).data
             var off = r.withUnsafeBytes { raw in zip(raw.bindMemory(to: UInt16.self), v).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) } }
-            let back = try ImageCodecs.decode(try env.context.encode(img, as: format == .png ? .png : .tiff, depth: 16))
+            let written = env.file("16bit-back.\(format == .png ? "png" : "tif")")
+            try env.context.encode(img, as: format == .png ? .png : .tiff, depth: 16).write(to: written)
+            let back = try storedSamples(written, depth: 16)
             off += zip(back.pixels16, v).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) }
             rows.append(
                 Row(

@@ -1,5 +1,4 @@
 import Cyanotype
-import CyanotypeCodecs
 import Foundation
 
 /// #26 rows 5-8 ("Real photos on the fast path"): the formats other than JPEG through the
@@ -43,7 +42,7 @@ struct PhotoFormats: Workload {
                 "vipsthumbnail in.webp -s 1500 -o 'f8-vips.jpg[Q=90,subsample-mode=on]'"
             ),
         ]
-        if ImageCodecs.canEncode(.heif) {
+        if ImageFileFormat.heif.canEncode {
             jobs.insert(
                 (
                     "26.5 12 MP P3 HEIC -> 1500 px JPEG q90", "in.heic",

@@ -34,8 +34,7 @@ import Glibc
                 return FileManager.default.fileExists(atPath: w.path(folder + "/" + $0), isDirectory: &isDir) && !isDir.boolValue
             }.sorted()
         }
-        let deadline = Date().addingTimeInterval(60)
-        while p.isRunning && Date() < deadline && !everything().contains(where: { $0.hasSuffix(".tmp") }) { usleep(20_000) }
+        waitUntil(seconds: 60, every: 0.02) { !p.isRunning || everything().contains { $0.hasSuffix(".tmp") } }
         let running = p.isRunning
         kill(p.processIdentifier, sig)
         p.waitUntilExit()
@@ -345,7 +344,8 @@ import Glibc
         let text = try w.run("preset", "list")
         #expect(text.status == 0)
         let lines = text.out.split(separator: "\n")
-        #expect(lines.count >= 26, "the 26 CSSgram looks and our own")
+        #expect(lines.count == 33, "the 26 CSSgram looks and our 7")
+        #expect(lines.filter { $0.contains("(CSSgram)") }.count == 26 && lines.filter { $0.contains("(our own)") }.count == 7)
         // CSSgram's .clarendon is `filter: contrast(1.2) saturate(1.35)` over a blue overlay.
         #expect(lines.contains { $0.hasPrefix("clarendon ") && $0.contains("contrast(1.2) saturate(1.35)") }, "\(text.out)")
         for line in lines {

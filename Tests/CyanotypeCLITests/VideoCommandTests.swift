@@ -161,11 +161,8 @@ extension Workspace {
         p.standardError = FileHandle.nullDevice
         try p.run()
         // Until the temporary output exists (the export is under way), then TERM.
-        let deadline = Date().addingTimeInterval(60)
-        while p.isRunning && Date() < deadline
-            && ((try? FileManager.default.contentsOfDirectory(atPath: f.dir.path)) ?? []).allSatisfy({ !$0.hasSuffix(".tmp") })
-        {
-            usleep(20_000)
+        waitUntil(seconds: 60, every: 0.02) {
+            !p.isRunning || ((try? FileManager.default.contentsOfDirectory(atPath: f.dir.path)) ?? []).contains { $0.hasSuffix(".tmp") }
         }
         let wasRunning = p.isRunning
         p.terminate()

@@ -266,10 +266,9 @@ import Glibc
         }
         thread.start()
         var running = 0
-        for _ in 0..<2000 {
+        try waitUntil(seconds: 10, every: 0.005) {
             running = try s.get("/healthz").json?["running"] as? Int ?? 0
-            if running > 0 { break }
-            usleep(5000)
+            return running > 0
         }
         #expect(running == 1)
         let busy = try s.get("/render?image=small.png")
@@ -280,15 +279,13 @@ import Glibc
         // no longer accepts (while the slow render still runs): a connection is refused within
         // the deadline.
         let quiesced = Date().addingTimeInterval(30)
-        while !s.log.contains("stopping;") && Date() < quiesced { usleep(10_000) }
-        var refused = false
-        while !refused && Date() < quiesced {
-            do { _ = try HTTP.get(s.port, "/healthz"); usleep(10_000) } catch { refused = true }
+        waitUntil(seconds: 30) { s.log.contains("stopping;") }
+        let refused = waitUntil(seconds: max(0, quiesced.timeIntervalSinceNow)) {
+            do { _ = try HTTP.get(s.port, "/healthz"); return false } catch { return true }
         }
         #expect(refused, "still answering 30 s after SIGTERM")
         s.process.waitUntilExit()
-        let answered = Date().addingTimeInterval(60)
-        while first.reply == nil && first.error == nil && Date() < answered { usleep(10_000) }
+        waitUntil(seconds: 60) { first.reply != nil || first.error != nil }
         #expect(first.reply?.status == 200, "\(String(describing: first.error)) \(s.log)")
         #expect(s.process.terminationStatus == 0)
         #expect(s.log.contains("finishing 1 request(s) in flight") && s.log.contains("stopped"))

@@ -17,12 +17,10 @@ import Glibc
 
     /// Polls `/healthz` until `done` holds for its JSON (at most `seconds`); the last answer.
     static func waitForHealth(_ s: Server, seconds: Double, until done: ([String: Any]) -> Bool) throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(seconds)
         var last: [String: Any] = [:]
-        while Date() < deadline {
+        try waitUntil(seconds: seconds, every: 0.05) {
             last = try s.get("/healthz").json ?? [:]
-            if done(last) { break }
-            usleep(50_000)
+            return done(last)
         }
         return last
     }
@@ -122,8 +120,7 @@ import Glibc
         let body = try SlowClient.trickle(s.port, Data(repeating: UInt8(ascii: " "), count: 100), first: Data(head.utf8))
         #expect(body.dropped, "the server kept a client trickling its body for \(body.seconds) s")
         // The watchdog logs just after it shuts the socket.
-        let logged = Date().addingTimeInterval(10)
-        while !s.log.contains("request body took") && Date() < logged { usleep(20_000) }
+        waitUntil(seconds: 10, every: 0.02) { s.log.contains("request body took") }
         #expect(s.log.contains("dropped a connection whose request headers took over 1 s"), "\(s.log)")
         #expect(s.log.contains("dropped a connection whose request body took over 1 s"), "\(s.log)")
         #expect(try s.get("/healthz").status == 200)
@@ -137,9 +134,9 @@ import Glibc
         held.forEach { close($0) }
         // Once they close, the address may connect again (the server notices within a moment).
         var answered = 0
-        for _ in 0..<100 where answered == 0 {
+        waitUntil(seconds: 5, every: 0.05) {
             answered = (try? HTTP.get(c.port, "/healthz").status) ?? 0
-            if answered == 0 { usleep(50_000) }
+            return answered != 0
         }
         #expect(answered == 200)
     }
@@ -160,20 +157,17 @@ import Glibc
         #expect(health["running"] as? Int == 2)
         kill(s.process.processIdentifier, SIGTERM)
         // The first signal is heard (the log says so) while the render goes on.
-        let deadline = Date().addingTimeInterval(30)
-        while !s.log.contains("again to stop now") && Date() < deadline { usleep(20_000) }
+        waitUntil(seconds: 30, every: 0.02) { s.log.contains("again to stop now") }
         #expect(s.isRunning && s.log.contains("again to stop now"))
         kill(s.process.processIdentifier, SIGTERM)
         // The render would take a minute or more; the second signal ends the process now.
-        let exitDeadline = Date().addingTimeInterval(20)
-        while s.isRunning && Date() < exitDeadline { usleep(20_000) }
+        waitUntil(seconds: 20, every: 0.02) { !s.isRunning }
         #expect(!s.isRunning, "the server still runs after a second SIGTERM")
         if s.isRunning { kill(s.process.processIdentifier, SIGKILL) }
         s.process.waitUntilExit()
         #expect(s.process.terminationStatus == 130)
         #expect(s.log.contains("stopping now"))
-        let clientDeadline = Date().addingTimeInterval(20)
-        while (first.reply == nil && first.error == nil || second.reply == nil && second.error == nil) && Date() < clientDeadline { usleep(10_000) }
+        waitUntil(seconds: 20) { (first.reply != nil || first.error != nil) && (second.reply != nil || second.error != nil) }
         #expect(first.reply?.status != 200 && second.reply?.status != 200, "an interrupted render was answered")
     }
 

@@ -220,16 +220,17 @@ final class Server: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline {
+        var exited = false
+        let listening = waitUntil(seconds: 120, every: 0.02) {
             if let range = log.range(of: #"listening on http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
-                let text = log[range]
-                port = UInt16(text.split(separator: ":").last!.dropLast()) ?? 0
-                return
+                port = UInt16(log[range].split(separator: ":").last!.dropLast()) ?? 0
+                return true
             }
-            if !process.isRunning { throw HTTP.Failure(description: "the server exited: \(log)") }
-            usleep(20_000)
+            exited = !process.isRunning
+            return exited
         }
+        if listening && !exited { return }
+        if exited { throw HTTP.Failure(description: "the server exited: \(log)") }
         process.terminate()
         throw HTTP.Failure(description: "the server did not start: \(log)")
     }
@@ -268,4 +269,17 @@ func q(_ s: String) -> String {
     var allowed = CharacterSet.alphanumerics
     allowed.insert(charactersIn: "-._~")
     return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s
+}
+
+/// Checks `condition` until it holds or `seconds` have passed (every `every` seconds);
+/// whether it held. The test target's only sleep lives here: a wait always has a deadline,
+/// and no test asserts how long something took.
+@discardableResult
+func waitUntil(seconds: Double, every: Double = 0.01, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while true {
+        if try condition() { return true }
+        if Date() >= deadline { return false }
+        usleep(useconds_t(every * 1_000_000))
+    }
 }

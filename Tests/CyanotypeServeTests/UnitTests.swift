@@ -127,8 +127,7 @@ import Testing
                     }.status
                 done.leave()
             }.start()
-            let deadline = Date().addingTimeInterval(30)
-            while (status == 200 ? queue.load.running : queue.load.waiting) == 0 && Date() < deadline { usleep(1000) }
+            waitUntil(seconds: 30, every: 0.001) { (status == 200 ? queue.load.running : queue.load.waiting) > 0 }
         }
         // One rendering, one waiting: the next is turned away with Retry-After.
         let third = queue.run(timeout: 60) { _ in HTTPResponse(status: 202) }
@@ -143,15 +142,13 @@ import Testing
         final class Seen: @unchecked Sendable { var cancelled = false }
         let seen = Seen()
         let late = queue.run(timeout: 0.05) { job in
-            let deadline = Date().addingTimeInterval(30)
-            while !job.isCancelled && Date() < deadline { usleep(1000) }
+            waitUntil(seconds: 30, every: 0.001) { job.isCancelled }
             seen.cancelled = job.isCancelled
             return HTTPResponse(status: 200)
         }
         #expect(late.status == 503)
         #expect(String(decoding: late.body, as: UTF8.self).contains("render_timeout"))
-        let deadline = Date().addingTimeInterval(30)
-        while queue.load.running > 0 && Date() < deadline { usleep(1000) }
+        waitUntil(seconds: 30, every: 0.001) { queue.load.running == 0 }
         #expect(seen.cancelled && queue.load.running == 0)
         #expect(queue.run(timeout: 60) { _ in HTTPResponse(status: 204) }.status == 204)
     }

@@ -264,8 +264,7 @@ import CyanotypeCodecs
         decoder.start()
         // The decoder reaches the lookahead (waiting for it has a deadline, not a guess at how
         // long a thread takes to start), and goes at most one band past it.
-        let deadline = Date().addingTimeInterval(30)
-        while gate.rowsReady < 40 && Date() < deadline { usleep(1000) }
+        waitUntil(seconds: 30, every: 0.001) { gate.rowsReady >= 40 }
         #expect(gate.rowsReady >= 40 && gate.rowsReady <= 56)
         // A reader that needs more gets it (its wait is the decoder's demand).
         #expect(gate.wait(untilRows: 300))

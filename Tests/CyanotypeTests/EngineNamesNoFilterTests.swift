@@ -124,4 +124,84 @@ private func places(of word: String, in sources: [(String, String)], caseInsensi
             #expect(defined, "\(name) is not a rewrite of the engine")
         }
     }
+
+    /// The body of `static func name` in `text` (to the closing brace at its indentation).
+    static func body(of name: String, in text: String) throws -> String {
+        let start = try #require(text.range(of: "    static func \(name)"), "no static func \(name)")
+        let end = try #require(text.range(of: "\n    }\n", range: start.upperBound..<text.endIndex), "no end to \(name)")
+        return String(text[start.upperBound..<end.lowerBound])
+    }
+
+    /// The names in `text`, among `candidates`, in the order they first occur (as whole words).
+    static func mentioned(_ candidates: Set<String>, in text: String) -> [String] {
+        var seen: [String] = []
+        var word = ""
+        for c in text + " " {
+            if c.isLetter || c.isNumber || c == "_" { word.append(c); continue }
+            if candidates.contains(word) && !seen.contains(word) { seen.append(word) }
+            word = ""
+        }
+        return seen
+    }
+
+    /// The list is what the code runs: the rewrites `optimize` calls are the list's top-level
+    /// ones in its order, the colour-run ones are called by `fuseColorStages` in its order, and
+    /// `optimize` uses no other engine function but its two walkers (a rewrite added to the
+    /// code and not to the list fails here).
+    @Test func theListIsWhatOptimizeRuns() throws {
+        let optimizer = try String(contentsOf: engine.appendingPathComponent("Optimizer.swift"), encoding: .utf8)
+        let block = try #require(optimizer.range(of: "/// The one rewrite pass.")).lowerBound
+        let end = try #require(optimizer.range(of: "\nenum Optimizer {")).lowerBound
+        let listed = [(0, "reduceDecodes")] + Self.numberedRewrites(in: String(optimizer[block..<end]), linePrefix: "///", marker: " `")
+        let names = listed.map(\.1)
+        // Every static function of the engine whose first parameter is a node or a colour run
+        // is a candidate: a new rewrite is one too.
+        let sources = try engineSources().map(\.1).joined(separator: "\n")
+        var functions = Set<String>()
+        for part in sources.components(separatedBy: "static func ").dropFirst() {
+            let parameters = part.prefix { $0 != ")" }.drop { $0 != "(" }.prefix { $0 != "," }
+            guard parameters.contains(": RecipeNode") || parameters.contains(": FusedColorNode") else { continue }
+            functions.insert(String(part.prefix { $0.isLetter || $0.isNumber || $0 == "_" }))
+        }
+        let walkers: Set<String> = ["postOrder", "rewriteRootRun"]
+        let called = Self.mentioned(functions.subtracting(walkers).subtracting(["optimize"]), in: try Self.body(of: "optimize", in: optimizer))
+        #expect(called == names.filter { called.contains($0) }, "optimize runs \(called); the list says \(names)")
+        #expect(Set(called).isSubset(of: names), "run by optimize but not listed: \(Set(called).subtracting(names).sorted())")
+        let inRuns = names.filter { !called.contains($0) }
+        #expect(inRuns == ["cancelConversions", "foldMatrices"], "listed but not run by optimize: \(inRuns)")
+        let fuse = try Self.body(of: "fuseColorStages", in: optimizer)
+        #expect(Self.mentioned(Set(inRuns), in: fuse) == inRuns, "fuseColorStages runs \(Self.mentioned(Set(inRuns), in: fuse))")
+    }
+
+    /// The kinds table names each kind's node as the engine declares it: every generic node of
+    /// Engine/Kinds/ is in the table, and every node in the table is a class (or alias) of the
+    /// engine.
+    @Test func theKindsTableMatchesEngineKinds() throws {
+        let article = try String(
+            contentsOf: root.appendingPathComponent("Sources/Cyanotype/Cyanotype.docc/HowRenderingWorks.md"), encoding: .utf8)
+        let table = try #require(article.range(of: "| Kind | Node |"))
+        // The rest of the header line, the separator, then the rows.
+        let rows = article[table.upperBound...].split(separator: "\n").dropFirst(2).prefix { $0.hasPrefix("|") }
+        let tableNodes: [String] = rows.compactMap { row in
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 2, let open = cells[1].firstIndex(of: "`") else { return nil }
+            return String(cells[1][cells[1].index(after: open)...].prefix { $0 != "`" })
+        }
+        #expect(tableNodes.count == rows.count && rows.count == 10, "\(Array(rows))")
+        let sources = try engineSources()
+        let all = sources.map(\.1).joined(separator: "\n")
+        for node in tableNodes {
+            let declared = ["final class \(node)", "class \(node)", "typealias \(node)"].contains { all.contains($0 + ":") || all.contains($0 + "<") || all.contains($0 + " ") }
+            #expect(declared, "the table's \(node) is not declared in Engine/")
+        }
+        var kindNodes: [String] = []
+        for (file, text) in sources where file.hasPrefix("Kinds/") {
+            for part in text.components(separatedBy: "final class ").dropFirst() {
+                let name = String(part.prefix { $0.isLetter || $0.isNumber })
+                if name.hasSuffix("Node") { kindNodes.append(name) }
+            }
+        }
+        #expect(!kindNodes.isEmpty)
+        for node in kindNodes { #expect(tableNodes.contains(node), "Engine/Kinds declares \(node), which the table lacks") }
+    }
 }

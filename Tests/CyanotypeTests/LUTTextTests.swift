@@ -248,7 +248,7 @@ import Testing
     // MARK: The LUT file cache
 
     @Test func fileCacheKeepsAParsedFileUntilItChanges() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lut-cache-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lut-cache-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("grade.cube")
@@ -293,7 +293,7 @@ import Testing
     }
 
     @Test func contextAndFilterReadThroughTheCache() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lut-filter-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).cube")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lut-filter-\(getpid())-\(UUID().uuidString).cube")
         defer { try? FileManager.default.removeItem(at: url) }
         try LUT.make(size: 5) { SIMD3($0.z, $0.y, $0.x) }.cubeData().write(to: url)
         // A context keeps what it read; filters (no context at hand) share one process-wide cache.

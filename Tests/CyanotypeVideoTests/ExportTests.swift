@@ -271,20 +271,28 @@ struct ExportTests {
         let session = try #require(AVAssetExportSession(asset: AVURLAsset(url: input), presetName: AVAssetExportPresetHighestQuality))
         session.outputURL = output
         session.outputFileType = .mp4
-        let slow = AVVideoComposition(asset: AVURLAsset(url: input)) { r in
-            Thread.sleep(forTimeInterval: 0.01)
+        // The handler tells the test of each frame and holds the fourth until the export is
+        // cancelled: the cancellation lands mid-export, whatever the machine's speed.
+        final class Gate: @unchecked Sendable {
+            let lock = NSLock()
+            var calls = 0
+            let reached = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        }
+        let gate = Gate()
+        let held = AVVideoComposition(asset: AVURLAsset(url: input)) { r in
+            gate.lock.lock(); gate.calls += 1; let call = gate.calls; gate.lock.unlock()
+            gate.reached.signal()
+            if call == 4 { _ = gate.release.wait(timeout: .now() + 60) }
             r.finish(with: r.sourceImage, context: nil)
         }
-        session.videoComposition = slow
+        session.videoComposition = held
         let done = DispatchSemaphore(value: 0)
         session.exportAsynchronously { done.signal() }
-        let deadline = Date().addingTimeInterval(60)
-        while session.framesWritten < 3 && session.status != .failed && session.status != .completed && Date() < deadline {
-            usleep(10_000)
-        }
-        try #require(session.framesWritten >= 3 || session.status != .exporting, "no frame written in 60 s")
+        let fourFrames = (0..<4).allSatisfy { _ in gate.reached.wait(timeout: .now() + 60) == .success }
+        #expect(fourFrames, "the export did not reach its fourth frame in 60 s: \(session.status) \(String(describing: session.error))")
         session.cancelExport()
-        done.wait()
+        gate.release.signal()
+        #expect(done.wait(timeout: .now() + 60) == .success, "the cancelled export did not end in 60 s")
         #expect(session.status == .cancelled)
         #expect(session.error as? VideoError == .cancelled)
         #expect(s.files == ["in.mp4"], "left behind: \(s.files)")
@@ -313,7 +321,6 @@ struct ExportTests {
         let log = CallLog()
         let composition = AVVideoComposition(asset: AVURLAsset(url: input)) { r in
             log.enter(r.compositionTime.seconds)
-            Thread.sleep(forTimeInterval: 0.002)
             log.leave()
             r.finish(with: r.sourceImage, context: nil)
         }

@@ -20,7 +20,7 @@ let cssgramLooks: [String: @Sendable () -> BaseFilter] = [
         #expect(CSSReference.presets.count == 26)
         #expect(Set(CSSReference.presets.map(\.name)) == Set(cssgramLooks.keys))
         #expect(CSSLookDefinition.cssgram.count == 26)
-        #expect(CSSLookDefinition.instafilter.count >= 6)
+        #expect(CSSLookDefinition.instafilter.count == 6)
         #expect(CSSLookDefinition.instafilter.allSatisfy { $0.origin == .instafilter })
     }
 

@@ -86,8 +86,23 @@ long cyan_planar_run(float *row, size_t n, const cyan_planar_stage *stages, int 
 
 /// The widest vector, in bits, the pixel loops use on this CPU: 512 (AVX-512F, with AVX2 and
 /// FMA), 256 (AVX2 and FMA) or 0 (none: the portable Swift loops run; also when
-/// CYANOTYPE_PORTABLE_KERNELS=1). Checked once.
+/// CYANOTYPE_PORTABLE_KERNELS=1). Checked once; `cyan_select_vector_bits` overrides it.
 int cyan_vector_bits(void);
+
+/// The widest vector, in bits, this CPU offers the pixel loops (512, 256 or 0), whatever
+/// CYANOTYPE_PORTABLE_KERNELS and CYANOTYPE_VECTOR_BITS say.
+int cyan_hardware_vector_bits(void);
+
+/// Test hook: makes every later `cyan_vector_bits` on the calling thread answer `bits` (0: the
+/// portable loops, 256: AVX2 + FMA, 512: AVX-512), lowered to the widest the CPU has; a
+/// negative `bits` gives the choice back to the environment. Per thread: the engine's executor
+/// carries the caller's choice into the loop bodies it runs (`cyan_selected_vector_bits`), so
+/// a render made on this thread takes the path throughout and other threads' renders do not.
+/// Returns the path now in effect on this thread.
+int cyan_select_vector_bits(int bits);
+
+/// The path the calling thread selected with `cyan_select_vector_bits`, or -1 when none.
+int cyan_selected_vector_bits(void);
 
 /// The horizontal pass of a separable symmetric convolution over `rows` rows of `width` float
 /// RGBA pixels: dst[x] = w[0] src[x] + sum over k = 1...r of w[k] (src[x - k] + src[x + k]),

@@ -1,3 +1,4 @@
+import CCyanotypeKernels
 import Dispatch
 import Foundation
 
@@ -38,7 +39,16 @@ final class Executor: Sendable {
     func parallelFor(_ count: Int, _ body: @Sendable (Int) -> Void) {
         if count <= 0 { return }
         if count == 1 { body(0); return }
-        DispatchQueue.concurrentPerform(iterations: count, execute: body)
+        // A kernel path selected on this thread (tests: `cyan_select_vector_bits`) holds in
+        // every body, whichever thread runs it.
+        let path = cyan_selected_vector_bits()
+        if path < 0 { DispatchQueue.concurrentPerform(iterations: count, execute: body); return }
+        DispatchQueue.concurrentPerform(iterations: count) { i in
+            let outer = cyan_selected_vector_bits()
+            _ = cyan_select_vector_bits(path)
+            body(i)
+            _ = cyan_select_vector_bits(outer)
+        }
     }
 
     /// Runs `body` over `rect` split into tiles; rows of tiles are handed out bottom up, or top
