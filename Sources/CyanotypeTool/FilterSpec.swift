@@ -283,7 +283,7 @@ package struct ResolvedFilter: @unchecked Sendable {
         self.values = values
     }
 
-    package var takesImage: Bool { descriptor.input(kCIInputImageKey) != nil }
+    package var takesImage: Bool { descriptor.takesImage }
 
     /// The filter applied to `image` (nil for generators), or the library's reason why not.
     package func apply(to image: CIImage?) throws(CLIError) -> CIImage {
