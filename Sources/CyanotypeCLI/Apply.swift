@@ -287,7 +287,7 @@ enum GenerateCommand {
         let e = code.extent
         guard !e.isInfinite, !e.isEmpty else { throw .failure("\(name) produced no barcode") }
         let w0 = PixelSize(e).width, h0 = PixelSize(e).height
-        // A code without its own quiet zone (Aztec, PDF417) gets two modules around it.
+        // A code without its own quiet zone (Aztec) gets two modules around it.
         let quiet = quietZone ? 2 : 0
         let needW = w0 + 2 * quiet, needH = h0 + 2 * quiet
         let fit = max(1, 512 / max(needW, needH))

@@ -150,6 +150,27 @@ private func measuredReach(_ name: String, _ descriptor: FilterDescriptor, value
                 ])
         #expect(CIFilter.descriptor(forFilterName: "CIQRCodeGenerator")?.barcode?.includesQuietZone == true)
         #expect(CIFilter.descriptor(forFilterName: "CIAztecCodeGenerator")?.barcode?.includesQuietZone == false)
+        // Measured: a code that says it carries its quiet zone has white left and right
+        // edges; one that does not has dark modules there.
+        for (name, message) in [
+            ("CIQRCodeGenerator", "cyanotype"), ("CIPDF417BarcodeGenerator", "cyanotype"), ("CICode128BarcodeGenerator", "CY-128"),
+            ("CIAztecCodeGenerator", "cyanotype"),
+        ] {
+            let f = CIFilter(name: name)!
+            f.setValue(Data(message.utf8), forKey: "inputMessage")
+            guard let out = f.outputImage, let quiet = CIFilter.descriptor(forFilterName: name)?.barcode?.includesQuietZone,
+                let px = try? renderFloat(out, out.extent)
+            else {
+                Issue.record("\(name) drew nothing")
+                continue
+            }
+            let w = Int(out.extent.width), h = Int(out.extent.height)
+            // The left and right columns (a linear code's bars run top to bottom).
+            var border: [SIMD4<Float>] = []
+            for y in 0..<h { border += [px[y * w], px[y * w + w - 1]] }
+            let allWhite = border.allSatisfy { $0.x > 0.5 || $0.w < 0.5 }
+            #expect(allWhite == quiet, "\(name): white border \(allWhite), declared quiet zone \(quiet)")
+        }
     }
 
     @Test("geometry: scales and crops keep an upright rectangle; an affine transform does when it does not rotate")

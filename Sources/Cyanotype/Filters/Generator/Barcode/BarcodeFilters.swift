@@ -77,7 +77,7 @@ extension BuiltinFilters {
     /// (width / height, 3 when unset) within the pixel limits `inputMin/MaxWidth/Height`
     /// (quiet zone included). `inputCompactStyle` drops the right row indicator and cuts the
     /// stop pattern to one bar module.
-    static let pdf417BarcodeGenerator = BuiltinFilter(Catalog.CIPDF417BarcodeGenerator, barcode: BarcodeOutput(includesQuietZone: false)) { args throws(CIFilterError) in
+    static let pdf417BarcodeGenerator = BuiltinFilter(Catalog.CIPDF417BarcodeGenerator, barcode: BarcodeOutput(includesQuietZone: true)) { args throws(CIFilterError) in
         let code = try pdf417(args)
         return code.matrix.padded(pdf417QuietZone).image()
     }
