@@ -56,6 +56,15 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathCom
         }
     }
 
+    @Test("a number past its limit reaches the filter as written; the filter clamps it, once")
+    func numbersReachTheFilterAsWritten() throws {
+        let f = try ResolvedFilter(parsing: "boxBlur radius=5000") { (_: String) throws(CLIError) -> CIImage in CIImage.empty() }
+        #expect((f.values[kCIInputRadiusKey] as? NSNumber)?.doubleValue == 5000)
+        // The box blur's limit is 2000: the extent grows by 2000 on each side, not 5000.
+        let out = try f.apply(to: CIImage(color: CIColor(red: 1, green: 1, blue: 1)).cropped(to: CGRect(x: 0, y: 0, width: 4, height: 4)))
+        #expect(abs(out.extent.width - (4 + 2 * 2000)) < 0.5, "\(out.extent)")
+    }
+
     @Test("PDF417 is a barcode to 'generate': whole-pixel modules on white at the requested size")
     func pdf417IsScaledAsABarcode() throws {
         let w = try Workspace()
