@@ -233,9 +233,6 @@ enum GenerateCommand {
         return (w, h)
     }
 
-    /// Barcode generators draw one pixel per module: they are scaled, not cropped.
-    static func isBarcode(_ f: ResolvedFilter) -> Bool { f.descriptor.name.contains("Code") }
-
     static func run(_ args: ParsedArguments) throws(CLIError) {
         guard let output = args.value("output") else { throw .usage("missing -o OUTPUT for 'generate'") }
         let requested = try args.value("size").map { (s: String) throws(CLIError) in try parseSize(s) }
@@ -256,8 +253,9 @@ enum GenerateCommand {
         try Files.checkNotOverwriting(output: output, inputs: paths)
         let image: CIImage
         var opaque = false
-        if isBarcode(filter) {
-            image = try barcode(try filter.apply(to: nil), name: filter.shortName, size: requested)
+        if let code = filter.descriptor.barcode {
+            // One pixel per module: scaled, not cropped.
+            image = try barcode(try filter.apply(to: nil), name: filter.shortName, quietZone: !code.includesQuietZone, size: requested)
             opaque = true
         } else {
             // Points written from the canvas's top left (a generator has no picture to default to).
@@ -283,13 +281,14 @@ enum GenerateCommand {
     }
 
     /// `code` (one pixel per module) scaled by the largest whole factor that fits `size`
-    /// with a quiet zone, centred on white; without a size, fitted into 512 x 512.
-    static func barcode(_ code: CIImage, name: String, size: (Int, Int)?) throws(CLIError) -> CIImage {
+    /// with a quiet zone (two modules added when `quietZone`: the code has none of its own),
+    /// centred on white; without a size, fitted into 512 x 512.
+    static func barcode(_ code: CIImage, name: String, quietZone: Bool, size: (Int, Int)?) throws(CLIError) -> CIImage {
         let e = code.extent
         guard !e.isInfinite, !e.isEmpty else { throw .failure("\(name) produced no barcode") }
         let w0 = PixelSize(e).width, h0 = PixelSize(e).height
-        // QR and Code 128 carry their quiet zone; the others get two modules around them.
-        let quiet = name.lowercased().contains("qr") || name.lowercased().contains("code128") ? 0 : 2
+        // A code without its own quiet zone (Aztec) gets two modules around it.
+        let quiet = quietZone ? 2 : 0
         let needW = w0 + 2 * quiet, needH = h0 + 2 * quiet
         let fit = max(1, 512 / max(needW, needH))
         let (W, H) = size ?? (fit * needW, fit * needH)

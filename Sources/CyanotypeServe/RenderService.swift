@@ -383,15 +383,12 @@ package final class RenderService: @unchecked Sendable {
             warnings: built.warnings, etag: etag)
     }
 
-    /// Per-pixel filters with no input measured in pixels and no second image.
+    /// Per-pixel filters (as the descriptor declares: pointwise, in place, reading a picture)
+    /// with no input measured in pixels and no second image.
     static func isScaleInvariant(_ f: ResolvedFilter) -> Bool {
-        let spatial: Set<String> = [
-            kCICategoryBlur, kCICategorySharpen, kCICategoryStylize, kCICategoryDistortionEffect,
-            kCICategoryGeometryAdjustment, kCICategoryGenerator, kCICategoryGradient, kCICategoryHalftoneEffect,
-            kCICategoryTileEffect, kCICategoryTransition, kCICategoryReduction, kCICategoryCompositeOperation,
-        ]
-        guard spatial.isDisjoint(with: f.descriptor.categories) else { return false }
-        for input in f.descriptor.inputs {
+        let d = f.descriptor
+        guard d.takesImage, d.reach == .pointwise, d.geometry == .inPlace else { return false }
+        for input in d.inputs {
             if input.className == "CIImage" && input.key != kCIInputImageKey { return false }
             if let t = input.attributeType,
                 [

@@ -216,9 +216,9 @@ package enum ValueParser {
             guard let d = Double(text.trimmingCharacters(in: .whitespaces)), d.isFinite else {
                 throw bad(input.attributeType == kCIAttributeTypeBoolean ? "true or false" : "a number")
             }
-            let (used, warning) = InputLimits.check(d, for: input, filter: Names.shortFilter(filter))
-            if let warning { Console.warn(warning) }
-            return NSNumber(value: used)
+            // Warn here; the value goes on as written and the filter clamps it (once).
+            if let warning = InputLimits.check(d, for: input, filter: Names.shortFilter(filter)).warning { Console.warn(warning) }
+            return NSNumber(value: d)
         default:
             if text.hasPrefix("["), let v = numbers(text) { return CIVector(values: v.map { CGFloat($0) }) }
             if let d = Double(text) { return NSNumber(value: d) }
@@ -283,7 +283,7 @@ package struct ResolvedFilter: @unchecked Sendable {
         self.values = values
     }
 
-    package var takesImage: Bool { descriptor.input(kCIInputImageKey) != nil }
+    package var takesImage: Bool { descriptor.takesImage }
 
     /// The filter applied to `image` (nil for generators), or the library's reason why not.
     package func apply(to image: CIImage?) throws(CLIError) -> CIImage {

@@ -286,9 +286,7 @@ package struct GeometryOptions: Sendable {
         let W = image.extent.width, H = image.extent.height
         if Int(W.rounded()) == w && Int(H.rounded()) == h { return image }
         let sy = CGFloat(h) / H, sx = CGFloat(w) / W
-        guard let lanczos = CIFilter(name: "CILanczosScaleTransform") else {
-            throw .failure("Lanczos resampling is not available in this build")
-        }
+        let lanczos = CIFilter.lanczosScaleTransform()
         lanczos.setValue(edges.extend(image), forKey: kCIInputImageKey)
         lanczos.setValue(NSNumber(value: Double(sy)), forKey: kCIInputScaleKey)
         lanczos.setValue(NSNumber(value: Double(sx / sy)), forKey: kCIInputAspectRatioKey)

@@ -1,9 +1,10 @@
 import Cyanotype
 
-/// What values a filter input accepts, as the tool tells the user (`describe`) and enforces
-/// (a warning naming the value used). The one place that reads limits from the filter
-/// declarations: Apple's declared minimum and maximum combined with the library's own declared
-/// limits (`FilterInputDescriptor.limit`), exactly the range the library clamps to.
+/// What values a filter input accepts, as the tool tells the user (`describe`) and warns about
+/// (naming the value the filter will use; the filter itself clamps, once). The one place that
+/// reads limits from the filter declarations: Apple's declared minimum and maximum combined
+/// with the library's own declared limits (`FilterInputDescriptor.limit`), exactly the range
+/// the library clamps to.
 package enum InputLimits {
     /// The lowest and highest value `input` takes (nil: unbounded on that side).
     package static func range(of input: FilterInputDescriptor) -> (min: Double?, max: Double?) {
@@ -17,12 +18,10 @@ package enum InputLimits {
         return "\(r.min.map(FilterJSON.number) ?? "-inf")...\(r.max.map(FilterJSON.number) ?? "inf")"
     }
 
-    /// `value` brought inside the input's limits, and the warning to print when it was not.
+    /// The value the filter will use for `value` (the library's one clamp,
+    /// `FilterInputDescriptor.effectiveValue`), and the warning to print when it differs.
     package static func check(_ value: Double, for input: FilterInputDescriptor, filter: String) -> (used: Double, warning: String?) {
-        let r = range(of: input)
-        var used = value
-        if let lo = r.min, used < lo { used = lo }
-        if let hi = r.max, used > hi { used = hi }
+        let used = input.effectiveValue(value)
         guard used != value, let range = text(input) else { return (value, nil) }
         let key = Names.shortKey(input.key)
         // Our own limit says why it exists; Apple's range needs no reason.

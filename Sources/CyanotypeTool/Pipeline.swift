@@ -62,15 +62,15 @@ package struct Pipeline: @unchecked Sendable {
         let natural = try f.apply(to: image)
         guard f.takesImage, f.values[kCIInputImageKey] == nil, !before.isInfinite, !before.isEmpty else { return natural }
         let edges = geometry.edges
-        if f.descriptor.categories.contains(kCICategoryGeometryAdjustment) {
+        if f.descriptor.geometry != .inPlace {
             // Resampling that keeps the picture a rectangle reads the extension at its edges;
             // one that turns or bends it (a rotation, a perspective) leaves its corners clear.
-            guard edges != .transparent, f.keepsRectangle, !natural.extent.isInfinite, !natural.extent.isEmpty else { return natural }
+            guard edges != .transparent, f.descriptor.keepsRectangle(values: f.values), !natural.extent.isInfinite, !natural.extent.isEmpty else { return natural }
             return try f.apply(to: edges.extend(image)).cropped(to: natural.extent)
         }
         guard natural.extent.isInfinite || natural.extent.contains(before) else { return natural }
         var out = natural
-        if edges != .transparent && (f.readsPastEdges || natural.extent != before) {
+        if edges != .transparent && (f.descriptor.reach.readsPastEdges || natural.extent != before) {
             let extended = try f.apply(to: edges.extend(image))
             if extended.extent.isInfinite || extended.extent.contains(before) { out = extended }
         }
@@ -139,27 +139,5 @@ package enum WorkingSpace: String, CaseIterable, Sendable {
             }
         }
         return ResolvedFilter(descriptor: f.descriptor, values: values)
-    }
-}
-
-extension ResolvedFilter {
-    /// Neighbourhood filters: blurs, sharpening, stylize and distortion effects.
-    package var readsPastEdges: Bool {
-        let c = descriptor.categories
-        return c.contains(kCICategoryBlur) || c.contains(kCICategorySharpen) || c.contains(kCICategoryStylize)
-            || c.contains(kCICategoryDistortionEffect)
-    }
-
-    /// Geometry filters whose output is an upright rectangle (scaling, cropping, straightening).
-    package var keepsRectangle: Bool {
-        switch descriptor.name {
-        case "CILanczosScaleTransform", "CIBicubicScaleTransform", "CICrop", "CIStraightenFilter", "CIPerspectiveCorrection":
-            return true
-        case "CIAffineTransform":
-            guard let t = values[kCIInputTransformKey] as? CGAffineTransform else { return true }
-            return (t.b == 0 && t.c == 0) || (t.a == 0 && t.d == 0)
-        default:
-            return false
-        }
     }
 }

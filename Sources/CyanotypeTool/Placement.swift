@@ -81,9 +81,7 @@ extension ResolvedFilter {
     /// picture (150: half its side), so it is scaled to the picture's shorter side; at Apple's
     /// 150 a 24 MP photo would be dark but for a spot. nil for other filters.
     func pictureRadius(in e: CGRect) -> Double? {
-        guard descriptor.name == "CIVignetteEffect" || descriptor.categories.contains(kCICategoryDistortionEffect),
-            descriptor.inputs.contains(where: { $0.key == kCIInputCenterKey }),
-            let input = descriptor.input(kCIInputRadiusKey), input.attributeType == kCIAttributeTypeDistance,
+        guard descriptor.pictureRelativeKeys.contains(kCIInputRadiusKey), let input = descriptor.input(kCIInputRadiusKey),
             case .number(let r)? = input.defaultValue
         else { return nil }
         return r * Double(min(e.width, e.height)) / 300

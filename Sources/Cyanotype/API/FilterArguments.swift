@@ -1,17 +1,20 @@
 /// A filter's inputs as its build function reads them: typed, defaulted, validated and
-/// clamped to the declared range (Apple's hard minimum and maximum, then our declared limit:
-/// `FilterInputDescriptor.effectiveValue`), with a `CIFilterError` for anything unusable.
-/// A filter does not clamp an input by hand: it declares a limit (`FilterInputLimit`) and
-/// reads the value here.
+/// clamped to the declared range (Apple's hard minimum and maximum narrowed by our declared
+/// limit: `FilterInputDescriptor.effectiveValue`), with a `CIFilterError` for anything
+/// unusable. Each read looks the input's declaration up once and clamps once. A filter does
+/// not clamp an input by hand: it declares a limit (`FilterInputLimit`) and reads the value here.
 struct FilterArguments {
     let descriptor: FilterDescriptor
     let values: [String: Any]
 
     private var filter: String { descriptor.name }
 
-    private func raw(_ key: String) -> Any? {
-        values[key] ?? descriptor.input(key)?.defaultValue?.objectValue
+    /// The value given for `key` (else its declared default) and its declaration, found once.
+    private func lookUp(_ key: String) -> (value: Any?, input: FilterInputDescriptor?) {
+        let input = descriptor.input(key)
+        return (values[key] ?? input?.defaultValue?.objectValue, input)
     }
+    private func raw(_ key: String) -> Any? { lookUp(key).value }
 
     func image(_ key: String = kCIInputImageKey) throws(CIFilterError) -> CIImage {
         guard let v = values[key] else { throw .missingInput(filter: filter, key: key) }
@@ -24,24 +27,27 @@ struct FilterArguments {
         return img
     }
 
-    /// A number, clamped to Apple's hard minimum and maximum, then to our declared limit.
+    /// A number, clamped once to Apple's hard range narrowed by our declared limit.
     func number(_ key: String) throws(CIFilterError) -> Double {
-        guard let v = raw(key) else { throw .missingInput(filter: filter, key: key) }
+        let (value, input) = lookUp(key)
+        guard let v = value else { throw .missingInput(filter: filter, key: key) }
         guard let d = numberValue(v) else { throw .wrongType(filter: filter, key: key, expected: "a number", got: typeName(v)) }
         guard d.isFinite else { throw .nonFinite(filter: filter, key: key) }
-        return descriptor.input(key)?.effectiveValue(d) ?? d
+        return input?.effectiveValue(d) ?? d
     }
     func float(_ key: String) throws(CIFilterError) -> Float { Float(try number(key)) }
     func bool(_ key: String) throws(CIFilterError) -> Bool { try number(key) != 0 }
 
     /// A vector, each component limited to the input's declared limit (if any).
     func vector(_ key: String) throws(CIFilterError) -> CIVector {
-        let vec = try unlimitedVector(key)
-        guard let limit = descriptor.input(key)?.limit else { return vec }
+        let (vec, input) = try unlimitedVector(key)
+        guard let limit = input?.limit else { return vec }
         return CIVector(values: vec.values.map { CGFloat(limit.clamped(Double($0))) })
     }
-    private func unlimitedVector(_ key: String) throws(CIFilterError) -> CIVector {
-        guard let v = raw(key) else { throw .missingInput(filter: filter, key: key) }
+    /// The vector given for `key` (else its default), unclamped, and the input's declaration.
+    private func unlimitedVector(_ key: String) throws(CIFilterError) -> (CIVector, FilterInputDescriptor?) {
+        let (value, input) = lookUp(key)
+        guard let v = value else { throw .missingInput(filter: filter, key: key) }
         let vec: CIVector
         switch v {
         case let x as CIVector: vec = x
@@ -56,14 +62,14 @@ struct FilterArguments {
         }
         // Huge finite values are legitimate (CICrop's default is an infinite rectangle).
         guard vec.values.allSatisfy({ !$0.isNaN }) else { throw .nonFinite(filter: filter, key: key) }
-        return vec
+        return (vec, input)
     }
     /// A finite point (infinite components are a `nonFinite` error), each coordinate limited
     /// to the input's declared limit (if any).
     func point(_ key: String) throws(CIFilterError) -> CGPoint {
-        let v = try unlimitedVector(key)
+        let (v, input) = try unlimitedVector(key)
         guard v.x.isFinite, v.y.isFinite else { throw .nonFinite(filter: filter, key: key) }
-        guard let limit = descriptor.input(key)?.limit else { return v.cgPointValue }
+        guard let limit = input?.limit else { return v.cgPointValue }
         return CGPoint(x: limit.clamped(Double(v.x)), y: limit.clamped(Double(v.y)))
     }
     func rect(_ key: String) throws(CIFilterError) -> CGRect { try vector(key).cgRectValue }

@@ -89,6 +89,88 @@ public struct FilterInputLimit: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// How far past an output pixel a filter reads its input image: what a tool asks before it
+/// extends the picture's edges (`--edges`) under a filter and crops the result back.
+///
+/// Declared beside the filter's maths (`BuiltinFilter(..., reach:)`); a test renders an impulse
+/// through every filter and checks the spread against it.
+public enum FilterReach: Sendable, Equatable {
+    /// Each output pixel reads only the input pixels at the same place (a colour filter, a blend).
+    case pointwise
+    /// Each output pixel reads input pixels at most `factor * |value of key| + pixels` away in
+    /// either direction (`key` nil: `pixels` alone); the value is the one the filter uses
+    /// (default, clamped to its range and limit).
+    case halo(key: String?, factor: Double, pixels: Double)
+    /// Reads input pixels at any distance (a distortion, a tiling, a page curl).
+    case unbounded
+    /// Every output pixel may depend on every pixel of the input's extent, and only on those (a
+    /// histogram, a reduction, a distance field): the filter needs a finite input, so a tool
+    /// leaves its edges as they are.
+    case wholeImage
+
+    /// Whether an output pixel may read input pixels around its own, past the picture's edges
+    /// near them: a tool extends the edges under such a filter. False for pointwise filters and
+    /// for filters that read the whole (finite) image.
+    public var readsPastEdges: Bool {
+        switch self {
+        case .pointwise, .wholeImage: return false
+        case .halo, .unbounded: return true
+        }
+    }
+
+    /// A halo of `factor` times the value of `key` plus `pixels` (a Gaussian's 3 sigma: `3, 1`).
+    public static func halo(_ key: String, times factor: Double = 1, plus pixels: Double = 0) -> FilterReach {
+        .halo(key: key, factor: factor, pixels: pixels)
+    }
+
+    /// A fixed halo of `n` pixels (a 3x3 kernel: 1), whatever the input values.
+    public static func pixels(_ n: Double) -> FilterReach { .halo(key: nil, factor: 0, pixels: n) }
+
+    /// The reach Core Image's categories imply, for a filter that declares none: a reduction
+    /// reads the whole image; blurs, sharpening, stylize, distortion, geometry and tiling read
+    /// past their edges by an unknown amount; the others (colour, composite, generator...) read
+    /// in place. A test measures every filter left pointwise (FilterReachTests).
+    static func implied(by categories: [String]) -> FilterReach {
+        if categories.contains(kCICategoryReduction) { return .wholeImage }
+        let reaching = [
+            kCICategoryBlur, kCICategorySharpen, kCICategoryStylize, kCICategoryDistortionEffect,
+            kCICategoryGeometryAdjustment, kCICategoryTileEffect,
+        ]
+        return categories.contains(where: reaching.contains) ? .unbounded : .pointwise
+    }
+}
+
+/// How a filter moves the picture, for a tool that keeps or crops its extent.
+public enum FilterGeometry: Sendable, Equatable {
+    /// Not a geometry adjustment: the output sits where the input does (a tool keeps the
+    /// picture's extent, cropping away a blur's growth).
+    case inPlace
+    /// Resamples into an upright rectangle (a scale, a crop, straightening, perspective correction).
+    case uprightRectangle
+    /// Applies the affine transform given in input `key`: upright when the matrix neither
+    /// rotates nor shears (or swaps the axes).
+    case affine(key: String)
+    /// Turns or bends the picture (a rotation, a perspective): its corners may be left clear.
+    case reshapes
+
+    /// The geometry Core Image's categories imply, for a filter that declares none: a geometry
+    /// adjustment reshapes, anything else stays in place.
+    static func implied(by categories: [String]) -> FilterGeometry {
+        categories.contains(kCICategoryGeometryAdjustment) ? .reshapes : .inPlace
+    }
+}
+
+/// What a code generator draws (QR, Aztec, PDF417, Code 128): one pixel per module, to be
+/// scaled by whole pixels (never resampled or cropped) so that scanners read it.
+public struct BarcodeOutput: Sendable, Equatable {
+    /// Whether the output already carries its quiet zone (QR's four modules, Code 128's
+    /// `inputQuietSpace`); where not, a tool adds white around it.
+    public let includesQuietZone: Bool
+
+    /// A code generator's output, with or without its quiet zone.
+    public init(includesQuietZone: Bool) { self.includesQuietZone = includesQuietZone }
+}
+
 /// One input of a filter: key, type, default and ranges from Apple's attributes, plus our own
 /// documentation and limit from the filter's declaration.
 public struct FilterInputDescriptor: Sendable {
@@ -133,33 +215,29 @@ public struct FilterInputDescriptor: Sendable {
 
     var isImage: Bool { className == "CIImage" }
 
-    /// The smallest value the filter uses: the larger of Apple's `minimum` and the limit's;
-    /// nil when neither sets one. (For a vector input: of each component.)
-    public var effectiveMinimum: Double? {
-        switch (minimum, limit?.minimum) {
-        case let (a?, b?): return max(a, b)
-        case let (a, b): return a ?? b
-        }
-    }
+    /// The smallest value the filter uses: Apple's `minimum` brought inside the limit; nil when
+    /// neither sets one. (For a vector input: of each component.)
+    public var effectiveMinimum: Double? { usableRange.lowerBound.isFinite ? usableRange.lowerBound : nil }
 
-    /// The largest value the filter uses: the smaller of Apple's `maximum` and the limit's;
-    /// nil when neither sets one. (For a vector input: of each component.)
-    public var effectiveMaximum: Double? {
-        switch (maximum, limit?.maximum) {
-        case let (a?, b?): return min(a, b)
-        case let (a, b): return a ?? b
-        }
+    /// The largest value the filter uses: Apple's `maximum` brought inside the limit; nil when
+    /// neither sets one. (For a vector input: of each component.)
+    public var effectiveMaximum: Double? { usableRange.upperBound.isFinite ? usableRange.upperBound : nil }
+
+    /// The values the filter uses: Apple's hard range, then our limit, as one range (clamping to
+    /// it is clamping to Apple's range and then to the limit).
+    var usableRange: ClosedRange<Double> {
+        let lo = limit?.clamped(minimum ?? -.infinity) ?? minimum ?? -.infinity
+        let hi = limit?.clamped(maximum ?? .infinity) ?? maximum ?? .infinity
+        return lo...max(lo, hi)
     }
 
     /// The value the filter uses when given `value` (a number, or one component of a
-    /// position): clamped to Apple's hard range, then to the limit. A caller that gets back
-    /// something other than `value` may tell its user that the value was limited, and why
+    /// position): clamped once, to Apple's hard range narrowed by the limit. A caller that gets
+    /// back something other than `value` may tell its user that the value was limited, and why
     /// (`limit?.reason`, or Apple's range).
     public func effectiveValue(_ value: Double) -> Double {
-        var x = value
-        if let lo = minimum { x = max(x, lo) }
-        if let hi = maximum { x = min(x, hi) }
-        return limit?.clamped(x) ?? x
+        let r = usableRange
+        return min(max(value, r.lowerBound), r.upperBound)
     }
 
     /// This input with `limit` as its limit.
@@ -209,27 +287,88 @@ public struct FilterDescriptor: Sendable {
     /// What Cyanotype's implementation does, from the filter's declaration (the formula where
     /// Apple publishes none); empty when the declaration has no documentation.
     public let documentation: String
+    /// How far past an output pixel the filter reads its input image (declared beside its
+    /// maths; where a filter declares none, what its categories imply: `FilterReach.implied`).
+    public internal(set) var reach: FilterReach
+    /// How the filter moves the picture (declared beside its maths; where a filter declares
+    /// none, what its categories imply: `FilterGeometry.implied`).
+    public internal(set) var geometry: FilterGeometry
+    /// What a code generator draws; nil for every other filter.
+    public internal(set) var barcode: BarcodeOutput?
+    /// The inputs whose Apple default is measured on Apple's 300 x 300 example picture (the
+    /// radius of a vignette or a twirl: 150, half its side), which a tool applying the filter
+    /// to a picture of its own scales to that picture's shorter side.
+    public internal(set) var pictureRelativeKeys: [String] = []
+    /// Index of each input in `inputs`, by key.
+    private let index: [String: Int]
 
-    /// A filter declaration; `documentation` is ours, the rest Apple's attributes.
+    /// A filter declaration; `documentation`, `reach`, `geometry` and `barcode` are ours, the
+    /// rest Apple's attributes. A nil `reach` or `geometry` is the one `categories` imply.
     public init(
         name: String, displayName: String, summary: String, categories: [String], inputs: [FilterInputDescriptor],
         outputKeys: [String] = ["outputImage"], availableMacOS: String? = nil, availableIOS: String? = nil,
-        documentation: String = ""
+        documentation: String = "", reach: FilterReach? = nil, geometry: FilterGeometry? = nil, barcode: BarcodeOutput? = nil
     ) {
         self.name = name; self.displayName = displayName; self.summary = summary; self.categories = categories
         self.inputs = inputs; self.outputKeys = outputKeys; self.availableMacOS = availableMacOS; self.availableIOS = availableIOS
         self.documentation = documentation
+        self.reach = reach ?? .implied(by: categories)
+        self.geometry = geometry ?? .implied(by: categories)
+        self.barcode = barcode
+        self.index = Dictionary(inputs.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The input with `key`, or nil.
-    public func input(_ key: String) -> FilterInputDescriptor? { inputs.first { $0.key == key } }
+    public func input(_ key: String) -> FilterInputDescriptor? { index[key].map { inputs[$0] } }
+
+    /// Whether the filter reads an input image (false for generators).
+    public var takesImage: Bool { index[kCIInputImageKey] != nil }
+
+    /// How many pixels past an output pixel the filter reads its input image with these input
+    /// values (missing ones at their defaults; each as the filter uses it, within its range
+    /// and limit): 0 for a pointwise filter, nil when the reach has no bound (or is the
+    /// whole image).
+    public func reachInPixels(values: [String: Any] = [:]) -> Double? {
+        switch reach {
+        case .pointwise: return 0
+        case .unbounded, .wholeImage: return nil
+        case .halo(let key, let factor, let pixels):
+            guard let key else { return pixels }
+            guard let input = input(key) else { return nil }
+            let given = values[key].flatMap(numberValue)
+            guard let v = given ?? input.defaultValue.flatMap({ if case .number(let d) = $0 { d } else { nil } }), v.isFinite
+            else { return nil }
+            return factor * abs(input.effectiveValue(v)) + pixels
+        }
+    }
+
+    /// Whether the output is an upright rectangle for these input values (a scale, a crop, an
+    /// affine transform that neither rotates nor shears): a tool may then extend the picture's
+    /// edges under it. False for a filter that is not a geometry adjustment.
+    public func keepsRectangle(values: [String: Any] = [:]) -> Bool {
+        switch geometry {
+        case .inPlace, .reshapes: return false
+        case .uprightRectangle: return true
+        case .affine(let key):
+            guard let t = values[key] as? CGAffineTransform else { return true }
+            return (t.b == 0 && t.c == 0) || (t.a == 0 && t.d == 0)
+        }
+    }
 
     /// This declaration with `limits` (by input key) set on its inputs.
     func limited(_ limits: [String: FilterInputLimit]) -> FilterDescriptor {
         FilterDescriptor(
             name: name, displayName: displayName, summary: summary, categories: categories,
             inputs: inputs.map { i in limits[i.key].map { i.limited($0) } ?? i }, outputKeys: outputKeys,
-            availableMacOS: availableMacOS, availableIOS: availableIOS, documentation: documentation)
+            availableMacOS: availableMacOS, availableIOS: availableIOS, documentation: documentation,
+            reach: reach, geometry: geometry, barcode: barcode
+        ).withPictureRelativeKeys(pictureRelativeKeys)
+    }
+
+    private func withPictureRelativeKeys(_ keys: [String]) -> FilterDescriptor {
+        var d = self
+        d.pictureRelativeKeys = keys
+        return d
     }
 
     /// Core Image's `attributes` dictionary (Apple's attributes only: our limits and

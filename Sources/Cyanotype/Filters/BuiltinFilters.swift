@@ -18,6 +18,13 @@
 //   FilterInputLimit`, next to the maths that needs them) given by input key in `limits:`. The
 //   argument reader applies them (`FilterArguments`); the descriptor shows them
 //   (`FilterInputDescriptor.limit`); the script quotes them in the typed properties' docs.
+// - What the tools ask is declared here too, beside the maths that decides it: `reach:` (how
+//   far an output pixel reads its input: `.pointwise`, `.halo(key, times:, plus:)`, `.pixels(n)`,
+//   `.unbounded`), `geometry:` (`.uprightRectangle`, `.affine(key:)`, `.reshapes`),
+//   `barcode:` (a code generator) and `pictureRelative:` (inputs Apple measures on its 300 x 300
+//   example picture). Left out, reach and geometry are what the categories imply
+//   (`FilterReach.implied`); FilterReachTests measures every filter's impulse response against
+//   its reach.
 // - A family (filters differing only in a parameter of one implementation) is one table:
 //   `static let xs = BuiltinFilter.family([(Catalog.CIA, variantA), ...]) { args, variant in ... }`,
 //   each row with its own `///` comment; the table's comment documents the shared inputs.
@@ -32,29 +39,47 @@ enum BuiltinFilters {}
 
 extension BuiltinFilter {
     /// A built-in: Apple's declaration (`Catalog.CIName`) with our `limits` (by input key) set
-    /// on its inputs, and the function that builds its recipe.
+    /// on its inputs, what the tools ask of it (`reach`, `geometry`, `barcode`; nil: what its
+    /// categories imply; `pictureRelative`: the inputs whose Apple default is measured on Apple's
+    /// 300 x 300 example picture), and the function that builds its recipe.
     init(
-        _ descriptor: FilterDescriptor, limits: [String: FilterInputLimit],
+        _ descriptor: FilterDescriptor, limits: [String: FilterInputLimit] = [:], reach: FilterReach? = nil,
+        geometry: FilterGeometry? = nil, barcode: BarcodeOutput? = nil, pictureRelative: [String] = [],
         build: @escaping @Sendable (FilterArguments) throws(CIFilterError) -> CIImage
     ) {
         for key in limits.keys {
             precondition(descriptor.input(key).map { !$0.isImage } ?? false, "\(descriptor.name) has no numeric input \(key) to limit")
         }
-        self.init(descriptor.limited(limits), build: build)
+        if case .halo(let key?, _, _)? = reach {
+            precondition(descriptor.input(key).map { !$0.isImage } ?? false, "\(descriptor.name) has no numeric input \(key) for its reach")
+        }
+        var declared = descriptor.limited(limits)
+        if let reach { declared.reach = reach }
+        if let geometry { declared.geometry = geometry }
+        if let barcode { declared.barcode = barcode }
+        for key in pictureRelative {
+            precondition(descriptor.input(key).map { !$0.isImage } ?? false, "\(descriptor.name) has no input \(key) to scale")
+        }
+        declared.pictureRelativeKeys = pictureRelative
+        self.init(declared, build: build)
     }
 
     /// A family of built-ins sharing one implementation: one row per filter (its declaration
     /// and the variant that sets it apart), one build function. `limits` apply to every row
-    /// that has the input (each key must belong to at least one row).
+    /// that has the input (each key must belong to at least one row); `reach`, `geometry` and
+    /// `barcode` to every row.
     static func family<Variant: Sendable>(
-        _ rows: [(FilterDescriptor, Variant)], limits: [String: FilterInputLimit] = [:],
+        _ rows: [(FilterDescriptor, Variant)], limits: [String: FilterInputLimit] = [:], reach: FilterReach? = nil,
+        geometry: FilterGeometry? = nil, barcode: BarcodeOutput? = nil,
         build: @escaping @Sendable (FilterArguments, Variant) throws(CIFilterError) -> CIImage
     ) -> [BuiltinFilter] {
         for key in limits.keys {
             precondition(rows.contains { $0.0.input(key) != nil }, "no filter of the family has an input \(key) to limit")
         }
         return rows.map { descriptor, variant in
-            BuiltinFilter(descriptor, limits: limits.filter { descriptor.input($0.key) != nil }) { args throws(CIFilterError) in
+            BuiltinFilter(
+                descriptor, limits: limits.filter { descriptor.input($0.key) != nil }, reach: reach, geometry: geometry, barcode: barcode
+            ) { args throws(CIFilterError) in
                 try build(args, variant)
             }
         }

@@ -10,7 +10,7 @@ extension BuiltinFilters {
     ///
     /// - inputRadius: The standard deviation (sigma) of the Gaussian, in pixels; 0 returns
     ///   the image as it is.
-    static let gaussianBlur = BuiltinFilter(Catalog.CIGaussianBlur, limits: [kCIInputRadiusKey: .gaussianSigma]) { args throws(CIFilterError) in
+    static let gaussianBlur = BuiltinFilter(Catalog.CIGaussianBlur, limits: [kCIInputRadiusKey: .gaussianSigma], reach: .gaussian) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey)
         return gaussianBlurred(image, sigma: sigma)
@@ -19,7 +19,7 @@ extension BuiltinFilters {
     /// CIBoxBlur: the mean over a square of side `2 * round(radius) + 1`.
     ///
     /// - inputRadius: Half the square's side, rounded to whole pixels.
-    static let boxBlur = BuiltinFilter(Catalog.CIBoxBlur, limits: [kCIInputRadiusKey: .boxBlurRadius]) { args throws(CIFilterError) in
+    static let boxBlur = BuiltinFilter(Catalog.CIBoxBlur, limits: [kCIInputRadiusKey: .boxBlurRadius], reach: .halo(kCIInputRadiusKey, plus: 1)) { args throws(CIFilterError) in
         let image = try args.image()
         let r = Int(try args.number(kCIInputRadiusKey).rounded())
         if r < 1 { return image }
@@ -31,7 +31,7 @@ extension BuiltinFilters {
     ///
     /// - inputRadius: The standard deviation of the Gaussian blur, in pixels.
     /// - inputIntensity: How much of the detail (the image minus its blur) is added back.
-    static let unsharpMask = BuiltinFilter(Catalog.CIUnsharpMask, limits: [kCIInputRadiusKey: .gaussianSigma]) { args throws(CIFilterError) in
+    static let unsharpMask = BuiltinFilter(Catalog.CIUnsharpMask, limits: [kCIInputRadiusKey: .gaussianSigma], reach: .gaussian) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey), k = try args.float(kCIInputIntensityKey)
         if sigma == 0 || k == 0 { return image }
@@ -46,7 +46,7 @@ extension BuiltinFilters {
     /// - inputRadius: The standard deviation of the Gaussian blur, in pixels (the input
     ///   clamped to its extent is blurred).
     /// - inputIntensity: How strongly the glow is screened over the image.
-    static let bloom = BuiltinFilter(Catalog.CIBloom, limits: [kCIInputRadiusKey: .gaussianSigma]) { args throws(CIFilterError) in
+    static let bloom = BuiltinFilter(Catalog.CIBloom, limits: [kCIInputRadiusKey: .gaussianSigma], reach: .gaussian) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey), k = try args.float(kCIInputIntensityKey)
         if k == 0 { return image }
@@ -62,6 +62,12 @@ extension FilterInputLimit {
     static let gaussianSigma = FilterInputLimit(maximum: 250, reason: "a tile reads its input with a 3-sigma halo, and past sigma 250 that halo outgrows memory")
     /// CIBoxBlur's radius: the square and its halo stay within memory.
     static let boxBlurRadius = FilterInputLimit(maximum: 2000, reason: "a tile reads its input with a halo of the radius, and past 2000 pixels that halo outgrows memory")
+}
+
+extension FilterReach {
+    /// A Gaussian blur of standard deviation `inputRadius`: its kernel reaches 3 sigma, rounded
+    /// up to whole pixels (`gaussianBlurred`).
+    static let gaussian = FilterReach.halo(kCIInputRadiusKey, times: 3, plus: 1)
 }
 
 /// The Gaussian blur recipe shared by the blur-based filters. `sigma` comes from an input

@@ -19,7 +19,7 @@ extension BuiltinFilters {
     /// the extent grows by the disc's reach. Radius 0 is the image itself.
     ///
     /// - inputRadius: The disc's radius, in pixels.
-    static let discBlur = BuiltinFilter(Catalog.CIDiscBlur, limits: [kCIInputRadiusKey: .discRadius]) { args throws(CIFilterError) in
+    static let discBlur = BuiltinFilter(Catalog.CIDiscBlur, limits: [kCIInputRadiusKey: .discRadius], reach: .halo(kCIInputRadiusKey, plus: 1)) { args throws(CIFilterError) in
         let image = try args.image()
         let radius = try args.number(kCIInputRadiusKey)
         if radius <= 0 || image.extent.isEmpty { return image }

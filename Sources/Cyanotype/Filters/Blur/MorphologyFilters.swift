@@ -60,7 +60,7 @@ extension BuiltinFilters {
     /// CIMedianFilter: the per-component median of each pixel's 3x3 neighbourhood (Apple
     /// documents a median over a small neighbourhood; 3x3 is what it uses). The extent is the
     /// input's.
-    static let median = BuiltinFilter(Catalog.CIMedianFilter) { args throws(CIFilterError) in
+    static let median = BuiltinFilter(Catalog.CIMedianFilter, reach: .pixels(1)) { args throws(CIFilterError) in
         let image = try args.image()
         return CIImage(node: NeighbourhoodNode(input: image.node, operation: Median3x3()))
     }

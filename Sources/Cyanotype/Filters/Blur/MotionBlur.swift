@@ -26,7 +26,8 @@ extension BuiltinFilters {
     ///
     /// - inputRadius: Half the segment's length, in pixels.
     /// - inputAngle: The direction of the motion, in radians.
-    static let motionBlur = BuiltinFilter(Catalog.CIMotionBlur, limits: [kCIInputRadiusKey: .motionRadius]) { args throws(CIFilterError) in
+    static let motionBlur = BuiltinFilter(Catalog.CIMotionBlur, limits: [kCIInputRadiusKey: .motionRadius], reach: .halo(kCIInputRadiusKey, plus: 2)) {
+        args throws(CIFilterError) in
         let image = try args.image()
         let blur = MotionBlur(radius: try args.number(kCIInputRadiusKey), angle: try args.number(kCIInputAngleKey))
         if blur.half == 0 || image.extent.isEmpty { return image }

@@ -15,7 +15,7 @@ extension BuiltinFilters {
     /// - inputNoiseLevel: The largest luma difference to a neighbour that is averaged away
     ///   as noise.
     /// - inputSharpness: How far the result is pushed away from the plain 3x3 mean.
-    static let noiseReduction = BuiltinFilter(Catalog.CINoiseReduction) { args throws(CIFilterError) in
+    static let noiseReduction = BuiltinFilter(Catalog.CINoiseReduction, reach: .pixels(1)) { args throws(CIFilterError) in
         let image = try args.image()
         let level = try args.float("inputNoiseLevel"), sharpness = try args.float(kCIInputSharpnessKey)
         if image.extent.isEmpty { return image }

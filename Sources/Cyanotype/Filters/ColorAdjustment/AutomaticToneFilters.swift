@@ -5,7 +5,7 @@ extension BuiltinFilters {
     /// (the split that maximises the between-class variance) over a 256-bin histogram of the
     /// image's straight Rec. 709 luma, on working-space values. The image needs a finite
     /// extent; each channel becomes 1 above the threshold and 0 otherwise, alpha kept.
-    static let colorThresholdOtsu = BuiltinFilter(Catalog.CIColorThresholdOtsu) { args throws(CIFilterError) in
+    static let colorThresholdOtsu = BuiltinFilter(Catalog.CIColorThresholdOtsu, reach: .wholeImage) { args throws(CIFilterError) in
         let image = try args.image()
         guard !image.extent.isInfinite, !image.extent.isEmpty else {
             throw .invalidValue(filter: "CIColorThresholdOtsu", key: kCIInputImageKey, reason: "the image needs a finite extent (crop it first)")

@@ -119,7 +119,7 @@ extension BuiltinFilters {
     /// - inputRadius: The circle's radius, in pixels.
     /// - inputIntensity: How dark it gets outside the circle (1: black).
     /// - inputFalloff: The width of the ramp, as a fraction of the radius on each side of it.
-    static let vignetteEffect = BuiltinFilter(Catalog.CIVignetteEffect) { args throws(CIFilterError) in
+    static let vignetteEffect = BuiltinFilter(Catalog.CIVignetteEffect, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
         let image = try args.image()
         let c = try args.point(kCIInputCenterKey)
         let r = try args.float(kCIInputRadiusKey), k = try args.float(kCIInputIntensityKey), f = try args.float("inputFalloff")

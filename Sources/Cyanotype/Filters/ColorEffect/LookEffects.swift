@@ -90,7 +90,7 @@ extension BuiltinFilters {
     /// an N x 1 image at the origin with red = mean x and green = mean y of the pixel centres
     /// (image coordinates), blue = the share of the image's pixels, alpha 1. A colour no
     /// pixel is nearest to gives (0, 0, 0, 1). The input must be finite.
-    static let paletteCentroid = BuiltinFilter(Catalog.CIPaletteCentroid) { args throws(CIFilterError) in
+    static let paletteCentroid = BuiltinFilter(Catalog.CIPaletteCentroid, reach: .wholeImage) { args throws(CIFilterError) in
         let image = try args.image(), palette = try args.image("inputPaletteImage")
         try checkTable(palette, args, "inputPaletteImage")
         guard !image.extent.isInfiniteOrHuge else {
@@ -106,7 +106,7 @@ extension BuiltinFilters {
     /// `a = min(amount, 1)` the encoded colour maps `[black * a, 1 - (1 - white) * a]` to
     /// [0, 1], then amounts above 1 darken the ink with the power `1 + 0.15 * (amount - 1)`.
     /// No shadow removal or perspective work; amount 0 is the identity.
-    static let documentEnhancer = BuiltinFilter(Catalog.CIDocumentEnhancer) { args throws(CIFilterError) in
+    static let documentEnhancer = BuiltinFilter(Catalog.CIDocumentEnhancer, reach: .wholeImage) { args throws(CIFilterError) in
         let image = try args.image()
         let amount = try args.float(kCIInputAmountKey)
         if amount == 0 { return image }

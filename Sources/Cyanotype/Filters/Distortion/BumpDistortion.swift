@@ -4,7 +4,7 @@ extension BuiltinFilters {
     /// input at distance `r * (1 - s * (1 - r/R))^2` in the same direction, s = `inputScale`;
     /// at the rim the factor is 1, so the bump joins the unchanged outside. Output extent:
     /// the input's.
-    static let bumpDistortion = BuiltinFilter(Catalog.CIBumpDistortion) { args throws(CIFilterError) in
+    static let bumpDistortion = BuiltinFilter(Catalog.CIBumpDistortion, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
         try radiallyWarped(BumpMap.self, args, amountKey: kCIInputScaleKey)
     }
 }

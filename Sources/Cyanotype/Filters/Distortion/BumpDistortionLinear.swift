@@ -5,7 +5,7 @@ extension BuiltinFilters {
     /// from the line, at the same position along it (s = `inputScale`, clamped at -1 as
     /// Apple's minimum says); farther away, unchanged. Scale 0 is the identity. Output
     /// extent: the input's.
-    static let bumpDistortionLinear = BuiltinFilter(Catalog.CIBumpDistortionLinear) { args throws(CIFilterError) in
+    static let bumpDistortionLinear = BuiltinFilter(Catalog.CIBumpDistortionLinear, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
         let image = try args.image()
         let (cx, cy, radius) = try centreAndRadius(args)
         let angle = try args.number(kCIInputAngleKey), scale = try args.number(kCIInputScaleKey)

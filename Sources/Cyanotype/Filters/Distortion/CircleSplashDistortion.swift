@@ -3,7 +3,7 @@ extension BuiltinFilters {
     /// outside it, each point takes the colour of the rim point in its direction (the point at
     /// distance R), so the rim streaks outward. Output extent: infinite (the streaks never
     /// end), as in Core Image.
-    static let circleSplashDistortion = BuiltinFilter(Catalog.CICircleSplashDistortion) { args throws(CIFilterError) in
+    static let circleSplashDistortion = BuiltinFilter(Catalog.CICircleSplashDistortion, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
         let image = try args.image()
         let (cx, cy, radius) = try centreAndRadius(args)
         return warped(image, CircleSplashMap(cx: cx, cy: cy, radius: radius), extent: .infinite)

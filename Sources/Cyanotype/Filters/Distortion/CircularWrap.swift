@@ -8,7 +8,7 @@ extension BuiltinFilters {
     /// farther than pi R from the middle are not shown. Output extent: the square about the
     /// centre of half-side R + the image's height; an infinite image wraps about the centre's
     /// own column and row, with an infinite extent.
-    static let circularWrap = BuiltinFilter(Catalog.CICircularWrap) { args throws(CIFilterError) in
+    static let circularWrap = BuiltinFilter(Catalog.CICircularWrap, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
         let image = try args.image()
         let (cx, cy, radius) = try centreAndRadius(args)
         let angle = try args.number(kCIInputAngleKey)

@@ -5,7 +5,7 @@ extension BuiltinFilters {
     /// hole move the most (by up to R), those far away hardly at all. Output extent: the
     /// input's, grown by R on every side (the farthest any pixel moves); infinite stays
     /// infinite.
-    static let holeDistortion = BuiltinFilter(Catalog.CIHoleDistortion) { args throws(CIFilterError) in
+    static let holeDistortion = BuiltinFilter(Catalog.CIHoleDistortion, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
         let image = try args.image()
         let (cx, cy, radius) = try centreAndRadius(args)
         let e = image.extent

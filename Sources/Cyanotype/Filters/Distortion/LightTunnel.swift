@@ -4,7 +4,7 @@ extension BuiltinFilters {
     /// at angle `phi - inputRotation * ln(R / r)` (a logarithmic spiral, tighter towards the
     /// centre; radial streaks for rotation 0). Outside the disc, unchanged; radius 0 is the
     /// identity. Output extent: the input's.
-    static let lightTunnel = BuiltinFilter(Catalog.CILightTunnel) { args throws(CIFilterError) in
+    static let lightTunnel = BuiltinFilter(Catalog.CILightTunnel, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
         let image = try args.image()
         let (cx, cy, radius) = try centreAndRadius(args)
         let rotation = try args.number("inputRotation")

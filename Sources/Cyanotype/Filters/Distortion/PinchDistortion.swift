@@ -4,7 +4,7 @@ extension BuiltinFilters {
     /// (a radial power: the centre is shrunk, the rim stays put). `inputScale` 0 is the
     /// identity; it is clamped at 0 as Apple's minimum says. Outside the disc, unchanged.
     /// Output extent: the input's.
-    static let pinchDistortion = BuiltinFilter(Catalog.CIPinchDistortion) { args throws(CIFilterError) in
+    static let pinchDistortion = BuiltinFilter(Catalog.CIPinchDistortion, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
         try radiallyWarped(PinchMap.self, args, amountKey: kCIInputScaleKey)
     }
 }

@@ -7,7 +7,7 @@ extension BuiltinFilters {
     /// n < 1; capped at W): the point samples the input at distance R + p - sign(p) * that,
     /// in its own direction. Refraction 1 or width 0 is the identity. Outside the ring,
     /// unchanged. Output extent: the input's.
-    static let torusLensDistortion = BuiltinFilter(Catalog.CITorusLensDistortion) { args throws(CIFilterError) in
+    static let torusLensDistortion = BuiltinFilter(Catalog.CITorusLensDistortion, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
         let image = try args.image()
         let (cx, cy, radius) = try centreAndRadius(args)
         let width = try args.number(kCIInputWidthKey), n = try args.number("inputRefraction")

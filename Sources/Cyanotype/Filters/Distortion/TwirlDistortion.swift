@@ -3,7 +3,7 @@ extension BuiltinFilters {
     /// distance r is the input rotated about the centre by `inputAngle * (1 - r/R)^2`
     /// (radians, counter-clockwise for a positive angle, y up): the full angle at the centre,
     /// fading to none at the rim. Outside the disc, unchanged. Output extent: the input's.
-    static let twirlDistortion = BuiltinFilter(Catalog.CITwirlDistortion) { args throws(CIFilterError) in
+    static let twirlDistortion = BuiltinFilter(Catalog.CITwirlDistortion, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
         try radiallyWarped(TwirlMap.self, args, amountKey: kCIInputAngleKey)
     }
 }

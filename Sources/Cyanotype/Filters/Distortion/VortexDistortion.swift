@@ -3,7 +3,7 @@ extension BuiltinFilters {
     /// `inputAngle * (1 - r/R)`, so a large angle (the default is 18 pi, nine turns) winds the
     /// disc into evenly spaced spiral arms. Outside the disc, unchanged. Output extent: the
     /// input's.
-    static let vortexDistortion = BuiltinFilter(Catalog.CIVortexDistortion) { args throws(CIFilterError) in
+    static let vortexDistortion = BuiltinFilter(Catalog.CIVortexDistortion, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
         try radiallyWarped(VortexMap.self, args, amountKey: kCIInputAngleKey)
     }
 }

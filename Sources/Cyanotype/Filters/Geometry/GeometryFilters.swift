@@ -2,18 +2,18 @@
 
 extension BuiltinFilters {
     /// CIAffineTransform: the image through `inputTransform`, sampled bilinearly.
-    static let affineTransform = BuiltinFilter(Catalog.CIAffineTransform) { args throws(CIFilterError) in
+    static let affineTransform = BuiltinFilter(Catalog.CIAffineTransform, geometry: .affine(key: kCIInputTransformKey)) { args throws(CIFilterError) in
         try args.image().transformed(by: try args.transform(kCIInputTransformKey))
     }
 
     /// CICrop: the part of the image inside `inputRectangle` (whole pixels, rounded outward).
-    static let crop = BuiltinFilter(Catalog.CICrop) { args throws(CIFilterError) in
+    static let crop = BuiltinFilter(Catalog.CICrop, geometry: .uprightRectangle) { args throws(CIFilterError) in
         try args.image().cropped(to: try args.rect("inputRectangle"))
     }
 
     /// CILanczosScaleTransform: scales by `scale` vertically and `scale * aspectRatio`
     /// horizontally with a Lanczos-3 filter (widened when shrinking, so no aliasing).
-    static let lanczosScaleTransform = BuiltinFilter(Catalog.CILanczosScaleTransform) { args throws(CIFilterError) in
+    static let lanczosScaleTransform = BuiltinFilter(Catalog.CILanczosScaleTransform, geometry: .uprightRectangle) { args throws(CIFilterError) in
         let image = try args.image()
         let s = try args.number(kCIInputScaleKey), a = try args.number(kCIInputAspectRatioKey)
         if s <= 0 || a <= 0 { return .empty() }

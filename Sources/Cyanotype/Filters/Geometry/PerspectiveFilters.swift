@@ -48,7 +48,7 @@ extension BuiltinFilters {
     /// height the longer of the left and right edges, with its bottom-left corner at
     /// `inputBottomLeft`. With `inputCrop` the output is that rectangle; without it, the whole
     /// image goes through the same map.
-    static let perspectiveCorrection = BuiltinFilter(Catalog.CIPerspectiveCorrection) { args throws(CIFilterError) in
+    static let perspectiveCorrection = BuiltinFilter(Catalog.CIPerspectiveCorrection, geometry: .uprightRectangle) { args throws(CIFilterError) in
         let image = try args.image()
         let c = try corners(args)
         let crop = try args.bool("inputCrop")
@@ -69,7 +69,7 @@ extension BuiltinFilters {
     /// empty corners; the output keeps the input's extent. The edges are clamped before the
     /// rotation, so the corners carry no soft clear fringe. An infinite image is only rotated
     /// (about the origin).
-    static let straighten = BuiltinFilter(Catalog.CIStraightenFilter) { args throws(CIFilterError) in
+    static let straighten = BuiltinFilter(Catalog.CIStraightenFilter, geometry: .uprightRectangle) { args throws(CIFilterError) in
         let image = try args.image()
         let angle = try args.number(kCIInputAngleKey)
         if angle == 0 { return image }
@@ -97,7 +97,7 @@ extension BuiltinFilters {
     /// inputAspectRatio` horizontally with the Mitchell-Netravali cubic of `inputB` and
     /// `inputC` (widened when shrinking, so no aliasing). Output extent: the input's, scaled.
     /// A zero scale gives an empty image.
-    static let bicubicScaleTransform = BuiltinFilter(Catalog.CIBicubicScaleTransform) { args throws(CIFilterError) in
+    static let bicubicScaleTransform = BuiltinFilter(Catalog.CIBicubicScaleTransform, geometry: .uprightRectangle) { args throws(CIFilterError) in
         let image = try args.image()
         let s = try args.number(kCIInputScaleKey), a = try args.number(kCIInputAspectRatioKey)
         let b = try args.number("inputB"), c = try args.number("inputC")

@@ -48,14 +48,14 @@ extension BuiltinFilters {
     /// Felzenszwalb and Huttenlocher's separable distance transform; the output has the
     /// input's extent (Apple's is infinite: outside it we are clear). Without any mask pixel
     /// everything is 1. A maximum distance of 0 gives 0 on the mask and 1 elsewhere.
-    static let distanceGradientFromRedMask = BuiltinFilter(Catalog.CIDistanceGradientFromRedMask) { args throws(CIFilterError) in
+    static let distanceGradientFromRedMask = BuiltinFilter(Catalog.CIDistanceGradientFromRedMask, reach: .wholeImage) { args throws(CIFilterError) in
         try distanceGradient(args, signed: false)
     }
 
     /// CISignedDistanceGradientFromRedMask: as CIDistanceGradientFromRedMask outside the mask
     /// (0 to 1); inside it, minus the distance to the nearest non-mask pixel over the maximum
     /// distance, clamped to [-1, 0].
-    static let signedDistanceGradientFromRedMask = BuiltinFilter(Catalog.CISignedDistanceGradientFromRedMask) { args throws(CIFilterError) in
+    static let signedDistanceGradientFromRedMask = BuiltinFilter(Catalog.CISignedDistanceGradientFromRedMask, reach: .wholeImage) { args throws(CIFilterError) in
         try distanceGradient(args, signed: true)
     }
 }

@@ -27,28 +27,30 @@ extension BuiltinFilters {
     ///   shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
     ///   extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
     /// - inputBias: Added to every weighted sum before the clamp.
-    static let convolutions = BuiltinFilter.family([
-        /// CIConvolution3X3: a 3x3 weighted sum of RGBA plus bias.
-        (Catalog.CIConvolution3X3, ConvolutionShape(columns: 3, rows: 3, channels: .rgba)),
-        /// CIConvolution5X5: a 5x5 weighted sum of RGBA plus bias.
-        (Catalog.CIConvolution5X5, ConvolutionShape(columns: 5, rows: 5, channels: .rgba)),
-        /// CIConvolution7X7: a 7x7 weighted sum of RGBA plus bias.
-        (Catalog.CIConvolution7X7, ConvolutionShape(columns: 7, rows: 7, channels: .rgba)),
-        /// CIConvolution9Horizontal: 9 taps along the row (leftmost weight first) on RGBA, plus bias.
-        (Catalog.CIConvolution9Horizontal, ConvolutionShape(columns: 9, rows: 1, channels: .rgba)),
-        /// CIConvolution9Vertical: 9 taps along the column (topmost weight first) on RGBA, plus bias.
-        (Catalog.CIConvolution9Vertical, ConvolutionShape(columns: 1, rows: 9, channels: .rgba)),
-        /// CIConvolutionRGB3X3: CIConvolution3X3 on red, green and blue; alpha is left alone.
-        (Catalog.CIConvolutionRGB3X3, ConvolutionShape(columns: 3, rows: 3, channels: .rgb)),
-        /// CIConvolutionRGB5X5: CIConvolution5X5 on red, green and blue; alpha is left alone.
-        (Catalog.CIConvolutionRGB5X5, ConvolutionShape(columns: 5, rows: 5, channels: .rgb)),
-        /// CIConvolutionRGB7X7: CIConvolution7X7 on red, green and blue; alpha is left alone.
-        (Catalog.CIConvolutionRGB7X7, ConvolutionShape(columns: 7, rows: 7, channels: .rgb)),
-        /// CIConvolutionRGB9Horizontal: CIConvolution9Horizontal on red, green and blue.
-        (Catalog.CIConvolutionRGB9Horizontal, ConvolutionShape(columns: 9, rows: 1, channels: .rgb)),
-        /// CIConvolutionRGB9Vertical: CIConvolution9Vertical on red, green and blue.
-        (Catalog.CIConvolutionRGB9Vertical, ConvolutionShape(columns: 1, rows: 9, channels: .rgb)),
-    ]) { args, shape throws(CIFilterError) in
+    static let convolutions = BuiltinFilter.family(
+        [
+            /// CIConvolution3X3: a 3x3 weighted sum of RGBA plus bias.
+            (Catalog.CIConvolution3X3, ConvolutionShape(columns: 3, rows: 3, channels: .rgba)),
+            /// CIConvolution5X5: a 5x5 weighted sum of RGBA plus bias.
+            (Catalog.CIConvolution5X5, ConvolutionShape(columns: 5, rows: 5, channels: .rgba)),
+            /// CIConvolution7X7: a 7x7 weighted sum of RGBA plus bias.
+            (Catalog.CIConvolution7X7, ConvolutionShape(columns: 7, rows: 7, channels: .rgba)),
+            /// CIConvolution9Horizontal: 9 taps along the row (leftmost weight first) on RGBA, plus bias.
+            (Catalog.CIConvolution9Horizontal, ConvolutionShape(columns: 9, rows: 1, channels: .rgba)),
+            /// CIConvolution9Vertical: 9 taps along the column (topmost weight first) on RGBA, plus bias.
+            (Catalog.CIConvolution9Vertical, ConvolutionShape(columns: 1, rows: 9, channels: .rgba)),
+            /// CIConvolutionRGB3X3: CIConvolution3X3 on red, green and blue; alpha is left alone.
+            (Catalog.CIConvolutionRGB3X3, ConvolutionShape(columns: 3, rows: 3, channels: .rgb)),
+            /// CIConvolutionRGB5X5: CIConvolution5X5 on red, green and blue; alpha is left alone.
+            (Catalog.CIConvolutionRGB5X5, ConvolutionShape(columns: 5, rows: 5, channels: .rgb)),
+            /// CIConvolutionRGB7X7: CIConvolution7X7 on red, green and blue; alpha is left alone.
+            (Catalog.CIConvolutionRGB7X7, ConvolutionShape(columns: 7, rows: 7, channels: .rgb)),
+            /// CIConvolutionRGB9Horizontal: CIConvolution9Horizontal on red, green and blue.
+            (Catalog.CIConvolutionRGB9Horizontal, ConvolutionShape(columns: 9, rows: 1, channels: .rgb)),
+            /// CIConvolutionRGB9Vertical: CIConvolution9Vertical on red, green and blue.
+            (Catalog.CIConvolutionRGB9Vertical, ConvolutionShape(columns: 1, rows: 9, channels: .rgb)),
+        ], reach: .pixels(4)
+    ) { args, shape throws(CIFilterError) in
         try convolved(args, columns: shape.columns, rows: shape.rows, channels: shape.channels)
     }
 }

@@ -6,7 +6,9 @@ extension BuiltinFilters {
     /// render and tile. Each pixel takes the input sampled at its nearest site. The output
     /// extent is the input's grown by `ceil(1.132 * radius + 1)` (the farthest a pixel lies
     /// from its site, plus the sampler's pixel).
-    static let crystallize = BuiltinFilter(Catalog.CICrystallize, limits: [kCIInputRadiusKey: .cellSize, kCIInputCenterKey: .cellCentre]) { args throws(CIFilterError) in
+    static let crystallize = BuiltinFilter(
+        Catalog.CICrystallize, limits: [kCIInputRadiusKey: .cellSize, kCIInputCenterKey: .cellCentre], reach: .halo(kCIInputRadiusKey, times: 1.132, plus: 2)
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let (center, radius) = try cellParameters(args, scaleKey: kCIInputRadiusKey)
         return CIImage(node: CellNode(input: image.node, layout: CrystalCells(sites: JitteredSites(origin: center, spacing: radius))))

@@ -13,7 +13,7 @@ extension BuiltinFilters {
     /// CIEdges: per colour channel, `intensity * sqrt(gx² + gy²)`, opaque (alpha 1). Flat
     /// areas are black; edges take the colour of the channels that change. Not clamped
     /// (Core Image lists it as high-dynamic-range). Intensity 0 gives opaque black.
-    static let edges = BuiltinFilter(Catalog.CIEdges) { args throws(CIFilterError) in
+    static let edges = BuiltinFilter(Catalog.CIEdges, reach: .pixels(1)) { args throws(CIFilterError) in
         let image = try args.image()
         let k = try args.float(kCIInputIntensityKey)
         return sobel(image, .magnitude(intensity: k))
@@ -23,7 +23,7 @@ extension BuiltinFilters {
     /// vertical gradient in the green channel", signed: red is the gx of largest magnitude
     /// over red, green and blue (the first on ties), green the same for gy, blue 0, alpha 1.
     /// Values may be negative or above 1: render to a float format to keep them.
-    static let sobelGradients = BuiltinFilter(Catalog.CISobelGradients) { args throws(CIFilterError) in
+    static let sobelGradients = BuiltinFilter(Catalog.CISobelGradients, reach: .pixels(1)) { args throws(CIFilterError) in
         sobel(try args.image(), .signedGradients)
     }
 
@@ -34,7 +34,7 @@ extension BuiltinFilters {
     /// `out = (1 - ink, 1 - ink, 1 - ink, 1)`. Flat areas are white.
     ///
     /// - inputRadius: The standard deviation of the blur before the edges are found, in pixels.
-    static let edgeWork = BuiltinFilter(Catalog.CIEdgeWork, limits: [kCIInputRadiusKey: .gaussianSigma]) { args throws(CIFilterError) in
+    static let edgeWork = BuiltinFilter(Catalog.CIEdgeWork, limits: [kCIInputRadiusKey: .gaussianSigma], reach: .gaussian) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey)
         let clamped = image.extent.isInfinite ? image : image.clampedToExtent()

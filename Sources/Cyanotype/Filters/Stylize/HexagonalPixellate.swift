@@ -5,7 +5,10 @@ extension BuiltinFilters {
     /// cell). Each pixel takes the input sampled at the centre of its nearest lattice point's
     /// cell. The output extent is the input's grown by a hexagon's diameter
     /// (`2 * scale / sqrt(3)`) on every side, which holds every hexagon that overlaps the input.
-    static let hexagonalPixellate = BuiltinFilter(Catalog.CIHexagonalPixellate, limits: [kCIInputScaleKey: .cellSize, kCIInputCenterKey: .cellCentre]) {
+    static let hexagonalPixellate = BuiltinFilter(
+        Catalog.CIHexagonalPixellate, limits: [kCIInputScaleKey: .cellSize, kCIInputCenterKey: .cellCentre],
+        reach: .halo(kCIInputScaleKey, times: 0.6, plus: 2)
+    ) {
         args throws(CIFilterError) in
         let image = try args.image()
         let (center, scale) = try cellParameters(args, scaleKey: kCIInputScaleKey)

@@ -30,7 +30,8 @@ extension BuiltinFilters {
     /// `(i, j) = (floor((p.x - c.x) / s), floor((p.y - c.y) / s))` and takes the input sampled
     /// at that cell's middle, `c + ((i + 0.5) s, (j + 0.5) s)`. The output extent is every
     /// cell that overlaps the input, whole.
-    static let pixellate = BuiltinFilter(Catalog.CIPixellate, limits: [kCIInputScaleKey: .cellSize, kCIInputCenterKey: .cellCentre]) { args throws(CIFilterError) in
+    static let pixellate = BuiltinFilter(Catalog.CIPixellate, limits: [kCIInputScaleKey: .cellSize, kCIInputCenterKey: .cellCentre], reach: .halo(kCIInputScaleKey, plus: 1)) {
+        args throws(CIFilterError) in
         let image = try args.image()
         let (center, scale) = try cellParameters(args, scaleKey: kCIInputScaleKey)
         return CIImage(node: CellNode(input: image.node, layout: SquareCells(center: center, scale: scale)))

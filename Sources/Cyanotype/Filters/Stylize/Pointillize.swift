@@ -4,7 +4,8 @@ extension BuiltinFilters {
     /// `radius` of its nearest site takes the input sampled at that site (overlapping dots meet
     /// along the Voronoi edge between their sites), any other pixel is clear. The output extent
     /// is the input's grown by `ceil(radius + 1)`.
-    static let pointillize = BuiltinFilter(Catalog.CIPointillize, limits: [kCIInputRadiusKey: .cellSize, kCIInputCenterKey: .cellCentre]) { args throws(CIFilterError) in
+    static let pointillize = BuiltinFilter(Catalog.CIPointillize, limits: [kCIInputRadiusKey: .cellSize, kCIInputCenterKey: .cellCentre], reach: .halo(kCIInputRadiusKey, plus: 2))
+    { args throws(CIFilterError) in
         let image = try args.image()
         let (center, radius) = try cellParameters(args, scaleKey: kCIInputRadiusKey)
         let sites = JitteredSites(origin: center, spacing: 1.6 * radius)

@@ -13,7 +13,7 @@ extension BuiltinFilters {
     /// a negative sharpness softens.
     ///
     /// - inputRadius: The standard deviation of the Gaussian blur, in pixels.
-    static let sharpenLuminance = BuiltinFilter(Catalog.CISharpenLuminance, limits: [kCIInputRadiusKey: .gaussianSigma]) { args throws(CIFilterError) in
+    static let sharpenLuminance = BuiltinFilter(Catalog.CISharpenLuminance, limits: [kCIInputRadiusKey: .gaussianSigma], reach: .gaussian) { args throws(CIFilterError) in
         let image = try args.image()
         let k = try args.float(kCIInputSharpnessKey), sigma = try args.number(kCIInputRadiusKey)
         if k == 0 || !(sigma > 0) { return image }
@@ -33,7 +33,7 @@ extension BuiltinFilters {
     ///
     /// - inputRadius: The standard deviation of the Gaussian blur that measures the
     ///   neighbourhood's luma, in pixels (0: the pixel's own).
-    static let highlightShadowAdjust = BuiltinFilter(Catalog.CIHighlightShadowAdjust, limits: [kCIInputRadiusKey: .gaussianSigma]) { args throws(CIFilterError) in
+    static let highlightShadowAdjust = BuiltinFilter(Catalog.CIHighlightShadowAdjust, limits: [kCIInputRadiusKey: .gaussianSigma], reach: .gaussian) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey)
         let s = try args.float("inputShadowAmount"), h = try args.float("inputHighlightAmount")
@@ -51,7 +51,7 @@ extension BuiltinFilters {
     /// dual of our CIBloom's screen). Intensity 0 leaves the image as it is.
     ///
     /// - inputRadius: The standard deviation of the Gaussian blur, in pixels.
-    static let gloom = BuiltinFilter(Catalog.CIGloom, limits: [kCIInputRadiusKey: .gaussianSigma]) { args throws(CIFilterError) in
+    static let gloom = BuiltinFilter(Catalog.CIGloom, limits: [kCIInputRadiusKey: .gaussianSigma], reach: .gaussian) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey), k = try args.float(kCIInputIntensityKey)
         if k == 0 { return image }

@@ -62,7 +62,7 @@ extension BuiltinFilters {
     /// - inputNumberOfFolds: How many folds (each a pair of panels, one facing up and one
     ///   down); rounded to a whole number.
     /// - inputFoldShadowAmount: How dark the panels facing down get when folded flat.
-    static let accordionFoldTransition = BuiltinFilter(Catalog.CIAccordionFoldTransition) { args throws(CIFilterError) in
+    static let accordionFoldTransition = BuiltinFilter(Catalog.CIAccordionFoldTransition, reach: .unbounded) { args throws(CIFilterError) in
         let image = try args.image(), target = try args.image(kCIInputTargetImageKey)
         let t = try args.number(kCIInputTimeKey), bottom = try args.number("inputBottomHeight")
         let folds = max(1, Int(try args.number("inputNumberOfFolds").rounded()))

@@ -238,7 +238,7 @@ extension BuiltinFilters {
     /// - inputExtent: The rectangle the curl travels across.
     /// - inputAngle: The direction of travel, in radians (0: the right edge lifts first).
     /// - inputRadius: The cylinder's radius, in pixels.
-    static let pageCurlTransition = BuiltinFilter(Catalog.CIPageCurlTransition) { args throws(CIFilterError) in
+    static let pageCurlTransition = BuiltinFilter(Catalog.CIPageCurlTransition, reach: .unbounded) { args throws(CIFilterError) in
         try pageCurl(args, shading: try args.optionalImage("inputShadingImage"), shadowAmount: 0, shadowSize: 0, shadowExtent: nil)
     }
 
@@ -254,7 +254,7 @@ extension BuiltinFilters {
     /// - inputShadowSize: How far the shadow reaches ahead of the cylinder, in diameters.
     /// - inputShadowAmount: How dark the shadow is (0 none, 1 black).
     /// - inputShadowExtent: Where the shadow may fall (empty: everywhere).
-    static let pageCurlWithShadowTransition = BuiltinFilter(Catalog.CIPageCurlWithShadowTransition) { args throws(CIFilterError) in
+    static let pageCurlWithShadowTransition = BuiltinFilter(Catalog.CIPageCurlWithShadowTransition, reach: .unbounded) { args throws(CIFilterError) in
         try pageCurl(
             args, shading: nil, shadowAmount: try args.float("inputShadowAmount"), shadowSize: try args.number("inputShadowSize"),
             shadowExtent: try args.rect("inputShadowExtent").standardized)

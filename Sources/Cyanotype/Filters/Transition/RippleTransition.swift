@@ -126,7 +126,7 @@ extension BuiltinFilters {
     /// - inputWidth: The wave's width, in pixels.
     /// - inputScale: The wave's height: how far it moves the pictures (twice the largest
     ///   shift), negative for a trough.
-    static let rippleTransition = BuiltinFilter(Catalog.CIRippleTransition) { args throws(CIFilterError) in
+    static let rippleTransition = BuiltinFilter(Catalog.CIRippleTransition, reach: .unbounded) { args throws(CIFilterError) in
         let image = try args.image(), target = try args.image(kCIInputTargetImageKey)
         let shading = try args.optionalImage("inputShadingImage")
         let t = try args.number(kCIInputTimeKey)

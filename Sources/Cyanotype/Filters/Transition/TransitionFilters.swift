@@ -272,7 +272,7 @@ extension BuiltinFilters {
     /// - inputShadowRadius: The standard deviation of the shadow's Gaussian blur, in pixels.
     static let disintegrateWithMaskTransition = BuiltinFilter(
         Catalog.CIDisintegrateWithMaskTransition,
-        limits: ["inputShadowRadius": .gaussianSigma]
+        limits: ["inputShadowRadius": .gaussianSigma], reach: .unbounded
     ) { args throws(CIFilterError) in
         let (image, target, t) = try transitionInputs(args)
         let mask = try args.image(kCIInputMaskImageKey)

@@ -11,7 +11,7 @@ extension BuiltinFilters {
     /// smallest of versions 1-40 that fits at `inputCorrectionLevel` (L, M, Q or H), in the
     /// most compact single mode for the whole message (numeric, alphanumeric, else byte; text
     /// is taken as its UTF-8 bytes). The mask is the one of eight with the lowest ISO penalty.
-    static let qrCodeGenerator = BuiltinFilter(Catalog.CIQRCodeGenerator) { args throws(CIFilterError) in
+    static let qrCodeGenerator = BuiltinFilter(Catalog.CIQRCodeGenerator, barcode: BarcodeOutput(includesQuietZone: true)) { args throws(CIFilterError) in
         let code = try qrCode(args)
         return code.matrix.padded(qrQuietZone).image()
     }
@@ -35,7 +35,7 @@ extension BuiltinFilters {
     /// sets A, B and C switched for the fewest symbols, with check symbol and stop pattern.
     /// `inputQuietSpace` light modules on the left and right, `inputBarcodeHeight` pixels
     /// tall: (11 * symbols + 13 + 2 * quiet) x height pixels.
-    static let code128BarcodeGenerator = BuiltinFilter(Catalog.CICode128BarcodeGenerator) { args throws(CIFilterError) in
+    static let code128BarcodeGenerator = BuiltinFilter(Catalog.CICode128BarcodeGenerator, barcode: BarcodeOutput(includesQuietZone: true)) { args throws(CIFilterError) in
         let message = try args.data("inputMessage")
         let quiet = Int(try args.number("inputQuietSpace").rounded())
         let height = Int(try args.number("inputBarcodeHeight").rounded())
@@ -54,7 +54,7 @@ extension BuiltinFilters {
     /// `inputCorrectionLevel` percent of its codewords plus three; `inputLayers` and
     /// `inputCompactStyle`, when set, fix the layers and style. Bytes are carried in binary
     /// shift runs (exact for any data, text included).
-    static let aztecCodeGenerator = BuiltinFilter(Catalog.CIAztecCodeGenerator) { args throws(CIFilterError) in
+    static let aztecCodeGenerator = BuiltinFilter(Catalog.CIAztecCodeGenerator, barcode: BarcodeOutput(includesQuietZone: false)) { args throws(CIFilterError) in
         let message = try args.data("inputMessage")
         let level = Int(try args.number("inputCorrectionLevel").rounded())
         let layers: Int? = args.values["inputLayers"] == nil ? nil : Int(try args.number("inputLayers").rounded())
@@ -77,7 +77,7 @@ extension BuiltinFilters {
     /// (width / height, 3 when unset) within the pixel limits `inputMin/MaxWidth/Height`
     /// (quiet zone included). `inputCompactStyle` drops the right row indicator and cuts the
     /// stop pattern to one bar module.
-    static let pdf417BarcodeGenerator = BuiltinFilter(Catalog.CIPDF417BarcodeGenerator) { args throws(CIFilterError) in
+    static let pdf417BarcodeGenerator = BuiltinFilter(Catalog.CIPDF417BarcodeGenerator, barcode: BarcodeOutput(includesQuietZone: true)) { args throws(CIFilterError) in
         let code = try pdf417(args)
         return code.matrix.padded(pdf417QuietZone).image()
     }
@@ -115,7 +115,7 @@ extension BuiltinFilters {
     /// Data Matrix) decoded from an image by Vision. Cyanotype has no barcode descriptors
     /// yet, so this filter accepts none: any value (or none) is a typed `invalidValue` error
     /// pointing at the message-based generators.
-    static let barcodeGenerator = BuiltinFilter(Catalog.CIBarcodeGenerator) { args throws(CIFilterError) in
+    static let barcodeGenerator = BuiltinFilter(Catalog.CIBarcodeGenerator, barcode: BarcodeOutput(includesQuietZone: false)) { args throws(CIFilterError) in
         let key = "inputBarcodeDescriptor"
         guard let v = args.values[key] else { throw .missingInput(filter: args.descriptor.name, key: key) }
         throw .invalidValue(

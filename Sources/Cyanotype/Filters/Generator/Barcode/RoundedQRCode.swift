@@ -14,7 +14,7 @@ extension BuiltinFilters {
     ///   (from the one asked for, up to H) until every Reed-Solomon block can correct the
     ///   codewords the space touches with one codeword to spare; if even H cannot, the space
     ///   shrinks until it can.
-    static let roundedQRCodeGenerator = BuiltinFilter(Catalog.CIRoundedQRCodeGenerator) { args throws(CIFilterError) in
+    static let roundedQRCodeGenerator = BuiltinFilter(Catalog.CIRoundedQRCodeGenerator, barcode: BarcodeOutput(includesQuietZone: true)) { args throws(CIFilterError) in
         let message = Array(try args.data("inputMessage"))
         let letter = try args.string("inputCorrectionLevel")
         guard let asked = QRCorrectionLevel(rawValue: letter.uppercased()) else {
