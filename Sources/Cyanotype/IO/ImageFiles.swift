@@ -151,6 +151,12 @@ extension CIImage {
         let streamsPNG = PNGStreamDecoder.canStream(header: header, strict: strict)
         let streamsTIFF = !streamsPNG && TIFFStreamDecoder.canStream(data, header: header, strict: strict)
         let streamsRows = streamsPNG || streamsTIFF
+        // A progressive JPEG (decoded whole by libjpeg) in sRGB is held as its Y'CbCr planes,
+        // 1.5 bytes a pixel at 4:2:0, converted to RGB tile by tile.
+        let planar =
+            strict && !streams && header.format == .jpeg && header.bitDepth == 8 && header.colorModel == "RGB"
+            && header.formatProperties["IsProgressive"] == .bool(true) && (profile.map(ColorProfiles.isSRGB) ?? true)
+            && (space.map { $0.name == CGColorSpace.sRGB } ?? true)
         // The limit bounds memory: a file that streams is refused only when a render needs
         // more of it at once (the decoders check), others now. A streaming file is still held
         // to the render limit (or the decode limit, when larger) by its declared size: a tiny
@@ -170,18 +176,24 @@ extension CIImage {
         // What the whole-image decodes below read (they run only when the file does not stream);
         // empty when the bytes are read from the file, so the closures do not keep them.
         let held: Data = if case .file = bytes { Data() } else { data }
-        let reducer =
-            factors.isEmpty
-            ? nil
-            : DecodeReducer(factors: factors, streams: streams) { factor, forOneRender in
-                if streams {
-                    return try streamingJPEGNode(
-                        bytes, header: header, limits: limits, colorSpace: space, reduction: factor, forOneRender: forOneRender,
-                        orientation: orientation)
-                }
-                return try bitmapNode(
-                    try ImageCodecs.decode(held, reducedBy: factor, limits: limits), colorSpace: space, orientation: orientation)
+        // WebP also decodes at any smaller size (its decoder rescales the rows as they come).
+        let anySize = strict && !streams && ImageCodecs.decodesAtAnySize(header, data: data)
+        let reduced: @Sendable (Int, Bool) throws -> RecipeNode = { factor, forOneRender in
+            if streams {
+                return try streamingJPEGNode(
+                    bytes, header: header, limits: limits, colorSpace: space, reduction: factor, forOneRender: forOneRender,
+                    orientation: orientation)
             }
+            return try bitmapNode(try ImageCodecs.decode(held, reducedBy: factor, limits: limits), colorSpace: space, orientation: orientation)
+        }
+        var reducer: DecodeReducer? = factors.isEmpty && !anySize ? nil : DecodeReducer(factors: factors, streams: streams, load: reduced)
+        if anySize {
+            let swaps = upright.swapsSides
+            reducer?.scaledLoad = { width, height in
+                let (w, h) = swaps ? (height, width) : (width, height)
+                return try bitmapNode(try ImageCodecs.decode(held, scaledTo: w, h, limits: limits), colorSpace: space, orientation: orientation)
+            }
+        }
         // A PNG or TIFF the row decoder refuses at its start (a damaged text chunk, say)
         // decodes whole, where the one-shot decoder's own recovery applies.
         let rowsNode = { @Sendable (oneRender: Bool) throws -> RecipeNode in
@@ -216,6 +228,7 @@ extension CIImage {
                     return try streamingJPEGNode(bytes, header: header, limits: limits, colorSpace: space, orientation: orientation)
                 }
                 if streamsRows { return try rowsNode(false) }
+                if planar, let planes = try JPEGPlanes.decode(held, limits: limits) { return try planarJPEGNode(planes, orientation: orientation) }
                 let bitmap = try ImageCodecs.decode(held, limits: limits, strict: strict)
                 return try bitmapNode(bitmap, colorSpace: space, orientation: orientation)
             },
