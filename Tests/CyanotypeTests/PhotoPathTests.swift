@@ -291,11 +291,10 @@ private func runPython(_ script: String, _ args: [String] = [], in dir: URL) thr
         #expect(wrong == 0, "\(wrong) samples not rounded to nearest")
     }
 
-    /// A progressive sRGB JPEG (4:2:0, odd sides) is held as its Y'CbCr planes (#26 row 4)
-    /// and shown upright in every orientation within 2 levels of the whole RGBA decode
-    /// (TurboJPEG, the lenient read's path: mean under half a level), plain and blurred;
-    /// tiles of 16 equal whole renders. Oracle: TurboJPEG's decode of the same file.
-    @Test func progressiveJPEGHeldAsPlanesMatchesTheWholeDecodeInEveryOrientation() throws {
+    /// A progressive sRGB JPEG (4:2:0, odd sides, #26 row 4) reads upright in every
+    /// orientation within 2 levels of TurboJPEG's whole decode (the lenient read's path: mean
+    /// under half a level), plain and blurred; tiles of 16 equal whole renders.
+    @Test func progressiveJPEGMatchesTheWholeDecodeInEveryOrientation() throws {
         let (w, h) = (101, 67)
         var px = [UInt8](repeating: 255, count: w * h * 4)
         var state: UInt64 = 26
@@ -330,11 +329,49 @@ private func runPython(_ script: String, _ args: [String] = [], in dir: URL) thr
                 #expect((d.max() ?? 255) <= 2 && mean < 0.5, "orientation \(o) \(what): max \(d.max() ?? -1), mean \(mean)")
                 #expect(a == t, "orientation \(o) \(what): tiles of 16 differ from whole renders")
             }
-            // The rendered source is the planes (turned by tiles), not an RGBA bitmap.
-            let loaded = try #require(planar.node as? LazySourceNode).source()
-            let label = ([loaded] + loaded.inputs).map(\.label).joined(separator: " / ")
-            #expect(label.contains("planar \(w)x\(h) yuv420 8-bit itu601 full range, chroma center"), "orientation \(o): \(label)")
         }
+    }
+
+    /// A progressive JPEG's planes as stored (`JPEGPlanes`, libjpeg's raw data): the luma
+    /// plane is Pillow's Y exactly (libjpeg asked for YCbCr, whose luma is not resampled), and
+    /// each 2x2 block's chroma is Pillow's upsampled chroma averaged over the block, within 2
+    /// levels. Oracle: Pillow (`draft("YCbCr")`).
+    @Test(.enabled(if: hasPillow, "needs Debian's python3-pil (scripts/setup.sh --test)"))
+    func progressiveJPEGPlanesAreLibjpegsYCbCr() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (w, h) = (101, 67)
+        var px = [UInt8](repeating: 255, count: w * h * 4)
+        for i in 0..<(w * h) {
+            let (x, y) = (i % w, i / w)  // smooth ramps: upsampled chroma averages back to its samples
+            (px[i * 4], px[i * 4 + 1], px[i * 4 + 2]) = (UInt8(20 + 2 * x), UInt8(30 + 3 * y), UInt8(200 - x - y))
+        }
+        var opts = EncodeOptions()
+        opts.progressive = true
+        let data = try px.withUnsafeBufferPointer { try ImageCodecs.encode(rgba8: $0, width: w, height: h, hasAlpha: false, format: .jpeg, options: opts) }
+        try data.write(to: dir.appendingPathComponent("p.jpg"))
+        try runPython(
+            """
+            from PIL import Image
+            im = Image.open('p.jpg'); im.draft('YCbCr', im.size)
+            open('p.ycc', 'wb').write(im.convert('YCbCr').tobytes())
+            """, in: dir)
+        let ycc = [UInt8](try Data(contentsOf: dir.appendingPathComponent("p.ycc")))
+        let p = try #require(try JPEGPlanes.decode(data))
+        #expect(p.width == w && p.height == h && p.chromaShift == (1, 1))
+        var lumaWrong = 0, chromaWorst = 0.0
+        for y in 0..<h { for x in 0..<w where p.luma[y * p.lumaRowBytes + x] != ycc[(y * w + x) * 3] { lumaWrong += 1 } }
+        for j in 0..<(h / 2) {
+            for i in 0..<(w / 2) {
+                for (c, plane) in [(1, p.cb), (2, p.cr)] {
+                    var sum = 0.0
+                    for dy in 0..<2 { for dx in 0..<2 { sum += Double(ycc[((2 * j + dy) * w + 2 * i + dx) * 3 + c]) } }
+                    chromaWorst = max(chromaWorst, abs(sum / 4 - Double(plane[j * p.chromaRowBytes + i])))
+                }
+            }
+        }
+        #expect(lumaWrong == 0, "\(lumaWrong) luma samples differ from libjpeg's")
+        #expect(chromaWorst <= 2, "chroma \(chromaWorst) levels from the upsampled chroma's block mean")
     }
 
     /// A truncated or corrupt progressive JPEG fails with a typed error (the codec's, then the

@@ -151,12 +151,6 @@ extension CIImage {
         let streamsPNG = PNGStreamDecoder.canStream(header: header, strict: strict)
         let streamsTIFF = !streamsPNG && TIFFStreamDecoder.canStream(data, header: header, strict: strict)
         let streamsRows = streamsPNG || streamsTIFF
-        // A progressive JPEG (decoded whole by libjpeg) in sRGB is held as its Y'CbCr planes,
-        // 1.5 bytes a pixel at 4:2:0, converted to RGB tile by tile.
-        let planar =
-            strict && !streams && header.format == .jpeg && header.bitDepth == 8 && header.colorModel == "RGB"
-            && header.formatProperties["IsProgressive"] == .bool(true) && (profile.map(ColorProfiles.isSRGB) ?? true)
-            && (space.map { $0.name == CGColorSpace.sRGB } ?? true)
         // The limit bounds memory: a file that streams is refused only when a render needs
         // more of it at once (the decoders check), others now. A streaming file is still held
         // to the render limit (or the decode limit, when larger) by its declared size: a tiny
@@ -228,7 +222,6 @@ extension CIImage {
                     return try streamingJPEGNode(bytes, header: header, limits: limits, colorSpace: space, orientation: orientation)
                 }
                 if streamsRows { return try rowsNode(false) }
-                if planar, let planes = try JPEGPlanes.decode(held, limits: limits) { return try planarJPEGNode(planes, orientation: orientation) }
                 let bitmap = try ImageCodecs.decode(held, limits: limits, strict: strict)
                 return try bitmapNode(bitmap, colorSpace: space, orientation: orientation)
             },
