@@ -318,3 +318,85 @@ void cy_jpeg_decoder_destroy(cy_jpeg_decoder *d) {
     }
     free(d);
 }
+
+// ---------------------------------------------------------------------------------------
+// A whole JPEG (progressive too) decoded to its Y, Cb and Cr planes as stored (libjpeg's
+// raw_data_out: no upsampling, no colour conversion), 1.5 bytes a pixel at 4:2:0 instead of
+// RGBA's 4. Same decoder structure and error handling as the row decoder above.
+
+int cy_jpeg_decoder_create_planar(const uint8_t *data, size_t size, int strict, cy_jpeg_planar_info *info, cy_jpeg_decoder **out,
+                                  char *message, size_t messageSize) {
+    *out = NULL;
+    struct cy_jpeg_decoder *d = calloc(1, sizeof *d);
+    if (!d) {
+        if (message && messageSize) snprintf(message, messageSize, "JPEG: out of memory");
+        return -1;
+    }
+    d->strict = strict;
+    d->dinfo.err = jpeg_std_error(&d->jerr);
+    d->jerr.error_exit = cy_d_error_exit;
+    d->jerr.emit_message = cy_d_emit_message;
+    d->jerr.output_message = cy_output_message;
+    d->dinfo.client_data = d;
+    if (setjmp(d->escape)) {
+        if (message && messageSize) snprintf(message, messageSize, "%s", d->message);
+        cy_jpeg_decoder_destroy(d);
+        return -1;
+    }
+    jpeg_create_decompress(&d->dinfo);
+    d->base = data;
+    d->size = size;
+    jpeg_mem_src(&d->dinfo, data, (unsigned long)size);
+    jpeg_read_header(&d->dinfo, TRUE);
+    jpeg_component_info *c = d->dinfo.comp_info;
+    int h0 = c[0].h_samp_factor, v0 = c[0].v_samp_factor;
+    if (d->dinfo.num_components != 3 || d->dinfo.jpeg_color_space != JCS_YCbCr || d->dinfo.data_precision != 8 ||
+        c[1].h_samp_factor != 1 || c[1].v_samp_factor != 1 || c[2].h_samp_factor != 1 || c[2].v_samp_factor != 1 ||
+        !((h0 == 1 && v0 == 1) || (h0 == 2 && v0 == 1) || (h0 == 2 && v0 == 2))) {
+        cy_jpeg_decoder_destroy(d);
+        return 1;
+    }
+    d->dinfo.raw_data_out = TRUE;
+    d->dinfo.out_color_space = JCS_YCbCr;
+    d->dinfo.dct_method = JDCT_ISLOW;
+    jpeg_start_decompress(&d->dinfo);
+    d->started = 1;
+    c = d->dinfo.comp_info;
+    info->width = (int)d->dinfo.output_width;
+    info->height = (int)d->dinfo.output_height;
+    info->shiftX = h0 == 2 ? 1 : 0;
+    info->shiftY = v0 == 2 ? 1 : 0;
+    int rowsPerCall = d->dinfo.max_v_samp_factor * DCTSIZE;
+    int calls = ((int)d->dinfo.output_height + rowsPerCall - 1) / rowsPerCall;
+    info->lumaRowBytes = (int)c[0].width_in_blocks * DCTSIZE;
+    info->lumaRows = calls * rowsPerCall;
+    info->chromaRowBytes = (int)c[1].width_in_blocks * DCTSIZE;
+    info->chromaRows = calls * DCTSIZE;
+    *out = d;
+    return 0;
+}
+
+int cy_jpeg_decoder_read_planes(cy_jpeg_decoder *d, uint8_t *y, uint8_t *cb, uint8_t *cr, const cy_jpeg_planar_info *info, char *message,
+                                size_t messageSize) {
+    if (!d || !d->started || !d->dinfo.raw_data_out) return -1;
+    if (setjmp(d->escape)) {
+        if (message && messageSize) snprintf(message, messageSize, "%s", d->message);
+        return -1;
+    }
+    int rowsPerCall = d->dinfo.max_v_samp_factor * DCTSIZE;
+    JSAMPROW yRows[2 * DCTSIZE], cbRows[DCTSIZE], crRows[DCTSIZE];
+    JSAMPARRAY planes[3] = {yRows, cbRows, crRows};
+    for (int call = 0; d->dinfo.output_scanline < d->dinfo.output_height; call++) {
+        if ((call + 1) * rowsPerCall > info->lumaRows || (call + 1) * DCTSIZE > info->chromaRows) return -1;
+        for (int i = 0; i < rowsPerCall; i++) yRows[i] = y + (size_t)(call * rowsPerCall + i) * (size_t)info->lumaRowBytes;
+        for (int i = 0; i < DCTSIZE; i++) {
+            cbRows[i] = cb + (size_t)(call * DCTSIZE + i) * (size_t)info->chromaRowBytes;
+            crRows[i] = cr + (size_t)(call * DCTSIZE + i) * (size_t)info->chromaRowBytes;
+        }
+        if ((int)jpeg_read_raw_data(&d->dinfo, planes, (JDIMENSION)rowsPerCall) != rowsPerCall) {
+            if (message && messageSize) snprintf(message, messageSize, "Premature end of JPEG data");
+            return -1;
+        }
+    }
+    return 0;
+}

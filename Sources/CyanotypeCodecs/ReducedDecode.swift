@@ -40,6 +40,36 @@ extension ImageCodecs {
     }
 }
 
+extension ImageCodecs {
+    /// Whether `decode(_:scaledTo:_:limits:)` can decode this file (`header` read from `data`)
+    /// at any smaller size: still WebP, whose decoder rescales rows as it decodes them
+    /// (libwebp's `use_scaling`), so no full-size picture is ever held.
+    public static func decodesAtAnySize(_ header: ImageHeader, data: Data) -> Bool {
+        header.format == .webp && header.width > 0 && header.height > 0
+            && !data.withUnsafeBytes { AnimatedWebP.isAnimated($0) }
+    }
+
+    /// Decodes `data` (a still WebP) straight to `width` x `height` (stored orientation, each
+    /// at least 1 and at most the file's): RGBA8, `header` the file's (full size). Pixel `i`
+    /// of the result covers the file's pixels [i * W / width, (i + 1) * W / width) on each
+    /// axis (libwebp's area-averaging rescaler). Strict: a damaged or truncated file fails
+    /// with its typed error.
+    public static func decode(_ data: Data, scaledTo width: Int, _ height: Int, limits: DecodeLimits = .default) throws(ImageFileError)
+        -> DecodedBitmap
+    {
+        try withBytes(data) { bytes throws(ImageFileError) in
+            let header = try readHeader(data)
+            guard decodesAtAnySize(header, data: data) else {
+                throw .unsupportedFormat("\(header.format.rawValue) decoded at an arbitrary size")
+            }
+            guard (1...header.width).contains(width), (1...header.height).contains(height) else {
+                throw .invalidArgument("a scaled decode of \(header.width)x\(header.height) cannot be \(width)x\(height)")
+            }
+            return try WebPCodec.decode(bytes, header: header, width: width, height: height, limits: limits)
+        }
+    }
+}
+
 extension JPEGCodec {
     /// tjDecompress2 at the scaling factor 1/`factor` (the header's size divisible by it).
     static func decode(_ b: UnsafeRawBufferPointer, reducedBy factor: Int, limits: DecodeLimits) throws(ImageFileError) -> DecodedBitmap {
@@ -68,7 +98,13 @@ extension WebPCodec {
     static func decode(_ b: UnsafeRawBufferPointer, header: ImageHeader, reducedBy factor: Int, limits: DecodeLimits) throws(ImageFileError)
         -> DecodedBitmap
     {
-        let width = header.width / factor, height = header.height / factor
+        try decode(b, header: header, width: header.width / factor, height: header.height / factor, limits: limits)
+    }
+
+    /// libwebp's decoder with `use_scaling` to `width` x `height`.
+    static func decode(_ b: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, limits: DecodeLimits) throws(ImageFileError)
+        -> DecodedBitmap
+    {
         let limit = limits.pixelLimit(bytesPerPixel: 4)
         guard width * height <= limit else { throw .tooLarge(width: width, height: height, limit: limit) }
         var config = WebPDecoderConfig()

@@ -263,4 +263,136 @@ private func runPython(_ script: String, _ args: [String] = [], in dir: URL) thr
             #expect(worst < 2e-3, "\(name): largest difference \(worst)")
         }
     }
+
+    /// A 16-bit PNG written as 8 bits with no filter (#26 row 6) takes its rows as they
+    /// decode, each sample rounded to the nearest level with no float pass: every one of the
+    /// 65536 values, opaque and under partial alpha (straight, so untouched by it). Oracle:
+    /// round(v x 255 / 65535), the formula.
+    @Test(arguments: [false, true])
+    func sixteenBitPNGWrittenAsEightBitsRoundsEverySample(alpha: Bool) throws {
+        let (w, h) = (256, 256)
+        var words = [UInt16](repeating: 65535, count: w * h * 4)
+        for v in 0..<(w * h) {
+            words[v * 4] = UInt16(v)
+            words[v * 4 + 1] = UInt16(65535 - v)
+            words[v * 4 + 2] = UInt16((v * 7919) % 65536)
+            if alpha { words[v * 4 + 3] = UInt16(1000 + (v * 3) % 64536) }
+        }
+        let png = try words.withUnsafeBufferPointer { try ImageCodecs.encode(rgba16: $0, width: w, height: h, hasAlpha: alpha, format: .png, options: EncodeOptions()) }
+        let image = try CIImage.read(data: png)
+        let out = try CIContext().encode(image, as: .png, depth: 8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!)
+        let decoded = try ImageCodecs.decode(out)
+        #expect(decoded.width == w && decoded.height == h && decoded.bitDepth == 8)
+        var wrong = 0
+        for i in 0..<(w * h * 4) where alpha || i % 4 != 3 {
+            let want = Int((Double(words[i]) * 255 / 65535).rounded())
+            if Int(decoded.pixels[i]) != want { wrong += 1 }
+        }
+        #expect(wrong == 0, "\(wrong) samples not rounded to nearest")
+    }
+
+    /// A progressive sRGB JPEG (4:2:0, odd sides, #26 row 4) reads upright in every
+    /// orientation within 2 levels of TurboJPEG's whole decode (the lenient read's path: mean
+    /// under half a level), plain and blurred; tiles of 16 equal whole renders.
+    @Test func progressiveJPEGMatchesTheWholeDecodeInEveryOrientation() throws {
+        let (w, h) = (101, 67)
+        var px = [UInt8](repeating: 255, count: w * h * 4)
+        var state: UInt64 = 26
+        for i in 0..<(w * h) {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let (x, y) = (i % w, i / w)
+            let n = Int(state >> 61) - 4
+            px[i * 4] = UInt8(clamping: 20 + 220 * x / w + n)
+            px[i * 4 + 1] = UInt8(clamping: 30 + 200 * y / h + n)
+            px[i * 4 + 2] = UInt8(clamping: 230 - 170 * x / w + 30 * ((x + y) % 4) + n)
+        }
+        let whole = CIContext(options: [.outputPremultiplied: false])
+        let tiled = CIContext(options: [.outputPremultiplied: false, .tileSize: 16])
+        let blur = { (i: CIImage) in i.clampedToExtent().applyingGaussianBlur(sigma: 2).cropped(to: i.extent) }
+        for o in 1...8 {
+            var opts = EncodeOptions()
+            opts.quality = 0.9
+            opts.progressive = true
+            opts.exif = ReducedDecodeTests.exif(orientation: o)
+            let data = try px.withUnsafeBufferPointer { try ImageCodecs.encode(rgba8: $0, width: w, height: h, hasAlpha: false, format: .jpeg, options: opts) }
+            let planar = try CIImage.read(data: data, options: Self.read)
+            var lenient = Self.read
+            lenient[.lenientDecoding] = true
+            let held = try CIImage.read(data: data, options: lenient)
+            #expect(planar.extent == CGRect(x: 0, y: 0, width: o >= 5 ? h : w, height: o >= 5 ? w : h), "orientation \(o)")
+            for (what, f) in [("plain", { (i: CIImage) in i }), ("blur", blur)] {
+                let a = [UInt8](try whole.renderToData(f(planar), from: planar.extent, format: .RGBA8, colorSpace: Self.srgb).data)
+                let b = [UInt8](try whole.renderToData(f(held), from: held.extent, format: .RGBA8, colorSpace: Self.srgb).data)
+                let t = [UInt8](try tiled.renderToData(f(planar), from: planar.extent, format: .RGBA8, colorSpace: Self.srgb).data)
+                let d = zip(a, b).map { abs(Int($0) - Int($1)) }
+                let mean = Double(d.reduce(0, +)) / Double(d.count)
+                #expect((d.max() ?? 255) <= 2 && mean < 0.5, "orientation \(o) \(what): max \(d.max() ?? -1), mean \(mean)")
+                #expect(a == t, "orientation \(o) \(what): tiles of 16 differ from whole renders")
+            }
+        }
+    }
+
+    /// A progressive JPEG's planes as stored (`JPEGPlanes`, libjpeg's raw data): the luma
+    /// plane is Pillow's Y exactly (libjpeg asked for YCbCr, whose luma is not resampled), and
+    /// each 2x2 block's chroma is Pillow's upsampled chroma averaged over the block, within 2
+    /// levels. Oracle: Pillow (`draft("YCbCr")`).
+    @Test(.enabled(if: hasPillow, "needs Debian's python3-pil (scripts/setup.sh --test)"))
+    func progressiveJPEGPlanesAreLibjpegsYCbCr() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (w, h) = (101, 67)
+        var px = [UInt8](repeating: 255, count: w * h * 4)
+        for i in 0..<(w * h) {
+            let (x, y) = (i % w, i / w)  // smooth ramps: upsampled chroma averages back to its samples
+            (px[i * 4], px[i * 4 + 1], px[i * 4 + 2]) = (UInt8(20 + 2 * x), UInt8(30 + 3 * y), UInt8(200 - x - y))
+        }
+        var opts = EncodeOptions()
+        opts.progressive = true
+        let data = try px.withUnsafeBufferPointer { try ImageCodecs.encode(rgba8: $0, width: w, height: h, hasAlpha: false, format: .jpeg, options: opts) }
+        try data.write(to: dir.appendingPathComponent("p.jpg"))
+        try runPython(
+            """
+            from PIL import Image
+            im = Image.open('p.jpg'); im.draft('YCbCr', im.size)
+            open('p.ycc', 'wb').write(im.convert('YCbCr').tobytes())
+            """, in: dir)
+        let ycc = [UInt8](try Data(contentsOf: dir.appendingPathComponent("p.ycc")))
+        let p = try #require(try JPEGPlanes.decode(data))
+        #expect(p.width == w && p.height == h && p.chromaShift == (1, 1))
+        var lumaWrong = 0, chromaWorst = 0.0
+        for y in 0..<h { for x in 0..<w where p.luma[y * p.lumaRowBytes + x] != ycc[(y * w + x) * 3] { lumaWrong += 1 } }
+        for j in 0..<(h / 2) {
+            for i in 0..<(w / 2) {
+                for (c, plane) in [(1, p.cb), (2, p.cr)] {
+                    var sum = 0.0
+                    for dy in 0..<2 { for dx in 0..<2 { sum += Double(ycc[((2 * j + dy) * w + 2 * i + dx) * 3 + c]) } }
+                    chromaWorst = max(chromaWorst, abs(sum / 4 - Double(plane[j * p.chromaRowBytes + i])))
+                }
+            }
+        }
+        #expect(lumaWrong == 0, "\(lumaWrong) luma samples differ from libjpeg's")
+        #expect(chromaWorst <= 2, "chroma \(chromaWorst) levels from the upsampled chroma's block mean")
+    }
+
+    /// A truncated or corrupt progressive JPEG fails with a typed error (the codec's, then the
+    /// render's), never a partial picture or a crash.
+    @Test func damagedProgressiveJPEGFailsWithATypedError() throws {
+        let (w, h) = (64, 48)
+        let px = [UInt8]((0..<(w * h * 4)).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        var opts = EncodeOptions()
+        opts.progressive = true
+        opts.exif = ReducedDecodeTests.exif(orientation: 8)
+        let data = try px.withUnsafeBufferPointer { try ImageCodecs.encode(rgba8: $0, width: w, height: h, hasAlpha: false, format: .jpeg, options: opts) }
+        let cut = data.prefix(data.count / 2)
+        #expect(throws: ImageFileError.self) { try JPEGPlanes.decode(cut) }
+        let image = try CIImage.read(data: cut, options: Self.read)
+        #expect(throws: CIRenderError.self) { try CIContext().renderToData(image, from: image.extent, format: .RGBA8, colorSpace: Self.srgb) }
+        // A scan's Huffman table selector pointed at a table that does not exist.
+        var corrupt = data
+        let sos = try #require(corrupt.firstRange(of: Data([0xFF, 0xDA])))
+        corrupt[sos.lowerBound + 6] = 0x33
+        #expect(throws: ImageFileError.self) { try JPEGPlanes.decode(corrupt) }
+        let broken = try CIImage.read(data: corrupt, options: Self.read)
+        #expect(throws: CIRenderError.self) { try CIContext().renderToData(broken, from: broken.extent, format: .RGBA8, colorSpace: Self.srgb) }
+    }
 }

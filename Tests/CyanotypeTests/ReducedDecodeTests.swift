@@ -275,6 +275,101 @@ import Testing
         #expect(throws: CIRenderError.self) { try Self.render(thumb2) }
     }
 
+    // MARK: WebP at any size
+
+    static func webp(_ px: [UInt8], _ w: Int, _ h: Int, _ configure: (inout EncodeOptions) -> Void = { _ in }) throws -> Data {
+        var o = EncodeOptions()
+        o.quality = 0.9
+        configure(&o)
+        return try px.withUnsafeBufferPointer { try ImageCodecs.encode(rgba8: $0, width: w, height: h, hasAlpha: false, format: .webp, options: o) }
+    }
+
+    /// libwebp's scaled decoder at a size no whole factor gives (251x171 -> 100x70) on a
+    /// lossless file: each pixel the area-weighted mean of the file's pixels its cell covers
+    /// (a formula), within 2 levels.
+    @Test func webPScaledDecodeIsTheAreaMean() throws {
+        let (w, h, sw, sh) = (251, 171, 100, 70)
+        let px = Self.photo(w, h)
+        let data = try Self.webp(px, w, h) { $0.lossless = true }
+        let small = try ImageCodecs.decode(data, scaledTo: sw, sh)
+        #expect(small.width == sw && small.height == sh && small.header.width == w)
+        /// The overlap of source pixel `i` with cell [a, b).
+        func overlap(_ i: Int, _ a: Double, _ b: Double) -> Double { max(0, min(Double(i + 1), b) - max(Double(i), a)) }
+        var worst = 0.0
+        for y in 0..<sh {
+            let (y0, y1) = (Double(y) * Double(h) / Double(sh), Double(y + 1) * Double(h) / Double(sh))
+            for x in 0..<sw {
+                let (x0, x1) = (Double(x) * Double(w) / Double(sw), Double(x + 1) * Double(w) / Double(sw))
+                for c in 0..<3 {
+                    var sum = 0.0, area = 0.0
+                    for j in Int(y0)..<min(h, Int(y1.rounded(.up))) {
+                        for i in Int(x0)..<min(w, Int(x1.rounded(.up))) {
+                            let a = overlap(i, x0, x1) * overlap(j, y0, y1)
+                            sum += a * Double(px[(j * w + i) * 4 + c]); area += a
+                        }
+                    }
+                    worst = max(worst, abs(Double(small.pixels[(y * sw + x) * 4 + c]) - sum / area))
+                }
+            }
+        }
+        #expect(worst <= 2, "\(worst) levels from the area mean")
+        #expect(throws: ImageFileError.self) { try ImageCodecs.decode(data, scaledTo: w + 1, sh) }
+        #expect(throws: ImageFileError.self) { try ImageCodecs.decode(data, scaledTo: 0, sh) }
+        let jpg = try Self.jpeg(px, w, h)
+        #expect(!ImageCodecs.decodesAtAnySize(try ImageCodecs.readHeader(jpg), data: jpg))
+        #expect(throws: ImageFileError.self) { try ImageCodecs.decode(jpg, scaledTo: sw, sh) }
+    }
+
+    /// A WebP whose sides no factor divides decodes straight at 1.25 times the output size
+    /// (rounded up) and stays within the tolerance the README states for it of the full
+    /// decode + Lanczos (libwebp's area filter works on the file's Y'CbCr planes: mean under
+    /// one level, at most 2.5% of values more than 3 levels apart, none more than 32), upright
+    /// in every orientation.
+    @Test(arguments: [1, 3, 6, 8])
+    func webPDecodesAtAnySizeWithinTolerance(orientation: Int) throws {
+        let (w, h) = (251, 171)
+        let data = try Self.webp(Self.photo(w, h), w, h) { $0.exif = Self.exif(orientation: orientation) }
+        let image = try CIImage.read(data: data, options: [.applyOrientationProperty: true])
+        let thumb = Self.thumbnail(image, scale: 0.3)
+        let turned = orientation >= 5
+        // 251 x 0.375 = 94.1 -> 95, 171 x 0.375 = 64.1 -> 65 (upright sides).
+        let plan = CIContext().explain(thumb)
+        #expect(plan.contains(turned ? "decoded at 65x95" : "decoded at 95x65"), "\(plan)")
+        #expect(thumb.extent.size == CGSize(width: turned ? 51 : 75, height: turned ? 75 : 51))
+        let ours = try Self.render(thumb)
+        let d = Self.difference(ours, try Self.fullDecodeThumbnail(data, scale: 0.3, orientation: Int32(orientation)))
+        #expect(d.max <= 32 && d.mean < 1 && d.far <= 0.025, "orientation \(orientation): max \(d.max), mean \(d.mean), beyond 3 levels \(d.far)")
+        // Tiled renders read the same decode.
+        #expect(try Self.render(thumb, context: CIContext(options: [.tileSize: 16])) == ours)
+    }
+
+    /// A shrink too small to halve the pixels, or a lenient read, keeps the full decode.
+    @Test func webPKeepsTheFullDecodeWhereItSavesLittle() throws {
+        let (w, h) = (251, 171)
+        let data = try Self.webp(Self.photo(w, h), w, h)
+        #expect(!CIContext().explain(Self.thumbnail(try CIImage.read(data: data), scale: 0.6)).contains("decoded at"))
+        let lenient = try CIImage.read(data: data, options: [.lenientDecoding: true])
+        #expect(!CIContext().explain(Self.thumbnail(lenient, scale: 0.3)).contains("decoded at"))
+    }
+
+    /// A truncated or corrupt WebP read at a scaled size fails with a typed error, in the
+    /// codec and in the render (no crash, no partial picture).
+    @Test func damagedWebPFailsTheScaledDecode() throws {
+        let (w, h) = (251, 171)
+        let data = try Self.webp(Self.photo(w, h), w, h)
+        let cut = data.prefix(data.count * 2 / 3)
+        #expect(throws: ImageFileError.self) { try ImageCodecs.decode(cut, scaledTo: 100, 70) }
+        let thumb = Self.thumbnail(try CIImage.read(data: cut), scale: 0.3)
+        #expect(CIContext().explain(thumb).contains("decoded at 95x65"))
+        #expect(throws: CIRenderError.self) { try Self.render(thumb) }
+        // The frame header's start code (9d 01 2a) broken: refused when the header is read.
+        var corrupt = data
+        let start = try #require(corrupt.firstRange(of: Data([0x9D, 0x01, 0x2A])))
+        corrupt[start.lowerBound] = 0
+        #expect(throws: ImageFileError.self) { try ImageCodecs.decode(corrupt, scaledTo: 100, 70) }
+        #expect(throws: (any Error).self) { try Self.render(Self.thumbnail(try CIImage.read(data: corrupt), scale: 0.3)) }
+    }
+
     /// Image I/O's thumbnail of a still JPEG decodes small, upright, within tolerance.
     @Test func imageSourceThumbnailDecodesSmall() throws {
         let (w, h) = (256, 192)

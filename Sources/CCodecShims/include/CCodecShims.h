@@ -119,4 +119,21 @@ cy_jpeg_decoder *cy_jpeg_decoder_create_fd(int fd, int strict, int scaleDenom, i
 int cy_jpeg_decoder_rebase(cy_jpeg_decoder *d, const uint8_t *data, size_t size);
 void cy_jpeg_decoder_destroy(cy_jpeg_decoder *d);
 
+// A whole JPEG (progressive files too) decoded to its planes as stored: Y full size, Cb and
+// Cr subsampled by 2^shiftX x 2^shiftY (libjpeg's raw_data_out, no upsampling or colour
+// conversion). Each plane is padded to whole blocks: `*RowBytes` samples a row, `*Rows` rows.
+typedef struct {
+    int width, height, shiftX, shiftY;
+    int lumaRowBytes, lumaRows, chromaRowBytes, chromaRows;
+} cy_jpeg_planar_info;
+/// Reads the header of the JPEG in memory and starts a planar decode (for a progressive file
+/// this reads every scan): 0 with `*out` and `info` set; 1 when the file is not 8-bit YCbCr
+/// sampled 4:4:4, 4:2:2 or 4:2:0 (nothing to free); -1 with a message on an error.
+int cy_jpeg_decoder_create_planar(const uint8_t *data, size_t size, int strict, cy_jpeg_planar_info *info, cy_jpeg_decoder **out,
+                                  char *message, size_t messageSize);
+/// Decodes every row into `y`, `cb`, `cr` (sized and laid out as `info` says). 0, or -1 with a
+/// message. `data` must not have moved since create.
+int cy_jpeg_decoder_read_planes(cy_jpeg_decoder *d, uint8_t *y, uint8_t *cb, uint8_t *cr, const cy_jpeg_planar_info *info, char *message,
+                                size_t messageSize);
+
 #endif

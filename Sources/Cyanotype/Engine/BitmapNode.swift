@@ -342,6 +342,19 @@ final class LazySourceNode: RecipeNode, @unchecked Sendable {
                 loadForOneRender: forOneRender)
         }
     }
+    /// The last scaled decode asked for (`scaledSource`), decoded once as this one.
+    private let scaledSourceCell = OnceCell<(width: Int, height: Int, node: LazySourceNode)>()
+    override func scaledSource(width: Int, height: Int) -> RecipeNode? {
+        guard let scaled = reducer?.scaledLoad, extent.minX == 0, extent.minY == 0 else { return nil }
+        let name = name
+        let make = {
+            LazySourceNode(
+                extent: CGRect(x: 0, y: 0, width: width, height: height), name: "\(name) decoded at \(width)x\(height)",
+                load: { try scaled(width, height) })
+        }
+        let kept = scaledSourceCell.value { (width, height, make()) }
+        return kept.width == width && kept.height == height ? kept.node : make()
+    }
     /// Whether the shared decode has been made (renders for one pass make their own).
     var isLoaded: Bool { loaded.current != nil }
     /// The decoded source (decoding it on the first call).

@@ -93,6 +93,14 @@ class RecipeNode: @unchecked Sendable {
     /// that coarser grid (or the node computes pixels).
     func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? { nil }
 
+    /// For a source that decodes at any smaller size (WebP's scaled decoder): the source
+    /// decoded at `width` x `height`, its extent (0, 0, width, height).
+    func scaledSource(width: Int, height: Int) -> RecipeNode? { nil }
+
+    /// For a node that only clips to or extends its one input's whole extent (or marks its
+    /// sampling): the same node over `input`, a rescaled copy of that input; nil otherwise.
+    func rescaled(over input: RecipeNode) -> RecipeNode? { nil }
+
     /// For a downscaling resampling that filters (a weighted sum, not a maximum): its scale.
     var resamplingScale: (x: Double, y: Double)? { nil }
 
@@ -197,6 +205,9 @@ final class CropNode: RecipeNode, @unchecked Sendable {
         guard let r = pixelExtent.reduced(by: factor), r.cgRect == extent else { return nil }
         return CropNode(input: input, rect: r.cgRect)
     }
+    override func rescaled(over input: RecipeNode) -> RecipeNode? {
+        extent == inputs[0].extent ? CropNode(input: input, rect: input.extent) : nil
+    }
     override var label: String { "crop to \(pixelExtent)" }
 }
 
@@ -250,6 +261,9 @@ final class ClampNode: RecipeNode, @unchecked Sendable {
         guard let r = clampRect.reduced(by: factor) else { return nil }
         return ClampNode(input: input, rect: r.cgRect)
     }
+    override func rescaled(over input: RecipeNode) -> RecipeNode? {
+        clampRect == inputs[0].pixelExtent ? ClampNode(input: input, rect: input.extent) : nil
+    }
     override var clampedRegion: PixelRect? { clampRect }
     override var label: String { "clamp to \(clampRect)" }
 }
@@ -274,6 +288,7 @@ final class SamplingNode: RecipeNode, @unchecked Sendable {
     override var showsInputUnchanged: Bool { true }
     override var samplingMode: SamplingMode? { mode }
     override func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? { SamplingNode(input: input, mode: mode) }
+    override func rescaled(over input: RecipeNode) -> RecipeNode? { SamplingNode(input: input, mode: mode) }
     override var label: String { "sampling \(mode)" }
 }
 

@@ -310,6 +310,13 @@ extension CIContext {
             // Unfiltered: rows still decoding go to the encoder as they arrive.
             guard let gate = bitmap.gate else { return false }
             try encodeWhileDecoding(bitmap, gate, encoder: try makeEncoder(bitmap.width, bitmap.height))
+        } else if let bitmap = unchangedBitmap(
+            recipe.root, rect: pr, layout: .rgba, sample: .uint16, space: writer.space, premultiplied: false),
+            let gate = bitmap.gate, bitmap.bytesPerRow == pr.width * 8, bitmap.pixelExtent == pr
+        {
+            // Unfiltered 16-bit rows (a 16-bit PNG or TIFF decoding on its thread): each band is
+            // rounded to 8 bits as it arrives, with no float pass.
+            try encodeWhileDecoding(bitmap, gate, encoder: try makeEncoder(bitmap.width, bitmap.height))
         } else {
             try renderStreaming(recipe, writer: w, rect: pr, sources: sources, encoder: try makeEncoder(pr.width, pr.height))
         }
@@ -377,9 +384,13 @@ extension CIContext {
     }
 
     /// Encodes an unfiltered streaming-decoded bitmap band by band as its rows arrive, giving
-    /// each band back once encoded.
+    /// each band back once encoded. RGBA16 rows are rounded to RGBA8 a band at a time
+    /// (`narrowToEightBits`).
     func encodeWhileDecoding(_ bitmap: BitmapNode, _ gate: RowGate, encoder: any BandEncoder) throws {
         let rowBytes = bitmap.bytesPerRow, band = 64
+        let sixteen = bitmap.format == .RGBA16
+        let narrowed = sixteen ? UnsafeMutablePointer<UInt8>.allocate(capacity: band * bitmap.width * 4) : nil
+        defer { narrowed?.deallocate() }
         gate.limitLookahead(4 * band)
         try bitmap.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
             guard let base = raw.baseAddress else { throw CIRenderError.sourceFailed("no decoded rows") }
@@ -390,13 +401,28 @@ extension CIContext {
                 guard gate.wait(untilRows: top + n) else {
                     throw CIRenderError.sourceFailed(gate.error.map { String(describing: $0) } ?? "decoding stopped")
                 }
-                try encoder.write(base + top * rowBytes, rowBytes: rowBytes, count: n)
+                if let narrowed {
+                    for r in 0..<n {
+                        narrowToEightBits(
+                            (base + (top + r) * rowBytes).assumingMemoryBound(to: UInt16.self), narrowed + r * bitmap.width * 4,
+                            count: bitmap.width * 4)
+                    }
+                    try encoder.write(narrowed, rowBytes: bitmap.width * 4, count: n)
+                } else {
+                    try encoder.write(base + top * rowBytes, rowBytes: rowBytes, count: n)
+                }
                 top += n
                 gate.giveBack(rowsAbove: top)
             }
         }
         try encoder.finishStream()
     }
+}
+
+/// `count` 16-bit samples as 8-bit ones, each rounded to the nearest level (v / 257, which
+/// never falls halfway): the same value a float conversion of v / 65535 to 8 bits rounds to.
+@inline(__always) func narrowToEightBits(_ source: UnsafePointer<UInt16>, _ destination: UnsafeMutablePointer<UInt8>, count: Int) {
+    for i in 0..<count { destination[i] = UInt8(truncatingIfNeeded: (UInt32(source[i]) &+ 128) / 257) }
 }
 
 /// An encoder fed bands of RGBA8 rows, top first, by a streaming render; it ends the file

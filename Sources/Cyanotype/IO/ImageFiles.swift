@@ -170,18 +170,24 @@ extension CIImage {
         // What the whole-image decodes below read (they run only when the file does not stream);
         // empty when the bytes are read from the file, so the closures do not keep them.
         let held: Data = if case .file = bytes { Data() } else { data }
-        let reducer =
-            factors.isEmpty
-            ? nil
-            : DecodeReducer(factors: factors, streams: streams) { factor, forOneRender in
-                if streams {
-                    return try streamingJPEGNode(
-                        bytes, header: header, limits: limits, colorSpace: space, reduction: factor, forOneRender: forOneRender,
-                        orientation: orientation)
-                }
-                return try bitmapNode(
-                    try ImageCodecs.decode(held, reducedBy: factor, limits: limits), colorSpace: space, orientation: orientation)
+        // WebP also decodes at any smaller size (its decoder rescales the rows as they come).
+        let anySize = strict && !streams && ImageCodecs.decodesAtAnySize(header, data: data)
+        let reduced: @Sendable (Int, Bool) throws -> RecipeNode = { factor, forOneRender in
+            if streams {
+                return try streamingJPEGNode(
+                    bytes, header: header, limits: limits, colorSpace: space, reduction: factor, forOneRender: forOneRender,
+                    orientation: orientation)
             }
+            return try bitmapNode(try ImageCodecs.decode(held, reducedBy: factor, limits: limits), colorSpace: space, orientation: orientation)
+        }
+        var reducer: DecodeReducer? = factors.isEmpty && !anySize ? nil : DecodeReducer(factors: factors, streams: streams, load: reduced)
+        if anySize {
+            let swaps = upright.swapsSides
+            reducer?.scaledLoad = { width, height in
+                let (w, h) = swaps ? (height, width) : (width, height)
+                return try bitmapNode(try ImageCodecs.decode(held, scaledTo: w, h, limits: limits), colorSpace: space, orientation: orientation)
+            }
+        }
         // A PNG or TIFF the row decoder refuses at its start (a damaged text chunk, say)
         // decodes whole, where the one-shot decoder's own recovery applies.
         let rowsNode = { @Sendable (oneRender: Bool) throws -> RecipeNode in

@@ -1,0 +1,69 @@
+import CCodecShims
+import Foundation
+
+/// A JPEG decoded whole to its Y, Cb and Cr planes as stored (libjpeg's raw data: no chroma
+/// upsampling, no colour conversion): 1.5 bytes a pixel at 4:2:0 rather than RGBA's 4. For
+/// files libjpeg must decode whole anyway (progressive), whose picture is then held this way
+/// and converted to RGB tile by tile. The planes are padded to whole blocks; samples past the
+/// picture's edge are the codec's padding.
+public final class JPEGPlanes: @unchecked Sendable {
+    /// The picture's size in pixels (the luma plane's).
+    public let width: Int, height: Int
+    /// Log2 of the chroma subsampling across and down: (1, 1) for 4:2:0, (1, 0) 4:2:2, (0, 0) 4:4:4.
+    public let chromaShift: (x: Int, y: Int)
+    /// The luma plane's first row and its row length in bytes.
+    public let luma: UnsafeMutablePointer<UInt8>, lumaRowBytes: Int
+    /// The Cb and Cr planes' first rows and their row length in bytes.
+    public let cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>, chromaRowBytes: Int
+    /// Bytes the three planes hold.
+    public let byteCount: Int
+    private let memory: UnsafeMutableRawPointer
+
+    private init(_ info: cy_jpeg_planar_info, memory: UnsafeMutableRawPointer, byteCount: Int) {
+        self.memory = memory
+        self.byteCount = byteCount
+        (width, height) = (Int(info.width), Int(info.height))
+        chromaShift = (Int(info.shiftX), Int(info.shiftY))
+        (lumaRowBytes, chromaRowBytes) = (Int(info.lumaRowBytes), Int(info.chromaRowBytes))
+        let lumaBytes = lumaRowBytes * Int(info.lumaRows), chromaBytes = chromaRowBytes * Int(info.chromaRows)
+        luma = memory.assumingMemoryBound(to: UInt8.self)
+        cb = (memory + lumaBytes).assumingMemoryBound(to: UInt8.self)
+        cr = (memory + lumaBytes + chromaBytes).assumingMemoryBound(to: UInt8.self)
+    }
+
+    deinit { free(memory) }
+
+    /// Decodes `data` (a JPEG, strictly: a damaged or truncated file fails with its typed
+    /// error) to its planes; nil when it is not an 8-bit YCbCr file sampled 4:4:4, 4:2:2 or
+    /// 4:2:0. The decoder's own memory (a progressive file's coefficients) is freed before
+    /// this returns.
+    public static func decode(_ data: Data, limits: DecodeLimits = .default) throws(ImageFileError) -> JPEGPlanes? {
+        guard !data.isEmpty else { throw .empty }
+        return try withBytes(data) { b throws(ImageFileError) -> JPEGPlanes? in
+            var info = cy_jpeg_planar_info()
+            var handle: OpaquePointer? = nil
+            var message = [CChar](repeating: 0, count: 256)
+            let rc = cy_jpeg_decoder_create_planar(b.bindMemory(to: UInt8.self).baseAddress, b.count, 1, &info, &handle, &message, message.count)
+            if rc == 1 { return nil }
+            guard rc == 0, let handle else { throw failure(message) }
+            defer { cy_jpeg_decoder_destroy(handle) }
+            let (w, h) = (Int(info.width), Int(info.height))
+            let limit = limits.pixelLimit(bytesPerPixel: 4)
+            guard w * h <= limit else { throw .tooLarge(width: w, height: h, limit: limit) }
+            let count = Int(info.lumaRowBytes) * Int(info.lumaRows) + 2 * Int(info.chromaRowBytes) * Int(info.chromaRows)
+            guard count > 0, let memory = malloc(count) else { throw .corrupt(detail: "JPEG: out of memory for \(w)x\(h) planes") }
+            let planes = JPEGPlanes(info, memory: memory, byteCount: count)
+            guard cy_jpeg_decoder_read_planes(handle, planes.luma, planes.cb, planes.cr, &info, &message, message.count) == 0 else {
+                throw failure(message)
+            }
+            return planes
+        }
+    }
+
+    /// Classified as the row decoder classifies the same libjpeg message.
+    private static func failure(_ m: [CChar]) -> ImageFileError {
+        let text = String(decoding: m.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if text.contains("Premature end") || text.contains("insufficient data") { return .truncated(detail: "JPEG data: \(text)") }
+        return .corrupt(detail: "JPEG data: \(text)")
+    }
+}
