@@ -1,7 +1,7 @@
 // Decoding small: a downscale over a file that can decode at a fraction of its size reads
 // that fraction (JPEG scaled in the IDCT, WebP's scaled decoder) and finishes with the exact
-// resampling. The optimiser asks nodes their capabilities (`resamplingScale`,
-// `decodeReduction`, `reducedSource`, `reduced(over:by:)`); it names no node kind here.
+// resampling. The optimiser asks nodes their roles (`DownscaleResampler`, `DecodeReducible`,
+// `GridReducible`); it names no node class here.
 
 /// How a file source decodes at a fraction of its size: the factors it offers (largest first,
 /// powers of two dividing both of its sides, so the coarser grid lands on its pixels exactly)
@@ -41,19 +41,19 @@ extension Optimizer {
         // Reversed post-order: every node before its inputs, so the outermost stage of a
         // staged reduction is met first and the whole reduction is rescaled at once.
         for node in postOrder(root).reversed() where !covered.contains(ObjectIdentifier(node)) {
-            guard let first = node.resamplingScale else { continue }
+            guard let resampler = node as? any DownscaleResampler, let first = resampler.resamplingScale else { continue }
             var (sx, sy) = first
             var base = node.inputs[0], stages = [node]
-            while let s = base.resamplingScale, node.resamplesAlike(base) {
+            while let below = base as? any DownscaleResampler, let s = below.resamplingScale, resampler.resamplesAlike(below) {
                 sx *= s.x; sy *= s.y
                 stages.append(base)
                 base = base.inputs[0]
             }
-            guard sx < 1, sy < 1, let source = leaf(base) else { continue }
+            guard sx < 1, sy < 1, let source = leaf(base) as? any DecodeReducible else { continue }
             var factor = source.decodeReduction(covering: sx * decodeReductionMargin, sy * decodeReductionMargin)
             while factor > 1 {
                 if let reduced = reducedChain(base, by: factor, depth: 0),
-                    let replacement = node.resampled(reduced, scaleX: sx * Double(factor), scaleY: sy * Double(factor))
+                    let replacement = resampler.resampled(reduced, scaleX: sx * Double(factor), scaleY: sy * Double(factor))
                 {
                     out.append((node, replacement))
                     for s in stages { covered.insert(ObjectIdentifier(s)) }
@@ -79,8 +79,8 @@ extension Optimizer {
     /// The chain from `node` down to its source, rebuilt over the source decoded at
     /// 1/`factor`; nil when a node of it cannot follow.
     private static func reducedChain(_ node: RecipeNode, by factor: Int, depth: Int) -> RecipeNode? {
-        if node.inputs.isEmpty { return node.reducedSource(by: factor) }
+        if node.inputs.isEmpty { return (node as? any DecodeReducible)?.reducedSource(by: factor) }
         guard depth < 64, node.inputs.count == 1, let below = reducedChain(node.inputs[0], by: factor, depth: depth + 1) else { return nil }
-        return node.reduced(over: below, by: factor)
+        return (node as? any GridReducible)?.reduced(over: below, by: factor)
     }
 }

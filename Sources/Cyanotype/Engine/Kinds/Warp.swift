@@ -164,7 +164,7 @@ class AnyWarpNode: RecipeNode, @unchecked Sendable {
 
     init(map: any WarpMap, extent: CGRect, inputs: [RecipeNode]) {
         self.map = map
-        super.init(extent: extent, inputs: inputs)
+        super.init(extent: extent, inputs: inputs, traits: NodeTraits(halo: 1, isExpensive: map.isExpensive))
     }
 }
 
@@ -187,9 +187,6 @@ final class WarpNode<Map: WarpMap>: AnyWarpNode, @unchecked Sendable {
         self.warpMap = map
         super.init(map: map, extent: extent, inputs: [input] + auxiliary)
     }
-
-    override var halo: Int { 1 }
-    override var isExpensive: Bool { warpMap.isExpensive }
 
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
         if rect.isEmpty { return .empty }
