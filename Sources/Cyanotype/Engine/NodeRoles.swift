@@ -87,7 +87,7 @@ protocol WholeResult: RecipeNode {
 }
 
 /// A node that extends its one input's outermost pixels (of a rectangle) outward without end.
-protocol ClampedEdges: RecipeNode {
+protocol RegionClamp: RecipeNode {
     /// That rectangle. A reader of single rows may clamp its coordinates into it and read the
     /// input instead (the resampling kind does).
     var clampedRegion: PixelRect { get }

@@ -149,7 +149,7 @@ final class CropNode: RecipeNode, Crop, GridReducible, @unchecked Sendable {
 }
 
 /// Extends its input's edge pixels (of `rect`) out to infinity.
-final class ClampNode: RecipeNode, ClampedEdges, GridReducible, @unchecked Sendable {
+final class ClampNode: RecipeNode, RegionClamp, GridReducible, @unchecked Sendable {
     let clampRect: PixelRect
     init(input: RecipeNode, rect: CGRect) {
         clampRect = PixelRect(covering: rect)

@@ -317,7 +317,7 @@ struct ResamplingRowReader {
             clamp = nil
             return
         }
-        guard let c = (n as? any ClampedEdges)?.clampedRegion, !c.isEmpty, n.inputs.count == 1 else { return nil }
+        guard let c = (n as? any RegionClamp)?.clampedRegion, !c.isEmpty, n.inputs.count == 1 else { return nil }
         let inner = ev.recipe.resolve(n.inputs[0])
         guard inner.traits.producesRowsCheaply else { return nil }
         node = inner
