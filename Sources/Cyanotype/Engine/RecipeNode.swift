@@ -76,6 +76,7 @@ class RecipeNode: @unchecked Sendable {
         self.inputs = inputs
         self.pixelExtent = PixelRect(covering: extent)
         self.traits = traits
+        assert(traits.computesWholeResult == (self is any WholeResult), "\(type(of: self)): computesWholeResult without WholeResult, or the reverse")
     }
 
     /// Input `index`'s rectangle needed to produce `rect` of this node.
