@@ -88,7 +88,7 @@ private struct BoxKernel: ResamplingKernel {
 
     @Test func neighbourhoodNodeReadsItsReach() throws {
         let out = CIImage(node: NeighbourhoodNode(input: input.node, operation: SkewDifference()))
-        #expect(out.node.halo == 2)
+        #expect(out.node.traits.halo == 2)
         #expect(out.node.inputRect(0, for: PixelRect(x: 4, y: 2, width: 3, height: 2)) == PixelRect(x: 2, y: 2, width: 6, height: 3))
         try check(out, input.extent) { x, y in pixel(x - 2, y) - 0.5 * pixel(x + 1, y) + pixel(x, y + 1) }
     }

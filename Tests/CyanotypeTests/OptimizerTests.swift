@@ -42,7 +42,7 @@ private func identity(_ n: RecipeNode) -> RecipeNode { n }
         let png = try CIContext().encode(src, as: .png)
         let file = try CIImage.read(data: png)
         let loaded = try #require(try Optimizer.loadSource(file.node))
-        #expect(loaded.storedBitmap != nil && loaded.extent == file.extent)
+        #expect((loaded as? any StoredPixels)?.storedBitmap != nil && loaded.extent == file.extent)
         // Decoded once per source: every render (on any context) reads the same pixels.
         #expect(try Optimizer.loadSource(file.node) === loaded)
         #expect(try Optimizer.optimize(file.node).root === loaded)
@@ -186,7 +186,7 @@ private func identity(_ n: RecipeNode) -> RecipeNode { n }
         #expect(Optimizer.foldSRGBIntoWrite(run, rgbaf) == nil)
         // Read: over an sRGB 8-bit bitmap the leading conversion goes and codes are read.
         let read = try #require(Optimizer.foldSRGBIntoRead(run))
-        #expect(read.steps.count == run.steps.count - 1 && read.head.storedBitmap?.colorSpace == nil)
+        #expect(read.steps.count == run.steps.count - 1 && (read.head as? any StoredPixels)?.storedBitmap?.colorSpace == nil)
         let float = CIImage(
             bitmapData: Data(count: w * h * 16), bytesPerRow: w * 16, size: CGSize(width: w, height: h), format: .RGBAf,
             colorSpace: CGColorSpace(name: CGColorSpace.linearSRGB))

@@ -168,7 +168,7 @@ public final class CIContext: @unchecked Sendable {
         guard
             let writer = DestinationWriter(
                 base: data, rowBytes: rowBytes, bounds: rect, format: format, colorSpace: space,
-                premultiplied: premultiplied ?? outputPremultiplied, asValues: image.node.producesData)
+                premultiplied: premultiplied ?? outputPremultiplied, asValues: image.node.traits.producesData)
         else { throw CIRenderError.unsupportedFormat(format) }
         guard rowBytes >= rect.width * writer.bytesPerPixel else {
             throw CIRenderError.bufferTooSmall(needed: rect.width * writer.bytesPerPixel * rect.height, given: rowBytes * rect.height)
@@ -232,7 +232,7 @@ public final class CIContext: @unchecked Sendable {
         _ root: RecipeNode, rect: PixelRect, layout: CIFormat.Layout, sample: CIFormat.Sample,
         space: CGColorSpace?, premultiplied: Bool
     ) -> BitmapNode? {
-        guard let bitmap = root.storedBitmap, bitmap.pixelExtent.contains(rect),
+        guard let bitmap = (root as? any StoredPixels)?.storedBitmap, bitmap.pixelExtent.contains(rect),
             let info = bitmap.format.info, info.layout == layout, info.sample == sample,
             sample == .uint8 || sample == .uint16,
             bitmap.premultiplied == premultiplied || layout == .rgbx,
@@ -250,7 +250,7 @@ public final class CIContext: @unchecked Sendable {
     ) throws -> BitmapNode? {
         guard let info = format.info else { return nil }
         let root = try optimized(node).root
-        if let gate = root.storedBitmap?.gate {
+        if let gate = (root as? any StoredPixels)?.storedBitmap?.gate {
             // Read as a whole: wait for the decoder.
             do { try gate.waitAll() } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
         }
@@ -406,7 +406,7 @@ public final class CIContext: @unchecked Sendable {
         pending.formUnion(plan.wholeResults.map { ObjectIdentifier($0) })
         for node in plan.order.reversed() where pending.contains(ObjectIdentifier(node)) {
             if executor.isCancelled { try executor.job?.stop() }
-            if node.computesWholeResult {
+            if node.traits.computesWholeResult {
                 _ = ev.wholeResult(of: node)
                 continue
             }
@@ -427,7 +427,7 @@ public final class CIContext: @unchecked Sendable {
             if executor.isCancelled { try executor.job?.stop() }
             ev.setMaterialized(node, block)
             ev.count { $0.intermediatesRendered += 1 }
-            if cachesIntermediates, node.mayBeCached { cache.store(block, for: key) }
+            if cachesIntermediates, node.traits.mayBeCached { cache.store(block, for: key) }
         }
         if executor.isCancelled { try executor.job?.stop() }
         let root = recipe.root
@@ -451,7 +451,7 @@ public final class CIContext: @unchecked Sendable {
         // Work that ran alongside the tiles (a file decoding on its thread) and failed fails
         // the render.
         for node in plan.order {
-            if let e = node.deferredError { throw CIRenderError.sourceFailed(String(describing: e)) }
+            if let e = (node as? any StoredPixels)?.deferredError { throw CIRenderError.sourceFailed(String(describing: e)) }
         }
     }
 }

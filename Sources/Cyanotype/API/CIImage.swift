@@ -165,7 +165,7 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
     public func samplingNearest() -> CIImage { CIImage(node: SamplingNode(input: unwrappedSampling, mode: .nearest), properties: storedProperties, url: url) }
     /// The same image, sampled bilinearly where a later transform or warp resamples it (the default).
     public func samplingLinear() -> CIImage { CIImage(node: SamplingNode(input: unwrappedSampling, mode: .linear), properties: storedProperties, url: url) }
-    private var unwrappedSampling: RecipeNode { node.samplingMode == nil ? node : node.inputs[0] }
+    private var unwrappedSampling: RecipeNode { node is any SamplingMark ? node.inputs[0] : node }
 
     /// The transform that displays an image stored with `orientation` upright, for an image
     /// whose extent starts at the origin.

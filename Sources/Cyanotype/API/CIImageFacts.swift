@@ -9,8 +9,10 @@ extension CIImage {
     /// decoded). Nil for generated and filtered images, and for unmanaged bitmaps.
     public var colorSpace: CGColorSpace? {
         guard let source = CIImage.sourceNode(node) else { return nil }
-        if let bitmap = source.storedBitmap { return bitmap.colorSpace }
-        if let lazy = source as? LazySourceNode { return (try? lazy.source())?.storedBitmap?.colorSpace }
+        if let bitmap = (source as? any StoredPixels)?.storedBitmap { return bitmap.colorSpace }
+        if let file = source as? any FileSource {
+            return ((try? file.loadedSource(forOneRender: false)) as? any StoredPixels)?.storedBitmap?.colorSpace
+        }
         return nil
     }
 
@@ -21,7 +23,7 @@ extension CIImage {
         if let hasAlpha = properties[kCGImagePropertyHasAlpha] as? Bool { return !hasAlpha }
         guard let source = CIImage.sourceNode(node) else { return false }
         if let constant = source as? ConstantColorNode { return constant.color.w >= 1 }
-        if let bitmap = source.storedBitmap, let layout = bitmap.format.info?.layout {
+        if let bitmap = (source as? any StoredPixels)?.storedBitmap, let layout = bitmap.format.info?.layout {
             return [.rgbx, .l, .r, .rg].contains(layout)
         }
         return false
@@ -31,7 +33,7 @@ extension CIImage {
     /// opacity inside the extent), or nil when another node is in the way.
     private static func sourceNode(_ node: RecipeNode) -> RecipeNode? {
         var n = node
-        while n is CropNode || n is AffineNode {
+        while n is any Crop || n is any Affine {
             guard let next = n.inputs.first else { return nil }
             n = next
         }

@@ -3,7 +3,7 @@ internal import CyanotypeCodecs
 
 /// Pixels in memory in any `CIFormat`, converted into the working space tile by tile:
 /// decode the transfer function, convert primaries, premultiply.
-final class BitmapNode: RecipeNode, @unchecked Sendable {
+final class BitmapNode: RecipeNode, StoredPixels, SRGBEncodedSource, @unchecked Sendable {
     /// `Data`, `[UInt8]`, `[UInt16]`...: decoded file pixels are used without a copy.
     let data: any ContiguousBytes & Sendable
     let width: Int, height: Int, bytesPerRow: Int
@@ -45,7 +45,7 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
         // Float and half data are taken as linear values already when the space is linear.
         tables = TransferTables.forSpace(colorSpace)
         toSRGB = colorSpace?.toSRGBMatrix.map { ColorMatrix(rgb: $0) }
-        super.init(extent: CGRect(x: origin.x, y: origin.y, width: CGFloat(width), height: CGFloat(height)), inputs: [])
+        super.init(extent: CGRect(x: origin.x, y: origin.y, width: CGFloat(width), height: CGFloat(height)), inputs: [], traits: .pixelSource)
     }
 
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
@@ -249,13 +249,10 @@ final class BitmapNode: RecipeNode, @unchecked Sendable {
         for i in 0..<n { let v = dst[i]; dst[i] = SIMD4(space.decode(v.x), space.decode(v.y), space.decode(v.z), v.w) }
     }
 
-    override var isPointwise: Bool { true }
-    override var producesRowsCheaply: Bool { true }
-    override var isPixelSource: Bool { true }
     /// nil for turned pixels: their bytes are not stored as the image shows them.
-    override var storedBitmap: BitmapNode? { orientation == 1 ? self : nil }
-    override func sRGBEncodedSource() -> RecipeNode? { sRGBCodesAsValues() }
-    override var deferredError: (any Error)? { gate?.error }
+    var storedBitmap: BitmapNode? { orientation == 1 ? self : nil }
+    var rowGate: RowGate? { gate }
+    func sRGBEncodedSource() -> RecipeNode? { sRGBCodesAsValues() }
     override var label: String { "bitmap \(width)x\(height) \(format) \(colorSpace?.description ?? "unmanaged")" }
 
     /// The same pixels read as sRGB-encoded values (codes / 255 or / 65535, no transfer
@@ -289,14 +286,11 @@ final class FloatBlockNode: RecipeNode, @unchecked Sendable {
     let block: PixelBlock
     init(block: PixelBlock) {
         self.block = block
-        super.init(extent: block.rect.cgRect, inputs: [])
+        super.init(extent: block.rect.cgRect, inputs: [], traits: .pixelSource)
     }
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         out.copy(from: block.view(rect))
     }
-    override var isPointwise: Bool { true }
-    override var producesRowsCheaply: Bool { true }
-    override var isPixelSource: Bool { true }
     override var label: String { "float pixels \(block.rect)" }
 }
 
@@ -304,7 +298,7 @@ final class FloatBlockNode: RecipeNode, @unchecked Sendable {
 /// first asks for it before a render (`loadedSource`), and its result (pixels or error) is kept
 /// as the source's own state: what a bitmap source holds from the start, not a cache. Every
 /// later render of the image, on any context, reads the same decoded pixels.
-final class LazySourceNode: RecipeNode, @unchecked Sendable {
+final class LazySourceNode: RecipeNode, FileSource, DecodeReducible, @unchecked Sendable {
     private let load: @Sendable () throws -> RecipeNode
     private let loaded = OnceCell<Result<RecipeNode, any Error>>()
     let name: String
@@ -325,12 +319,12 @@ final class LazySourceNode: RecipeNode, @unchecked Sendable {
         self.loadForOneRender = loadForOneRender
         self.name = name
         self.reducer = reducer
-        super.init(extent: extent, inputs: [])
+        super.init(extent: extent, inputs: [], traits: NodeTraits(isPointwise: true))
     }
-    override func decodeReduction(covering scaleX: Double, _ scaleY: Double) -> Int {
+    func decodeReduction(covering scaleX: Double, _ scaleY: Double) -> Int {
         reducer?.factors.first { Double($0) * scaleX <= 1 && Double($0) * scaleY <= 1 } ?? 1
     }
-    override func reducedSource(by factor: Int) -> RecipeNode? {
+    func reducedSource(by factor: Int) -> RecipeNode? {
         guard let r = reducer, r.factors.contains(factor), let slot = [2: 0, 4: 1, 8: 2][factor] else { return nil }
         let f = CGFloat(factor), e = extent
         let forOneRender: (@Sendable () throws -> RecipeNode)?
@@ -344,7 +338,7 @@ final class LazySourceNode: RecipeNode, @unchecked Sendable {
     }
     /// The last scaled decode asked for (`scaledSource`), decoded once as this one.
     private let scaledSourceCell = OnceCell<(width: Int, height: Int, node: LazySourceNode)>()
-    override func scaledSource(width: Int, height: Int) -> RecipeNode? {
+    func scaledSource(width: Int, height: Int) -> RecipeNode? {
         guard let scaled = reducer?.scaledLoad, extent.minX == 0, extent.minY == 0 else { return nil }
         let name = name
         let make = {
@@ -361,7 +355,7 @@ final class LazySourceNode: RecipeNode, @unchecked Sendable {
     func source() throws -> RecipeNode {
         try loaded.value { Result { try load() } }.get()
     }
-    override func loadedSource(forOneRender: Bool) throws -> RecipeNode? {
+    func loadedSource(forOneRender: Bool) throws -> RecipeNode {
         // Pixels already decoded (or decoding) for earlier renders are shared; otherwise a
         // render that passes over the file once gets a decode of its own, whose rows it may
         // give back as it goes (the next render decodes again).
@@ -372,6 +366,5 @@ final class LazySourceNode: RecipeNode, @unchecked Sendable {
         guard let s = try? source() else { out.zero(); return }
         ev.fill(s, rect, out)
     }
-    override var isPointwise: Bool { true }
     override var label: String { "file \(name)" }
 }

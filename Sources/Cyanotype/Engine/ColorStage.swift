@@ -179,24 +179,23 @@ struct MatrixStage: ColorStage {
 
 /// A colour stage applied to an image, as builders make it (`CIImage.applying`, colour
 /// kernels, blends); the optimiser fuses runs of these into `FusedColorNode`s before a render.
-final class ColorKernelNode: RecipeNode, @unchecked Sendable {
+final class ColorKernelNode: RecipeNode, ColorKernel, @unchecked Sendable {
     let stage: any ColorStage
     init(stage: any ColorStage, inputs: [RecipeNode], extent: CGRect) {
         self.stage = stage
-        super.init(extent: extent, inputs: inputs)
+        super.init(extent: extent, inputs: inputs, traits: NodeTraits(isPointwise: true))
     }
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         FusedColorNode(head: inputs[0], steps: [.init(stage: stage, extras: Array(inputs.dropFirst()))], extent: extent)
             .evaluate(rect, into: out, ev)
     }
-    override var isPointwise: Bool { true }
     override var label: String { "color \(stage.label)" }
 }
 
 /// A run of colour stages over one head image, done row by row on an L1-resident tile row:
 /// the fusion that makes a chain of per-pixel filters cost about one. Only the optimiser makes
 /// these (`Optimizer.fuseColorStages`).
-final class FusedColorNode: RecipeNode, @unchecked Sendable {
+final class FusedColorNode: RecipeNode, ColorRun, @unchecked Sendable {
     struct Step: @unchecked Sendable {
         let stage: any ColorStage
         let extras: [RecipeNode]
@@ -207,19 +206,19 @@ final class FusedColorNode: RecipeNode, @unchecked Sendable {
     init(head: RecipeNode, steps: [Step], extent: CGRect) {
         self.head = head
         self.steps = steps
-        super.init(extent: extent, inputs: [head] + steps.flatMap(\.extras))
+        super.init(extent: extent, inputs: [head] + steps.flatMap(\.extras), traits: NodeTraits(isPointwise: true))
     }
 
     /// Sources cheap to produce a row at a time: the head is then read row by row, so each
     /// row is converted and transformed while it sits in L1 (instead of a whole-tile pass).
-    private var headByRow: Bool { head.producesRowsCheaply }
+    private var headByRow: Bool { head.traits.producesRowsCheaply }
 
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         // Row by row straight from the source (no per-row bookkeeping) when the tile lies
         // inside it; sources are never materialised, so nothing is bypassed.
         let byRow = headByRow && head.pixelExtent.contains(rect)
         if byRow {
-            if head.isPixelSource { ev.count { $0.sourcePixels += rect.area } }
+            if head.traits.isPixelSource { ev.count { $0.sourcePixels += rect.area } }
         } else {
             ev.fill(head, rect, out)
         }
@@ -328,6 +327,5 @@ final class FusedColorNode: RecipeNode, @unchecked Sendable {
             if !premultiplied && !rowOpaque() { premultiplyRow(row, w) }
         }
     }
-    override var isPointwise: Bool { true }
     override var label: String { "fused color [" + steps.map(\.stage.label).joined(separator: " -> ") + "]" }
 }

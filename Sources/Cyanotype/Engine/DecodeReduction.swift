@@ -1,7 +1,7 @@
 // Decoding small: a downscale over a file that can decode at a fraction of its size reads
 // that fraction (JPEG scaled in the IDCT, WebP's scaled decoder) and finishes with the exact
-// resampling. The optimiser asks nodes their capabilities (`resamplingScale`,
-// `decodeReduction`, `reducedSource`, `reduced(over:by:)`); it names no node kind here.
+// resampling. The optimiser asks nodes their roles (`DownscaleResampler`, `DecodeReducible`,
+// `GridReducible`); it names no node class here.
 
 /// How a file source decodes at a fraction of its size: the factors it offers (largest first,
 /// powers of two dividing both of its sides, so the coarser grid lands on its pixels exactly)
@@ -12,9 +12,6 @@ struct DecodeReducer: Sendable {
     let streams: Bool
     /// The source decoded at 1/factor, for one render when the flag says so.
     let load: @Sendable (_ factor: Int, _ forOneRender: Bool) throws -> RecipeNode
-    /// For a file that decodes at any smaller size (WebP's scaled decoder): the source decoded
-    /// at that upright width and height; nil when it cannot.
-    var scaledLoad: (@Sendable (_ width: Int, _ height: Int) throws -> RecipeNode)? = nil
 }
 
 extension PixelRect {
@@ -51,24 +48,24 @@ extension Optimizer {
         // Reversed post-order: every node before its inputs, so the outermost stage of a
         // staged reduction is met first and the whole reduction is rescaled at once.
         for node in postOrder(root).reversed() where !covered.contains(ObjectIdentifier(node)) {
-            guard let first = node.resamplingScale else { continue }
+            guard let resampler = node as? any DownscaleResampler, let first = resampler.resamplingScale else { continue }
             var (sx, sy) = first
             var base = node.inputs[0], stages = [node]
-            while let s = base.resamplingScale, node.resamplesAlike(base) {
+            while let below = base as? any DownscaleResampler, let s = below.resamplingScale, resampler.resamplesAlike(below) {
                 sx *= s.x; sy *= s.y
                 stages.append(base)
                 base = base.inputs[0]
             }
-            guard sx < 1, sy < 1, let source = leaf(base) else { continue }
+            guard sx < 1, sy < 1, let source = leaf(base) as? any DecodeReducible else { continue }
             var factor = source.decodeReduction(covering: sx * decodeReductionMargin, sy * decodeReductionMargin)
             var replaced: RecipeNode? = nil
             while factor > 1, replaced == nil {
                 if let reduced = reducedChain(base, by: factor, depth: 0) {
-                    replaced = node.resampled(reduced, scaleX: sx * Double(factor), scaleY: sy * Double(factor))
+                    replaced = resampler.resampled(reduced, scaleX: sx * Double(factor), scaleY: sy * Double(factor))
                 }
                 factor /= 2
             }
-            if replaced == nil { replaced = scaledDecode(node, base: base, source: source, sx, sy) }
+            if replaced == nil { replaced = scaledDecode(resampler, base: base, source: source, sx, sy) }
             if let replaced {
                 out.append((node, replaced))
                 for s in stages { covered.insert(ObjectIdentifier(s)) }
@@ -80,7 +77,7 @@ extension Optimizer {
     /// The same for a source that decodes at any smaller size (`scaledSource`) when no whole
     /// factor fits: decoded at the requested resolution times `scaledDecodeMargin` (rounded
     /// up), when that holds at most half its pixels; the resampling finishes from there.
-    private static func scaledDecode(_ node: RecipeNode, base: RecipeNode, source: RecipeNode, _ sx: Double, _ sy: Double) -> RecipeNode? {
+    private static func scaledDecode(_ node: any DownscaleResampler, base: RecipeNode, source: any DecodeReducible, _ sx: Double, _ sy: Double) -> RecipeNode? {
         let e = source.pixelExtent
         guard !e.isEmpty, e.minX == 0, e.minY == 0 else { return nil }
         let w = min(e.width, max(1, Int((Double(e.width) * sx * scaledDecodeMargin).rounded(.up))))
@@ -92,10 +89,10 @@ extension Optimizer {
     /// The chain from `node` down to its source, rebuilt over the source decoded at `width` x
     /// `height`; nil when a node of it cannot follow.
     private static func scaledChain(_ node: RecipeNode, width: Int, height: Int, depth: Int) -> RecipeNode? {
-        if node.inputs.isEmpty { return node.scaledSource(width: width, height: height) }
+        if node.inputs.isEmpty { return (node as? any DecodeReducible)?.scaledSource(width: width, height: height) }
         guard depth < 64, node.inputs.count == 1, let below = scaledChain(node.inputs[0], width: width, height: height, depth: depth + 1)
         else { return nil }
-        return node.rescaled(over: below)
+        return (node as? any GridReducible)?.rescaled(over: below)
     }
 
     /// The source at the bottom of a chain of one-input nodes (at most 64 deep), or nil.
@@ -112,8 +109,8 @@ extension Optimizer {
     /// The chain from `node` down to its source, rebuilt over the source decoded at
     /// 1/`factor`; nil when a node of it cannot follow.
     private static func reducedChain(_ node: RecipeNode, by factor: Int, depth: Int) -> RecipeNode? {
-        if node.inputs.isEmpty { return node.reducedSource(by: factor) }
+        if node.inputs.isEmpty { return (node as? any DecodeReducible)?.reducedSource(by: factor) }
         guard depth < 64, node.inputs.count == 1, let below = reducedChain(node.inputs[0], by: factor, depth: depth + 1) else { return nil }
-        return node.reduced(over: below, by: factor)
+        return (node as? any GridReducible)?.reduced(over: below, by: factor)
     }
 }

@@ -29,7 +29,7 @@ struct DestinationWriter: RenderDestination, @unchecked Sendable {
     let fromSRGB: ColorMatrix?
     /// The tiles are data, not colour (a histogram's bins): each component is stored as it
     /// is, with no unpremultiplying, colour conversion or premultiplying (see
-    /// `RecipeNode.producesData`).
+    /// `NodeTraits.producesData`).
     let asValues: Bool
 
     /// A writer of `format` into `base`; `asValues` stores data as it is (no colour space).

@@ -62,7 +62,7 @@ final class Evaluator: @unchecked Sendable {
         lock.lock()
         let gates =
             sourceGates
-            ?? Optimizer.postOrder(recipe.root, inputs: recipe.inputs(of:)).compactMap { ($0 as? BitmapNode)?.gate }
+            ?? Optimizer.postOrder(recipe.root, inputs: recipe.inputs(of:)).compactMap { ($0 as? any StoredPixels)?.rowGate }
         sourceGates = gates
         lock.unlock()
         return gates.contains { $0.error != nil }
@@ -86,7 +86,7 @@ final class Evaluator: @unchecked Sendable {
             target.copy(from: block.view(inside))
             return
         }
-        if node.isPixelSource { count { $0.sourcePixels += inside.area } }
+        if node.traits.isPixelSource { count { $0.sourcePixels += inside.area } }
         node.evaluate(inside, into: target, self)
     }
 
@@ -100,7 +100,8 @@ final class Evaluator: @unchecked Sendable {
         lock.unlock()
         return cell.value {
             let key = recipe.cacheKey(node)
-            let block = cache?.block(for: key) ?? node.computeWholeResult(self)
+            let block =
+                cache?.block(for: key) ?? (node as? any WholeResult)?.computeWholeResult(self) ?? PixelBlock(rect: node.pixelExtent, zeroed: true)
             // A cancelled job's result was computed from skipped tiles: never kept.
             if !executor.isCancelled { cache?.store(block, for: key) }
             setMaterialized(node, block)

@@ -1,7 +1,7 @@
 /// Resamples its input through an affine transform: bilinear (Core Image's default) or
 /// nearest. Transforms that map pixel centres onto pixel centres (flips, quarter turns,
 /// integer shifts) copy pixels exactly.
-final class AffineNode: RecipeNode, @unchecked Sendable {
+final class AffineNode: RecipeNode, Affine, GridReducible, @unchecked Sendable {
     let transform: CGAffineTransform
     let inverse: CGAffineTransform
     let mode: SamplingMode
@@ -18,14 +18,12 @@ final class AffineNode: RecipeNode, @unchecked Sendable {
             unit(t.a) && unit(t.b) && unit(t.c) && unit(t.d) && abs(t.a * t.d - t.b * t.c) == 1
             && t.tx == t.tx.rounded() && t.ty == t.ty.rounded()
         let e = input.extent.isInfinite ? CGRect.infinite : input.extent.applying(transform)
-        super.init(extent: e, inputs: [input])
+        super.init(extent: e, inputs: [input], traits: NodeTraits(halo: 1))
     }
-
-    override var halo: Int { 1 }
 
     /// A whole-pixel permutation (an orientation, a whole-pixel move) whose move falls on the
     /// coarser grid: the same permutation there.
-    override func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? {
+    func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? {
         let t = transform, f = CGFloat(factor)
         guard exact, (t.tx / f).rounded() == t.tx / f, (t.ty / f).rounded() == t.ty / f else { return nil }
         return AffineNode(input: input, transform: CGAffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx / f, ty: t.ty / f), mode: mode)

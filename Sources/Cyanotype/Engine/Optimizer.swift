@@ -52,12 +52,12 @@ final class OptimizedRecipe: @unchecked Sendable {
     func bitmapSource(_ node: RecipeNode, covering region: PixelRect) -> BitmapNode? {
         var n = resolve(node)
         while n.pixelExtent.contains(region) {
-            if let b = n.storedBitmap {
+            if let b = (n as? any StoredPixels)?.storedBitmap {
                 if let gate = b.gate, (try? gate.waitAll()) == nil { return nil }
                 // A bitmap placed at a fractional origin covers one pixel more than it holds.
                 return b.pixelExtent.width == b.width && b.pixelExtent.height == b.height ? b : nil
             }
-            guard n.showsInputUnchanged else { return nil }
+            guard n.traits.showsInputUnchanged else { return nil }
             n = resolve(n.inputs[0])
         }
         return nil
@@ -92,8 +92,8 @@ func bitmapSource(_ node: RecipeNode, covering region: PixelRect) -> BitmapNode?
 ///      a destination of sRGB-encoded values: neither curve.
 ///
 /// Rewrites are functions of a node and a `resolve` that gives the rewritten form of any node
-/// below it; they may pattern-match on node kinds, which is the optimiser's job (the planner
-/// asks nodes their capabilities). None changes a pixel from what the recipe means; fusion
+/// below it; they ask nodes the roles of NodeRoles.swift (`node as? any Crop`, `any Affine`,
+/// `any ColorRun`, ...), never their classes; the planner asks `traits`. None changes a pixel from what the recipe means; fusion
 /// and folds decide which roundings happen, the same way on every render.
 enum Optimizer {
     /// What a render asks of the pass.
@@ -108,7 +108,7 @@ enum Optimizer {
         var reduceDecodes = true
         /// Whether the render passes over its sources once, top down (a streaming encode):
         /// file sources that decode on a thread then decode for it alone (see
-        /// `RecipeNode.loadedSource(forOneRender:)`).
+        /// `FileSource.loadedSource(forOneRender:)`).
         var forOneRender = false
     }
 
@@ -188,7 +188,8 @@ enum Optimizer {
     /// (decoded once per source node; see `LazySourceNode`). The clip to its declared extent
     /// stays when the decoded pixels differ in size.
     static func loadSource(_ node: RecipeNode, forOneRender: Bool = false) throws -> RecipeNode? {
-        guard let loaded = try node.loadedSource(forOneRender: forOneRender) else { return nil }
+        guard let file = node as? any FileSource else { return nil }
+        let loaded = try file.loadedSource(forOneRender: forOneRender)
         return loaded.extent == node.extent ? loaded : CropNode(input: loaded, rect: node.extent)
     }
 
@@ -197,13 +198,13 @@ enum Optimizer {
     /// `cropped(_:to:)`, which merges as the image is made, because the extent of the result
     /// is public (an empty one's origin differs when merged later).
     static func mergeCrops(_ node: RecipeNode, _ resolve: Resolve) -> RecipeNode? {
-        guard let outer = node as? CropNode, let inner = resolve(outer.inputs[0]) as? CropNode else { return nil }
-        return CropNode(input: resolve(inner.inputs[0]), rect: outer.extent)
+        guard node is any Crop, let inner = resolve(node.inputs[0]) as? any Crop else { return nil }
+        return CropNode(input: resolve(inner.inputs[0]), rect: node.extent)
     }
 
     /// `input` cropped to `rect`, a crop of a crop as one crop (`mergeCrops`).
     static func cropped(_ input: RecipeNode, to rect: CGRect) -> RecipeNode {
-        if let inner = input as? CropNode { return CropNode(input: inner.inputs[0], rect: inner.extent.intersection(rect)) }
+        if input is any Crop { return CropNode(input: input.inputs[0], rect: input.extent.intersection(rect)) }
         return CropNode(input: input, rect: rect)
     }
 
@@ -213,7 +214,7 @@ enum Optimizer {
     /// `transformed(_:by:)`, which applies this merge as the image is made, because the
     /// extent of a transformed image (public) is that of the concatenated transform.
     static func mergeTransforms(_ node: RecipeNode, _ resolve: Resolve) -> RecipeNode? {
-        guard let outer = node as? AffineNode,
+        guard let outer = node as? any Affine,
             let (base, total) = concatenated(resolve(outer.inputs[0]), outer.transform, mode: outer.mode, resolve)
         else { return nil }
         return total.isIdentity ? base : AffineNode(input: base, transform: total, mode: outer.mode)
@@ -222,12 +223,13 @@ enum Optimizer {
     /// `input` through `t` as one resampling: a sampling mark on `input` gives the mode, and
     /// a transform of that mode under it concatenates (`mergeTransforms`).
     static func transformed(_ input: RecipeNode, by t: CGAffineTransform, _ resolve: Resolve = { $0 }) -> RecipeNode {
-        let mode = input.samplingMode ?? .linear
+        let mark = (input as? any SamplingMark)?.samplingMode
+        let mode = mark ?? .linear
         if let (base, total) = concatenated(input, t, mode: mode, resolve) {
             return total.isIdentity ? base : AffineNode(input: base, transform: total, mode: mode)
         }
         // The mark itself is not needed under the transform that reads it.
-        let base = input.samplingMode == nil ? input : resolve(input.inputs[0])
+        let base = mark == nil ? input : resolve(input.inputs[0])
         return AffineNode(input: base, transform: t, mode: mode)
     }
 
@@ -237,8 +239,8 @@ enum Optimizer {
         -> (base: RecipeNode, total: CGAffineTransform)?
     {
         var n = input
-        if let m = n.samplingMode, m == mode { n = resolve(n.inputs[0]) }
-        guard let a = n as? AffineNode, a.mode == mode else { return nil }
+        if let m = (n as? any SamplingMark)?.samplingMode, m == mode { n = resolve(n.inputs[0]) }
+        guard let a = n as? any Affine, a.mode == mode else { return nil }
         return (resolve(a.inputs[0]), a.transform.concatenating(t))
     }
 
@@ -246,11 +248,11 @@ enum Optimizer {
     /// extent (conversions cancelling and matrices folding as it joins); otherwise it starts
     /// a run of its own over its input.
     static func fuseColorStages(_ node: RecipeNode, _ resolve: Resolve) -> RecipeNode? {
-        guard let kernel = node as? ColorKernelNode else { return nil }
+        guard let kernel = node as? any ColorKernel else { return nil }
         let input = resolve(kernel.inputs[0])
         let step = Step(stage: kernel.stage, extras: kernel.inputs.dropFirst().map(resolve))
         let e = kernel.extent
-        guard let run = input as? FusedColorNode, run.extent == e else {
+        guard let run = input as? any ColorRun, run.extent == e else {
             return FusedColorNode(head: input, steps: [step], extent: e)
         }
         let head = resolve(run.head)
@@ -290,19 +292,19 @@ enum Optimizer {
 
     /// The root's colour run rewritten by `body`, looking through crops at the root (a clip
     /// does not care how colour is encoded); nil when nothing changes.
-    static func rewriteRootRun(_ root: RecipeNode, _ resolve: Resolve, _ body: (FusedColorNode) -> FusedColorNode?) -> RecipeNode? {
-        if let crop = root as? CropNode {
-            guard let inner = rewriteRootRun(resolve(crop.inputs[0]), resolve, body) else { return nil }
-            return CropNode(input: inner, rect: crop.extent)
+    static func rewriteRootRun(_ root: RecipeNode, _ resolve: Resolve, _ body: (any ColorRun) -> FusedColorNode?) -> RecipeNode? {
+        if root is any Crop {
+            guard let inner = rewriteRootRun(resolve(root.inputs[0]), resolve, body) else { return nil }
+            return CropNode(input: inner, rect: root.extent)
         }
-        guard let run = root as? FusedColorNode else { return nil }
+        guard let run = root as? any ColorRun else { return nil }
         return body(run)
     }
 
     /// 7. A run ending in "from sRGB" (sRGB-encoded values back to linear) rendered into a
     /// destination of sRGB-encoded values (8/16-bit sRGB bitmaps, video planes): the
     /// conversion goes and the destination stores the encoded values as they are.
-    static func foldSRGBIntoWrite<W: RenderDestination>(_ run: FusedColorNode, _ writer: W) -> (FusedColorNode, W)? {
+    static func foldSRGBIntoWrite<W: RenderDestination>(_ run: any ColorRun, _ writer: W) -> (FusedColorNode, W)? {
         guard let last = run.steps.last, last.extras.isEmpty, let conv = last.stage as? SpaceConversionStage,
             conv.direction == .toWorking, conv.isSRGBCurveOnly, writer.storesSRGBIntegers, let raw = writer.unmanaged()
         else { return nil }
@@ -315,11 +317,12 @@ enum Optimizer {
     /// conversions of 7 and 8 with no step between them). Bitmaps are left to the pass-through
     /// copy, which takes their stored bytes.
     static func passEncodedThrough<W: RenderDestination>(_ root: RecipeNode, _ resolve: Resolve, _ writer: W) -> (RecipeNode, W)? {
-        if let crop = root as? CropNode {
-            guard let (inner, raw) = passEncodedThrough(resolve(crop.inputs[0]), resolve, writer) else { return nil }
-            return (CropNode(input: inner, rect: crop.extent), raw)
+        if root is any Crop {
+            guard let (inner, raw) = passEncodedThrough(resolve(root.inputs[0]), resolve, writer) else { return nil }
+            return (CropNode(input: inner, rect: root.extent), raw)
         }
-        guard root.storedBitmap == nil, writer.storesSRGBIntegers, let encoded = root.sRGBEncodedSource(), let raw = writer.unmanaged()
+        guard (root as? any StoredPixels)?.storedBitmap == nil, writer.storesSRGBIntegers,
+            let encoded = (root as? any SRGBEncodedSource)?.sRGBEncodedSource(), let raw = writer.unmanaged()
         else { return nil }
         return (encoded, raw)
     }
@@ -327,9 +330,9 @@ enum Optimizer {
     /// 8. A run starting with "to sRGB" over a source that holds sRGB-encoded colour (a
     /// bitmap of sRGB integers, a video frame's R'G'B': `sRGBEncodedSource`): the conversion
     /// goes and the source's encoded values are read as they are.
-    static func foldSRGBIntoRead(_ run: FusedColorNode) -> FusedColorNode? {
+    static func foldSRGBIntoRead(_ run: any ColorRun) -> FusedColorNode? {
         guard let first = run.steps.first, first.extras.isEmpty, let conv = first.stage as? SpaceConversionStage,
-            conv.direction == .fromWorking, conv.isSRGBCurveOnly, let raw = run.head.sRGBEncodedSource()
+            conv.direction == .fromWorking, conv.isSRGBCurveOnly, let raw = (run.head as? any SRGBEncodedSource)?.sRGBEncodedSource()
         else { return nil }
         return FusedColorNode(head: raw, steps: Array(run.steps.dropFirst()), extent: run.extent)
     }

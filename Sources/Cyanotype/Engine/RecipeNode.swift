@@ -1,9 +1,66 @@
+/// What the planner and the renderer may ask of any node, fixed when the node is made: yes/no
+/// and number capabilities, so that they ask instead of checking the node's type. One-class
+/// abilities (a file that loads, a resampling that rescales, ...) are opt-in protocols
+/// instead (NodeRoles.swift), which only the optimiser and the planner query.
+struct NodeTraits: Sendable {
+    /// Whether each output pixel reads its inputs at that pixel only (colour stages, crops,
+    /// sources): a recipe of such nodes alone runs in wide, short tiles.
+    var isPointwise = false
+
+    /// How far around an output pixel the node reads its input, in pixels (a neighbourhood's
+    /// radius, a resampler's support): tiles are sized so this border stays a small overhead.
+    var halo = 0
+
+    /// Whether recomputing this node per tile is costly enough that a node shared by several
+    /// consumers is worth materialising once.
+    var isExpensive = false
+
+    /// Whether the node's pixels are data rather than colour (a histogram's bins, k-means
+    /// clusters with their weights in alpha): rendered as the root of a render, each
+    /// component is written as it is, with no unpremultiplying (an alpha bin of 0 must not
+    /// zero the colour bins) and no colour conversion.
+    var producesData = false
+
+    /// Whether the planner must always materialise this node (an explicit intermediate).
+    var isAlwaysMaterialized = false
+
+    /// Whether one row of the node costs no more than that row's share of a tile (sources
+    /// that hold or compute pixels directly): fused colour work then reads it row by row.
+    var producesRowsCheaply = false
+
+    /// Bitmaps and materialised pixels: what `RenderStatistics.sourcePixels` counts.
+    var isPixelSource = false
+
+    /// Whether the node shows its first input unchanged inside its own extent (a crop, a
+    /// sampling mark): readers looking for the bitmap under a recipe may look through it.
+    var showsInputUnchanged = false
+
+    /// Whether the context may keep this node's materialised pixels between renders
+    /// (`insertingIntermediate(cache: false)` says no).
+    var mayBeCached = true
+
+    /// Whether the node's pixels come from one computation over whole inputs (a reduction,
+    /// k-means, a distance transform) rather than tile by tile: such a node is a
+    /// `WholeResult`, whose `computeWholeResult` the renderer calls once per render, before
+    /// the tiles (or on first use); it keeps the block in the render and the context's cache
+    /// and serves tiles from it (`evaluate` reads it with `ev.wholeResult(of: self)`).
+    var computesWholeResult = false
+
+    /// A source that holds or computes its pixels directly (constant colours, generators).
+    static let computedSource = NodeTraits(isPointwise: true, producesRowsCheaply: true)
+
+    /// A source that holds its pixels in memory (bitmaps, planar frames, float blocks).
+    static let pixelSource = NodeTraits(isPointwise: true, producesRowsCheaply: true, isPixelSource: true)
+}
+
 /// One node of an image recipe. Nodes are immutable after init and shared freely between
 /// threads; a `CIImage` is a handle on one.
 ///
 /// The renderer asks a node for the pixels of `rect` (always inside the node's pixel extent:
 /// `Evaluator.fill` clips and zero-fills outside it), and asks which rectangle of each input
-/// that needs (`inputRect`), so only pixels the output needs are computed.
+/// that needs (`inputRect`), so only pixels the output needs are computed. Everything else
+/// the planner asks is in `traits`; the optimiser's questions for one kind of node are the
+/// protocols of NodeRoles.swift.
 class RecipeNode: @unchecked Sendable {
     let extent: CGRect
     let inputs: [RecipeNode]
@@ -11,10 +68,15 @@ class RecipeNode: @unchecked Sendable {
     /// Integer pixels touched by `extent` (outward rounding).
     let pixelExtent: PixelRect
 
-    init(extent: CGRect, inputs: [RecipeNode]) {
+    /// The node's capabilities, fixed at init.
+    let traits: NodeTraits
+
+    init(extent: CGRect, inputs: [RecipeNode], traits: NodeTraits = NodeTraits()) {
         self.extent = extent
         self.inputs = inputs
         self.pixelExtent = PixelRect(covering: extent)
+        self.traits = traits
+        assert(traits.computesWholeResult == (self is any WholeResult), "\(type(of: self)): computesWholeResult without WholeResult, or the reverse")
     }
 
     /// Input `index`'s rectangle needed to produce `rect` of this node.
@@ -24,121 +86,6 @@ class RecipeNode: @unchecked Sendable {
     func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         out.zero()
     }
-
-    // MARK: Capabilities: what the planner asks a node instead of checking its type
-
-    /// Whether recomputing this node per tile is costly enough that a node shared by several
-    /// consumers is worth materialising once.
-    var isExpensive: Bool { false }
-
-    /// Whether the node's pixels are data rather than colour (a histogram's bins, k-means
-    /// clusters with their weights in alpha): rendered as the root of a render, each
-    /// component is written as it is, with no unpremultiplying (an alpha bin of 0 must not
-    /// zero the colour bins) and no colour conversion.
-    var producesData: Bool { false }
-
-    /// Whether the planner must always materialise this node (an explicit intermediate).
-    var isAlwaysMaterialized: Bool { false }
-
-    /// Whether each output pixel reads its inputs at that pixel only (colour stages, crops,
-    /// sources): a recipe of such nodes alone runs in wide, short tiles.
-    var isPointwise: Bool { false }
-
-    /// How far around an output pixel the node reads its input, in pixels (a neighbourhood's
-    /// radius, a resampler's support): tiles are sized so this border stays a small overhead.
-    var halo: Int { 0 }
-
-    /// Whether one row of the node costs no more than that row's share of a tile (sources
-    /// that hold or compute pixels directly): fused colour work then reads it row by row.
-    var producesRowsCheaply: Bool { false }
-
-    /// Bitmaps and materialised pixels: what `RenderStatistics.sourcePixels` counts.
-    var isPixelSource: Bool { false }
-
-    /// For a node that extends its one input's outermost pixels (of this rectangle) outward
-    /// without end (a clamp): that rectangle. A reader of single rows may clamp its coordinates into it
-    /// and read the input instead (the resampling kind does).
-    var clampedRegion: PixelRect? { nil }
-
-    /// Whether the node shows its first input unchanged inside its own extent (a crop, a
-    /// sampling mark): readers looking for the bitmap under a recipe may look through it.
-    var showsInputUnchanged: Bool { false }
-
-    /// For a source that stands for other pixels once loaded (a file and its decoded
-    /// bitmap): loads them and returns the node to render in its place. The optimiser asks
-    /// before a render; errors stop the render. nil for every other node. `forOneRender`:
-    /// the render passes over the pixels once, top down, and may give their memory back as
-    /// it goes, so a source that decodes on a thread may give it a decode of its own.
-    func loadedSource(forOneRender: Bool) throws -> RecipeNode? { nil }
-
-    /// For a mark of how transforms after it sample (`samplingNearest()`): that mode.
-    var samplingMode: SamplingMode? { nil }
-
-    // Decoding small (the optimiser's `reduceDecodes`): a downscale over a file that can
-    // decode at a fraction of its size asks the file for that fraction instead.
-
-    /// For a source that can decode at a fraction of its size (JPEG in the IDCT, WebP's scaled
-    /// decoder): the largest reduction factor (2, 4, 8) whose decode still covers `scaleX` x
-    /// `scaleY` of its resolution (factor * scale <= 1 on both axes); 1 when none does or the
-    /// node is no such source.
-    func decodeReduction(covering scaleX: Double, _ scaleY: Double) -> Int { 1 }
-
-    /// For such a source: the source decoded at 1/`factor` per axis (a factor up to the one
-    /// `decodeReduction` gave, a power of two), its extent this one's divided by `factor`.
-    func reducedSource(by factor: Int) -> RecipeNode? { nil }
-
-    /// For a node that only moves, clips or extends its one input's pixels (crops, clamps,
-    /// sampling marks, whole-pixel orientations): the same node over `input`, which is this
-    /// node's input at 1/`factor` of its resolution; nil when its geometry does not fall on
-    /// that coarser grid (or the node computes pixels).
-    func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? { nil }
-
-    /// For a source that decodes at any smaller size (WebP's scaled decoder): the source
-    /// decoded at `width` x `height`, its extent (0, 0, width, height).
-    func scaledSource(width: Int, height: Int) -> RecipeNode? { nil }
-
-    /// For a node that only clips to or extends its one input's whole extent (or marks its
-    /// sampling): the same node over `input`, a rescaled copy of that input; nil otherwise.
-    func rescaled(over input: RecipeNode) -> RecipeNode? { nil }
-
-    /// For a downscaling resampling that filters (a weighted sum, not a maximum): its scale.
-    var resamplingScale: (x: Double, y: Double)? { nil }
-
-    /// For such a resampling: the same resampling (kernel, staging) of `input` by another scale.
-    func resampled(_ input: RecipeNode, scaleX: Double, scaleY: Double) -> RecipeNode? { nil }
-
-    /// For such a resampling: whether `other` resamples with the same kernel (stages of one
-    /// reduction, rescaled together).
-    func resamplesAlike(_ other: RecipeNode) -> Bool { false }
-
-    /// The node's own stored pixels, when it is a bitmap: what pass-through copies and
-    /// reductions reading 8-bit codes use instead of rendered tiles.
-    var storedBitmap: BitmapNode? { nil }
-
-    /// For a source that holds sRGB-encoded colour (an 8/16-bit sRGB bitmap, a video frame's
-    /// R'G'B'): the same pixels read as those encoded values, which is what a "to sRGB"
-    /// conversion after it gives, without decoding and re-encoding the curve. The optimiser
-    /// folds such a conversion into the read (`foldSRGBIntoRead`); nil for every other node.
-    func sRGBEncodedSource() -> RecipeNode? { nil }
-
-    /// An error from work that ran alongside the render (a file still decoding on its
-    /// thread), reported once the tiles are done.
-    var deferredError: (any Error)? { nil }
-
-    /// Whether the context may keep this node's materialised pixels between renders
-    /// (`insertingIntermediate(cache: false)` says no).
-    var mayBeCached: Bool { true }
-
-    /// Whether the node's pixels come from one computation over whole inputs (a reduction,
-    /// k-means, a distance transform) rather than tile by tile. The renderer then calls
-    /// `computeWholeResult` once per render, before the tiles (or on first use), keeps the
-    /// block in the render and the context's cache, and serves tiles from it;
-    /// `evaluate` reads it with `ev.wholeResult(of: self)`.
-    var computesWholeResult: Bool { false }
-
-    /// The whole result (see `computesWholeResult`); parallel work goes through
-    /// `ev.executor`.
-    func computeWholeResult(_ ev: Evaluator) -> PixelBlock { PixelBlock(rect: pixelExtent, zeroed: true) }
 
     /// One line for `CIContext.explain`.
     var label: String { String(describing: type(of: self)) }
@@ -155,14 +102,12 @@ final class ConstantColorNode: RecipeNode, @unchecked Sendable {
     init(color: SIMD4<Float>, unmanaged: SIMD4<Float>? = nil) {
         self.color = color
         self.unmanagedColor = unmanaged ?? color
-        super.init(extent: .infinite, inputs: [])
+        super.init(extent: .infinite, inputs: [], traits: .computedSource)
     }
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         let c = ev.colorManaged ? color : unmanagedColor
         for r in 0..<out.height { out.row(r).update(repeating: c, count: out.width) }
     }
-    override var isPointwise: Bool { true }
-    override var producesRowsCheaply: Bool { true }
     override var label: String { "constant \(color)" }
 }
 
@@ -177,42 +122,38 @@ final class GeneratorNode: RecipeNode, @unchecked Sendable {
     let stage: any GeneratorStage
     init(stage: any GeneratorStage, extent: CGRect = .infinite) {
         self.stage = stage
-        super.init(extent: extent, inputs: [])
+        super.init(extent: extent, inputs: [], traits: .computedSource)
     }
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         for r in 0..<out.height { stage.generate(out.row(r), count: out.width, x: rect.minX, y: rect.minY + r) }
     }
-    override var isPointwise: Bool { true }
-    override var producesRowsCheaply: Bool { true }
     override var label: String { "generator \(stage.label)" }
 }
 
 // MARK: - Geometry and bookkeeping nodes
 
 /// Restricts its input to a rectangle; everything outside is clear.
-final class CropNode: RecipeNode, @unchecked Sendable {
+final class CropNode: RecipeNode, Crop, GridReducible, @unchecked Sendable {
     init(input: RecipeNode, rect: CGRect) {
         let pr = PixelRect(covering: rect)
         let e = input.extent.isInfinite ? pr.cgRect : input.extent.intersection(pr.cgRect)
-        super.init(extent: e.isNull ? .zero : e, inputs: [input])
+        super.init(extent: e.isNull ? .zero : e, inputs: [input], traits: NodeTraits(isPointwise: true, showsInputUnchanged: true))
     }
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
         ev.fill(inputs[0], rect, out)
     }
-    override var isPointwise: Bool { true }
-    override var showsInputUnchanged: Bool { true }
-    override func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? {
+    func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? {
         guard let r = pixelExtent.reduced(by: factor), r.cgRect == extent else { return nil }
         return CropNode(input: input, rect: r.cgRect)
     }
-    override func rescaled(over input: RecipeNode) -> RecipeNode? {
+    func rescaled(over input: RecipeNode) -> RecipeNode? {
         extent == inputs[0].extent ? CropNode(input: input, rect: input.extent) : nil
     }
     override var label: String { "crop to \(pixelExtent)" }
 }
 
 /// Extends its input's edge pixels (of `rect`) out to infinity.
-final class ClampNode: RecipeNode, @unchecked Sendable {
+final class ClampNode: RecipeNode, RegionClamp, GridReducible, @unchecked Sendable {
     let clampRect: PixelRect
     init(input: RecipeNode, rect: CGRect) {
         clampRect = PixelRect(covering: rect)
@@ -257,14 +198,14 @@ final class ClampNode: RecipeNode, @unchecked Sendable {
             }
         }
     }
-    override func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? {
+    func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? {
         guard let r = clampRect.reduced(by: factor) else { return nil }
         return ClampNode(input: input, rect: r.cgRect)
     }
-    override func rescaled(over input: RecipeNode) -> RecipeNode? {
+    func rescaled(over input: RecipeNode) -> RecipeNode? {
         clampRect == inputs[0].pixelExtent ? ClampNode(input: input, rect: input.extent) : nil
     }
-    override var clampedRegion: PixelRect? { clampRect }
+    var clampedRegion: PixelRect { clampRect }
     override var label: String { "clamp to \(clampRect)" }
 }
 
@@ -277,18 +218,16 @@ public enum SamplingMode: Sendable {
 }
 
 /// Marks its input's sampling mode for the transforms applied after it.
-final class SamplingNode: RecipeNode, @unchecked Sendable {
+final class SamplingNode: RecipeNode, SamplingMark, GridReducible, @unchecked Sendable {
     let mode: SamplingMode
     init(input: RecipeNode, mode: SamplingMode) {
         self.mode = mode
-        super.init(extent: input.extent, inputs: [input])
+        super.init(extent: input.extent, inputs: [input], traits: NodeTraits(isPointwise: true, showsInputUnchanged: true))
     }
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) { ev.fill(inputs[0], rect, out) }
-    override var isPointwise: Bool { true }
-    override var showsInputUnchanged: Bool { true }
-    override var samplingMode: SamplingMode? { mode }
-    override func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? { SamplingNode(input: input, mode: mode) }
-    override func rescaled(over input: RecipeNode) -> RecipeNode? { SamplingNode(input: input, mode: mode) }
+    var samplingMode: SamplingMode { mode }
+    func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? { SamplingNode(input: input, mode: mode) }
+    func rescaled(over input: RecipeNode) -> RecipeNode? { SamplingNode(input: input, mode: mode) }
     override var label: String { "sampling \(mode)" }
 }
 
@@ -298,11 +237,9 @@ final class IntermediateNode: RecipeNode, @unchecked Sendable {
     let cacheable: Bool
     init(input: RecipeNode, cacheable: Bool) {
         self.cacheable = cacheable
-        super.init(extent: input.extent, inputs: [input])
+        super.init(extent: input.extent, inputs: [input], traits: NodeTraits(isAlwaysMaterialized: true, mayBeCached: cacheable))
     }
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) { ev.fill(inputs[0], rect, out) }
-    override var isAlwaysMaterialized: Bool { true }
-    override var mayBeCached: Bool { cacheable }
     override var label: String { "intermediate" + (cacheable ? " (cached)" : "") }
 }
 

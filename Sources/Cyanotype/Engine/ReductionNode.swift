@@ -32,7 +32,7 @@ protocol Reduction: Sendable {
     /// for the evaluated tile; nil (the default) reads float tiles.
     func directReader(_ bitmap: BitmapNode, _ ev: Evaluator) -> (any DirectTileReader)?
     /// Whether the result is data whose alpha is not coverage (a histogram's alpha bins):
-    /// see `RecipeNode.producesData`. The default is false (averages, extremes: colours).
+    /// see `NodeTraits.producesData`. The default is false (averages, extremes: colours).
     var producesData: Bool { get }
     var label: String { get }
 }
@@ -65,7 +65,7 @@ extension Reduction {
 /// whole result: once per render (kept by the render and the context's cache, never by the
 /// node), input tiles evaluated in parallel on the render's executor, each worker with its
 /// own partial in Double.
-final class ReductionNode: RecipeNode, @unchecked Sendable {
+final class ReductionNode: RecipeNode, WholeResult, @unchecked Sendable {
     let reduction: any Reduction
     /// The input pixels reduced (clipped to the input's extent when evaluated).
     let region: PixelRect
@@ -73,18 +73,16 @@ final class ReductionNode: RecipeNode, @unchecked Sendable {
     init(input: RecipeNode, auxiliary: [RecipeNode] = [], region: PixelRect, reduction: any Reduction) {
         self.reduction = reduction
         self.region = region
-        super.init(extent: CGRect(x: 0, y: 0, width: reduction.outputWidth, height: reduction.outputHeight), inputs: [input] + auxiliary)
+        super.init(
+            extent: CGRect(x: 0, y: 0, width: reduction.outputWidth, height: reduction.outputHeight), inputs: [input] + auxiliary,
+            traits: NodeTraits(isExpensive: true, producesData: reduction.producesData, computesWholeResult: true))
     }
 
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
         index == 0 ? region : inputs[index].pixelExtent.intersection(PixelRect(x: -4096, y: -4096, width: 8192, height: 8192))
     }
-    override var isExpensive: Bool { true }
-    override var computesWholeResult: Bool { true }
-    override var producesData: Bool { reduction.producesData }
-
     /// The whole result over the node's extent, bottom row first.
-    override func computeWholeResult(_ ev: Evaluator) -> PixelBlock {
+    func computeWholeResult(_ ev: Evaluator) -> PixelBlock {
         let aux = inputs.dropFirst().map { ev.wholeImage($0) }
         let values = runReduction(reduction.prepared(with: aux), input: inputs[0], region: region, ev)
         let block = PixelBlock(rect: pixelExtent, zeroed: true)
@@ -157,14 +155,14 @@ struct SendablePointer<T>: @unchecked Sendable {
 /// A node computed from its input's whole region at once (a distance transform, k-means): the
 /// input is read once per render, the result kept by the render (and the context's cache) as
 /// a whole result, and tiles copied out of it.
-final class WholeImageNode: RecipeNode, @unchecked Sendable {
+final class WholeImageNode: RecipeNode, WholeResult, @unchecked Sendable {
     /// Turns the input pixels over `region` into the output block covering `outputRect`.
     /// `auxiliary` holds the other inputs' whole images; parallel loops run on `executor`.
     typealias Compute = @Sendable (_ input: PixelBlock, _ auxiliary: [PixelBlock], _ executor: Executor) -> PixelBlock
     let region: PixelRect
     let compute: Compute
     let name: String
-    /// See `RecipeNode.producesData`.
+    /// See `NodeTraits.producesData`.
     let isData: Bool
 
     init(
@@ -175,7 +173,9 @@ final class WholeImageNode: RecipeNode, @unchecked Sendable {
         self.compute = compute
         self.name = name
         self.isData = isData
-        super.init(extent: extent, inputs: [input] + auxiliary)
+        super.init(
+            extent: extent, inputs: [input] + auxiliary,
+            traits: NodeTraits(isExpensive: true, producesData: isData, computesWholeResult: true))
     }
     /// A computation that runs on one thread.
     convenience init(
@@ -187,11 +187,7 @@ final class WholeImageNode: RecipeNode, @unchecked Sendable {
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
         index == 0 ? region : inputs[index].pixelExtent.intersection(PixelRect(x: -4096, y: -4096, width: 8192, height: 8192))
     }
-    override var isExpensive: Bool { true }
-    override var computesWholeResult: Bool { true }
-    override var producesData: Bool { isData }
-
-    override func computeWholeResult(_ ev: Evaluator) -> PixelBlock {
+    func computeWholeResult(_ ev: Evaluator) -> PixelBlock {
         compute(ev.materialize(inputs[0], region), inputs.dropFirst().map { ev.wholeImage($0) }, ev.executor)
     }
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {

@@ -38,7 +38,7 @@ final class RenderPlan: @unchecked Sendable {
         var radius = 0
         for node in order {
             guard let want = roi[ObjectIdentifier(node)]?.intersection(node.pixelExtent), !want.isEmpty else { continue }
-            radius = max(radius, node.halo)
+            radius = max(radius, node.traits.halo)
             for (i, input) in recipe.inputs(of: node).enumerated() {
                 let r = node.inputRect(i, for: want).intersection(input.pixelExtent)
                 let id = ObjectIdentifier(input)
@@ -50,9 +50,9 @@ final class RenderPlan: @unchecked Sendable {
         for node in post {
             let id = ObjectIdentifier(node)
             guard let r = roi[id], !r.intersection(node.pixelExtent).isEmpty else { continue }
-            if node.computesWholeResult {
+            if node.traits.computesWholeResult {
                 wholeResults.append(node)
-            } else if node !== root && (node.isAlwaysMaterialized || (node.isExpensive && (parentCount[id] ?? 0) > 1)) {
+            } else if node !== root && (node.traits.isAlwaysMaterialized || (node.traits.isExpensive && (parentCount[id] ?? 0) > 1)) {
                 materialize.append(node)
             }
         }
@@ -66,7 +66,7 @@ final class RenderPlan: @unchecked Sendable {
         // and sources are read in long sequential runs (measured: a float copy 470 -> 700+
         // MP/s). Anything that resamples or reads neighbours keeps square tiles, whose
         // regions of interest stay compact.
-        let perPixel = radius == 0 && order.allSatisfy(\.isPointwise)
+        let perPixel = radius == 0 && order.allSatisfy(\.traits.isPointwise)
         if tileSize == nil && perPixel {
             tileWidth = 2048
             tileHeight = 16

@@ -107,7 +107,7 @@ final class HDRCurveTables: @unchecked Sendable {
 /// as it is read, chroma upsampled in the same pass. With `encoded`, rows stay sRGB-encoded
 /// R'G'B' (the buffer seen through a "to sRGB" conversion, which the optimiser folds into the
 /// read: `sRGBEncodedSource`).
-final class YCbCrSourceNode: RecipeNode, @unchecked Sendable {
+final class YCbCrSourceNode: RecipeNode, SRGBEncodedSource, @unchecked Sendable {
     let buffer: CIPlanarImageBuffer
     let encoded: Bool
     let k: YCbCrCoefficients
@@ -116,14 +116,14 @@ final class YCbCrSourceNode: RecipeNode, @unchecked Sendable {
         self.buffer = buffer
         self.encoded = encoded
         k = YCbCrCoefficients(buffer.format)
-        super.init(extent: CGRect(x: 0, y: 0, width: buffer.width, height: buffer.height), inputs: [])
+        super.init(extent: CGRect(x: 0, y: 0, width: buffer.width, height: buffer.height), inputs: [], traits: .pixelSource)
     }
 
     /// Whether the rows, before the transfer function, are the sRGB-encoded working colour.
     var foldsWithSRGB: Bool { buffer.format.transferFunction == .sdr && buffer.format.primaries == .itu709 }
 
     /// The same frame read as its R'G'B' (sRGB-encoded values), when SDR BT.709 colour is.
-    override func sRGBEncodedSource() -> RecipeNode? {
+    func sRGBEncodedSource() -> RecipeNode? {
         guard foldsWithSRGB, !encoded else { return nil }
         return YCbCrSourceNode(buffer: buffer, encoded: true)
     }
@@ -221,9 +221,6 @@ final class YCbCrSourceNode: RecipeNode, @unchecked Sendable {
         }
     }
 
-    override var isPointwise: Bool { true }
-    override var producesRowsCheaply: Bool { true }
-    override var isPixelSource: Bool { true }
     override var label: String { "planar \(buffer.width)x\(buffer.height) \(buffer.format)" + (encoded ? " (sRGB-encoded values)" : "") }
 }
 
@@ -353,7 +350,7 @@ extension YCbCrWriter {
     /// root, through crops that keep the whole frame): copied plane by plane. false otherwise.
     func copyUnchanged(_ recipe: OptimizedRecipe) -> Bool {
         var node = recipe.root
-        while node.showsInputUnchanged, node.samplingMode == nil {
+        while node.traits.showsInputUnchanged, !(node is any SamplingMark) {
             let input = recipe.resolve(node.inputs[0])
             guard node.pixelExtent == input.pixelExtent else { break }
             node = input

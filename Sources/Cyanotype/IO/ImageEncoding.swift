@@ -507,7 +507,7 @@ final class StreamedSources: Sendable {
         self.recipe = recipe
         var found: [(gate: RowGate, bitmaps: [BitmapNode])] = []
         for node in Optimizer.postOrder(recipe.root, inputs: recipe.inputs(of:)) {
-            guard let bitmap = node as? BitmapNode, let gate = bitmap.gate, gate.servesOneRender else { continue }
+            guard let bitmap = (node as? any StoredPixels)?.storedBitmap, let gate = bitmap.gate, gate.servesOneRender else { continue }
             if let i = found.firstIndex(where: { $0.gate === gate }) {
                 found[i].bitmaps.append(bitmap)
             } else {

@@ -119,9 +119,8 @@ final class GeneralKernelNode: RecipeNode, @unchecked Sendable {
     let name: String
     init(inputs: [RecipeNode], extent: CGRect, roi: @escaping CIKernelROICallback, function: @escaping @Sendable (KernelTile) -> Void, name: String) {
         self.roi = roi; self.function = function; self.name = name
-        super.init(extent: extent, inputs: inputs)
+        super.init(extent: extent, inputs: inputs, traits: NodeTraits(isExpensive: true))
     }
-    override var isExpensive: Bool { true }
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
         PixelRect(covering: roi(Int32(index), rect.cgRect))
     }

@@ -114,11 +114,12 @@ func scannedSampleBounds<L: CellLayout>(_ layout: L, _ rect: PixelRect) -> (SIMD
 /// instead of the box around them all.
 final class CellNode<Layout: CellLayout>: RecipeNode, @unchecked Sendable {
     let layout: Layout
-    override var isExpensive: Bool { true }
 
     init(input: RecipeNode, layout: Layout) {
         self.layout = layout
-        super.init(extent: input.extent.isInfinite ? .infinite : layout.extent(for: input.extent), inputs: [input])
+        super.init(
+            extent: input.extent.isInfinite ? .infinite : layout.extent(for: input.extent), inputs: [input],
+            traits: NodeTraits(isExpensive: true))
     }
 
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {

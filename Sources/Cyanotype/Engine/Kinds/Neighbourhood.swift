@@ -116,11 +116,10 @@ final class NeighbourhoodNode<Operation: NeighbourhoodOperation>: RecipeNode, @u
     init(input: RecipeNode, auxiliary: [RecipeNode] = [], operation: Operation) {
         precondition(auxiliary.count == Operation.auxiliaryCount, "a neighbourhood operation reads \(Operation.auxiliaryCount) auxiliary images")
         self.operation = operation
-        super.init(extent: operation.extent(of: input.extent), inputs: [input] + auxiliary)
+        super.init(
+            extent: operation.extent(of: input.extent), inputs: [input] + auxiliary,
+            traits: NodeTraits(halo: operation.reach.maximum, isExpensive: true))
     }
-
-    override var halo: Int { operation.reach.maximum }
-    override var isExpensive: Bool { true }
 
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
         index == 0 ? operation.reach.grow(rect) : operation.auxiliaryRect(index, for: rect)

@@ -89,7 +89,7 @@ final class ResamplingAxis: @unchecked Sendable {
 /// The resampling kind: scales its input by (sx, sy) through a separable `ResamplingKernel`.
 /// Output pixel o's centre sits at source coordinate (o + 0.5) / scale; its weights depend on
 /// its own index only, so tiled and whole renders agree bit for bit.
-final class ResamplingNode<Kernel: ResamplingKernel>: RecipeNode, @unchecked Sendable {
+final class ResamplingNode<Kernel: ResamplingKernel>: RecipeNode, DownscaleResampler, @unchecked Sendable {
     let kernel: Kernel
     let sx: Double, sy: Double
 
@@ -101,7 +101,8 @@ final class ResamplingNode<Kernel: ResamplingKernel>: RecipeNode, @unchecked Sen
             e.isInfiniteOrHuge
             ? CGRect.infinite
             : CGRect(x: e.minX * sx, y: e.minY * sy, width: e.width * sx, height: e.height * sy)
-        super.init(extent: out, inputs: [input])
+        let halo = Int(kernel.support * max(1, 1 / min(scaleX, scaleY))) + 1
+        super.init(extent: out, inputs: [input], traits: NodeTraits(halo: halo, isExpensive: true))
     }
 
     /// Strong reductions run in stages of at most 16x per axis, so one output pixel never
@@ -115,14 +116,11 @@ final class ResamplingNode<Kernel: ResamplingKernel>: RecipeNode, @unchecked Sen
         return staged(first, kernel: kernel, sx: sx / stepX, sy: sy / stepY)
     }
 
-    override var halo: Int { Int(kernel.support * max(1, 1 / min(sx, sy))) + 1 }
-    override var isExpensive: Bool { true }
-
-    override var resamplingScale: (x: Double, y: Double)? { kernel.combination == .weightedSum ? (sx, sy) : nil }
-    override func resampled(_ input: RecipeNode, scaleX: Double, scaleY: Double) -> RecipeNode? {
+    var resamplingScale: (x: Double, y: Double)? { kernel.combination == .weightedSum ? (sx, sy) : nil }
+    func resampled(_ input: RecipeNode, scaleX: Double, scaleY: Double) -> RecipeNode? {
         Self.staged(input, kernel: kernel, sx: scaleX, sy: scaleY)
     }
-    override func resamplesAlike(_ other: RecipeNode) -> Bool { (other as? ResamplingNode<Kernel>)?.kernel == kernel }
+    var resamplingKernel: any ResamplingKernel { kernel }
 
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
         if rect.isEmpty { return .empty }
@@ -314,14 +312,14 @@ struct ResamplingRowReader {
     /// nil when the input (as this render resolves it) makes no cheap rows.
     init?(_ input: RecipeNode, _ ev: Evaluator) {
         let n = ev.recipe.resolve(input)
-        if n.producesRowsCheaply {
+        if n.traits.producesRowsCheaply {
             node = n
             clamp = nil
             return
         }
-        guard let c = n.clampedRegion, !c.isEmpty, n.inputs.count == 1 else { return nil }
+        guard let c = (n as? any RegionClamp)?.clampedRegion, !c.isEmpty, n.inputs.count == 1 else { return nil }
         let inner = ev.recipe.resolve(n.inputs[0])
-        guard inner.producesRowsCheaply else { return nil }
+        guard inner.traits.producesRowsCheaply else { return nil }
         node = inner
         clamp = c
     }

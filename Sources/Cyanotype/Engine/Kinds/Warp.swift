@@ -158,14 +158,9 @@ extension WarpMap {
 
 /// What every warp node shows without its map's type: the map as an existential, for tests,
 /// tools and `explain` (never for pixel loops, which run on `WarpNode`'s typed map).
-class AnyWarpNode: RecipeNode, @unchecked Sendable {
+protocol TypeErasedWarp: RecipeNode {
     /// The map, type-erased.
-    let map: any WarpMap
-
-    init(map: any WarpMap, extent: CGRect, inputs: [RecipeNode]) {
-        self.map = map
-        super.init(extent: extent, inputs: inputs)
-    }
+    var map: any WarpMap { get }
 }
 
 /// The warp kind: resamples its input through a `WarpMap`. Each output pixel centre's source
@@ -177,19 +172,17 @@ class AnyWarpNode: RecipeNode, @unchecked Sendable {
 /// sampler's pixel. A tile of a coordinate map whose source points spread far (near a strong
 /// twist's centre, a large cell) is split into quarters until it reads a compact block; a map
 /// that reads images narrows its tile's block to the points it found instead.
-final class WarpNode<Map: WarpMap>: AnyWarpNode, @unchecked Sendable {
+final class WarpNode<Map: WarpMap>: RecipeNode, TypeErasedWarp, @unchecked Sendable {
     /// The map, typed.
     let warpMap: Map
+    var map: any WarpMap { warpMap }
 
     /// `auxiliary` are the images the map reads (`Map.auxiliaryCount` of them).
     init(input: RecipeNode, map: Map, extent: CGRect, auxiliary: [RecipeNode] = []) {
         precondition(auxiliary.count == Map.auxiliaryCount, "a warp map reads \(Map.auxiliaryCount) auxiliary images")
         self.warpMap = map
-        super.init(map: map, extent: extent, inputs: [input] + auxiliary)
+        super.init(extent: extent, inputs: [input] + auxiliary, traits: NodeTraits(halo: 1, isExpensive: map.isExpensive))
     }
-
-    override var halo: Int { 1 }
-    override var isExpensive: Bool { warpMap.isExpensive }
 
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
         if rect.isEmpty { return .empty }

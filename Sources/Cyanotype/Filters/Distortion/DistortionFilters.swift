@@ -4,7 +4,7 @@
 // outside the input), computed per pixel by the engine's warp kind (`WarpNode`).
 
 /// The distortions' nodes, whatever their map (what tests and tools look for).
-typealias DistortionNode = AnyWarpNode
+typealias DistortionNode = any TypeErasedWarp
 
 /// `image` warped through `map`, with the output extent `extent` (empty stays empty).
 func warped<Map: WarpMap>(_ image: CIImage, _ map: Map, extent: CGRect) -> CIImage {
