@@ -29,19 +29,15 @@ package final class RenderQueue: @unchecked Sendable {
     private var running = 0
     private var stopped = 0
     private var stopping = false
-    private var threads: [Thread] = []
 
-    /// Starts `workers` threads (each with an 8 MiB stack).
+    /// Starts `workers` long-running engine threads (`Executor.startThread`, each with an
+    /// 8 MiB stack).
     package init(workers: Int, capacity: Int, memoryBudget: Int? = nil) {
         self.workers = max(1, workers)
         self.capacity = max(0, capacity)
         self.memoryBudget = memoryBudget
         for i in 0..<self.workers {
-            let t = Thread { [unowned self] in self.loop() }
-            t.name = "cyanotype-render-\(i)"
-            t.stackSize = 8 << 20
-            threads.append(t)
-            t.start()
+            Executor.startThread(name: "cyanotype-render-\(i)", stackSize: 8 << 20) { [unowned self] in self.loop() }
         }
     }
 
