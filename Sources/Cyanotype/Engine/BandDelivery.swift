@@ -220,14 +220,18 @@ final class BandProgress: Sendable {
     @discardableResult
     func tileDone(_ t: PixelRect) -> Int? {
         let rect = self.rect
-        return state.update { s in
+        var rendered: Int?
+        // Only a finished band matters to the feeder.
+        state.change { s in
             s.widthDone[t.maxY, default: 0] += t.width
-            guard s.widthDone[t.maxY] == rect.width else { return nil }
+            guard s.widthDone[t.maxY] == rect.width else { return false }
             s.finishedHeight[t.maxY] = t.height
             let before = s.renderedFromTop
             while let h = s.finishedHeight[rect.maxY - s.renderedFromTop] { s.renderedFromTop += h }
-            return s.renderedFromTop > before ? s.renderedFromTop : nil
+            rendered = s.renderedFromTop > before ? s.renderedFromTop : nil
+            return true
         }
+        return rendered
     }
     /// The height of the band whose first row (from the top) is `topRow`, once it is done;
     /// nil when the render was cancelled.

@@ -166,9 +166,11 @@ private final class BandWindow: Sendable {
 
     func finished(band: Int) {
         let tilesPerBand = self.tilesPerBand
-        state.update { s in
+        state.change { s in
             s.tilesDone[band] += 1
+            let before = s.bandsDone
             while s.bandsDone < s.tilesDone.count && s.tilesDone[s.bandsDone] == tilesPerBand { s.bandsDone += 1 }
+            return s.bandsDone > before
         }
     }
 }

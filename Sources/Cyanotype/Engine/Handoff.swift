@@ -1,10 +1,10 @@
 import Foundation
 
 /// The engine's one hand-off primitive: a state that threads share, change in turn and wait
-/// on. Every change wakes the waiters, who look at the state again. The row gates of files
+/// on. A change wakes the waiters, who look at the state again. The row gates of files
 /// decoding ahead (`RowGate`), the bands of a streaming encode (`BandProgress`), and the
 /// executor's band window and ledger (`Executor.forEachTile`) are each a `Handoff` of their
-/// own state, so the rules of waiting (always under the lock, always in a loop, woken by any
+/// own state, so the rules of waiting (always under the lock, always in a loop, woken by a
 /// change, ended by closing or cancelling the state) are written once, here.
 package final class Handoff<State>: @unchecked Sendable {
     private let condition = NSCondition()
@@ -28,6 +28,13 @@ package final class Handoff<State>: @unchecked Sendable {
             condition.unlock()
         }
         return try body(&state)
+    }
+
+    /// Changes the state and wakes the waiters only when `body` says the change matters to
+    /// them (returns true): for changes made often that rarely end a wait (a tile of a band).
+    package func change(_ body: (inout State) throws -> Bool) rethrows {
+        condition.lock(); defer { condition.unlock() }
+        if try body(&state) { condition.broadcast() }
     }
 
     /// Waits until `ready(state)` holds, then returns what `body` reads of it (under the

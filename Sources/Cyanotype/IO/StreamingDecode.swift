@@ -97,10 +97,11 @@ final class RowGate: @unchecked Sendable {
     func giveBack(rowsAbove row: Int) {
         guard servesOneRender, let rows else { return }
         let row = min(row, total), rowBytes = self.rowBytes
-        state.update { s in
-            guard row > s.givenBack else { return }
+        state.change { s in
+            guard row > s.givenBack else { return false }
             rows.giveBack(s.givenBack * rowBytes..<row * rowBytes)
             s.givenBack = row
+            return true
         }
     }
     /// The render is over: the decoder stops and waiting readers return.
