@@ -79,3 +79,23 @@ import Testing
         #expect(context.lastRenderStatistics.tiles > 0)
     }
 }
+
+/// A job's progress counts the tiles its renders ran, against the tile grid worked out here.
+@Suite struct RenderJobProgressTests {
+    @Test func progressCountsEveryTileOfTheGridAndNoneForACopy() throws {
+        let side = 16
+        let job = CIRenderJob()
+        let context = CIContext(options: [.tileSize: side]).forJob(job)
+        #expect(job.progress == (0, 0))
+        let image = RenderPassThroughTests.image()
+        let (w, h) = (RenderPassThroughTests.width, RenderPassThroughTests.height)
+        let grid = ((w + side - 1) / side) * ((h + side - 1) / side)
+        _ = try context.renderToData(image.applyingFilter("CIColorInvert"), from: image.extent)
+        #expect(job.progress == (grid, grid))
+        _ = try context.renderToData(image.applyingFilter("CIColorInvert"), from: CGRect(x: 0, y: 0, width: side, height: side))
+        #expect(job.progress == (grid + 1, grid + 1))
+        // Pixels copied as they are: no tile.
+        _ = try context.renderToData(image, from: image.extent, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+        #expect(job.progress == (grid + 1, grid + 1))
+    }
+}

@@ -41,6 +41,26 @@ public final class CIRenderJob: @unchecked Sendable {
         return stopped
     }
 
+    /// Cyanotype: how far this job's renders have come, in tiles (output tiles and the tiles
+    /// of intermediates): `completed` of the `planned` so far. A render adds its tiles as
+    /// it reaches each loop, so `planned` grows while it runs; renders that copy pixels as
+    /// they are (pass-through) add none, and tiles skipped on cancellation never complete.
+    public var progress: (completed: Int, planned: Int) {
+        lock.lock(); defer { lock.unlock() }
+        return (tilesCompleted, tilesPlanned)
+    }
+    private var tilesPlanned = 0
+    private var tilesCompleted = 0
+
+    /// A render of this job is about to run `count` tiles.
+    func plan(tiles count: Int) {
+        lock.lock(); tilesPlanned += count; lock.unlock()
+    }
+    /// A tile of this job's render finished.
+    func tileCompleted() {
+        lock.lock(); tilesCompleted += 1; lock.unlock()
+    }
+
     /// Records that a render of this job stopped on cancellation, and throws.
     func stop() throws -> Never {
         lock.lock(); stopped += 1; lock.unlock()
@@ -258,10 +278,12 @@ struct Render {
                 continue
             }
             let block = PixelBlock(rect: region)
+            executor.job?.plan(tiles: Self.tiles(region, plan))
             executor.forEachTile(region, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight) { t in
                 if executor.isCancelled { return }
                 node.evaluate(t, into: block.view(t), ev)
                 ev.count { $0.tiles += 1 }
+                executor.job?.tileCompleted()
             }
             if executor.isCancelled { try executor.job?.stop() }
             ev.setMaterialized(node, block)
@@ -270,6 +292,7 @@ struct Render {
         }
         if executor.isCancelled { try executor.job?.stop() }
         let root = recipe.root
+        executor.job?.plan(tiles: Self.tiles(rect, plan))
         executor.forEachTile(rect, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight, topDown: topDown, bandsAhead: topDown ? 2 : nil, ledger: ledger) { t in
             // A cancelled job's tiles are skipped; a consumer taking bands (a streaming encode)
             // still hears of each, so that no band it waits for is left unfinished.
@@ -283,6 +306,7 @@ struct Render {
             ev.fill(root, t, block.buffer)
             sink(block.buffer, t)
             ev.count { $0.tiles += 1 }
+            executor.job?.tileCompleted()
         }
         if executor.isCancelled { try executor.job?.stop() }
         environment.record(ev.statistics)
@@ -291,6 +315,13 @@ struct Render {
         for node in plan.order {
             if let e = node.deferredError { throw CIRenderError.sourceFailed(String(describing: e)) }
         }
+    }
+}
+
+extension Render {
+    /// How many tiles of `plan`'s size cover `rect`.
+    static func tiles(_ rect: PixelRect, _ plan: RenderPlan) -> Int {
+        rect.isEmpty ? 0 : ((rect.width + plan.tileWidth - 1) / plan.tileWidth) * ((rect.height + plan.tileHeight - 1) / plan.tileHeight)
     }
 }
 
