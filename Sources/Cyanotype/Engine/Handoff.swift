@@ -45,6 +45,19 @@ package final class Handoff<State>: @unchecked Sendable {
         return try body(state)
     }
 
+    /// Waits until `ready(state)` holds, then changes the state with `body` (under the same
+    /// lock) and wakes the other waiters: a worker taking the next job from a queue.
+    @discardableResult
+    package func wait<R>(until ready: (State) -> Bool, thenChange body: (inout State) throws -> R) rethrows -> R {
+        condition.lock()
+        defer {
+            condition.broadcast()
+            condition.unlock()
+        }
+        while !ready(state) { condition.wait() }
+        return try body(&state)
+    }
+
     /// Waits until `ready(state)` holds.
     package func wait(until ready: (State) -> Bool) {
         condition.lock(); defer { condition.unlock() }
