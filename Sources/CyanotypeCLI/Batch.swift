@@ -351,7 +351,8 @@ enum BatchCommand {
         let workers = max(1, min(jobs, work.count))
         let allWork = work
         let job = BatchJob(work: allWork, options: opts, skipExisting: args.has("skip-existing"), context: context, folders: folders)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        // `workers` files at once, each rendering on the context's executor.
+        Executor(width: workers).parallelFor(workers) { _ in
             while let i = run.next(limit: allWork.count) {
                 let started = Date()
                 let outcome = job.process(i)

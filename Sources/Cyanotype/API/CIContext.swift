@@ -173,88 +173,18 @@ public final class CIContext: @unchecked Sendable {
         guard rowBytes >= rect.width * writer.bytesPerPixel else {
             throw CIRenderError.bufferTooSmall(needed: rect.width * writer.bytesPerPixel * rect.height, given: rowBytes * rect.height)
         }
-        let (recipe, w) = try optimized(image.node, for: writer)
-        if try copyUnchanged(recipe.root, rect, writer) { return }
-        try execute(recipe, rect) { tile, tileRect in w.write(tile, tileRect) }
+        try Render(node: image.node, rect: rect, delivery: .bitmap(writer, lendsUnchanged: false), environment: environment).run()
     }
 
-    /// The recipe under `node` after the optimiser, for a render into `writer` (whose
-    /// conversion may fold into the root), and the writer to use. Decodes file sources.
-    func optimized<W: RenderDestination>(_ node: RecipeNode, for writer: W, forOneRender: Bool = false) throws -> (OptimizedRecipe, W) {
-        var options = Optimizer.Options(loadSources: true, writer: writer, colorManaged: workingColorSpace != nil)
-        options.forOneRender = forOneRender
-        let recipe = try Optimizer.optimize(node, options)
-        return (recipe, recipe.destination as? W ?? writer)
-    }
-
-    /// The recipe under `node` after the optimiser, for a render into working-space memory.
-    func optimized(_ node: RecipeNode) throws -> OptimizedRecipe {
-        try Optimizer.optimize(node, Optimizer.Options(loadSources: true, writer: nil, colorManaged: workingColorSpace != nil))
-    }
-
-    /// Pass-through: when the optimised recipe is just a bitmap (or a file) whose pixels are
-    /// already in the destination's format, colour space and alpha convention, rows are
-    /// copied as they are (a decode -> encode of an unfiltered image converts nothing).
-    private func copyUnchanged(_ root: RecipeNode, _ rect: PixelRect, _ writer: DestinationWriter) throws -> Bool {
-        guard
-            let bitmap = unchangedBitmap(
-                root, rect: rect, layout: writer.info.layout, sample: writer.info.sample,
-                space: writer.space, premultiplied: writer.premultiplied)
-        else { return false }
-        let bpp = writer.bytesPerPixel
-        let ext = bitmap.pixelExtent
-        // Top row first, each band as soon as a decoding source has delivered it, so the copy
-        // overlaps the decode.
-        let band = 64
-        try bitmap.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
-            guard let base = raw.baseAddress else { return }
-            var y = rect.maxY - 1
-            while y >= rect.minY {
-                let last = max(rect.minY, y - band + 1)
-                if let gate = bitmap.gate, !gate.wait(untilRows: ext.maxY - last) {
-                    throw CIRenderError.sourceFailed(gate.error.map { String(describing: $0) } ?? "decoding stopped")
-                }
-                for row in stride(from: y, through: last, by: -1) {
-                    let src = base + (ext.maxY - 1 - row) * bitmap.bytesPerRow + (rect.minX - ext.minX) * bpp
-                    let dst = writer.base + (rect.maxY - 1 - row) * writer.rowBytes
-                    dst.copyMemory(from: src, byteCount: rect.width * bpp)
-                }
-                y = last - 1
-            }
-        }
-        lock.lock(); stats = RenderStatistics(); stats.sourcePixels = rect.area; lock.unlock()
-        return true
-    }
-
-    /// The bitmap that the optimised `root` is, when its pixels over `rect` are already what a
-    /// destination of this layout, sample type, colour space and alpha convention wants.
-    func unchangedBitmap(
-        _ root: RecipeNode, rect: PixelRect, layout: CIFormat.Layout, sample: CIFormat.Sample,
-        space: CGColorSpace?, premultiplied: Bool
-    ) -> BitmapNode? {
-        guard let bitmap = (root as? any StoredPixels)?.storedBitmap, bitmap.pixelExtent.contains(rect),
-            let info = bitmap.format.info, info.layout == layout, info.sample == sample,
-            sample == .uint8 || sample == .uint16,
-            bitmap.premultiplied == premultiplied || layout == .rgbx,
-            workingColorSpace == nil || bitmap.colorSpace == space
-        else { return nil }
-        return bitmap
-    }
-
-    /// The bitmap the recipe under `node` comes down to (after the optimiser, which decodes
-    /// file sources) when its pixels over `rect` are already what a destination of `format`,
-    /// colour space and alpha convention wants (nil otherwise). A file still decoding on its
-    /// thread is waited for.
-    func unchangedSource(
-        _ node: RecipeNode, rect: PixelRect, format: CIFormat, space: CGColorSpace?, premultiplied: Bool
-    ) throws -> BitmapNode? {
-        guard let info = format.info else { return nil }
-        let root = try optimized(node).root
-        if let gate = (root as? any StoredPixels)?.storedBitmap?.gate {
-            // Read as a whole: wait for the decoder.
-            do { try gate.waitAll() } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
-        }
-        return unchangedBitmap(root, rect: rect, layout: info.layout, sample: info.sample, space: space, premultiplied: premultiplied)
+    /// What this context lends each of its renders (`Render`): its executor (bound to its
+    /// job), colour management, cache, tile size, and where the counters go.
+    var environment: RenderEnvironment {
+        RenderEnvironment(
+            executor: executor, colorManaged: workingColorSpace != nil, cache: cachesIntermediates ? cache : nil,
+            tileSize: tileSizeOverride,
+            record: { [self] statistics in
+                lock.lock(); stats = statistics; lock.unlock()
+            })
     }
 
     /// The pixels covering `rect`, or the error for a rectangle no render can fill: infinite
@@ -367,91 +297,5 @@ public final class CIContext: @unchecked Sendable {
         let alpha = premultipliedOut ? "premultiplied" : "straight"
         return RenderPlan(recipe: recipe, rect: r, tileSize: tileSizeOverride).describe()
             + "\nwrite: \(format), \(how), \(alpha) alpha"
-    }
-
-    // MARK: Execution
-
-    /// Optimises the recipe under `root` (no destination) and renders `rect` of it; see
-    /// `execute(_:_:topDown:sink:)` with an optimised recipe.
-    func execute(_ root: RecipeNode, _ rect: PixelRect, topDown: Bool = false, sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void) throws {
-        try execute(try optimized(root), rect, topDown: topDown, sink: sink)
-    }
-
-    /// Plans `rect` of the optimised recipe and renders it (`execute(_:ledger:sink:)`).
-    /// `topDown`: a consumer takes the output band by band, top first (a streaming encode).
-    func execute(_ recipe: OptimizedRecipe, _ rect: PixelRect, topDown: Bool = false, sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void) throws {
-        try execute(plan(recipe, rect, banded: topDown), sink: sink)
-    }
-
-    /// The plan this context renders `rect` of `recipe` by (its tile size; `banded`: wide
-    /// short tiles for a consumer taking bands top first).
-    func plan(_ recipe: OptimizedRecipe, _ rect: PixelRect, banded: Bool = false) -> RenderPlan {
-        RenderPlan(recipe: recipe, rect: rect, tileSize: tileSizeOverride, banded: banded)
-    }
-
-    /// Computes the plan's whole results and materialises its intermediates (from the
-    /// context's cache where it can), then renders the output tiles on the executor, handing
-    /// each finished tile to `sink`. A banded plan runs its tiles top band first, at most two
-    /// bands ahead of the oldest unfinished one, and with a `ledger` as the consumer frees its
-    /// band memory.
-    func execute(_ plan: RenderPlan, ledger: BandLedger? = nil, sink: @escaping @Sendable (TileBuffer, PixelRect) -> Void) throws {
-        let recipe = plan.recipe, rect = plan.rect, topDown = plan.banded
-        if let job = executor.job {
-            try job.checkBudget(plan.estimatedMemory)
-            if job.isCancelled { try job.stop() }
-        }
-        let ev = Evaluator(colorManaged: workingColorSpace != nil, executor: executor, recipe: recipe, cache: cachesIntermediates ? cache : nil)
-        // Deepest first: whole results and intermediates only read what is below them.
-        var pending = Set(plan.materialize.map { ObjectIdentifier($0) })
-        pending.formUnion(plan.wholeResults.map { ObjectIdentifier($0) })
-        for node in plan.order.reversed() where pending.contains(ObjectIdentifier(node)) {
-            if executor.isCancelled { try executor.job?.stop() }
-            if node.traits.computesWholeResult {
-                _ = ev.wholeResult(of: node)
-                continue
-            }
-            let region = plan.region(of: node)
-            let key = recipe.cacheKey(node)
-            if cachesIntermediates, let hit = cache.block(for: key, covering: region) {
-                ev.setMaterialized(node, hit)
-                ev.count { $0.intermediateCacheHits += 1 }
-                continue
-            }
-            let block = PixelBlock(rect: region)
-            let executor = self.executor
-            executor.forEachTile(region, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight) { t in
-                if executor.isCancelled { return }
-                node.evaluate(t, into: block.view(t), ev)
-                ev.count { $0.tiles += 1 }
-            }
-            if executor.isCancelled { try executor.job?.stop() }
-            ev.setMaterialized(node, block)
-            ev.count { $0.intermediatesRendered += 1 }
-            if cachesIntermediates, node.traits.mayBeCached { cache.store(block, for: key) }
-        }
-        if executor.isCancelled { try executor.job?.stop() }
-        let root = recipe.root
-        let executor = self.executor
-        executor.forEachTile(rect, tileWidth: plan.tileWidth, tileHeight: plan.tileHeight, topDown: topDown, bandsAhead: topDown ? 2 : nil, ledger: ledger) { t in
-            // A cancelled job's tiles are skipped; a consumer taking bands (a streaming encode)
-            // still hears of each, so that no band it waits for is left unfinished.
-            if executor.isCancelled {
-                if ledger != nil { sink(PixelBlock(rect: t, zeroed: true).buffer, t) }
-                return
-            }
-            // Tiles stay cache-resident; writers then store to the destination once (float
-            // destinations with streaming stores: rendering in place measured slower).
-            let block = PixelBlock(rect: t)
-            ev.fill(root, t, block.buffer)
-            sink(block.buffer, t)
-            ev.count { $0.tiles += 1 }
-        }
-        if executor.isCancelled { try executor.job?.stop() }
-        lock.lock(); stats = ev.statistics; lock.unlock()
-        // Work that ran alongside the tiles (a file decoding on its thread) and failed fails
-        // the render.
-        for node in plan.order {
-            if let e = (node as? any StoredPixels)?.deferredError { throw CIRenderError.sourceFailed(String(describing: e)) }
-        }
     }
 }

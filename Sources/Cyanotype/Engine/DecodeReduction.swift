@@ -12,6 +12,9 @@ struct DecodeReducer: Sendable {
     let streams: Bool
     /// The source decoded at 1/factor, for one render when the flag says so.
     let load: @Sendable (_ factor: Int, _ forOneRender: Bool) throws -> RecipeNode
+    /// For a file that decodes at any smaller size (WebP's scaled decoder): the source decoded
+    /// at that upright width and height; nil when it cannot.
+    var scaledLoad: (@Sendable (_ width: Int, _ height: Int) throws -> RecipeNode)? = nil
 }
 
 extension PixelRect {

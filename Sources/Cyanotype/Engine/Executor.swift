@@ -1,6 +1,7 @@
 import CCyanotypeKernels
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The one place where renders run work in parallel: output tiles, intermediates, reductions
 /// and whole-image nodes (k-means). A `CIContext` owns one and hands it to each render's
@@ -15,13 +16,14 @@ import Foundation
 /// An executor bound to a `CIRenderJob` (`bound(to:)`, what a job's context renders on) tells
 /// the loops it runs whether the job was cancelled (`isCancelled`): tile bodies then skip
 /// their work, and the render throws once the loop returns.
-final class Executor: Sendable {
-    /// How many loop bodies run at once: the cores the process may use.
-    let width: Int
+package final class Executor: Sendable {
+    /// How many loop bodies run at once: the cores the process may use by default.
+    package let width: Int
     /// The job whose renders run here (nil: renders that cannot be cancelled).
     let job: CIRenderJob?
 
-    init(width: Int = ProcessInfo.processInfo.activeProcessorCount, job: CIRenderJob? = nil) {
+    /// An executor running at most `width` loop bodies at once, for `job`'s renders.
+    package init(width: Int = ProcessInfo.processInfo.activeProcessorCount, job: CIRenderJob? = nil) {
         self.width = max(1, width)
         self.job = job
     }
@@ -35,19 +37,40 @@ final class Executor: Sendable {
     /// For evaluators made outside a context (probes, tests).
     static let shared = Executor()
 
-    /// Runs `body(0..<count)`, in parallel when there is more than one index.
-    func parallelFor(_ count: Int, _ body: @Sendable (Int) -> Void) {
+    /// Runs `body(0..<count)` on at most `width` threads at once (the caller's among them),
+    /// indices claimed in increasing order; in order on the calling thread when `width` or
+    /// `count` is 1.
+    package func parallelFor(_ count: Int, _ body: @Sendable (Int) -> Void) {
         if count <= 0 { return }
-        if count == 1 { body(0); return }
+        if count == 1 || width == 1 {
+            for i in 0..<count { body(i) }
+            return
+        }
         // A kernel path selected on this thread (tests: `cyan_select_vector_bits`) holds in
         // every body, whichever thread runs it.
         let path = cyan_selected_vector_bits()
-        if path < 0 { DispatchQueue.concurrentPerform(iterations: count, execute: body); return }
-        DispatchQueue.concurrentPerform(iterations: count) { i in
-            let outer = cyan_selected_vector_bits()
-            _ = cyan_select_vector_bits(path)
-            body(i)
-            _ = cyan_select_vector_bits(outer)
+        if path < 0 {
+            spread(count, body)
+        } else {
+            spread(count) { i in
+                let outer = cyan_selected_vector_bits()
+                _ = cyan_select_vector_bits(path)
+                body(i)
+                _ = cyan_select_vector_bits(outer)
+            }
+        }
+    }
+
+    /// `body(0..<count)` on `width` workers (fewer for fewer indices), each claiming the next
+    /// index until none is left.
+    private func spread(_ count: Int, _ body: @Sendable (Int) -> Void) {
+        if count <= width {
+            DispatchQueue.concurrentPerform(iterations: count, execute: body)
+            return
+        }
+        let next = IndexClaim(count)
+        DispatchQueue.concurrentPerform(iterations: width) { _ in
+            while let i = next.claim() { body(i) }
         }
     }
 
@@ -87,63 +110,85 @@ final class Executor: Sendable {
     }
 }
 
+extension Executor {
+    /// Starts a long-running thread of its own for work that blocks while it waits (a
+    /// streaming encode's band feeder, a file decoding ahead of its render, a server's render
+    /// worker), never on the loop threads, which a blocked body would starve. The one place
+    /// the package starts threads, but where a library demands its own (libmicrohttpd, the
+    /// video demuxer and encoder). `stackSize` in bytes (nil: the system's default).
+    package static func startThread(name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = name
+        if let stackSize { thread.stackSize = stackSize }
+        thread.start()
+    }
+}
+
+/// The indices of one `parallelFor` loop, handed out in increasing order.
+private final class IndexClaim: Sendable {
+    private let next = Atomic<Int>(0)
+    private let count: Int
+    init(_ count: Int) { self.count = count }
+    /// The next index not yet claimed, or nil when all are.
+    func claim() -> Int? {
+        let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+        return i < count ? i : nil
+    }
+}
+
 /// How many bands of a render's output (rows of tiles, in the order handed out) a consumer
 /// has taken, when it keeps `slots` bands of memory and reuses them in turn: tiles of a band
 /// wait for its slot (`Executor.forEachTile`'s `ledger`).
-final class BandLedger: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var taken = 0
-    private var cancelled = false
+final class BandLedger: Sendable {
+    private struct State {
+        var taken = 0
+        var cancelled = false
+    }
+    private let state = Handoff(State())
     let slots: Int
 
     init(slots: Int) { self.slots = max(1, slots) }
 
     /// Waits until band `band`'s slot is free (the band `slots` before it taken).
     func waitForSlot(band: Int) {
-        condition.lock()
-        while band >= taken + slots && !cancelled { condition.wait() }
-        condition.unlock()
+        let slots = self.slots
+        state.wait { band < $0.taken + slots || $0.cancelled }
     }
     /// The consumer took the next band.
-    func tookBand() {
-        condition.lock(); taken += 1; condition.broadcast(); condition.unlock()
-    }
+    func tookBand() { state.update { $0.taken += 1 } }
     /// The consumer stopped: tiles no longer wait (what they write is not read).
-    func cancel() {
-        condition.lock(); cancelled = true; condition.broadcast(); condition.unlock()
-    }
+    func cancel() { state.update { $0.cancelled = true } }
 }
 
 /// Which rows of tiles (in the order handed out) are finished, for `forEachTile`'s
 /// `bandsAhead`.
-private final class BandWindow: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var tilesDone: [Int]
-    /// Bands finished, counted from the first handed out.
-    private var bandsDone = 0
+private final class BandWindow: Sendable {
+    private struct State {
+        var tilesDone: [Int]
+        /// Bands finished, counted from the first handed out.
+        var bandsDone = 0
+    }
+    private let state: Handoff<State>
     private let tilesPerBand: Int, ahead: Int
 
     init(bands: Int, tilesPerBand: Int, ahead: Int) {
-        tilesDone = Array(repeating: 0, count: bands)
+        state = Handoff(State(tilesDone: Array(repeating: 0, count: bands)))
         self.tilesPerBand = tilesPerBand
         self.ahead = ahead
     }
 
     func waitToStart(band: Int) {
-        condition.lock()
-        while band - bandsDone >= ahead { condition.wait() }
-        condition.unlock()
+        let ahead = self.ahead
+        state.wait { band - $0.bandsDone < ahead }
     }
 
     func finished(band: Int) {
-        condition.lock()
-        tilesDone[band] += 1
-        var advanced = false
-        while bandsDone < tilesDone.count && tilesDone[bandsDone] == tilesPerBand {
-            bandsDone += 1
-            advanced = true
+        let tilesPerBand = self.tilesPerBand
+        state.change { s in
+            s.tilesDone[band] += 1
+            let before = s.bandsDone
+            while s.bandsDone < s.tilesDone.count && s.tilesDone[s.bandsDone] == tilesPerBand { s.bandsDone += 1 }
+            return s.bandsDone > before
         }
-        if advanced { condition.broadcast() }
-        condition.unlock()
     }
 }

@@ -346,28 +346,15 @@ struct YCbCrWriter: RenderDestination, @unchecked Sendable {
 }
 
 extension YCbCrWriter {
-    /// An unfiltered planar frame of the buffer's format and size (the optimised `recipe`'s
-    /// root, through crops that keep the whole frame): copied plane by plane. false otherwise.
-    func copyUnchanged(_ recipe: OptimizedRecipe) -> Bool {
-        var node = recipe.root
-        while node.traits.showsInputUnchanged, !(node is any SamplingMark) {
-            let input = recipe.resolve(node.inputs[0])
-            guard node.pixelExtent == input.pixelExtent else { break }
-            node = input
-        }
+    /// Copies `source`'s planes into the buffer as they are, row by row (the render's
+    /// pass-through, `Optimizer.passThrough`: same format and size).
+    func copyPlanes(from source: YCbCrSourceNode) {
         let dst = buffer
-        // An encoded source (read as R'G'B', the optimiser's pass-through) goes with a writer
-        // taking R'G'B': the planes mean the same on both sides either way.
-        guard let source = node as? YCbCrSourceNode, !source.encoded || encodedInput, source.buffer.format == dst.format,
-            source.buffer.width == dst.width, source.buffer.height == dst.height,
-            bounds == source.pixelExtent
-        else { return false }
         let bps = dst.format.bytesPerSample
         for (s, d) in zip(source.buffer.planes, dst.planes) {
             for row in 0..<d.height {
                 (d.baseAddress + row * d.bytesPerRow).copyMemory(from: s.baseAddress + row * s.bytesPerRow, byteCount: d.width * bps)
             }
         }
-        return true
     }
 }

@@ -188,41 +188,45 @@ extension CIContext {
             }
             // JPEG and 8-bit PNG stream: rows are rendered band by band and encoded as they finish
             // (not when a grey file is wanted for neutral pixels: that needs every pixel first).
-            if format == .jpeg && !greyIfNeutral {
-                let options = opts
-                let streamed = try encodeStreaming(image, rect: rect, colorSpace: space) { width, height throws(ImageFileError) in
-                    JPEGBandEncoder(try JPEGStreamEncoder(width: width, height: height, options: options), sink: sink)
-                }
-                if streamed { return }
+            // Other 8-bit output is rendered whole, then encoded. Either way one render job
+            // decides whether anything is rendered: an unfiltered 8-bit bitmap goes to the
+            // encoder as decoded (no render, no copy).
+            let encodeWhole = { (rgba: UnsafeBufferPointer<UInt8>, width: Int, height: Int) throws in
+                if greyIfNeutral { opts.grayscale = ImageCodecs.isNeutral(rgba) }
+                try ImageCodecs.encode(
+                    rgba: rgba, width: width, height: height, hasAlpha: hasAlpha, format: format, options: opts,
+                    parallel: self.executor.parallelFor, into: sink)
             }
-            if format == .png && !greyIfNeutral {
-                let (options, parallel) = (opts, executor.parallelFor)
-                let streamed = try encodeStreaming(image, rect: rect, colorSpace: space) { width, height throws(ImageFileError) in
-                    try PNGStreamEncoder(
-                        width: width, height: height, hasAlpha: hasAlpha, options: options, sink: sink, batch: min(4, max(2, executor.width)),
-                        parallel: parallel)
+            if (format == .jpeg || format == .png) && !greyIfNeutral {
+                let (options, parallel, batch) = (opts, executor.parallelFor, min(4, max(2, executor.width)))
+                let unchanged = try encodeStreaming(image, rect: rect, colorSpace: space) { width, height throws(ImageFileError) -> any BandEncoder in
+                    if format == .jpeg {
+                        return JPEGBandEncoder(try JPEGStreamEncoder(width: width, height: height, options: options), sink: sink)
+                    }
+                    return try PNGStreamEncoder(
+                        width: width, height: height, hasAlpha: hasAlpha, options: options, sink: sink, batch: batch, parallel: parallel)
                 }
-                if streamed { return }
-            }
-            if let bitmap = try unchangedSource(
-                image.node, rect: PixelRect(covering: rect), format: .RGBA8, space: space, premultiplied: false),
-                bitmap.bytesPerRow == bitmap.width * 4, bitmap.pixelExtent == PixelRect(covering: rect)
-            {
-                // An unfiltered 8-bit image goes to the encoder as decoded: no render, no copy.
-                try bitmap.data.withUnsafeBytes { raw in
-                    if greyIfNeutral { opts.grayscale = ImageCodecs.isNeutral(raw.bindMemory(to: UInt8.self)) }
-                    try ImageCodecs.encode(
-                        rgba: raw.bindMemory(to: UInt8.self), width: bitmap.width, height: bitmap.height, hasAlpha: hasAlpha, format: format,
-                        options: opts, parallel: executor.parallelFor, into: sink)
+                guard let unchanged else { return }
+                try unchanged.data.withUnsafeBytes { raw in
+                    try encodeWhole(raw.bindMemory(to: UInt8.self), unchanged.width, unchanged.height)
                 }
                 return
             }
-            let r = try renderToData(image, from: rect, format: .RGBA8, colorSpace: space, premultiplied: false)
-            try r.data.withUnsafeBytes { raw in
-                if greyIfNeutral { opts.grayscale = ImageCodecs.isNeutral(raw.bindMemory(to: UInt8.self)) }
-                try ImageCodecs.encode(
-                    rgba: raw.bindMemory(to: UInt8.self), width: r.width, height: r.height, hasAlpha: hasAlpha, format: format, options: opts,
-                    parallel: executor.parallelFor, into: sink)
+            let pr = try renderablePixels(rect)
+            let rowBytes = pr.width * 4
+            var data = Data(count: rowBytes * pr.height)
+            let outcome = try data.withUnsafeMutableBytes { raw in
+                guard
+                    let writer = DestinationWriter(
+                        base: raw.baseAddress!, rowBytes: rowBytes, bounds: pr, format: .RGBA8, colorSpace: workingColorSpace == nil ? nil : space,
+                        premultiplied: false, asValues: image.node.traits.producesData)
+                else { throw CIRenderError.unsupportedFormat(.RGBA8) }
+                return try Render(node: image.node, rect: pr, delivery: .bitmap(writer, lendsUnchanged: true), environment: environment).run()
+            }
+            if case .unchanged(let bitmap) = outcome {
+                try bitmap.data.withUnsafeBytes { raw in try encodeWhole(raw.bindMemory(to: UInt8.self), bitmap.width, bitmap.height) }
+            } else {
+                try data.withUnsafeBytes { raw in try encodeWhole(raw.bindMemory(to: UInt8.self), pr.width, pr.height) }
             }
         } catch let e as CIRenderError {
             throw .render(e)
@@ -272,25 +276,19 @@ extension CIContext {
     }
 }
 
-extension CIFormat {
-    var isDeep: Bool { self == .RGBA16 || self == .RGBAh || self == .RGBAf || self == .RGBX16 }
-    /// TIFF keeps float: RGBAf -> 32, other deep formats -> 16, the rest 8.
-    var tiffDepth: Int { self == .RGBAf ? 32 : isDeep ? 16 : 8 }
-}
-
 extension CIContext {
-    /// Encodes the streaming way, in the memory of a few bands: the recipe is optimised for this
-    /// one render, so a file decoding on its thread decodes for it alone, at most a few bands
-    /// ahead, and gives back its rows once no output row left reads them; the output is
-    /// rendered top band first, each band handed to the encoder `makeEncoder(width, height)`
-    /// returns as it completes and then reused. An unfiltered streaming-decoded file is encoded
-    /// as its rows arrive. The bytes are those of rendering whole and encoding after. Returns
-    /// false, having written nothing, for an unfiltered bitmap already in memory, which the
-    /// caller encodes as it is.
+    /// Encodes the streaming way, in the memory of a few bands (`Render.Delivery.bands`): the
+    /// recipe is optimised for this one render, so a file decoding on its thread decodes for
+    /// it alone, at most a few bands ahead, and gives back its rows once no output row left
+    /// reads them; the output is rendered top band first, each band handed to the encoder
+    /// `makeEncoder(width, height)` returns as it completes and then reused. An unfiltered
+    /// streaming-decoded file is encoded as its rows arrive. The bytes are those of rendering
+    /// whole and encoding after. Returns, having written nothing, an unfiltered bitmap already
+    /// in memory, which the caller encodes as it is; nil once encoded.
     func encodeStreaming(
         _ image: CIImage, rect: CGRect, colorSpace: CGColorSpace,
-        makeEncoder: (_ width: Int, _ height: Int) throws(ImageFileError) -> any BandEncoder
-    ) throws -> Bool {
+        makeEncoder: @escaping (_ width: Int, _ height: Int) throws(ImageFileError) -> any BandEncoder
+    ) throws -> BitmapNode? {
         let pr = try renderablePixels(rect)
         let rowBytes = pr.width * 4
         // The writer is planned here and rebased onto the ring of output bands before writing.
@@ -301,137 +299,16 @@ extension CIContext {
                 base: placeholder, rowBytes: rowBytes, bounds: pr, format: .RGBA8,
                 colorSpace: workingColorSpace == nil ? nil : colorSpace, premultiplied: false)
         else { throw CIRenderError.unsupportedFormat(.RGBA8) }
-        let (recipe, w) = try optimized(image.node, for: writer, forOneRender: true)
-        let sources = StreamedSources(recipe)
-        defer { sources.end() }
-        if let bitmap = unchangedBitmap(recipe.root, rect: pr, layout: .rgba, sample: .uint8, space: writer.space, premultiplied: false),
-            bitmap.bytesPerRow == rowBytes, bitmap.pixelExtent == pr
-        {
-            // Unfiltered: rows still decoding go to the encoder as they arrive.
-            guard let gate = bitmap.gate else { return false }
-            try encodeWhileDecoding(bitmap, gate, encoder: try makeEncoder(bitmap.width, bitmap.height))
-        } else if let bitmap = unchangedBitmap(
-            recipe.root, rect: pr, layout: .rgba, sample: .uint16, space: writer.space, premultiplied: false),
-            let gate = bitmap.gate, bitmap.bytesPerRow == pr.width * 8, bitmap.pixelExtent == pr
-        {
-            // Unfiltered 16-bit rows (a 16-bit PNG or TIFF decoding on its thread): each band is
-            // rounded to 8 bits as it arrives, with no float pass.
-            try encodeWhileDecoding(bitmap, gate, encoder: try makeEncoder(bitmap.width, bitmap.height))
-        } else {
-            try renderStreaming(recipe, writer: w, rect: pr, sources: sources, encoder: try makeEncoder(pr.width, pr.height))
-        }
-        return true
-    }
-
-    /// Renders `rect` of the recipe to RGBA8 and encodes it at the same time: tiles run top
-    /// band first on every core, sources give back the rows no band left reads, and a
-    /// dedicated thread hands each finished band to the encoder. Bands are written into a ring
-    /// of three band-sized slots (two rendering, one encoding), reused in turn, so the output
-    /// costs three bands of memory, touched once.
-    private func renderStreaming(
-        _ recipe: OptimizedRecipe, writer w: DestinationWriter, rect pr: PixelRect, sources: StreamedSources, encoder: any BandEncoder
-    ) throws {
-        let rowBytes = pr.width * 4
-        let plan = plan(recipe, pr, banded: true)
-        sources.limitLookahead(for: pr, bandHeight: plan.tileHeight)
-        let ring = OutputRing(rect: pr, bandHeight: plan.tileHeight, rowBytes: rowBytes, slots: 3)
-        let ledger = BandLedger(slots: ring.slots)
-
-        // Bands finish when every tile across them has been written; they are keyed by their
-        // top edge (Core Image y), and encoded strictly top down.
-        let progress = BandProgress(rect: pr)
-        let executor = self.executor
-        let feeder = Thread {
-            var top = 0, band = 0
-            while let height = progress.waitForBand(topRow: top) {
-                if executor.isCancelled {
-                    // A cancelled job: no more bands are encoded, and tiles stop waiting.
-                    progress.fail(CIRenderError.cancelled)
-                    ledger.cancel()
-                    return
-                }
-                do {
-                    try encoder.write(ring.slot(forBand: band), rowBytes: rowBytes, count: height)
-                } catch {
-                    progress.fail(error)
-                    ledger.cancel()
-                    return
-                }
-                top += height
-                band += 1
-                ledger.tookBand()
-                if top >= pr.height { break }
-            }
-            progress.finishFeeding()
-        }
-        feeder.start()
-        do {
-            try execute(plan, ledger: ledger) { tile, tileRect in
-                let band = ring.band(of: tileRect)
-                ring.writer(w, forBand: band)?.write(tile, tileRect)
-                // Source rows are read by the tiles alone: given back once the bands reading
-                // them are rendered (the encoder reads the output).
-                if let rendered = progress.tileDone(tileRect) { sources.outputDone(of: pr, rowsAbove: rendered) }
-            }
-        } catch {
-            progress.cancel()
-            progress.waitForFeeder()
-            throw error
-        }
-        progress.waitForFeeder()
-        if let e = progress.error { throw e }
-        try encoder.finishStream()
-    }
-
-    /// Encodes an unfiltered streaming-decoded bitmap band by band as its rows arrive, giving
-    /// each band back once encoded. RGBA16 rows are rounded to RGBA8 a band at a time
-    /// (`narrowToEightBits`).
-    func encodeWhileDecoding(_ bitmap: BitmapNode, _ gate: RowGate, encoder: any BandEncoder) throws {
-        let rowBytes = bitmap.bytesPerRow, band = 64
-        let sixteen = bitmap.format == .RGBA16
-        let narrowed = sixteen ? UnsafeMutablePointer<UInt8>.allocate(capacity: band * bitmap.width * 4) : nil
-        defer { narrowed?.deallocate() }
-        gate.limitLookahead(4 * band)
-        try bitmap.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
-            guard let base = raw.baseAddress else { throw CIRenderError.sourceFailed("no decoded rows") }
-            var top = 0
-            while top < bitmap.height {
-                let n = min(band, bitmap.height - top)
-                if executor.isCancelled { try executor.job?.stop() }
-                guard gate.wait(untilRows: top + n) else {
-                    throw CIRenderError.sourceFailed(gate.error.map { String(describing: $0) } ?? "decoding stopped")
-                }
-                if let narrowed {
-                    for r in 0..<n {
-                        narrowToEightBits(
-                            (base + (top + r) * rowBytes).assumingMemoryBound(to: UInt16.self), narrowed + r * bitmap.width * 4,
-                            count: bitmap.width * 4)
-                    }
-                    try encoder.write(narrowed, rowBytes: bitmap.width * 4, count: n)
-                } else {
-                    try encoder.write(base + top * rowBytes, rowBytes: rowBytes, count: n)
-                }
-                top += n
-                gate.giveBack(rowsAbove: top)
-            }
-        }
-        try encoder.finishStream()
+        let outcome = try Render(node: image.node, rect: pr, delivery: .bands(writer, makeEncoder: makeEncoder), environment: environment).run()
+        if case .unchanged(let bitmap) = outcome { return bitmap }
+        return nil
     }
 }
 
-/// `count` 16-bit samples as 8-bit ones, each rounded to the nearest level (v / 257, which
-/// never falls halfway): the same value a float conversion of v / 65535 to 8 bits rounds to.
-@inline(__always) func narrowToEightBits(_ source: UnsafePointer<UInt16>, _ destination: UnsafeMutablePointer<UInt8>, count: Int) {
-    for i in 0..<count { destination[i] = UInt8(truncatingIfNeeded: (UInt32(source[i]) &+ 128) / 257) }
-}
-
-/// An encoder fed bands of RGBA8 rows, top first, by a streaming render; it ends the file
-/// into the sink it was made with (PNG, as it goes) or the one it is given at the end (JPEG).
-protocol BandEncoder: AnyObject, Sendable {
-    /// Appends `count` rows of RGBA8, `rowBytes` apart.
-    func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(ImageFileError)
-    /// Ends the file once every row is written.
-    func finishStream() throws(ImageFileError)
+extension CIFormat {
+    var isDeep: Bool { self == .RGBA16 || self == .RGBAh || self == .RGBAf || self == .RGBX16 }
+    /// TIFF keeps float: RGBAf -> 32, other deep formats -> 16, the rest 8.
+    var tiffDepth: Int { self == .RGBAf ? 32 : isDeep ? 16 : 8 }
 }
 
 /// libjpeg-turbo's scanline encoder builds the file in memory (a few MB) and hands it over at
@@ -454,160 +331,6 @@ final class JPEGBandEncoder: BandEncoder, @unchecked Sendable {
 
 extension PNGStreamEncoder: BandEncoder {
     func finishStream() throws(ImageFileError) { try finish() }
-}
-
-/// The output of a streaming render as a ring of band-sized slots: band `b` (rows of tiles
-/// counted from the top, as `Executor.forEachTile` hands them out top down) lives in slot
-/// `b % slots` until the consumer has taken it (`BandLedger` keeps tiles from running ahead).
-final class OutputRing: @unchecked Sendable {
-    let slots: Int
-    private let rect: PixelRect
-    private let bandHeight: Int, rowBytes: Int
-    private let memory: UnsafeMutableRawPointer
-
-    init(rect: PixelRect, bandHeight: Int, rowBytes: Int, slots: Int) {
-        self.rect = rect
-        self.bandHeight = max(1, bandHeight)
-        self.rowBytes = rowBytes
-        self.slots = slots
-        memory = .allocate(byteCount: max(1, slots * self.bandHeight * rowBytes), alignment: 64)
-    }
-    deinit { memory.deallocate() }
-
-    /// The band (from the top) a tile of the render belongs to: tiles are laid from the
-    /// bottom edge up, so the top band may be the short one.
-    func band(of tile: PixelRect) -> Int {
-        let bands = (rect.height + bandHeight - 1) / bandHeight
-        return bands - 1 - (tile.minY - rect.minY) / bandHeight
-    }
-    /// The first row (from the top) of band `band`.
-    private func topRow(ofBand band: Int) -> Int {
-        let bands = (rect.height + bandHeight - 1) / bandHeight
-        let maxY = min(rect.minY + (bands - band) * bandHeight, rect.maxY)
-        return rect.maxY - maxY
-    }
-    /// The band's rows, top first.
-    func slot(forBand band: Int) -> UnsafeMutableRawPointer { memory + (band % slots) * bandHeight * rowBytes }
-    /// `writer` moved so that the band's rows land in its slot.
-    func writer(_ writer: DestinationWriter, forBand band: Int) -> DestinationWriter? {
-        writer.rebased(slot(forBand: band) - topRow(ofBand: band) * rowBytes)
-    }
-}
-
-/// The sources of a recipe optimised for one render that decode on their own thread for it
-/// alone (`RowGate.servesOneRender`), and what the render tells them: how far to decode
-/// ahead, which rows it is done with, and when it is over.
-final class StreamedSources: Sendable {
-    private let recipe: OptimizedRecipe
-    /// Each such gate with the bitmaps reading its rows (a source read as decoded and as
-    /// sRGB-encoded values shares one decode).
-    private let readers: [(gate: RowGate, bitmaps: [BitmapNode])]
-
-    init(_ recipe: OptimizedRecipe) {
-        self.recipe = recipe
-        var found: [(gate: RowGate, bitmaps: [BitmapNode])] = []
-        for node in Optimizer.postOrder(recipe.root, inputs: recipe.inputs(of:)) {
-            guard let bitmap = (node as? any StoredPixels)?.storedBitmap, let gate = bitmap.gate, gate.servesOneRender else { continue }
-            if let i = found.firstIndex(where: { $0.gate === gate }) {
-                found[i].bitmaps.append(bitmap)
-            } else {
-                found.append((gate, [bitmap]))
-            }
-        }
-        readers = found
-    }
-
-    /// For each gate, the first row (from the top) that output rows `rect` read; its height
-    /// when they read none.
-    private func firstRowsRead(by rect: PixelRect) -> [Int] {
-        let plan = rect.isEmpty ? nil : RenderPlan(recipe: recipe, rect: rect)
-        return readers.map { reader in
-            reader.bitmaps.map { b -> Int in
-                guard let region = plan?.region(of: b), !region.isEmpty else { return b.height }
-                return b.pixelExtent.maxY - region.maxY
-            }.min() ?? reader.gate.total
-        }
-    }
-
-    /// Lets each decoder run as far ahead as the first two output bands read (and a little).
-    func limitLookahead(for rect: PixelRect, bandHeight: Int) {
-        guard !readers.isEmpty else { return }
-        let top = PixelRect(minX: rect.minX, minY: max(rect.minY, rect.maxY - 2 * bandHeight), maxX: rect.maxX, maxY: rect.maxY)
-        let plan = RenderPlan(recipe: recipe, rect: top)
-        for reader in readers {
-            let rows =
-                reader.bitmaps.map { b in
-                    let region = plan.region(of: b)
-                    return region.isEmpty ? 0 : b.pixelExtent.maxY - region.minY
-                }.max() ?? 0
-            reader.gate.limitLookahead(rows + 64)
-        }
-    }
-
-    /// The output rows of `rect` above `row` (from the top) are done: each source gives back
-    /// the rows that no output row below reads.
-    func outputDone(of rect: PixelRect, rowsAbove row: Int) {
-        guard !readers.isEmpty else { return }
-        let rest = PixelRect(minX: rect.minX, minY: rect.minY, maxX: rect.maxX, maxY: max(rect.minY, rect.maxY - row))
-        for (reader, first) in zip(readers, firstRowsRead(by: rest)) { reader.gate.giveBack(rowsAbove: first) }
-    }
-
-    /// The render is over: decoders still running stop.
-    func end() { for reader in readers { reader.gate.abandon() } }
-}
-
-/// Which bands of a streaming render are complete, shared between the tile workers and the
-/// thread feeding the encoder.
-final class BandProgress: @unchecked Sendable {
-    private let condition = NSCondition()
-    private let rect: PixelRect
-    /// Pixels done per band, by the band's top edge (exclusive maxY); band heights once done.
-    private var widthDone: [Int: Int] = [:]
-    private var finishedHeight: [Int: Int] = [:]
-    private var cancelled = false
-    private var feederDone = false
-    private(set) var error: (any Error)?
-
-    init(rect: PixelRect) { self.rect = rect }
-
-    /// Rows from the top in bands all rendered.
-    private var renderedFromTop = 0
-
-    /// Records a finished tile; returns the rows from the top now rendered in full when that
-    /// grew (what the sources may give back behind), else nil.
-    @discardableResult
-    func tileDone(_ t: PixelRect) -> Int? {
-        condition.lock(); defer { condition.unlock() }
-        widthDone[t.maxY, default: 0] += t.width
-        guard widthDone[t.maxY] == rect.width else { return nil }
-        finishedHeight[t.maxY] = t.height
-        condition.broadcast()
-        let before = renderedFromTop
-        while let h = finishedHeight[rect.maxY - renderedFromTop] { renderedFromTop += h }
-        return renderedFromTop > before ? renderedFromTop : nil
-    }
-    /// The height of the band whose first row (from the top) is `topRow`, once it is done;
-    /// nil when the render was cancelled.
-    func waitForBand(topRow: Int) -> Int? {
-        condition.lock(); defer { condition.unlock() }
-        let key = rect.maxY - topRow
-        while finishedHeight[key] == nil && !cancelled { condition.wait() }
-        return cancelled ? nil : finishedHeight[key]
-    }
-    func fail(_ e: any Error) {
-        condition.lock(); error = e; feederDone = true; condition.broadcast(); condition.unlock()
-    }
-    func cancel() {
-        condition.lock(); cancelled = true; condition.broadcast(); condition.unlock()
-    }
-    func finishFeeding() {
-        condition.lock(); feederDone = true; condition.broadcast(); condition.unlock()
-    }
-    func waitForFeeder() {
-        condition.lock()
-        while !feederDone { condition.wait() }
-        condition.unlock()
-    }
 }
 
 extension EncodeOptions {

@@ -11,20 +11,22 @@ import Foundation
 /// (`abandon`). A reader that waits for rows beyond the cap always gets them (its wait is the
 /// decoder's demand), so the cap never deadlocks a render that reads out of order.
 final class RowGate: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var ready = 0
-    private var failure: (any Error)?
+    private struct State {
+        var ready = 0
+        var failure: (any Error)?
+        /// Rows from the top whose memory is given back.
+        var givenBack = 0
+        /// The most rows a reader has waited for.
+        var demand = 0
+        var lookahead: Int?
+        var abandoned = false
+    }
+    private let state: Handoff<State>
     let total: Int
     /// Whether the rows serve a single render, which may give them back as it passes them.
     let servesOneRender: Bool
     private let rows: PagedRows?
     private let rowBytes: Int
-    /// Rows from the top whose memory is given back.
-    private var givenBack = 0
-    /// The most rows a reader has waited for.
-    private var demand = 0
-    private var lookahead: Int?
-    private var abandoned = false
 
     init(total: Int, rows: PagedRows? = nil, rowBytes: Int = 0, servesOneRender: Bool = false) {
         self.total = total
@@ -32,62 +34,55 @@ final class RowGate: @unchecked Sendable {
         self.rowBytes = rowBytes
         self.servesOneRender = servesOneRender && rows != nil
         // Until the render says how far ahead to decode (it plans after the decode starts).
-        if self.servesOneRender { lookahead = 64 }
+        state = Handoff(State(lookahead: self.servesOneRender ? 64 : nil))
     }
 
     /// Waits until `rows` rows are decoded; false when decoding failed (or was abandoned) first.
     func wait(untilRows rows: Int) -> Bool {
         let rows = min(rows, total)
-        condition.lock(); defer { condition.unlock() }
-        if ready < rows && rows > demand {
-            demand = rows
-            condition.broadcast()
+        if state.read({ $0.ready < rows && rows > $0.demand }) {
+            state.update { $0.demand = max($0.demand, rows) }
         }
-        while ready < rows && failure == nil && !abandoned { condition.wait() }
-        return ready >= rows
+        return state.wait(until: { $0.ready >= rows || $0.failure != nil || $0.abandoned }, then: { $0.ready >= rows })
     }
     /// Waits for the whole image, throwing the decoder's error.
     func waitAll() throws {
-        condition.lock(); defer { condition.unlock() }
-        demand = total
-        condition.broadcast()
-        while ready < total && failure == nil && !abandoned { condition.wait() }
+        let total = self.total
+        state.update { $0.demand = total }
+        let (failure, ready) = state.wait(
+            until: { $0.ready >= total || $0.failure != nil || $0.abandoned }, then: { ($0.failure, $0.ready) })
         if let failure { throw failure }
         if ready < total { throw CIRenderError.sourceFailed("the decode was stopped when its render ended") }
     }
-    var error: (any Error)? { condition.lock(); defer { condition.unlock() }; return failure }
+    var error: (any Error)? { state.read { $0.failure } }
     /// Rows decoded so far.
-    var rowsReady: Int { condition.lock(); defer { condition.unlock() }; return ready }
+    var rowsReady: Int { state.read { $0.ready } }
     /// Rows from the top whose memory has been given back.
-    var rowsGivenBack: Int { condition.lock(); defer { condition.unlock() }; return givenBack }
+    var rowsGivenBack: Int { state.read { $0.givenBack } }
 
     /// Whether the rows from `row` (from the top) down are still held; a read of rows already
     /// given back fails the render (the error names it) instead of reading zeros.
     func holds(fromRow row: Int) -> Bool {
-        condition.lock(); defer { condition.unlock() }
-        if row >= givenBack { return true }
-        if failure == nil {
-            failure = CIRenderError.sourceFailed("rows from \(row) were read after their memory was given back")
-            condition.broadcast()
+        if state.read({ row >= $0.givenBack }) { return true }
+        state.update { s in
+            if s.failure == nil { s.failure = CIRenderError.sourceFailed("rows from \(row) were read after their memory was given back") }
         }
         return false
     }
 
     // MARK: The decoder's side
 
-    func advance(to rows: Int) {
-        condition.lock(); ready = rows; condition.broadcast(); condition.unlock()
-    }
-    func fail(_ e: any Error) {
-        condition.lock(); failure = e; condition.broadcast(); condition.unlock()
-    }
+    func advance(to rows: Int) { state.update { $0.ready = rows } }
+    func fail(_ e: any Error) { state.update { $0.failure = e } }
     /// Blocks the decoder, `decoded` rows in, while it is as far ahead of the rows given back
     /// as the lookahead allows and no reader waits for more; false once the render that the
     /// rows serve is over (stop decoding).
     func mayDecode(past decoded: Int) -> Bool {
-        condition.lock(); defer { condition.unlock() }
-        while let l = lookahead, !abandoned, decoded >= givenBack + l, demand <= decoded { condition.wait() }
-        return !abandoned
+        state.wait(
+            until: { s in
+                guard let l = s.lookahead, !s.abandoned else { return true }
+                return !(decoded >= s.givenBack + l && s.demand <= decoded)
+            }, then: { !$0.abandoned })
     }
 
     // MARK: The one render's side
@@ -95,23 +90,24 @@ final class RowGate: @unchecked Sendable {
     /// Lets the decoder run at most `rows` rows ahead of the rows given back.
     func limitLookahead(_ rows: Int) {
         guard servesOneRender else { return }
-        condition.lock(); lookahead = max(1, rows); condition.broadcast(); condition.unlock()
+        state.update { $0.lookahead = max(1, rows) }
     }
     /// Gives back the memory of the rows above `row` (from the top): the render reads none of
     /// them again.
     func giveBack(rowsAbove row: Int) {
         guard servesOneRender, let rows else { return }
-        condition.lock(); defer { condition.unlock() }
-        let row = min(row, total)
-        guard row > givenBack else { return }
-        rows.giveBack(givenBack * rowBytes..<row * rowBytes)
-        givenBack = row
-        condition.broadcast()
+        let row = min(row, total), rowBytes = self.rowBytes
+        state.change { s in
+            guard row > s.givenBack else { return false }
+            rows.giveBack(s.givenBack * rowBytes..<row * rowBytes)
+            s.givenBack = row
+            return true
+        }
     }
     /// The render is over: the decoder stops and waiting readers return.
     func abandon() {
         guard servesOneRender else { return }
-        condition.lock(); abandoned = true; condition.broadcast(); condition.unlock()
+        state.update { $0.abandoned = true }
     }
 }
 
@@ -226,7 +222,7 @@ private func streamingNode(
             data: rows, bytesPerRow: uw * pixelBytes, width: uw, height: uh, format: sixteen ? .RGBA16 : .RGBA8,
             colorSpace: color.space, premultiplied: false, gate: gate, profileTransform: color.transform)
     else { throw ImageFileError.corrupt(detail: "\(format): \(w)x\(h) without pixels") }
-    let thread = Thread {
+    Executor.startThread(name: "cyanotype-decode-\(format)", stackSize: 1 << 20) {
         let band = 16
         // Rows that move go through a band of their own first.
         let scratch = turn.value == 1 ? nil : UnsafeMutableRawPointer.allocate(byteCount: band * w * pixelBytes, alignment: 64)
@@ -255,7 +251,5 @@ private func streamingNode(
             if turn.keepsRowOrder { gate.advance(to: done) } else if done == h { gate.advance(to: uh) }
         }
     }
-    thread.stackSize = 1 << 20
-    thread.start()
     return node
 }

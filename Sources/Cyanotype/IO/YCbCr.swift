@@ -249,8 +249,6 @@ extension CIContext {
         }
         // Without colour management tiles hold the values as they are.
         let writer = YCbCrWriter(buffer: buffer, bounds: rect, encodedInput: workingColorSpace == nil)
-        let (recipe, w) = try optimized(image.node, for: writer)
-        if writer.copyUnchanged(recipe) { return }
-        try execute(recipe, rect) { tile, tileRect in w.write(tile, tileRect) }
+        try Render(node: image.node, rect: rect, delivery: .planes(writer), environment: environment).run()
     }
 }

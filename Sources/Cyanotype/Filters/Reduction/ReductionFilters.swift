@@ -14,7 +14,7 @@ extension CIContext {
     public func reduce(_ image: CIImage) throws -> [SIMD4<Float>] {
         let rect = try renderablePixels(image.extent)
         let out = PixelBlock(rect: rect, zeroed: true)
-        try execute(image.node, rect) { tile, tr in out.view(tr).copy(from: tile) }
+        try Render(node: image.node, rect: rect, delivery: .tiles { tile, tr in out.view(tr).copy(from: tile) }, environment: environment).run()
         return Array(UnsafeBufferPointer(start: out.pixels, count: rect.area))
     }
 }

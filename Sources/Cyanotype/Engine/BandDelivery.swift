@@ -1,0 +1,273 @@
+// A streaming encode's side of a render job: the output as a ring of bands fed to an
+// encoder by a thread of the job's own while tiles render the next bands, the sources
+// decoding for the job alone a few bands ahead and giving their rows back behind it.
+
+import Foundation
+
+/// An encoder fed bands of RGBA8 rows, top first, by a streaming render; it ends the file
+/// into the sink it was made with (PNG, as it goes) or the one it is given at the end (JPEG).
+protocol BandEncoder: AnyObject, Sendable {
+    /// Appends `count` rows of RGBA8, `rowBytes` apart.
+    func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(ImageFileError)
+    /// Ends the file once every row is written.
+    func finishStream() throws(ImageFileError)
+}
+
+extension Render {
+    /// Renders `rect` of the recipe to RGBA8 and encodes it at the same time: tiles run top
+    /// band first on every core, sources give back the rows no band left reads, and a
+    /// dedicated thread hands each finished band to the encoder. Bands are written into a ring
+    /// of three band-sized slots (two rendering, one encoding), reused in turn, so the output
+    /// costs three bands of memory, touched once.
+    func renderBands(_ recipe: OptimizedRecipe, writer w: DestinationWriter, sources: StreamedSources, encoder: any BandEncoder) throws {
+        let pr = rect
+        let rowBytes = pr.width * 4
+        let plan = plan(recipe, banded: true)
+        sources.limitLookahead(for: pr, bandHeight: plan.tileHeight)
+        let ring = OutputRing(rect: pr, bandHeight: plan.tileHeight, rowBytes: rowBytes, slots: 3)
+        let ledger = BandLedger(slots: ring.slots)
+
+        // Bands finish when every tile across them has been written; they are keyed by their
+        // top edge (Core Image y), and encoded strictly top down.
+        let progress = BandProgress(rect: pr)
+        let executor = environment.executor
+        Executor.startThread(name: "cyanotype-band-feeder") {
+            var top = 0, band = 0
+            while let height = progress.waitForBand(topRow: top) {
+                if executor.isCancelled {
+                    // A cancelled job: no more bands are encoded, and tiles stop waiting.
+                    progress.fail(CIRenderError.cancelled)
+                    ledger.cancel()
+                    return
+                }
+                do {
+                    try encoder.write(ring.slot(forBand: band), rowBytes: rowBytes, count: height)
+                } catch {
+                    progress.fail(error)
+                    ledger.cancel()
+                    return
+                }
+                top += height
+                band += 1
+                ledger.tookBand()
+                if top >= pr.height { break }
+            }
+            progress.finishFeeding()
+        }
+        do {
+            try execute(plan, ledger: ledger) { tile, tileRect in
+                let band = ring.band(of: tileRect)
+                ring.writer(w, forBand: band)?.write(tile, tileRect)
+                // Source rows are read by the tiles alone: given back once the bands reading
+                // them are rendered (the encoder reads the output).
+                if let rendered = progress.tileDone(tileRect) { sources.outputDone(of: pr, rowsAbove: rendered) }
+            }
+        } catch {
+            progress.cancel()
+            progress.waitForFeeder()
+            throw error
+        }
+        progress.waitForFeeder()
+        if let e = progress.error { throw e }
+        try encoder.finishStream()
+    }
+
+    /// Encodes an unfiltered streaming-decoded bitmap band by band as its rows arrive, giving
+    /// each band back once encoded. RGBA16 rows are rounded to RGBA8 a band at a time
+    /// (`narrowToEightBits`).
+    func encodeWhileDecoding(_ bitmap: BitmapNode, _ gate: RowGate, encoder: any BandEncoder) throws {
+        let rowBytes = bitmap.bytesPerRow, band = 64
+        let narrowed = bitmap.format == .RGBA16 ? UnsafeMutablePointer<UInt8>.allocate(capacity: band * bitmap.width * 4) : nil
+        defer { narrowed?.deallocate() }
+        gate.limitLookahead(4 * band)
+        try bitmap.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
+            guard let base = raw.baseAddress else { throw CIRenderError.sourceFailed("no decoded rows") }
+            var top = 0
+            while top < bitmap.height {
+                let n = min(band, bitmap.height - top)
+                if executor.isCancelled { try executor.job?.stop() }
+                guard gate.wait(untilRows: top + n) else {
+                    throw CIRenderError.sourceFailed(gate.error.map { String(describing: $0) } ?? "decoding stopped")
+                }
+                if let narrowed {
+                    for r in 0..<n {
+                        narrowToEightBits(
+                            (base + (top + r) * rowBytes).assumingMemoryBound(to: UInt16.self), narrowed + r * bitmap.width * 4,
+                            count: bitmap.width * 4)
+                    }
+                    try encoder.write(narrowed, rowBytes: bitmap.width * 4, count: n)
+                } else {
+                    try encoder.write(base + top * rowBytes, rowBytes: rowBytes, count: n)
+                }
+                top += n
+                gate.giveBack(rowsAbove: top)
+            }
+        }
+        try encoder.finishStream()
+    }
+}
+/// `count` 16-bit samples as 8-bit ones, each rounded to the nearest level (v / 257, which
+/// never falls halfway): the same value a float conversion of v / 65535 to 8 bits rounds to.
+@inline(__always) func narrowToEightBits(_ source: UnsafePointer<UInt16>, _ destination: UnsafeMutablePointer<UInt8>, count: Int) {
+    for i in 0..<count { destination[i] = UInt8(truncatingIfNeeded: (UInt32(source[i]) &+ 128) / 257) }
+}
+
+/// The output of a streaming render as a ring of band-sized slots: band `b` (rows of tiles
+/// counted from the top, as `Executor.forEachTile` hands them out top down) lives in slot
+/// `b % slots` until the consumer has taken it (`BandLedger` keeps tiles from running ahead).
+final class OutputRing: @unchecked Sendable {
+    let slots: Int
+    private let rect: PixelRect
+    private let bandHeight: Int, rowBytes: Int
+    private let memory: UnsafeMutableRawPointer
+
+    init(rect: PixelRect, bandHeight: Int, rowBytes: Int, slots: Int) {
+        self.rect = rect
+        self.bandHeight = max(1, bandHeight)
+        self.rowBytes = rowBytes
+        self.slots = slots
+        memory = .allocate(byteCount: max(1, slots * self.bandHeight * rowBytes), alignment: 64)
+    }
+    deinit { memory.deallocate() }
+
+    /// The band (from the top) a tile of the render belongs to: tiles are laid from the
+    /// bottom edge up, so the top band may be the short one.
+    func band(of tile: PixelRect) -> Int {
+        let bands = (rect.height + bandHeight - 1) / bandHeight
+        return bands - 1 - (tile.minY - rect.minY) / bandHeight
+    }
+    /// The first row (from the top) of band `band`.
+    private func topRow(ofBand band: Int) -> Int {
+        let bands = (rect.height + bandHeight - 1) / bandHeight
+        let maxY = min(rect.minY + (bands - band) * bandHeight, rect.maxY)
+        return rect.maxY - maxY
+    }
+    /// The band's rows, top first.
+    func slot(forBand band: Int) -> UnsafeMutableRawPointer { memory + (band % slots) * bandHeight * rowBytes }
+    /// `writer` moved so that the band's rows land in its slot.
+    func writer(_ writer: DestinationWriter, forBand band: Int) -> DestinationWriter? {
+        writer.rebased(slot(forBand: band) - topRow(ofBand: band) * rowBytes)
+    }
+}
+
+/// The sources of a recipe optimised for one render that decode on their own thread for it
+/// alone (`RowGate.servesOneRender`), and what the render tells them: how far to decode
+/// ahead, which rows it is done with, and when it is over.
+final class StreamedSources: Sendable {
+    private let recipe: OptimizedRecipe
+    /// Each such gate with the bitmaps reading its rows (a source read as decoded and as
+    /// sRGB-encoded values shares one decode).
+    private let readers: [(gate: RowGate, bitmaps: [BitmapNode])]
+
+    init(_ recipe: OptimizedRecipe) {
+        self.recipe = recipe
+        var found: [(gate: RowGate, bitmaps: [BitmapNode])] = []
+        for node in Optimizer.postOrder(recipe.root, inputs: recipe.inputs(of:)) {
+            guard let bitmap = (node as? any StoredPixels)?.storedBitmap, let gate = bitmap.gate, gate.servesOneRender else { continue }
+            if let i = found.firstIndex(where: { $0.gate === gate }) {
+                found[i].bitmaps.append(bitmap)
+            } else {
+                found.append((gate, [bitmap]))
+            }
+        }
+        readers = found
+    }
+
+    /// For each gate, the first row (from the top) that output rows `rect` read; its height
+    /// when they read none.
+    private func firstRowsRead(by rect: PixelRect) -> [Int] {
+        let plan = rect.isEmpty ? nil : RenderPlan(recipe: recipe, rect: rect)
+        return readers.map { reader in
+            reader.bitmaps.map { b -> Int in
+                guard let region = plan?.region(of: b), !region.isEmpty else { return b.height }
+                return b.pixelExtent.maxY - region.maxY
+            }.min() ?? reader.gate.total
+        }
+    }
+
+    /// Lets each decoder run as far ahead as the first two output bands read (and a little).
+    func limitLookahead(for rect: PixelRect, bandHeight: Int) {
+        guard !readers.isEmpty else { return }
+        let top = PixelRect(minX: rect.minX, minY: max(rect.minY, rect.maxY - 2 * bandHeight), maxX: rect.maxX, maxY: rect.maxY)
+        let plan = RenderPlan(recipe: recipe, rect: top)
+        for reader in readers {
+            let rows =
+                reader.bitmaps.map { b in
+                    let region = plan.region(of: b)
+                    return region.isEmpty ? 0 : b.pixelExtent.maxY - region.minY
+                }.max() ?? 0
+            reader.gate.limitLookahead(rows + 64)
+        }
+    }
+
+    /// The output rows of `rect` above `row` (from the top) are done: each source gives back
+    /// the rows that no output row below reads.
+    func outputDone(of rect: PixelRect, rowsAbove row: Int) {
+        guard !readers.isEmpty else { return }
+        let rest = PixelRect(minX: rect.minX, minY: rect.minY, maxX: rect.maxX, maxY: max(rect.minY, rect.maxY - row))
+        for (reader, first) in zip(readers, firstRowsRead(by: rest)) { reader.gate.giveBack(rowsAbove: first) }
+    }
+
+    /// The render is over: decoders still running stop.
+    func end() { for reader in readers { reader.gate.abandon() } }
+}
+
+/// Which bands of a streaming render are complete, shared between the tile workers and the
+/// thread feeding the encoder.
+final class BandProgress: Sendable {
+    private struct State {
+        /// Pixels done per band, by the band's top edge (exclusive maxY); band heights once done.
+        var widthDone: [Int: Int] = [:]
+        var finishedHeight: [Int: Int] = [:]
+        /// Rows from the top in bands all rendered.
+        var renderedFromTop = 0
+        var cancelled = false
+        var feederDone = false
+        var error: (any Error)?
+    }
+    private let state = Handoff(State())
+    private let rect: PixelRect
+
+    init(rect: PixelRect) { self.rect = rect }
+
+    /// What stopped the feeder, if anything did.
+    var error: (any Error)? { state.read { $0.error } }
+
+    /// Records a finished tile; returns the rows from the top now rendered in full when that
+    /// grew (what the sources may give back behind), else nil.
+    @discardableResult
+    func tileDone(_ t: PixelRect) -> Int? {
+        let rect = self.rect
+        var rendered: Int?
+        // Only a finished band matters to the feeder.
+        state.change { s in
+            s.widthDone[t.maxY, default: 0] += t.width
+            guard s.widthDone[t.maxY] == rect.width else { return false }
+            s.finishedHeight[t.maxY] = t.height
+            let before = s.renderedFromTop
+            while let h = s.finishedHeight[rect.maxY - s.renderedFromTop] { s.renderedFromTop += h }
+            rendered = s.renderedFromTop > before ? s.renderedFromTop : nil
+            return true
+        }
+        return rendered
+    }
+    /// The height of the band whose first row (from the top) is `topRow`, once it is done;
+    /// nil when the render was cancelled.
+    func waitForBand(topRow: Int) -> Int? {
+        let key = rect.maxY - topRow
+        return state.wait(until: { $0.finishedHeight[key] != nil || $0.cancelled }, then: { $0.cancelled ? nil : $0.finishedHeight[key] })
+    }
+    /// The feeder stopped on `e`.
+    func fail(_ e: any Error) {
+        state.update { s in
+            s.error = e
+            s.feederDone = true
+        }
+    }
+    /// The render stopped: the feeder waits no more.
+    func cancel() { state.update { $0.cancelled = true } }
+    /// The feeder handed every band over.
+    func finishFeeding() { state.update { $0.feederDone = true } }
+    /// Waits until the feeder is done (or failed).
+    func waitForFeeder() { state.wait { $0.feederDone } }
+}
