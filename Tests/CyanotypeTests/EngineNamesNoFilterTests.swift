@@ -155,12 +155,14 @@ private func places(of word: String, in sources: [(String, String)], caseInsensi
         let listed = [(0, "reduceDecodes")] + Self.numberedRewrites(in: String(optimizer[block..<end]), linePrefix: "///", marker: " `")
         let names = listed.map(\.1)
         // Every static function of the engine whose first parameter is a node or a colour run
+        // (the fused node or the `ColorRun` role)
         // is a candidate: a new rewrite is one too.
         let sources = try engineSources().map(\.1).joined(separator: "\n")
         var functions = Set<String>()
         for part in sources.components(separatedBy: "static func ").dropFirst() {
             let parameters = part.prefix { $0 != ")" }.drop { $0 != "(" }.prefix { $0 != "," }
-            guard parameters.contains(": RecipeNode") || parameters.contains(": FusedColorNode") else { continue }
+            guard parameters.contains(": RecipeNode") || parameters.contains(": FusedColorNode") || parameters.contains(": any ColorRun")
+            else { continue }
             functions.insert(String(part.prefix { $0.isLetter || $0.isNumber || $0 == "_" }))
         }
         let walkers: Set<String> = ["postOrder", "rewriteRootRun"]

@@ -34,7 +34,7 @@ extension Optimizer {
     /// The same margin for a source that decodes at any size (WebP): its decoder's rescaler
     /// averages each output pixel's exact cell (an area filter; libvips decodes WebP
     /// thumbnails straight at their size with it), so a quarter more resolution is enough for
-    /// the Lanczos to shape the result (twice the output measured no closer to the full
+    /// the final resampling to shape the result (twice the output measured no closer to the full
     /// decode: 0.83 against 0.92 of a level on average, on the tests' picture).
     static let scaledDecodeMargin = 1.25
 
