@@ -1,3 +1,4 @@
+import Cyanotype
 import Foundation
 
 #if canImport(Glibc)
@@ -38,9 +39,7 @@ final class ConnectionDeadlines: @unchecked Sendable {
 
     /// Starts the watchdog thread.
     func start() {
-        let t = Thread { [self] in watch() }
-        t.name = "cyanotype-serve-deadlines"
-        t.start()
+        Executor.startThread(name: "cyanotype-serve-deadlines") { [self] in watch() }
     }
 
     /// Ends the watchdog.

@@ -192,7 +192,7 @@ public final class AVAssetExportSession: @unchecked Sendable {
         if storedStatus == .exporting || storedStatus == .waiting {
             // One export at a time: a second request completes at once, changing nothing.
             lock.unlock()
-            Thread { handler() }.start()
+            Executor.startThread(name: "cyanotype-export-done", handler)
             return
         }
         storedStatus = .waiting
@@ -200,7 +200,7 @@ public final class AVAssetExportSession: @unchecked Sendable {
         storedError = nil
         if cancel.isSet { cancel = CancelFlag() }
         lock.unlock()
-        let t = Thread { [self] in
+        Executor.startThread(name: "cyanotype-export", stackSize: 8 << 20) { [self] in
             let result = Result { () throws(VideoError) in try runExport() }
             lock.lock()
             switch result {
@@ -214,8 +214,6 @@ public final class AVAssetExportSession: @unchecked Sendable {
             lock.unlock()
             handler()
         }
-        t.stackSize = 8 << 20
-        t.start()
     }
 
     /// Exports and returns when done; throws `VideoError` (`.cancelled` after `cancelExport()`).

@@ -34,11 +34,10 @@ extension AVAsset {
     /// Reads the file's header on another thread, then calls `handler` (on that thread):
     /// afterwards `statusOfValue(forKey:error:)` says whether each key loaded.
     public func loadValuesAsynchronously(forKeys keys: [String], completionHandler handler: (@Sendable () -> Void)? = nil) {
-        let t = Thread { [self] in
+        Executor.startThread(name: "cyanotype-asset-load") { [self] in
             _ = try? mediaInfo()
             handler?()
         }
-        t.start()
     }
 
     /// Whether `key` is loaded: `.loaded` once the header is read, `.failed` (with the reason
@@ -75,11 +74,11 @@ extension AVVideoComposition {
         } catch {
             result = .failure(error)
         }
-        Thread {
+        Executor.startThread(name: "cyanotype-composition") {
             switch result {
             case .success(let composition): completionHandler(composition, nil)
             case .failure(let error): completionHandler(nil, error)
             }
-        }.start()
+        }
     }
 }
