@@ -109,6 +109,7 @@ extension WebPCodec {
         guard width * height <= limit else { throw .tooLarge(width: width, height: height, limit: limit) }
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw .corrupt(detail: "WebP: decoder version mismatch") }
+        config.options.use_threads = 1
         config.options.use_scaling = 1
         config.options.scaled_width = Int32(width)
         config.options.scaled_height = Int32(height)

@@ -102,10 +102,18 @@ enum WebPCodec {
         var complete = true
         let pixels: [UInt8] = try makeArray(count: width * height * 4) { (out: UnsafeMutableBufferPointer<UInt8>) throws(ImageFileError) in
             if strict {
-                guard WebPDecodeRGBAInto(input, b.count, out.baseAddress, out.count, Int32(width * 4)) != nil else {
-                    // Re-run the incremental decoder only to tell truncation from corruption.
-                    throw classify(b, out, width: width)
-                }
+                var config = WebPDecoderConfig()
+                guard WebPInitDecoderConfig(&config) != 0 else { throw .corrupt(detail: "WebP: decoder version mismatch") }
+                // libwebp filters a row of macroblocks on a thread of its own while the next
+                // decodes (as libvips asks it to); the pixels are the same.
+                config.options.use_threads = 1
+                config.output.colorspace = MODE_RGBA
+                config.output.is_external_memory = 1
+                config.output.u.RGBA = WebPRGBABuffer(rgba: out.baseAddress, stride: Int32(width * 4), size: out.count)
+                let rc = WebPDecode(input, b.count, &config)
+                WebPFreeDecBuffer(&config.output)
+                // Re-run the incremental decoder only to tell truncation from corruption.
+                guard rc == VP8_STATUS_OK else { throw classify(b, out, width: width) }
                 return
             }
             out.initialize(repeating: 0)

@@ -854,6 +854,10 @@ private final class ROIRecorder: @unchecked Sendable {
         // A 2x2 read straddling pixels keeps its size: the buffer is filled, no byte left as it was.
         let block = render(image, CGRect(x: 0.5, y: 0.5, width: 2, height: 2))
         #expect(!block.contains(0x5A))
-        #expect(Array(block[0..<4]) == { let q = photoPixel(1, H - 1 - 2); return [q.0, q.1, q.2, 255] }())
+        #expect(
+            Array(block[0..<4])
+                == {
+                    let q = photoPixel(1, H - 1 - 2); return [q.0, q.1, q.2, 255]
+                }())
     }
 }

@@ -354,6 +354,37 @@ import Testing
 
     /// A truncated or corrupt WebP read at a scaled size fails with a typed error, in the
     /// codec and in the render (no crash, no partial picture).
+    /// The scaled WebP decode by rows (`WebPStreamDecoder`, libwebp's incremental decoder fed
+    /// 64 KB at a time, read in bands of 7 rows) hands out the rows the one-shot scaled decode
+    /// gives, lossy and lossless; a cut file fails with a typed error once its rows run out.
+    @Test func webPRowsByBandsAreTheScaledDecode() throws {
+        let (w, h, sw, sh) = (1251, 871, 500, 348)
+        let px = Self.photo(w, h)
+        for lossless in [false, true] {
+            let data = try Self.webp(px, w, h) { $0.lossless = lossless }
+            let whole = try ImageCodecs.decode(data, scaledTo: sw, sh)
+            let rows = try WebPStreamDecoder(data: data, width: sw, height: sh)
+            var got = [UInt8](repeating: 0, count: sw * sh * 4)
+            try got.withUnsafeMutableBytes { out in
+                var y = 0
+                while y < sh {
+                    let n = min(7, sh - y)
+                    try rows.read(into: out.baseAddress! + y * sw * 4, rowBytes: sw * 4, count: n)
+                    y += n
+                }
+            }
+            #expect(got == whole.pixels, "lossless \(lossless)")
+            #expect(rows.rowsRead == sh)
+        }
+        let data = try Self.webp(px, w, h)
+        let cut = try WebPStreamDecoder(data: data.prefix(data.count / 2), width: sw, height: sh)
+        var band = [UInt8](repeating: 0, count: sw * 4 * sh)
+        #expect(throws: ImageFileError.self) {
+            try band.withUnsafeMutableBytes { try cut.read(into: $0.baseAddress!, rowBytes: sw * 4, count: sh) }
+        }
+        #expect(throws: ImageFileError.self) { try WebPStreamDecoder(data: data, width: w + 1, height: sh) }
+    }
+
     @Test func damagedWebPFailsTheScaledDecode() throws {
         let (w, h) = (251, 171)
         let data = try Self.webp(Self.photo(w, h), w, h)

@@ -185,7 +185,8 @@ extension CIImage {
             let swaps = upright.swapsSides
             reducer?.scaledLoad = { width, height in
                 let (w, h) = swaps ? (height, width) : (width, height)
-                return try bitmapNode(try ImageCodecs.decode(held, scaledTo: w, h, limits: limits), colorSpace: space, orientation: orientation)
+                return try streamingScaledWebPNode(
+                    held, width: w, height: h, limits: limits, colorSpace: space, profile: profile, orientation: orientation)
             }
         }
         // A PNG or TIFF the row decoder refuses at its start (a damaged text chunk, say)

@@ -143,6 +143,7 @@ extension PNGStreamDecoder: RowDecoder {
 extension TIFFStreamDecoder: RowDecoder {
     var bitsPerSample: Int { bitDepth }
 }
+extension WebPStreamDecoder: RowDecoder {}
 
 /// A baseline JPEG as a bitmap whose rows arrive from a decoding thread, top first, in bands;
 /// at 1/`reduction` of its size (scaled in the IDCT) when that is 2, 4 or 8. `forOneRender`:
@@ -195,6 +196,18 @@ func streamingRowsNode(
     return try streamingNode(
         decoder, format: format.rawValue, limits: limits, colorSpace: colorSpace, forOneRender: oneRender, profile: profile,
         orientation: orientation)
+}
+
+/// A still WebP decoded straight to `width` x `height` (stored orientation; libwebp's
+/// rescaler, as `ImageCodecs.decode(_:scaledTo:_:limits:)`) as a bitmap whose rows arrive from
+/// a decoding thread, so a downscale and an encode after it start before the decode ends;
+/// read in `profile` and stored upright for `orientation` (see `streamingNode`).
+func streamingScaledWebPNode(
+    _ data: Data, width: Int, height: Int, limits: DecodeLimits, colorSpace: CGColorSpace?, profile: Data?, orientation: Int
+) throws -> RecipeNode {
+    let decoder = try WebPStreamDecoder(data: data, width: width, height: height, limits: limits)
+    return try streamingNode(
+        decoder, format: "WebP", limits: limits, colorSpace: colorSpace, forOneRender: false, profile: profile, orientation: orientation)
 }
 
 /// The rows of `decoder` as a bitmap filled by a decoding thread, band by band (see
