@@ -212,6 +212,20 @@ cy_jpeg_decoder *cy_jpeg_decoder_create(const uint8_t *data, size_t size, int st
 
 // As cy_jpeg_decoder_create, decoding at 1/scaleDenom (1, 2, 4 or 8) in the IDCT: libjpeg's
 // scale_num/scale_denom, the pixels tjDecompress2 gives for the same scaling factor.
+// A zeroed decoder whose libjpeg errors come back to it (`cy_d_error_exit` jumps to its
+// `escape`, which each caller sets with its own setjmp); NULL when out of memory.
+static cy_jpeg_decoder *cy_jpeg_decoder_new(int strict) {
+    struct cy_jpeg_decoder *d = calloc(1, sizeof *d);
+    if (!d) return NULL;
+    d->strict = strict;
+    d->dinfo.err = jpeg_std_error(&d->jerr);
+    d->jerr.error_exit = cy_d_error_exit;
+    d->jerr.emit_message = cy_d_emit_message;
+    d->jerr.output_message = cy_output_message;
+    d->dinfo.client_data = d;
+    return d;
+}
+
 // Starts a decoder over the bytes in memory (`data`, `size`) or, when `file` is set, in it.
 static cy_jpeg_decoder *cy_jpeg_decoder_start(const uint8_t *data, size_t size, struct cy_file_source *file, int strict, int scaleDenom,
                                               int *width, int *height, char *message, size_t messageSize) {
@@ -219,15 +233,9 @@ static cy_jpeg_decoder *cy_jpeg_decoder_start(const uint8_t *data, size_t size, 
         if (message && messageSize) snprintf(message, messageSize, "JPEG: unsupported scale 1/%d", scaleDenom);
         return NULL;
     }
-    struct cy_jpeg_decoder *d = calloc(1, sizeof *d);
+    struct cy_jpeg_decoder *d = cy_jpeg_decoder_new(strict);
     if (!d) return NULL;
-    d->strict = strict;
     d->file = file;
-    d->dinfo.err = jpeg_std_error(&d->jerr);
-    d->jerr.error_exit = cy_d_error_exit;
-    d->jerr.emit_message = cy_d_emit_message;
-    d->jerr.output_message = cy_output_message;
-    d->dinfo.client_data = d;
     if (setjmp(d->escape)) {
         if (message && messageSize) snprintf(message, messageSize, "%s", d->message);
         d->file = NULL;  // the caller closes it
@@ -327,17 +335,11 @@ void cy_jpeg_decoder_destroy(cy_jpeg_decoder *d) {
 int cy_jpeg_decoder_create_planar(const uint8_t *data, size_t size, int strict, cy_jpeg_planar_info *info, cy_jpeg_decoder **out,
                                   char *message, size_t messageSize) {
     *out = NULL;
-    struct cy_jpeg_decoder *d = calloc(1, sizeof *d);
+    struct cy_jpeg_decoder *d = cy_jpeg_decoder_new(strict);
     if (!d) {
         if (message && messageSize) snprintf(message, messageSize, "JPEG: out of memory");
         return -1;
     }
-    d->strict = strict;
-    d->dinfo.err = jpeg_std_error(&d->jerr);
-    d->jerr.error_exit = cy_d_error_exit;
-    d->jerr.emit_message = cy_d_emit_message;
-    d->jerr.output_message = cy_output_message;
-    d->dinfo.client_data = d;
     if (setjmp(d->escape)) {
         if (message && messageSize) snprintf(message, messageSize, "%s", d->message);
         cy_jpeg_decoder_destroy(d);

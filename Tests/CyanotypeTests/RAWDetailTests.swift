@@ -99,14 +99,7 @@ struct RAWDetailTests {
         let ours = try RAWTools.render(CIImage(node: try file.develop(settings, maxPixels: 1 << 30)))
         let reference = try RAWTools.libRawDevelop(url, ["-w", "-o", "1", "-4", "-q", "3", "-H", "0", "-t", "0"])
         #expect(ours.width == reference.width && ours.height == reference.height)
-        var total = 0.0
-        for p in 0..<(ours.width * ours.height) {
-            let i = p * 3
-            total += deltaE2000(
-                SIMD3(Double(ours.rgb[i]), Double(ours.rgb[i + 1]), Double(ours.rgb[i + 2])),
-                SIMD3(Double(reference.rgb[i]), Double(reference.rgb[i + 1]), Double(reference.rgb[i + 2])))
-        }
-        let mean = total / Double(ours.width * ours.height)
+        let mean = meanDeltaE2000(ours, reference)
         #expect(mean < 1, "mean ΔE00 against dcraw_emu's AHD: \(mean)")
     }
 
@@ -139,14 +132,7 @@ struct RAWDetailTests {
         filter.boostAmount = 0
         let ours = try RAWTools.render(try #require(filter.outputImage))
         #expect(ours.width == reference.width && ours.height == reference.height)
-        var total = 0.0
-        for p in 0..<(ours.width * ours.height) {
-            let i = p * 3
-            total += deltaE2000(
-                SIMD3(Double(ours.rgb[i]), Double(ours.rgb[i + 1]), Double(ours.rgb[i + 2])),
-                SIMD3(Double(reference.rgb[i]), Double(reference.rgb[i + 1]), Double(reference.rgb[i + 2])))
-        }
-        let mean = total / Double(ours.width * ours.height)
+        let mean = meanDeltaE2000(ours, reference)
         #expect(mean < 2, "mean ΔE00 against rawpy: \(mean)")
     }
 
