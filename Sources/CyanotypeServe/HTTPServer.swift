@@ -155,8 +155,8 @@ package final class HTTPServer: @unchecked Sendable {
     /// The port bound (the requested one, or the one the system chose for port 0).
     package private(set) var port: UInt16 = 0
 
-    private let activity = NSCondition()
-    private var active = 0
+    /// Requests received and not yet answered.
+    private let activity = Handoff(0)
 
     /// - Parameters:
     ///   - maxBodyBytes: larger request bodies are answered 413 without being read.
@@ -233,10 +233,8 @@ package final class HTTPServer: @unchecked Sendable {
         if fd >= 0 { close(fd) }
         listenFD = -1
         let deadline = Date().addingTimeInterval(timeout)
-        activity.lock()
-        while active > 0, activity.wait(until: deadline) {}
-        let left = active
-        activity.unlock()
+        _ = activity.wait(until: { $0 == 0 }, before: deadline)
+        let left = activity.read { $0 }
         if left > 0 { log("cyanotype serve: stopping with \(left) request(s) unfinished after \(Int(timeout)) s\n") }
         MHD_stop_daemon(daemon)
         deadlines.stop()
@@ -245,8 +243,7 @@ package final class HTTPServer: @unchecked Sendable {
 
     /// Requests received and not yet answered.
     package var requestsInFlight: Int {
-        activity.lock(); defer { activity.unlock() }
-        return active
+        activity.read { $0 }
     }
 
     // MARK: Sockets
@@ -308,9 +305,7 @@ package final class HTTPServer: @unchecked Sendable {
     private static let uriLogCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, _ in
         guard let cls else { return nil }
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-        server.activity.lock()
-        server.active += 1
-        server.activity.unlock()
+        server.activity.update { $0 += 1 }
         let exchange = Exchange(target: uri.map { String(cString: $0) } ?? "/")
         return Unmanaged.passRetained(exchange).toOpaque()
     }
@@ -336,10 +331,7 @@ package final class HTTPServer: @unchecked Sendable {
         let path = exchange.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? exchange.target
         let status = exchange.answered ? String(exchange.status) : "-"
         server.log("\(exchange.method.isEmpty ? "-" : exchange.method) \(HTTPServer.printable(path)) \(status) \(String(format: "%.1f", ms)) ms\n")
-        server.activity.lock()
-        server.active -= 1
-        server.activity.broadcast()
-        server.activity.unlock()
+        server.activity.update { $0 -= 1 }
     }
 
     private static let accessCallback: MHD_AccessHandlerCallback = { cls, connection, _, method, _, uploadData, uploadSize, context in

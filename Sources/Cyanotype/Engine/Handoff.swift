@@ -58,6 +58,15 @@ package final class Handoff<State>: @unchecked Sendable {
         return try body(&state)
     }
 
+    /// Waits until `ready(state)` holds or `deadline` has passed; whether it held.
+    package func wait(until ready: (State) -> Bool, before deadline: Date) -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        while !ready(state) {
+            if !condition.wait(until: deadline) { return ready(state) }
+        }
+        return true
+    }
+
     /// Waits until `ready(state)` holds.
     package func wait(until ready: (State) -> Bool) {
         condition.lock(); defer { condition.unlock() }
