@@ -130,14 +130,16 @@ let package = Package(
             swiftSettings: tunedSwift),
         // The tests make HEIF files with libheif's own API (linked directly: the product opens it
         // on first use).
+        // What several test targets share (a wait with a deadline).
+        .target(name: "CyanotypeTestSupport", path: "Tests/Support"),
         .testTarget(name: "CyanotypeCodecsTests", dependencies: ["CyanotypeCodecs"], linkerSettings: [.linkedLibrary("heif")]),
-        .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype", "CyanotypeCodecs"], exclude: ["Fixtures"]),
+        .testTarget(name: "CyanotypeTests", dependencies: ["Cyanotype", "CyanotypeCodecs", "CyanotypeTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "InstafilterTests", dependencies: ["Instafilter", "CCyanotypeKernels"]),
         .testTarget(name: "CyanotypeVideoTests", dependencies: ["CyanotypeVideo", "Cyanotype"]),
         // End-to-end tests of the command-line tool: they run the built `cyanotype` binary.
-        .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "CyanotypeTool", "Cyanotype", "CyanotypeCodecs"]),
+        .testTarget(name: "CyanotypeCLITests", dependencies: ["CyanotypeCLI", "CyanotypeTool", "Cyanotype", "CyanotypeCodecs", "CyanotypeTestSupport"]),
         // The server over HTTP (it runs the built `cyanotype serve`), and the page in headless Chromium.
-        .testTarget(name: "CyanotypeServeTests", dependencies: ["CyanotypeServe", "CyanotypeTool", "CyanotypeCLI", "Cyanotype", "CyanotypeCodecs"]),
+        .testTarget(name: "CyanotypeServeTests", dependencies: ["CyanotypeServe", "CyanotypeTool", "CyanotypeCLI", "Cyanotype", "CyanotypeCodecs", "CyanotypeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import CyanotypeTestSupport
 import CyanotypeCodecs
 import CyanotypeTool
 import Foundation

@@ -1,3 +1,4 @@
+import CyanotypeTestSupport
 import Cyanotype
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import CyanotypeTestSupport
 import Foundation
 import Testing
 

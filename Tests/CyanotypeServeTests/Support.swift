@@ -1,3 +1,4 @@
+import CyanotypeTestSupport
 import Cyanotype
 import CyanotypeCodecs
 import Foundation
@@ -269,17 +270,4 @@ func q(_ s: String) -> String {
     var allowed = CharacterSet.alphanumerics
     allowed.insert(charactersIn: "-._~")
     return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s
-}
-
-/// Checks `condition` until it holds or `seconds` have passed (every `every` seconds);
-/// whether it held. The test target's only sleep lives here: a wait always has a deadline,
-/// and no test asserts how long something took.
-@discardableResult
-func waitUntil(seconds: Double, every: Double = 0.01, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while true {
-        if try condition() { return true }
-        if Date() >= deadline { return false }
-        usleep(useconds_t(every * 1_000_000))
-    }
 }

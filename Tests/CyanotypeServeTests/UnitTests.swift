@@ -1,3 +1,4 @@
+import CyanotypeTestSupport
 import Cyanotype
 @testable import CyanotypeServe
 import CyanotypeTool

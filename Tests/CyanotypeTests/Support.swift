@@ -89,16 +89,3 @@ func linearContext(tile side: Int? = nil) -> CIContext {
     if let side { options[.tileSize] = side }
     return CIContext(options: options)
 }
-
-/// Checks `condition` until it holds or `seconds` have passed (every `every` seconds);
-/// whether it held. The test target's only sleep lives here: a wait always has a deadline,
-/// and no test asserts how long something took.
-@discardableResult
-func waitUntil(seconds: Double, every: Double = 0.01, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while true {
-        if try condition() { return true }
-        if Date() >= deadline { return false }
-        usleep(useconds_t(every * 1_000_000))
-    }
-}
