@@ -6,32 +6,11 @@ import Testing
 // Code 128) and zxing-cpp (PyPI `zxing-cpp`, also PDF417 and Aztec). Tests that need one are
 // skipped with a message naming the package when it is absent.
 
-private func run(_ executable: String, _ arguments: [String]) -> (status: Int32, out: Data)? {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: executable)
-    p.arguments = arguments
-    let pipe = Pipe()
-    p.standardOutput = pipe
-    p.standardError = FileHandle.nullDevice
-    do { try p.run() } catch { return nil }
-    let out = pipe.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, out)
-}
-
-private func which(_ tool: String) -> String? {
-    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-        let path = "\(dir)/\(tool)"
-        if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    return nil
-}
-
 let zbarPath = which("zbarimg")
 let zbarAvailable = zbarPath != nil
 let pythonPath = which("python3")
 let zxingAvailable: Bool = {
-    guard let py = pythonPath, let r = run(py, ["-c", "import zxingcpp, numpy"]) else { return false }
+    guard let py = pythonPath, let r = runTool(py, ["-c", "import zxingcpp, numpy"]) else { return false }
     return r.status == 0
 }()
 
@@ -58,8 +37,8 @@ func zbarDecode(_ img: CIImage, scale: Int = 4) throws -> [Data] {
     let url = barcodeScratch.appendingPathComponent("zbar-\(UUID().uuidString).png")
     defer { try? FileManager.default.removeItem(at: url) }
     try CIContext().writePNGRepresentation(of: ready.cropped(to: rect), to: url, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!)
-    guard let r = run(zbar, ["--raw", "-q", "-Sbinary", url.path]), r.status == 0 else { return [] }
-    return [r.out]
+    guard let r = runTool(zbar, ["--raw", "-q", "-Sbinary", url.path]), r.status == 0 else { return [] }
+    return [r.data]
 }
 
 /// Writes `img` as a binary PGM (grey = red channel of the sRGB rendering).
@@ -94,8 +73,8 @@ func zxingDecode(_ images: [CIImage], scale: Int = 4) throws -> [String] {
         paths.append(url.path)
     }
     defer { for p in paths { try? FileManager.default.removeItem(atPath: p) } }
-    guard let r = run(py, ["-c", zxingScript] + paths), r.status == 0 else { return [] }
-    return String(decoding: r.out, as: UTF8.self).split(separator: "\n").map(String.init)
+    guard let r = runTool(py, ["-c", zxingScript] + paths), r.status == 0 else { return [] }
+    return r.out.split(separator: "\n").map(String.init)
 }
 
 extension Data {

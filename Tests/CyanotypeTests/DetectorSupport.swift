@@ -63,20 +63,6 @@ func greyImage(_ grey: [Double], width: Int, height: Int, noise: Double, seed: U
     return image(rgba, width, height)
 }
 
-/// Runs `executable`: its status and standard output (nil when it cannot start).
-func runTool(_ executable: String, _ arguments: [String]) -> (status: Int32, out: String)? {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: executable)
-    p.arguments = arguments
-    let pipe = Pipe()
-    p.standardOutput = pipe
-    p.standardError = FileHandle.nullDevice
-    p.standardInput = FileHandle.nullDevice
-    do { try p.run() } catch { return nil }
-    let out = pipe.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: out, as: UTF8.self))
-}
 
 /// The first of `paths` that is an executable file.
 func firstExecutable(_ paths: [String]) -> String? {

@@ -8,6 +8,38 @@ import Testing
 func srgbToLinear(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
 func linearToSrgb(_ v: Double) -> Double { v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055 }
 
+/// What an independent program said: its exit status and standard output.
+struct ToolRun {
+    let status: Int32
+    let data: Data
+    /// The output as UTF-8 text.
+    var out: String { String(decoding: data, as: UTF8.self) }
+}
+
+/// Runs `executable` with no input and its standard error discarded; nil when it cannot start.
+func runTool(_ executable: String, _ arguments: [String]) -> ToolRun? {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = arguments
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    p.standardError = FileHandle.nullDevice
+    p.standardInput = FileHandle.nullDevice
+    do { try p.run() } catch { return nil }
+    let out = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return ToolRun(status: p.terminationStatus, data: out)
+}
+
+/// The first `tool` on the PATH (/usr/bin:/bin when it is unset), or nil.
+func which(_ tool: String) -> String? {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        let path = "\(dir)/\(tool)"
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+}
+
 /// A deterministic test photo: smooth gradients plus a little structure, opaque, sRGB 8-bit.
 func testPixels(width: Int, height: Int, alpha: Bool = false) -> [UInt8] {
     var p = [UInt8](repeating: 0, count: width * height * 4)

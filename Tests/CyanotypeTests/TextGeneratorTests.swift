@@ -9,27 +9,10 @@ import Testing
 // Each case that needs a tool says so and is skipped without it (`scripts/setup.sh --test`
 // installs them).
 
-private func which(_ tool: String) -> String? {
-    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-        let path = "\(dir)/\(tool)"
-        if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    return nil
-}
-
 /// Runs a tool; its standard output, nil when it cannot run or fails.
 private func output(_ executable: String?, _ arguments: [String]) -> String? {
-    guard let executable else { return nil }
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: executable)
-    p.arguments = arguments
-    let pipe = Pipe()
-    p.standardOutput = pipe
-    p.standardError = FileHandle.nullDevice
-    do { try p.run() } catch { return nil }
-    let out = pipe.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return p.terminationStatus == 0 ? String(decoding: out, as: UTF8.self) : nil
+    guard let executable, let r = runTool(executable, arguments), r.status == 0 else { return nil }
+    return r.out
 }
 
 private let tesseract = which("tesseract")

@@ -72,8 +72,7 @@ public final class CIRenderTask: @unchecked Sendable {
     private let info: CIRenderInfo
     init(info: CIRenderInfo) { self.info = info }
     /// Waits for the render (already done here) and says what it did.
-    @discardableResult
-    public func waitUntilCompleted() throws -> CIRenderInfo { info }
+    @discardableResult public func waitUntilCompleted() throws -> CIRenderInfo { info }
 }
 
 extension CIContext {
