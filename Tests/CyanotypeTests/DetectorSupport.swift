@@ -63,7 +63,6 @@ func greyImage(_ grey: [Double], width: Int, height: Int, noise: Double, seed: U
     return image(rgba, width, height)
 }
 
-
 /// The first of `paths` that is an executable file.
 func firstExecutable(_ paths: [String]) -> String? {
     paths.first { FileManager.default.isExecutableFile(atPath: $0) }
