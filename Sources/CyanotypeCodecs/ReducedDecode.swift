@@ -57,16 +57,24 @@ extension ImageCodecs {
     public static func decode(_ data: Data, scaledTo width: Int, _ height: Int, limits: DecodeLimits = .default) throws(ImageFileError)
         -> DecodedBitmap
     {
-        try withBytes(data) { bytes throws(ImageFileError) in
-            let header = try readHeader(data)
-            guard decodesAtAnySize(header, data: data) else {
-                throw .unsupportedFormat("\(header.format.rawValue) decoded at an arbitrary size")
-            }
-            guard (1...header.width).contains(width), (1...header.height).contains(height) else {
-                throw .invalidArgument("a scaled decode of \(header.width)x\(header.height) cannot be \(width)x\(height)")
-            }
-            return try WebPCodec.decode(bytes, header: header, width: width, height: height, limits: limits)
+        let header = try scaledDecodeHeader(data, width: width, height: height)
+        return try withBytes(data) { bytes throws(ImageFileError) in
+            try WebPCodec.decode(bytes, header: header, width: width, height: height, limits: limits)
         }
+    }
+
+    /// The header of `data` when it can be decoded straight to `width` x `height` (a still
+    /// WebP no smaller than that); the typed error otherwise. What both scaled decoders (whole
+    /// and by rows, `WebPStreamDecoder`) check first.
+    static func scaledDecodeHeader(_ data: Data, width: Int, height: Int) throws(ImageFileError) -> ImageHeader {
+        let header = try readHeader(data)
+        guard decodesAtAnySize(header, data: data) else {
+            throw .unsupportedFormat("\(header.format.rawValue) decoded at an arbitrary size")
+        }
+        guard (1...header.width).contains(width), (1...header.height).contains(height) else {
+            throw .invalidArgument("a scaled decode of \(header.width)x\(header.height) cannot be \(width)x\(height)")
+        }
+        return header
     }
 }
 

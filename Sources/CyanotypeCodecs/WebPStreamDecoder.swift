@@ -28,11 +28,7 @@ public final class WebPStreamDecoder: @unchecked Sendable {
     /// A decoder of `data` (a still WebP) to `width` x `height`, each at least 1 and at most
     /// the file's size; refused beyond `limits`, before any pixel memory is taken.
     public init(data: Data, width: Int, height: Int, limits: DecodeLimits = .default) throws(ImageFileError) {
-        let header = try ImageCodecs.readHeader(data)
-        guard ImageCodecs.decodesAtAnySize(header, data: data) else { throw .unsupportedFormat("\(header.format.rawValue) decoded by rows at any size") }
-        guard width >= 1, height >= 1, width <= header.width, height <= header.height else {
-            throw .unsupportedFormat("WebP \(header.width)x\(header.height) decoded at \(width)x\(height)")
-        }
+        _ = try ImageCodecs.scaledDecodeHeader(data, width: width, height: height)
         let limit = limits.pixelLimit(bytesPerPixel: 4)
         guard width * height <= limit else { throw .tooLarge(width: width, height: height, limit: limit) }
         self.width = width
