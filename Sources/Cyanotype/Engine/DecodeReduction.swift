@@ -63,7 +63,7 @@ extension Optimizer {
             var factor = source.decodeReduction(covering: sx * decodeReductionMargin, sy * decodeReductionMargin)
             var replaced: RecipeNode? = nil
             while factor > 1, replaced == nil {
-                if let reduced = reducedChain(base, by: factor, depth: 0) {
+                if let reduced = reducedChain(base, by: factor) {
                     replaced = resampler.resampled(reduced, scaleX: sx * Double(factor), scaleY: sy * Double(factor))
                 }
                 factor /= 2
@@ -85,17 +85,8 @@ extension Optimizer {
         guard !e.isEmpty, e.minX == 0, e.minY == 0 else { return nil }
         let w = min(e.width, max(1, Int((Double(e.width) * sx * scaledDecodeMargin).rounded(.up))))
         let h = min(e.height, max(1, Int((Double(e.height) * sy * scaledDecodeMargin).rounded(.up))))
-        guard w * h * 2 <= e.width * e.height, let reduced = scaledChain(base, width: w, height: h, depth: 0) else { return nil }
+        guard w * h * 2 <= e.width * e.height, let reduced = scaledChain(base, width: w, height: h) else { return nil }
         return node.resampled(reduced, scaleX: sx * Double(e.width) / Double(w), scaleY: sy * Double(e.height) / Double(h))
-    }
-
-    /// The chain from `node` down to its source, rebuilt over the source decoded at `width` x
-    /// `height`; nil when a node of it cannot follow.
-    private static func scaledChain(_ node: RecipeNode, width: Int, height: Int, depth: Int) -> RecipeNode? {
-        if node.inputs.isEmpty { return (node as? any DecodeReducible)?.scaledSource(width: width, height: height) }
-        guard depth < 64, node.inputs.count == 1, let below = scaledChain(node.inputs[0], width: width, height: height, depth: depth + 1)
-        else { return nil }
-        return (node as? any GridReducible)?.rescaled(over: below)
     }
 
     /// The source at the bottom of a chain of one-input nodes (at most 64 deep), or nil.
@@ -111,9 +102,26 @@ extension Optimizer {
 
     /// The chain from `node` down to its source, rebuilt over the source decoded at
     /// 1/`factor`; nil when a node of it cannot follow.
-    private static func reducedChain(_ node: RecipeNode, by factor: Int, depth: Int) -> RecipeNode? {
-        if node.inputs.isEmpty { return (node as? any DecodeReducible)?.reducedSource(by: factor) }
-        guard depth < 64, node.inputs.count == 1, let below = reducedChain(node.inputs[0], by: factor, depth: depth + 1) else { return nil }
-        return (node as? any GridReducible)?.reduced(over: below, by: factor)
+    private static func reducedChain(_ node: RecipeNode, by factor: Int) -> RecipeNode? {
+        rebuiltChain(node, depth: 0, source: { $0.reducedSource(by: factor) }, over: { $0.reduced(over: $1, by: factor) })
+    }
+
+    /// The chain from `node` down to its source, rebuilt over the source decoded at `width` x
+    /// `height`; nil when a node of it cannot follow.
+    private static func scaledChain(_ node: RecipeNode, width: Int, height: Int) -> RecipeNode? {
+        rebuiltChain(node, depth: 0, source: { $0.scaledSource(width: width, height: height) }, over: { $0.rescaled(over: $1) })
+    }
+
+    /// The chain of one-input nodes from `node` down to its source (at most 64 deep), rebuilt
+    /// bottom up: the source replaced by `source(it)`, each node above by `over(it, the
+    /// rebuilt input)`; nil when the source or a node of the chain cannot follow.
+    private static func rebuiltChain(
+        _ node: RecipeNode, depth: Int, source: (any DecodeReducible) -> RecipeNode?, over: (any GridReducible, RecipeNode) -> RecipeNode?
+    ) -> RecipeNode? {
+        if node.inputs.isEmpty { return (node as? any DecodeReducible).flatMap(source) }
+        guard depth < 64, node.inputs.count == 1, let grid = node as? any GridReducible,
+            let below = rebuiltChain(node.inputs[0], depth: depth + 1, source: source, over: over)
+        else { return nil }
+        return over(grid, below)
     }
 }
