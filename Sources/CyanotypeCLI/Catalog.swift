@@ -176,6 +176,8 @@ enum InfoCommand {
     /// FileSize, the format and the frames).
     static func imageFacts(_ path: String, json: Bool) throws(CLIError) -> (lines: [String], dictionary: [String: Any]) {
         let data: Data
+        // A large still JPEG, PNG or WebP is read only as far as its header (no frames to list).
+        var isWhole = true
         if path == "-" {
             data = try Console.readStandardInput()
         } else {
@@ -187,8 +189,10 @@ enum InfoCommand {
             if let kind = Files.specialFileKind(path) {
                 throw .failure("\(path): not a regular file (\(kind)); use - to read standard input")
             }
-            guard let d = FileManager.default.contents(atPath: path) else { throw .failure("\(path): cannot read the file") }
-            data = d
+            do { (data, isWhole) = try ImageFileHeader.bytes(ofFileAt: path) } catch {
+                guard case .ioError(_, let detail) = error else { throw .failure("\(path): \(error)") }
+                throw .failure("\(path): cannot read the file (\(detail))")
+            }
         }
         if CIRAWFilter.isRAWFile(data) { return try rawFacts(data, path: path, json: json) }
         let header: ImageFileHeader
@@ -201,7 +205,7 @@ enum InfoCommand {
         let gps = header.exifHasGPS
         let xmpGPS = header.xmpHasGPS
         // Animations and pages: Image I/O's {GIF}/{PNG}/{WebP} container keys, or the pages.
-        let frames = try Frames.info(data, file: path)
+        let frames = isWhole ? try Frames.info(data, file: path) : [:]
         if json {
             properties["FileSize"] = data.count
             properties[kCyanotypePropertyFileFormat] = header.format.rawValue

@@ -157,6 +157,43 @@ import Glibc
         }
     }
 
+    /// WebP, GIF and JPEG XL files of a few dozen bytes declaring far more pixels than the
+    /// limit (#26): refused from their header with the limit's message, downscale or not,
+    /// before any pixel is decoded (the same files as the library's EveryFormatBombTests).
+    @Test func headerBombsOfEveryFormatAreRefused() throws {
+        let w = try Workspace()
+        func le32(_ v: Int) -> [UInt8] { [0, 8, 16, 24].map { UInt8((v >> $0) & 0xFF) } }
+        // VP8L: signature, then 14-bit width-1 and height-1 (16384 each), no alpha, version 0.
+        let vp8l: [UInt8] = [0x2F, 0xFF, 0xFF, 0xFF, 0x0F] + [UInt8](repeating: 0, count: 11)
+        let chunk = Array("VP8L".utf8) + le32(vp8l.count) + vp8l
+        try Data(Array("RIFF".utf8) + le32(4 + chunk.count) + Array("WEBP".utf8) + chunk).write(to: w.url("bomb.webp"))
+        // GIF: a 65535 x 65535 screen and frame, two-colour table, one tiny LZW block.
+        let gif: [UInt8] =
+            Array("GIF89a".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0x80, 0, 0] + [UInt8](repeating: 0, count: 6)
+            + [0x2C, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 2, 2, 0x44, 0x01, 0, 0x3B]
+        try Data(gif).write(to: w.url("bomb.gif"))
+        // JPEG XL codestream: size header 100000 x 100000 (18-bit fields), default metadata.
+        var bits: [Int] = []
+        func put(_ v: Int, _ n: Int) { for i in 0..<n { bits.append((v >> i) & 1) } }
+        put(0, 1); put(2, 2); put(99_999, 18); put(0, 3); put(2, 2); put(99_999, 18); put(1, 1)
+        while bits.count % 8 != 0 { bits.append(0) }
+        let jxl = stride(from: 0, to: bits.count, by: 8).map { i in UInt8((0..<8).reduce(0) { $0 | bits[i + $1] << $1 }) }
+        try Data([0xFF, 0x0A] + jxl + [UInt8](repeating: 0, count: 64)).write(to: w.url("bomb.jxl"))
+        for (file, size) in [("bomb.webp", "16384x16384"), ("bomb.gif", "65535x65535"), ("bomb.jxl", "100000x100000")] {
+            if commandExists("exiftool") {
+                // exiftool reads the size we declared.
+                let e = try Tool.run(["-s3", "-ImageSize", file], in: w.dir, executable: URL(fileURLWithPath: "/usr/bin/exiftool"))
+                #expect(e.out.trimmingCharacters(in: .whitespacesAndNewlines) == size, "\(file): \(e.stderr)")
+            }
+            for extra in [["--max-size", "100"], ["--thumbnail", "64"], []] {
+                let r = try Tool.run(["apply", file, "-o", "out.png"] + extra, in: w.dir)
+                #expect(r.status == 1, "\(file) \(extra): \(r.stderr)")
+                #expect(r.stderr.contains("\(file): the image is \(size) pixels, above the limit of 268402689 pixels"), "\(file) \(extra): \(r.stderr)")
+                #expect(!w.exists("out.png"))
+            }
+        }
+    }
+
     // MARK: batch
 
     @Test func batchRefusesStandardOutput() throws {

@@ -51,6 +51,14 @@ package struct ImageFileHeader: Sendable, Equatable {
         xmp = h.xmp
     }
 
+    /// The bytes of the file at `path` that its header needs (`data`, as long as the file),
+    /// without reading the rest of a large JPEG, PNG or WebP: see `HeaderBytes`. `isWhole`:
+    /// `data` is the whole file (other formats, animations, small files). Throws `.ioError`.
+    package static func bytes(ofFileAt path: String) throws(ImageFileError) -> (data: Data, isWhole: Bool) {
+        let read = try HeaderBytes(readingFileAt: path)
+        return (read.data, read.isWhole)
+    }
+
     /// Whether the pixels are sRGB as stored: no profile (readers assume sRGB), or one that
     /// calls itself sRGB (and not linear).
     package var isSRGB: Bool { iccProfile.map(ColorProfiles.isSRGB) ?? true }

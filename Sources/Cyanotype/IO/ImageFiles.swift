@@ -89,18 +89,17 @@ extension CIImage {
 
     /// Reads an image file, throwing a typed error that names the file and the reason.
     public static func read(contentsOf url: URL, options: [CIImageOption: Any]? = nil) throws(ImageIOError) -> CIImage {
-        let data: Data
-        let identity: FileIdentity?
-        do {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            data = try handle.readToEnd() ?? Data()
-            identity = FileIdentity(fileDescriptor: handle.fileDescriptor, path: url.path)
-        } catch {
-            throw .codec(path: url.path, .ioError(path: url.path, detail: (error as NSError).localizedDescription))
+        // Only the header's bytes are read now (`HeaderBytes`); the pixels' when they decode.
+        let read: HeaderBytes
+        do { read = try HeaderBytes(readingFileAt: url.path) } catch { throw .codec(path: url.path, error) }
+        var (data, whole) = (read.data, read.isWhole)
+        // A frame other than the first, and RAW files, are decoded from the whole file.
+        if !whole, let file = read.file, (options?[.frameIndex] as? Int ?? 0) != 0 || RAWFile.isRAW(data) {
+            do { data = try file.contents() } catch { throw .codec(path: url.path, error) }
+            whole = true
         }
         do {
-            let img = try read(data: data, options: options, name: url.lastPathComponent, file: identity)
+            let img = try Self.read(data: data, options: options, name: url.lastPathComponent, file: read.file, headerOnly: !whole)
             return CIImage(node: img.node, properties: img.properties, url: url)
         } catch let ImageIOError.codec(_, e) {
             throw .codec(path: url.path, e)
@@ -112,9 +111,12 @@ extension CIImage {
         try read(data: data, options: options, name: name, file: nil)
     }
 
-    /// `read(data:)` of bytes read from `file`: a JPEG whose pixels stream does not keep them
-    /// but reads the file again when it decodes.
-    static func read(data: Data, options: [CIImageOption: Any]?, name: String, file: FileIdentity?) throws(ImageIOError) -> CIImage {
+    /// `read(data:)` of bytes read from `file`: a file whose pixels stream does not keep them
+    /// but reads the file again when it decodes. `headerOnly`: `data` holds only the header's
+    /// bytes (`HeaderBytes`), so every decode reads the file again.
+    static func read(
+        data: Data, options: [CIImageOption: Any]?, name: String, file: FileIdentity?, headerOnly: Bool = false
+    ) throws(ImageIOError) -> CIImage {
         let o = options ?? [:]
         #if !canImport(CoreGraphics)
         if let index = o[.frameIndex] as? Int, index != 0 { return try readFrame(data, index: index, options: o, name: name) }
@@ -124,15 +126,17 @@ extension CIImage {
         let header: ImageHeader
         do { header = try ImageCodecs.readHeader(data) } catch { throw .codec(path: nil, error) }
         return try lazyImage(
-            data, header: header, options: o, limits: (o[.decodeLimits] as? DecodeLimits ?? .default), name: name, file: file)
+            data, header: header, options: o, limits: (o[.decodeLimits] as? DecodeLimits ?? .default), name: name, file: file,
+            headerOnly: headerOnly)
     }
 
     /// The file image `read(data:)` makes once the header is read: pixels decoded on first
     /// render, at a fraction of the size when a downscale over it asks for no more (JPEG and
-    /// WebP; see `Optimizer.reduceDecodes`).
+    /// WebP; see `Optimizer.reduceDecodes`). `headerOnly`: `data` holds only the header's
+    /// bytes of `file` (which must then be given), read whole when pixels decode.
     static func lazyImage(
         _ data: Data, header: ImageHeader, options o: [CIImageOption: Any], limits: DecodeLimits,
-        name: String, file: FileIdentity? = nil
+        name: String, file: FileIdentity? = nil, headerOnly: Bool = false
     ) throws(ImageIOError) -> CIImage {
         let strict = !((o[.lenientDecoding] as? Bool) ?? false)
         let space: CGColorSpace? = o[.colorSpace] is NSNull ? nil : (o[.colorSpace] as? CGColorSpace ?? .sRGBSpace)
@@ -165,11 +169,14 @@ extension CIImage {
         }
         // Strict decodes only: a damaged file fails the same way at every size.
         let factors = strict ? ImageCodecs.decodeReductions(header, data: data) : []
-        // A streaming file read from disk is read again when it decodes (its bytes are not held).
-        let bytes: CompressedBytes = streams || streamsRows ? file.map { .file($0) } ?? .data(data) : .data(data)
-        // What the whole-image decodes below read (they run only when the file does not stream);
-        // empty when the bytes are read from the file, so the closures do not keep them.
-        let held: Data = if case .file = bytes { Data() } else { data }
+        // A streaming file read from disk is read again when it decodes (its bytes are not
+        // held), as is any file of which only the header was read.
+        let reread = file.flatMap { f in streams || streamsRows || headerOnly ? f : nil }
+        let bytes: CompressedBytes = reread.map { .file($0) } ?? .data(data)
+        // What the whole-image decodes below read (they run only when the file does not
+        // stream): the bytes held, or the file read again (so the closures do not keep them).
+        let held: Data = reread == nil ? data : Data()
+        let whole = { @Sendable () throws(ImageFileError) -> Data in try reread?.contents() ?? held }
         // WebP also decodes at any smaller size (its decoder rescales the rows as they come).
         let anySize = strict && !streams && ImageCodecs.decodesAtAnySize(header, data: data)
         let reduced: @Sendable (Int, Bool) throws -> RecipeNode = { factor, forOneRender in
@@ -178,7 +185,7 @@ extension CIImage {
                     bytes, header: header, limits: limits, colorSpace: space, reduction: factor, forOneRender: forOneRender,
                     orientation: orientation)
             }
-            return try bitmapNode(try ImageCodecs.decode(held, reducedBy: factor, limits: limits), colorSpace: space, orientation: orientation)
+            return try bitmapNode(try ImageCodecs.decode(try whole(), reducedBy: factor, limits: limits), colorSpace: space, orientation: orientation)
         }
         var reducer: DecodeReducer? = factors.isEmpty && !anySize ? nil : DecodeReducer(factors: factors, streams: streams, load: reduced)
         if anySize {
@@ -186,7 +193,7 @@ extension CIImage {
             reducer?.scaledLoad = { width, height in
                 let (w, h) = swaps ? (height, width) : (width, height)
                 return try streamingScaledWebPNode(
-                    held, width: w, height: h, limits: limits, colorSpace: space, profile: profile, orientation: orientation)
+                    try whole(), width: w, height: h, limits: limits, colorSpace: space, profile: profile, orientation: orientation)
             }
         }
         // A PNG or TIFF the row decoder refuses at its start (a damaged text chunk, say)
@@ -201,9 +208,7 @@ extension CIImage {
                 case .tooLarge, .ioError: throw e
                 default: break
                 }
-                let whole: Data
-                if case .file(let f) = bytes { whole = try f.contents() } else { whole = held }
-                return try bitmapNode(try ImageCodecs.decode(whole, limits: limits, strict: strict), colorSpace: space, orientation: orientation)
+                return try bitmapNode(try ImageCodecs.decode(try whole(), limits: limits, strict: strict), colorSpace: space, orientation: orientation)
             }
         }
         let forOneRender: (@Sendable () throws -> RecipeNode)?
@@ -223,7 +228,7 @@ extension CIImage {
                     return try streamingJPEGNode(bytes, header: header, limits: limits, colorSpace: space, orientation: orientation)
                 }
                 if streamsRows { return try rowsNode(false) }
-                let bitmap = try ImageCodecs.decode(held, limits: limits, strict: strict)
+                let bitmap = try ImageCodecs.decode(try whole(), limits: limits, strict: strict)
                 return try bitmapNode(bitmap, colorSpace: space, orientation: orientation)
             },
             loadForOneRender: forOneRender)

@@ -117,12 +117,17 @@ public enum ImageFileProperties {
         do { return dictionary(for: try ImageCodecs.readHeader(data)) } catch { throw .codec(path: nil, error) }
     }
 
-    /// The properties of the image in the file at `url` (see `properties(ofImageData:)`);
-    /// errors name the file.
+    /// The properties of the image in the file at `url` (see `properties(ofImageData:)`),
+    /// reading only the header's bytes of a JPEG, PNG or WebP (`HeaderBytes`); errors name the
+    /// file.
     public static func properties(contentsOf url: URL) throws(ImageIOError) -> [String: Any] {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw .codec(path: url.path, .ioError(path: url.path, detail: (error as NSError).localizedDescription))
+        var data: Data
+        do {
+            let read = try HeaderBytes(readingFileAt: url.path)
+            data = read.data
+            if !read.isWhole, RAWFile.isRAW(data), let file = read.file { data = try file.contents() }
+        } catch {
+            throw .codec(path: url.path, error)
         }
         do { return try properties(ofImageData: data) } catch let ImageIOError.codec(_, e) { throw .codec(path: url.path, e) }
     }
