@@ -13,7 +13,9 @@ public final class WebPStreamDecoder: @unchecked Sendable {
     public private(set) var rowsRead = 0
 
     private let compressed: UnsafeMutableRawBufferPointer
+    /// Where libwebp writes the rows: the caller's bitmap, or a buffer of the decoder's own.
     private let pixels: UnsafeMutableRawBufferPointer
+    private let ownsPixels: Bool
     private let decoder: OpaquePointer
     /// On the heap: the decoder keeps pointers to its options and output buffer.
     private let config: UnsafeMutablePointer<WebPDecoderConfig>
@@ -27,20 +29,29 @@ public final class WebPStreamDecoder: @unchecked Sendable {
 
     /// A decoder of `data` (a still WebP) to `width` x `height`, each at least 1 and at most
     /// the file's size; refused beyond `limits`, before any pixel memory is taken.
-    public init(data: Data, width: Int, height: Int, limits: DecodeLimits = .default) throws(ImageFileError) {
+    /// `destination`: the caller's `width` x `height` RGBA8 bitmap (rows `width * 4` bytes
+    /// apart), which libwebp then decodes straight into, so the picture is held once: `read`
+    /// into the same rows copies nothing. It must outlive the decoder.
+    public init(
+        data: Data, width: Int, height: Int, limits: DecodeLimits = .default, destination: UnsafeMutableRawBufferPointer? = nil
+    ) throws(ImageFileError) {
         _ = try ImageCodecs.scaledDecodeHeader(data, width: width, height: height)
         let limit = limits.pixelLimit(bytesPerPixel: 4)
         guard width * height <= limit else { throw .tooLarge(width: width, height: height, limit: limit) }
+        if let destination, destination.count < width * height * 4 || destination.baseAddress == nil {
+            throw .invalidArgument("a \(width)x\(height) WebP decode needs \(width * height * 4) bytes, got \(destination.count)")
+        }
         self.width = width
         self.height = height
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
         data.withUnsafeBytes { if let base = $0.baseAddress { copy.baseAddress!.copyMemory(from: base, byteCount: $0.count) } }
         compressed = copy
-        pixels = .allocate(byteCount: width * height * 4, alignment: 64)
+        ownsPixels = destination == nil
+        pixels = destination ?? .allocate(byteCount: width * height * 4, alignment: 64)
         config = .allocate(capacity: 1)
         config.initialize(to: WebPDecoderConfig())
         guard WebPInitDecoderConfig(config) != 0 else {
-            compressed.deallocate(); pixels.deallocate(); config.deallocate()
+            compressed.deallocate(); if ownsPixels { pixels.deallocate() }; config.deallocate()
             throw .corrupt(detail: "WebP: decoder version mismatch")
         }
         // libwebp filters a row of macroblocks on a thread of its own while the next decodes
@@ -52,10 +63,10 @@ public final class WebPStreamDecoder: @unchecked Sendable {
         config.pointee.output.colorspace = MODE_RGBA
         config.pointee.output.is_external_memory = 1
         config.pointee.output.u.RGBA = WebPRGBABuffer(
-            rgba: pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), stride: Int32(width * 4), size: pixels.count)
+            rgba: pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), stride: Int32(width * 4), size: width * height * 4)
         // The decoder reads the features from the bytes now; it decodes as `read` feeds them.
         guard let made = WebPIDecode(compressed.baseAddress!.assumingMemoryBound(to: UInt8.self), data.count, config) else {
-            compressed.deallocate(); pixels.deallocate(); config.deallocate()
+            compressed.deallocate(); if ownsPixels { pixels.deallocate() }; config.deallocate()
             throw .corrupt(detail: "WebP: the incremental decoder could not start")
         }
         decoder = made
@@ -66,7 +77,7 @@ public final class WebPStreamDecoder: @unchecked Sendable {
         WebPFreeDecBuffer(&config.pointee.output)
         config.deallocate()
         compressed.deallocate()
-        pixels.deallocate()
+        if ownsPixels { pixels.deallocate() }
     }
 
     /// Rows the decoder has finished (from the top).
@@ -76,7 +87,8 @@ public final class WebPStreamDecoder: @unchecked Sendable {
         return Int(lastY)
     }
 
-    /// Decodes the next `count` rows into `rows`, `rowBytes` apart (RGBA8).
+    /// Decodes the next `count` rows into `rows`, `rowBytes` apart (RGBA8); nothing is copied
+    /// when `rows` is where they were decoded (the `destination`'s next rows).
     public func read(into rows: UnsafeMutableRawPointer, rowBytes: Int, count: Int) throws(ImageFileError) {
         let wanted = min(height, rowsRead + count)
         while rowsDecoded < wanted {
@@ -92,7 +104,8 @@ public final class WebPStreamDecoder: @unchecked Sendable {
             }
         }
         let rowLength = width * 4
-        for r in 0..<(wanted - rowsRead) {
+        let inPlace = rows == pixels.baseAddress! + rowsRead * rowLength && rowBytes == rowLength
+        for r in 0..<(inPlace ? 0 : wanted - rowsRead) {
             (rows + r * rowBytes).copyMemory(from: pixels.baseAddress! + (rowsRead + r) * rowLength, byteCount: rowLength)
         }
         rowsRead = wanted

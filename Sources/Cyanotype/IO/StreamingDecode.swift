@@ -201,13 +201,23 @@ func streamingRowsNode(
 /// A still WebP decoded straight to `width` x `height` (stored orientation; libwebp's
 /// rescaler, as `ImageCodecs.decode(_:scaledTo:_:limits:)`) as a bitmap whose rows arrive from
 /// a decoding thread, so a downscale and an encode after it start before the decode ends;
-/// read in `profile` and stored upright for `orientation` (see `streamingNode`).
+/// read in `profile` and stored upright for `orientation` (see `streamingNode`). Upright as
+/// stored (orientation 1), libwebp decodes straight into the bitmap's rows: the scaled
+/// picture is held once.
 func streamingScaledWebPNode(
     _ data: Data, width: Int, height: Int, limits: DecodeLimits, colorSpace: CGColorSpace?, profile: Data?, orientation: Int
 ) throws -> RecipeNode {
-    let decoder = try WebPStreamDecoder(data: data, width: width, height: height, limits: limits)
+    let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+    var rows: PagedRows?
+    if RowOrientation(orientation, width: width, height: height).value == 1, !overflow, pixels > 0, pixels <= Int.max / 4 {
+        rows = PagedRows(count: pixels * 4)
+    }
+    let decoder = try WebPStreamDecoder(
+        data: data, width: width, height: height, limits: limits,
+        destination: rows.map { UnsafeMutableRawBufferPointer(start: $0.base, count: $0.count) })
     return try streamingNode(
-        decoder, format: "WebP", limits: limits, colorSpace: colorSpace, forOneRender: false, profile: profile, orientation: orientation)
+        decoder, format: "WebP", limits: limits, colorSpace: colorSpace, forOneRender: false, profile: profile, orientation: orientation,
+        rows: rows)
 }
 
 /// The rows of `decoder` as a bitmap filled by a decoding thread, band by band (see
@@ -215,9 +225,11 @@ func streamingScaledWebPNode(
 /// `SourceColor` says, and stored upright for EXIF `orientation`. Rows that keep their order
 /// (orientations 1 and 2) are ready as they arrive; a turn or a vertical flip has the picture
 /// ready when the last row is in (`forOneRender` then does not apply: it holds it all).
+/// `rows`: the bitmap's memory when the decoder was made to write into it (orientation 1, not
+/// for one render); new otherwise.
 private func streamingNode(
     _ decoder: any RowDecoder, format: String, limits: DecodeLimits, colorSpace: CGColorSpace?, forOneRender: Bool,
-    profile: Data? = nil, orientation: Int = 1
+    profile: Data? = nil, orientation: Int = 1, rows given: PagedRows? = nil
 ) throws -> RecipeNode {
     let (w, h) = (decoder.width, decoder.height)
     let turn = RowOrientation(orientation, width: w, height: h)
@@ -227,7 +239,7 @@ private func streamingNode(
     let pixelBytes = sixteen ? 8 : 4
     let heldLimit = min(limits.maxPixels, limits.maxBytes / pixelBytes)
     let heldRowsLimit = forOneRender ? max(1, heldLimit / max(1, w)) : h
-    let rows = PagedRows(count: w * h * pixelBytes)
+    let rows = given ?? PagedRows(count: w * h * pixelBytes)
     let gate = RowGate(total: uh, rows: rows, rowBytes: uw * pixelBytes, servesOneRender: forOneRender)
     let color = SourceColor.of(profile: profile, bitsPerSample: decoder.bitsPerSample, fallback: colorSpace)
     guard
