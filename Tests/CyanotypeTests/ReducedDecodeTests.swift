@@ -375,8 +375,26 @@ import Testing
             }
             #expect(got == whole.pixels, "lossless \(lossless)")
             #expect(rows.rowsRead == sh)
+            // Decoding straight into the caller's rows (the picture held once): the same
+            // pixels, the reads copying nothing, bands of 7 as before.
+            var direct = [UInt8](repeating: 0, count: sw * sh * 4)
+            try direct.withUnsafeMutableBytes { out in
+                let inPlace = try WebPStreamDecoder(data: data, width: sw, height: sh, destination: out)
+                var y = 0
+                while y < sh {
+                    let n = min(7, sh - y)
+                    try inPlace.read(into: out.baseAddress! + y * sw * 4, rowBytes: sw * 4, count: n)
+                    y += n
+                }
+            }
+            #expect(direct == whole.pixels, "in place, lossless \(lossless)")
         }
         let data = try Self.webp(px, w, h)
+        // A destination smaller than the picture is refused before any decoding.
+        var small = [UInt8](repeating: 0, count: sw * sh * 4 - 1)
+        _ = small.withUnsafeMutableBytes { out in
+            #expect(throws: ImageFileError.self) { try WebPStreamDecoder(data: data, width: sw, height: sh, destination: out) }
+        }
         let cut = try WebPStreamDecoder(data: data.prefix(data.count / 2), width: sw, height: sh)
         var band = [UInt8](repeating: 0, count: sw * 4 * sh)
         #expect(throws: ImageFileError.self) {
