@@ -69,6 +69,32 @@ import Testing
         #expect(text.out.contains("xmp:") && text.out.contains("with GPS position"))
     }
 
+    /// Large files (over 256 KB, read only as far as their header when opened, #26): `info`
+    /// reports the size ImageMagick's identify reads and the file's byte count, and a
+    /// thumbnail decodes from the file to the size identify reads.
+    @Test(.enabled(if: commandExists("identify") && FileManager.default.isExecutableFile(atPath: "/usr/bin/convert")))
+    func largeFilesAreDescribedFromTheirHeader() throws {
+        let w = try Workspace()
+        for name in ["big.jpg", "big.png", "big.webp"] {
+            let made = try Tool.run(
+                ["-size", "700x500", "-seed", "7", "xc:gray", "+noise", "Random", "-quality", "97", name], in: w.dir,
+                executable: URL(fileURLWithPath: "/usr/bin/convert"))
+            #expect(made.status == 0, "\(made.stderr)")
+            let size = try w.bytes(name).count
+            #expect(size > 300_000, "\(name): \(size) bytes")
+            let id = try Tool.run(["-ping", "-format", "%wx%h", name], in: w.dir, executable: URL(fileURLWithPath: "/usr/bin/identify"))
+            let r = try w.run("info", name, "--json")
+            #expect(r.status == 0, "\(r.stderr)")
+            let o = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
+            #expect("\(o["PixelWidth"] ?? "")x\(o["PixelHeight"] ?? "")" == id.out, "\(name)")
+            #expect(o["FileSize"] as? Int == size, "\(name)")
+            let thumb = try w.run("apply", name, "-o", "\(name).png", "--max-size", "70")
+            #expect(thumb.status == 0, "\(thumb.stderr)")
+            let t = try Tool.run(["-format", "%wx%h", "\(name).png"], in: w.dir, executable: URL(fileURLWithPath: "/usr/bin/identify"))
+            #expect(t.out == "70x50", "\(name)")
+        }
+    }
+
     /// Every format keeps EXIF and XMP; --strip gps takes the position out of both;
     /// --strip xmp drops the packet and keeps EXIF; --strip all leaves neither.
     @Test func keptAndStrippedInEveryFormat() throws {
