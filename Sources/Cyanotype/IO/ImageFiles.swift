@@ -90,16 +90,16 @@ extension CIImage {
     /// Reads an image file, throwing a typed error that names the file and the reason.
     public static func read(contentsOf url: URL, options: [CIImageOption: Any]? = nil) throws(ImageIOError) -> CIImage {
         // Only the header's bytes are read now (`HeaderBytes`); the pixels' when they decode.
-        let read: HeaderBytes
-        do { read = try HeaderBytes(readingFileAt: url.path) } catch { throw .codec(path: url.path, error) }
-        var (data, whole) = (read.data, read.isWhole)
+        let opened: HeaderBytes
+        do { opened = try HeaderBytes(readingFileAt: url.path) } catch { throw .codec(path: url.path, error) }
+        var (data, whole) = (opened.data, opened.isWhole)
         // A frame other than the first, and RAW files, are decoded from the whole file.
-        if !whole, let file = read.file, (options?[.frameIndex] as? Int ?? 0) != 0 || RAWFile.isRAW(data) {
+        if !whole, let file = opened.file, (options?[.frameIndex] as? Int ?? 0) != 0 || RAWFile.isRAW(data) {
             do { data = try file.contents() } catch { throw .codec(path: url.path, error) }
             whole = true
         }
         do {
-            let img = try Self.read(data: data, options: options, name: url.lastPathComponent, file: read.file, headerOnly: !whole)
+            let img = try read(data: data, options: options, name: url.lastPathComponent, file: opened.file, headerOnly: !whole)
             return CIImage(node: img.node, properties: img.properties, url: url)
         } catch let ImageIOError.codec(_, e) {
             throw .codec(path: url.path, e)
