@@ -179,7 +179,8 @@ public final class TIFFStreamEncoder: @unchecked Sendable {
             return (file.little ? Int(e[0]) | Int(e[1]) << 8 : Int(e[0]) << 8 | Int(e[1]), e)
         }
         let n = 12 * entries
-        let next = file.little
+        let next =
+            file.little
             ? Int(dir[n]) | Int(dir[n + 1]) << 8 | Int(dir[n + 2]) << 16 | Int(dir[n + 3]) << 24
             : Int(dir[n]) << 24 | Int(dir[n + 1]) << 16 | Int(dir[n + 2]) << 8 | Int(dir[n + 3])
         guard let tail = ImageCodecs.tiffMetadataTail(ifd0: raw, next: next, little: file.little, fileLength: fileLength, exif: exif, xmp: xmp)
