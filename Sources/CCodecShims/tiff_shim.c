@@ -528,51 +528,135 @@ static void setImageTags(TIFF *t, uint32_t width, uint32_t height, int channels,
     }
 }
 
-int cy_tiff_encode(const void *pixels, uint32_t width, uint32_t height, int channels, int bits,
-                   int compression, int orientation, const void *icc, uint32_t iccLength,
-                   double dpi, void **out, size_t *outLength, char *message, size_t messageLength) {
+// MARK: - One image written as its rows arrive
+
+// libtiff writes through these callbacks: bytes at the end are appended to the caller's
+// output, bytes before it (the header's directory offset, a directory written into the gap
+// left before its values) overwrite what is there, and a write past the end fills the gap
+// with zeros first. Strips are appended as they fill, so only a strip is ever held.
+struct cy_tiff_stream {
+    cy_tiff_output out;
+    uint64_t pos, size;
+    int failed;
+    TIFF *t;
+    uint32_t height, next;
+    char msg[256];
+};
+
+static tmsize_t sWrite(thandle_t h, void *src, tmsize_t n) {
+    cy_tiff_stream *s = (cy_tiff_stream *)h;
+    if (n < 0 || s->failed) return -1;
+    const uint8_t *p = src;
+    uint64_t end = s->pos + (uint64_t)n;
+    // The part over bytes already written.
+    if (s->pos < s->size) {
+        uint64_t k = end < s->size ? (uint64_t)n : s->size - s->pos;
+        if (s->out.patch(s->out.context, s->pos, p, (size_t)k) != 0) { s->failed = 1; return -1; }
+        p += k;
+        s->pos += k;
+    }
+    // A gap between the end and the write: zeros.
+    static const uint8_t zeros[4096];
+    while (s->pos > s->size) {
+        uint64_t gap = s->pos - s->size;
+        size_t k = gap < sizeof zeros ? (size_t)gap : sizeof zeros;
+        if (s->out.append(s->out.context, zeros, k) != 0) { s->failed = 1; return -1; }
+        s->size += k;
+    }
+    if (s->pos < end) {
+        if (s->out.append(s->out.context, p, (size_t)(end - s->pos)) != 0) { s->failed = 1; return -1; }
+        s->pos = end;
+    }
+    if (s->pos > s->size) s->size = s->pos;
+    return n;
+}
+static tmsize_t sRead(thandle_t h, void *dst, tmsize_t n) {
+    cy_tiff_stream *s = (cy_tiff_stream *)h;
+    if (n < 0) return -1;
+    uint64_t avail = s->pos < s->size ? s->size - s->pos : 0;
+    size_t k = (uint64_t)n < avail ? (size_t)n : (size_t)avail;
+    if (k == 0) return 0;
+    int64_t got = s->out.read(s->out.context, s->pos, dst, k);
+    if (got < 0) return -1;
+    s->pos += (uint64_t)got;
+    return (tmsize_t)got;
+}
+static toff_t sSeek(thandle_t h, toff_t off, int whence) {
+    cy_tiff_stream *s = (cy_tiff_stream *)h;
+    uint64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? s->pos : s->size;
+    s->pos = base + off;
+    return s->pos;
+}
+static toff_t sSize(thandle_t h) { return ((cy_tiff_stream *)h)->size; }
+
+cy_tiff_stream *cy_tiff_stream_create(cy_tiff_output output, uint32_t width, uint32_t height, int channels, int bits,
+                                      int compression, int orientation, const void *icc, uint32_t iccLength, double dpi,
+                                      char *message, size_t messageLength) {
     pthread_once(&quietOnce, quietGlobal);
-    *out = NULL;
-    *outLength = 0;
-    char msg[256] = {0};
-    if (!pixels || !validImageParameters(width, height, channels, bits, compression, orientation)) {
+    if (!output.append || !output.patch || !output.read ||
+        !validImageParameters(width, height, channels, bits, compression, orientation)) {
         snprintf(message, messageLength, "unsupported TIFF encoding parameters");
+        return NULL;
+    }
+    cy_tiff_stream *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(message, messageLength, "out of memory");
+        return NULL;
+    }
+    s->out = output;
+    s->height = height;
+    TIFFOpenOptions *o = TIFFOpenOptionsAlloc();
+    if (!o) { free(s); snprintf(message, messageLength, "out of memory"); return NULL; }
+    TIFFOpenOptionsSetErrorHandlerExtR(o, onError, s->msg);
+    TIFFOpenOptionsSetWarningHandlerExtR(o, onWarning, NULL);
+    s->t = TIFFClientOpenExt("data", "wm", (thandle_t)s, sRead, sWrite, sSeek, wClose, sSize, wMap, wUnmap, o);
+    TIFFOpenOptionsFree(o);
+    if (!s->t) {
+        snprintf(message, messageLength, "%s", s->msg[0] ? s->msg : "cannot start a TIFF writer");
+        free(s);
+        return NULL;
+    }
+    setImageTags(s->t, width, height, channels, bits, compression, orientation, icc, iccLength, dpi);
+    TIFFSetField(s->t, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(s->t, 0));
+    return s;
+}
+
+int cy_tiff_stream_write(cy_tiff_stream *s, void *rows, size_t rowBytes, uint32_t count, char *message, size_t messageLength) {
+    if (!s || !s->t || count > s->height - s->next) {
+        snprintf(message, messageLength, "more rows than the image has");
         return CY_TIFF_ERR_ARG;
     }
-    memout m = {0};
-    TIFFOpenOptions *o = TIFFOpenOptionsAlloc();
-    if (!o) return CY_TIFF_ERR_NOMEM;
-    TIFFOpenOptionsSetErrorHandlerExtR(o, onError, msg);
-    TIFFOpenOptionsSetWarningHandlerExtR(o, onWarning, NULL);
-    TIFF *t = TIFFClientOpenExt("data", "wm", (thandle_t)&m, wRead, wWrite, wSeek, wClose, wSize, wMap, wUnmap, o);
-    TIFFOpenOptionsFree(o);
-    if (!t) {
-        snprintf(message, messageLength, "%s", msg[0] ? msg : "cannot start a TIFF writer");
-        free(m.buf);
-        return CY_TIFF_ERR_WRITE;
+    for (uint32_t i = 0; i < count; i++, s->next++) {
+        if (TIFFWriteScanline(s->t, (uint8_t *)rows + (size_t)i * rowBytes, s->next, 0) < 0 || s->failed) {
+            snprintf(message, messageLength, "%s", s->msg[0] ? s->msg : "the TIFF writer failed");
+            return s->failed ? CY_TIFF_ERR_WRITE : CY_TIFF_ERR_WRITE;
+        }
     }
-    setImageTags(t, width, height, channels, bits, compression, orientation, icc, iccLength, dpi);
-    TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(t, 0));
-    size_t rowBytes = (size_t)width * channels * (bits / 8);
-    uint8_t *row = malloc(rowBytes);  // libtiff may modify the row it is given (predictor)
-    int rc = CY_TIFF_OK;
-    if (!row) rc = CY_TIFF_ERR_NOMEM;
-    for (uint32_t y = 0; rc == CY_TIFF_OK && y < height; y++) {
-        memcpy(row, (const uint8_t *)pixels + (size_t)y * rowBytes, rowBytes);
-        if (TIFFWriteScanline(t, row, y, 0) < 0) rc = CY_TIFF_ERR_WRITE;
+    return CY_TIFF_OK;
+}
+
+int cy_tiff_stream_finish(cy_tiff_stream *s, uint64_t *length, char *message, size_t messageLength) {
+    *length = 0;
+    if (!s || !s->t || s->next != s->height) {
+        snprintf(message, messageLength, "%u of %u rows written", s ? s->next : 0, s ? s->height : 0);
+        return CY_TIFF_ERR_ARG;
     }
-    free(row);
-    if (rc == CY_TIFF_OK && !TIFFFlush(t)) rc = CY_TIFF_ERR_WRITE;
-    TIFFClose(t);
-    if (m.failed) rc = CY_TIFF_ERR_NOMEM;
+    int rc = TIFFFlush(s->t) ? CY_TIFF_OK : CY_TIFF_ERR_WRITE;
+    TIFFClose(s->t);
+    s->t = NULL;
+    if (s->failed) rc = CY_TIFF_ERR_WRITE;
     if (rc != CY_TIFF_OK) {
-        snprintf(message, messageLength, "%s", msg[0] ? msg : "the TIFF writer failed");
-        free(m.buf);
+        snprintf(message, messageLength, "%s", s->msg[0] ? s->msg : "the TIFF writer failed");
         return rc;
     }
-    *out = m.buf;
-    *outLength = m.size;
+    *length = s->size;
     return CY_TIFF_OK;
+}
+
+void cy_tiff_stream_destroy(cy_tiff_stream *s) {
+    if (!s) return;
+    if (s->t) TIFFCleanup(s->t);  // an unfinished file, not flushed: what it wrote is the caller's to discard
+    free(s);
 }
 
 // MARK: - Multi-page TIFF

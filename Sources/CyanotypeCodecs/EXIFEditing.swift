@@ -172,13 +172,14 @@ enum IFDWriter {
     /// Appends a directory of `items` (values read in `sourceLittle` order, written in
     /// `little` order) and their out-of-line values and sub-directories to `out`, with
     /// `next` as its next-IFD offset; returns the directory's offset. `raw` are 12-byte
-    /// entries already in `out`'s order (a file's own), kept as they are.
+    /// entries already in `out`'s order (a file's own), kept as they are. `out` starts
+    /// `base` bytes into the file (offsets written and returned count from the file's start).
     @discardableResult
     static func appendDirectory(
         _ items: [IFDItem], raw: [(tag: Int, bytes: [UInt8])] = [], sourceLittle: Bool, into out: inout [UInt8],
-        little: Bool, next: Int = 0
+        little: Bool, next: Int = 0, base: Int = 0
     ) -> Int {
-        if out.count % 2 == 1 { out.append(0) }
+        if (base + out.count) % 2 == 1 { out.append(0) }
         let sorted = items.sorted { $0.tag < $1.tag }
         let total = sorted.count + raw.count
         let start = out.count
@@ -191,7 +192,7 @@ enum IFDWriter {
             if let sub = item.sub {
                 put16(&e, 4, little: little)
                 put32(&e, 1, little: little)
-                let at = appendDirectory(sub, sourceLittle: sourceLittle, into: &out, little: little)
+                let at = appendDirectory(sub, sourceLittle: sourceLittle, into: &out, little: little, base: base)
                 put32(&e, at, little: little)
             } else {
                 put16(&e, item.type, little: little)
@@ -200,8 +201,8 @@ enum IFDWriter {
                 if v.count <= 4 {
                     e += v + [UInt8](repeating: 0, count: 4 - v.count)
                 } else {
-                    if out.count % 2 == 1 { out.append(0) }
-                    put32(&e, out.count, little: little)
+                    if (base + out.count) % 2 == 1 { out.append(0) }
+                    put32(&e, base + out.count, little: little)
                     out += v
                 }
             }
@@ -213,7 +214,7 @@ enum IFDWriter {
         for e in entries { dir += e.bytes }
         put32(&dir, next, little: little)
         out.replaceSubrange(start..<(start + dir.count), with: dir)
-        return start
+        return base + start
     }
 
     /// A standalone little-endian EXIF block ("II*\0") holding `ifd0` and its directories.
@@ -247,17 +248,37 @@ extension ImageCodecs {
     }
 
     /// `tiff` (a classic TIFF written by our encoder) with the descriptive IFD0 tags and the
-    /// EXIF and GPS directories of `exif`, and `xmp` as tag 700, added to its first directory.
-    /// Tags the file already has (orientation, resolution) keep the file's values. The new
-    /// IFD0 is written at the end of the file and the header points to it; everything else
-    /// stays where it was. Unchanged when there is nothing to add or the file is not a
+    /// EXIF and GPS directories of `exif`, and `xmp` as tag 700, added to its first directory
+    /// (`tiffMetadataTail`). Unchanged when there is nothing to add or the file is not a
     /// classic TIFF.
     static func tiffAddingMetadata(_ tiff: Data, exif: Data?, xmp: Data?) -> Data {
         var out = [UInt8](tiff)
         guard let file = TIFFBlock(out), let first = file.firstIFD, let ifd0 = file.directory(at: first) else { return tiff }
-        let existing = Set(ifd0.entries.map(\.tag))
+        let raw = ifd0.entries.indices.map { i -> (tag: Int, bytes: [UInt8]) in
+            let at = ifd0.start + 2 + 12 * i
+            return (ifd0.entries[i].tag, Array(out[at..<(at + 12)]))
+        }
+        let next = file.u32(ifd0.end - 4) ?? 0
+        guard let tail = tiffMetadataTail(ifd0: raw, next: next, little: file.little, fileLength: out.count, exif: exif, xmp: xmp)
+        else { return tiff }
+        out += tail.bytes
+        IFDWriter.set32(&out, at: 4, tail.directory, little: file.little)
+        return Data(out)
+    }
+
+    /// What adds `exif`'s descriptive IFD0 tags and EXIF and GPS directories, and `xmp` as tag
+    /// 700, to a classic TIFF of `fileLength` bytes whose first directory holds the 12-byte
+    /// entries `ifd0` (then `next`): a new IFD0 (those entries and the new ones) with its
+    /// values, to append to the file, and its offset, to write into the header at byte 4.
+    /// Tags the file already has (orientation, resolution) keep the file's values; nil when
+    /// there is nothing to add or the file would outgrow 32-bit offsets. One path for the
+    /// whole-file and the streaming writers.
+    static func tiffMetadataTail(
+        ifd0 raw: [(tag: Int, bytes: [UInt8])], next: Int, little: Bool, fileLength: Int, exif: Data?, xmp: Data?
+    ) -> (bytes: [UInt8], directory: Int)? {
+        let existing = Set(raw.map(\.tag))
         var items: [IFDItem] = []
-        var sourceLittle = file.little
+        var sourceLittle = little
         if let exif, let block = TIFFBlock([UInt8](exif)), let tree = block.tree {
             sourceLittle = block.little
             items = tree.filter { !IFDItem.isStructural($0.tag) && !existing.contains($0.tag) }
@@ -265,17 +286,12 @@ extension ImageCodecs {
         if let xmp, !xmp.isEmpty, !existing.contains(0x02BC) {
             items.append(IFDItem(tag: 0x02BC, type: 1, count: xmp.count, value: [UInt8](xmp)))
         }
-        guard !items.isEmpty else { return tiff }
-        // Swap the XMP's bytes never (BYTE); other items come in the EXIF block's order.
-        let raw = ifd0.entries.indices.map { i -> (tag: Int, bytes: [UInt8]) in
-            let at = ifd0.start + 2 + 12 * i
-            return (ifd0.entries[i].tag, Array(out[at..<(at + 12)]))
-        }
-        let next = file.u32(ifd0.end - 4) ?? 0
-        let at = IFDWriter.appendDirectory(items, raw: raw, sourceLittle: sourceLittle, into: &out, little: file.little, next: next)
-        guard out.count < Int(UInt32.max) else { return tiff }
-        IFDWriter.set32(&out, at: 4, at, little: file.little)
-        return Data(out)
+        guard !items.isEmpty else { return nil }
+        var out: [UInt8] = []
+        let at = IFDWriter.appendDirectory(
+            items, raw: raw, sourceLittle: sourceLittle, into: &out, little: little, next: next, base: fileLength)
+        guard fileLength + out.count < Int(UInt32.max) else { return nil }
+        return (out, at)
     }
 
     /// `exif` with the EXIF IFD's ColorSpace (0xA001, when present) saying how the pixels it

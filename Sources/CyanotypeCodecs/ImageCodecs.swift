@@ -186,8 +186,8 @@ public enum ImageCodecs {
     }
 
     /// Encodes 8-bit or 16-bit RGBA rows as `encode(rgba8:...)` and `encode(rgba16:...)` do, into
-    /// `sink`: a PNG is written as its bands are deflated (never whole in memory); other
-    /// formats are encoded, then appended.
+    /// `sink`: a PNG is written as its bands are deflated and a TIFF as its strips fill (never
+    /// whole in memory); other formats are encoded, then appended.
     public static func encode<Sample: FixedWidthInteger & UnsignedInteger>(
         rgba: UnsafeBufferPointer<Sample>, width: Int, height: Int, hasAlpha: Bool, format: ImageFileFormat,
         options: EncodeOptions, parallel: ParallelFor = sequential, into sink: ByteSink
@@ -195,6 +195,10 @@ public enum ImageCodecs {
         try checkBuffer(count: rgba.count, width: width, height: height, name: Sample.bitWidth == 16 ? "rgba16" : "rgba8")
         if format == .png {
             _ = try PNGCodec.encode(rgba, width: width, height: height, hasAlpha: hasAlpha, options: options, parallel: parallel, to: sink)
+            return
+        }
+        if format == .tiff {
+            _ = try TIFFCodec.encode(rgba, bits: Sample.bitWidth, width: width, height: height, hasAlpha: hasAlpha, options: options, into: sink)
             return
         }
         let data: Data

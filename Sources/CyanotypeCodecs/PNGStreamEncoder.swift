@@ -1,9 +1,9 @@
 import CDeflate
 import Foundation
 
-/// A PNG encoder fed bands of RGBA8 rows, top first, so encoding overlaps rendering and the
-/// file is written as it is made. The bytes are those `ImageCodecs.encode(rgba8:..., format:
-/// .png)` writes for the same pixels and options: rows are gathered into the same bands
+/// A PNG encoder fed bands of RGBA8 rows (or RGBA16, native endian, for a 16-bit file), top
+/// first, so encoding overlaps rendering and the file is written as it is made. The bytes are
+/// those `ImageCodecs.encode(rgba8:...)` (or `rgba16:`) writes for the same pixels and options: rows are gathered into the same bands
 /// (`PNGWriter.bandBytes` of filtered rows each), deflated the same way, and the zlib stream is
 /// cut into the same IDAT chunks. Up to `batch` bands are gathered and deflated at once
 /// through the caller's parallel loop; memory is those bands and one IDAT chunk, whatever the
@@ -19,7 +19,7 @@ public final class PNGStreamEncoder: @unchecked Sendable {
     private let idat: PNGWriter.IDATStream
     private let parallel: ParallelFor
     private let rowsPerBand: Int, batch: Int
-    /// RGBA8 rows: row 0 is the row above the batch (what the filters of its first row read),
+    /// RGBA rows: row 0 is the row above the batch (what the filters of its first row read),
     /// then up to `batch * rowsPerBand` rows of the batch.
     private let staging: UnsafeMutableRawPointer
     private let sourceRowBytes: Int
@@ -29,31 +29,31 @@ public final class PNGStreamEncoder: @unchecked Sendable {
     private var finished = false
 
     /// A PNG of `width` x `height` (RGB, or RGBA with `hasAlpha`; grey with `options.grayscale`)
-    /// at `options`' level, filter and metadata, written into `sink` as rows arrive (the
-    /// signature and header chunks at once). At most `batch` bands (of about 2 MB) are held
-    /// and deflated together through `parallel`.
+    /// with 8 or 16-bit samples (`sixteen`, fed RGBA16 rows) at `options`' level, filter and
+    /// metadata, written into `sink` as rows arrive (the signature and header chunks at once).
+    /// At most `batch` bands (of about 2 MB) are held and deflated together through `parallel`.
     public convenience init(
-        width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions, sink: ByteSink, batch: Int = 2,
+        width: Int, height: Int, hasAlpha: Bool, sixteen: Bool = false, options: EncodeOptions, sink: ByteSink, batch: Int = 2,
         parallel: @escaping ParallelFor
     ) throws(ImageFileError) {
         try self.init(
-            width: width, height: height, hasAlpha: hasAlpha, options: options, sink: sink, batch: batch, bandBytes: PNGWriter.bandBytes,
-            parallel: parallel)
+            width: width, height: height, hasAlpha: hasAlpha, sixteen: sixteen, options: options, sink: sink, batch: batch,
+            bandBytes: PNGWriter.bandBytes, parallel: parallel)
     }
 
     /// With bands of `bandBytes` filtered bytes (tests use small ones).
     init(
-        width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions, sink: ByteSink, batch: Int, bandBytes: Int,
+        width: Int, height: Int, hasAlpha: Bool, sixteen: Bool = false, options: EncodeOptions, sink: ByteSink, batch: Int, bandBytes: Int,
         parallel: @escaping ParallelFor
     ) throws(ImageFileError) {
-        plan = try PNGCodec.plan(width: width, height: height, hasAlpha: hasAlpha, sixteen: false, options: options)
+        plan = try PNGCodec.plan(width: width, height: height, hasAlpha: hasAlpha, sixteen: sixteen, options: options)
         self.width = width
         self.height = height
         self.sink = sink
         self.parallel = parallel
         rowsPerBand = plan.rowsPerBand(bandBytes)
         self.batch = max(1, batch)
-        sourceRowBytes = width * 4
+        sourceRowBytes = width * 4 * (sixteen ? 2 : 1)
         let (rows, o1) = (self.batch * rowsPerBand + 1).multipliedReportingOverflow(by: sourceRowBytes)
         guard !o1, rows < 1 << 40 else { throw .invalidArgument("PNG: a \(width)x\(height) image is too large to encode") }
         staging = UnsafeMutableRawPointer.allocate(byteCount: rows, alignment: 64)
@@ -64,7 +64,8 @@ public final class PNGStreamEncoder: @unchecked Sendable {
 
     deinit { staging.deallocate() }
 
-    /// Appends `count` rows of RGBA8 (straight alpha; alpha dropped for RGB), `rowBytes` apart.
+    /// Appends `count` rows of RGBA8, or RGBA16 for a 16-bit file (straight alpha; alpha
+    /// dropped for RGB), `rowBytes` apart.
     public func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(ImageFileError) {
         guard !finished, count >= 0, rowsWritten + count <= height, rowBytes >= sourceRowBytes else {
             throw .invalidArgument("PNG: \(count) rows of \(rowBytes) bytes after \(rowsWritten) of \(height)")

@@ -132,63 +132,20 @@ enum TIFFCodec {
     }
 
     /// Encodes RGBA rows (RGB when `!hasAlpha`; grey, or grey and alpha, with
-    /// `options.grayscale`) of UInt8, UInt16 or Float samples.
+    /// `options.grayscale`) of UInt8, UInt16 or Float samples, through the streaming encoder
+    /// (`TIFFStreamEncoder`): the bytes a streamed render of the same pixels writes.
     static func encode<Sample>(
-        _ rgba: UnsafeBufferPointer<Sample>, bits: Int, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions
+        _ rgba: UnsafeBufferPointer<Sample>, bits: Int, width: Int, height: Int, hasAlpha: Bool, options: EncodeOptions,
+        into sink: ByteSink? = nil
     ) throws(ImageFileError) -> Data {
-        guard width <= Int(UInt32.max), height <= Int(UInt32.max) else {
-            throw .invalidArgument("TIFF width and height must be at most \(UInt32.max), got \(width)x\(height)")
+        guard let base = rgba.baseAddress, width > 0, height > 0, rgba.count / 4 / width >= height else {
+            throw .invalidArgument("TIFF: \(rgba.count) samples do not hold a \(width)x\(height) RGBA image")
         }
-        guard (1...8).contains(options.orientation) else {
-            throw .invalidArgument("TIFF orientation must be 1...8, got \(options.orientation)")
-        }
-        let count = width * height
-        // Samples taken per pixel: all four, RGB, grey (green) or grey + alpha.
-        let picks: [Int] = options.grayscale ? (hasAlpha ? [1, 3] : [1]) : (hasAlpha ? [0, 1, 2, 3] : [0, 1, 2])
-        let channels = picks.count
-        var packedStorage: [Sample] = []
-        if channels != 4 {
-            packedStorage = [Sample](unsafeUninitializedCapacity: count * channels) { out, n in
-                let src = rgba.baseAddress!, dst = out.baseAddress!
-                let k0 = picks[0], k1 = picks.count > 1 ? picks[1] : 0, k2 = picks.count > 2 ? picks[2] : 0
-                switch channels {
-                case 1:
-                    for i in 0..<count { (dst + i).initialize(to: src[4 * i + k0]) }
-                case 2:
-                    for i in 0..<count {
-                        (dst + 2 * i).initialize(to: src[4 * i + k0])
-                        (dst + 2 * i + 1).initialize(to: src[4 * i + k1])
-                    }
-                default:
-                    for i in 0..<count {
-                        (dst + 3 * i).initialize(to: src[4 * i + k0])
-                        (dst + 3 * i + 1).initialize(to: src[4 * i + k1])
-                        (dst + 3 * i + 2).initialize(to: src[4 * i + k2])
-                    }
-                }
-                n = count * channels
-            }
-        }
-        var out: UnsafeMutableRawPointer?
-        var length = 0
-        var msg = [CChar](repeating: 0, count: 256)
-        let icc = options.iccProfile ?? Data()
-        let rc: Int32 = icc.withUnsafeBytes { iccRaw in
-            func run(_ px: UnsafeRawPointer) -> Int32 {
-                cy_tiff_encode(
-                    px, UInt32(width), UInt32(height), Int32(channels), Int32(bits), options.tiffCompression.code,
-                    Int32(options.orientation), iccRaw.baseAddress, UInt32(iccRaw.count), options.dpi ?? 0, &out, &length,
-                    &msg, 256)
-            }
-            if channels == 4 { return run(UnsafeRawPointer(rgba.baseAddress!)) }
-            return packedStorage.withUnsafeBytes { run($0.baseAddress!) }
-        }
-        guard rc == 0, let out else {
-            let text = msg.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            throw .encodeFailed(detail: "TIFF: \(text)")
-        }
-        defer { cy_tiff_free(out) }
-        return withMetadata(Data(bytes: out, count: length), options)
+        let out = sink ?? ByteSink()
+        let encoder = try TIFFStreamEncoder(width: width, height: height, bits: bits, hasAlpha: hasAlpha, options: options, sink: out)
+        try encoder.write(UnsafeRawPointer(base), rowBytes: width * 4 * MemoryLayout<Sample>.stride, count: height)
+        try encoder.finish()
+        return sink == nil ? out.data : Data()
     }
 
     /// `tiff` with the EXIF and XMP of `options` merged into its first directory (one page or

@@ -251,7 +251,7 @@ package enum ImageWriter {
             return
         }
         let job = prepare(image, source: source, format: format, options: o, uncovers: uncovers, keepsEdgesClear: keepsEdgesClear)
-        // Written as it is encoded (JPEG and PNG as their rows render) into a temporary file
+        // Written as it is encoded (JPEG, PNG and TIFF as their rows render) into a temporary file
         // beside the output, then renamed: never a half-written output.
         let url = URL(fileURLWithPath: path).absoluteURL.standardizedFileURL
         do {

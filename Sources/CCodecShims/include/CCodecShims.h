@@ -59,11 +59,29 @@ int cy_tiff_decode(cy_tiff_reader *r, int mode, void *out, size_t outBytes, int 
 int cy_tiff_read_rows(cy_tiff_reader *r, int mode, void *out, size_t outRowBytes, uint32_t first, uint32_t count);
 void cy_tiff_close(cy_tiff_reader *r);
 
-/// Encodes interleaved RGB(A) (`channels` 3 or 4; `bits` 8, 16 or 32 = float) with compression
-/// 1 none, 5 LZW, 8 deflate. On success `*out` is malloc'd (free with cy_tiff_free).
-int cy_tiff_encode(const void *pixels, uint32_t width, uint32_t height, int channels, int bits,
-                   int compression, int orientation, const void *icc, uint32_t iccLength,
-                   double dpi, void **out, size_t *outLength, char *message, size_t messageLength);
+/// Where a TIFF being written goes (`cy_tiff_stream`): `append` adds bytes at the end,
+/// `patch` overwrites bytes already appended (at `offset` from the file's start), `read` reads
+/// them back; each returns 0 (read: the count read) or -1 on failure.
+typedef struct {
+    void *context;
+    int (*append)(void *context, const void *bytes, size_t count);
+    int (*patch)(void *context, uint64_t offset, const void *bytes, size_t count);
+    int64_t (*read)(void *context, uint64_t offset, void *bytes, size_t count);
+} cy_tiff_output;
+typedef struct cy_tiff_stream cy_tiff_stream;
+/// A TIFF written into `output` as rows arrive: interleaved samples (`channels` 1 grey, 2
+/// grey + alpha, 3 RGB, 4 RGBA; `bits` 8, 16 or 32 = float) with compression 1 none, 5 LZW,
+/// 8 deflate, in strips of libtiff's default size, each appended once full. NULL with a
+/// message when the parameters are out of range or libtiff cannot start.
+cy_tiff_stream *cy_tiff_stream_create(cy_tiff_output output, uint32_t width, uint32_t height, int channels, int bits,
+                                      int compression, int orientation, const void *icc, uint32_t iccLength, double dpi,
+                                      char *message, size_t messageLength);
+/// Appends `count` rows, `rowBytes` apart, top first; libtiff may change the rows (predictor).
+int cy_tiff_stream_write(cy_tiff_stream *s, void *rows, size_t rowBytes, uint32_t count, char *message, size_t messageLength);
+/// Writes the last strip and the directory once every row is written; `length` gets the file's size.
+int cy_tiff_stream_finish(cy_tiff_stream *s, uint64_t *length, char *message, size_t messageLength);
+/// Frees a stream, finished or not (an unfinished file is left as written so far).
+void cy_tiff_stream_destroy(cy_tiff_stream *s);
 void cy_tiff_free(void *p);
 
 // Multi-page TIFF: choosing a page to read, and writing several pages (directories).
@@ -73,7 +91,7 @@ int cy_tiff_set_directory(cy_tiff_reader *r, uint32_t index);
 typedef struct cy_tiff_writer cy_tiff_writer;
 /// A writer of pages into memory; NULL when out of memory or libtiff cannot start.
 cy_tiff_writer *cy_tiff_writer_create(void);
-/// Appends one page (the parameters of `cy_tiff_encode`); `pageCount` > 1 also writes the
+/// Appends one page (the parameters of `cy_tiff_stream_create`, `pixels` packed rows); `pageCount` > 1 also writes the
 /// PageNumber and NewSubfileType (page) tags. 0, or an error code with a message.
 int cy_tiff_writer_add_page(cy_tiff_writer *w, const void *pixels, uint32_t width, uint32_t height, int channels, int bits,
                             int compression, int orientation, const void *icc, uint32_t iccLength, double dpi,

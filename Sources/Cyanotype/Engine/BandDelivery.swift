@@ -4,24 +4,25 @@
 
 import Foundation
 
-/// An encoder fed bands of RGBA8 rows, top first, by a streaming render; it ends the file
-/// into the sink it was made with (PNG, as it goes) or the one it is given at the end (JPEG).
+/// An encoder fed bands of RGBA rows, top first, by a streaming render, in the format of the
+/// render's writer (RGBA8, or RGBA16 / RGBAf for deep TIFF and PNG); it ends the file into the
+/// sink it was made with (PNG, TIFF, as it goes) or the one it is given at the end (JPEG).
 protocol BandEncoder: AnyObject, Sendable {
-    /// Appends `count` rows of RGBA8, `rowBytes` apart.
+    /// Appends `count` rows in the writer's format, `rowBytes` apart.
     func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(ImageFileError)
     /// Ends the file once every row is written.
     func finishStream() throws(ImageFileError)
 }
 
 extension Render {
-    /// Renders `rect` of the recipe to RGBA8 and encodes it at the same time: tiles run top
+    /// Renders `rect` of the recipe in the writer's format and encodes it at the same time: tiles run top
     /// band first on every core, sources give back the rows no band left reads, and a
     /// dedicated thread hands each finished band to the encoder. Bands are written into a ring
     /// of three band-sized slots (two rendering, one encoding), reused in turn, so the output
     /// costs three bands of memory, touched once.
     func renderBands(_ recipe: OptimizedRecipe, writer w: DestinationWriter, sources: StreamedSources, encoder: any BandEncoder) throws {
         let pr = rect
-        let rowBytes = pr.width * 4
+        let rowBytes = pr.width * w.bytesPerPixel
         let plan = plan(recipe, banded: true)
         sources.limitLookahead(for: pr, bandHeight: plan.tileHeight)
         let ring = OutputRing(rect: pr, bandHeight: plan.tileHeight, rowBytes: rowBytes, slots: 3)
@@ -73,11 +74,13 @@ extension Render {
     }
 
     /// Encodes an unfiltered streaming-decoded bitmap band by band as its rows arrive, giving
-    /// each band back once encoded. RGBA16 rows are rounded to RGBA8 a band at a time
-    /// (`narrowToEightBits`).
+    /// each band back once encoded. RGBA16 rows going to an 8-bit writer's encoder are rounded
+    /// to RGBA8 a band at a time (`narrowToEightBits`); a 16-bit one takes them as they are.
     func encodeWhileDecoding(_ bitmap: BitmapNode, _ gate: RowGate, encoder: any BandEncoder) throws {
         let rowBytes = bitmap.bytesPerRow, band = 64
-        let narrowed = bitmap.format == .RGBA16 ? UnsafeMutablePointer<UInt8>.allocate(capacity: band * bitmap.width * 4) : nil
+        var eightBitEncoder = true
+        if case .bands(let writer, _) = delivery { eightBitEncoder = writer.info.sample == .uint8 }
+        let narrowed = bitmap.format == .RGBA16 && eightBitEncoder ? UnsafeMutablePointer<UInt8>.allocate(capacity: band * bitmap.width * 4) : nil
         defer { narrowed?.deallocate() }
         gate.limitLookahead(4 * band)
         try bitmap.data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in

@@ -32,8 +32,8 @@ public struct CIImageRepresentationOption: RawRepresentable, Hashable, Sendable 
     /// the image first). JPEG never has one.
     public static let alphaChannel = CIImageRepresentationOption(rawValue: "cyanotype_alpha_channel")
     /// Cyanotype: Bool, write one grey channel to PNG, TIFF, JPEG and JPEG XL when every rendered pixel
-    /// has equal red, green and blue (default false: always colour). JPEG output is then
-    /// encoded after the render instead of during it. In a `CGImageDestination`'s properties,
+    /// has equal red, green and blue (default false: always colour). JPEG, PNG and TIFF output
+    /// is then encoded after the render instead of during it. In a `CGImageDestination`'s properties,
     /// TIFF pages decide page by page.
     public static let grayscaleIfNeutral = CIImageRepresentationOption(rawValue: "cyanotype_grayscale_if_neutral")
     /// Cyanotype: Int, encoder effort: WebP 0...6 (libwebp's method), AVIF/HEIF 0...9, JPEG XL 1...9.
@@ -131,9 +131,9 @@ extension CIContext {
     }
 
     /// Writes `image` to `url` as `encode(_:as:depth:colorSpace:options:)` encodes it, atomically
-    /// (a temporary file beside `url`, renamed into place; removed if anything fails). JPEG and
-    /// 8-bit PNG output is written as the rows are rendered, so the file is never whole in
-    /// memory; the bytes are `encode`'s.
+    /// (a temporary file beside `url`, renamed into place; removed if anything fails). JPEG, PNG
+    /// and TIFF output (8 or 16-bit, and float TIFF) is written as the rows are rendered, so
+    /// neither the picture nor the file is whole in memory; the bytes are `encode`'s.
     public func write(
         _ image: CIImage, as format: ImageFileFormat, to url: URL, depth: Int = 8, colorSpace: CGColorSpace? = nil,
         options: [CIImageRepresentationOption: Any] = [:]
@@ -165,6 +165,46 @@ extension CIContext {
         if !strip { opts.addMetadata(of: image.properties, colorSpace: space, dpi: options[.dpi].flatMap(numberValue)) }
         let hasAlpha = format != .jpeg && ((options[.alphaChannel] as? Bool) ?? true)
         do {
+            // JPEG, PNG (8 or 16-bit) and TIFF (8, 16-bit or float) stream: rows are rendered
+            // band by band in the file's sample type and encoded as they finish, so neither the
+            // picture nor the file is ever whole in memory (not when a grey file is wanted for
+            // neutral pixels: that needs every pixel first). One render job decides whether
+            // anything is rendered: an unfiltered bitmap already in memory goes to the encoder
+            // as decoded (no render, no copy).
+            if !greyIfNeutral && (format == .jpeg || format == .png || format == .tiff) {
+                let samples: CIFormat = format == .jpeg || depth < 16 ? .RGBA8 : format == .tiff && depth == 32 ? .RGBAf : .RGBA16
+                let (options, parallel, batch) = (opts, executor.parallelFor, min(4, max(2, executor.width)))
+                let unchanged = try encodeStreaming(image, rect: rect, colorSpace: space, format: samples) {
+                    width, height throws(ImageFileError) -> any BandEncoder in
+                    switch format {
+                    case .jpeg:
+                        return JPEGBandEncoder(try JPEGStreamEncoder(width: width, height: height, options: options), sink: sink)
+                    case .png:
+                        return try PNGStreamEncoder(
+                            width: width, height: height, hasAlpha: hasAlpha, sixteen: samples == .RGBA16, options: options, sink: sink,
+                            batch: batch, parallel: parallel)
+                    default:
+                        let bits = samples == .RGBAf ? 32 : samples == .RGBA16 ? 16 : 8
+                        return try TIFFStreamEncoder(width: width, height: height, bits: bits, hasAlpha: hasAlpha, options: options, sink: sink)
+                    }
+                }
+                guard let unchanged else { return }
+                try unchanged.data.withUnsafeBytes { raw in
+                    if unchanged.format == .RGBA16 {
+                        try ImageCodecs.encode(
+                            rgba: raw.bindMemory(to: UInt16.self), width: unchanged.width, height: unchanged.height, hasAlpha: hasAlpha,
+                            format: format, options: opts, parallel: executor.parallelFor, into: sink)
+                    } else {
+                        try ImageCodecs.encode(
+                            rgba: raw.bindMemory(to: UInt8.self), width: unchanged.width, height: unchanged.height, hasAlpha: hasAlpha,
+                            format: format, options: opts, parallel: executor.parallelFor, into: sink)
+                    }
+                }
+                return
+            }
+            // The rest is rendered whole, then encoded: JPEG XL, WebP, HEIF/AVIF and GIF (their
+            // libraries take a whole picture), and a grey-if-neutral file (every pixel is looked
+            // at before the file's channels are known).
             if depth == 32 && (format == .tiff || format == .jxl) {
                 let r = try renderToData(image, from: rect, format: .RGBAf, colorSpace: space, premultiplied: false)
                 let data = try r.data.withUnsafeBytes { raw throws(ImageFileError) in
@@ -186,31 +226,11 @@ extension CIContext {
                 }
                 return
             }
-            // JPEG and 8-bit PNG stream: rows are rendered band by band and encoded as they finish
-            // (not when a grey file is wanted for neutral pixels: that needs every pixel first).
-            // Other 8-bit output is rendered whole, then encoded. Either way one render job
-            // decides whether anything is rendered: an unfiltered 8-bit bitmap goes to the
-            // encoder as decoded (no render, no copy).
             let encodeWhole = { (rgba: UnsafeBufferPointer<UInt8>, width: Int, height: Int) throws in
                 if greyIfNeutral { opts.grayscale = ImageCodecs.isNeutral(rgba) }
                 try ImageCodecs.encode(
                     rgba: rgba, width: width, height: height, hasAlpha: hasAlpha, format: format, options: opts,
                     parallel: self.executor.parallelFor, into: sink)
-            }
-            if (format == .jpeg || format == .png) && !greyIfNeutral {
-                let (options, parallel, batch) = (opts, executor.parallelFor, min(4, max(2, executor.width)))
-                let unchanged = try encodeStreaming(image, rect: rect, colorSpace: space) { width, height throws(ImageFileError) -> any BandEncoder in
-                    if format == .jpeg {
-                        return JPEGBandEncoder(try JPEGStreamEncoder(width: width, height: height, options: options), sink: sink)
-                    }
-                    return try PNGStreamEncoder(
-                        width: width, height: height, hasAlpha: hasAlpha, options: options, sink: sink, batch: batch, parallel: parallel)
-                }
-                guard let unchanged else { return }
-                try unchanged.data.withUnsafeBytes { raw in
-                    try encodeWhole(raw.bindMemory(to: UInt8.self), unchanged.width, unchanged.height)
-                }
-                return
             }
             let pr = try renderablePixels(rect)
             let rowBytes = pr.width * 4
@@ -277,7 +297,8 @@ extension CIContext {
 }
 
 extension CIContext {
-    /// Encodes the streaming way, in the memory of a few bands (`Render.Delivery.bands`): the
+    /// Encodes the streaming way, in the memory of a few bands (`Render.Delivery.bands`) of
+    /// `format` (RGBA8, RGBA16 or RGBAf rows): the
     /// recipe is optimised for this one render, so a file decoding on its thread decodes for
     /// it alone, at most a few bands ahead, and gives back its rows once no output row left
     /// reads them; the output is rendered top band first, each band handed to the encoder
@@ -286,19 +307,20 @@ extension CIContext {
     /// whole and encoding after. Returns, having written nothing, an unfiltered bitmap already
     /// in memory, which the caller encodes as it is; nil once encoded.
     func encodeStreaming(
-        _ image: CIImage, rect: CGRect, colorSpace: CGColorSpace,
+        _ image: CIImage, rect: CGRect, colorSpace: CGColorSpace, format: CIFormat = .RGBA8,
         makeEncoder: @escaping (_ width: Int, _ height: Int) throws(ImageFileError) -> any BandEncoder
     ) throws -> BitmapNode? {
         let pr = try renderablePixels(rect)
-        let rowBytes = pr.width * 4
+        guard let bytesPerPixel = format.bytesPerPixel else { throw CIRenderError.unsupportedFormat(format) }
+        let rowBytes = pr.width * bytesPerPixel
         // The writer is planned here and rebased onto the ring of output bands before writing.
         let placeholder = UnsafeMutableRawPointer.allocate(byteCount: rowBytes, alignment: 64)
         defer { placeholder.deallocate() }
         guard
             let writer = DestinationWriter(
-                base: placeholder, rowBytes: rowBytes, bounds: pr, format: .RGBA8,
+                base: placeholder, rowBytes: rowBytes, bounds: pr, format: format,
                 colorSpace: workingColorSpace == nil ? nil : colorSpace, premultiplied: false)
-        else { throw CIRenderError.unsupportedFormat(.RGBA8) }
+        else { throw CIRenderError.unsupportedFormat(format) }
         let outcome = try Render(node: image.node, rect: pr, delivery: .bands(writer, makeEncoder: makeEncoder), environment: environment).run()
         if case .unchanged(let bitmap) = outcome { return bitmap }
         return nil
@@ -330,6 +352,10 @@ final class JPEGBandEncoder: BandEncoder, @unchecked Sendable {
 }
 
 extension PNGStreamEncoder: BandEncoder {
+    func finishStream() throws(ImageFileError) { try finish() }
+}
+
+extension TIFFStreamEncoder: BandEncoder {
     func finishStream() throws(ImageFileError) { try finish() }
 }
 
