@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import Cyanotype
 
-// Every filter declared once: the generated catalogue is fresh, a filter of our own is
-// declared as Apple's are, declared limits are applied by the argument reader and shown by
-// the descriptor, and the families' tables register every member under its own name.
+// Every filter declared once, in its table: the generated typed API is fresh, a filter of our
+// own is declared as Apple's are, declared limits are applied by the argument reader and shown
+// by the descriptor, and the families register every member under its own name.
 
 private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
@@ -61,26 +61,22 @@ private func temporaryFile(_ name: String) -> URL {
     }
 
     @Test(
-        "a filter of our own is declared as Apple's are: a spec entry, and docs and limits in Swift",
+        "a filter of our own is declared as Apple's are: one table in Swift, from which the script writes its typed API",
         .enabled(if: python3 != nil, "python3 is not installed, so the catalogue script cannot run here"))
     func ourOwnFilterIsDeclaredTheSameWay() throws {
         let fixtures = repositoryRoot.appendingPathComponent("Tests/CyanotypeTests/Fixtures/Declarations")
         let out = temporaryFile("Catalog")
         defer { try? FileManager.default.removeItem(at: out) }
-        let run = try runGenerator([
-            "--filters", fixtures.appendingPathComponent("Filters").path,
-            "--spec", fixtures.appendingPathComponent("cyanotype-filters.json").path, "--out", out.path,
-        ])
+        let run = try runGenerator(["--filters", fixtures.appendingPathComponent("Filters").path, "--out", out.path])
         #expect(run.status == 0, "generate-catalog.py failed: \(run.output)")
         let text = try generatedFiles(in: out).sorted { $0.key < $1.key }.map { String(decoding: $0.value, as: UTF8.self) }
             .joined(separator: "\n")
         for expected in [
-            "static let CYExampleGlow = FilterDescriptor(",
-            "documentation: \"The image over a blur of itself tinted by `color`.\")",
-            "minimum: 0.0, maximum: nil, sliderMinimum: 0.0, sliderMaximum: 100.0, documentation: \"The glow's standard deviation, in pixels.\")",
             "        exampleGlow,\n",
-            "public protocol CYExampleGlow: CIFilterProtocol {",
+            "/// Typed access to the inputs of CYExampleGlow.\n///\n/// The image over a blur of itself tinted by `color`.\npublic protocol CYExampleGlow: CIFilterProtocol {",
+            "    /// The glow's standard deviation, in pixels.\n    ///\n    /// Core Image: `inputRadius`, distance; default 10, identity 0, minimum 0, slider 0...100.\n",
             "    /// Cyanotype limits it to 0...250: the glow is a Gaussian blur, limited as every blur is.\n    var radius: Float { get set }",
+            "    /// Core Image: `inputColor`, color; default (1, 0.9, 0.6, 1).\n    var color: CIColor { get set }",
             "public static func exampleGlow() -> CIFilter & CYExampleGlow { CYExampleGlowBuiltinFilter() }",
         ] {
             #expect(text.contains(expected), "the generated catalogue lacks: \(expected)")
@@ -88,25 +84,31 @@ private func temporaryFile(_ name: String) -> URL {
     }
 
     @Test(
-        "the script rejects a declaration it cannot match to a spec entry or an input",
+        "the script rejects a declaration it cannot read, naming the place and what to write",
         .enabled(if: python3 != nil, "python3 is not installed, so the catalogue script cannot run here"))
-    func scriptRejectsUnknownNamesAndKeys() throws {
+    func scriptRejectsDeclarationsItCannotRead() throws {
         let folder = temporaryFile("Filters")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out").path
         let file = folder.appendingPathComponent("Bad.swift")
-
-        try "extension BuiltinFilters {\n    static let nothing = BuiltinFilter(Catalog.CINoSuchFilter) { args in try args.image() }\n}\n"
-            .write(to: file, atomically: true, encoding: .utf8)
-        var run = try runGenerator(["--filters", folder.path, "--out", out])
-        #expect(run.status != 0 && run.output.contains("CINoSuchFilter is in neither spec file"), "\(run.output)")
-
-        try
-            "extension BuiltinFilters {\n    /// CIGaussianBlur: a blur.\n    ///\n    /// - inputRaduis: a typo.\n    static let blur = BuiltinFilter(Catalog.CIGaussianBlur) { args in try args.image() }\n}\n"
-            .write(to: file, atomically: true, encoding: .utf8)
-        run = try runGenerator(["--filters", folder.path, "--out", out])
-        #expect(run.status != 0 && run.output.contains("documents an input inputRaduis it does not have"), "\(run.output)")
+        let cases = [
+            ("BuiltinFilter(Catalog.CIGaussianBlur)", "Bad.swift:2: a built-in's first argument must be its table, a FilterDescriptor(...) literal"),
+            (
+                "BuiltinFilter(FilterDescriptor(\"CIX\", \"X\", \"x\", categories: [.blur], inputs: [.numbr(\"inputRadius\", \"Radius\", .distance)]))",
+                "an input is one of .image, .number, .bool, .vector, .color, .other(...), not '.numbr'"
+            ),
+            (
+                "BuiltinFilter(FilterDescriptor(\"CIX\", \"X\", \"x\", categories: [.blur], inputs: [.number(\"inputRadius\", \"Radius\", .distance, limit: .noSuchLimit)]))",
+                "no `static let noSuchLimit = FilterInputLimit(...)` under Filters/"
+            ),
+        ]
+        for (declaration, message) in cases {
+            try "extension BuiltinFilters {\n    static let bad = \(declaration) { args in try args.image() }\n}\n"
+                .write(to: file, atomically: true, encoding: .utf8)
+            let run = try runGenerator(["--filters", folder.path, "--out", out])
+            #expect(run.status != 0 && run.output.contains(message), "\(run.output)")
+        }
     }
 
     @Test func declaredLimitsAreShownByTheDescriptor() throws {

@@ -240,14 +240,6 @@ public struct FilterInputDescriptor: Sendable {
         return min(max(value, r.lowerBound), r.upperBound)
     }
 
-    /// This input with `limit` as its limit.
-    func limited(_ limit: FilterInputLimit?) -> FilterInputDescriptor {
-        FilterInputDescriptor(
-            key: key, displayName: displayName, className: className, attributeType: attributeType,
-            defaultValue: defaultValue, identity: identity, minimum: minimum, maximum: maximum,
-            sliderMinimum: sliderMinimum, sliderMaximum: sliderMaximum, limit: limit, documentation: documentation)
-    }
-
     /// Core Image's attribute dictionary for this input (Apple's attributes only).
     public var attributes: [String: Any] {
         var a: [String: Any] = [kCIAttributeClass: className]
@@ -264,8 +256,8 @@ public struct FilterInputDescriptor: Sendable {
 }
 
 /// The one declaration of a filter: its Core Image name, display name, categories and inputs
-/// (Apple's attributes, from `spec/coreimage-filters.json`), with our documentation and input
-/// limits (from the filter's Swift declaration). Attributes, key-value access, typed
+/// (Apple's attributes, which a test checks against `spec/coreimage-filters.json`), with our
+/// documentation and input limits, all written in the table beside the filter's maths. Attributes, key-value access, typed
 /// properties, range checks and `cyanotype describe` all derive from it.
 public struct FilterDescriptor: Sendable {
     /// The Core Image name, e.g. "CIGaussianBlur".
@@ -286,7 +278,7 @@ public struct FilterDescriptor: Sendable {
     public let availableIOS: String?
     /// What Cyanotype's implementation does, from the filter's declaration (the formula where
     /// Apple publishes none); empty when the declaration has no documentation.
-    public let documentation: String
+    public internal(set) var documentation: String
     /// How far past an output pixel the filter reads its input image (declared beside its
     /// maths; where a filter declares none, what its categories imply: `FilterReach.implied`).
     public internal(set) var reach: FilterReach
@@ -299,6 +291,9 @@ public struct FilterDescriptor: Sendable {
     /// radius of a vignette or a twirl: 150, half its side), which a tool applying the filter
     /// to a picture of its own scales to that picture's shorter side.
     public internal(set) var pictureRelativeKeys: [String] = []
+    /// The factory of Core Image's typed API (`CIFilter.gaussianBlur()`) and the protocol it
+    /// returns, from a built-in's table; nil where Core Image has none.
+    var typedAPI: (factory: String, `protocol`: String)?
     /// Index of each input in `inputs`, by key.
     private let index: [String: Int]
 
@@ -353,22 +348,6 @@ public struct FilterDescriptor: Sendable {
             guard let t = values[key] as? CGAffineTransform else { return true }
             return (t.b == 0 && t.c == 0) || (t.a == 0 && t.d == 0)
         }
-    }
-
-    /// This declaration with `limits` (by input key) set on its inputs.
-    func limited(_ limits: [String: FilterInputLimit]) -> FilterDescriptor {
-        FilterDescriptor(
-            name: name, displayName: displayName, summary: summary, categories: categories,
-            inputs: inputs.map { i in limits[i.key].map { i.limited($0) } ?? i }, outputKeys: outputKeys,
-            availableMacOS: availableMacOS, availableIOS: availableIOS, documentation: documentation,
-            reach: reach, geometry: geometry, barcode: barcode
-        ).withPictureRelativeKeys(pictureRelativeKeys)
-    }
-
-    private func withPictureRelativeKeys(_ keys: [String]) -> FilterDescriptor {
-        var d = self
-        d.pictureRelativeKeys = keys
-        return d
     }
 
     /// Core Image's `attributes` dictionary (Apple's attributes only: our limits and

@@ -3,35 +3,71 @@
 import CCyanotypeKernels
 
 extension BuiltinFilters {
-    /// CIGaussianBlur: a true Gaussian of standard deviation `radius`, out to 3 sigma
-    /// (renormalised), separable. Outside the input is clear, so edges fade: clamp the input
-    /// (`clampedToExtent()`) first for solid edges, as with Core Image. The extent grows by
-    /// the kernel's reach.
-    ///
-    /// - inputRadius: The standard deviation (sigma) of the Gaussian, in pixels; 0 returns
-    ///   the image as it is.
-    static let gaussianBlur = BuiltinFilter(Catalog.CIGaussianBlur, limits: [kCIInputRadiusKey: .gaussianSigma], reach: .gaussian) { args throws(CIFilterError) in
+    /// CIGaussianBlur: Blurs with a Gaussian kernel of a given radius (sigma).
+    static let gaussianBlur = BuiltinFilter(
+        FilterDescriptor(
+            "CIGaussianBlur", "Gaussian Blur", "Blurs with a Gaussian kernel of a given radius (sigma).",
+            categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "gaussianBlur",
+            doc: """
+                A true Gaussian of standard deviation `radius`, out to 3 sigma
+                (renormalised), separable. Outside the input is clear, so edges fade: clamp the input
+                (`clampedToExtent()`) first for solid edges, as with Core Image. The extent grows by
+                the kernel's reach.
+                """,
+            inputs: [
+                .image(),
+                .number(
+                    "inputRadius", "Radius", .scalar, default: 10, identity: 0, min: 0, slider: 0...100, limit: .gaussianSigma,
+                    """
+                    The standard deviation (sigma) of the Gaussian, in pixels; 0 returns
+                    the image as it is.
+                    """),
+            ]),
+        reach: .gaussian
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey)
         return gaussianBlurred(image, sigma: sigma)
     }
 
-    /// CIBoxBlur: the mean over a square of side `2 * round(radius) + 1`.
-    ///
-    /// - inputRadius: Half the square's side, rounded to whole pixels.
-    static let boxBlur = BuiltinFilter(Catalog.CIBoxBlur, limits: [kCIInputRadiusKey: .boxBlurRadius], reach: .halo(kCIInputRadiusKey, plus: 1)) { args throws(CIFilterError) in
+    /// CIBoxBlur: Blurs with a square (box) averaging kernel.
+    static let boxBlur = BuiltinFilter(
+        FilterDescriptor(
+            "CIBoxBlur", "Box Blur", "Blurs with a square (box) averaging kernel.",
+            categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.5", iOS: "9", factory: "boxBlur",
+            doc: "The mean over a square of side `2 * round(radius) + 1`.",
+            inputs: [
+                .image(),
+                .number("inputRadius", "Radius", .distance, default: 10, min: 1, slider: 1...100, limit: .boxBlurRadius, "Half the square's side, rounded to whole pixels."),
+            ]),
+        reach: .halo(kCIInputRadiusKey, plus: 1)
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let r = Int(try args.number(kCIInputRadiusKey).rounded())
         if r < 1 { return image }
         return CIImage(node: NeighbourhoodNode(input: image.node, operation: BoxBlur(radius: r)))
     }
 
-    /// CIUnsharpMask: `image + intensity * (image - gaussian(image, radius))`, cropped to
-    /// the input's extent.
-    ///
-    /// - inputRadius: The standard deviation of the Gaussian blur, in pixels.
-    /// - inputIntensity: How much of the detail (the image minus its blur) is added back.
-    static let unsharpMask = BuiltinFilter(Catalog.CIUnsharpMask, limits: [kCIInputRadiusKey: .gaussianSigma], reach: .gaussian) { args throws(CIFilterError) in
+    /// CIUnsharpMask: Sharpens by adding back the difference from a blurred copy.
+    static let unsharpMask = BuiltinFilter(
+        FilterDescriptor(
+            "CIUnsharpMask", "Unsharp Mask", "Sharpens by adding back the difference from a blurred copy.",
+            categories: [.builtIn, .highDynamicRange, .sharpen, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "unsharpMask",
+            doc: """
+                `image + intensity * (image - gaussian(image, radius))`, cropped to
+                the input's extent.
+                """,
+            inputs: [
+                .image(),
+                .number(
+                    "inputRadius", "Radius", .distance, default: 2.5, identity: 0, min: 0, slider: 0...100, limit: .gaussianSigma,
+                    "The standard deviation of the Gaussian blur, in pixels."),
+                .number(
+                    "inputIntensity", "Intensity", .scalar, default: 0.5, identity: 0, min: 0, slider: 0...1,
+                    "How much of the detail (the image minus its blur) is added back."),
+            ]),
+        reach: .gaussian
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey), k = try args.float(kCIInputIntensityKey)
         if sigma == 0 || k == 0 { return image }
@@ -39,14 +75,28 @@ extension BuiltinFilters {
         return image.applying(DetailStage(mode: .unsharp, amount: k), extras: [blurred], extent: image.extent)
     }
 
-    /// CIBloom: a soft glow. Apple publishes no formula; ours screens a Gaussian blur of the
-    /// image (sigma `radius`) over it, weighted by `intensity`:
-    /// `out = image + intensity * blur * (1 - image)` on straight colour, cropped to the input.
-    ///
-    /// - inputRadius: The standard deviation of the Gaussian blur, in pixels (the input
-    ///   clamped to its extent is blurred).
-    /// - inputIntensity: How strongly the glow is screened over the image.
-    static let bloom = BuiltinFilter(Catalog.CIBloom, limits: [kCIInputRadiusKey: .gaussianSigma], reach: .gaussian) { args throws(CIFilterError) in
+    /// CIBloom: Adds a soft glow by blurring and brightening highlights.
+    static let bloom = BuiltinFilter(
+        FilterDescriptor(
+            "CIBloom", "Bloom", "Adds a soft glow by blurring and brightening highlights.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video], macOS: "10.4", iOS: "6", factory: "bloom",
+            doc: """
+                A soft glow. Apple publishes no formula; ours screens a Gaussian blur of the
+                image (sigma `radius`) over it, weighted by `intensity`:
+                `out = image + intensity * blur * (1 - image)` on straight colour, cropped to the input.
+                """,
+            inputs: [
+                .image(),
+                .number(
+                    "inputRadius", "Radius", .distance, default: 10, identity: 0, min: 0, slider: 0...100, limit: .gaussianSigma,
+                    """
+                    The standard deviation of the Gaussian blur, in pixels (the input
+                    clamped to its extent is blurred).
+                    """),
+                .number("inputIntensity", "Intensity", .scalar, default: 0.5, identity: 0, min: 0, slider: 0...1, "How strongly the glow is screened over the image."),
+            ]),
+        reach: .gaussian
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey), k = try args.float(kCIInputIntensityKey)
         if k == 0 { return image }

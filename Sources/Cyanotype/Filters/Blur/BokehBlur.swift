@@ -3,22 +3,35 @@
 // per row.
 
 extension BuiltinFilters {
-    /// CIBokehBlur: a lens-like disc blur with an optional bright ring. Apple publishes no
-    /// formula; ours is a kernel over the integer offsets within `radius` (dx² + dy² <= r²):
-    /// the disc, and its ring, the offsets beyond r * (1 - ringSize) (the rim), mixed as
-    /// `(1 - ringAmount) * disc / |disc| + ringAmount * ring / |ring|` (each normalised, so
-    /// the kernel sums to 1: ringAmount 1 is a hollow, all-rim bokeh; a ring with no pixels
-    /// leaves the plain disc), convolved with a Gaussian of standard deviation `softness`
-    /// pixels (out to 3 sigma) that softens the rim (none at 0). Premultiplied pixels, clear
-    /// outside the input; the extent grows by the radius and the softness's 3-sigma reach.
-    /// Radius 0 is the image softened alone.
-    ///
-    /// - inputRadius: The disc's radius, in pixels.
-    /// - inputRingAmount: The share of the kernel's weight on the ring (0: none, 1: all).
-    /// - inputRingSize: The ring's width, as a fraction of the radius.
-    /// - inputSoftness: The standard deviation, in pixels, of the Gaussian that softens the
-    ///   disc's edge.
-    static let bokehBlur = BuiltinFilter(Catalog.CIBokehBlur, limits: [kCIInputRadiusKey: .discRadius]) { args throws(CIFilterError) in
+    /// CIBokehBlur: Lens-style disc blur with optional bright ring emphasis.
+    static let bokehBlur = BuiltinFilter(
+        FilterDescriptor(
+            "CIBokehBlur", "Bokeh Blur", "Lens-style disc blur with optional bright ring emphasis.",
+            categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.13", iOS: "11", factory: "bokehBlur",
+            doc: """
+                A lens-like disc blur with an optional bright ring. Apple publishes no
+                formula; ours is a kernel over the integer offsets within `radius` (dx² + dy² <= r²):
+                the disc, and its ring, the offsets beyond r * (1 - ringSize) (the rim), mixed as
+                `(1 - ringAmount) * disc / |disc| + ringAmount * ring / |ring|` (each normalised, so
+                the kernel sums to 1: ringAmount 1 is a hollow, all-rim bokeh; a ring with no pixels
+                leaves the plain disc), convolved with a Gaussian of standard deviation `softness`
+                pixels (out to 3 sigma) that softens the rim (none at 0). Premultiplied pixels, clear
+                outside the input; the extent grows by the radius and the softness's 3-sigma reach.
+                Radius 0 is the image softened alone.
+                """,
+            inputs: [
+                .image(),
+                .number("inputRadius", "Radius", .distance, default: 20, min: 0, max: 500, slider: 0...100, limit: .discRadius, "The disc's radius, in pixels."),
+                .number("inputRingAmount", "Ring Amount", .scalar, default: 0, min: 0, max: 1, slider: 0...1, "The share of the kernel's weight on the ring (0: none, 1: all)."),
+                .number("inputRingSize", "Ring Size", .scalar, default: 0.1, min: 0, max: 0.2, slider: 0...0.2, "The ring's width, as a fraction of the radius."),
+                .number(
+                    "inputSoftness", "Softness", .scalar, default: 1, min: 0, max: 10, slider: 0.25...0.4,
+                    """
+                    The standard deviation, in pixels, of the Gaussian that softens the
+                    disc's edge.
+                    """),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let radius = try args.number(kCIInputRadiusKey)
         let amount = try args.number("inputRingAmount"), size = try args.number("inputRingSize")

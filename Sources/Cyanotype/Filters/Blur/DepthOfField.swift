@@ -4,25 +4,40 @@
 // its own coordinates).
 
 extension BuiltinFilters {
-    /// CIDepthOfField: a tilt-shift "miniature" from two points, not depth data. Apple
-    /// describes a sharp band through the two points, saturated and sharpened, with blur
-    /// outside; it publishes no formula. Ours: the in-focus band is the strip between the
-    /// lines through `point0` and `point1` perpendicular to the segment joining them (a
-    /// horizontal line through point0 when the points coincide). There the image is
-    /// saturated (CIColorControls' saturation) and then unsharp-masked (CIUnsharpMask with
-    /// `unsharpMaskRadius` and `unsharpMaskIntensity`); outside, at distance d from the band,
-    /// it is mixed with a Gaussian blur of standard deviation `radius` (of the input clamped
-    /// to its extent) by `smoothstep(0, T, d)`, T = max(half the band's width, radius, 1)
-    /// pixels, so the blur sets in gradually. The extent is the input's.
-    ///
-    /// - inputPoint0: One edge of the in-focus band.
-    /// - inputPoint1: The other edge of the in-focus band.
-    /// - inputSaturation: The in-focus band's saturation (1 keeps the colour).
-    /// - inputUnsharpMaskRadius: The standard deviation, in pixels, of the in-focus band's
-    ///   unsharp mask.
-    /// - inputUnsharpMaskIntensity: The strength of the in-focus band's unsharp mask.
-    /// - inputRadius: The standard deviation, in pixels, of the blur outside the band.
-    static let depthOfField = BuiltinFilter(Catalog.CIDepthOfField, limits: [kCIInputRadiusKey: .gaussianSigma, "inputUnsharpMaskRadius": .gaussianSigma]) {
+    /// CIDepthOfField: Fake tilt-shift: sharp band between two points, blur and saturation outside.
+    static let depthOfField = BuiltinFilter(
+        FilterDescriptor(
+            "CIDepthOfField", "Depth of Field", "Fake tilt-shift: sharp band between two points, blur and saturation outside.",
+            categories: [.builtIn, .stillImage, .stylize, .video], macOS: "10.6", iOS: "9", factory: "depthOfField",
+            doc: """
+                A tilt-shift "miniature" from two points, not depth data. Apple
+                describes a sharp band through the two points, saturated and sharpened, with blur
+                outside; it publishes no formula. Ours: the in-focus band is the strip between the
+                lines through `point0` and `point1` perpendicular to the segment joining them (a
+                horizontal line through point0 when the points coincide). There the image is
+                saturated (CIColorControls' saturation) and then unsharp-masked (CIUnsharpMask with
+                `unsharpMaskRadius` and `unsharpMaskIntensity`); outside, at distance d from the band,
+                it is mixed with a Gaussian blur of standard deviation `radius` (of the input clamped
+                to its extent) by `smoothstep(0, T, d)`, T = max(half the band's width, radius, 1)
+                pixels, so the blur sets in gradually. The extent is the input's.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputPoint0", "Point 0", .position, default: [0, 300], "One edge of the in-focus band."),
+                .vector("inputPoint1", "Point 1", .position, default: [300, 300], "The other edge of the in-focus band."),
+                .number("inputSaturation", "Saturation", .scalar, default: 1.5, min: 0, slider: 0...10, "The in-focus band's saturation (1 keeps the colour)."),
+                .number(
+                    "inputUnsharpMaskRadius", "Unsharp Mask Radius", .scalar, default: 2.5, min: 0, slider: 0...10, limit: .gaussianSigma,
+                    """
+                    The standard deviation, in pixels, of the in-focus band's
+                    unsharp mask.
+                    """),
+                .number("inputUnsharpMaskIntensity", "Unsharp Mask Intensity", .scalar, default: 0.5, min: 0, slider: 0...10, "The strength of the in-focus band's unsharp mask."),
+                .number(
+                    "inputRadius", "Radius", .scalar, default: 6, min: 0, slider: 0...30, limit: .gaussianSigma,
+                    "The standard deviation, in pixels, of the blur outside the band."),
+            ])
+    ) {
         args throws(CIFilterError) in
         let image = try args.image()
         let p0 = try args.point("inputPoint0"), p1 = try args.point("inputPoint1")

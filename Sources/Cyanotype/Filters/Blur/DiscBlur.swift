@@ -10,16 +10,26 @@ extension FilterInputLimit {
 }
 
 extension BuiltinFilters {
-    /// CIDiscBlur: the mean of the input over a disc. Apple publishes no formula; ours, for a
-    /// whole radius n, is the plain mean over the integer offsets (dx, dy) with
-    /// dx² + dy² <= n², so an impulse spreads into exactly that disc, evenly; for a radius
-    /// n + f between whole ones, the mean over disc n weighted 1 - f plus the mean over disc
-    /// n + 1 weighted f, so the blur grows smoothly with the radius. Premultiplied pixels,
-    /// clear outside the input (clamp the input first for solid edges, as with Core Image);
-    /// the extent grows by the disc's reach. Radius 0 is the image itself.
-    ///
-    /// - inputRadius: The disc's radius, in pixels.
-    static let discBlur = BuiltinFilter(Catalog.CIDiscBlur, limits: [kCIInputRadiusKey: .discRadius], reach: .halo(kCIInputRadiusKey, plus: 1)) { args throws(CIFilterError) in
+    /// CIDiscBlur: Blurs with a circular (disc) kernel.
+    static let discBlur = BuiltinFilter(
+        FilterDescriptor(
+            "CIDiscBlur", "Disc Blur", "Blurs with a circular (disc) kernel.",
+            categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.5", iOS: "9", factory: "discBlur",
+            doc: """
+                The mean of the input over a disc. Apple publishes no formula; ours, for a
+                whole radius n, is the plain mean over the integer offsets (dx, dy) with
+                dx² + dy² <= n², so an impulse spreads into exactly that disc, evenly; for a radius
+                n + f between whole ones, the mean over disc n weighted 1 - f plus the mean over disc
+                n + 1 weighted f, so the blur grows smoothly with the radius. Premultiplied pixels,
+                clear outside the input (clamp the input first for solid edges, as with Core Image);
+                the extent grows by the disc's reach. Radius 0 is the image itself.
+                """,
+            inputs: [
+                .image(),
+                .number("inputRadius", "Radius", .distance, default: 8, min: 0, slider: 0...100, limit: .discRadius, "The disc's radius, in pixels."),
+            ]),
+        reach: .halo(kCIInputRadiusKey, plus: 1)
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let radius = try args.number(kCIInputRadiusKey)
         if radius <= 0 || image.extent.isEmpty { return image }

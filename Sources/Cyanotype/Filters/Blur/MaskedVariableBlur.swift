@@ -3,19 +3,34 @@
 // its own disc, and neighbours with the same whole radius share each row's pass.
 
 extension BuiltinFilters {
-    /// CIMaskedVariableBlur: each pixel blurred by CIDiscBlur of its own radius,
-    /// `radius * m`, m the mask's Rec. 709 luma at that pixel clamped to 0...1 (black: not
-    /// blurred; white: the full radius; outside the mask's extent, clear, so 0). Apple
-    /// publishes no formula; ours is exactly CIDiscBlur's disc at every pixel: for a radius
-    /// n + f, the mean over the integer offsets within n weighted 1 - f plus the mean over
-    /// those within n + 1 weighted f, so a constant mask gives CIDiscBlur of `radius * m`,
-    /// and the blur grows smoothly with the mask. Premultiplied pixels, clear outside the
-    /// input; the extent is the input's.
-    ///
-    /// - inputMask: The mask: its luma, from black (sharp) to white (the full radius),
-    ///   sets each pixel's radius.
-    /// - inputRadius: The disc's radius where the mask is white, in pixels.
-    static let maskedVariableBlur = BuiltinFilter(Catalog.CIMaskedVariableBlur, limits: [kCIInputRadiusKey: .discRadius]) { args throws(CIFilterError) in
+    /// CIMaskedVariableBlur: Blurs with a per-pixel radius taken from a mask image.
+    static let maskedVariableBlur = BuiltinFilter(
+        FilterDescriptor(
+            "CIMaskedVariableBlur", "Masked Variable Blur", "Blurs with a per-pixel radius taken from a mask image.",
+            categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.10", iOS: "8", factory: "maskedVariableBlur",
+            doc: """
+                Each pixel blurred by CIDiscBlur of its own radius,
+                `radius * m`, m the mask's Rec. 709 luma at that pixel clamped to 0...1 (black: not
+                blurred; white: the full radius; outside the mask's extent, clear, so 0). Apple
+                publishes no formula; ours is exactly CIDiscBlur's disc at every pixel: for a radius
+                n + f, the mean over the integer offsets within n weighted 1 - f plus the mean over
+                those within n + 1 weighted f, so a constant mask gives CIDiscBlur of `radius * m`,
+                and the blur grows smoothly with the mask. Premultiplied pixels, clear outside the
+                input; the extent is the input's.
+                """,
+            inputs: [
+                .image(),
+                .image(
+                    "inputMask", "Mask",
+                    """
+                    The mask: its luma, from black (sharp) to white (the full radius),
+                    sets each pixel's radius.
+                    """),
+                .number(
+                    "inputRadius", "Radius", .scalar, default: 5, identity: 0, min: 0, slider: 0...10, limit: .discRadius,
+                    "The disc's radius where the mask is white, in pixels."),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let mask = try args.image("inputMask")
         let radius = try args.number(kCIInputRadiusKey)

@@ -22,34 +22,88 @@ enum MorphologyElement: Sendable {
 }
 
 extension BuiltinFilters {
-    /// Morphology: the maximum (dilation), minimum (erosion) or their difference (gradient) of
-    /// each component over a structuring element, on premultiplied working-space pixels.
-    /// Apple documents the elements but no formula; ours are the standard ones:
-    /// `maximum(x, y)` is the maximum over the offsets `(dx, dy)` of the element of
-    /// `in(x + dx, y + dy)`, the minimum likewise; the disc is every integer offset with
-    /// `dx² + dy² <= radius²` (radius below 1: the pixel alone, so maximum and minimum are the
-    /// identity); the gradient is maximum minus minimum on red, green and blue, with the
-    /// maximum's alpha (an opaque image gives opaque edges on black). Pixels outside the input
-    /// read as clear (clamp the input first for solid edges, as with Core Image). Extents: a
-    /// maximum or gradient grows by the element's reach, like a blur; a minimum keeps the
-    /// input's extent (it is clear outside).
-    ///
-    /// - inputRadius: The disc's radius, in pixels.
-    /// - inputWidth: The rectangle's width, in pixels (rounded).
-    /// - inputHeight: The rectangle's height, in pixels (rounded).
+    /// The family of CIMorphologyMaximum, CIMorphologyMinimum, CIMorphologyGradient and 2 more: one implementation, a table per filter.
     static let morphology = BuiltinFilter.family(
+        doc: """
+            Morphology: the maximum (dilation), minimum (erosion) or their difference (gradient) of
+            each component over a structuring element, on premultiplied working-space pixels.
+            Apple documents the elements but no formula; ours are the standard ones:
+            `maximum(x, y)` is the maximum over the offsets `(dx, dy)` of the element of
+            `in(x + dx, y + dy)`, the minimum likewise; the disc is every integer offset with
+            `dx² + dy² <= radius²` (radius below 1: the pixel alone, so maximum and minimum are the
+            identity); the gradient is maximum minus minimum on red, green and blue, with the
+            maximum's alpha (an opaque image gives opaque edges on black). Pixels outside the input
+            read as clear (clamp the input first for solid edges, as with Core Image). Extents: a
+            maximum or gradient grows by the element's reach, like a blur; a minimum keeps the
+            input's extent (it is clear outside).
+            """,
         [
-            /// CIMorphologyMaximum: dilation with a disc of `radius`.
-            (Catalog.CIMorphologyMaximum, MorphologyElement.disc(.maximum)),
-            /// CIMorphologyMinimum: erosion with a disc of `radius`.
-            (Catalog.CIMorphologyMinimum, .disc(.minimum)),
-            /// CIMorphologyGradient: dilation minus erosion with a disc of `radius` (an edge finder).
-            (Catalog.CIMorphologyGradient, .disc(.gradient)),
-            /// CIMorphologyRectangleMaximum: dilation with a `width` x `height` rectangle.
-            (Catalog.CIMorphologyRectangleMaximum, .rectangle(isMaximum: true)),
-            /// CIMorphologyRectangleMinimum: erosion with a `width` x `height` rectangle.
-            (Catalog.CIMorphologyRectangleMinimum, .rectangle(isMaximum: false)),
-        ], limits: [kCIInputRadiusKey: .morphologyRadius, kCIInputWidthKey: .morphologySide, "inputHeight": .morphologySide]
+            (
+                FilterDescriptor(
+                    "CIMorphologyMaximum", "Morphology Maximum", "Morphological dilation with a circular element.",
+                    categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.13", iOS: "11", factory: "morphologyMaximum",
+                    doc: "Dilation with a disc of `radius`.",
+                    inputs: [
+                        .image(),
+                        .number("inputRadius", "Radius", .distance, default: 0, identity: 0, slider: 0...50, limit: .morphologyRadius, "The disc's radius, in pixels."),
+                    ]),
+                MorphologyElement.disc(.maximum)
+            ),
+            (
+                FilterDescriptor(
+                    "CIMorphologyMinimum", "Morphology Minimum", "Morphological erosion with a circular element.",
+                    categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.13", iOS: "11", factory: "morphologyMinimum",
+                    doc: "Erosion with a disc of `radius`.",
+                    inputs: [
+                        .image(),
+                        .number("inputRadius", "Radius", .distance, default: 0, identity: 0, slider: 0...50, limit: .morphologyRadius, "The disc's radius, in pixels."),
+                    ]),
+                .disc(.minimum)
+            ),
+            (
+                FilterDescriptor(
+                    "CIMorphologyGradient", "Morphology Gradient", "Morphological gradient (dilation minus erosion) with a circular element; edge finder.",
+                    categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.13", iOS: "11", factory: "morphologyGradient",
+                    doc: "Dilation minus erosion with a disc of `radius` (an edge finder).",
+                    inputs: [
+                        .image(),
+                        .number("inputRadius", "Radius", .distance, default: 5, identity: 0, min: 0, slider: 0...50, limit: .morphologyRadius, "The disc's radius, in pixels."),
+                    ]),
+                .disc(.gradient)
+            ),
+            (
+                FilterDescriptor(
+                    "CIMorphologyRectangleMaximum", "Morphology Rectangle Maximum", "Morphological dilation with a rectangular element.",
+                    categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.15", iOS: "13", factory: "morphologyRectangleMaximum",
+                    doc: "Dilation with a `width` x `height` rectangle.",
+                    inputs: [
+                        .image(),
+                        .number(
+                            "inputWidth", "Width", .integer, default: 5, identity: 1, min: 1, slider: 1...49, limit: .morphologySide,
+                            "The rectangle's width, in pixels (rounded)."),
+                        .number(
+                            "inputHeight", "Height", .integer, default: 5, identity: 1, min: 1, slider: 1...49, limit: .morphologySide,
+                            "The rectangle's height, in pixels (rounded)."),
+                    ]),
+                .rectangle(isMaximum: true)
+            ),
+            (
+                FilterDescriptor(
+                    "CIMorphologyRectangleMinimum", "Morphology Rectangle Minimum", "Morphological erosion with a rectangular element.",
+                    categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.15", iOS: "13", factory: "morphologyRectangleMinimum",
+                    doc: "Erosion with a `width` x `height` rectangle.",
+                    inputs: [
+                        .image(),
+                        .number(
+                            "inputWidth", "Width", .integer, default: 5, identity: 1, min: 1, slider: 1...49, limit: .morphologySide,
+                            "The rectangle's width, in pixels (rounded)."),
+                        .number(
+                            "inputHeight", "Height", .integer, default: 5, identity: 1, min: 1, slider: 1...49, limit: .morphologySide,
+                            "The rectangle's height, in pixels (rounded)."),
+                    ]),
+                .rectangle(isMaximum: false)
+            ),
+        ]
     ) { args, element throws(CIFilterError) in
         switch element {
         case .disc(let operation): try diskMorphology(args, operation)
@@ -57,10 +111,21 @@ extension BuiltinFilters {
         }
     }
 
-    /// CIMedianFilter: the per-component median of each pixel's 3x3 neighbourhood (Apple
-    /// documents a median over a small neighbourhood; 3x3 is what it uses). The extent is the
-    /// input's.
-    static let median = BuiltinFilter(Catalog.CIMedianFilter, reach: .pixels(1)) { args throws(CIFilterError) in
+    /// CIMedianFilter: Median filter over a small pixel neighbourhood (noise reduction).
+    static let median = BuiltinFilter(
+        FilterDescriptor(
+            "CIMedianFilter", "Median", "Median filter over a small pixel neighbourhood (noise reduction).",
+            categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "9", factory: "median", protocol: "CIMedian",
+            doc: """
+                The per-component median of each pixel's 3x3 neighbourhood (Apple
+                documents a median over a small neighbourhood; 3x3 is what it uses). The extent is the
+                input's.
+                """,
+            inputs: [
+                .image()
+            ]),
+        reach: .pixels(1)
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         return CIImage(node: NeighbourhoodNode(input: image.node, operation: Median3x3()))
     }

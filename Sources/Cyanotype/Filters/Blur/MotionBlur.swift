@@ -11,22 +11,32 @@ extension FilterInputLimit {
 }
 
 extension BuiltinFilters {
-    /// CIMotionBlur: the mean of the input along a segment of length 2 * radius through each
-    /// pixel, at `angle` (radians, counter-clockwise from the x axis, y up), as a camera
-    /// moving during the exposure smears it. Apple publishes no formula; ours steps along
-    /// the axis nearer the line: for a line nearer horizontal (|cos| >= |sin|) it averages
-    /// the 2L + 1 points (x + t, y + t * tan(angle)), t = -L ... L, L = round(radius *
-    /// |cos(angle)|), each point read between the two rows around it (linear
-    /// interpolation); nearer vertical, the same with x and y exchanged. To run in constant
-    /// time per pixel (a running sum along the line) the sums are taken on whole rows of
-    /// the sheared image and interpolated between the two neighbouring lines, which adds
-    /// at most a pixel of softness across the line; along the line the weights are even.
-    /// Premultiplied pixels, clear outside the input; the extent grows by the segment's
-    /// reach. A radius whose L rounds to 0 is the image itself.
-    ///
-    /// - inputRadius: Half the segment's length, in pixels.
-    /// - inputAngle: The direction of the motion, in radians.
-    static let motionBlur = BuiltinFilter(Catalog.CIMotionBlur, limits: [kCIInputRadiusKey: .motionRadius], reach: .halo(kCIInputRadiusKey, plus: 2)) {
+    /// CIMotionBlur: Directional blur simulating camera motion at an angle.
+    static let motionBlur = BuiltinFilter(
+        FilterDescriptor(
+            "CIMotionBlur", "Motion Blur", "Directional blur simulating camera motion at an angle.",
+            categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "8.3", factory: "motionBlur",
+            doc: """
+                The mean of the input along a segment of length 2 * radius through each
+                pixel, at `angle` (radians, counter-clockwise from the x axis, y up), as a camera
+                moving during the exposure smears it. Apple publishes no formula; ours steps along
+                the axis nearer the line: for a line nearer horizontal (|cos| >= |sin|) it averages
+                the 2L + 1 points (x + t, y + t * tan(angle)), t = -L ... L, L = round(radius *
+                |cos(angle)|), each point read between the two rows around it (linear
+                interpolation); nearer vertical, the same with x and y exchanged. To run in constant
+                time per pixel (a running sum along the line) the sums are taken on whole rows of
+                the sheared image and interpolated between the two neighbouring lines, which adds
+                at most a pixel of softness across the line; along the line the weights are even.
+                Premultiplied pixels, clear outside the input; the extent grows by the segment's
+                reach. A radius whose L rounds to 0 is the image itself.
+                """,
+            inputs: [
+                .image(),
+                .number("inputRadius", "Radius", .distance, default: 20, identity: 0, min: 0, slider: 0...100, limit: .motionRadius, "Half the segment's length, in pixels."),
+                .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793, "The direction of the motion, in radians."),
+            ]),
+        reach: .halo(kCIInputRadiusKey, plus: 2)
+    ) {
         args throws(CIFilterError) in
         let image = try args.image()
         let blur = MotionBlur(radius: try args.number(kCIInputRadiusKey), angle: try args.number(kCIInputAngleKey))

@@ -3,19 +3,33 @@
 // operation as its first step.
 
 extension BuiltinFilters {
-    /// CINoiseReduction: Apple describes luma changes below the noise level as noise, blurred
-    /// locally, and larger ones as edges, sharpened. Ours, per pixel p of the input (read
-    /// clamped to its extent, so the border sees its own pixels): with Y the Rec. 709 luma
-    /// of the premultiplied colour, `smooth` the mean of the 3x3 neighbours q with
-    /// |Y(q) - Y(p)| <= noiseLevel (p included) and `mean` the mean of all nine,
-    /// `out = smooth + sharpness * (smooth - mean)` (all four components). Sharpness 0 is
-    /// the selective average alone; noise level 0 averages only neighbours of exactly equal
-    /// luma. The extent is the input's.
-    ///
-    /// - inputNoiseLevel: The largest luma difference to a neighbour that is averaged away
-    ///   as noise.
-    /// - inputSharpness: How far the result is pushed away from the plain 3x3 mean.
-    static let noiseReduction = BuiltinFilter(Catalog.CINoiseReduction, reach: .pixels(1)) { args throws(CIFilterError) in
+    /// CINoiseReduction: Reduces noise below a threshold and sharpens the rest.
+    static let noiseReduction = BuiltinFilter(
+        FilterDescriptor(
+            "CINoiseReduction", "Noise Reduction", "Reduces noise below a threshold and sharpens the rest.",
+            categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "9", factory: "noiseReduction",
+            doc: """
+                Apple describes luma changes below the noise level as noise, blurred
+                locally, and larger ones as edges, sharpened. Ours, per pixel p of the input (read
+                clamped to its extent, so the border sees its own pixels): with Y the Rec. 709 luma
+                of the premultiplied colour, `smooth` the mean of the 3x3 neighbours q with
+                |Y(q) - Y(p)| <= noiseLevel (p included) and `mean` the mean of all nine,
+                `out = smooth + sharpness * (smooth - mean)` (all four components). Sharpness 0 is
+                the selective average alone; noise level 0 averages only neighbours of exactly equal
+                luma. The extent is the input's.
+                """,
+            inputs: [
+                .image(),
+                .number(
+                    "inputNoiseLevel", "Noise Level", .scalar, default: 0.02, identity: 0, min: 0, slider: 0...0.1,
+                    """
+                    The largest luma difference to a neighbour that is averaged away
+                    as noise.
+                    """),
+                .number("inputSharpness", "Sharpness", .scalar, default: 0.4, identity: 0, min: 0, slider: 0...2, "How far the result is pushed away from the plain 3x3 mean."),
+            ]),
+        reach: .pixels(1)
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let level = try args.float("inputNoiseLevel"), sharpness = try args.float(kCIInputSharpnessKey)
         if image.extent.isEmpty { return image }

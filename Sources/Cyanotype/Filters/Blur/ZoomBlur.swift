@@ -9,21 +9,30 @@ extension FilterInputLimit {
 }
 
 extension BuiltinFilters {
-    /// CIZoomBlur: streaks along the rays from `center`, as a zoom during the exposure draws
-    /// them. Apple publishes no formula; ours gives every pixel at distance d from the
-    /// centre the mean of the input over the segment of the ray through it that is centred
-    /// on the pixel and |amount| pixels long (2d long when that is shorter, so the centre
-    /// stays sharp), sampled at N = ceil(length) evenly spaced points (the middles of N equal
-    /// parts) with bilinear interpolation. The streak is centred on the pixel, so a zoom in
-    /// and a zoom out (amount and -amount) look the same, and the image's total is kept: the
-    /// rays fan out, but a centred streak gathers as much from beyond the pixel as from
-    /// before it (on the pixel grid, to within about (amount / d)² / 12 at distance d).
-    /// Premultiplied pixels, clear outside the input; the extent grows by half the streak.
-    /// Amount 0 is the image itself.
-    ///
-    /// - inputCenter: The centre of the zoom: its rays carry the streaks.
-    /// - inputAmount: The streaks' length, in pixels.
-    static let zoomBlur = BuiltinFilter(Catalog.CIZoomBlur, limits: ["inputAmount": .zoomAmount]) { args throws(CIFilterError) in
+    /// CIZoomBlur: Radial blur simulating a zoom during exposure.
+    static let zoomBlur = BuiltinFilter(
+        FilterDescriptor(
+            "CIZoomBlur", "Zoom Blur", "Radial blur simulating a zoom during exposure.",
+            categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "8.3", factory: "zoomBlur",
+            doc: """
+                Streaks along the rays from `center`, as a zoom during the exposure draws
+                them. Apple publishes no formula; ours gives every pixel at distance d from the
+                centre the mean of the input over the segment of the ray through it that is centred
+                on the pixel and |amount| pixels long (2d long when that is shorter, so the centre
+                stays sharp), sampled at N = ceil(length) evenly spaced points (the middles of N equal
+                parts) with bilinear interpolation. The streak is centred on the pixel, so a zoom in
+                and a zoom out (amount and -amount) look the same, and the image's total is kept: the
+                rays fan out, but a centred streak gathers as much from beyond the pixel as from
+                before it (on the pixel grid, to within about (amount / d)² / 12 at distance d).
+                Premultiplied pixels, clear outside the input; the extent grows by half the streak.
+                Amount 0 is the image itself.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputCenter", "Center", .position, default: [150, 150], "The centre of the zoom: its rays carry the streaks."),
+                .number("inputAmount", "Amount", .distance, default: 20, identity: 0, slider: -200...200, limit: .zoomAmount, "The streaks' length, in pixels."),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let c = try args.point(kCIInputCenterKey)
         let amount = abs(try args.number("inputAmount"))

@@ -1,11 +1,22 @@
 // Colour adjustments whose parameters come from the image itself.
 
 extension BuiltinFilters {
-    /// CIColorThresholdOtsu: CIColorThreshold with the threshold chosen by Otsu's method
-    /// (the split that maximises the between-class variance) over a 256-bin histogram of the
-    /// image's straight Rec. 709 luma, on working-space values. The image needs a finite
-    /// extent; each channel becomes 1 above the threshold and 0 otherwise, alpha kept.
-    static let colorThresholdOtsu = BuiltinFilter(Catalog.CIColorThresholdOtsu, reach: .wholeImage) { args throws(CIFilterError) in
+    /// CIColorThresholdOtsu: Binarizes the image using an automatically computed (Otsu) threshold.
+    static let colorThresholdOtsu = BuiltinFilter(
+        FilterDescriptor(
+            "CIColorThresholdOtsu", "Color Threshold Otsu", "Binarizes the image using an automatically computed (Otsu) threshold.",
+            categories: [.builtIn, .colorAdjustment, .interlaced, .nonSquarePixels, .stillImage, .video], macOS: "11.0", iOS: "14", factory: "colorThresholdOtsu",
+            doc: """
+                CIColorThreshold with the threshold chosen by Otsu's method
+                (the split that maximises the between-class variance) over a 256-bin histogram of the
+                image's straight Rec. 709 luma, on working-space values. The image needs a finite
+                extent; each channel becomes 1 above the threshold and 0 otherwise, alpha kept.
+                """,
+            inputs: [
+                .image()
+            ]),
+        reach: .wholeImage
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         guard !image.extent.isInfinite, !image.extent.isEmpty else {
             throw .invalidValue(filter: "CIColorThresholdOtsu", key: kCIInputImageKey, reason: "the image needs a finite extent (crop it first)")
@@ -23,13 +34,26 @@ extension BuiltinFilters {
         return image.applying(ImageThresholdStage(), extras: [everywhere])
     }
 
-    /// CIToneMapHeadroom: fits values up to `inputSourceHeadroom` (1 = SDR white) into
-    /// `inputTargetHeadroom`. Apple does not document its curve; ours keeps values below a
-    /// knee (0.75 of SDR white, or of the target when that is lower) unchanged and rolls the
-    /// rest off exponentially so the source headroom lands exactly on the target. It acts
-    /// on the largest channel and scales RGB together, so hues are kept. A source headroom at
-    /// or below the target is the identity.
-    static let toneMapHeadroom = BuiltinFilter(Catalog.CIToneMapHeadroom) { args throws(CIFilterError) in
+    /// CIToneMapHeadroom: Tone-maps from a source HDR headroom to a target headroom with a global curve.
+    static let toneMapHeadroom = BuiltinFilter(
+        FilterDescriptor(
+            "CIToneMapHeadroom", "Tone Map Headroom", "Tone-maps from a source HDR headroom to a target headroom with a global curve.",
+            categories: [.builtIn, .colorAdjustment, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "15.0", iOS: "18", factory: "toneMapHeadroom", outputKeys: ["outputImage", "outputValue:"],
+            doc: """
+                Fits values up to `inputSourceHeadroom` (1 = SDR white) into
+                `inputTargetHeadroom`. Apple does not document its curve; ours keeps values below a
+                knee (0.75 of SDR white, or of the target when that is lower) unchanged and rolls the
+                rest off exponentially so the source headroom lands exactly on the target. It acts
+                on the largest channel and scales RGB together, so hues are kept. A source headroom at
+                or below the target is the identity.
+                """,
+            inputs: [
+                .image(),
+                .number("inputSourceHeadroom", nil, .scalar, min: 1, max: 32, slider: 1...8),
+                .number("inputTargetHeadroom", nil, .scalar, default: 1, min: 1, max: 32, slider: 1...8),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let target = try args.float("inputTargetHeadroom")
         let source = args.values["inputSourceHeadroom"] == nil ? target : try args.float("inputSourceHeadroom")

@@ -3,9 +3,25 @@ import CCyanotypeKernels
 // Image's do; affine ones expose a matrix so neighbouring adjustments fold into one.
 
 extension BuiltinFilters {
-    /// CIColorMatrix: each output channel is the dot product of the straight (unpremultiplied)
-    /// pixel with its vector, plus the bias: `r' = dot(p, R) + bias.r` and so on.
-    static let colorMatrix = BuiltinFilter(Catalog.CIColorMatrix) { args throws(CIFilterError) in
+    /// CIColorMatrix: Multiplies RGBA by a 4x4 matrix (given as four row vectors) and adds a bias vector.
+    static let colorMatrix = BuiltinFilter(
+        FilterDescriptor(
+            "CIColorMatrix", "Color Matrix", "Multiplies RGBA by a 4x4 matrix (given as four row vectors) and adds a bias vector.",
+            categories: [.builtIn, .colorAdjustment, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.4", iOS: "5", factory: "colorMatrix",
+            doc: """
+                Each output channel is the dot product of the straight (unpremultiplied)
+                pixel with its vector, plus the bias: `r' = dot(p, R) + bias.r` and so on.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputRVector", "Red Vector", nil, default: [1, 0, 0, 0], identity: [1, 0, 0, 0]),
+                .vector("inputGVector", "Green Vector", nil, default: [0, 1, 0, 0], identity: [0, 1, 0, 0]),
+                .vector("inputBVector", "Blue Vector", nil, default: [0, 0, 1, 0], identity: [0, 0, 1, 0]),
+                .vector("inputAVector", "Alpha Vector", nil, default: [0, 0, 0, 1], identity: [0, 0, 0, 1]),
+                .vector("inputBiasVector", "Bias Vector", nil, default: [0, 0, 0, 0], identity: [0, 0, 0, 0]),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         func v(_ k: String) throws(CIFilterError) -> SIMD4<Float> {
             let x = try args.vector(k)
@@ -21,14 +37,28 @@ extension BuiltinFilters {
         return image.applying(MatrixStage(m: m, wantsUnpremultiplied: true, name: "color matrix"))
     }
 
-    /// CIColorControls: saturation (mix with Rec. 709 luma), then brightness (added), then
-    /// contrast (scaled about 0.5), on straight colour. All affine: one matrix.
-    ///
-    /// - inputSaturation: 1 keeps the colour, 0 gives its Rec. 709 luma (grey); above 1 the
-    ///   colour moves away from the grey.
-    /// - inputBrightness: Added to red, green and blue (0 keeps the image).
-    /// - inputContrast: The scale about 0.5 (1 keeps the image).
-    static let colorControls = BuiltinFilter(Catalog.CIColorControls) { args throws(CIFilterError) in
+    /// CIColorControls: Adjusts saturation, brightness and contrast.
+    static let colorControls = BuiltinFilter(
+        FilterDescriptor(
+            "CIColorControls", "Color Controls", "Adjusts saturation, brightness and contrast.",
+            categories: [.builtIn, .colorAdjustment, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.4", iOS: "5", factory: "colorControls",
+            doc: """
+                Saturation (mix with Rec. 709 luma), then brightness (added), then
+                contrast (scaled about 0.5), on straight colour. All affine: one matrix.
+                """,
+            inputs: [
+                .image(),
+                .number(
+                    "inputSaturation", "Saturation", .scalar, default: 1, identity: 1, min: 0, slider: 0...2,
+                    """
+                    1 keeps the colour, 0 gives its Rec. 709 luma (grey); above 1 the
+                    colour moves away from the grey.
+                    """),
+                .number("inputBrightness", "Brightness", .scalar, default: 0, identity: 0, min: -1, slider: -1...1, "Added to red, green and blue (0 keeps the image)."),
+                .number("inputContrast", "Contrast", .scalar, default: 1, identity: 1, min: 0, slider: 0.25...4, "The scale about 0.5 (1 keeps the image)."),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let s = try args.float(kCIInputSaturationKey), b = try args.float(kCIInputBrightnessKey), c = try args.float(kCIInputContrastKey)
         let m = colorControlsMatrix(saturation: s, brightness: b, contrast: c)
@@ -36,59 +66,113 @@ extension BuiltinFilters {
         return image.applying(MatrixStage(m: m, wantsUnpremultiplied: true, name: "color controls"))
     }
 
-    /// CIExposureAdjust: `rgb * 2^EV`, like changing the exposure of the shot.
-    ///
-    /// - inputEV: The change in stops: +1 doubles the light, -1 halves it.
-    static let exposureAdjust = BuiltinFilter(Catalog.CIExposureAdjust) { args throws(CIFilterError) in
+    /// CIExposureAdjust: Changes exposure by a number of stops (EV).
+    static let exposureAdjust = BuiltinFilter(
+        FilterDescriptor(
+            "CIExposureAdjust", "Exposure Adjust", "Changes exposure by a number of stops (EV).",
+            categories: [.builtIn, .colorAdjustment, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
+            macOS: "10.4", iOS: "5", factory: "exposureAdjust",
+            doc: "`rgb * 2^EV`, like changing the exposure of the shot.",
+            inputs: [
+                .image(),
+                .number("inputEV", "EV", .scalar, default: 0, identity: 0, slider: -10...10, "The change in stops: +1 doubles the light, -1 halves it."),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let k = powf(2, try args.float(kCIInputEVKey))
         if k == 1 { return image }
         return image.applying(MatrixStage(m: ColorMatrix(rgb: [k, 0, 0, 0, k, 0, 0, 0, k]), wantsUnpremultiplied: false, name: "exposure"))
     }
 
-    /// CIGammaAdjust: `pow(rgb, power)` on straight colour (sign kept for negative values).
-    ///
-    /// - inputPower: The exponent: above 1 darkens the mid-tones, below 1 lightens them.
-    static let gammaAdjust = BuiltinFilter(Catalog.CIGammaAdjust) { args throws(CIFilterError) in
+    /// CIGammaAdjust: Applies a power (gamma) curve to color values.
+    static let gammaAdjust = BuiltinFilter(
+        FilterDescriptor(
+            "CIGammaAdjust", "Gamma Adjust", "Applies a power (gamma) curve to color values.",
+            categories: [.builtIn, .colorAdjustment, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.4", iOS: "5", factory: "gammaAdjust",
+            doc: "`pow(rgb, power)` on straight colour (sign kept for negative values).",
+            inputs: [
+                .image(),
+                .number("inputPower", "Power", .scalar, default: 1, identity: 1, slider: 0.25...4, "The exponent: above 1 darkens the mid-tones, below 1 lightens them."),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let p = try args.float(kCIInputPowerKey)
         if p == 1 { return image }
         return image.applying(GammaStage(power: p))
     }
 
-    /// CIHueAdjust: rotates colours by `angle` radians about the grey axis (a rotation in RGB
-    /// that keeps greys grey).
-    ///
-    /// - inputAngle: The rotation in radians.
-    static let hueAdjust = BuiltinFilter(Catalog.CIHueAdjust) { args throws(CIFilterError) in
+    /// CIHueAdjust: Rotates hue by an angle.
+    static let hueAdjust = BuiltinFilter(
+        FilterDescriptor(
+            "CIHueAdjust", "Hue Adjust", "Rotates hue by an angle.",
+            categories: [.builtIn, .colorAdjustment, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.4", iOS: "5", factory: "hueAdjust",
+            doc: """
+                Rotates colours by `angle` radians about the grey axis (a rotation in RGB
+                that keeps greys grey).
+                """,
+            inputs: [
+                .image(),
+                .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793, "The rotation in radians."),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let a = try args.float(kCIInputAngleKey)
         if a == 0 { return image }
         return image.applying(MatrixStage(m: hueRotationMatrix(angle: a), wantsUnpremultiplied: false, name: "hue adjust"))
     }
 
-    /// CIVibrance: raises the saturation of muted colours more than of saturated ones, which
-    /// protects skin tones: `rgb = mix(rgb, max, (max - mean) * -3 * amount)`.
-    ///
-    /// - inputAmount: 0 keeps the image; positive values saturate muted colours, negative
-    ///   values mute them.
-    static let vibrance = BuiltinFilter(Catalog.CIVibrance) { args throws(CIFilterError) in
+    /// CIVibrance: Boosts saturation of muted colors while protecting skin tones.
+    static let vibrance = BuiltinFilter(
+        FilterDescriptor(
+            "CIVibrance", "Vibrance", "Boosts saturation of muted colors while protecting skin tones.",
+            categories: [.builtIn, .colorAdjustment, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video], macOS: "10.7", iOS: "5", factory: "vibrance",
+            doc: """
+                Raises the saturation of muted colours more than of saturated ones, which
+                protects skin tones: `rgb = mix(rgb, max, (max - mean) * -3 * amount)`.
+                """,
+            inputs: [
+                .image(),
+                .number(
+                    "inputAmount", "Amount", .scalar, default: 0, identity: 0, min: -1, max: 1, slider: -1...1,
+                    """
+                    0 keeps the image; positive values saturate muted colours, negative
+                    values mute them.
+                    """),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let amount = try args.float(kCIInputAmountKey)
         if amount == 0 { return image }
         return image.applying(VibranceStage(amount: amount))
     }
 
-    /// CITemperatureAndTint: a von Kries (Bradford) white-point adaptation from the white of
-    /// `inputNeutral` (colour temperature in kelvin, tint) to that of `inputTargetNeutral`.
-    /// A higher neutral temperature than the target warms the image.
-    ///
-    /// - inputNeutral: The white of the image as (temperature in kelvin, tint). A temperature
-    ///   of 0 or less is an error; temperatures are taken as 1000...50000 K, where Krystek's
-    ///   approximation of the Planckian locus holds (not a declared limit: equal neutrals stay
-    ///   an exact identity whatever their value, and the tint is not limited).
-    /// - inputTargetNeutral: The white it should become, as (temperature in kelvin, tint).
-    static let temperatureAndTint = BuiltinFilter(Catalog.CITemperatureAndTint) { args throws(CIFilterError) in
+    /// CITemperatureAndTint: White-balance adjustment from source to target temperature/tint.
+    static let temperatureAndTint = BuiltinFilter(
+        FilterDescriptor(
+            "CITemperatureAndTint", "Temperature and Tint", "White-balance adjustment from source to target temperature/tint.",
+            categories: [.builtIn, .colorAdjustment, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.7", iOS: "5", factory: "temperatureAndTint",
+            doc: """
+                A von Kries (Bradford) white-point adaptation from the white of
+                `inputNeutral` (colour temperature in kelvin, tint) to that of `inputTargetNeutral`.
+                A higher neutral temperature than the target warms the image.
+                """,
+            inputs: [
+                .image(),
+                .vector(
+                    "inputNeutral", "Neutral", .offset, default: [6500, 0], identity: [6500, 0],
+                    """
+                    The white of the image as (temperature in kelvin, tint). A temperature
+                    of 0 or less is an error; temperatures are taken as 1000...50000 K, where Krystek's
+                    approximation of the Planckian locus holds (not a declared limit: equal neutrals stay
+                    an exact identity whatever their value, and the tint is not limited).
+                    """),
+                .vector(
+                    "inputTargetNeutral", "Target Neutral", .offset, default: [6500, 0], identity: [6500, 0], "The white it should become, as (temperature in kelvin, tint)."),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let n = try args.vector("inputNeutral"), t = try args.vector("inputTargetNeutral")
         guard n.x > 0, t.x > 0, [n.x, n.y, t.x, t.y].allSatisfy(\.isFinite) else {

@@ -1,26 +1,42 @@
 import Foundation
 
 extension BuiltinFilters {
-    /// CISystemToneMap: maps extended-range (HDR) values into the range a display shows.
-    /// Apple's curve is the system's own and undocumented, and the content headroom it reads
-    /// from image metadata does not exist here; ours measures it. The content headroom `S` is
-    /// the image's largest straight colour component (a reduction over its extent; `S = 1`
-    /// or less is SDR). The target headroom `T` is `displayHeadroom` for
-    /// `preferredDynamicRange` high (the default, also when not set), `sqrt(displayHeadroom)`
-    /// (half the stops) for constrained high, and 1 for standard. When `S <= T` the image is
-    /// returned unchanged (SDR input always is). Otherwise, on each pixel's largest straight
-    /// component m, values up to the knee `k = 0.75 min(T, 1)` are kept and the rest rolls
-    /// off exponentially so that S lands exactly on T:
-    /// `m' = k + (T - k) (1 - exp(-(m - k) / (T - k))) / (1 - exp(-(S - k) / (T - k)))`,
-    /// strictly increasing and continuous at the knee; RGB are scaled together
-    /// by m'/m, so hues are kept, alpha is unchanged. An image without a finite extent uses
-    /// `S = infinity` (the curve's asymptote is T). Output extent: the input's.
-    ///
-    /// - inputDisplayHeadroom: The display's headroom: its brightest value over SDR white.
-    /// - inputPreferredDynamicRange: "standard", "constrainedHigh" or "high" (Core Image's
-    ///   `CIDynamicRangeOption` names, with or without the `CIDynamicRange` prefix); not set
-    ///   is high.
-    static let systemToneMap = BuiltinFilter(Catalog.CISystemToneMap) { args throws(CIFilterError) in
+    /// CISystemToneMap: Tone-maps HDR content to a display headroom using the system's tone curve.
+    static let systemToneMap = BuiltinFilter(
+        FilterDescriptor(
+            "CISystemToneMap", "System Tone Map", "Tone-maps HDR content to a display headroom using the system's tone curve.",
+            categories: [.builtIn, .colorAdjustment, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "26.0", iOS: "26", factory: "systemToneMap",
+            doc: """
+                Maps extended-range (HDR) values into the range a display shows.
+                Apple's curve is the system's own and undocumented, and the content headroom it reads
+                from image metadata does not exist here; ours measures it. The content headroom `S` is
+                the image's largest straight colour component (a reduction over its extent; `S = 1`
+                or less is SDR). The target headroom `T` is `displayHeadroom` for
+                `preferredDynamicRange` high (the default, also when not set), `sqrt(displayHeadroom)`
+                (half the stops) for constrained high, and 1 for standard. When `S <= T` the image is
+                returned unchanged (SDR input always is). Otherwise, on each pixel's largest straight
+                component m, values up to the knee `k = 0.75 min(T, 1)` are kept and the rest rolls
+                off exponentially so that S lands exactly on T:
+                `m' = k + (T - k) (1 - exp(-(m - k) / (T - k))) / (1 - exp(-(S - k) / (T - k)))`,
+                strictly increasing and continuous at the knee; RGB are scaled together
+                by m'/m, so hues are kept, alpha is unchanged. An image without a finite extent uses
+                `S = infinity` (the curve's asymptote is T). Output extent: the input's.
+                """,
+            inputs: [
+                .image(),
+                .number(
+                    "inputDisplayHeadroom", "Display Headroom", .scalar, default: 1, min: 1, max: 32, slider: 1...8,
+                    "The display's headroom: its brightest value over SDR white."),
+                .other(
+                    "NSString", "inputPreferredDynamicRange", "Preferred Dynamic Range", nil,
+                    """
+                    "standard", "constrainedHigh" or "high" (Core Image's
+                    `CIDynamicRangeOption` names, with or without the `CIDynamicRange` prefix); not set
+                    is high.
+                    """),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let display = try args.float("inputDisplayHeadroom")
         var target = display

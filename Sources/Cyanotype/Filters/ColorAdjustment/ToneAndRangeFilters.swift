@@ -2,17 +2,44 @@
 // work on straight (unpremultiplied) working-space values, linear sRGB, unless noted.
 
 extension BuiltinFilters {
-    /// CIColorClamp: clamps each straight component, alpha included, into
-    /// `[inputMinComponents, inputMaxComponents]`.
-    static let colorClamp = BuiltinFilter(Catalog.CIColorClamp) { args throws(CIFilterError) in
+    /// CIColorClamp: Clamps each color component into a [min, max] range per channel.
+    static let colorClamp = BuiltinFilter(
+        FilterDescriptor(
+            "CIColorClamp", "Color Clamp", "Clamps each color component into a [min, max] range per channel.",
+            categories: [.builtIn, .colorAdjustment, .interlaced, .nonSquarePixels, .stillImage, .video], macOS: "10.9", iOS: "7", factory: "colorClamp",
+            doc: """
+                Clamps each straight component, alpha included, into
+                `[inputMinComponents, inputMaxComponents]`.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputMinComponents", "Min Components", nil, default: [0, 0, 0, 0]),
+                .vector("inputMaxComponents", "Max Components", nil, default: [1, 1, 1, 1]),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let lo = try vector4(args, "inputMinComponents"), hi = try vector4(args, "inputMaxComponents")
         return image.applying(ClampStage(lo: lo, hi: hi))
     }
 
-    /// CIColorPolynomial: per channel `v' = c0 + c1*v + c2*v^2 + c3*v^3` on straight colour,
-    /// alpha included, with `(c0, c1, c2, c3)` from the channel's coefficient vector.
-    static let colorPolynomial = BuiltinFilter(Catalog.CIColorPolynomial) { args throws(CIFilterError) in
+    /// CIColorPolynomial: Maps each channel through its own cubic polynomial.
+    static let colorPolynomial = BuiltinFilter(
+        FilterDescriptor(
+            "CIColorPolynomial", "Color Polynomial", "Maps each channel through its own cubic polynomial.",
+            categories: [.builtIn, .colorAdjustment, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.9", iOS: "7", factory: "colorPolynomial",
+            doc: """
+                Per channel `v' = c0 + c1*v + c2*v^2 + c3*v^3` on straight colour,
+                alpha included, with `(c0, c1, c2, c3)` from the channel's coefficient vector.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputRedCoefficients", "Red Coefficients", nil, default: [0, 1, 0, 0], identity: [0, 1, 0, 0]),
+                .vector("inputGreenCoefficients", "Green Coefficients", nil, default: [0, 1, 0, 0], identity: [0, 1, 0, 0]),
+                .vector("inputBlueCoefficients", "Blue Coefficients", nil, default: [0, 1, 0, 0], identity: [0, 1, 0, 0]),
+                .vector("inputAlphaCoefficients", "Alpha Coefficients", nil, default: [0, 1, 0, 0], identity: [0, 1, 0, 0]),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let r = try vector4(args, "inputRedCoefficients"), g = try vector4(args, "inputGreenCoefficients")
         let b = try vector4(args, "inputBlueCoefficients"), a = try vector4(args, "inputAlphaCoefficients")
@@ -25,33 +52,83 @@ extension BuiltinFilters {
                 c2: SIMD4(r.z, g.z, b.z, a.z), c3: SIMD4(r.w, g.w, b.w, a.w)))
     }
 
-    /// CIColorThreshold: each straight colour channel becomes 1 where it is greater than the
-    /// threshold and 0 elsewhere (Apple: "one if its value is greater than the threshold");
-    /// alpha is kept.
-    static let colorThreshold = BuiltinFilter(Catalog.CIColorThreshold) { args throws(CIFilterError) in
+    /// CIColorThreshold: Binarizes the image at a given threshold.
+    static let colorThreshold = BuiltinFilter(
+        FilterDescriptor(
+            "CIColorThreshold", "Color Threshold", "Binarizes the image at a given threshold.",
+            categories: [.builtIn, .colorAdjustment, .interlaced, .nonSquarePixels, .stillImage, .video], macOS: "11.0", iOS: "14", factory: "colorThreshold",
+            doc: """
+                Each straight colour channel becomes 1 where it is greater than the
+                threshold and 0 elsewhere (Apple: "one if its value is greater than the threshold");
+                alpha is kept.
+                """,
+            inputs: [
+                .image(),
+                .number("inputThreshold", "Threshold", .scalar, default: 0.5, slider: 0...1),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         return image.applying(ThresholdStage(threshold: try args.float("inputThreshold")))
     }
 
-    /// CILinearToSRGBToneCurve: the sRGB transfer function (IEC 61966-2-1) applied to straight
-    /// colour, mirrored for negative values (extended sRGB).
-    static let linearToSRGBToneCurve = BuiltinFilter(Catalog.CILinearToSRGBToneCurve) { args throws(CIFilterError) in
+    /// CILinearToSRGBToneCurve: Applies the sRGB transfer curve to linear values.
+    static let linearToSRGBToneCurve = BuiltinFilter(
+        FilterDescriptor(
+            "CILinearToSRGBToneCurve", "Linear to sRGB Tone Curve", "Applies the sRGB transfer curve to linear values.",
+            categories: [.builtIn, .colorAdjustment, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.10", iOS: "7", factory: "linearToSRGBToneCurve",
+            doc: """
+                The sRGB transfer function (IEC 61966-2-1) applied to straight
+                colour, mirrored for negative values (extended sRGB).
+                """,
+            inputs: [
+                .image()
+            ])
+    ) { args throws(CIFilterError) in
         try args.image().applying(SRGBCurveStage(toLinear: false))
     }
 
-    /// CISRGBToneCurveToLinear: the inverse sRGB transfer function on straight colour,
-    /// mirrored for negative values (extended sRGB).
-    static let sRGBToneCurveToLinear = BuiltinFilter(Catalog.CISRGBToneCurveToLinear) { args throws(CIFilterError) in
+    /// CISRGBToneCurveToLinear: Removes the sRGB transfer curve (to linear values).
+    static let sRGBToneCurveToLinear = BuiltinFilter(
+        FilterDescriptor(
+            "CISRGBToneCurveToLinear", "sRGB Tone Curve to Linear", "Removes the sRGB transfer curve (to linear values).",
+            categories: [.builtIn, .colorAdjustment, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.10", iOS: "7", factory: "sRGBToneCurveToLinear",
+            doc: """
+                The inverse sRGB transfer function on straight colour,
+                mirrored for negative values (extended sRGB).
+                """,
+            inputs: [
+                .image()
+            ])
+    ) { args throws(CIFilterError) in
         try args.image().applying(SRGBCurveStage(toLinear: true))
     }
 
-    /// CIToneCurve: each colour channel through a natural cubic spline (zero curvature at the
-    /// ends) through the five points, sorted by x. As Apple documents, the curve is applied in
-    /// a perceptual, gamma 2 version of the working space: `v' = f(sqrt(v))^2` (sign kept).
-    /// Outside `[x0, x4]` the curve holds its end values, or with `inputExtrapolate` continues
-    /// along the end tangents. Points with equal x are an error; points all on the diagonal
-    /// leave the image unchanged. Alpha is kept.
-    static let toneCurve = BuiltinFilter(Catalog.CIToneCurve) { args throws(CIFilterError) in
+    /// CIToneCurve: Adjusts RGB through a 5-point spline tone curve.
+    static let toneCurve = BuiltinFilter(
+        FilterDescriptor(
+            "CIToneCurve", "Tone Curve", "Adjusts RGB through a 5-point spline tone curve.",
+            categories: [.builtIn, .colorAdjustment, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.7", iOS: "5", factory: "toneCurve",
+            doc: """
+                Each colour channel through a natural cubic spline (zero curvature at the
+                ends) through the five points, sorted by x. As Apple documents, the curve is applied in
+                a perceptual, gamma 2 version of the working space: `v' = f(sqrt(v))^2` (sign kept).
+                Outside `[x0, x4]` the curve holds its end values, or with `inputExtrapolate` continues
+                along the end tangents. Points with equal x are an error; points all on the diagonal
+                leave the image unchanged. Alpha is kept.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputPoint0", "Point 0", .offset, default: [0, 0], identity: [0, 0]),
+                .vector("inputPoint1", "Point 1", .offset, default: [0.25, 0.25], identity: [0.25, 0.25]),
+                .vector("inputPoint2", "Point 2", .offset, default: [0.5, 0.5], identity: [0.5, 0.5]),
+                .vector("inputPoint3", "Point 3", .offset, default: [0.75, 0.75], identity: [0.75, 0.75]),
+                .vector("inputPoint4", "Point 4", .offset, default: [1, 1], identity: [1, 1]),
+                .bool("inputExtrapolate", nil, default: false, min: 0, max: 1),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         var pts: [(Double, Double)] = []
         for k in 0..<5 {
@@ -65,11 +142,23 @@ extension BuiltinFilters {
         return image.applying(ToneCurveStage(spline: spline, extrapolate: try args.bool("inputExtrapolate")))
     }
 
-    /// CIWhitePointAdjust: a von Kries adaptation in linear sRGB that maps white to
-    /// `inputColor`: each channel is scaled by the colour's straight linear value, so
-    /// `rgb' = rgb * color.rgb` (an affine map that folds with its neighbours). White is the
-    /// identity.
-    static let whitePointAdjust = BuiltinFilter(Catalog.CIWhitePointAdjust) { args throws(CIFilterError) in
+    /// CIWhitePointAdjust: Remaps colors so a chosen color becomes the white point.
+    static let whitePointAdjust = BuiltinFilter(
+        FilterDescriptor(
+            "CIWhitePointAdjust", "White Point Adjust", "Remaps colors so a chosen color becomes the white point.",
+            categories: [.builtIn, .colorAdjustment, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.4", iOS: "5", factory: "whitePointAdjust",
+            doc: """
+                A von Kries adaptation in linear sRGB that maps white to
+                `inputColor`: each channel is scaled by the colour's straight linear value, so
+                `rgb' = rgb * color.rgb` (an affine map that folds with its neighbours). White is the
+                identity.
+                """,
+            inputs: [
+                .image(),
+                .color("inputColor", "Color", .color, default: [1, 1, 1, 1], identity: [1, 1, 1, 1]),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let c = try args.color(kCIInputColorKey).workingValue
         let inv: Float = c.w > 0 ? 1 / c.w : 0
@@ -78,23 +167,55 @@ extension BuiltinFilters {
         return image.applying(MatrixStage(m: ColorMatrix(rgb: [k.x, 0, 0, 0, k.y, 0, 0, 0, k.z]), wantsUnpremultiplied: false, name: "white point"))
     }
 
-    /// CIColorAbsoluteDifference: `|a - b|` of the straight colours of `inputImage` and
-    /// `inputImage2`, with alpha `a.alpha * b.alpha` (Apple's definition). Extent: the
-    /// intersection of the two extents (alpha is 0 outside either).
-    static let colorAbsoluteDifference = BuiltinFilter(Catalog.CIColorAbsoluteDifference) { args throws(CIFilterError) in
+    /// CIColorAbsoluteDifference: Per-pixel absolute difference between two images.
+    static let colorAbsoluteDifference = BuiltinFilter(
+        FilterDescriptor(
+            "CIColorAbsoluteDifference", "Color Absolute Difference", "Per-pixel absolute difference between two images.",
+            categories: [.builtIn, .colorAdjustment, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "11.0", iOS: "14", factory: "colorAbsoluteDifference",
+            doc: """
+                `|a - b|` of the straight colours of `inputImage` and
+                `inputImage2`, with alpha `a.alpha * b.alpha` (Apple's definition). Extent: the
+                intersection of the two extents (alpha is 0 outside either).
+                """,
+            inputs: [
+                .image(),
+                .image("inputImage2", "Image2"),
+            ])
+    ) { args throws(CIFilterError) in
         let a = try args.image(), b = try args.image("inputImage2")
         return a.applying(AbsoluteDifferenceStage(), extras: [b], extent: a.extent.intersection(b.extent))
     }
 
-    /// CIDepthToDisparity: disparity = 1 / depth, per colour channel of straight values; alpha
-    /// is kept. Depth 0 or less (no measurement) gives 0 rather than infinity.
-    static let depthToDisparity = BuiltinFilter(Catalog.CIDepthToDisparity) { args throws(CIFilterError) in
+    /// CIDepthToDisparity: Converts a depth map to a disparity map (reciprocal).
+    static let depthToDisparity = BuiltinFilter(
+        FilterDescriptor(
+            "CIDepthToDisparity", "Depth To Disparity", "Converts a depth map to a disparity map (reciprocal).",
+            categories: [.builtIn, .colorAdjustment, .stillImage, .video], macOS: "10.13", iOS: "11", factory: "depthToDisparity",
+            doc: """
+                Disparity = 1 / depth, per colour channel of straight values; alpha
+                is kept. Depth 0 or less (no measurement) gives 0 rather than infinity.
+                """,
+            inputs: [
+                .image()
+            ])
+    ) { args throws(CIFilterError) in
         try args.image().applying(ReciprocalStage(name: "depth to disparity"))
     }
 
-    /// CIDisparityToDepth: depth = 1 / disparity, per colour channel of straight values; alpha
-    /// is kept. Disparity 0 or less gives 0 rather than infinity.
-    static let disparityToDepth = BuiltinFilter(Catalog.CIDisparityToDepth) { args throws(CIFilterError) in
+    /// CIDisparityToDepth: Converts a disparity map to a depth map (reciprocal).
+    static let disparityToDepth = BuiltinFilter(
+        FilterDescriptor(
+            "CIDisparityToDepth", "Disparity To Depth", "Converts a disparity map to a depth map (reciprocal).",
+            categories: [.builtIn, .colorAdjustment, .stillImage, .video], macOS: "10.13", iOS: "11", factory: "disparityToDepth",
+            doc: """
+                Depth = 1 / disparity, per colour channel of straight values; alpha
+                is kept. Disparity 0 or less gives 0 rather than infinity.
+                """,
+            inputs: [
+                .image()
+            ])
+    ) { args throws(CIFilterError) in
         try args.image().applying(ReciprocalStage(name: "disparity to depth"))
     }
 }

@@ -2,13 +2,26 @@
 // Cube data is float32 RGBA, red index fastest, then green, then blue; dimension^3 * 16 bytes.
 
 extension BuiltinFilters {
-    /// CIColorCube: a 3D LUT applied to working-space (linear) colour, trilinear, as Apple's.
-    /// Input outside 0...1 is clamped to the cube unless `inputExtrapolate` is true, then the
-    /// edge cells are extended linearly. The cube is premultiplied RGBA, as Apple documents:
-    /// a cube whose alpha is not all 1 sets the pixel's alpha to its own times the cube's
-    /// (and the colour to the cube's colour divided by its alpha), so Apple's chroma-key
-    /// recipe (alpha 0 for the key's hues) gives transparency.
-    static let colorCube = BuiltinFilter(Catalog.CIColorCube) { args throws(CIFilterError) in
+    /// CIColorCube: Applies a 3D color lookup table (LUT) to the image.
+    static let colorCube = BuiltinFilter(
+        FilterDescriptor(
+            "CIColorCube", "Color Cube", "Applies a 3D color lookup table (LUT) to the image.",
+            categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video], macOS: "10.4", iOS: "5", factory: "colorCube",
+            doc: """
+                A 3D LUT applied to working-space (linear) colour, trilinear, as Apple's.
+                Input outside 0...1 is clamped to the cube unless `inputExtrapolate` is true, then the
+                edge cells are extended linearly. The cube is premultiplied RGBA, as Apple documents:
+                a cube whose alpha is not all 1 sets the pixel's alpha to its own times the cube's
+                (and the colour to the cube's colour divided by its alpha), so Apple's chroma-key
+                recipe (alpha 0 for the key's hues) gives transparency.
+                """,
+            inputs: [
+                .image(),
+                .number("inputCubeDimension", "Cube Dimension", .count, default: 2, identity: 2, min: 2, max: 128),
+                .other("NSData", "inputCubeData", "Cube Data", nil, default: .data(byteLength: 128), identity: .data(byteLength: 128)),
+                .bool("inputExtrapolate", nil, default: false, min: 0, max: 1),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let cube = try cubeTable(args, dataKey: "inputCubeData")
         let extrapolate = (try? args.bool("inputExtrapolate")) ?? false
@@ -16,10 +29,25 @@ extension BuiltinFilters {
         return image.applying(LUTStage(sampler: sampler, encoding: .linear, interpolation: .trilinear, name: "color cube", cubeAlpha: cube.hasAlpha))
     }
 
-    /// CIColorCubeWithColorSpace: the cube is looked up in `inputColorSpace` (working colour
-    /// is converted to that space's primaries and encoding, looked up, converted back). No
-    /// colour space: as CIColorCube. The cube's alpha applies as in CIColorCube.
-    static let colorCubeWithColorSpace = BuiltinFilter(Catalog.CIColorCubeWithColorSpace) { args throws(CIFilterError) in
+    /// CIColorCubeWithColorSpace: Applies a 3D LUT whose values are defined in a given color space.
+    static let colorCubeWithColorSpace = BuiltinFilter(
+        FilterDescriptor(
+            "CIColorCubeWithColorSpace", "Color Cube with ColorSpace", "Applies a 3D LUT whose values are defined in a given color space.",
+            categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.9", iOS: "7", factory: "colorCubeWithColorSpace",
+            doc: """
+                The cube is looked up in `inputColorSpace` (working colour
+                is converted to that space's primaries and encoding, looked up, converted back). No
+                colour space: as CIColorCube. The cube's alpha applies as in CIColorCube.
+                """,
+            inputs: [
+                .image(),
+                .number("inputCubeDimension", "Cube Dimension", .count, default: 2, identity: 2, min: 2, max: 128),
+                .other("NSData", "inputCubeData", "Cube Data", nil, default: .data(byteLength: 128), identity: .data(byteLength: 128)),
+                .number("inputExtrapolate", nil, nil),
+                .other("NSObject", "inputColorSpace", "Color Space", nil),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let cube = try cubeTable(args, dataKey: "inputCubeData")
         let extrapolate = (try? args.bool("inputExtrapolate")) ?? false
@@ -29,11 +57,28 @@ extension BuiltinFilters {
             LUTStage(sampler: sampler, encoding: encoding, interpolation: .trilinear, name: "color cube with color space", cubeAlpha: cube.hasAlpha))
     }
 
-    /// CIColorCubesMixedWithMask: two cubes of one dimension, mixed per pixel by the mask's
-    /// luminance (Rec. 709 weights on working values, clamped to 0...1): 0 gives cube 0,
-    /// 1 gives cube 1. Optional `inputColorSpace` as CIColorCubeWithColorSpace. The mixed
-    /// cubes' alpha applies as in CIColorCube.
-    static let colorCubesMixedWithMask = BuiltinFilter(Catalog.CIColorCubesMixedWithMask) { args throws(CIFilterError) in
+    /// CIColorCubesMixedWithMask: Blends the results of two 3D LUTs using a mask image.
+    static let colorCubesMixedWithMask = BuiltinFilter(
+        FilterDescriptor(
+            "CIColorCubesMixedWithMask", "Color Cubes Mixed With Mask", "Blends the results of two 3D LUTs using a mask image.",
+            categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.13", iOS: "11", factory: "colorCubesMixedWithMask",
+            doc: """
+                Two cubes of one dimension, mixed per pixel by the mask's
+                luminance (Rec. 709 weights on working values, clamped to 0...1): 0 gives cube 0,
+                1 gives cube 1. Optional `inputColorSpace` as CIColorCubeWithColorSpace. The mixed
+                cubes' alpha applies as in CIColorCube.
+                """,
+            inputs: [
+                .image(),
+                .image("inputMaskImage", "Mask Image"),
+                .number("inputCubeDimension", "Cube Dimension", .count, default: 2, identity: 2, min: 2, max: 128),
+                .other("NSData", "inputCube0Data", "Cube 0 Data", nil, default: .data(byteLength: 128), identity: .data(byteLength: 128)),
+                .other("NSData", "inputCube1Data", "Cube 1 Data", nil, default: .data(byteLength: 128), identity: .data(byteLength: 128)),
+                .other("NSObject", "inputColorSpace", "Color Space", nil),
+                .bool("inputExtrapolate", nil, default: false, min: 0, max: 1),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let mask = try args.image(kCIInputMaskImageKey)
         let c0 = try cubeTable(args, dataKey: "inputCube0Data")

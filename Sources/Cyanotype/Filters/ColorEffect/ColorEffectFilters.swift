@@ -3,22 +3,40 @@
 import CCyanotypeKernels
 
 extension BuiltinFilters {
-    /// CISepiaTone: mixes each pixel with its sepia version (the W3C sepia matrix) by
-    /// `intensity`.
-    ///
-    /// - inputIntensity: 0 keeps the image, 1 gives the full sepia.
-    static let sepiaTone = BuiltinFilter(Catalog.CISepiaTone) { args throws(CIFilterError) in
+    /// CISepiaTone: Tints the image toward sepia brown.
+    static let sepiaTone = BuiltinFilter(
+        FilterDescriptor(
+            "CISepiaTone", "Sepia Tone", "Tints the image toward sepia brown.",
+            categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
+            macOS: "10.4", iOS: "5", factory: "sepiaTone",
+            doc: """
+                Mixes each pixel with its sepia version (the W3C sepia matrix) by
+                `intensity`.
+                """,
+            inputs: [
+                .image(),
+                .number("inputIntensity", "Intensity", .scalar, default: 1, identity: 0, min: 0, slider: 0...1, "0 keeps the image, 1 gives the full sepia."),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let k = try args.float(kCIInputIntensityKey)
         if k == 0 { return image }
         return image.applying(MatrixStage(m: sepiaMatrix(intensity: k), wantsUnpremultiplied: false, name: "sepia"))
     }
 
-    /// CIColorMonochrome: luma times `color`, mixed with the original by `intensity`.
-    ///
-    /// - inputColor: The tint the luma is multiplied by.
-    /// - inputIntensity: 0 keeps the image, 1 gives the full monochrome.
-    static let colorMonochrome = BuiltinFilter(Catalog.CIColorMonochrome) { args throws(CIFilterError) in
+    /// CIColorMonochrome: Tints the image toward shades of one chosen color.
+    static let colorMonochrome = BuiltinFilter(
+        FilterDescriptor(
+            "CIColorMonochrome", "Color Monochrome", "Tints the image toward shades of one chosen color.",
+            categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.4", iOS: "5", factory: "colorMonochrome",
+            doc: "Luma times `color`, mixed with the original by `intensity`.",
+            inputs: [
+                .image(),
+                .color("inputColor", "Color", .opaqueColor, default: [0.6, 0.45, 0.3, 1], "The tint the luma is multiplied by."),
+                .number("inputIntensity", "Intensity", .scalar, default: 1, identity: 0, min: 0, slider: 0...1, "0 keeps the image, 1 gives the full monochrome."),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let c = try args.color(kCIInputColorKey).workingValue
         let k = try args.float(kCIInputIntensityKey)
@@ -35,8 +53,16 @@ extension BuiltinFilters {
         return image.applying(MatrixStage(m: ColorMatrix(rgb: m), wantsUnpremultiplied: false, name: "monochrome"))
     }
 
-    /// CIColorInvert: `rgb = 1 - rgb` on straight colour, alpha kept.
-    static let colorInvert = BuiltinFilter(Catalog.CIColorInvert) { args throws(CIFilterError) in
+    /// CIColorInvert: Inverts the color channels.
+    static let colorInvert = BuiltinFilter(
+        FilterDescriptor(
+            "CIColorInvert", "Color Invert", "Inverts the color channels.",
+            categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video], macOS: "10.4", iOS: "5", factory: "colorInvert",
+            doc: "`rgb = 1 - rgb` on straight colour, alpha kept.",
+            inputs: [
+                .image()
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         return image.applying(
             MatrixStage(
@@ -44,16 +70,31 @@ extension BuiltinFilters {
                 wantsUnpremultiplied: true, name: "invert"))
     }
 
-    /// CIVignette: darkens towards the corners. Apple publishes no formula; ours: with `d` the
-    /// distance from the centre of the extent over half its diagonal and
-    /// `s = smoothstep(0, 1, d / radius)`, colour is scaled by `max(0, 1 - intensity * s^2)`.
-    /// Radius 1 reaches full strength at the corners; intensity 0 is the identity and
-    /// negative intensity brightens.
-    ///
-    /// - inputIntensity: How strongly the corners darken (negative values brighten them).
-    /// - inputRadius: Where the darkening reaches full strength, as a fraction of half the
-    ///   extent's diagonal.
-    static let vignette = BuiltinFilter(Catalog.CIVignette, limits: [kCIInputRadiusKey: .vignetteRadius]) { args throws(CIFilterError) in
+    /// CIVignette: Darkens (or lightens) the image corners.
+    static let vignette = BuiltinFilter(
+        FilterDescriptor(
+            "CIVignette", "Vignette", "Darkens (or lightens) the image corners.",
+            categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .stillImage, .video], macOS: "10.9", iOS: "5", factory: "vignette",
+            doc: """
+                Darkens towards the corners. Apple publishes no formula; ours: with `d` the
+                distance from the centre of the extent over half its diagonal and
+                `s = smoothstep(0, 1, d / radius)`, colour is scaled by `max(0, 1 - intensity * s^2)`.
+                Radius 1 reaches full strength at the corners; intensity 0 is the identity and
+                negative intensity brightens.
+                """,
+            inputs: [
+                .image(),
+                .number(
+                    "inputIntensity", "Intensity", .scalar, default: 0, identity: 0, min: -1, max: 1, slider: -1...1,
+                    "How strongly the corners darken (negative values brighten them)."),
+                .number(
+                    "inputRadius", "Radius", .scalar, default: 1, min: 0, max: 2, slider: 0...2, limit: .vignetteRadius,
+                    """
+                    Where the darkening reaches full strength, as a fraction of half the
+                    extent's diagonal.
+                    """),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let k = try args.float(kCIInputIntensityKey), r = try args.float(kCIInputRadiusKey)
         let e = image.extent

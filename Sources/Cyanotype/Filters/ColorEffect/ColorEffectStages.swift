@@ -4,10 +4,24 @@
 import Foundation
 
 extension BuiltinFilters {
-    /// CIColorCrossPolynomial: each output channel is a second-order polynomial of all three
-    /// straight input channels, with Apple's coefficient order
-    /// `[r, g, b, r², g², b², r·g, g·b, b·r, 1]`; alpha is kept.
-    static let colorCrossPolynomial = BuiltinFilter(Catalog.CIColorCrossPolynomial) { args throws(CIFilterError) in
+    /// CIColorCrossPolynomial: Maps each output channel through a polynomial in r, g, b including squared and cross terms.
+    static let colorCrossPolynomial = BuiltinFilter(
+        FilterDescriptor(
+            "CIColorCrossPolynomial", "Color Cross Polynomial", "Maps each output channel through a polynomial in r, g, b including squared and cross terms.",
+            categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.9", iOS: "7", factory: "colorCrossPolynomial",
+            doc: """
+                Each output channel is a second-order polynomial of all three
+                straight input channels, with Apple's coefficient order
+                `[r, g, b, r², g², b², r·g, g·b, b·r, 1]`; alpha is kept.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputRedCoefficients", "Red Coefficients", nil, default: [1, 0, 0, 0, 0, 0, 0, 0, 0, 0], identity: [1, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+                .vector("inputGreenCoefficients", "Green Coefficients", nil, default: [0, 1, 0, 0, 0, 0, 0, 0, 0, 0], identity: [0, 1, 0, 0, 0, 0, 0, 0, 0, 0]),
+                .vector("inputBlueCoefficients", "Blue Coefficients", nil, default: [0, 0, 1, 0, 0, 0, 0, 0, 0, 0], identity: [0, 0, 1, 0, 0, 0, 0, 0, 0, 0]),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         func coefficients(_ key: String) throws(CIFilterError) -> [Float] {
             let v = try args.vector(key).values.map { Float($0) }
@@ -18,13 +32,26 @@ extension BuiltinFilters {
         return image.applying(CrossPolynomialStage(r: r, g: g, b: b))
     }
 
-    /// CIColorCurves: per-channel lookup in `inputCurvesData`, a table of N float32 RGB
-    /// triplets spread evenly over `inputCurvesDomain` [lo, hi]; values between entries are
-    /// interpolated linearly and values outside the domain take the end entries. With
-    /// `inputColorSpace` set, the curves apply to values encoded with that space's transfer
-    /// function; without it, to working-space (linear) values. The default table is the
-    /// identity [0, 0.5, 1].
-    static let colorCurves = BuiltinFilter(Catalog.CIColorCurves) { args throws(CIFilterError) in
+    /// CIColorCurves: Applies per-channel 1D curves supplied as a table.
+    static let colorCurves = BuiltinFilter(
+        FilterDescriptor(
+            "CIColorCurves", "Color Curves", "Applies per-channel 1D curves supplied as a table.",
+            categories: [.builtIn, .colorEffect, .interlaced, .nonSquarePixels, .stillImage, .video], macOS: "10.13", iOS: "11", factory: "colorCurves",
+            doc: """
+                Per-channel lookup in `inputCurvesData`, a table of N float32 RGB
+                triplets spread evenly over `inputCurvesDomain` [lo, hi]; values between entries are
+                interpolated linearly and values outside the domain take the end entries. With
+                `inputColorSpace` set, the curves apply to values encoded with that space's transfer
+                function; without it, to working-space (linear) values. The default table is the
+                identity [0, 0.5, 1].
+                """,
+            inputs: [
+                .image(),
+                .other("NSData", "inputCurvesData", "Curves Data", nil, default: .data(byteLength: 36)),
+                .vector("inputCurvesDomain", "Curves Domain", nil, default: [0, 1]),
+                .other("NSObject", "inputColorSpace", "Color Space", nil),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         var table: [SIMD3<Float>] = [SIMD3(repeating: 0), SIMD3(repeating: 0.5), SIMD3(repeating: 1)]
         if args.values["inputCurvesData"] != nil {
@@ -42,84 +69,190 @@ extension BuiltinFilters {
         return image.applying(CurvesStage(table: table, lo: lo, hi: hi, space: space))
     }
 
-    /// CIColorPosterize: each straight channel becomes `floor(v * levels + 0.5) / levels`, so
-    /// [0, 1] maps to levels + 1 evenly spaced values (0 and 1 included); alpha is kept.
-    /// Works on working-space values (values above 1 keep posterizing).
-    static let colorPosterize = BuiltinFilter(Catalog.CIColorPosterize) { args throws(CIFilterError) in
+    /// CIColorPosterize: Quantizes each color channel to a fixed number of levels.
+    static let colorPosterize = BuiltinFilter(
+        FilterDescriptor(
+            "CIColorPosterize", "Color Posterize", "Quantizes each color channel to a fixed number of levels.",
+            categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.4", iOS: "6", factory: "colorPosterize",
+            doc: """
+                Each straight channel becomes `floor(v * levels + 0.5) / levels`, so
+                [0, 1] maps to levels + 1 evenly spaced values (0 and 1 included); alpha is kept.
+                Works on working-space values (values above 1 keep posterizing).
+                """,
+            inputs: [
+                .image(),
+                .number("inputLevels", "Levels", .scalar, default: 6, identity: 300, min: 1, slider: 2...30),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         return image.applying(PosterizeStage(levels: try args.float("inputLevels")))
     }
 
-    /// CIConvertRGBtoLab: working-space linear sRGB to CIE L*a*b* (D65 white, the sRGB/XYZ
-    /// matrix of IEC 61966-2-1, CIE 1976 formulas). Apple's scaling: L in [0, 100], a and b in
-    /// about [-128, 128]; with `inputNormalize`, L / 100 and (a + 128) / 256, (b + 128) / 256,
-    /// all in [0, 1]. Alpha is kept; Lab lands in the red, green and blue channels.
-    static let convertRGBtoLab = BuiltinFilter(Catalog.CIConvertRGBtoLab) { args throws(CIFilterError) in
+    /// CIConvertRGBtoLab: Converts pixel values from the RGB working space to L*a*b*.
+    static let convertRGBtoLab = BuiltinFilter(
+        FilterDescriptor(
+            "CIConvertRGBtoLab", "Convert RGB to Lab", "Converts pixel values from the RGB working space to L*a*b*.",
+            categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "13.0", iOS: "16", factory: "convertRGBtoLab", protocol: "CIConvertLab",
+            doc: """
+                Working-space linear sRGB to CIE L*a*b* (D65 white, the sRGB/XYZ
+                matrix of IEC 61966-2-1, CIE 1976 formulas). Apple's scaling: L in [0, 100], a and b in
+                about [-128, 128]; with `inputNormalize`, L / 100 and (a + 128) / 256, (b + 128) / 256,
+                all in [0, 1]. Alpha is kept; Lab lands in the red, green and blue channels.
+                """,
+            inputs: [
+                .image(),
+                .bool("inputNormalize", nil, default: false, min: 0, max: 1),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         return image.applying(LabStage(toLab: true, normalize: try args.bool("inputNormalize")))
     }
-    /// CIConvertLabToRGB: the inverse of CIConvertRGBtoLab, with the same scaling.
-    static let convertLabToRGB = BuiltinFilter(Catalog.CIConvertLabToRGB) { args throws(CIFilterError) in
+    /// CIConvertLabToRGB: Converts pixel values from L*a*b* to the RGB working space.
+    static let convertLabToRGB = BuiltinFilter(
+        FilterDescriptor(
+            "CIConvertLabToRGB", "Convert Lab to RGB", "Converts pixel values from L*a*b* to the RGB working space.",
+            categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "13.0", iOS: "16", factory: "convertLabToRGB", protocol: "CIConvertLab",
+            doc: "The inverse of CIConvertRGBtoLab, with the same scaling.",
+            inputs: [
+                .image(),
+                .bool("inputNormalize", nil, default: false, min: 0, max: 1),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         return image.applying(LabStage(toLab: false, normalize: try args.bool("inputNormalize")))
     }
 
-    /// CILabDeltaE: the CIE 1994 colour difference (graphic-arts weights kL = 1, K1 = 0.045,
-    /// K2 = 0.015, the first image as reference) between the two images' straight colours in
-    /// L*a*b* D65, in red, green and blue, alpha 1. 2 is about a just-noticeable difference.
-    static let labDeltaE = BuiltinFilter(Catalog.CILabDeltaE) { args throws(CIFilterError) in
+    /// CILabDeltaE: Per-pixel CIE Delta E color difference between two images.
+    static let labDeltaE = BuiltinFilter(
+        FilterDescriptor(
+            "CILabDeltaE", "Lab ∆E", "Per-pixel CIE Delta E color difference between two images.",
+            categories: [.builtIn, .colorEffect, .interlaced, .nonSquarePixels, .stillImage, .video], macOS: "10.13", iOS: "11", factory: "labDeltaE",
+            doc: """
+                The CIE 1994 colour difference (graphic-arts weights kL = 1, K1 = 0.045,
+                K2 = 0.015, the first image as reference) between the two images' straight colours in
+                L*a*b* D65, in red, green and blue, alpha 1. 2 is about a just-noticeable difference.
+                """,
+            inputs: [
+                .image(),
+                .image("inputImage2", "Image2"),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image(), other = try args.image("inputImage2")
         return image.applying(DeltaEStage(), extras: [other])
     }
 
-    /// CIDither: adds uniform noise of amplitude ±intensity / 64 to the sRGB-encoded
-    /// straight colour, from a hash of the pixel's coordinates and channel (the same noise
-    /// whatever the tiling). At the default 0.1 that is about ±0.4 of an 8-bit step, enough to
-    /// break banding when quantising to 8 bits; intensity 0 is the identity.
-    static let dither = BuiltinFilter(Catalog.CIDither) { args throws(CIFilterError) in
+    /// CIDither: Adds dithering noise to reduce banding.
+    static let dither = BuiltinFilter(
+        FilterDescriptor(
+            "CIDither", "Dither", "Adds dithering noise to reduce banding.",
+            categories: [.builtIn, .colorEffect, .highDynamicRange, .stillImage, .video], macOS: "10.14", iOS: "12", factory: "dither",
+            doc: """
+                Adds uniform noise of amplitude ±intensity / 64 to the sRGB-encoded
+                straight colour, from a hash of the pixel's coordinates and channel (the same noise
+                whatever the tiling). At the default 0.1 that is about ±0.4 of an 8-bit step, enough to
+                break banding when quantising to 8 bits; intensity 0 is the identity.
+                """,
+            inputs: [
+                .image(),
+                .number("inputIntensity", "Intensity", .scalar, default: 0.1, identity: 0, min: 0, max: 5, slider: 0...1),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let k = try args.float(kCIInputIntensityKey)
         if k == 0 { return image }
         return image.applying(DitherStage(amplitude: k / 64))
     }
 
-    /// CIFalseColor: straight colour's luma `l` (Rec. 709 weights, working space) picks
-    /// `color0 + (color1 - color0) * l` (straight colours, not clamped); the result's alpha
-    /// is that colour's alpha times the pixel's.
-    static let falseColor = BuiltinFilter(Catalog.CIFalseColor) { args throws(CIFilterError) in
+    /// CIFalseColor: Maps luminance onto a ramp between two colors.
+    static let falseColor = BuiltinFilter(
+        FilterDescriptor(
+            "CIFalseColor", "False Color", "Maps luminance onto a ramp between two colors.",
+            categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video], macOS: "10.4", iOS: "5", factory: "falseColor",
+            doc: """
+                Straight colour's luma `l` (Rec. 709 weights, working space) picks
+                `color0 + (color1 - color0) * l` (straight colours, not clamped); the result's alpha
+                is that colour's alpha times the pixel's.
+                """,
+            inputs: [
+                .image(),
+                .color("inputColor0", "Color 1", .color, default: [0.3, 0, 0, 1]),
+                .color("inputColor1", "Color 2", .color, default: [1, 0.9, 0.8, 1]),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let c0 = straightWorking(try args.color("inputColor0")), c1 = straightWorking(try args.color("inputColor1"))
         return image.applying(FalseColorStage(c0: c0, c1: c1))
     }
 
-    /// CIMaskToAlpha: a white image whose alpha is the input's luma (Rec. 709 weights on the
-    /// premultiplied working values): white stays opaque, black becomes clear.
-    static let maskToAlpha = BuiltinFilter(Catalog.CIMaskToAlpha) { args throws(CIFilterError) in
+    /// CIMaskToAlpha: Turns a grayscale mask into white with the mask as alpha.
+    static let maskToAlpha = BuiltinFilter(
+        FilterDescriptor(
+            "CIMaskToAlpha", "Mask to Alpha", "Turns a grayscale mask into white with the mask as alpha.",
+            categories: [.builtIn, .colorEffect, .interlaced, .nonSquarePixels, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "maskToAlpha",
+            doc: """
+                A white image whose alpha is the input's luma (Rec. 709 weights on the
+                premultiplied working values): white stays opaque, black becomes clear.
+                """,
+            inputs: [
+                .image()
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         return image.applying(ComponentStage(kind: .maskToAlpha))
     }
-    /// CIMaximumComponent: grey of `max(r, g, b)`; alpha kept.
-    static let maximumComponent = BuiltinFilter(Catalog.CIMaximumComponent) { args throws(CIFilterError) in
+    /// CIMaximumComponent: Grayscale from the maximum of R, G, B.
+    static let maximumComponent = BuiltinFilter(
+        FilterDescriptor(
+            "CIMaximumComponent", "Maximum Component", "Grayscale from the maximum of R, G, B.",
+            categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.5", iOS: "6", factory: "maximumComponent",
+            doc: "Grey of `max(r, g, b)`; alpha kept.",
+            inputs: [
+                .image()
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         return image.applying(ComponentStage(kind: .maximum))
     }
-    /// CIMinimumComponent: grey of `min(r, g, b)`; alpha kept.
-    static let minimumComponent = BuiltinFilter(Catalog.CIMinimumComponent) { args throws(CIFilterError) in
+    /// CIMinimumComponent: Grayscale from the minimum of R, G, B.
+    static let minimumComponent = BuiltinFilter(
+        FilterDescriptor(
+            "CIMinimumComponent", "Minimum Component", "Grayscale from the minimum of R, G, B.",
+            categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.5", iOS: "6", factory: "minimumComponent",
+            doc: "Grey of `min(r, g, b)`; alpha kept.",
+            inputs: [
+                .image()
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         return image.applying(ComponentStage(kind: .minimum))
     }
 
-    /// CIVignetteEffect: darkens outside a circle. With `d` the distance from `center`, a
-    /// smoothstep ramp `s` runs from 0 at `radius * (1 - falloff)` to 1 at
-    /// `radius * (1 + falloff)` (a hard edge at `radius` when falloff is 0), and colour is
-    /// scaled by `max(0, 1 - intensity * s)`: intensity 1 goes black outside, negative
-    /// intensity brightens, 0 is the identity.
-    ///
-    /// - inputCenter: The centre of the circle left alone.
-    /// - inputRadius: The circle's radius, in pixels.
-    /// - inputIntensity: How dark it gets outside the circle (1: black).
-    /// - inputFalloff: The width of the ramp, as a fraction of the radius on each side of it.
-    static let vignetteEffect = BuiltinFilter(Catalog.CIVignetteEffect, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
+    /// CIVignetteEffect: Vignette around a chosen center with radius, intensity and falloff.
+    static let vignetteEffect = BuiltinFilter(
+        FilterDescriptor(
+            "CIVignetteEffect", "Vignette Effect", "Vignette around a chosen center with radius, intensity and falloff.",
+            categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .stillImage, .video], macOS: "10.9", iOS: "7", factory: "vignetteEffect",
+            doc: """
+                Darkens outside a circle. With `d` the distance from `center`, a
+                smoothstep ramp `s` runs from 0 at `radius * (1 - falloff)` to 1 at
+                `radius * (1 + falloff)` (a hard edge at `radius` when falloff is 0), and colour is
+                scaled by `max(0, 1 - intensity * s)`: intensity 1 goes black outside, negative
+                intensity brightens, 0 is the identity.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputCenter", "Center", .position, default: [150, 150], "The centre of the circle left alone."),
+                .number("inputRadius", "Radius", .distance, default: 150, min: 0, slider: 0...2000, "The circle's radius, in pixels."),
+                .number("inputIntensity", "Intensity", .scalar, default: 1, identity: 0, min: -1, max: 1, slider: -1...1, "How dark it gets outside the circle (1: black)."),
+                .number("inputFalloff", "Falloff", .scalar, default: 0.5, min: 0, max: 1, slider: 0...1, "The width of the ramp, as a fraction of the radius on each side of it."),
+            ]),
+        pictureRelative: [kCIInputRadiusKey]
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let c = try args.point(kCIInputCenterKey)
         let r = try args.float(kCIInputRadiusKey), k = try args.float(kCIInputIntensityKey), f = try args.float("inputFalloff")

@@ -8,45 +8,200 @@
 import Foundation
 
 extension BuiltinFilters {
-    /// The photo effects. Apple does not publish them; each is a documented recipe built to
-    /// match the character of Apple's reference images, not their exact values: a 3x3 colour
-    /// matrix plus offset on sRGB-encoded straight colour, then a monotone tone curve
-    /// (Fritsch-Carlson) per channel through the points of its `PhotoLook`; alpha is kept.
-    ///
-    /// - inputExtrapolate: When true, values outside 0...1 are not clamped before and after
-    ///   the matrix, and the curves continue along their end tangents (for extended-range
-    ///   colour).
-    static let photoEffects = BuiltinFilter.family([
-        /// CIPhotoEffectChrome (approximation): saturation x1.3 and an S-shaped contrast curve
-        /// with slightly lifted blue shadows: punchy, high-contrast colour.
-        (Catalog.CIPhotoEffectChrome, PhotoLook.chrome),
-        /// CIPhotoEffectFade (approximation): saturation x0.6, blacks lifted to 0.12 and whites
-        /// lowered to 0.92, a touch warm: washed-out, faded colour.
-        (Catalog.CIPhotoEffectFade, PhotoLook.fade),
-        /// CIPhotoEffectInstant (approximation): saturation x0.8, lifted blacks, yellowed
-        /// highlights (blue lowered at the top): an instant-film print.
-        (Catalog.CIPhotoEffectInstant, PhotoLook.instant),
-        /// CIPhotoEffectMono (approximation): Rec. 709 luma of the encoded colour with a gentle
-        /// curve (blacks at 0.02, mid-tones slightly raised): plain black and white.
-        (Catalog.CIPhotoEffectMono, PhotoLook.mono),
-        /// CIPhotoEffectNoir (approximation): luma with a strong S-curve (deep shadows, bright
-        /// highlights): dramatic, high-contrast black and white.
-        (Catalog.CIPhotoEffectNoir, PhotoLook.noir),
-        /// CIPhotoEffectProcess (approximation): saturation x0.9, cyan-blue shadows and warm,
-        /// greenish highlights, as cross-processed film.
-        (Catalog.CIPhotoEffectProcess, PhotoLook.process),
-        /// CIPhotoEffectTonal (approximation): luma with a flat curve (blacks at 0.06, whites at
-        /// 0.94): soft, low-contrast black and white.
-        (Catalog.CIPhotoEffectTonal, PhotoLook.tonal),
-        /// CIPhotoEffectTransfer (approximation): saturation x1.1, warm mid-tones and highlights,
-        /// blue lowered: a warm, vintage transfer print.
-        (Catalog.CIPhotoEffectTransfer, PhotoLook.transfer),
-    ]) { args, look throws(CIFilterError) in
+    /// The family of CIPhotoEffectChrome, CIPhotoEffectFade, CIPhotoEffectInstant and 5 more: one implementation, a table per filter.
+    static let photoEffects = BuiltinFilter.family(
+        doc: """
+            The photo effects. Apple does not publish them; each is a documented recipe built to
+            match the character of Apple's reference images, not their exact values: a 3x3 colour
+            matrix plus offset on sRGB-encoded straight colour, then a monotone tone curve
+            (Fritsch-Carlson) per channel through the points of its `PhotoLook`; alpha is kept.
+            """,
+        [
+            (
+                FilterDescriptor(
+                    "CIPhotoEffectChrome", "Photo Effect Chrome", "Apple preset photo look \"Chrome\" (punchy, higher contrast).",
+                    categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
+                    macOS: "10.9", iOS: "7", factory: "photoEffectChrome", protocol: "CIPhotoEffect",
+                    doc: """
+                        CIPhotoEffectChrome (approximation): saturation x1.3 and an S-shaped contrast curve
+                        with slightly lifted blue shadows: punchy, high-contrast colour.
+                        """,
+                    inputs: [
+                        .image(),
+                        .bool(
+                            "inputExtrapolate", nil, default: false, min: 0, max: 1,
+                            """
+                            When true, values outside 0...1 are not clamped before and after
+                            the matrix, and the curves continue along their end tangents (for extended-range
+                            colour).
+                            """),
+                    ]),
+                PhotoLook.chrome
+            ),
+            (
+                FilterDescriptor(
+                    "CIPhotoEffectFade", "Photo Effect Fade", "Apple preset photo look \"Fade\" (washed-out, lower contrast).",
+                    categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
+                    macOS: "10.9", iOS: "7", factory: "photoEffectFade", protocol: "CIPhotoEffect",
+                    doc: """
+                        CIPhotoEffectFade (approximation): saturation x0.6, blacks lifted to 0.12 and whites
+                        lowered to 0.92, a touch warm: washed-out, faded colour.
+                        """,
+                    inputs: [
+                        .image(),
+                        .bool(
+                            "inputExtrapolate", nil, default: false, min: 0, max: 1,
+                            """
+                            When true, values outside 0...1 are not clamped before and after
+                            the matrix, and the curves continue along their end tangents (for extended-range
+                            colour).
+                            """),
+                    ]),
+                PhotoLook.fade
+            ),
+            (
+                FilterDescriptor(
+                    "CIPhotoEffectInstant", "Photo Effect Instant", "Apple preset photo look \"Instant\" (vintage instant-film tones).",
+                    categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
+                    macOS: "10.9", iOS: "7", factory: "photoEffectInstant", protocol: "CIPhotoEffect",
+                    doc: """
+                        CIPhotoEffectInstant (approximation): saturation x0.8, lifted blacks, yellowed
+                        highlights (blue lowered at the top): an instant-film print.
+                        """,
+                    inputs: [
+                        .image(),
+                        .bool(
+                            "inputExtrapolate", nil, default: false, min: 0, max: 1,
+                            """
+                            When true, values outside 0...1 are not clamped before and after
+                            the matrix, and the curves continue along their end tangents (for extended-range
+                            colour).
+                            """),
+                    ]),
+                PhotoLook.instant
+            ),
+            (
+                FilterDescriptor(
+                    "CIPhotoEffectMono", "Photo Effect Mono", "Apple preset black-and-white look \"Mono\".",
+                    categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
+                    macOS: "10.9", iOS: "7", factory: "photoEffectMono", protocol: "CIPhotoEffect",
+                    doc: """
+                        CIPhotoEffectMono (approximation): Rec. 709 luma of the encoded colour with a gentle
+                        curve (blacks at 0.02, mid-tones slightly raised): plain black and white.
+                        """,
+                    inputs: [
+                        .image(),
+                        .bool(
+                            "inputExtrapolate", nil, default: false, min: 0, max: 1,
+                            """
+                            When true, values outside 0...1 are not clamped before and after
+                            the matrix, and the curves continue along their end tangents (for extended-range
+                            colour).
+                            """),
+                    ]),
+                PhotoLook.mono
+            ),
+            (
+                FilterDescriptor(
+                    "CIPhotoEffectNoir", "Photo Effect Noir", "Apple preset high-contrast black-and-white look \"Noir\".",
+                    categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
+                    macOS: "10.9", iOS: "7", factory: "photoEffectNoir", protocol: "CIPhotoEffect",
+                    doc: """
+                        CIPhotoEffectNoir (approximation): luma with a strong S-curve (deep shadows, bright
+                        highlights): dramatic, high-contrast black and white.
+                        """,
+                    inputs: [
+                        .image(),
+                        .bool(
+                            "inputExtrapolate", nil, default: false, min: 0, max: 1,
+                            """
+                            When true, values outside 0...1 are not clamped before and after
+                            the matrix, and the curves continue along their end tangents (for extended-range
+                            colour).
+                            """),
+                    ]),
+                PhotoLook.noir
+            ),
+            (
+                FilterDescriptor(
+                    "CIPhotoEffectProcess", "Photo Effect Process", "Apple preset photo look \"Process\" (cool cross-processed tones).",
+                    categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
+                    macOS: "10.9", iOS: "7", factory: "photoEffectProcess", protocol: "CIPhotoEffect",
+                    doc: """
+                        CIPhotoEffectProcess (approximation): saturation x0.9, cyan-blue shadows and warm,
+                        greenish highlights, as cross-processed film.
+                        """,
+                    inputs: [
+                        .image(),
+                        .bool(
+                            "inputExtrapolate", nil, default: false, min: 0, max: 1,
+                            """
+                            When true, values outside 0...1 are not clamped before and after
+                            the matrix, and the curves continue along their end tangents (for extended-range
+                            colour).
+                            """),
+                    ]),
+                PhotoLook.process
+            ),
+            (
+                FilterDescriptor(
+                    "CIPhotoEffectTonal", "Photo Effect Tonal", "Apple preset black-and-white look \"Tonal\" (soft gray tones).",
+                    categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
+                    macOS: "10.9", iOS: "7", factory: "photoEffectTonal", protocol: "CIPhotoEffect",
+                    doc: """
+                        CIPhotoEffectTonal (approximation): luma with a flat curve (blacks at 0.06, whites at
+                        0.94): soft, low-contrast black and white.
+                        """,
+                    inputs: [
+                        .image(),
+                        .bool(
+                            "inputExtrapolate", nil, default: false, min: 0, max: 1,
+                            """
+                            When true, values outside 0...1 are not clamped before and after
+                            the matrix, and the curves continue along their end tangents (for extended-range
+                            colour).
+                            """),
+                    ]),
+                PhotoLook.tonal
+            ),
+            (
+                FilterDescriptor(
+                    "CIPhotoEffectTransfer", "Photo Effect Transfer", "Apple preset photo look \"Transfer\" (warm vintage tones).",
+                    categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
+                    macOS: "10.9", iOS: "7", factory: "photoEffectTransfer", protocol: "CIPhotoEffect",
+                    doc: """
+                        CIPhotoEffectTransfer (approximation): saturation x1.1, warm mid-tones and highlights,
+                        blue lowered: a warm, vintage transfer print.
+                        """,
+                    inputs: [
+                        .image(),
+                        .bool(
+                            "inputExtrapolate", nil, default: false, min: 0, max: 1,
+                            """
+                            When true, values outside 0...1 are not clamped before and after
+                            the matrix, and the curves continue along their end tangents (for extended-range
+                            colour).
+                            """),
+                    ]),
+                PhotoLook.transfer
+            ),
+        ]
+    ) { args, look throws(CIFilterError) in
         try photoEffect(args, look)
     }
-    /// CIThermal (approximation): the sRGB-encoded luma picks a colour on a thermal-camera
-    /// ramp: dark blue, violet, magenta, red, orange, yellow, near white; alpha kept.
-    static let thermal = BuiltinFilter(Catalog.CIThermal) { args throws(CIFilterError) in
+    /// CIThermal: Preset false-color "thermal camera" look.
+    static let thermal = BuiltinFilter(
+        FilterDescriptor(
+            "CIThermal", "Thermal", "Preset false-color \"thermal camera\" look.",
+            categories: [.builtIn, .colorEffect, .interlaced, .nonSquarePixels, .stillImage, .video], macOS: "10.11", iOS: "10", factory: "thermal",
+            doc: """
+                CIThermal (approximation): the sRGB-encoded luma picks a colour on a thermal-camera
+                ramp: dark blue, violet, magenta, red, orange, yellow, near white; alpha kept.
+                """,
+            inputs: [
+                .image()
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         return image.applying(
             RampStage(
@@ -55,9 +210,19 @@ extension BuiltinFilters {
                     (0.6, SIMD3(1.0, 0.2, 0.1)), (0.8, SIMD3(1.0, 0.7, 0.0)), (1.0, SIMD3(1.0, 1.0, 0.85)),
                 ]), name: "thermal"))
     }
-    /// CIXRay (approximation): the inverted sRGB-encoded luma, tinted pale cyan-blue
-    /// (encoded colour `0.04 + 0.96 * (1 - luma) * (0.82, 0.94, 1)`); alpha kept.
-    static let xRay = BuiltinFilter(Catalog.CIXRay) { args throws(CIFilterError) in
+    /// CIXRay: Preset inverted, x-ray style look.
+    static let xRay = BuiltinFilter(
+        FilterDescriptor(
+            "CIXRay", "X-Ray", "Preset inverted, x-ray style look.",
+            categories: [.builtIn, .colorEffect, .interlaced, .nonSquarePixels, .stillImage, .video], macOS: "10.11", iOS: "10", factory: "xRay",
+            doc: """
+                CIXRay (approximation): the inverted sRGB-encoded luma, tinted pale cyan-blue
+                (encoded colour `0.04 + 0.96 * (1 - luma) * (0.82, 0.94, 1)`); alpha kept.
+                """,
+            inputs: [
+                .image()
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         return image.applying(
             RampStage(
@@ -66,31 +231,67 @@ extension BuiltinFilters {
                 ]), name: "x-ray"))
     }
 
-    /// CIColorMap: the gradient image used as a 1D lookup table by luma. Straight colour's
-    /// Rec. 709 luma `l`, clamped to [0, 1], reads the middle row of `inputGradientImage` at
-    /// `minX + l * (width - 1)` (linear interpolation between pixel centres); the result is
-    /// that colour, its alpha times the pixel's.
-    static let colorMap = BuiltinFilter(Catalog.CIColorMap) { args throws(CIFilterError) in
+    /// CIColorMap: Maps source colors through a gradient image used as a lookup table.
+    static let colorMap = BuiltinFilter(
+        FilterDescriptor(
+            "CIColorMap", "Color Map", "Maps source colors through a gradient image used as a lookup table.",
+            categories: [.builtIn, .colorEffect, .interlaced, .nonSquarePixels, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "colorMap",
+            doc: """
+                The gradient image used as a 1D lookup table by luma. Straight colour's
+                Rec. 709 luma `l`, clamped to [0, 1], reads the middle row of `inputGradientImage` at
+                `minX + l * (width - 1)` (linear interpolation between pixel centres); the result is
+                that colour, its alpha times the pixel's.
+                """,
+            inputs: [
+                .image(),
+                .image("inputGradientImage", "Gradient Image", type: .gradient),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image(), gradient = try args.image(kCIInputGradientImageKey)
         try checkTable(gradient, args, kCIInputGradientImageKey)
         return CIImage(node: TableLookupNode(input: image.node, table: gradient.node, stage: ColorMapStage(), extent: image.extent))
     }
 
-    /// CIPalettize: each pixel becomes the nearest colour of `inputPaletteImage` (all its
-    /// pixels, straight colour; distance in linear working space, or on sRGB-encoded values
-    /// with `perceptual`); the pixel's alpha is kept.
-    static let palettize = BuiltinFilter(Catalog.CIPalettize) { args throws(CIFilterError) in
+    /// CIPalettize: Repaints the image using only the colors of a palette image.
+    static let palettize = BuiltinFilter(
+        FilterDescriptor(
+            "CIPalettize", "Palettize", "Repaints the image using only the colors of a palette image.",
+            categories: [.builtIn, .colorEffect, .stillImage, .video], macOS: "10.15", iOS: "13", factory: "palettize",
+            doc: """
+                Each pixel becomes the nearest colour of `inputPaletteImage` (all its
+                pixels, straight colour; distance in linear working space, or on sRGB-encoded values
+                with `perceptual`); the pixel's alpha is kept.
+                """,
+            inputs: [
+                .image(),
+                .image("inputPaletteImage", "Palette Image"),
+                .bool("inputPerceptual", "Perceptual", default: false, min: 0, max: 1),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image(), palette = try args.image("inputPaletteImage")
         try checkTable(palette, args, "inputPaletteImage")
         return CIImage(node: TableLookupNode(input: image.node, table: palette.node, stage: PalettizeStage(perceptual: try args.bool("inputPerceptual")), extent: image.extent))
     }
 
-    /// CIPaletteCentroid: for each colour of `inputPaletteImage` (its pixels in order, bottom
-    /// row first), the centroid of the image pixels nearest to it (as CIPalettize decides):
-    /// an N x 1 image at the origin with red = mean x and green = mean y of the pixel centres
-    /// (image coordinates), blue = the share of the image's pixels, alpha 1. A colour no
-    /// pixel is nearest to gives (0, 0, 0, 1). The input must be finite.
-    static let paletteCentroid = BuiltinFilter(Catalog.CIPaletteCentroid, reach: .wholeImage) { args throws(CIFilterError) in
+    /// CIPaletteCentroid: Computes mean image coordinates for each color of a palette.
+    static let paletteCentroid = BuiltinFilter(
+        FilterDescriptor(
+            "CIPaletteCentroid", "Palette Centroid", "Computes mean image coordinates for each color of a palette.",
+            categories: [.builtIn, .colorEffect, .stillImage, .video], macOS: "10.15", iOS: "13", factory: "paletteCentroid",
+            doc: """
+                For each colour of `inputPaletteImage` (its pixels in order, bottom
+                row first), the centroid of the image pixels nearest to it (as CIPalettize decides):
+                an N x 1 image at the origin with red = mean x and green = mean y of the pixel centres
+                (image coordinates), blue = the share of the image's pixels, alpha 1. A colour no
+                pixel is nearest to gives (0, 0, 0, 1). The input must be finite.
+                """,
+            inputs: [
+                .image(),
+                .image("inputPaletteImage", "Palette Image"),
+                .bool("inputPerceptual", "Perceptual", default: false, min: 0, max: 1),
+            ]),
+        reach: .wholeImage
+    ) { args throws(CIFilterError) in
         let image = try args.image(), palette = try args.image("inputPaletteImage")
         try checkTable(palette, args, "inputPaletteImage")
         guard !image.extent.isInfiniteOrHuge else {
@@ -100,13 +301,25 @@ extension BuiltinFilters {
         return reduced(image, PixelRect(covering: image.extent), PaletteCentroidReduction(count: n, perceptual: try args.bool("inputPerceptual")), auxiliary: [palette])
     }
 
-    /// CIDocumentEnhancer (approximation of Apple's proprietary algorithm): a global levels
-    /// stretch from the image's own statistics. The black point is the 2nd and the white
-    /// point the 85th percentile of sRGB-encoded luma (paper is most of a document); with
-    /// `a = min(amount, 1)` the encoded colour maps `[black * a, 1 - (1 - white) * a]` to
-    /// [0, 1], then amounts above 1 darken the ink with the power `1 + 0.15 * (amount - 1)`.
-    /// No shadow removal or perspective work; amount 0 is the identity.
-    static let documentEnhancer = BuiltinFilter(Catalog.CIDocumentEnhancer, reach: .wholeImage) { args throws(CIFilterError) in
+    /// CIDocumentEnhancer: Cleans up photographed documents (shadow removal, whiter paper, more contrast).
+    static let documentEnhancer = BuiltinFilter(
+        FilterDescriptor(
+            "CIDocumentEnhancer", "Document Enhancer", "Cleans up photographed documents (shadow removal, whiter paper, more contrast).",
+            categories: [.builtIn, .colorEffect, .nonSquarePixels, .stillImage], macOS: "10.15", iOS: "13", factory: "documentEnhancer",
+            doc: """
+                CIDocumentEnhancer (approximation of Apple's proprietary algorithm): a global levels
+                stretch from the image's own statistics. The black point is the 2nd and the white
+                point the 85th percentile of sRGB-encoded luma (paper is most of a document); with
+                `a = min(amount, 1)` the encoded colour maps `[black * a, 1 - (1 - white) * a]` to
+                [0, 1], then amounts above 1 darken the ink with the power `1 + 0.15 * (amount - 1)`.
+                No shadow removal or perspective work; amount 0 is the identity.
+                """,
+            inputs: [
+                .image(),
+                .number("inputAmount", "Amount", .scalar, default: 1, min: 0, max: 10, slider: 0...2),
+            ]),
+        reach: .wholeImage
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let amount = try args.float(kCIInputAmountKey)
         if amount == 0 { return image }

@@ -3,77 +3,379 @@
 // `BlendStage`; the family's table picks each filter's mode and output extent.
 
 extension BuiltinFilters {
-    /// The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
-    /// the W3C general formula on premultiplied colour,
-    /// `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
-    /// mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
-    /// of both extents (Apple: "the union of the foreground and background extents").
-    /// Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).
-    ///
-    /// - inputImage: The source (foreground) image.
-    /// - inputBackgroundImage: The backdrop the source is composited over.
-    static let composites = BuiltinFilter.family([
-        /// CISourceOverCompositing: the image over the background (Porter-Duff source-over). Extent: the union of both extents.
-        (Catalog.CISourceOverCompositing, Compositing(mode: .sourceOver, extent: .union)),
-        /// CIAdditionCompositing: adds the premultiplied colours, `co = cs + cb` (not clamped, so HDR values survive), alpha `min(1, as + ab)`. Extent: the union of both extents.
-        (Catalog.CIAdditionCompositing, Compositing(mode: .addition, extent: .union)),
-        /// CIMaximumCompositing: the component-wise maximum of the premultiplied pixels, alpha included. Extent: the union of both extents.
-        (Catalog.CIMaximumCompositing, Compositing(mode: .maximum, extent: .union)),
-        /// CIMinimumCompositing: the component-wise minimum of the premultiplied pixels, alpha included. Extent: the union of both extents.
-        (Catalog.CIMinimumCompositing, Compositing(mode: .minimum, extent: .union)),
-        /// CIMultiplyCompositing: multiplies the premultiplied pixels component-wise, alpha included: `o = s * b`. Extent: the union of both extents.
-        (Catalog.CIMultiplyCompositing, Compositing(mode: .multiplyCompositing, extent: .union)),
-        /// CISourceAtopCompositing: Porter-Duff source-atop, `co = cs*ab + cb*(1 - as)`, `ao = ab`. Extent: the background's, since nothing shows outside it.
-        (Catalog.CISourceAtopCompositing, Compositing(mode: .sourceAtop, extent: .background)),
-        /// CISourceInCompositing: Porter-Duff source-in, `o = s * ab`. Extent: the intersection of both extents (clear everywhere else).
-        (Catalog.CISourceInCompositing, Compositing(mode: .sourceIn, extent: .intersection)),
-        /// CISourceOutCompositing: Porter-Duff source-out, `o = s * (1 - ab)`. Extent: the input image's (clear outside it).
-        (Catalog.CISourceOutCompositing, Compositing(mode: .sourceOut, extent: .image)),
-        /// CIMultiplyBlendMode: W3C multiply, `B = Cb * Cs`, with source-over alpha.
-        (Catalog.CIMultiplyBlendMode, Compositing(mode: .multiply, extent: .union)),
-        /// CIScreenBlendMode: W3C screen, `B = Cb + Cs - Cb*Cs`.
-        (Catalog.CIScreenBlendMode, Compositing(mode: .screen, extent: .union)),
-        /// CIOverlayBlendMode: W3C overlay, hard-light with the arguments swapped: `B = HardLight(Cs, Cb)`.
-        (Catalog.CIOverlayBlendMode, Compositing(mode: .overlay, extent: .union)),
-        /// CIDarkenBlendMode: W3C darken, `B = min(Cb, Cs)`.
-        (Catalog.CIDarkenBlendMode, Compositing(mode: .darken, extent: .union)),
-        /// CILightenBlendMode: W3C lighten, `B = max(Cb, Cs)`.
-        (Catalog.CILightenBlendMode, Compositing(mode: .lighten, extent: .union)),
-        /// CIColorDodgeBlendMode: W3C color-dodge: `B = 0` if `Cb = 0`, 1 if `Cs = 1`, else `min(1, Cb / (1 - Cs))`.
-        (Catalog.CIColorDodgeBlendMode, Compositing(mode: .colorDodge, extent: .union)),
-        /// CIColorBurnBlendMode: W3C color-burn: `B = 1` if `Cb >= 1`, 0 if `Cs = 0`, else `1 - min(1, (1 - Cb) / Cs)`.
-        (Catalog.CIColorBurnBlendMode, Compositing(mode: .colorBurn, extent: .union)),
-        /// CIHardLightBlendMode: W3C hard-light: multiply by `2Cs` when `Cs <= 0.5`, else screen with `2Cs - 1`.
-        (Catalog.CIHardLightBlendMode, Compositing(mode: .hardLight, extent: .union)),
-        /// CISoftLightBlendMode: W3C soft-light (the PDF / W3C formula with `D(Cb)`, not Photoshop's).
-        (Catalog.CISoftLightBlendMode, Compositing(mode: .softLight, extent: .union)),
-        /// CIDifferenceBlendMode: W3C difference, `B = |Cb - Cs|`.
-        (Catalog.CIDifferenceBlendMode, Compositing(mode: .difference, extent: .union)),
-        /// CIExclusionBlendMode: W3C exclusion, `B = Cb + Cs - 2 Cb Cs`.
-        (Catalog.CIExclusionBlendMode, Compositing(mode: .exclusion, extent: .union)),
-        /// CILinearBurnBlendMode: Photoshop linear burn, `B = max(0, Cb + Cs - 1)`.
-        (Catalog.CILinearBurnBlendMode, Compositing(mode: .linearBurn, extent: .union)),
-        /// CILinearDodgeBlendMode: Photoshop linear dodge, `B = min(1, Cb + Cs)`.
-        (Catalog.CILinearDodgeBlendMode, Compositing(mode: .linearDodge, extent: .union)),
-        /// CILinearLightBlendMode: Photoshop linear light (linear burn below half, linear dodge above), `B = clamp(Cb + 2Cs - 1, 0, 1)`.
-        (Catalog.CILinearLightBlendMode, Compositing(mode: .linearLight, extent: .union)),
-        /// CIVividLightBlendMode: Photoshop vivid light: W3C colour burn with `2Cs` when `Cs <= 0.5`, colour dodge with `2Cs - 1` above.
-        (Catalog.CIVividLightBlendMode, Compositing(mode: .vividLight, extent: .union)),
-        /// CIPinLightBlendMode: Photoshop pin light: `min(Cb, 2Cs)` when `Cs <= 0.5`, else `max(Cb, 2Cs - 1)`.
-        (Catalog.CIPinLightBlendMode, Compositing(mode: .pinLight, extent: .union)),
-        /// CISubtractBlendMode: Photoshop subtract, the backdrop minus the source: `B = max(0, Cb - Cs)`.
-        (Catalog.CISubtractBlendMode, Compositing(mode: .subtract, extent: .union)),
-        /// CIDivideBlendMode: Photoshop divide, the backdrop over the source: `B = min(1, Cb / Cs)`; `Cs = 0` gives 1 (0 where `Cb = 0`).
-        (Catalog.CIDivideBlendMode, Compositing(mode: .divide, extent: .union)),
-        /// CIHueBlendMode: W3C hue, `B = SetLum(SetSat(Cs, Sat(Cb)), Lum(Cb))`.
-        (Catalog.CIHueBlendMode, Compositing(mode: .hue, extent: .union)),
-        /// CISaturationBlendMode: W3C saturation, `B = SetLum(SetSat(Cb, Sat(Cs)), Lum(Cb))`.
-        (Catalog.CISaturationBlendMode, Compositing(mode: .saturation, extent: .union)),
-        /// CIColorBlendMode: W3C color, `B = SetLum(Cs, Lum(Cb))`: the source's hue and saturation with the backdrop's luminosity.
-        (Catalog.CIColorBlendMode, Compositing(mode: .color, extent: .union)),
-        /// CILuminosityBlendMode: W3C luminosity, `B = SetLum(Cb, Lum(Cs))`.
-        (Catalog.CILuminosityBlendMode, Compositing(mode: .luminosity, extent: .union)),
-    ]) { args, compositing throws(CIFilterError) in
+    /// The family of CISourceOverCompositing, CIAdditionCompositing, CIMaximumCompositing and 27 more: one implementation, a table per filter.
+    static let composites = BuiltinFilter.family(
+        doc: """
+            The composite operations and blend modes. Blend modes (`CI*BlendMode`) composite with
+            the W3C general formula on premultiplied colour,
+            `co = cs(1 - ab) + cb(1 - as) + as*ab*B(Cb, Cs)`, `ao = as + ab - as*ab`, where `B` is the
+            mode's function of the straight backdrop `Cb` and source `Cs`; their extent is the union
+            of both extents (Apple: "the union of the foreground and background extents").
+            Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).
+            """,
+        [
+            (
+                FilterDescriptor(
+                    "CISourceOverCompositing", "Source Over", "Porter-Duff source-over composite (normal alpha blending).",
+                    categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "sourceOverCompositing", protocol: "CICompositeOperation",
+                    doc: "The image over the background (Porter-Duff source-over). Extent: the union of both extents.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .sourceOver, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CIAdditionCompositing", "Addition", "Adds source and background color components per channel (brightening composite).",
+                    categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "additionCompositing", protocol: "CICompositeOperation",
+                    doc: "Adds the premultiplied colours, `co = cs + cb` (not clamped, so HDR values survive), alpha `min(1, as + ab)`. Extent: the union of both extents.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .addition, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CIMaximumCompositing", "Maximum", "Per-channel maximum of source and background.",
+                    categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "maximumCompositing", protocol: "CICompositeOperation",
+                    doc: "The component-wise maximum of the premultiplied pixels, alpha included. Extent: the union of both extents.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .maximum, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CIMinimumCompositing", "Minimum", "Per-channel minimum of source and background.",
+                    categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "minimumCompositing", protocol: "CICompositeOperation",
+                    doc: "The component-wise minimum of the premultiplied pixels, alpha included. Extent: the union of both extents.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .minimum, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CIMultiplyCompositing", "Multiply", "Per-channel product of source and background.",
+                    categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "multiplyCompositing", protocol: "CICompositeOperation",
+                    doc: "Multiplies the premultiplied pixels component-wise, alpha included: `o = s * b`. Extent: the union of both extents.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .multiplyCompositing, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CISourceAtopCompositing", "Source Atop", "Porter-Duff source-atop composite.",
+                    categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "sourceAtopCompositing", protocol: "CICompositeOperation",
+                    doc: "Porter-Duff source-atop, `co = cs*ab + cb*(1 - as)`, `ao = ab`. Extent: the background's, since nothing shows outside it.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .sourceAtop, extent: .background)
+            ),
+            (
+                FilterDescriptor(
+                    "CISourceInCompositing", "Source In", "Porter-Duff source-in composite.",
+                    categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "sourceInCompositing", protocol: "CICompositeOperation",
+                    doc: "Porter-Duff source-in, `o = s * ab`. Extent: the intersection of both extents (clear everywhere else).",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .sourceIn, extent: .intersection)
+            ),
+            (
+                FilterDescriptor(
+                    "CISourceOutCompositing", "Source Out", "Porter-Duff source-out composite.",
+                    categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "sourceOutCompositing", protocol: "CICompositeOperation",
+                    doc: "Porter-Duff source-out, `o = s * (1 - ab)`. Extent: the input image's (clear outside it).",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .sourceOut, extent: .image)
+            ),
+            (
+                FilterDescriptor(
+                    "CIMultiplyBlendMode", "Multiply Blend Mode", "Blend mode: multiply.",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "multiplyBlendMode", protocol: "CICompositeOperation",
+                    doc: "W3C multiply, `B = Cb * Cs`, with source-over alpha.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .multiply, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CIScreenBlendMode", "Screen Blend Mode", "Blend mode: screen.",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "screenBlendMode", protocol: "CICompositeOperation",
+                    doc: "W3C screen, `B = Cb + Cs - Cb*Cs`.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .screen, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CIOverlayBlendMode", "Overlay Blend Mode", "Blend mode: overlay.",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "overlayBlendMode", protocol: "CICompositeOperation",
+                    doc: "W3C overlay, hard-light with the arguments swapped: `B = HardLight(Cs, Cb)`.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .overlay, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CIDarkenBlendMode", "Darken Blend Mode", "Blend mode: keeps the darker of source and background.",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "darkenBlendMode", protocol: "CICompositeOperation",
+                    doc: "W3C darken, `B = min(Cb, Cs)`.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .darken, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CILightenBlendMode", "Lighten Blend Mode", "Blend mode: keeps the lighter of source and background.",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "lightenBlendMode", protocol: "CICompositeOperation",
+                    doc: "W3C lighten, `B = max(Cb, Cs)`.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .lighten, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CIColorDodgeBlendMode", "Color Dodge Blend Mode", "Blend mode: color dodge (brightens background to reflect the source).",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "colorDodgeBlendMode", protocol: "CICompositeOperation",
+                    doc: "W3C color-dodge: `B = 0` if `Cb = 0`, 1 if `Cs = 1`, else `min(1, Cb / (1 - Cs))`.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .colorDodge, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CIColorBurnBlendMode", "Color Burn Blend Mode", "Blend mode: color burn (darkens background to reflect the source).",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "colorBurnBlendMode", protocol: "CICompositeOperation",
+                    doc: "W3C color-burn: `B = 1` if `Cb >= 1`, 0 if `Cs = 0`, else `1 - min(1, (1 - Cb) / Cs)`.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .colorBurn, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CIHardLightBlendMode", "Hard Light Blend Mode", "Blend mode: hard light (multiply or screen depending on source).",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "hardLightBlendMode", protocol: "CICompositeOperation",
+                    doc: "W3C hard-light: multiply by `2Cs` when `Cs <= 0.5`, else screen with `2Cs - 1`.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .hardLight, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CISoftLightBlendMode", "Soft Light Blend Mode", "Blend mode: soft light.",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "softLightBlendMode", protocol: "CICompositeOperation",
+                    doc: "W3C soft-light (the PDF / W3C formula with `D(Cb)`, not Photoshop's).",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .softLight, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CIDifferenceBlendMode", "Difference Blend Mode", "Blend mode: absolute difference of source and background.",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "differenceBlendMode", protocol: "CICompositeOperation",
+                    doc: "W3C difference, `B = |Cb - Cs|`.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .difference, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CIExclusionBlendMode", "Exclusion Blend Mode", "Blend mode: exclusion (lower-contrast variant of difference).",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "exclusionBlendMode", protocol: "CICompositeOperation",
+                    doc: "W3C exclusion, `B = Cb + Cs - 2 Cb Cs`.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .exclusion, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CILinearBurnBlendMode", "Linear Burn Blend Mode", "Blend mode: linear burn.",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.10", iOS: "8", factory: "linearBurnBlendMode", protocol: "CICompositeOperation",
+                    doc: "Photoshop linear burn, `B = max(0, Cb + Cs - 1)`.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .linearBurn, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CILinearDodgeBlendMode", "Linear Dodge Blend Mode", "Blend mode: linear dodge (add).",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.10", iOS: "8", factory: "linearDodgeBlendMode", protocol: "CICompositeOperation",
+                    doc: "Photoshop linear dodge, `B = min(1, Cb + Cs)`.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .linearDodge, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CILinearLightBlendMode", "Linear Light Blend Mode", "Blend mode: linear light (linear burn plus linear dodge).",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "12.0", iOS: "15", factory: "linearLightBlendMode", protocol: "CICompositeOperation",
+                    doc: "Photoshop linear light (linear burn below half, linear dodge above), `B = clamp(Cb + 2Cs - 1, 0, 1)`.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .linearLight, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CIVividLightBlendMode", "Vivid Light Blend Mode", "Blend mode: vivid light (color burn plus color dodge).",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "12.0", iOS: "15", factory: "vividLightBlendMode", protocol: "CICompositeOperation",
+                    doc: "Photoshop vivid light: W3C colour burn with `2Cs` when `Cs <= 0.5`, colour dodge with `2Cs - 1` above.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .vividLight, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CIPinLightBlendMode", "Pin Light Blend Mode", "Blend mode: pin light.",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.10", iOS: "8", factory: "pinLightBlendMode", protocol: "CICompositeOperation",
+                    doc: "Photoshop pin light: `min(Cb, 2Cs)` when `Cs <= 0.5`, else `max(Cb, 2Cs - 1)`.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .pinLight, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CISubtractBlendMode", "Subtract Blend Mode", "Blend mode: subtract source from background.",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.10", iOS: "8", factory: "subtractBlendMode", protocol: "CICompositeOperation",
+                    doc: "Photoshop subtract, the backdrop minus the source: `B = max(0, Cb - Cs)`.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .subtract, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CIDivideBlendMode", "Divide Blend Mode", "Blend mode: divides background by source.",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.10", iOS: "8", factory: "divideBlendMode", protocol: "CICompositeOperation",
+                    doc: "Photoshop divide, the backdrop over the source: `B = min(1, Cb / Cs)`; `Cs = 0` gives 1 (0 where `Cb = 0`).",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .divide, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CIHueBlendMode", "Hue Blend Mode", "Blend mode: background luminance and saturation with the source hue.",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "hueBlendMode", protocol: "CICompositeOperation",
+                    doc: "W3C hue, `B = SetLum(SetSat(Cs, Sat(Cb)), Lum(Cb))`.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .hue, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CISaturationBlendMode", "Saturation Blend Mode", "Blend mode: background luminance and hue with the source saturation.",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "saturationBlendMode", protocol: "CICompositeOperation",
+                    doc: "W3C saturation, `B = SetLum(SetSat(Cb, Sat(Cs)), Lum(Cb))`.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .saturation, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CIColorBlendMode", "Color Blend Mode", "Blend mode: background luminance with the source's hue and saturation.",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "colorBlendMode", protocol: "CICompositeOperation",
+                    doc: "W3C color, `B = SetLum(Cs, Lum(Cb))`: the source's hue and saturation with the backdrop's luminosity.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .color, extent: .union)
+            ),
+            (
+                FilterDescriptor(
+                    "CILuminosityBlendMode", "Luminosity Blend Mode", "Blend mode: background hue and saturation with the source luminance.",
+                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
+                    macOS: "10.4", iOS: "5", factory: "luminosityBlendMode", protocol: "CICompositeOperation",
+                    doc: "W3C luminosity, `B = SetLum(Cb, Lum(Cs))`.",
+                    inputs: [
+                        .image("inputImage", "Image", "The source (foreground) image."),
+                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+                    ]),
+                Compositing(mode: .luminosity, extent: .union)
+            ),
+        ]
+    ) { args, compositing throws(CIFilterError) in
         try composite(args, compositing.mode, extent: compositing.extent)
     }
 }

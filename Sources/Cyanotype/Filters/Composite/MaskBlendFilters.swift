@@ -2,38 +2,97 @@
 // blue variants: one family) or by a constant amount (CIMix).
 
 extension BuiltinFilters {
-    /// The mask blends. Apple: "When a mask value is 0.0, the result is the background. When
-    /// the mask value is 1.0, the result is the image." The mix runs on premultiplied
-    /// working-space colour, alpha included, `out = image * t + background * (1 - t)` (exactly
-    /// the image at 1 and the background at 0), as a Core Image kernel's `mix` would; the mask
-    /// value `t` is one channel of the mask's working-space (linear, premultiplied) pixel,
-    /// limited to 0...1 (NaN counts as 0). Outside the mask's extent the mask is clear, so the
-    /// result is the background there; outside an image's extent that image is clear. The
-    /// output covers the union of the image and background extents (clear outside both,
-    /// whatever the mask).
-    ///
-    /// - inputBackgroundImage: The image where the mask is 0.
-    /// - inputMaskImage: The mask; one of its channels weighs the image against the background.
-    static let maskBlends = BuiltinFilter.family([
-        /// CIBlendWithMask: the mask's green channel selects the image (1) or the background (0).
-        /// Apple documents the mask as "grayscale (green channel)": for a grey mask that is its
-        /// luminance.
-        (Catalog.CIBlendWithMask, MaskBlendStage.Channel.green),
-        /// CIBlendWithAlphaMask: the mask's alpha selects the image (1) or the background (0).
-        (Catalog.CIBlendWithAlphaMask, .alpha),
-        /// CIBlendWithRedMask: the mask's red channel selects the image (1) or the background (0).
-        (Catalog.CIBlendWithRedMask, .red),
-        /// CIBlendWithBlueMask: the mask's blue channel selects the image (1) or the background (0).
-        (Catalog.CIBlendWithBlueMask, .blue),
-    ]) { args, channel throws(CIFilterError) in
+    /// The family of CIBlendWithMask, CIBlendWithAlphaMask, CIBlendWithRedMask and 1 more: one implementation, a table per filter.
+    static let maskBlends = BuiltinFilter.family(
+        doc: """
+            The mask blends. Apple: "When a mask value is 0.0, the result is the background. When
+            the mask value is 1.0, the result is the image." The mix runs on premultiplied
+            working-space colour, alpha included, `out = image * t + background * (1 - t)` (exactly
+            the image at 1 and the background at 0), as a Core Image kernel's `mix` would; the mask
+            value `t` is one channel of the mask's working-space (linear, premultiplied) pixel,
+            limited to 0...1 (NaN counts as 0). Outside the mask's extent the mask is clear, so the
+            result is the background there; outside an image's extent that image is clear. The
+            output covers the union of the image and background extents (clear outside both,
+            whatever the mask).
+            """,
+        [
+            (
+                FilterDescriptor(
+                    "CIBlendWithMask", "Blend With Mask", "Mixes foreground over background using a grayscale (green channel) mask as weight.",
+                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video], macOS: "10.4", iOS: "6", factory: "blendWithMask",
+                    doc: """
+                        The mask's green channel selects the image (1) or the background (0).
+                        Apple documents the mask as "grayscale (green channel)": for a grey mask that is its
+                        luminance.
+                        """,
+                    inputs: [
+                        .image(),
+                        .image("inputBackgroundImage", "Background Image", "The image where the mask is 0."),
+                        .image("inputMaskImage", "Mask Image", "The mask; one of its channels weighs the image against the background."),
+                    ]),
+                MaskBlendStage.Channel.green
+            ),
+            (
+                FilterDescriptor(
+                    "CIBlendWithAlphaMask", "Blend With Alpha Mask", "Mixes foreground over background using the mask image's alpha as weight.",
+                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
+                    macOS: "10.9", iOS: "7", factory: "blendWithAlphaMask", protocol: "CIBlendWithMask",
+                    doc: "The mask's alpha selects the image (1) or the background (0).",
+                    inputs: [
+                        .image(),
+                        .image("inputBackgroundImage", "Background Image", "The image where the mask is 0."),
+                        .image("inputMaskImage", "Mask Image", "The mask; one of its channels weighs the image against the background."),
+                    ]),
+                .alpha
+            ),
+            (
+                FilterDescriptor(
+                    "CIBlendWithRedMask", "Blend With Red Mask", "Mixes foreground over background using the mask image's red channel as weight.",
+                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
+                    macOS: "10.13", iOS: "11", factory: "blendWithRedMask", protocol: "CIBlendWithMask",
+                    doc: "The mask's red channel selects the image (1) or the background (0).",
+                    inputs: [
+                        .image(),
+                        .image("inputBackgroundImage", "Background Image", "The image where the mask is 0."),
+                        .image("inputMaskImage", "Mask Image", "The mask; one of its channels weighs the image against the background."),
+                    ]),
+                .red
+            ),
+            (
+                FilterDescriptor(
+                    "CIBlendWithBlueMask", "Blend With Blue Mask", "Mixes foreground over background using the mask image's blue channel as weight.",
+                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
+                    macOS: "10.13", iOS: "11", factory: "blendWithBlueMask", protocol: "CIBlendWithMask",
+                    doc: "The mask's blue channel selects the image (1) or the background (0).",
+                    inputs: [
+                        .image(),
+                        .image("inputBackgroundImage", "Background Image", "The image where the mask is 0."),
+                        .image("inputMaskImage", "Mask Image", "The mask; one of its channels weighs the image against the background."),
+                    ]),
+                .blue
+            ),
+        ]
+    ) { args, channel throws(CIFilterError) in
         try maskBlend(args, channel)
     }
 
-    /// CIMix: `image * amount + background * (1 - amount)` on premultiplied colour, alpha
-    /// included. As Apple documents, an amount of 0 or less gives the background and 1 or
-    /// more the image (those two are returned as they are); in between the extent is the
-    /// union of both extents.
-    static let mix = BuiltinFilter(Catalog.CIMix) { args throws(CIFilterError) in
+    /// CIMix: Linear interpolation between the image and a background by an amount.
+    static let mix = BuiltinFilter(
+        FilterDescriptor(
+            "CIMix", "Mix", "Linear interpolation between the image and a background by an amount.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video], macOS: "10.14", iOS: "12", factory: "mix",
+            doc: """
+                `image * amount + background * (1 - amount)` on premultiplied colour, alpha
+                included. As Apple documents, an amount of 0 or less gives the background and 1 or
+                more the image (those two are returned as they are); in between the extent is the
+                union of both extents.
+                """,
+            inputs: [
+                .image(),
+                .image("inputBackgroundImage", "Background Image"),
+                .number("inputAmount", "Amount", .scalar, default: 1, identity: 1, slider: 0...1),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image(), background = try args.image(kCIInputBackgroundImageKey)
         let amount = try args.float(kCIInputAmountKey)
         if amount >= 1 { return image }

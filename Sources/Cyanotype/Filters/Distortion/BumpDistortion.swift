@@ -1,10 +1,24 @@
 extension BuiltinFilters {
-    /// CIBumpDistortion: a convex bump (positive `inputScale`, the centre magnified) or a
-    /// concave one (negative, the centre shrunk). The point at distance r < R samples the
-    /// input at distance `r * (1 - s * (1 - r/R))^2` in the same direction, s = `inputScale`;
-    /// at the rim the factor is 1, so the bump joins the unchanged outside. Output extent:
-    /// the input's.
-    static let bumpDistortion = BuiltinFilter(Catalog.CIBumpDistortion, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
+    /// CIBumpDistortion: Bulges (or pinches, with negative scale) a circular area around a center point.
+    static let bumpDistortion = BuiltinFilter(
+        FilterDescriptor(
+            "CIBumpDistortion", "Bump Distortion", "Bulges (or pinches, with negative scale) a circular area around a center point.",
+            categories: [.builtIn, .distortionEffect, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "bumpDistortion",
+            doc: """
+                A convex bump (positive `inputScale`, the centre magnified) or a
+                concave one (negative, the centre shrunk). The point at distance r < R samples the
+                input at distance `r * (1 - s * (1 - r/R))^2` in the same direction, s = `inputScale`;
+                at the rim the factor is 1, so the bump joins the unchanged outside. Output extent:
+                the input's.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputCenter", "Center", .position, default: [150, 150]),
+                .number("inputRadius", "Radius", .distance, default: 300, min: 0, slider: 0...600),
+                .number("inputScale", "Scale", .scalar, default: 0.5, identity: 0, slider: -1...1),
+            ]),
+        pictureRelative: [kCIInputRadiusKey]
+    ) { args throws(CIFilterError) in
         try radiallyWarped(BumpMap.self, args, amountKey: kCIInputScaleKey)
     }
 }

@@ -1,11 +1,26 @@
 extension BuiltinFilters {
-    /// CIBumpDistortionLinear: the bump of CIBumpDistortion across a line: the line through
-    /// `inputCenter` at `inputAngle` (radians from the x axis). A point at signed distance d
-    /// from the line, |d| < R, samples the point at distance `d * (1 - s * (1 - |d|/R))^2`
-    /// from the line, at the same position along it (s = `inputScale`, clamped at -1 as
-    /// Apple's minimum says); farther away, unchanged. Scale 0 is the identity. Output
-    /// extent: the input's.
-    static let bumpDistortionLinear = BuiltinFilter(Catalog.CIBumpDistortionLinear, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
+    /// CIBumpDistortionLinear: Bulges the image along a line through a center point.
+    static let bumpDistortionLinear = BuiltinFilter(
+        FilterDescriptor(
+            "CIBumpDistortionLinear", "Bump Distortion Linear", "Bulges the image along a line through a center point.",
+            categories: [.builtIn, .distortionEffect, .highDynamicRange, .stillImage, .video], macOS: "10.5", iOS: "6", factory: "bumpDistortionLinear",
+            doc: """
+                The bump of CIBumpDistortion across a line: the line through
+                `inputCenter` at `inputAngle` (radians from the x axis). A point at signed distance d
+                from the line, |d| < R, samples the point at distance `d * (1 - s * (1 - |d|/R))^2`
+                from the line, at the same position along it (s = `inputScale`, clamped at -1 as
+                Apple's minimum says); farther away, unchanged. Scale 0 is the identity. Output
+                extent: the input's.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputCenter", "Center", .position, default: [150, 150]),
+                .number("inputRadius", "Radius", .distance, default: 300, identity: 0, min: 0, slider: 0...600),
+                .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: 0...6.283185307179586),
+                .number("inputScale", "Scale", .scalar, default: 0.5, identity: 1, min: -1, slider: 0...1),
+            ]),
+        pictureRelative: [kCIInputRadiusKey]
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let (cx, cy, radius) = try centreAndRadius(args)
         let angle = try args.number(kCIInputAngleKey), scale = try args.number(kCIInputScaleKey)

@@ -1,9 +1,22 @@
 extension BuiltinFilters {
-    /// CICircleSplashDistortion: the disc of `inputRadius` about `inputCenter` unchanged;
-    /// outside it, each point takes the colour of the rim point in its direction (the point at
-    /// distance R), so the rim streaks outward. Output extent: infinite (the streaks never
-    /// end), as in Core Image.
-    static let circleSplashDistortion = BuiltinFilter(Catalog.CICircleSplashDistortion, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
+    /// CICircleSplashDistortion: Keeps a circle intact and streaks the pixels on its rim outward.
+    static let circleSplashDistortion = BuiltinFilter(
+        FilterDescriptor(
+            "CICircleSplashDistortion", "Circle Splash Distortion", "Keeps a circle intact and streaks the pixels on its rim outward.",
+            categories: [.builtIn, .distortionEffect, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "circleSplashDistortion",
+            doc: """
+                The disc of `inputRadius` about `inputCenter` unchanged;
+                outside it, each point takes the colour of the rim point in its direction (the point at
+                distance R), so the rim streaks outward. Output extent: infinite (the streaks never
+                end), as in Core Image.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputCenter", "Center", .position, default: [150, 150]),
+                .number("inputRadius", "Radius", .distance, default: 150, min: 0, slider: 0...1000),
+            ]),
+        pictureRelative: [kCIInputRadiusKey]
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let (cx, cy, radius) = try centreAndRadius(args)
         return warped(image, CircleSplashMap(cx: cx, cy: cy, radius: radius), extent: .infinite)

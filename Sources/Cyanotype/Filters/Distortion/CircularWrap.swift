@@ -1,14 +1,28 @@
 extension BuiltinFilters {
-    /// CICircularWrap: wraps the image around a clear circle of `inputRadius` about
-    /// `inputCenter`: the image's bottom edge on the circle, its middle column at the top
-    /// (turned counter-clockwise by `inputAngle`), columns following the circle clockwise at
-    /// their own arc length and rows running outward, so the distortion grows with the
-    /// distance from the centre. A point at distance r >= R, angle phi samples
-    /// `(midX - R * wrap(phi - angle - pi/2), minY + r - R)`, wrap into -pi...pi; columns
-    /// farther than pi R from the middle are not shown. Output extent: the square about the
-    /// centre of half-side R + the image's height; an infinite image wraps about the centre's
-    /// own column and row, with an infinite extent.
-    static let circularWrap = BuiltinFilter(Catalog.CICircularWrap, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
+    /// CICircularWrap: Wraps the image around a transparent circle.
+    static let circularWrap = BuiltinFilter(
+        FilterDescriptor(
+            "CICircularWrap", "Circular Wrap Distortion", "Wraps the image around a transparent circle.",
+            categories: [.builtIn, .distortionEffect, .highDynamicRange, .stillImage, .video], macOS: "10.5", iOS: "9", factory: "circularWrap",
+            doc: """
+                Wraps the image around a clear circle of `inputRadius` about
+                `inputCenter`: the image's bottom edge on the circle, its middle column at the top
+                (turned counter-clockwise by `inputAngle`), columns following the circle clockwise at
+                their own arc length and rows running outward, so the distortion grows with the
+                distance from the centre. A point at distance r >= R, angle phi samples
+                `(midX - R * wrap(phi - angle - pi/2), minY + r - R)`, wrap into -pi...pi; columns
+                farther than pi R from the middle are not shown. Output extent: the square about the
+                centre of half-side R + the image's height; an infinite image wraps about the centre's
+                own column and row, with an infinite extent.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputCenter", "Center", .position, default: [150, 150]),
+                .number("inputRadius", "Radius", .distance, default: 150, min: 0, slider: 0...600),
+                .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793),
+            ]),
+        pictureRelative: [kCIInputRadiusKey]
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let (cx, cy, radius) = try centreAndRadius(args)
         let angle = try args.number(kCIInputAngleKey)

@@ -1,10 +1,22 @@
 extension BuiltinFilters {
-    /// CIDisplacementDistortion: moves each pixel's sample point by the displacement image:
-    /// the output at p is the input at `p + inputScale * (r - 0.5, g - 0.5)`, r and g the
-    /// displacement image's red and green at p (working-space values, clamped to 0...1; clear
-    /// outside its extent, so there the shift is -scale/2 on both axes). Scale 0 is the
-    /// identity. Output extent: the input's, grown by scale/2 (the farthest a pixel moves).
-    static let displacementDistortion = BuiltinFilter(Catalog.CIDisplacementDistortion) { args throws(CIFilterError) in
+    /// CIDisplacementDistortion: Offsets pixels by amounts read from a displacement image.
+    static let displacementDistortion = BuiltinFilter(
+        FilterDescriptor(
+            "CIDisplacementDistortion", "Displacement Distortion", "Offsets pixels by amounts read from a displacement image.",
+            categories: [.builtIn, .distortionEffect, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "9", factory: "displacementDistortion",
+            doc: """
+                Moves each pixel's sample point by the displacement image:
+                the output at p is the input at `p + inputScale * (r - 0.5, g - 0.5)`, r and g the
+                displacement image's red and green at p (working-space values, clamped to 0...1; clear
+                outside its extent, so there the shift is -scale/2 on both axes). Scale 0 is the
+                identity. Output extent: the input's, grown by scale/2 (the farthest a pixel moves).
+                """,
+            inputs: [
+                .image(),
+                .image("inputDisplacementImage", "Displacement Image"),
+                .number("inputScale", "Scale", .distance, default: 50, identity: 0, min: 0, slider: 0...200),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let displacement = try args.image("inputDisplacementImage")
         let scale = try args.number(kCIInputScaleKey)

@@ -12,28 +12,39 @@ import Foundation
 // p1 and p2. Being complex-linear, the map is conformal (shapes stay undistorted locally).
 
 extension BuiltinFilters {
-    /// CIDroste: the Droste effect. The rectangle from `insetPoint0` to `insetPoint1` is where
-    /// the picture holds a smaller copy of itself: R is the scale that grows the inset to the
-    /// image's size (`min(image width / inset width, image height / inset height)`), the frame
-    /// is the inset scaled by R about its centre, and the picture between the inset and the
-    /// frame is repeated inward and outward forever (scaled by powers of R; clear where the
-    /// frame reaches past the image). In log-polar coordinates about the inset's
-    /// centre, `w = ln(z - centre) - ln r0` (r0 the geometric mean of the inset's and the frame's
-    /// half-sizes), the output reads
-    /// the source at `w_src = p1 (1 - i p2 ln R / (2 pi p1)) w - (ln zoom + i rotation)`,
-    /// wrapped back into the frame by a power of R (by the rectangle's own norm, so the frame's
-    /// corners repeat too): `p1 = periodicity`, `p2 = strands`. Strands 0 is the plain nested
-    /// Droste picture, 1 Escher's single spiral; whole numbers join without a seam. Zoom by R
-    /// is the identity. Output extent: the input's. An inset that is empty or no smaller than
-    /// the image, or an image without a finite extent, leaves the image unchanged.
-    ///
-    /// - inputInsetPoint0: One corner of the inset, the rectangle where the picture repeats.
-    /// - inputInsetPoint1: The opposite corner of the inset.
-    /// - inputStrands: How many spiral arms: the zooms per turn (negative turns the other way).
-    /// - inputPeriodicity: How many copies of the picture around each turn.
-    /// - inputRotation: A turn of the whole spiral, in radians (counter-clockwise).
-    /// - inputZoom: A magnification of the whole spiral (periodic: R is the identity).
-    static let droste = BuiltinFilter(Catalog.CIDroste) { args throws(CIFilterError) in
+    /// CIDroste: Recursive spiral picture-in-picture (Droste) effect.
+    static let droste = BuiltinFilter(
+        FilterDescriptor(
+            "CIDroste", "Droste", "Recursive spiral picture-in-picture (Droste) effect.",
+            categories: [.builtIn, .distortionEffect, .highDynamicRange, .stillImage, .video], macOS: "10.6", iOS: "9", factory: "droste",
+            doc: """
+                The Droste effect. The rectangle from `insetPoint0` to `insetPoint1` is where
+                the picture holds a smaller copy of itself: R is the scale that grows the inset to the
+                image's size (`min(image width / inset width, image height / inset height)`), the frame
+                is the inset scaled by R about its centre, and the picture between the inset and the
+                frame is repeated inward and outward forever (scaled by powers of R; clear where the
+                frame reaches past the image). In log-polar coordinates about the inset's
+                centre, `w = ln(z - centre) - ln r0` (r0 the geometric mean of the inset's and the frame's
+                half-sizes), the output reads
+                the source at `w_src = p1 (1 - i p2 ln R / (2 pi p1)) w - (ln zoom + i rotation)`,
+                wrapped back into the frame by a power of R (by the rectangle's own norm, so the frame's
+                corners repeat too): `p1 = periodicity`, `p2 = strands`. Strands 0 is the plain nested
+                Droste picture, 1 Escher's single spiral; whole numbers join without a seam. Zoom by R
+                is the identity. Output extent: the input's. An inset that is empty or no smaller than
+                the image, or an image without a finite extent, leaves the image unchanged.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputInsetPoint0", "Inset Point 0", .position, default: [200, 200], "One corner of the inset, the rectangle where the picture repeats."),
+                .vector("inputInsetPoint1", "Inset Point 1", .position, default: [400, 400], "The opposite corner of the inset."),
+                .number(
+                    "inputStrands", "Strands", .scalar, default: 1, min: -10, max: 10, slider: -2...2,
+                    "How many spiral arms: the zooms per turn (negative turns the other way)."),
+                .number("inputPeriodicity", "Periodicity", .scalar, default: 1, min: 1, slider: 1...5, "How many copies of the picture around each turn."),
+                .number("inputRotation", "Rotation", .angle, default: 0, slider: 0...6.283185307179586, "A turn of the whole spiral, in radians (counter-clockwise)."),
+                .number("inputZoom", "Zoom", .scalar, default: 1, min: 0.01, slider: 0.01...5, "A magnification of the whole spiral (periodic: R is the identity)."),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let p0 = try args.point("inputInsetPoint0"), p1 = try args.point("inputInsetPoint1")
         let strands = try args.number("inputStrands"), periodicity = try args.number("inputPeriodicity")

@@ -1,22 +1,31 @@
 import Foundation
 
 extension BuiltinFilters {
-    /// CIGlassLozenge: the image seen through a glass lozenge lying on it: a capsule (all
-    /// points within `radius` of the segment from `point0` to `point1`) with a round top, its
-    /// height at distance d from the segment `z = sqrt(R^2 - d^2)`. Each pixel is seen
-    /// straight down through the glass: the view ray meets the surface at height z with the
-    /// surface normal `n = (q / R, z / R)` (q the offset from the segment), refracts by
-    /// Snell's law with the ratio `1 / refraction`, and travels on to the image plane; the
-    /// output is the image where it lands (refraction 1: unchanged; above 1 the lozenge
-    /// magnifies, as glass does). Where the ray is totally reflected (refraction below 1, far
-    /// enough out) the output is clear. Outside the lozenge the image is unchanged. Output
-    /// extent: the input's. Radius 0 is the identity.
-    ///
-    /// - inputPoint0: One end of the lozenge's axis.
-    /// - inputPoint1: The other end of the lozenge's axis.
-    /// - inputRadius: The lozenge's half-width, in pixels.
-    /// - inputRefraction: The glass's index of refraction.
-    static let glassLozenge = BuiltinFilter(Catalog.CIGlassLozenge, limits: ["inputRefraction": .refractiveIndex]) { args throws(CIFilterError) in
+    /// CIGlassLozenge: Magnifies/refracts the image through a lozenge-shaped lens.
+    static let glassLozenge = BuiltinFilter(
+        FilterDescriptor(
+            "CIGlassLozenge", "Glass Lozenge", "Magnifies/refracts the image through a lozenge-shaped lens.",
+            categories: [.builtIn, .distortionEffect, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "9", factory: "glassLozenge",
+            doc: """
+                The image seen through a glass lozenge lying on it: a capsule (all
+                points within `radius` of the segment from `point0` to `point1`) with a round top, its
+                height at distance d from the segment `z = sqrt(R^2 - d^2)`. Each pixel is seen
+                straight down through the glass: the view ray meets the surface at height z with the
+                surface normal `n = (q / R, z / R)` (q the offset from the segment), refracts by
+                Snell's law with the ratio `1 / refraction`, and travels on to the image plane; the
+                output is the image where it lands (refraction 1: unchanged; above 1 the lozenge
+                magnifies, as glass does). Where the ray is totally reflected (refraction below 1, far
+                enough out) the output is clear. Outside the lozenge the image is unchanged. Output
+                extent: the input's. Radius 0 is the identity.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputPoint0", "Point 0", .position, default: [150, 150], "One end of the lozenge's axis."),
+                .vector("inputPoint1", "Point 1", .position, default: [350, 150], "The other end of the lozenge's axis."),
+                .number("inputRadius", "Radius", .distance, default: 100, identity: 100, min: 0, slider: 0...1000, "The lozenge's half-width, in pixels."),
+                .number("inputRefraction", "Refraction", .scalar, default: 1.7, identity: 1, min: 0, slider: 0...5, limit: .refractiveIndex, "The glass's index of refraction."),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let p0 = try args.point("inputPoint0"), p1 = try args.point("inputPoint1")
         let radius = try args.number(kCIInputRadiusKey), refraction = try args.number("inputRefraction")

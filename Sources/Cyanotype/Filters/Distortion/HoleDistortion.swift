@@ -1,11 +1,24 @@
 extension BuiltinFilters {
-    /// CIHoleDistortion: a clear hole of `inputRadius` (at least 0.01, Apple's minimum) about
-    /// `inputCenter`, the image pushed outward around it. The point at distance r > R samples
-    /// the input at distance `sqrt(r^2 - R^2)` in the same direction: the pixels next to the
-    /// hole move the most (by up to R), those far away hardly at all. Output extent: the
-    /// input's, grown by R on every side (the farthest any pixel moves); infinite stays
-    /// infinite.
-    static let holeDistortion = BuiltinFilter(Catalog.CIHoleDistortion, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
+    /// CIHoleDistortion: Pushes pixels outward from a circular hole.
+    static let holeDistortion = BuiltinFilter(
+        FilterDescriptor(
+            "CIHoleDistortion", "Hole Distortion", "Pushes pixels outward from a circular hole.",
+            categories: [.builtIn, .distortionEffect, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "holeDistortion",
+            doc: """
+                A clear hole of `inputRadius` (at least 0.01, Apple's minimum) about
+                `inputCenter`, the image pushed outward around it. The point at distance r > R samples
+                the input at distance `sqrt(r^2 - R^2)` in the same direction: the pixels next to the
+                hole move the most (by up to R), those far away hardly at all. Output extent: the
+                input's, grown by R on every side (the farthest any pixel moves); infinite stays
+                infinite.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputCenter", "Center", .position, default: [150, 150]),
+                .number("inputRadius", "Radius", .distance, default: 150, identity: 0.1, min: 0.01, slider: 0.01...1000),
+            ]),
+        pictureRelative: [kCIInputRadiusKey]
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let (cx, cy, radius) = try centreAndRadius(args)
         let e = image.extent

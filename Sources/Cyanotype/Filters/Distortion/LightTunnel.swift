@@ -1,10 +1,24 @@
 extension BuiltinFilters {
-    /// CILightTunnel: turns the disc of `inputRadius` about `inputCenter` into a tunnel whose
-    /// walls are the disc's rim: a point at distance r < R and angle phi samples the rim point
-    /// at angle `phi - inputRotation * ln(R / r)` (a logarithmic spiral, tighter towards the
-    /// centre; radial streaks for rotation 0). Outside the disc, unchanged; radius 0 is the
-    /// identity. Output extent: the input's.
-    static let lightTunnel = BuiltinFilter(Catalog.CILightTunnel, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
+    /// CILightTunnel: Spirals the image into a light-tunnel vortex around a center.
+    static let lightTunnel = BuiltinFilter(
+        FilterDescriptor(
+            "CILightTunnel", "Light Tunnel Distortion", "Spirals the image into a light-tunnel vortex around a center.",
+            categories: [.builtIn, .distortionEffect, .highDynamicRange, .stillImage, .video], macOS: "10.10", iOS: "6", factory: "lightTunnel",
+            doc: """
+                Turns the disc of `inputRadius` about `inputCenter` into a tunnel whose
+                walls are the disc's rim: a point at distance r < R and angle phi samples the rim point
+                at angle `phi - inputRotation * ln(R / r)` (a logarithmic spiral, tighter towards the
+                centre; radial streaks for rotation 0). Outside the disc, unchanged; radius 0 is the
+                identity. Output extent: the input's.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputCenter", "Center", .position, default: [150, 150]),
+                .number("inputRotation", "Rotation", .angle, default: 0, identity: 0, slider: 0...1.570796326794897),
+                .number("inputRadius", "Radius", .distance, default: 100, identity: 0, slider: 1...500),
+            ]),
+        pictureRelative: [kCIInputRadiusKey]
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let (cx, cy, radius) = try centreAndRadius(args)
         let rotation = try args.number("inputRotation")

@@ -1,13 +1,28 @@
 extension BuiltinFilters {
-    /// CITorusLensDistortion: a ring-shaped glass lens over the image: centre-line radius
-    /// `inputRadius`, width `inputWidth`, a half-disc cross-section, refractive index
-    /// `inputRefraction`. A vertical ray meeting the lens at offset p = r - R from the centre
-    /// line (|p| < W/2, surface height h = sqrt((W/2)^2 - p^2), sin i = |p| / (W/2)) refracts
-    /// to sin t = sin i / n and lands h * tan(i - t) closer to the centre line (farther for
-    /// n < 1; capped at W): the point samples the input at distance R + p - sign(p) * that,
-    /// in its own direction. Refraction 1 or width 0 is the identity. Outside the ring,
-    /// unchanged. Output extent: the input's.
-    static let torusLensDistortion = BuiltinFilter(Catalog.CITorusLensDistortion, pictureRelative: [kCIInputRadiusKey]) { args throws(CIFilterError) in
+    /// CITorusLensDistortion: Refracts the image through a torus-shaped lens.
+    static let torusLensDistortion = BuiltinFilter(
+        FilterDescriptor(
+            "CITorusLensDistortion", "Torus Lens Distortion", "Refracts the image through a torus-shaped lens.",
+            categories: [.builtIn, .distortionEffect, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "9", factory: "torusLensDistortion",
+            doc: """
+                A ring-shaped glass lens over the image: centre-line radius
+                `inputRadius`, width `inputWidth`, a half-disc cross-section, refractive index
+                `inputRefraction`. A vertical ray meeting the lens at offset p = r - R from the centre
+                line (|p| < W/2, surface height h = sqrt((W/2)^2 - p^2), sin i = |p| / (W/2)) refracts
+                to sin t = sin i / n and lands h * tan(i - t) closer to the centre line (farther for
+                n < 1; capped at W): the point samples the input at distance R + p - sign(p) * that,
+                in its own direction. Refraction 1 or width 0 is the identity. Outside the ring,
+                unchanged. Output extent: the input's.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputCenter", "Center", .position, default: [150, 150]),
+                .number("inputRadius", "Radius", .distance, default: 160, identity: 0, min: 0, slider: 0...500),
+                .number("inputWidth", "Width", .distance, default: 80, identity: 0, min: 0, slider: 0...200),
+                .number("inputRefraction", "Refraction", .scalar, default: 1.7, identity: 1, min: 0, slider: 0...5),
+            ]),
+        pictureRelative: [kCIInputRadiusKey]
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let (cx, cy, radius) = try centreAndRadius(args)
         let width = try args.number(kCIInputWidthKey), n = try args.number("inputRefraction")

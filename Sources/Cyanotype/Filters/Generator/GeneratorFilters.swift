@@ -3,32 +3,81 @@
 // Image does.
 
 extension BuiltinFilters {
-    /// CIConstantColorGenerator: an infinite image of `inputColor`.
-    static let constantColorGenerator = BuiltinFilter(Catalog.CIConstantColorGenerator) { args throws(CIFilterError) in
+    /// CIConstantColorGenerator: Generates an infinite image of a single color.
+    static let constantColorGenerator = BuiltinFilter(
+        FilterDescriptor(
+            "CIConstantColorGenerator", "Constant Color", "Generates an infinite image of a single color.",
+            categories: [.builtIn, .generator, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "5",
+            doc: "An infinite image of `inputColor`.",
+            inputs: [
+                .color("inputColor", "Color", .color, default: [1, 0, 0, 1])
+            ])
+    ) { args throws(CIFilterError) in
         CIImage(color: try args.color(kCIInputColorKey))
     }
 
-    /// CILinearGradient: `color0` at `point0` to `color1` at `point1`, constant beyond them
-    /// along the line between the points.
-    static let linearGradient = BuiltinFilter(Catalog.CILinearGradient) { args throws(CIFilterError) in
+    /// CILinearGradient: Generates a linear gradient between two points and two colors.
+    static let linearGradient = BuiltinFilter(
+        FilterDescriptor(
+            "CILinearGradient", "Linear Gradient", "Generates a linear gradient between two points and two colors.",
+            categories: [.builtIn, .gradient, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "5", factory: "linearGradient",
+            doc: """
+                `color0` at `point0` to `color1` at `point1`, constant beyond them
+                along the line between the points.
+                """,
+            inputs: [
+                .vector("inputPoint0", "Point 0", .position, default: [0, 0]),
+                .vector("inputPoint1", "Point 1", .position, default: [200, 200]),
+                .color("inputColor0", "Color 1", .color, default: [1, 1, 1, 1]),
+                .color("inputColor1", "Color 2", .color, default: [0, 0, 0, 1]),
+            ])
+    ) { args throws(CIFilterError) in
         let p0 = try args.point("inputPoint0"), p1 = try args.point("inputPoint1")
         let c0 = try args.color("inputColor0").workingValue, c1 = try args.color("inputColor1").workingValue
         return CIImage(node: GeneratorNode(stage: LinearGradientStage(p0: SIMD2(Float(p0.x), Float(p0.y)), p1: SIMD2(Float(p1.x), Float(p1.y)), c0: c0, c1: c1)))
     }
 
-    /// CIRadialGradient: `color0` inside `radius0` of `center`, `color1` beyond `radius1`,
-    /// interpolated between.
-    static let radialGradient = BuiltinFilter(Catalog.CIRadialGradient) { args throws(CIFilterError) in
+    /// CIRadialGradient: Generates a gradient between two concentric circles.
+    static let radialGradient = BuiltinFilter(
+        FilterDescriptor(
+            "CIRadialGradient", "Radial Gradient", "Generates a gradient between two concentric circles.",
+            categories: [.builtIn, .gradient, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "5", factory: "radialGradient",
+            doc: """
+                `color0` inside `radius0` of `center`, `color1` beyond `radius1`,
+                interpolated between.
+                """,
+            inputs: [
+                .vector("inputCenter", "Center", .position, default: [150, 150]),
+                .number("inputRadius0", "Radius 1", .distance, default: 5, min: 0, slider: 0...800),
+                .number("inputRadius1", "Radius 2", .distance, default: 100, min: 0, slider: 0...800),
+                .color("inputColor0", "Color 1", .color, default: [1, 1, 1, 1]),
+                .color("inputColor1", "Color 2", .color, default: [0, 0, 0, 1]),
+            ])
+    ) { args throws(CIFilterError) in
         let c = try args.point(kCIInputCenterKey)
         let r0 = try args.float("inputRadius0"), r1 = try args.float("inputRadius1")
         let c0 = try args.color("inputColor0").workingValue, c1 = try args.color("inputColor1").workingValue
         return CIImage(node: GeneratorNode(stage: RadialGradientStage(center: SIMD2(Float(c.x), Float(c.y)), r0: r0, r1: r1, c0: c0, c1: c1)))
     }
 
-    /// CICheckerboardGenerator: squares of side `width` aligned on `center`, `color0` on the
-    /// square whose lower-left corner is the centre. `sharpness` 1 gives hard edges; lower
-    /// values blend each edge towards the mean over `(1 - sharpness) * width / 2` pixels.
-    static let checkerboardGenerator = BuiltinFilter(Catalog.CICheckerboardGenerator) { args throws(CIFilterError) in
+    /// CICheckerboardGenerator: Generates an infinite two-color checkerboard pattern.
+    static let checkerboardGenerator = BuiltinFilter(
+        FilterDescriptor(
+            "CICheckerboardGenerator", "Checkerboard", "Generates an infinite two-color checkerboard pattern.",
+            categories: [.builtIn, .generator, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "5", factory: "checkerboardGenerator",
+            doc: """
+                Squares of side `width` aligned on `center`, `color0` on the
+                square whose lower-left corner is the centre. `sharpness` 1 gives hard edges; lower
+                values blend each edge towards the mean over `(1 - sharpness) * width / 2` pixels.
+                """,
+            inputs: [
+                .vector("inputCenter", "Center", .position, default: [150, 150]),
+                .color("inputColor0", "Color 1", .color, default: [1, 1, 1, 1]),
+                .color("inputColor1", "Color 2", .color, default: [0, 0, 0, 1]),
+                .number("inputWidth", "Width", .distance, default: 80, slider: 0...800),
+                .number("inputSharpness", "Sharpness", .scalar, default: 1, min: 0, max: 1, slider: 0...1),
+            ])
+    ) { args throws(CIFilterError) in
         let c = try args.point(kCIInputCenterKey)
         let w = try args.float(kCIInputWidthKey), s = try args.float(kCIInputSharpnessKey)
         let c0 = try args.color("inputColor0").workingValue, c1 = try args.color("inputColor1").workingValue

@@ -5,16 +5,29 @@ import Foundation
 // `color * intensity` (premultiplied), intensity clamped to [0, 1], infinite extent.
 
 extension BuiltinFilters {
-    /// CIStarShineGenerator: a bright core `exp(-4 (r/radius)^2)`, a faint wide glow
-    /// `10^epsilon * radius / (r + radius)` and two perpendicular rays at `crossAngle`,
-    /// each `10^(crossOpacity/4) * exp(-|v| / crossWidth) * exp(-|u| / (radius * crossScale / 4))`
-    /// (u along the ray, v across it).
-    ///
-    /// - inputRadius: The core's radius, in pixels.
-    /// - inputCrossWidth: How fast the rays fade across their length, in pixels.
+    /// CIStarShineGenerator: Generates a star-burst highlight with cross rays.
     static let starShineGenerator = BuiltinFilter(
-        Catalog.CIStarShineGenerator,
-        limits: [kCIInputRadiusKey: .lightSize, "inputCrossWidth": .lightSize]
+        FilterDescriptor(
+            "CIStarShineGenerator", "Star Shine", "Generates a star-burst highlight with cross rays.",
+            categories: [.builtIn, .generator, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "starShineGenerator",
+            doc: """
+                A bright core `exp(-4 (r/radius)^2)`, a faint wide glow
+                `10^epsilon * radius / (r + radius)` and two perpendicular rays at `crossAngle`,
+                each `10^(crossOpacity/4) * exp(-|v| / crossWidth) * exp(-|u| / (radius * crossScale / 4))`
+                (u along the ray, v across it).
+                """,
+            inputs: [
+                .vector("inputCenter", "Center", .position, default: [150, 150]),
+                .color("inputColor", "Color", .color, default: [1, 0.8, 0.6, 1]),
+                .number("inputRadius", "Radius", .distance, default: 50, min: 0, slider: 0...300, limit: .lightSize, "The core's radius, in pixels."),
+                .number("inputCrossScale", "Cross Scale", .scalar, default: 15, identity: 15, min: 0, slider: 0...100),
+                .number("inputCrossAngle", "Cross Angle", .angle, default: 0.6, slider: -3.141592653589793...3.141592653589793),
+                .number("inputCrossOpacity", "Cross Opacity", .scalar, default: -2, identity: -2, min: -8, slider: -8...0),
+                .number(
+                    "inputCrossWidth", "Cross Width", .distance, default: 2.5, min: 0, slider: 0.5...10, limit: .lightSize,
+                    "How fast the rays fade across their length, in pixels."),
+                .number("inputEpsilon", "Epsilon", .scalar, default: -2, identity: -2, min: -8, slider: -8...0),
+            ])
     ) { args throws(CIFilterError) in
         let c = try args.point(kCIInputCenterKey)
         let s = StarShineStage(
@@ -25,11 +38,27 @@ extension BuiltinFilters {
         return CIImage(node: GeneratorNode(stage: s))
     }
 
-    /// CISunbeamsGenerator: a sun disc of `sunRadius` (antialiased) and beams beyond it whose
-    /// brightness varies with angle, `striationStrength * s(theta)^striationContrast *
-    /// falloff`, where s mixes three angular sine waves shifted by `time` and the falloff
-    /// reaches 0 at `sunRadius * (1 + maxStriationRadius)`.
-    static let sunbeamsGenerator = BuiltinFilter(Catalog.CISunbeamsGenerator) { args throws(CIFilterError) in
+    /// CISunbeamsGenerator: Generates a sun disc with radiating beams.
+    static let sunbeamsGenerator = BuiltinFilter(
+        FilterDescriptor(
+            "CISunbeamsGenerator", "Sunbeams", "Generates a sun disc with radiating beams.",
+            categories: [.builtIn, .generator, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "9", factory: "sunbeamsGenerator",
+            doc: """
+                A sun disc of `sunRadius` (antialiased) and beams beyond it whose
+                brightness varies with angle, `striationStrength * s(theta)^striationContrast *
+                falloff`, where s mixes three angular sine waves shifted by `time` and the falloff
+                reaches 0 at `sunRadius * (1 + maxStriationRadius)`.
+                """,
+            inputs: [
+                .vector("inputCenter", "Center", .position, default: [150, 150]),
+                .color("inputColor", "Color", .color, default: [1, 0.5, 0, 1]),
+                .number("inputSunRadius", "Sun Radius", .distance, default: 40, identity: 40, min: 0, slider: 0...800),
+                .number("inputMaxStriationRadius", "Maximum Striation Radius", .scalar, default: 2.58, identity: 2.58, min: 0, slider: 0...10),
+                .number("inputStriationStrength", "Striation Strength", .scalar, default: 0.5, identity: 0.5, min: 0, slider: 0...3),
+                .number("inputStriationContrast", "Striation Contrast", .scalar, default: 1.375, identity: 1.375, min: 0, slider: 0...5),
+                .number("inputTime", "Time", .scalar, default: 0, identity: 0, min: 0, max: 1, slider: 0...1),
+            ])
+    ) { args throws(CIFilterError) in
         let c = try args.point(kCIInputCenterKey)
         let s = SunbeamsStage(
             center: SIMD2(Float(c.x), Float(c.y)), color: try args.color(kCIInputColorKey).workingValue,
@@ -39,13 +68,28 @@ extension BuiltinFilters {
         return CIImage(node: GeneratorNode(stage: s))
     }
 
-    /// CILenticularHaloGenerator: a ring of radius `haloRadius` and width `haloWidth`, its
-    /// red, green and blue rings spread apart by `(1 - haloOverlap) * haloWidth / 2` (lens
-    /// dispersion), modulated by angular striations of `striationStrength` and
-    /// `striationContrast` shifted by `time`.
-    ///
-    /// - inputHaloWidth: The ring's width, in pixels.
-    static let lenticularHaloGenerator = BuiltinFilter(Catalog.CILenticularHaloGenerator, limits: ["inputHaloWidth": .lightSize]) { args throws(CIFilterError) in
+    /// CILenticularHaloGenerator: Generates a lens-flare style halo ring.
+    static let lenticularHaloGenerator = BuiltinFilter(
+        FilterDescriptor(
+            "CILenticularHaloGenerator", "Lenticular Halo", "Generates a lens-flare style halo ring.",
+            categories: [.builtIn, .generator, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "9", factory: "lenticularHaloGenerator",
+            doc: """
+                A ring of radius `haloRadius` and width `haloWidth`, its
+                red, green and blue rings spread apart by `(1 - haloOverlap) * haloWidth / 2` (lens
+                dispersion), modulated by angular striations of `striationStrength` and
+                `striationContrast` shifted by `time`.
+                """,
+            inputs: [
+                .vector("inputCenter", "Center", .position, default: [150, 150]),
+                .color("inputColor", "Color", .color, default: [1, 0.9, 0.8, 1]),
+                .number("inputHaloRadius", "Halo Radius", .distance, default: 70, min: 0, slider: 0...1000),
+                .number("inputHaloWidth", "Halo Width", .distance, default: 87, min: 0, slider: 0...300, limit: .lightSize, "The ring's width, in pixels."),
+                .number("inputHaloOverlap", "Halo Overlap", .scalar, default: 0.77, min: 0, slider: 0...1),
+                .number("inputStriationStrength", "Striation Strength", .scalar, default: 0.5, min: 0, slider: 0...3),
+                .number("inputStriationContrast", "Striation Contrast", .scalar, default: 1, min: 0, slider: 0...5),
+                .number("inputTime", "Time", .scalar, default: 0, identity: 0, min: 0, max: 1, slider: 0...1),
+            ])
+    ) { args throws(CIFilterError) in
         let c = try args.point(kCIInputCenterKey)
         let s = HaloStage(
             center: SIMD2(Float(c.x), Float(c.y)), color: try args.color(kCIInputColorKey).workingValue,

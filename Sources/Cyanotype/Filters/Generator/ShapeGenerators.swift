@@ -5,10 +5,24 @@ import Foundation
 // is antialiased over one pixel, `colour * coverage` premultiplied in the working space.
 
 extension BuiltinFilters {
-    /// CIStripesGenerator: vertical stripes `width` wide, `color0` on the stripe starting at
-    /// `center.x`, alternating with `color1`; `sharpness` 1 gives hard edges, lower values
-    /// blend each edge towards the mean over `(1 - sharpness) * width / 2` pixels.
-    static let stripesGenerator = BuiltinFilter(Catalog.CIStripesGenerator) { args throws(CIFilterError) in
+    /// CIStripesGenerator: Generates an infinite pattern of two-color stripes.
+    static let stripesGenerator = BuiltinFilter(
+        FilterDescriptor(
+            "CIStripesGenerator", "Stripes", "Generates an infinite pattern of two-color stripes.",
+            categories: [.builtIn, .generator, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "5", factory: "stripesGenerator",
+            doc: """
+                Vertical stripes `width` wide, `color0` on the stripe starting at
+                `center.x`, alternating with `color1`; `sharpness` 1 gives hard edges, lower values
+                blend each edge towards the mean over `(1 - sharpness) * width / 2` pixels.
+                """,
+            inputs: [
+                .vector("inputCenter", "Center", .position, default: [150, 150]),
+                .color("inputColor0", "Color 1", .color, default: [1, 1, 1, 1]),
+                .color("inputColor1", "Color 2", .color, default: [0, 0, 0, 1]),
+                .number("inputWidth", "Width", .distance, default: 80, slider: 0...800),
+                .number("inputSharpness", "Sharpness", .scalar, default: 1, min: 0, max: 1, slider: 0...1),
+            ])
+    ) { args throws(CIFilterError) in
         let c = try args.point(kCIInputCenterKey)
         let w = try args.float(kCIInputWidthKey), s = try args.float(kCIInputSharpnessKey)
         let c0 = try args.color("inputColor0").workingValue, c1 = try args.color("inputColor1").workingValue
@@ -16,11 +30,24 @@ extension BuiltinFilters {
         return CIImage(node: GeneratorNode(stage: StripesStage(centerX: Float(c.x), width: w, sharpness: s, c0: c0, c1: c1)))
     }
 
-    /// CIRoundedRectangleGenerator: `extent` filled with `color`, corners rounded with
-    /// `radius` (at most half the shorter side). `smoothness` 0 gives circular corners;
-    /// towards 1 the corner becomes a superellipse of exponent `2 + 2 * smoothness`
-    /// (continuous-curvature look). Edges antialiased over one pixel; output extent `extent`.
-    static let roundedRectangleGenerator = BuiltinFilter(Catalog.CIRoundedRectangleGenerator) { args throws(CIFilterError) in
+    /// CIRoundedRectangleGenerator: Generates a solid rounded rectangle.
+    static let roundedRectangleGenerator = BuiltinFilter(
+        FilterDescriptor(
+            "CIRoundedRectangleGenerator", "Rounded Rectangle Generator", "Generates a solid rounded rectangle.",
+            categories: [.builtIn, .generator, .highDynamicRange, .stillImage], macOS: "10.15", iOS: "13", factory: "roundedRectangleGenerator",
+            doc: """
+                `extent` filled with `color`, corners rounded with
+                `radius` (at most half the shorter side). `smoothness` 0 gives circular corners;
+                towards 1 the corner becomes a superellipse of exponent `2 + 2 * smoothness`
+                (continuous-curvature look). Edges antialiased over one pixel; output extent `extent`.
+                """,
+            inputs: [
+                .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 100, 100]),
+                .number("inputRadius", "Radius", .distance, default: 10, min: 0, slider: 0...100),
+                .number("inputSmoothness", "Smoothness", .distance, default: 0, min: 0, max: 1, slider: 0...1),
+                .color("inputColor", "Color", .color, default: [1, 1, 1, 1]),
+            ])
+    ) { args throws(CIFilterError) in
         let shape = try RoundedRect(args)
         let color = try args.color(kCIInputColorKey).workingValue
         return CIImage(
@@ -29,9 +56,23 @@ extension BuiltinFilters {
                 extent: shape.rect.integral))
     }
 
-    /// CIRoundedRectangleStrokeGenerator: the outline of the rounded rectangle, `width`
-    /// pixels wide, lying inside `extent` (its outer edge is the filled shape's edge).
-    static let roundedRectangleStrokeGenerator = BuiltinFilter(Catalog.CIRoundedRectangleStrokeGenerator) { args throws(CIFilterError) in
+    /// CIRoundedRectangleStrokeGenerator: Generates the outline (stroke) of a rounded rectangle.
+    static let roundedRectangleStrokeGenerator = BuiltinFilter(
+        FilterDescriptor(
+            "CIRoundedRectangleStrokeGenerator", "Rounded Rectangle Stroke Generator", "Generates the outline (stroke) of a rounded rectangle.",
+            categories: [.builtIn, .generator, .highDynamicRange, .stillImage], macOS: "14.0", iOS: "17", factory: "roundedRectangleStrokeGenerator",
+            doc: """
+                The outline of the rounded rectangle, `width`
+                pixels wide, lying inside `extent` (its outer edge is the filled shape's edge).
+                """,
+            inputs: [
+                .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 100, 100]),
+                .number("inputRadius", "Radius", .distance, default: 10, min: 0, slider: 0...100),
+                .number("inputSmoothness", "Smoothness", .distance, default: 0, min: 0, max: 1, slider: 0...1),
+                .color("inputColor", "Color", .color, default: [1, 1, 1, 1]),
+                .number("inputWidth", "Width", .distance, default: 10, min: 0, slider: 0...100),
+            ])
+    ) { args throws(CIFilterError) in
         let shape = try RoundedRect(args)
         let color = try args.color(kCIInputColorKey).workingValue
         let w = try args.float(kCIInputWidthKey)
@@ -41,10 +82,22 @@ extension BuiltinFilters {
                 extent: shape.rect.integral))
     }
 
-    /// CIBlurredRectangleGenerator: `extent` filled with `color`, convolved with a Gaussian
-    /// of standard deviation `sigma` — exactly, as the product of two erf edge profiles.
-    /// Output extent: `extent` grown by 3 sigma.
-    static let blurredRectangleGenerator = BuiltinFilter(Catalog.CIBlurredRectangleGenerator) { args throws(CIFilterError) in
+    /// CIBlurredRectangleGenerator: Generates a solid-color rectangle with Gaussian-blurred edges.
+    static let blurredRectangleGenerator = BuiltinFilter(
+        FilterDescriptor(
+            "CIBlurredRectangleGenerator", "Blurred Rectangle Generator", "Generates a solid-color rectangle with Gaussian-blurred edges.",
+            categories: [.builtIn, .generator, .highDynamicRange, .stillImage], macOS: "14.0", iOS: "17", factory: "blurredRectangleGenerator",
+            doc: """
+                `extent` filled with `color`, convolved with a Gaussian
+                of standard deviation `sigma` — exactly, as the product of two erf edge profiles.
+                Output extent: `extent` grown by 3 sigma.
+                """,
+            inputs: [
+                .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 100, 100]),
+                .number("inputSigma", "Sigma", .distance, default: 10, min: 0, slider: 0...100),
+                .color("inputColor", "Color", .color, default: [1, 1, 1, 1]),
+            ])
+    ) { args throws(CIFilterError) in
         let r = try args.rect(kCIInputExtentKey).standardized
         let sigma = try args.float("inputSigma")
         let color = try args.color(kCIInputColorKey).workingValue
@@ -55,11 +108,25 @@ extension BuiltinFilters {
                 extent: r.insetBy(dx: CGFloat(-3 * sigma), dy: CGFloat(-3 * sigma)).integral))
     }
 
-    /// CIBlurredRoundedRectangleGenerator: the rounded rectangle with its edge blurred by a
-    /// Gaussian of `sigma`: coverage is the normal CDF of the signed distance to the edge
-    /// (exact along straight edges, a close approximation around corners). Output extent:
-    /// `extent` grown by 3 sigma.
-    static let blurredRoundedRectangleGenerator = BuiltinFilter(Catalog.CIBlurredRoundedRectangleGenerator) { args throws(CIFilterError) in
+    /// CIBlurredRoundedRectangleGenerator: Generates a solid-color rounded rectangle with Gaussian-blurred edges.
+    static let blurredRoundedRectangleGenerator = BuiltinFilter(
+        FilterDescriptor(
+            "CIBlurredRoundedRectangleGenerator", "Blurred Rounded Rectangle Generator", "Generates a solid-color rounded rectangle with Gaussian-blurred edges.",
+            categories: [.builtIn, .generator, .highDynamicRange, .stillImage], macOS: "26.0", iOS: "26", factory: "blurredRoundedRectangleGenerator",
+            doc: """
+                The rounded rectangle with its edge blurred by a
+                Gaussian of `sigma`: coverage is the normal CDF of the signed distance to the edge
+                (exact along straight edges, a close approximation around corners). Output extent:
+                `extent` grown by 3 sigma.
+                """,
+            inputs: [
+                .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 100, 100]),
+                .number("inputRadius", "Radius", .distance, default: 10, min: 0, slider: 0...100),
+                .number("inputSmoothness", "Smoothness", .distance, default: 0, min: 0, max: 1, slider: 0...1),
+                .number("inputSigma", "Sigma", .distance, default: 10, min: 0, slider: 0...100),
+                .color("inputColor", "Color", .color, default: [1, 1, 1, 1]),
+            ])
+    ) { args throws(CIFilterError) in
         let shape = try RoundedRect(args)
         let sigma = try args.float("inputSigma")
         let color = try args.color(kCIInputColorKey).workingValue
@@ -69,19 +136,39 @@ extension BuiltinFilters {
                 extent: shape.rect.insetBy(dx: CGFloat(-3 * sigma), dy: CGFloat(-3 * sigma)).integral))
     }
 
-    /// CIRandomGenerator: infinite noise, each of the four channels an independent uniform
-    /// value in [0, 1) hashed from the pixel coordinates and channel, the same on every run,
-    /// tile and thread. Values are written as they are (like Core Image, colour may exceed
-    /// alpha).
-    static let randomGenerator = BuiltinFilter(Catalog.CIRandomGenerator) { _ throws(CIFilterError) in
+    /// CIRandomGenerator: Generates infinite uniform random noise in all four channels.
+    static let randomGenerator = BuiltinFilter(
+        FilterDescriptor(
+            "CIRandomGenerator", "Random Generator", "Generates infinite uniform random noise in all four channels.",
+            categories: [.builtIn, .generator, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "randomGenerator",
+            doc: """
+                Infinite noise, each of the four channels an independent uniform
+                value in [0, 1) hashed from the pixel coordinates and channel, the same on every run,
+                tile and thread. Values are written as they are (like Core Image, colour may exceed
+                alpha).
+                """,
+            inputs: [])
+    ) { _ throws(CIFilterError) in
         CIImage(node: GeneratorNode(stage: RandomStage()))
     }
 
-    /// CIMeshGenerator: line segments `width` pixels wide in `color`, antialiased over one
-    /// pixel. `inputMesh` is an array of `CIVector(x: x0, y: y0, z: x1, w: y1)`, one per
-    /// segment (also `[CGFloat]`/`[Double]` of 4 values each). Output extent: the segments'
-    /// bounds grown by the width; an empty mesh gives an empty image.
-    static let meshGenerator = BuiltinFilter(Catalog.CIMeshGenerator) { args throws(CIFilterError) in
+    /// CIMeshGenerator: Draws a set of line segments (a mesh) in one color.
+    static let meshGenerator = BuiltinFilter(
+        FilterDescriptor(
+            "CIMeshGenerator", "Mesh Generator", "Draws a set of line segments (a mesh) in one color.",
+            categories: [.builtIn, .generator, .highDynamicRange, .stillImage, .video], macOS: "10.14", iOS: "12", factory: "meshGenerator",
+            doc: """
+                Line segments `width` pixels wide in `color`, antialiased over one
+                pixel. `inputMesh` is an array of `CIVector(x: x0, y: y0, z: x1, w: y1)`, one per
+                segment (also `[CGFloat]`/`[Double]` of 4 values each). Output extent: the segments'
+                bounds grown by the width; an empty mesh gives an empty image.
+                """,
+            inputs: [
+                .number("inputWidth", "Width", .distance, default: 1.5, min: 0, slider: 1...10),
+                .color("inputColor", "Color", .color, default: [1, 1, 1, 1]),
+                .other("NSArray", "inputMesh", "Mesh", nil),
+            ])
+    ) { args throws(CIFilterError) in
         let width = try args.float(kCIInputWidthKey)
         let color = try args.color(kCIInputColorKey).workingValue
         let segments = try meshSegments(args)

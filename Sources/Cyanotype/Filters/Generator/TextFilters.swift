@@ -10,31 +10,42 @@ extension FilterInputLimit {
 }
 
 extension BuiltinFilters {
-    /// CITextImageGenerator: `inputText` set in one font, black on clear, with anti-aliasing.
-    /// Shaped by HarfBuzz (kerning, ligatures, combining marks, Arabic joining), ordered by the
-    /// Unicode bidirectional algorithm (FriBidi), so right-to-left runs read in visual order;
-    /// a character the font lacks is drawn from the first installed font that has it, in
-    /// fontconfig's order of preference. Line breaks in the text start new lines (left-aligned
-    /// in a left-to-right paragraph, right-aligned in a right-to-left one); lines are not
-    /// wrapped. The extent is (0, 0) and the text's box plus `inputPadding` pixels on every
-    /// side; the text's box is its typographic bounds (each line as wide as its advances and as
-    /// tall as its fonts' ascent and descent, lines spaced by the fonts' line gap), grown to any
-    /// ink that reaches outside them. Text with no characters gives the empty image. Glyphs are
-    /// at most 4096 pixels per em (a larger size times scale is drawn at 4096).
-    ///
-    /// - inputText: The text: a String (or NSString).
-    /// - inputFontName: The font: a PostScript name ("DejaVuSans-Bold"), a full or family name
-    ///   ("Liberation Serif"), or a family with a style ("Helvetica-BoldOblique"), found through
-    ///   fontconfig, whose aliases stand in for Apple's fonts (Helvetica and Arial are Liberation
-    ///   Sans, Times Liberation Serif, Courier Liberation Mono; HelveticaNeue, the default, is
-    ///   read as Helvetica). A name no installed font answers to falls back to fontconfig's
-    ///   default sans-serif font.
-    /// - inputFontSize: The size in points: pixels per em at scale factor 1.
-    /// - inputScaleFactor: Multiplies the font size (a scale of 2 draws Retina-sized text).
-    /// - inputPadding: Clear pixels added on every side of the text's box (not scaled).
+    /// CITextImageGenerator: Renders a plain string with a named font and size to an image.
     static let textImageGenerator = BuiltinFilter(
-        Catalog.CITextImageGenerator,
-        limits: ["inputFontSize": .textFontSize, "inputScaleFactor": .textScaleFactor]
+        FilterDescriptor(
+            "CITextImageGenerator", "Text Image Generator", "Renders a plain string with a named font and size to an image.",
+            categories: [.builtIn, .generator, .stillImage, .video], macOS: "10.13", iOS: "11", factory: "textImageGenerator",
+            doc: """
+                `inputText` set in one font, black on clear, with anti-aliasing.
+                Shaped by HarfBuzz (kerning, ligatures, combining marks, Arabic joining), ordered by the
+                Unicode bidirectional algorithm (FriBidi), so right-to-left runs read in visual order;
+                a character the font lacks is drawn from the first installed font that has it, in
+                fontconfig's order of preference. Line breaks in the text start new lines (left-aligned
+                in a left-to-right paragraph, right-aligned in a right-to-left one); lines are not
+                wrapped. The extent is (0, 0) and the text's box plus `inputPadding` pixels on every
+                side; the text's box is its typographic bounds (each line as wide as its advances and as
+                tall as its fonts' ascent and descent, lines spaced by the fonts' line gap), grown to any
+                ink that reaches outside them. Text with no characters gives the empty image. Glyphs are
+                at most 4096 pixels per em (a larger size times scale is drawn at 4096).
+                """,
+            inputs: [
+                .other("NSString", "inputText", "Text", nil, "The text: a String (or NSString)."),
+                .other(
+                    "NSString", "inputFontName", "Font Name", nil, default: .string("HelveticaNeue"),
+                    """
+                    The font: a PostScript name ("DejaVuSans-Bold"), a full or family name
+                    ("Liberation Serif"), or a family with a style ("Helvetica-BoldOblique"), found through
+                    fontconfig, whose aliases stand in for Apple's fonts (Helvetica and Arial are Liberation
+                    Sans, Times Liberation Serif, Courier Liberation Mono; HelveticaNeue, the default, is
+                    read as Helvetica). A name no installed font answers to falls back to fontconfig's
+                    default sans-serif font.
+                    """),
+                .number("inputFontSize", "Font Size", .scalar, default: 12, min: 0, slider: 9...128, limit: .textFontSize, "The size in points: pixels per em at scale factor 1."),
+                .number(
+                    "inputScaleFactor", "Scale Factor", .scalar, default: 1, min: 0, slider: 1...4, limit: .textScaleFactor,
+                    "Multiplies the font size (a scale of 2 draws Retina-sized text)."),
+                .number("inputPadding", "Padding", .integer, default: 0, min: 0, max: 200, slider: 0...50, "Clear pixels added on every side of the text's box (not scaled)."),
+            ])
     ) { args throws(CIFilterError) in
         let name = args.descriptor.name
         guard args.values["inputText"] != nil else {
@@ -47,21 +58,26 @@ extension BuiltinFilters {
         return try textImage(StyledText(text, style: style), args)
     }
 
-    /// CIAttributedTextImageGenerator: an attributed string set as CITextImageGenerator sets
-    /// text, each run in its own font, size and colour: `.font` (an `NSFont`/`UIFont`; absent:
-    /// Helvetica 12, here Liberation Sans), `.foregroundColor` (a `CIColor`; absent: black),
-    /// `.kern` (points added after every character, the font's pair kerning off, as in Core
-    /// Text; absent: the font's kerning) and `.paragraphStyle` (an `NSParagraphStyle`: its
-    /// alignment places each line in the text's box, and its base writing direction orders the
-    /// paragraph; read from the paragraph's first character). Other attributes are ignored.
-    /// Font sizes are limited to 1024 points, as CITextImageGenerator's.
-    ///
-    /// - inputText: The text: an NSAttributedString (a plain String is drawn in the defaults).
-    /// - inputScaleFactor: Multiplies every run's font size and kerning.
-    /// - inputPadding: Clear pixels added on every side of the text's box (not scaled).
+    /// CIAttributedTextImageGenerator: Renders an attributed string to an image.
     static let attributedTextImageGenerator = BuiltinFilter(
-        Catalog.CIAttributedTextImageGenerator,
-        limits: ["inputScaleFactor": .textScaleFactor]
+        FilterDescriptor(
+            "CIAttributedTextImageGenerator", "Attributed Text Image Generator", "Renders an attributed string to an image.",
+            categories: [.builtIn, .generator, .stillImage, .video], macOS: "10.13", iOS: "11", factory: "attributedTextImageGenerator",
+            doc: """
+                An attributed string set as CITextImageGenerator sets
+                text, each run in its own font, size and colour: `.font` (an `NSFont`/`UIFont`; absent:
+                Helvetica 12, here Liberation Sans), `.foregroundColor` (a `CIColor`; absent: black),
+                `.kern` (points added after every character, the font's pair kerning off, as in Core
+                Text; absent: the font's kerning) and `.paragraphStyle` (an `NSParagraphStyle`: its
+                alignment places each line in the text's box, and its base writing direction orders the
+                paragraph; read from the paragraph's first character). Other attributes are ignored.
+                Font sizes are limited to 1024 points, as CITextImageGenerator's.
+                """,
+            inputs: [
+                .other("NSAttributedString", "inputText", "Text", nil, "The text: an NSAttributedString (a plain String is drawn in the defaults)."),
+                .number("inputScaleFactor", "Scale Factor", .scalar, default: 1, min: 0, slider: 1...4, limit: .textScaleFactor, "Multiplies every run's font size and kerning."),
+                .number("inputPadding", nil, .integer, default: 0, min: 0, max: 200, slider: 0...50, "Clear pixels added on every side of the text's box (not scaled)."),
+            ])
     ) { args throws(CIFilterError) in
         let name = args.descriptor.name
         guard let value = args.values["inputText"] else {

@@ -4,23 +4,37 @@
 // guide's luma there is to the guide's luma at the pixel.
 
 extension BuiltinFilters {
-    /// CIEdgePreserveUpsampleFilter: upsamples `smallImage` to the extent of `inputImage`,
-    /// keeping the large image's edges, by Kopf et al.'s joint bilateral upsampling:
-    /// `out(p) = sum_q S(q) f(|p' - q|) g(|Y(p) - Y(q)|) / sum_q f g`, where p' is p's
-    /// position on the small image's grid (the small extent stretched over the large one),
-    /// q runs over the small image's pixels whose centres lie within max(2 * spatialSigma, 1)
-    /// of p' in x and in y, f and g are Gaussians of standard deviations `spatialSigma`
-    /// (small-image pixels) and `lumaSigma`, and Y is the Rec. 709 luma of the large image
-    /// (linear, premultiplied), read at p and at q's centre (bilinearly). Spatial sigma 0
-    /// takes the small pixel under p' alone; luma sigma 0 only small pixels whose guide luma
-    /// equals p's. Where every weight vanishes, the spatial weights alone are used. Both
-    /// images must be finite; the extent is the large image's.
-    ///
-    /// - inputSmallImage: The image to upsample; its extent is stretched over the large one's.
-    /// - inputSpatialSigma: The standard deviation of the spatial weights, in pixels of the
-    ///   small image.
-    /// - inputLumaSigma: The standard deviation of the luma weights (0 to 1 is black to white).
-    static let edgePreserveUpsample = BuiltinFilter(Catalog.CIEdgePreserveUpsampleFilter) { args throws(CIFilterError) in
+    /// CIEdgePreserveUpsampleFilter: Upsamples a small image to the size of a guide image, preserving the guide's edges.
+    static let edgePreserveUpsample = BuiltinFilter(
+        FilterDescriptor(
+            "CIEdgePreserveUpsampleFilter", "Edge Preserve Upsample Filter", "Upsamples a small image to the size of a guide image, preserving the guide's edges.",
+            categories: [.builtIn, .geometryAdjustment, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.12", iOS: "10", factory: "edgePreserveUpsample", protocol: "CIEdgePreserveUpsample",
+            doc: """
+                Upsamples `smallImage` to the extent of `inputImage`,
+                keeping the large image's edges, by Kopf et al.'s joint bilateral upsampling:
+                `out(p) = sum_q S(q) f(|p' - q|) g(|Y(p) - Y(q)|) / sum_q f g`, where p' is p's
+                position on the small image's grid (the small extent stretched over the large one),
+                q runs over the small image's pixels whose centres lie within max(2 * spatialSigma, 1)
+                of p' in x and in y, f and g are Gaussians of standard deviations `spatialSigma`
+                (small-image pixels) and `lumaSigma`, and Y is the Rec. 709 luma of the large image
+                (linear, premultiplied), read at p and at q's centre (bilinearly). Spatial sigma 0
+                takes the small pixel under p' alone; luma sigma 0 only small pixels whose guide luma
+                equals p's. Where every weight vanishes, the spatial weights alone are used. Both
+                images must be finite; the extent is the large image's.
+                """,
+            inputs: [
+                .image(),
+                .image("inputSmallImage", "Small Image", "The image to upsample; its extent is stretched over the large one's."),
+                .number(
+                    "inputSpatialSigma", "Spatial Sigma", .scalar, default: 3, min: 0, max: 5,
+                    """
+                    The standard deviation of the spatial weights, in pixels of the
+                    small image.
+                    """),
+                .number("inputLumaSigma", "Luma Sigma", .scalar, default: 0.15, min: 0, max: 1, "The standard deviation of the luma weights (0 to 1 is black to white)."),
+            ])
+    ) { args throws(CIFilterError) in
         let guide = try args.image()
         let small = try args.image("inputSmallImage")
         let spatial = try args.number("inputSpatialSigma"), lumaSigma = try args.number("inputLumaSigma")

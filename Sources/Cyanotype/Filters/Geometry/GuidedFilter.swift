@@ -11,21 +11,32 @@ extension FilterInputLimit {
 }
 
 extension BuiltinFilters {
-    /// CIGuidedFilter: He, Sun and Tang's guided filter, which smooths the input while
-    /// following the guide's edges, and upsamples a small input to the guide's size (Apple:
-    /// "upsamples a small image using a guide image"). The input is first stretched over the
-    /// guide's extent (read clamped to its own extent, bilinear) when the two extents
-    /// differ. Then, as the paper's Algorithm 1 with the guide's Rec. 709 luma as the guide
-    /// I (a grey guide) and each premultiplied component of the input as p: with f_mean the
-    /// mean over the (2r + 1)² window, clipped to the guide's extent (the window's pixels
-    /// inside it are averaged, as the paper's box filter does at borders),
-    /// `a = (f_mean(I p) - f_mean(I) f_mean(p)) / (f_mean(I²) - f_mean(I)² + epsilon)`,
-    /// `b = f_mean(p) - a f_mean(I)`, `q = f_mean(a) I + f_mean(b)`. The extent is the guide's.
-    ///
-    /// - inputGuideImage: The guide: its luma's edges are kept; its extent is the output's.
-    /// - inputRadius: The window's radius r, in pixels (rounded): windows are 2r + 1 wide.
-    /// - inputEpsilon: The regularisation: larger values smooth more, across weaker edges.
-    static let guidedFilter = BuiltinFilter(Catalog.CIGuidedFilter, limits: [kCIInputRadiusKey: .guidedRadius, "inputEpsilon": .guidedEpsilon]) { args throws(CIFilterError) in
+    /// CIGuidedFilter: Edge-aware guided filter that upsamples a small image using a guide image.
+    static let guidedFilter = BuiltinFilter(
+        FilterDescriptor(
+            "CIGuidedFilter", "Guided Filter", "Edge-aware guided filter that upsamples a small image using a guide image.",
+            categories: [.builtIn, .geometryAdjustment, .highDynamicRange, .stillImage, .video], macOS: "10.14", iOS: "12",
+            doc: """
+                He, Sun and Tang's guided filter, which smooths the input while
+                following the guide's edges, and upsamples a small input to the guide's size (Apple:
+                "upsamples a small image using a guide image"). The input is first stretched over the
+                guide's extent (read clamped to its own extent, bilinear) when the two extents
+                differ. Then, as the paper's Algorithm 1 with the guide's Rec. 709 luma as the guide
+                I (a grey guide) and each premultiplied component of the input as p: with f_mean the
+                mean over the (2r + 1)² window, clipped to the guide's extent (the window's pixels
+                inside it are averaged, as the paper's box filter does at borders),
+                `a = (f_mean(I p) - f_mean(I) f_mean(p)) / (f_mean(I²) - f_mean(I)² + epsilon)`,
+                `b = f_mean(p) - a f_mean(I)`, `q = f_mean(a) I + f_mean(b)`. The extent is the guide's.
+                """,
+            inputs: [
+                .image(),
+                .image("inputGuideImage", "A larger image to use as a guide.", "The guide: its luma's edges are kept; its extent is the output's."),
+                .number("inputRadius", "Radius", .scalar, default: 1, slider: 1...10, limit: .guidedRadius, "The window's radius r, in pixels (rounded): windows are 2r + 1 wide."),
+                .number(
+                    "inputEpsilon", "Epsilon", .scalar, default: 0.0001, slider: 1e-09...0.1, limit: .guidedEpsilon,
+                    "The regularisation: larger values smooth more, across weaker edges."),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let guide = try args.image("inputGuideImage")
         let r = Int(try args.number(kCIInputRadiusKey).rounded())

@@ -73,40 +73,137 @@ func keystoneRotation(
 @inline(__always) private func length(_ a: SIMD3<Double>) -> Double { (a * a).sum().squareRoot() }
 
 extension BuiltinFilters {
-    /// The keystone corrections: the picture as a camera turned about its own centre would
-    /// have taken it with the guide lines upright, so that lines that are straight up (or
-    /// level) in the scene come out vertical (or horizontal). The guide points, in the input
-    /// image, mark two lines of each kind: bottomLeft-topLeft and bottomRight-topRight should
-    /// be vertical, bottomLeft-bottomRight and topLeft-topRight horizontal. Each pair meets at
-    /// a vanishing point whose ray through the camera is the lines' direction in the scene; the
-    /// filter solves the rotation taking those directions to the camera's axes (see
-    /// `keystoneRotation`) and applies it as CIPerspectiveRotate does: the homography
-    /// `T K R K^-1` with the focal length `focalLength` (35 mm equivalent along the diagonal)
-    /// and the optical axis at the image's centre, T keeping the centre in place. Output
-    /// extent: the bounding box of the corrected image (a trapezoid for one pair of guides).
-    /// A guide point that is not set is the matching corner of the image's extent (all four
-    /// unset: no correction); guides whose lines coincide, an image without a finite extent,
-    /// or a rotation turning the centre out of view give an empty image.
-    ///
-    /// - inputFocalLength: The 35 mm-equivalent focal length of the picture, in mm.
-    /// - inputTopLeft: The top end of the left vertical guide, and the left end of the top
-    ///   horizontal guide.
-    /// - inputTopRight: The top end of the right vertical guide, and the right end of the top
-    ///   horizontal guide.
-    /// - inputBottomRight: The bottom end of the right vertical guide, and the right end of
-    ///   the bottom horizontal guide.
-    /// - inputBottomLeft: The bottom end of the left vertical guide, and the left end of the
-    ///   bottom horizontal guide.
+    /// The family of CIKeystoneCorrectionVertical, CIKeystoneCorrectionHorizontal, CIKeystoneCorrectionCombined: one implementation, a table per filter.
     static let keystoneCorrections = BuiltinFilter.family(
+        doc: """
+            The keystone corrections: the picture as a camera turned about its own centre would
+            have taken it with the guide lines upright, so that lines that are straight up (or
+            level) in the scene come out vertical (or horizontal). The guide points, in the input
+            image, mark two lines of each kind: bottomLeft-topLeft and bottomRight-topRight should
+            be vertical, bottomLeft-bottomRight and topLeft-topRight horizontal. Each pair meets at
+            a vanishing point whose ray through the camera is the lines' direction in the scene; the
+            filter solves the rotation taking those directions to the camera's axes (see
+            `keystoneRotation`) and applies it as CIPerspectiveRotate does: the homography
+            `T K R K^-1` with the focal length `focalLength` (35 mm equivalent along the diagonal)
+            and the optical axis at the image's centre, T keeping the centre in place. Output
+            extent: the bounding box of the corrected image (a trapezoid for one pair of guides).
+            A guide point that is not set is the matching corner of the image's extent (all four
+            unset: no correction); guides whose lines coincide, an image without a finite extent,
+            or a rotation turning the centre out of view give an empty image.
+            """,
         [
-            /// CIKeystoneCorrectionVertical: the left and right guides become vertical.
-            (Catalog.CIKeystoneCorrectionVertical, KeystoneKind.vertical),
-            /// CIKeystoneCorrectionHorizontal: the top and bottom guides become horizontal.
-            (Catalog.CIKeystoneCorrectionHorizontal, .horizontal),
-            /// CIKeystoneCorrectionCombined: the left and right guides become vertical and the top
-            /// and bottom ones horizontal (where the two disagree, vertical wins).
-            (Catalog.CIKeystoneCorrectionCombined, .combined),
-        ], limits: ["inputFocalLength": .focalLength]
+            (
+                FilterDescriptor(
+                    "CIKeystoneCorrectionVertical", "Vertical Keystone Correction", "Corrects vertical keystone distortion from guide points.",
+                    categories: [.builtIn, .geometryAdjustment, .highDynamicRange, .stillImage, .video],
+                    macOS: "10.15", iOS: "13", factory: "keystoneCorrectionVertical", outputKeys: ["outputImage", "outputTransform", "outputRotationFilter"],
+                    doc: "The left and right guides become vertical.",
+                    inputs: [
+                        .image(),
+                        .number("inputFocalLength", "Focal Length", .scalar, default: 28, limit: .focalLength, "The 35 mm-equivalent focal length of the picture, in mm."),
+                        .vector(
+                            "inputTopLeft", "Top Left", .position,
+                            """
+                            The top end of the left vertical guide, and the left end of the top
+                            horizontal guide.
+                            """),
+                        .vector(
+                            "inputTopRight", "Top Right", .position,
+                            """
+                            The top end of the right vertical guide, and the right end of the top
+                            horizontal guide.
+                            """),
+                        .vector(
+                            "inputBottomRight", "Bottom Right", .position,
+                            """
+                            The bottom end of the right vertical guide, and the right end of
+                            the bottom horizontal guide.
+                            """),
+                        .vector(
+                            "inputBottomLeft", "Bottom Left", .position,
+                            """
+                            The bottom end of the left vertical guide, and the left end of the
+                            bottom horizontal guide.
+                            """),
+                    ]),
+                KeystoneKind.vertical
+            ),
+            (
+                FilterDescriptor(
+                    "CIKeystoneCorrectionHorizontal", "Horizontal Keystone Correction", "Corrects horizontal keystone distortion from guide points.",
+                    categories: [.builtIn, .geometryAdjustment, .highDynamicRange, .stillImage, .video],
+                    macOS: "10.15", iOS: "13", factory: "keystoneCorrectionHorizontal", outputKeys: ["outputImage", "outputTransform", "outputRotationFilter"],
+                    doc: "The top and bottom guides become horizontal.",
+                    inputs: [
+                        .image(),
+                        .number("inputFocalLength", "Focal Length", .scalar, default: 28, limit: .focalLength, "The 35 mm-equivalent focal length of the picture, in mm."),
+                        .vector(
+                            "inputTopLeft", "Top Left", .position,
+                            """
+                            The top end of the left vertical guide, and the left end of the top
+                            horizontal guide.
+                            """),
+                        .vector(
+                            "inputTopRight", "Top Right", .position,
+                            """
+                            The top end of the right vertical guide, and the right end of the top
+                            horizontal guide.
+                            """),
+                        .vector(
+                            "inputBottomRight", "Bottom Right", .position,
+                            """
+                            The bottom end of the right vertical guide, and the right end of
+                            the bottom horizontal guide.
+                            """),
+                        .vector(
+                            "inputBottomLeft", "Bottom Left", .position,
+                            """
+                            The bottom end of the left vertical guide, and the left end of the
+                            bottom horizontal guide.
+                            """),
+                    ]),
+                .horizontal
+            ),
+            (
+                FilterDescriptor(
+                    "CIKeystoneCorrectionCombined", "Combined Keystone Correction", "Corrects combined horizontal and vertical keystone distortion from guide points.",
+                    categories: [.builtIn, .geometryAdjustment, .highDynamicRange, .stillImage, .video],
+                    macOS: "10.15", iOS: "13", factory: "keystoneCorrectionCombined", outputKeys: ["outputImage", "outputTransform", "outputRotationFilter"],
+                    doc: """
+                        The left and right guides become vertical and the top
+                        and bottom ones horizontal (where the two disagree, vertical wins).
+                        """,
+                    inputs: [
+                        .image(),
+                        .number("inputFocalLength", "Focal Length", .scalar, default: 28, limit: .focalLength, "The 35 mm-equivalent focal length of the picture, in mm."),
+                        .vector(
+                            "inputTopLeft", "Top Left", .position,
+                            """
+                            The top end of the left vertical guide, and the left end of the top
+                            horizontal guide.
+                            """),
+                        .vector(
+                            "inputTopRight", "Top Right", .position,
+                            """
+                            The top end of the right vertical guide, and the right end of the top
+                            horizontal guide.
+                            """),
+                        .vector(
+                            "inputBottomRight", "Bottom Right", .position,
+                            """
+                            The bottom end of the right vertical guide, and the right end of
+                            the bottom horizontal guide.
+                            """),
+                        .vector(
+                            "inputBottomLeft", "Bottom Left", .position,
+                            """
+                            The bottom end of the left vertical guide, and the left end of the
+                            bottom horizontal guide.
+                            """),
+                    ]),
+                .combined
+            ),
+        ]
     ) { args, kind throws(CIFilterError) in
         let image = try args.image()
         let e = image.extent

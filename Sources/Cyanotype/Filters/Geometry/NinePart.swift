@@ -75,29 +75,59 @@ extension FilterInputLimit {
 }
 
 extension BuiltinFilters {
-    /// The nine-part filters: the breakpoints (limited to the image's extent) cut the image
-    /// into a 3x3 grid: columns left of `breakpoint0.x`, between the two, right of
-    /// `breakpoint1.x`, and rows likewise. The middle column grows by `growAmount.x` and the
-    /// middle row by `growAmount.y` (a negative amount shrinks them, at most to nothing); the
-    /// corners keep their pixels and the outer columns and rows move out by the growth. Output
-    /// extent: the input's, with the growth added to its width and height (right and top
-    /// edges move). Pixels are sampled bilinearly, so whole-pixel breakpoints keep the
-    /// corners exact and zero growth is the identity. An image without a finite extent is
-    /// returned unchanged.
-    ///
-    /// - inputBreakpoint0: The lower-left corner of the middle part.
-    /// - inputBreakpoint1: The upper-right corner of the middle part.
-    /// - inputGrowAmount: How much wider (x) and taller (y) the middle part gets, in pixels.
+    /// The family of CINinePartStretched, CINinePartTiled: one implementation, a table per filter.
     static let nineParts = BuiltinFilter.family(
+        doc: """
+            The nine-part filters: the breakpoints (limited to the image's extent) cut the image
+            into a 3x3 grid: columns left of `breakpoint0.x`, between the two, right of
+            `breakpoint1.x`, and rows likewise. The middle column grows by `growAmount.x` and the
+            middle row by `growAmount.y` (a negative amount shrinks them, at most to nothing); the
+            corners keep their pixels and the outer columns and rows move out by the growth. Output
+            extent: the input's, with the growth added to its width and height (right and top
+            edges move). Pixels are sampled bilinearly, so whole-pixel breakpoints keep the
+            corners exact and zero growth is the identity. An image without a finite extent is
+            returned unchanged.
+            """,
         [
-            /// CINinePartStretched: the middle column and row are stretched (a linear map from
-            /// the grown band onto the band).
-            (Catalog.CINinePartStretched, false),
-            /// CINinePartTiled: the middle column and row are repeated from their start (whole
-            /// repeats first, the last one cut); with `flipYTiles`, every other repeat along y is
-            /// mirrored, so neighbouring repeats meet without a seam.
-            (Catalog.CINinePartTiled, true),
-        ], limits: ["inputGrowAmount": .ninePartGrowth]
+            (
+                FilterDescriptor(
+                    "CINinePartStretched", "Nine Part Stretched", "Nine-slice scaling that stretches the middle regions between two breakpoints.",
+                    categories: [.builtIn, .distortionEffect, .highDynamicRange, .stillImage, .video], macOS: "10.12", iOS: "10", factory: "ninePartStretched",
+                    doc: """
+                        The middle column and row are stretched (a linear map from
+                        the grown band onto the band).
+                        """,
+                    inputs: [
+                        .image(),
+                        .vector("inputBreakpoint0", "Breakpoint0", .position, default: [50, 50], "The lower-left corner of the middle part."),
+                        .vector("inputBreakpoint1", "Breakpoint1", .position, default: [150, 150], "The upper-right corner of the middle part."),
+                        .vector(
+                            "inputGrowAmount", "Grow Amount", .offset, default: [100, 100], limit: .ninePartGrowth,
+                            "How much wider (x) and taller (y) the middle part gets, in pixels."),
+                    ]),
+                false
+            ),
+            (
+                FilterDescriptor(
+                    "CINinePartTiled", "Nine Part Tiled", "Nine-slice scaling that tiles the middle regions between two breakpoints.",
+                    categories: [.builtIn, .distortionEffect, .highDynamicRange, .stillImage, .video], macOS: "10.12", iOS: "10", factory: "ninePartTiled",
+                    doc: """
+                        The middle column and row are repeated from their start (whole
+                        repeats first, the last one cut); with `flipYTiles`, every other repeat along y is
+                        mirrored, so neighbouring repeats meet without a seam.
+                        """,
+                    inputs: [
+                        .image(),
+                        .vector("inputBreakpoint0", "Breakpoint0", .position, default: [50, 50], "The lower-left corner of the middle part."),
+                        .vector("inputBreakpoint1", "Breakpoint1", .position, default: [150, 150], "The upper-right corner of the middle part."),
+                        .vector(
+                            "inputGrowAmount", "Grow Amount", .offset, default: [100, 100], limit: .ninePartGrowth,
+                            "How much wider (x) and taller (y) the middle part gets, in pixels."),
+                        .bool("inputFlipYTiles", "Flip Y Tiles", default: true, min: 0, max: 1),
+                    ]),
+                true
+            ),
+        ]
     ) { args, tiled throws(CIFilterError) in
         let image = try args.image()
         let e = image.extent

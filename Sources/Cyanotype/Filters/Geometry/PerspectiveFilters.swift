@@ -18,11 +18,25 @@ func projected(_ image: CIImage, _ h: Homography) -> CIImage {
 }
 
 extension BuiltinFilters {
-    /// CIPerspectiveTransform: the projective map taking the image's extent corners to the
-    /// four points (bottom-left to `inputBottomLeft`, and so on; y up). Output extent: the
-    /// bounding box of the four points. Collinear or coincident points, or an infinite
-    /// image (no corners to move), give an empty image.
-    static let perspectiveTransform = BuiltinFilter(Catalog.CIPerspectiveTransform) { args throws(CIFilterError) in
+    /// CIPerspectiveTransform: Maps the image onto a quadrilateral given by four corners.
+    static let perspectiveTransform = BuiltinFilter(
+        FilterDescriptor(
+            "CIPerspectiveTransform", "Perspective Transform", "Maps the image onto a quadrilateral given by four corners.",
+            categories: [.builtIn, .geometryAdjustment, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "perspectiveTransform",
+            doc: """
+                The projective map taking the image's extent corners to the
+                four points (bottom-left to `inputBottomLeft`, and so on; y up). Output extent: the
+                bounding box of the four points. Collinear or coincident points, or an infinite
+                image (no corners to move), give an empty image.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputTopLeft", "Top Left", .position, default: [118, 484]),
+                .vector("inputTopRight", "Top Right", .position, default: [646, 507]),
+                .vector("inputBottomRight", "Bottom Right", .position, default: [548, 140]),
+                .vector("inputBottomLeft", "Bottom Left", .position, default: [155, 153]),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let c = try corners(args)
         guard !image.extent.isInfiniteOrHuge,
@@ -31,10 +45,25 @@ extension BuiltinFilters {
         return projected(image, h)
     }
 
-    /// CIPerspectiveTransformWithExtent: the projective map taking the corners of
-    /// `inputExtent` to the four points, applied to the whole image (which may be larger than
-    /// the rectangle, or infinite). Output extent: the image of the input's extent.
-    static let perspectiveTransformWithExtent = BuiltinFilter(Catalog.CIPerspectiveTransformWithExtent) { args throws(CIFilterError) in
+    /// CIPerspectiveTransformWithExtent: Perspective transform where the mapping is defined relative to a given extent.
+    static let perspectiveTransformWithExtent = BuiltinFilter(
+        FilterDescriptor(
+            "CIPerspectiveTransformWithExtent", "Perspective Transform with Extent", "Perspective transform where the mapping is defined relative to a given extent.",
+            categories: [.builtIn, .geometryAdjustment, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "perspectiveTransformWithExtent",
+            doc: """
+                The projective map taking the corners of
+                `inputExtent` to the four points, applied to the whole image (which may be larger than
+                the rectangle, or infinite). Output extent: the image of the input's extent.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 300, 300]),
+                .vector("inputTopLeft", "Top Left", .position, default: [118, 484]),
+                .vector("inputTopRight", "Top Right", .position, default: [646, 507]),
+                .vector("inputBottomRight", "Bottom Right", .position, default: [548, 140]),
+                .vector("inputBottomLeft", "Bottom Left", .position, default: [155, 153]),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let rect = try args.rect(kCIInputExtentKey).standardized
         let c = try corners(args)
@@ -43,12 +72,28 @@ extension BuiltinFilters {
         return projected(image, h)
     }
 
-    /// CIPerspectiveCorrection: the inverse map, taking the quadrilateral of the four points
-    /// to an upright rectangle whose width is the longer of the top and bottom edges and
-    /// height the longer of the left and right edges, with its bottom-left corner at
-    /// `inputBottomLeft`. With `inputCrop` the output is that rectangle; without it, the whole
-    /// image goes through the same map.
-    static let perspectiveCorrection = BuiltinFilter(Catalog.CIPerspectiveCorrection, geometry: .uprightRectangle) { args throws(CIFilterError) in
+    /// CIPerspectiveCorrection: Maps a quadrilateral given by four corners onto a rectangle (deskew).
+    static let perspectiveCorrection = BuiltinFilter(
+        FilterDescriptor(
+            "CIPerspectiveCorrection", "Perspective Correction", "Maps a quadrilateral given by four corners onto a rectangle (deskew).",
+            categories: [.builtIn, .geometryAdjustment, .highDynamicRange, .stillImage, .video], macOS: "10.10", iOS: "8", factory: "perspectiveCorrection",
+            doc: """
+                The inverse map, taking the quadrilateral of the four points
+                to an upright rectangle whose width is the longer of the top and bottom edges and
+                height the longer of the left and right edges, with its bottom-left corner at
+                `inputBottomLeft`. With `inputCrop` the output is that rectangle; without it, the whole
+                image goes through the same map.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputTopLeft", "Top Left", .position, default: [118, 484]),
+                .vector("inputTopRight", "Top Right", .position, default: [646, 507]),
+                .vector("inputBottomRight", "Bottom Right", .position, default: [548, 140]),
+                .vector("inputBottomLeft", "Bottom Left", .position, default: [155, 153]),
+                .bool("inputCrop", "Crop", default: true, min: 0, max: 1),
+            ]),
+        geometry: .uprightRectangle
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let c = try corners(args)
         let crop = try args.bool("inputCrop")
@@ -64,12 +109,24 @@ extension BuiltinFilters {
         return CIImage(node: WarpNode(input: image.node, map: ProjectiveMap(forward: h), extent: rect))
     }
 
-    /// CIStraightenFilter: rotates the image about its centre by `inputAngle` (radians,
-    /// counter-clockwise) and scales it up just enough that it covers its own extent with no
-    /// empty corners; the output keeps the input's extent. The edges are clamped before the
-    /// rotation, so the corners carry no soft clear fringe. An infinite image is only rotated
-    /// (about the origin).
-    static let straighten = BuiltinFilter(Catalog.CIStraightenFilter, geometry: .uprightRectangle) { args throws(CIFilterError) in
+    /// CIStraightenFilter: Rotates the image by an angle and scales it to avoid empty corners.
+    static let straighten = BuiltinFilter(
+        FilterDescriptor(
+            "CIStraightenFilter", "Straighten", "Rotates the image by an angle and scales it to avoid empty corners.",
+            categories: [.builtIn, .geometryAdjustment, .highDynamicRange, .stillImage, .video], macOS: "10.7", iOS: "5", factory: "straighten", protocol: "CIStraighten",
+            doc: """
+                Rotates the image about its centre by `inputAngle` (radians,
+                counter-clockwise) and scales it up just enough that it covers its own extent with no
+                empty corners; the output keeps the input's extent. The edges are clamped before the
+                rotation, so the corners carry no soft clear fringe. An infinite image is only rotated
+                (about the origin).
+                """,
+            inputs: [
+                .image(),
+                .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793),
+            ]),
+        geometry: .uprightRectangle
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let angle = try args.number(kCIInputAngleKey)
         if angle == 0 { return image }
@@ -93,11 +150,27 @@ func straightenTransform(extent e: CGRect, angle: Double) -> CGAffineTransform {
 }
 
 extension BuiltinFilters {
-    /// CIBicubicScaleTransform: scales by `inputScale` vertically and `inputScale *
-    /// inputAspectRatio` horizontally with the Mitchell-Netravali cubic of `inputB` and
-    /// `inputC` (widened when shrinking, so no aliasing). Output extent: the input's, scaled.
-    /// A zero scale gives an empty image.
-    static let bicubicScaleTransform = BuiltinFilter(Catalog.CIBicubicScaleTransform, geometry: .uprightRectangle) { args throws(CIFilterError) in
+    /// CIBicubicScaleTransform: Resamples the image with a bicubic kernel controlled by B and C parameters.
+    static let bicubicScaleTransform = BuiltinFilter(
+        FilterDescriptor(
+            "CIBicubicScaleTransform", "Bicubic Scale Transform", "Resamples the image with a bicubic kernel controlled by B and C parameters.",
+            categories: [.builtIn, .geometryAdjustment, .highDynamicRange, .nonSquarePixels, .stillImage, .video],
+            macOS: "10.13", iOS: "11", factory: "bicubicScaleTransform",
+            doc: """
+                Scales by `inputScale` vertically and `inputScale *
+                inputAspectRatio` horizontally with the Mitchell-Netravali cubic of `inputB` and
+                `inputC` (widened when shrinking, so no aliasing). Output extent: the input's, scaled.
+                A zero scale gives an empty image.
+                """,
+            inputs: [
+                .image(),
+                .number("inputScale", "Scale", .scalar, default: 1, identity: 1, min: 0, slider: 0.05...100),
+                .number("inputAspectRatio", "Aspect Ratio", .scalar, default: 1, identity: 1, min: 0, slider: 0.5...2),
+                .number("inputB", "B", .scalar, default: 0, min: 0, max: 1, slider: 0...1),
+                .number("inputC", "C", .scalar, default: 0.75, min: 0, max: 1, slider: 0...1),
+            ]),
+        geometry: .uprightRectangle
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let s = try args.number(kCIInputScaleKey), a = try args.number(kCIInputAspectRatioKey)
         let b = try args.number("inputB"), c = try args.number("inputC")

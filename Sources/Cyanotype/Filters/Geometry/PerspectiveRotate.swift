@@ -75,23 +75,47 @@ extension FilterInputLimit {
 }
 
 extension BuiltinFilters {
-    /// CIPerspectiveRotate: the picture as a pinhole camera would see it after turning about
-    /// its own centre by `pitch`, `yaw` and `roll`. The camera's focal length is
-    /// `focalLength` (35 mm equivalent, along the image's diagonal: `f = focalLength / 43.27
-    /// * diagonal` pixels) and its optical axis meets the image's centre. The map is the
-    /// homography `T K R K^-1`: K the camera matrix, `R = Rroll Rpitch Ryaw` (yaw first), T
-    /// the shift that keeps the image's centre where it was. Output extent: the bounding box
-    /// of the turned image (infinite when it reaches the horizon, where it is clear beyond);
-    /// empty for an image without a finite extent or when the centre turns out of view.
-    ///
-    /// - inputFocalLength: The 35 mm-equivalent focal length of the picture, in mm.
-    /// - inputPitch: The turn about the horizontal axis, in radians; positive turns the top
-    ///   edge away (it narrows).
-    /// - inputYaw: The turn about the vertical axis, in radians; positive turns the right
-    ///   edge away.
-    /// - inputRoll: The turn in the picture's plane, in radians; positive is
-    ///   counter-clockwise.
-    static let perspectiveRotate = BuiltinFilter(Catalog.CIPerspectiveRotate, limits: ["inputFocalLength": .focalLength]) { args throws(CIFilterError) in
+    /// CIPerspectiveRotate: Applies a 3D rotation (pitch, yaw, roll) as a homography using a focal length.
+    static let perspectiveRotate = BuiltinFilter(
+        FilterDescriptor(
+            "CIPerspectiveRotate", "Perspective Rotate", "Applies a 3D rotation (pitch, yaw, roll) as a homography using a focal length.",
+            categories: [.builtIn, .geometryAdjustment, .highDynamicRange, .stillImage, .video],
+            macOS: "10.15", iOS: "13", factory: "perspectiveRotate", outputKeys: ["outputImage", "outputTransform"],
+            doc: """
+                The picture as a pinhole camera would see it after turning about
+                its own centre by `pitch`, `yaw` and `roll`. The camera's focal length is
+                `focalLength` (35 mm equivalent, along the image's diagonal: `f = focalLength / 43.27
+                * diagonal` pixels) and its optical axis meets the image's centre. The map is the
+                homography `T K R K^-1`: K the camera matrix, `R = Rroll Rpitch Ryaw` (yaw first), T
+                the shift that keeps the image's centre where it was. Output extent: the bounding box
+                of the turned image (infinite when it reaches the horizon, where it is clear beyond);
+                empty for an image without a finite extent or when the centre turns out of view.
+                """,
+            inputs: [
+                .image(),
+                .number(
+                    "inputFocalLength", "Focal Length", .scalar, default: 28, slider: 15...100, limit: .focalLength,
+                    "The 35 mm-equivalent focal length of the picture, in mm."),
+                .number(
+                    "inputPitch", "Pitch", .angle, default: 0, identity: 0, slider: -0.5235987755982988...0.5235987755982988,
+                    """
+                    The turn about the horizontal axis, in radians; positive turns the top
+                    edge away (it narrows).
+                    """),
+                .number(
+                    "inputYaw", "Yaw", .angle, default: 0, identity: 0, slider: -0.5235987755982988...0.5235987755982988,
+                    """
+                    The turn about the vertical axis, in radians; positive turns the right
+                    edge away.
+                    """),
+                .number(
+                    "inputRoll", "Roll", .angle, default: 0, identity: 0, slider: -0.7853981633974483...0.7853981633974483,
+                    """
+                    The turn in the picture's plane, in radians; positive is
+                    counter-clockwise.
+                    """),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let r = CameraRotation(pitch: try args.number("inputPitch"), yaw: try args.number("inputYaw"), roll: try args.number("inputRoll"))
         return cameraRotated(image, r, focalLength: try args.number("inputFocalLength"))

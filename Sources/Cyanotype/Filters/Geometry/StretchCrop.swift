@@ -36,22 +36,33 @@ extension FilterInputLimit {
 }
 
 extension BuiltinFilters {
-    /// CIStretchCrop: fits the image to `size` (output extent `[0, 0, size.x, size.y]`). With
-    /// the input w x h, stretching alone scales by `W/w` and `H/h`, cropping alone by the
-    /// uniform `s = max(W/w, H/h)` then keeps the middle; `cropAmount` c mixes the two:
-    /// `sx = (1 - c) W/w + c s`, `sy = (1 - c) H/h + c s` (both at least the stretch, so the
-    /// scaled image covers the size), and the middle `W x H` of the scaled image is kept.
-    /// `centerStretchAmount` k moves the stretch towards the middle: along an axis scaled by
-    /// more than the other, with `u` in [-1, 1] across the output, the source is read at
-    /// `g(u) = u + a (u^3 - u) / 2` of the kept half-span, `a = k (1 - min(sx, sy) / s_axis)`:
-    /// the middle is stretched more (slope 1 - a/2) and the ends less (1 + a). Equal aspect
-    /// ratios or k = 0 give a uniform scale. A size with a zero side, or an image without a
-    /// finite extent, gives an empty image.
-    ///
-    /// - inputSize: The output's width (x) and height (y), in pixels.
-    /// - inputCropAmount: 0 stretches the image to the size, 1 crops it (uniform scale).
-    /// - inputCenterStretchAmount: How much more the middle is stretched than the ends.
-    static let stretchCrop = BuiltinFilter(Catalog.CIStretchCrop, limits: ["inputSize": .outputSize]) { args throws(CIFilterError) in
+    /// CIStretchCrop: Fits the image to a target size by a mix of stretching and cropping.
+    static let stretchCrop = BuiltinFilter(
+        FilterDescriptor(
+            "CIStretchCrop", "Stretch Crop", "Fits the image to a target size by a mix of stretching and cropping.",
+            categories: [.builtIn, .distortionEffect, .highDynamicRange, .stillImage, .video], macOS: "10.6", iOS: "9", factory: "stretchCrop",
+            doc: """
+                Fits the image to `size` (output extent `[0, 0, size.x, size.y]`). With
+                the input w x h, stretching alone scales by `W/w` and `H/h`, cropping alone by the
+                uniform `s = max(W/w, H/h)` then keeps the middle; `cropAmount` c mixes the two:
+                `sx = (1 - c) W/w + c s`, `sy = (1 - c) H/h + c s` (both at least the stretch, so the
+                scaled image covers the size), and the middle `W x H` of the scaled image is kept.
+                `centerStretchAmount` k moves the stretch towards the middle: along an axis scaled by
+                more than the other, with `u` in [-1, 1] across the output, the source is read at
+                `g(u) = u + a (u^3 - u) / 2` of the kept half-span, `a = k (1 - min(sx, sy) / s_axis)`:
+                the middle is stretched more (slope 1 - a/2) and the ends less (1 + a). Equal aspect
+                ratios or k = 0 give a uniform scale. A size with a zero side, or an image without a
+                finite extent, gives an empty image.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputSize", "Size", .position, default: [1280, 720], limit: .outputSize, "The output's width (x) and height (y), in pixels."),
+                .number("inputCropAmount", "Crop Amount", .scalar, default: 0.25, min: 0, max: 1, slider: 0...1, "0 stretches the image to the size, 1 crops it (uniform scale)."),
+                .number(
+                    "inputCenterStretchAmount", "Center Stretch Amount", .scalar, default: 0.25, min: 0, max: 1, slider: 0...1,
+                    "How much more the middle is stretched than the ends."),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let size = try args.point("inputSize")
         let c = try args.number("inputCropAmount"), k = try args.number("inputCenterStretchAmount")

@@ -1,21 +1,47 @@
 // Infinite images from finite ones: edges extended (clamp) or the image repeated (tile).
 
 extension BuiltinFilters {
-    /// CIAffineClamp: the image with its edge pixels extended to infinity, through
-    /// `inputTransform` (the clamp happens in the image's own space, so a rotated or scaled
-    /// result has no soft clear fringe: `clampedToExtent()` then `transformed(by:)`). A
-    /// singular transform gives an empty image.
-    static let affineClamp = BuiltinFilter(Catalog.CIAffineClamp) { args throws(CIFilterError) in
+    /// CIAffineClamp: Applies an affine transform, then extends edge pixels outward to infinity.
+    static let affineClamp = BuiltinFilter(
+        FilterDescriptor(
+            "CIAffineClamp", "Affine Clamp", "Applies an affine transform, then extends edge pixels outward to infinity.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.4", iOS: "6", factory: "affineClamp",
+            doc: """
+                The image with its edge pixels extended to infinity, through
+                `inputTransform` (the clamp happens in the image's own space, so a rotated or scaled
+                result has no soft clear fringe: `clampedToExtent()` then `transformed(by:)`). A
+                singular transform gives an empty image.
+                """,
+            inputs: [
+                .image(),
+                .other(
+                    "NSAffineTransform", "inputTransform", "Transform", .transform, default: .transform([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]),
+                    identity: .transform([1.0, 0.0, 0.0, 1.0, 0.0, 0.0])),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let t = try args.transform(kCIInputTransformKey)
         if image.extent.isEmpty { return .empty() }
         return image.clampedToExtent().transformed(by: t)
     }
 
-    /// CIAffineTile: the image repeated over the whole plane (period: its extent, in whole
-    /// pixels), through `inputTransform`. Neighbouring tiles blend across the seams as one
-    /// periodic image. A singular transform gives an empty image.
-    static let affineTile = BuiltinFilter(Catalog.CIAffineTile) { args throws(CIFilterError) in
+    /// CIAffineTile: Applies an affine transform, then repeats the result as an infinite tiling.
+    static let affineTile = BuiltinFilter(
+        FilterDescriptor(
+            "CIAffineTile", "Affine Tile", "Applies an affine transform, then repeats the result as an infinite tiling.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.4", iOS: "6", factory: "affineTile",
+            doc: """
+                The image repeated over the whole plane (period: its extent, in whole
+                pixels), through `inputTransform`. Neighbouring tiles blend across the seams as one
+                periodic image. A singular transform gives an empty image.
+                """,
+            inputs: [
+                .image(),
+                .other(
+                    "NSAffineTransform", "inputTransform", "Transform", .transform, default: .transform([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]),
+                    identity: .transform([1.0, 0.0, 0.0, 1.0, 0.0, 0.0])),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let t = try args.transform(kCIInputTransformKey)
         if image.extent.isEmpty { return .empty() }
@@ -24,10 +50,21 @@ extension BuiltinFilters {
         return tiled.transformed(by: t)
     }
 
-    /// CIClamp: pixels inside `inputExtent` unchanged, its border pixels extended to
-    /// infinity (outside the image the border is clear, as with `clamped(to:)`). An empty
-    /// rectangle gives an empty image, an infinite one the image unchanged.
-    static let clamp = BuiltinFilter(Catalog.CIClamp) { args throws(CIFilterError) in
+    /// CIClamp: Leaves pixels inside a rectangle unchanged and extends its border pixels to infinity.
+    static let clamp = BuiltinFilter(
+        FilterDescriptor(
+            "CIClamp", "Clamp", "Leaves pixels inside a rectangle unchanged and extends its border pixels to infinity.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.12", iOS: "10",
+            doc: """
+                Pixels inside `inputExtent` unchanged, its border pixels extended to
+                infinity (outside the image the border is clear, as with `clamped(to:)`). An empty
+                rectangle gives an empty image, an infinite one the image unchanged.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0]),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let r = try args.rect(kCIInputExtentKey).standardized
         if r.isInfiniteOrHuge { return image }

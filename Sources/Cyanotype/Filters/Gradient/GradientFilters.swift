@@ -5,31 +5,71 @@
 import Foundation
 
 extension BuiltinFilters {
-    /// CIGaussianGradient: `color0` at `center` fading to `color1` along a Gaussian:
-    /// `t = exp(-d² / (2σ²))` with σ = radius / 3 (so the blend is 99% `color1` at `radius`),
-    /// colour = `color1 + (color0 - color1) * t`. Infinite extent.
-    static let gaussianGradient = BuiltinFilter(Catalog.CIGaussianGradient) { args throws(CIFilterError) in
+    /// CIGaussianGradient: Generates a radial gradient with a Gaussian falloff between two colors.
+    static let gaussianGradient = BuiltinFilter(
+        FilterDescriptor(
+            "CIGaussianGradient", "Gaussian Gradient", "Generates a radial gradient with a Gaussian falloff between two colors.",
+            categories: [.builtIn, .gradient, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "5", factory: "gaussianGradient",
+            doc: """
+                `color0` at `center` fading to `color1` along a Gaussian:
+                `t = exp(-d² / (2σ²))` with σ = radius / 3 (so the blend is 99% `color1` at `radius`),
+                colour = `color1 + (color0 - color1) * t`. Infinite extent.
+                """,
+            inputs: [
+                .vector("inputCenter", "Center", .position, default: [150, 150]),
+                .color("inputColor0", "Color 1", .color, default: [1, 1, 1, 1]),
+                .color("inputColor1", "Color 2", .color, default: [0, 0, 0, 0]),
+                .number("inputRadius", "Radius", .distance, default: 300, min: 0, slider: 0...800),
+            ])
+    ) { args throws(CIFilterError) in
         let c = try args.point(kCIInputCenterKey)
         let r = try args.float(kCIInputRadiusKey)
         let c0 = try args.color("inputColor0").workingValue, c1 = try args.color("inputColor1").workingValue
         return CIImage(node: GeneratorNode(stage: GaussianGradientStage(center: SIMD2(Float(c.x), Float(c.y)), radius: r, c0: c0, c1: c1)))
     }
 
-    /// CISmoothLinearGradient: CILinearGradient with the ramp eased by smoothstep
-    /// (`t² (3 - 2t)`), so it starts and ends with zero slope.
-    static let smoothLinearGradient = BuiltinFilter(Catalog.CISmoothLinearGradient) { args throws(CIFilterError) in
+    /// CISmoothLinearGradient: Linear gradient between two points using a smooth (S-curve) interpolation.
+    static let smoothLinearGradient = BuiltinFilter(
+        FilterDescriptor(
+            "CISmoothLinearGradient", "Smooth Linear Gradient", "Linear gradient between two points using a smooth (S-curve) interpolation.",
+            categories: [.builtIn, .gradient, .highDynamicRange, .stillImage, .video], macOS: "10.10", iOS: "6", factory: "smoothLinearGradient",
+            doc: """
+                CILinearGradient with the ramp eased by smoothstep
+                (`t² (3 - 2t)`), so it starts and ends with zero slope.
+                """,
+            inputs: [
+                .vector("inputPoint0", "Point 0", .position, default: [0, 0]),
+                .vector("inputPoint1", "Point 1", .position, default: [200, 200]),
+                .color("inputColor0", "Color 1", .color, default: [1, 1, 1, 1]),
+                .color("inputColor1", "Color 2", .color, default: [0, 0, 0, 1]),
+            ])
+    ) { args throws(CIFilterError) in
         let p0 = try args.point("inputPoint0"), p1 = try args.point("inputPoint1")
         let c0 = try args.color("inputColor0").workingValue, c1 = try args.color("inputColor1").workingValue
         return CIImage(node: GeneratorNode(stage: LinearGradientStage(p0: SIMD2(Float(p0.x), Float(p0.y)), p1: SIMD2(Float(p1.x), Float(p1.y)), c0: c0, c1: c1, smooth: true)))
     }
 
-    /// CIHueSaturationValueGradient: a colour wheel of `radius` centred on the origin, extent
-    /// `[-r, -r, 2r, 2r]`: hue is the angle (0 = red on +x, counter-clockwise), saturation
-    /// the distance over the radius, value `inputValue`, in `inputColorSpace` (sRGB by
-    /// default; converted to the working space). The rim is anti-aliased over `softness`
-    /// pixels (alpha ramps from 1 to 0 across [r - softness, r]); `dither` adds uniform noise
-    /// of ±dither/255 to the encoded colour (from a coordinate hash, tile-independent).
-    static let hueSaturationValueGradient = BuiltinFilter(Catalog.CIHueSaturationValueGradient) { args throws(CIFilterError) in
+    /// CIHueSaturationValueGradient: Generates a color wheel (hue by angle, saturation by radius) at a given value.
+    static let hueSaturationValueGradient = BuiltinFilter(
+        FilterDescriptor(
+            "CIHueSaturationValueGradient", "Hue/Saturation/Value Gradient", "Generates a color wheel (hue by angle, saturation by radius) at a given value.",
+            categories: [.builtIn, .gradient, .stillImage, .video], macOS: "10.12", iOS: "10", factory: "hueSaturationValueGradient",
+            doc: """
+                A colour wheel of `radius` centred on the origin, extent
+                `[-r, -r, 2r, 2r]`: hue is the angle (0 = red on +x, counter-clockwise), saturation
+                the distance over the radius, value `inputValue`, in `inputColorSpace` (sRGB by
+                default; converted to the working space). The rim is anti-aliased over `softness`
+                pixels (alpha ramps from 1 to 0 across [r - softness, r]); `dither` adds uniform noise
+                of ±dither/255 to the encoded colour (from a coordinate hash, tile-independent).
+                """,
+            inputs: [
+                .number("inputValue", "Value", .scalar, default: 1, min: 0, slider: 0...1),
+                .number("inputRadius", "Radius", .distance, default: 300, min: 0, slider: 0...800),
+                .number("inputSoftness", "Softness", .scalar, default: 1, min: 0, slider: 0...1),
+                .number("inputDither", "Dither", .scalar, default: 1, min: 0, slider: 0...3),
+                .other("NSObject", "inputColorSpace", "Color Space", nil, default: .colorSpace("sRGB")),
+            ])
+    ) { args throws(CIFilterError) in
         let v = try args.float("inputValue"), r = try args.float(kCIInputRadiusKey)
         let soft = try args.float("inputSoftness"), dither = try args.float("inputDither")
         let space = (args.values["inputColorSpace"] as? CGColorSpace) ?? CGColorSpace.sRGBSpace
@@ -41,21 +81,46 @@ extension BuiltinFilters {
                 extent: CGRect(x: -rr, y: -rr, width: 2 * rr, height: 2 * rr)))
     }
 
-    /// CIDistanceGradientFromRedMask: pixels whose red is above 0.5 are the mask; every other
-    /// pixel gets its exact Euclidean distance (between pixel centres) to the nearest mask
-    /// pixel, divided by `inputMaximumDistance` and clamped to [0, 1], in red, green and blue
-    /// (alpha 1); mask pixels are 0. Computed over the input's whole (finite) extent with
-    /// Felzenszwalb and Huttenlocher's separable distance transform; the output has the
-    /// input's extent (Apple's is infinite: outside it we are clear). Without any mask pixel
-    /// everything is 1. A maximum distance of 0 gives 0 on the mask and 1 elsewhere.
-    static let distanceGradientFromRedMask = BuiltinFilter(Catalog.CIDistanceGradientFromRedMask, reach: .wholeImage) { args throws(CIFilterError) in
+    /// CIDistanceGradientFromRedMask: Produces a field of normalized distance to the nearest red-mask pixel.
+    static let distanceGradientFromRedMask = BuiltinFilter(
+        FilterDescriptor(
+            "CIDistanceGradientFromRedMask", "Distance Gradient From Red Mask", "Produces a field of normalized distance to the nearest red-mask pixel.",
+            categories: [.builtIn, .gradient, .stillImage, .video], macOS: "15.0", iOS: "18", factory: "distanceGradientFromRedMask",
+            doc: """
+                Pixels whose red is above 0.5 are the mask; every other
+                pixel gets its exact Euclidean distance (between pixel centres) to the nearest mask
+                pixel, divided by `inputMaximumDistance` and clamped to [0, 1], in red, green and blue
+                (alpha 1); mask pixels are 0. Computed over the input's whole (finite) extent with
+                Felzenszwalb and Huttenlocher's separable distance transform; the output has the
+                input's extent (Apple's is infinite: outside it we are clear). Without any mask pixel
+                everything is 1. A maximum distance of 0 gives 0 on the mask and 1 elsewhere.
+                """,
+            inputs: [
+                .image(),
+                .number("inputMaximumDistance", nil, .distance, default: 10, min: 0, max: 1000, slider: 1...100),
+            ]),
+        reach: .wholeImage
+    ) { args throws(CIFilterError) in
         try distanceGradient(args, signed: false)
     }
 
-    /// CISignedDistanceGradientFromRedMask: as CIDistanceGradientFromRedMask outside the mask
-    /// (0 to 1); inside it, minus the distance to the nearest non-mask pixel over the maximum
-    /// distance, clamped to [-1, 0].
-    static let signedDistanceGradientFromRedMask = BuiltinFilter(Catalog.CISignedDistanceGradientFromRedMask, reach: .wholeImage) { args throws(CIFilterError) in
+    /// CISignedDistanceGradientFromRedMask: Produces a signed normalized distance field to the edge of a red mask (negative inside).
+    static let signedDistanceGradientFromRedMask = BuiltinFilter(
+        FilterDescriptor(
+            "CISignedDistanceGradientFromRedMask", "Signed Distance Gradient From Red Mask",
+            "Produces a signed normalized distance field to the edge of a red mask (negative inside).",
+            categories: [.builtIn, .gradient, .stillImage, .video], macOS: "26.0", iOS: "26", factory: "signedDistanceGradientFromRedMask",
+            doc: """
+                As CIDistanceGradientFromRedMask outside the mask
+                (0 to 1); inside it, minus the distance to the nearest non-mask pixel over the maximum
+                distance, clamped to [-1, 0].
+                """,
+            inputs: [
+                .image(),
+                .number("inputMaximumDistance", "Maximum Distance", .distance, default: 10, min: 0, max: 1000, slider: 1...100),
+            ]),
+        reach: .wholeImage
+    ) { args throws(CIFilterError) in
         try distanceGradient(args, signed: true)
     }
 }

@@ -13,64 +13,154 @@ extension FilterInputLimit {
 }
 
 extension BuiltinFilters {
-    /// The threshold screens. Every screen compares a tone `l` in [0, 1] with a periodic
-    /// threshold pattern `t(x, y)` in [0, 1] (each screen's is given with it) and paints
-    /// paper (white) where the tone is above the threshold and ink (black) where it is below:
-    ///
-    ///     e = max(1 - sharpness, 1/256)                  (width of the soft edge, in tone units)
-    ///     z = clamp01((l - (1 - e) * t) / e)
-    ///     s = z * z * (3 - 2 * z)                        (smoothstep: 1 paper, 0 ink)
-    ///
-    /// so white (l = 1) is always all paper and black (l = 0) all ink, whatever the sharpness,
-    /// and sharpness 1 is a hard edge. Positions are pixel centres `(x + 0.5, y + 0.5)`
-    /// relative to `inputCenter`, rotated by `-inputAngle` into the screen's frame `(u, v)`, in
-    /// cells of `inputWidth` pixels: each pixel is a function of its own coordinates (tiles
-    /// render the same bits as a whole image).
-    ///
-    /// The tone is the sRGB encoding of the pixel's relative luminance (Rec. 709 weights on the
-    /// straight linear working colour): screens are computed on encoded values, as a printer's
-    /// dot gain curve would be, so a mid grey (sRGB 0.5) covers about half of the paper. The
-    /// screen value `s` is encoded too: the output is the grey `sRGBToLinear(s)` in the working
-    /// space (exactly 0 or 1 away from edges), with the input's alpha. The extent is the input's.
-    ///
-    /// - inputCenter: Where the pattern's origin lies.
-    /// - inputWidth: The period of the pattern, in pixels.
-    /// - inputSharpness: 1 for a hard edge between ink and paper; lower values soften it over
-    ///   `1 - sharpness` of the tone range.
-    static let monochromeScreens = BuiltinFilter.family([
-        /// CIDotScreen: round dots on a square grid at `angle`, one per `width` pixels; dots grow
-        /// as the tone darkens. Threshold `t = 0.5 + (cos 2πu/w + cos 2πv/w) / 4` (the classic
-        /// "cosine" dot: dot centres at `center + k * width` along the rotated axes).
-        (Catalog.CIDotScreen, ScreenStage.Kind.dot),
-        /// CILineScreen: lines parallel to the direction `angle` (angle 0: horizontal lines), one
-        /// per `width` pixels; lines thicken as the tone darkens. Threshold
-        /// `t = 0.5 + cos(2πv/w) / 2`.
-        (Catalog.CILineScreen, .line),
-        /// CICircularScreen: rings concentric about `center`, one per `width` pixels; rings
-        /// thicken as the tone darkens. Threshold `t = 0.5 + cos(2πr/w) / 2`, `r` the distance
-        /// from the centre.
-        (Catalog.CICircularScreen, .circular),
-        /// CIHatchedScreen: cross-hatching. Lines along `angle` carry the light half of the tone
-        /// range and the perpendicular lines join in the dark half: threshold
-        /// `t = max(t1, t2 / 2)` with `t1 = 0.5 + cos(2πv/w) / 2`, `t2 = 0.5 + cos(2πu/w) / 2`.
-        (Catalog.CIHatchedScreen, .hatched),
-    ]) { args, kind throws(CIFilterError) in
+    /// The family of CIDotScreen, CILineScreen, CICircularScreen and 1 more: one implementation, a table per filter.
+    static let monochromeScreens = BuiltinFilter.family(
+        doc: """
+            The threshold screens. Every screen compares a tone `l` in [0, 1] with a periodic
+            threshold pattern `t(x, y)` in [0, 1] (each screen's is given with it) and paints
+            paper (white) where the tone is above the threshold and ink (black) where it is below:
+
+                e = max(1 - sharpness, 1/256)                  (width of the soft edge, in tone units)
+                z = clamp01((l - (1 - e) * t) / e)
+                s = z * z * (3 - 2 * z)                        (smoothstep: 1 paper, 0 ink)
+
+            so white (l = 1) is always all paper and black (l = 0) all ink, whatever the sharpness,
+            and sharpness 1 is a hard edge. Positions are pixel centres `(x + 0.5, y + 0.5)`
+            relative to `inputCenter`, rotated by `-inputAngle` into the screen's frame `(u, v)`, in
+            cells of `inputWidth` pixels: each pixel is a function of its own coordinates (tiles
+            render the same bits as a whole image).
+
+            The tone is the sRGB encoding of the pixel's relative luminance (Rec. 709 weights on the
+            straight linear working colour): screens are computed on encoded values, as a printer's
+            dot gain curve would be, so a mid grey (sRGB 0.5) covers about half of the paper. The
+            screen value `s` is encoded too: the output is the grey `sRGBToLinear(s)` in the working
+            space (exactly 0 or 1 away from edges), with the input's alpha. The extent is the input's.
+            """,
+        [
+            (
+                FilterDescriptor(
+                    "CIDotScreen", "Dot Screen", "Halftone screen made of dots.",
+                    categories: [.builtIn, .halftoneEffect, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "dotScreen",
+                    doc: """
+                        Round dots on a square grid at `angle`, one per `width` pixels; dots grow
+                        as the tone darkens. Threshold `t = 0.5 + (cos 2πu/w + cos 2πv/w) / 4` (the classic
+                        "cosine" dot: dot centres at `center + k * width` along the rotated axes).
+                        """,
+                    inputs: [
+                        .image(),
+                        .vector("inputCenter", "Center", .position, default: [150, 150], "Where the pattern's origin lies."),
+                        .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793),
+                        .number("inputWidth", "Width", .distance, default: 6, min: 1, slider: 2...50, "The period of the pattern, in pixels."),
+                        .number(
+                            "inputSharpness", "Sharpness", .scalar, default: 0.7, min: 0, max: 1, slider: 0...1,
+                            """
+                            1 for a hard edge between ink and paper; lower values soften it over
+                            `1 - sharpness` of the tone range.
+                            """),
+                    ]),
+                ScreenStage.Kind.dot
+            ),
+            (
+                FilterDescriptor(
+                    "CILineScreen", "Line Screen", "Halftone screen made of parallel lines.",
+                    categories: [.builtIn, .halftoneEffect, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "lineScreen",
+                    doc: """
+                        Lines parallel to the direction `angle` (angle 0: horizontal lines), one
+                        per `width` pixels; lines thicken as the tone darkens. Threshold
+                        `t = 0.5 + cos(2πv/w) / 2`.
+                        """,
+                    inputs: [
+                        .image(),
+                        .vector("inputCenter", "Center", .position, default: [150, 150], "Where the pattern's origin lies."),
+                        .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793),
+                        .number("inputWidth", "Width", .distance, default: 6, min: 1, slider: 2...50, "The period of the pattern, in pixels."),
+                        .number(
+                            "inputSharpness", "Sharpness", .scalar, default: 0.7, min: 0, max: 1, slider: 0...1,
+                            """
+                            1 for a hard edge between ink and paper; lower values soften it over
+                            `1 - sharpness` of the tone range.
+                            """),
+                    ]),
+                .line
+            ),
+            (
+                FilterDescriptor(
+                    "CICircularScreen", "Circular Screen", "Halftone screen made of concentric circles.",
+                    categories: [.builtIn, .halftoneEffect, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "circularScreen",
+                    doc: """
+                        Rings concentric about `center`, one per `width` pixels; rings
+                        thicken as the tone darkens. Threshold `t = 0.5 + cos(2πr/w) / 2`, `r` the distance
+                        from the centre.
+                        """,
+                    inputs: [
+                        .image(),
+                        .vector("inputCenter", "Center", .position, default: [150, 150], "Where the pattern's origin lies."),
+                        .number("inputWidth", "Width", .distance, default: 6, min: 1, slider: 2...50, "The period of the pattern, in pixels."),
+                        .number(
+                            "inputSharpness", "Sharpness", .scalar, default: 0.7, min: 0, max: 1, slider: 0...1,
+                            """
+                            1 for a hard edge between ink and paper; lower values soften it over
+                            `1 - sharpness` of the tone range.
+                            """),
+                    ]),
+                .circular
+            ),
+            (
+                FilterDescriptor(
+                    "CIHatchedScreen", "Hatched Screen", "Halftone screen made of hatched lines.",
+                    categories: [.builtIn, .halftoneEffect, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "hatchedScreen",
+                    doc: """
+                        Cross-hatching. Lines along `angle` carry the light half of the tone
+                        range and the perpendicular lines join in the dark half: threshold
+                        `t = max(t1, t2 / 2)` with `t1 = 0.5 + cos(2πv/w) / 2`, `t2 = 0.5 + cos(2πu/w) / 2`.
+                        """,
+                    inputs: [
+                        .image(),
+                        .vector("inputCenter", "Center", .position, default: [150, 150], "Where the pattern's origin lies."),
+                        .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793),
+                        .number("inputWidth", "Width", .distance, default: 6, min: 1, slider: 2...50, "The period of the pattern, in pixels."),
+                        .number(
+                            "inputSharpness", "Sharpness", .scalar, default: 0.7, min: 0, max: 1, slider: 0...1,
+                            """
+                            1 for a hard edge between ink and paper; lower values soften it over
+                            `1 - sharpness` of the tone range.
+                            """),
+                    ]),
+                .hatched
+            ),
+        ]
+    ) { args, kind throws(CIFilterError) in
         try monochromeScreen(args, kind, hasAngle: kind != .circular)
     }
 
-    /// CICMYKHalftone: four dot screens (the CIDotScreen pattern) of cyan, magenta, yellow and
-    /// black ink at the printers' angles `angle + 15°` (C), `angle + 75°` (M), `angle` (Y),
-    /// `angle + 45°` (K), on white paper. From the straight sRGB-encoded colour `(r, g, b)`:
-    /// `c = 1 - r, m = 1 - g, y = 1 - b`, black generation `k = gcr * min(c, m, y)`, under
-    /// colour removal `c -= ucr * k` (same for m, y). Each ink is screened with tone
-    /// `1 - ink`, giving paper fractions `sC, sM, sY, sK`, and the inks multiply:
-    /// encoded `(sC * sK, sM * sK, sY * sK)`, decoded to the working space; alpha is kept.
-    ///
-    /// - inputWidth: The period of each ink's dot grid, in pixels.
-    /// - inputSharpness: 1 for hard dot edges; lower values soften them.
-    /// - inputGCR: Gray component replacement: how much of the inks' common part becomes black.
-    /// - inputUCR: Under colour removal: how much of the black is taken out of the other inks.
-    static let cmykHalftone = BuiltinFilter(Catalog.CICMYKHalftone, limits: [kCIInputWidthKey: .screenWidth, kCIInputSharpnessKey: .screenSharpness]) {
+    /// CICMYKHalftone: Simulates a four-ink CMYK halftone print.
+    static let cmykHalftone = BuiltinFilter(
+        FilterDescriptor(
+            "CICMYKHalftone", "CMYK Halftone", "Simulates a four-ink CMYK halftone print.",
+            categories: [.builtIn, .halftoneEffect, .stillImage, .video], macOS: "10.4", iOS: "9", factory: "cmykHalftone",
+            doc: """
+                Four dot screens (the CIDotScreen pattern) of cyan, magenta, yellow and
+                black ink at the printers' angles `angle + 15°` (C), `angle + 75°` (M), `angle` (Y),
+                `angle + 45°` (K), on white paper. From the straight sRGB-encoded colour `(r, g, b)`:
+                `c = 1 - r, m = 1 - g, y = 1 - b`, black generation `k = gcr * min(c, m, y)`, under
+                colour removal `c -= ucr * k` (same for m, y). Each ink is screened with tone
+                `1 - ink`, giving paper fractions `sC, sM, sY, sK`, and the inks multiply:
+                encoded `(sC * sK, sM * sK, sY * sK)`, decoded to the working space; alpha is kept.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputCenter", "Center", .position, default: [150, 150]),
+                .number("inputWidth", "Width", .distance, default: 6, identity: 6, min: -2, slider: 2...100, limit: .screenWidth, "The period of each ink's dot grid, in pixels."),
+                .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793),
+                .number("inputSharpness", "Sharpness", .distance, default: 0.7, min: 0, slider: 0...1, limit: .screenSharpness, "1 for hard dot edges; lower values soften them."),
+                .number(
+                    "inputGCR", "Gray Component Replacement", .scalar, default: 1, identity: 1, min: 0, slider: 0...1,
+                    "Gray component replacement: how much of the inks' common part becomes black."),
+                .number(
+                    "inputUCR", "Under Color Removal", .scalar, default: 0.5, identity: 0.5, min: 0, slider: 0...1,
+                    "Under colour removal: how much of the black is taken out of the other inks."),
+            ])
+    ) {
         args throws(CIFilterError) in
         let image = try args.image()
         let c = try args.point(kCIInputCenterKey)

@@ -41,64 +41,202 @@ func reduced(_ image: CIImage, _ region: PixelRect, _ r: any Reduction, auxiliar
 }
 
 extension BuiltinFilters {
-    /// The area reductions: one small image summarising the region `inputExtent` of the
-    /// input (the whole input when that is empty, the default), each with its own
-    /// reduction.
-    ///
-    /// - inputExtent: The region to reduce; [0, 0, 0, 0] (the default) for the input's extent.
+    /// The family of CIAreaAverage, CIAreaMaximum, CIAreaMinimum and 6 more: one implementation, a table per filter.
     static let areaReductions = BuiltinFilter.family(
+        doc: """
+            The area reductions: one small image summarising the region `inputExtent` of the
+            input (the whole input when that is empty, the default), each with its own
+            reduction.
+            """,
         [
-            /// CIAreaAverage: the mean of every component over the region, as a 1x1 image. Pixels of
-            /// the region outside the image count as clear.
-            (Catalog.CIAreaAverage, AverageReduction()),
-            /// CIAreaMaximum: the per-component maximum over the region (1x1).
-            (Catalog.CIAreaMaximum, MinMaxReduction(output: .maximum)),
-            /// CIAreaMinimum: the per-component minimum over the region (1x1).
-            (Catalog.CIAreaMinimum, MinMaxReduction(output: .minimum)),
-            /// CIAreaMinMax: a 2x1 image, the per-component minimum on the left, maximum on the right.
-            (Catalog.CIAreaMinMax, MinMaxReduction(output: .both)),
-            /// CIAreaMinMaxRed: 1x1, red = the smallest red, green = the largest red (blue 0, alpha 1).
-            (Catalog.CIAreaMinMaxRed, MinMaxReduction(output: .red)),
-            /// CIAreaMaximumAlpha: the pixel (all four components) with the largest alpha; ties go to
-            /// the first in scan order (bottom row first, left to right).
-            (Catalog.CIAreaMaximumAlpha, AlphaExtremeReduction(maximum: true)),
-            /// CIAreaMinimumAlpha: the pixel with the smallest alpha, ties as CIAreaMaximumAlpha.
-            (Catalog.CIAreaMinimumAlpha, AlphaExtremeReduction(maximum: false)),
-            /// CIAreaAverageMaximumRed: 1x1, red = the mean red, green = the largest red (blue 0,
-            /// alpha 1).
-            (Catalog.CIAreaAverageMaximumRed, AverageMaximumRedReduction()),
-            /// CIAreaBoundsRed: 1x1, the bounding box of the pixels whose red is above 0, normalised
-            /// to the region: (x, y, width, height) as fractions of the region's size, measured from
-            /// its lower-left corner. All zero when no pixel qualifies.
-            (Catalog.CIAreaBoundsRed, BoundsRedReduction()),
+            (
+                FilterDescriptor(
+                    "CIAreaAverage", "Area Average", "Reduces a region to a single pixel holding its mean color.",
+                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video],
+                    macOS: "10.5", iOS: "9", factory: "areaAverage", outputKeys: ["outputImage", "outputImageNonMPS:"],
+                    doc: """
+                        The mean of every component over the region, as a 1x1 image. Pixels of
+                        the region outside the image count as clear.
+                        """,
+                    inputs: [
+                        .image(),
+                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
+                    ]),
+                AverageReduction()
+            ),
+            (
+                FilterDescriptor(
+                    "CIAreaMaximum", "Area Maximum", "Reduces a region to one pixel holding the per-channel maximum.",
+                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "10.5", iOS: "9", factory: "areaMaximum",
+                    doc: "The per-component maximum over the region (1x1).",
+                    inputs: [
+                        .image(),
+                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
+                    ]),
+                MinMaxReduction(output: .maximum)
+            ),
+            (
+                FilterDescriptor(
+                    "CIAreaMinimum", "Area Minimum", "Reduces a region to one pixel holding the per-channel minimum.",
+                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "10.5", iOS: "9", factory: "areaMinimum",
+                    doc: "The per-component minimum over the region (1x1).",
+                    inputs: [
+                        .image(),
+                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
+                    ]),
+                MinMaxReduction(output: .minimum)
+            ),
+            (
+                FilterDescriptor(
+                    "CIAreaMinMax", "Area Min and Max", "Reduces a region to a 2x1 image with per-channel minimum and maximum.",
+                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video],
+                    macOS: "10.14", iOS: "12", factory: "areaMinMax", outputKeys: ["outputImage", "outputImageMPS:", "outputImageNonMPS"],
+                    doc: "A 2x1 image, the per-component minimum on the left, maximum on the right.",
+                    inputs: [
+                        .image(),
+                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
+                    ]),
+                MinMaxReduction(output: .both)
+            ),
+            (
+                FilterDescriptor(
+                    "CIAreaMinMaxRed", "Area Min and Max Red", "Reduces a region to one pixel with the red channel's minimum and maximum.",
+                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "10.13", iOS: "11", factory: "areaMinMaxRed",
+                    doc: "1x1, red = the smallest red, green = the largest red (blue 0, alpha 1).",
+                    inputs: [
+                        .image(),
+                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
+                    ]),
+                MinMaxReduction(output: .red)
+            ),
+            (
+                FilterDescriptor(
+                    "CIAreaMaximumAlpha", "Area Maximum Alpha", "Returns the pixel of the region whose alpha is largest.",
+                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "10.5", iOS: "9", factory: "areaMaximumAlpha",
+                    doc: """
+                        The pixel (all four components) with the largest alpha; ties go to
+                        the first in scan order (bottom row first, left to right).
+                        """,
+                    inputs: [
+                        .image(),
+                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
+                    ]),
+                AlphaExtremeReduction(maximum: true)
+            ),
+            (
+                FilterDescriptor(
+                    "CIAreaMinimumAlpha", "Area Minimum Alpha", "Returns the pixel of the region whose alpha is smallest.",
+                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "10.5", iOS: "9", factory: "areaMinimumAlpha",
+                    doc: "The pixel with the smallest alpha, ties as CIAreaMaximumAlpha.",
+                    inputs: [
+                        .image(),
+                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
+                    ]),
+                AlphaExtremeReduction(maximum: false)
+            ),
+            (
+                FilterDescriptor(
+                    "CIAreaAverageMaximumRed", "Area Average and Maximum Red", "Reduces a region to one pixel carrying the mean and the maximum of the red channel.",
+                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "26.0", iOS: "26", factory: "areaAverageMaximumRed",
+                    doc: """
+                        1x1, red = the mean red, green = the largest red (blue 0,
+                        alpha 1).
+                        """,
+                    inputs: [
+                        .image(),
+                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
+                    ]),
+                AverageMaximumRedReduction()
+            ),
+            (
+                FilterDescriptor(
+                    "CIAreaBoundsRed", "Area Bounds Red", "Finds the approximate bounding box of non-zero red pixels in a region (normalized rect in one pixel).",
+                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "15.0", iOS: "18", factory: "areaBoundsRed",
+                    doc: """
+                        1x1, the bounding box of the pixels whose red is above 0, normalised
+                        to the region: (x, y, width, height) as fractions of the region's size, measured from
+                        its lower-left corner. All zero when no pixel qualifies.
+                        """,
+                    inputs: [
+                        .image(),
+                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
+                    ]),
+                BoundsRedReduction()
+            ),
         ] as [(FilterDescriptor, any Reduction)]
     ) { args, reduction throws(CIFilterError) in
         let image = try args.image()
         return reduced(image, try reductionRegion(args, image), reduction)
     }
 
-    /// The area histograms: `inputCount` x 1 images whose bin i of each channel holds the
-    /// fraction of the region's pixels in that bin, times `inputScale`, so each channel sums to
-    /// `inputScale` (see each filter for its bins).
-    ///
-    /// - inputExtent: The region to reduce; [0, 0, 0, 0] (the default) for the input's extent.
-    /// - inputCount: The number of bins (rounded).
-    /// - inputScale: What each channel's bins sum to.
-    static let areaHistograms = BuiltinFilter.family([
-        /// CIAreaHistogram: bin i of each channel counts the pixels whose component v (clamped
-        /// to [0, 1]) has `min(floor(v * count), count - 1) == i`.
-        (Catalog.CIAreaHistogram, HistogramBins.linear),
-        /// CIAreaLogarithmicHistogram: as CIAreaHistogram with bins equally spaced in stops:
-        /// bin = floor((log2(v) - minimumStop) / (maximumStop - minimumStop) * count), clamped
-        /// to the first and last bins (values at or below 0 land in the first), for all four
-        /// components.
-        (Catalog.CIAreaLogarithmicHistogram, .logarithmic),
-        /// CIAreaAlphaWeightedHistogram: red, green and blue histograms of straight
-        /// (unpremultiplied) colour where each pixel counts its alpha instead of 1; alpha holds
-        /// the plain alpha histogram. Normalised by the pixel count, so an opaque image gives
-        /// CIAreaHistogram's result and translucent pixels weigh less.
-        (Catalog.CIAreaAlphaWeightedHistogram, .alphaWeighted),
-    ]) { args, bins throws(CIFilterError) in
+    /// The family of CIAreaHistogram, CIAreaLogarithmicHistogram, CIAreaAlphaWeightedHistogram: one implementation, a table per filter.
+    static let areaHistograms = BuiltinFilter.family(
+        doc: """
+            The area histograms: `inputCount` x 1 images whose bin i of each channel holds the
+            fraction of the region's pixels in that bin, times `inputScale`, so each channel sums to
+            `inputScale` (see each filter for its bins).
+            """,
+        [
+            (
+                FilterDescriptor(
+                    "CIAreaHistogram", "Area Histogram", "Computes an RGBA histogram of a region as a 1-pixel-tall image with N bins.",
+                    categories: [.builtIn, .reduction, .stillImage, .video],
+                    macOS: "10.5", iOS: "8", factory: "areaHistogram", outputKeys: ["outputImage", "outputData", "outputImageMPS", "outputImageNonMPS"],
+                    doc: """
+                        Bin i of each channel counts the pixels whose component v (clamped
+                        to [0, 1]) has `min(floor(v * count), count - 1) == i`.
+                        """,
+                    inputs: [
+                        .image(),
+                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
+                        .number("inputScale", "Scale", .scalar, default: 1, min: 0, slider: 0...1, "What each channel's bins sum to."),
+                        .number("inputCount", "Count", .scalar, default: 64, min: 1, max: 2048, slider: 10...1000, "The number of bins (rounded)."),
+                    ]),
+                HistogramBins.linear
+            ),
+            (
+                FilterDescriptor(
+                    "CIAreaLogarithmicHistogram", "Area Logarithmic Histogram", "Histogram of a region with RGB values binned on a log2 (stops) scale.",
+                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video],
+                    macOS: "13.0", iOS: "16", factory: "areaLogarithmicHistogram", outputKeys: ["outputImage", "outputData", "outputImageMPS", "outputImageNonMPS"],
+                    doc: """
+                        As CIAreaHistogram with bins equally spaced in stops:
+                        bin = floor((log2(v) - minimumStop) / (maximumStop - minimumStop) * count), clamped
+                        to the first and last bins (values at or below 0 land in the first), for all four
+                        components.
+                        """,
+                    inputs: [
+                        .image(),
+                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
+                        .number("inputScale", "Scale", .scalar, default: 1, min: 0, slider: 0...1, "What each channel's bins sum to."),
+                        .number("inputCount", "Count", .scalar, default: 64, min: 1, max: 2048, slider: 10...1000, "The number of bins (rounded)."),
+                        .number("inputMinimumStop", "Minimum Stop", .scalar, default: -10, slider: -12...(-4)),
+                        .number("inputMaximumStop", "Maximum Stop", .scalar, default: 4, slider: 0...8),
+                    ]),
+                .logarithmic
+            ),
+            (
+                FilterDescriptor(
+                    "CIAreaAlphaWeightedHistogram", "Area Alpha Weighted Histogram", "Per-channel RGB histogram of a region with each pixel weighted by its alpha.",
+                    categories: [.builtIn, .reduction, .stillImage, .video],
+                    macOS: "15.0", iOS: "18", factory: "areaAlphaWeightedHistogram", protocol: "CIAreaHistogram",
+                    outputKeys: ["outputImage", "outputImageMPS", "outputImageNonMPS", "outputData"],
+                    doc: """
+                        Red, green and blue histograms of straight
+                        (unpremultiplied) colour where each pixel counts its alpha instead of 1; alpha holds
+                        the plain alpha histogram. Normalised by the pixel count, so an opaque image gives
+                        CIAreaHistogram's result and translucent pixels weigh less.
+                        """,
+                    inputs: [
+                        .image(),
+                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
+                        .number("inputScale", "Scale", .scalar, default: 1, min: 0, slider: 0...1, "What each channel's bins sum to."),
+                        .number("inputCount", "Count", .scalar, default: 64, min: 1, max: 2048, slider: 10...1000, "The number of bins (rounded)."),
+                    ]),
+                .alphaWeighted
+            ),
+        ]
+    ) { args, bins throws(CIFilterError) in
         let image = try args.image()
         let n = Int(try args.number("inputCount").rounded())
         let kind: HistogramReduction.Kind
@@ -109,26 +247,59 @@ extension BuiltinFilters {
         }
         return reduced(image, try reductionRegion(args, image), HistogramReduction(count: max(1, n), scale: try args.number(kCIInputScaleKey), kind: kind))
     }
-    /// CIColumnAverage: width x 1, the mean of each column of the region.
-    static let columnAverage = BuiltinFilter(Catalog.CIColumnAverage) { args throws(CIFilterError) in
+    /// CIColumnAverage: Reduces a region to a 1-pixel-tall row of per-column mean colors.
+    static let columnAverage = BuiltinFilter(
+        FilterDescriptor(
+            "CIColumnAverage", "Column Average", "Reduces a region to a 1-pixel-tall row of per-column mean colors.",
+            categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "10.5", iOS: "9", factory: "columnAverage",
+            doc: "Width x 1, the mean of each column of the region.",
+            inputs: [
+                .image(),
+                .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0]),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let region = try reductionRegion(args, image)
         return reduced(image, region, LineAverageReduction(columns: true, length: region.width))
     }
-    /// CIRowAverage: 1 x height, the mean of each row of the region (bottom row first).
-    static let rowAverage = BuiltinFilter(Catalog.CIRowAverage) { args throws(CIFilterError) in
+    /// CIRowAverage: Reduces a region to a 1-pixel-wide column of per-row mean colors.
+    static let rowAverage = BuiltinFilter(
+        FilterDescriptor(
+            "CIRowAverage", "Row Average", "Reduces a region to a 1-pixel-wide column of per-row mean colors.",
+            categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "10.5", iOS: "9", factory: "rowAverage",
+            doc: "1 x height, the mean of each row of the region (bottom row first).",
+            inputs: [
+                .image(),
+                .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0]),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let region = try reductionRegion(args, image)
         return reduced(image, region, LineAverageReduction(columns: false, length: region.height))
     }
 
-    /// CIKMeans: `count` x 1, the k-means clusters of the region's straight colours (Lloyd's
-    /// algorithm, `passes` iterations, pixels weighted by alpha): rgb = the cluster's mean
-    /// (linear working space), alpha = its weight (share of the region's alpha). Seeds: the
-    /// pixels of `inputMeans` when given (its count wins when `inputCount` is 0), else
-    /// deterministic farthest-point seeds from a sample of the region. `perceptual` clusters
-    /// on sRGB-encoded values. Empty clusters keep their seed with weight 0.
-    static let kMeans = BuiltinFilter(Catalog.CIKMeans) { args throws(CIFilterError) in
+    /// CIKMeans: Clusters the colors of a region into K representative colors (palette).
+    static let kMeans = BuiltinFilter(
+        FilterDescriptor(
+            "CIKMeans", "KMeans", "Clusters the colors of a region into K representative colors (palette).",
+            categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "10.15", iOS: "13", factory: "kMeans",
+            doc: """
+                `count` x 1, the k-means clusters of the region's straight colours (Lloyd's
+                algorithm, `passes` iterations, pixels weighted by alpha): rgb = the cluster's mean
+                (linear working space), alpha = its weight (share of the region's alpha). Seeds: the
+                pixels of `inputMeans` when given (its count wins when `inputCount` is 0), else
+                deterministic farthest-point seeds from a sample of the region. `perceptual` clusters
+                on sRGB-encoded values. Empty clusters keep their seed with weight 0.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0]),
+                .image("inputMeans", "Means"),
+                .number("inputCount", "Count", .count, default: 8, identity: 0, min: 0, max: 128),
+                .number("inputPasses", "Passes", .count, default: 5, identity: 0, min: 0, max: 20),
+                .bool("inputPerceptual", "Perceptual", default: false, min: 0, max: 1),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let region = try reductionRegion(args, image)
         var k = Int(try args.number("inputCount").rounded())
@@ -153,12 +324,25 @@ extension BuiltinFilters {
         return CIImage(node: node)
     }
 
-    /// CIHistogramDisplayFilter: draws a histogram (an N x 1 image such as CIAreaHistogram's)
-    /// as an N x `height` chart at the origin: in column i, each of red, green and blue is 1
-    /// below that channel's bar and 0 above, alpha 1. Bars are scaled by the largest red,
-    /// green or blue bin m: the bar of value v reaches `(v / m - lowLimit) / (highLimit -
-    /// lowLimit)` of the height, so the limits choose the band of values shown.
-    static let histogramDisplayFilter = BuiltinFilter(Catalog.CIHistogramDisplayFilter) { args throws(CIFilterError) in
+    /// CIHistogramDisplayFilter: Draws a visual histogram chart from the output of an area histogram.
+    static let histogramDisplayFilter = BuiltinFilter(
+        FilterDescriptor(
+            "CIHistogramDisplayFilter", "Histogram Display", "Draws a visual histogram chart from the output of an area histogram.",
+            categories: [.builtIn, .reduction, .stillImage, .video], iOS: "8", factory: "histogramDisplay", protocol: "CIHistogramDisplay",
+            doc: """
+                Draws a histogram (an N x 1 image such as CIAreaHistogram's)
+                as an N x `height` chart at the origin: in column i, each of red, green and blue is 1
+                below that channel's bar and 0 above, alpha 1. Bars are scaled by the largest red,
+                green or blue bin m: the bar of value v reaches `(v / m - lowLimit) / (highLimit -
+                lowLimit)` of the height, so the limits choose the band of values shown.
+                """,
+            inputs: [
+                .image(),
+                .number("inputHeight", "Height", .scalar, default: 100, min: 1, max: 200, slider: 1...100),
+                .number("inputHighLimit", "High Limit", .scalar, default: 1, min: 0, max: 1, slider: 0...1),
+                .number("inputLowLimit", "Low Limit", .scalar, default: 0, min: 0, max: 1, slider: 0...1),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         guard !image.extent.isInfiniteOrHuge, PixelRect(covering: image.extent).area <= 1 << 16 else {
             throw .invalidValue(filter: args.descriptor.name, key: kCIInputImageKey, reason: "expects a histogram: a finite N x 1 image (CIAreaHistogram's output)")

@@ -6,31 +6,60 @@
 // a bounded neighbourhood: a crop reads only its own surroundings.
 
 extension BuiltinFilters {
-    /// CICannyEdgeDetector: Canny's edge detector, black with white edges one pixel wide,
-    /// opaque. Apple names the steps but publishes no formula; ours, on the input read
-    /// clamped to its extent: (1) Y, the Rec. 709 luma of the premultiplied colour, encoded
-    /// with the sRGB curve when `perceptual` is on (so thresholds follow lightness rather than
-    /// light); (2) a Gaussian blur of Y with standard deviation `gaussianSigma` (CIGaussianBlur's:
-    /// out to 3 sigma; none at 0); (3) the Sobel gradient divided by 8 (a ramp of slope s per
-    /// pixel gives s), magnitude M; (4) non-maximum suppression: a pixel stays when M is above
-    /// its neighbour on the negative side of the gradient's direction (rounded to 0, 45, 90 or
-    /// 135 degrees) and at least its neighbour on the positive side, which keeps a ridge one
-    /// pixel wide; (5) kept pixels with M >= thresholdHigh are edges, those with
-    /// M >= thresholdLow candidates; (6) each hysteresis pass turns every candidate next to an
-    /// edge (8-neighbourhood) into an edge, all at once. Edges are white (1, 1, 1, 1),
-    /// everything else black (0, 0, 0, 1). The extent is the input's.
-    ///
-    /// - inputGaussianSigma: The standard deviation, in pixels, of the blur before the
-    ///   gradient (0: none).
-    /// - inputPerceptual: Whether the gradient is taken of the sRGB-encoded luma (on) or of
-    ///   linear luma (off).
-    /// - inputThresholdHigh: The gradient magnitude (luma per pixel) from which a ridge is an
-    ///   edge.
-    /// - inputThresholdLow: The gradient magnitude from which a ridge is an edge when it
-    ///   touches one, through hysteresis.
-    /// - inputHysteresisPasses: How many times candidates next to edges become edges: each
-    ///   pass reaches one pixel further along a weak ridge.
-    static let cannyEdgeDetector = BuiltinFilter(Catalog.CICannyEdgeDetector, limits: ["inputGaussianSigma": .gaussianSigma]) { args throws(CIFilterError) in
+    /// CICannyEdgeDetector: Canny edge detection with Gaussian pre-blur, dual thresholds and hysteresis passes.
+    static let cannyEdgeDetector = BuiltinFilter(
+        FilterDescriptor(
+            "CICannyEdgeDetector", "Canny Edge Detector", "Canny edge detection with Gaussian pre-blur, dual thresholds and hysteresis passes.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video], macOS: "14.0", iOS: "17", factory: "cannyEdgeDetector",
+            doc: """
+                Canny's edge detector, black with white edges one pixel wide,
+                opaque. Apple names the steps but publishes no formula; ours, on the input read
+                clamped to its extent: (1) Y, the Rec. 709 luma of the premultiplied colour, encoded
+                with the sRGB curve when `perceptual` is on (so thresholds follow lightness rather than
+                light); (2) a Gaussian blur of Y with standard deviation `gaussianSigma` (CIGaussianBlur's:
+                out to 3 sigma; none at 0); (3) the Sobel gradient divided by 8 (a ramp of slope s per
+                pixel gives s), magnitude M; (4) non-maximum suppression: a pixel stays when M is above
+                its neighbour on the negative side of the gradient's direction (rounded to 0, 45, 90 or
+                135 degrees) and at least its neighbour on the positive side, which keeps a ridge one
+                pixel wide; (5) kept pixels with M >= thresholdHigh are edges, those with
+                M >= thresholdLow candidates; (6) each hysteresis pass turns every candidate next to an
+                edge (8-neighbourhood) into an edge, all at once. Edges are white (1, 1, 1, 1),
+                everything else black (0, 0, 0, 1). The extent is the input's.
+                """,
+            inputs: [
+                .image(),
+                .number(
+                    "inputGaussianSigma", "Gaussian Sigma", .scalar, default: 1.6, min: 0, slider: 0...5, limit: .gaussianSigma,
+                    """
+                    The standard deviation, in pixels, of the blur before the
+                    gradient (0: none).
+                    """),
+                .bool(
+                    "inputPerceptual", "Perceptual", default: false, min: 0, max: 1,
+                    """
+                    Whether the gradient is taken of the sRGB-encoded luma (on) or of
+                    linear luma (off).
+                    """),
+                .number(
+                    "inputThresholdHigh", "Threshold High", .scalar, default: 0.05, min: 0, slider: 0...0.4,
+                    """
+                    The gradient magnitude (luma per pixel) from which a ridge is an
+                    edge.
+                    """),
+                .number(
+                    "inputThresholdLow", "Threshold Low", .scalar, default: 0.02, min: 0, slider: 0...0.2,
+                    """
+                    The gradient magnitude from which a ridge is an edge when it
+                    touches one, through hysteresis.
+                    """),
+                .number(
+                    "inputHysteresisPasses", "Hysteresis Passes", .integer, default: 1, min: 0, max: 20, slider: 0...5,
+                    """
+                    How many times candidates next to edges become edges: each
+                    pass reaches one pixel further along a weak ridge.
+                    """),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number("inputGaussianSigma")
         let perceptual = try args.bool("inputPerceptual")

@@ -8,48 +8,231 @@ struct ConvolutionShape: Sendable {
 }
 
 extension BuiltinFilters {
-    /// The convolutions. What each output pixel is (Apple documents the sum, the bias and the
-    /// clamp; the weight order and the alpha handling of the RGB variants are our reading,
-    /// stated here):
-    ///
-    ///     out = clamp(bias + sum_{j,i} weights[j * n + i] * in(x + i - n/2, y + m/2 - j), 0, 1)
-    ///
-    /// for an n-column, m-row kernel, on premultiplied working-space pixels. Weights are
-    /// row-major with the **top** row (as displayed) first, the leftmost weight of each row
-    /// first; the kernel is applied as written, not flipped (a correlation).
-    /// CIConvolution9Vertical's first weight is therefore the pixel 4 rows above. The RGBA
-    /// filters apply weights and bias to all four components; the RGB filters to red, green
-    /// and blue only and keep the input pixel's alpha. The output extent is the input's;
-    /// pixels outside the input read as clear, so clamp the input (`clampedToExtent()`) first
-    /// for solid edges, as with Core Image.
-    ///
-    /// - inputWeights: The kernel's weights, row by row from the top, leftmost first. A vector
-    ///   shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
-    ///   extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
-    /// - inputBias: Added to every weighted sum before the clamp.
+    /// The family of CIConvolution3X3, CIConvolution5X5, CIConvolution7X7 and 7 more: one implementation, a table per filter.
     static let convolutions = BuiltinFilter.family(
+        doc: """
+            The convolutions. What each output pixel is (Apple documents the sum, the bias and the
+            clamp; the weight order and the alpha handling of the RGB variants are our reading,
+            stated here):
+
+                out = clamp(bias + sum_{j,i} weights[j * n + i] * in(x + i - n/2, y + m/2 - j), 0, 1)
+
+            for an n-column, m-row kernel, on premultiplied working-space pixels. Weights are
+            row-major with the **top** row (as displayed) first, the leftmost weight of each row
+            first; the kernel is applied as written, not flipped (a correlation).
+            CIConvolution9Vertical's first weight is therefore the pixel 4 rows above. The RGBA
+            filters apply weights and bias to all four components; the RGB filters to red, green
+            and blue only and keep the input pixel's alpha. The output extent is the input's;
+            pixels outside the input read as clear, so clamp the input (`clampedToExtent()`) first
+            for solid edges, as with Core Image.
+            """,
         [
-            /// CIConvolution3X3: a 3x3 weighted sum of RGBA plus bias.
-            (Catalog.CIConvolution3X3, ConvolutionShape(columns: 3, rows: 3, channels: .rgba)),
-            /// CIConvolution5X5: a 5x5 weighted sum of RGBA plus bias.
-            (Catalog.CIConvolution5X5, ConvolutionShape(columns: 5, rows: 5, channels: .rgba)),
-            /// CIConvolution7X7: a 7x7 weighted sum of RGBA plus bias.
-            (Catalog.CIConvolution7X7, ConvolutionShape(columns: 7, rows: 7, channels: .rgba)),
-            /// CIConvolution9Horizontal: 9 taps along the row (leftmost weight first) on RGBA, plus bias.
-            (Catalog.CIConvolution9Horizontal, ConvolutionShape(columns: 9, rows: 1, channels: .rgba)),
-            /// CIConvolution9Vertical: 9 taps along the column (topmost weight first) on RGBA, plus bias.
-            (Catalog.CIConvolution9Vertical, ConvolutionShape(columns: 1, rows: 9, channels: .rgba)),
-            /// CIConvolutionRGB3X3: CIConvolution3X3 on red, green and blue; alpha is left alone.
-            (Catalog.CIConvolutionRGB3X3, ConvolutionShape(columns: 3, rows: 3, channels: .rgb)),
-            /// CIConvolutionRGB5X5: CIConvolution5X5 on red, green and blue; alpha is left alone.
-            (Catalog.CIConvolutionRGB5X5, ConvolutionShape(columns: 5, rows: 5, channels: .rgb)),
-            /// CIConvolutionRGB7X7: CIConvolution7X7 on red, green and blue; alpha is left alone.
-            (Catalog.CIConvolutionRGB7X7, ConvolutionShape(columns: 7, rows: 7, channels: .rgb)),
-            /// CIConvolutionRGB9Horizontal: CIConvolution9Horizontal on red, green and blue.
-            (Catalog.CIConvolutionRGB9Horizontal, ConvolutionShape(columns: 9, rows: 1, channels: .rgb)),
-            /// CIConvolutionRGB9Vertical: CIConvolution9Vertical on red, green and blue.
-            (Catalog.CIConvolutionRGB9Vertical, ConvolutionShape(columns: 1, rows: 9, channels: .rgb)),
-        ], reach: .pixels(4)
+            (
+                FilterDescriptor(
+                    "CIConvolution3X3", "3 by 3 Convolution", "Convolves RGBA with a 3x3 weight matrix plus bias.",
+                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
+                    macOS: "10.9", iOS: "7", factory: "convolution3X3", protocol: "CIConvolution",
+                    doc: "A 3x3 weighted sum of RGBA plus bias.",
+                    inputs: [
+                        .image(),
+                        .vector(
+                            "inputWeights", "Weights", nil, default: [0, 0, 0, 0, 1, 0, 0, 0, 0], identity: [0, 0, 0, 0, 1, 0, 0, 0, 0],
+                            """
+                            The kernel's weights, row by row from the top, leftmost first. A vector
+                            shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
+                            extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
+                            """),
+                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
+                    ]),
+                ConvolutionShape(columns: 3, rows: 3, channels: .rgba)
+            ),
+            (
+                FilterDescriptor(
+                    "CIConvolution5X5", "5 by 5 Convolution", "Convolves RGBA with a 5x5 weight matrix plus bias.",
+                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
+                    macOS: "10.9", iOS: "7", factory: "convolution5X5", protocol: "CIConvolution",
+                    doc: "A 5x5 weighted sum of RGBA plus bias.",
+                    inputs: [
+                        .image(),
+                        .vector(
+                            "inputWeights", "Weights", nil, default: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                            identity: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                            """
+                            The kernel's weights, row by row from the top, leftmost first. A vector
+                            shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
+                            extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
+                            """),
+                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
+                    ]),
+                ConvolutionShape(columns: 5, rows: 5, channels: .rgba)
+            ),
+            (
+                FilterDescriptor(
+                    "CIConvolution7X7", "7 by 7 Convolution", "Convolves RGBA with a 7x7 weight matrix plus bias.",
+                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
+                    macOS: "10.9", iOS: "9", factory: "convolution7X7", protocol: "CIConvolution",
+                    doc: "A 7x7 weighted sum of RGBA plus bias.",
+                    inputs: [
+                        .image(),
+                        .vector(
+                            "inputWeights", "Weights", nil,
+                            default: [
+                                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                            ],
+                            identity: [
+                                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                            ],
+                            """
+                            The kernel's weights, row by row from the top, leftmost first. A vector
+                            shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
+                            extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
+                            """),
+                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
+                    ]),
+                ConvolutionShape(columns: 7, rows: 7, channels: .rgba)
+            ),
+            (
+                FilterDescriptor(
+                    "CIConvolution9Horizontal", "Horizontal 9 Convolution", "Convolves RGBA with a 9-tap horizontal kernel plus bias.",
+                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
+                    macOS: "10.9", iOS: "7", factory: "convolution9Horizontal", protocol: "CIConvolution",
+                    doc: "9 taps along the row (leftmost weight first) on RGBA, plus bias.",
+                    inputs: [
+                        .image(),
+                        .vector(
+                            "inputWeights", "Weights", nil, default: [0, 0, 0, 0, 1, 0, 0, 0, 0], identity: [0, 0, 0, 0, 1, 0, 0, 0, 0],
+                            """
+                            The kernel's weights, row by row from the top, leftmost first. A vector
+                            shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
+                            extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
+                            """),
+                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
+                    ]),
+                ConvolutionShape(columns: 9, rows: 1, channels: .rgba)
+            ),
+            (
+                FilterDescriptor(
+                    "CIConvolution9Vertical", "Vertical 9 Convolution", "Convolves RGBA with a 9-tap vertical kernel plus bias.",
+                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
+                    macOS: "10.9", iOS: "7", factory: "convolution9Vertical", protocol: "CIConvolution",
+                    doc: "9 taps along the column (topmost weight first) on RGBA, plus bias.",
+                    inputs: [
+                        .image(),
+                        .vector(
+                            "inputWeights", "Weights", nil, default: [0, 0, 0, 0, 1, 0, 0, 0, 0], identity: [0, 0, 0, 0, 1, 0, 0, 0, 0],
+                            """
+                            The kernel's weights, row by row from the top, leftmost first. A vector
+                            shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
+                            extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
+                            """),
+                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
+                    ]),
+                ConvolutionShape(columns: 1, rows: 9, channels: .rgba)
+            ),
+            (
+                FilterDescriptor(
+                    "CIConvolutionRGB3X3", "3 by 3 RGB Convolution", "3x3 convolution applied to RGB only (alpha preserved).",
+                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
+                    macOS: "12.0", iOS: "15", factory: "convolutionRGB3X3", protocol: "CIConvolution",
+                    doc: "CIConvolution3X3 on red, green and blue; alpha is left alone.",
+                    inputs: [
+                        .image(),
+                        .vector(
+                            "inputWeights", "Weights", nil, default: [0, 0, 0, 0, 1, 0, 0, 0, 0], identity: [0, 0, 0, 0, 1, 0, 0, 0, 0],
+                            """
+                            The kernel's weights, row by row from the top, leftmost first. A vector
+                            shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
+                            extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
+                            """),
+                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
+                    ]),
+                ConvolutionShape(columns: 3, rows: 3, channels: .rgb)
+            ),
+            (
+                FilterDescriptor(
+                    "CIConvolutionRGB5X5", "5 by 5 RGB Convolution", "5x5 convolution applied to RGB only (alpha preserved).",
+                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
+                    macOS: "12.0", iOS: "15", factory: "convolutionRGB5X5", protocol: "CIConvolution",
+                    doc: "CIConvolution5X5 on red, green and blue; alpha is left alone.",
+                    inputs: [
+                        .image(),
+                        .vector(
+                            "inputWeights", "Weights", nil, default: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                            identity: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                            """
+                            The kernel's weights, row by row from the top, leftmost first. A vector
+                            shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
+                            extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
+                            """),
+                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
+                    ]),
+                ConvolutionShape(columns: 5, rows: 5, channels: .rgb)
+            ),
+            (
+                FilterDescriptor(
+                    "CIConvolutionRGB7X7", "7 by 7 RGB Convolution", "7x7 convolution applied to RGB only (alpha preserved).",
+                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
+                    macOS: "12.0", iOS: "15", factory: "convolutionRGB7X7", protocol: "CIConvolution",
+                    doc: "CIConvolution7X7 on red, green and blue; alpha is left alone.",
+                    inputs: [
+                        .image(),
+                        .vector(
+                            "inputWeights", "Weights", nil,
+                            default: [
+                                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                            ],
+                            identity: [
+                                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                            ],
+                            """
+                            The kernel's weights, row by row from the top, leftmost first. A vector
+                            shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
+                            extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
+                            """),
+                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
+                    ]),
+                ConvolutionShape(columns: 7, rows: 7, channels: .rgb)
+            ),
+            (
+                FilterDescriptor(
+                    "CIConvolutionRGB9Horizontal", "Horizontal 9 RGB Convolution", "9-tap horizontal convolution applied to RGB only.",
+                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
+                    macOS: "12.0", iOS: "15", factory: "convolutionRGB9Horizontal", protocol: "CIConvolution",
+                    doc: "CIConvolution9Horizontal on red, green and blue.",
+                    inputs: [
+                        .image(),
+                        .vector(
+                            "inputWeights", "Weights", nil, default: [0, 0, 0, 0, 1, 0, 0, 0, 0], identity: [0, 0, 0, 0, 1, 0, 0, 0, 0],
+                            """
+                            The kernel's weights, row by row from the top, leftmost first. A vector
+                            shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
+                            extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
+                            """),
+                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
+                    ]),
+                ConvolutionShape(columns: 9, rows: 1, channels: .rgb)
+            ),
+            (
+                FilterDescriptor(
+                    "CIConvolutionRGB9Vertical", "Vertical 9 RGB Convolution", "9-tap vertical convolution applied to RGB only.",
+                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
+                    macOS: "12.0", iOS: "15", factory: "convolutionRGB9Vertical", protocol: "CIConvolution",
+                    doc: "CIConvolution9Vertical on red, green and blue.",
+                    inputs: [
+                        .image(),
+                        .vector(
+                            "inputWeights", "Weights", nil, default: [0, 0, 0, 0, 1, 0, 0, 0, 0], identity: [0, 0, 0, 0, 1, 0, 0, 0, 0],
+                            """
+                            The kernel's weights, row by row from the top, leftmost first. A vector
+                            shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
+                            extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
+                            """),
+                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
+                    ]),
+                ConvolutionShape(columns: 1, rows: 9, channels: .rgb)
+            ),
+        ],
+        reach: .pixels(4)
     ) { args, shape throws(CIFilterError) in
         try convolved(args, columns: shape.columns, rows: shape.rows, channels: shape.channels)
     }

@@ -1,13 +1,24 @@
 extension BuiltinFilters {
-    /// CICrystallize: flat polygons, the Voronoi cells of a jittered grid. Grid cells of side
-    /// `radius` with a corner at `center`; cell (i, j) holds one site at
-    /// `center + (i + 0.2 + 0.6 u, j + 0.2 + 0.6 v) * radius`, with (u, v) a fixed hash of
-    /// (i, j) (`jitterHash`: SplitMix64's finaliser), so the pattern is the same on every
-    /// render and tile. Each pixel takes the input sampled at its nearest site. The output
-    /// extent is the input's grown by `ceil(1.132 * radius + 1)` (the farthest a pixel lies
-    /// from its site, plus the sampler's pixel).
+    /// CICrystallize: Breaks the image into flat-colored polygon (Voronoi) cells.
     static let crystallize = BuiltinFilter(
-        Catalog.CICrystallize, limits: [kCIInputRadiusKey: .cellSize, kCIInputCenterKey: .cellCentre], reach: .halo(kCIInputRadiusKey, times: 1.132, plus: 2)
+        FilterDescriptor(
+            "CICrystallize", "Crystallize", "Breaks the image into flat-colored polygon (Voronoi) cells.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video], macOS: "10.4", iOS: "9", factory: "crystallize",
+            doc: """
+                Flat polygons, the Voronoi cells of a jittered grid. Grid cells of side
+                `radius` with a corner at `center`; cell (i, j) holds one site at
+                `center + (i + 0.2 + 0.6 u, j + 0.2 + 0.6 v) * radius`, with (u, v) a fixed hash of
+                (i, j) (`jitterHash`: SplitMix64's finaliser), so the pattern is the same on every
+                render and tile. Each pixel takes the input sampled at its nearest site. The output
+                extent is the input's grown by `ceil(1.132 * radius + 1)` (the farthest a pixel lies
+                from its site, plus the sampler's pixel).
+                """,
+            inputs: [
+                .image(),
+                .number("inputRadius", "Radius", .distance, default: 20, identity: 1, min: 1, slider: 1...100, limit: .cellSize),
+                .vector("inputCenter", "Center", .position, default: [150, 150], limit: .cellCentre),
+            ]),
+        reach: .halo(kCIInputRadiusKey, times: 1.132, plus: 2)
     ) { args throws(CIFilterError) in
         let image = try args.image()
         let (center, radius) = try cellParameters(args, scaleKey: kCIInputRadiusKey)

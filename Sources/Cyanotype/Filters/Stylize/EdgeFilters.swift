@@ -10,31 +10,66 @@
 // the colour filters.
 
 extension BuiltinFilters {
-    /// CIEdges: per colour channel, `intensity * sqrt(gx² + gy²)`, opaque (alpha 1). Flat
-    /// areas are black; edges take the colour of the channels that change. Not clamped
-    /// (Core Image lists it as high-dynamic-range). Intensity 0 gives opaque black.
-    static let edges = BuiltinFilter(Catalog.CIEdges, reach: .pixels(1)) { args throws(CIFilterError) in
+    /// CIEdges: Highlights edges with colored outlines.
+    static let edges = BuiltinFilter(
+        FilterDescriptor(
+            "CIEdges", "Edges", "Highlights edges with colored outlines.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video], macOS: "10.4", iOS: "9", factory: "edges",
+            doc: """
+                Per colour channel, `intensity * sqrt(gx² + gy²)`, opaque (alpha 1). Flat
+                areas are black; edges take the colour of the channels that change. Not clamped
+                (Core Image lists it as high-dynamic-range). Intensity 0 gives opaque black.
+                """,
+            inputs: [
+                .image(),
+                .number("inputIntensity", "Intensity", .scalar, default: 1, identity: 0, min: 0, slider: 0...10),
+            ]),
+        reach: .pixels(1)
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let k = try args.float(kCIInputIntensityKey)
         return sobel(image, .magnitude(intensity: k))
     }
 
-    /// CISobelGradients: Apple's "maximum horizontal gradient in the red channel and maximum
-    /// vertical gradient in the green channel", signed: red is the gx of largest magnitude
-    /// over red, green and blue (the first on ties), green the same for gy, blue 0, alpha 1.
-    /// Values may be negative or above 1: render to a float format to keep them.
-    static let sobelGradients = BuiltinFilter(Catalog.CISobelGradients, reach: .pixels(1)) { args throws(CIFilterError) in
+    /// CISobelGradients: Multichannel 3x3 Sobel gradient filter (signed x/y derivatives).
+    static let sobelGradients = BuiltinFilter(
+        FilterDescriptor(
+            "CISobelGradients", "Sobel Gradients", "Multichannel 3x3 Sobel gradient filter (signed x/y derivatives).",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video], macOS: "14.0", iOS: "17", factory: "sobelGradients",
+            doc: """
+                Apple's "maximum horizontal gradient in the red channel and maximum
+                vertical gradient in the green channel", signed: red is the gx of largest magnitude
+                over red, green and blue (the first on ties), green the same for gy, blue 0, alpha 1.
+                Values may be negative or above 1: render to a float format to keep them.
+                """,
+            inputs: [
+                .image()
+            ]),
+        reach: .pixels(1)
+    ) { args throws(CIFilterError) in
         sobel(try args.image(), .signedGradients)
     }
 
-    /// CIEdgeWork: a black-and-white woodcut. The input, clamped to its extent, is blurred
-    /// by a Gaussian of standard deviation `radius` (not at all at radius 0: a larger radius
-    /// gives thicker strokes); E is the Sobel magnitude of the blur's luma; black ink covers
-    /// `ink = clamp((E - 0.1) / 0.1, 0, 1)` of each pixel over white paper:
-    /// `out = (1 - ink, 1 - ink, 1 - ink, 1)`. Flat areas are white.
-    ///
-    /// - inputRadius: The standard deviation of the blur before the edges are found, in pixels.
-    static let edgeWork = BuiltinFilter(Catalog.CIEdgeWork, limits: [kCIInputRadiusKey: .gaussianSigma], reach: .gaussian) { args throws(CIFilterError) in
+    /// CIEdgeWork: Black-and-white woodcut-style edge rendering.
+    static let edgeWork = BuiltinFilter(
+        FilterDescriptor(
+            "CIEdgeWork", "Edge Work", "Black-and-white woodcut-style edge rendering.",
+            categories: [.builtIn, .stillImage, .stylize, .video], macOS: "10.4", iOS: "9", factory: "edgeWork",
+            doc: """
+                A black-and-white woodcut. The input, clamped to its extent, is blurred
+                by a Gaussian of standard deviation `radius` (not at all at radius 0: a larger radius
+                gives thicker strokes); E is the Sobel magnitude of the blur's luma; black ink covers
+                `ink = clamp((E - 0.1) / 0.1, 0, 1)` of each pixel over white paper:
+                `out = (1 - ink, 1 - ink, 1 - ink, 1)`. Flat areas are white.
+                """,
+            inputs: [
+                .image(),
+                .number(
+                    "inputRadius", "Radius", .distance, default: 3, min: 0, slider: 0...20, limit: .gaussianSigma,
+                    "The standard deviation of the blur before the edges are found, in pixels."),
+            ]),
+        reach: .gaussian
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey)
         let clamped = image.extent.isInfinite ? image : image.clampedToExtent()
@@ -42,14 +77,29 @@ extension BuiltinFilters {
         return CIImage(node: NeighbourhoodNode(input: blurred.node, operation: Sobel(output: .ink(low: edgeWorkLow, high: edgeWorkHigh), outputExtent: image.extent)))
     }
 
-    /// CILineOverlay: black lines over clear, Apple's documented pipeline (noise reduction,
-    /// Sobel edges, threshold, contrast). Noise reduction (`NoiseReduction`), on the input
-    /// clamped to its extent: `smooth` is the mean of the 3x3 neighbours whose luma is within
-    /// `NRNoiseLevel` of the pixel's, `mean` the mean of all nine, and
-    /// `N = smooth + NRSharpness * (smooth - mean)`. Then with E the Sobel magnitude of N's
-    /// luma, `alpha = clamp(contrast * (edgeIntensity * E - threshold), 0, 1)`, colour black
-    /// (premultiplied (0, 0, 0, alpha)). Composite it over an image to see it.
-    static let lineOverlay = BuiltinFilter(Catalog.CILineOverlay) { args throws(CIFilterError) in
+    /// CILineOverlay: Sketch effect: black edge lines over transparency, with noise reduction.
+    static let lineOverlay = BuiltinFilter(
+        FilterDescriptor(
+            "CILineOverlay", "Line Overlay", "Sketch effect: black edge lines over transparency, with noise reduction.",
+            categories: [.builtIn, .stillImage, .stylize, .video], macOS: "10.5", iOS: "9", factory: "lineOverlay",
+            doc: """
+                Black lines over clear, Apple's documented pipeline (noise reduction,
+                Sobel edges, threshold, contrast). Noise reduction (`NoiseReduction`), on the input
+                clamped to its extent: `smooth` is the mean of the 3x3 neighbours whose luma is within
+                `NRNoiseLevel` of the pixel's, `mean` the mean of all nine, and
+                `N = smooth + NRSharpness * (smooth - mean)`. Then with E the Sobel magnitude of N's
+                luma, `alpha = clamp(contrast * (edgeIntensity * E - threshold), 0, 1)`, colour black
+                (premultiplied (0, 0, 0, alpha)). Composite it over an image to see it.
+                """,
+            inputs: [
+                .image(),
+                .number("inputNRNoiseLevel", "NR Noise Level", .scalar, default: 0.07, identity: 0, min: 0, slider: 0...0.1),
+                .number("inputNRSharpness", "NR Sharpness", .scalar, default: 0.71, identity: 0, min: 0, slider: 0...2),
+                .number("inputEdgeIntensity", "Edge Intensity", .scalar, default: 1, identity: 0, min: 0, slider: 0...200),
+                .number("inputThreshold", "Threshold", .scalar, default: 0.1, identity: 0, min: 0, slider: 0...1),
+                .number("inputContrast", "Contrast", .scalar, default: 50, identity: 1, min: 0.25, slider: 0.25...200),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         return try lineOverlayImage(
             image, noise: args.float("inputNRNoiseLevel"), sharpness: args.float("inputNRSharpness"),
@@ -57,12 +107,22 @@ extension BuiltinFilters {
             contrast: args.float("inputContrast"))
     }
 
-    /// CIComicEffect: Apple describes "outlining edges and applying a color halftone effect".
-    /// Ours reduces the colours instead of half-toning them: CILineOverlay at its defaults
-    /// (noise 0.07, sharpness 0.71, edge intensity 1, threshold 0.1, contrast 50) composited
-    /// source-over CIColorPosterize at its default 6 levels (`floor(v * 6 + 0.5) / 6` per
-    /// straight channel), cropped to the input's extent.
-    static let comicEffect = BuiltinFilter(Catalog.CIComicEffect) { args throws(CIFilterError) in
+    /// CIComicEffect: Comic-book look: edge outlines plus a halftone-like color treatment.
+    static let comicEffect = BuiltinFilter(
+        FilterDescriptor(
+            "CIComicEffect", "Comic Effect", "Comic-book look: edge outlines plus a halftone-like color treatment.",
+            categories: [.builtIn, .stillImage, .stylize, .video], macOS: "10.5", iOS: "9", factory: "comicEffect",
+            doc: """
+                Apple describes "outlining edges and applying a color halftone effect".
+                Ours reduces the colours instead of half-toning them: CILineOverlay at its defaults
+                (noise 0.07, sharpness 0.71, edge intensity 1, threshold 0.1, contrast 50) composited
+                source-over CIColorPosterize at its default 6 levels (`floor(v * 6 + 0.5) / 6` per
+                straight channel), cropped to the input's extent.
+                """,
+            inputs: [
+                .image()
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let lines = lineOverlayImage(image, noise: 0.07, sharpness: 0.71, intensity: 1, threshold: 0.1, contrast: 50)
         let flat = image.applying(PosterizeStage(levels: 6))

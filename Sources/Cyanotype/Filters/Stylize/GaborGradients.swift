@@ -2,18 +2,28 @@
 // sine wave under a Gaussian), in CISobelGradients' output layout.
 
 extension BuiltinFilters {
-    /// CIGaborGradients: Apple's "multichannel 5x5 Gabor gradient", with the horizontal
-    /// gradient in red and the vertical one in green, signed. Apple publishes the size, not
-    /// the kernel; ours is the odd Gabor kernel
-    /// `g(x, y) = exp(-(x² + y²) / (2 * 1.5²)) * sin(pi * x / 4)`, x, y in -2...2 (a
-    /// quarter-wave over one pixel, under a Gaussian of sigma 1.5), scaled so that a ramp of
-    /// slope s per pixel gives s, applied along x for the horizontal gradient gx and along y
-    /// (upwards, y up) for the vertical one gy, to the premultiplied pixels of the input
-    /// read clamped to its extent. As CISobelGradients does: red is the gx of largest
-    /// magnitude among red, green and blue (the first on ties), green the same for gy, blue
-    /// 0, alpha 1. Values may be negative: render to a float format to keep them. The extent
-    /// is the input's.
-    static let gaborGradients = BuiltinFilter(Catalog.CIGaborGradients) { args throws(CIFilterError) in
+    /// CIGaborGradients: Multichannel 5x5 Gabor gradient (horizontal/vertical derivative) filter.
+    static let gaborGradients = BuiltinFilter(
+        FilterDescriptor(
+            "CIGaborGradients", "Gabor Gradients", "Multichannel 5x5 Gabor gradient (horizontal/vertical derivative) filter.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video], macOS: "10.15", iOS: "13", factory: "gaborGradients",
+            doc: """
+                Apple's "multichannel 5x5 Gabor gradient", with the horizontal
+                gradient in red and the vertical one in green, signed. Apple publishes the size, not
+                the kernel; ours is the odd Gabor kernel
+                `g(x, y) = exp(-(x² + y²) / (2 * 1.5²)) * sin(pi * x / 4)`, x, y in -2...2 (a
+                quarter-wave over one pixel, under a Gaussian of sigma 1.5), scaled so that a ramp of
+                slope s per pixel gives s, applied along x for the horizontal gradient gx and along y
+                (upwards, y up) for the vertical one gy, to the premultiplied pixels of the input
+                read clamped to its extent. As CISobelGradients does: red is the gx of largest
+                magnitude among red, green and blue (the first on ties), green the same for gy, blue
+                0, alpha 1. Values may be negative: render to a float format to keep them. The extent
+                is the input's.
+                """,
+            inputs: [
+                .image()
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         if image.extent.isEmpty { return image }
         let clamped = image.extent.isInfinite ? image : image.clampedToExtent()

@@ -1,15 +1,26 @@
 extension BuiltinFilters {
-    /// CIHeightFieldFromMask: a smooth raised height field from a mask, 0 at the mask's edge
-    /// rising to 1 about `radius` pixels inside it, for CIShadedMaterial. With `m` the
-    /// mask's luminance (Rec. 709 weights on premultiplied working-space values, limited to
-    /// 0...1; 0 outside its extent), `b` its Gaussian blur of sigma `radius / 2` (the
-    /// neighbourhood kind) and `u = max(0, 2b - 1)` (0 on a straight edge of a hard mask,
-    /// `erf(d / radius * sqrt 2)` at depth d inside it), the height is the rounded profile
-    /// `h = sqrt(1 - (1 - u)^2)`; the output is opaque grey `(h, h, h, 1)` over the mask's
-    /// extent. Radius 0 applies the profile to the mask itself (a hard mask gives 0 and 1).
-    ///
-    /// - inputRadius: How far inside the mask's edge the height rises to its top, in pixels.
-    static let heightFieldFromMask = BuiltinFilter(Catalog.CIHeightFieldFromMask, limits: [kCIInputRadiusKey: .heightFieldRadius]) { args throws(CIFilterError) in
+    /// CIHeightFieldFromMask: Turns a grayscale mask into a smooth raised height field.
+    static let heightFieldFromMask = BuiltinFilter(
+        FilterDescriptor(
+            "CIHeightFieldFromMask", "Height Field From Mask", "Turns a grayscale mask into a smooth raised height field.",
+            categories: [.builtIn, .stillImage, .stylize, .video], macOS: "10.4", iOS: "9", factory: "heightFieldFromMask",
+            doc: """
+                A smooth raised height field from a mask, 0 at the mask's edge
+                rising to 1 about `radius` pixels inside it, for CIShadedMaterial. With `m` the
+                mask's luminance (Rec. 709 weights on premultiplied working-space values, limited to
+                0...1; 0 outside its extent), `b` its Gaussian blur of sigma `radius / 2` (the
+                neighbourhood kind) and `u = max(0, 2b - 1)` (0 on a straight edge of a hard mask,
+                `erf(d / radius * sqrt 2)` at depth d inside it), the height is the rounded profile
+                `h = sqrt(1 - (1 - u)^2)`; the output is opaque grey `(h, h, h, 1)` over the mask's
+                extent. Radius 0 applies the profile to the mask itself (a hard mask gives 0 and 1).
+                """,
+            inputs: [
+                .image(),
+                .number(
+                    "inputRadius", "Radius", .distance, default: 10, identity: 10, min: 0, slider: 0...300, limit: .heightFieldRadius,
+                    "How far inside the mask's edge the height rises to its top, in pixels."),
+            ])
+    ) { args throws(CIFilterError) in
         let mask = try args.image()
         let radius = try args.number(kCIInputRadiusKey)
         if mask.extent.isEmpty { return .empty() }

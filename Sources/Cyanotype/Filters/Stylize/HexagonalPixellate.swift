@@ -1,12 +1,22 @@
 extension BuiltinFilters {
-    /// CIHexagonalPixellate: hexagonal cells, the Voronoi cells of a hexagonal lattice with a
-    /// centre at `center` and neighbouring centres `scale` apart (pointy-top hexagons `scale`
-    /// across the flats, rows of centres `scale * sqrt(3) / 2` apart, odd rows shifted by half a
-    /// cell). Each pixel takes the input sampled at the centre of its nearest lattice point's
-    /// cell. The output extent is the input's grown by a hexagon's diameter
-    /// (`2 * scale / sqrt(3)`) on every side, which holds every hexagon that overlaps the input.
+    /// CIHexagonalPixellate: Pixelates into hexagonal cells of averaged color.
     static let hexagonalPixellate = BuiltinFilter(
-        Catalog.CIHexagonalPixellate, limits: [kCIInputScaleKey: .cellSize, kCIInputCenterKey: .cellCentre],
+        FilterDescriptor(
+            "CIHexagonalPixellate", "Hexagonal Pixelate", "Pixelates into hexagonal cells of averaged color.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video], macOS: "10.5", iOS: "9", factory: "hexagonalPixellate",
+            doc: """
+                Hexagonal cells, the Voronoi cells of a hexagonal lattice with a
+                centre at `center` and neighbouring centres `scale` apart (pointy-top hexagons `scale`
+                across the flats, rows of centres `scale * sqrt(3) / 2` apart, odd rows shifted by half a
+                cell). Each pixel takes the input sampled at the centre of its nearest lattice point's
+                cell. The output extent is the input's grown by a hexagon's diameter
+                (`2 * scale / sqrt(3)`) on every side, which holds every hexagon that overlaps the input.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputCenter", "Center", .position, default: [150, 150], limit: .cellCentre),
+                .number("inputScale", "Scale", .distance, default: 8, identity: 1, min: 1, slider: 1...100, limit: .cellSize),
+            ]),
         reach: .halo(kCIInputScaleKey, times: 0.6, plus: 2)
     ) {
         args throws(CIFilterError) in

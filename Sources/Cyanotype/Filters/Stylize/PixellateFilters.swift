@@ -25,12 +25,25 @@ extension FilterInputLimit {
 }
 
 extension BuiltinFilters {
-    /// CIPixellate: square cells of side `s = scale` on a grid whose lines pass through
-    /// `center` (c). The pixel whose centre is p lies in cell
-    /// `(i, j) = (floor((p.x - c.x) / s), floor((p.y - c.y) / s))` and takes the input sampled
-    /// at that cell's middle, `c + ((i + 0.5) s, (j + 0.5) s)`. The output extent is every
-    /// cell that overlaps the input, whole.
-    static let pixellate = BuiltinFilter(Catalog.CIPixellate, limits: [kCIInputScaleKey: .cellSize, kCIInputCenterKey: .cellCentre], reach: .halo(kCIInputScaleKey, plus: 1)) {
+    /// CIPixellate: Pixelates into square cells of averaged color.
+    static let pixellate = BuiltinFilter(
+        FilterDescriptor(
+            "CIPixellate", "Pixelate", "Pixelates into square cells of averaged color.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video], macOS: "10.4", iOS: "6", factory: "pixellate",
+            doc: """
+                Square cells of side `s = scale` on a grid whose lines pass through
+                `center` (c). The pixel whose centre is p lies in cell
+                `(i, j) = (floor((p.x - c.x) / s), floor((p.y - c.y) / s))` and takes the input sampled
+                at that cell's middle, `c + ((i + 0.5) s, (j + 0.5) s)`. The output extent is every
+                cell that overlaps the input, whole.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputCenter", "Center", .position, default: [150, 150], limit: .cellCentre),
+                .number("inputScale", "Scale", .distance, default: 8, min: 1, slider: 1...100, limit: .cellSize),
+            ]),
+        reach: .halo(kCIInputScaleKey, plus: 1)
+    ) {
         args throws(CIFilterError) in
         let image = try args.image()
         let (center, scale) = try cellParameters(args, scaleKey: kCIInputScaleKey)

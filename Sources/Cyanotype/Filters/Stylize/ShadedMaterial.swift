@@ -1,17 +1,26 @@
 extension BuiltinFilters {
-    /// CIShadedMaterial: shades a height field (`inputImage`; lighter is higher, as
-    /// CIHeightFieldFromMask makes) with an environment image (`inputShadingImage`, a shaded
-    /// sphere seen from the front, as a sphere map). At each pixel the height `h` is the
-    /// luminance (Rec. 709 weights on premultiplied working-space values) and its slope the
-    /// central differences `(gx, gy)`; the surface normal is `n = normalize(-scale gx,
-    /// -scale gy, 1)` and the output is the shading image at `centre + half-size * (nx, ny)`
-    /// of its extent (less half a pixel, so the rim stays inside it): flat ground shows the
-    /// sphere's middle, slopes its sides. Output extent: the height field's. A shading image
-    /// without a finite extent is an error.
-    ///
-    /// - inputShadingImage: The environment: a lit sphere filling the image.
-    /// - inputScale: How steep the height field is: its height for luminance 1, in pixels.
-    static let shadedMaterial = BuiltinFilter(Catalog.CIShadedMaterial) { args throws(CIFilterError) in
+    /// CIShadedMaterial: Shades a height field using a shading (environment) image.
+    static let shadedMaterial = BuiltinFilter(
+        FilterDescriptor(
+            "CIShadedMaterial", "Shaded Material", "Shades a height field using a shading (environment) image.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video], macOS: "10.4", iOS: "9", factory: "shadedMaterial",
+            doc: """
+                Shades a height field (`inputImage`; lighter is higher, as
+                CIHeightFieldFromMask makes) with an environment image (`inputShadingImage`, a shaded
+                sphere seen from the front, as a sphere map). At each pixel the height `h` is the
+                luminance (Rec. 709 weights on premultiplied working-space values) and its slope the
+                central differences `(gx, gy)`; the surface normal is `n = normalize(-scale gx,
+                -scale gy, 1)` and the output is the shading image at `centre + half-size * (nx, ny)`
+                of its extent (less half a pixel, so the rim stays inside it): flat ground shows the
+                sphere's middle, slopes its sides. Output extent: the height field's. A shading image
+                without a finite extent is an error.
+                """,
+            inputs: [
+                .image(),
+                .image("inputShadingImage", "Shading Image", "The environment: a lit sphere filling the image."),
+                .number("inputScale", "Scale", .distance, default: 10, min: 0, slider: 0.5...200, "How steep the height field is: its height for luminance 1, in pixels."),
+            ])
+    ) { args throws(CIFilterError) in
         let heights = try args.image(), shading = try args.image("inputShadingImage")
         let scale = try args.number(kCIInputScaleKey)
         let s = shading.extent

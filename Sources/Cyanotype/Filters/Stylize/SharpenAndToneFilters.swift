@@ -4,36 +4,65 @@
 // border is not darkened by the clear outside) and the result is cropped to the input.
 
 extension BuiltinFilters {
-    /// CISharpenLuminance: an unsharp mask on luminance only. Ours (Apple publishes no
-    /// formula) adds the same grey offset to red, green and blue,
-    /// `out.rgb = p.rgb + sharpness * (Y(p) - Y(blur))`, with `Y` the Rec. 709 luma of the
-    /// premultiplied working-space colour and `blur` a Gaussian of standard deviation
-    /// `radius` (the input clamped to its extent): luma moves by exactly that amount, chroma
-    /// (`R - Y`, `B - Y`) and alpha stay. Sharpness 0 or radius 0 leaves the image as it is;
-    /// a negative sharpness softens.
-    ///
-    /// - inputRadius: The standard deviation of the Gaussian blur, in pixels.
-    static let sharpenLuminance = BuiltinFilter(Catalog.CISharpenLuminance, limits: [kCIInputRadiusKey: .gaussianSigma], reach: .gaussian) { args throws(CIFilterError) in
+    /// CISharpenLuminance: Sharpens luminance only, leaving chroma unchanged.
+    static let sharpenLuminance = BuiltinFilter(
+        FilterDescriptor(
+            "CISharpenLuminance", "Sharpen Luminance", "Sharpens luminance only, leaving chroma unchanged.",
+            categories: [.builtIn, .highDynamicRange, .sharpen, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "sharpenLuminance",
+            doc: """
+                An unsharp mask on luminance only. Ours (Apple publishes no
+                formula) adds the same grey offset to red, green and blue,
+                `out.rgb = p.rgb + sharpness * (Y(p) - Y(blur))`, with `Y` the Rec. 709 luma of the
+                premultiplied working-space colour and `blur` a Gaussian of standard deviation
+                `radius` (the input clamped to its extent): luma moves by exactly that amount, chroma
+                (`R - Y`, `B - Y`) and alpha stay. Sharpness 0 or radius 0 leaves the image as it is;
+                a negative sharpness softens.
+                """,
+            inputs: [
+                .image(),
+                .number("inputSharpness", "Sharpness", .scalar, default: 0.4, identity: 0, slider: 0...2),
+                .number(
+                    "inputRadius", "Radius", .scalar, default: 1.69, identity: 0, slider: 0...20, limit: .gaussianSigma,
+                    "The standard deviation of the Gaussian blur, in pixels."),
+            ]),
+        reach: .gaussian
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let k = try args.float(kCIInputSharpnessKey), sigma = try args.number(kCIInputRadiusKey)
         if k == 0 || !(sigma > 0) { return image }
         return image.applying(NeighbourhoodToneStage(mode: .sharpenLuminance, amount: k), extras: [clampedBlur(image, sigma)], extent: image.extent)
     }
 
-    /// CIHighlightShadowAdjust: lifts (or deepens) shadows and pulls down highlights, each
-    /// weighted by how dark or bright the neighbourhood is. Ours (Apple publishes no formula),
-    /// on straight linear colour: with `y` the pixel's Rec. 709 luma and `L` the luma of a
-    /// Gaussian blur of standard deviation `radius` (the pixel itself at radius 0), both
-    /// limited to 0...1,
-    /// `y1 = y + s * (1 - L)^2 * (s > 0 ? sqrt(y) - y : y - y^2)` (shadow amount `s`),
-    /// `y2 = y1 - (1 - h) * L^2 * (y1 - y1^2)` (highlight amount `h`; 1 leaves highlights),
-    /// and the colour is scaled by `(Y + y2 - y) / Y` (hue and saturation kept; where `Y` is
-    /// 0 the change is added as grey). Values outside 0...1 are left alone. `s = 0, h = 1`
-    /// returns the image as it is.
-    ///
-    /// - inputRadius: The standard deviation of the Gaussian blur that measures the
-    ///   neighbourhood's luma, in pixels (0: the pixel's own).
-    static let highlightShadowAdjust = BuiltinFilter(Catalog.CIHighlightShadowAdjust, limits: [kCIInputRadiusKey: .gaussianSigma], reach: .gaussian) { args throws(CIFilterError) in
+    /// CIHighlightShadowAdjust: Lifts shadows and/or reduces highlights while keeping local detail.
+    static let highlightShadowAdjust = BuiltinFilter(
+        FilterDescriptor(
+            "CIHighlightShadowAdjust", "Highlight and Shadow Adjust", "Lifts shadows and/or reduces highlights while keeping local detail.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video], macOS: "10.7", iOS: "5", factory: "highlightShadowAdjust",
+            doc: """
+                Lifts (or deepens) shadows and pulls down highlights, each
+                weighted by how dark or bright the neighbourhood is. Ours (Apple publishes no formula),
+                on straight linear colour: with `y` the pixel's Rec. 709 luma and `L` the luma of a
+                Gaussian blur of standard deviation `radius` (the pixel itself at radius 0), both
+                limited to 0...1,
+                `y1 = y + s * (1 - L)^2 * (s > 0 ? sqrt(y) - y : y - y^2)` (shadow amount `s`),
+                `y2 = y1 - (1 - h) * L^2 * (y1 - y1^2)` (highlight amount `h`; 1 leaves highlights),
+                and the colour is scaled by `(Y + y2 - y) / Y` (hue and saturation kept; where `Y` is
+                0 the change is added as grey). Values outside 0...1 are left alone. `s = 0, h = 1`
+                returns the image as it is.
+                """,
+            inputs: [
+                .image(),
+                .number(
+                    "inputRadius", "Radius", .scalar, default: 0, identity: 0, min: 0, slider: 0...10, limit: .gaussianSigma,
+                    """
+                    The standard deviation of the Gaussian blur that measures the
+                    neighbourhood's luma, in pixels (0: the pixel's own).
+                    """),
+                .number("inputShadowAmount", "Shadow Amount", .scalar, default: 0, identity: 0, min: -1, max: 1, slider: -1...1),
+                .number("inputHighlightAmount", "Highlight Amount", .scalar, default: 1, identity: 1, min: 0, max: 1, slider: 0.3...1),
+            ]),
+        reach: .gaussian
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey)
         let s = try args.float("inputShadowAmount"), h = try args.float("inputHighlightAmount")
@@ -44,14 +73,27 @@ extension BuiltinFilters {
         return image.applying(HighlightShadowStage(shadow: s, highlight: h, local: false), extent: image.extent)
     }
 
-    /// CIGloom: dulls highlights, Apple's "inverse of bloom". Ours (Apple publishes no
-    /// formula) multiplies the image by a Gaussian blur of itself (standard deviation
-    /// `radius`; the image itself at radius 0), weighted by `intensity`, on straight colour:
-    /// `out = p * max(0, 1 - intensity * (1 - blur))` per colour channel, alpha kept (the
-    /// dual of our CIBloom's screen). Intensity 0 leaves the image as it is.
-    ///
-    /// - inputRadius: The standard deviation of the Gaussian blur, in pixels.
-    static let gloom = BuiltinFilter(Catalog.CIGloom, limits: [kCIInputRadiusKey: .gaussianSigma], reach: .gaussian) { args throws(CIFilterError) in
+    /// CIGloom: Dulls highlights (inverse of bloom).
+    static let gloom = BuiltinFilter(
+        FilterDescriptor(
+            "CIGloom", "Gloom", "Dulls highlights (inverse of bloom).",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video], macOS: "10.4", iOS: "6", factory: "gloom",
+            doc: """
+                Dulls highlights, Apple's "inverse of bloom". Ours (Apple publishes no
+                formula) multiplies the image by a Gaussian blur of itself (standard deviation
+                `radius`; the image itself at radius 0), weighted by `intensity`, on straight colour:
+                `out = p * max(0, 1 - intensity * (1 - blur))` per colour channel, alpha kept (the
+                dual of our CIBloom's screen). Intensity 0 leaves the image as it is.
+                """,
+            inputs: [
+                .image(),
+                .number(
+                    "inputRadius", "Radius", .distance, default: 10, identity: 0, min: 0, slider: 0...100, limit: .gaussianSigma,
+                    "The standard deviation of the Gaussian blur, in pixels."),
+                .number("inputIntensity", "Intensity", .scalar, default: 0.5, identity: 0, min: 0, slider: 0...1),
+            ]),
+        reach: .gaussian
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let sigma = try args.number(kCIInputRadiusKey), k = try args.float(kCIInputIntensityKey)
         if k == 0 { return image }

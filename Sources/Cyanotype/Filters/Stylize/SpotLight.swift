@@ -1,22 +1,37 @@
 import Foundation
 
 extension BuiltinFilters {
-    /// CISpotLight: the image as a flat matte surface (the plane z = 0, facing the viewer)
-    /// lit by a spotlight at `lightPosition` aimed at `lightPointsAt`, the spot light of SVG
-    /// and OpenGL with Lambert's diffuse reflection. For the surface point p, with `l` the
-    /// unit vector from p to the light and `s` the unit vector of the beam (from the light
-    /// towards where it points):
-    /// `rgb_out = rgb * color * brightness * max(0, l.z) * max(0, -l . s)^concentration`
-    /// (premultiplied working-space colour, alpha kept; no fall-off with distance). A light
-    /// aimed at itself shines straight down. Output extent: the input's.
-    ///
-    /// - inputLightPosition: Where the light is: x, y in pixels, z its height above the image.
-    /// - inputLightPointsAt: Where the beam points (x, y, z).
-    /// - inputBrightness: The light's intensity (1: the colour as it is under full light).
-    /// - inputConcentration: The exponent of the beam's fall-off away from its axis (higher
-    ///   is a tighter spot).
-    /// - inputColor: The light's colour.
-    static let spotLight = BuiltinFilter(Catalog.CISpotLight) { args throws(CIFilterError) in
+    /// CISpotLight: Lights the image with a directional spotlight.
+    static let spotLight = BuiltinFilter(
+        FilterDescriptor(
+            "CISpotLight", "Spot Light", "Lights the image with a directional spotlight.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video], macOS: "10.4", iOS: "9", factory: "spotLight",
+            doc: """
+                The image as a flat matte surface (the plane z = 0, facing the viewer)
+                lit by a spotlight at `lightPosition` aimed at `lightPointsAt`, the spot light of SVG
+                and OpenGL with Lambert's diffuse reflection. For the surface point p, with `l` the
+                unit vector from p to the light and `s` the unit vector of the beam (from the light
+                towards where it points):
+                `rgb_out = rgb * color * brightness * max(0, l.z) * max(0, -l . s)^concentration`
+                (premultiplied working-space colour, alpha kept; no fall-off with distance). A light
+                aimed at itself shines straight down. Output extent: the input's.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputLightPosition", "Light Position", .position3, default: [400, 600, 150], "Where the light is: x, y in pixels, z its height above the image."),
+                .vector("inputLightPointsAt", "Light Points At", .position3, default: [200, 200, 0], "Where the beam points (x, y, z)."),
+                .number(
+                    "inputBrightness", "Brightness", .distance, default: 3, identity: 1, min: 0, slider: 0...10,
+                    "The light's intensity (1: the colour as it is under full light)."),
+                .number(
+                    "inputConcentration", "Concentration", .scalar, default: 0.1, identity: 20, min: 0.001, slider: 0.001...1.5,
+                    """
+                    The exponent of the beam's fall-off away from its axis (higher
+                    is a tighter spot).
+                    """),
+                .color("inputColor", "Color", .opaqueColor, default: [1, 1, 1, 1], "The light's colour."),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let position = try finite3(args, "inputLightPosition"), target = try finite3(args, "inputLightPointsAt")
         let color = straightWorking(try args.color(kCIInputColorKey))

@@ -1,11 +1,24 @@
 import Foundation
 
 extension BuiltinFilters {
-    /// CIKaleidoscope: mirrors through `center` every 180 / count degrees (the dihedral group of
-    /// order 2 count); each pixel's polar angle, measured from `angle`, is reflected into the
-    /// wedge [0, 180 / count] degrees, its distance from the centre kept. `inputCount` is
-    /// rounded to a whole number, at least 1 (Apple's minimum) and at most 4096.
-    static let kaleidoscope = BuiltinFilter(Catalog.CIKaleidoscope, limits: ["inputCount": .kaleidoscopeCount, kCIInputCenterKey: .cellCentre]) { args throws(CIFilterError) in
+    /// CIKaleidoscope: Kaleidoscope with N-fold rotational mirroring about a center.
+    static let kaleidoscope = BuiltinFilter(
+        FilterDescriptor(
+            "CIKaleidoscope", "Kaleidoscope", "Kaleidoscope with N-fold rotational mirroring about a center.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.4", iOS: "9", factory: "kaleidoscope",
+            doc: """
+                Mirrors through `center` every 180 / count degrees (the dihedral group of
+                order 2 count); each pixel's polar angle, measured from `angle`, is reflected into the
+                wedge [0, 180 / count] degrees, its distance from the centre kept. `inputCount` is
+                rounded to a whole number, at least 1 (Apple's minimum) and at most 4096.
+                """,
+            inputs: [
+                .image(),
+                .number("inputCount", "Count", .scalar, default: 6, min: 1, slider: 1...64, limit: .kaleidoscopeCount),
+                .vector("inputCenter", "Center", .position, default: [150, 150], limit: .cellCentre),
+                .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let c = try args.point(kCIInputCenterKey)
         let angle = try args.number(kCIInputAngleKey)

@@ -1,11 +1,25 @@
 import Foundation
 
 extension BuiltinFilters {
-    /// CIOpTile: squares of side `width` on a grid through `center` along the angle; each shows
-    /// the image around its own centre m scaled by 1 / `inputScale` (pixel m + o reads the input
-    /// at m + scale o, so scale 1 is the image itself and 0 fills each square with the colour at
-    /// its centre). `inputScale` is limited to [0, 2^20].
-    static let opTile = BuiltinFilter(Catalog.CIOpTile, limits: [kCIInputCenterKey: .cellCentre, kCIInputWidthKey: .tileWidth, kCIInputScaleKey: .opTileScale]) {
+    /// CIOpTile: Op-art tiling: segments, scales and rotates pieces of the image.
+    static let opTile = BuiltinFilter(
+        FilterDescriptor(
+            "CIOpTile", "Op Tile", "Op-art tiling: segments, scales and rotates pieces of the image.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.4", iOS: "9", factory: "opTile",
+            doc: """
+                Squares of side `width` on a grid through `center` along the angle; each shows
+                the image around its own centre m scaled by 1 / `inputScale` (pixel m + o reads the input
+                at m + scale o, so scale 1 is the image itself and 0 fills each square with the colour at
+                its centre). `inputScale` is limited to [0, 2^20].
+                """,
+            inputs: [
+                .image(),
+                .vector("inputCenter", "Center", .position, default: [150, 150], limit: .cellCentre),
+                .number("inputScale", "Scale", .scalar, default: 2.8, identity: 1, min: 0, slider: 0.1...10, limit: .opTileScale),
+                .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793),
+                .number("inputWidth", "Width", .distance, default: 65, identity: 65, min: 0, slider: 1...1000, limit: .tileWidth),
+            ])
+    ) {
         args throws(CIFilterError) in
         let (image, center, angle, width) = try tileParameters(args)
         let scale = try args.number(kCIInputScaleKey)

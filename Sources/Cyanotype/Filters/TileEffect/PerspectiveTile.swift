@@ -6,13 +6,27 @@
 // come from the repeat node, so the tiles join without seams.
 
 extension BuiltinFilters {
-    /// CIPerspectiveTile: the image repeated without seams over the whole plane (period: its
-    /// extent, in whole pixels), then seen through the projective map that takes the image's
-    /// extent corners to the four points (bottom-left to `inputBottomLeft`, and so on; y up),
-    /// as CIPerspectiveTransform does. The tiles shrink towards the vanishing line; beyond it
-    /// the output is clear. Output extent: infinite. Collinear or coincident points, or an
-    /// image without a finite extent, give an empty image.
-    static let perspectiveTile = BuiltinFilter(Catalog.CIPerspectiveTile) { args throws(CIFilterError) in
+    /// CIPerspectiveTile: Applies a perspective transform and tiles the result.
+    static let perspectiveTile = BuiltinFilter(
+        FilterDescriptor(
+            "CIPerspectiveTile", "Perspective Tile", "Applies a perspective transform and tiles the result.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.4", iOS: "6", factory: "perspectiveTile",
+            doc: """
+                The image repeated without seams over the whole plane (period: its
+                extent, in whole pixels), then seen through the projective map that takes the image's
+                extent corners to the four points (bottom-left to `inputBottomLeft`, and so on; y up),
+                as CIPerspectiveTransform does. The tiles shrink towards the vanishing line; beyond it
+                the output is clear. Output extent: infinite. Collinear or coincident points, or an
+                image without a finite extent, give an empty image.
+                """,
+            inputs: [
+                .image(),
+                .vector("inputTopLeft", "Top Left", .position, default: [118, 484]),
+                .vector("inputTopRight", "Top Right", .position, default: [646, 507]),
+                .vector("inputBottomRight", "Bottom Right", .position, default: [548, 140]),
+                .vector("inputBottomLeft", "Bottom Left", .position, default: [155, 153]),
+            ])
+    ) { args throws(CIFilterError) in
         let image = try args.image()
         let bl = try args.point("inputBottomLeft"), br = try args.point("inputBottomRight")
         let tr = try args.point("inputTopRight"), tl = try args.point("inputTopLeft")

@@ -1,14 +1,25 @@
 import Foundation
 
 extension BuiltinFilters {
-    /// CITriangleKaleidoscope: the equilateral triangle of side `inputSize` (2^-10 ... 2^30) with
-    /// its centroid on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the
-    /// p3m1 group of CISixfoldReflectedTile); the colour (not the alpha) is then scaled by
-    /// `decay^(d / size)`, d the pixel's distance from `inputPoint`, so it fades away from the
-    /// central triangle. `inputDecay` is limited to [0, 1] (0 acts as 1e-12).
+    /// CITriangleKaleidoscope: Kaleidoscope built from a triangular region of the image.
     static let triangleKaleidoscope = BuiltinFilter(
-        Catalog.CITriangleKaleidoscope,
-        limits: ["inputPoint": .cellCentre, "inputSize": .tileWidth, "inputDecay": .triangleDecay]
+        FilterDescriptor(
+            "CITriangleKaleidoscope", "Triangle Kaleidoscope", "Kaleidoscope built from a triangular region of the image.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.10", iOS: "6", factory: "triangleKaleidoscope",
+            doc: """
+                The equilateral triangle of side `inputSize` (2^-10 ... 2^30) with
+                its centroid on `inputPoint`, rotated by `inputRotation`, reflected in its sides (the
+                p3m1 group of CISixfoldReflectedTile); the colour (not the alpha) is then scaled by
+                `decay^(d / size)`, d the pixel's distance from `inputPoint`, so it fades away from the
+                central triangle. `inputDecay` is limited to [0, 1] (0 acts as 1e-12).
+                """,
+            inputs: [
+                .image(),
+                .vector("inputPoint", "Point", .position, default: [150, 150], limit: .cellCentre),
+                .number("inputSize", "Size", .scalar, default: 700, slider: 0...1000, limit: .tileWidth),
+                .number("inputRotation", "Rotation", .angle, default: 5.924285296593801, slider: 0...6.283185307179586),
+                .number("inputDecay", "Decay", .scalar, default: 0.85, slider: 0...1, limit: .triangleDecay),
+            ])
     ) { args throws(CIFilterError) in
         let image = try args.image()
         let p = try args.point("inputPoint")

@@ -46,23 +46,41 @@ struct AccordionStage: ColorStage {
 }
 
 extension BuiltinFilters {
-    /// CIAccordionFoldTransition: both pictures fold up like an accordion above a base line
-    /// and cross-fade, the fold closing most half way through. The base line is `bottomHeight`
-    /// above the bottom of both images' extents; below it the pictures are not folded. Above
-    /// it, with L the mix of the input's and target's heights above the base
-    /// (`(1 - time) L_input + time L_target`), the folded stack is `H = (1 - 0.8 sin(pi time)) L`
-    /// high, and each picture is drawn compressed to it (by `H / L_picture`; a picture
-    /// shorter than H is stretched instead), as an accordion of `2 * numberOfFolds` equal
-    /// panels tilted by `phi` (`cos phi = H / L`) looks when seen straight on. The pictures
-    /// cross-fade, `(1 - time) input + time target`, and every other panel (those facing
-    /// down) is darkened by `foldShadowAmount * sin(phi)`. Time 0 is the input, time 1 the
-    /// target. Output extent: both images'.
-    ///
-    /// - inputBottomHeight: The height of the unfolded strip at the bottom, in pixels.
-    /// - inputNumberOfFolds: How many folds (each a pair of panels, one facing up and one
-    ///   down); rounded to a whole number.
-    /// - inputFoldShadowAmount: How dark the panels facing down get when folded flat.
-    static let accordionFoldTransition = BuiltinFilter(Catalog.CIAccordionFoldTransition, reach: .unbounded) { args throws(CIFilterError) in
+    /// CIAccordionFoldTransition: Transition that reveals the target image by folding the source like an accordion.
+    static let accordionFoldTransition = BuiltinFilter(
+        FilterDescriptor(
+            "CIAccordionFoldTransition", "Accordion Fold Transition", "Transition that reveals the target image by folding the source like an accordion.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .transition, .video], macOS: "10.10", iOS: "8", factory: "accordionFoldTransition",
+            doc: """
+                Both pictures fold up like an accordion above a base line
+                and cross-fade, the fold closing most half way through. The base line is `bottomHeight`
+                above the bottom of both images' extents; below it the pictures are not folded. Above
+                it, with L the mix of the input's and target's heights above the base
+                (`(1 - time) L_input + time L_target`), the folded stack is `H = (1 - 0.8 sin(pi time)) L`
+                high, and each picture is drawn compressed to it (by `H / L_picture`; a picture
+                shorter than H is stretched instead), as an accordion of `2 * numberOfFolds` equal
+                panels tilted by `phi` (`cos phi = H / L`) looks when seen straight on. The pictures
+                cross-fade, `(1 - time) input + time target`, and every other panel (those facing
+                down) is darkened by `foldShadowAmount * sin(phi)`. Time 0 is the input, time 1 the
+                target. Output extent: both images'.
+                """,
+            inputs: [
+                .image(),
+                .image("inputTargetImage", "Target Image"),
+                .number("inputBottomHeight", "Bottom Height", .distance, default: 0, min: 0, "The height of the unfolded strip at the bottom, in pixels."),
+                .number(
+                    "inputNumberOfFolds", "Number of Folds", .scalar, default: 3, min: 1, max: 50, slider: 1...10,
+                    """
+                    How many folds (each a pair of panels, one facing up and one
+                    down); rounded to a whole number.
+                    """),
+                .number(
+                    "inputFoldShadowAmount", "Fold Shadow Amount", .scalar, default: 0.1, min: 0, max: 1, slider: 0...1,
+                    "How dark the panels facing down get when folded flat."),
+                .number("inputTime", "Time", .time, default: 0, identity: 0, min: 0, max: 1, slider: 0...1),
+            ]),
+        reach: .unbounded
+    ) { args throws(CIFilterError) in
         let image = try args.image(), target = try args.image(kCIInputTargetImageKey)
         let t = try args.number(kCIInputTimeKey), bottom = try args.number("inputBottomHeight")
         let folds = max(1, Int(try args.number("inputNumberOfFolds").rounded()))

@@ -217,44 +217,78 @@ private func pageCurl(_ args: FilterArguments, shading: CIImage?, shadowAmount: 
 }
 
 extension BuiltinFilters {
-    /// CIPageCurlTransition: the input is a sheet lying face up that curls away, rolled over
-    /// a cylinder of radius `radius` travelling along `angle` (0: from the right edge to the
-    /// left), and lands face down beyond, uncovering the target. With `p` the position along
-    /// the travel direction and `[p0, p1]` its range over `extent` (the input's extent when
-    /// `extent` is empty), the cylinder's contact line is at `a = p1 - time (p1 - p0 + (1 +
-    /// pi/2) radius)`, so at time 1 the whole sheet over `extent` has turned over and moved
-    /// off it. The geometry is exact (see PageCurl.swift): the flipped part and the
-    /// cylinder's top half show the sheet's back, the backside image (the input when there
-    /// is none) at the same sheet point; the cylinder's bottom half shows its face from
-    /// inside. The cylinder is shaded `0.4 + 0.6 sqrt(1 - u^2)` (u the distance from the
-    /// contact line in radii), or, with a shading image, the back is multiplied by the
-    /// shading image's middle row at the fraction theta / pi of its width (theta the sheet's
-    /// angle on the cylinder, pi on the flipped part). Time 0 is the input, time 1 the
-    /// target. Output extent: both images' and the flipped sheet's.
-    ///
-    /// - inputBacksideImage: What the back of the sheet shows (the input when not set).
-    /// - inputShadingImage: A light ramp whose middle row shades the curl's back from its
-    ///   edge (left) to its top (right).
-    /// - inputExtent: The rectangle the curl travels across.
-    /// - inputAngle: The direction of travel, in radians (0: the right edge lifts first).
-    /// - inputRadius: The cylinder's radius, in pixels.
-    static let pageCurlTransition = BuiltinFilter(Catalog.CIPageCurlTransition, reach: .unbounded) { args throws(CIFilterError) in
+    /// CIPageCurlTransition: Transition that curls the page to reveal the target, with optional backside and shading images.
+    static let pageCurlTransition = BuiltinFilter(
+        FilterDescriptor(
+            "CIPageCurlTransition", "Page Curl", "Transition that curls the page to reveal the target, with optional backside and shading images.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .transition, .video], macOS: "10.4", iOS: "9", factory: "pageCurlTransition",
+            doc: """
+                The input is a sheet lying face up that curls away, rolled over
+                a cylinder of radius `radius` travelling along `angle` (0: from the right edge to the
+                left), and lands face down beyond, uncovering the target. With `p` the position along
+                the travel direction and `[p0, p1]` its range over `extent` (the input's extent when
+                `extent` is empty), the cylinder's contact line is at `a = p1 - time (p1 - p0 + (1 +
+                pi/2) radius)`, so at time 1 the whole sheet over `extent` has turned over and moved
+                off it. The geometry is exact (see PageCurl.swift): the flipped part and the
+                cylinder's top half show the sheet's back, the backside image (the input when there
+                is none) at the same sheet point; the cylinder's bottom half shows its face from
+                inside. The cylinder is shaded `0.4 + 0.6 sqrt(1 - u^2)` (u the distance from the
+                contact line in radii), or, with a shading image, the back is multiplied by the
+                shading image's middle row at the fraction theta / pi of its width (theta the sheet's
+                angle on the cylinder, pi on the flipped part). Time 0 is the input, time 1 the
+                target. Output extent: both images' and the flipped sheet's.
+                """,
+            inputs: [
+                .image(),
+                .image("inputTargetImage", "Target Image"),
+                .image("inputBacksideImage", "Backside Image", "What the back of the sheet shows (the input when not set)."),
+                .image(
+                    "inputShadingImage", "Shading Image",
+                    """
+                    A light ramp whose middle row shades the curl's back from its
+                    edge (left) to its top (right).
+                    """),
+                .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 300, 300], "The rectangle the curl travels across."),
+                .number("inputTime", "Time", .time, default: 0, identity: 0, min: 0, max: 1, slider: 0...1),
+                .number(
+                    "inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793,
+                    "The direction of travel, in radians (0: the right edge lifts first)."),
+                .number("inputRadius", "Radius", .distance, default: 100, min: 0.01, slider: 0.01...400, "The cylinder's radius, in pixels."),
+            ]),
+        reach: .unbounded
+    ) { args throws(CIFilterError) in
         try pageCurl(args, shading: try args.optionalImage("inputShadingImage"), shadowAmount: 0, shadowSize: 0, shadowExtent: nil)
     }
 
-    /// CIPageCurlWithShadowTransition: CIPageCurlTransition without a shading image, and the
-    /// curl casts a shadow on the target: a veil of `shadowAmount` under the cylinder, fading
-    /// as the square over `2 * radius * shadowSize` pixels ahead of it
-    /// (`target * (1 - veil)`), inside `shadowExtent` when it is not empty.
-    ///
-    /// - inputBacksideImage: What the back of the sheet shows (the input when not set).
-    /// - inputExtent: The rectangle the curl travels across (empty: the input's extent).
-    /// - inputAngle: The direction of travel, in radians (0: the right edge lifts first).
-    /// - inputRadius: The cylinder's radius, in pixels.
-    /// - inputShadowSize: How far the shadow reaches ahead of the cylinder, in diameters.
-    /// - inputShadowAmount: How dark the shadow is (0 none, 1 black).
-    /// - inputShadowExtent: Where the shadow may fall (empty: everywhere).
-    static let pageCurlWithShadowTransition = BuiltinFilter(Catalog.CIPageCurlWithShadowTransition, reach: .unbounded) { args throws(CIFilterError) in
+    /// CIPageCurlWithShadowTransition: Page-curl transition that also casts a shadow.
+    static let pageCurlWithShadowTransition = BuiltinFilter(
+        FilterDescriptor(
+            "CIPageCurlWithShadowTransition", "Page Curl With Shadow", "Page-curl transition that also casts a shadow.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .transition, .video], macOS: "10.9", iOS: "9", factory: "pageCurlWithShadowTransition",
+            doc: """
+                CIPageCurlTransition without a shading image, and the
+                curl casts a shadow on the target: a veil of `shadowAmount` under the cylinder, fading
+                as the square over `2 * radius * shadowSize` pixels ahead of it
+                (`target * (1 - veil)`), inside `shadowExtent` when it is not empty.
+                """,
+            inputs: [
+                .image(),
+                .image("inputTargetImage", "Target Image"),
+                .image("inputBacksideImage", "Backside Image", "What the back of the sheet shows (the input when not set)."),
+                .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The rectangle the curl travels across (empty: the input's extent)."),
+                .number("inputTime", "Time", .time, default: 0, identity: 0, min: 0, max: 1, slider: 0...1),
+                .number(
+                    "inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793,
+                    "The direction of travel, in radians (0: the right edge lifts first)."),
+                .number("inputRadius", "Radius", .distance, default: 100, min: 0.01, slider: 0.01...400, "The cylinder's radius, in pixels."),
+                .number(
+                    "inputShadowSize", "Shadow Size", .distance, default: 0.5, min: 0, max: 1, slider: 0...1,
+                    "How far the shadow reaches ahead of the cylinder, in diameters."),
+                .number("inputShadowAmount", "Shadow Amount", .distance, default: 0.7, min: 0, max: 1, slider: 0...1, "How dark the shadow is (0 none, 1 black)."),
+                .vector("inputShadowExtent", "Shadow Extent", .rectangle, default: [0, 0, 0, 0], "Where the shadow may fall (empty: everywhere)."),
+            ]),
+        reach: .unbounded
+    ) { args throws(CIFilterError) in
         try pageCurl(
             args, shading: nil, shadowAmount: try args.float("inputShadowAmount"), shadowSize: try args.number("inputShadowSize"),
             shadowExtent: try args.rect("inputShadowExtent").standardized)

@@ -106,27 +106,43 @@ struct RippleStage: ColorStage {
 }
 
 extension BuiltinFilters {
-    /// CIRippleTransition: a circular wave `width` pixels wide runs out from `center`,
-    /// leaving the target behind it. Its outer radius is `R = time (D + width)`, D the
-    /// distance from the centre to the farthest corner of `extent` and both images' extents,
-    /// so the wave starts at the centre at time 0 and has passed everything at time 1. Inside
-    /// the ring, `u = (R - d) / width` (0 at its outer edge, 1 at its inner one, d the
-    /// distance from the centre): the wave's height is `scale sin^2(pi u)`, and both pictures
-    /// are read moved outward along the radius by `scale sin(2 pi u) / 2` (refraction by its
-    /// slope) and cross-faded by `smoothstep(u)` from input to target. The wave is lit: with
-    /// a shading image, `rgb *= (1 - e) + 2 e S` where S is the shading image (a lit sphere)
-    /// read as a sphere map at the wave's surface normal and `e = sin(pi u)`; without one,
-    /// `rgb *= 1 + 0.5 e (n . l)` for light from the upper left. Outside the ring: the input
-    /// ahead of it, the target behind. Time 0 is the input, time 1 the target. Output extent:
-    /// both images'.
-    ///
-    /// - inputShadingImage: A lit sphere that shades the wave (mid-grey leaves it unlit).
-    /// - inputCenter: Where the wave starts.
-    /// - inputExtent: The rectangle the wave must cross by time 1.
-    /// - inputWidth: The wave's width, in pixels.
-    /// - inputScale: The wave's height: how far it moves the pictures (twice the largest
-    ///   shift), negative for a trough.
-    static let rippleTransition = BuiltinFilter(Catalog.CIRippleTransition, reach: .unbounded) { args throws(CIFilterError) in
+    /// CIRippleTransition: Transition with an expanding circular ripple wave.
+    static let rippleTransition = BuiltinFilter(
+        FilterDescriptor(
+            "CIRippleTransition", "Ripple", "Transition with an expanding circular ripple wave.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .transition, .video], macOS: "10.4", iOS: "9", factory: "rippleTransition",
+            doc: """
+                A circular wave `width` pixels wide runs out from `center`,
+                leaving the target behind it. Its outer radius is `R = time (D + width)`, D the
+                distance from the centre to the farthest corner of `extent` and both images' extents,
+                so the wave starts at the centre at time 0 and has passed everything at time 1. Inside
+                the ring, `u = (R - d) / width` (0 at its outer edge, 1 at its inner one, d the
+                distance from the centre): the wave's height is `scale sin^2(pi u)`, and both pictures
+                are read moved outward along the radius by `scale sin(2 pi u) / 2` (refraction by its
+                slope) and cross-faded by `smoothstep(u)` from input to target. The wave is lit: with
+                a shading image, `rgb *= (1 - e) + 2 e S` where S is the shading image (a lit sphere)
+                read as a sphere map at the wave's surface normal and `e = sin(pi u)`; without one,
+                `rgb *= 1 + 0.5 e (n . l)` for light from the upper left. Outside the ring: the input
+                ahead of it, the target behind. Time 0 is the input, time 1 the target. Output extent:
+                both images'.
+                """,
+            inputs: [
+                .image(),
+                .image("inputTargetImage", "Target Image"),
+                .image("inputShadingImage", "Shading Image", "A lit sphere that shades the wave (mid-grey leaves it unlit)."),
+                .vector("inputCenter", "Center", .position, default: [150, 150], "Where the wave starts."),
+                .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 300, 300], "The rectangle the wave must cross by time 1."),
+                .number("inputTime", "Time", .time, default: 0, identity: 0, min: 0, max: 1, slider: 0...1),
+                .number("inputWidth", "Width", .distance, default: 100, min: 1, slider: 10...300, "The wave's width, in pixels."),
+                .number(
+                    "inputScale", "Scale", .scalar, default: 50, identity: 0, min: -50, slider: -50...50,
+                    """
+                    The wave's height: how far it moves the pictures (twice the largest
+                    shift), negative for a trough.
+                    """),
+            ]),
+        reach: .unbounded
+    ) { args throws(CIFilterError) in
         let image = try args.image(), target = try args.image(kCIInputTargetImageKey)
         let shading = try args.optionalImage("inputShadingImage")
         let t = try args.number(kCIInputTimeKey)

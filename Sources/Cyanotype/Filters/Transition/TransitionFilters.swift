@@ -16,37 +16,84 @@
 import Foundation
 
 extension BuiltinFilters {
-    /// CIDissolveTransition: the cross-fade `input * (1 - time) + target * time` on
-    /// premultiplied colour, alpha included.
-    static let dissolveTransition = BuiltinFilter(Catalog.CIDissolveTransition) { args throws(CIFilterError) in
+    /// CIDissolveTransition: Cross-fades from the source to the target image.
+    static let dissolveTransition = BuiltinFilter(
+        FilterDescriptor(
+            "CIDissolveTransition", "Dissolve", "Cross-fades from the source to the target image.",
+            categories: [.builtIn, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .transition, .video],
+            macOS: "10.4", iOS: "6", factory: "dissolveTransition",
+            doc: """
+                The cross-fade `input * (1 - time) + target * time` on
+                premultiplied colour, alpha included.
+                """,
+            inputs: [
+                .image(),
+                .image("inputTargetImage", "Target Image"),
+                .number("inputTime", "Time", .time, default: 0, identity: 0, min: 0, max: 1, slider: 0...1),
+            ])
+    ) { args throws(CIFilterError) in
         let (image, target, t) = try transitionInputs(args)
         return image.applying(DissolveStage(time: t), extras: [target], extent: image.extent.union(target.extent))
     }
 
-    /// The sweeping transitions: a straight edge moves along the direction
-    /// `n = (cos angle, sin angle)`. With `p = dot(pixel centre, n)` and `[p0, p1]` the range
-    /// of `p` over the rectangle `extent`, the edge runs from `p0` at time 0 past `p1` at
-    /// time 1, with a band `width` pixels wide behind it: `edge = p0 + time * (p1 - p0 +
-    /// width)` and `u = (p - edge + width) / width`. `u >= 1` (ahead of the band) is the
-    /// input, `u <= 0` (behind it) the target; each filter says what the band shows.
-    ///
-    /// - inputExtent: The rectangle the edge sweeps across.
-    /// - inputWidth: The band's width, in pixels.
-    /// - inputColor: The band's colour.
-    /// - inputOpacity: How strongly the band shows its colour.
-    static let sweeps = BuiltinFilter.family([
-        /// CISwipeTransition: a soft band sweeps across `extent` at `angle` (angle 0: left to
-        /// right), revealing the target behind it: inside the band `mix(target, input, u)`,
-        /// tinted towards `color` by `k = min(1, opacity * 4u(1 - u))`
-        /// (`rgb = rgb * (1 - k) + color * a * k`, alpha kept). Opacity 0 (the default) is a
-        /// plain soft wipe.
-        (Catalog.CISwipeTransition, SweepStage.Kind.swipe),
-        /// CICopyMachineTransition: a photocopier's light bar sweeps across `extent` at `angle`,
-        /// leaving the target behind it: inside the bar the target lit by the opaque `color`,
-        /// `out = target * (1 - k) + (color, 1) * k`, `k = min(1, opacity * sin(πu))` (so the
-        /// default opacity 1.3 saturates the bar's core).
-        (Catalog.CICopyMachineTransition, .copyMachine),
-    ]) { args, kind throws(CIFilterError) in
+    /// The family of CISwipeTransition, CICopyMachineTransition: one implementation, a table per filter.
+    static let sweeps = BuiltinFilter.family(
+        doc: """
+            The sweeping transitions: a straight edge moves along the direction
+            `n = (cos angle, sin angle)`. With `p = dot(pixel centre, n)` and `[p0, p1]` the range
+            of `p` over the rectangle `extent`, the edge runs from `p0` at time 0 past `p1` at
+            time 1, with a band `width` pixels wide behind it: `edge = p0 + time * (p1 - p0 +
+            width)` and `u = (p - edge + width) / width`. `u >= 1` (ahead of the band) is the
+            input, `u <= 0` (behind it) the target; each filter says what the band shows.
+            """,
+        [
+            (
+                FilterDescriptor(
+                    "CISwipeTransition", "Swipe", "Transition that swipes a soft-edged band across to reveal the target.",
+                    categories: [.builtIn, .highDynamicRange, .stillImage, .transition, .video], macOS: "10.4", iOS: "6", factory: "swipeTransition",
+                    doc: """
+                        A soft band sweeps across `extent` at `angle` (angle 0: left to
+                        right), revealing the target behind it: inside the band `mix(target, input, u)`,
+                        tinted towards `color` by `k = min(1, opacity * 4u(1 - u))`
+                        (`rgb = rgb * (1 - k) + color * a * k`, alpha kept). Opacity 0 (the default) is a
+                        plain soft wipe.
+                        """,
+                    inputs: [
+                        .image(),
+                        .image("inputTargetImage", "Target Image"),
+                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 300, 300], "The rectangle the edge sweeps across."),
+                        .color("inputColor", "Color", .opaqueColor, default: [1, 1, 1, 1], "The band's colour."),
+                        .number("inputTime", "Time", .time, default: 0, identity: 0, min: 0, max: 1, slider: 0...1),
+                        .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793),
+                        .number("inputWidth", "Width", .distance, default: 300, min: 0.1, slider: 0.1...800, "The band's width, in pixels."),
+                        .number("inputOpacity", "Opacity", .scalar, default: 0, identity: 0, min: 0, slider: 0...1, "How strongly the band shows its colour."),
+                    ]),
+                SweepStage.Kind.swipe
+            ),
+            (
+                FilterDescriptor(
+                    "CICopyMachineTransition", "Copy Machine", "Transition imitating a photocopier light bar sweeping across.",
+                    categories: [.builtIn, .highDynamicRange, .stillImage, .transition, .video], macOS: "10.4", iOS: "6", factory: "copyMachineTransition",
+                    doc: """
+                        A photocopier's light bar sweeps across `extent` at `angle`,
+                        leaving the target behind it: inside the bar the target lit by the opaque `color`,
+                        `out = target * (1 - k) + (color, 1) * k`, `k = min(1, opacity * sin(πu))` (so the
+                        default opacity 1.3 saturates the bar's core).
+                        """,
+                    inputs: [
+                        .image(),
+                        .image("inputTargetImage", "Target Image"),
+                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 300, 300], "The rectangle the edge sweeps across."),
+                        .color("inputColor", "Color", .opaqueColor, default: [0.6, 1, 0.8, 1], "The band's colour."),
+                        .number("inputTime", "Time", .time, default: 0, identity: 0, min: 0, max: 1, slider: 0...1),
+                        .number("inputAngle", "Angle", .angle, default: 0, identity: 0, min: 0, slider: 0...6.283185307179586),
+                        .number("inputWidth", "Width", .distance, default: 200, identity: 200, min: 0.1, slider: 0.1...500, "The band's width, in pixels."),
+                        .number("inputOpacity", "Opacity", .scalar, default: 1.3, identity: 1.3, min: 0, slider: 0...3, "How strongly the band shows its colour."),
+                    ]),
+                .copyMachine
+            ),
+        ]
+    ) { args, kind throws(CIFilterError) in
         let (image, target, t) = try transitionInputs(args)
         let sweep = try Sweep(args, rect: try args.rect(kCIInputExtentKey), time: t, band: try args.float(kCIInputWidthKey))
         let color = straightWorking(try args.color(kCIInputColorKey))
@@ -55,12 +102,27 @@ extension BuiltinFilters {
             extras: [target], extent: image.extent.union(target.extent))
     }
 
-    /// CIBarsSwipeTransition: the input is wiped away in bars `width` pixels wide that run
-    /// along `angle` (the default π wipes right to left); odd bars (`floor(q / width)`, `q`
-    /// the position across the bars) trail even ones by `barOffset` pixels. Over the union
-    /// of both extents, bar `i`'s edge is `p0 + time * (p1 - p0 + barOffset) - barOffset *
-    /// (i mod 2)`; ahead of it the input, behind it the target (hard edges).
-    static let barsSwipeTransition = BuiltinFilter(Catalog.CIBarsSwipeTransition) { args throws(CIFilterError) in
+    /// CIBarsSwipeTransition: Transition that wipes to the target image in a series of angled bars.
+    static let barsSwipeTransition = BuiltinFilter(
+        FilterDescriptor(
+            "CIBarsSwipeTransition", "Bars Swipe Transition", "Transition that wipes to the target image in a series of angled bars.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .transition, .video], macOS: "10.5", iOS: "6", factory: "barsSwipeTransition",
+            doc: """
+                The input is wiped away in bars `width` pixels wide that run
+                along `angle` (the default π wipes right to left); odd bars (`floor(q / width)`, `q`
+                the position across the bars) trail even ones by `barOffset` pixels. Over the union
+                of both extents, bar `i`'s edge is `p0 + time * (p1 - p0 + barOffset) - barOffset *
+                (i mod 2)`; ahead of it the input, behind it the target (hard edges).
+                """,
+            inputs: [
+                .image(),
+                .image("inputTargetImage", "Target Image"),
+                .number("inputAngle", "Angle", .angle, default: 3.141592653589793, identity: 0, slider: 0...6.283185307179586),
+                .number("inputWidth", "Width", .distance, default: 30, min: 2, slider: 2...300),
+                .number("inputBarOffset", "Bar Offset", .scalar, default: 10, min: 1, slider: 1...100),
+                .number("inputTime", "Time", .time, default: 0, identity: 0, min: 0, max: 1, slider: 0...1),
+            ])
+    ) { args throws(CIFilterError) in
         let (image, target, t) = try transitionInputs(args)
         let e = image.extent.union(target.extent)
         let a = try args.float(kCIInputAngleKey), w = try args.float(kCIInputWidthKey), off = try args.float("inputBarOffset")
@@ -69,12 +131,28 @@ extension BuiltinFilters {
             extras: [target], extent: e)
     }
 
-    /// CIModTransition: the target shows through holes that grow with time. Relative to
-    /// `center` and turned by `-angle` into `(u, v)`, the hole field is the product of two
-    /// saw waves, `m = fract(u / radius) * fract(v / compression)` in [0, 1); a pixel is the
-    /// target where `m < time` and the input elsewhere (hard edges), so the holes open along
-    /// the cell borders as irregular crosses and cover everything at time 1.
-    static let modTransition = BuiltinFilter(Catalog.CIModTransition) { args throws(CIFilterError) in
+    /// CIModTransition: Transition revealing the target through irregular expanding holes.
+    static let modTransition = BuiltinFilter(
+        FilterDescriptor(
+            "CIModTransition", "Mod", "Transition revealing the target through irregular expanding holes.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .transition, .video], macOS: "10.4", iOS: "6", factory: "modTransition",
+            doc: """
+                The target shows through holes that grow with time. Relative to
+                `center` and turned by `-angle` into `(u, v)`, the hole field is the product of two
+                saw waves, `m = fract(u / radius) * fract(v / compression)` in [0, 1); a pixel is the
+                target where `m < time` and the input elsewhere (hard edges), so the holes open along
+                the cell borders as irregular crosses and cover everything at time 1.
+                """,
+            inputs: [
+                .image(),
+                .image("inputTargetImage", "Target Image"),
+                .vector("inputCenter", "Center", .position, default: [150, 150]),
+                .number("inputTime", "Time", .time, default: 0, identity: 0, min: 0, max: 1, slider: 0...1),
+                .number("inputAngle", "Angle", .angle, default: 2, identity: 0, slider: -6.283185307179586...6.283185307179586),
+                .number("inputRadius", "Radius", .distance, default: 150, min: 1, slider: 1...200),
+                .number("inputCompression", "Compression", .distance, default: 300, min: 1, slider: 100...800),
+            ])
+    ) { args throws(CIFilterError) in
         let (image, target, t) = try transitionInputs(args)
         let c = try args.point(kCIInputCenterKey)
         let a = try args.float(kCIInputAngleKey), r = try args.float(kCIInputRadiusKey), k = try args.float("inputCompression")
@@ -83,15 +161,34 @@ extension BuiltinFilters {
             extras: [target], extent: image.extent.union(target.extent))
     }
 
-    /// CIFlashTransition: the input brightens into a flash of `color`, which then fades to
-    /// reveal the target. Flash strength `f = 1 - |2 time - 1|`; radial striations about
-    /// `center`, `g(θ) = 0.5 + 0.25 cos 13θ + 0.25 cos(29θ + 1)`, add
-    /// `s = striationStrength * g^striationContrast * max(0, 1 - r / (maxStriationRadius * R))`
-    /// (`R` half the diagonal of `extent`); the flash covers
-    /// `k = min(1, f * (1 + s) / fadeThreshold)` of the pixel:
-    /// `out = base * (1 - k) + color * k`, `base` the input before time 0.5 and the target
-    /// from 0.5 on (where the flash covers everything).
-    static let flashTransition = BuiltinFilter(Catalog.CIFlashTransition, limits: ["inputFadeThreshold": .flashFadeThreshold]) { args throws(CIFilterError) in
+    /// CIFlashTransition: Transition through a bright flash with radial striations.
+    static let flashTransition = BuiltinFilter(
+        FilterDescriptor(
+            "CIFlashTransition", "Flash", "Transition through a bright flash with radial striations.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .transition, .video], macOS: "10.4", iOS: "6", factory: "flashTransition",
+            doc: """
+                The input brightens into a flash of `color`, which then fades to
+                reveal the target. Flash strength `f = 1 - |2 time - 1|`; radial striations about
+                `center`, `g(θ) = 0.5 + 0.25 cos 13θ + 0.25 cos(29θ + 1)`, add
+                `s = striationStrength * g^striationContrast * max(0, 1 - r / (maxStriationRadius * R))`
+                (`R` half the diagonal of `extent`); the flash covers
+                `k = min(1, f * (1 + s) / fadeThreshold)` of the pixel:
+                `out = base * (1 - k) + color * k`, `base` the input before time 0.5 and the target
+                from 0.5 on (where the flash covers everything).
+                """,
+            inputs: [
+                .image(),
+                .image("inputTargetImage", "Target Image"),
+                .vector("inputCenter", "Center", .position, default: [150, 150]),
+                .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 300, 300]),
+                .color("inputColor", "Color", .color, default: [1, 0.8, 0.6, 1]),
+                .number("inputTime", "Time", .time, default: 0, identity: 0, min: 0, max: 1, slider: 0...1),
+                .number("inputMaxStriationRadius", "Maximum Striation Radius", .scalar, default: 2.58, min: 0, slider: 0...10),
+                .number("inputStriationStrength", "Striation Strength", .scalar, default: 0.5, min: 0, slider: 0...3),
+                .number("inputStriationContrast", "Striation Contrast", .scalar, default: 1.375, min: 0, slider: 0...5),
+                .number("inputFadeThreshold", "Fade Threshold", .scalar, default: 0.85, min: 0, max: 1, slider: 0...1, limit: .flashFadeThreshold),
+            ])
+    ) { args throws(CIFilterError) in
         let (image, target, t) = try transitionInputs(args)
         let c = try args.point(kCIInputCenterKey)
         let e = try args.rect(kCIInputExtentKey)
@@ -261,18 +358,32 @@ struct FlashStage: ColorStage {
 }
 
 extension BuiltinFilters {
-    /// CIDisintegrateWithMaskTransition: the input falls away in the order the mask gives,
-    /// dark parts first, and what is left casts a drop shadow on the target. With `m` the
-    /// mask's luminance (Rec. 709 weights on its working-space values, limited to 0...1;
-    /// clear outside the mask's extent), the input remains where `m >= time` (nothing remains
-    /// at time 1). The shadow is that coverage blurred by a Gaussian of sigma `shadowRadius`
-    /// (none at radius 0) and moved by `shadowOffset`; where the target shows,
-    /// `out = target * (1 - shadowDensity * shadow)` (colour and alpha, as a dark veil).
-    ///
-    /// - inputShadowRadius: The standard deviation of the shadow's Gaussian blur, in pixels.
+    /// CIDisintegrateWithMaskTransition: Transition in which the source dissolves following the shape of a mask, with a drop shadow.
     static let disintegrateWithMaskTransition = BuiltinFilter(
-        Catalog.CIDisintegrateWithMaskTransition,
-        limits: ["inputShadowRadius": .gaussianSigma], reach: .unbounded
+        FilterDescriptor(
+            "CIDisintegrateWithMaskTransition", "Disintegrate With Mask", "Transition in which the source dissolves following the shape of a mask, with a drop shadow.",
+            categories: [.builtIn, .highDynamicRange, .stillImage, .transition, .video], macOS: "10.4", iOS: "6", factory: "disintegrateWithMaskTransition",
+            doc: """
+                The input falls away in the order the mask gives,
+                dark parts first, and what is left casts a drop shadow on the target. With `m` the
+                mask's luminance (Rec. 709 weights on its working-space values, limited to 0...1;
+                clear outside the mask's extent), the input remains where `m >= time` (nothing remains
+                at time 1). The shadow is that coverage blurred by a Gaussian of sigma `shadowRadius`
+                (none at radius 0) and moved by `shadowOffset`; where the target shows,
+                `out = target * (1 - shadowDensity * shadow)` (colour and alpha, as a dark veil).
+                """,
+            inputs: [
+                .image(),
+                .image("inputTargetImage", "Target Image"),
+                .image("inputMaskImage", "Mask Image"),
+                .number("inputTime", "Time", .time, default: 0, identity: 0, min: 0, max: 1, slider: 0...1),
+                .number(
+                    "inputShadowRadius", "Shadow Radius", .distance, default: 8, min: 0, slider: 0...50, limit: .gaussianSigma,
+                    "The standard deviation of the shadow's Gaussian blur, in pixels."),
+                .number("inputShadowDensity", "Shadow Density", .scalar, default: 0.65, identity: 0, min: 0, max: 1, slider: 0...1),
+                .vector("inputShadowOffset", "Shadow Offset", .offset, default: [0, -10], identity: [0, 0]),
+            ]),
+        reach: .unbounded
     ) { args throws(CIFilterError) in
         let (image, target, t) = try transitionInputs(args)
         let mask = try args.image(kCIInputMaskImageKey)

@@ -7,11 +7,23 @@
 let qrQuietZone = 4
 
 extension BuiltinFilters {
-    /// CIQRCodeGenerator: `inputMessage` bytes as a QR code (ISO/IEC 18004 model 2), the
-    /// smallest of versions 1-40 that fits at `inputCorrectionLevel` (L, M, Q or H), in the
-    /// most compact single mode for the whole message (numeric, alphanumeric, else byte; text
-    /// is taken as its UTF-8 bytes). The mask is the one of eight with the lowest ISO penalty.
-    static let qrCodeGenerator = BuiltinFilter(Catalog.CIQRCodeGenerator, barcode: BarcodeOutput(includesQuietZone: true)) { args throws(CIFilterError) in
+    /// CIQRCodeGenerator: Encodes message bytes as a QR code image (one pixel per module).
+    static let qrCodeGenerator = BuiltinFilter(
+        FilterDescriptor(
+            "CIQRCodeGenerator", "QR Code Generator", "Encodes message bytes as a QR code image (one pixel per module).",
+            categories: [.builtIn, .generator, .stillImage], macOS: "10.9", iOS: "7", factory: "qrCodeGenerator", outputKeys: ["outputImage", "outputCGImage"],
+            doc: """
+                `inputMessage` bytes as a QR code (ISO/IEC 18004 model 2), the
+                smallest of versions 1-40 that fits at `inputCorrectionLevel` (L, M, Q or H), in the
+                most compact single mode for the whole message (numeric, alphanumeric, else byte; text
+                is taken as its UTF-8 bytes). The mask is the one of eight with the lowest ISO penalty.
+                """,
+            inputs: [
+                .other("NSData", "inputMessage", "Message", nil),
+                .other("NSString", "inputCorrectionLevel", "Correction Level", nil, default: .string("M")),
+            ]),
+        barcode: BarcodeOutput(includesQuietZone: true)
+    ) { args throws(CIFilterError) in
         let code = try qrCode(args)
         return code.matrix.padded(qrQuietZone).image()
     }
@@ -31,11 +43,24 @@ extension BuiltinFilters {
 }
 
 extension BuiltinFilters {
-    /// CICode128BarcodeGenerator: `inputMessage` (ASCII bytes) as a Code 128 barcode, code
-    /// sets A, B and C switched for the fewest symbols, with check symbol and stop pattern.
-    /// `inputQuietSpace` light modules on the left and right, `inputBarcodeHeight` pixels
-    /// tall: (11 * symbols + 13 + 2 * quiet) x height pixels.
-    static let code128BarcodeGenerator = BuiltinFilter(Catalog.CICode128BarcodeGenerator, barcode: BarcodeOutput(includesQuietZone: true)) { args throws(CIFilterError) in
+    /// CICode128BarcodeGenerator: Encodes message bytes as a Code 128 linear barcode image.
+    static let code128BarcodeGenerator = BuiltinFilter(
+        FilterDescriptor(
+            "CICode128BarcodeGenerator", "Code 128 Barcode Generator", "Encodes message bytes as a Code 128 linear barcode image.",
+            categories: [.builtIn, .generator, .stillImage], macOS: "10.10", iOS: "8", factory: "code128BarcodeGenerator", outputKeys: ["outputImage", "outputCGImage"],
+            doc: """
+                `inputMessage` (ASCII bytes) as a Code 128 barcode, code
+                sets A, B and C switched for the fewest symbols, with check symbol and stop pattern.
+                `inputQuietSpace` light modules on the left and right, `inputBarcodeHeight` pixels
+                tall: (11 * symbols + 13 + 2 * quiet) x height pixels.
+                """,
+            inputs: [
+                .other("NSData", "inputMessage", "Message", nil),
+                .number("inputQuietSpace", "Quiet Space", .integer, default: 10, min: 0, max: 100, slider: 0...20),
+                .number("inputBarcodeHeight", "Barcode Height", .integer, default: 32, min: 1, max: 500, slider: 1...50),
+            ]),
+        barcode: BarcodeOutput(includesQuietZone: true)
+    ) { args throws(CIFilterError) in
         let message = try args.data("inputMessage")
         let quiet = Int(try args.number("inputQuietSpace").rounded())
         let height = Int(try args.number("inputBarcodeHeight").rounded())
@@ -48,13 +73,27 @@ extension BuiltinFilters {
 }
 
 extension BuiltinFilters {
-    /// CIAztecCodeGenerator: `inputMessage` bytes as an Aztec symbol (ISO/IEC 24778), one
-    /// pixel per module, no quiet zone (Aztec needs none). The smallest compact (1-4 layers)
-    /// or full-range (4-32 layers) symbol whose check words are at least
-    /// `inputCorrectionLevel` percent of its codewords plus three; `inputLayers` and
-    /// `inputCompactStyle`, when set, fix the layers and style. Bytes are carried in binary
-    /// shift runs (exact for any data, text included).
-    static let aztecCodeGenerator = BuiltinFilter(Catalog.CIAztecCodeGenerator, barcode: BarcodeOutput(includesQuietZone: false)) { args throws(CIFilterError) in
+    /// CIAztecCodeGenerator: Encodes message bytes as an Aztec 2D barcode image.
+    static let aztecCodeGenerator = BuiltinFilter(
+        FilterDescriptor(
+            "CIAztecCodeGenerator", "Aztec Code Generator", "Encodes message bytes as an Aztec 2D barcode image.",
+            categories: [.builtIn, .generator, .stillImage], macOS: "10.10", iOS: "8", factory: "aztecCodeGenerator", outputKeys: ["outputImage", "outputCGImage"],
+            doc: """
+                `inputMessage` bytes as an Aztec symbol (ISO/IEC 24778), one
+                pixel per module, no quiet zone (Aztec needs none). The smallest compact (1-4 layers)
+                or full-range (4-32 layers) symbol whose check words are at least
+                `inputCorrectionLevel` percent of its codewords plus three; `inputLayers` and
+                `inputCompactStyle`, when set, fix the layers and style. Bytes are carried in binary
+                shift runs (exact for any data, text included).
+                """,
+            inputs: [
+                .other("NSData", "inputMessage", "Message", nil),
+                .number("inputCorrectionLevel", "Correction Level", .integer, default: 23, min: 5, max: 95, slider: 5...95),
+                .number("inputLayers", "Layers", .integer, min: 1, max: 32, slider: 1...32),
+                .bool("inputCompactStyle", "Compact Style", min: 0, max: 1, slider: 0...1),
+            ]),
+        barcode: BarcodeOutput(includesQuietZone: false)
+    ) { args throws(CIFilterError) in
         let message = try args.data("inputMessage")
         let level = Int(try args.number("inputCorrectionLevel").rounded())
         let layers: Int? = args.values["inputLayers"] == nil ? nil : Int(try args.number("inputLayers").rounded())
@@ -68,16 +107,39 @@ extension BuiltinFilters {
 }
 
 extension BuiltinFilters {
-    /// CIPDF417BarcodeGenerator: `inputMessage` bytes as a PDF417 symbol (ISO/IEC 15438), one
-    /// pixel per module, rows three pixels tall, inside a quiet zone of two modules. Text, byte
-    /// and numeric compaction are mixed for the fewest codewords unless `inputCompactionMode`
-    /// (1 numeric, 2 text, 3 byte) forces one; `inputCorrectionLevel` 0-8 gives 2^(level+1)
-    /// check codewords (unset: ISO's recommendation for the data size). `inputRows` and
-    /// `inputDataColumns` fix the shape, else the one nearest `inputPreferredAspectRatio`
-    /// (width / height, 3 when unset) within the pixel limits `inputMin/MaxWidth/Height`
-    /// (quiet zone included). `inputCompactStyle` drops the right row indicator and cuts the
-    /// stop pattern to one bar module.
-    static let pdf417BarcodeGenerator = BuiltinFilter(Catalog.CIPDF417BarcodeGenerator, barcode: BarcodeOutput(includesQuietZone: true)) { args throws(CIFilterError) in
+    /// CIPDF417BarcodeGenerator: Encodes message bytes as a PDF417 stacked barcode image.
+    static let pdf417BarcodeGenerator = BuiltinFilter(
+        FilterDescriptor(
+            "CIPDF417BarcodeGenerator", "PDF417 Barcode Generator", "Encodes message bytes as a PDF417 stacked barcode image.",
+            categories: [.builtIn, .generator, .stillImage, .video],
+            macOS: "10.11", iOS: "9", factory: "pdf417BarcodeGenerator", outputKeys: ["outputImage", "outputCGImage"],
+            doc: """
+                `inputMessage` bytes as a PDF417 symbol (ISO/IEC 15438), one
+                pixel per module, rows three pixels tall, inside a quiet zone of two modules. Text, byte
+                and numeric compaction are mixed for the fewest codewords unless `inputCompactionMode`
+                (1 numeric, 2 text, 3 byte) forces one; `inputCorrectionLevel` 0-8 gives 2^(level+1)
+                check codewords (unset: ISO's recommendation for the data size). `inputRows` and
+                `inputDataColumns` fix the shape, else the one nearest `inputPreferredAspectRatio`
+                (width / height, 3 when unset) within the pixel limits `inputMin/MaxWidth/Height`
+                (quiet zone included). `inputCompactStyle` drops the right row indicator and cuts the
+                stop pattern to one bar module.
+                """,
+            inputs: [
+                .other("NSData", "inputMessage", "Message", nil),
+                .number("inputMinWidth", "Min Width", .integer, min: 56, max: 583, slider: 56...583),
+                .number("inputMaxWidth", "Max Width", .integer, min: 56, max: 583, slider: 56...583),
+                .number("inputMinHeight", "Min Height", .integer, min: 13, max: 283, slider: 13...283),
+                .number("inputMaxHeight", "Max Height", .integer, min: 13, max: 283, slider: 13...283),
+                .number("inputDataColumns", "Data Columns", .integer, min: 1, max: 30, slider: 1...30),
+                .number("inputRows", "Rows", .integer, min: 3, max: 90, slider: 3...90),
+                .number("inputPreferredAspectRatio", "Preferred Aspect Ratio", nil, min: 0, max: 9.223372036854776e+18, slider: 0...9.223372036854776e+18),
+                .number("inputCompactionMode", "Compaction Mode", .integer, min: 0, max: 3, slider: 0...3),
+                .bool("inputCompactStyle", "Compact Style", min: 0, max: 1, slider: 0...1),
+                .number("inputCorrectionLevel", "Correction Level", .integer, min: 0, max: 8, slider: 0...8),
+                .bool("inputAlwaysSpecifyCompaction", "Always Specify Compaction", min: 0, max: 1, slider: 0...1),
+            ]),
+        barcode: BarcodeOutput(includesQuietZone: true)
+    ) { args throws(CIFilterError) in
         let code = try pdf417(args)
         return code.matrix.padded(pdf417QuietZone).image()
     }
@@ -111,11 +173,27 @@ extension BuiltinFilters {
 }
 
 extension BuiltinFilters {
-    /// CIBarcodeGenerator: in Core Image, renders a `CIBarcodeDescriptor` (QR, Aztec, PDF417,
-    /// Data Matrix) decoded from an image by Vision. Cyanotype has no barcode descriptors
-    /// yet, so this filter accepts none: any value (or none) is a typed `invalidValue` error
-    /// pointing at the message-based generators.
-    static let barcodeGenerator = BuiltinFilter(Catalog.CIBarcodeGenerator, barcode: BarcodeOutput(includesQuietZone: false)) { args throws(CIFilterError) in
+    /// CIBarcodeGenerator: Renders a barcode image from a barcode descriptor object (QR, Aztec, PDF417, Data Matrix).
+    static let barcodeGenerator = BuiltinFilter(
+        FilterDescriptor(
+            "CIBarcodeGenerator", "Barcode Generator", "Renders a barcode image from a barcode descriptor object (QR, Aztec, PDF417, Data Matrix).",
+            categories: [.builtIn, .generator, .stillImage, .video],
+            macOS: "10.13", iOS: "11", factory: "barcodeGenerator",
+            outputKeys: [
+                "outputImage", "outputCGImageForQRCodeDescriptor", "outputCGImageForAztecCodeDescriptor", "outputCGImageForPDF417CodeDescriptor",
+                "outputCGImageForDataMatrixCodeDescriptor", "outputCGImage",
+            ],
+            doc: """
+                In Core Image, renders a `CIBarcodeDescriptor` (QR, Aztec, PDF417,
+                Data Matrix) decoded from an image by Vision. Cyanotype has no barcode descriptors
+                yet, so this filter accepts none: any value (or none) is a typed `invalidValue` error
+                pointing at the message-based generators.
+                """,
+            inputs: [
+                .other("CIBarcodeDescriptor", "inputBarcodeDescriptor", "Barcode Descriptor", nil)
+            ]),
+        barcode: BarcodeOutput(includesQuietZone: false)
+    ) { args throws(CIFilterError) in
         let key = "inputBarcodeDescriptor"
         guard let v = args.values[key] else { throw .missingInput(filter: args.descriptor.name, key: key) }
         throw .invalidValue(

@@ -5,16 +5,35 @@ import Foundation
 // (for a logo), antialiased over one pixel.
 
 extension BuiltinFilters {
-    /// CIRoundedQRCodeGenerator: the QR code of CIQRCodeGenerator, `inputScale` pixels per
-    /// module with a 4-module quiet zone, `color1` marks on `color0`.
-    /// - `inputRoundedData`: data modules as discs of one module diameter (else squares).
-    /// - `inputRoundedMarkers`: finder markers 0 square, 1 rounded squares, 2 circles.
-    /// - `inputCenterSpaceSize`: a centred square of that fraction of the symbol's side is
-    ///   left empty. Its modules are errors for a reader, so the correction level is raised
-    ///   (from the one asked for, up to H) until every Reed-Solomon block can correct the
-    ///   codewords the space touches with one codeword to spare; if even H cannot, the space
-    ///   shrinks until it can.
-    static let roundedQRCodeGenerator = BuiltinFilter(Catalog.CIRoundedQRCodeGenerator, barcode: BarcodeOutput(includesQuietZone: true)) { args throws(CIFilterError) in
+    /// CIRoundedQRCodeGenerator: QR code generator with rounded modules, finder markers, colors and optional center space.
+    static let roundedQRCodeGenerator = BuiltinFilter(
+        FilterDescriptor(
+            "CIRoundedQRCodeGenerator", "Rounded QR Code Generator", "QR code generator with rounded modules, finder markers, colors and optional center space.",
+            categories: [.builtIn, .generator, .stillImage], macOS: "26.0", iOS: "26", factory: "roundedQRCodeGenerator", outputKeys: ["outputImage", "outputCGImage"],
+            doc: """
+                The QR code of CIQRCodeGenerator, `inputScale` pixels per
+                module with a 4-module quiet zone, `color1` marks on `color0`.
+                """,
+            inputs: [
+                .other("NSData", "inputMessage", "Message", nil),
+                .other("NSString", "inputCorrectionLevel", "Correction Level", nil, default: .string("M")),
+                .number("inputScale", "Scale", .scalar, default: 16, min: 8, max: 64, slider: 16...32),
+                .number("inputRoundedMarkers", "Rounded Markers", .integer, default: 1, min: 0, max: 2, "Finder markers 0 square, 1 rounded squares, 2 circles."),
+                .bool("inputRoundedData", "Rounded Data", default: true, min: 0, max: 1, "Data modules as discs of one module diameter (else squares)."),
+                .number(
+                    "inputCenterSpaceSize", "Center Space Size", .scalar, default: 0.25, min: 0, max: 0.3333333333333333, slider: 0.2...0.3333333333333333,
+                    """
+                    A centred square of that fraction of the symbol's side is
+                    left empty. Its modules are errors for a reader, so the correction level is raised
+                    (from the one asked for, up to H) until every Reed-Solomon block can correct the
+                    codewords the space touches with one codeword to spare; if even H cannot, the space
+                    shrinks until it can.
+                    """),
+                .color("inputColor0", "Color 0", .color, default: [1, 1, 1, 1]),
+                .color("inputColor1", "Color 1", .color, default: [0, 0, 0, 1]),
+            ]),
+        barcode: BarcodeOutput(includesQuietZone: true)
+    ) { args throws(CIFilterError) in
         let message = Array(try args.data("inputMessage"))
         let letter = try args.string("inputCorrectionLevel")
         guard let asked = QRCorrectionLevel(rawValue: letter.uppercased()) else {
