@@ -107,4 +107,77 @@ private struct BoxKernel: ResamplingKernel {
             (pixel(2 * x, 2 * y) + pixel(2 * x + 1, 2 * y) + pixel(2 * x, 2 * y + 1) + pixel(2 * x + 1, 2 * y + 1)) / 4
         }
     }
+
+    @Test("affine maps that move whole pixels (quarter turn, flip, shift, whole-pixel shear) copy the pixel the inverse matrix names")
+    func wholePixelAffineMapsCopyPixels() throws {
+        // Each transform with its inverse written as pixel indices: output (x, y) shows input
+        // pixel f(x, y). The shear's sources fall between two rows; the sampling takes the
+        // one its rounding (to nearest, halves away from zero) gives.
+        let cases: [(CGAffineTransform, (Int, Int) -> (Int, Int))] = [
+            (CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 7, ty: 0), { x, y in (y, 6 - x) }),
+            (CGAffineTransform(a: -1, b: 0, c: 0, d: 1, tx: 11, ty: 0), { x, y in (10 - x, y) }),
+            (CGAffineTransform(translationX: 3, y: -2), { x, y in (x - 3, y + 2) }),
+            (CGAffineTransform(a: 1, b: 1, c: 0, d: 1, tx: 0, ty: 0), { x, y in (x, Int((Double(y - x) - 0.5).rounded())) }),
+        ]
+        for (t, f) in cases {
+            let out = CIImage(node: AffineNode(input: input.node, transform: t, mode: .linear))
+            #expect(out.node.label.hasPrefix("warp affine"))
+            try check(out, out.extent.insetBy(dx: -2, dy: -2)) { x, y in
+                let (sx, sy) = f(x, y)
+                return pixel(sx, sy)
+            }
+        }
+    }
+
+    @Test func repeatMapTilesThePlaneWithItsPeriod() throws {
+        let period = PixelRect(x: 2, y: 1, width: 5, height: 4)
+        let out = CIImage(node: RepeatNode(input: input.node, period: period))
+        #expect(out.extent.isInfinite)
+        func wrap(_ v: Int, _ lo: Int, _ n: Int) -> Int { lo + (((v - lo) % n) + n) % n }
+        try check(out, CGRect(x: -9, y: -6, width: 25, height: 17)) { x, y in pixel(wrap(x, 2, 5), wrap(y, 1, 4)) }
+    }
+
+    @Test func mirrorMapReflectsAtEachEdge() throws {
+        let out = input.mirroredToExtent()
+        // ..., 1, 0 | 0, 1, ..., n - 1 | n - 1, n - 2, ...: period 2n.
+        func reflect(_ v: Int, _ n: Int) -> Int {
+            let m = ((v % (2 * n)) + 2 * n) % (2 * n)
+            return m < n ? m : 2 * n - 1 - m
+        }
+        try check(out, CGRect(x: -25, y: -9, width: 60, height: 25)) { x, y in pixel(reflect(x, w), reflect(y, h)) }
+    }
+
+    @Test("a general kernel reads each image over the rectangle its ROI callback names")
+    func generalKernelReadsItsROI() throws {
+        let shifted = CIKernel(name: "shifted sum") { tile in
+            let a = tile.inputs[0], b = tile.inputs[1]
+            for r in 0..<Int(tile.rect.height) {
+                let out = tile.outputRow(r)
+                let y = Int(tile.rect.minY) + r
+                for i in 0..<out.count {
+                    let x = Int(tile.rect.minX) + i
+                    out[i] = a.pixel(x: x + 2, y: y - 1) + 0.5 * b.pixel(x: x, y: y)
+                }
+            }
+        }
+        let roi: CIKernelROICallback = { i, r in i == 0 ? r.offsetBy(dx: 2, dy: -1) : r }
+        let out = try #require(shifted.apply(extent: input.extent, roiCallback: roi, arguments: [input, input]))
+        #expect(out.node.inputRect(0, for: PixelRect(x: 1, y: 2, width: 3, height: 2)) == PixelRect(x: 3, y: 1, width: 3, height: 2))
+        try check(out, input.extent) { x, y in pixel(x + 2, y - 1) + 0.5 * pixel(x, y) }
+    }
+
+    @Test func generalKernelWithoutImagesComputesFromCoordinates() throws {
+        let ramp = CIKernel(name: "ramp") { tile in
+            for r in 0..<Int(tile.rect.height) {
+                let out = tile.outputRow(r)
+                for i in 0..<out.count {
+                    out[i] = SIMD4(Float(Int(tile.rect.minX) + i) * 0.01, Float(Int(tile.rect.minY) + r) * 0.02, 0, 1)
+                }
+            }
+        }
+        let roi: CIKernelROICallback = { _, r in r }
+        let out = try #require(ramp.apply(extent: CGRect(x: 0, y: 0, width: 9, height: 5), roiCallback: roi, arguments: []))
+        #expect(out.extent == CGRect(x: 0, y: 0, width: 9, height: 5))
+        try check(out, out.extent) { x, y in SIMD4(Double(x) * 0.01, Double(y) * 0.02, 0, 1) }
+    }
 }

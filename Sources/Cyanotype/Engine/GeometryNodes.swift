@@ -1,14 +1,22 @@
-/// Resamples its input through an affine transform: bilinear (Core Image's default) or
-/// nearest. Transforms that map pixel centres onto pixel centres (flips, quarter turns,
-/// integer shifts) copy pixels exactly.
-final class AffineNode: RecipeNode, Affine, GridReducible, @unchecked Sendable {
+/// An affine transform as a warp map: each output point reads the point the inverse matrix
+/// gives, bilinearly (Core Image's default) or nearest. Transforms that map pixel centres onto
+/// pixel centres (flips, quarter turns, integer shifts: `exact`) move whole pixels, which the
+/// warp kind copies run by run; scales and translations sample with weights worked out once
+/// per tile (`axisAlignedBilinear`).
+struct AffineMap: GridReducibleMap {
+    /// The transform, from input to output coordinates.
     let transform: CGAffineTransform
+    /// The transform from output to input coordinates.
     let inverse: CGAffineTransform
+    /// How it samples between pixel centres.
     let mode: SamplingMode
-    /// Set when the transform is an exact pixel permutation.
-    private let exact: Bool
+    /// Whether the transform is an exact pixel permutation.
+    let exact: Bool
+    /// Whether, besides, each output row reads one input row or column (no shear): then a row
+    /// is one run.
+    private let permutesRows: Bool
 
-    init(input: RecipeNode, transform: CGAffineTransform, mode: SamplingMode) {
+    init(transform: CGAffineTransform, mode: SamplingMode) {
         self.transform = transform
         self.inverse = transform.inverted()
         self.mode = mode
@@ -17,55 +25,67 @@ final class AffineNode: RecipeNode, Affine, GridReducible, @unchecked Sendable {
         exact =
             unit(t.a) && unit(t.b) && unit(t.c) && unit(t.d) && abs(t.a * t.d - t.b * t.c) == 1
             && t.tx == t.tx.rounded() && t.ty == t.ty.rounded()
-        let e = input.extent.isInfinite ? CGRect.infinite : input.extent.applying(transform)
-        super.init(extent: e, inputs: [input], traits: NodeTraits(halo: 1))
+        let i = inverse
+        permutesRows = exact && ((i.b == 0 && i.c == 0) || (i.a == 0 && i.d == 0))
     }
+
+    /// The extent of an input of extent `input` through the transform.
+    func extent(of input: CGRect) -> CGRect { input.isInfinite ? .infinite : input.applying(transform) }
 
     /// A whole-pixel permutation (an orientation, a whole-pixel move) whose move falls on the
     /// coarser grid: the same permutation there.
-    func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? {
+    func reduced(by factor: Int) -> AffineMap? {
         let t = transform, f = CGFloat(factor)
         guard exact, (t.tx / f).rounded() == t.tx / f, (t.ty / f).rounded() == t.ty / f else { return nil }
-        return AffineNode(input: input, transform: CGAffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx / f, ty: t.ty / f), mode: mode)
+        return AffineMap(transform: CGAffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx / f, ty: t.ty / f), mode: mode)
     }
 
-    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
+    @inline(__always) func source(_ x: Double, _ y: Double) -> (Double, Double)? {
+        let i = inverse
+        return (x * Double(i.a) + y * Double(i.c) + Double(i.tx), x * Double(i.b) + y * Double(i.d) + Double(i.ty))
+    }
+
+    func sourceBounds(_ box: PointBox) -> PointBox? {
+        let corners = [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)].compactMap { source($0.0, $0.1) }
+        var b = PointBox.point(corners[0].0, corners[0].1)
+        for c in corners.dropFirst() { b.include(c.0, c.1) }
+        return b
+    }
+
+    /// The rectangle the tile's corners map to, one pixel larger for the sampler (exactly it
+    /// for a permutation).
+    func sourceRect(for rect: PixelRect) -> PixelRect {
         let src = rect.cgRect.applying(inverse)
         if exact { return PixelRect(covering: src) }
         return PixelRect(covering: src.insetBy(dx: -1, dy: -1))
     }
 
-    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        let input = inputs[0]
-        let src = inputRect(0, for: rect).intersection(input.pixelExtent)
-        if src.isEmpty { out.zero(); return }
-        // A strong downscale would read a huge source rectangle per tile: split the tile.
-        if src.area > max(4 * rect.area, 1 << 20), rect.width > 16 || rect.height > 16 {
-            evaluateInQuarters(rect, into: out, ev)
-            return
-        }
-        let block = PixelBlock(rect: src)
-        ev.fill(input, src, block.buffer)
-        let sb = block.buffer
-        let inv = inverse
-        if exact {
-            for r in 0..<out.height {
-                let d = out.row(r)
-                for i in 0..<out.width {
-                    let p = CGPoint(x: CGFloat(rect.minX + i) + 0.5, y: CGFloat(rect.minY + r) + 0.5).applying(inv)
-                    let sx = Int((p.x - 0.5).rounded()) - src.minX, sy = Int((p.y - 0.5).rounded()) - src.minY
-                    d[i] = (sx >= 0 && sy >= 0 && sx < src.width && sy < src.height) ? sb.row(sy)[sx] : .zero
-                }
-            }
-            return
-        }
-        if mode == .linear && inv.b == 0 && inv.c == 0 {
+    /// A strong downscale would read a huge source rectangle per tile: the tile is split.
+    func splitsTile(_ rect: PixelRect, reading source: PixelRect) -> Bool {
+        source.area > max(4 * rect.area, 1 << 20) && (rect.width > 16 || rect.height > 16)
+    }
+
+    var movesWholePixels: Bool { exact }
+
+    /// A permutation's row is one run of input pixels (a row or a column, either way); under a
+    /// whole-pixel shear each pixel is found on its own, as the sampling's rounding says.
+    func pixelRun(x: Int, y: Int, count: Int) -> PixelRun? {
+        guard exact else { return nil }
+        let p = CGPoint(x: CGFloat(x) + 0.5, y: CGFloat(y) + 0.5).applying(inverse)
+        let sx = Int((p.x - 0.5).rounded()), sy = Int((p.y - 0.5).rounded())
+        if !permutesRows { return PixelRun(x: sx, y: sy, stepX: 0, stepY: 0, count: 1) }
+        return PixelRun(x: sx, y: sy, stepX: Int(inverse.a), stepY: Int(inverse.b), count: count)
+    }
+
+    func resample(_ rect: PixelRect, into out: TileBuffer, from sb: TileBuffer, sourceRect src: PixelRect) {
+        if mode == .linear && inverse.b == 0 && inverse.c == 0 {
             axisAlignedBilinear(rect, out, sb, src)
             return
         }
         // Each pixel's source position from its own absolute coordinates (two multiply-adds
         // in Double), not by stepping along the row: a pixel then samples the same point
         // whatever tile it falls in, so tiled float renders equal whole ones bit for bit.
+        let inv = inverse
         let ia = Double(inv.a), ib = Double(inv.b), ic = Double(inv.c), id = Double(inv.d)
         let itx = Double(inv.tx), ity = Double(inv.ty)
         let w = src.width, h = src.height
@@ -127,56 +147,100 @@ final class AffineNode: RecipeNode, Affine, GridReducible, @unchecked Sendable {
         }
     }
 
-    override var label: String { "affine \(transform) \(mode)" + (exact ? " (exact)" : "") }
+    var label: String { "affine \(transform) \(mode)" + (exact ? " (exact)" : "") }
+}
+
+/// An affine transform of its input: the warp kind over an `AffineMap`.
+typealias AffineNode = WarpNode<AffineMap>
+
+extension WarpNode: Affine where Map == AffineMap {
+    /// The transform, from input to output coordinates.
+    var transform: CGAffineTransform { warpMap.transform }
+    /// How it samples between pixel centres.
+    var mode: SamplingMode { warpMap.mode }
+
+    /// `input` through `transform`, sampled by `mode`; its extent is the input's transformed.
+    convenience init(input: RecipeNode, transform: CGAffineTransform, mode: SamplingMode) {
+        let map = AffineMap(transform: transform, mode: mode)
+        self.init(input: input, map: map, extent: map.extent(of: input.extent))
+    }
+}
+
+/// A warp map that only moves whole pixels the same way on a coarser grid (a permutation
+/// whose shift falls on it), so its node follows a reduced decode (`GridReducible`).
+protocol GridReducibleMap: WarpMap {
+    /// The same map on a grid `factor` times coarser; nil when it does not fall on it.
+    func reduced(by factor: Int) -> Self?
+    /// The output extent for an input of extent `input`.
+    func extent(of input: CGRect) -> CGRect
+}
+
+extension WarpNode: GridReducible where Map: GridReducibleMap {
+    /// The same map, on the coarser grid, over `input`.
+    func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? {
+        guard Map.auxiliaryCount == 0, let m = warpMap.reduced(by: factor) else { return nil }
+        return WarpNode(input: input, map: m, extent: m.extent(of: input.extent))
+    }
 }
 
 /// Repeats the pixels of `period` (a whole-pixel rectangle of its input) over the whole
-/// plane (an affine tiling transforms it).
-final class RepeatNode: RecipeNode, @unchecked Sendable {
+/// plane (an affine tiling transforms it): a warp map of whole pixels, each row copied as runs
+/// up to the period's right edge and again from its left edge.
+struct RepeatMap: WarpMap {
+    /// The rectangle repeated.
     let period: PixelRect
 
-    init(input: RecipeNode, period: PixelRect) {
-        self.period = period
-        super.init(extent: period.isEmpty ? .zero : .infinite, inputs: [input])
-    }
-
-    @inline(__always) private func wrap(_ v: Int, _ lo: Int, _ n: Int) -> Int {
+    @inline(__always) private static func wrap(_ v: Int, _ lo: Int, _ n: Int) -> Int {
         let m = (v - lo) % n
         return lo + (m < 0 ? m + n : m)
     }
     /// The period's columns (or rows) a run of `count` output indices from `start` reads.
-    private func span(_ start: Int, _ count: Int, _ lo: Int, _ n: Int) -> (Int, Int) {
+    private static func span(_ start: Int, _ count: Int, _ lo: Int, _ n: Int) -> (Int, Int) {
         let s = wrap(start, lo, n)
         return s + count <= lo + n ? (s, s + count) : (lo, lo + n)
     }
 
-    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
+    /// The centre of the period's pixel that the pixel under (x, y) repeats.
+    func source(_ x: Double, _ y: Double) -> (Double, Double)? {
+        guard !period.isEmpty, abs(x) < 1e15, abs(y) < 1e15 else { return nil }
+        let p = period
+        return (
+            Double(Self.wrap(Int(x.rounded(.down)), p.minX, p.width)) + 0.5, Double(Self.wrap(Int(y.rounded(.down)), p.minY, p.height)) + 0.5
+        )
+    }
+
+    func sourceBounds(_ box: PointBox) -> PointBox? {
+        period.isEmpty ? nil : PointBox(centresOf: period)
+    }
+
+    func sourceRect(for rect: PixelRect) -> PixelRect {
         if rect.isEmpty || period.isEmpty { return .empty }
-        let (x0, x1) = span(rect.minX, rect.width, period.minX, period.width)
-        let (y0, y1) = span(rect.minY, rect.height, period.minY, period.height)
+        let (x0, x1) = Self.span(rect.minX, rect.width, period.minX, period.width)
+        let (y0, y1) = Self.span(rect.minY, rect.height, period.minY, period.height)
         return PixelRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
     }
 
-    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        let src = inputRect(0, for: rect)
-        if src.isEmpty { out.zero(); return }
-        if src == rect { ev.fill(inputs[0], rect, out); return }
-        let block = PixelBlock(rect: src)
-        ev.fill(inputs[0], src, block.buffer)
+    func splitsTile(_ rect: PixelRect, reading source: PixelRect) -> Bool { false }
+    var halo: Int { 0 }
+    var movesWholePixels: Bool { true }
+
+    func pixelRun(x: Int, y: Int, count: Int) -> PixelRun? {
         let p = period
-        for r in 0..<out.height {
-            let s = block.buffer.row(wrap(rect.minY + r, p.minY, p.height) - src.minY)
-            let d = out.row(r)
-            // Copy runs up to the period's right edge, then start again at its left edge.
-            var i = 0
-            while i < out.width {
-                let sx = wrap(rect.minX + i, p.minX, p.width)
-                let run = min(out.width - i, p.maxX - sx)
-                (d + i).update(from: s + (sx - src.minX), count: run)
-                i += run
-            }
-        }
+        let sx = Self.wrap(x, p.minX, p.width)
+        return PixelRun(x: sx, y: Self.wrap(y, p.minY, p.height), stepX: 1, stepY: 0, count: min(count, p.maxX - sx))
     }
 
-    override var label: String { "repeat \(period)" }
+    func isIdentity(over rect: PixelRect) -> Bool { !rect.isEmpty && sourceRect(for: rect) == rect }
+
+    var label: String { "repeat \(period)" }
+}
+
+/// The repeat of a rectangle of its input over the plane: the warp kind over a `RepeatMap`.
+typealias RepeatNode = WarpNode<RepeatMap>
+
+extension WarpNode where Map == RepeatMap {
+    /// `input`'s pixels of `period` repeated over the plane (an empty period: an empty image).
+    convenience init(input: RecipeNode, period: PixelRect) {
+        self.init(input: input, map: RepeatMap(period: period), extent: period.isEmpty ? .zero : .infinite)
+    }
 }

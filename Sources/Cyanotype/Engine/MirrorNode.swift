@@ -1,14 +1,12 @@
 /// Extends its input beyond a rectangle by mirroring: the pixels past an edge repeat those
 /// inside it in reverse order (edge pixel included once: ..., 2, 1, 0 | 0, 1, 2, ...), and the
-/// reflection repeats with period twice the rectangle, out to infinity. Like `ClampNode`, it
-/// gives neighbourhood filters real pixels to read past the edges; mirroring keeps texture
-/// instead of smearing the edge row.
-final class MirrorNode: RecipeNode, @unchecked Sendable {
+/// reflection repeats with period twice the rectangle, out to infinity. Like a clamp, it gives
+/// neighbourhood filters real pixels to read past the edges; mirroring keeps texture instead
+/// of smearing the edge row. A warp map of whole pixels: each row is copied as runs, forwards
+/// and backwards in turn.
+struct MirrorMap: WarpMap {
+    /// The rectangle mirrored.
     let mirrorRect: PixelRect
-    init(input: RecipeNode, rect: CGRect) {
-        mirrorRect = PixelRect(covering: rect)
-        super.init(extent: mirrorRect.isEmpty ? .zero : .infinite, inputs: [input])
-    }
 
     /// The coordinate inside `lo..<hi` that `v` reflects to.
     @inline(__always) static func reflect(_ v: Int, _ lo: Int, _ hi: Int) -> Int {
@@ -18,48 +16,71 @@ final class MirrorNode: RecipeNode, @unchecked Sendable {
         return lo + (m < n ? m : 2 * n - 1 - m)
     }
 
-    /// Reflected coordinates of `lo..<hi` and their range.
-    private static func map(_ lo: Int, _ hi: Int, into rLo: Int, _ rHi: Int) -> (coords: [Int], min: Int, max: Int) {
-        var coords = [Int](repeating: 0, count: hi - lo)
+    /// The range of the coordinates of `lo..<hi` reflected into `rLo..<rHi` (a span of a full
+    /// period or more reads all of it).
+    private static func range(_ lo: Int, _ hi: Int, _ rLo: Int, _ rHi: Int) -> (Int, Int) {
+        if hi - lo >= 2 * (rHi - rLo) { return (rLo, rHi) }
         var mn = Int.max, mx = Int.min
-        for i in 0..<(hi - lo) {
-            let c = reflect(lo + i, rLo, rHi)
-            coords[i] = c
-            mn = Swift.min(mn, c); mx = Swift.max(mx, c)
+        for v in lo..<hi {
+            let c = reflect(v, rLo, rHi)
+            mn = Swift.min(mn, c)
+            mx = Swift.max(mx, c)
         }
-        return (coords, mn, mx)
+        return (mn, mx + 1)
     }
 
-    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
+    /// The centre of the pixel that the pixel under (x, y) reflects to.
+    func source(_ x: Double, _ y: Double) -> (Double, Double)? {
         let m = mirrorRect
+        guard !m.isEmpty, abs(x) < 1e15, abs(y) < 1e15 else { return nil }
+        return (
+            Double(Self.reflect(Int(x.rounded(.down)), m.minX, m.maxX)) + 0.5, Double(Self.reflect(Int(y.rounded(.down)), m.minY, m.maxY)) + 0.5
+        )
+    }
+
+    func sourceBounds(_ box: PointBox) -> PointBox? {
+        mirrorRect.isEmpty ? nil : PointBox(centresOf: mirrorRect)
+    }
+
+    func sourceRect(for rect: PixelRect) -> PixelRect {
+        let m = mirrorRect
+        if rect.isEmpty || m.isEmpty { return .empty }
         if m.contains(rect) { return rect }
-        // A span of a full period or more reads the whole rectangle.
-        func range(_ lo: Int, _ hi: Int, _ rLo: Int, _ rHi: Int) -> (Int, Int) {
-            if hi - lo >= 2 * (rHi - rLo) { return (rLo, rHi) }
-            let r = MirrorNode.map(lo, hi, into: rLo, rHi)
-            return (r.min, r.max + 1)
-        }
-        let (x0, x1) = range(rect.minX, rect.maxX, m.minX, m.maxX)
-        let (y0, y1) = range(rect.minY, rect.maxY, m.minY, m.maxY)
+        let (x0, x1) = Self.range(rect.minX, rect.maxX, m.minX, m.maxX)
+        let (y0, y1) = Self.range(rect.minY, rect.maxY, m.minY, m.maxY)
         return PixelRect(minX: x0, minY: y0, maxX: x1, maxY: y1)
     }
 
-    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
+    func splitsTile(_ rect: PixelRect, reading source: PixelRect) -> Bool { false }
+    var halo: Int { 0 }
+    var movesWholePixels: Bool { true }
+
+    /// Up to the next edge of the rectangle or of its reflection: forwards inside an even
+    /// period, backwards inside an odd one.
+    func pixelRun(x: Int, y: Int, count: Int) -> PixelRun? {
         let m = mirrorRect
-        if m.contains(rect) { ev.fill(inputs[0], rect, out); return }
-        let xs = MirrorNode.map(rect.minX, rect.maxX, into: m.minX, m.maxX)
-        let ys = MirrorNode.map(rect.minY, rect.maxY, into: m.minY, m.maxY)
-        let src = PixelRect(minX: xs.min, minY: ys.min, maxX: xs.max + 1, maxY: ys.max + 1)
-        let block = PixelBlock(rect: src)
-        ev.fill(inputs[0], src, block.buffer)
-        xs.coords.withUnsafeBufferPointer { cx in
-            for r in 0..<out.height {
-                let s = block.buffer.row(ys.coords[r] - src.minY), d = out.row(r)
-                for i in 0..<out.width { d[i] = s[cx[i] - src.minX] }
-            }
-        }
+        let n = m.width
+        var k = (x - m.minX) % (2 * n)
+        if k < 0 { k += 2 * n }
+        let sy = Self.reflect(y, m.minY, m.maxY)
+        if k < n { return PixelRun(x: m.minX + k, y: sy, stepX: 1, stepY: 0, count: min(count, n - k)) }
+        return PixelRun(x: m.minX + 2 * n - 1 - k, y: sy, stepX: -1, stepY: 0, count: min(count, 2 * n - k))
     }
-    override var label: String { "mirror beyond \(mirrorRect)" }
+
+    func isIdentity(over rect: PixelRect) -> Bool { mirrorRect.contains(rect) }
+
+    var label: String { "mirror beyond \(mirrorRect)" }
+}
+
+/// An image mirrored beyond a rectangle: the warp kind over a `MirrorMap`.
+typealias MirrorNode = WarpNode<MirrorMap>
+
+extension WarpNode where Map == MirrorMap {
+    /// `input` mirrored beyond the pixels `rect` covers (an empty one: an empty image).
+    convenience init(input: RecipeNode, rect: CGRect) {
+        let m = PixelRect(covering: rect)
+        self.init(input: input, map: MirrorMap(mirrorRect: m), extent: m.isEmpty ? .zero : .infinite)
+    }
 }
 
 extension CIImage {

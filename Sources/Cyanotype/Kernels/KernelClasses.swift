@@ -135,7 +135,7 @@ public class CIKernel: @unchecked Sendable {
     public func apply(extent: CGRect, roiCallback: @escaping CIKernelROICallback, arguments: [Any]) -> CIImage? {
         if let tileFunction {
             let images = arguments.compactMap { $0 as? CIImage }
-            return CIImage(node: GeneralKernelNode(inputs: images.map(\.node), extent: extent, roi: roiCallback, function: tileFunction, name: name))
+            return CIImage(node: generalKernelNode(images: images.map(\.node), extent: extent, roi: roiCallback, function: tileFunction, name: name))
         }
         guard let k = compiled else { return nil }
         switch k.kind {

@@ -49,13 +49,34 @@ public struct WarpRow {
 public struct KernelSampler {
     /// The region available (what the ROI callback asked for, in image coordinates).
     public let rect: CGRect
-    let block: PixelBlock
+    /// The pixels of `region`, rows ascending y.
+    let pixels: TileBuffer
+    /// The whole pixels `pixels` holds (clear outside).
+    let region: PixelRect
+    /// What owns `pixels`, kept alive with the sampler.
+    let owner: AnyObject?
+
+    /// The pixels of `region` (an empty region: one clear pixel at the origin, which
+    /// samplers of compiled kernels can read), available as `rect`.
+    init(rect: CGRect, pixels: TileBuffer, region: PixelRect, owner: AnyObject?) {
+        self.rect = rect
+        if region.isEmpty {
+            let clear = PixelBlock(rect: PixelRect(x: 0, y: 0, width: 1, height: 1), zeroed: true)
+            self.pixels = clear.buffer
+            self.region = clear.rect
+            self.owner = clear
+        } else {
+            self.pixels = pixels
+            self.region = region
+            self.owner = owner
+        }
+    }
 
     /// Pixel whose lower-left corner is `(x, y)`; clear outside the available region.
     public func pixel(x: Int, y: Int) -> SIMD4<Float> {
-        let r = block.rect
+        let r = region
         guard x >= r.minX, y >= r.minY, x < r.maxX, y < r.maxY else { return .zero }
-        return block.pixels[(y - r.minY) * r.width + (x - r.minX)]
+        return pixels.row(y - r.minY)[x - r.minX]
     }
     /// Bilinear sample at a point (pixel centres sit at +0.5).
     public func sample(_ p: CGPoint) -> SIMD4<Float> {
@@ -83,22 +104,28 @@ public struct KernelTile {
     }
 }
 
-final class WarpKernelNode: RecipeNode, @unchecked Sendable {
+/// A user's warp kernel (``CIWarpKernel``) as a warp map: the kernel fills a row of source
+/// points at a time, and each is sampled bilinearly (clear outside the region read, and for
+/// a non-finite point). The region read is what the ROI callback returns, with one pixel of
+/// margin for the sampler, as Core Image asks of it; tiles are never split (the callback
+/// may name a region that does not shrink with the tile).
+struct KernelWarpMap: WarpMap {
     let roi: CIKernelROICallback
     let function: @Sendable (WarpRow) -> Void
     let name: String
-    init(input: RecipeNode, extent: CGRect, roi: @escaping CIKernelROICallback, function: @escaping @Sendable (WarpRow) -> Void, name: String) {
-        self.roi = roi; self.function = function; self.name = name
-        super.init(extent: extent, inputs: [input])
+
+    /// Points one at a time are not how a user's kernel runs (`resample` calls it per row):
+    /// this gives no point.
+    func source(_ x: Double, _ y: Double) -> (Double, Double)? { nil }
+    func sourceBounds(_ box: PointBox) -> PointBox? { .everywhere }
+    func sourceRect(for rect: PixelRect) -> PixelRect {
+        PixelRect(covering: roi(0, rect.cgRect).insetBy(dx: -1, dy: -1))
     }
-    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
-        PixelRect(covering: roi(Int32(index), rect.cgRect).insetBy(dx: -1, dy: -1))
-    }
-    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        let src = inputRect(0, for: rect).intersection(inputs[0].pixelExtent)
-        let block = PixelBlock(rect: src.isEmpty ? PixelRect(x: 0, y: 0, width: 1, height: 1) : src, zeroed: src.isEmpty)
-        if !src.isEmpty { ev.fill(inputs[0], src, block.buffer) }
-        let sampler = KernelSampler(rect: block.rect.cgRect, block: block)
+    func splitsTile(_ rect: PixelRect, reading source: PixelRect) -> Bool { false }
+    var halo: Int { 0 }
+
+    func resample(_ rect: PixelRect, into out: TileBuffer, from source: TileBuffer, sourceRect: PixelRect) {
+        let sampler = KernelSampler(rect: sourceRect.cgRect, pixels: source, region: sourceRect, owner: nil)
         let pts = UnsafeMutableBufferPointer<SIMD2<Float>>.allocate(capacity: rect.width)
         defer { pts.deallocate() }
         for r in 0..<out.height {
@@ -110,29 +137,82 @@ final class WarpKernelNode: RecipeNode, @unchecked Sendable {
             }
         }
     }
-    override var label: String { "warp \(name)" }
+
+    var label: String { name }
 }
 
-final class GeneralKernelNode: RecipeNode, @unchecked Sendable {
+/// A user's warp kernel over its image: the warp kind over a `KernelWarpMap`.
+typealias WarpKernelNode = WarpNode<KernelWarpMap>
+
+extension WarpNode where Map == KernelWarpMap {
+    /// `input` warped by the row function over `extent`, reading what `roi` names.
+    convenience init(
+        input: RecipeNode, extent: CGRect, roi: @escaping CIKernelROICallback, function: @escaping @Sendable (WarpRow) -> Void, name: String
+    ) {
+        self.init(input: input, map: KernelWarpMap(roi: roi, function: function, name: name), extent: extent)
+    }
+}
+
+/// A user's general kernel (``CIKernel``) as a neighbourhood operation: its ROI callback is
+/// the rectangle each image is read over (the first image is the kind's input, the others
+/// its auxiliary images), and the kernel writes the tile from samplers over them.
+struct KernelTileOperation: NeighbourhoodOperation {
     let roi: CIKernelROICallback
     let function: @Sendable (KernelTile) -> Void
     let name: String
-    init(inputs: [RecipeNode], extent: CGRect, roi: @escaping CIKernelROICallback, function: @escaping @Sendable (KernelTile) -> Void, name: String) {
-        self.roi = roi; self.function = function; self.name = name
-        super.init(extent: extent, inputs: inputs, traits: NodeTraits(isExpensive: true))
+    /// The kernel's output extent, as given to `apply`.
+    let outputExtent: CGRect
+    /// How many images the kernel reads (at least one).
+    let imageCount: Int
+
+    /// Reads are no fixed reach (`inputRect` says what they are); tiles are sized as a
+    /// pointwise kernel's.
+    var reach: NeighbourhoodReach { NeighbourhoodReach(0) }
+    func extent(of input: CGRect) -> CGRect { outputExtent }
+    var auxiliaryImageCount: Int { imageCount - 1 }
+
+    /// The whole pixels covering what the callback names for image `index`.
+    private func region(_ index: Int, _ rect: PixelRect) -> PixelRect {
+        let r = roi(Int32(index), rect.cgRect)
+        return r.isNull || r.isEmpty ? .empty : PixelRect(covering: r)
     }
-    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
-        PixelRect(covering: roi(Int32(index), rect.cgRect))
-    }
-    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        let samplers = inputs.enumerated().map { (i, input) -> KernelSampler in
-            let r = inputRect(i, for: rect)
-            let block = PixelBlock(rect: r.isEmpty ? PixelRect(x: 0, y: 0, width: 1, height: 1) : r, zeroed: r.isEmpty)
-            if !r.isEmpty { ev.fill(input, r, block.buffer) }
-            return KernelSampler(rect: r.cgRect, block: block)
-        }
+    func inputRect(for rect: PixelRect) -> PixelRect { region(0, rect) }
+    func auxiliaryRect(_ index: Int, for rect: PixelRect) -> PixelRect { region(index, rect) }
+
+    func apply(_ input: NeighbourhoodInput, into out: TileBuffer) {
+        let first = inputRect(for: input.rect)
+        var samplers = [KernelSampler(rect: first.cgRect, pixels: input.pixels, region: first, owner: nil)]
+        for b in input.auxiliary { samplers.append(KernelSampler(rect: b.rect.cgRect, pixels: b.buffer, region: b.rect, owner: b)) }
         out.zero()
-        function(KernelTile(rect: rect.cgRect, inputs: samplers, out: out))
+        function(KernelTile(rect: input.rect.cgRect, inputs: samplers, out: out))
     }
-    override var label: String { "kernel \(name)" }
+
+    var label: String { "kernel \(name)" }
+}
+
+/// A user's general kernel that reads no image, as a generator: the kernel writes a tile of
+/// one row at a time.
+struct KernelTileGenerator: GeneratorStage {
+    let function: @Sendable (KernelTile) -> Void
+    let name: String
+
+    func generate(_ out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
+        out.update(repeating: .zero, count: count)
+        let row = TileBuffer(base: out, width: count, height: 1, rowStride: count)
+        function(KernelTile(rect: CGRect(x: x, y: y, width: count, height: 1), inputs: [], out: row))
+    }
+
+    var label: String { "kernel \(name)" }
+}
+
+/// The node of a user's general kernel over `images`: the neighbourhood kind over a
+/// `KernelTileOperation`, or a generator when it reads no image.
+func generalKernelNode(
+    images: [RecipeNode], extent: CGRect, roi: @escaping CIKernelROICallback, function: @escaping @Sendable (KernelTile) -> Void, name: String
+) -> RecipeNode {
+    guard let first = images.first else {
+        return GeneratorNode(stage: KernelTileGenerator(function: function, name: name), extent: extent)
+    }
+    let op = KernelTileOperation(roi: roi, function: function, name: name, outputExtent: extent, imageCount: images.count)
+    return NeighbourhoodNode(input: first, auxiliary: Array(images.dropFirst()), operation: op)
 }

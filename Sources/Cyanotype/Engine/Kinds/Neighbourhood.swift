@@ -81,6 +81,14 @@ protocol NeighbourhoodOperation: Sendable {
     /// The rectangle of auxiliary input `index` (1...) that the tile `rect` reads (default:
     /// `rect` grown by the reach).
     func auxiliaryRect(_ index: Int, for rect: PixelRect) -> PixelRect
+    /// The rectangle of the main input that the tile `rect` reads (default: `rect` grown by
+    /// the reach). An operation whose reads are no fixed reach (a user kernel's ROI callback)
+    /// states it; `NeighbourhoodInput.reach` is then how far that rectangle reaches past the
+    /// tile on each side.
+    func inputRect(for rect: PixelRect) -> PixelRect
+    /// How many auxiliary images this operation reads (default `auxiliaryCount`): for an
+    /// operation whose count is known only when it is made (a user kernel's images).
+    var auxiliaryImageCount: Int { get }
     /// Writes the output pixels of `input.rect` into `out` (rows ascending y).
     func apply(_ input: NeighbourhoodInput, into out: TileBuffer)
     /// One line for `CIContext.explain`.
@@ -91,6 +99,8 @@ extension NeighbourhoodOperation {
     func extent(of input: CGRect) -> CGRect { input }
     static var auxiliaryCount: Int { 0 }
     func auxiliaryRect(_ index: Int, for rect: PixelRect) -> PixelRect { reach.grow(rect) }
+    func inputRect(for rect: PixelRect) -> PixelRect { reach.grow(rect) }
+    var auxiliaryImageCount: Int { Self.auxiliaryCount }
 }
 
 /// A neighbourhood operation computed one output row at a time.
@@ -112,9 +122,10 @@ extension NeighbourhoodRowOperation {
 final class NeighbourhoodNode<Operation: NeighbourhoodOperation>: RecipeNode, @unchecked Sendable {
     let operation: Operation
 
-    /// `auxiliary` are the other images the operation reads (`Operation.auxiliaryCount` of them).
+    /// `auxiliary` are the other images the operation reads (`auxiliaryImageCount` of them).
     init(input: RecipeNode, auxiliary: [RecipeNode] = [], operation: Operation) {
-        precondition(auxiliary.count == Operation.auxiliaryCount, "a neighbourhood operation reads \(Operation.auxiliaryCount) auxiliary images")
+        precondition(
+            auxiliary.count == operation.auxiliaryImageCount, "a neighbourhood operation reads \(operation.auxiliaryImageCount) auxiliary images")
         self.operation = operation
         super.init(
             extent: operation.extent(of: input.extent), inputs: [input] + auxiliary,
@@ -122,21 +133,24 @@ final class NeighbourhoodNode<Operation: NeighbourhoodOperation>: RecipeNode, @u
     }
 
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
-        index == 0 ? operation.reach.grow(rect) : operation.auxiliaryRect(index, for: rect)
+        index == 0 ? operation.inputRect(for: rect) : operation.auxiliaryRect(index, for: rect)
     }
 
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        let reach = operation.reach
-        let src = reach.grow(rect)
+        let src = operation.inputRect(for: rect)
+        // How far the pixels read reach past the tile (the operation's reach, unless it
+        // states its input rectangle otherwise).
+        let reach = NeighbourhoodReach(left: rect.minX - src.minX, right: src.maxX - rect.maxX, below: rect.minY - src.minY, above: src.maxY - rect.maxY)
         // One spare row before the input (see `NeighbourhoodInput.pixels`).
         let block = PixelBlock(
             rect: PixelRect(minX: src.minX, minY: src.minY - 1, maxX: src.maxX, maxY: src.maxY),
             rowStride: PixelBlock.spreadRowStride(forWidth: src.width))
         let pixels = block.view(src)
-        ev.fill(inputs[0], src, pixels)
+        if !src.isEmpty { ev.fill(inputs[0], src, pixels) }
         var input = NeighbourhoodInput(rect: rect, pixels: pixels, reach: reach)
-        if Operation.auxiliaryCount > 0 {
-            input.auxiliary = (1...Operation.auxiliaryCount).map { i -> PixelBlock in
+        let count = operation.auxiliaryImageCount
+        if count > 0 {
+            input.auxiliary = (1...count).map { i -> PixelBlock in
                 let r = operation.auxiliaryRect(i, for: rect)
                 let b = PixelBlock(rect: r)
                 if !r.isEmpty { ev.fill(inputs[i], r, b.buffer) }

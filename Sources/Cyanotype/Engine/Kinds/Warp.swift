@@ -121,11 +121,44 @@ protocol WarpMap: Sendable {
     /// read to the points it really maps to.
     func tile(_ rect: PixelRect, auxiliary: [PixelBlock]) -> Self
     /// Fills `out` (the pixels of `rect`) with bilinear samples of `source` (the input
-    /// pixels of `sourceRect`) at the map's source points. Do not implement it: the default
-    /// is the pixel loop, and being a requirement it is specialised for each map type.
+    /// pixels of `sourceRect`) at the map's source points. The default is the pixel loop, and
+    /// being a requirement it is specialised for each map type; a map with faster loops of
+    /// the same maths (an affine map's axis-aligned and nearest ones) implements its own.
     func resample(_ rect: PixelRect, into out: TileBuffer, from source: TileBuffer, sourceRect: PixelRect)
+    /// The input pixels a tile of `rect` reads (default: the pixels the bilinear samples at
+    /// `sourceBounds` of its pixel centres read). A map that knows its region exactly (an
+    /// affine map, a user kernel's ROI callback) states it.
+    func sourceRect(for rect: PixelRect) -> PixelRect
+    /// Whether a tile of `rect` that reads `source` is split into quarters (default: a map
+    /// that reads no other image, reading more than four times the tile and 2^18 pixels).
+    func splitsTile(_ rect: PixelRect, reading source: PixelRect) -> Bool
+    /// How far around its source point a pixel reads, for sizing tiles (default 1, the
+    /// bilinear sampler's; 0 for maps that only move whole pixels).
+    var halo: Int { get }
+    /// Whether the map moves whole pixels (default false): the kind then asks `pixelRun`
+    /// for the runs of each row and copies them, instead of sampling.
+    var movesWholePixels: Bool { get }
+    /// For a map that moves whole pixels: the run of output row `y` from column `x` (at most
+    /// `count` pixels, at least one) whose pixels are whole input pixels in a straight line;
+    /// nil when pixel `x` is not one (the rest of the row is then sampled). Default nil.
+    func pixelRun(x: Int, y: Int, count: Int) -> PixelRun?
+    /// Whether every pixel of `rect` is its own source (inside a mirror's or a repeat's
+    /// rectangle): the kind then reads the input straight into the tile. Default false.
+    func isIdentity(over rect: PixelRect) -> Bool
     /// One line for `CIContext.explain`.
     var label: String { get }
+}
+
+/// Output pixels that are input pixels in a straight line: pixel `k` of the run (0..<count)
+/// is input pixel (x + k * stepX, y + k * stepY). A row copy steps (1, 0); a quarter turn
+/// walks a column; a step of 0 repeats one pixel.
+struct PixelRun: Equatable, Sendable {
+    /// The input pixel of the run's first output pixel.
+    var x: Int, y: Int
+    /// The input step from one output pixel of the run to the next.
+    var stepX: Int, stepY: Int
+    /// How many output pixels the run covers.
+    var count: Int
 }
 
 extension WarpMap {
@@ -133,6 +166,14 @@ extension WarpMap {
     static var auxiliaryCount: Int { 0 }
     func auxiliaryRect(_ index: Int, for rect: PixelRect) -> PixelRect { rect }
     func tile(_ rect: PixelRect, auxiliary: [PixelBlock]) -> Self { self }
+    func sourceRect(for rect: PixelRect) -> PixelRect { sourceBounds(PointBox(centresOf: rect))?.bilinearTaps ?? .empty }
+    func splitsTile(_ rect: PixelRect, reading source: PixelRect) -> Bool {
+        Self.auxiliaryCount == 0 && source.area > max(4 * rect.area, 1 << 18) && rect.area > 1
+    }
+    var halo: Int { 1 }
+    var movesWholePixels: Bool { false }
+    func pixelRun(x: Int, y: Int, count: Int) -> PixelRun? { nil }
+    func isIdentity(over rect: PixelRect) -> Bool { false }
 
     /// The pixel loop: each pixel's source point from its own coordinates, sampled
     /// bilinearly (`TileBuffer.bilinearClear`); no point, or one beyond 1e9, is clear.
@@ -166,12 +207,14 @@ protocol TypeErasedWarp: RecipeNode {
 /// The warp kind: resamples its input through a `WarpMap`. Each output pixel centre's source
 /// point is computed from the pixel's own coordinates (so tiled and whole renders agree bit for
 /// bit) and sampled bilinearly in the premultiplied working space, neighbours outside the
-/// input clear (`TileBuffer.bilinearClear`).
+/// input clear (`TileBuffer.bilinearClear`). Maps that move whole pixels (orientations,
+/// whole-pixel shifts, repeats, mirrors) are copied run by run instead (`pixelRun`).
 ///
-/// Region of interest: the map's `sourceBounds` of the tile's pixel centres, plus the
-/// sampler's pixel. A tile of a coordinate map whose source points spread far (near a strong
-/// twist's centre, a large cell) is split into quarters until it reads a compact block; a map
-/// that reads images narrows its tile's block to the points it found instead.
+/// Region of interest: the map's `sourceRect` (by default `sourceBounds` of the tile's pixel
+/// centres, plus the sampler's pixel). A tile of a coordinate map whose source points spread
+/// far (near a strong twist's centre, a large cell, a strong reduction) is split into quarters
+/// until it reads a compact block; a map that reads images narrows its tile's block to the
+/// points it found instead.
 final class WarpNode<Map: WarpMap>: RecipeNode, TypeErasedWarp, @unchecked Sendable {
     /// The map, typed.
     let warpMap: Map
@@ -181,18 +224,13 @@ final class WarpNode<Map: WarpMap>: RecipeNode, TypeErasedWarp, @unchecked Senda
     init(input: RecipeNode, map: Map, extent: CGRect, auxiliary: [RecipeNode] = []) {
         precondition(auxiliary.count == Map.auxiliaryCount, "a warp map reads \(Map.auxiliaryCount) auxiliary images")
         self.warpMap = map
-        super.init(extent: extent, inputs: [input] + auxiliary, traits: NodeTraits(halo: 1, isExpensive: map.isExpensive))
+        super.init(extent: extent, inputs: [input] + auxiliary, traits: NodeTraits(halo: map.halo, isExpensive: map.isExpensive))
     }
 
     override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect {
         if rect.isEmpty { return .empty }
         if index > 0 { return warpMap.auxiliaryRect(index, for: rect) }
-        return Self.sourceRect(warpMap, rect)
-    }
-
-    /// The source pixels the bilinear samples of `rect`'s pixel centres read under `map`.
-    private static func sourceRect(_ map: Map, _ rect: PixelRect) -> PixelRect {
-        map.sourceBounds(PointBox(centresOf: rect))?.bilinearTaps ?? .empty
+        return warpMap.sourceRect(for: rect)
     }
 
     override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
@@ -207,18 +245,66 @@ final class WarpNode<Map: WarpMap>: RecipeNode, TypeErasedWarp, @unchecked Senda
             }
             map = warpMap.tile(rect, auxiliary: blocks)
         }
-        let src = Self.sourceRect(map, rect).intersection(input.pixelExtent)
+        if map.isIdentity(over: rect) {
+            ev.fill(input, rect, out)
+            return
+        }
+        let src = rect.isEmpty ? .empty : map.sourceRect(for: rect).intersection(input.pixelExtent)
         if src.isEmpty { out.zero(); return }
         // A tile whose source points spread far would read a big block: split it (one pixel
         // reads at most 2x2). Maps that read images already narrowed the block to the tile.
-        if Map.auxiliaryCount == 0, src.area > max(4 * rect.area, 1 << 18), rect.area > 1 {
+        if map.splitsTile(rect, reading: src) {
             evaluateInQuarters(rect, into: out, ev)
             return
         }
         let block = PixelBlock(rect: src)
         ev.fill(input, src, block.buffer)
+        if map.movesWholePixels {
+            Self.copyRuns(map, rect, into: out, from: block.buffer, sourceRect: src)
+            return
+        }
         // One dynamic call per tile; the loop inside is specialised for the map.
         map.resample(rect, into: out, from: block.buffer, sourceRect: src)
+    }
+
+    /// The tile of a map that moves whole pixels: each row as the map's runs, copied (clear
+    /// where a run leaves the source block); a pixel that is no whole input pixel is sampled,
+    /// with the rest of its row.
+    private static func copyRuns(_ map: Map, _ rect: PixelRect, into out: TileBuffer, from sb: TileBuffer, sourceRect src: PixelRect) {
+        let w = out.width
+        for r in 0..<out.height {
+            let y = rect.minY + r
+            let d = out.row(r)
+            var i = 0
+            while i < w {
+                guard let run = map.pixelRun(x: rect.minX + i, y: y, count: w - i) else {
+                    let rest = PixelRect(minX: rect.minX + i, minY: y, maxX: rect.maxX, maxY: y + 1)
+                    map.resample(rest, into: out.view(x: i, y: r, width: w - i, height: 1), from: sb, sourceRect: src)
+                    break
+                }
+                let n = min(max(run.count, 1), w - i)
+                copy(run, n, into: d + i, from: sb, sourceRect: src)
+                i += n
+            }
+        }
+    }
+
+    /// `n` pixels of `run` into `d`, clear outside the source block.
+    @inline(__always) private static func copy(_ run: PixelRun, _ n: Int, into d: UnsafeMutablePointer<SIMD4<Float>>, from sb: TileBuffer, sourceRect src: PixelRect) {
+        let sx = run.x - src.minX, sy = run.y - src.minY
+        if run.stepX == 1 && run.stepY == 0 {
+            guard sy >= 0 && sy < src.height else { d.update(repeating: .zero, count: n); return }
+            // The part of the row inside the block is copied; the rest is clear.
+            let lo = min(max(-sx, 0), n), hi = max(min(src.width - sx, n), lo)
+            if lo > 0 { d.update(repeating: .zero, count: lo) }
+            if hi > lo { (d + lo).update(from: sb.row(sy) + (sx + lo), count: hi - lo) }
+            if hi < n { (d + hi).update(repeating: .zero, count: n - hi) }
+            return
+        }
+        for k in 0..<n {
+            let px = sx + k * run.stepX, py = sy + k * run.stepY
+            d[k] = (px >= 0 && py >= 0 && px < src.width && py < src.height) ? sb.row(py)[px] : .zero
+        }
     }
 
     override var label: String { "warp \(warpMap.label)" }

@@ -112,9 +112,9 @@ enum SourceKernelApply {
             defer { regs.deallocate() }
             let samplers = tile.inputs.map { s in
                 cyan_ir_sampler(
-                    pixels: UnsafeRawPointer(s.block.pixels).assumingMemoryBound(to: Float.self), min_x: Int64(s.block.rect.minX),
-                    min_y: Int64(s.block.rect.minY), width: Int64(s.block.rect.width), height: Int64(s.block.rect.height),
-                    row_stride: Int64(s.block.rowStride))
+                    pixels: UnsafeRawPointer(s.pixels.base).assumingMemoryBound(to: Float.self), min_x: Int64(s.region.minX),
+                    min_y: Int64(s.region.minY), width: Int64(s.region.width), height: Int64(s.region.height),
+                    row_stride: Int64(s.pixels.rowStride))
             }
             let L = KernelProgram.lanes
             let x0 = Int(tile.rect.minX), y0 = Int(tile.rect.minY), w = Int(tile.rect.width)
@@ -129,7 +129,7 @@ enum SourceKernelApply {
                 }
             }
         }
-        return CIImage(node: GeneralKernelNode(inputs: images.map(\.node), extent: extent, roi: roi, function: function, name: k.name))
+        return CIImage(node: generalKernelNode(images: images.map(\.node), extent: extent, roi: roi, function: function, name: k.name))
     }
 
     /// Interleaves the four result registers into pixels.
