@@ -354,7 +354,7 @@ int cy_jpeg_decoder_create_planar(const uint8_t *data, size_t size, int strict, 
     int h0 = c[0].h_samp_factor, v0 = c[0].v_samp_factor;
     if (d->dinfo.num_components != 3 || d->dinfo.jpeg_color_space != JCS_YCbCr || d->dinfo.data_precision != 8 ||
         c[1].h_samp_factor != 1 || c[1].v_samp_factor != 1 || c[2].h_samp_factor != 1 || c[2].v_samp_factor != 1 ||
-        !((h0 == 1 && v0 == 1) || (h0 == 2 && v0 == 1) || (h0 == 2 && v0 == 2))) {
+        !((h0 == 1 && v0 == 1) || (h0 == 2 && v0 == 1) || (h0 == 1 && v0 == 2) || (h0 == 2 && v0 == 2))) {
         cy_jpeg_decoder_destroy(d);
         return 1;
     }
@@ -374,31 +374,90 @@ int cy_jpeg_decoder_create_planar(const uint8_t *data, size_t size, int strict, 
     info->lumaRows = calls * rowsPerCall;
     info->chromaRowBytes = (int)c[1].width_in_blocks * DCTSIZE;
     info->chromaRows = calls * DCTSIZE;
+    info->chromaWidth = (int)c[1].downsampled_width;
+    info->chromaHeight = (int)c[1].downsampled_height;
+    // libjpeg's fancy upsampling needs more than 2 chroma columns across a subsampled width;
+    // with fewer it replicates samples (jdsample.c), vertically too at 4:2:0.
+    info->fancy = !(h0 == 2 && c[1].downsampled_width <= 2);
     *out = d;
     return 0;
 }
 
-int cy_jpeg_decoder_read_planes(cy_jpeg_decoder *d, uint8_t *y, uint8_t *cb, uint8_t *cr, const cy_jpeg_planar_info *info, char *message,
-                                size_t messageSize) {
-    if (!d || !d->started || !d->dinfo.raw_data_out) return -1;
-    if (setjmp(d->escape)) {
-        if (message && messageSize) snprintf(message, messageSize, "%s", d->message);
+// One band of a plane's stored rows (`rows` rows from stored row `y0`, `pw` samples each,
+// `srcStride` apart) written where EXIF `orientation` puts them in the upright plane `dst`
+// (`dstStride` bytes a row; the stored plane is `pw` x `ph`).
+static void cy_turn_band(const uint8_t *src, size_t srcStride, int y0, int rows, int pw, int ph, int orientation, uint8_t *dst,
+                         size_t dstStride) {
+    int o = orientation;
+    if (o <= 4) {
+        int flipX = o == 2 || o == 3, flipY = o == 3 || o == 4;
+        for (int r = 0; r < rows; r++) {
+            const uint8_t *s = src + (size_t)r * srcStride;
+            uint8_t *d = dst + (size_t)(flipY ? ph - 1 - (y0 + r) : y0 + r) * dstStride;
+            if (!flipX) {
+                memcpy(d, s, (size_t)pw);
+            } else {
+                for (int x = 0; x < pw; x++) d[pw - 1 - x] = s[x];
+            }
+        }
+        return;
+    }
+    // Stored row y becomes upright column y (5, 8) or ph - 1 - y (6, 7); stored column x
+    // becomes upright row x (5, 6) or pw - 1 - x (7, 8): each upright row gets `rows`
+    // neighbouring bytes from this band.
+    int flipX = o == 6 || o == 7, flipY = o == 7 || o == 8;
+    for (int x = 0; x < pw; x++) {
+        uint8_t *d = dst + (size_t)(flipY ? pw - 1 - x : x) * dstStride;
+        const uint8_t *s = src + x;
+        if (!flipX) {
+            d += y0;
+            for (int r = 0; r < rows; r++) d[r] = s[(size_t)r * srcStride];
+        } else {
+            d += ph - 1 - y0;
+            for (int r = 0; r < rows; r++) d[-r] = s[(size_t)r * srcStride];
+        }
+    }
+}
+
+int cy_jpeg_decoder_read_planes_upright(cy_jpeg_decoder *d, const cy_jpeg_planar_info *info, int orientation, uint8_t *y, size_t yStride,
+                                        uint8_t *cb, uint8_t *cr, size_t chromaStride, char *message, size_t messageSize) {
+    if (!d || !d->started || !d->dinfo.raw_data_out || orientation < 1 || orientation > 8) return -1;
+    int rowsPerCall = d->dinfo.max_v_samp_factor * DCTSIZE;
+    int chromaRowsPerCall = DCTSIZE;
+    size_t lumaBand = (size_t)info->lumaRowBytes * (size_t)rowsPerCall, chromaBand = (size_t)info->chromaRowBytes * DCTSIZE;
+    uint8_t *volatile band = malloc(lumaBand + 2 * chromaBand);
+    if (!band) {
+        if (message && messageSize) snprintf(message, messageSize, "JPEG: out of memory");
         return -1;
     }
-    int rowsPerCall = d->dinfo.max_v_samp_factor * DCTSIZE;
+    if (setjmp(d->escape)) {
+        if (message && messageSize) snprintf(message, messageSize, "%s", d->message);
+        free(band);
+        return -1;
+    }
+    uint8_t *by = band, *bcb = band + lumaBand, *bcr = band + lumaBand + chromaBand;
     JSAMPROW yRows[2 * DCTSIZE], cbRows[DCTSIZE], crRows[DCTSIZE];
     JSAMPARRAY planes[3] = {yRows, cbRows, crRows};
+    for (int i = 0; i < rowsPerCall; i++) yRows[i] = by + (size_t)i * (size_t)info->lumaRowBytes;
+    for (int i = 0; i < DCTSIZE; i++) {
+        cbRows[i] = bcb + (size_t)i * (size_t)info->chromaRowBytes;
+        crRows[i] = bcr + (size_t)i * (size_t)info->chromaRowBytes;
+    }
+    int w = info->width, h = info->height, cw = info->chromaWidth, ch = info->chromaHeight;
     for (int call = 0; d->dinfo.output_scanline < d->dinfo.output_height; call++) {
-        if ((call + 1) * rowsPerCall > info->lumaRows || (call + 1) * DCTSIZE > info->chromaRows) return -1;
-        for (int i = 0; i < rowsPerCall; i++) yRows[i] = y + (size_t)(call * rowsPerCall + i) * (size_t)info->lumaRowBytes;
-        for (int i = 0; i < DCTSIZE; i++) {
-            cbRows[i] = cb + (size_t)(call * DCTSIZE + i) * (size_t)info->chromaRowBytes;
-            crRows[i] = cr + (size_t)(call * DCTSIZE + i) * (size_t)info->chromaRowBytes;
-        }
         if ((int)jpeg_read_raw_data(&d->dinfo, planes, (JDIMENSION)rowsPerCall) != rowsPerCall) {
             if (message && messageSize) snprintf(message, messageSize, "Premature end of JPEG data");
+            free(band);
             return -1;
         }
+        int ly = call * rowsPerCall, cy = call * chromaRowsPerCall;
+        int ln = h - ly < rowsPerCall ? h - ly : rowsPerCall, cn = ch - cy < chromaRowsPerCall ? ch - cy : chromaRowsPerCall;
+        if (ln > 0) cy_turn_band(by, (size_t)info->lumaRowBytes, ly, ln, w, h, orientation, y, yStride);
+        if (cn > 0) {
+            cy_turn_band(bcb, (size_t)info->chromaRowBytes, cy, cn, cw, ch, orientation, cb, chromaStride);
+            cy_turn_band(bcr, (size_t)info->chromaRowBytes, cy, cn, cw, ch, orientation, cr, chromaStride);
+        }
     }
+    free(band);
     return 0;
 }

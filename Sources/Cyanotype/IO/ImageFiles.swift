@@ -223,6 +223,13 @@ extension CIImage {
                     return try streamingJPEGNode(bytes, header: header, limits: limits, colorSpace: space, orientation: orientation)
                 }
                 if streamsRows { return try rowsNode(false) }
+                // A JPEG that does not stream (progressive) is held as its 8-bit Y'CbCr planes,
+                // turned upright as they decode (1.5 bytes a pixel at 4:2:0, not RGBA's 4).
+                if strict, header.format == .jpeg,
+                    let node = try planarJPEGNode(held, header: header, limits: limits, colorSpace: space, orientation: orientation)
+                {
+                    return node
+                }
                 let bitmap = try ImageCodecs.decode(held, limits: limits, strict: strict)
                 return try bitmapNode(bitmap, colorSpace: space, orientation: orientation)
             },
@@ -283,6 +290,22 @@ func bitmapNode(_ b: DecodedBitmap, colorSpace: CGColorSpace?, orientation: Int 
             profileTransform: color.transform, orientation: turn.value)
     }
     guard let node else { throw ImageFileError.corrupt(detail: "decoder returned \(b.width)x\(b.height) without pixels") }
+    return node
+}
+
+/// A JPEG decoded whole to its Y'CbCr planes, turned upright for EXIF `orientation` as its
+/// rows decode, as a bitmap whose RGBA8 rows are made from the planes as tiles read them
+/// (`JPEGPlaneRows`: libjpeg's own upsampling and colour conversion) and read in the file's
+/// ICC profile as `bitmapNode` reads decoded rows. nil when the file is not 8-bit YCbCr in a
+/// sampling the planes hold (the caller decodes it to RGBA).
+func planarJPEGNode(_ data: Data, header: ImageHeader, limits: DecodeLimits, colorSpace: CGColorSpace?, orientation: Int) throws -> RecipeNode? {
+    guard let planes = try JPEGPlanes.decode(data, orientation: orientation, limits: limits) else { return nil }
+    let color = SourceColor.of(profile: header.iccProfile, bitsPerSample: 8, fallback: colorSpace)
+    guard
+        let node = BitmapNode(
+            data: Data(), bytesPerRow: planes.width * 4, width: planes.width, height: planes.height, format: .RGBA8,
+            colorSpace: color.space, premultiplied: false, profileTransform: color.transform, rowSource: JPEGPlaneRows(planes))
+    else { throw ImageFileError.corrupt(detail: "JPEG: \(planes.width)x\(planes.height) without pixels") }
     return node
 }
 
