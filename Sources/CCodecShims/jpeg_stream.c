@@ -383,6 +383,22 @@ int cy_jpeg_decoder_create_planar(const uint8_t *data, size_t size, int strict, 
     return 0;
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+// 16 rows of 16 bytes transposed in place (r[j] becomes column j): four rounds of the perfect
+// shuffle, each interleaving row i with row i + 8.
+static inline void cy_transpose16(__m128i r[16]) {
+    __m128i t[16];
+    for (int round = 0; round < 4; round++) {
+        for (int i = 0; i < 8; i++) {
+            t[2 * i] = _mm_unpacklo_epi8(r[i], r[i + 8]);
+            t[2 * i + 1] = _mm_unpackhi_epi8(r[i], r[i + 8]);
+        }
+        for (int i = 0; i < 16; i++) r[i] = t[i];
+    }
+}
+#endif
+
 // One band of a plane's stored rows (`rows` rows from stored row `y0`, `pw` samples each,
 // `srcStride` apart) written where EXIF `orientation` puts them in the upright plane `dst`
 // (`dstStride` bytes a row; the stored plane is `pw` x `ph`).
@@ -406,7 +422,25 @@ static void cy_turn_band(const uint8_t *src, size_t srcStride, int y0, int rows,
     // becomes upright row x (5, 6) or pw - 1 - x (7, 8): each upright row gets `rows`
     // neighbouring bytes from this band.
     int flipX = o == 6 || o == 7, flipY = o == 7 || o == 8;
-    for (int x = 0; x < pw; x++) {
+    int x = 0;
+#if defined(__SSE2__)
+    // 16 columns at a time: the band's rows (bottom first when flipped) transposed, each
+    // column then one run of `rows` bytes in its upright row.
+    for (; rows <= 16 && x + 16 <= pw; x += 16) {
+        __m128i r[16];
+        for (int i = 0; i < 16; i++) {
+            int sr = flipX ? rows - 1 - i : i;
+            r[i] = i < rows ? _mm_loadu_si128((const __m128i *)(src + (size_t)sr * srcStride + (size_t)x)) : _mm_setzero_si128();
+        }
+        cy_transpose16(r);
+        for (int j = 0; j < 16; j++) {
+            uint8_t column[16];
+            _mm_storeu_si128((__m128i *)column, r[j]);
+            memcpy(dst + (size_t)(flipY ? pw - 1 - (x + j) : x + j) * dstStride + (size_t)(flipX ? ph - y0 - rows : y0), column, (size_t)rows);
+        }
+    }
+#endif
+    for (; x < pw; x++) {
         uint8_t *d = dst + (size_t)(flipY ? pw - 1 - x : x) * dstStride;
         const uint8_t *s = src + x;
         if (!flipX) {
