@@ -139,6 +139,7 @@ void cy_jpeg_encoder_destroy(cy_jpeg_encoder *e) {
 struct cy_jpeg_decoder {
     struct jpeg_decompress_struct dinfo;
     struct jpeg_error_mgr jerr;
+    struct jpeg_progress_mgr progress;
     jmp_buf escape;
     char message[JMSG_LENGTH_MAX];
     int strict, started;
@@ -332,23 +333,51 @@ void cy_jpeg_decoder_destroy(cy_jpeg_decoder *d) {
 // raw_data_out: no upsampling, no colour conversion), 1.5 bytes a pixel at 4:2:0 instead of
 // RGBA's 4. Same decoder structure and error handling as the row decoder above.
 
-int cy_jpeg_decoder_create_planar(const uint8_t *data, size_t size, int strict, cy_jpeg_planar_info *info, cy_jpeg_decoder **out,
-                                  char *message, size_t messageSize) {
+// As TurboJPEG's TJFLAG_LIMITSCANS: a progressive file of more than 500 scans is refused (a
+// crafted file can make each scan cost a pass over the whole coefficient image).
+static void cy_d_limit_scans(j_common_ptr cinfo) {
+    struct cy_jpeg_decoder *d = (struct cy_jpeg_decoder *)cinfo->client_data;
+    if (cinfo->is_decompressor && ((j_decompress_ptr)cinfo)->input_scan_number > 500) {
+        snprintf(d->message, sizeof d->message, "Progressive JPEG image has more than 500 scans");
+        longjmp(d->escape, 1);
+    }
+}
+
+// Starts a planar decode over the bytes in memory or, when `file` is set, in it (the decoder
+// then owns it: destroy closes it).
+static int cy_jpeg_planar_start(const uint8_t *data, size_t size, struct cy_file_source *file, int strict, cy_jpeg_planar_info *info,
+                                cy_jpeg_decoder **out, char *message, size_t messageSize) {
     *out = NULL;
     struct cy_jpeg_decoder *d = cy_jpeg_decoder_new(strict);
     if (!d) {
+        if (file) {
+            close(file->fd);
+            free(file);
+        }
         if (message && messageSize) snprintf(message, messageSize, "JPEG: out of memory");
         return -1;
     }
+    d->file = file;
     if (setjmp(d->escape)) {
         if (message && messageSize) snprintf(message, messageSize, "%s", d->message);
         cy_jpeg_decoder_destroy(d);
         return -1;
     }
     jpeg_create_decompress(&d->dinfo);
-    d->base = data;
-    d->size = size;
-    jpeg_mem_src(&d->dinfo, data, (unsigned long)size);
+    d->progress.progress_monitor = cy_d_limit_scans;
+    d->dinfo.progress = &d->progress;
+    if (file) {
+        file->pub.init_source = cy_fs_init;
+        file->pub.fill_input_buffer = cy_fs_fill;
+        file->pub.skip_input_data = cy_fs_skip;
+        file->pub.resync_to_restart = jpeg_resync_to_restart;
+        file->pub.term_source = cy_fs_term;
+        d->dinfo.src = &file->pub;
+    } else {
+        d->base = data;
+        d->size = size;
+        jpeg_mem_src(&d->dinfo, data, (unsigned long)size);
+    }
     jpeg_read_header(&d->dinfo, TRUE);
     jpeg_component_info *c = d->dinfo.comp_info;
     int h0 = c[0].h_samp_factor, v0 = c[0].v_samp_factor;
@@ -381,6 +410,24 @@ int cy_jpeg_decoder_create_planar(const uint8_t *data, size_t size, int strict, 
     info->fancy = !(h0 == 2 && c[1].downsampled_width <= 2);
     *out = d;
     return 0;
+}
+
+int cy_jpeg_decoder_create_planar(const uint8_t *data, size_t size, int strict, cy_jpeg_planar_info *info, cy_jpeg_decoder **out,
+                                  char *message, size_t messageSize) {
+    return cy_jpeg_planar_start(data, size, NULL, strict, info, out, message, messageSize);
+}
+
+int cy_jpeg_decoder_create_planar_fd(int fd, int strict, cy_jpeg_planar_info *info, cy_jpeg_decoder **out, char *message,
+                                     size_t messageSize) {
+    *out = NULL;
+    struct cy_file_source *file = calloc(1, sizeof *file);
+    if (!file) {
+        close(fd);
+        if (message && messageSize) snprintf(message, messageSize, "JPEG: out of memory");
+        return -1;
+    }
+    file->fd = fd;
+    return cy_jpeg_planar_start(NULL, 0, file, strict, info, out, message, messageSize);
 }
 
 #if defined(__SSE2__)

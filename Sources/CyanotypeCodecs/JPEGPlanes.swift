@@ -52,28 +52,49 @@ public final class JPEGPlanes: @unchecked Sendable {
     /// decoder's own memory (a progressive file's coefficients) is freed before this returns.
     public static func decode(_ data: Data, orientation: Int = 1, limits: DecodeLimits = .default) throws(ImageFileError) -> JPEGPlanes? {
         guard !data.isEmpty else { throw .empty }
-        let orientation = (1...8).contains(orientation) ? orientation : 1
         return try withBytes(data) { b throws(ImageFileError) -> JPEGPlanes? in
-            var info = cy_jpeg_planar_info()
-            var handle: OpaquePointer? = nil
-            var message = [CChar](repeating: 0, count: 256)
-            let rc = cy_jpeg_decoder_create_planar(b.bindMemory(to: UInt8.self).baseAddress, b.count, 1, &info, &handle, &message, message.count)
-            if rc == 1 { return nil }
-            guard rc == 0, let handle else { throw failure(message) }
-            defer { cy_jpeg_decoder_destroy(handle) }
-            let (w, h) = (Int(info.width), Int(info.height))
-            let limit = limits.pixelLimit(bytesPerPixel: 4)
-            guard w * h <= limit else { throw .tooLarge(width: w, height: h, limit: limit) }
-            let count = w * h + 2 * Int(info.chromaWidth) * Int(info.chromaHeight)
-            guard count > 0, let memory = malloc(count) else { throw .corrupt(detail: "JPEG: out of memory for \(w)x\(h) planes") }
-            let planes = JPEGPlanes(info, orientation: orientation, memory: memory)
-            guard
-                cy_jpeg_decoder_read_planes_upright(
-                    handle, &info, Int32(orientation), planes.luma, planes.lumaRowBytes, planes.cb, planes.cr, planes.chromaRowBytes,
-                    &message, message.count) == 0
-            else { throw failure(message) }
-            return planes
+            try decode(orientation: orientation, limits: limits) { info, handle, message in
+                cy_jpeg_decoder_create_planar(b.bindMemory(to: UInt8.self).baseAddress, b.count, 1, &info, &handle, message, 256)
+            }
         }
+    }
+
+    /// As `decode(_:orientation:limits:)`, reading the JPEG file `file` names 64 KiB at a time
+    /// rather than holding its bytes: the file must still be the one `file` describes (else
+    /// `.ioError`, "changed since it was read").
+    public static func decode(file: FileIdentity, orientation: Int = 1, limits: DecodeLimits = .default) throws(ImageFileError) -> JPEGPlanes? {
+        let fd = try file.open()
+        return try decode(orientation: orientation, limits: limits) { info, handle, message in
+            cy_jpeg_decoder_create_planar_fd(fd, 1, &info, &handle, message, 256)
+        }
+    }
+
+    /// The decode once `start` has begun it (a `cy_jpeg_decoder_create_planar` call writing at
+    /// most 256 bytes of message).
+    private static func decode(
+        orientation: Int, limits: DecodeLimits,
+        start: (inout cy_jpeg_planar_info, inout OpaquePointer?, UnsafeMutablePointer<CChar>) -> Int32
+    ) throws(ImageFileError) -> JPEGPlanes? {
+        let orientation = (1...8).contains(orientation) ? orientation : 1
+        var info = cy_jpeg_planar_info()
+        var handle: OpaquePointer? = nil
+        var message = [CChar](repeating: 0, count: 256)
+        let rc = message.withUnsafeMutableBufferPointer { start(&info, &handle, $0.baseAddress!) }
+        if rc == 1 { return nil }
+        guard rc == 0, let handle else { throw failure(message) }
+        defer { cy_jpeg_decoder_destroy(handle) }
+        let (w, h) = (Int(info.width), Int(info.height))
+        let limit = limits.pixelLimit(bytesPerPixel: 4)
+        guard w * h <= limit else { throw .tooLarge(width: w, height: h, limit: limit) }
+        let count = w * h + 2 * Int(info.chromaWidth) * Int(info.chromaHeight)
+        guard count > 0, let memory = malloc(count) else { throw .corrupt(detail: "JPEG: out of memory for \(w)x\(h) planes") }
+        let planes = JPEGPlanes(info, orientation: orientation, memory: memory)
+        guard
+            cy_jpeg_decoder_read_planes_upright(
+                handle, &info, Int32(orientation), planes.luma, planes.lumaRowBytes, planes.cb, planes.cr, planes.chromaRowBytes,
+                &message, message.count) == 0
+        else { throw failure(message) }
+        return planes
     }
 
     /// Classified as the row decoder classifies the same libjpeg message.

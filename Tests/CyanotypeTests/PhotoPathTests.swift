@@ -388,6 +388,7 @@ private func runPython(_ script: String, _ args: [String] = [], in dir: URL) thr
         defer { try? FileManager.default.removeItem(at: dir) }
         let unmanaged = CIContext(options: [.workingColorSpace: NSNull(), .outputPremultiplied: false])
         let tiled = CIContext(options: [.workingColorSpace: NSNull(), .outputPremultiplied: false, .tileSize: 16])
+        let (cjpeg, djpeg) = (try #require(cjpeg), try #require(ReducedDecodeTests.djpeg))
         var state: UInt64 = 0x26_04
         for (w, h) in [(37, 23), (50, 19), (3, 5), (4, 2)] {
             // Busy colour (noise on ramps), so chroma rounding shows.
@@ -402,9 +403,9 @@ private func runPython(_ script: String, _ args: [String] = [], in dir: URL) thr
             try ppm.write(to: ppmURL)
             for sample in ["1x1", "2x1", "1x2", "2x2"] {
                 let stored = dir.appendingPathComponent("s.jpg")
-                let made = try #require(runTool(try #require(cjpeg), ["-quality", "90", "-sample", sample, "-progressive", "-outfile", stored.path, ppmURL.path]))
+                let made = try #require(runTool(cjpeg, ["-quality", "90", "-sample", sample, "-progressive", "-outfile", stored.path, ppmURL.path]))
                 #expect(made.status == 0, "cjpeg -sample \(sample) failed")
-                let decoded = try #require(runTool(try #require(ReducedDecodeTests.djpeg), ["-ppm", stored.path]))
+                let decoded = try #require(runTool(djpeg, ["-ppm", stored.path]))
                 let want = try #require(Self.ppmPixels(decoded.data), "djpeg gave no PPM for \(sample)")
                 #expect(want.width == w && want.height == h)
                 let jpeg = try Data(contentsOf: stored)

@@ -133,9 +133,15 @@ typedef struct {
 } cy_jpeg_planar_info;
 /// Reads the header of the JPEG in memory and starts a planar decode (for a progressive file
 /// this reads every scan): 0 with `*out` and `info` set; 1 when the file is not 8-bit YCbCr
-/// sampled 4:4:4, 4:2:2, 4:4:0 or 4:2:0 (nothing to free); -1 with a message on an error.
+/// sampled 4:4:4, 4:2:2, 4:4:0 or 4:2:0 (nothing to free); -1 with a message on an error. A
+/// progressive file of more than 500 scans is an error (as TurboJPEG's TJFLAG_LIMITSCANS).
 int cy_jpeg_decoder_create_planar(const uint8_t *data, size_t size, int strict, cy_jpeg_planar_info *info, cy_jpeg_decoder **out,
                                   char *message, size_t messageSize);
+/// As cy_jpeg_decoder_create_planar, reading the compressed bytes from the open file `fd` (from
+/// its start, 64 KiB at a time): the decoder owns `fd` and closes it (also when this fails or
+/// returns 1).
+int cy_jpeg_decoder_create_planar_fd(int fd, int strict, cy_jpeg_planar_info *info, cy_jpeg_decoder **out, char *message,
+                                     size_t messageSize);
 /// Decodes every row (`data` must not have moved since create) into planes turned upright for EXIF
 /// `orientation` (1...8) band by band as they decode: luma `width` x `height` and chroma
 /// `chromaWidth` x `chromaHeight` as stored (sides swapped for 5...8), unpadded, `yStride` and

@@ -165,11 +165,20 @@ extension CIImage {
         }
         // Strict decodes only: a damaged file fails the same way at every size.
         let factors = strict ? ImageCodecs.decodeReductions(header, data: data) : []
-        // A streaming file read from disk is read again when it decodes (its bytes are not held).
-        let bytes: CompressedBytes = streams || streamsRows ? file.map { .file($0) } ?? .data(data) : .data(data)
+        // A JPEG that does not stream (progressive) is held as its 8-bit Y'CbCr planes, turned
+        // upright as they decode (1.5 bytes a pixel at 4:2:0, not RGBA's 4).
+        let planar = strict && header.format == .jpeg && !streams
+        // A streaming or planar file read from disk is read again when it decodes (its bytes
+        // are not held).
+        let bytes: CompressedBytes = streams || streamsRows || planar ? file.map { .file($0) } ?? .data(data) : .data(data)
         // What the whole-image decodes below read (they run only when the file does not stream);
         // empty when the bytes are read from the file, so the closures do not keep them.
         let held: Data = if case .file = bytes { Data() } else { data }
+        // The whole file's bytes, for a decode that needs them (read again when not held).
+        let whole = { @Sendable () throws -> Data in
+            if case .file(let f) = bytes { return try f.contents() }
+            return held
+        }
         // WebP also decodes at any smaller size (its decoder rescales the rows as they come).
         let anySize = strict && !streams && ImageCodecs.decodesAtAnySize(header, data: data)
         let reduced: @Sendable (Int, Bool) throws -> RecipeNode = { factor, forOneRender in
@@ -178,7 +187,7 @@ extension CIImage {
                     bytes, header: header, limits: limits, colorSpace: space, reduction: factor, forOneRender: forOneRender,
                     orientation: orientation)
             }
-            return try bitmapNode(try ImageCodecs.decode(held, reducedBy: factor, limits: limits), colorSpace: space, orientation: orientation)
+            return try bitmapNode(try ImageCodecs.decode(whole(), reducedBy: factor, limits: limits), colorSpace: space, orientation: orientation)
         }
         var reducer: DecodeReducer? = factors.isEmpty && !anySize ? nil : DecodeReducer(factors: factors, streams: streams, load: reduced)
         if anySize {
@@ -201,9 +210,7 @@ extension CIImage {
                 case .tooLarge, .ioError: throw e
                 default: break
                 }
-                let whole: Data
-                if case .file(let f) = bytes { whole = try f.contents() } else { whole = held }
-                return try bitmapNode(try ImageCodecs.decode(whole, limits: limits, strict: strict), colorSpace: space, orientation: orientation)
+                return try bitmapNode(try ImageCodecs.decode(whole(), limits: limits, strict: strict), colorSpace: space, orientation: orientation)
             }
         }
         let forOneRender: (@Sendable () throws -> RecipeNode)?
@@ -223,14 +230,10 @@ extension CIImage {
                     return try streamingJPEGNode(bytes, header: header, limits: limits, colorSpace: space, orientation: orientation)
                 }
                 if streamsRows { return try rowsNode(false) }
-                // A JPEG that does not stream (progressive) is held as its 8-bit Y'CbCr planes,
-                // turned upright as they decode (1.5 bytes a pixel at 4:2:0, not RGBA's 4).
-                if strict, header.format == .jpeg,
-                    let node = try planarJPEGNode(held, header: header, limits: limits, colorSpace: space, orientation: orientation)
-                {
+                if planar, let node = try planarJPEGNode(bytes, header: header, limits: limits, colorSpace: space, orientation: orientation) {
                     return node
                 }
-                let bitmap = try ImageCodecs.decode(held, limits: limits, strict: strict)
+                let bitmap = try ImageCodecs.decode(whole(), limits: limits, strict: strict)
                 return try bitmapNode(bitmap, colorSpace: space, orientation: orientation)
             },
             loadForOneRender: forOneRender)
@@ -293,13 +296,20 @@ func bitmapNode(_ b: DecodedBitmap, colorSpace: CGColorSpace?, orientation: Int 
     return node
 }
 
-/// A JPEG decoded whole to its Y'CbCr planes, turned upright for EXIF `orientation` as its
+/// A JPEG (in memory or read from its file) decoded whole to its Y'CbCr planes, turned upright for EXIF `orientation` as its
 /// rows decode, as a bitmap whose RGBA8 rows are made from the planes as tiles read them
 /// (`JPEGPlaneRows`: libjpeg's own upsampling and colour conversion) and read in the file's
 /// ICC profile as `bitmapNode` reads decoded rows. nil when the file is not 8-bit YCbCr in a
 /// sampling the planes hold (the caller decodes it to RGBA).
-func planarJPEGNode(_ data: Data, header: ImageHeader, limits: DecodeLimits, colorSpace: CGColorSpace?, orientation: Int) throws -> RecipeNode? {
-    guard let planes = try JPEGPlanes.decode(data, orientation: orientation, limits: limits) else { return nil }
+func planarJPEGNode(
+    _ bytes: CompressedBytes, header: ImageHeader, limits: DecodeLimits, colorSpace: CGColorSpace?, orientation: Int
+) throws -> RecipeNode? {
+    let decoded =
+        switch bytes {
+        case .data(let data): try JPEGPlanes.decode(data, orientation: orientation, limits: limits)
+        case .file(let file): try JPEGPlanes.decode(file: file, orientation: orientation, limits: limits)
+        }
+    guard let planes = decoded else { return nil }
     let color = SourceColor.of(profile: header.iccProfile, bitsPerSample: 8, fallback: colorSpace)
     guard
         let node = BitmapNode(
