@@ -480,10 +480,16 @@ static void cy_turn_band(const uint8_t *src, size_t srcStride, int y0, int rows,
             r[i] = i < rows ? _mm_loadu_si128((const __m128i *)(src + (size_t)sr * srcStride + (size_t)x)) : _mm_setzero_si128();
         }
         cy_transpose16(r);
+        size_t at = (size_t)(flipX ? ph - y0 - rows : y0);
         for (int j = 0; j < 16; j++) {
-            uint8_t column[16];
-            _mm_storeu_si128((__m128i *)column, r[j]);
-            memcpy(dst + (size_t)(flipY ? pw - 1 - (x + j) : x + j) * dstStride + (size_t)(flipX ? ph - y0 - rows : y0), column, (size_t)rows);
+            uint8_t *d = dst + (size_t)(flipY ? pw - 1 - (x + j) : x + j) * dstStride + at;
+            if (rows == 16) {
+                _mm_storeu_si128((__m128i *)d, r[j]);
+            } else {
+                uint8_t column[16];
+                _mm_storeu_si128((__m128i *)column, r[j]);
+                memcpy(d, column, (size_t)rows);
+            }
         }
     }
 #endif
