@@ -485,6 +485,8 @@ static void cy_turn_band(const uint8_t *src, size_t srcStride, int y0, int rows,
             uint8_t *d = dst + (size_t)(flipY ? pw - 1 - (x + j) : x + j) * dstStride + at;
             if (rows == 16) {
                 _mm_storeu_si128((__m128i *)d, r[j]);
+            } else if (rows == 8) {
+                _mm_storel_epi64((__m128i *)d, r[j]);
             } else {
                 uint8_t column[16];
                 _mm_storeu_si128((__m128i *)column, r[j]);
