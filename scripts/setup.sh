@@ -16,7 +16,7 @@ packages=(pkg-config libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libwebp-d
           libdeflate-dev zlib1g-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev libfribidi-dev fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf
           libmicrohttpd-dev libssl-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
           libzbar-dev opencv-data libraw-dev)
-if [ "${1:-}" = "--test" ]; then packages+=(zbar-tools tesseract-ocr tesseract-ocr-eng libharfbuzz-bin libimage-exiftool-perl libjxl-tools ffmpeg chromium chromium-driver python3-pip pngcheck imagemagick python3-pil python3-numpy libraw-bin libtiff-tools); fi
+if [ "${1:-}" = "--test" ]; then packages+=(zbar-tools tesseract-ocr tesseract-ocr-eng libharfbuzz-bin libimage-exiftool-perl libjpeg-turbo-progs libjxl-tools ffmpeg chromium chromium-driver python3-pip pngcheck imagemagick python3-pil python3-numpy libraw-bin libtiff-tools); fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -139,6 +139,7 @@ void cy_jpeg_encoder_destroy(cy_jpeg_encoder *e) {
 struct cy_jpeg_decoder {
     struct jpeg_decompress_struct dinfo;
     struct jpeg_error_mgr jerr;
+    struct jpeg_progress_mgr progress;
     jmp_buf escape;
     char message[JMSG_LENGTH_MAX];
     int strict, started;
@@ -332,29 +333,57 @@ void cy_jpeg_decoder_destroy(cy_jpeg_decoder *d) {
 // raw_data_out: no upsampling, no colour conversion), 1.5 bytes a pixel at 4:2:0 instead of
 // RGBA's 4. Same decoder structure and error handling as the row decoder above.
 
-int cy_jpeg_decoder_create_planar(const uint8_t *data, size_t size, int strict, cy_jpeg_planar_info *info, cy_jpeg_decoder **out,
-                                  char *message, size_t messageSize) {
+// As TurboJPEG's TJFLAG_LIMITSCANS: a progressive file of more than 500 scans is refused (a
+// crafted file can make each scan cost a pass over the whole coefficient image).
+static void cy_d_limit_scans(j_common_ptr cinfo) {
+    struct cy_jpeg_decoder *d = (struct cy_jpeg_decoder *)cinfo->client_data;
+    if (cinfo->is_decompressor && ((j_decompress_ptr)cinfo)->input_scan_number > 500) {
+        snprintf(d->message, sizeof d->message, "Progressive JPEG image has more than 500 scans");
+        longjmp(d->escape, 1);
+    }
+}
+
+// Starts a planar decode over the bytes in memory or, when `file` is set, in it (the decoder
+// then owns it: destroy closes it).
+static int cy_jpeg_planar_start(const uint8_t *data, size_t size, struct cy_file_source *file, int strict, cy_jpeg_planar_info *info,
+                                cy_jpeg_decoder **out, char *message, size_t messageSize) {
     *out = NULL;
     struct cy_jpeg_decoder *d = cy_jpeg_decoder_new(strict);
     if (!d) {
+        if (file) {
+            close(file->fd);
+            free(file);
+        }
         if (message && messageSize) snprintf(message, messageSize, "JPEG: out of memory");
         return -1;
     }
+    d->file = file;
     if (setjmp(d->escape)) {
         if (message && messageSize) snprintf(message, messageSize, "%s", d->message);
         cy_jpeg_decoder_destroy(d);
         return -1;
     }
     jpeg_create_decompress(&d->dinfo);
-    d->base = data;
-    d->size = size;
-    jpeg_mem_src(&d->dinfo, data, (unsigned long)size);
+    d->progress.progress_monitor = cy_d_limit_scans;
+    d->dinfo.progress = &d->progress;
+    if (file) {
+        file->pub.init_source = cy_fs_init;
+        file->pub.fill_input_buffer = cy_fs_fill;
+        file->pub.skip_input_data = cy_fs_skip;
+        file->pub.resync_to_restart = jpeg_resync_to_restart;
+        file->pub.term_source = cy_fs_term;
+        d->dinfo.src = &file->pub;
+    } else {
+        d->base = data;
+        d->size = size;
+        jpeg_mem_src(&d->dinfo, data, (unsigned long)size);
+    }
     jpeg_read_header(&d->dinfo, TRUE);
     jpeg_component_info *c = d->dinfo.comp_info;
     int h0 = c[0].h_samp_factor, v0 = c[0].v_samp_factor;
     if (d->dinfo.num_components != 3 || d->dinfo.jpeg_color_space != JCS_YCbCr || d->dinfo.data_precision != 8 ||
         c[1].h_samp_factor != 1 || c[1].v_samp_factor != 1 || c[2].h_samp_factor != 1 || c[2].v_samp_factor != 1 ||
-        !((h0 == 1 && v0 == 1) || (h0 == 2 && v0 == 1) || (h0 == 2 && v0 == 2))) {
+        !((h0 == 1 && v0 == 1) || (h0 == 2 && v0 == 1) || (h0 == 1 && v0 == 2) || (h0 == 2 && v0 == 2))) {
         cy_jpeg_decoder_destroy(d);
         return 1;
     }
@@ -374,31 +403,150 @@ int cy_jpeg_decoder_create_planar(const uint8_t *data, size_t size, int strict, 
     info->lumaRows = calls * rowsPerCall;
     info->chromaRowBytes = (int)c[1].width_in_blocks * DCTSIZE;
     info->chromaRows = calls * DCTSIZE;
+    info->chromaWidth = (int)c[1].downsampled_width;
+    info->chromaHeight = (int)c[1].downsampled_height;
+    // libjpeg's fancy upsampling needs more than 2 chroma columns across a subsampled width;
+    // with fewer it replicates samples (jdsample.c), vertically too at 4:2:0.
+    info->fancy = !(h0 == 2 && c[1].downsampled_width <= 2);
     *out = d;
     return 0;
 }
 
-int cy_jpeg_decoder_read_planes(cy_jpeg_decoder *d, uint8_t *y, uint8_t *cb, uint8_t *cr, const cy_jpeg_planar_info *info, char *message,
-                                size_t messageSize) {
-    if (!d || !d->started || !d->dinfo.raw_data_out) return -1;
-    if (setjmp(d->escape)) {
-        if (message && messageSize) snprintf(message, messageSize, "%s", d->message);
+int cy_jpeg_decoder_create_planar(const uint8_t *data, size_t size, int strict, cy_jpeg_planar_info *info, cy_jpeg_decoder **out,
+                                  char *message, size_t messageSize) {
+    return cy_jpeg_planar_start(data, size, NULL, strict, info, out, message, messageSize);
+}
+
+int cy_jpeg_decoder_create_planar_fd(int fd, int strict, cy_jpeg_planar_info *info, cy_jpeg_decoder **out, char *message,
+                                     size_t messageSize) {
+    *out = NULL;
+    struct cy_file_source *file = calloc(1, sizeof *file);
+    if (!file) {
+        close(fd);
+        if (message && messageSize) snprintf(message, messageSize, "JPEG: out of memory");
         return -1;
     }
-    int rowsPerCall = d->dinfo.max_v_samp_factor * DCTSIZE;
-    JSAMPROW yRows[2 * DCTSIZE], cbRows[DCTSIZE], crRows[DCTSIZE];
-    JSAMPARRAY planes[3] = {yRows, cbRows, crRows};
-    for (int call = 0; d->dinfo.output_scanline < d->dinfo.output_height; call++) {
-        if ((call + 1) * rowsPerCall > info->lumaRows || (call + 1) * DCTSIZE > info->chromaRows) return -1;
-        for (int i = 0; i < rowsPerCall; i++) yRows[i] = y + (size_t)(call * rowsPerCall + i) * (size_t)info->lumaRowBytes;
-        for (int i = 0; i < DCTSIZE; i++) {
-            cbRows[i] = cb + (size_t)(call * DCTSIZE + i) * (size_t)info->chromaRowBytes;
-            crRows[i] = cr + (size_t)(call * DCTSIZE + i) * (size_t)info->chromaRowBytes;
+    file->fd = fd;
+    return cy_jpeg_planar_start(NULL, 0, file, strict, info, out, message, messageSize);
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+// 16 rows of 16 bytes transposed in place (r[j] becomes column j): four rounds of the perfect
+// shuffle, each interleaving row i with row i + 8.
+static inline void cy_transpose16(__m128i r[16]) {
+    __m128i t[16];
+    for (int round = 0; round < 4; round++) {
+        for (int i = 0; i < 8; i++) {
+            t[2 * i] = _mm_unpacklo_epi8(r[i], r[i + 8]);
+            t[2 * i + 1] = _mm_unpackhi_epi8(r[i], r[i + 8]);
         }
-        if ((int)jpeg_read_raw_data(&d->dinfo, planes, (JDIMENSION)rowsPerCall) != rowsPerCall) {
-            if (message && messageSize) snprintf(message, messageSize, "Premature end of JPEG data");
-            return -1;
+        for (int i = 0; i < 16; i++) r[i] = t[i];
+    }
+}
+#endif
+
+// One band of a plane's stored rows (`rows` rows from stored row `y0`, `pw` samples each,
+// `srcStride` apart) written where EXIF `orientation` puts them in the upright plane `dst`
+// (`dstStride` bytes a row; the stored plane is `pw` x `ph`).
+static void cy_turn_band(const uint8_t *src, size_t srcStride, int y0, int rows, int pw, int ph, int orientation, uint8_t *dst,
+                         size_t dstStride) {
+    int o = orientation;
+    if (o <= 4) {
+        int flipX = o == 2 || o == 3, flipY = o == 3 || o == 4;
+        for (int r = 0; r < rows; r++) {
+            const uint8_t *s = src + (size_t)r * srcStride;
+            uint8_t *d = dst + (size_t)(flipY ? ph - 1 - (y0 + r) : y0 + r) * dstStride;
+            if (!flipX) {
+                memcpy(d, s, (size_t)pw);
+            } else {
+                for (int x = 0; x < pw; x++) d[pw - 1 - x] = s[x];
+            }
+        }
+        return;
+    }
+    // Stored row y becomes upright column y (5, 8) or ph - 1 - y (6, 7); stored column x
+    // becomes upright row x (5, 6) or pw - 1 - x (7, 8): each upright row gets `rows`
+    // neighbouring bytes from this band.
+    int flipX = o == 6 || o == 7, flipY = o == 7 || o == 8;
+    int x = 0;
+#if defined(__SSE2__)
+    // 16 columns at a time: the band's rows (bottom first when flipped) transposed, each
+    // column then one run of `rows` bytes in its upright row.
+    for (; rows <= 16 && x + 16 <= pw; x += 16) {
+        __m128i r[16];
+        for (int i = 0; i < 16; i++) {
+            int sr = flipX ? rows - 1 - i : i;
+            r[i] = i < rows ? _mm_loadu_si128((const __m128i *)(src + (size_t)sr * srcStride + (size_t)x)) : _mm_setzero_si128();
+        }
+        cy_transpose16(r);
+        size_t at = (size_t)(flipX ? ph - y0 - rows : y0);
+        for (int j = 0; j < 16; j++) {
+            uint8_t *d = dst + (size_t)(flipY ? pw - 1 - (x + j) : x + j) * dstStride + at;
+            if (rows == 16) {
+                _mm_storeu_si128((__m128i *)d, r[j]);
+            } else if (rows == 8) {
+                _mm_storel_epi64((__m128i *)d, r[j]);
+            } else {
+                uint8_t column[16];
+                _mm_storeu_si128((__m128i *)column, r[j]);
+                memcpy(d, column, (size_t)rows);
+            }
         }
     }
+#endif
+    for (; x < pw; x++) {
+        uint8_t *d = dst + (size_t)(flipY ? pw - 1 - x : x) * dstStride;
+        const uint8_t *s = src + x;
+        if (!flipX) {
+            d += y0;
+            for (int r = 0; r < rows; r++) d[r] = s[(size_t)r * srcStride];
+        } else {
+            d += ph - 1 - y0;
+            for (int r = 0; r < rows; r++) d[-r] = s[(size_t)r * srcStride];
+        }
+    }
+}
+
+int cy_jpeg_decoder_read_planes_upright(cy_jpeg_decoder *d, const cy_jpeg_planar_info *info, int orientation, uint8_t *y, size_t yStride,
+                                        uint8_t *cb, uint8_t *cr, size_t chromaStride, char *message, size_t messageSize) {
+    if (!d || !d->started || !d->dinfo.raw_data_out || orientation < 1 || orientation > 8) return -1;
+    int rowsPerCall = d->dinfo.max_v_samp_factor * DCTSIZE;
+    int chromaRowsPerCall = DCTSIZE;
+    size_t lumaBand = (size_t)info->lumaRowBytes * (size_t)rowsPerCall, chromaBand = (size_t)info->chromaRowBytes * DCTSIZE;
+    uint8_t *volatile band = malloc(lumaBand + 2 * chromaBand);
+    if (!band) {
+        if (message && messageSize) snprintf(message, messageSize, "JPEG: out of memory");
+        return -1;
+    }
+    if (setjmp(d->escape)) {
+        if (message && messageSize) snprintf(message, messageSize, "%s", d->message);
+        free(band);
+        return -1;
+    }
+    uint8_t *by = band, *bcb = band + lumaBand, *bcr = band + lumaBand + chromaBand;
+    JSAMPROW yRows[2 * DCTSIZE], cbRows[DCTSIZE], crRows[DCTSIZE];
+    JSAMPARRAY planes[3] = {yRows, cbRows, crRows};
+    for (int i = 0; i < rowsPerCall; i++) yRows[i] = by + (size_t)i * (size_t)info->lumaRowBytes;
+    for (int i = 0; i < DCTSIZE; i++) {
+        cbRows[i] = bcb + (size_t)i * (size_t)info->chromaRowBytes;
+        crRows[i] = bcr + (size_t)i * (size_t)info->chromaRowBytes;
+    }
+    int w = info->width, h = info->height, cw = info->chromaWidth, ch = info->chromaHeight;
+    for (int call = 0; d->dinfo.output_scanline < d->dinfo.output_height; call++) {
+        if ((int)jpeg_read_raw_data(&d->dinfo, planes, (JDIMENSION)rowsPerCall) != rowsPerCall) {
+            if (message && messageSize) snprintf(message, messageSize, "Premature end of JPEG data");
+            free(band);
+            return -1;
+        }
+        int ly = call * rowsPerCall, cy = call * chromaRowsPerCall;
+        int ln = h - ly < rowsPerCall ? h - ly : rowsPerCall, cn = ch - cy < chromaRowsPerCall ? ch - cy : chromaRowsPerCall;
+        if (ln > 0) cy_turn_band(by, (size_t)info->lumaRowBytes, ly, ln, w, h, orientation, y, yStride);
+        if (cn > 0) {
+            cy_turn_band(bcb, (size_t)info->chromaRowBytes, cy, cn, cw, ch, orientation, cb, chromaStride);
+            cy_turn_band(bcr, (size_t)info->chromaRowBytes, cy, cn, cw, ch, orientation, cr, chromaStride);
+        }
+    }
+    free(band);
     return 0;
 }

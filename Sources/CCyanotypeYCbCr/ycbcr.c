@@ -169,3 +169,132 @@ void cy_rgba_to_chroma_u8(const float *a, const float *b, long count, int shiftX
 void cy_rgba_to_chroma_u16(const float *a, const float *b, long count, int shiftX, const float *coef, uint16_t *cb, uint16_t *cr) {
     PICK(chroma_u16)(a, b, count, shiftX, coef, cb, cr);
 }
+
+// MARK: A JPEG's planes to RGBA8, as libjpeg gives them
+
+// libjpeg's fancy upsampling (jdsample.c) written once for every upright plane layout: a
+// chroma sample v is (16-weighted sum of the nearest samples + bias) >> 4, the vertical pass
+// first (near row x (4 - farWeight) + far row x farWeight), then the horizontal one (3/4 the
+// nearer column and 1/4 the next, or the column alone). libjpeg's biases (1 or 2 in quarters,
+// 8 or 7 in sixteenths) depend on the parity of the stored coordinate, which the caller works
+// out for the turned planes. Then YCbCr -> RGB with jdcolor.c's fixed-point arithmetic.
+#define CY_FIX(x) ((int32_t)((x) * 65536.0 + 0.5))
+
+/* One plane's pairs of upsampled samples from its column sums (3/4 nearer, 1/4 next): eight
+   pairs a step with SSE2 (sums fit 16 bits: at most 16 x 255 + 8), the rest one by one. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define CY_SIMD_BIASES const __m128i vbe = _mm_set1_epi16(be), vbo = _mm_set1_epi16(bo);
+#define CY_FANCY_PAIRS_SIMD(dst, sums)                                                   \
+    for (; m + 8 <= pairs; m += 8) {                                                     \
+        __m128i c = _mm_loadu_si128((const __m128i *)(sums + m));                        \
+        __m128i c3 = _mm_add_epi16(c, _mm_add_epi16(c, c));                              \
+        __m128i e = _mm_add_epi16(_mm_add_epi16(c3, _mm_loadu_si128((const __m128i *)(sums + m - 1))), vbe); \
+        __m128i o = _mm_add_epi16(_mm_add_epi16(c3, _mm_loadu_si128((const __m128i *)(sums + m + 1))), vbo); \
+        e = _mm_srli_epi16(e, 4);                                                        \
+        o = _mm_srli_epi16(o, 4);                                                        \
+        __m128i packed = _mm_packus_epi16(_mm_unpacklo_epi16(e, o), _mm_unpackhi_epi16(e, o)); \
+        _mm_storeu_si128((__m128i *)(dst + 2 * m), packed);                              \
+    }
+#else
+#define CY_SIMD_BIASES
+#define CY_FANCY_PAIRS_SIMD(dst, sums)
+#endif
+#define CY_FANCY_PAIRS(dst, sums)                                                        \
+    {                                                                                    \
+        long m = 0;                                                                      \
+        CY_FANCY_PAIRS_SIMD(dst, sums)                                                   \
+        for (; m < pairs; m++) {                                                         \
+            int16_t c3 = (int16_t)(3 * sums[m]);                                         \
+            dst[2 * m] = (uint8_t)((int16_t)(c3 + sums[m - 1] + be) >> 4);               \
+            dst[2 * m + 1] = (uint8_t)((int16_t)(c3 + sums[m + 1] + bo) >> 4);           \
+        }                                                                                \
+    }
+
+#define JPEG_ROW_BODY                                                                    \
+    long t0 = x0 + phaseX;                                                               \
+    long jLo = shiftX ? t0 >> 1 : t0, jHi = shiftX ? (t0 + n - 1) >> 1 : t0 + n - 1;     \
+    long span = jHi - jLo + 1;                                                           \
+    int16_t *restrict csb = scratch, *restrict csr = scratch + span + 2;                 \
+    uint8_t *restrict cbv = (uint8_t *)(csr + span + 2), *restrict crv = cbv + n;        \
+    /* Column sums: csb[k] is chroma column jLo - 1 + k; columns outside the plane repeat \
+       its edge. */                                                                      \
+    long lo = jLo - 1;                                                                   \
+    long kStart = lo < 0 ? -lo : 0, kEnd = chromaWidth - lo < span + 2 ? chromaWidth - lo : span + 2; \
+    {                                                                                    \
+        const uint8_t *bn = cbNear + lo, *rn = crNear + lo, *bf = cbFar + lo, *rf = crFar + lo; \
+        if (farWeight) {                                                                 \
+            for (long k = kStart; k < kEnd; k++) {                                       \
+                csb[k] = (int16_t)(3 * bn[k] + bf[k]);                                   \
+                csr[k] = (int16_t)(3 * rn[k] + rf[k]);                                   \
+            }                                                                            \
+        } else {                                                                         \
+            for (long k = kStart; k < kEnd; k++) {                                       \
+                csb[k] = (int16_t)(4 * bn[k]);                                           \
+                csr[k] = (int16_t)(4 * rn[k]);                                           \
+            }                                                                            \
+        }                                                                                \
+        for (long k = 0; k < kStart; k++) { csb[k] = csb[kStart]; csr[k] = csr[kStart]; } \
+        for (long k = kEnd; k < span + 2; k++) { csb[k] = csb[kEnd - 1]; csr[k] = csr[kEnd - 1]; } \
+    }                                                                                    \
+    if (!shiftX) {                                                                       \
+        const int16_t be = (int16_t)biasEven;                                            \
+        for (long i = 0; i < n; i++) {                                                   \
+            cbv[i] = (uint8_t)((int16_t)(4 * csb[i + 1] + be) >> 4);                     \
+            crv[i] = (uint8_t)((int16_t)(4 * csr[i + 1] + be) >> 4);                     \
+        }                                                                                \
+    } else {                                                                             \
+        const int wn = fancyX ? 3 : 4, wf = fancyX ? 1 : 0;                              \
+        long i = 0, k = 1;                                                               \
+        if (t0 & 1) {  /* the first pixel is its pair's second */                        \
+            cbv[0] = (uint8_t)((wn * csb[1] + wf * csb[2] + biasOdd) >> 4);              \
+            crv[0] = (uint8_t)((wn * csr[1] + wf * csr[2] + biasOdd) >> 4);              \
+            i = 1; k = 2;                                                                \
+        }                                                                                \
+        long pairs = (n - i) >> 1;                                                       \
+        uint8_t *restrict pb = cbv + i, *restrict pr = crv + i;                          \
+        const int16_t *restrict sb = csb + k, *restrict sr = csr + k;                    \
+        const int16_t be = (int16_t)biasEven, bo = (int16_t)biasOdd;                     \
+        if (fancyX) {                                                                    \
+            CY_SIMD_BIASES CY_FANCY_PAIRS(pb, sb) CY_FANCY_PAIRS(pr, sr)                                \
+        } else {                                                                         \
+            for (long m = 0; m < pairs; m++) {                                           \
+                uint8_t b = (uint8_t)((4 * sb[m]) >> 4), r = (uint8_t)((4 * sr[m]) >> 4); \
+                pb[2 * m] = b; pb[2 * m + 1] = b;                                        \
+                pr[2 * m] = r; pr[2 * m + 1] = r;                                        \
+            }                                                                            \
+        }                                                                                \
+        i += 2 * pairs; k += pairs;                                                      \
+        if (i < n) {  /* a last pixel, its pair's first */                               \
+            cbv[i] = (uint8_t)((wn * csb[k] + wf * csb[k - 1] + biasEven) >> 4);         \
+            crv[i] = (uint8_t)((wn * csr[k] + wf * csr[k - 1] + biasEven) >> 4);         \
+        }                                                                                \
+    }                                                                                    \
+    const uint8_t *yy = y + x0;                                                          \
+    for (long i = 0; i < n; i++) {                                                       \
+        int32_t l = yy[i], b = (int32_t)cbv[i] - 128, r = (int32_t)crv[i] - 128;         \
+        int32_t R = l + ((CY_FIX(1.40200) * r + 32768) >> 16);                           \
+        int32_t G = l + ((-CY_FIX(0.34414) * b - CY_FIX(0.71414) * r + 32768) >> 16);    \
+        int32_t B = l + ((CY_FIX(1.77200) * b + 32768) >> 16);                           \
+        out[4 * i] = (uint8_t)(R < 0 ? 0 : (R > 255 ? 255 : R));                         \
+        out[4 * i + 1] = (uint8_t)(G < 0 ? 0 : (G > 255 ? 255 : G));                     \
+        out[4 * i + 2] = (uint8_t)(B < 0 ? 0 : (B > 255 ? 255 : B));                     \
+        out[4 * i + 3] = 255;                                                            \
+    }
+
+#define JPEG_ROW_ARGS                                                                                                  \
+    const uint8_t *y, const uint8_t *cbNear, const uint8_t *crNear, const uint8_t *cbFar, const uint8_t *crFar,        \
+        int farWeight, long x0, long n, int shiftX, int fancyX, int phaseX, long chromaWidth, int biasEven, int biasOdd, \
+        int16_t *scratch, uint8_t *out
+
+static void jpeg_row_base(JPEG_ROW_ARGS) { JPEG_ROW_BODY }
+#if CY_HAVE_AVX2
+static CY_AVX2 void jpeg_row_avx2(JPEG_ROW_ARGS) { JPEG_ROW_BODY }
+#endif
+
+long cy_jpeg_row_scratch_bytes(long n) { return 2 * (long)sizeof(int16_t) * (n + 4) + 2 * n + 64; }
+
+void cy_jpeg_row_rgba8(JPEG_ROW_ARGS) {
+    if (n <= 0) return;
+    PICK(jpeg_row)(y, cbNear, crNear, cbFar, crFar, farWeight, x0, n, shiftX, fancyX, phaseX, chromaWidth, biasEven, biasOdd, scratch, out);
+}

@@ -4,6 +4,9 @@ import Testing
 
 @testable import Cyanotype
 
+/// libjpeg-turbo's `cjpeg` (makes JPEGs in every sampling, 4:4:0 too).
+private let cjpeg: String? = ["/usr/bin/cjpeg", "/usr/local/bin/cjpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
 /// Debian's Python, where Pillow and its lcms binding (ImageCms) live.
 private let pillowPython = "/usr/bin/python3"
 private let hasPillow: Bool = {
@@ -170,11 +173,11 @@ private func runPython(_ script: String, _ args: [String] = [], in dir: URL) thr
             for o in [1, 2, 5, 6, 8] {
                 let base = "p3-\(prog)-\(o)"
                 let image = try CIImage.read(contentsOf: dir.appendingPathComponent("\(base).jpg"), options: Self.read)
-                // The file is read as Display P3 values and, when it streams (baseline) or needs no
-                // turn, written without a conversion: the stored rows are the output's. A turned
-                // progressive file is read through its orientation tile by tile (no second copy),
-                // so its values go through the working space and back.
-                let passesThrough = prog == 0 || o == 1
+                // The file is read as Display P3 values and, when it streams (baseline), written
+                // without a conversion: the stored rows are the output's. A progressive file is
+                // held as its Y'CbCr planes, whose RGB rows are made tile by tile, so its values
+                // go through the working space and back.
+                let passesThrough = prog == 0
                 if passesThrough {
                     let source = try #require(bitmapSource(image.node, covering: PixelRect(covering: image.extent)), "\(base)")
                     #expect(source.colorSpace == p3 && source.profileTransform == nil, "\(base)")
@@ -205,18 +208,21 @@ private func runPython(_ script: String, _ args: [String] = [], in dir: URL) thr
         let dir = try Self.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         try Self.makeFiles(in: dir)
-        let url = dir.appendingPathComponent("p3-0-6.jpg")
-        let before = try CIImage.read(contentsOf: url, options: Self.read)
-        let small = try CIImage.read(contentsOf: url, options: Self.read)
-            .applyingFilter("CILanczosScaleTransform", parameters: [kCIInputScaleKey: 0.25])
-        // Replaced by another picture after the header was read: the render names the file.
-        try Data(contentsOf: dir.appendingPathComponent("adobe-0-3.jpg")).write(to: url)
-        for image in [before, small] {
-            do {
-                _ = try CIContext().encode(image, as: .jpeg)
-                Issue.record("a changed file rendered")
-            } catch {
-                #expect(error.description.contains("p3-0-6.jpg"), "\(error)")
+        // Baseline (streamed) and progressive (held as planes): both decode from the file.
+        for name in ["p3-0-6", "p3-1-6"] {
+            let url = dir.appendingPathComponent("\(name).jpg")
+            let before = try CIImage.read(contentsOf: url, options: Self.read)
+            let small = try CIImage.read(contentsOf: url, options: Self.read)
+                .applyingFilter("CILanczosScaleTransform", parameters: [kCIInputScaleKey: 0.25])
+            // Replaced by another picture after the header was read: the render names the file.
+            try Data(contentsOf: dir.appendingPathComponent("adobe-0-3.jpg")).write(to: url)
+            for image in [before, small] {
+                do {
+                    _ = try CIContext().encode(image, as: .jpeg)
+                    Issue.record("\(name): a changed file rendered")
+                } catch {
+                    #expect(error.description.contains("\(name).jpg"), "\(error)")
+                }
             }
         }
     }
@@ -291,9 +297,9 @@ private func runPython(_ script: String, _ args: [String] = [], in dir: URL) thr
         #expect(wrong == 0, "\(wrong) samples not rounded to nearest")
     }
 
-    /// A progressive sRGB JPEG (4:2:0, odd sides, #26 row 4) reads upright in every
-    /// orientation within 2 levels of TurboJPEG's whole decode (the lenient read's path: mean
-    /// under half a level), plain and blurred; tiles of 16 equal whole renders.
+    /// A progressive sRGB JPEG (4:2:0, odd sides, #26 row 4), held as its Y'CbCr planes, reads
+    /// upright in every orientation exactly as TurboJPEG's whole decode (the lenient read's
+    /// path), plain and blurred; tiles of 16 equal whole renders.
     @Test func progressiveJPEGMatchesTheWholeDecodeInEveryOrientation() throws {
         let (w, h) = (101, 67)
         var px = [UInt8](repeating: 255, count: w * h * 4)
@@ -316,6 +322,7 @@ private func runPython(_ script: String, _ args: [String] = [], in dir: URL) thr
             opts.exif = ReducedDecodeTests.exif(orientation: o)
             let data = try px.withUnsafeBufferPointer { try ImageCodecs.encode(rgba8: $0, width: w, height: h, hasAlpha: false, format: .jpeg, options: opts) }
             let planar = try CIImage.read(data: data, options: Self.read)
+            #expect(Self.heldAsPlanes(planar), "orientation \(o): not held as Y'CbCr planes")
             var lenient = Self.read
             lenient[.lenientDecoding] = true
             let held = try CIImage.read(data: data, options: lenient)
@@ -325,8 +332,7 @@ private func runPython(_ script: String, _ args: [String] = [], in dir: URL) thr
                 let b = [UInt8](try whole.renderToData(f(held), from: held.extent, format: .RGBA8, colorSpace: Self.srgb).data)
                 let t = [UInt8](try tiled.renderToData(f(planar), from: planar.extent, format: .RGBA8, colorSpace: Self.srgb).data)
                 let d = zip(a, b).map { abs(Int($0) - Int($1)) }
-                let mean = Double(d.reduce(0, +)) / Double(d.count)
-                #expect((d.max() ?? 255) <= 2 && mean < 0.5, "orientation \(o) \(what): max \(d.max() ?? -1), mean \(mean)")
+                #expect(a == b, "orientation \(o) \(what): \(d.max() ?? -1) levels from the whole decode")
                 #expect(a == t, "orientation \(o) \(what): tiles of 16 differ from whole renders")
             }
         }
@@ -374,6 +380,99 @@ private func runPython(_ script: String, _ args: [String] = [], in dir: URL) thr
         #expect(chromaWorst <= 2, "chroma \(chromaWorst) levels from the upsampled chroma's block mean")
     }
 
+    /// A progressive JPEG held as its upright planes (#26 row 4) reads as libjpeg decodes it,
+    /// turned: every orientation x sampling (4:4:4, 4:2:2, 4:4:0, 4:2:0) x odd and tiny sizes
+    /// (libjpeg repeats chroma samples under 3 columns), rendered unmanaged (codes as values),
+    /// whole and in tiles of 16. Oracle: libjpeg-turbo's `djpeg` of the same file (`cjpeg`
+    /// made it), turned upright by EXIF's formula written here.
+    @Test(.enabled(if: ReducedDecodeTests.djpeg != nil && cjpeg != nil, "needs djpeg and cjpeg (libjpeg-turbo-progs, scripts/setup.sh --test)"))
+    func progressivePlanesReadAsDjpegTurnedUpright() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let unmanaged = CIContext(options: [.workingColorSpace: NSNull(), .outputPremultiplied: false])
+        let tiled = CIContext(options: [.workingColorSpace: NSNull(), .outputPremultiplied: false, .tileSize: 16])
+        let (cjpeg, djpeg) = (try #require(cjpeg), try #require(ReducedDecodeTests.djpeg))
+        var state: UInt64 = 0x26_04
+        for (w, h) in [(37, 23), (50, 19), (3, 5), (4, 2)] {
+            // Busy colour (noise on ramps), so chroma rounding shows.
+            var ppm = Data("P6\n\(w) \(h)\n255\n".utf8)
+            for i in 0..<(w * h) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let (x, y) = (i % w, i / w)
+                let n = Int(state >> 58) - 32
+                ppm += [UInt8(clamping: 20 + 200 * x / w + n), UInt8(clamping: 220 - 180 * y / h - n), UInt8(clamping: 60 + 3 * n + 90 * ((x + y) % 3))]
+            }
+            let ppmURL = dir.appendingPathComponent("in.ppm")
+            try ppm.write(to: ppmURL)
+            for sample in ["1x1", "2x1", "1x2", "2x2"] {
+                let stored = dir.appendingPathComponent("s.jpg")
+                let made = try #require(runTool(cjpeg, ["-quality", "90", "-sample", sample, "-progressive", "-outfile", stored.path, ppmURL.path]))
+                #expect(made.status == 0, "cjpeg -sample \(sample) failed")
+                let decoded = try #require(runTool(djpeg, ["-ppm", stored.path]))
+                let want = try #require(Self.ppmPixels(decoded.data), "djpeg gave no PPM for \(sample)")
+                #expect(want.width == w && want.height == h)
+                let jpeg = try Data(contentsOf: stored)
+                for o in 1...8 {
+                    // The same file with an EXIF block holding the orientation, after SOI.
+                    let exif = Data("Exif".utf8) + [0, 0] + ReducedDecodeTests.exif(orientation: o)
+                    let file = jpeg.prefix(2) + [0xFF, 0xE1, UInt8((exif.count + 2) >> 8), UInt8((exif.count + 2) & 0xFF)] + exif + jpeg.dropFirst(2)
+                    let image = try CIImage.read(data: Data(file), options: Self.read)
+                    let (uw, uh) = o >= 5 ? (h, w) : (w, h)
+                    let what = "\(w)x\(h) \(sample) orientation \(o)"
+                    #expect(image.extent == CGRect(x: 0, y: 0, width: uw, height: uh), "\(what)")
+                    #expect(Self.heldAsPlanes(image), "\(what): not held as Y'CbCr planes")
+                    let ours = [UInt8](try unmanaged.renderToData(image, from: image.extent, format: .RGBA8).data)
+                    let tiles = [UInt8](try tiled.renderToData(image, from: image.extent, format: .RGBA8).data)
+                    var worst = 0
+                    for Y in 0..<uh {
+                        for X in 0..<uw {
+                            // EXIF: the upright pixel (X, Y) is the stored pixel (x, y).
+                            let (x, y): (Int, Int) =
+                                switch o {
+                                case 2: (w - 1 - X, Y)
+                                case 3: (w - 1 - X, h - 1 - Y)
+                                case 4: (X, h - 1 - Y)
+                                case 5: (Y, X)
+                                case 6: (Y, h - 1 - X)
+                                case 7: (w - 1 - Y, h - 1 - X)
+                                case 8: (w - 1 - Y, X)
+                                default: (X, Y)
+                                }
+                            for c in 0..<3 {
+                                worst = max(worst, abs(Int(ours[(Y * uw + X) * 4 + c]) - Int(want.rgb[(y * w + x) * 3 + c])))
+                            }
+                        }
+                    }
+                    #expect(worst == 0, "\(what): \(worst) levels from djpeg's decode")
+                    #expect(ours == tiles, "\(what): tiles of 16 differ from the whole render")
+                }
+            }
+        }
+    }
+
+    /// Whether a file image's decoded source is a JPEG's Y'CbCr planes (`JPEGPlaneRows`).
+    static func heldAsPlanes(_ image: CIImage) -> Bool {
+        guard let file = image.node as? LazySourceNode, let bitmap = (try? file.source()) as? BitmapNode else { return false }
+        return bitmap.rowSource is JPEGPlaneRows
+    }
+
+    /// The RGB samples of a binary PPM (P6, maxval 255).
+    static func ppmPixels(_ data: Data) -> (width: Int, height: Int, rgb: [UInt8])? {
+        let bytes = [UInt8](data)
+        var fields: [Int] = [], i = 2
+        guard bytes.starts(with: Array("P6".utf8)) else { return nil }
+        while fields.count < 3, i < bytes.count {
+            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+            var v = 0, digits = 0
+            while i < bytes.count, (0x30...0x39).contains(bytes[i]) { v = v * 10 + Int(bytes[i] - 0x30); i += 1; digits += 1 }
+            guard digits > 0 else { return nil }
+            fields.append(v)
+        }
+        i += 1  // the one whitespace byte before the samples
+        guard fields.count == 3, fields[2] == 255, bytes.count - i >= fields[0] * fields[1] * 3 else { return nil }
+        return (fields[0], fields[1], Array(bytes[i..<(i + fields[0] * fields[1] * 3)]))
+    }
+
     /// A truncated or corrupt progressive JPEG fails with a typed error (the codec's, then the
     /// render's), never a partial picture or a crash.
     @Test func damagedProgressiveJPEGFailsWithATypedError() throws {
@@ -387,6 +486,19 @@ private func runPython(_ script: String, _ args: [String] = [], in dir: URL) thr
         #expect(throws: ImageFileError.self) { try JPEGPlanes.decode(cut) }
         let image = try CIImage.read(data: cut, options: Self.read)
         #expect(throws: CIRenderError.self) { try CIContext().renderToData(image, from: image.extent, format: .RGBA8, colorSpace: Self.srgb) }
+        // The same cut file read from disk (decoded from the file, its bytes not held): the
+        // render fails with the truncation, in the user's terms.
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("cut-progressive.jpg")
+        try cut.write(to: url)
+        let fromDisk = try CIImage.read(contentsOf: url, options: Self.read)
+        do {
+            _ = try CIContext().renderToData(fromDisk, from: fromDisk.extent, format: .RGBA8, colorSpace: Self.srgb)
+            Issue.record("a truncated progressive file rendered")
+        } catch {
+            #expect(error is CIRenderError && "\(error)".contains("truncated") && "\(error)".contains("Premature end"), "\(error)")
+        }
         // A scan's Huffman table selector pointed at a table that does not exist.
         var corrupt = data
         let sos = try #require(corrupt.firstRange(of: Data([0xFF, 0xDA])))

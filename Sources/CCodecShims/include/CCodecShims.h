@@ -143,15 +143,28 @@ void cy_jpeg_decoder_destroy(cy_jpeg_decoder *d);
 typedef struct {
     int width, height, shiftX, shiftY;
     int lumaRowBytes, lumaRows, chromaRowBytes, chromaRows;
+    /// The chroma planes' own size in samples (libjpeg's downsampled width and height).
+    int chromaWidth, chromaHeight;
+    /// Whether libjpeg upsamples this file's chroma with its "fancy" (triangle) filter; 0 when
+    /// it replicates samples (a subsampled width of 2 samples or fewer).
+    int fancy;
 } cy_jpeg_planar_info;
 /// Reads the header of the JPEG in memory and starts a planar decode (for a progressive file
 /// this reads every scan): 0 with `*out` and `info` set; 1 when the file is not 8-bit YCbCr
-/// sampled 4:4:4, 4:2:2 or 4:2:0 (nothing to free); -1 with a message on an error.
+/// sampled 4:4:4, 4:2:2, 4:4:0 or 4:2:0 (nothing to free); -1 with a message on an error. A
+/// progressive file of more than 500 scans is an error (as TurboJPEG's TJFLAG_LIMITSCANS).
 int cy_jpeg_decoder_create_planar(const uint8_t *data, size_t size, int strict, cy_jpeg_planar_info *info, cy_jpeg_decoder **out,
                                   char *message, size_t messageSize);
-/// Decodes every row into `y`, `cb`, `cr` (sized and laid out as `info` says). 0, or -1 with a
-/// message. `data` must not have moved since create.
-int cy_jpeg_decoder_read_planes(cy_jpeg_decoder *d, uint8_t *y, uint8_t *cb, uint8_t *cr, const cy_jpeg_planar_info *info, char *message,
-                                size_t messageSize);
+/// As cy_jpeg_decoder_create_planar, reading the compressed bytes from the open file `fd` (from
+/// its start, 64 KiB at a time): the decoder owns `fd` and closes it (also when this fails or
+/// returns 1).
+int cy_jpeg_decoder_create_planar_fd(int fd, int strict, cy_jpeg_planar_info *info, cy_jpeg_decoder **out, char *message,
+                                     size_t messageSize);
+/// Decodes every row (`data` must not have moved since create) into planes turned upright for EXIF
+/// `orientation` (1...8) band by band as they decode: luma `width` x `height` and chroma
+/// `chromaWidth` x `chromaHeight` as stored (sides swapped for 5...8), unpadded, `yStride` and
+/// `chromaStride` bytes a row. 0, or -1 with a message.
+int cy_jpeg_decoder_read_planes_upright(cy_jpeg_decoder *d, const cy_jpeg_planar_info *info, int orientation, uint8_t *y, size_t yStride,
+                                        uint8_t *cb, uint8_t *cr, size_t chromaStride, char *message, size_t messageSize);
 
 #endif

@@ -31,4 +31,17 @@ void cy_rgba_to_luma_u16(const float *rgba, long n, const float *coef, uint16_t 
 /// offCr, max.
 void cy_rgba_to_chroma_u8(const float *a, const float *b, long count, int shiftX, const float *coef, uint8_t *cb, uint8_t *cr);
 void cy_rgba_to_chroma_u16(const float *a, const float *b, long count, int shiftX, const float *coef, uint16_t *cb, uint16_t *cr);
+/// Bytes of scratch `cy_jpeg_row_rgba8` needs for `n` pixels.
+long cy_jpeg_row_scratch_bytes(long n);
+/// n pixels (columns x0...) of one upright row of a JPEG's turned planes as RGBA8 (alpha 255),
+/// the values libjpeg's fancy upsampling and YCbCr -> RGB give: luma `y` (the row, indexed by
+/// column); chroma rows near and far (the far row weighs `farWeight` of 4: 1, or 0 for none),
+/// `chromaWidth` samples each. shiftX 1: pixel x belongs to chroma column (x + phaseX) >> 1,
+/// its pair's first or second by (x + phaseX) & 1, mixed 3:1 with the column before or after
+/// when `fancyX` (else the column alone). A chroma value is (sixteenths + bias) >> 4, the bias
+/// `biasEven` for a pair's first pixel (and every pixel when shiftX is 0), `biasOdd` for its
+/// second. `scratch`: `cy_jpeg_row_scratch_bytes(n)` bytes, 2-byte aligned.
+void cy_jpeg_row_rgba8(const uint8_t *y, const uint8_t *cbNear, const uint8_t *crNear, const uint8_t *cbFar, const uint8_t *crFar,
+                       int farWeight, long x0, long n, int shiftX, int fancyX, int phaseX, long chromaWidth, int biasEven, int biasOdd,
+                       int16_t *scratch, uint8_t *out);
 #endif

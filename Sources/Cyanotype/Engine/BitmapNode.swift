@@ -22,14 +22,18 @@ final class BitmapNode: RecipeNode, StoredPixels, SRGBEncodedSource, @unchecked 
     /// upright (`width` x `height` are the upright size), each tile row gathered from the
     /// stored 8/16-bit pixels, so a picture decoded whole is turned without a second copy.
     let orientation: Int
+    /// Where the rows come from when they are not stored as `format` (a JPEG's upright Y'CbCr
+    /// planes): each tile row is made in `format` from it, and `data` is not read.
+    let rowSource: (any PixelRowSource)?
 
     /// nil when the format is unknown or the data too short.
     init?(
         data: any ContiguousBytes & Sendable, bytesPerRow: Int, width: Int, height: Int, format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool, origin: CGPoint = .zero,
-        gate: RowGate? = nil, profileTransform: ColorProfiles.RowTransform? = nil, orientation: Int = 1
+        gate: RowGate? = nil, profileTransform: ColorProfiles.RowTransform? = nil, orientation: Int = 1,
+        rowSource: (any PixelRowSource)? = nil
     ) {
-        let count = data.withUnsafeBytes { $0.count }
-        let o = (1...8).contains(orientation) && gate == nil ? orientation : 1
+        let count = rowSource == nil ? data.withUnsafeBytes { $0.count } : Int.max
+        let o = (1...8).contains(orientation) && gate == nil && rowSource == nil ? orientation : 1
         // Stored rows: the upright size turned back.
         let (sw, sh) = o >= 5 ? (height, width) : (width, height)
         guard let bpp = format.bytesPerPixel, width > 0, height > 0, bytesPerRow >= sw * bpp,
@@ -37,6 +41,7 @@ final class BitmapNode: RecipeNode, StoredPixels, SRGBEncodedSource, @unchecked 
             count >= bytesPerRow * (sh - 1) + sw * bpp
         else { return nil }
         self.orientation = o
+        self.rowSource = rowSource
         self.data = data; self.width = width; self.height = height; self.bytesPerRow = bytesPerRow
         self.format = format; self.colorSpace = colorSpace; self.premultiplied = premultiplied; self.gate = gate
         // The transform reads straight RGBA of its own sample size only.
@@ -63,17 +68,23 @@ final class BitmapNode: RecipeNode, StoredPixels, SRGBEncodedSource, @unchecked 
         let tables = ev.colorManaged ? self.tables : .linear
         let toSRGB = ev.colorManaged ? self.toSRGB : nil
         let bpp = format.bytesPerPixel ?? 4
-        // Turned pixels: each tile row is gathered from the stored rows first.
-        let gathered = orientation == 1 ? nil : UnsafeMutableRawPointer.allocate(byteCount: out.width * bpp, alignment: 16)
+        // Turned pixels: each tile row is gathered from the stored rows first; rows from a
+        // source of their own are made there.
+        let gathered = orientation == 1 && rowSource == nil ? nil : UnsafeMutableRawPointer.allocate(byteCount: out.width * bpp, alignment: 16)
         defer { gathered?.deallocate() }
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            guard let base = raw.baseAddress else { return }
+            // (Rows made by a row source read no stored bytes.)
+            guard let base = raw.baseAddress ?? (rowSource == nil ? nil : gathered.map { UnsafeRawPointer($0) }) else { return }
             for r in 0..<out.height {
                 // Row 0 of the data is the top of the image, the highest y.
                 let dataRow = ext.maxY - 1 - (rect.minY + r)
                 var src = UnsafeRawPointer(base + dataRow * bytesPerRow)
                 var x0 = x0
-                if let gathered {
+                if let gathered, let rowSource {
+                    rowSource.read(row: dataRow, from: x0, count: out.width, into: gathered)
+                    src = UnsafeRawPointer(gathered)
+                    x0 = 0
+                } else if let gathered {
                     gather(base, row: dataRow, from: x0, count: out.width, bpp: bpp, into: gathered)
                     src = UnsafeRawPointer(gathered)
                     x0 = 0
@@ -249,8 +260,9 @@ final class BitmapNode: RecipeNode, StoredPixels, SRGBEncodedSource, @unchecked 
         for i in 0..<n { let v = dst[i]; dst[i] = SIMD4(space.decode(v.x), space.decode(v.y), space.decode(v.z), v.w) }
     }
 
-    /// nil for turned pixels: their bytes are not stored as the image shows them.
-    var storedBitmap: BitmapNode? { orientation == 1 ? self : nil }
+    /// nil for turned pixels and rows made from another layout: their bytes are not stored as
+    /// the image shows them.
+    var storedBitmap: BitmapNode? { orientation == 1 && rowSource == nil ? self : nil }
     var rowGate: RowGate? { gate }
     func sRGBEncodedSource() -> RecipeNode? { sRGBCodesAsValues() }
     override var label: String { "bitmap \(width)x\(height) \(format) \(colorSpace?.description ?? "unmanaged")" }
@@ -265,8 +277,15 @@ final class BitmapNode: RecipeNode, StoredPixels, SRGBEncodedSource, @unchecked 
         else { return nil }
         return BitmapNode(
             data: data, bytesPerRow: bytesPerRow, width: width, height: height, format: format, colorSpace: nil,
-            premultiplied: premultiplied, origin: extent.origin, gate: gate, orientation: orientation)
+            premultiplied: premultiplied, origin: extent.origin, gate: gate, orientation: orientation, rowSource: rowSource)
     }
+}
+
+/// Rows of a bitmap made on demand from another layout than the one it shows (a JPEG's
+/// upright Y'CbCr planes, `JPEGPlaneRows`), in the bitmap's format.
+protocol PixelRowSource: Sendable {
+    /// Writes pixels `from..<from + count` of row `row` (from the top) to `into`.
+    func read(row: Int, from: Int, count: Int, into: UnsafeMutableRawPointer)
 }
 
 extension CIFormat.Layout {

@@ -1,4 +1,5 @@
 import CCyanotypeYCbCr
+internal import CyanotypeCodecs
 import Foundation
 
 /// The arithmetic of one `CIYCbCrFormat`: codes <-> R'G'B' as one affine map each way, and
@@ -355,6 +356,72 @@ extension YCbCrWriter {
             for row in 0..<d.height {
                 (d.baseAddress + row * d.bytesPerRow).copyMemory(from: s.baseAddress + row * s.bytesPerRow, byteCount: d.width * bps)
             }
+        }
+    }
+}
+
+/// A JPEG's upright Y'CbCr planes (`JPEGPlanes`) read as RGBA8 rows: the pixels libjpeg's
+/// whole decode gives (fancy chroma upsampling, its fixed-point YCbCr -> RGB), turned. The
+/// planes were turned as they decoded, so each row is read in order, left to right; libjpeg's
+/// rounding depends on where a pixel sits in the stored picture, which is worked out here.
+struct JPEGPlaneRows: PixelRowSource, @unchecked Sendable {
+    let planes: JPEGPlanes
+    /// The upright subsampling and, per upright axis, whether it runs against the stored one.
+    private let sx: Int, sy: Int, flipX: Bool, flipY: Bool, swaps: Bool
+    /// 1 where an axis is flipped and odd: pixel x pairs with chroma column (x + 1) >> 1.
+    private let phaseX: Int, phaseY: Int
+
+    init(_ planes: JPEGPlanes) {
+        self.planes = planes
+        let o = planes.orientation
+        (sx, sy) = planes.chromaShift
+        swaps = o >= 5
+        flipX = [2, 3, 6, 7].contains(o)
+        flipY = [3, 4, 7, 8].contains(o)
+        phaseX = sx == 1 && flipX && planes.width % 2 == 1 ? 1 : 0
+        phaseY = sy == 1 && flipY && planes.height % 2 == 1 ? 1 : 0
+    }
+
+    func read(row: Int, from: Int, count: Int, into: UnsafeMutableRawPointer) {
+        let p = planes
+        // The chroma rows: the nearest and, for libjpeg's vertical triangle filter, the next
+        // nearest (above for a pair's first row, below for its second, edges repeated).
+        var near = row, far = row, farWeight: Int32 = 0
+        let qy = (row + phaseY) & 1
+        if sy == 1 {
+            near = (row + phaseY) >> 1
+            if p.fancyUpsampling {
+                far = min(max(near + (qy == 1 ? 1 : -1), 0), p.chromaHeight - 1)
+                farWeight = 1
+            } else {
+                far = near
+            }
+        }
+        // The stored parity of a pixel along an upright axis, from its place in its pair.
+        let storedX = { (q: Int) in flipX ? 1 - q : q }
+        let storedY = flipY ? 1 - qy : qy
+        var biasEven: Int32 = 0, biasOdd: Int32 = 0
+        if p.fancyUpsampling {
+            switch (sx, sy) {
+            case (1, 1):
+                // libjpeg's 4:2:0 filter adds 8 or 7 by the stored column's parity.
+                if swaps {
+                    (biasEven, biasOdd) = (Int32(8 - storedY), Int32(8 - storedY))
+                } else {
+                    (biasEven, biasOdd) = (Int32(8 - storedX(0)), Int32(8 - storedX(1)))
+                }
+            case (1, 0): (biasEven, biasOdd) = (Int32(4 * (1 + storedX(0))), Int32(4 * (1 + storedX(1))))
+            case (0, 1): (biasEven, biasOdd) = (Int32(4 * (1 + storedY)), Int32(4 * (1 + storedY)))
+            default: break
+            }
+        }
+        let scratchBytes = cy_jpeg_row_scratch_bytes(count)
+        withUnsafeTemporaryAllocation(byteCount: scratchBytes, alignment: 16) { scratch in
+            let c0 = near * p.chromaRowBytes, c1 = far * p.chromaRowBytes
+            cy_jpeg_row_rgba8(
+                p.luma + row * p.lumaRowBytes, p.cb + c0, p.cr + c0, p.cb + c1, p.cr + c1, farWeight, from, count, Int32(sx),
+                p.fancyUpsampling ? 1 : 0, Int32(phaseX), p.chromaWidth, biasEven, biasOdd,
+                scratch.baseAddress!.assumingMemoryBound(to: Int16.self), into.assumingMemoryBound(to: UInt8.self))
         }
     }
 }

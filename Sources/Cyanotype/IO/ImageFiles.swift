@@ -169,9 +169,12 @@ extension CIImage {
         }
         // Strict decodes only: a damaged file fails the same way at every size.
         let factors = strict ? ImageCodecs.decodeReductions(header, data: data) : []
-        // A streaming file read from disk is read again when it decodes (its bytes are not
-        // held), as is any file of which only the header was read.
-        let reread = file.flatMap { f in streams || streamsRows || headerOnly ? f : nil }
+        // A JPEG that does not stream (progressive) is held as its 8-bit Y'CbCr planes, turned
+        // upright as they decode (1.5 bytes a pixel at 4:2:0, not RGBA's 4).
+        let planar = strict && header.format == .jpeg && !streams
+        // A streaming or planar file read from disk is read again when it decodes (its bytes
+        // are not held), as is any file of which only the header was read.
+        let reread = file.flatMap { f in streams || streamsRows || planar || headerOnly ? f : nil }
         let bytes: CompressedBytes = reread.map { .file($0) } ?? .data(data)
         // What the whole-image decodes below read (they run only when the file does not
         // stream): the bytes held, or the file read again (so the closures do not keep them).
@@ -228,6 +231,9 @@ extension CIImage {
                     return try streamingJPEGNode(bytes, header: header, limits: limits, colorSpace: space, orientation: orientation)
                 }
                 if streamsRows { return try rowsNode(false) }
+                if planar, let node = try planarJPEGNode(bytes, header: header, limits: limits, colorSpace: space, orientation: orientation) {
+                    return node
+                }
                 let bitmap = try ImageCodecs.decode(try whole(), limits: limits, strict: strict)
                 return try bitmapNode(bitmap, colorSpace: space, orientation: orientation)
             },
@@ -288,6 +294,29 @@ func bitmapNode(_ b: DecodedBitmap, colorSpace: CGColorSpace?, orientation: Int 
             profileTransform: color.transform, orientation: turn.value)
     }
     guard let node else { throw ImageFileError.corrupt(detail: "decoder returned \(b.width)x\(b.height) without pixels") }
+    return node
+}
+
+/// A JPEG (in memory or read from its file) decoded whole to its Y'CbCr planes, turned upright for EXIF `orientation` as its
+/// rows decode, as a bitmap whose RGBA8 rows are made from the planes as tiles read them
+/// (`JPEGPlaneRows`: libjpeg's own upsampling and colour conversion) and read in the file's
+/// ICC profile as `bitmapNode` reads decoded rows. nil when the file is not 8-bit YCbCr in a
+/// sampling the planes hold (the caller decodes it to RGBA).
+func planarJPEGNode(
+    _ bytes: CompressedBytes, header: ImageHeader, limits: DecodeLimits, colorSpace: CGColorSpace?, orientation: Int
+) throws -> RecipeNode? {
+    let decoded =
+        switch bytes {
+        case .data(let data): try JPEGPlanes.decode(data, orientation: orientation, limits: limits)
+        case .file(let file): try JPEGPlanes.decode(file: file, orientation: orientation, limits: limits)
+        }
+    guard let planes = decoded else { return nil }
+    let color = SourceColor.of(profile: header.iccProfile, bitsPerSample: 8, fallback: colorSpace)
+    guard
+        let node = BitmapNode(
+            data: Data(), bytesPerRow: planes.width * 4, width: planes.width, height: planes.height, format: .RGBA8,
+            colorSpace: color.space, premultiplied: false, profileTransform: color.transform, rowSource: JPEGPlaneRows(planes))
+    else { throw ImageFileError.corrupt(detail: "JPEG: \(planes.width)x\(planes.height) without pixels") }
     return node
 }
 
