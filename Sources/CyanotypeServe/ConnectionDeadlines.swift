@@ -23,9 +23,13 @@ final class ConnectionDeadlines: @unchecked Sendable {
         var deadline: DispatchTime?
         var waitingFor: String
     }
-    private let condition = NSCondition()
-    private var entries: [OpaquePointer: Entry] = [:]
-    private var stopping = false
+    private struct State {
+        var entries: [OpaquePointer: Entry] = [:]
+        var stopping = false
+    }
+    /// The connections' deadlines, shared with the watchdog through the engine's hand-off
+    /// primitive.
+    private let state = Handoff(State())
 
     /// - Parameters:
     ///   - headerTimeout: seconds for a request's headers.
@@ -43,14 +47,15 @@ final class ConnectionDeadlines: @unchecked Sendable {
     }
 
     /// Ends the watchdog.
-    func stop() {
-        condition.lock(); stopping = true; condition.broadcast(); condition.unlock()
-    }
+    func stop() { state.update { $0.stopping = true } }
 
     /// A new connection on socket `fd`: its first request's headers are due.
     func opened(_ connection: OpaquePointer, fd: Int32) {
         guard fd >= 0 else { return }
-        set(connection, Entry(fd: fd, deadline: .now() + headerTimeout, waitingFor: "headers"))
+        let entry = Entry(fd: fd, deadline: .now() + headerTimeout, waitingFor: "headers")
+        state.change {
+            $0.entries[connection] = entry; return false
+        }
     }
 
     /// The request's headers are in: its body is due.
@@ -64,47 +69,49 @@ final class ConnectionDeadlines: @unchecked Sendable {
 
     /// The connection closed.
     func closed(_ connection: OpaquePointer) {
-        condition.lock(); entries[connection] = nil; condition.unlock()
-    }
-
-    private func set(_ connection: OpaquePointer, _ entry: Entry) {
-        condition.lock(); entries[connection] = entry; condition.unlock()
-    }
-
-    private func update(_ connection: OpaquePointer, after seconds: Double?, waitingFor what: String) {
-        condition.lock()
-        if var e = entries[connection] {
-            e.deadline = seconds.map { .now() + $0 }
-            e.waitingFor = what
-            entries[connection] = e
+        state.change {
+            $0.entries[connection] = nil; return false
         }
-        condition.unlock()
+    }
+
+    /// A deadline changes: the watchdog sees it at its next look (within 100 ms), so it is
+    /// not woken.
+    private func update(_ connection: OpaquePointer, after seconds: Double?, waitingFor what: String) {
+        let deadline = seconds.map { DispatchTime.now() + $0 }
+        state.change { s in
+            if var e = s.entries[connection] {
+                e.deadline = deadline
+                e.waitingFor = what
+                s.entries[connection] = e
+            }
+            return false
+        }
     }
 
     /// Every 100 ms: shuts down (under the lock, so the socket is still the connection's) the
-    /// sockets past their deadline.
+    /// sockets past their deadline, and logs them outside it (a slow log must not hold up the
+    /// connections' callbacks).
     private func watch() {
-        condition.lock()
-        while !stopping {
-            let now = DispatchTime.now()
-            var lines: [String] = []
-            for (connection, e) in entries {
-                guard let deadline = e.deadline, deadline < now else { continue }
-                shutdown(e.fd, Int32(SHUT_RDWR))
-                entries[connection]?.deadline = nil
-                let limit = e.waitingFor == "body" ? bodyTimeout : headerTimeout
-                lines.append("cyanotype serve: dropped a connection whose request \(e.waitingFor) took over \(Self.seconds(limit)) s\n")
+        let (headerTimeout, bodyTimeout) = (self.headerTimeout, self.bodyTimeout)
+        while !state.read(\.stopping) {
+            let lines = state.update { (s: inout State) -> [String] in
+                let now = DispatchTime.now()
+                var lines: [String] = []
+                for (connection, e) in s.entries {
+                    guard let deadline = e.deadline, deadline < now else { continue }
+                    shutdown(e.fd, Int32(SHUT_RDWR))
+                    s.entries[connection]?.deadline = nil
+                    let limit = e.waitingFor == "body" ? bodyTimeout : headerTimeout
+                    lines.append("cyanotype serve: dropped a connection whose request \(e.waitingFor) took over \(Self.seconds(limit)) s\n")
+                }
+                return lines
             }
             if !lines.isEmpty {
-                // Logged outside the lock: a slow log must not hold up the connections' callbacks.
-                condition.unlock()
                 lines.forEach(log)
-                condition.lock()
                 continue
             }
-            _ = condition.wait(until: Date().addingTimeInterval(0.1))
+            _ = state.wait(until: { $0.stopping }, before: Date().addingTimeInterval(0.1))
         }
-        condition.unlock()
     }
 
     private static func seconds(_ s: Double) -> String { s == s.rounded() ? String(Int(s)) : String(s) }

@@ -15,20 +15,9 @@ private let pillowPython: String? = {
     }
 }()
 
-/// Runs `python` with `arguments`; its standard output, or a thrown description when it fails.
-private func runPython(_ python: String, _ arguments: [String]) throws -> Data {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: python)
-    p.arguments = arguments
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "\(arguments) failed"]) }
-    return data
-}
+/// Runs `python` with `arguments`; its standard output, or a thrown description (with its
+/// standard error) when it fails.
+private func runPython(_ python: String, _ arguments: [String]) throws -> Data { try runToolOrThrow(python, arguments) }
 
 /// Writes the sample files into `dir` and prints what Pillow reads back from each, as JSON.
 private let pillowScript = #"""

@@ -17,20 +17,7 @@ private let hasPillow: Bool = {
 /// Runs `script` with Debian's Python in `dir`; its stdout, or an error with its stderr.
 @discardableResult
 private func runPython(_ script: String, _ args: [String] = [], in dir: URL) throws -> String {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: pillowPython)
-    p.arguments = ["-c", script] + args
-    p.currentDirectoryURL = dir
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else {
-        throw NSError(domain: "python", code: Int(p.terminationStatus), userInfo: [NSLocalizedDescriptionKey: String(decoding: e, as: UTF8.self)])
-    }
-    return String(decoding: o, as: UTF8.self)
+    String(decoding: try runToolOrThrow(pillowPython, ["-c", script] + args, in: dir), as: UTF8.self)
 }
 
 /// Issue #26: real photos (an ICC profile, an EXIF orientation, progressive) read on the

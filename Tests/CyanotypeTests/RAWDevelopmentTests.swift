@@ -26,25 +26,10 @@ enum RAWTools {
     static let exiftool = which("exiftool")
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/make_dng.py").path
 
-    /// Runs a tool; its standard output, or a thrown description when it fails.
+    /// Runs a tool; its standard output, or a thrown description (with its standard error)
+    /// when it fails.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String]) throws -> Data {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        let out = Pipe()
-        let errors = Pipe()
-        p.standardOutput = out
-        p.standardError = errors
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "\(executable) \(arguments) failed: \(String(decoding: message, as: UTF8.self))"])
-        }
-        return data
-    }
+    static func run(_ executable: String, _ arguments: [String]) throws -> Data { try runToolOrThrow(executable, arguments) }
 
     static let scratch: URL = {
         let u = FileManager.default.temporaryDirectory.appendingPathComponent("cyanotype-raw-\(ProcessInfo.processInfo.processIdentifier)")

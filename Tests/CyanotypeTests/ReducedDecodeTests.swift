@@ -103,12 +103,9 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try data.write(to: dir.appendingPathComponent("in.jpg"))
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try #require(Self.djpeg))
-        p.arguments = ["-scale", "1/\(factor)", "-pnm", "-outfile", dir.appendingPathComponent("out.ppm").path, dir.appendingPathComponent("in.jpg").path]
-        try p.run()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0)
+        try runToolOrThrow(
+            try #require(Self.djpeg),
+            ["-scale", "1/\(factor)", "-pnm", "-outfile", dir.appendingPathComponent("out.ppm").path, dir.appendingPathComponent("in.jpg").path])
         let ppm = try Data(contentsOf: dir.appendingPathComponent("out.ppm"))
         let header = "P6\n\(w / factor) \(h / factor)\n255\n"
         #expect(ppm.prefix(header.utf8.count) == Data(header.utf8))

@@ -80,15 +80,10 @@ struct StreamedFormatsTests {
         let pngType = kind.ext != "png" ? "" : ["png:", "", "PNG\(kind.bits * 3):", "PNG\(kind.bits * 4):"][kind.channels - 1]
         let grey = kind.ext == "png" && kind.channels == 1 ? ["-define", "png:color-type=0", "-define", "png:bit-depth=\(kind.bits)"] : []
         let out = dir.appendingPathComponent("out.\(kind.ext)")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: magick)
-        p.arguments =
+        try runToolOrThrow(
+            magick,
             ["-size", "\(width)x\(height)", "-depth", "\(kind.bits)", "-endian", "MSB", "\(layout):\(rawURL.path)", "-strip"]
-            + grey + kind.options + extra + [pngType + out.path]
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "convert \(p.arguments!.joined(separator: " "))")
+                + grey + kind.options + extra + [pngType + out.path])
         return try Data(contentsOf: out)
     }
 

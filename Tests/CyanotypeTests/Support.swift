@@ -31,6 +31,51 @@ func runTool(_ executable: String, _ arguments: [String]) -> ToolRun? {
     return ToolRun(status: p.terminationStatus, data: out)
 }
 
+/// A tool that did not start or ended with a status other than 0: the command and what it
+/// wrote on its standard error.
+struct ToolFailure: Error, CustomStringConvertible {
+    let command: String
+    let status: Int32?
+    let stderr: String
+    var description: String {
+        "\(command) " + (status.map { "exited with status \($0)" } ?? "did not start") + (stderr.isEmpty ? "" : ": \(stderr)")
+    }
+}
+
+/// `runTool`'s throwing twin: runs `executable` with no input (in `directory` when given) and
+/// returns its standard output, or throws a `ToolFailure` carrying its standard error when it
+/// cannot start or exits with a status other than 0. Standard error goes to a scratch file, so
+/// a chatty tool cannot block on a full pipe.
+@discardableResult
+func runToolOrThrow(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws -> Data {
+    let command = ([executable] + arguments).joined(separator: " ")
+    let errorsURL = FileManager.default.temporaryDirectory.appendingPathComponent("cyanotype-tool-stderr-\(UUID().uuidString)")
+    guard FileManager.default.createFile(atPath: errorsURL.path, contents: nil), let errors = try? FileHandle(forWritingTo: errorsURL) else {
+        throw ToolFailure(command: command, status: nil, stderr: "no scratch file for its standard error")
+    }
+    defer { try? FileManager.default.removeItem(at: errorsURL) }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = arguments
+    if let directory { p.currentDirectoryURL = directory }
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = errors
+    p.standardInput = FileHandle.nullDevice
+    do { try p.run() } catch {
+        try? errors.close()
+        throw ToolFailure(command: command, status: nil, stderr: "\(error)")
+    }
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    try? errors.close()
+    guard p.terminationStatus == 0 else {
+        let message = (try? String(contentsOf: errorsURL, encoding: .utf8)) ?? ""
+        throw ToolFailure(command: command, status: p.terminationStatus, stderr: message.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    return data
+}
+
 /// The first `tool` on the PATH (/usr/bin:/bin when it is unset), or nil.
 func which(_ tool: String) -> String? {
     for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {

@@ -37,8 +37,8 @@ int cyan_vibrance_rgbaf(float *row, size_t n, float amount);
 
 /// `n` 8-bit RGBA pixels (channels at byte offsets ri, gi, bi, ai) to premultiplied linear
 /// float RGBA through `table` (256 entries: code -> linear; NULL for code / 255, the codes as
-/// values, eight opaque pixels a step where the CPU has AVX2). Straight input is premultiplied
-/// after decoding. With `premultipliedIn`, translucent pixels (0 < alpha < 255) are skipped,
+/// values; eight opaque pixels a step where the CPU has AVX2, a table gathered). Straight
+/// input is premultiplied after decoding. With `premultipliedIn`, translucent pixels (0 < alpha < 255) are skipped,
 /// for the caller's exact path (divide, then decode), and their number returned.
 size_t cyan_decode_rgba8(float *dst, const uint8_t *src, size_t n, const float *table,
                          int ri, int gi, int bi, int ai, int premultipliedIn);
@@ -132,6 +132,15 @@ int cyan_resample_row_rgbaf(float *dst, const float *src, intptr_t origin, size_
 /// The vertical pass of the same: dst[x] = the sum over k < taps of rows[k][x] * w[k] for `n`
 /// float RGBA pixels, in that order, under the same contract as `cyan_resample_row_rgbaf`.
 int cyan_resample_column_rgbaf(float *dst, const float *const *rows, const float *w, size_t taps, size_t n, int bits);
+
+/// The sRGB curve on the colour of `n` RGBA float pixels in place, through a 4096-cell table
+/// of `cells` + 2 entries (SRGBCurveTables): with `encode`, linear to encoded (indexed by
+/// sqrt(v) * cells), else encoded to linear (indexed by v * cells), interpolated linearly;
+/// alpha kept bit for bit. The arithmetic of the Swift `curveLookup`, operation for operation
+/// with no fused multiply-add, so the same bits. Pixels with a colour outside 0...1 (or NaN)
+/// are left as they are and their indices written to `outside` (room for `n`); returns how
+/// many, or -1, touching nothing, when the CPU lacks AVX2/FMA.
+long cyan_srgb_curve_rgbaf(float *row, size_t n, const float *table, int cells, int encode, int32_t *outside);
 
 /// CSS filter functions as `k` affine colour maps (13 floats each: a row-major 3x4 on r, g, b
 /// with an offset column, then the factor alpha is multiplied by), applied in order to `n`

@@ -2,10 +2,11 @@ import Foundation
 
 /// The engine's one hand-off primitive: a state that threads share, change in turn and wait
 /// on. A change wakes the waiters, who look at the state again. The row gates of files
-/// decoding ahead (`RowGate`), the bands of a streaming encode (`BandProgress`), and the
-/// executor's band window and ledger (`Executor.forEachTile`) are each a `Handoff` of their
-/// own state, so the rules of waiting (always under the lock, always in a loop, woken by a
-/// change, ended by closing or cancelling the state) are written once, here.
+/// decoding ahead (`RowGate`), the bands of a streaming encode (`BandProgress`), the
+/// executor's band window and ledger (`Executor.forEachTile`), video export's frame queues and
+/// the server's connection deadlines are each a `Handoff` of their own state (no other code
+/// keeps an `NSCondition`), so the rules of waiting (always under the lock, always in a loop,
+/// woken by a change, ended by closing or cancelling the state) are written once, here.
 package final class Handoff<State>: @unchecked Sendable {
     private let condition = NSCondition()
     private var state: State

@@ -1,3 +1,5 @@
+import CCyanotypeKernels
+
 /// Converts straight colour between the working space (linear sRGB) and another RGB space:
 /// what `CIImage.matchedFromWorkingSpace(to:)` and `matchedToWorkingSpace(from:)` do, and
 /// how work defined on encoded values (LUTs authored in sRGB, CSS looks) is framed.
@@ -25,13 +27,7 @@ struct SpaceConversionStage: ColorStage {
 
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
         if isSRGBCurveOnly {
-            if direction == .fromWorking {
-                let t = SRGBCurveTables.shared.encode
-                for i in 0..<count { row[i] = encodeSRGB(row[i], t) }
-            } else {
-                let t = SRGBCurveTables.shared.decode
-                for i in 0..<count { row[i] = decodeSRGB(row[i], t) }
-            }
+            runSRGBCurve(row, count: count, encode: direction == .fromWorking)
             return
         }
         let space = self.space
@@ -51,6 +47,32 @@ struct SpaceConversionStage: ColorStage {
                 if let m { c = mul3(m, c) }
                 row[i] = SIMD4(c, v.w)
             }
+        }
+    }
+}
+
+extension SpaceConversionStage {
+    /// The sRGB curve over a row: two pixels per AVX2 vector in C where the CPU has it
+    /// (`cyan_srgb_curve_rgbaf`, the same bits as `encodeSRGB` / `decodeSRGB`), with the pixels
+    /// it leaves (a colour outside 0...1) through the Swift functions; the Swift loop otherwise.
+    private func runSRGBCurve(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int, encode: Bool) {
+        let t = encode ? SRGBCurveTables.shared.encode : SRGBCurveTables.shared.decode
+        let done = withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { outside -> Bool in
+            let left = UnsafeMutableRawPointer(row).withMemoryRebound(to: Float.self, capacity: 4 * count) {
+                cyan_srgb_curve_rgbaf($0, count, t, Int32(SRGBCurveTables.cells), encode ? 1 : 0, outside.baseAddress!)
+            }
+            guard left >= 0 else { return false }
+            for k in 0..<left {
+                let i = Int(outside[k])
+                row[i] = encode ? encodeSRGB(row[i], t) : decodeSRGB(row[i], t)
+            }
+            return true
+        }
+        if done { return }
+        if encode {
+            for i in 0..<count { row[i] = encodeSRGB(row[i], t) }
+        } else {
+            for i in 0..<count { row[i] = decodeSRGB(row[i], t) }
         }
     }
 }

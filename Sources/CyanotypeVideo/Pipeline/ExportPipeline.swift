@@ -7,64 +7,83 @@ import Foundation
 /// so frames in flight, and with them memory, stay bounded however long the video is; the
 /// small audio packets ride along between them.
 final class BoundedQueue<T>: @unchecked Sendable {
-    private let cond = NSCondition()
     /// With `handOff`, a push of a counted item returns once a consumer has taken it, so the
     /// producer never holds a finished item and a new one at once.
     private let handOff: Bool
-    private var pushed = 0
-    private var taken = 0
-    /// Popped slots are emptied at once, so a frame is released as soon as it is taken.
-    private var items: [(T, Bool)?] = []
-    private var head = 0
-    private var counted = 0
     private let capacity: Int
-    private var closed = false
-    private var aborted = false
+    private struct State {
+        var pushed = 0
+        var taken = 0
+        /// Popped slots are emptied at once, so a frame is released as soon as it is taken.
+        var items: [(T, Bool)?] = []
+        var head = 0
+        var counted = 0
+        var closed = false
+        var aborted = false
+    }
+    /// The queue's state, waited on through the engine's hand-off primitive.
+    private let state = Handoff(State())
 
     init(capacity: Int, handOff: Bool = false) { self.capacity = max(1, capacity); self.handOff = handOff }
 
     /// Blocks while full (and, handing off, until the item is taken); false once the queue
     /// was aborted.
     func push(_ item: T, counts: Bool) -> Bool {
-        cond.lock(); defer { cond.unlock() }
-        while counts && counted >= capacity && !aborted { cond.wait() }
-        if aborted { return false }
-        items.append((item, counts))
-        if counts {
-            counted += 1
-            pushed += 1
-            let mine = pushed
-            cond.broadcast()
-            while handOff && taken < mine && !aborted { cond.wait() }
-            return !aborted || taken >= mine
-        }
-        cond.broadcast()
-        return true
+        let capacity = self.capacity
+        // The item's number among counted ones (0 for the others); nil when aborted.
+        let number = state.wait(
+            until: { !counts || $0.counted < capacity || $0.aborted },
+            thenChange: { (s: inout State) -> Int? in
+                if s.aborted { return nil }
+                s.items.append((item, counts))
+                guard counts else { return 0 }
+                s.counted += 1
+                s.pushed += 1
+                return s.pushed
+            })
+        guard let mine = number else { return false }
+        guard counts && handOff else { return true }
+        return state.wait(until: { $0.taken >= mine || $0.aborted }, then: { !$0.aborted || $0.taken >= mine })
     }
     /// Blocks until a counted item would be accepted without waiting (so a producer makes the
     /// next item only when it has somewhere to go); false once aborted.
     func waitForRoom() -> Bool {
-        cond.lock(); defer { cond.unlock() }
-        while counted >= capacity && !aborted { cond.wait() }
-        return !aborted
+        let capacity = self.capacity
+        return state.wait(until: { $0.counted < capacity || $0.aborted }, then: { !$0.aborted })
     }
     /// The next item; nil once closed and empty, or aborted.
     func pop() -> T? {
-        cond.lock(); defer { cond.unlock() }
-        while head == items.count && !closed && !aborted { cond.wait() }
-        if aborted || head == items.count { return nil }
-        guard let (item, counts) = items[head] else { return nil }
-        items[head] = nil
-        head += 1
-        if head == items.count { items.removeAll(keepingCapacity: true); head = 0 } else if head > 64 && head * 2 > items.count { items.removeFirst(head); head = 0 }
-        if counts { counted -= 1; taken += 1 }
-        cond.broadcast()
-        return item
+        state.wait(
+            until: { $0.head < $0.items.count || $0.closed || $0.aborted },
+            thenChange: { (s: inout State) -> T? in
+                if s.aborted || s.head == s.items.count { return nil }
+                guard let (item, counts) = s.items[s.head] else { return nil }
+                s.items[s.head] = nil
+                s.head += 1
+                if s.head == s.items.count {
+                    s.items.removeAll(keepingCapacity: true)
+                    s.head = 0
+                } else if s.head > 64 && s.head * 2 > s.items.count {
+                    s.items.removeFirst(s.head)
+                    s.head = 0
+                }
+                if counts {
+                    s.counted -= 1
+                    s.taken += 1
+                }
+                return item
+            })
     }
     /// No more items will come.
-    func close() { cond.lock(); closed = true; cond.broadcast(); cond.unlock() }
+    func close() { state.update { $0.closed = true } }
     /// Stop: pending and future items are dropped, waiters wake.
-    func abort() { cond.lock(); aborted = true; items.removeAll(); head = 0; cond.broadcast(); cond.unlock() }
+    func abort() {
+        state.update {
+            $0.aborted = true
+            $0.items.removeAll()
+            $0.head = 0
+        }
+    }
 }
 
 /// What the pipeline does with the frames: the output file and how it is encoded.

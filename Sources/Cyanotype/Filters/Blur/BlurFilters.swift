@@ -165,13 +165,26 @@ struct SeparableConvolution: NeighbourhoodOperation {
         return input.isInfinite ? .infinite : input.insetBy(dx: -r, dy: -r)
     }
 
-    /// Normalised Gaussian taps for `sigma`, out to ceil(3 sigma).
+    /// Normalised Gaussian taps for `sigma`, out to ceil(3 sigma), with the outermost tap set
+    /// (a change of about 1e-7) so that the taps summed as the passes sum them give exactly 1:
+    /// alpha 1 in gives alpha exactly 1 out, so an opaque picture stays opaque and every later
+    /// stage, and the 8-bit write, takes its opaque path (no division by 0.99999994).
     static func gaussianWeights(sigma: Double) -> [Float] {
         let r = max(1, Int((3 * sigma).rounded(.up)))
         var w = (0...r).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
         let total = w[0] + 2 * w.dropFirst().reduce(0, +)
         w = w.map { $0 / total }
-        return w.map { Float($0) }
+        var taps = w.map { Float($0) }
+        // Both passes compute, for a constant 1: the centre product, then each pair's sum
+        // times its tap added in order, every operation rounded to Float (the C and Swift
+        // loops never fuse a multiply and an add). With x the sum before the last pair, the
+        // last tap (1 - x) / 2 makes it 1: 1 - x is exact for x near 1, halving is exact,
+        // and x + (1 - x) is 1.
+        var x: Float = 1 * taps[0]
+        for k in 1..<r { x += (1 + 1) * taps[k] }
+        let last = (1 - x) / 2
+        if last > 0 { taps[r] = last }
+        return taps
     }
 
     func apply(_ input: NeighbourhoodInput, into out: TileBuffer) {
