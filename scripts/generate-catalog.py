@@ -12,7 +12,8 @@ Sources/Cyanotype/Filters (see BuiltinFilters.swift and FilterTable.swift):
             inputs: [.image(), .number("inputRadius", "Radius", .distance, default: 10, min: 0, limit: .gaussianSigma, "The sigma.")]),
         reach: .gaussian) { args ... }
 
-or a family, `BuiltinFilter.family(doc: "...", [(FilterDescriptor(...), variant), ...]) { ... }`.
+or a family, `BuiltinFilter.family(doc: "...", categories: [...], inputs: [...], [(FilterDescriptor(...), variant), ...]) { ... }`
+(the family's categories stand for a row's where it lists none; its inputs follow each row's own).
 A limit is a named `static let NAME = FilterInputLimit(minimum: <number>, maximum: <number>,
 reason: "...")` under Filters/; the Swift side applies it, this script quotes it.
 
@@ -256,16 +257,20 @@ def read_input(call, limits, where):
     return inp, fields.get("doc"), limits[limit.name[1:]] if limit is not None else None
 
 
-def read_table(call, limits, where):
+def read_table(call, limits, where, family=None):
+    """A FilterDescriptor(...) literal's table; a family's row takes the family's categories
+    where it lists none and the family's inputs after its own."""
     if not isinstance(call, Call) or call.name != "FilterDescriptor":
         fail(f"{where}: a built-in's first argument must be its table, a FilterDescriptor(...) literal")
     name, display, summary = call.positional[:3]
     t = call.labeled
-    table = {"name": name, "displayName": display, "summary": summary, "categories": [cap(c, "CICategory") for c in t["categories"]],
+    shared = family.labeled if family else {}
+    categories = t.get("categories") or shared.get("categories", [])
+    table = {"name": name, "displayName": display, "summary": summary, "categories": [cap(c, "CICategory") for c in categories],
              "doc": t.get("doc", ""), "inputs": [], "docs": {}, "limits": {}}
     if t.get("factory"):
         table["builtins"] = {"factory": t["factory"], "protocol": t.get("protocol") or name}
-    for c in t["inputs"]:
+    for c in t.get("inputs", []) + shared.get("inputs", []):
         inp, doc, limit = read_input(c, limits, f"{where} ({name})")
         table["inputs"].append(inp)
         if doc:
@@ -292,7 +297,7 @@ def read_declarations(sources, limits):
                 continue
             families[static] = call.labeled.get("doc", "")
             for index, row in enumerate(call.positional[0]):
-                add(Declaration(read_table(row[0], limits, where), static, index, static, path), where)
+                add(Declaration(read_table(row[0], limits, where, family=call), static, index, static, path), where)
     return declarations, families
 
 

@@ -228,6 +228,23 @@ static cy_jpeg_decoder *cy_jpeg_decoder_new(int strict) {
 }
 
 // Starts a decoder over the bytes in memory (`data`, `size`) or, when `file` is set, in it.
+/* Points the decoder at its compressed bytes: the file source when reading a file as it
+   decodes, else the bytes in memory. */
+static void cy_jpeg_decoder_set_source(cy_jpeg_decoder *d, const uint8_t *data, size_t size, struct cy_file_source *file) {
+    if (file) {
+        file->pub.init_source = cy_fs_init;
+        file->pub.fill_input_buffer = cy_fs_fill;
+        file->pub.skip_input_data = cy_fs_skip;
+        file->pub.resync_to_restart = jpeg_resync_to_restart;
+        file->pub.term_source = cy_fs_term;
+        d->dinfo.src = &file->pub;
+    } else {
+        d->base = data;
+        d->size = size;
+        jpeg_mem_src(&d->dinfo, data, (unsigned long)size);
+    }
+}
+
 static cy_jpeg_decoder *cy_jpeg_decoder_start(const uint8_t *data, size_t size, struct cy_file_source *file, int strict, int scaleDenom,
                                               int *width, int *height, char *message, size_t messageSize) {
     if (scaleDenom != 1 && scaleDenom != 2 && scaleDenom != 4 && scaleDenom != 8) {
@@ -244,18 +261,7 @@ static cy_jpeg_decoder *cy_jpeg_decoder_start(const uint8_t *data, size_t size, 
         return NULL;
     }
     jpeg_create_decompress(&d->dinfo);
-    if (file) {
-        file->pub.init_source = cy_fs_init;
-        file->pub.fill_input_buffer = cy_fs_fill;
-        file->pub.skip_input_data = cy_fs_skip;
-        file->pub.resync_to_restart = jpeg_resync_to_restart;
-        file->pub.term_source = cy_fs_term;
-        d->dinfo.src = &file->pub;
-    } else {
-        d->base = data;
-        d->size = size;
-        jpeg_mem_src(&d->dinfo, data, (unsigned long)size);
-    }
+    cy_jpeg_decoder_set_source(d, data, size, file);
     jpeg_read_header(&d->dinfo, TRUE);
     d->dinfo.out_color_space = JCS_EXT_RGBA;
     d->dinfo.dct_method = JDCT_ISLOW;
@@ -366,18 +372,7 @@ static int cy_jpeg_planar_start(const uint8_t *data, size_t size, struct cy_file
     jpeg_create_decompress(&d->dinfo);
     d->progress.progress_monitor = cy_d_limit_scans;
     d->dinfo.progress = &d->progress;
-    if (file) {
-        file->pub.init_source = cy_fs_init;
-        file->pub.fill_input_buffer = cy_fs_fill;
-        file->pub.skip_input_data = cy_fs_skip;
-        file->pub.resync_to_restart = jpeg_resync_to_restart;
-        file->pub.term_source = cy_fs_term;
-        d->dinfo.src = &file->pub;
-    } else {
-        d->base = data;
-        d->size = size;
-        jpeg_mem_src(&d->dinfo, data, (unsigned long)size);
-    }
+    cy_jpeg_decoder_set_source(d, data, size, file);
     jpeg_read_header(&d->dinfo, TRUE);
     jpeg_component_info *c = d->dinfo.comp_info;
     int h0 = c[0].h_samp_factor, v0 = c[0].v_samp_factor;

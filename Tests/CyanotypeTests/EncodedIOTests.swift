@@ -469,8 +469,11 @@ import CyanotypeCodecs
         let file = try CIContext().encode(image(testPixels(width: w, height: h), w, h), as: .jpeg, options: [.lossyCompressionQuality: 0.9])
         let cut = try CIImage.read(data: file.prefix(file.count / 2))
         let blurred = cut.clampedToExtent().applyingGaussianBlur(sigma: 3).cropped(to: cut.extent)
-        for format: Cyanotype.ImageFileFormat in [.png, .jpeg] {
-            #expect(throws: ImageIOError.self) { try CIContext().write(blurred, as: format, to: dir.appendingPathComponent("out")) }
+        // Every streamed output: JPEG, 8 and 16-bit PNG, 8, 16 and float TIFF.
+        for (format, depth): (Cyanotype.ImageFileFormat, Int) in [(.png, 8), (.jpeg, 8), (.png, 16), (.tiff, 8), (.tiff, 16), (.tiff, 32)] {
+            #expect(throws: ImageIOError.self, "\(format) \(depth)") {
+                try CIContext().write(blurred, as: format, to: dir.appendingPathComponent("out"), depth: depth)
+            }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
         // A folder that does not exist: a write error naming the file.

@@ -189,22 +189,4 @@ import Testing
             #expect(got == want, "\(format)")
         }
     }
-
-    /// A render that fails part way (a truncated JPEG) leaves no TIFF or 16-bit PNG, nor a
-    /// temporary file, behind.
-    @Test func aFailedStreamedRenderLeavesNothing() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cyanotype-failed-tiff-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let (w, h) = (64, 400)
-        let file = try CIContext().encode(image(testPixels(width: w, height: h), w, h), as: .jpeg, options: [.lossyCompressionQuality: 0.9])
-        let cut = try CIImage.read(data: file.prefix(file.count / 2))
-        let blurred = cut.clampedToExtent().applyingGaussianBlur(sigma: 3).cropped(to: cut.extent)
-        for (format, depth): (Cyanotype.ImageFileFormat, Int) in [(.tiff, 8), (.tiff, 16), (.tiff, 32), (.png, 16)] {
-            #expect(throws: ImageIOError.self, "\(format) \(depth)") {
-                try CIContext().write(blurred, as: format, to: dir.appendingPathComponent("out"), depth: depth)
-            }
-        }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
-    }
 }

@@ -73,14 +73,16 @@ extension BuiltinFilter {
 
     /// A family of built-ins sharing one implementation: one row per filter (its table and the
     /// variant that sets it apart), one build function. `doc` (what the family shares) follows
-    /// each row's own documentation; `reach`, `geometry` and `barcode` apply to every row.
+    /// each row's own documentation; `categories` stand for a row's where it lists none, and
+    /// `inputs` follow each row's own; `reach`, `geometry` and `barcode` apply to every row.
     static func family<Variant: Sendable>(
-        doc: String = "", _ rows: [(FilterDescriptor, Variant)], reach: FilterReach? = nil, geometry: FilterGeometry? = nil,
-        barcode: BarcodeOutput? = nil, build: @escaping @Sendable (FilterArguments, Variant) throws(CIFilterError) -> CIImage
+        doc: String = "", categories: [FilterCategory] = [], inputs: [FilterInputDescriptor] = [], _ rows: [(FilterDescriptor, Variant)],
+        reach: FilterReach? = nil, geometry: FilterGeometry? = nil, barcode: BarcodeOutput? = nil,
+        build: @escaping @Sendable (FilterArguments, Variant) throws(CIFilterError) -> CIImage
     ) -> [BuiltinFilter] {
         let shared = FilterDescriptor.unwrapped(doc)
         return rows.map { row, variant in
-            var descriptor = row
+            var descriptor = row.completed(categories: categories, inputs: inputs)
             descriptor.documentation = [row.documentation, shared].filter { !$0.isEmpty }.joined(separator: "\n\n")
             return BuiltinFilter(descriptor, reach: reach, geometry: geometry, barcode: barcode) { args throws(CIFilterError) in
                 try build(args, variant)

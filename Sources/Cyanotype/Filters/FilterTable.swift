@@ -41,16 +41,29 @@ extension FilterDescriptor {
     /// A built-in's table: Apple's name, display name, summary, categories and availability;
     /// `factory` (and `protocol`, where Apple shares one) of its typed API (`CIFilter.gaussianBlur()`),
     /// nil where Core Image has none; our documentation `doc` (written hard-wrapped: each
-    /// paragraph is joined into one line here); and its inputs, in Apple's order.
+    /// paragraph is joined into one line here); and its inputs, in Apple's order. A family's
+    /// row may leave out the categories and trailing inputs its family declares once.
     init(
-        _ name: String, _ displayName: String, _ summary: String, categories: [FilterCategory], macOS: String? = nil,
+        _ name: String, _ displayName: String, _ summary: String, categories: [FilterCategory] = [], macOS: String? = nil,
         iOS: String? = nil, factory: String? = nil, `protocol`: String? = nil, outputKeys: [String] = [kCIOutputImageKey],
-        doc: String = "", inputs: [FilterInputDescriptor]
+        doc: String = "", inputs: [FilterInputDescriptor] = []
     ) {
         self.init(
             name: name, displayName: displayName, summary: summary, categories: categories.map(\.rawValue), inputs: inputs,
             outputKeys: outputKeys, availableMacOS: macOS, availableIOS: iOS, documentation: Self.unwrapped(doc))
         typedAPI = factory.map { (factory: $0, protocol: `protocol` ?? name) }
+    }
+
+    /// A family row's table with what its family declares once: `categories` where the row
+    /// lists none, `inputs` after the row's own.
+    func completed(categories shared: [FilterCategory], inputs trailing: [FilterInputDescriptor]) -> FilterDescriptor {
+        if trailing.isEmpty && (shared.isEmpty || !categories.isEmpty) { return self }
+        var table = FilterDescriptor(
+            name: name, displayName: displayName, summary: summary, categories: categories.isEmpty ? shared.map(\.rawValue) : categories,
+            inputs: inputs + trailing, outputKeys: outputKeys, availableMacOS: availableMacOS, availableIOS: availableIOS,
+            documentation: documentation)
+        table.typedAPI = typedAPI
+        return table
     }
 
     /// Documentation as a table writes it (hard-wrapped) as a descriptor gives it: the lines of

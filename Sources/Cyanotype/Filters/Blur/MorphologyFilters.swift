@@ -37,11 +37,12 @@ extension BuiltinFilters {
             maximum or gradient grows by the element's reach, like a blur; a minimum keeps the
             input's extent (it is clear outside).
             """,
+        categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video],
         [
             (
                 FilterDescriptor(
                     "CIMorphologyMaximum", "Morphology Maximum", "Morphological dilation with a circular element.",
-                    categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.13", iOS: "11", factory: "morphologyMaximum",
+                    macOS: "10.13", iOS: "11", factory: "morphologyMaximum",
                     doc: "Dilation with a disc of `radius`.",
                     inputs: [
                         .image(),
@@ -52,7 +53,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIMorphologyMinimum", "Morphology Minimum", "Morphological erosion with a circular element.",
-                    categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.13", iOS: "11", factory: "morphologyMinimum",
+                    macOS: "10.13", iOS: "11", factory: "morphologyMinimum",
                     doc: "Erosion with a disc of `radius`.",
                     inputs: [
                         .image(),
@@ -63,7 +64,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIMorphologyGradient", "Morphology Gradient", "Morphological gradient (dilation minus erosion) with a circular element; edge finder.",
-                    categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.13", iOS: "11", factory: "morphologyGradient",
+                    macOS: "10.13", iOS: "11", factory: "morphologyGradient",
                     doc: "Dilation minus erosion with a disc of `radius` (an edge finder).",
                     inputs: [
                         .image(),
@@ -74,7 +75,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIMorphologyRectangleMaximum", "Morphology Rectangle Maximum", "Morphological dilation with a rectangular element.",
-                    categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.15", iOS: "13", factory: "morphologyRectangleMaximum",
+                    macOS: "10.15", iOS: "13", factory: "morphologyRectangleMaximum",
                     doc: "Dilation with a `width` x `height` rectangle.",
                     inputs: [
                         .image(),
@@ -90,7 +91,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIMorphologyRectangleMinimum", "Morphology Rectangle Minimum", "Morphological erosion with a rectangular element.",
-                    categories: [.blur, .builtIn, .highDynamicRange, .stillImage, .video], macOS: "10.15", iOS: "13", factory: "morphologyRectangleMinimum",
+                    macOS: "10.15", iOS: "13", factory: "morphologyRectangleMinimum",
                     doc: "Erosion with a `width` x `height` rectangle.",
                     inputs: [
                         .image(),

@@ -16,173 +16,104 @@ extension BuiltinFilters {
             matrix plus offset on sRGB-encoded straight colour, then a monotone tone curve
             (Fritsch-Carlson) per channel through the points of its `PhotoLook`; alpha is kept.
             """,
+        categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
+        inputs: [
+            .image(),
+            .bool(
+                "inputExtrapolate", nil, default: false, min: 0, max: 1,
+                """
+                When true, values outside 0...1 are not clamped before and after
+                the matrix, and the curves continue along their end tangents (for extended-range
+                colour).
+                """),
+        ],
         [
             (
                 FilterDescriptor(
                     "CIPhotoEffectChrome", "Photo Effect Chrome", "Apple preset photo look \"Chrome\" (punchy, higher contrast).",
-                    categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
                     macOS: "10.9", iOS: "7", factory: "photoEffectChrome", protocol: "CIPhotoEffect",
                     doc: """
                         CIPhotoEffectChrome (approximation): saturation x1.3 and an S-shaped contrast curve
                         with slightly lifted blue shadows: punchy, high-contrast colour.
                         """,
-                    inputs: [
-                        .image(),
-                        .bool(
-                            "inputExtrapolate", nil, default: false, min: 0, max: 1,
-                            """
-                            When true, values outside 0...1 are not clamped before and after
-                            the matrix, and the curves continue along their end tangents (for extended-range
-                            colour).
-                            """),
-                    ]),
+                ),
                 PhotoLook.chrome
             ),
             (
                 FilterDescriptor(
                     "CIPhotoEffectFade", "Photo Effect Fade", "Apple preset photo look \"Fade\" (washed-out, lower contrast).",
-                    categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
                     macOS: "10.9", iOS: "7", factory: "photoEffectFade", protocol: "CIPhotoEffect",
                     doc: """
                         CIPhotoEffectFade (approximation): saturation x0.6, blacks lifted to 0.12 and whites
                         lowered to 0.92, a touch warm: washed-out, faded colour.
                         """,
-                    inputs: [
-                        .image(),
-                        .bool(
-                            "inputExtrapolate", nil, default: false, min: 0, max: 1,
-                            """
-                            When true, values outside 0...1 are not clamped before and after
-                            the matrix, and the curves continue along their end tangents (for extended-range
-                            colour).
-                            """),
-                    ]),
+                ),
                 PhotoLook.fade
             ),
             (
                 FilterDescriptor(
                     "CIPhotoEffectInstant", "Photo Effect Instant", "Apple preset photo look \"Instant\" (vintage instant-film tones).",
-                    categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
                     macOS: "10.9", iOS: "7", factory: "photoEffectInstant", protocol: "CIPhotoEffect",
                     doc: """
                         CIPhotoEffectInstant (approximation): saturation x0.8, lifted blacks, yellowed
                         highlights (blue lowered at the top): an instant-film print.
                         """,
-                    inputs: [
-                        .image(),
-                        .bool(
-                            "inputExtrapolate", nil, default: false, min: 0, max: 1,
-                            """
-                            When true, values outside 0...1 are not clamped before and after
-                            the matrix, and the curves continue along their end tangents (for extended-range
-                            colour).
-                            """),
-                    ]),
+                ),
                 PhotoLook.instant
             ),
             (
                 FilterDescriptor(
                     "CIPhotoEffectMono", "Photo Effect Mono", "Apple preset black-and-white look \"Mono\".",
-                    categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
                     macOS: "10.9", iOS: "7", factory: "photoEffectMono", protocol: "CIPhotoEffect",
                     doc: """
                         CIPhotoEffectMono (approximation): Rec. 709 luma of the encoded colour with a gentle
                         curve (blacks at 0.02, mid-tones slightly raised): plain black and white.
                         """,
-                    inputs: [
-                        .image(),
-                        .bool(
-                            "inputExtrapolate", nil, default: false, min: 0, max: 1,
-                            """
-                            When true, values outside 0...1 are not clamped before and after
-                            the matrix, and the curves continue along their end tangents (for extended-range
-                            colour).
-                            """),
-                    ]),
+                ),
                 PhotoLook.mono
             ),
             (
                 FilterDescriptor(
                     "CIPhotoEffectNoir", "Photo Effect Noir", "Apple preset high-contrast black-and-white look \"Noir\".",
-                    categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
                     macOS: "10.9", iOS: "7", factory: "photoEffectNoir", protocol: "CIPhotoEffect",
                     doc: """
                         CIPhotoEffectNoir (approximation): luma with a strong S-curve (deep shadows, bright
                         highlights): dramatic, high-contrast black and white.
                         """,
-                    inputs: [
-                        .image(),
-                        .bool(
-                            "inputExtrapolate", nil, default: false, min: 0, max: 1,
-                            """
-                            When true, values outside 0...1 are not clamped before and after
-                            the matrix, and the curves continue along their end tangents (for extended-range
-                            colour).
-                            """),
-                    ]),
+                ),
                 PhotoLook.noir
             ),
             (
                 FilterDescriptor(
                     "CIPhotoEffectProcess", "Photo Effect Process", "Apple preset photo look \"Process\" (cool cross-processed tones).",
-                    categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
                     macOS: "10.9", iOS: "7", factory: "photoEffectProcess", protocol: "CIPhotoEffect",
                     doc: """
                         CIPhotoEffectProcess (approximation): saturation x0.9, cyan-blue shadows and warm,
                         greenish highlights, as cross-processed film.
                         """,
-                    inputs: [
-                        .image(),
-                        .bool(
-                            "inputExtrapolate", nil, default: false, min: 0, max: 1,
-                            """
-                            When true, values outside 0...1 are not clamped before and after
-                            the matrix, and the curves continue along their end tangents (for extended-range
-                            colour).
-                            """),
-                    ]),
+                ),
                 PhotoLook.process
             ),
             (
                 FilterDescriptor(
                     "CIPhotoEffectTonal", "Photo Effect Tonal", "Apple preset black-and-white look \"Tonal\" (soft gray tones).",
-                    categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
                     macOS: "10.9", iOS: "7", factory: "photoEffectTonal", protocol: "CIPhotoEffect",
                     doc: """
                         CIPhotoEffectTonal (approximation): luma with a flat curve (blacks at 0.06, whites at
                         0.94): soft, low-contrast black and white.
                         """,
-                    inputs: [
-                        .image(),
-                        .bool(
-                            "inputExtrapolate", nil, default: false, min: 0, max: 1,
-                            """
-                            When true, values outside 0...1 are not clamped before and after
-                            the matrix, and the curves continue along their end tangents (for extended-range
-                            colour).
-                            """),
-                    ]),
+                ),
                 PhotoLook.tonal
             ),
             (
                 FilterDescriptor(
                     "CIPhotoEffectTransfer", "Photo Effect Transfer", "Apple preset photo look \"Transfer\" (warm vintage tones).",
-                    categories: [.builtIn, .colorEffect, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video, .xmpSerializable],
                     macOS: "10.9", iOS: "7", factory: "photoEffectTransfer", protocol: "CIPhotoEffect",
                     doc: """
                         CIPhotoEffectTransfer (approximation): saturation x1.1, warm mid-tones and highlights,
                         blue lowered: a warm, vintage transfer print.
                         """,
-                    inputs: [
-                        .image(),
-                        .bool(
-                            "inputExtrapolate", nil, default: false, min: 0, max: 1,
-                            """
-                            When true, values outside 0...1 are not clamped before and after
-                            the matrix, and the curves continue along their end tangents (for extended-range
-                            colour).
-                            """),
-                    ]),
+                ),
                 PhotoLook.transfer
             ),
         ]

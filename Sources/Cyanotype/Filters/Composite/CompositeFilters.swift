@@ -13,6 +13,10 @@ extension BuiltinFilters {
             of both extents (Apple: "the union of the foreground and background extents").
             Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).
             """,
+        inputs: [
+            .image("inputImage", "Image", "The source (foreground) image."),
+            .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
+        ],
         [
             (
                 FilterDescriptor(
@@ -20,10 +24,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "sourceOverCompositing", protocol: "CICompositeOperation",
                     doc: "The image over the background (Porter-Duff source-over). Extent: the union of both extents.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .sourceOver, extent: .union)
             ),
             (
@@ -32,10 +33,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "additionCompositing", protocol: "CICompositeOperation",
                     doc: "Adds the premultiplied colours, `co = cs + cb` (not clamped, so HDR values survive), alpha `min(1, as + ab)`. Extent: the union of both extents.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .addition, extent: .union)
             ),
             (
@@ -44,10 +42,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "maximumCompositing", protocol: "CICompositeOperation",
                     doc: "The component-wise maximum of the premultiplied pixels, alpha included. Extent: the union of both extents.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .maximum, extent: .union)
             ),
             (
@@ -56,10 +51,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "minimumCompositing", protocol: "CICompositeOperation",
                     doc: "The component-wise minimum of the premultiplied pixels, alpha included. Extent: the union of both extents.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .minimum, extent: .union)
             ),
             (
@@ -68,10 +60,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "multiplyCompositing", protocol: "CICompositeOperation",
                     doc: "Multiplies the premultiplied pixels component-wise, alpha included: `o = s * b`. Extent: the union of both extents.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .multiplyCompositing, extent: .union)
             ),
             (
@@ -80,10 +69,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "sourceAtopCompositing", protocol: "CICompositeOperation",
                     doc: "Porter-Duff source-atop, `co = cs*ab + cb*(1 - as)`, `ao = ab`. Extent: the background's, since nothing shows outside it.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .sourceAtop, extent: .background)
             ),
             (
@@ -92,10 +78,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "sourceInCompositing", protocol: "CICompositeOperation",
                     doc: "Porter-Duff source-in, `o = s * ab`. Extent: the intersection of both extents (clear everywhere else).",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .sourceIn, extent: .intersection)
             ),
             (
@@ -104,10 +87,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "sourceOutCompositing", protocol: "CICompositeOperation",
                     doc: "Porter-Duff source-out, `o = s * (1 - ab)`. Extent: the input image's (clear outside it).",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .sourceOut, extent: .image)
             ),
             (
@@ -116,10 +96,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "multiplyBlendMode", protocol: "CICompositeOperation",
                     doc: "W3C multiply, `B = Cb * Cs`, with source-over alpha.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .multiply, extent: .union)
             ),
             (
@@ -128,10 +105,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "screenBlendMode", protocol: "CICompositeOperation",
                     doc: "W3C screen, `B = Cb + Cs - Cb*Cs`.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .screen, extent: .union)
             ),
             (
@@ -140,10 +114,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "overlayBlendMode", protocol: "CICompositeOperation",
                     doc: "W3C overlay, hard-light with the arguments swapped: `B = HardLight(Cs, Cb)`.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .overlay, extent: .union)
             ),
             (
@@ -152,10 +123,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "darkenBlendMode", protocol: "CICompositeOperation",
                     doc: "W3C darken, `B = min(Cb, Cs)`.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .darken, extent: .union)
             ),
             (
@@ -164,10 +132,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "lightenBlendMode", protocol: "CICompositeOperation",
                     doc: "W3C lighten, `B = max(Cb, Cs)`.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .lighten, extent: .union)
             ),
             (
@@ -176,10 +141,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "colorDodgeBlendMode", protocol: "CICompositeOperation",
                     doc: "W3C color-dodge: `B = 0` if `Cb = 0`, 1 if `Cs = 1`, else `min(1, Cb / (1 - Cs))`.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .colorDodge, extent: .union)
             ),
             (
@@ -188,10 +150,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "colorBurnBlendMode", protocol: "CICompositeOperation",
                     doc: "W3C color-burn: `B = 1` if `Cb >= 1`, 0 if `Cs = 0`, else `1 - min(1, (1 - Cb) / Cs)`.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .colorBurn, extent: .union)
             ),
             (
@@ -200,10 +159,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "hardLightBlendMode", protocol: "CICompositeOperation",
                     doc: "W3C hard-light: multiply by `2Cs` when `Cs <= 0.5`, else screen with `2Cs - 1`.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .hardLight, extent: .union)
             ),
             (
@@ -212,10 +168,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "softLightBlendMode", protocol: "CICompositeOperation",
                     doc: "W3C soft-light (the PDF / W3C formula with `D(Cb)`, not Photoshop's).",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .softLight, extent: .union)
             ),
             (
@@ -224,10 +177,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "differenceBlendMode", protocol: "CICompositeOperation",
                     doc: "W3C difference, `B = |Cb - Cs|`.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .difference, extent: .union)
             ),
             (
@@ -236,10 +186,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "exclusionBlendMode", protocol: "CICompositeOperation",
                     doc: "W3C exclusion, `B = Cb + Cs - 2 Cb Cs`.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .exclusion, extent: .union)
             ),
             (
@@ -248,10 +195,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.10", iOS: "8", factory: "linearBurnBlendMode", protocol: "CICompositeOperation",
                     doc: "Photoshop linear burn, `B = max(0, Cb + Cs - 1)`.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .linearBurn, extent: .union)
             ),
             (
@@ -260,10 +204,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.10", iOS: "8", factory: "linearDodgeBlendMode", protocol: "CICompositeOperation",
                     doc: "Photoshop linear dodge, `B = min(1, Cb + Cs)`.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .linearDodge, extent: .union)
             ),
             (
@@ -272,10 +213,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "12.0", iOS: "15", factory: "linearLightBlendMode", protocol: "CICompositeOperation",
                     doc: "Photoshop linear light (linear burn below half, linear dodge above), `B = clamp(Cb + 2Cs - 1, 0, 1)`.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .linearLight, extent: .union)
             ),
             (
@@ -284,10 +222,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "12.0", iOS: "15", factory: "vividLightBlendMode", protocol: "CICompositeOperation",
                     doc: "Photoshop vivid light: W3C colour burn with `2Cs` when `Cs <= 0.5`, colour dodge with `2Cs - 1` above.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .vividLight, extent: .union)
             ),
             (
@@ -296,10 +231,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.10", iOS: "8", factory: "pinLightBlendMode", protocol: "CICompositeOperation",
                     doc: "Photoshop pin light: `min(Cb, 2Cs)` when `Cs <= 0.5`, else `max(Cb, 2Cs - 1)`.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .pinLight, extent: .union)
             ),
             (
@@ -308,10 +240,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.10", iOS: "8", factory: "subtractBlendMode", protocol: "CICompositeOperation",
                     doc: "Photoshop subtract, the backdrop minus the source: `B = max(0, Cb - Cs)`.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .subtract, extent: .union)
             ),
             (
@@ -320,10 +249,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.10", iOS: "8", factory: "divideBlendMode", protocol: "CICompositeOperation",
                     doc: "Photoshop divide, the backdrop over the source: `B = min(1, Cb / Cs)`; `Cs = 0` gives 1 (0 where `Cb = 0`).",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .divide, extent: .union)
             ),
             (
@@ -332,10 +258,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "hueBlendMode", protocol: "CICompositeOperation",
                     doc: "W3C hue, `B = SetLum(SetSat(Cs, Sat(Cb)), Lum(Cb))`.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .hue, extent: .union)
             ),
             (
@@ -344,10 +267,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "saturationBlendMode", protocol: "CICompositeOperation",
                     doc: "W3C saturation, `B = SetLum(SetSat(Cb, Sat(Cs)), Lum(Cb))`.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .saturation, extent: .union)
             ),
             (
@@ -356,10 +276,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "colorBlendMode", protocol: "CICompositeOperation",
                     doc: "W3C color, `B = SetLum(Cs, Lum(Cb))`: the source's hue and saturation with the backdrop's luminosity.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .color, extent: .union)
             ),
             (
@@ -368,10 +285,7 @@ extension BuiltinFilters {
                     categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
                     macOS: "10.4", iOS: "5", factory: "luminosityBlendMode", protocol: "CICompositeOperation",
                     doc: "W3C luminosity, `B = SetLum(Cb, Lum(Cs))`.",
-                    inputs: [
-                        .image("inputImage", "Image", "The source (foreground) image."),
-                        .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
-                    ]),
+                ),
                 Compositing(mode: .luminosity, extent: .union)
             ),
         ]

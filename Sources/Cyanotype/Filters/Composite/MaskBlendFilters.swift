@@ -15,60 +15,47 @@ extension BuiltinFilters {
             output covers the union of the image and background extents (clear outside both,
             whatever the mask).
             """,
+        categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
+        inputs: [
+            .image(),
+            .image("inputBackgroundImage", "Background Image", "The image where the mask is 0."),
+            .image("inputMaskImage", "Mask Image", "The mask; one of its channels weighs the image against the background."),
+        ],
         [
             (
                 FilterDescriptor(
                     "CIBlendWithMask", "Blend With Mask", "Mixes foreground over background using a grayscale (green channel) mask as weight.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video], macOS: "10.4", iOS: "6", factory: "blendWithMask",
+                    macOS: "10.4", iOS: "6", factory: "blendWithMask",
                     doc: """
                         The mask's green channel selects the image (1) or the background (0).
                         Apple documents the mask as "grayscale (green channel)": for a grey mask that is its
                         luminance.
                         """,
-                    inputs: [
-                        .image(),
-                        .image("inputBackgroundImage", "Background Image", "The image where the mask is 0."),
-                        .image("inputMaskImage", "Mask Image", "The mask; one of its channels weighs the image against the background."),
-                    ]),
+                ),
                 MaskBlendStage.Channel.green
             ),
             (
                 FilterDescriptor(
                     "CIBlendWithAlphaMask", "Blend With Alpha Mask", "Mixes foreground over background using the mask image's alpha as weight.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
                     macOS: "10.9", iOS: "7", factory: "blendWithAlphaMask", protocol: "CIBlendWithMask",
                     doc: "The mask's alpha selects the image (1) or the background (0).",
-                    inputs: [
-                        .image(),
-                        .image("inputBackgroundImage", "Background Image", "The image where the mask is 0."),
-                        .image("inputMaskImage", "Mask Image", "The mask; one of its channels weighs the image against the background."),
-                    ]),
+                ),
                 .alpha
             ),
             (
                 FilterDescriptor(
                     "CIBlendWithRedMask", "Blend With Red Mask", "Mixes foreground over background using the mask image's red channel as weight.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
                     macOS: "10.13", iOS: "11", factory: "blendWithRedMask", protocol: "CIBlendWithMask",
                     doc: "The mask's red channel selects the image (1) or the background (0).",
-                    inputs: [
-                        .image(),
-                        .image("inputBackgroundImage", "Background Image", "The image where the mask is 0."),
-                        .image("inputMaskImage", "Mask Image", "The mask; one of its channels weighs the image against the background."),
-                    ]),
+                ),
                 .red
             ),
             (
                 FilterDescriptor(
                     "CIBlendWithBlueMask", "Blend With Blue Mask", "Mixes foreground over background using the mask image's blue channel as weight.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
                     macOS: "10.13", iOS: "11", factory: "blendWithBlueMask", protocol: "CIBlendWithMask",
                     doc: "The mask's blue channel selects the image (1) or the background (0).",
-                    inputs: [
-                        .image(),
-                        .image("inputBackgroundImage", "Background Image", "The image where the mask is 0."),
-                        .image("inputMaskImage", "Mask Image", "The mask; one of its channels weighs the image against the background."),
-                    ]),
+                ),
                 .blue
             ),
         ]

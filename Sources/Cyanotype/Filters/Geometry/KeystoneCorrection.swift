@@ -91,116 +91,61 @@ extension BuiltinFilters {
             unset: no correction); guides whose lines coincide, an image without a finite extent,
             or a rotation turning the centre out of view give an empty image.
             """,
+        categories: [.builtIn, .geometryAdjustment, .highDynamicRange, .stillImage, .video],
+        inputs: [
+            .image(),
+            .number("inputFocalLength", "Focal Length", .scalar, default: 28, limit: .focalLength, "The 35 mm-equivalent focal length of the picture, in mm."),
+            .vector(
+                "inputTopLeft", "Top Left", .position,
+                """
+                The top end of the left vertical guide, and the left end of the top
+                horizontal guide.
+                """),
+            .vector(
+                "inputTopRight", "Top Right", .position,
+                """
+                The top end of the right vertical guide, and the right end of the top
+                horizontal guide.
+                """),
+            .vector(
+                "inputBottomRight", "Bottom Right", .position,
+                """
+                The bottom end of the right vertical guide, and the right end of
+                the bottom horizontal guide.
+                """),
+            .vector(
+                "inputBottomLeft", "Bottom Left", .position,
+                """
+                The bottom end of the left vertical guide, and the left end of the
+                bottom horizontal guide.
+                """),
+        ],
         [
             (
                 FilterDescriptor(
                     "CIKeystoneCorrectionVertical", "Vertical Keystone Correction", "Corrects vertical keystone distortion from guide points.",
-                    categories: [.builtIn, .geometryAdjustment, .highDynamicRange, .stillImage, .video],
                     macOS: "10.15", iOS: "13", factory: "keystoneCorrectionVertical", outputKeys: ["outputImage", "outputTransform", "outputRotationFilter"],
                     doc: "The left and right guides become vertical.",
-                    inputs: [
-                        .image(),
-                        .number("inputFocalLength", "Focal Length", .scalar, default: 28, limit: .focalLength, "The 35 mm-equivalent focal length of the picture, in mm."),
-                        .vector(
-                            "inputTopLeft", "Top Left", .position,
-                            """
-                            The top end of the left vertical guide, and the left end of the top
-                            horizontal guide.
-                            """),
-                        .vector(
-                            "inputTopRight", "Top Right", .position,
-                            """
-                            The top end of the right vertical guide, and the right end of the top
-                            horizontal guide.
-                            """),
-                        .vector(
-                            "inputBottomRight", "Bottom Right", .position,
-                            """
-                            The bottom end of the right vertical guide, and the right end of
-                            the bottom horizontal guide.
-                            """),
-                        .vector(
-                            "inputBottomLeft", "Bottom Left", .position,
-                            """
-                            The bottom end of the left vertical guide, and the left end of the
-                            bottom horizontal guide.
-                            """),
-                    ]),
+                ),
                 KeystoneKind.vertical
             ),
             (
                 FilterDescriptor(
                     "CIKeystoneCorrectionHorizontal", "Horizontal Keystone Correction", "Corrects horizontal keystone distortion from guide points.",
-                    categories: [.builtIn, .geometryAdjustment, .highDynamicRange, .stillImage, .video],
                     macOS: "10.15", iOS: "13", factory: "keystoneCorrectionHorizontal", outputKeys: ["outputImage", "outputTransform", "outputRotationFilter"],
                     doc: "The top and bottom guides become horizontal.",
-                    inputs: [
-                        .image(),
-                        .number("inputFocalLength", "Focal Length", .scalar, default: 28, limit: .focalLength, "The 35 mm-equivalent focal length of the picture, in mm."),
-                        .vector(
-                            "inputTopLeft", "Top Left", .position,
-                            """
-                            The top end of the left vertical guide, and the left end of the top
-                            horizontal guide.
-                            """),
-                        .vector(
-                            "inputTopRight", "Top Right", .position,
-                            """
-                            The top end of the right vertical guide, and the right end of the top
-                            horizontal guide.
-                            """),
-                        .vector(
-                            "inputBottomRight", "Bottom Right", .position,
-                            """
-                            The bottom end of the right vertical guide, and the right end of
-                            the bottom horizontal guide.
-                            """),
-                        .vector(
-                            "inputBottomLeft", "Bottom Left", .position,
-                            """
-                            The bottom end of the left vertical guide, and the left end of the
-                            bottom horizontal guide.
-                            """),
-                    ]),
+                ),
                 .horizontal
             ),
             (
                 FilterDescriptor(
                     "CIKeystoneCorrectionCombined", "Combined Keystone Correction", "Corrects combined horizontal and vertical keystone distortion from guide points.",
-                    categories: [.builtIn, .geometryAdjustment, .highDynamicRange, .stillImage, .video],
                     macOS: "10.15", iOS: "13", factory: "keystoneCorrectionCombined", outputKeys: ["outputImage", "outputTransform", "outputRotationFilter"],
                     doc: """
                         The left and right guides become vertical and the top
                         and bottom ones horizontal (where the two disagree, vertical wins).
                         """,
-                    inputs: [
-                        .image(),
-                        .number("inputFocalLength", "Focal Length", .scalar, default: 28, limit: .focalLength, "The 35 mm-equivalent focal length of the picture, in mm."),
-                        .vector(
-                            "inputTopLeft", "Top Left", .position,
-                            """
-                            The top end of the left vertical guide, and the left end of the top
-                            horizontal guide.
-                            """),
-                        .vector(
-                            "inputTopRight", "Top Right", .position,
-                            """
-                            The top end of the right vertical guide, and the right end of the top
-                            horizontal guide.
-                            """),
-                        .vector(
-                            "inputBottomRight", "Bottom Right", .position,
-                            """
-                            The bottom end of the right vertical guide, and the right end of
-                            the bottom horizontal guide.
-                            """),
-                        .vector(
-                            "inputBottomLeft", "Bottom Left", .position,
-                            """
-                            The bottom end of the left vertical guide, and the left end of the
-                            bottom horizontal guide.
-                            """),
-                    ]),
+                ),
                 .combined
             ),
         ]

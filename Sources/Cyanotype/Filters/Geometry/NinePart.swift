@@ -88,11 +88,12 @@ extension BuiltinFilters {
             corners exact and zero growth is the identity. An image without a finite extent is
             returned unchanged.
             """,
+        categories: [.builtIn, .distortionEffect, .highDynamicRange, .stillImage, .video],
         [
             (
                 FilterDescriptor(
                     "CINinePartStretched", "Nine Part Stretched", "Nine-slice scaling that stretches the middle regions between two breakpoints.",
-                    categories: [.builtIn, .distortionEffect, .highDynamicRange, .stillImage, .video], macOS: "10.12", iOS: "10", factory: "ninePartStretched",
+                    macOS: "10.12", iOS: "10", factory: "ninePartStretched",
                     doc: """
                         The middle column and row are stretched (a linear map from
                         the grown band onto the band).
@@ -110,7 +111,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CINinePartTiled", "Nine Part Tiled", "Nine-slice scaling that tiles the middle regions between two breakpoints.",
-                    categories: [.builtIn, .distortionEffect, .highDynamicRange, .stillImage, .video], macOS: "10.12", iOS: "10", factory: "ninePartTiled",
+                    macOS: "10.12", iOS: "10", factory: "ninePartTiled",
                     doc: """
                         The middle column and row are repeated from their start (whole
                         repeats first, the last one cut); with `flipYTiles`, every other repeat along y is

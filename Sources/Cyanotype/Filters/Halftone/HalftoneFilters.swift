@@ -36,11 +36,21 @@ extension BuiltinFilters {
             screen value `s` is encoded too: the output is the grey `sRGBToLinear(s)` in the working
             space (exactly 0 or 1 away from edges), with the input's alpha. The extent is the input's.
             """,
+        categories: [.builtIn, .halftoneEffect, .stillImage, .video],
+        inputs: [
+            .number("inputWidth", "Width", .distance, default: 6, min: 1, slider: 2...50, "The period of the pattern, in pixels."),
+            .number(
+                "inputSharpness", "Sharpness", .scalar, default: 0.7, min: 0, max: 1, slider: 0...1,
+                """
+                1 for a hard edge between ink and paper; lower values soften it over
+                `1 - sharpness` of the tone range.
+                """),
+        ],
         [
             (
                 FilterDescriptor(
                     "CIDotScreen", "Dot Screen", "Halftone screen made of dots.",
-                    categories: [.builtIn, .halftoneEffect, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "dotScreen",
+                    macOS: "10.4", iOS: "6", factory: "dotScreen",
                     doc: """
                         Round dots on a square grid at `angle`, one per `width` pixels; dots grow
                         as the tone darkens. Threshold `t = 0.5 + (cos 2πu/w + cos 2πv/w) / 4` (the classic
@@ -50,20 +60,13 @@ extension BuiltinFilters {
                         .image(),
                         .vector("inputCenter", "Center", .position, default: [150, 150], "Where the pattern's origin lies."),
                         .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793),
-                        .number("inputWidth", "Width", .distance, default: 6, min: 1, slider: 2...50, "The period of the pattern, in pixels."),
-                        .number(
-                            "inputSharpness", "Sharpness", .scalar, default: 0.7, min: 0, max: 1, slider: 0...1,
-                            """
-                            1 for a hard edge between ink and paper; lower values soften it over
-                            `1 - sharpness` of the tone range.
-                            """),
                     ]),
                 ScreenStage.Kind.dot
             ),
             (
                 FilterDescriptor(
                     "CILineScreen", "Line Screen", "Halftone screen made of parallel lines.",
-                    categories: [.builtIn, .halftoneEffect, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "lineScreen",
+                    macOS: "10.4", iOS: "6", factory: "lineScreen",
                     doc: """
                         Lines parallel to the direction `angle` (angle 0: horizontal lines), one
                         per `width` pixels; lines thicken as the tone darkens. Threshold
@@ -73,20 +76,13 @@ extension BuiltinFilters {
                         .image(),
                         .vector("inputCenter", "Center", .position, default: [150, 150], "Where the pattern's origin lies."),
                         .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793),
-                        .number("inputWidth", "Width", .distance, default: 6, min: 1, slider: 2...50, "The period of the pattern, in pixels."),
-                        .number(
-                            "inputSharpness", "Sharpness", .scalar, default: 0.7, min: 0, max: 1, slider: 0...1,
-                            """
-                            1 for a hard edge between ink and paper; lower values soften it over
-                            `1 - sharpness` of the tone range.
-                            """),
                     ]),
                 .line
             ),
             (
                 FilterDescriptor(
                     "CICircularScreen", "Circular Screen", "Halftone screen made of concentric circles.",
-                    categories: [.builtIn, .halftoneEffect, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "circularScreen",
+                    macOS: "10.4", iOS: "6", factory: "circularScreen",
                     doc: """
                         Rings concentric about `center`, one per `width` pixels; rings
                         thicken as the tone darkens. Threshold `t = 0.5 + cos(2πr/w) / 2`, `r` the distance
@@ -95,20 +91,13 @@ extension BuiltinFilters {
                     inputs: [
                         .image(),
                         .vector("inputCenter", "Center", .position, default: [150, 150], "Where the pattern's origin lies."),
-                        .number("inputWidth", "Width", .distance, default: 6, min: 1, slider: 2...50, "The period of the pattern, in pixels."),
-                        .number(
-                            "inputSharpness", "Sharpness", .scalar, default: 0.7, min: 0, max: 1, slider: 0...1,
-                            """
-                            1 for a hard edge between ink and paper; lower values soften it over
-                            `1 - sharpness` of the tone range.
-                            """),
                     ]),
                 .circular
             ),
             (
                 FilterDescriptor(
                     "CIHatchedScreen", "Hatched Screen", "Halftone screen made of hatched lines.",
-                    categories: [.builtIn, .halftoneEffect, .stillImage, .video], macOS: "10.4", iOS: "6", factory: "hatchedScreen",
+                    macOS: "10.4", iOS: "6", factory: "hatchedScreen",
                     doc: """
                         Cross-hatching. Lines along `angle` carry the light half of the tone
                         range and the perpendicular lines join in the dark half: threshold
@@ -118,13 +107,6 @@ extension BuiltinFilters {
                         .image(),
                         .vector("inputCenter", "Center", .position, default: [150, 150], "Where the pattern's origin lies."),
                         .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793),
-                        .number("inputWidth", "Width", .distance, default: 6, min: 1, slider: 2...50, "The period of the pattern, in pixels."),
-                        .number(
-                            "inputSharpness", "Sharpness", .scalar, default: 0.7, min: 0, max: 1, slider: 0...1,
-                            """
-                            1 for a hard edge between ink and paper; lower values soften it over
-                            `1 - sharpness` of the tone range.
-                            """),
                     ]),
                 .hatched
             ),

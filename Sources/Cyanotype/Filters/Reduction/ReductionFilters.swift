@@ -48,119 +48,95 @@ extension BuiltinFilters {
             input (the whole input when that is empty, the default), each with its own
             reduction.
             """,
+        categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video],
+        inputs: [
+            .image(),
+            .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
+        ],
         [
             (
                 FilterDescriptor(
                     "CIAreaAverage", "Area Average", "Reduces a region to a single pixel holding its mean color.",
-                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video],
                     macOS: "10.5", iOS: "9", factory: "areaAverage", outputKeys: ["outputImage", "outputImageNonMPS:"],
                     doc: """
                         The mean of every component over the region, as a 1x1 image. Pixels of
                         the region outside the image count as clear.
                         """,
-                    inputs: [
-                        .image(),
-                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
-                    ]),
+                ),
                 AverageReduction()
             ),
             (
                 FilterDescriptor(
                     "CIAreaMaximum", "Area Maximum", "Reduces a region to one pixel holding the per-channel maximum.",
-                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "10.5", iOS: "9", factory: "areaMaximum",
+                    macOS: "10.5", iOS: "9", factory: "areaMaximum",
                     doc: "The per-component maximum over the region (1x1).",
-                    inputs: [
-                        .image(),
-                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
-                    ]),
+                ),
                 MinMaxReduction(output: .maximum)
             ),
             (
                 FilterDescriptor(
                     "CIAreaMinimum", "Area Minimum", "Reduces a region to one pixel holding the per-channel minimum.",
-                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "10.5", iOS: "9", factory: "areaMinimum",
+                    macOS: "10.5", iOS: "9", factory: "areaMinimum",
                     doc: "The per-component minimum over the region (1x1).",
-                    inputs: [
-                        .image(),
-                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
-                    ]),
+                ),
                 MinMaxReduction(output: .minimum)
             ),
             (
                 FilterDescriptor(
                     "CIAreaMinMax", "Area Min and Max", "Reduces a region to a 2x1 image with per-channel minimum and maximum.",
-                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video],
                     macOS: "10.14", iOS: "12", factory: "areaMinMax", outputKeys: ["outputImage", "outputImageMPS:", "outputImageNonMPS"],
                     doc: "A 2x1 image, the per-component minimum on the left, maximum on the right.",
-                    inputs: [
-                        .image(),
-                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
-                    ]),
+                ),
                 MinMaxReduction(output: .both)
             ),
             (
                 FilterDescriptor(
                     "CIAreaMinMaxRed", "Area Min and Max Red", "Reduces a region to one pixel with the red channel's minimum and maximum.",
-                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "10.13", iOS: "11", factory: "areaMinMaxRed",
+                    macOS: "10.13", iOS: "11", factory: "areaMinMaxRed",
                     doc: "1x1, red = the smallest red, green = the largest red (blue 0, alpha 1).",
-                    inputs: [
-                        .image(),
-                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
-                    ]),
+                ),
                 MinMaxReduction(output: .red)
             ),
             (
                 FilterDescriptor(
                     "CIAreaMaximumAlpha", "Area Maximum Alpha", "Returns the pixel of the region whose alpha is largest.",
-                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "10.5", iOS: "9", factory: "areaMaximumAlpha",
+                    macOS: "10.5", iOS: "9", factory: "areaMaximumAlpha",
                     doc: """
                         The pixel (all four components) with the largest alpha; ties go to
                         the first in scan order (bottom row first, left to right).
                         """,
-                    inputs: [
-                        .image(),
-                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
-                    ]),
+                ),
                 AlphaExtremeReduction(maximum: true)
             ),
             (
                 FilterDescriptor(
                     "CIAreaMinimumAlpha", "Area Minimum Alpha", "Returns the pixel of the region whose alpha is smallest.",
-                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "10.5", iOS: "9", factory: "areaMinimumAlpha",
+                    macOS: "10.5", iOS: "9", factory: "areaMinimumAlpha",
                     doc: "The pixel with the smallest alpha, ties as CIAreaMaximumAlpha.",
-                    inputs: [
-                        .image(),
-                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
-                    ]),
+                ),
                 AlphaExtremeReduction(maximum: false)
             ),
             (
                 FilterDescriptor(
                     "CIAreaAverageMaximumRed", "Area Average and Maximum Red", "Reduces a region to one pixel carrying the mean and the maximum of the red channel.",
-                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "26.0", iOS: "26", factory: "areaAverageMaximumRed",
+                    macOS: "26.0", iOS: "26", factory: "areaAverageMaximumRed",
                     doc: """
                         1x1, red = the mean red, green = the largest red (blue 0,
                         alpha 1).
                         """,
-                    inputs: [
-                        .image(),
-                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
-                    ]),
+                ),
                 AverageMaximumRedReduction()
             ),
             (
                 FilterDescriptor(
                     "CIAreaBoundsRed", "Area Bounds Red", "Finds the approximate bounding box of non-zero red pixels in a region (normalized rect in one pixel).",
-                    categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "15.0", iOS: "18", factory: "areaBoundsRed",
+                    macOS: "15.0", iOS: "18", factory: "areaBoundsRed",
                     doc: """
                         1x1, the bounding box of the pixels whose red is above 0, normalised
                         to the region: (x, y, width, height) as fractions of the region's size, measured from
                         its lower-left corner. All zero when no pixel qualifies.
                         """,
-                    inputs: [
-                        .image(),
-                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0], "The region to reduce; [0, 0, 0, 0] (the default) for the input's extent."),
-                    ]),
+                ),
                 BoundsRedReduction()
             ),
         ] as [(FilterDescriptor, any Reduction)]

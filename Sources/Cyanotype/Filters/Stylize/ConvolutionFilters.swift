@@ -26,11 +26,14 @@ extension BuiltinFilters {
             pixels outside the input read as clear, so clamp the input (`clampedToExtent()`) first
             for solid edges, as with Core Image.
             """,
+        categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
+        inputs: [
+            .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp.")
+        ],
         [
             (
                 FilterDescriptor(
                     "CIConvolution3X3", "3 by 3 Convolution", "Convolves RGBA with a 3x3 weight matrix plus bias.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
                     macOS: "10.9", iOS: "7", factory: "convolution3X3", protocol: "CIConvolution",
                     doc: "A 3x3 weighted sum of RGBA plus bias.",
                     inputs: [
@@ -42,14 +45,12 @@ extension BuiltinFilters {
                             shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
                             extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
                             """),
-                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
                     ]),
                 ConvolutionShape(columns: 3, rows: 3, channels: .rgba)
             ),
             (
                 FilterDescriptor(
                     "CIConvolution5X5", "5 by 5 Convolution", "Convolves RGBA with a 5x5 weight matrix plus bias.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
                     macOS: "10.9", iOS: "7", factory: "convolution5X5", protocol: "CIConvolution",
                     doc: "A 5x5 weighted sum of RGBA plus bias.",
                     inputs: [
@@ -62,14 +63,12 @@ extension BuiltinFilters {
                             shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
                             extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
                             """),
-                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
                     ]),
                 ConvolutionShape(columns: 5, rows: 5, channels: .rgba)
             ),
             (
                 FilterDescriptor(
                     "CIConvolution7X7", "7 by 7 Convolution", "Convolves RGBA with a 7x7 weight matrix plus bias.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
                     macOS: "10.9", iOS: "9", factory: "convolution7X7", protocol: "CIConvolution",
                     doc: "A 7x7 weighted sum of RGBA plus bias.",
                     inputs: [
@@ -87,14 +86,12 @@ extension BuiltinFilters {
                             shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
                             extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
                             """),
-                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
                     ]),
                 ConvolutionShape(columns: 7, rows: 7, channels: .rgba)
             ),
             (
                 FilterDescriptor(
                     "CIConvolution9Horizontal", "Horizontal 9 Convolution", "Convolves RGBA with a 9-tap horizontal kernel plus bias.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
                     macOS: "10.9", iOS: "7", factory: "convolution9Horizontal", protocol: "CIConvolution",
                     doc: "9 taps along the row (leftmost weight first) on RGBA, plus bias.",
                     inputs: [
@@ -106,14 +103,12 @@ extension BuiltinFilters {
                             shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
                             extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
                             """),
-                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
                     ]),
                 ConvolutionShape(columns: 9, rows: 1, channels: .rgba)
             ),
             (
                 FilterDescriptor(
                     "CIConvolution9Vertical", "Vertical 9 Convolution", "Convolves RGBA with a 9-tap vertical kernel plus bias.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
                     macOS: "10.9", iOS: "7", factory: "convolution9Vertical", protocol: "CIConvolution",
                     doc: "9 taps along the column (topmost weight first) on RGBA, plus bias.",
                     inputs: [
@@ -125,14 +120,12 @@ extension BuiltinFilters {
                             shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
                             extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
                             """),
-                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
                     ]),
                 ConvolutionShape(columns: 1, rows: 9, channels: .rgba)
             ),
             (
                 FilterDescriptor(
                     "CIConvolutionRGB3X3", "3 by 3 RGB Convolution", "3x3 convolution applied to RGB only (alpha preserved).",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
                     macOS: "12.0", iOS: "15", factory: "convolutionRGB3X3", protocol: "CIConvolution",
                     doc: "CIConvolution3X3 on red, green and blue; alpha is left alone.",
                     inputs: [
@@ -144,14 +137,12 @@ extension BuiltinFilters {
                             shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
                             extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
                             """),
-                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
                     ]),
                 ConvolutionShape(columns: 3, rows: 3, channels: .rgb)
             ),
             (
                 FilterDescriptor(
                     "CIConvolutionRGB5X5", "5 by 5 RGB Convolution", "5x5 convolution applied to RGB only (alpha preserved).",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
                     macOS: "12.0", iOS: "15", factory: "convolutionRGB5X5", protocol: "CIConvolution",
                     doc: "CIConvolution5X5 on red, green and blue; alpha is left alone.",
                     inputs: [
@@ -164,14 +155,12 @@ extension BuiltinFilters {
                             shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
                             extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
                             """),
-                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
                     ]),
                 ConvolutionShape(columns: 5, rows: 5, channels: .rgb)
             ),
             (
                 FilterDescriptor(
                     "CIConvolutionRGB7X7", "7 by 7 RGB Convolution", "7x7 convolution applied to RGB only (alpha preserved).",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
                     macOS: "12.0", iOS: "15", factory: "convolutionRGB7X7", protocol: "CIConvolution",
                     doc: "CIConvolution7X7 on red, green and blue; alpha is left alone.",
                     inputs: [
@@ -189,14 +178,12 @@ extension BuiltinFilters {
                             shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
                             extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
                             """),
-                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
                     ]),
                 ConvolutionShape(columns: 7, rows: 7, channels: .rgb)
             ),
             (
                 FilterDescriptor(
                     "CIConvolutionRGB9Horizontal", "Horizontal 9 RGB Convolution", "9-tap horizontal convolution applied to RGB only.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
                     macOS: "12.0", iOS: "15", factory: "convolutionRGB9Horizontal", protocol: "CIConvolution",
                     doc: "CIConvolution9Horizontal on red, green and blue.",
                     inputs: [
@@ -208,14 +195,12 @@ extension BuiltinFilters {
                             shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
                             extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
                             """),
-                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
                     ]),
                 ConvolutionShape(columns: 9, rows: 1, channels: .rgb)
             ),
             (
                 FilterDescriptor(
                     "CIConvolutionRGB9Vertical", "Vertical 9 RGB Convolution", "9-tap vertical convolution applied to RGB only.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
                     macOS: "12.0", iOS: "15", factory: "convolutionRGB9Vertical", protocol: "CIConvolution",
                     doc: "CIConvolution9Vertical on red, green and blue.",
                     inputs: [
@@ -227,7 +212,6 @@ extension BuiltinFilters {
                             shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
                             extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
                             """),
-                        .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp."),
                     ]),
                 ConvolutionShape(columns: 1, rows: 9, channels: .rgb)
             ),

@@ -69,11 +69,12 @@ extension BuiltinFilters {
             outside the input: clamp the input with `clampedToExtent()` for a cell reaching past its
             edge). The output extent is infinite, as Apple's.
             """,
+        categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video],
         [
             (
                 FilterDescriptor(
                     "CIFourfoldTranslatedTile", "Fourfold Translated Tile", "Tiles the image using four translated copies.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.5", iOS: "6", factory: "fourfoldTranslatedTile",
+                    macOS: "10.5", iOS: "6", factory: "fourfoldTranslatedTile",
                     doc: """
                         CIFourfoldTranslatedTile (p1): the parallelogram cell {s a + t b : s, t in [-1/2, 1/2)}
                         centred on `center`, with a = width (1, 0) and b = width (cos acute, sin acute) in the
@@ -91,7 +92,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIFourfoldReflectedTile", "Fourfold Reflected Tile", "Tiles the image with 4-way reflective symmetry.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.5", iOS: "6", factory: "fourfoldReflectedTile",
+                    macOS: "10.5", iOS: "6", factory: "fourfoldReflectedTile",
                     doc: """
                         The same parallelogram cell as CIFourfoldTranslatedTile, reflected
                         in its sides: each lattice coordinate s, t folded by a triangle wave into [-1/2, 1/2]
@@ -110,7 +111,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIFourfoldRotatedTile", "Fourfold Rotated Tile", "Tiles the image by rotating copies in 90-degree steps.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.5", iOS: "6", factory: "fourfoldRotatedTile",
+                    macOS: "10.5", iOS: "6", factory: "fourfoldRotatedTile",
                     doc: """
                         CIFourfoldRotatedTile (p4): square cells of side `width`, the one at the centre holding
                         the image; four cells meet at each cell corner, each a quarter-turn from its neighbour
@@ -127,7 +128,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIEightfoldReflectedTile", "Eightfold Reflected Tile", "Tiles the image with 8-way reflective symmetry.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.5", iOS: "6", factory: "eightfoldReflectedTile",
+                    macOS: "10.5", iOS: "6", factory: "eightfoldReflectedTile",
                     doc: """
                         CIEightfoldReflectedTile (p4m): the square of side `width` centred on `center`, folded by
                         its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle
@@ -144,7 +145,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CISixfoldRotatedTile", "Sixfold Rotated Tile", "Tiles the image by rotating copies in 60-degree steps.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.5", iOS: "6", factory: "sixfoldRotatedTile",
+                    macOS: "10.5", iOS: "6", factory: "sixfoldRotatedTile",
                     doc: """
                         CISixfoldRotatedTile (p6): hexagons of circumradius `width` (6-fold centres `width` *
                         sqrt(3) apart, one at `center`), each the equilateral triangle (0, 0), (w, 0),
@@ -162,7 +163,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CISixfoldReflectedTile", "Sixfold Reflected Tile", "Tiles the image with 6-way reflective symmetry.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.5", iOS: "6", factory: "sixfoldReflectedTile",
+                    macOS: "10.5", iOS: "6", factory: "sixfoldReflectedTile",
                     doc: """
                         CISixfoldReflectedTile (p3m1): the equilateral triangle (0, 0), (w, 0), w (1/2, sqrt(3)/2)
                         of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every
@@ -179,7 +180,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CITwelvefoldReflectedTile", "Twelvefold Reflected Tile", "Tiles the image with 12-way reflective symmetry.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.5", iOS: "6", factory: "twelvefoldReflectedTile",
+                    macOS: "10.5", iOS: "6", factory: "twelvefoldReflectedTile",
                     doc: """
                         CITwelvefoldReflectedTile (p6m): the 30-60-90 triangle (0, 0), (w, 0), w (3/4, sqrt(3)/4)
                         of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill
@@ -196,7 +197,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIGlideReflectedTile", "Glide Reflected Tile", "Tiles the image with glide-reflection symmetry.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.5", iOS: "6", factory: "glideReflectedTile",
+                    macOS: "10.5", iOS: "6", factory: "glideReflectedTile",
                     doc: """
                         CIGlideReflectedTile (pg): square cells of side `width` centred on (i w, j w) in the cell
                         frame, translated; the cells of odd columns are mirrored top to bottom (a glide
@@ -213,7 +214,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIParallelogramTile", "Parallelogram Tile", "Reflects the image within a parallelogram and tiles it.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.4", iOS: "9", factory: "parallelogramTile",
+                    macOS: "10.4", iOS: "9", factory: "parallelogramTile",
                     doc: """
                         The parallelogram of CIFourfoldReflectedTile (sides `width` along the
                         angle and `width` at `inputAcuteAngle` to it, centred on `center`) reflected in its sides
@@ -231,7 +232,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CITriangleTile", "Triangle Tile", "Tiles a triangular region of the image.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.4", iOS: "9", factory: "triangleTile",
+                    macOS: "10.4", iOS: "9", factory: "triangleTile",
                     doc: """
                         CITriangleTile (p2): the equilateral triangle of side `width` with its centroid on
                         `center`, one side along the angle, repeated by the translations of its sides' vectors;

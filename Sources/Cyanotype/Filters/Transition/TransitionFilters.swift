@@ -46,11 +46,12 @@ extension BuiltinFilters {
             width)` and `u = (p - edge + width) / width`. `u >= 1` (ahead of the band) is the
             input, `u <= 0` (behind it) the target; each filter says what the band shows.
             """,
+        categories: [.builtIn, .highDynamicRange, .stillImage, .transition, .video],
         [
             (
                 FilterDescriptor(
                     "CISwipeTransition", "Swipe", "Transition that swipes a soft-edged band across to reveal the target.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .transition, .video], macOS: "10.4", iOS: "6", factory: "swipeTransition",
+                    macOS: "10.4", iOS: "6", factory: "swipeTransition",
                     doc: """
                         A soft band sweeps across `extent` at `angle` (angle 0: left to
                         right), revealing the target behind it: inside the band `mix(target, input, u)`,
@@ -73,7 +74,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CICopyMachineTransition", "Copy Machine", "Transition imitating a photocopier light bar sweeping across.",
-                    categories: [.builtIn, .highDynamicRange, .stillImage, .transition, .video], macOS: "10.4", iOS: "6", factory: "copyMachineTransition",
+                    macOS: "10.4", iOS: "6", factory: "copyMachineTransition",
                     doc: """
                         A photocopier's light bar sweeps across `extent` at `angle`,
                         leaving the target behind it: inside the bar the target lit by the opaque `color`,
