@@ -253,17 +253,23 @@ extension ImageCodecs {
     /// classic TIFF.
     static func tiffAddingMetadata(_ tiff: Data, exif: Data?, xmp: Data?) -> Data {
         var out = [UInt8](tiff)
-        guard let file = TIFFBlock(out), let first = file.firstIFD, let ifd0 = file.directory(at: first) else { return tiff }
-        let raw = ifd0.entries.indices.map { i -> (tag: Int, bytes: [UInt8]) in
-            let at = ifd0.start + 2 + 12 * i
-            return (ifd0.entries[i].tag, Array(out[at..<(at + 12)]))
-        }
-        let next = file.u32(ifd0.end - 4) ?? 0
-        guard let tail = tiffMetadataTail(ifd0: raw, next: next, little: file.little, fileLength: out.count, exif: exif, xmp: xmp)
+        guard let file = TIFFBlock(out), let ifd0 = firstDirectory(of: file),
+            let tail = tiffMetadataTail(ifd0: ifd0.raw, next: ifd0.next, little: file.little, fileLength: out.count, exif: exif, xmp: xmp)
         else { return tiff }
         out += tail.bytes
         IFDWriter.set32(&out, at: 4, tail.directory, little: file.little)
         return Data(out)
+    }
+
+    /// The 12-byte entries of `file`'s first directory, by tag, and the offset of the directory
+    /// after it: what `tiffMetadataTail` copies. Nil when the file has no readable IFD0.
+    static func firstDirectory(of file: TIFFBlock) -> (raw: [(tag: Int, bytes: [UInt8])], next: Int)? {
+        guard let first = file.firstIFD, let ifd0 = file.directory(at: first) else { return nil }
+        let raw = ifd0.entries.indices.map { i -> (tag: Int, bytes: [UInt8]) in
+            let at = ifd0.start + 2 + 12 * i
+            return (ifd0.entries[i].tag, Array(file.bytes[at..<(at + 12)]))
+        }
+        return (raw, file.u32(ifd0.end - 4) ?? 0)
     }
 
     /// What adds `exif`'s descriptive IFD0 tags and EXIF and GPS directories, and `xmp` as tag

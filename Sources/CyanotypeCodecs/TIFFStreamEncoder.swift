@@ -169,21 +169,16 @@ public final class TIFFStreamEncoder: @unchecked Sendable {
             guard let b = kept(at: offset, count: count) else { throw .encodeFailed(detail: "TIFF: the directory written was not kept") }
             return b
         }
-        let header = try bytes(at: 0, count: 8)
-        guard let file = TIFFBlock(header), let first = file.firstIFD else { return }
-        let countBytes = try bytes(at: first, count: 2)
-        let entries = file.little ? Int(countBytes[0]) | Int(countBytes[1]) << 8 : Int(countBytes[0]) << 8 | Int(countBytes[1])
-        let dir = try bytes(at: first + 2, count: 12 * entries + 4)
-        let raw = (0..<entries).map { i -> (tag: Int, bytes: [UInt8]) in
-            let e = Array(dir[(12 * i)..<(12 * i + 12)])
-            return (file.little ? Int(e[0]) | Int(e[1]) << 8 : Int(e[0]) << 8 | Int(e[1]), e)
-        }
-        let n = 12 * entries
-        let next =
-            file.little
-            ? Int(dir[n]) | Int(dir[n + 1]) << 8 | Int(dir[n + 2]) << 16 | Int(dir[n + 3]) << 24
-            : Int(dir[n]) << 24 | Int(dir[n + 1]) << 16 | Int(dir[n + 2]) << 8 | Int(dir[n + 3])
-        guard let tail = ImageCodecs.tiffMetadataTail(ifd0: raw, next: next, little: file.little, fileLength: fileLength, exif: exif, xmp: xmp)
+        // The header and IFD0 as kept, the directory moved to just after the header (its
+        // entries are copied as they are: their offsets point into the file, not the copy).
+        var copy = try bytes(at: 0, count: 8)
+        guard let header = TIFFBlock(copy), let first = header.firstIFD else { return }
+        header.put32(&copy, 4, 8)
+        copy += try bytes(at: first, count: 2)
+        guard let entries = TIFFBlock(copy)?.u16(8) else { return }
+        copy += try bytes(at: first + 2, count: 12 * entries + 4)
+        guard let file = TIFFBlock(copy), let ifd0 = ImageCodecs.firstDirectory(of: file),
+            let tail = ImageCodecs.tiffMetadataTail(ifd0: ifd0.raw, next: ifd0.next, little: file.little, fileLength: fileLength, exif: exif, xmp: xmp)
         else { return }
         try sink.append(tail.bytes)
         var offset = [UInt8](repeating: 0, count: 4)

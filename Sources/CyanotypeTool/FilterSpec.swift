@@ -283,6 +283,7 @@ package struct ResolvedFilter: @unchecked Sendable {
         self.values = values
     }
 
+    /// Whether the filter reads an input image (false for generators).
     package var takesImage: Bool { descriptor.takesImage }
 
     /// The filter applied to `image` (nil for generators), or the library's reason why not.

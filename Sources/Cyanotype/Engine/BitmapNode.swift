@@ -73,21 +73,22 @@ final class BitmapNode: RecipeNode, StoredPixels, SRGBEncodedSource, @unchecked 
         let gathered = orientation == 1 && rowSource == nil ? nil : UnsafeMutableRawPointer.allocate(byteCount: out.width * bpp, alignment: 16)
         defer { gathered?.deallocate() }
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            // (Rows made by a row source read no stored bytes.)
-            guard let base = raw.baseAddress ?? (rowSource == nil ? nil : gathered.map { UnsafeRawPointer($0) }) else { return }
+            // Rows made by a row source read no stored bytes.
+            let base = raw.baseAddress
+            guard base != nil || rowSource != nil else { return }
             for r in 0..<out.height {
                 // Row 0 of the data is the top of the image, the highest y.
                 let dataRow = ext.maxY - 1 - (rect.minY + r)
-                var src = UnsafeRawPointer(base + dataRow * bytesPerRow)
+                let src: UnsafeRawPointer
                 var x0 = x0
                 if let gathered, let rowSource {
                     rowSource.read(row: dataRow, from: x0, count: out.width, into: gathered)
-                    src = UnsafeRawPointer(gathered)
-                    x0 = 0
-                } else if let gathered {
+                    (src, x0) = (UnsafeRawPointer(gathered), 0)
+                } else if let gathered, let base {
                     gather(base, row: dataRow, from: x0, count: out.width, bpp: bpp, into: gathered)
-                    src = UnsafeRawPointer(gathered)
-                    x0 = 0
+                    (src, x0) = (UnsafeRawPointer(gathered), 0)
+                } else {
+                    src = UnsafeRawPointer(base! + dataRow * bytesPerRow)
                 }
                 let dst = out.row(r)
                 let n = out.width

@@ -21,8 +21,7 @@ package final class Handoff<State>: @unchecked Sendable {
     }
 
     /// Changes the state and wakes every waiter.
-    @discardableResult
-    package func update<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    @discardableResult package func update<R>(_ body: (inout State) throws -> R) rethrows -> R {
         condition.lock()
         defer {
             condition.broadcast()
@@ -48,8 +47,7 @@ package final class Handoff<State>: @unchecked Sendable {
 
     /// Waits until `ready(state)` holds, then changes the state with `body` (under the same
     /// lock) and wakes the other waiters: a worker taking the next job from a queue.
-    @discardableResult
-    package func wait<R>(until ready: (State) -> Bool, thenChange body: (inout State) throws -> R) rethrows -> R {
+    @discardableResult package func wait<R>(until ready: (State) -> Bool, thenChange body: (inout State) throws -> R) rethrows -> R {
         condition.lock()
         defer {
             condition.broadcast()
