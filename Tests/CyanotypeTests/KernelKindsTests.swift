@@ -147,6 +147,61 @@ private struct BoxKernel: ResamplingKernel {
         try check(out, CGRect(x: -25, y: -9, width: 60, height: 25)) { x, y in pixel(reflect(x, w), reflect(y, h)) }
     }
 
+    /// `v` clamped into lo..<hi.
+    func clamp(_ v: Int, _ lo: Int, _ hi: Int) -> Int { min(max(v, lo), hi - 1) }
+
+    @Test("a clamp shows input pixel (clamp(x), clamp(y)) in tiles inside, across each edge and corner, and wholly outside")
+    func clampMapRepeatsTheNearestEdgePixel() throws {
+        // A 7x5 rectangle inside the 11x7 input, and one reaching past the input's left and
+        // right (its pixels there are clear, and clear is what extends).
+        for c in [PixelRect(x: 2, y: 1, width: 7, height: 5), PixelRect(x: -2, y: 3, width: 15, height: 3)] {
+            let out = CIImage(node: ClampNode(input: input.node, rect: c.cgRect))
+            #expect(out.extent.isInfinite)
+            #expect(out.node.label.hasPrefix("warp clamp"))
+            // Each rectangle renders as one tile (whole) and in 3-pixel tiles (`check`).
+            let (x0, x1, y0, y1) = (c.minX, c.maxX, c.minY, c.maxY)
+            let tiles = [
+                CGRect(x: x0 + 1, y: y0 + 1, width: 3, height: 3),  // inside
+                CGRect(x: x0 - 2, y: y0 + 1, width: 5, height: 3), CGRect(x: x1 - 3, y: y0 + 1, width: 5, height: 3),  // left, right
+                CGRect(x: x0 + 1, y: y0 - 2, width: 3, height: 5), CGRect(x: x0 + 1, y: y1 - 3, width: 3, height: 5),  // below, above
+                CGRect(x: x0 - 2, y: y0 - 2, width: 5, height: 5), CGRect(x: x1 - 3, y: y0 - 2, width: 5, height: 5),  // corners
+                CGRect(x: x0 - 2, y: y1 - 3, width: 5, height: 5), CGRect(x: x1 - 3, y: y1 - 3, width: 5, height: 5),
+                CGRect(x: x0 - 3, y: y0 - 3, width: c.width + 6, height: c.height + 6),  // across all four edges
+                CGRect(x: x0 - 6, y: y0 + 1, width: 5, height: 3), CGRect(x: x1 + 2, y: y0, width: 3, height: 5),  // outside
+                CGRect(x: x0, y: y0 - 9, width: 5, height: 3), CGRect(x: x0 + 1, y: y1 + 4, width: 3, height: 3),
+                CGRect(x: x0 - 7, y: y0 - 5, width: 3, height: 3), CGRect(x: x1 + 1, y: y1 + 2, width: 5, height: 7),
+            ]
+            for t in tiles {
+                try check(out, t) { x, y in pixel(clamp(x, x0, x1), clamp(y, y0, y1)) }
+            }
+        }
+        #expect(CIImage(node: ClampNode(input: input.node, rect: .zero)).extent.isEmpty)
+    }
+
+    @Test("a blur over clampedToExtent equals the blur over the image padded with its edge pixels by the test")
+    func blurOverAClampEqualsBlurOverEdgePadding() throws {
+        // The oracle: an 8-bit image whose border of `pad` pixels repeats the edge pixels'
+        // bytes (pixel (x, y) of the padded image is pixel (clamp(x - pad), clamp(y - pad))),
+        // wide enough that the blur (sigma 3: 9 pixels each way) never reaches its own edges.
+        let pad = 16, pw = w + 2 * pad, ph = h + 2 * pad
+        let source = pixels
+        var padded = [UInt8](repeating: 0, count: pw * ph * 4)
+        for y in 0..<ph {
+            for x in 0..<pw {
+                let s = (clamp(y - pad, 0, h) * w + clamp(x - pad, 0, w)) * 4, d = (y * pw + x) * 4
+                for k in 0..<4 { padded[d + k] = source[s + k] }
+            }
+        }
+        let blur: [String: Any] = [kCIInputRadiusKey: 3.0]
+        let clamped = input.clampedToExtent().applyingFilter("CIGaussianBlur", parameters: blur).cropped(to: input.extent)
+        let reference = image(padded, pw, ph).applyingFilter("CIGaussianBlur", parameters: blur)
+        let got = try renderFloat(clamped, input.extent, context: context())
+        #expect(try renderFloat(reference, input.extent.offsetBy(dx: CGFloat(pad), dy: CGFloat(pad)), context: context()) == got)
+        for side in [3, 5] {
+            #expect(try renderFloat(clamped, input.extent, context: context(tile: side)) == got, "tiles of \(side)")
+        }
+    }
+
     @Test("a general kernel reads each image over the rectangle its ROI callback names")
     func generalKernelReadsItsROI() throws {
         let shifted = CIKernel(name: "shifted sum") { tile in

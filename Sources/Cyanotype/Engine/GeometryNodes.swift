@@ -173,6 +173,13 @@ protocol GridReducibleMap: WarpMap {
     func reduced(by factor: Int) -> Self?
     /// The output extent for an input of extent `input`.
     func extent(of input: CGRect) -> CGRect
+    /// For a map that only extends its input's whole extent `input` (a clamp to it): the same
+    /// map for the input rescaled to `rescaled`; nil otherwise (the default).
+    func rescaled(from input: PixelRect, to rescaled: CGRect) -> Self?
+}
+
+extension GridReducibleMap {
+    func rescaled(from input: PixelRect, to rescaled: CGRect) -> Self? { nil }
 }
 
 extension WarpNode: GridReducible where Map: GridReducibleMap {
@@ -181,6 +188,99 @@ extension WarpNode: GridReducible where Map: GridReducibleMap {
         guard Map.auxiliaryCount == 0, let m = warpMap.reduced(by: factor) else { return nil }
         return WarpNode(input: input, map: m, extent: m.extent(of: input.extent))
     }
+
+    /// The same map over `input`, a rescaled copy of this node's input, when the map follows
+    /// a rescale (`GridReducibleMap.rescaled(from:to:)`).
+    func rescaled(over input: RecipeNode) -> RecipeNode? {
+        guard Map.auxiliaryCount == 0, let m = warpMap.rescaled(from: inputs[0].pixelExtent, to: input.extent) else { return nil }
+        return WarpNode(input: input, map: m, extent: m.extent(of: input.extent))
+    }
+}
+
+/// Extends the edge pixels of `clampRect` (a whole-pixel rectangle of its input) out to
+/// infinity: output pixel (x, y) is input pixel (clamp(x), clamp(y)), each coordinate clamped
+/// into the rectangle. A warp map of whole pixels: inside the rectangle the input is read in
+/// place (`inPlaceRegion`), so a tile inside it costs no copy and a tile across its edge
+/// copies only the edge pixels outwards; a row outside is a run repeating the edge pixel, a
+/// run of the edge row, a run repeating the other edge pixel.
+struct ClampMap: GridReducibleMap {
+    /// The rectangle whose edge pixels extend outwards.
+    let clampRect: PixelRect
+
+    @inline(__always) private func clampX(_ x: Int) -> Int { min(max(x, clampRect.minX), clampRect.maxX - 1) }
+    @inline(__always) private func clampY(_ y: Int) -> Int { min(max(y, clampRect.minY), clampRect.maxY - 1) }
+
+    /// The centre of the pixel that the pixel under (x, y) repeats.
+    func source(_ x: Double, _ y: Double) -> (Double, Double)? {
+        guard !clampRect.isEmpty, abs(x) < 1e15, abs(y) < 1e15 else { return nil }
+        return (Double(clampX(Int(x.rounded(.down)))) + 0.5, Double(clampY(Int(y.rounded(.down)))) + 0.5)
+    }
+
+    func sourceBounds(_ box: PointBox) -> PointBox? {
+        if clampRect.isEmpty { return nil }
+        let c = PointBox(centresOf: clampRect)
+        func cl(_ v: Double, _ lo: Double, _ hi: Double) -> Double { min(max(v, lo), hi) }
+        return PointBox(
+            minX: cl(box.minX, c.minX, c.maxX), minY: cl(box.minY, c.minY, c.maxY),
+            maxX: cl(box.maxX, c.minX, c.maxX), maxY: cl(box.maxY, c.minY, c.maxY))
+    }
+
+    /// The clamped range of the tile's columns and rows.
+    func sourceRect(for rect: PixelRect) -> PixelRect {
+        if rect.isEmpty || clampRect.isEmpty { return .empty }
+        return PixelRect(minX: clampX(rect.minX), minY: clampY(rect.minY), maxX: clampX(rect.maxX - 1) + 1, maxY: clampY(rect.maxY - 1) + 1)
+    }
+
+    func splitsTile(_ rect: PixelRect, reading source: PixelRect) -> Bool { false }
+    var halo: Int { 0 }
+    var movesWholePixels: Bool { true }
+
+    /// Left of the rectangle the left edge pixel repeated (a step-0 run), inside it a row of
+    /// the rectangle, right of it the right edge pixel repeated.
+    func pixelRun(x: Int, y: Int, count: Int) -> PixelRun? {
+        let c = clampRect
+        if c.isEmpty { return nil }
+        let sy = clampY(y)
+        if x < c.minX { return PixelRun(x: c.minX, y: sy, stepX: 0, stepY: 0, count: min(count, c.minX - x)) }
+        if x >= c.maxX { return PixelRun(x: c.maxX - 1, y: sy, stepX: 0, stepY: 0, count: count) }
+        return PixelRun(x: x, y: sy, stepX: 1, stepY: 0, count: min(count, c.maxX - x))
+    }
+
+    /// The tile's part inside the rectangle: every pixel outside it repeats one of that part
+    /// (the clamped coordinates of the tile's columns and rows fall inside it).
+    func inPlaceRegion(for rect: PixelRect) -> PixelRect? {
+        let inner = rect.intersection(clampRect)
+        return inner.isEmpty ? nil : inner
+    }
+
+    func reduced(by factor: Int) -> ClampMap? { clampRect.reduced(by: factor).map { ClampMap(clampRect: $0) } }
+
+    /// Infinite, or empty for an empty rectangle, whatever the input.
+    func extent(of input: CGRect) -> CGRect { clampRect.isEmpty ? .zero : .infinite }
+
+    /// A clamp to the input's whole extent is a clamp to the rescaled input's.
+    func rescaled(from input: PixelRect, to rescaled: CGRect) -> ClampMap? {
+        clampRect == input ? ClampMap(clampRect: PixelRect(covering: rescaled)) : nil
+    }
+
+    var label: String { "clamp to \(clampRect)" }
+}
+
+/// An image extended beyond a rectangle by its edge pixels: the warp kind over a `ClampMap`.
+typealias ClampNode = WarpNode<ClampMap>
+
+extension WarpNode where Map == ClampMap {
+    /// `input`'s edge pixels of the pixels `rect` covers extended to infinity (an empty
+    /// rectangle: an empty image).
+    convenience init(input: RecipeNode, rect: CGRect) {
+        let map = ClampMap(clampRect: PixelRect(covering: rect))
+        self.init(input: input, map: map, extent: map.extent(of: input.extent))
+    }
+}
+
+extension WarpNode: RegionClamp where Map == ClampMap {
+    /// The clamp's rectangle.
+    var clampedRegion: PixelRect { warpMap.clampRect }
 }
 
 /// Repeats the pixels of `period` (a whole-pixel rectangle of its input) over the whole
@@ -230,7 +330,8 @@ struct RepeatMap: WarpMap {
         return PixelRun(x: sx, y: Self.wrap(y, p.minY, p.height), stepX: 1, stepY: 0, count: min(count, p.maxX - sx))
     }
 
-    func isIdentity(over rect: PixelRect) -> Bool { !rect.isEmpty && sourceRect(for: rect) == rect }
+    /// A tile inside the period is its own source.
+    func inPlaceRegion(for rect: PixelRect) -> PixelRect? { !rect.isEmpty && sourceRect(for: rect) == rect ? rect : nil }
 
     var label: String { "repeat \(period)" }
 }

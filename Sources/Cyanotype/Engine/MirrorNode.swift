@@ -67,7 +67,8 @@ struct MirrorMap: WarpMap {
         return PixelRun(x: m.minX + 2 * n - 1 - k, y: sy, stepX: -1, stepY: 0, count: min(count, 2 * n - k))
     }
 
-    func isIdentity(over rect: PixelRect) -> Bool { mirrorRect.contains(rect) }
+    /// A tile inside the rectangle is its own source.
+    func inPlaceRegion(for rect: PixelRect) -> PixelRect? { !rect.isEmpty && mirrorRect.contains(rect) ? rect : nil }
 
     var label: String { "mirror beyond \(mirrorRect)" }
 }

@@ -152,63 +152,6 @@ final class CropNode: RecipeNode, Crop, GridReducible, @unchecked Sendable {
     override var label: String { "crop to \(pixelExtent)" }
 }
 
-/// Extends its input's edge pixels (of `rect`) out to infinity.
-final class ClampNode: RecipeNode, RegionClamp, GridReducible, @unchecked Sendable {
-    let clampRect: PixelRect
-    init(input: RecipeNode, rect: CGRect) {
-        clampRect = PixelRect(covering: rect)
-        super.init(extent: clampRect.isEmpty ? .zero : .infinite, inputs: [input])
-    }
-    private func clampedRange(_ rect: PixelRect) -> PixelRect {
-        let c = clampRect
-        let x0 = min(max(rect.minX, c.minX), c.maxX - 1), x1 = min(max(rect.maxX - 1, c.minX), c.maxX - 1)
-        let y0 = min(max(rect.minY, c.minY), c.maxY - 1), y1 = min(max(rect.maxY - 1, c.minY), c.maxY - 1)
-        return PixelRect(minX: x0, minY: y0, maxX: x1 + 1, maxY: y1 + 1)
-    }
-    override func inputRect(_ index: Int, for rect: PixelRect) -> PixelRect { clampedRange(rect) }
-    override func evaluate(_ rect: PixelRect, into out: TileBuffer, _ ev: Evaluator) {
-        if clampRect.contains(rect) { ev.fill(inputs[0], rect, out); return }
-        let inner = rect.intersection(clampRect)
-        if !inner.isEmpty {
-            // The part inside is the input itself, read in place; every pixel outside repeats
-            // the nearest one of that part (the clamped coordinate lands in it), so the edges
-            // are copied outwards in the buffer: no block of the input, no second copy.
-            let ix = inner.minX - rect.minX, iy = inner.minY - rect.minY
-            ev.fill(inputs[0], inner, out.view(x: ix, y: iy, width: inner.width, height: inner.height))
-            for r in iy..<(iy + inner.height) {
-                let row = out.row(r)
-                if ix > 0 { row.update(repeating: row[ix], count: ix) }
-                let right = ix + inner.width
-                if right < out.width { (row + right).update(repeating: row[right - 1], count: out.width - right) }
-            }
-            for r in 0..<iy { out.row(r).update(from: out.row(iy), count: out.width) }
-            for r in (iy + inner.height)..<out.height { out.row(r).update(from: out.row(iy + inner.height - 1), count: out.width) }
-            return
-        }
-        let src = clampedRange(rect)
-        let block = PixelBlock(rect: src)
-        ev.fill(inputs[0], src, block.buffer)
-        let c = clampRect
-        for r in 0..<out.height {
-            let sy = min(max(rect.minY + r, c.minY), c.maxY - 1) - src.minY
-            let s = block.buffer.row(sy), d = out.row(r)
-            for i in 0..<out.width {
-                let sx = min(max(rect.minX + i, c.minX), c.maxX - 1) - src.minX
-                d[i] = s[sx]
-            }
-        }
-    }
-    func reduced(over input: RecipeNode, by factor: Int) -> RecipeNode? {
-        guard let r = clampRect.reduced(by: factor) else { return nil }
-        return ClampNode(input: input, rect: r.cgRect)
-    }
-    func rescaled(over input: RecipeNode) -> RecipeNode? {
-        clampRect == inputs[0].pixelExtent ? ClampNode(input: input, rect: input.extent) : nil
-    }
-    var clampedRegion: PixelRect { clampRect }
-    override var label: String { "clamp to \(clampRect)" }
-}
-
 /// How transforms and warps read their input between pixel centres.
 public enum SamplingMode: Sendable {
     /// Bilinear: a weighted mix of the four nearest pixels (the default).

@@ -142,9 +142,12 @@ protocol WarpMap: Sendable {
     /// `count` pixels, at least one) whose pixels are whole input pixels in a straight line;
     /// nil when pixel `x` is not one (the rest of the row is then sampled). Default nil.
     func pixelRun(x: Int, y: Int, count: Int) -> PixelRun?
-    /// Whether every pixel of `rect` is its own source (inside a mirror's or a repeat's
-    /// rectangle): the kind then reads the input straight into the tile. Default false.
-    func isIdentity(over rect: PixelRect) -> Bool
+    /// The part of `rect` that is the input itself, unmoved (inside a clamp's, a mirror's or
+    /// a repeat's rectangle); nil when none is (the default). The kind reads the input
+    /// straight into that part of the tile and maps only the rest, from the pixels it just
+    /// read: so every other pixel of `rect` must read only pixels of that part
+    /// (`sourceRect(for: rect)` lies inside it). A map answers nil where that does not hold.
+    func inPlaceRegion(for rect: PixelRect) -> PixelRect?
     /// One line for `CIContext.explain`.
     var label: String { get }
 }
@@ -173,7 +176,7 @@ extension WarpMap {
     var halo: Int { 1 }
     var movesWholePixels: Bool { false }
     func pixelRun(x: Int, y: Int, count: Int) -> PixelRun? { nil }
-    func isIdentity(over rect: PixelRect) -> Bool { false }
+    func inPlaceRegion(for rect: PixelRect) -> PixelRect? { nil }
 
     /// The pixel loop: each pixel's source point from its own coordinates, sampled
     /// bilinearly (`TileBuffer.bilinearClear`); no point, or one beyond 1e9, is clear.
@@ -208,7 +211,9 @@ protocol TypeErasedWarp: RecipeNode {
 /// point is computed from the pixel's own coordinates (so tiled and whole renders agree bit for
 /// bit) and sampled bilinearly in the premultiplied working space, neighbours outside the
 /// input clear (`TileBuffer.bilinearClear`). Maps that move whole pixels (orientations,
-/// whole-pixel shifts, repeats, mirrors) are copied run by run instead (`pixelRun`).
+/// whole-pixel shifts, repeats, mirrors, clamps) are copied run by run instead (`pixelRun`);
+/// where a map says part of a tile is its input unmoved (`inPlaceRegion`), the input is read
+/// straight into that part and only the rest is mapped, from it.
 ///
 /// Region of interest: the map's `sourceRect` (by default `sourceBounds` of the tile's pixel
 /// centres, plus the sampler's pixel). A tile of a coordinate map whose source points spread
@@ -245,8 +250,13 @@ final class WarpNode<Map: WarpMap>: RecipeNode, TypeErasedWarp, @unchecked Senda
             }
             map = warpMap.tile(rect, auxiliary: blocks)
         }
-        if map.isIdentity(over: rect) {
-            ev.fill(input, rect, out)
+        if let inner = map.inPlaceRegion(for: rect), !inner.isEmpty {
+            // The input fills its own part of the tile in place (all of it, for a tile inside a
+            // clamp's rectangle: no copy at all); the rest reads the pixels just filled.
+            assert(rect.contains(inner) && inner.contains(map.sourceRect(for: rect)), "\(map.label): in-place region \(inner) of \(rect)")
+            let filled = out.view(x: inner.minX - rect.minX, y: inner.minY - rect.minY, width: inner.width, height: inner.height)
+            ev.fill(input, inner, filled)
+            if inner != rect { Self.mapAround(inner, of: rect, map, into: out, from: filled) }
             return
         }
         let src = rect.isEmpty ? .empty : map.sourceRect(for: rect).intersection(input.pixelExtent)
@@ -259,12 +269,33 @@ final class WarpNode<Map: WarpMap>: RecipeNode, TypeErasedWarp, @unchecked Senda
         }
         let block = PixelBlock(rect: src)
         ev.fill(input, src, block.buffer)
+        Self.fillMapped(map, rect, into: out, from: block.buffer, sourceRect: src)
+    }
+
+    /// The pixels of `rect` from the source pixels of `src`: copied run by run for a map that
+    /// moves whole pixels, sampled otherwise (one dynamic call, the loop inside specialised for
+    /// the map).
+    private static func fillMapped(_ map: Map, _ rect: PixelRect, into out: TileBuffer, from sb: TileBuffer, sourceRect src: PixelRect) {
         if map.movesWholePixels {
-            Self.copyRuns(map, rect, into: out, from: block.buffer, sourceRect: src)
+            copyRuns(map, rect, into: out, from: sb, sourceRect: src)
             return
         }
-        // One dynamic call per tile; the loop inside is specialised for the map.
-        map.resample(rect, into: out, from: block.buffer, sourceRect: src)
+        map.resample(rect, into: out, from: sb, sourceRect: src)
+    }
+
+    /// The pixels of `rect` around `inner` (the bands below and above it, then its left and
+    /// right sides), mapped from `filled`, the tile's pixels of `inner`; those are not written.
+    private static func mapAround(_ inner: PixelRect, of rect: PixelRect, _ map: Map, into out: TileBuffer, from filled: TileBuffer) {
+        let parts = [
+            PixelRect(minX: rect.minX, minY: rect.minY, maxX: rect.maxX, maxY: inner.minY),
+            PixelRect(minX: rect.minX, minY: inner.maxY, maxX: rect.maxX, maxY: rect.maxY),
+            PixelRect(minX: rect.minX, minY: inner.minY, maxX: inner.minX, maxY: inner.maxY),
+            PixelRect(minX: inner.maxX, minY: inner.minY, maxX: rect.maxX, maxY: inner.maxY),
+        ]
+        for part in parts where !part.isEmpty {
+            let view = out.view(x: part.minX - rect.minX, y: part.minY - rect.minY, width: part.width, height: part.height)
+            Self.fillMapped(map, part, into: view, from: filled, sourceRect: inner)
+        }
     }
 
     /// The tile of a map that moves whole pixels: each row as the map's runs, copied (clear
@@ -299,6 +330,12 @@ final class WarpNode<Map: WarpMap>: RecipeNode, TypeErasedWarp, @unchecked Senda
             if lo > 0 { d.update(repeating: .zero, count: lo) }
             if hi > lo { (d + lo).update(from: sb.row(sy) + (sx + lo), count: hi - lo) }
             if hi < n { (d + hi).update(repeating: .zero, count: n - hi) }
+            return
+        }
+        if run.stepX == 0 && run.stepY == 0 {
+            // One pixel repeated (a clamp's edge).
+            let inside = sx >= 0 && sy >= 0 && sx < src.width && sy < src.height
+            d.update(repeating: inside ? sb.row(sy)[sx] : .zero, count: n)
             return
         }
         for k in 0..<n {
