@@ -17,21 +17,21 @@ private let matrixVips = which("vips")
 
 /// #26's test matrix: every format that streams or is held at its own depth (baseline and
 /// progressive JPEG, PNG 8/16 plain and interlaced, TIFF 8/16 in LZW or deflate strips and in
-/// tiles, lossless WebP, lossless JPEG XL, HEIC) x every EXIF orientation x every profile (none,
+/// tiles, lossless and lossy WebP, lossless JPEG XL, HEIC) x every EXIF orientation x every profile (none,
 /// sRGB, Display P3, Adobe RGB) read upright and within 1 ΔE of lcms2, the streamed read equal
 /// to the whole-image decode (lenient), tiles equal to whole renders; and files changed or cut
 /// short before the render. Inputs: seeded photo-like samples (ramps, noise and a saturated
 /// patch outside sRGB for the wide profiles) at an odd size, written by the codecs with an ICC
 /// profile and the orientation (ImageMagick interlaces and tiles, exiftool writes the
 /// interlaced PNGs' orientation), what they declare checked by exiftool. Oracle: those samples
-/// (for the lossy JPEG and HEIC, libvips's decode of the same file) turned upright by EXIF's
+/// (for the lossy JPEG, WebP and HEIC, libvips's decode of the same file) turned upright by EXIF's
 /// definition and converted by lcms2 into sRGB, compared in CIEDE2000 by lcms2
 /// (`lcmsOracleFunctions`). PhotoPathTests holds JPEG's own cells against Pillow.
 @Suite struct PhotoMatrixTests {
     /// One kind of input file: how it is written and what its samples are.
     enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case jpegBaseline, jpegProgressive, png8, png16, png8Interlaced, png16Interlaced, tiff8LZW, tiff16Deflate, tiff8Tiles, tiff16Tiles, webpLossless,
-            jxlLossless, heic
+            webpLossy, jxlLossless, heic
         var testDescription: String { rawValue }
         var bits: Int { [.png16, .png16Interlaced, .tiff16Deflate, .tiff16Tiles].contains(self) ? 16 : 8 }
         var ext: String {
@@ -39,7 +39,7 @@ private let matrixVips = which("vips")
             case .jpegBaseline, .jpegProgressive: "jpg"
             case .png8, .png16, .png8Interlaced, .png16Interlaced: "png"
             case .tiff8LZW, .tiff16Deflate, .tiff8Tiles, .tiff16Tiles: "tif"
-            case .webpLossless: "webp"
+            case .webpLossless, .webpLossy: "webp"
             case .jxlLossless: "jxl"
             case .heic: "heic"
             }
@@ -49,7 +49,7 @@ private let matrixVips = which("vips")
             case .jpegBaseline, .jpegProgressive: .jpeg
             case .png8, .png16, .png8Interlaced, .png16Interlaced: .png
             case .tiff8LZW, .tiff16Deflate, .tiff8Tiles, .tiff16Tiles: .tiff
-            case .webpLossless: .webp
+            case .webpLossless, .webpLossy: .webp
             case .jxlLossless: .jxl
             case .heic: .heif
             }
@@ -63,7 +63,7 @@ private let matrixVips = which("vips")
             default: nil
             }
         }
-        var lossy: Bool { [.jpegBaseline, .jpegProgressive, .heic].contains(self) }
+        var lossy: Bool { [.jpegBaseline, .jpegProgressive, .webpLossy, .heic].contains(self) }
     }
 
     static let adobe = ColorProfiles.rgbProfile(.adobeRGB, transfer: .gamma(563 / 256), description: "Adobe RGB (1998)")
@@ -213,7 +213,8 @@ private let matrixVips = which("vips")
             worstWhole = max(worstWhole, d)
             #expect(heldPixels.count == ours.count && d <= 257, "\(what): streamed and whole decodes differ by \(d) (16-bit units)")
             if kind.lossy {
-                // The same file decoded by libvips (libjpeg-turbo; libheif's own Y'CbCr -> RGB),
+                // The same file decoded by libvips (libjpeg-turbo, libwebp; libheif's own
+                // Y'CbCr -> RGB),
                 // not turned, its samples read out by ImageMagick; unmanaged.
                 let png = dir.appendingPathComponent("ref-\(i).png")
                 try runToolOrThrow(try #require(matrixVips), ["copy", url.path, png.path])
@@ -306,6 +307,69 @@ private let matrixVips = which("vips")
                 let message = "\(error)"
                 #expect(message.contains("photo.\(kind.ext)") && message.contains("changed since it was read"), "\(kind) \(change): \(message)")
                 print("PhotoMatrix \(kind) \(change): refused: \(message)")
+            }
+        }
+    }
+
+    /// A real file of each variant the older bomb tests do not build (progressive JPEG, 16-bit
+    /// and interlaced PNG, tiled and 16-bit TIFF), its header's size changed to 60000 x 60000
+    /// by Python (PNG's CRC recomputed, TIFF's tags rewritten in place, its tiles grown to match),
+    /// is refused when read,
+    /// before any pixel is decoded, by its declared size, strict, lenient or turned (#26's
+    /// bombs). Oracle for the crafted header: exiftool reads 60000x60000.
+    @Test(arguments: [Kind.jpegProgressive, .png16, .png8Interlaced, .png16Interlaced, .tiff8Tiles, .tiff16Tiles, .tiff16Deflate])
+    func declaredSizeBombsOfEveryVariantAreRefusedWhenRead(kind: Kind) throws {
+        if kind.byMagick != nil && !FileManager.default.isExecutableFile(atPath: matrixMagick) {
+            Issue.record("\(kind): needs ImageMagick's convert")
+            return
+        }
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("bomb.\(kind.ext)")
+        try Self.write(kind, photoLikeSamples(width: 33, height: 25, bits: kind.bits, seed: 7), 33, 25, icc: ColorProfiles.displayP3, orientation: 6, to: url)
+        try runToolOrThrow(
+            matrixPython,
+            [
+                "-c",
+                """
+                import struct, sys, zlib
+                b = bytearray(open(sys.argv[1], 'rb').read())
+                S = 60000
+                if b[:4] == b'\\x89PNG':
+                    b[16:24] = struct.pack('>II', S, S)
+                    b[29:33] = struct.pack('>I', zlib.crc32(bytes(b[12:29])))
+                elif b[:2] == b'\\xff\\xd8':
+                    i = b.index(b'\\xff\\xc2')
+                    b[i + 5:i + 9] = struct.pack('>HH', S, S)
+                else:
+                    e = '<' if b[:2] == b'II' else '>'
+                    ifd = struct.unpack(e + 'I', b[4:8])[0]
+                    for k in range(struct.unpack(e + 'H', b[ifd:ifd + 2])[0]):
+                        at = ifd + 2 + 12 * k
+                        tag, typ = struct.unpack(e + 'HH', b[at:at + 4])
+                        # The size; a tiled file's tiles grow with it (33 x 25 in 16 x 16 tiles is 3 x 2
+                        # tiles, as is 60000 x 60000 in 30000 x 20000 ones: libtiff checks the count).
+                        v = {256: S, 257: S, 322: 30000, 323: 20000}.get(tag)
+                        if v:
+                            b[at + 8:at + 12] = struct.pack(e + ('HH' if typ == 3 else 'I'), *((v, 0) if typ == 3 else (v,)))
+                open(sys.argv[1], 'wb').write(b)
+                """,
+                url.path,
+            ])
+        if let exiftool = matrixExiftool {
+            let size = String(decoding: try runToolOrThrow(exiftool, ["-s3", "-ImageSize", url.path]), as: UTF8.self)
+            #expect(size.trimmingCharacters(in: .whitespacesAndNewlines) == "60000x60000", "\(kind): exiftool reads \(size)")
+        } else {
+            withKnownIssue("exiftool is not installed: the crafted size is not checked by another program") { Issue.record("no exiftool") }
+        }
+        for options in [[:], [.lenientDecoding: true], [.applyOrientationProperty: true]] as [[CIImageOption: Any]] {
+            do {
+                _ = try CIImage.read(contentsOf: url, options: options)
+                Issue.record("\(kind) \(options.keys.map(\.rawValue)): a 60000 x 60000 file was read")
+            } catch let ImageIOError.codec(path, .tooLarge(width, height, _)) {
+                #expect(path == url.path && width == 60000 && height == 60000, "\(kind): \(width)x\(height) at \(path ?? "no path")")
+            } catch {
+                Issue.record("\(kind): refused for another reason: \(error)")
             }
         }
     }
