@@ -373,4 +373,88 @@ private let matrixVips = which("vips")
             }
         }
     }
+
+    /// Thumbnails (the CLI's `--max-size` downscale: Lanczos over the clamped picture, which
+    /// decodes JPEG and WebP small and reads the other formats by rows) of every kind, turned
+    /// (orientations 1, 6 and 7) and tagged (none, Display P3, Adobe RGB): upright and within
+    /// 1 ΔE of lcms2. Oracle: the samples (libvips's decode for the lossy kinds) turned upright,
+    /// converted by lcms2 into sRGB and resized by Pillow's Lanczos in linear light; compared
+    /// as 4 x 4 means (the two resamplers' rounding and the reduced decodes' averaging of coded
+    /// values averaged out), CIEDE2000 by lcms2.
+    @Test(.enabled(if: haveLcmsOracle, "needs Debian's python3-numpy and liblcms2 (scripts/setup.sh --test)"), arguments: Kind.allCases)
+    func thumbnailsOfEveryKindAreUprightWithinOneDeltaEOfLcms(kind: Kind) throws {
+        if kind.format == .heif && !ImageCodecs.canEncode(.heif) {
+            withKnownIssue("this libheif cannot encode HEIC") { Issue.record("no HEIC encoder") }
+            return
+        }
+        if (kind.byMagick != nil || kind.lossy) && !FileManager.default.isExecutableFile(atPath: matrixMagick) || (kind.lossy && matrixVips == nil) {
+            Issue.record("\(kind): needs ImageMagick's convert and libvips-tools' vips (scripts/setup.sh --test)")
+            return
+        }
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (w, h, scale) = (301, 203, 0.3)
+        let stored = photoLikeSamples(width: w, height: h, bits: kind.bits, seed: 15)
+        try Self.rgbBytes(stored).write(to: dir.appendingPathComponent("stored.u16"))
+        let ctx = CIContext(options: [.outputPremultiplied: false, .cacheIntermediates: false])
+        var cases: [String] = []
+        for (name, icc) in Self.profiles where name != "srgb" {
+            if let icc { try icc.write(to: dir.appendingPathComponent("\(name).icc")) }
+            for o in [1, 6, 7] {
+                let base = "\(name)-\(o)"
+                let url = dir.appendingPathComponent("\(base).\(kind.ext)")
+                try Self.write(kind, stored, w, h, icc: icc, orientation: o, to: url)
+                if kind.byMagick != nil && kind.ext == "png" {
+                    try runToolOrThrow(try #require(matrixExiftool, "needs exiftool"), ["-q", "-overwrite_original", "-Orientation#=\(o)", url.path])
+                }
+                let thumb = ReducedDecodeTests.thumbnail(try CIImage.read(contentsOf: url, options: [.applyOrientationProperty: true]), scale: scale)
+                let oe = kind.format == .heif ? 1 : o
+                let (tw, th) = oe >= 5 ? ((Double(h) * scale).rounded(), (Double(w) * scale).rounded()) : ((Double(w) * scale).rounded(), (Double(h) * scale).rounded())
+                #expect(thumb.extent == CGRect(x: 0, y: 0, width: tw, height: th), "\(kind) \(base): \(thumb.extent)")
+                try Self.rgbBytes(try Self.render16(thumb, ctx)).write(to: dir.appendingPathComponent("\(base)-ours.u16"))
+                if kind.lossy {
+                    let png = dir.appendingPathComponent("\(base)-ref.png")
+                    try runToolOrThrow(try #require(matrixVips), ["copy", url.path, png.path])
+                    try runToolOrThrow(matrixMagick, [png.path, "-depth", "16", "-endian", "LSB", "rgb:" + dir.appendingPathComponent("\(base)-ref.u16").path])
+                }
+                cases.append("('\(base)', \(name == "none" ? "None" : "'\(name).icc'"), \(oe), \(Int(tw)), \(Int(th)))")
+            }
+        }
+        let script =
+            lcmsOracleFunctions + """
+
+                from PIL import Image
+                W, H, lossy = \(w), \(h), \(kind.lossy ? "True" : "False")
+                stored = np.fromfile('stored.u16', dtype='<u2').reshape(H, W, 3)
+                def linear(a):
+                    x = a / 65535.0
+                    return np.where(x <= 0.04045, x / 12.92, ((x + 0.055) / 1.055) ** 2.4)
+                def encoded(x):
+                    x = np.clip(x, 0, 1)
+                    return (np.where(x <= 0.0031308, x * 12.92, 1.055 * x ** (1 / 2.4) - 0.055) * 65535).round().astype(np.uint16)
+                for base, icc, o, tw, th in [\(cases.joined(separator: ", "))]:
+                    ref = np.fromfile(base + '-ref.u16', dtype='<u2').reshape(H, W, 3) if lossy else stored
+                    ref = transform(upright(ref, o), profile(open(icc, 'rb').read() if icc else None), profile(None), RGB_16, np.uint16)
+                    x = linear(ref)
+                    ref = encoded(np.stack([np.array(Image.fromarray(x[:, :, c].astype(np.float32), 'F').resize((tw, th), Image.LANCZOS))
+                                            for c in range(3)], -1))
+                    ours = np.fromfile(base + '-ours.u16', dtype='<u2').reshape(th, tw, 3)
+                    print(base, compare(ours, None, ref, None, 1, 4))
+                """
+        let out = String(decoding: try runToolOrThrow(matrixPython, ["-c", script], in: dir), as: UTF8.self)
+        let lines = out.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(lines.count == 9, "\(kind): \(out)")
+        for f in lines {
+            guard f.count == 7, let mean = Double(f[1]), let maxDE = Double(f[2]), let p99 = Double(f[3]), let decoy = Double(f[6]) else {
+                Issue.record("\(kind): \(f.joined(separator: " "))")
+                continue
+            }
+            let what = "\(kind) \(f[0]) thumbnail: 4x4 means ΔE00 mean \(mean), p99 \(p99), max \(maxDE); levels mean \(f[5])"
+            // Within 1 ΔE on average; the few blocks above 1.5 lie along the saturated patch's
+            // edge, sharp at this scale, where the two Lanczos kernels' phases differ.
+            #expect(mean < 1 && maxDE < 5, "\(what)")
+            #expect(decoy > 10, "\(what): the picture turned half scores only \(decoy)")
+        }
+        print("PhotoMatrix thumbnails \(kind): " + lines.map { "\($0.first ?? "") \($0.dropFirst().prefix(3).joined(separator: "/"))" }.joined(separator: ", "))
+    }
 }
