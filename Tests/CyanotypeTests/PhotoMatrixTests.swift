@@ -181,13 +181,12 @@ private let matrixVips = which("vips")
             try runToolOrThrow(exiftool, args + ["-common_args", "-q", "-overwrite_original"])
         }
         // What each input declares, as exiftool reads it. exiftool 12.57 does not read the
-        // profile inside a JPEG XL codestream (the ΔE below shows it was read). HEIF's
-        // orientation is its irot/imir boxes, which every HEIF reader applies; the codecs
-        // write the orientation into the EXIF only, which HEIF readers (libheif: ours, libvips)
-        // leave aside, so a HEIC here is upright as stored whatever its EXIF says.
+        // profile inside a JPEG XL codestream (the ΔE below shows it was read). A HEIC holds
+        // its orientation as irot/imir boxes (which every HEIF reader applies: ours, libvips)
+        // and, informational, in its EXIF.
         let report = try Self.exiftoolReport(files)
         if matrixExiftool == nil { withKnownIssue("exiftool is not installed: the inputs' tags are not checked") { Issue.record("no exiftool") } }
-        for (i, url) in files.enumerated() where matrixExiftool != nil && kind.format != .heif {
+        for (i, url) in files.enumerated() where matrixExiftool != nil {
             let (name, o) = (Self.profiles[i / 8].name, i % 8 + 1)
             let want = kind == .jxlLossless ? "-" : ColorProfiles.description(of: Self.profiles[i / 8].icc ?? Data()) ?? "-"
             #expect(report[url.lastPathComponent] == "\(o) \(want)", "\(kind) \(name) \(o): exiftool says \(report[url.lastPathComponent] ?? "nothing")")
@@ -196,7 +195,7 @@ private let matrixVips = which("vips")
         let tiled = CIContext(options: [.outputPremultiplied: false, .cacheIntermediates: false, .tileSize: 16])
         var worstWhole = 0
         for (i, url) in files.enumerated() {
-            let o = kind.format == .heif ? 1 : i % 8 + 1
+            let o = i % 8 + 1
             let what = "\(kind) \(url.lastPathComponent)"
             let image = try CIImage.read(contentsOf: url, options: [.applyOrientationProperty: true])
             let (uw, uh) = o >= 5 ? (h, w) : (w, h)
@@ -213,9 +212,9 @@ private let matrixVips = which("vips")
             worstWhole = max(worstWhole, d)
             #expect(heldPixels.count == ours.count && d <= 257, "\(what): streamed and whole decodes differ by \(d) (16-bit units)")
             if kind.lossy {
-                // The same file decoded by libvips (libjpeg-turbo, libwebp; libheif's own
-                // Y'CbCr -> RGB),
-                // not turned, its samples read out by ImageMagick; unmanaged.
+                // The same file decoded by libvips (libjpeg-turbo, libwebp: not turned; libheif's
+                // own Y'CbCr -> RGB, turned by irot/imir), its samples read out by ImageMagick;
+                // unmanaged.
                 let png = dir.appendingPathComponent("ref-\(i).png")
                 try runToolOrThrow(try #require(matrixVips), ["copy", url.path, png.path])
                 try runToolOrThrow(matrixMagick, [png.path, "-depth", "16", "-endian", "LSB", "rgb:" + dir.appendingPathComponent("ref-\(i).u16").path])
@@ -232,9 +231,10 @@ private let matrixVips = which("vips")
                     icc = None if name == 'none' else open(name + '.icc', 'rb').read()
                     for o in range(1, 9):
                         k = i * 8 + o - 1
-                        oe = 1 if heif else o
-                        up = upright(stored, oe)
-                        ref = upright(np.fromfile('ref-%d.u16' % k, dtype='<u2').reshape(H, W, 3), oe) if lossy else up
+                        up = upright(stored, o)
+                        # libvips turns a HEIC by its irot/imir as it decodes it; the others are read as stored.
+                        stored_ref = np.fromfile('ref-%d.u16' % k, dtype='<u2') if lossy else None
+                        ref = (stored_ref.reshape(up.shape) if heif else upright(stored_ref.reshape(H, W, 3), o)) if lossy else up
                         ours = np.fromfile('ours-%d.u16' % k, dtype='<u2').reshape(up.shape)
                         turned = np.abs(ref.astype(int) - up.astype(int)).mean() / 257
                         print(name, o, compare(ours, None, ref, icc), '%.3f' % turned)
@@ -408,8 +408,7 @@ private let matrixVips = which("vips")
                     try runToolOrThrow(try #require(matrixExiftool, "needs exiftool"), ["-q", "-overwrite_original", "-Orientation#=\(o)", url.path])
                 }
                 let thumb = ReducedDecodeTests.thumbnail(try CIImage.read(contentsOf: url, options: [.applyOrientationProperty: true]), scale: scale)
-                let oe = kind.format == .heif ? 1 : o
-                let (tw, th) = oe >= 5 ? ((Double(h) * scale).rounded(), (Double(w) * scale).rounded()) : ((Double(w) * scale).rounded(), (Double(h) * scale).rounded())
+                let (tw, th) = o >= 5 ? ((Double(h) * scale).rounded(), (Double(w) * scale).rounded()) : ((Double(w) * scale).rounded(), (Double(h) * scale).rounded())
                 #expect(thumb.extent == CGRect(x: 0, y: 0, width: tw, height: th), "\(kind) \(base): \(thumb.extent)")
                 try Self.rgbBytes(try Self.render16(thumb, ctx)).write(to: dir.appendingPathComponent("\(base)-ours.u16"))
                 if kind.lossy {
@@ -417,14 +416,14 @@ private let matrixVips = which("vips")
                     try runToolOrThrow(try #require(matrixVips), ["copy", url.path, png.path])
                     try runToolOrThrow(matrixMagick, [png.path, "-depth", "16", "-endian", "LSB", "rgb:" + dir.appendingPathComponent("\(base)-ref.u16").path])
                 }
-                cases.append("('\(base)', \(name == "none" ? "None" : "'\(name).icc'"), \(oe), \(Int(tw)), \(Int(th)))")
+                cases.append("('\(base)', \(name == "none" ? "None" : "'\(name).icc'"), \(o), \(Int(tw)), \(Int(th)))")
             }
         }
         let script =
             lcmsOracleFunctions + """
 
                 from PIL import Image
-                W, H, lossy = \(w), \(h), \(kind.lossy ? "True" : "False")
+                W, H, lossy, heif = \(w), \(h), \(kind.lossy ? "True" : "False"), \(kind.format == .heif ? "True" : "False")
                 stored = np.fromfile('stored.u16', dtype='<u2').reshape(H, W, 3)
                 def linear(a):
                     x = a / 65535.0
@@ -433,8 +432,11 @@ private let matrixVips = which("vips")
                     x = np.clip(x, 0, 1)
                     return (np.where(x <= 0.0031308, x * 12.92, 1.055 * x ** (1 / 2.4) - 0.055) * 65535).round().astype(np.uint16)
                 for base, icc, o, tw, th in [\(cases.joined(separator: ", "))]:
-                    ref = np.fromfile(base + '-ref.u16', dtype='<u2').reshape(H, W, 3) if lossy else stored
-                    ref = transform(upright(ref, o), profile(open(icc, 'rb').read() if icc else None), profile(None), RGB_16, np.uint16)
+                    if heif:
+                        ref = np.fromfile(base + '-ref.u16', dtype='<u2').reshape(upright(stored, o).shape)
+                    else:
+                        ref = upright(np.fromfile(base + '-ref.u16', dtype='<u2').reshape(H, W, 3) if lossy else stored, o)
+                    ref = transform(ref, profile(open(icc, 'rb').read() if icc else None), profile(None), RGB_16, np.uint16)
                     x = linear(ref)
                     ref = encoded(np.stack([np.array(Image.fromarray(x[:, :, c].astype(np.float32), 'F').resize((tw, th), Image.LANCZOS))
                                             for c in range(3)], -1))
