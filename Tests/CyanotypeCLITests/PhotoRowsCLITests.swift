@@ -227,4 +227,37 @@ private let rowsOracleReady: Bool = {
             #expect(decoy > 10, "\(what): turned half, the reference scores only \(decoy)")
         }
     }
+
+    /// A turned phone photo kept as stored (`--no-auto-orient`) and written as HEIC carries its
+    /// orientation as HEIF readers read it (irot/imir): libvips decodes it upright, as Pillow
+    /// turns the JPEG (`exif_transpose`), and our own read of it is upright too.
+    @Test(.enabled(if: rowsOracleReady && pillowAvailable && commandExists("vips"), "needs libvips-tools, Pillow and exiftool (scripts/setup.sh --test)"))
+    func aTurnedPhotoKeptAsStoredInHEICReadsUprightElsewhere() throws {
+        guard Cyanotype.ImageFileFormat.heif.canEncode else {
+            withKnownIssue("this libheif cannot encode HEIC") { Issue.record("no HEIC encoder") }
+            return
+        }
+        let w = try Workspace()
+        try Self.makeInputs(w, ["p3-6.jpg"])
+        let kept = try w.run("apply", "p3-6.jpg", "--no-auto-orient", "-q", "95", "-o", "kept.heic")
+        #expect(kept.status == 0, "\(kept.stderr)")
+        let back = try w.run("apply", "kept.heic", "-o", "back.png")
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(try w.shell("vips copy kept.heic vips.png").status == 0)
+        let report = try ColorOutput().python(
+            w,
+            """
+            from PIL import Image, ImageOps
+            import numpy as np
+            want = np.asarray(ImageOps.exif_transpose(Image.open('p3-6.jpg')).convert('RGB')).astype(int)
+            for f in ('vips.png', 'back.png'):
+                got = np.asarray(Image.open(f).convert('RGB')).astype(int)
+                print(f, 'x'.join(map(str, got.shape)), '%.2f' % np.abs(got - want).mean() if got.shape == want.shape else 'shape')
+            """)
+        // 400 x 600 upright, within HEIC's coding loss of the JPEG turned by Pillow.
+        for line in report.split(separator: "\n") {
+            let f = line.split(separator: " ")
+            #expect(f.count == 3 && f[1] == "600x400x3" && (Double(f[2]) ?? 99) < 3, "\(line)")
+        }
+    }
 }
