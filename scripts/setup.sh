@@ -5,7 +5,8 @@
 # barcodes, tesseract for text, HarfBuzz's hb-shape, exiftool for EXIF/XMP/ICC in every format,
 # libjxl's djxl for JPEG XL, ffmpeg (its ffprobe) for video, pngcheck and ImageMagick for PNG
 # files, Python Pillow (with lcms) for colours and profiles, LibRaw's dcraw_emu (libraw-bin) for
-# RAW development (and rawpy from PyPI beside it); zxing-cpp from PyPI when pip is
+# RAW development (and rawpy from PyPI beside it), libvips-tools (libheif's own HEIC decode for
+# the #26 photo checks; the bench's reference); zxing-cpp from PyPI when pip is
 # there: its tests skip otherwise; headless Chromium, its
 # driver and Selenium from PyPI for the Fun House page's browser test, which skips without
 # them). `cyanotype serve` builds on libmicrohttpd and OpenSSL's libcrypto. The text filters
@@ -16,7 +17,7 @@ packages=(pkg-config libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev libwebp-d
           libdeflate-dev zlib1g-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev libfribidi-dev fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf
           libmicrohttpd-dev libssl-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
           libzbar-dev opencv-data libraw-dev)
-if [ "${1:-}" = "--test" ]; then packages+=(zbar-tools tesseract-ocr tesseract-ocr-eng libharfbuzz-bin libimage-exiftool-perl libjpeg-turbo-progs libjxl-tools ffmpeg chromium chromium-driver python3-pip pngcheck imagemagick python3-pil python3-numpy libraw-bin libtiff-tools); fi
+if [ "${1:-}" = "--test" ]; then packages+=(zbar-tools tesseract-ocr tesseract-ocr-eng libharfbuzz-bin libimage-exiftool-perl libjpeg-turbo-progs libjxl-tools ffmpeg chromium chromium-driver python3-pip pngcheck imagemagick python3-pil python3-numpy libraw-bin libtiff-tools libvips-tools); fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -91,6 +91,16 @@ CY_FORWARDER struct heif_error cy_forward_heif_encoder_set_parameter_integer(str
     __typeof__(&heif_encoder_set_parameter_integer) function = cy_deferred_function(CY_LIBRARY_HEIF, &cy_slot_heif_encoder_set_parameter_integer);
     return function != NULL ? function(a0, a1, a2) : (struct heif_error){heif_error_Plugin_loading_error, heif_suberror_Unspecified, "libheif could not be loaded"};
 }
+CY_FORWARDER struct heif_encoding_options *cy_forward_heif_encoding_options_alloc(void) __asm__("heif_encoding_options_alloc");
+CY_FORWARDER struct heif_encoding_options *cy_forward_heif_encoding_options_alloc(void) {
+    __typeof__(&heif_encoding_options_alloc) function = cy_deferred_function(CY_LIBRARY_HEIF, &cy_slot_heif_encoding_options_alloc);
+    return function != NULL ? function() : NULL;
+}
+CY_FORWARDER void cy_forward_heif_encoding_options_free(struct heif_encoding_options *a0) __asm__("heif_encoding_options_free");
+CY_FORWARDER void cy_forward_heif_encoding_options_free(struct heif_encoding_options *a0) {
+    __typeof__(&heif_encoding_options_free) function = cy_deferred_function(CY_LIBRARY_HEIF, &cy_slot_heif_encoding_options_free);
+    if (function != NULL) function(a0);
+}
 CY_FORWARDER struct heif_error cy_forward_heif_image_add_plane(struct heif_image *a0, enum heif_channel a1, int a2, int a3, int a4) __asm__("heif_image_add_plane");
 CY_FORWARDER struct heif_error cy_forward_heif_image_add_plane(struct heif_image *a0, enum heif_channel a1, int a2, int a3, int a4) {
     __typeof__(&heif_image_add_plane) function = cy_deferred_function(CY_LIBRARY_HEIF, &cy_slot_heif_image_add_plane);

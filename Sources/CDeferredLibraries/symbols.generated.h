@@ -19,6 +19,8 @@
     X(heif_encoder_set_lossless) \
     X(heif_encoder_set_lossy_quality) \
     X(heif_encoder_set_parameter_integer) \
+    X(heif_encoding_options_alloc) \
+    X(heif_encoding_options_free) \
     X(heif_image_add_plane) \
     X(heif_image_create) \
     X(heif_image_get_bits_per_pixel_range) \

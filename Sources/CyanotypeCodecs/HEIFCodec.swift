@@ -287,8 +287,18 @@ enum HEIFCodec {
             e = icc.withUnsafeBytes { heif_image_set_raw_color_profile(image, "prof", $0.baseAddress, $0.count) }
             guard e.code == heif_error_Ok else { throw .encodeFailed(detail: "\(name) ICC profile: \(text(e))") }
         }
+        // HEIF's orientation is its irot/imir boxes (every HEIF reader applies them; the EXIF's
+        // tag is informational there): libheif writes them for the EXIF orientation asked.
+        guard let encoding = heif_encoding_options_alloc() else { throw .encodeFailed(detail: "\(name): out of memory") }
+        defer { heif_encoding_options_free(encoding) }
+        if (2...8).contains(options.orientation) {
+            guard encoding.pointee.version >= 5 else {
+                throw .encodeFailed(detail: "\(name): this libheif cannot store an orientation (irot/imir); write the pixels upright")
+            }
+            encoding.pointee.image_orientation = heif_orientation(rawValue: UInt32(options.orientation))
+        }
         var handle: OpaquePointer?
-        e = heif_context_encode_image(ctx, image, enc, nil, &handle)
+        e = heif_context_encode_image(ctx, image, enc, encoding, &handle)
         defer { if let handle { heif_image_handle_release(handle) } }
         guard e.code == heif_error_Ok, let handle else { throw .encodeFailed(detail: "\(name): \(text(e))") }
         // EXIF (libheif adds the 4-byte offset to the TIFF header) and XMP items.
