@@ -32,47 +32,21 @@ struct BlendStage: ColorStage {
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
         let bg = extra[0]
         switch mode {
-        case .sourceOver:
-            for i in 0..<count {
-                let s = row[i], b = bg[i]
-                row[i] = s + b * (1 - s.w)
-            }
-        case .sourceAtop:
-            // co = cs*ab + cb*(1 - as); ao = ab.
-            for i in 0..<count {
-                let s = row[i], b = bg[i]
-                var o = s * b.w + b * (1 - s.w)
-                o.w = b.w
-                row[i] = o
-            }
-        case .sourceIn:
-            for i in 0..<count { row[i] = row[i] * bg[i].w }
-        case .sourceOut:
-            for i in 0..<count { row[i] = row[i] * (1 - bg[i].w) }
+        case .sourceOver: for i in 0..<count { row[i] = porterDuffOver(row[i], bg[i]) }
+        case .sourceAtop: for i in 0..<count { row[i] = porterDuffAtop(row[i], bg[i]) }
+        case .sourceIn: for i in 0..<count { row[i] = row[i] * bg[i].w }
+        case .sourceOut: for i in 0..<count { row[i] = row[i] * (1 - bg[i].w) }
         case .clear:
             for i in 0..<count { row[i] = .zero }
         case .source:
             break
         case .destination:
             for i in 0..<count { row[i] = bg[i] }
-        case .destinationOver:
-            // o = b + s*(1 - ab).
-            for i in 0..<count {
-                let s = row[i], b = bg[i]
-                row[i] = b + s * (1 - b.w)
-            }
-        case .destinationAtop:
-            // co = cb*as + cs*(1 - ab); ao = as.
-            for i in 0..<count {
-                let s = row[i], b = bg[i]
-                var o = b * s.w + s * (1 - b.w)
-                o.w = s.w
-                row[i] = o
-            }
-        case .destinationIn:
-            for i in 0..<count { row[i] = bg[i] * row[i].w }
-        case .destinationOut:
-            for i in 0..<count { row[i] = bg[i] * (1 - row[i].w) }
+        // The destination operators are the source ones with the two images swapped.
+        case .destinationOver: for i in 0..<count { row[i] = porterDuffOver(bg[i], row[i]) }
+        case .destinationAtop: for i in 0..<count { row[i] = porterDuffAtop(bg[i], row[i]) }
+        case .destinationIn: for i in 0..<count { row[i] = bg[i] * row[i].w }
+        case .destinationOut: for i in 0..<count { row[i] = bg[i] * (1 - row[i].w) }
         case .exclusiveOr:
             // o = s*(1 - ab) + b*(1 - as), alpha too.
             for i in 0..<count {
@@ -143,6 +117,16 @@ struct BlendStage: ColorStage {
 }
 
 // MARK: Separable blend functions B(Cb, Cs) on straight colour
+
+/// Porter-Duff `top` over `bottom` (premultiplied): `o = t + b(1 - at)`, alpha too.
+@inline(__always) private func porterDuffOver(_ t: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { t + b * (1 - t.w) }
+
+/// Porter-Duff `top` atop `bottom` (premultiplied): `co = ct*ab + cb*(1 - at)`, `ao = ab`.
+@inline(__always) private func porterDuffAtop(_ t: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+    var o = t * b.w + b * (1 - t.w)
+    o.w = b.w
+    return o
+}
 
 /// A separable blend function: one channel of straight backdrop `cb` and source `cs`.
 protocol SeparableBlend { static func blend(_ cb: Float, _ cs: Float) -> Float }
