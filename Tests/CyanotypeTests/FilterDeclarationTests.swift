@@ -243,8 +243,9 @@ private func temporaryFile(_ name: String) -> URL {
             BuiltinFilters.areaReductions, BuiltinFilters.areaHistograms, BuiltinFilters.sweeps,
             BuiltinFilters.wallpaperTiles, BuiltinFilters.lineAverages, BuiltinFilters.rampLooks,
             BuiltinFilters.linearGradients, BuiltinFilters.twoColorPatterns, BuiltinFilters.roundedRectangles,
+            BuiltinFilters.affineClampAndTile, BuiltinFilters.radialDistortions,
         ]
-        #expect(families.map(\.count) == [10, 8, 5, 4, 30, 4, 9, 3, 2, 10, 2, 2, 2, 2, 2])
+        #expect(families.map(\.count) == [10, 8, 5, 4, 30, 4, 9, 3, 2, 10, 2, 2, 2, 2, 2, 2, 4])
         for member in families.joined() {
             #expect(CIFilter(name: member.descriptor.name)?.name == member.descriptor.name)
         }

@@ -6,8 +6,6 @@ extension BuiltinFilters {
     /// Every implemented built-in, registered by `CIFilter(name:)`.
     static let all: [BuiltinFilter] = [
         accordionFoldTransition,
-        affineClamp,
-        affineTile,
         affineTransform,
         attributedTextImageGenerator,
         aztecCodeGenerator,
@@ -19,7 +17,6 @@ extension BuiltinFilters {
         blurredRoundedRectangleGenerator,
         bokehBlur,
         boxBlur,
-        bumpDistortion,
         bumpDistortionLinear,
         cmykHalftone,
         cameraCalibrationLensCorrection,
@@ -115,7 +112,6 @@ extension BuiltinFilters {
         perspectiveTile,
         perspectiveTransform,
         perspectiveTransformWithExtent,
-        pinchDistortion,
         pixellate,
         pointillize,
         qrCodeGenerator,
@@ -144,15 +140,13 @@ extension BuiltinFilters {
         toneMapHeadroom,
         torusLensDistortion,
         triangleKaleidoscope,
-        twirlDistortion,
         unsharpMask,
         vibrance,
         vignette,
         vignetteEffect,
-        vortexDistortion,
         whitePointAdjust,
         zoomBlur,
-    ] + areaHistograms + areaReductions + composites + convolutions + keystoneCorrections + lineAverages + linearGradients + maskBlends + monochromeScreens + morphology + nineParts + photoEffects + rampLooks + roundedRectangles + sweeps + twoColorPatterns + wallpaperTiles
+    ] + affineClampAndTile + areaHistograms + areaReductions + composites + convolutions + keystoneCorrections + lineAverages + linearGradients + maskBlends + monochromeScreens + morphology + nineParts + photoEffects + radialDistortions + rampLooks + roundedRectangles + sweeps + twoColorPatterns + wallpaperTiles
 }
 
 /// What Apple's CITransitionFilter filters share.

@@ -87,30 +87,30 @@ struct BlendStage: ColorStage {
                 let s = row[i], b = bg[i]
                 row[i] = s + b - s * b
             }
-        case .overlay: separableBlendRow(Overlay.self, row, bg, count)
-        case .darken: separableBlendRow(Darken.self, row, bg, count)
-        case .lighten: separableBlendRow(Lighten.self, row, bg, count)
-        case .colorDodge: separableBlendRow(ColorDodge.self, row, bg, count)
-        case .colorBurn: separableBlendRow(ColorBurn.self, row, bg, count)
-        case .hardLight: separableBlendRow(HardLight.self, row, bg, count)
-        case .softLight: separableBlendRow(SoftLight.self, row, bg, count)
-        case .difference: separableBlendRow(Difference.self, row, bg, count)
-        case .exclusion: separableBlendRow(Exclusion.self, row, bg, count)
-        case .linearBurn: separableBlendRow(LinearBurn.self, row, bg, count)
-        case .linearDodge: separableBlendRow(LinearDodge.self, row, bg, count)
-        case .linearLight: separableBlendRow(LinearLight.self, row, bg, count)
-        case .vividLight: separableBlendRow(VividLight.self, row, bg, count)
-        case .pinLight: separableBlendRow(PinLight.self, row, bg, count)
-        case .subtract: separableBlendRow(Subtract.self, row, bg, count)
-        case .divide: separableBlendRow(Divide.self, row, bg, count)
-        case .subtractBackground: separableBlendRow(SubtractBackground.self, row, bg, count)
-        case .hardMix: separableBlendRow(HardMix.self, row, bg, count)
-        case .hue: nonSeparableBlendRow(Hue.self, row, bg, count)
-        case .saturation: nonSeparableBlendRow(Saturation.self, row, bg, count)
-        case .color: nonSeparableBlendRow(Color.self, row, bg, count)
-        case .luminosity: nonSeparableBlendRow(Luminosity.self, row, bg, count)
-        case .darkerColor: nonSeparableBlendRow(DarkerColor.self, row, bg, count)
-        case .lighterColor: nonSeparableBlendRow(LighterColor.self, row, bg, count)
+        case .overlay: blendRow(Overlay.self, row, bg, count)
+        case .darken: blendRow(Darken.self, row, bg, count)
+        case .lighten: blendRow(Lighten.self, row, bg, count)
+        case .colorDodge: blendRow(ColorDodge.self, row, bg, count)
+        case .colorBurn: blendRow(ColorBurn.self, row, bg, count)
+        case .hardLight: blendRow(HardLight.self, row, bg, count)
+        case .softLight: blendRow(SoftLight.self, row, bg, count)
+        case .difference: blendRow(Difference.self, row, bg, count)
+        case .exclusion: blendRow(Exclusion.self, row, bg, count)
+        case .linearBurn: blendRow(LinearBurn.self, row, bg, count)
+        case .linearDodge: blendRow(LinearDodge.self, row, bg, count)
+        case .linearLight: blendRow(LinearLight.self, row, bg, count)
+        case .vividLight: blendRow(VividLight.self, row, bg, count)
+        case .pinLight: blendRow(PinLight.self, row, bg, count)
+        case .subtract: blendRow(Subtract.self, row, bg, count)
+        case .divide: blendRow(Divide.self, row, bg, count)
+        case .subtractBackground: blendRow(SubtractBackground.self, row, bg, count)
+        case .hardMix: blendRow(HardMix.self, row, bg, count)
+        case .hue: blendRow(Hue.self, row, bg, count)
+        case .saturation: blendRow(Saturation.self, row, bg, count)
+        case .color: blendRow(Color.self, row, bg, count)
+        case .luminosity: blendRow(Luminosity.self, row, bg, count)
+        case .darkerColor: blendRow(DarkerColor.self, row, bg, count)
+        case .lighterColor: blendRow(LighterColor.self, row, bg, count)
         }
     }
     var label: String { mode.rawValue }
@@ -128,20 +128,31 @@ struct BlendStage: ColorStage {
     return o
 }
 
+/// A W3C blend function `B(Cb, Cs)` on straight backdrop and source colours, as the general
+/// formula's row loop (`blendRow`) calls it.
+protocol BlendFunction { static func blendColor(_ cb: SIMD3<Float>, _ cs: SIMD3<Float>) -> SIMD3<Float> }
+
 /// A separable blend function: one channel of straight backdrop `cb` and source `cs`.
-protocol SeparableBlend { static func blend(_ cb: Float, _ cs: Float) -> Float }
+protocol SeparableBlend: BlendFunction { static func blend(_ cb: Float, _ cs: Float) -> Float }
+
+extension SeparableBlend {
+    /// The function on each of red, green and blue.
+    @inline(__always) static func blendColor(_ cb: SIMD3<Float>, _ cs: SIMD3<Float>) -> SIMD3<Float> {
+        SIMD3(blend(cb.x, cs.x), blend(cb.y, cs.y), blend(cb.z, cs.z))
+    }
+}
 
 /// The general formula, one loop per mode (the generic is specialised for each `F`).
 @inline(__always)
-func separableBlendRow<F: SeparableBlend>(_: F.Type, _ row: UnsafeMutablePointer<SIMD4<Float>>, _ bg: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
+func blendRow<F: BlendFunction>(_: F.Type, _ row: UnsafeMutablePointer<SIMD4<Float>>, _ bg: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
     for i in 0..<count {
         let s = row[i], b = bg[i]
         // Divided, not multiplied by a reciprocal, so an opaque-white colour stays exactly 1
         // (colour burn and divide jump there).
         let cs = s.w > 0 ? s / s.w : .zero, cb = b.w > 0 ? b / b.w : .zero
         let ab = s.w * b.w
-        let mixed = SIMD4(F.blend(cb.x, cs.x), F.blend(cb.y, cs.y), F.blend(cb.z, cs.z), 0)
-        var o = s * (1 - b.w) + b * (1 - s.w) + mixed * ab
+        let m = F.blendColor(SIMD3(cb.x, cb.y, cb.z), SIMD3(cs.x, cs.y, cs.z))
+        var o = s * (1 - b.w) + b * (1 - s.w) + SIMD4(m, 0) * ab
         o.w = s.w + b.w - ab
         row[i] = o
     }
@@ -224,19 +235,10 @@ extension BlendStage {
 // MARK: Non-separable blend functions (W3C SetLum / SetSat / ClipColor)
 
 /// A non-separable blend function on straight backdrop and source colours.
-protocol NonSeparableBlend { static func blend(_ cb: SIMD3<Float>, _ cs: SIMD3<Float>) -> SIMD3<Float> }
+protocol NonSeparableBlend: BlendFunction { static func blend(_ cb: SIMD3<Float>, _ cs: SIMD3<Float>) -> SIMD3<Float> }
 
-@inline(__always)
-func nonSeparableBlendRow<F: NonSeparableBlend>(_: F.Type, _ row: UnsafeMutablePointer<SIMD4<Float>>, _ bg: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
-    for i in 0..<count {
-        let s = row[i], b = bg[i]
-        let cs = s.w > 0 ? s / s.w : .zero, cb = b.w > 0 ? b / b.w : .zero
-        let ab = s.w * b.w
-        let m = F.blend(SIMD3(cb.x, cb.y, cb.z), SIMD3(cs.x, cs.y, cs.z))
-        var o = s * (1 - b.w) + b * (1 - s.w) + SIMD4(m, 0) * ab
-        o.w = s.w + b.w - ab
-        row[i] = o
-    }
+extension NonSeparableBlend {
+    @inline(__always) static func blendColor(_ cb: SIMD3<Float>, _ cs: SIMD3<Float>) -> SIMD3<Float> { blend(cb, cs) }
 }
 
 /// W3C luminosity weights (0.3, 0.59, 0.11), not Rec. 709: the blend modes are defined with these.
