@@ -234,7 +234,7 @@ CYAN_BLEND_FN(cyan_blend128, , , _mm_cmple_ps, _mm_cmplt_ps, _mm_cmpgt_ps, _mm_c
     ATTR static inline __m##W cyan_sat##SUFFIX(__m##W r, __m##W g, __m##W b) {                    \
         return _mm##W##_sub_ps(cyan_smax##SUFFIX(r, cyan_smax##SUFFIX(g, b)), cyan_smin##SUFFIX(r, cyan_smin##SUFFIX(g, b))); \
     }                                                                                            \
-    /* B for the modes of the Swift `mixRow` / `mixRowNonSeparable` loops */                     \
+    /* B for the modes of the Swift `mixRow` loop (separable and non-separable) */                \
     ATTR static inline void cyan_blend_other##SUFFIX(int mode, __m##W dr, __m##W dg, __m##W db, __m##W sr, __m##W sg, __m##W sb, \
                                                      __m##W *r, __m##W *g, __m##W *b) {           \
         switch (mode) {                                                                          \

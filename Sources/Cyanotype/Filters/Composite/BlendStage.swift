@@ -397,12 +397,12 @@ public struct CIBlendFunction: Sendable, Hashable, CustomStringConvertible {
         case .divide: mixRow(S.Divide.self, b, s, n)
         case .subtractBackground: mixRow(S.SubtractBackground.self, b, s, n)
         case .hardMix: mixRow(S.HardMix.self, b, s, n)
-        case .hue: mixRowNonSeparable(S.Hue.self, b, s, n)
-        case .saturation: mixRowNonSeparable(S.Saturation.self, b, s, n)
-        case .color: mixRowNonSeparable(S.Color.self, b, s, n)
-        case .luminosity: mixRowNonSeparable(S.Luminosity.self, b, s, n)
-        case .darkerColor: mixRowNonSeparable(S.DarkerColor.self, b, s, n)
-        case .lighterColor: mixRowNonSeparable(S.LighterColor.self, b, s, n)
+        case .hue: mixRow(S.Hue.self, b, s, n)
+        case .saturation: mixRow(S.Saturation.self, b, s, n)
+        case .color: mixRow(S.Color.self, b, s, n)
+        case .luminosity: mixRow(S.Luminosity.self, b, s, n)
+        case .darkerColor: mixRow(S.DarkerColor.self, b, s, n)
+        case .lighterColor: mixRow(S.LighterColor.self, b, s, n)
         case .sourceAtop, .sourceIn, .sourceOut, .clear, .source, .destination, .destinationOver, .destinationAtop,
             .destinationIn, .destinationOut, .exclusiveOr, .addition, .maximum, .minimum, .multiplyCompositing:
             break
@@ -478,30 +478,16 @@ func mixRow4<F: VectorSeparableBlend>(_: F.Type, _ b: UnsafeMutablePointer<SIMD4
     }
 }
 
-/// `Cb + As * (B - Cb)` per channel with the scalar `B`; pixels the source does not cover
-/// (`As <= 0`) are left alone.
+/// `Cb + As * (B - Cb)` per channel; pixels the source does not cover (`As <= 0`) are left
+/// alone.
 @inline(__always)
-func mixRow<F: SeparableBlend>(_: F.Type, _ b: UnsafeMutablePointer<SIMD4<Float>>, _ s: UnsafePointer<SIMD4<Float>>, _ n: Int) {
+func mixRow<F: BlendFunction>(_: F.Type, _ b: UnsafeMutablePointer<SIMD4<Float>>, _ s: UnsafePointer<SIMD4<Float>>, _ n: Int) {
     for i in 0..<n {
         let src = s[i]
         let a = src.w
         if a <= 0 { continue }
         let dst = b[i]
-        b[i] = SIMD4(
-            dst.x + a * (F.blend(dst.x, src.x) - dst.x), dst.y + a * (F.blend(dst.y, src.y) - dst.y),
-            dst.z + a * (F.blend(dst.z, src.z) - dst.z), dst.w)
-    }
-}
-
-/// `Cb + As * (B - Cb)` with a non-separable `B`; uncovered pixels are left alone.
-@inline(__always)
-func mixRowNonSeparable<F: NonSeparableBlend>(_: F.Type, _ b: UnsafeMutablePointer<SIMD4<Float>>, _ s: UnsafePointer<SIMD4<Float>>, _ n: Int) {
-    for i in 0..<n {
-        let src = s[i]
-        let a = src.w
-        if a <= 0 { continue }
-        let dst = b[i]
-        let r = F.blend(SIMD3(dst.x, dst.y, dst.z), SIMD3(src.x, src.y, src.z))
+        let r = F.blendColor(SIMD3(dst.x, dst.y, dst.z), SIMD3(src.x, src.y, src.z))
         b[i] = SIMD4(dst.x + a * (r.x - dst.x), dst.y + a * (r.y - dst.y), dst.z + a * (r.z - dst.z), dst.w)
     }
 }
