@@ -12,8 +12,9 @@ Sources/Cyanotype/Filters (see BuiltinFilters.swift and FilterTable.swift):
             inputs: [.image(), .number("inputRadius", "Radius", .distance, default: 10, min: 0, limit: .gaussianSigma, "The sigma.")]),
         reach: .gaussian) { args ... }
 
-or a family, `BuiltinFilter.family(doc: "...", categories: [...], inputs: [...], [(FilterDescriptor(...), variant), ...]) { ... }`
-(the family's categories stand for a row's where it lists none; its inputs follow each row's own).
+or a family, `BuiltinFilter.family(doc: "...", categories: [...], protocol: "...", inputs: [...], [(FilterDescriptor(...), variant), ...]) { ... }`
+(the family's categories and protocol stand for a row's where it gives none; its inputs follow each row's own; a row
+may instead take an earlier row's inputs with `inputsLike: "CIName"`).
 A limit is a named `static let NAME = FilterInputLimit(minimum: <number>, maximum: <number>,
 reason: "...")` under Filters/; the Swift side applies it, this script quotes it.
 
@@ -29,7 +30,7 @@ Run it after changing a table: python3 scripts/generate-catalog.py
 FilterDeclarationTests fails when the committed files differ. Options: --filters DIR, --out DIR,
 --check (exit 1 when the files in --out differ instead of writing them).
 """
-import argparse, os, re, sys
+import argparse, copy, os, re, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FILTERS = os.path.join(ROOT, "Sources", "Cyanotype", "Filters")
@@ -257,9 +258,10 @@ def read_input(call, limits, where):
     return inp, fields.get("doc"), limits[limit.name[1:]] if limit is not None else None
 
 
-def read_table(call, limits, where, family=None):
+def read_table(call, limits, where, family=None, earlier=None):
     """A FilterDescriptor(...) literal's table; a family's row takes the family's categories
-    where it lists none and the family's inputs after its own."""
+    and protocol where it gives none and the family's inputs after its own, or all the inputs
+    of an earlier row of the family (`inputsLike: "CIName"`, found in `earlier` by name)."""
     if not isinstance(call, Call) or call.name != "FilterDescriptor":
         fail(f"{where}: a built-in's first argument must be its table, a FilterDescriptor(...) literal")
     name, display, summary = call.positional[:3]
@@ -269,7 +271,15 @@ def read_table(call, limits, where, family=None):
     table = {"name": name, "displayName": display, "summary": summary, "categories": [cap(c, "CICategory") for c in categories],
              "doc": t.get("doc", ""), "inputs": [], "docs": {}, "limits": {}}
     if t.get("factory"):
-        table["builtins"] = {"factory": t["factory"], "protocol": t.get("protocol") or name}
+        table["builtins"] = {"factory": t["factory"], "protocol": t.get("protocol") or shared.get("protocol") or name}
+    like = t.get("inputsLike")
+    if like is not None:
+        model = (earlier or {}).get(like)
+        if model is None or t.get("inputs"):
+            fail(f"{where} ({name}): inputsLike names no earlier row of its family, or the row lists inputs too")
+        for field in ("inputs", "docs", "limits"):
+            table[field] = copy.deepcopy(model[field])
+        return table
     for c in t.get("inputs", []) + shared.get("inputs", []):
         inp, doc, limit = read_input(c, limits, f"{where} ({name})")
         table["inputs"].append(inp)
@@ -296,8 +306,11 @@ def read_declarations(sources, limits):
                 add(Declaration(read_table(call.positional[0], limits, where), static, None, None, path), where)
                 continue
             families[static] = call.labeled.get("doc", "")
+            earlier = {}
             for index, row in enumerate(call.positional[0]):
-                add(Declaration(read_table(row[0], limits, where, family=call), static, index, static, path), where)
+                table = read_table(row[0], limits, where, family=call, earlier=earlier)
+                earlier[table["name"]] = table
+                add(Declaration(table, static, index, static, path), where)
     return declarations, families
 
 

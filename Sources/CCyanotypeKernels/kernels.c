@@ -451,43 +451,18 @@ long cyan_power_table_rgbaf(float *row, size_t n, const float *cells, int k, int
 // MARK: Eight pixels a step (AVX2): 8-bit reads and writes, opacity checks
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-// Codes as values (no table: code / 255), eight opaque pixels at a time: bytes reordered to
-// r, g, b, a, widened, converted and divided by 255 (alpha 255 / 255 is exactly the scalar
-// loop's 1); groups with a pixel that is not opaque take the scalar loop.
-CYAN_AVX2 static size_t cyan_decode_codes_rgba8_avx2(float *dst, const uint8_t *src, size_t n,
-                                                     int ri, int gi, int bi, int ai, int premultipliedIn) {
+// Eight opaque pixels at a time: bytes reordered to r, g, b, a and widened, then either codes
+// as values (no table: code / 255, and alpha 255 / 255 is exactly the scalar loop's 1) or
+// through a decoding table (the sRGB curve of an 8-bit read: the table gathered, alpha set to
+// exactly 1): the values the scalar loop gives. Groups with a pixel that is not opaque take
+// the scalar loop.
+CYAN_AVX2 static size_t cyan_decode_rgba8_avx2(float *dst, const uint8_t *src, size_t n, const float *table,
+                                               int ri, int gi, int bi, int ai, int premultipliedIn) {
     const __m256i alphaMask = _mm256_set1_epi32((int)(0xFFu << (8 * ai)));
     const __m128i order = _mm_setr_epi8((char)ri, (char)gi, (char)bi, (char)ai, (char)(4 + ri), (char)(4 + gi), (char)(4 + bi), (char)(4 + ai),
                                         (char)(8 + ri), (char)(8 + gi), (char)(8 + bi), (char)(8 + ai), (char)(12 + ri), (char)(12 + gi),
                                         (char)(12 + bi), (char)(12 + ai));
-    const __m256 k255 = _mm256_set1_ps(255.0f);
-    size_t left = 0, i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m256i w = _mm256_loadu_si256((const __m256i *)(src + 4 * i));
-        float *d = dst + 4 * i;
-        if (!_mm256_testc_si256(_mm256_and_si256(w, alphaMask), alphaMask)) {
-            left += cyan_decode_rgba8_scalar(d, src + 4 * i, 8, NULL, ri, gi, bi, ai, premultipliedIn);
-            continue;
-        }
-        __m128i lo = _mm_shuffle_epi8(_mm256_castsi256_si128(w), order), hi = _mm_shuffle_epi8(_mm256_extracti128_si256(w, 1), order);
-        _mm256_storeu_ps(d, _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(lo)), k255));
-        _mm256_storeu_ps(d + 8, _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(lo, 8))), k255));
-        _mm256_storeu_ps(d + 16, _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(hi)), k255));
-        _mm256_storeu_ps(d + 24, _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(hi, 8))), k255));
-    }
-    return left + cyan_decode_rgba8_scalar(dst + 4 * i, src + 4 * i, n - i, NULL, ri, gi, bi, ai, premultipliedIn);
-}
-
-// Through a decoding table (the sRGB curve of an 8-bit read), eight opaque pixels at a time:
-// bytes reordered to r, g, b, a and widened to indices, the table gathered, alpha set to
-// exactly 1: the values the scalar loop gives. Groups with a pixel that is not opaque take it.
-CYAN_AVX2 static size_t cyan_decode_table_rgba8_avx2(float *dst, const uint8_t *src, size_t n, const float *table,
-                                                     int ri, int gi, int bi, int ai, int premultipliedIn) {
-    const __m256i alphaMask = _mm256_set1_epi32((int)(0xFFu << (8 * ai)));
-    const __m128i order = _mm_setr_epi8((char)ri, (char)gi, (char)bi, (char)ai, (char)(4 + ri), (char)(4 + gi), (char)(4 + bi), (char)(4 + ai),
-                                        (char)(8 + ri), (char)(8 + gi), (char)(8 + bi), (char)(8 + ai), (char)(12 + ri), (char)(12 + gi),
-                                        (char)(12 + bi), (char)(12 + ai));
-    const __m256 one = _mm256_set1_ps(1.0f);
+    const __m256 k255 = _mm256_set1_ps(255.0f), one = _mm256_set1_ps(1.0f);
     size_t left = 0, i = 0;
     for (; i + 8 <= n; i += 8) {
         __m256i w = _mm256_loadu_si256((const __m256i *)(src + 4 * i));
@@ -499,8 +474,9 @@ CYAN_AVX2 static size_t cyan_decode_table_rgba8_avx2(float *dst, const uint8_t *
         __m128i lo = _mm_shuffle_epi8(_mm256_castsi256_si128(w), order), hi = _mm_shuffle_epi8(_mm256_extracti128_si256(w, 1), order);
         __m128i parts[4] = {lo, _mm_srli_si128(lo, 8), hi, _mm_srli_si128(hi, 8)};
         for (int k = 0; k < 4; k++) {
-            __m256 v = _mm256_i32gather_ps(table, _mm256_cvtepu8_epi32(parts[k]), 4);
-            _mm256_storeu_ps(d + 8 * k, _mm256_blend_ps(v, one, 0x88));
+            __m256i codes = _mm256_cvtepu8_epi32(parts[k]);
+            __m256 v = table ? _mm256_blend_ps(_mm256_i32gather_ps(table, codes, 4), one, 0x88) : _mm256_div_ps(_mm256_cvtepi32_ps(codes), k255);
+            _mm256_storeu_ps(d + 8 * k, v);
         }
     }
     return left + cyan_decode_rgba8_scalar(dst + 4 * i, src + 4 * i, n - i, table, ri, gi, bi, ai, premultipliedIn);
@@ -555,8 +531,7 @@ size_t cyan_decode_rgba8(float *dst, const uint8_t *src, size_t n, const float *
                          int ri, int gi, int bi, int ai, int premultipliedIn) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     if (cyan_cpu_has_avx2_fma()) {
-        if (!table) return cyan_decode_codes_rgba8_avx2(dst, src, n, ri, gi, bi, ai, premultipliedIn);
-        return cyan_decode_table_rgba8_avx2(dst, src, n, table, ri, gi, bi, ai, premultipliedIn);
+        return cyan_decode_rgba8_avx2(dst, src, n, table, ri, gi, bi, ai, premultipliedIn);
     }
 #endif
     return cyan_decode_rgba8_scalar(dst, src, n, table, ri, gi, bi, ai, premultipliedIn);

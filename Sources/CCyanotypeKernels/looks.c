@@ -68,39 +68,34 @@ typedef __m128 __m;
         a = MIN(MAX(na, zero), one);                                                             \
     }
 
-static inline void cyan_affines_sse(float *row, size_t n, const float *m, int k, size_t *done) {
-    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        float *q = row + 4 * i;
-        __m128 p0 = _mm_loadu_ps(q), p1 = _mm_loadu_ps(q + 4), p2 = _mm_loadu_ps(q + 8), p3 = _mm_loadu_ps(q + 12);
-        __m128 r, g, b, a;
-        CYAN_TRANSPOSE4(p0, p1, p2, p3, r, g, b, a, );
-        __m128 z = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r, zero), _mm_mul_ps(g, zero)), _mm_add_ps(_mm_mul_ps(b, zero), _mm_mul_ps(a, zero)));
-        int finite = _mm_movemask_ps(_mm_cmpeq_ps(z, zero)) == 0xF;
-        CYAN_AFFINES_BODY(__m128, _mm_set1_ps, _mm_mul_ps, _mm_add_ps, _mm_max_ps, _mm_min_ps)
-        CYAN_TRANSPOSE4(r, g, b, a, p0, p1, p2, p3, );
-        _mm_storeu_ps(q, p0); _mm_storeu_ps(q + 4, p1); _mm_storeu_ps(q + 8, p2); _mm_storeu_ps(q + 12, p3);
-    }
-    *done = i;
-}
+// Whether every lane of `z` is zero: every channel of the group finite.
+static inline int cyan_all_zero_(__m128 z) { return _mm_movemask_ps(_mm_cmpeq_ps(z, _mm_setzero_ps())) == 0xF; }
+CYAN_AVX2 static inline int cyan_all_zero_256(__m256 z) { return _mm256_movemask_ps(_mm256_cmp_ps(z, _mm256_setzero_ps(), _CMP_EQ_OQ)) == 0xFF; }
 
-CYAN_AVX2 static void cyan_affines_avx2(float *row, size_t n, const float *m, int k, size_t *done) {
-    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        float *q = row + 4 * i;
-        __m256 p0 = _mm256_loadu_ps(q), p1 = _mm256_loadu_ps(q + 8), p2 = _mm256_loadu_ps(q + 16), p3 = _mm256_loadu_ps(q + 24);
-        __m256 r, g, b, a;
-        CYAN_TRANSPOSE4(p0, p1, p2, p3, r, g, b, a, 256);
-        __m256 z = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(r, zero), _mm256_mul_ps(g, zero)), _mm256_add_ps(_mm256_mul_ps(b, zero), _mm256_mul_ps(a, zero)));
-        int finite = _mm256_movemask_ps(_mm256_cmp_ps(z, zero, _CMP_EQ_OQ)) == 0xFF;
-        CYAN_AFFINES_BODY(__m256, _mm256_set1_ps, _mm256_mul_ps, _mm256_add_ps, _mm256_max_ps, _mm256_min_ps)
-        CYAN_TRANSPOSE4(r, g, b, a, p0, p1, p2, p3, 256);
-        _mm256_storeu_ps(q, p0); _mm256_storeu_ps(q + 8, p1); _mm256_storeu_ps(q + 16, p2); _mm256_storeu_ps(q + 24, p3);
-    }
+// The maps over the row, LANES pixels a step in W-bit vectors (W empty: SSE); `*done` is where
+// the vector steps stopped (the caller takes the tail one pixel at a time).
+#define CYAN_AFFINES_ROWS(W, LANES)                                                              \
+    const __m##W zero = _mm##W##_setzero_ps(), one = _mm##W##_set1_ps(1.0f);                     \
+    size_t i = 0;                                                                                \
+    for (; i + LANES <= n; i += LANES) {                                                         \
+        float *q = row + 4 * i;                                                                  \
+        __m##W p0 = _mm##W##_loadu_ps(q), p1 = _mm##W##_loadu_ps(q + LANES);                     \
+        __m##W p2 = _mm##W##_loadu_ps(q + 2 * LANES), p3 = _mm##W##_loadu_ps(q + 3 * LANES);     \
+        __m##W r, g, b, a;                                                                       \
+        CYAN_TRANSPOSE4(p0, p1, p2, p3, r, g, b, a, W);                                          \
+        __m##W z = _mm##W##_add_ps(_mm##W##_add_ps(_mm##W##_mul_ps(r, zero), _mm##W##_mul_ps(g, zero)), \
+                                   _mm##W##_add_ps(_mm##W##_mul_ps(b, zero), _mm##W##_mul_ps(a, zero))); \
+        int finite = cyan_all_zero_##W(z);                                                       \
+        CYAN_AFFINES_BODY(__m##W, _mm##W##_set1_ps, _mm##W##_mul_ps, _mm##W##_add_ps, _mm##W##_max_ps, _mm##W##_min_ps) \
+        CYAN_TRANSPOSE4(r, g, b, a, p0, p1, p2, p3, W);                                          \
+        _mm##W##_storeu_ps(q, p0); _mm##W##_storeu_ps(q + LANES, p1);                            \
+        _mm##W##_storeu_ps(q + 2 * LANES, p2); _mm##W##_storeu_ps(q + 3 * LANES, p3);            \
+    }                                                                                            \
     *done = i;
-}
+
+static inline void cyan_affines_sse(float *row, size_t n, const float *m, int k, size_t *done) { CYAN_AFFINES_ROWS(, 4) }
+
+CYAN_AVX2 static void cyan_affines_avx2(float *row, size_t n, const float *m, int k, size_t *done) { CYAN_AFFINES_ROWS(256, 8) }
 #endif
 
 // One pixel at a time with the same operations (the row's tail, and CPUs without SSE).
@@ -239,7 +234,7 @@ CYAN_BLEND_FN(cyan_blend128, , , _mm_cmple_ps, _mm_cmplt_ps, _mm_cmpgt_ps, _mm_c
     ATTR static inline __m##W cyan_sat##SUFFIX(__m##W r, __m##W g, __m##W b) {                    \
         return _mm##W##_sub_ps(cyan_smax##SUFFIX(r, cyan_smax##SUFFIX(g, b)), cyan_smin##SUFFIX(r, cyan_smin##SUFFIX(g, b))); \
     }                                                                                            \
-    /* B for the modes of the Swift `mixRow` / `mixRowNonSeparable` loops */                     \
+    /* B for the modes of the Swift `mixRow` loop (separable and non-separable) */                \
     ATTR static inline void cyan_blend_other##SUFFIX(int mode, __m##W dr, __m##W dg, __m##W db, __m##W sr, __m##W sg, __m##W sb, \
                                                      __m##W *r, __m##W *g, __m##W *b) {           \
         switch (mode) {                                                                          \

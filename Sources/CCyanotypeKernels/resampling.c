@@ -61,58 +61,13 @@ CYAN_AVX2 static void cyan_resample_row_avx2(float *dst, const float *src, intpt
     }
 }
 
-CYAN_AVX2 static void cyan_resample_column_avx2(float *dst, const float *const *rows, const float *w, size_t taps, size_t n) {
-    size_t x = 0;
-    for (; x + 8 <= n; x += 8) {
-        __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-        for (size_t k = 0; k < taps; k++) {
-            const float *s = rows[k] + 4 * x;
-            const __m256 wk = _mm256_broadcast_ss(w + k);
-            a0 = _mm256_add_ps(a0, _mm256_mul_ps(_mm256_loadu_ps(s), wk));
-            a1 = _mm256_add_ps(a1, _mm256_mul_ps(_mm256_loadu_ps(s + 8), wk));
-            a2 = _mm256_add_ps(a2, _mm256_mul_ps(_mm256_loadu_ps(s + 16), wk));
-            a3 = _mm256_add_ps(a3, _mm256_mul_ps(_mm256_loadu_ps(s + 24), wk));
-        }
-        float *o = dst + 4 * x;
-        _mm256_storeu_ps(o, a0); _mm256_storeu_ps(o + 8, a1); _mm256_storeu_ps(o + 16, a2); _mm256_storeu_ps(o + 24, a3);
-    }
-    for (; x < n; x++) {
-        __m128 a = _mm_setzero_ps();
-        for (size_t k = 0; k < taps; k++) a = _mm_add_ps(a, _mm_mul_ps(_mm_loadu_ps(rows[k] + 4 * x), _mm_broadcast_ss(w + k)));
-        _mm_storeu_ps(dst + 4 * x, a);
-    }
-}
-
-CYAN_AVX512 static void cyan_resample_column_avx512(float *dst, const float *const *rows, const float *w, size_t taps, size_t n) {
-    size_t x = 0;
-    for (; x + 16 <= n; x += 16) {
-        __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-        for (size_t k = 0; k < taps; k++) {
-            const float *s = rows[k] + 4 * x;
-            const __m512 wk = _mm512_set1_ps(w[k]);
-            a0 = _mm512_add_ps(a0, _mm512_mul_ps(_mm512_loadu_ps(s), wk));
-            a1 = _mm512_add_ps(a1, _mm512_mul_ps(_mm512_loadu_ps(s + 16), wk));
-            a2 = _mm512_add_ps(a2, _mm512_mul_ps(_mm512_loadu_ps(s + 32), wk));
-            a3 = _mm512_add_ps(a3, _mm512_mul_ps(_mm512_loadu_ps(s + 48), wk));
-        }
-        float *o = dst + 4 * x;
-        _mm512_storeu_ps(o, a0); _mm512_storeu_ps(o + 16, a1); _mm512_storeu_ps(o + 32, a2); _mm512_storeu_ps(o + 48, a3);
-    }
-    // The rest (under 16 pixels) on the AVX2 loop, which gives the same bits.
-    if (x < n) {
-        const float *rest[256];
-        if (taps <= 256) {
-            for (size_t k = 0; k < taps; k++) rest[k] = rows[k] + 4 * x;
-            cyan_resample_column_avx2(dst + 4 * x, rest, w, taps, n - x);
-        } else {
-            for (; x < n; x++) {
-                __m128 a = _mm_setzero_ps();
-                for (size_t k = 0; k < taps; k++) a = _mm_add_ps(a, _mm_mul_ps(_mm_loadu_ps(rows[k] + 4 * x), _mm_broadcast_ss(w + k)));
-                _mm_storeu_ps(dst + 4 * x, a);
-            }
-        }
-    }
-}
+// The vertical pass at both widths (cyan_resample_column_256, cyan_resample_column_512).
+#define CYAN_BITS 256
+#include "resampling_width.h"
+#undef CYAN_BITS
+#define CYAN_BITS 512
+#include "resampling_width.h"
+#undef CYAN_BITS
 #endif
 
 int cyan_resample_row_rgbaf(float *dst, const float *src, intptr_t origin, size_t n, const intptr_t *first, const intptr_t *taps,
@@ -132,8 +87,8 @@ int cyan_resample_column_rgbaf(float *dst, const float *const *rows, const float
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     int have = cyan_vector_bits();
     bits = bits < have ? bits : have;
-    if (bits >= 512) { cyan_resample_column_avx512(dst, rows, w, taps, n); return 1; }
-    if (bits >= 256) { cyan_resample_column_avx2(dst, rows, w, taps, n); return 1; }
+    if (bits >= 512) { cyan_resample_column_512(dst, rows, w, taps, 0, n); return 1; }
+    if (bits >= 256) { cyan_resample_column_256(dst, rows, w, taps, 0, n); return 1; }
 #endif
     (void)dst; (void)rows; (void)w; (void)taps; (void)n; (void)bits;
     return 0;

@@ -250,10 +250,10 @@ private func referenceB(_ name: String, _ cb: [Double], _ cs: [Double]) -> [Doub
             "darken": (.darken, { mixRow4(S.Darken.self, $0, $1, $2) }), "lighten": (.lighten, { mixRow4(S.Lighten.self, $0, $1, $2) }),
             "colorDodge": (.colorDodge, { mixRow(S.ColorDodge.self, $0, $1, $2) }),
             "colorBurn": (.colorBurn, { mixRow(S.ColorBurn.self, $0, $1, $2) }),
-            "hue": (.hue, { mixRowNonSeparable(S.Hue.self, $0, $1, $2) }),
-            "saturation": (.saturation, { mixRowNonSeparable(S.Saturation.self, $0, $1, $2) }),
-            "color": (.color, { mixRowNonSeparable(S.Color.self, $0, $1, $2) }),
-            "luminosity": (.luminosity, { mixRowNonSeparable(S.Luminosity.self, $0, $1, $2) }),
+            "hue": (.hue, { mixRow(S.Hue.self, $0, $1, $2) }),
+            "saturation": (.saturation, { mixRow(S.Saturation.self, $0, $1, $2) }),
+            "color": (.color, { mixRow(S.Color.self, $0, $1, $2) }),
+            "luminosity": (.luminosity, { mixRow(S.Luminosity.self, $0, $1, $2) }),
         ]
         let (kernel, swiftLoop) = try #require(kernels[name])
         let function = try #require(kernel.blendFunction)

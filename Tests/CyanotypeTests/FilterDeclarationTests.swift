@@ -208,14 +208,44 @@ private func temporaryFile(_ name: String) -> URL {
         }
     }
 
+    /// What a family declares once reaches each row that gives none of its own, and a row can
+    /// take an earlier row's inputs; what a row gives itself wins (expected values written out).
+    @Test func familyRowsTakeWhatTheirFamilyDeclaresOnce() throws {
+        let rows = BuiltinFilter.family(
+            categories: [.blur, .builtIn], macOS: "10.4", iOS: "5", protocol: "CITestShared",
+            inputs: [.number("inputAmount", "Amount", .scalar, default: 1)],
+            [
+                (FilterDescriptor("CITestFirst", "First", "The first row.", factory: "testFirst", inputs: [.image()]), 0),
+                (
+                    FilterDescriptor(
+                        "CITestSecond", "Second", "The second row.", categories: [.stylize], macOS: "12.0", factory: "testSecond",
+                        protocol: "CITestOwn", inputsLike: "CITestFirst"),
+                    1
+                ),
+            ]
+        ) { args, _ throws(CIFilterError) in try args.image() }
+        let first = rows[0].descriptor, second = rows[1].descriptor
+        #expect(first.categories == ["CICategoryBlur", "CICategoryBuiltIn"])
+        #expect(first.availableMacOS == "10.4" && first.availableIOS == "5")
+        #expect(first.typedAPI?.factory == "testFirst" && first.typedAPI?.protocol == "CITestShared")
+        #expect(first.inputs.map(\.key) == ["inputImage", "inputAmount"])
+        #expect(second.categories == ["CICategoryStylize"])
+        #expect(second.availableMacOS == "12.0" && second.availableIOS == "5")
+        #expect(second.typedAPI?.protocol == "CITestOwn")
+        #expect(second.inputs.map(\.key) == ["inputImage", "inputAmount"])
+        #expect(second.input("inputAmount")?.defaultValue == .number(1))
+    }
+
     @Test func familyMembersAreRegisteredUnderTheirOwnNames() throws {
         let families: [[BuiltinFilter]] = [
             BuiltinFilters.convolutions, BuiltinFilters.photoEffects, BuiltinFilters.morphology,
             BuiltinFilters.maskBlends, BuiltinFilters.composites, BuiltinFilters.monochromeScreens,
             BuiltinFilters.areaReductions, BuiltinFilters.areaHistograms, BuiltinFilters.sweeps,
-            BuiltinFilters.wallpaperTiles,
+            BuiltinFilters.wallpaperTiles, BuiltinFilters.lineAverages, BuiltinFilters.rampLooks,
+            BuiltinFilters.linearGradients, BuiltinFilters.twoColorPatterns, BuiltinFilters.roundedRectangles,
+            BuiltinFilters.affineClampAndTile, BuiltinFilters.radialDistortions,
         ]
-        #expect(families.map(\.count) == [10, 8, 5, 4, 30, 4, 9, 3, 2, 10])
+        #expect(families.map(\.count) == [10, 8, 5, 4, 30, 4, 9, 3, 2, 10, 2, 2, 2, 2, 2, 2, 4])
         for member in families.joined() {
             #expect(CIFilter(name: member.descriptor.name)?.name == member.descriptor.name)
         }

@@ -51,12 +51,12 @@ size_t cyan_decode_rgba8(float *dst, const uint8_t *src, size_t n, const float *
 long cyan_power_table_rgbaf(float *row, size_t n, const float *cells, int k, int count, int32_t *outside);
 
 /// One colour stage of a planar run (`cyan_planar_run`), made by one of the constructors
-/// below. `run` transforms `n` (a multiple of 8) opaque pixels held as three 32-byte-aligned
+/// below. `run_256` transforms `n` (a multiple of 8) opaque pixels held as three 32-byte-aligned
 /// planes of red, green and blue in place, or declines (returns nonzero, touching nothing).
 typedef struct cyan_planar_stage {
-    int (*run)(float *r, float *g, float *b, size_t n, const struct cyan_planar_stage *stage);
+    int (*run_256)(float *r, float *g, float *b, size_t n, const struct cyan_planar_stage *stage);
     /// The same with 16-lane vectors (AVX-512; `n` a multiple of 16, planes 64-byte aligned).
-    int (*run512)(float *r, float *g, float *b, size_t n, const struct cyan_planar_stage *stage);
+    int (*run_512)(float *r, float *g, float *b, size_t n, const struct cyan_planar_stage *stage);
     float values[20];
     const float *table;
     int32_t k, count;

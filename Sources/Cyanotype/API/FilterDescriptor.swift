@@ -294,6 +294,9 @@ public struct FilterDescriptor: Sendable {
     /// The factory of Core Image's typed API (`CIFilter.gaussianBlur()`) and the protocol it
     /// returns, from a built-in's table; nil where Core Image has none.
     var typedAPI: (factory: String, `protocol`: String)?
+    /// The family row whose inputs this built-in's table takes (`FilterDescriptor(..., inputsLike:)`),
+    /// until its family completes it; nil otherwise.
+    var inputsLike: String?
     /// Index of each input in `inputs`, by key.
     private let index: [String: Int]
 

@@ -73,18 +73,27 @@ extension BuiltinFilter {
 
     /// A family of built-ins sharing one implementation: one row per filter (its table and the
     /// variant that sets it apart), one build function. `doc` (what the family shares) follows
-    /// each row's own documentation; `categories` stand for a row's where it lists none, and
-    /// `inputs` follow each row's own; `reach`, `geometry` and `barcode` apply to every row.
+    /// each row's own documentation; `categories`, `macOS`, `iOS` and `protocol` stand for a
+    /// row's where it gives none, and `inputs` follow each row's own (a row may also take an
+    /// earlier row's inputs: `FilterDescriptor(..., inputsLike:)`); `reach`, `geometry`,
+    /// `barcode` and `pictureRelative` apply to every row.
     static func family<Variant: Sendable>(
-        doc: String = "", categories: [FilterCategory] = [], inputs: [FilterInputDescriptor] = [], _ rows: [(FilterDescriptor, Variant)],
-        reach: FilterReach? = nil, geometry: FilterGeometry? = nil, barcode: BarcodeOutput? = nil,
+        doc: String = "", categories: [FilterCategory] = [], macOS: String? = nil, iOS: String? = nil, `protocol`: String? = nil,
+        inputs: [FilterInputDescriptor] = [], _ rows: [(FilterDescriptor, Variant)],
+        reach: FilterReach? = nil, geometry: FilterGeometry? = nil, barcode: BarcodeOutput? = nil, pictureRelative: [String] = [],
         build: @escaping @Sendable (FilterArguments, Variant) throws(CIFilterError) -> CIImage
     ) -> [BuiltinFilter] {
-        let shared = FilterDescriptor.unwrapped(doc)
+        let sharedDoc = FilterDescriptor.unwrapped(doc)
+        let shared = FilterDescriptor(
+            "", "", "", categories: categories, macOS: macOS, iOS: iOS, factory: `protocol` == nil ? nil : "", protocol: `protocol`,
+            inputs: inputs)
+        var earlier: [String: FilterDescriptor] = [:]
         return rows.map { row, variant in
-            var descriptor = row.completed(categories: categories, inputs: inputs)
-            descriptor.documentation = [row.documentation, shared].filter { !$0.isEmpty }.joined(separator: "\n\n")
-            return BuiltinFilter(descriptor, reach: reach, geometry: geometry, barcode: barcode) { args throws(CIFilterError) in
+            var descriptor = row.completed(shared, earlier: earlier)
+            earlier[descriptor.name] = descriptor
+            descriptor.documentation = [row.documentation, sharedDoc].filter { !$0.isEmpty }.joined(separator: "\n\n")
+            return BuiltinFilter(descriptor, reach: reach, geometry: geometry, barcode: barcode, pictureRelative: pictureRelative) {
+                args throws(CIFilterError) in
                 try build(args, variant)
             }
         }

@@ -42,27 +42,39 @@ extension FilterDescriptor {
     /// `factory` (and `protocol`, where Apple shares one) of its typed API (`CIFilter.gaussianBlur()`),
     /// nil where Core Image has none; our documentation `doc` (written hard-wrapped: each
     /// paragraph is joined into one line here); and its inputs, in Apple's order. A family's
-    /// row may leave out the categories and trailing inputs its family declares once.
+    /// row may leave out the categories, availability, protocol and trailing inputs its family
+    /// declares once, or take all its inputs from an earlier row of the family (`inputsLike`,
+    /// that row's name) where they are the same.
     init(
         _ name: String, _ displayName: String, _ summary: String, categories: [FilterCategory] = [], macOS: String? = nil,
         iOS: String? = nil, factory: String? = nil, `protocol`: String? = nil, outputKeys: [String] = [kCIOutputImageKey],
-        doc: String = "", inputs: [FilterInputDescriptor] = []
+        doc: String = "", inputs: [FilterInputDescriptor] = [], inputsLike: String? = nil
     ) {
+        precondition(inputsLike == nil || inputs.isEmpty, "\(name) lists inputs and takes those of \(inputsLike ?? "")")
         self.init(
             name: name, displayName: displayName, summary: summary, categories: categories.map(\.rawValue), inputs: inputs,
             outputKeys: outputKeys, availableMacOS: macOS, availableIOS: iOS, documentation: Self.unwrapped(doc))
         typedAPI = factory.map { (factory: $0, protocol: `protocol` ?? name) }
+        self.inputsLike = inputsLike
     }
 
-    /// A family row's table with what its family declares once: `categories` where the row
-    /// lists none, `inputs` after the row's own.
-    func completed(categories shared: [FilterCategory], inputs trailing: [FilterInputDescriptor]) -> FilterDescriptor {
-        if trailing.isEmpty && (shared.isEmpty || !categories.isEmpty) { return self }
+    /// A family row's table with what its family declares once (`shared`): its categories where
+    /// the row lists none, its availability where the row gives none, its protocol where the
+    /// row names none of its own, its inputs after the row's own; or, for a row that takes
+    /// the inputs of an earlier one, that row's inputs (in `earlier`, by name).
+    func completed(_ shared: FilterDescriptor, earlier: [String: FilterDescriptor]) -> FilterDescriptor {
+        let own: [FilterInputDescriptor]
+        if let inputsLike {
+            guard let model = earlier[inputsLike] else { preconditionFailure("\(name): no earlier row of its family is \(inputsLike)") }
+            own = model.inputs
+        } else {
+            own = inputs + shared.inputs
+        }
         var table = FilterDescriptor(
-            name: name, displayName: displayName, summary: summary, categories: categories.isEmpty ? shared.map(\.rawValue) : categories,
-            inputs: inputs + trailing, outputKeys: outputKeys, availableMacOS: availableMacOS, availableIOS: availableIOS,
-            documentation: documentation)
-        table.typedAPI = typedAPI
+            name: name, displayName: displayName, summary: summary, categories: categories.isEmpty ? shared.categories : categories,
+            inputs: own, outputKeys: outputKeys, availableMacOS: availableMacOS ?? shared.availableMacOS,
+            availableIOS: availableIOS ?? shared.availableIOS, documentation: documentation)
+        table.typedAPI = typedAPI.map { api in (api.factory, api.protocol == name ? shared.typedAPI?.protocol ?? name : api.protocol) }
         return table
     }
 

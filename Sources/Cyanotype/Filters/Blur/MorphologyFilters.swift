@@ -55,10 +55,7 @@ extension BuiltinFilters {
                     "CIMorphologyMinimum", "Morphology Minimum", "Morphological erosion with a circular element.",
                     macOS: "10.13", iOS: "11", factory: "morphologyMinimum",
                     doc: "Erosion with a disc of `radius`.",
-                    inputs: [
-                        .image(),
-                        .number("inputRadius", "Radius", .distance, default: 0, identity: 0, slider: 0...50, limit: .morphologyRadius, "The disc's radius, in pixels."),
-                    ]),
+                    inputsLike: "CIMorphologyMaximum"),
                 .disc(.minimum)
             ),
             (
@@ -93,15 +90,7 @@ extension BuiltinFilters {
                     "CIMorphologyRectangleMinimum", "Morphology Rectangle Minimum", "Morphological erosion with a rectangular element.",
                     macOS: "10.15", iOS: "13", factory: "morphologyRectangleMinimum",
                     doc: "Erosion with a `width` x `height` rectangle.",
-                    inputs: [
-                        .image(),
-                        .number(
-                            "inputWidth", "Width", .integer, default: 5, identity: 1, min: 1, slider: 1...49, limit: .morphologySide,
-                            "The rectangle's width, in pixels (rounded)."),
-                        .number(
-                            "inputHeight", "Height", .integer, default: 5, identity: 1, min: 1, slider: 1...49, limit: .morphologySide,
-                            "The rectangle's height, in pixels (rounded)."),
-                    ]),
+                    inputsLike: "CIMorphologyRectangleMaximum"),
                 .rectangle(isMaximum: false)
             ),
         ]

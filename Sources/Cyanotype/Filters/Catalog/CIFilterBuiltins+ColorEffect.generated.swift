@@ -1115,7 +1115,7 @@ extension CIFilter {
 }
 
 final class CIThermalBuiltinFilter: CIFilter, CIThermal {
-    override init() { super.init(builtin: BuiltinFilters.thermal) }
+    override init() { super.init(builtin: BuiltinFilters.rampLooks[0]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -1193,7 +1193,7 @@ extension CIFilter {
 }
 
 final class CIXRayBuiltinFilter: CIFilter, CIXRay {
-    override init() { super.init(builtin: BuiltinFilters.xRay) }
+    override init() { super.init(builtin: BuiltinFilters.rampLooks[1]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }

@@ -371,7 +371,7 @@ public protocol CIVortexDistortion: CIFilterProtocol {
 }
 
 final class CIBumpDistortionBuiltinFilter: CIFilter, CIBumpDistortion {
-    override init() { super.init(builtin: BuiltinFilters.bumpDistortion) }
+    override init() { super.init(builtin: BuiltinFilters.radialDistortions[2]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -710,7 +710,7 @@ extension CIFilter {
 }
 
 final class CIPinchDistortionBuiltinFilter: CIFilter, CIPinchDistortion {
-    override init() { super.init(builtin: BuiltinFilters.pinchDistortion) }
+    override init() { super.init(builtin: BuiltinFilters.radialDistortions[3]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -779,7 +779,7 @@ extension CIFilter {
 }
 
 final class CITwirlDistortionBuiltinFilter: CIFilter, CITwirlDistortion {
-    override init() { super.init(builtin: BuiltinFilters.twirlDistortion) }
+    override init() { super.init(builtin: BuiltinFilters.radialDistortions[0]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -809,7 +809,7 @@ extension CIFilter {
 }
 
 final class CIVortexDistortionBuiltinFilter: CIFilter, CIVortexDistortion {
-    override init() { super.init(builtin: BuiltinFilters.vortexDistortion) }
+    override init() { super.init(builtin: BuiltinFilters.radialDistortions[1]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }

@@ -210,29 +210,6 @@ public protocol CILenticularHaloGenerator: CIFilterProtocol {
     var time: Float { get set }
 }
 
-/// Typed access to the inputs of CILinearGradient.
-///
-/// `color0` at `point0` to `color1` at `point1`, constant beyond them
-/// along the line between the points.
-public protocol CILinearGradient: CIFilterProtocol {
-    /// Point 0.
-    ///
-    /// Core Image: `inputPoint0`, position; default (0, 0).
-    var point0: CGPoint { get set }
-    /// Point 1.
-    ///
-    /// Core Image: `inputPoint1`, position; default (200, 200).
-    var point1: CGPoint { get set }
-    /// Color 1.
-    ///
-    /// Core Image: `inputColor0`, color; default (1, 1, 1, 1).
-    var color0: CIColor { get set }
-    /// Color 2.
-    ///
-    /// Core Image: `inputColor1`, color; default (0, 0, 0, 1).
-    var color1: CIColor { get set }
-}
-
 /// Typed access to the inputs of CIMeshGenerator.
 ///
 /// Line segments `width` pixels wide in `color`, antialiased over one
@@ -759,7 +736,7 @@ extension CIFilter {
 }
 
 final class CICheckerboardGeneratorBuiltinFilter: CIFilter, CICheckerboardGenerator {
-    override init() { super.init(builtin: BuiltinFilters.checkerboardGenerator) }
+    override init() { super.init(builtin: BuiltinFilters.twoColorPatterns[1]) }
     var center: CGPoint {
         get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
         set { setValue(newValue, forKey: "inputCenter") }
@@ -861,34 +838,6 @@ extension CIFilter {
     /// dispersion), modulated by angular striations of `striationStrength` and
     /// `striationContrast` shifted by `time`.
     public static func lenticularHaloGenerator() -> CIFilter & CILenticularHaloGenerator { CILenticularHaloGeneratorBuiltinFilter() }
-}
-
-final class CILinearGradientBuiltinFilter: CIFilter, CILinearGradient {
-    override init() { super.init(builtin: BuiltinFilters.linearGradient) }
-    var point0: CGPoint {
-        get { typedValue(forKey: "inputPoint0", as: CGPoint.self) }
-        set { setValue(newValue, forKey: "inputPoint0") }
-    }
-    var point1: CGPoint {
-        get { typedValue(forKey: "inputPoint1", as: CGPoint.self) }
-        set { setValue(newValue, forKey: "inputPoint1") }
-    }
-    var color0: CIColor {
-        get { typedValue(forKey: "inputColor0", as: CIColor.self) }
-        set { setValue(newValue, forKey: "inputColor0") }
-    }
-    var color1: CIColor {
-        get { typedValue(forKey: "inputColor1", as: CIColor.self) }
-        set { setValue(newValue, forKey: "inputColor1") }
-    }
-}
-
-extension CIFilter {
-    /// Linear Gradient: Generates a linear gradient between two points and two colors.
-    ///
-    /// `color0` at `point0` to `color1` at `point1`, constant beyond them
-    /// along the line between the points.
-    public static func linearGradient() -> CIFilter & CILinearGradient { CILinearGradientBuiltinFilter() }
 }
 
 final class CIMeshGeneratorBuiltinFilter: CIFilter, CIMeshGenerator {
@@ -1097,7 +1046,7 @@ extension CIFilter {
 }
 
 final class CIRoundedRectangleGeneratorBuiltinFilter: CIFilter, CIRoundedRectangleGenerator {
-    override init() { super.init(builtin: BuiltinFilters.roundedRectangleGenerator) }
+    override init() { super.init(builtin: BuiltinFilters.roundedRectangles[0]) }
     var extent: CGRect {
         get { typedValue(forKey: "inputExtent", as: CGRect.self) }
         set { setValue(newValue, forKey: "inputExtent") }
@@ -1127,7 +1076,7 @@ extension CIFilter {
 }
 
 final class CIRoundedRectangleStrokeGeneratorBuiltinFilter: CIFilter, CIRoundedRectangleStrokeGenerator {
-    override init() { super.init(builtin: BuiltinFilters.roundedRectangleStrokeGenerator) }
+    override init() { super.init(builtin: BuiltinFilters.roundedRectangles[1]) }
     var extent: CGRect {
         get { typedValue(forKey: "inputExtent", as: CGRect.self) }
         set { setValue(newValue, forKey: "inputExtent") }
@@ -1205,7 +1154,7 @@ extension CIFilter {
 }
 
 final class CIStripesGeneratorBuiltinFilter: CIFilter, CIStripesGenerator {
-    override init() { super.init(builtin: BuiltinFilters.stripesGenerator) }
+    override init() { super.init(builtin: BuiltinFilters.twoColorPatterns[0]) }
     var center: CGPoint {
         get { typedValue(forKey: "inputCenter", as: CGPoint.self) }
         set { setValue(newValue, forKey: "inputCenter") }

@@ -400,7 +400,7 @@ public protocol CIStretchCrop: CIFilterProtocol {
 }
 
 final class CIAffineClampBuiltinFilter: CIFilter, CIAffineClamp {
-    override init() { super.init(builtin: BuiltinFilters.affineClamp) }
+    override init() { super.init(builtin: BuiltinFilters.affineClampAndTile[0]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -422,7 +422,7 @@ extension CIFilter {
 }
 
 final class CIAffineTileBuiltinFilter: CIFilter, CIAffineTile {
-    override init() { super.init(builtin: BuiltinFilters.affineTile) }
+    override init() { super.init(builtin: BuiltinFilters.affineClampAndTile[1]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }

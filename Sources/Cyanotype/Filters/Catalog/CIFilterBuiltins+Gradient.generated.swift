@@ -75,6 +75,29 @@ public protocol CIHueSaturationValueGradient: CIFilterProtocol {
     var colorSpace: Any? { get set }
 }
 
+/// Typed access to the inputs of CILinearGradient.
+///
+/// `color0` at `point0` to `color1` at `point1`, constant beyond them
+/// along the line between the points.
+public protocol CILinearGradient: CIFilterProtocol {
+    /// Point 0.
+    ///
+    /// Core Image: `inputPoint0`, position; default (0, 0).
+    var point0: CGPoint { get set }
+    /// Point 1.
+    ///
+    /// Core Image: `inputPoint1`, position; default (200, 200).
+    var point1: CGPoint { get set }
+    /// Color 1.
+    ///
+    /// Core Image: `inputColor0`, color; default (1, 1, 1, 1).
+    var color0: CIColor { get set }
+    /// Color 2.
+    ///
+    /// Core Image: `inputColor1`, color; default (0, 0, 0, 1).
+    var color1: CIColor { get set }
+}
+
 /// Typed access to the inputs of CISignedDistanceGradientFromRedMask.
 ///
 /// As CIDistanceGradientFromRedMask outside the mask
@@ -202,6 +225,34 @@ extension CIFilter {
     public static func hueSaturationValueGradient() -> CIFilter & CIHueSaturationValueGradient { CIHueSaturationValueGradientBuiltinFilter() }
 }
 
+final class CILinearGradientBuiltinFilter: CIFilter, CILinearGradient {
+    override init() { super.init(builtin: BuiltinFilters.linearGradients[0]) }
+    var point0: CGPoint {
+        get { typedValue(forKey: "inputPoint0", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputPoint0") }
+    }
+    var point1: CGPoint {
+        get { typedValue(forKey: "inputPoint1", as: CGPoint.self) }
+        set { setValue(newValue, forKey: "inputPoint1") }
+    }
+    var color0: CIColor {
+        get { typedValue(forKey: "inputColor0", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor0") }
+    }
+    var color1: CIColor {
+        get { typedValue(forKey: "inputColor1", as: CIColor.self) }
+        set { setValue(newValue, forKey: "inputColor1") }
+    }
+}
+
+extension CIFilter {
+    /// Linear Gradient: Generates a linear gradient between two points and two colors.
+    ///
+    /// `color0` at `point0` to `color1` at `point1`, constant beyond them
+    /// along the line between the points.
+    public static func linearGradient() -> CIFilter & CILinearGradient { CILinearGradientBuiltinFilter() }
+}
+
 final class CISignedDistanceGradientFromRedMaskBuiltinFilter: CIFilter, CISignedDistanceGradientFromRedMask {
     override init() { super.init(builtin: BuiltinFilters.signedDistanceGradientFromRedMask) }
     var inputImage: CIImage? {
@@ -224,7 +275,7 @@ extension CIFilter {
 }
 
 final class CISmoothLinearGradientBuiltinFilter: CIFilter, CISmoothLinearGradient {
-    override init() { super.init(builtin: BuiltinFilters.smoothLinearGradient) }
+    override init() { super.init(builtin: BuiltinFilters.linearGradients[1]) }
     var point0: CGPoint {
         get { typedValue(forKey: "inputPoint0", as: CGPoint.self) }
         set { setValue(newValue, forKey: "inputPoint0") }

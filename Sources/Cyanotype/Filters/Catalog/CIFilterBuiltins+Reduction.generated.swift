@@ -608,7 +608,7 @@ extension CIFilter {
 }
 
 final class CIColumnAverageBuiltinFilter: CIFilter, CIColumnAverage {
-    override init() { super.init(builtin: BuiltinFilters.columnAverage) }
+    override init() { super.init(builtin: BuiltinFilters.lineAverages[0]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }
@@ -698,7 +698,7 @@ extension CIFilter {
 }
 
 final class CIRowAverageBuiltinFilter: CIFilter, CIRowAverage {
-    override init() { super.init(builtin: BuiltinFilters.rowAverage) }
+    override init() { super.init(builtin: BuiltinFilters.lineAverages[1]) }
     var inputImage: CIImage? {
         get { typedValue(forKey: "inputImage", as: CIImage.self) }
         set { setValue(newValue, forKey: "inputImage") }

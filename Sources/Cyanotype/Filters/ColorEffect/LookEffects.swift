@@ -120,46 +120,39 @@ extension BuiltinFilters {
     ) { args, look throws(CIFilterError) in
         try photoEffect(args, look)
     }
-    /// CIThermal: Preset false-color "thermal camera" look.
-    static let thermal = BuiltinFilter(
-        FilterDescriptor(
-            "CIThermal", "Thermal", "Preset false-color \"thermal camera\" look.",
-            categories: [.builtIn, .colorEffect, .interlaced, .nonSquarePixels, .stillImage, .video], macOS: "10.11", iOS: "10", factory: "thermal",
-            doc: """
-                CIThermal (approximation): the sRGB-encoded luma picks a colour on a thermal-camera
-                ramp: dark blue, violet, magenta, red, orange, yellow, near white; alpha kept.
-                """,
-            inputs: [
-                .image()
-            ])
-    ) { args throws(CIFilterError) in
-        let image = try args.image()
-        return image.applying(
-            RampStage(
-                table: rampTable([
-                    (0.0, SIMD3(0.0, 0.0, 0.18)), (0.2, SIMD3(0.25, 0.0, 0.6)), (0.4, SIMD3(0.75, 0.0, 0.55)),
-                    (0.6, SIMD3(1.0, 0.2, 0.1)), (0.8, SIMD3(1.0, 0.7, 0.0)), (1.0, SIMD3(1.0, 1.0, 0.85)),
-                ]), name: "thermal"))
-    }
-    /// CIXRay: Preset inverted, x-ray style look.
-    static let xRay = BuiltinFilter(
-        FilterDescriptor(
-            "CIXRay", "X-Ray", "Preset inverted, x-ray style look.",
-            categories: [.builtIn, .colorEffect, .interlaced, .nonSquarePixels, .stillImage, .video], macOS: "10.11", iOS: "10", factory: "xRay",
-            doc: """
-                CIXRay (approximation): the inverted sRGB-encoded luma, tinted pale cyan-blue
-                (encoded colour `0.04 + 0.96 * (1 - luma) * (0.82, 0.94, 1)`); alpha kept.
-                """,
-            inputs: [
-                .image()
-            ])
-    ) { args throws(CIFilterError) in
-        let image = try args.image()
-        return image.applying(
-            RampStage(
-                table: rampTable([
-                    (0.0, SIMD3(0.04 + 0.96 * 0.82, 0.04 + 0.96 * 0.94, 1.0)), (1.0, SIMD3(0.04, 0.04, 0.04)),
-                ]), name: "x-ray"))
+    /// The family of CIThermal and CIXRay: the sRGB-encoded luma picks a colour on a ramp.
+    static let rampLooks = BuiltinFilter.family(
+        categories: [.builtIn, .colorEffect, .interlaced, .nonSquarePixels, .stillImage, .video], macOS: "10.11", iOS: "10",
+        inputs: [.image()],
+        [
+            (
+                FilterDescriptor(
+                    "CIThermal", "Thermal", "Preset false-color \"thermal camera\" look.", factory: "thermal",
+                    doc: """
+                        CIThermal (approximation): the sRGB-encoded luma picks a colour on a thermal-camera
+                        ramp: dark blue, violet, magenta, red, orange, yellow, near white; alpha kept.
+                        """),
+                RampStage(
+                    table: rampTable([
+                        (0.0, SIMD3(0.0, 0.0, 0.18)), (0.2, SIMD3(0.25, 0.0, 0.6)), (0.4, SIMD3(0.75, 0.0, 0.55)),
+                        (0.6, SIMD3(1.0, 0.2, 0.1)), (0.8, SIMD3(1.0, 0.7, 0.0)), (1.0, SIMD3(1.0, 1.0, 0.85)),
+                    ]), name: "thermal")
+            ),
+            (
+                FilterDescriptor(
+                    "CIXRay", "X-Ray", "Preset inverted, x-ray style look.", factory: "xRay",
+                    doc: """
+                        CIXRay (approximation): the inverted sRGB-encoded luma, tinted pale cyan-blue
+                        (encoded colour `0.04 + 0.96 * (1 - luma) * (0.82, 0.94, 1)`); alpha kept.
+                        """),
+                RampStage(
+                    table: rampTable([
+                        (0.0, SIMD3(0.04 + 0.96 * 0.82, 0.04 + 0.96 * 0.94, 1.0)), (1.0, SIMD3(0.04, 0.04, 0.04)),
+                    ]), name: "x-ray")
+            ),
+        ]
+    ) { args, ramp throws(CIFilterError) in
+        try args.image().applying(ramp)
     }
 
     /// CIColorMap: Maps source colors through a gradient image used as a lookup table.

@@ -32,47 +32,21 @@ struct BlendStage: ColorStage {
     func run(_ row: UnsafeMutablePointer<SIMD4<Float>>, extra: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>, count: Int, x: Int, y: Int) {
         let bg = extra[0]
         switch mode {
-        case .sourceOver:
-            for i in 0..<count {
-                let s = row[i], b = bg[i]
-                row[i] = s + b * (1 - s.w)
-            }
-        case .sourceAtop:
-            // co = cs*ab + cb*(1 - as); ao = ab.
-            for i in 0..<count {
-                let s = row[i], b = bg[i]
-                var o = s * b.w + b * (1 - s.w)
-                o.w = b.w
-                row[i] = o
-            }
-        case .sourceIn:
-            for i in 0..<count { row[i] = row[i] * bg[i].w }
-        case .sourceOut:
-            for i in 0..<count { row[i] = row[i] * (1 - bg[i].w) }
+        case .sourceOver: for i in 0..<count { row[i] = porterDuffOver(row[i], bg[i]) }
+        case .sourceAtop: for i in 0..<count { row[i] = porterDuffAtop(row[i], bg[i]) }
+        case .sourceIn: for i in 0..<count { row[i] = row[i] * bg[i].w }
+        case .sourceOut: for i in 0..<count { row[i] = row[i] * (1 - bg[i].w) }
         case .clear:
             for i in 0..<count { row[i] = .zero }
         case .source:
             break
         case .destination:
             for i in 0..<count { row[i] = bg[i] }
-        case .destinationOver:
-            // o = b + s*(1 - ab).
-            for i in 0..<count {
-                let s = row[i], b = bg[i]
-                row[i] = b + s * (1 - b.w)
-            }
-        case .destinationAtop:
-            // co = cb*as + cs*(1 - ab); ao = as.
-            for i in 0..<count {
-                let s = row[i], b = bg[i]
-                var o = b * s.w + s * (1 - b.w)
-                o.w = s.w
-                row[i] = o
-            }
-        case .destinationIn:
-            for i in 0..<count { row[i] = bg[i] * row[i].w }
-        case .destinationOut:
-            for i in 0..<count { row[i] = bg[i] * (1 - row[i].w) }
+        // The destination operators are the source ones with the two images swapped.
+        case .destinationOver: for i in 0..<count { row[i] = porterDuffOver(bg[i], row[i]) }
+        case .destinationAtop: for i in 0..<count { row[i] = porterDuffAtop(bg[i], row[i]) }
+        case .destinationIn: for i in 0..<count { row[i] = bg[i] * row[i].w }
+        case .destinationOut: for i in 0..<count { row[i] = bg[i] * (1 - row[i].w) }
         case .exclusiveOr:
             // o = s*(1 - ab) + b*(1 - as), alpha too.
             for i in 0..<count {
@@ -113,30 +87,30 @@ struct BlendStage: ColorStage {
                 let s = row[i], b = bg[i]
                 row[i] = s + b - s * b
             }
-        case .overlay: separableBlendRow(Overlay.self, row, bg, count)
-        case .darken: separableBlendRow(Darken.self, row, bg, count)
-        case .lighten: separableBlendRow(Lighten.self, row, bg, count)
-        case .colorDodge: separableBlendRow(ColorDodge.self, row, bg, count)
-        case .colorBurn: separableBlendRow(ColorBurn.self, row, bg, count)
-        case .hardLight: separableBlendRow(HardLight.self, row, bg, count)
-        case .softLight: separableBlendRow(SoftLight.self, row, bg, count)
-        case .difference: separableBlendRow(Difference.self, row, bg, count)
-        case .exclusion: separableBlendRow(Exclusion.self, row, bg, count)
-        case .linearBurn: separableBlendRow(LinearBurn.self, row, bg, count)
-        case .linearDodge: separableBlendRow(LinearDodge.self, row, bg, count)
-        case .linearLight: separableBlendRow(LinearLight.self, row, bg, count)
-        case .vividLight: separableBlendRow(VividLight.self, row, bg, count)
-        case .pinLight: separableBlendRow(PinLight.self, row, bg, count)
-        case .subtract: separableBlendRow(Subtract.self, row, bg, count)
-        case .divide: separableBlendRow(Divide.self, row, bg, count)
-        case .subtractBackground: separableBlendRow(SubtractBackground.self, row, bg, count)
-        case .hardMix: separableBlendRow(HardMix.self, row, bg, count)
-        case .hue: nonSeparableBlendRow(Hue.self, row, bg, count)
-        case .saturation: nonSeparableBlendRow(Saturation.self, row, bg, count)
-        case .color: nonSeparableBlendRow(Color.self, row, bg, count)
-        case .luminosity: nonSeparableBlendRow(Luminosity.self, row, bg, count)
-        case .darkerColor: nonSeparableBlendRow(DarkerColor.self, row, bg, count)
-        case .lighterColor: nonSeparableBlendRow(LighterColor.self, row, bg, count)
+        case .overlay: blendRow(Overlay.self, row, bg, count)
+        case .darken: blendRow(Darken.self, row, bg, count)
+        case .lighten: blendRow(Lighten.self, row, bg, count)
+        case .colorDodge: blendRow(ColorDodge.self, row, bg, count)
+        case .colorBurn: blendRow(ColorBurn.self, row, bg, count)
+        case .hardLight: blendRow(HardLight.self, row, bg, count)
+        case .softLight: blendRow(SoftLight.self, row, bg, count)
+        case .difference: blendRow(Difference.self, row, bg, count)
+        case .exclusion: blendRow(Exclusion.self, row, bg, count)
+        case .linearBurn: blendRow(LinearBurn.self, row, bg, count)
+        case .linearDodge: blendRow(LinearDodge.self, row, bg, count)
+        case .linearLight: blendRow(LinearLight.self, row, bg, count)
+        case .vividLight: blendRow(VividLight.self, row, bg, count)
+        case .pinLight: blendRow(PinLight.self, row, bg, count)
+        case .subtract: blendRow(Subtract.self, row, bg, count)
+        case .divide: blendRow(Divide.self, row, bg, count)
+        case .subtractBackground: blendRow(SubtractBackground.self, row, bg, count)
+        case .hardMix: blendRow(HardMix.self, row, bg, count)
+        case .hue: blendRow(Hue.self, row, bg, count)
+        case .saturation: blendRow(Saturation.self, row, bg, count)
+        case .color: blendRow(Color.self, row, bg, count)
+        case .luminosity: blendRow(Luminosity.self, row, bg, count)
+        case .darkerColor: blendRow(DarkerColor.self, row, bg, count)
+        case .lighterColor: blendRow(LighterColor.self, row, bg, count)
         }
     }
     var label: String { mode.rawValue }
@@ -144,20 +118,41 @@ struct BlendStage: ColorStage {
 
 // MARK: Separable blend functions B(Cb, Cs) on straight colour
 
+/// Porter-Duff `top` over `bottom` (premultiplied): `o = t + b(1 - at)`, alpha too.
+@inline(__always) private func porterDuffOver(_ t: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { t + b * (1 - t.w) }
+
+/// Porter-Duff `top` atop `bottom` (premultiplied): `co = ct*ab + cb*(1 - at)`, `ao = ab`.
+@inline(__always) private func porterDuffAtop(_ t: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+    var o = t * b.w + b * (1 - t.w)
+    o.w = b.w
+    return o
+}
+
+/// A W3C blend function `B(Cb, Cs)` on straight backdrop and source colours, as the general
+/// formula's row loop (`blendRow`) calls it.
+protocol BlendFunction { static func blendColor(_ cb: SIMD3<Float>, _ cs: SIMD3<Float>) -> SIMD3<Float> }
+
 /// A separable blend function: one channel of straight backdrop `cb` and source `cs`.
-protocol SeparableBlend { static func blend(_ cb: Float, _ cs: Float) -> Float }
+protocol SeparableBlend: BlendFunction { static func blend(_ cb: Float, _ cs: Float) -> Float }
+
+extension SeparableBlend {
+    /// The function on each of red, green and blue.
+    @inline(__always) static func blendColor(_ cb: SIMD3<Float>, _ cs: SIMD3<Float>) -> SIMD3<Float> {
+        SIMD3(blend(cb.x, cs.x), blend(cb.y, cs.y), blend(cb.z, cs.z))
+    }
+}
 
 /// The general formula, one loop per mode (the generic is specialised for each `F`).
 @inline(__always)
-func separableBlendRow<F: SeparableBlend>(_: F.Type, _ row: UnsafeMutablePointer<SIMD4<Float>>, _ bg: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
+func blendRow<F: BlendFunction>(_: F.Type, _ row: UnsafeMutablePointer<SIMD4<Float>>, _ bg: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
     for i in 0..<count {
         let s = row[i], b = bg[i]
         // Divided, not multiplied by a reciprocal, so an opaque-white colour stays exactly 1
         // (colour burn and divide jump there).
         let cs = s.w > 0 ? s / s.w : .zero, cb = b.w > 0 ? b / b.w : .zero
         let ab = s.w * b.w
-        let mixed = SIMD4(F.blend(cb.x, cs.x), F.blend(cb.y, cs.y), F.blend(cb.z, cs.z), 0)
-        var o = s * (1 - b.w) + b * (1 - s.w) + mixed * ab
+        let m = F.blendColor(SIMD3(cb.x, cb.y, cb.z), SIMD3(cs.x, cs.y, cs.z))
+        var o = s * (1 - b.w) + b * (1 - s.w) + SIMD4(m, 0) * ab
         o.w = s.w + b.w - ab
         row[i] = o
     }
@@ -240,19 +235,10 @@ extension BlendStage {
 // MARK: Non-separable blend functions (W3C SetLum / SetSat / ClipColor)
 
 /// A non-separable blend function on straight backdrop and source colours.
-protocol NonSeparableBlend { static func blend(_ cb: SIMD3<Float>, _ cs: SIMD3<Float>) -> SIMD3<Float> }
+protocol NonSeparableBlend: BlendFunction { static func blend(_ cb: SIMD3<Float>, _ cs: SIMD3<Float>) -> SIMD3<Float> }
 
-@inline(__always)
-func nonSeparableBlendRow<F: NonSeparableBlend>(_: F.Type, _ row: UnsafeMutablePointer<SIMD4<Float>>, _ bg: UnsafeMutablePointer<SIMD4<Float>>, _ count: Int) {
-    for i in 0..<count {
-        let s = row[i], b = bg[i]
-        let cs = s.w > 0 ? s / s.w : .zero, cb = b.w > 0 ? b / b.w : .zero
-        let ab = s.w * b.w
-        let m = F.blend(SIMD3(cb.x, cb.y, cb.z), SIMD3(cs.x, cs.y, cs.z))
-        var o = s * (1 - b.w) + b * (1 - s.w) + SIMD4(m, 0) * ab
-        o.w = s.w + b.w - ab
-        row[i] = o
-    }
+extension NonSeparableBlend {
+    @inline(__always) static func blendColor(_ cb: SIMD3<Float>, _ cs: SIMD3<Float>) -> SIMD3<Float> { blend(cb, cs) }
 }
 
 /// W3C luminosity weights (0.3, 0.59, 0.11), not Rec. 709: the blend modes are defined with these.
@@ -411,12 +397,12 @@ public struct CIBlendFunction: Sendable, Hashable, CustomStringConvertible {
         case .divide: mixRow(S.Divide.self, b, s, n)
         case .subtractBackground: mixRow(S.SubtractBackground.self, b, s, n)
         case .hardMix: mixRow(S.HardMix.self, b, s, n)
-        case .hue: mixRowNonSeparable(S.Hue.self, b, s, n)
-        case .saturation: mixRowNonSeparable(S.Saturation.self, b, s, n)
-        case .color: mixRowNonSeparable(S.Color.self, b, s, n)
-        case .luminosity: mixRowNonSeparable(S.Luminosity.self, b, s, n)
-        case .darkerColor: mixRowNonSeparable(S.DarkerColor.self, b, s, n)
-        case .lighterColor: mixRowNonSeparable(S.LighterColor.self, b, s, n)
+        case .hue: mixRow(S.Hue.self, b, s, n)
+        case .saturation: mixRow(S.Saturation.self, b, s, n)
+        case .color: mixRow(S.Color.self, b, s, n)
+        case .luminosity: mixRow(S.Luminosity.self, b, s, n)
+        case .darkerColor: mixRow(S.DarkerColor.self, b, s, n)
+        case .lighterColor: mixRow(S.LighterColor.self, b, s, n)
         case .sourceAtop, .sourceIn, .sourceOut, .clear, .source, .destination, .destinationOver, .destinationAtop,
             .destinationIn, .destinationOut, .exclusiveOr, .addition, .maximum, .minimum, .multiplyCompositing:
             break
@@ -492,30 +478,16 @@ func mixRow4<F: VectorSeparableBlend>(_: F.Type, _ b: UnsafeMutablePointer<SIMD4
     }
 }
 
-/// `Cb + As * (B - Cb)` per channel with the scalar `B`; pixels the source does not cover
-/// (`As <= 0`) are left alone.
+/// `Cb + As * (B - Cb)` per channel; pixels the source does not cover (`As <= 0`) are left
+/// alone.
 @inline(__always)
-func mixRow<F: SeparableBlend>(_: F.Type, _ b: UnsafeMutablePointer<SIMD4<Float>>, _ s: UnsafePointer<SIMD4<Float>>, _ n: Int) {
+func mixRow<F: BlendFunction>(_: F.Type, _ b: UnsafeMutablePointer<SIMD4<Float>>, _ s: UnsafePointer<SIMD4<Float>>, _ n: Int) {
     for i in 0..<n {
         let src = s[i]
         let a = src.w
         if a <= 0 { continue }
         let dst = b[i]
-        b[i] = SIMD4(
-            dst.x + a * (F.blend(dst.x, src.x) - dst.x), dst.y + a * (F.blend(dst.y, src.y) - dst.y),
-            dst.z + a * (F.blend(dst.z, src.z) - dst.z), dst.w)
-    }
-}
-
-/// `Cb + As * (B - Cb)` with a non-separable `B`; uncovered pixels are left alone.
-@inline(__always)
-func mixRowNonSeparable<F: NonSeparableBlend>(_: F.Type, _ b: UnsafeMutablePointer<SIMD4<Float>>, _ s: UnsafePointer<SIMD4<Float>>, _ n: Int) {
-    for i in 0..<n {
-        let src = s[i]
-        let a = src.w
-        if a <= 0 { continue }
-        let dst = b[i]
-        let r = F.blend(SIMD3(dst.x, dst.y, dst.z), SIMD3(src.x, src.y, src.z))
+        let r = F.blendColor(SIMD3(dst.x, dst.y, dst.z), SIMD3(src.x, src.y, src.z))
         b[i] = SIMD4(dst.x + a * (r.x - dst.x), dst.y + a * (r.y - dst.y), dst.z + a * (r.z - dst.z), dst.w)
     }
 }

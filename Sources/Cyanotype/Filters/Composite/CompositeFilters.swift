@@ -13,6 +13,8 @@ extension BuiltinFilters {
             of both extents (Apple: "the union of the foreground and background extents").
             Non-separable modes use the W3C `Lum` weights (0.3, 0.59, 0.11).
             """,
+        categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video], macOS: "10.4", iOS: "5",
+        protocol: "CICompositeOperation",
         inputs: [
             .image("inputImage", "Image", "The source (foreground) image."),
             .image("inputBackgroundImage", "Background Image", "The backdrop the source is composited over."),
@@ -22,7 +24,7 @@ extension BuiltinFilters {
                 FilterDescriptor(
                     "CISourceOverCompositing", "Source Over", "Porter-Duff source-over composite (normal alpha blending).",
                     categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "sourceOverCompositing", protocol: "CICompositeOperation",
+                    factory: "sourceOverCompositing",
                     doc: "The image over the background (Porter-Duff source-over). Extent: the union of both extents.",
                 ),
                 Compositing(mode: .sourceOver, extent: .union)
@@ -31,7 +33,7 @@ extension BuiltinFilters {
                 FilterDescriptor(
                     "CIAdditionCompositing", "Addition", "Adds source and background color components per channel (brightening composite).",
                     categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "additionCompositing", protocol: "CICompositeOperation",
+                    factory: "additionCompositing",
                     doc: "Adds the premultiplied colours, `co = cs + cb` (not clamped, so HDR values survive), alpha `min(1, as + ab)`. Extent: the union of both extents.",
                 ),
                 Compositing(mode: .addition, extent: .union)
@@ -40,7 +42,7 @@ extension BuiltinFilters {
                 FilterDescriptor(
                     "CIMaximumCompositing", "Maximum", "Per-channel maximum of source and background.",
                     categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "maximumCompositing", protocol: "CICompositeOperation",
+                    factory: "maximumCompositing",
                     doc: "The component-wise maximum of the premultiplied pixels, alpha included. Extent: the union of both extents.",
                 ),
                 Compositing(mode: .maximum, extent: .union)
@@ -49,7 +51,7 @@ extension BuiltinFilters {
                 FilterDescriptor(
                     "CIMinimumCompositing", "Minimum", "Per-channel minimum of source and background.",
                     categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "minimumCompositing", protocol: "CICompositeOperation",
+                    factory: "minimumCompositing",
                     doc: "The component-wise minimum of the premultiplied pixels, alpha included. Extent: the union of both extents.",
                 ),
                 Compositing(mode: .minimum, extent: .union)
@@ -58,7 +60,7 @@ extension BuiltinFilters {
                 FilterDescriptor(
                     "CIMultiplyCompositing", "Multiply", "Per-channel product of source and background.",
                     categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "multiplyCompositing", protocol: "CICompositeOperation",
+                    factory: "multiplyCompositing",
                     doc: "Multiplies the premultiplied pixels component-wise, alpha included: `o = s * b`. Extent: the union of both extents.",
                 ),
                 Compositing(mode: .multiplyCompositing, extent: .union)
@@ -67,7 +69,7 @@ extension BuiltinFilters {
                 FilterDescriptor(
                     "CISourceAtopCompositing", "Source Atop", "Porter-Duff source-atop composite.",
                     categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "sourceAtopCompositing", protocol: "CICompositeOperation",
+                    factory: "sourceAtopCompositing",
                     doc: "Porter-Duff source-atop, `co = cs*ab + cb*(1 - as)`, `ao = ab`. Extent: the background's, since nothing shows outside it.",
                 ),
                 Compositing(mode: .sourceAtop, extent: .background)
@@ -76,7 +78,7 @@ extension BuiltinFilters {
                 FilterDescriptor(
                     "CISourceInCompositing", "Source In", "Porter-Duff source-in composite.",
                     categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "sourceInCompositing", protocol: "CICompositeOperation",
+                    factory: "sourceInCompositing",
                     doc: "Porter-Duff source-in, `o = s * ab`. Extent: the intersection of both extents (clear everywhere else).",
                 ),
                 Compositing(mode: .sourceIn, extent: .intersection)
@@ -85,7 +87,7 @@ extension BuiltinFilters {
                 FilterDescriptor(
                     "CISourceOutCompositing", "Source Out", "Porter-Duff source-out composite.",
                     categories: [.builtIn, .compositeOperation, .highDynamicRange, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "sourceOutCompositing", protocol: "CICompositeOperation",
+                    factory: "sourceOutCompositing",
                     doc: "Porter-Duff source-out, `o = s * (1 - ab)`. Extent: the input image's (clear outside it).",
                 ),
                 Compositing(mode: .sourceOut, extent: .image)
@@ -93,8 +95,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIMultiplyBlendMode", "Multiply Blend Mode", "Blend mode: multiply.",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "multiplyBlendMode", protocol: "CICompositeOperation",
+                    factory: "multiplyBlendMode",
                     doc: "W3C multiply, `B = Cb * Cs`, with source-over alpha.",
                 ),
                 Compositing(mode: .multiply, extent: .union)
@@ -102,8 +103,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIScreenBlendMode", "Screen Blend Mode", "Blend mode: screen.",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "screenBlendMode", protocol: "CICompositeOperation",
+                    factory: "screenBlendMode",
                     doc: "W3C screen, `B = Cb + Cs - Cb*Cs`.",
                 ),
                 Compositing(mode: .screen, extent: .union)
@@ -111,8 +111,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIOverlayBlendMode", "Overlay Blend Mode", "Blend mode: overlay.",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "overlayBlendMode", protocol: "CICompositeOperation",
+                    factory: "overlayBlendMode",
                     doc: "W3C overlay, hard-light with the arguments swapped: `B = HardLight(Cs, Cb)`.",
                 ),
                 Compositing(mode: .overlay, extent: .union)
@@ -120,8 +119,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIDarkenBlendMode", "Darken Blend Mode", "Blend mode: keeps the darker of source and background.",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "darkenBlendMode", protocol: "CICompositeOperation",
+                    factory: "darkenBlendMode",
                     doc: "W3C darken, `B = min(Cb, Cs)`.",
                 ),
                 Compositing(mode: .darken, extent: .union)
@@ -129,8 +127,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CILightenBlendMode", "Lighten Blend Mode", "Blend mode: keeps the lighter of source and background.",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "lightenBlendMode", protocol: "CICompositeOperation",
+                    factory: "lightenBlendMode",
                     doc: "W3C lighten, `B = max(Cb, Cs)`.",
                 ),
                 Compositing(mode: .lighten, extent: .union)
@@ -138,8 +135,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIColorDodgeBlendMode", "Color Dodge Blend Mode", "Blend mode: color dodge (brightens background to reflect the source).",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "colorDodgeBlendMode", protocol: "CICompositeOperation",
+                    factory: "colorDodgeBlendMode",
                     doc: "W3C color-dodge: `B = 0` if `Cb = 0`, 1 if `Cs = 1`, else `min(1, Cb / (1 - Cs))`.",
                 ),
                 Compositing(mode: .colorDodge, extent: .union)
@@ -147,8 +143,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIColorBurnBlendMode", "Color Burn Blend Mode", "Blend mode: color burn (darkens background to reflect the source).",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "colorBurnBlendMode", protocol: "CICompositeOperation",
+                    factory: "colorBurnBlendMode",
                     doc: "W3C color-burn: `B = 1` if `Cb >= 1`, 0 if `Cs = 0`, else `1 - min(1, (1 - Cb) / Cs)`.",
                 ),
                 Compositing(mode: .colorBurn, extent: .union)
@@ -156,8 +151,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIHardLightBlendMode", "Hard Light Blend Mode", "Blend mode: hard light (multiply or screen depending on source).",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "hardLightBlendMode", protocol: "CICompositeOperation",
+                    factory: "hardLightBlendMode",
                     doc: "W3C hard-light: multiply by `2Cs` when `Cs <= 0.5`, else screen with `2Cs - 1`.",
                 ),
                 Compositing(mode: .hardLight, extent: .union)
@@ -165,8 +159,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CISoftLightBlendMode", "Soft Light Blend Mode", "Blend mode: soft light.",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "softLightBlendMode", protocol: "CICompositeOperation",
+                    factory: "softLightBlendMode",
                     doc: "W3C soft-light (the PDF / W3C formula with `D(Cb)`, not Photoshop's).",
                 ),
                 Compositing(mode: .softLight, extent: .union)
@@ -174,8 +167,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIDifferenceBlendMode", "Difference Blend Mode", "Blend mode: absolute difference of source and background.",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "differenceBlendMode", protocol: "CICompositeOperation",
+                    factory: "differenceBlendMode",
                     doc: "W3C difference, `B = |Cb - Cs|`.",
                 ),
                 Compositing(mode: .difference, extent: .union)
@@ -183,8 +175,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIExclusionBlendMode", "Exclusion Blend Mode", "Blend mode: exclusion (lower-contrast variant of difference).",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "exclusionBlendMode", protocol: "CICompositeOperation",
+                    factory: "exclusionBlendMode",
                     doc: "W3C exclusion, `B = Cb + Cs - 2 Cb Cs`.",
                 ),
                 Compositing(mode: .exclusion, extent: .union)
@@ -192,8 +183,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CILinearBurnBlendMode", "Linear Burn Blend Mode", "Blend mode: linear burn.",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.10", iOS: "8", factory: "linearBurnBlendMode", protocol: "CICompositeOperation",
+                    macOS: "10.10", iOS: "8", factory: "linearBurnBlendMode",
                     doc: "Photoshop linear burn, `B = max(0, Cb + Cs - 1)`.",
                 ),
                 Compositing(mode: .linearBurn, extent: .union)
@@ -201,8 +191,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CILinearDodgeBlendMode", "Linear Dodge Blend Mode", "Blend mode: linear dodge (add).",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.10", iOS: "8", factory: "linearDodgeBlendMode", protocol: "CICompositeOperation",
+                    macOS: "10.10", iOS: "8", factory: "linearDodgeBlendMode",
                     doc: "Photoshop linear dodge, `B = min(1, Cb + Cs)`.",
                 ),
                 Compositing(mode: .linearDodge, extent: .union)
@@ -210,8 +199,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CILinearLightBlendMode", "Linear Light Blend Mode", "Blend mode: linear light (linear burn plus linear dodge).",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "12.0", iOS: "15", factory: "linearLightBlendMode", protocol: "CICompositeOperation",
+                    macOS: "12.0", iOS: "15", factory: "linearLightBlendMode",
                     doc: "Photoshop linear light (linear burn below half, linear dodge above), `B = clamp(Cb + 2Cs - 1, 0, 1)`.",
                 ),
                 Compositing(mode: .linearLight, extent: .union)
@@ -219,8 +207,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIVividLightBlendMode", "Vivid Light Blend Mode", "Blend mode: vivid light (color burn plus color dodge).",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "12.0", iOS: "15", factory: "vividLightBlendMode", protocol: "CICompositeOperation",
+                    macOS: "12.0", iOS: "15", factory: "vividLightBlendMode",
                     doc: "Photoshop vivid light: W3C colour burn with `2Cs` when `Cs <= 0.5`, colour dodge with `2Cs - 1` above.",
                 ),
                 Compositing(mode: .vividLight, extent: .union)
@@ -228,8 +215,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIPinLightBlendMode", "Pin Light Blend Mode", "Blend mode: pin light.",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.10", iOS: "8", factory: "pinLightBlendMode", protocol: "CICompositeOperation",
+                    macOS: "10.10", iOS: "8", factory: "pinLightBlendMode",
                     doc: "Photoshop pin light: `min(Cb, 2Cs)` when `Cs <= 0.5`, else `max(Cb, 2Cs - 1)`.",
                 ),
                 Compositing(mode: .pinLight, extent: .union)
@@ -237,8 +223,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CISubtractBlendMode", "Subtract Blend Mode", "Blend mode: subtract source from background.",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.10", iOS: "8", factory: "subtractBlendMode", protocol: "CICompositeOperation",
+                    macOS: "10.10", iOS: "8", factory: "subtractBlendMode",
                     doc: "Photoshop subtract, the backdrop minus the source: `B = max(0, Cb - Cs)`.",
                 ),
                 Compositing(mode: .subtract, extent: .union)
@@ -246,8 +231,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIDivideBlendMode", "Divide Blend Mode", "Blend mode: divides background by source.",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.10", iOS: "8", factory: "divideBlendMode", protocol: "CICompositeOperation",
+                    macOS: "10.10", iOS: "8", factory: "divideBlendMode",
                     doc: "Photoshop divide, the backdrop over the source: `B = min(1, Cb / Cs)`; `Cs = 0` gives 1 (0 where `Cb = 0`).",
                 ),
                 Compositing(mode: .divide, extent: .union)
@@ -255,8 +239,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIHueBlendMode", "Hue Blend Mode", "Blend mode: background luminance and saturation with the source hue.",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "hueBlendMode", protocol: "CICompositeOperation",
+                    factory: "hueBlendMode",
                     doc: "W3C hue, `B = SetLum(SetSat(Cs, Sat(Cb)), Lum(Cb))`.",
                 ),
                 Compositing(mode: .hue, extent: .union)
@@ -264,8 +247,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CISaturationBlendMode", "Saturation Blend Mode", "Blend mode: background luminance and hue with the source saturation.",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "saturationBlendMode", protocol: "CICompositeOperation",
+                    factory: "saturationBlendMode",
                     doc: "W3C saturation, `B = SetLum(SetSat(Cb, Sat(Cs)), Lum(Cb))`.",
                 ),
                 Compositing(mode: .saturation, extent: .union)
@@ -273,8 +255,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIColorBlendMode", "Color Blend Mode", "Blend mode: background luminance with the source's hue and saturation.",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "colorBlendMode", protocol: "CICompositeOperation",
+                    factory: "colorBlendMode",
                     doc: "W3C color, `B = SetLum(Cs, Lum(Cb))`: the source's hue and saturation with the backdrop's luminosity.",
                 ),
                 Compositing(mode: .color, extent: .union)
@@ -282,8 +263,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CILuminosityBlendMode", "Luminosity Blend Mode", "Blend mode: background hue and saturation with the source luminance.",
-                    categories: [.builtIn, .compositeOperation, .interlaced, .nonSquarePixels, .stillImage, .video],
-                    macOS: "10.4", iOS: "5", factory: "luminosityBlendMode", protocol: "CICompositeOperation",
+                    factory: "luminosityBlendMode",
                     doc: "W3C luminosity, `B = SetLum(Cb, Lum(Cs))`.",
                 ),
                 Compositing(mode: .luminosity, extent: .union)

@@ -5,80 +5,100 @@ import Foundation
 // is antialiased over one pixel, `colour * coverage` premultiplied in the working space.
 
 extension BuiltinFilters {
-    /// CIStripesGenerator: Generates an infinite pattern of two-color stripes.
-    static let stripesGenerator = BuiltinFilter(
-        FilterDescriptor(
-            "CIStripesGenerator", "Stripes", "Generates an infinite pattern of two-color stripes.",
-            categories: [.builtIn, .generator, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "5", factory: "stripesGenerator",
-            doc: """
-                Vertical stripes `width` wide, `color0` on the stripe starting at
-                `center.x`, alternating with `color1`; `sharpness` 1 gives hard edges, lower values
-                blend each edge towards the mean over `(1 - sharpness) * width / 2` pixels.
-                """,
-            inputs: [
-                .vector("inputCenter", "Center", .position, default: [150, 150]),
-                .color("inputColor0", "Color 1", .color, default: [1, 1, 1, 1]),
-                .color("inputColor1", "Color 2", .color, default: [0, 0, 0, 1]),
-                .number("inputWidth", "Width", .distance, default: 80, slider: 0...800),
-                .number("inputSharpness", "Sharpness", .scalar, default: 1, min: 0, max: 1, slider: 0...1),
-            ])
-    ) { args throws(CIFilterError) in
+    /// The family of CIStripesGenerator and CICheckerboardGenerator: two colours alternating
+    /// every `width` pixels, in stripes or in squares.
+    static let twoColorPatterns = BuiltinFilter.family(
+        categories: [.builtIn, .generator, .highDynamicRange, .stillImage, .video], macOS: "10.4", iOS: "5",
+        inputs: [
+            .vector("inputCenter", "Center", .position, default: [150, 150]),
+            .color("inputColor0", "Color 1", .color, default: [1, 1, 1, 1]),
+            .color("inputColor1", "Color 2", .color, default: [0, 0, 0, 1]),
+            .number("inputWidth", "Width", .distance, default: 80, slider: 0...800),
+            .number("inputSharpness", "Sharpness", .scalar, default: 1, min: 0, max: 1, slider: 0...1),
+        ],
+        [
+            (
+                FilterDescriptor(
+                    "CIStripesGenerator", "Stripes", "Generates an infinite pattern of two-color stripes.", factory: "stripesGenerator",
+                    doc: """
+                        Vertical stripes `width` wide, `color0` on the stripe starting at
+                        `center.x`, alternating with `color1`; `sharpness` 1 gives hard edges, lower values
+                        blend each edge towards the mean over `(1 - sharpness) * width / 2` pixels.
+                        """),
+                TwoColorPattern.stripes
+            ),
+            (
+                FilterDescriptor(
+                    "CICheckerboardGenerator", "Checkerboard", "Generates an infinite two-color checkerboard pattern.", factory: "checkerboardGenerator",
+                    doc: """
+                        Squares of side `width` aligned on `center`, `color0` on the
+                        square whose lower-left corner is the centre. `sharpness` 1 gives hard edges; lower
+                        values blend each edge towards the mean over `(1 - sharpness) * width / 2` pixels.
+                        """),
+                TwoColorPattern.checkerboard
+            ),
+        ]
+    ) { args, pattern throws(CIFilterError) in
         let c = try args.point(kCIInputCenterKey)
         let w = try args.float(kCIInputWidthKey), s = try args.float(kCIInputSharpnessKey)
         let c0 = try args.color("inputColor0").workingValue, c1 = try args.color("inputColor1").workingValue
         guard w > 0 else { return CIImage(color: CIColor(red: 0, green: 0, blue: 0, alpha: 0)) }
-        return CIImage(node: GeneratorNode(stage: StripesStage(centerX: Float(c.x), width: w, sharpness: s, c0: c0, c1: c1)))
+        switch pattern {
+        case .stripes:
+            return CIImage(node: GeneratorNode(stage: StripesStage(centerX: Float(c.x), width: w, sharpness: s, c0: c0, c1: c1)))
+        case .checkerboard:
+            return CIImage(node: GeneratorNode(stage: CheckerboardStage(center: SIMD2(Float(c.x), Float(c.y)), width: w, sharpness: s, c0: c0, c1: c1)))
+        }
     }
 
-    /// CIRoundedRectangleGenerator: Generates a solid rounded rectangle.
-    static let roundedRectangleGenerator = BuiltinFilter(
-        FilterDescriptor(
-            "CIRoundedRectangleGenerator", "Rounded Rectangle Generator", "Generates a solid rounded rectangle.",
-            categories: [.builtIn, .generator, .highDynamicRange, .stillImage], macOS: "10.15", iOS: "13", factory: "roundedRectangleGenerator",
-            doc: """
-                `extent` filled with `color`, corners rounded with
-                `radius` (at most half the shorter side). `smoothness` 0 gives circular corners;
-                towards 1 the corner becomes a superellipse of exponent `2 + 2 * smoothness`
-                (continuous-curvature look). Edges antialiased over one pixel; output extent `extent`.
-                """,
-            inputs: [
-                .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 100, 100]),
-                .number("inputRadius", "Radius", .distance, default: 10, min: 0, slider: 0...100),
-                .number("inputSmoothness", "Smoothness", .distance, default: 0, min: 0, max: 1, slider: 0...1),
-                .color("inputColor", "Color", .color, default: [1, 1, 1, 1]),
-            ])
-    ) { args throws(CIFilterError) in
+    /// The family of CIRoundedRectangleGenerator and CIRoundedRectangleStrokeGenerator: a
+    /// rounded rectangle filled, or its outline (variant: whether it reads a stroke width).
+    static let roundedRectangles = BuiltinFilter.family(
+        categories: [.builtIn, .generator, .highDynamicRange, .stillImage],
+        [
+            (
+                FilterDescriptor(
+                    "CIRoundedRectangleGenerator", "Rounded Rectangle Generator", "Generates a solid rounded rectangle.",
+                    macOS: "10.15", iOS: "13", factory: "roundedRectangleGenerator",
+                    doc: """
+                        `extent` filled with `color`, corners rounded with
+                        `radius` (at most half the shorter side). `smoothness` 0 gives circular corners;
+                        towards 1 the corner becomes a superellipse of exponent `2 + 2 * smoothness`
+                        (continuous-curvature look). Edges antialiased over one pixel; output extent `extent`.
+                        """,
+                    inputs: [
+                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 100, 100]),
+                        .number("inputRadius", "Radius", .distance, default: 10, min: 0, slider: 0...100),
+                        .number("inputSmoothness", "Smoothness", .distance, default: 0, min: 0, max: 1, slider: 0...1),
+                        .color("inputColor", "Color", .color, default: [1, 1, 1, 1]),
+                    ]),
+                false
+            ),
+            (
+                FilterDescriptor(
+                    "CIRoundedRectangleStrokeGenerator", "Rounded Rectangle Stroke Generator", "Generates the outline (stroke) of a rounded rectangle.",
+                    macOS: "14.0", iOS: "17", factory: "roundedRectangleStrokeGenerator",
+                    doc: """
+                        The outline of the rounded rectangle, `width`
+                        pixels wide, lying inside `extent` (its outer edge is the filled shape's edge).
+                        """,
+                    inputs: [
+                        .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 100, 100]),
+                        .number("inputRadius", "Radius", .distance, default: 10, min: 0, slider: 0...100),
+                        .number("inputSmoothness", "Smoothness", .distance, default: 0, min: 0, max: 1, slider: 0...1),
+                        .color("inputColor", "Color", .color, default: [1, 1, 1, 1]),
+                        .number("inputWidth", "Width", .distance, default: 10, min: 0, slider: 0...100),
+                    ]),
+                true
+            ),
+        ]
+    ) { args, stroked throws(CIFilterError) in
         let shape = try RoundedRect(args)
         let color = try args.color(kCIInputColorKey).workingValue
+        let width: Float? = stroked ? try args.float(kCIInputWidthKey) : nil
         return CIImage(
             node: GeneratorNode(
-                stage: RoundedRectStage(shape: shape, color: color, strokeWidth: nil, sigma: 0),
-                extent: shape.rect.integral))
-    }
-
-    /// CIRoundedRectangleStrokeGenerator: Generates the outline (stroke) of a rounded rectangle.
-    static let roundedRectangleStrokeGenerator = BuiltinFilter(
-        FilterDescriptor(
-            "CIRoundedRectangleStrokeGenerator", "Rounded Rectangle Stroke Generator", "Generates the outline (stroke) of a rounded rectangle.",
-            categories: [.builtIn, .generator, .highDynamicRange, .stillImage], macOS: "14.0", iOS: "17", factory: "roundedRectangleStrokeGenerator",
-            doc: """
-                The outline of the rounded rectangle, `width`
-                pixels wide, lying inside `extent` (its outer edge is the filled shape's edge).
-                """,
-            inputs: [
-                .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 100, 100]),
-                .number("inputRadius", "Radius", .distance, default: 10, min: 0, slider: 0...100),
-                .number("inputSmoothness", "Smoothness", .distance, default: 0, min: 0, max: 1, slider: 0...1),
-                .color("inputColor", "Color", .color, default: [1, 1, 1, 1]),
-                .number("inputWidth", "Width", .distance, default: 10, min: 0, slider: 0...100),
-            ])
-    ) { args throws(CIFilterError) in
-        let shape = try RoundedRect(args)
-        let color = try args.color(kCIInputColorKey).workingValue
-        let w = try args.float(kCIInputWidthKey)
-        return CIImage(
-            node: GeneratorNode(
-                stage: RoundedRectStage(shape: shape, color: color, strokeWidth: w, sigma: 0),
+                stage: RoundedRectStage(shape: shape, color: color, strokeWidth: width, sigma: 0),
                 extent: shape.rect.integral))
     }
 
@@ -201,6 +221,9 @@ extension BuiltinFilters {
     }
 }
 
+/// What sets CIStripesGenerator and CICheckerboardGenerator apart.
+enum TwoColorPattern: Sendable { case stripes, checkerboard }
+
 struct StripesStage: GeneratorStage {
     let centerX: Float, width: Float, sharpness: Float, c0: SIMD4<Float>, c1: SIMD4<Float>
     func generate(_ out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
@@ -215,6 +238,30 @@ struct StripesStage: GeneratorStage {
         }
     }
     var label: String { "stripes" }
+}
+
+struct CheckerboardStage: GeneratorStage {
+    let center: SIMD2<Float>, width: Float, sharpness: Float, c0: SIMD4<Float>, c1: SIMD4<Float>
+    /// +1 or -1 by the parity of the cell along one axis, eased to 0 near the cell's edges.
+    @inline(__always) private func wave(_ v: Float) -> Float {
+        let u = v / width
+        let cell = u.rounded(.down)
+        let f = u - cell
+        let parity: Float = Int(cell) & 1 == 0 ? 1 : -1
+        let blend = (1 - sharpness) * 0.5
+        if blend <= 0 { return parity }
+        let edge = min(f, 1 - f)  // distance to the nearest edge, in cells
+        return parity * min(1, edge / blend)
+    }
+    func generate(_ out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
+        let wy = wave(Float(y) + 0.5 - center.y)
+        for i in 0..<count {
+            let s = wave(Float(x + i) + 0.5 - center.x) * wy
+            let t = 0.5 + 0.5 * s  // 1 -> color0, 0 -> color1
+            out[i] = c1 + (c0 - c1) * t
+        }
+    }
+    var label: String { "checkerboard" }
 }
 
 /// A rectangle with rounded corners, as a signed distance (negative inside).

@@ -9,6 +9,13 @@ private func corners(_ args: FilterArguments) throws(CIFilterError) -> (bl: CGPo
 }
 
 /// `image` through `h` (input to output): its extent is the image of the input's extent.
+/// The projective map taking the corners of `rect` to the filter's four points (bottom-left to
+/// `inputBottomLeft`, and so on); nil when the points are collinear or coincide.
+func cornerHomography(_ args: FilterArguments, from rect: CGRect) throws(CIFilterError) -> Homography? {
+    let c = try corners(args)
+    return Homography(rect: rect, bottomLeft: c.bl, bottomRight: c.br, topRight: c.tr, topLeft: c.tl)
+}
+
 func projected(_ image: CIImage, _ h: Homography) -> CIImage {
     if h == .identity { return image }
     let e = image.extent
@@ -38,10 +45,8 @@ extension BuiltinFilters {
             ])
     ) { args throws(CIFilterError) in
         let image = try args.image()
-        let c = try corners(args)
-        guard !image.extent.isInfiniteOrHuge,
-            let h = Homography(rect: image.extent, bottomLeft: c.bl, bottomRight: c.br, topRight: c.tr, topLeft: c.tl)
-        else { return .empty() }
+        let h = try cornerHomography(args, from: image.extent)
+        guard !image.extent.isInfiniteOrHuge, let h else { return .empty() }
         return projected(image, h)
     }
 
@@ -66,9 +71,7 @@ extension BuiltinFilters {
     ) { args throws(CIFilterError) in
         let image = try args.image()
         let rect = try args.rect(kCIInputExtentKey).standardized
-        let c = try corners(args)
-        guard let h = Homography(rect: rect, bottomLeft: c.bl, bottomRight: c.br, topRight: c.tr, topLeft: c.tl)
-        else { return .empty() }
+        guard let h = try cornerHomography(args, from: rect) else { return .empty() }
         return projected(image, h)
     }
 

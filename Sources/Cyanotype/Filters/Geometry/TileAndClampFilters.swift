@@ -1,50 +1,46 @@
 // Infinite images from finite ones: edges extended (clamp) or the image repeated (tile).
 
 extension BuiltinFilters {
-    /// CIAffineClamp: Applies an affine transform, then extends edge pixels outward to infinity.
-    static let affineClamp = BuiltinFilter(
-        FilterDescriptor(
-            "CIAffineClamp", "Affine Clamp", "Applies an affine transform, then extends edge pixels outward to infinity.",
-            categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.4", iOS: "6", factory: "affineClamp",
-            doc: """
-                The image with its edge pixels extended to infinity, through
-                `inputTransform` (the clamp happens in the image's own space, so a rotated or scaled
-                result has no soft clear fringe: `clampedToExtent()` then `transformed(by:)`). A
-                singular transform gives an empty image.
-                """,
-            inputs: [
-                .image(),
-                .other(
-                    "NSAffineTransform", "inputTransform", "Transform", .transform, default: .transform([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]),
-                    identity: .transform([1.0, 0.0, 0.0, 1.0, 0.0, 0.0])),
-            ])
-    ) { args throws(CIFilterError) in
+    /// The family of CIAffineClamp and CIAffineTile: the image made infinite (its edges
+    /// extended, or the image repeated), then moved by `inputTransform`.
+    static let affineClampAndTile = BuiltinFilter.family(
+        categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.4", iOS: "6",
+        inputs: [
+            .image(),
+            .other(
+                "NSAffineTransform", "inputTransform", "Transform", .transform, default: .transform([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]),
+                identity: .transform([1.0, 0.0, 0.0, 1.0, 0.0, 0.0])),
+        ],
+        [
+            (
+                FilterDescriptor(
+                    "CIAffineClamp", "Affine Clamp", "Applies an affine transform, then extends edge pixels outward to infinity.",
+                    factory: "affineClamp",
+                    doc: """
+                        The image with its edge pixels extended to infinity, through
+                        `inputTransform` (the clamp happens in the image's own space, so a rotated or scaled
+                        result has no soft clear fringe: `clampedToExtent()` then `transformed(by:)`). A
+                        singular transform gives an empty image.
+                        """),
+                false
+            ),
+            (
+                FilterDescriptor(
+                    "CIAffineTile", "Affine Tile", "Applies an affine transform, then repeats the result as an infinite tiling.",
+                    factory: "affineTile",
+                    doc: """
+                        The image repeated over the whole plane (period: its extent, in whole
+                        pixels), through `inputTransform`. Neighbouring tiles blend across the seams as one
+                        periodic image. A singular transform gives an empty image.
+                        """),
+                true
+            ),
+        ]
+    ) { args, tiles throws(CIFilterError) in
         let image = try args.image()
         let t = try args.transform(kCIInputTransformKey)
         if image.extent.isEmpty { return .empty() }
-        return image.clampedToExtent().transformed(by: t)
-    }
-
-    /// CIAffineTile: Applies an affine transform, then repeats the result as an infinite tiling.
-    static let affineTile = BuiltinFilter(
-        FilterDescriptor(
-            "CIAffineTile", "Affine Tile", "Applies an affine transform, then repeats the result as an infinite tiling.",
-            categories: [.builtIn, .highDynamicRange, .stillImage, .tileEffect, .video], macOS: "10.4", iOS: "6", factory: "affineTile",
-            doc: """
-                The image repeated over the whole plane (period: its extent, in whole
-                pixels), through `inputTransform`. Neighbouring tiles blend across the seams as one
-                periodic image. A singular transform gives an empty image.
-                """,
-            inputs: [
-                .image(),
-                .other(
-                    "NSAffineTransform", "inputTransform", "Transform", .transform, default: .transform([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]),
-                    identity: .transform([1.0, 0.0, 0.0, 1.0, 0.0, 0.0])),
-            ])
-    ) { args throws(CIFilterError) in
-        let image = try args.image()
-        let t = try args.transform(kCIInputTransformKey)
-        if image.extent.isEmpty { return .empty() }
+        guard tiles else { return image.clampedToExtent().transformed(by: t) }
         if image.extent.isInfiniteOrHuge { return image.transformed(by: t) }
         let tiled = CIImage(node: RepeatNode(input: image.node, period: image.node.pixelExtent))
         return tiled.transformed(by: t)

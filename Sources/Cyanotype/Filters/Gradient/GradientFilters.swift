@@ -5,6 +5,44 @@
 import Foundation
 
 extension BuiltinFilters {
+    /// The family of CILinearGradient and CISmoothLinearGradient: `color0` at `point0` to `color1` at `point1`.
+    static let linearGradients = BuiltinFilter.family(
+        categories: [.builtIn, .gradient, .highDynamicRange, .stillImage, .video],
+        inputs: [
+            .vector("inputPoint0", "Point 0", .position, default: [0, 0]),
+            .vector("inputPoint1", "Point 1", .position, default: [200, 200]),
+            .color("inputColor0", "Color 1", .color, default: [1, 1, 1, 1]),
+            .color("inputColor1", "Color 2", .color, default: [0, 0, 0, 1]),
+        ],
+        [
+            (
+                FilterDescriptor(
+                    "CILinearGradient", "Linear Gradient", "Generates a linear gradient between two points and two colors.",
+                    macOS: "10.4", iOS: "5", factory: "linearGradient",
+                    doc: """
+                        `color0` at `point0` to `color1` at `point1`, constant beyond them
+                        along the line between the points.
+                        """),
+                false
+            ),
+            (
+                FilterDescriptor(
+                    "CISmoothLinearGradient", "Smooth Linear Gradient", "Linear gradient between two points using a smooth (S-curve) interpolation.",
+                    macOS: "10.10", iOS: "6", factory: "smoothLinearGradient",
+                    doc: """
+                        CILinearGradient with the ramp eased by smoothstep
+                        (`t² (3 - 2t)`), so it starts and ends with zero slope.
+                        """),
+                true
+            ),
+        ]
+    ) { args, smooth throws(CIFilterError) in
+        let p0 = try args.point("inputPoint0"), p1 = try args.point("inputPoint1")
+        let c0 = try args.color("inputColor0").workingValue, c1 = try args.color("inputColor1").workingValue
+        return CIImage(
+            node: GeneratorNode(stage: LinearGradientStage(p0: SIMD2(Float(p0.x), Float(p0.y)), p1: SIMD2(Float(p1.x), Float(p1.y)), c0: c0, c1: c1, smooth: smooth)))
+    }
+
     /// CIGaussianGradient: Generates a radial gradient with a Gaussian falloff between two colors.
     static let gaussianGradient = BuiltinFilter(
         FilterDescriptor(
@@ -26,27 +64,6 @@ extension BuiltinFilters {
         let r = try args.float(kCIInputRadiusKey)
         let c0 = try args.color("inputColor0").workingValue, c1 = try args.color("inputColor1").workingValue
         return CIImage(node: GeneratorNode(stage: GaussianGradientStage(center: SIMD2(Float(c.x), Float(c.y)), radius: r, c0: c0, c1: c1)))
-    }
-
-    /// CISmoothLinearGradient: Linear gradient between two points using a smooth (S-curve) interpolation.
-    static let smoothLinearGradient = BuiltinFilter(
-        FilterDescriptor(
-            "CISmoothLinearGradient", "Smooth Linear Gradient", "Linear gradient between two points using a smooth (S-curve) interpolation.",
-            categories: [.builtIn, .gradient, .highDynamicRange, .stillImage, .video], macOS: "10.10", iOS: "6", factory: "smoothLinearGradient",
-            doc: """
-                CILinearGradient with the ramp eased by smoothstep
-                (`t² (3 - 2t)`), so it starts and ends with zero slope.
-                """,
-            inputs: [
-                .vector("inputPoint0", "Point 0", .position, default: [0, 0]),
-                .vector("inputPoint1", "Point 1", .position, default: [200, 200]),
-                .color("inputColor0", "Color 1", .color, default: [1, 1, 1, 1]),
-                .color("inputColor1", "Color 2", .color, default: [0, 0, 0, 1]),
-            ])
-    ) { args throws(CIFilterError) in
-        let p0 = try args.point("inputPoint0"), p1 = try args.point("inputPoint1")
-        let c0 = try args.color("inputColor0").workingValue, c1 = try args.color("inputColor1").workingValue
-        return CIImage(node: GeneratorNode(stage: LinearGradientStage(p0: SIMD2(Float(p0.x), Float(p0.y)), p1: SIMD2(Float(p1.x), Float(p1.y)), c0: c0, c1: c1, smooth: true)))
     }
 
     /// CIHueSaturationValueGradient: Generates a color wheel (hue by angle, saturation by radius) at a given value.
@@ -254,4 +271,22 @@ func squaredDistanceTransform(_ w: Int, _ h: Int, isSource: (Int) -> Bool) -> [D
         for x in 0..<w { g[y * w + x] = min(d[x], big) }
     }
     return g
+}
+
+/// CILinearGradient, and CISmoothLinearGradient with `smooth` (smoothstep on the ramp).
+struct LinearGradientStage: GeneratorStage {
+    let p0: SIMD2<Float>, p1: SIMD2<Float>, c0: SIMD4<Float>, c1: SIMD4<Float>
+    var smooth = false
+    func generate(_ out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
+        let d = p1 - p0
+        let len2 = d.x * d.x + d.y * d.y
+        let inv: Float = len2 > 0 ? 1 / len2 : 0
+        let py = Float(y) + 0.5 - p0.y
+        for i in 0..<count {
+            let px = Float(x + i) + 0.5 - p0.x
+            let t = clamp01((px * d.x + py * d.y) * inv)
+            out[i] = c0 + (c1 - c0) * (smooth ? t * t * (3 - 2 * t) : t)
+        }
+    }
+    var label: String { smooth ? "smooth linear gradient" : "linear gradient" }
 }

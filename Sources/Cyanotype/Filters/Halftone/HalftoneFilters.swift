@@ -72,11 +72,7 @@ extension BuiltinFilters {
                         per `width` pixels; lines thicken as the tone darkens. Threshold
                         `t = 0.5 + cos(2πv/w) / 2`.
                         """,
-                    inputs: [
-                        .image(),
-                        .vector("inputCenter", "Center", .position, default: [150, 150], "Where the pattern's origin lies."),
-                        .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793),
-                    ]),
+                    inputsLike: "CIDotScreen"),
                 .line
             ),
             (
@@ -103,11 +99,7 @@ extension BuiltinFilters {
                         range and the perpendicular lines join in the dark half: threshold
                         `t = max(t1, t2 / 2)` with `t1 = 0.5 + cos(2πv/w) / 2`, `t2 = 0.5 + cos(2πu/w) / 2`.
                         """,
-                    inputs: [
-                        .image(),
-                        .vector("inputCenter", "Center", .position, default: [150, 150], "Where the pattern's origin lies."),
-                        .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793),
-                    ]),
+                    inputsLike: "CIDotScreen"),
                 .hatched
             ),
         ]

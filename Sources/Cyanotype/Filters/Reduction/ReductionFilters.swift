@@ -223,35 +223,31 @@ extension BuiltinFilters {
         }
         return reduced(image, try reductionRegion(args, image), HistogramReduction(count: max(1, n), scale: try args.number(kCIInputScaleKey), kind: kind))
     }
-    /// CIColumnAverage: Reduces a region to a 1-pixel-tall row of per-column mean colors.
-    static let columnAverage = BuiltinFilter(
-        FilterDescriptor(
-            "CIColumnAverage", "Column Average", "Reduces a region to a 1-pixel-tall row of per-column mean colors.",
-            categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "10.5", iOS: "9", factory: "columnAverage",
-            doc: "Width x 1, the mean of each column of the region.",
-            inputs: [
-                .image(),
-                .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0]),
-            ])
-    ) { args throws(CIFilterError) in
+    /// The family of CIColumnAverage and CIRowAverage: the mean of each column, or each row, of the region.
+    static let lineAverages = BuiltinFilter.family(
+        categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "10.5", iOS: "9",
+        inputs: [
+            .image(),
+            .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0]),
+        ],
+        [
+            (
+                FilterDescriptor(
+                    "CIColumnAverage", "Column Average", "Reduces a region to a 1-pixel-tall row of per-column mean colors.",
+                    factory: "columnAverage", doc: "Width x 1, the mean of each column of the region."),
+                true
+            ),
+            (
+                FilterDescriptor(
+                    "CIRowAverage", "Row Average", "Reduces a region to a 1-pixel-wide column of per-row mean colors.",
+                    factory: "rowAverage", doc: "1 x height, the mean of each row of the region (bottom row first)."),
+                false
+            ),
+        ]
+    ) { args, columns throws(CIFilterError) in
         let image = try args.image()
         let region = try reductionRegion(args, image)
-        return reduced(image, region, LineAverageReduction(columns: true, length: region.width))
-    }
-    /// CIRowAverage: Reduces a region to a 1-pixel-wide column of per-row mean colors.
-    static let rowAverage = BuiltinFilter(
-        FilterDescriptor(
-            "CIRowAverage", "Row Average", "Reduces a region to a 1-pixel-wide column of per-row mean colors.",
-            categories: [.builtIn, .highDynamicRange, .reduction, .stillImage, .video], macOS: "10.5", iOS: "9", factory: "rowAverage",
-            doc: "1 x height, the mean of each row of the region (bottom row first).",
-            inputs: [
-                .image(),
-                .vector("inputExtent", "Extent", .rectangle, default: [0, 0, 0, 0]),
-            ])
-    ) { args throws(CIFilterError) in
-        let image = try args.image()
-        let region = try reductionRegion(args, image)
-        return reduced(image, region, LineAverageReduction(columns: false, length: region.height))
+        return reduced(image, region, LineAverageReduction(columns: columns, length: columns ? region.width : region.height))
     }
 
     /// CIKMeans: Clusters the colors of a region into K representative colors (palette).

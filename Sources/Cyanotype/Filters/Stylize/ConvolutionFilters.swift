@@ -26,7 +26,7 @@ extension BuiltinFilters {
             pixels outside the input read as clear, so clamp the input (`clampedToExtent()`) first
             for solid edges, as with Core Image.
             """,
-        categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video],
+        categories: [.builtIn, .highDynamicRange, .stillImage, .stylize, .video], protocol: "CIConvolution",
         inputs: [
             .number("inputBias", "Bias", .scalar, default: 0, identity: 0, "Added to every weighted sum before the clamp.")
         ],
@@ -34,7 +34,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIConvolution3X3", "3 by 3 Convolution", "Convolves RGBA with a 3x3 weight matrix plus bias.",
-                    macOS: "10.9", iOS: "7", factory: "convolution3X3", protocol: "CIConvolution",
+                    macOS: "10.9", iOS: "7", factory: "convolution3X3",
                     doc: "A 3x3 weighted sum of RGBA plus bias.",
                     inputs: [
                         .image(),
@@ -51,7 +51,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIConvolution5X5", "5 by 5 Convolution", "Convolves RGBA with a 5x5 weight matrix plus bias.",
-                    macOS: "10.9", iOS: "7", factory: "convolution5X5", protocol: "CIConvolution",
+                    macOS: "10.9", iOS: "7", factory: "convolution5X5",
                     doc: "A 5x5 weighted sum of RGBA plus bias.",
                     inputs: [
                         .image(),
@@ -69,7 +69,7 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIConvolution7X7", "7 by 7 Convolution", "Convolves RGBA with a 7x7 weight matrix plus bias.",
-                    macOS: "10.9", iOS: "9", factory: "convolution7X7", protocol: "CIConvolution",
+                    macOS: "10.9", iOS: "9", factory: "convolution7X7",
                     doc: "A 7x7 weighted sum of RGBA plus bias.",
                     inputs: [
                         .image(),
@@ -92,127 +92,57 @@ extension BuiltinFilters {
             (
                 FilterDescriptor(
                     "CIConvolution9Horizontal", "Horizontal 9 Convolution", "Convolves RGBA with a 9-tap horizontal kernel plus bias.",
-                    macOS: "10.9", iOS: "7", factory: "convolution9Horizontal", protocol: "CIConvolution",
+                    macOS: "10.9", iOS: "7", factory: "convolution9Horizontal",
                     doc: "9 taps along the row (leftmost weight first) on RGBA, plus bias.",
-                    inputs: [
-                        .image(),
-                        .vector(
-                            "inputWeights", "Weights", nil, default: [0, 0, 0, 0, 1, 0, 0, 0, 0], identity: [0, 0, 0, 0, 1, 0, 0, 0, 0],
-                            """
-                            The kernel's weights, row by row from the top, leftmost first. A vector
-                            shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
-                            extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
-                            """),
-                    ]),
+                    inputsLike: "CIConvolution3X3"),
                 ConvolutionShape(columns: 9, rows: 1, channels: .rgba)
             ),
             (
                 FilterDescriptor(
                     "CIConvolution9Vertical", "Vertical 9 Convolution", "Convolves RGBA with a 9-tap vertical kernel plus bias.",
-                    macOS: "10.9", iOS: "7", factory: "convolution9Vertical", protocol: "CIConvolution",
+                    macOS: "10.9", iOS: "7", factory: "convolution9Vertical",
                     doc: "9 taps along the column (topmost weight first) on RGBA, plus bias.",
-                    inputs: [
-                        .image(),
-                        .vector(
-                            "inputWeights", "Weights", nil, default: [0, 0, 0, 0, 1, 0, 0, 0, 0], identity: [0, 0, 0, 0, 1, 0, 0, 0, 0],
-                            """
-                            The kernel's weights, row by row from the top, leftmost first. A vector
-                            shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
-                            extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
-                            """),
-                    ]),
+                    inputsLike: "CIConvolution3X3"),
                 ConvolutionShape(columns: 1, rows: 9, channels: .rgba)
             ),
             (
                 FilterDescriptor(
                     "CIConvolutionRGB3X3", "3 by 3 RGB Convolution", "3x3 convolution applied to RGB only (alpha preserved).",
-                    macOS: "12.0", iOS: "15", factory: "convolutionRGB3X3", protocol: "CIConvolution",
+                    macOS: "12.0", iOS: "15", factory: "convolutionRGB3X3",
                     doc: "CIConvolution3X3 on red, green and blue; alpha is left alone.",
-                    inputs: [
-                        .image(),
-                        .vector(
-                            "inputWeights", "Weights", nil, default: [0, 0, 0, 0, 1, 0, 0, 0, 0], identity: [0, 0, 0, 0, 1, 0, 0, 0, 0],
-                            """
-                            The kernel's weights, row by row from the top, leftmost first. A vector
-                            shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
-                            extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
-                            """),
-                    ]),
+                    inputsLike: "CIConvolution3X3"),
                 ConvolutionShape(columns: 3, rows: 3, channels: .rgb)
             ),
             (
                 FilterDescriptor(
                     "CIConvolutionRGB5X5", "5 by 5 RGB Convolution", "5x5 convolution applied to RGB only (alpha preserved).",
-                    macOS: "12.0", iOS: "15", factory: "convolutionRGB5X5", protocol: "CIConvolution",
+                    macOS: "12.0", iOS: "15", factory: "convolutionRGB5X5",
                     doc: "CIConvolution5X5 on red, green and blue; alpha is left alone.",
-                    inputs: [
-                        .image(),
-                        .vector(
-                            "inputWeights", "Weights", nil, default: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-                            identity: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-                            """
-                            The kernel's weights, row by row from the top, leftmost first. A vector
-                            shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
-                            extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
-                            """),
-                    ]),
+                    inputsLike: "CIConvolution5X5"),
                 ConvolutionShape(columns: 5, rows: 5, channels: .rgb)
             ),
             (
                 FilterDescriptor(
                     "CIConvolutionRGB7X7", "7 by 7 RGB Convolution", "7x7 convolution applied to RGB only (alpha preserved).",
-                    macOS: "12.0", iOS: "15", factory: "convolutionRGB7X7", protocol: "CIConvolution",
+                    macOS: "12.0", iOS: "15", factory: "convolutionRGB7X7",
                     doc: "CIConvolution7X7 on red, green and blue; alpha is left alone.",
-                    inputs: [
-                        .image(),
-                        .vector(
-                            "inputWeights", "Weights", nil,
-                            default: [
-                                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                            ],
-                            identity: [
-                                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                            ],
-                            """
-                            The kernel's weights, row by row from the top, leftmost first. A vector
-                            shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
-                            extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
-                            """),
-                    ]),
+                    inputsLike: "CIConvolution7X7"),
                 ConvolutionShape(columns: 7, rows: 7, channels: .rgb)
             ),
             (
                 FilterDescriptor(
                     "CIConvolutionRGB9Horizontal", "Horizontal 9 RGB Convolution", "9-tap horizontal convolution applied to RGB only.",
-                    macOS: "12.0", iOS: "15", factory: "convolutionRGB9Horizontal", protocol: "CIConvolution",
+                    macOS: "12.0", iOS: "15", factory: "convolutionRGB9Horizontal",
                     doc: "CIConvolution9Horizontal on red, green and blue.",
-                    inputs: [
-                        .image(),
-                        .vector(
-                            "inputWeights", "Weights", nil, default: [0, 0, 0, 0, 1, 0, 0, 0, 0], identity: [0, 0, 0, 0, 1, 0, 0, 0, 0],
-                            """
-                            The kernel's weights, row by row from the top, leftmost first. A vector
-                            shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
-                            extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
-                            """),
-                    ]),
+                    inputsLike: "CIConvolution3X3"),
                 ConvolutionShape(columns: 9, rows: 1, channels: .rgb)
             ),
             (
                 FilterDescriptor(
                     "CIConvolutionRGB9Vertical", "Vertical 9 RGB Convolution", "9-tap vertical convolution applied to RGB only.",
-                    macOS: "12.0", iOS: "15", factory: "convolutionRGB9Vertical", protocol: "CIConvolution",
+                    macOS: "12.0", iOS: "15", factory: "convolutionRGB9Vertical",
                     doc: "CIConvolution9Vertical on red, green and blue.",
-                    inputs: [
-                        .image(),
-                        .vector(
-                            "inputWeights", "Weights", nil, default: [0, 0, 0, 0, 1, 0, 0, 0, 0], identity: [0, 0, 0, 0, 1, 0, 0, 0, 0],
-                            """
-                            The kernel's weights, row by row from the top, leftmost first. A vector
-                            shorter than the kernel reads missing weights as 0 (as `CIVector.value(at:)` does);
-                            extra values are ignored; a non-finite weight is a `CIFilterError.nonFinite`.
-                            """),
-                    ]),
+                    inputsLike: "CIConvolution3X3"),
                 ConvolutionShape(columns: 1, rows: 9, channels: .rgb)
             ),
         ],

@@ -28,12 +28,9 @@ extension BuiltinFilters {
             ])
     ) { args throws(CIFilterError) in
         let image = try args.image()
-        let bl = try args.point("inputBottomLeft"), br = try args.point("inputBottomRight")
-        let tr = try args.point("inputTopRight"), tl = try args.point("inputTopLeft")
         let cell = image.node.pixelExtent
-        guard !image.extent.isEmpty, !image.extent.isInfiniteOrHuge,
-            let h = Homography(rect: cell.cgRect, bottomLeft: bl, bottomRight: br, topRight: tr, topLeft: tl)
-        else { return .empty() }
+        let h = try cornerHomography(args, from: cell.cgRect)
+        guard !image.extent.isEmpty, !image.extent.isInfiniteOrHuge, let h else { return .empty() }
         let repeated = RepeatNode(input: image.node, period: cell)
         return CIImage(node: WarpNode(input: repeated, map: PerspectiveTileMap(forward: h, cell: cell), extent: .infinite))
     }

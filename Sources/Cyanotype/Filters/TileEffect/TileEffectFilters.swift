@@ -99,13 +99,7 @@ extension BuiltinFilters {
                         (mirrors at every half-integer). With the default right acute angle this is pmm, four
                         copies (identity, mirrored left-right, top-bottom, both) in each 2 x 2 block of cells.
                         """,
-                    inputs: [
-                        .image(),
-                        .vector("inputCenter", "Center", .position, default: [150, 150], limit: .cellCentre, "The centre of the cell that holds the image."),
-                        .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793, "The cell's rotation, in radians."),
-                        .number("inputWidth", "Width", .distance, default: 100, identity: 100, min: 0, slider: 1...200, limit: .tileWidth, "The cell\'s size, in pixels."),
-                        .number("inputAcuteAngle", "Acute Angle", .angle, default: 1.5707963267948966, identity: 1.570796326794897, slider: -3.141592653589793...3.141592653589793),
-                    ]),
+                    inputsLike: "CIFourfoldTranslatedTile"),
                 .parallelogram(reflected: true)
             ),
             (
@@ -134,12 +128,7 @@ extension BuiltinFilters {
                         its mirrors (its axes and diagonals, the dihedral group of order 8) into the triangle
                         (0, 0), (w/2, 0), (w/2, w/2) of the cell frame, and mirrored in its sides (period width).
                         """,
-                    inputs: [
-                        .image(),
-                        .vector("inputCenter", "Center", .position, default: [150, 150], limit: .cellCentre, "The centre of the cell that holds the image."),
-                        .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793, "The cell's rotation, in radians."),
-                        .number("inputWidth", "Width", .distance, default: 100, identity: 100, min: 0, slider: 1...200, limit: .tileWidth, "The cell\'s size, in pixels."),
-                    ]),
+                    inputsLike: "CIFourfoldRotatedTile"),
                 .eightfoldReflected
             ),
             (
@@ -152,12 +141,7 @@ extension BuiltinFilters {
                         w (1/2, sqrt(3)/2) of the cell frame turned six times by 60 degrees about its hexagon's
                         centre.
                         """,
-                    inputs: [
-                        .image(),
-                        .vector("inputCenter", "Center", .position, default: [150, 150], limit: .cellCentre, "The centre of the cell that holds the image."),
-                        .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793, "The cell's rotation, in radians."),
-                        .number("inputWidth", "Width", .distance, default: 100, identity: 100, min: 0, slider: 1...200, limit: .tileWidth, "The cell\'s size, in pixels."),
-                    ]),
+                    inputsLike: "CIFourfoldRotatedTile"),
                 .hexagonal(.p6)
             ),
             (
@@ -169,12 +153,7 @@ extension BuiltinFilters {
                         of the cell frame reflected in its sides; six copies, alternately mirrored, meet at every
                         vertex (the hexagons of CISixfoldRotatedTile, with mirrors at 0, 60 and 120 degrees).
                         """,
-                    inputs: [
-                        .image(),
-                        .vector("inputCenter", "Center", .position, default: [150, 150], limit: .cellCentre, "The centre of the cell that holds the image."),
-                        .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793, "The cell's rotation, in radians."),
-                        .number("inputWidth", "Width", .distance, default: 100, identity: 100, min: 0, slider: 1...200, limit: .tileWidth, "The cell\'s size, in pixels."),
-                    ]),
+                    inputsLike: "CIFourfoldRotatedTile"),
                 .hexagonal(.p3m1)
             ),
             (
@@ -186,12 +165,7 @@ extension BuiltinFilters {
                         of the cell frame reflected in its sides; twelve copies (mirrors every 30 degrees) fill
                         each hexagon of CISixfoldRotatedTile.
                         """,
-                    inputs: [
-                        .image(),
-                        .vector("inputCenter", "Center", .position, default: [150, 150], limit: .cellCentre, "The centre of the cell that holds the image."),
-                        .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793, "The cell's rotation, in radians."),
-                        .number("inputWidth", "Width", .distance, default: 100, identity: 100, min: 0, slider: 1...200, limit: .tileWidth, "The cell\'s size, in pixels."),
-                    ]),
+                    inputsLike: "CIFourfoldRotatedTile"),
                 .hexagonal(.p6m)
             ),
             (
@@ -203,12 +177,7 @@ extension BuiltinFilters {
                         frame, translated; the cells of odd columns are mirrored top to bottom (a glide
                         reflection: a step of `width` along the angle with a flip across it).
                         """,
-                    inputs: [
-                        .image(),
-                        .vector("inputCenter", "Center", .position, default: [150, 150], limit: .cellCentre, "The centre of the cell that holds the image."),
-                        .number("inputAngle", "Angle", .angle, default: 0, identity: 0, slider: -3.141592653589793...3.141592653589793, "The cell's rotation, in radians."),
-                        .number("inputWidth", "Width", .distance, default: 100, identity: 100, min: 0, slider: 1...200, limit: .tileWidth, "The cell\'s size, in pixels."),
-                    ]),
+                    inputsLike: "CIFourfoldRotatedTile"),
                 .glideReflected
             ),
             (

@@ -29,20 +29,32 @@ extension BuiltinFilters {
     }
 
     static func qrCode(_ args: FilterArguments) throws(CIFilterError) -> QRCode {
-        let message = try args.data("inputMessage")
+        let level = try qrCorrectionLevel(args)
+        return try encodingMessage(args) { message throws(QRCodeError) in try QRCode.encode(message, level: level) }
+    }
+
+    /// `inputCorrectionLevel` as a QR correction level (L, M, Q or H, in either case).
+    static func qrCorrectionLevel(_ args: FilterArguments) throws(CIFilterError) -> QRCorrectionLevel {
         let letter = try args.string("inputCorrectionLevel")
         guard let level = QRCorrectionLevel(rawValue: letter.uppercased()) else {
             throw .invalidValue(filter: args.descriptor.name, key: "inputCorrectionLevel", reason: "'\(letter)' is not a correction level; use L, M, Q or H")
         }
-        do {
-            return try QRCode.encode(Array(message), level: level)
+        return level
+    }
+
+    /// `inputMessage`'s bytes through a symbology's `encode`; a message it cannot carry is a
+    /// `CIFilterError.invalidValue` on `inputMessage` with the encoder's reason.
+    static func encodingMessage<Code, E: Error & CustomStringConvertible>(
+        _ args: FilterArguments, _ encode: ([UInt8]) throws(E) -> Code
+    ) throws(CIFilterError) -> Code {
+        let message = Array(try args.data("inputMessage"))
+        do throws(E) {
+            return try encode(message)
         } catch {
             throw .invalidValue(filter: args.descriptor.name, key: "inputMessage", reason: error.description)
         }
     }
-}
 
-extension BuiltinFilters {
     /// CICode128BarcodeGenerator: Encodes message bytes as a Code 128 linear barcode image.
     static let code128BarcodeGenerator = BuiltinFilter(
         FilterDescriptor(
@@ -61,18 +73,11 @@ extension BuiltinFilters {
             ]),
         barcode: BarcodeOutput(includesQuietZone: true)
     ) { args throws(CIFilterError) in
-        let message = try args.data("inputMessage")
         let quiet = Int(try args.number("inputQuietSpace").rounded())
         let height = Int(try args.number("inputBarcodeHeight").rounded())
-        do throws(Code128Error) {
-            return try Code128.matrix(Array(message), quiet: quiet, height: height).image()
-        } catch {
-            throw .invalidValue(filter: args.descriptor.name, key: "inputMessage", reason: error.description)
-        }
+        return try encodingMessage(args) { message throws(Code128Error) in try Code128.matrix(message, quiet: quiet, height: height) }.image()
     }
-}
 
-extension BuiltinFilters {
     /// CIAztecCodeGenerator: Encodes message bytes as an Aztec 2D barcode image.
     static let aztecCodeGenerator = BuiltinFilter(
         FilterDescriptor(
@@ -94,19 +99,14 @@ extension BuiltinFilters {
             ]),
         barcode: BarcodeOutput(includesQuietZone: false)
     ) { args throws(CIFilterError) in
-        let message = try args.data("inputMessage")
         let level = Int(try args.number("inputCorrectionLevel").rounded())
         let layers: Int? = args.values["inputLayers"] == nil ? nil : Int(try args.number("inputLayers").rounded())
         let compact: Bool? = args.values["inputCompactStyle"] == nil ? nil : try args.bool("inputCompactStyle")
-        do throws(AztecError) {
-            return try AztecCode.encode(Array(message), level: level, layers: layers, compact: compact).matrix.image()
-        } catch {
-            throw .invalidValue(filter: args.descriptor.name, key: "inputMessage", reason: error.description)
-        }
+        return try encodingMessage(args) { message throws(AztecError) in
+            try AztecCode.encode(message, level: level, layers: layers, compact: compact)
+        }.matrix.image()
     }
-}
 
-extension BuiltinFilters {
     /// CIPDF417BarcodeGenerator: Encodes message bytes as a PDF417 stacked barcode image.
     static let pdf417BarcodeGenerator = BuiltinFilter(
         FilterDescriptor(

@@ -35,10 +35,7 @@ extension BuiltinFilters {
         barcode: BarcodeOutput(includesQuietZone: true)
     ) { args throws(CIFilterError) in
         let message = Array(try args.data("inputMessage"))
-        let letter = try args.string("inputCorrectionLevel")
-        guard let asked = QRCorrectionLevel(rawValue: letter.uppercased()) else {
-            throw .invalidValue(filter: args.descriptor.name, key: "inputCorrectionLevel", reason: "'\(letter)' is not a correction level; use L, M, Q or H")
-        }
+        let asked = try qrCorrectionLevel(args)
         let scale = try args.float("inputScale")
         let markers = Int(try args.number("inputRoundedMarkers").rounded())
         let roundedData = try args.bool("inputRoundedData")
