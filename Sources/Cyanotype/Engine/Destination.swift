@@ -55,6 +55,13 @@ struct DestinationWriter: RenderDestination, @unchecked Sendable {
     func rebased(_ base: UnsafeMutableRawPointer) -> DestinationWriter? {
         DestinationWriter(base: base, rowBytes: rowBytes, bounds: bounds, format: format, colorSpace: space, premultiplied: premultiplied, asValues: asValues)
     }
+    /// The same destination over `bounds` instead, its rows packed (`base` kept: a streaming
+    /// render rebases it onto its band ring).
+    func covering(_ bounds: PixelRect) -> DestinationWriter? {
+        DestinationWriter(
+            base: base, rowBytes: bounds.width * bytesPerPixel, bounds: bounds, format: format, colorSpace: space, premultiplied: premultiplied,
+            asValues: asValues)
+    }
     /// The same destination quantising values as they are (already encoded).
     func unmanaged() -> DestinationWriter? {
         DestinationWriter(base: base, rowBytes: rowBytes, bounds: bounds, format: format, colorSpace: nil, premultiplied: premultiplied, asValues: asValues)
