@@ -90,7 +90,7 @@ import Testing
 
             // The reference: the codec's stored rows (at the fraction the file path decodes
             // at), turned upright by the table above, then the same Lanczos over a bitmap.
-            let stored = try ImageCodecs.decode(data, reducedBy: c.factor)
+            let stored = c.factor > 1 ? try ImageCodecs.decode(data, reducedBy: c.factor) : try ImageCodecs.decode(data)
             let up = Self.upright(stored.pixels, stored.width, stored.height, orientation: orientation)
             let bitmap = CIImage(
                 bitmapData: Data(up.px), bytesPerRow: up.w * 4, size: CGSize(width: up.w, height: up.h), format: .RGBA8,
