@@ -111,8 +111,8 @@ extension Render {
 }
 extension Render {
     /// A streaming encode whose root (through crops holding the whole rect) is a whole-pixel
-    /// turn or flip of a picture read from a file decoding for this render (a downscale in
-    /// stored order, `Optimizer.commuteOrientations`): that picture is rendered band by band
+    /// turn or flip of a downscale of a file decoding for this render (the downscale in
+    /// stored order that `Optimizer.commuteOrientations` makes): that is rendered band by band
     /// in its own order, its sources streaming and giving rows back as they would upright,
     /// the bands' rows (RGBA8 or RGBA16) are stored turned (`RowOrientation`) into the upright
     /// picture, and that goes to the encoder once complete. The full-size source is never
@@ -127,10 +127,12 @@ extension Render {
         guard let turn = node as? any Affine, let value = turn.transform.exifOrientation, value != 1,
             w.bytesPerPixel == 4 || w.bytesPerPixel == 8
         else { return false }
-        let t = turn.transform
-        guard t.tx == t.tx.rounded(), t.ty == t.ty.rounded() else { return false }
+        // Only over a downscale: the picture held is then the small one (a turn of a file as
+        // it is keeps the decode's own limits and holding).
+        let t = turn.transform, shrunk = recipe.resolve(turn.inputs[0])
+        guard shrunk is any DownscaleResampler, t.tx == t.tx.rounded(), t.ty == t.ty.rounded() else { return false }
         let stored = PixelRect(covering: rect.cgRect.applying(t.inverted()))
-        let inner = recipe.rooted(at: recipe.resolve(turn.inputs[0]))
+        let inner = recipe.rooted(at: shrunk)
         let sources = StreamedSources(inner)
         guard sources.streams, stored.area == rect.area, let storedWriter = w.covering(stored) else { return false }
         defer { sources.end() }
