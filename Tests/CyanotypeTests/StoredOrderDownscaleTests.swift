@@ -1,3 +1,4 @@
+import CCodecShims
 import CyanotypeCodecs
 import Foundation
 import Testing
@@ -16,7 +17,7 @@ import Testing
 
     /// `px` (w x h RGBA8, rows from the top) as the upright picture for EXIF `orientation`:
     /// upright pixel (X, Y) is stored pixel `source(X, Y)`.
-    static func upright(_ px: [UInt8], _ w: Int, _ h: Int, orientation o: Int) -> (px: [UInt8], w: Int, h: Int) {
+    static func upright(_ px: [UInt8], _ w: Int, _ h: Int, orientation o: Int, sampleBytes b: Int = 4) -> (px: [UInt8], w: Int, h: Int) {
         let (uw, uh) = o >= 5 ? (h, w) : (w, h)
         func source(_ X: Int, _ Y: Int) -> (Int, Int) {
             switch o {
@@ -30,11 +31,11 @@ import Testing
             default: return (X, Y)
             }
         }
-        var out = [UInt8](repeating: 0, count: uw * uh * 4)
+        var out = [UInt8](repeating: 0, count: uw * uh * b)
         for Y in 0..<uh {
             for X in 0..<uw {
                 let (x, y) = source(X, Y)
-                for c in 0..<4 { out[(Y * uw + X) * 4 + c] = px[(y * w + x) * 4 + c] }
+                for c in 0..<b { out[(Y * uw + X) * b + c] = px[(y * w + x) * b + c] }
             }
         }
         return (out, uw, uh)
@@ -181,6 +182,38 @@ import Testing
             guard theirs.count == ours.count else { continue }
             let mean = Double(zip(ours, theirs).map { abs(Int($0) - Int($1)) }.reduce(0, +)) / Double(ours.count)
             #expect(mean < 3, "orientation \(orientation): mean \(mean) levels from Pillow's upright thumbnail")
+        }
+    }
+
+    /// One C routine turns bands of every sample size (`cy_orient_band`: a JPEG plane's bytes,
+    /// RGBA8 and RGBA16 pixels) as the EXIF table above says: every orientation, an odd
+    /// picture, bands of 16 rows (the SSE2 transposes), 5 and 1 (their edges), seeded bytes.
+    @Test(arguments: [1, 2, 4, 8])
+    func bandsTurnAsTheEXIFTableSays(sampleBytes b: Int) {
+        let (w, h) = (37, 23)
+        var state: UInt64 = 26
+        let stored = (0..<(w * h * b)).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        for o in 1...8 {
+            let want = Self.upright(stored, w, h, orientation: o, sampleBytes: b)
+            for band in [16, 5, 1] {
+                var got = [UInt8](repeating: 0, count: w * h * b)
+                var y = 0
+                while y < h {
+                    let n = min(band, h - y)
+                    stored.withUnsafeBytes { s in
+                        got.withUnsafeMutableBytes { d in
+                            cy_orient_band(
+                                s.baseAddress! + y * w * b, w * b, Int32(y), Int32(n), Int32(w), Int32(h), Int32(o), Int32(b), d.baseAddress!,
+                                want.w * b)
+                        }
+                    }
+                    y += n
+                }
+                #expect(got == want.px, "\(b)-byte samples, orientation \(o), bands of \(band)")
+            }
         }
     }
 }
