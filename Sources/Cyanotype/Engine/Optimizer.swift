@@ -111,7 +111,8 @@ enum Optimizer {
         var writer: (any RenderDestination)? = nil
         /// false without colour management (`NSNull` working space): nothing folds into I/O.
         var colorManaged = true
-        /// Whether downscales over files that decode small read them small (`reduceDecodes`).
+        /// Whether downscales over files that decode small read them small (`reduceDecodes`),
+        /// and those over turned files shrink them in stored order (`commuteOrientations`).
         var reduceDecodes = true
         /// Whether the render passes over its sources once, top down (a streaming encode):
         /// file sources that decode on a thread then decode for it alone (see
