@@ -84,7 +84,7 @@ let package = Package(
             name: "Cyanotype",
             dependencies: [
                 "CyanotypeFileTypes", "CyanotypeCodecs", "CDeferredLibraries", "CCyanotypeKernels", "CCyanotypeYCbCr", "CText", "CZbar",
-                "CLibRawShim",
+                "CLibRawShim", "CCodecShims",
             ],
             swiftSettings: tunedSwift),
         // Debian's FFmpeg libraries in process (demux, decode, encode, mux), and the few C

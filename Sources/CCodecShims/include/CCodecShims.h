@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "capped_alloc.h"
+#include "turn_band.h"
 
 enum {
     CY_TIFF_OK = 0,

@@ -170,17 +170,7 @@ public final class CIImage: @unchecked Sendable, CustomStringConvertible {
     /// The transform that displays an image stored with `orientation` upright, for an image
     /// whose extent starts at the origin.
     public func orientationTransform(for orientation: CGImagePropertyOrientation) -> CGAffineTransform {
-        let w = extent.width, h = extent.height
-        switch orientation {
-        case .up: return .identity
-        case .upMirrored: return CGAffineTransform(a: -1, b: 0, c: 0, d: 1, tx: w, ty: 0)
-        case .down: return CGAffineTransform(a: -1, b: 0, c: 0, d: -1, tx: w, ty: h)
-        case .downMirrored: return CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: h)
-        case .leftMirrored: return CGAffineTransform(a: 0, b: -1, c: -1, d: 0, tx: h, ty: w)
-        case .right: return CGAffineTransform(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: w)
-        case .rightMirrored: return CGAffineTransform(a: 0, b: 1, c: 1, d: 0, tx: 0, ty: 0)
-        case .left: return CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: h, ty: 0)
-        }
+        .upright(orientation, width: extent.width, height: extent.height)
     }
     /// The image turned upright from EXIF `orientation` (mirrored ones too); exact pixels.
     public func oriented(_ orientation: CGImagePropertyOrientation) -> CIImage {
@@ -279,4 +269,31 @@ struct AlphaStage: ColorStage {
         }
     }
     var label: String { "\(kind)" }
+}
+
+extension CGAffineTransform {
+    /// The transform that displays a `width` x `height` picture (extent at the origin) stored
+    /// with `orientation` upright: a whole-pixel flip or quarter turn, landing at the origin.
+    static func upright(_ orientation: CGImagePropertyOrientation, width w: CGFloat, height h: CGFloat) -> CGAffineTransform {
+        switch orientation {
+        case .up: return .identity
+        case .upMirrored: return CGAffineTransform(a: -1, b: 0, c: 0, d: 1, tx: w, ty: 0)
+        case .down: return CGAffineTransform(a: -1, b: 0, c: 0, d: -1, tx: w, ty: h)
+        case .downMirrored: return CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: h)
+        case .leftMirrored: return CGAffineTransform(a: 0, b: -1, c: -1, d: 0, tx: h, ty: w)
+        case .right: return CGAffineTransform(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: w)
+        case .rightMirrored: return CGAffineTransform(a: 0, b: 1, c: 1, d: 0, tx: 0, ty: 0)
+        case .left: return CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: h, ty: 0)
+        }
+    }
+
+    /// The EXIF orientation (1...8) whose `upright` transform has this one's linear part (a
+    /// whole-pixel flip or quarter turn, whatever its translation); nil for any other.
+    var exifOrientation: Int? {
+        (1...8).first { v in
+            guard let o = CGImagePropertyOrientation(rawValue: UInt32(v)) else { return false }
+            let t = CGAffineTransform.upright(o, width: 0, height: 0)
+            return t.a == a && t.b == b && t.c == c && t.d == d
+        }
+    }
 }

@@ -109,6 +109,81 @@ extension Render {
         try encoder.finishStream()
     }
 }
+extension Render {
+    /// A streaming encode whose root (through crops holding the whole rect) is a whole-pixel
+    /// turn or flip of a downscale of a file decoding for this render (the downscale in
+    /// stored order that `Optimizer.commuteOrientations` makes): that is rendered band by band
+    /// in its own order, its sources streaming and giving rows back as they would upright,
+    /// the bands' rows (RGBA8 or RGBA16) are stored turned (`RowOrientation`) into the upright
+    /// picture, and that goes to the encoder once complete. The full-size source is never
+    /// held; the upright output is, once, in the writer's format. false, having done nothing,
+    /// for any other recipe.
+    func renderTurnedBands(
+        _ recipe: OptimizedRecipe, writer w: DestinationWriter,
+        makeEncoder: (_ width: Int, _ height: Int) throws(ImageFileError) -> any BandEncoder
+    ) throws -> Bool {
+        var node = recipe.root
+        while node is any Crop, node.pixelExtent.contains(rect) { node = recipe.resolve(node.inputs[0]) }
+        guard let turn = node as? any Affine, let value = turn.transform.exifOrientation, value != 1,
+            w.bytesPerPixel == 4 || w.bytesPerPixel == 8
+        else { return false }
+        // Only over a downscale: the picture held is then the small one (a turn of a file as
+        // it is keeps the decode's own limits and holding).
+        let t = turn.transform, shrunk = recipe.resolve(turn.inputs[0])
+        guard shrunk is any DownscaleResampler, t.tx == t.tx.rounded(), t.ty == t.ty.rounded() else { return false }
+        let stored = PixelRect(covering: rect.cgRect.applying(t.inverted()))
+        let inner = recipe.rooted(at: shrunk)
+        let sources = StreamedSources(inner)
+        guard sources.streams, stored.area == rect.area, let storedWriter = w.covering(stored) else { return false }
+        defer { sources.end() }
+        let upright = UprightRows(
+            orientation: RowOrientation(value, width: stored.width, height: stored.height), bytesPerPixel: w.bytesPerPixel)
+        let storedRender = Render(node: node, rect: stored, delivery: delivery, environment: environment)
+        try storedRender.renderBands(inner, writer: storedWriter, sources: sources, encoder: upright)
+        // The upright picture to the encoder, a band at a time.
+        let encoder = try makeEncoder(rect.width, rect.height)
+        let rowBytes = rect.width * w.bytesPerPixel, band = 64
+        var top = 0
+        while top < rect.height {
+            if executor.isCancelled { try executor.job?.stop() }
+            let n = min(band, rect.height - top)
+            try encoder.write(upright.rows + top * rowBytes, rowBytes: rowBytes, count: n)
+            top += n
+        }
+        try encoder.finishStream()
+        return true
+    }
+}
+
+/// The bands of a stored-order render (`Render.renderTurnedBands`) stored upright for an
+/// EXIF orientation as they arrive: the whole upright picture, rows packed.
+final class UprightRows: BandEncoder, @unchecked Sendable {
+    private let orientation: RowOrientation
+    private let bytesPerPixel: Int
+    /// The upright rows, `uprightWidth * bytesPerPixel` apart.
+    let rows: UnsafeMutableRawPointer
+    private var received = 0
+
+    init(orientation: RowOrientation, bytesPerPixel: Int) {
+        self.orientation = orientation
+        self.bytesPerPixel = bytesPerPixel
+        rows = .allocate(byteCount: max(1, orientation.width * orientation.height * bytesPerPixel), alignment: 64)
+    }
+    deinit { rows.deallocate() }
+
+    /// Stores `count` stored-order rows where the upright picture has their pixels.
+    func write(_ source: UnsafeRawPointer, rowBytes: Int, count: Int) throws(ImageFileError) {
+        let n = min(count, orientation.height - received)
+        guard n > 0 else { return }
+        orientation.scatter(
+            source, sourceRowBytes: rowBytes, first: received, count: n, into: rows,
+            destinationRowBytes: orientation.uprightWidth * bytesPerPixel, bytesPerPixel: bytesPerPixel)
+        received += n
+    }
+    /// Nothing to end: the caller encodes `rows`.
+    func finishStream() throws(ImageFileError) {}
+}
+
 /// `count` 16-bit samples as 8-bit ones, each rounded to the nearest level (v / 257, which
 /// never falls halfway): the same value a float conversion of v / 65535 to 8 bits rounds to.
 @inline(__always) func narrowToEightBits(_ source: UnsafePointer<UInt16>, _ destination: UnsafeMutablePointer<UInt8>, count: Int) {
@@ -210,6 +285,9 @@ final class StreamedSources: Sendable {
         let rest = PixelRect(minX: rect.minX, minY: rect.minY, maxX: rect.maxX, maxY: max(rect.minY, rect.maxY - row))
         for (reader, first) in zip(readers, firstRowsRead(by: rest)) { reader.gate.giveBack(rowsAbove: first) }
     }
+
+    /// Whether any source decodes for this render alone.
+    var streams: Bool { !readers.isEmpty }
 
     /// The render is over: decoders still running stop.
     func end() { for reader in readers { reader.gate.abandon() } }

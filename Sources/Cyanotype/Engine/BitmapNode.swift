@@ -318,7 +318,7 @@ final class FloatBlockNode: RecipeNode, @unchecked Sendable {
 /// first asks for it before a render (`loadedSource`), and its result (pixels or error) is kept
 /// as the source's own state: what a bitmap source holds from the start, not a cache. Every
 /// later render of the image, on any context, reads the same decoded pixels.
-final class LazySourceNode: RecipeNode, FileSource, DecodeReducible, @unchecked Sendable {
+final class LazySourceNode: RecipeNode, FileSource, DecodeReducible, StoredOrderSource, @unchecked Sendable {
     private let load: @Sendable () throws -> RecipeNode
     private let loaded = OnceCell<Result<RecipeNode, any Error>>()
     let name: String
@@ -330,15 +330,21 @@ final class LazySourceNode: RecipeNode, FileSource, DecodeReducible, @unchecked 
     /// For a file that decodes on its thread: a decode of its own for one render (see
     /// `loadedSource(forOneRender:)`).
     private let loadForOneRender: (@Sendable () throws -> RecipeNode)?
+    /// For a file turned upright from an EXIF orientation that reorders rows (3...8): that
+    /// orientation and the same file in stored order.
+    let storedOrder: (orientation: Int, source: RecipeNode)?
 
+    /// `stored`: the same file in stored order, when this source applies EXIF `orientation`
+    /// (3...8) to it.
     init(
         extent: CGRect, name: String, reducer: DecodeReducer? = nil, load: @escaping @Sendable () throws -> RecipeNode,
-        loadForOneRender: (@Sendable () throws -> RecipeNode)? = nil
+        loadForOneRender: (@Sendable () throws -> RecipeNode)? = nil, orientation: Int = 1, stored: LazySourceNode? = nil
     ) {
         self.load = load
         self.loadForOneRender = loadForOneRender
         self.name = name
         self.reducer = reducer
+        storedOrder = stored.flatMap { (3...8).contains(orientation) ? (orientation, $0) : nil }
         super.init(extent: extent, inputs: [], traits: NodeTraits(isPointwise: true))
     }
     func decodeReduction(covering scaleX: Double, _ scaleY: Double) -> Int {
@@ -350,10 +356,12 @@ final class LazySourceNode: RecipeNode, FileSource, DecodeReducible, @unchecked 
         let forOneRender: (@Sendable () throws -> RecipeNode)?
         if r.streams { forOneRender = { try r.load(factor, true) } } else { forOneRender = nil }
         return reducedSources[slot].value {
-            LazySourceNode(
+            // The stored-order file decoded at the same fraction.
+            let stored = storedOrder.flatMap { ($0.source as? any DecodeReducible)?.reducedSource(by: factor) as? LazySourceNode }
+            return LazySourceNode(
                 extent: CGRect(x: e.minX / f, y: e.minY / f, width: e.width / f, height: e.height / f),
                 name: "\(name) decoded at 1/\(factor)", load: { try r.load(factor, false) },
-                loadForOneRender: forOneRender)
+                loadForOneRender: forOneRender, orientation: storedOrder?.orientation ?? 1, stored: stored)
         }
     }
     /// The last scaled decode asked for (`scaledSource`), decoded once as this one.

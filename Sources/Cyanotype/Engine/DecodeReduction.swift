@@ -77,6 +77,49 @@ extension Optimizer {
         return out
     }
 
+    /// 1. A downscale (with the stages of the same kernel under it) over a file source shown
+    /// upright from an EXIF orientation that reorders rows (`StoredOrderSource`: 3 to 8),
+    /// through nodes that only clip to or extend their input's whole extent: the file is read
+    /// in stored order (its rows stream and are given back as they pass, as an upright file's
+    /// do), the downscale runs there (scales swapped for a quarter turn) and the same
+    /// whole-pixel turn or flip shows its small result upright. The downscale's output must
+    /// land on whole pixels (its size times its scale within 1e-6 of whole numbers; the
+    /// CLI's sizes always do) so that the turn moves whole pixels; then each output pixel
+    /// reads the same source pixels with the same weights as before, summed in another order
+    /// (within a level in 8 bits). Runs after `reduceDecodes`, from the root down, before any
+    /// source is loaded, over the recipe with 0's rewrites in place (`inputs` gives them);
+    /// gives each downscale rewritten and its replacement.
+    static func commuteOrientations(_ root: RecipeNode, inputs: (RecipeNode) -> [RecipeNode]) -> [(original: RecipeNode, replacement: RecipeNode)] {
+        var out: [(original: RecipeNode, replacement: RecipeNode)] = []
+        var covered = Set<ObjectIdentifier>()
+        for node in postOrder(root, inputs: inputs).reversed() where !covered.contains(ObjectIdentifier(node)) {
+            guard let resampler = node as? any DownscaleResampler, let first = resampler.resamplingScale else { continue }
+            var (sx, sy) = first
+            var base = inputs(node)[0], stages = [node]
+            while let below = base as? any DownscaleResampler, let s = below.resamplingScale, resampler.resamplesAlike(below) {
+                sx *= s.x; sy *= s.y
+                stages.append(base)
+                base = inputs(base)[0]
+            }
+            guard sx < 1, sy < 1, let source = leaf(base) as? any StoredOrderSource, let (value, stored) = source.storedOrder,
+                let orientation = CGImagePropertyOrientation(rawValue: UInt32(value))
+            else { continue }
+            let e = source.extent, swaps = value >= 5
+            guard e.minX == 0, e.minY == 0, !e.isInfinite, !e.isEmpty,
+                let storedBase = rebuiltChain(base, depth: 0, source: { $0 === source ? stored : nil }, over: { $0.rescaled(over: $1) })
+            else { continue }
+            // The downscale in stored order, and the size of its output there.
+            let (tx, ty) = swaps ? (sy, sx) : (sx, sy)
+            let (w, h) = (Double(stored.extent.width) * tx, Double(stored.extent.height) * ty)
+            func whole(_ v: Double) -> Bool { abs(v - v.rounded()) <= 1e-6 * max(1, v) }
+            guard whole(w), whole(h), let shrunk = resampler.resampled(storedBase, scaleX: tx, scaleY: ty) else { continue }
+            let turn = CGAffineTransform.upright(orientation, width: CGFloat(w.rounded()), height: CGFloat(h.rounded()))
+            out.append((node, AffineNode(input: shrunk, transform: turn, mode: .linear)))
+            for s in stages { covered.insert(ObjectIdentifier(s)) }
+        }
+        return out
+    }
+
     /// The same for a source that decodes at any smaller size (`scaledSource`) when no whole
     /// factor fits: decoded at the requested resolution times `scaledDecodeMargin` (rounded
     /// up), when that holds at most half its pixels; the resampling finishes from there.
@@ -103,22 +146,22 @@ extension Optimizer {
     /// The chain from `node` down to its source, rebuilt over the source decoded at
     /// 1/`factor`; nil when a node of it cannot follow.
     private static func reducedChain(_ node: RecipeNode, by factor: Int) -> RecipeNode? {
-        rebuiltChain(node, depth: 0, source: { $0.reducedSource(by: factor) }, over: { $0.reduced(over: $1, by: factor) })
+        rebuiltChain(node, depth: 0, source: { ($0 as? any DecodeReducible)?.reducedSource(by: factor) }, over: { $0.reduced(over: $1, by: factor) })
     }
 
     /// The chain from `node` down to its source, rebuilt over the source decoded at `width` x
     /// `height`; nil when a node of it cannot follow.
     private static func scaledChain(_ node: RecipeNode, width: Int, height: Int) -> RecipeNode? {
-        rebuiltChain(node, depth: 0, source: { $0.scaledSource(width: width, height: height) }, over: { $0.rescaled(over: $1) })
+        rebuiltChain(node, depth: 0, source: { ($0 as? any DecodeReducible)?.scaledSource(width: width, height: height) }, over: { $0.rescaled(over: $1) })
     }
 
     /// The chain of one-input nodes from `node` down to its source (at most 64 deep), rebuilt
     /// bottom up: the source replaced by `source(it)`, each node above by `over(it, the
     /// rebuilt input)`; nil when the source or a node of the chain cannot follow.
     private static func rebuiltChain(
-        _ node: RecipeNode, depth: Int, source: (any DecodeReducible) -> RecipeNode?, over: (any GridReducible, RecipeNode) -> RecipeNode?
+        _ node: RecipeNode, depth: Int, source: (RecipeNode) -> RecipeNode?, over: (any GridReducible, RecipeNode) -> RecipeNode?
     ) -> RecipeNode? {
-        if node.inputs.isEmpty { return (node as? any DecodeReducible).flatMap(source) }
+        if node.inputs.isEmpty { return source(node) }
         guard depth < 64, node.inputs.count == 1, let grid = node as? any GridReducible,
             let below = rebuiltChain(node.inputs[0], depth: depth + 1, source: source, over: over)
         else { return nil }

@@ -55,6 +55,13 @@ struct DestinationWriter: RenderDestination, @unchecked Sendable {
     func rebased(_ base: UnsafeMutableRawPointer) -> DestinationWriter? {
         DestinationWriter(base: base, rowBytes: rowBytes, bounds: bounds, format: format, colorSpace: space, premultiplied: premultiplied, asValues: asValues)
     }
+    /// The same destination over `bounds` instead, its rows packed (`base` kept: a streaming
+    /// render rebases it onto its band ring).
+    func covering(_ bounds: PixelRect) -> DestinationWriter? {
+        DestinationWriter(
+            base: base, rowBytes: bounds.width * bytesPerPixel, bounds: bounds, format: format, colorSpace: space, premultiplied: premultiplied,
+            asValues: asValues)
+    }
     /// The same destination quantising values as they are (already encoded).
     func unmanaged() -> DestinationWriter? {
         DestinationWriter(base: base, rowBytes: rowBytes, bounds: bounds, format: format, colorSpace: nil, premultiplied: premultiplied, asValues: asValues)
@@ -79,6 +86,18 @@ struct DestinationWriter: RenderDestination, @unchecked Sendable {
 
     private func writeRow(_ src: UnsafeMutablePointer<SIMD4<Float>>, _ dst: UnsafeMutableRawPointer, _ n: Int) {
         let gray = info.layout == .l || info.layout == .la
+        if info.sample == .uint8, let m = fromSRGB, [.rgba, .bgra, .argb, .abgr].contains(info.layout) {
+            // Other primaries (Display P3, Adobe RGB): the matrix on a copy of the row (linear,
+            // so on premultiplied colour as on straight; AVX2 where the CPU has it), then the
+            // same encode as sRGB's (perf: the per-pixel loop below was 15% of a P3 thumbnail).
+            withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: n) { row in
+                guard let converted = row.baseAddress else { return }
+                converted.update(from: src, count: n)
+                MatrixStage(m: m, wantsUnpremultiplied: false).runStraight(converted, count: n)
+                writeRGBA8(converted, dst.assumingMemoryBound(to: UInt8.self), n)
+            }
+            return
+        }
         if info.sample == .uint8, fromSRGB == nil, [.rgba, .bgra, .argb, .abgr].contains(info.layout) {
             if tables === TransferTables.linear && (info.layout == .rgba || info.layout == .bgra) {
                 writeRGBA8Values(src, dst.assumingMemoryBound(to: UInt8.self), n, bgra: info.layout == .bgra)

@@ -32,6 +32,15 @@ extension DecodeReducible {
     func scaledSource(width: Int, height: Int) -> RecipeNode? { nil }
 }
 
+/// A file source shown upright from an EXIF orientation that reorders its rows (3 to 8),
+/// which can also give its pixels as the file stores them: what the optimiser's
+/// `commuteOrientations` asks for, to shrink in stored order and turn the small result.
+protocol StoredOrderSource: RecipeNode {
+    /// The EXIF orientation (3...8) this source applies, and the same file in stored order
+    /// (orientation 1, its extent at the origin); nil when it has none to give.
+    var storedOrder: (orientation: Int, source: RecipeNode)? { get }
+}
+
 /// A node that only moves, clips or extends its one input's pixels (crops, clamps, sampling
 /// marks, whole-pixel orientations), so it can be rebuilt over that input decoded small.
 protocol GridReducible: RecipeNode {

@@ -24,6 +24,11 @@ final class OptimizedRecipe: @unchecked Sendable {
         self.origins = origins
     }
 
+    /// The same rewrites with `root` rendered instead (a node of this recipe, resolved).
+    func rooted(at root: RecipeNode) -> OptimizedRecipe {
+        OptimizedRecipe(root: root, destination: destination, replacements: replacements, origins: origins)
+    }
+
     /// A recipe rendered as built, without rewrites.
     convenience init(unoptimized root: RecipeNode) {
         self.init(root: root, destination: nil, replacements: [:], origins: [:])
@@ -75,20 +80,22 @@ func bitmapSource(_ node: RecipeNode, covering region: PixelRect) -> BitmapNode?
 /// sources up, memoised by node identity, so a shared node is rewritten once.
 ///
 /// First, from the root down, `reduceDecodes` (0., in DecodeReduction.swift): a downscale over
-/// a file that decodes small reads it small.
+/// a file that decodes small reads it small; then
+///   1. `commuteOrientations` (in DecodeReduction.swift): a downscale over a file turned
+///      upright from its EXIF orientation shrinks it in stored order and turns the result.
 /// Each node is offered to the node rewrites in this order; the first that applies replaces it:
-///   1. `loadSource`: a file source stands for its decoded pixels.
-///   2. `mergeCrops`: a crop of a crop is one crop.
-///   3. `mergeTransforms`: a transform of a transform with the same sampling is one
+///   2. `loadSource`: a file source stands for its decoded pixels.
+///   3. `mergeCrops`: a crop of a crop is one crop.
+///   4. `mergeTransforms`: a transform of a transform with the same sampling is one
 ///      resampling (or nothing, when they cancel).
-///   4. `fuseColorStages`: a colour kernel over a run of colour stages of the same extent
+///   5. `fuseColorStages`: a colour kernel over a run of colour stages of the same extent
 ///      joins the run, which renders in one pass per row; within it
-///      5. `cancelConversions`: a colour conversion right after its inverse: both go, and
-///      6. `foldMatrices`: neighbouring colour matrices fold into one.
+///      6. `cancelConversions`: a colour conversion right after its inverse: both go, and
+///      7. `foldMatrices`: neighbouring colour matrices fold into one.
 /// Then, at the root, for the destination (through crops at the root):
-///   7. `foldSRGBIntoWrite`: a trailing "from sRGB" into a destination of sRGB-encoded values.
-///   8. `foldSRGBIntoRead`: a leading "to sRGB" over a source of sRGB-encoded values.
-///   9. `passEncodedThrough`: a source of sRGB-encoded values (not a bitmap) as the root, into
+///   8. `foldSRGBIntoWrite`: a trailing "from sRGB" into a destination of sRGB-encoded values.
+///   9. `foldSRGBIntoRead`: a leading "to sRGB" over a source of sRGB-encoded values.
+///   10. `passEncodedThrough`: a source of sRGB-encoded values (not a bitmap) as the root, into
 ///      a destination of sRGB-encoded values: neither curve.
 ///
 /// Rewrites are functions of a node and a `resolve` that gives the rewritten form of any node
@@ -104,7 +111,8 @@ enum Optimizer {
         var writer: (any RenderDestination)? = nil
         /// false without colour management (`NSNull` working space): nothing folds into I/O.
         var colorManaged = true
-        /// Whether downscales over files that decode small read them small (`reduceDecodes`).
+        /// Whether downscales over files that decode small read them small (`reduceDecodes`),
+        /// and those over turned files shrink them in stored order (`commuteOrientations`).
         var reduceDecodes = true
         /// Whether the render passes over its sources once, top down (a streaming encode):
         /// file sources that decode on a thread then decode for it alone (see
@@ -125,6 +133,17 @@ enum Optimizer {
         for (original, reduced) in options.reduceDecodes ? reduceDecodes(root) : [] {
             replacements[ObjectIdentifier(original)] = reduced
             origins[ObjectIdentifier(reduced)] = original
+        }
+        // 1. Then downscales over turned files shrink them in stored order; a downscale 0
+        // rewrote is replaced in its recipe node's place.
+        if options.reduceDecodes {
+            let reduced = replacements
+            func rewritten(_ n: RecipeNode) -> RecipeNode { reduced[ObjectIdentifier(n)] ?? n }
+            for (node, turned) in commuteOrientations(rewritten(root), inputs: { $0.inputs.map(rewritten) }) {
+                let original = origins.removeValue(forKey: ObjectIdentifier(node)) ?? node
+                replacements[ObjectIdentifier(original)] = turned
+                origins[ObjectIdentifier(turned)] = original
+            }
         }
         let reducedDecodes = replacements
         func pre(_ n: RecipeNode) -> RecipeNode { reducedDecodes[ObjectIdentifier(n)] ?? n }
@@ -184,7 +203,7 @@ enum Optimizer {
 
     // MARK: Node rewrites
 
-    /// 1. A source that stands for other pixels once loaded (a file) is replaced by them
+    /// 2. A source that stands for other pixels once loaded (a file) is replaced by them
     /// (decoded once per source node; see `LazySourceNode`). The clip to its declared extent
     /// stays when the decoded pixels differ in size.
     static func loadSource(_ node: RecipeNode, forOneRender: Bool = false) throws -> RecipeNode? {
@@ -193,7 +212,7 @@ enum Optimizer {
         return loaded.extent == node.extent ? loaded : CropNode(input: loaded, rect: node.extent)
     }
 
-    /// 2. A crop of a crop: one crop to the inner one's input, with the outer extent (the
+    /// 3. A crop of a crop: one crop to the inner one's input, with the outer extent (the
     /// intersection of both rectangles, already). `CIImage.cropped(to:)` builds its node with
     /// `cropped(_:to:)`, which merges as the image is made, because the extent of the result
     /// is public (an empty one's origin differs when merged later).
@@ -208,7 +227,7 @@ enum Optimizer {
         return CropNode(input: input, rect: rect)
     }
 
-    /// 3. A transform over a transform with the same sampling mode (looking through a mark of
+    /// 4. A transform over a transform with the same sampling mode (looking through a mark of
     /// that mode): one resampling by the concatenated transform, or the input itself when the
     /// product is the identity. `CIImage.transformed(by:)` builds its node with
     /// `transformed(_:by:)`, which applies this merge as the image is made, because the
@@ -244,7 +263,7 @@ enum Optimizer {
         return (resolve(a.inputs[0]), a.transform.concatenating(t))
     }
 
-    /// 4. A colour kernel joins the run of colour stages under it when the run has the same
+    /// 5. A colour kernel joins the run of colour stages under it when the run has the same
     /// extent (conversions cancelling and matrices folding as it joins); otherwise it starts
     /// a run of its own over its input.
     static func fuseColorStages(_ node: RecipeNode, _ resolve: Resolve) -> RecipeNode? {
@@ -268,7 +287,7 @@ enum Optimizer {
         return FusedColorNode(head: head, steps: steps, extent: e)
     }
 
-    /// 5. Whether `next` converts colour back from where `last` took it (sRGB -> linear ->
+    /// 6. Whether `next` converts colour back from where `last` took it (sRGB -> linear ->
     /// sRGB between two LUTs or looks, say): then both go.
     static func cancelConversions(_ last: Step, _ next: Step) -> Bool {
         guard last.extras.isEmpty, next.extras.isEmpty, let a = last.stage as? SpaceConversionStage,
@@ -277,7 +296,7 @@ enum Optimizer {
         return b.isInverse(of: a)
     }
 
-    /// 6. Two neighbouring colour matrices as one matrix (the product), when both apply to
+    /// 7. Two neighbouring colour matrices as one matrix (the product), when both apply to
     /// the same alpha convention or one of them commutes with premultiplication (it then
     /// adopts its neighbour's).
     static func foldMatrices(_ last: Step, _ next: Step) -> Step? {
@@ -301,7 +320,7 @@ enum Optimizer {
         return body(run)
     }
 
-    /// 7. A run ending in "from sRGB" (sRGB-encoded values back to linear) rendered into a
+    /// 8. A run ending in "from sRGB" (sRGB-encoded values back to linear) rendered into a
     /// destination of sRGB-encoded values (8/16-bit sRGB bitmaps, video planes): the
     /// conversion goes and the destination stores the encoded values as they are.
     static func foldSRGBIntoWrite<W: RenderDestination>(_ run: any ColorRun, _ writer: W) -> (FusedColorNode, W)? {
@@ -311,10 +330,10 @@ enum Optimizer {
         return (FusedColorNode(head: run.head, steps: Array(run.steps.dropLast()), extent: run.extent), raw)
     }
 
-    /// 9. A source that holds sRGB-encoded colour, rendered as it is (through crops) into a
+    /// 10. A source that holds sRGB-encoded colour, rendered as it is (through crops) into a
     /// destination of sRGB-encoded values (a video frame re-encoded without a filter): the
     /// encoded values are read and stored as they are, with no curve either way (the
-    /// conversions of 7 and 8 with no step between them). Bitmaps are left to the pass-through
+    /// conversions of 8 and 9 with no step between them). Bitmaps are left to the pass-through
     /// copy, which takes their stored bytes.
     static func passEncodedThrough<W: RenderDestination>(_ root: RecipeNode, _ resolve: Resolve, _ writer: W) -> (RecipeNode, W)? {
         if root is any Crop {
@@ -327,7 +346,7 @@ enum Optimizer {
         return (encoded, raw)
     }
 
-    /// 8. A run starting with "to sRGB" over a source that holds sRGB-encoded colour (a
+    /// 9. A run starting with "to sRGB" over a source that holds sRGB-encoded colour (a
     /// bitmap of sRGB integers, a video frame's R'G'B': `sRGBEncodedSource`): the conversion
     /// goes and the source's encoded values are read as they are.
     static func foldSRGBIntoRead(_ run: any ColorRun) -> FusedColorNode? {

@@ -17,7 +17,7 @@ enum PassThrough {
 }
 
 extension Optimizer {
-    /// 10. Pass-through: whether the optimised `recipe`, rendered over `rect` into
+    /// 11. Pass-through: whether the optimised `recipe`, rendered over `rect` into
     /// `destination` (as the caller gave it, before any conversion folded into it), is a
     /// stored source whose pixels the destination takes as they are: a bitmap whose format,
     /// colour space (ignored without colour management) and alpha convention match a bitmap

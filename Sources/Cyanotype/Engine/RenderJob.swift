@@ -174,6 +174,7 @@ struct Render {
             let w = recipe.destination as? YCbCrWriter ?? writer
             try execute(plan(recipe)) { tile, tileRect in w.write(tile, tileRect) }
         case .bands(let writer, let makeEncoder):
+            if try renderTurnedBands(recipe, writer: recipe.writer ?? writer, makeEncoder: makeEncoder) { break }
             let sources = StreamedSources(recipe)
             defer { sources.end() }
             try renderBands(recipe, writer: recipe.writer ?? writer, sources: sources, encoder: try makeEncoder(rect.width, rect.height))

@@ -143,6 +143,26 @@ extension CIImage {
         // The EXIF orientation, when asked for, is applied as the rows are stored (upright
         // 8/16-bit pixels, no resampling pass).
         let orientation = (o[.applyOrientationProperty] as? Bool) ?? false ? RowOrientation(header.orientation, width: 1, height: 1).value : 1
+        func source(orientation: Int, stored: LazySourceNode?, name: String) throws(ImageIOError) -> LazySourceNode {
+            try fileSource(
+                data, header: header, strict: strict, space: space, limits: limits, name: name, file: file, headerOnly: headerOnly,
+                orientation: orientation, stored: stored)
+        }
+        // An orientation that reorders rows keeps the file in stored order beside it too: a
+        // downscale shrinks that and turns the small result (`Optimizer.commuteOrientations`).
+        let stored = RowOrientation(orientation, width: 1, height: 1).keepsRowOrder ? nil : try source(orientation: 1, stored: nil, name: "\(name) in stored order")
+        let node = try source(orientation: orientation, stored: stored, name: name)
+        var props = (o[.properties] as? [String: Any]) ?? properties(of: header)
+        if orientation != 1 { props[kCGImagePropertyOrientation] = 1 }
+        return CIImage(node: node, properties: props)
+    }
+
+    /// The file source `lazyImage` makes, shown upright for EXIF `orientation` (1...8);
+    /// `stored`: the same file in stored order, for an orientation that reorders rows.
+    private static func fileSource(
+        _ data: Data, header: ImageHeader, strict: Bool, space: CGColorSpace?, limits: DecodeLimits, name: String, file: FileIdentity?,
+        headerOnly: Bool, orientation: Int, stored: LazySourceNode?
+    ) throws(ImageIOError) -> LazySourceNode {
         let upright = RowOrientation(orientation, width: header.width, height: header.height)
         let extent = CGRect(x: 0, y: 0, width: upright.uprightWidth, height: upright.uprightHeight)
         let profile = header.iccProfile
@@ -224,7 +244,7 @@ extension CIImage {
         } else {
             forOneRender = nil
         }
-        let source = LazySourceNode(
+        return LazySourceNode(
             extent: extent, name: name, reducer: reducer,
             load: {
                 if streams {
@@ -237,10 +257,7 @@ extension CIImage {
                 let bitmap = try ImageCodecs.decode(try whole(), limits: limits, strict: strict)
                 return try bitmapNode(bitmap, colorSpace: space, orientation: orientation)
             },
-            loadForOneRender: forOneRender)
-        var props = (o[.properties] as? [String: Any]) ?? properties(of: header)
-        if orientation != 1 { props[kCGImagePropertyOrientation] = 1 }
-        return CIImage(node: source, properties: props)
+            loadForOneRender: forOneRender, orientation: orientation, stored: stored)
     }
 
     /// The image's properties: Image I/O's dictionary (`ImageFileProperties`) plus the file

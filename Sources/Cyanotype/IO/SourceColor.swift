@@ -1,3 +1,4 @@
+internal import CCodecShims
 internal import CyanotypeCodecs
 import Foundation
 
@@ -101,65 +102,14 @@ struct RowOrientation: Sendable {
 
     /// Stores `count` source rows from source row `first` (at `source`, `sourceRowBytes`
     /// apart) into the upright picture at `destination` (`destinationRowBytes` apart),
-    /// `bytesPerPixel` (4 or 8) a pixel.
+    /// `bytesPerPixel` (4 or 8) a pixel: `cy_orient_band`, the routine that turns JPEG planes'
+    /// bands too (SSE2 4x4 transposes of RGBA8 pixels for the quarter turns).
     func scatter(
         _ source: UnsafeRawPointer, sourceRowBytes: Int, first: Int, count: Int, into destination: UnsafeMutableRawPointer,
         destinationRowBytes: Int, bytesPerPixel: Int
     ) {
-        if bytesPerPixel == 8 {
-            scatter(UInt64.self, source, sourceRowBytes, first, count, destination, destinationRowBytes)
-        } else {
-            scatter(UInt32.self, source, sourceRowBytes, first, count, destination, destinationRowBytes)
-        }
-    }
-
-    private func scatter<T: FixedWidthInteger>(
-        _: T.Type, _ source: UnsafeRawPointer, _ sourceRowBytes: Int, _ first: Int, _ count: Int,
-        _ destination: UnsafeMutableRawPointer, _ rowBytes: Int
-    ) {
-        let bpp = MemoryLayout<T>.size
-        let (w, h) = (width, height)
-        // Where source pixel (x, y) goes: base(y) + x * step, in bytes.
-        func base(_ y: Int) -> Int {
-            switch value {
-            case 2: return y * rowBytes + (w - 1) * bpp
-            case 3: return (h - 1 - y) * rowBytes + (w - 1) * bpp
-            case 4: return (h - 1 - y) * rowBytes
-            case 5: return y * bpp
-            case 6: return (h - 1 - y) * bpp
-            case 7: return (h - 1 - y) * bpp + (w - 1) * rowBytes
-            case 8: return y * bpp + (w - 1) * rowBytes
-            default: return y * rowBytes
-            }
-        }
-        let step: Int =
-            switch value {
-            case 2, 3: -bpp
-            case 5, 6: rowBytes
-            case 7, 8: -rowBytes
-            default: bpp
-            }
-        let dst = destination
-        if !swapsSides {
-            for j in 0..<count {
-                let s = (source + j * sourceRowBytes).assumingMemoryBound(to: T.self)
-                let b = base(first + j)
-                for x in 0..<w { dst.storeBytes(of: s[x], toByteOffset: b + x * step, as: T.self) }
-            }
-            return
-        }
-        // A quarter turn: source column x is upright row x (or w - 1 - x); the band's rows
-        // land side by side in it, so each upright row is written a band's width at a time.
-        var bases = [Int](repeating: 0, count: count)
-        for j in 0..<count { bases[j] = base(first + j) }
-        bases.withUnsafeBufferPointer { bases in
-            for x in 0..<w {
-                let off = x * step
-                for j in 0..<count {
-                    let v = source.load(fromByteOffset: j * sourceRowBytes + x * bpp, as: T.self)
-                    dst.storeBytes(of: v, toByteOffset: bases[j] + off, as: T.self)
-                }
-            }
-        }
+        cy_orient_band(
+            source, sourceRowBytes, Int32(first), Int32(count), Int32(width), Int32(height), Int32(value), Int32(bytesPerPixel), destination,
+            destinationRowBytes)
     }
 }
