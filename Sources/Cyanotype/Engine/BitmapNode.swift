@@ -338,7 +338,7 @@ final class LazySourceNode: RecipeNode, FileSource, DecodeReducible, StoredOrder
     /// (3...8) to it.
     init(
         extent: CGRect, name: String, reducer: DecodeReducer? = nil, load: @escaping @Sendable () throws -> RecipeNode,
-        loadForOneRender: (@Sendable () throws -> RecipeNode)? = nil, orientation: Int = 1, stored: LazySourceNode? = nil
+        loadForOneRender: (@Sendable () throws -> RecipeNode)? = nil, orientation: Int = 1, stored: RecipeNode? = nil
     ) {
         self.load = load
         self.loadForOneRender = loadForOneRender
@@ -357,7 +357,7 @@ final class LazySourceNode: RecipeNode, FileSource, DecodeReducible, StoredOrder
         if r.streams { forOneRender = { try r.load(factor, true) } } else { forOneRender = nil }
         return reducedSources[slot].value {
             // The stored-order file decoded at the same fraction.
-            let stored = storedOrder.flatMap { ($0.source as? any DecodeReducible)?.reducedSource(by: factor) as? LazySourceNode }
+            let stored = storedOrder.flatMap { ($0.source as? any DecodeReducible)?.reducedSource(by: factor) }
             return LazySourceNode(
                 extent: CGRect(x: e.minX / f, y: e.minY / f, width: e.width / f, height: e.height / f),
                 name: "\(name) decoded at 1/\(factor)", load: { try r.load(factor, false) },
