@@ -52,6 +52,13 @@ static void cy_error_exit(j_common_ptr cinfo) {
 static void cy_output_message(j_common_ptr cinfo) { (void)cinfo; }  // warnings: silent
 
 cy_jpeg_encoder *cy_jpeg_encoder_create(int width, int height, int quality, int subsampling, int progressive) {
+    return cy_jpeg_encoder_create_input(width, height, quality, subsampling, progressive, CY_JPEG_INPUT_RGBA8);
+}
+
+// Y'CbCr input (CY_JPEG_INPUT_YCBCR8) goes through libjpeg's null colour conversion: the
+// file's samples are the rows' own, downsampled as for RGB input.
+cy_jpeg_encoder *cy_jpeg_encoder_create_input(int width, int height, int quality, int subsampling, int progressive, int input) {
+    if (input != CY_JPEG_INPUT_RGBA8 && input != CY_JPEG_INPUT_YCBCR8) return NULL;
     if (width <= 0 || height <= 0 || width > 65500 || height > 65500) return NULL;
     struct cy_jpeg_encoder *e = calloc(1, sizeof *e);
     if (!e) return NULL;
@@ -77,8 +84,8 @@ cy_jpeg_encoder *cy_jpeg_encoder_create(int width, int height, int quality, int 
     e->cinfo.dest = &e->dest.pub;
     e->cinfo.image_width = (JDIMENSION)width;
     e->cinfo.image_height = (JDIMENSION)height;
-    e->cinfo.input_components = 4;
-    e->cinfo.in_color_space = JCS_EXT_RGBA;
+    e->cinfo.input_components = input == CY_JPEG_INPUT_YCBCR8 ? 3 : 4;
+    e->cinfo.in_color_space = input == CY_JPEG_INPUT_YCBCR8 ? JCS_YCbCr : JCS_EXT_RGBA;
     jpeg_set_defaults(&e->cinfo);
     // What TurboJPEG's tjCompress2 does with TJFLAG_ACCURATEDCT: the same bytes.
     jpeg_set_quality(&e->cinfo, quality < 1 ? 1 : (quality > 100 ? 100 : quality), TRUE);

@@ -6,8 +6,19 @@ import Foundation
 /// and options (libjpeg-turbo either way, same settings), EXIF and ICC segments included.
 /// Not thread-safe: one thread writes, in order.
 public final class JPEGStreamEncoder: @unchecked Sendable {
-    private let handle: OpaquePointer
+    /// What the rows given to `write` hold.
+    public enum RowInput: Sendable {
+        /// RGBA8 (alpha ignored), converted to Y'CbCr by libjpeg.
+        case rgba8
+        /// Interleaved 8-bit Y'CbCr, 3 bytes a pixel, chroma at full size: written as it is
+        /// (no colour conversion), then downsampled as for RGBA input.
+        case yCbCr8
+    }
+    private var handle: OpaquePointer
     private let options: EncodeOptions
+    private let quality: Int32, subsampling: Int32
+    /// What the rows hold (`takeYCbCr()` changes it before the first row).
+    public private(set) var input = RowInput.rgba8
     /// The image's size in pixels.
     public let width: Int, height: Int
     /// Rows written so far.
@@ -34,6 +45,7 @@ public final class JPEGStreamEncoder: @unchecked Sendable {
             throw .encodeFailed(detail: "JPEG: cannot start an encoder for \(width)x\(height)")
         }
         handle = h
+        (self.quality, subsampling) = (quality, sub)
         self.options = options
         self.width = width
         self.height = height
@@ -41,9 +53,25 @@ public final class JPEGStreamEncoder: @unchecked Sendable {
 
     deinit { cy_jpeg_encoder_destroy(handle) }
 
-    /// Appends `count` rows of RGBA8 (alpha ignored), `rowBytes` apart.
+    /// Makes the encoder take rows of interleaved Y'CbCr (`RowInput.yCbCr8`) instead of RGBA8:
+    /// a JPEG's own samples, re-encoded without the round trip through RGB. Only before the
+    /// first row (else `.invalidArgument`).
+    public func takeYCbCr() throws(ImageFileError) {
+        guard input != .yCbCr8 else { return }
+        guard rowsWritten == 0 else { throw .invalidArgument("JPEG: the rows' format changed after \(rowsWritten) rows") }
+        guard
+            let h = cy_jpeg_encoder_create_input(
+                Int32(width), Int32(height), quality, subsampling, options.progressive ? 1 : 0, Int32(CY_JPEG_INPUT_YCBCR8))
+        else { throw .encodeFailed(detail: "JPEG: cannot start an encoder for \(width)x\(height)") }
+        cy_jpeg_encoder_destroy(handle)
+        handle = h
+        input = .yCbCr8
+    }
+
+    /// Appends `count` rows of RGBA8 (alpha ignored), or of Y'CbCr after `takeYCbCr()`,
+    /// `rowBytes` apart.
     public func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(ImageFileError) {
-        guard count >= 0, rowsWritten + count <= height, rowBytes >= width * 4 else {
+        guard count >= 0, rowsWritten + count <= height, rowBytes >= width * (input == .yCbCr8 ? 3 : 4) else {
             throw .invalidArgument("JPEG: \(count) rows of \(rowBytes) bytes after \(rowsWritten) of \(height)")
         }
         var message = [CChar](repeating: 0, count: 256)

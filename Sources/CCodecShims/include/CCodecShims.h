@@ -108,6 +108,11 @@ enum { CY_JPEG_444 = 0, CY_JPEG_422 = 1, CY_JPEG_420 = 2 };
 typedef struct cy_jpeg_encoder cy_jpeg_encoder;
 /// NULL when the size is out of range (1...65500) or libjpeg fails to start.
 cy_jpeg_encoder *cy_jpeg_encoder_create(int width, int height, int quality, int subsampling, int progressive);
+/// What an encoder's rows hold: RGBA8 (alpha ignored), or interleaved 8-bit Y'CbCr (3 bytes a
+/// pixel, full-size chroma), which is written without a colour conversion.
+enum { CY_JPEG_INPUT_RGBA8 = 0, CY_JPEG_INPUT_YCBCR8 = 1 };
+/// As cy_jpeg_encoder_create, taking rows of `input` (a CY_JPEG_INPUT_ value).
+cy_jpeg_encoder *cy_jpeg_encoder_create_input(int width, int height, int quality, int subsampling, int progressive, int input);
 /// Appends `count` rows, top first. 0, or -1 with a message.
 int cy_jpeg_encoder_write(cy_jpeg_encoder *e, const uint8_t *rows, size_t rowBytes, int count, char *message, size_t messageSize);
 /// Ends the image (all rows written); `bytes` stays valid until destroy. 0, or -1 with a message.

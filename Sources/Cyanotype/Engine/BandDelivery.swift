@@ -2,6 +2,8 @@
 // encoder by a thread of the job's own while tiles render the next bands, the sources
 // decoding for the job alone a few bands ahead and giving their rows back behind it.
 
+internal import CyanotypeCodecs
+
 import Foundation
 
 /// An encoder fed bands of RGBA rows, top first, by a streaming render, in the format of the
@@ -12,6 +14,15 @@ protocol BandEncoder: AnyObject, Sendable {
     func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(ImageFileError)
     /// Ends the file once every row is written.
     func finishStream() throws(ImageFileError)
+    /// Makes the encoder take rows of interleaved 8-bit Y'CbCr (3 bytes a pixel, full-size
+    /// chroma) instead of its writer's format, before its first row. Asked only of encoders
+    /// whose delivery says they can (`Render.Delivery.bands`'s `takesYCbCr`).
+    func takeYCbCr() throws(ImageFileError)
+}
+
+extension BandEncoder {
+    /// Encoders of RGB rows take no Y'CbCr.
+    func takeYCbCr() throws(ImageFileError) { throw .invalidArgument("this encoder takes RGB rows only") }
 }
 
 extension Render {
@@ -79,7 +90,7 @@ extension Render {
     func encodeWhileDecoding(_ bitmap: BitmapNode, _ gate: RowGate, encoder: any BandEncoder) throws {
         let rowBytes = bitmap.bytesPerRow, band = 64
         var eightBitEncoder = true
-        if case .bands(let writer, _) = delivery { eightBitEncoder = writer.info.sample == .uint8 }
+        if case .bands(let writer, _, _) = delivery { eightBitEncoder = writer.info.sample == .uint8 }
         let narrowed = bitmap.format == .RGBA16 && eightBitEncoder ? UnsafeMutablePointer<UInt8>.allocate(capacity: band * bitmap.width * 4) : nil
         defer { narrowed?.deallocate() }
         gate.limitLookahead(4 * band)
@@ -107,6 +118,37 @@ extension Render {
             }
         }
         try encoder.finishStream()
+    }
+
+    /// Re-encodes a JPEG file's planes (`Optimizer.recodedPlanes`): decoded whole and turned
+    /// upright as they decode (1.5 bytes a pixel at 4:2:0, not RGBA's 4), then given to the
+    /// encoder as Y'CbCr rows a band at a time, the chroma upsampled as libjpeg's decode
+    /// upsamples it (`JPEGPlaneRows`); the encoder subsamples it as the output asks. nil,
+    /// having made no encoder, when the file holds no such planes (the render then runs as
+    /// usual).
+    func encodePlanes(
+        _ stored: StoredJPEGPlanes, makeEncoder: (_ width: Int, _ height: Int) throws(ImageFileError) -> any BandEncoder
+    ) throws -> Outcome? {
+        let decoded: JPEGPlanes?
+        do { decoded = try stored.decode() } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
+        guard let planes = decoded, planes.width == rect.width, planes.height == rect.height else { return nil }
+        if executor.isCancelled { try executor.job?.stop() }
+        let encoder = try makeEncoder(planes.width, planes.height)
+        try encoder.takeYCbCr()
+        let rows = JPEGPlaneRows(planes), band = 16, rowBytes = planes.width * 3
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: band * rowBytes, alignment: 64)
+        defer { buffer.deallocate() }
+        var top = 0
+        while top < planes.height {
+            if executor.isCancelled { try executor.job?.stop() }
+            let n = min(band, planes.height - top)
+            for r in 0..<n { rows.readYCbCr(row: top + r, from: 0, count: planes.width, into: buffer + r * rowBytes) }
+            try encoder.write(buffer, rowBytes: rowBytes, count: n)
+            top += n
+        }
+        try encoder.finishStream()
+        environment.record(RenderStatistics(sourcePixels: rect.area))
+        return .copied
     }
 }
 /// `count` 16-bit samples as 8-bit ones, each rounded to the nearest level (v / 257, which

@@ -330,13 +330,17 @@ final class LazySourceNode: RecipeNode, FileSource, DecodeReducible, @unchecked 
     /// For a file that decodes on its thread: a decode of its own for one render (see
     /// `loadedSource(forOneRender:)`).
     private let loadForOneRender: (@Sendable () throws -> RecipeNode)?
+    /// For a JPEG file: its Y'CbCr planes, for a render that re-encodes them unchanged
+    /// (`Optimizer.recodedPlanes`).
+    let storedPlanes: StoredJPEGPlanes?
 
     init(
         extent: CGRect, name: String, reducer: DecodeReducer? = nil, load: @escaping @Sendable () throws -> RecipeNode,
-        loadForOneRender: (@Sendable () throws -> RecipeNode)? = nil
+        loadForOneRender: (@Sendable () throws -> RecipeNode)? = nil, storedPlanes: StoredJPEGPlanes? = nil
     ) {
         self.load = load
         self.loadForOneRender = loadForOneRender
+        self.storedPlanes = storedPlanes
         self.name = name
         self.reducer = reducer
         super.init(extent: extent, inputs: [], traits: NodeTraits(isPointwise: true))

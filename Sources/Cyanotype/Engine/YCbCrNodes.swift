@@ -383,6 +383,25 @@ struct JPEGPlaneRows: PixelRowSource, @unchecked Sendable {
     }
 
     func read(row: Int, from: Int, count: Int, into: UnsafeMutableRawPointer) {
+        convert(row: row, from: from, count: count, into: into, with: cy_jpeg_row_rgba8)
+    }
+
+    /// Pixels `from..<from + count` of upright row `row` (from the top) as interleaved 8-bit
+    /// Y'CbCr, 3 bytes a pixel: the luma and the chroma libjpeg's upsampling gives, not
+    /// converted (what a JPEG re-encoded from its planes is given).
+    func readYCbCr(row: Int, from: Int, count: Int, into: UnsafeMutableRawPointer) {
+        convert(row: row, from: from, count: count, into: into, with: cy_jpeg_row_ycc8)
+    }
+
+    /// One row through `kernel` (`cy_jpeg_row_rgba8` or `cy_jpeg_row_ycc8`), given the chroma
+    /// rows and rounding libjpeg uses at this upright row.
+    private func convert(
+        row: Int, from: Int, count: Int, into: UnsafeMutableRawPointer,
+        with kernel: (
+            UnsafePointer<UInt8>?, UnsafePointer<UInt8>?, UnsafePointer<UInt8>?, UnsafePointer<UInt8>?, UnsafePointer<UInt8>?, Int32, Int,
+            Int, Int32, Int32, Int32, Int, Int32, Int32, UnsafeMutablePointer<Int16>?, UnsafeMutablePointer<UInt8>?
+        ) -> Void
+    ) {
         let p = planes
         // The chroma rows: the nearest and, for libjpeg's vertical triangle filter, the next
         // nearest (above for a pair's first row, below for its second, edges repeated).
@@ -418,7 +437,7 @@ struct JPEGPlaneRows: PixelRowSource, @unchecked Sendable {
         let scratchBytes = cy_jpeg_row_scratch_bytes(count)
         withUnsafeTemporaryAllocation(byteCount: scratchBytes, alignment: 16) { scratch in
             let c0 = near * p.chromaRowBytes, c1 = far * p.chromaRowBytes
-            cy_jpeg_row_rgba8(
+            kernel(
                 p.luma + row * p.lumaRowBytes, p.cb + c0, p.cr + c0, p.cb + c1, p.cr + c1, farWeight, from, count, Int32(sx),
                 p.fancyUpsampling ? 1 : 0, Int32(phaseX), p.chromaWidth, biasEven, biasOdd,
                 scratch.baseAddress!.assumingMemoryBound(to: Int16.self), into.assumingMemoryBound(to: UInt8.self))

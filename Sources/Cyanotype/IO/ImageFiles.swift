@@ -237,7 +237,17 @@ extension CIImage {
                 let bitmap = try ImageCodecs.decode(try whole(), limits: limits, strict: strict)
                 return try bitmapNode(bitmap, colorSpace: space, orientation: orientation)
             },
-            loadForOneRender: forOneRender)
+            loadForOneRender: forOneRender,
+            storedPlanes: streams || planar
+                ? StoredJPEGPlanes(
+                    orientation: orientation,
+                    color: { SourceColor.of(profile: profile, bitsPerSample: 8, fallback: space) },
+                    decode: {
+                        switch bytes {
+                        case .data(let data): try JPEGPlanes.decode(data, orientation: orientation, limits: limits)
+                        case .file(let file): try JPEGPlanes.decode(file: file, orientation: orientation, limits: limits)
+                        }
+                    }) : nil)
         var props = (o[.properties] as? [String: Any]) ?? properties(of: header)
         if orientation != 1 { props[kCGImagePropertyOrientation] = 1 }
         return CIImage(node: source, properties: props)
