@@ -58,7 +58,7 @@ cy_jpeg_encoder *cy_jpeg_encoder_create(int width, int height, int quality, int 
 // Y'CbCr input (CY_JPEG_INPUT_YCBCR8) goes through libjpeg's null colour conversion: the
 // file's samples are the rows' own, downsampled as for RGB input.
 cy_jpeg_encoder *cy_jpeg_encoder_create_input(int width, int height, int quality, int subsampling, int progressive, int input) {
-    if (input != CY_JPEG_INPUT_RGBA8 && input != CY_JPEG_INPUT_YCBCR8) return NULL;
+    if (input != CY_JPEG_INPUT_RGBA8 && input != CY_JPEG_INPUT_YCBCR8 && input != CY_JPEG_INPUT_PLANES) return NULL;
     if (width <= 0 || height <= 0 || width > 65500 || height > 65500) return NULL;
     struct cy_jpeg_encoder *e = calloc(1, sizeof *e);
     if (!e) return NULL;
@@ -84,8 +84,8 @@ cy_jpeg_encoder *cy_jpeg_encoder_create_input(int width, int height, int quality
     e->cinfo.dest = &e->dest.pub;
     e->cinfo.image_width = (JDIMENSION)width;
     e->cinfo.image_height = (JDIMENSION)height;
-    e->cinfo.input_components = input == CY_JPEG_INPUT_YCBCR8 ? 3 : 4;
-    e->cinfo.in_color_space = input == CY_JPEG_INPUT_YCBCR8 ? JCS_YCbCr : JCS_EXT_RGBA;
+    e->cinfo.input_components = input == CY_JPEG_INPUT_RGBA8 ? 4 : 3;
+    e->cinfo.in_color_space = input == CY_JPEG_INPUT_RGBA8 ? JCS_EXT_RGBA : JCS_YCbCr;
     jpeg_set_defaults(&e->cinfo);
     // What TurboJPEG's tjCompress2 does with TJFLAG_ACCURATEDCT: the same bytes.
     jpeg_set_quality(&e->cinfo, quality < 1 ? 1 : (quality > 100 ? 100 : quality), TRUE);
@@ -94,9 +94,26 @@ cy_jpeg_encoder *cy_jpeg_encoder_create_input(int width, int height, int quality
     e->cinfo.comp_info[0].v_samp_factor = subsampling == CY_JPEG_420 ? 2 : 1;
     for (int c = 1; c < 3; c++) { e->cinfo.comp_info[c].h_samp_factor = 1; e->cinfo.comp_info[c].v_samp_factor = 1; }
     if (progressive) jpeg_simple_progression(&e->cinfo);
+    e->cinfo.raw_data_in = input == CY_JPEG_INPUT_PLANES ? TRUE : FALSE;
     jpeg_start_compress(&e->cinfo, TRUE);
     e->started = 1;
     return e;
+}
+
+int cy_jpeg_encoder_write_planes(cy_jpeg_encoder *e, uint8_t *const *y, uint8_t *const *cb, uint8_t *const *cr, char *message,
+                                 size_t messageSize) {
+    if (!e || !e->started || e->finished || !e->cinfo.raw_data_in) return -1;
+    if (setjmp(e->escape)) {
+        if (message && messageSize) snprintf(message, messageSize, "%s", e->message);
+        return -1;
+    }
+    JSAMPARRAY planes[3] = {(JSAMPARRAY)y, (JSAMPARRAY)cb, (JSAMPARRAY)cr};
+    JDIMENSION rows = (JDIMENSION)(e->cinfo.max_v_samp_factor * DCTSIZE);
+    if (jpeg_write_raw_data(&e->cinfo, planes, rows) != rows) {
+        if (message && messageSize) snprintf(message, messageSize, "JPEG: rows refused");
+        return -1;
+    }
+    return 0;
 }
 
 int cy_jpeg_encoder_write(cy_jpeg_encoder *e, const uint8_t *rows, size_t rowBytes, int count, char *message, size_t messageSize) {

@@ -1,5 +1,6 @@
 #include "CCyanotypeYCbCr.h"
 #include <stdlib.h>
+#include <string.h>
 
 // Each loop is written once as a macro body and compiled twice: for the baseline and, where
 // the CPU has them (checked once), for AVX2 + FMA; the compiler vectorises both.
@@ -312,6 +313,18 @@ static void jpeg_ycc_base(JPEG_ROW_ARGS) { JPEG_YCC_BODY }
 static CY_AVX2 void jpeg_ycc_avx2(JPEG_ROW_ARGS) { JPEG_YCC_BODY }
 #endif
 
+/* Only the chroma, in two planes' rows. */
+#define JPEG_CHROMA_BODY                                                                 \
+    JPEG_ROW_CHROMA;                                                                     \
+    (void)y;                                                                             \
+    memcpy(out, cbv, (size_t)n);                                                         \
+    memcpy(crOut, crv, (size_t)n);
+
+static void jpeg_chroma_base(JPEG_ROW_ARGS, uint8_t *crOut) { JPEG_CHROMA_BODY }
+#if CY_HAVE_AVX2
+static CY_AVX2 void jpeg_chroma_avx2(JPEG_ROW_ARGS, uint8_t *crOut) { JPEG_CHROMA_BODY }
+#endif
+
 long cy_jpeg_row_scratch_bytes(long n) { return 2 * (long)sizeof(int16_t) * (n + 4) + 2 * n + 64; }
 
 void cy_jpeg_row_rgba8(JPEG_ROW_ARGS) {
@@ -322,4 +335,11 @@ void cy_jpeg_row_rgba8(JPEG_ROW_ARGS) {
 void cy_jpeg_row_ycc8(JPEG_ROW_ARGS) {
     if (n <= 0) return;
     PICK(jpeg_ycc)(y, cbNear, crNear, cbFar, crFar, farWeight, x0, n, shiftX, fancyX, phaseX, chromaWidth, biasEven, biasOdd, scratch, out);
+}
+
+void cy_jpeg_row_chroma8(const uint8_t *cbNear, const uint8_t *crNear, const uint8_t *cbFar, const uint8_t *crFar, int farWeight, long x0,
+                         long n, int shiftX, int fancyX, int phaseX, long chromaWidth, int biasEven, int biasOdd, int16_t *scratch,
+                         uint8_t *cb, uint8_t *cr) {
+    if (n <= 0) return;
+    PICK(jpeg_chroma)(NULL, cbNear, crNear, cbFar, crFar, farWeight, x0, n, shiftX, fancyX, phaseX, chromaWidth, biasEven, biasOdd, scratch, cb, cr);
 }

@@ -350,7 +350,17 @@ final class JPEGBandEncoder: BandEncoder, @unchecked Sendable {
         let data = try encoder.finish()
         try sink.append(data)
     }
-    func takeYCbCr() throws(ImageFileError) { try encoder.takeYCbCr() }
+    func takeYCbCr(planes: Bool) throws(ImageFileError) -> Bool {
+        let planes = planes && encoder.options.chromaSubsampling == .s444
+        try encoder.take(planes ? .planes : .yCbCr8)
+        return planes
+    }
+    func writePlanes(
+        y: UnsafePointer<UnsafeMutablePointer<UInt8>?>, cb: UnsafePointer<UnsafeMutablePointer<UInt8>?>,
+        cr: UnsafePointer<UnsafeMutablePointer<UInt8>?>
+    ) throws(ImageFileError) {
+        try encoder.writePlanes(y: y, cb: cb, cr: cr)
+    }
 }
 
 extension PNGStreamEncoder: BandEncoder {
