@@ -135,9 +135,8 @@ extension Render {
 
     /// Re-encodes a JPEG file's planes (`Optimizer.recodedPlanes`): decoded whole and turned
     /// upright as they decode (1.5 bytes a pixel at 4:2:0, not RGBA's 4), then given to the
-    /// encoder a band at a time, the chroma upsampled as libjpeg's decode upsamples it
-    /// (`JPEGPlaneRows`): as three planes for 4:4:4 output (made on a second thread while the
-    /// encoder runs), else as Y'CbCr rows the encoder subsamples as the output asks. nil,
+    /// encoder as Y'CbCr rows a band at a time, the chroma upsampled as libjpeg's decode
+    /// upsamples it (`JPEGPlaneRows`); the encoder subsamples it as the output asks. nil,
     /// having made no encoder, when the file holds no such planes (the render then runs as
     /// usual).
     func encodePlanes(
@@ -150,45 +149,24 @@ extension Render {
         let encoder = try makeEncoder(planes.width, planes.height)
         let rows = JPEGPlaneRows(planes), (w, h) = (planes.width, planes.height)
         if try encoder.takeYCbCr(planes: true) {
-            // 8 rows of each plane at a time, padded to whole blocks as libjpeg pads its own,
-            // made (chroma upsampled) on a thread of their own while the encoder takes the
-            // bands before, in a ring of three.
-            let padded = (w + 7) / 8 * 8, bandBytes = 3 * 8 * padded, slots = 3, bands = (h + 7) / 8
-            let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: slots * bandBytes)
-            defer { memory.deallocate() }
-            let progress = Handoff(PlaneBands())
-            let address = UInt(bitPattern: memory)
-            Executor.startThread(name: "cyanotype-jpeg-planes") {
-                defer { progress.update { $0.producerDone = true } }
-                guard let memory = UnsafeMutablePointer<UInt8>(bitPattern: address) else { return }
-                for b in 0..<bands {
-                    guard progress.wait(until: { $0.stop || b - $0.taken < slots }, then: { !$0.stop }) else { return }
-                    let band = memory + (b % slots) * bandBytes
-                    for i in 0..<8 {
-                        let row = min(b * 8 + i, h - 1)
-                        let (yRow, cbRow, crRow) = (band + i * padded, band + (8 + i) * padded, band + (16 + i) * padded)
-                        yRow.update(from: planes.luma + row * planes.lumaRowBytes, count: w)
-                        rows.readChroma(row: row, from: 0, count: w, cb: cbRow, cr: crRow)
-                        if padded > w {
-                            for p in [yRow, cbRow, crRow] { (p + w).update(repeating: p[w - 1], count: padded - w) }
-                        }
-                    }
-                    progress.update { $0.made = b + 1 }
-                }
-            }
-            defer {
-                progress.update { $0.stop = true }
-                progress.wait(until: { $0.producerDone })
-            }
-            let pointers = (0..<slots).map { s in (0..<24).map { Optional(memory + s * bandBytes + $0 * padded) } }
-            for b in 0..<bands {
+            // 8 rows of each plane at a time, padded to whole blocks as libjpeg pads its own.
+            let padded = (w + 7) / 8 * 8
+            let band = UnsafeMutablePointer<UInt8>.allocate(capacity: 3 * 8 * padded)
+            defer { band.deallocate() }
+            let y = (0..<8).map { Optional(band + $0 * padded) }, cb = (0..<8).map { Optional(band + (8 + $0) * padded) }
+            let cr = (0..<8).map { Optional(band + (16 + $0) * padded) }
+            for top in stride(from: 0, to: h, by: 8) {
                 if executor.isCancelled { try executor.job?.stop() }
-                progress.wait(until: { $0.made > b })
-                let p = pointers[b % slots]
-                try p.withUnsafeBufferPointer { band throws(ImageFileError) in
-                    try encoder.writePlanes(y: band.baseAddress!, cb: band.baseAddress! + 8, cr: band.baseAddress! + 16)
+                for i in 0..<8 {
+                    let row = min(top + i, h - 1)
+                    let (yRow, cbRow, crRow) = (y[i]!, cb[i]!, cr[i]!)
+                    yRow.update(from: planes.luma + row * planes.lumaRowBytes, count: w)
+                    rows.readChroma(row: row, from: 0, count: w, cb: cbRow, cr: crRow)
+                    if padded > w {
+                        for p in [yRow, cbRow, crRow] { (p + w).update(repeating: p[w - 1], count: padded - w) }
+                    }
                 }
-                progress.update { $0.taken = b + 1 }
+                try encoder.writePlanes(y: y, cb: cb, cr: cr)
             }
         } else {
             let band = 16, rowBytes = w * 3
@@ -206,13 +184,6 @@ extension Render {
         return .copied
     }
 }
-/// How far `Render.encodePlanes`'s bands have come: made by its band thread, taken by the
-/// encoder (`stop`: the encode is over, the thread ends; `producerDone`: it has).
-struct PlaneBands {
-    var made = 0, taken = 0
-    var stop = false, producerDone = false
-}
-
 /// `count` 16-bit samples as 8-bit ones, each rounded to the nearest level (v / 257, which
 /// never falls halfway): the same value a float conversion of v / 65535 to 8 bits rounds to.
 @inline(__always) func narrowToEightBits(_ source: UnsafePointer<UInt16>, _ destination: UnsafeMutablePointer<UInt8>, count: Int) {
