@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <pthread.h>
 
 // The output buffer is ours (not jpeg_mem_dest's, which frees and replaces its buffer as it
 // grows and only reports the live one at the end): an encoder destroyed before it finished
@@ -52,6 +53,13 @@ static void cy_error_exit(j_common_ptr cinfo) {
 static void cy_output_message(j_common_ptr cinfo) { (void)cinfo; }  // warnings: silent
 
 cy_jpeg_encoder *cy_jpeg_encoder_create(int width, int height, int quality, int subsampling, int progressive) {
+    return cy_jpeg_encoder_create_input(width, height, quality, subsampling, progressive, CY_JPEG_INPUT_RGBA8);
+}
+
+// Y'CbCr input (CY_JPEG_INPUT_YCBCR8) goes through libjpeg's null colour conversion: the
+// file's samples are the rows' own, downsampled as for RGB input.
+cy_jpeg_encoder *cy_jpeg_encoder_create_input(int width, int height, int quality, int subsampling, int progressive, int input) {
+    if (input != CY_JPEG_INPUT_RGBA8 && input != CY_JPEG_INPUT_YCBCR8 && input != CY_JPEG_INPUT_PLANES) return NULL;
     if (width <= 0 || height <= 0 || width > 65500 || height > 65500) return NULL;
     struct cy_jpeg_encoder *e = calloc(1, sizeof *e);
     if (!e) return NULL;
@@ -77,8 +85,8 @@ cy_jpeg_encoder *cy_jpeg_encoder_create(int width, int height, int quality, int 
     e->cinfo.dest = &e->dest.pub;
     e->cinfo.image_width = (JDIMENSION)width;
     e->cinfo.image_height = (JDIMENSION)height;
-    e->cinfo.input_components = 4;
-    e->cinfo.in_color_space = JCS_EXT_RGBA;
+    e->cinfo.input_components = input == CY_JPEG_INPUT_RGBA8 ? 4 : 3;
+    e->cinfo.in_color_space = input == CY_JPEG_INPUT_RGBA8 ? JCS_EXT_RGBA : JCS_YCbCr;
     jpeg_set_defaults(&e->cinfo);
     // What TurboJPEG's tjCompress2 does with TJFLAG_ACCURATEDCT: the same bytes.
     jpeg_set_quality(&e->cinfo, quality < 1 ? 1 : (quality > 100 ? 100 : quality), TRUE);
@@ -87,9 +95,26 @@ cy_jpeg_encoder *cy_jpeg_encoder_create(int width, int height, int quality, int 
     e->cinfo.comp_info[0].v_samp_factor = subsampling == CY_JPEG_420 ? 2 : 1;
     for (int c = 1; c < 3; c++) { e->cinfo.comp_info[c].h_samp_factor = 1; e->cinfo.comp_info[c].v_samp_factor = 1; }
     if (progressive) jpeg_simple_progression(&e->cinfo);
+    e->cinfo.raw_data_in = input == CY_JPEG_INPUT_PLANES ? TRUE : FALSE;
     jpeg_start_compress(&e->cinfo, TRUE);
     e->started = 1;
     return e;
+}
+
+int cy_jpeg_encoder_write_planes(cy_jpeg_encoder *e, uint8_t *const *y, uint8_t *const *cb, uint8_t *const *cr, char *message,
+                                 size_t messageSize) {
+    if (!e || !e->started || e->finished || !e->cinfo.raw_data_in) return -1;
+    if (setjmp(e->escape)) {
+        if (message && messageSize) snprintf(message, messageSize, "%s", e->message);
+        return -1;
+    }
+    JSAMPARRAY planes[3] = {(JSAMPARRAY)y, (JSAMPARRAY)cb, (JSAMPARRAY)cr};
+    JDIMENSION rows = (JDIMENSION)(e->cinfo.max_v_samp_factor * DCTSIZE);
+    if (jpeg_write_raw_data(&e->cinfo, planes, rows) != rows) {
+        if (message && messageSize) snprintf(message, messageSize, "JPEG: rows refused");
+        return -1;
+    }
+    return 0;
 }
 
 int cy_jpeg_encoder_write(cy_jpeg_encoder *e, const uint8_t *rows, size_t rowBytes, int count, char *message, size_t messageSize) {
@@ -503,45 +528,133 @@ static void cy_turn_band(const uint8_t *src, size_t srcStride, int y0, int rows,
     }
 }
 
+// The turn of each decoded band runs on a second thread while libjpeg decodes the next band
+// into the other of two band buffers: decoding and turning overlap.
+struct cy_turner {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int pending[2];  // the call whose band waits in buffer 0 or 1 to be turned, or -1
+    int next;        // the next call to turn
+    int stop;        // no more bands come
+    uint8_t *slot[2];
+    const cy_jpeg_planar_info *info;
+    int orientation, rowsPerCall;
+    size_t lumaBand, chromaBand, yStride, chromaStride;
+    uint8_t *y, *cb, *cr;
+};
+
+// Writes decode call `call`'s band (in `band`: luma, then Cb, then Cr) where the orientation
+// puts it in the upright planes.
+static void cy_turn_call(const struct cy_turner *t, const uint8_t *band, int call) {
+    const cy_jpeg_planar_info *info = t->info;
+    int w = info->width, h = info->height, cw = info->chromaWidth, ch = info->chromaHeight;
+    int ly = call * t->rowsPerCall, cy = call * DCTSIZE;
+    int ln = h - ly < t->rowsPerCall ? h - ly : t->rowsPerCall, cn = ch - cy < DCTSIZE ? ch - cy : DCTSIZE;
+    if (ln > 0) cy_turn_band(band, (size_t)info->lumaRowBytes, ly, ln, w, h, t->orientation, t->y, t->yStride);
+    if (cn > 0) {
+        cy_turn_band(band + t->lumaBand, (size_t)info->chromaRowBytes, cy, cn, cw, ch, t->orientation, t->cb, t->chromaStride);
+        cy_turn_band(band + t->lumaBand + t->chromaBand, (size_t)info->chromaRowBytes, cy, cn, cw, ch, t->orientation, t->cr, t->chromaStride);
+    }
+}
+
+static void *cy_turner_main(void *arg) {
+    struct cy_turner *t = arg;
+    pthread_mutex_lock(&t->lock);
+    for (;;) {
+        int s = t->next & 1;
+        while (t->pending[s] != t->next && !t->stop) pthread_cond_wait(&t->cond, &t->lock);
+        if (t->pending[s] != t->next) break;  // stopped, nothing left to turn
+        pthread_mutex_unlock(&t->lock);
+        cy_turn_call(t, t->slot[s], t->next);
+        pthread_mutex_lock(&t->lock);
+        t->pending[s] = -1;
+        t->next++;
+        pthread_cond_broadcast(&t->cond);
+    }
+    pthread_mutex_unlock(&t->lock);
+    return NULL;
+}
+
+// Tells the turning thread no more bands come and waits for it to turn those it has.
+static void cy_turner_end(struct cy_turner *t, pthread_t thread) {
+    pthread_mutex_lock(&t->lock);
+    t->stop = 1;
+    pthread_cond_broadcast(&t->cond);
+    pthread_mutex_unlock(&t->lock);
+    pthread_join(thread, NULL);
+}
+
 int cy_jpeg_decoder_read_planes_upright(cy_jpeg_decoder *d, const cy_jpeg_planar_info *info, int orientation, uint8_t *y, size_t yStride,
                                         uint8_t *cb, uint8_t *cr, size_t chromaStride, char *message, size_t messageSize) {
     if (!d || !d->started || !d->dinfo.raw_data_out || orientation < 1 || orientation > 8) return -1;
     int rowsPerCall = d->dinfo.max_v_samp_factor * DCTSIZE;
-    int chromaRowsPerCall = DCTSIZE;
     size_t lumaBand = (size_t)info->lumaRowBytes * (size_t)rowsPerCall, chromaBand = (size_t)info->chromaRowBytes * DCTSIZE;
-    uint8_t *volatile band = malloc(lumaBand + 2 * chromaBand);
-    if (!band) {
+    size_t bandBytes = lumaBand + 2 * chromaBand;
+    struct cy_turner *t = calloc(1, sizeof *t);
+    uint8_t *memory = malloc(2 * bandBytes);
+    if (!t || !memory) {
+        free(t);
+        free(memory);
         if (message && messageSize) snprintf(message, messageSize, "JPEG: out of memory");
         return -1;
     }
+    pthread_mutex_init(&t->lock, NULL);
+    pthread_cond_init(&t->cond, NULL);
+    t->pending[0] = t->pending[1] = -1;
+    t->slot[0] = memory;
+    t->slot[1] = memory + bandBytes;
+    t->info = info;
+    t->orientation = orientation;
+    t->rowsPerCall = rowsPerCall;
+    t->lumaBand = lumaBand;
+    t->chromaBand = chromaBand;
+    t->y = y;
+    t->cb = cb;
+    t->cr = cr;
+    t->yStride = yStride;
+    t->chromaStride = chromaStride;
+    pthread_t thread;
+    // Without a thread the bands are turned here, one after the other.
+    const int threaded = pthread_create(&thread, NULL, cy_turner_main, t) == 0;
+    volatile int result = -1;
     if (setjmp(d->escape)) {
         if (message && messageSize) snprintf(message, messageSize, "%s", d->message);
-        free(band);
-        return -1;
+        goto done;
     }
-    uint8_t *by = band, *bcb = band + lumaBand, *bcr = band + lumaBand + chromaBand;
     JSAMPROW yRows[2 * DCTSIZE], cbRows[DCTSIZE], crRows[DCTSIZE];
     JSAMPARRAY planes[3] = {yRows, cbRows, crRows};
-    for (int i = 0; i < rowsPerCall; i++) yRows[i] = by + (size_t)i * (size_t)info->lumaRowBytes;
-    for (int i = 0; i < DCTSIZE; i++) {
-        cbRows[i] = bcb + (size_t)i * (size_t)info->chromaRowBytes;
-        crRows[i] = bcr + (size_t)i * (size_t)info->chromaRowBytes;
-    }
-    int w = info->width, h = info->height, cw = info->chromaWidth, ch = info->chromaHeight;
     for (int call = 0; d->dinfo.output_scanline < d->dinfo.output_height; call++) {
+        int s = call & 1;
+        if (threaded) {
+            pthread_mutex_lock(&t->lock);
+            while (t->pending[s] != -1) pthread_cond_wait(&t->cond, &t->lock);
+            pthread_mutex_unlock(&t->lock);
+        }
+        uint8_t *band = t->slot[s];
+        for (int i = 0; i < rowsPerCall; i++) yRows[i] = band + (size_t)i * (size_t)info->lumaRowBytes;
+        for (int i = 0; i < DCTSIZE; i++) {
+            cbRows[i] = band + lumaBand + (size_t)i * (size_t)info->chromaRowBytes;
+            crRows[i] = band + lumaBand + chromaBand + (size_t)i * (size_t)info->chromaRowBytes;
+        }
         if ((int)jpeg_read_raw_data(&d->dinfo, planes, (JDIMENSION)rowsPerCall) != rowsPerCall) {
             if (message && messageSize) snprintf(message, messageSize, "Premature end of JPEG data");
-            free(band);
-            return -1;
+            goto done;
         }
-        int ly = call * rowsPerCall, cy = call * chromaRowsPerCall;
-        int ln = h - ly < rowsPerCall ? h - ly : rowsPerCall, cn = ch - cy < chromaRowsPerCall ? ch - cy : chromaRowsPerCall;
-        if (ln > 0) cy_turn_band(by, (size_t)info->lumaRowBytes, ly, ln, w, h, orientation, y, yStride);
-        if (cn > 0) {
-            cy_turn_band(bcb, (size_t)info->chromaRowBytes, cy, cn, cw, ch, orientation, cb, chromaStride);
-            cy_turn_band(bcr, (size_t)info->chromaRowBytes, cy, cn, cw, ch, orientation, cr, chromaStride);
+        if (threaded) {
+            pthread_mutex_lock(&t->lock);
+            t->pending[s] = call;
+            pthread_cond_broadcast(&t->cond);
+            pthread_mutex_unlock(&t->lock);
+        } else {
+            cy_turn_call(t, band, call);
         }
     }
-    free(band);
-    return 0;
+    result = 0;
+done:
+    if (threaded) cy_turner_end(t, thread);
+    pthread_cond_destroy(&t->cond);
+    pthread_mutex_destroy(&t->lock);
+    free(memory);
+    free(t);
+    return result;
 }

@@ -1,5 +1,6 @@
 #include "CCyanotypeYCbCr.h"
 #include <stdlib.h>
+#include <string.h>
 
 // Each loop is written once as a macro body and compiled twice: for the baseline and, where
 // the CPU has them (checked once), for AVX2 + FMA; the compiler vectorises both.
@@ -211,7 +212,7 @@ void cy_rgba_to_chroma_u16(const float *a, const float *b, long count, int shift
         }                                                                                \
     }
 
-#define JPEG_ROW_BODY                                                                    \
+#define JPEG_ROW_CHROMA                                                                    \
     long t0 = x0 + phaseX;                                                               \
     long jLo = shiftX ? t0 >> 1 : t0, jHi = shiftX ? (t0 + n - 1) >> 1 : t0 + n - 1;     \
     long span = jHi - jLo + 1;                                                           \
@@ -270,6 +271,11 @@ void cy_rgba_to_chroma_u16(const float *a, const float *b, long count, int shift
             crv[i] = (uint8_t)((wn * csr[k] + wf * csr[k - 1] + biasEven) >> 4);         \
         }                                                                                \
     }                                                                                    \
+    (void)0
+
+/* The chroma of n pixels (JPEG_ROW_CHROMA, in cbv and crv) beside their luma, as RGBA8. */
+#define JPEG_ROW_BODY                                                                    \
+    JPEG_ROW_CHROMA;                                                                     \
     const uint8_t *yy = y + x0;                                                          \
     for (long i = 0; i < n; i++) {                                                       \
         int32_t l = yy[i], b = (int32_t)cbv[i] - 128, r = (int32_t)crv[i] - 128;         \
@@ -287,9 +293,36 @@ void cy_rgba_to_chroma_u16(const float *a, const float *b, long count, int shift
         int farWeight, long x0, long n, int shiftX, int fancyX, int phaseX, long chromaWidth, int biasEven, int biasOdd, \
         int16_t *scratch, uint8_t *out
 
+/* The same n pixels as interleaved Y'CbCr (3 bytes a pixel): the upsampled planes, not converted. */
+#define JPEG_YCC_BODY                                                                    \
+    JPEG_ROW_CHROMA;                                                                     \
+    const uint8_t *yy = y + x0;                                                          \
+    for (long i = 0; i < n; i++) {                                                       \
+        out[3 * i] = yy[i];                                                              \
+        out[3 * i + 1] = cbv[i];                                                         \
+        out[3 * i + 2] = crv[i];                                                         \
+    }
+
 static void jpeg_row_base(JPEG_ROW_ARGS) { JPEG_ROW_BODY }
 #if CY_HAVE_AVX2
 static CY_AVX2 void jpeg_row_avx2(JPEG_ROW_ARGS) { JPEG_ROW_BODY }
+#endif
+
+static void jpeg_ycc_base(JPEG_ROW_ARGS) { JPEG_YCC_BODY }
+#if CY_HAVE_AVX2
+static CY_AVX2 void jpeg_ycc_avx2(JPEG_ROW_ARGS) { JPEG_YCC_BODY }
+#endif
+
+/* Only the chroma, in two planes' rows. */
+#define JPEG_CHROMA_BODY                                                                 \
+    JPEG_ROW_CHROMA;                                                                     \
+    (void)y;                                                                             \
+    memcpy(out, cbv, (size_t)n);                                                         \
+    memcpy(crOut, crv, (size_t)n);
+
+static void jpeg_chroma_base(JPEG_ROW_ARGS, uint8_t *crOut) { JPEG_CHROMA_BODY }
+#if CY_HAVE_AVX2
+static CY_AVX2 void jpeg_chroma_avx2(JPEG_ROW_ARGS, uint8_t *crOut) { JPEG_CHROMA_BODY }
 #endif
 
 long cy_jpeg_row_scratch_bytes(long n) { return 2 * (long)sizeof(int16_t) * (n + 4) + 2 * n + 64; }
@@ -297,4 +330,16 @@ long cy_jpeg_row_scratch_bytes(long n) { return 2 * (long)sizeof(int16_t) * (n +
 void cy_jpeg_row_rgba8(JPEG_ROW_ARGS) {
     if (n <= 0) return;
     PICK(jpeg_row)(y, cbNear, crNear, cbFar, crFar, farWeight, x0, n, shiftX, fancyX, phaseX, chromaWidth, biasEven, biasOdd, scratch, out);
+}
+
+void cy_jpeg_row_ycc8(JPEG_ROW_ARGS) {
+    if (n <= 0) return;
+    PICK(jpeg_ycc)(y, cbNear, crNear, cbFar, crFar, farWeight, x0, n, shiftX, fancyX, phaseX, chromaWidth, biasEven, biasOdd, scratch, out);
+}
+
+void cy_jpeg_row_chroma8(const uint8_t *cbNear, const uint8_t *crNear, const uint8_t *cbFar, const uint8_t *crFar, int farWeight, long x0,
+                         long n, int shiftX, int fancyX, int phaseX, long chromaWidth, int biasEven, int biasOdd, int16_t *scratch,
+                         uint8_t *cb, uint8_t *cr) {
+    if (n <= 0) return;
+    PICK(jpeg_chroma)(NULL, cbNear, crNear, cbFar, crFar, farWeight, x0, n, shiftX, fancyX, phaseX, chromaWidth, biasEven, biasOdd, scratch, cb, cr);
 }

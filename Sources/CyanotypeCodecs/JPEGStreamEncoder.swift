@@ -6,8 +6,23 @@ import Foundation
 /// and options (libjpeg-turbo either way, same settings), EXIF and ICC segments included.
 /// Not thread-safe: one thread writes, in order.
 public final class JPEGStreamEncoder: @unchecked Sendable {
-    private let handle: OpaquePointer
-    private let options: EncodeOptions
+    /// What the rows given to `write` hold.
+    public enum RowInput: Sendable {
+        /// RGBA8 (alpha ignored), converted to Y'CbCr by libjpeg.
+        case rgba8
+        /// Interleaved 8-bit Y'CbCr, 3 bytes a pixel, chroma at full size: written as it is
+        /// (no colour conversion), then downsampled as for RGBA input.
+        case yCbCr8
+        /// The Y, Cb and Cr planes as the file stores them, 8 rows of each at a time
+        /// (`writePlanes`); only for 4:4:4 output, whose planes are all full size.
+        case planes
+    }
+    private var handle: OpaquePointer
+    /// The quality, subsampling, progressive flag and metadata it writes.
+    public let options: EncodeOptions
+    private let quality: Int32, subsampling: Int32
+    /// What the rows hold (`take(_:)` changes it before the first row).
+    public private(set) var input = RowInput.rgba8
     /// The image's size in pixels.
     public let width: Int, height: Int
     /// Rows written so far.
@@ -34,6 +49,7 @@ public final class JPEGStreamEncoder: @unchecked Sendable {
             throw .encodeFailed(detail: "JPEG: cannot start an encoder for \(width)x\(height)")
         }
         handle = h
+        (self.quality, subsampling) = (quality, sub)
         self.options = options
         self.width = width
         self.height = height
@@ -41,9 +57,49 @@ public final class JPEGStreamEncoder: @unchecked Sendable {
 
     deinit { cy_jpeg_encoder_destroy(handle) }
 
-    /// Appends `count` rows of RGBA8 (alpha ignored), `rowBytes` apart.
+    /// Makes the encoder take `input` (Y'CbCr rows or planes: a JPEG's own samples, re-encoded
+    /// without the round trip through RGB) instead of RGBA8. Only before the first row, and
+    /// planes only for 4:4:4 output (else `.invalidArgument`).
+    public func take(_ input: RowInput) throws(ImageFileError) {
+        guard input != self.input else { return }
+        guard rowsWritten == 0 else { throw .invalidArgument("JPEG: the rows' format changed after \(rowsWritten) rows") }
+        guard input != .planes || options.chromaSubsampling == .s444 else {
+            throw .invalidArgument("JPEG: planes are taken only for 4:4:4 output")
+        }
+        let kind =
+            switch input {
+            case .rgba8: CY_JPEG_INPUT_RGBA8
+            case .yCbCr8: CY_JPEG_INPUT_YCBCR8
+            case .planes: CY_JPEG_INPUT_PLANES
+            }
+        guard let h = cy_jpeg_encoder_create_input(Int32(width), Int32(height), quality, subsampling, options.progressive ? 1 : 0, Int32(kind))
+        else { throw .encodeFailed(detail: "JPEG: cannot start an encoder for \(width)x\(height)") }
+        cy_jpeg_encoder_destroy(handle)
+        handle = h
+        self.input = input
+    }
+
+    /// After `take(.planes)`: appends the next 8 rows of each plane (`y`, `cb`, `cr`: 8 row
+    /// pointers each), every row `width` rounded up to a multiple of 8 samples; past the
+    /// bottom, rows are still given (repeat the last one).
+    public func writePlanes(
+        y: UnsafePointer<UnsafeMutablePointer<UInt8>?>, cb: UnsafePointer<UnsafeMutablePointer<UInt8>?>,
+        cr: UnsafePointer<UnsafeMutablePointer<UInt8>?>
+    ) throws(ImageFileError) {
+        guard input == .planes, rowsWritten < height else {
+            throw .invalidArgument("JPEG: planes after \(rowsWritten) of \(height) rows, taking \(input)")
+        }
+        var message = [CChar](repeating: 0, count: 256)
+        guard cy_jpeg_encoder_write_planes(handle, y, cb, cr, &message, message.count) == 0 else {
+            throw .encodeFailed(detail: "JPEG: " + String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        rowsWritten = min(height, rowsWritten + 8)
+    }
+
+    /// Appends `count` rows of RGBA8 (alpha ignored), or of Y'CbCr after `take(.yCbCr8)`,
+    /// `rowBytes` apart.
     public func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(ImageFileError) {
-        guard count >= 0, rowsWritten + count <= height, rowBytes >= width * 4 else {
+        guard input != .planes, count >= 0, rowsWritten + count <= height, rowBytes >= width * (input == .yCbCr8 ? 3 : 4) else {
             throw .invalidArgument("JPEG: \(count) rows of \(rowBytes) bytes after \(rowsWritten) of \(height)")
         }
         var message = [CChar](repeating: 0, count: 256)

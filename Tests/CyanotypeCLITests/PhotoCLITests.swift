@@ -75,4 +75,133 @@ import Testing
             if name != "p3" { #expect(ColorOutput().close(ours, lcms), "\(name): ours \(ours) vs lcms \(lcms)") }
         }
     }
+
+    /// Row 26.2: an unchanged JPEG re-saved as JPEG (`apply in.jpg -q 90 -o out.jpg`) with a
+    /// turn is re-encoded from its Y'CbCr planes. Every orientation x 4:4:4 / 4:2:2 / 4:2:0 at an
+    /// odd size (1001 x 667, so a flip moves the chroma grid), at q90 (4:4:4 by default: planes
+    /// to the encoder) and q80 (4:2:0: Y'CbCr rows libjpeg subsamples): Pillow decodes the
+    /// output, which must be the source as Pillow turns it upright (`exif_transpose`) at least
+    /// as closely as Pillow's own re-save of those upright pixels at that quality and sampling
+    /// (a chroma sample misplaced by one pixel costs 9 dB here), mean error under 2 levels at
+    /// q90 and 3 at q80, in the default sampling, orientation 1 and the P3 profile kept.
+    @Test(.enabled(if: pillowAvailable, "needs Python Pillow and numpy (scripts/setup.sh --test)"))
+    func turnedJPEGsResavedFromTheirPlanesAreTheSourceUpright() throws {
+        let w = try Workspace()
+        try #require(ColorProfiles.displayP3).write(to: w.url("p3.icc"))
+        // Smooth colour with sharp coloured blocks (seeded), saved by Pillow with each
+        // orientation and sampling.
+        _ = try ColorOutput().python(
+            w,
+            """
+            import numpy as np
+            from PIL import Image
+            rng = np.random.default_rng(26)
+            W, H = 1001, 667
+            y, x = np.mgrid[0:H, 0:W]
+            img = np.stack([128 + 100 * np.sin(x / 37.0), 128 + 100 * np.cos(y / 23.0), (x * 255 // W + y * 255 // H) / 2], -1)
+            for _ in range(60):
+                x0, y0 = rng.integers(0, W - 60), rng.integers(0, H - 60)
+                img[y0:y0 + rng.integers(3, 60), x0:x0 + rng.integers(3, 60)] = rng.integers(0, 256, 3)
+            img = np.clip(img, 0, 255).astype(np.uint8)
+            icc = open('p3.icc', 'rb').read()
+            for o in range(1, 9):
+                for s in (0, 1, 2):
+                    ex = Image.Exif()
+                    ex[0x0112] = o
+                    Image.fromarray(img).save(f'src-{o}-{s}.jpg', quality=92, subsampling=s, icc_profile=icc, exif=ex.tobytes())
+            """)
+        for o in 1...8 {
+            for s in 0...2 {
+                for q in [90, 80] {
+                    let r = try Tool.run(["apply", "src-\(o)-\(s).jpg", "-q", "\(q)", "-o", "out-\(o)-\(s)-\(q).jpg"], in: w.dir)
+                    #expect(r.status == 0, "orientation \(o), sampling \(s), q\(q): \(r.stderr)")
+                }
+            }
+        }
+        let verdict = try ColorOutput().python(
+            w,
+            """
+            import io
+            import numpy as np
+            from PIL import Image, ImageOps, ImageCms, JpegImagePlugin
+            def psnr(a, b):
+                return 10 * np.log10(255 ** 2 / max(((a.astype(np.float64) - b) ** 2).mean(), 1e-9))
+            bad, n = [], 0
+            for o, s, (q, sampling, most) in [(o, s, v) for o in range(1, 9) for s in (0, 1, 2) for v in ((90, 0, 2), (80, 2, 3))]:
+                n += 1
+                ref = np.asarray(ImageOps.exif_transpose(Image.open(f'src-{o}-{s}.jpg')).convert('RGB')).astype(np.int32)
+                out = Image.open(f'out-{o}-{s}-{q}.jpg')
+                got = np.asarray(out.convert('RGB')).astype(np.int32)
+                if got.shape != ref.shape:
+                    bad.append(f'{o}/{s}/q{q}: {got.shape} vs {ref.shape}')
+                    continue
+                buf = io.BytesIO()
+                Image.fromarray(ref.astype(np.uint8)).save(buf, 'JPEG', quality=q, subsampling=sampling)
+                resaved = np.asarray(Image.open(buf).convert('RGB')).astype(np.int32)
+                p, r, mae = psnr(got, ref), psnr(resaved, ref), np.abs(got - ref).mean()
+                icc = out.info.get('icc_profile')
+                desc = ImageCms.getProfileDescription(ImageCms.ImageCmsProfile(io.BytesIO(icc))).strip() if icc else 'none'
+                orient, samp = out.getexif().get(0x0112, 1), JpegImagePlugin.get_sampling(out)
+                if not (p >= r - 0.2 and mae < most and desc == 'Display P3' and orient == 1 and samp == sampling):
+                    bad.append(f'{o}/{s}/q{q}: psnr {p:.2f} vs re-save {r:.2f}, mean error {mae:.2f}, {desc}, orientation {orient}, sampling {samp}')
+            print('; '.join(bad) if bad else f'ok {n}')
+            """)
+        #expect(verdict == "ok 48", "\(verdict)")
+    }
+
+    /// Row 26.2's other cases: a filtered save and a colour-converted one of the same kind of
+    /// file still render (exposure +1 EV: the P3 curve's 2x in linear light, by formula; P3 to
+    /// sRGB: lcms's conversion through Pillow); a truncated file fails with its typed error and
+    /// leaves no output, not even a temporary file.
+    @Test(.enabled(if: pillowAvailable, "needs Python Pillow and numpy (scripts/setup.sh --test)"))
+    func filteredOrConvertedTurnedJPEGsRenderAndCutFilesFail() throws {
+        let w = try Workspace()
+        try #require(ColorProfiles.displayP3).write(to: w.url("p3.icc"))
+        _ = try ColorOutput().python(
+            w,
+            """
+            import numpy as np
+            from PIL import Image
+            ex = Image.Exif()
+            ex[0x0112] = 6
+            icc = open('p3.icc', 'rb').read()
+            Image.fromarray(np.full((667, 1001, 3), (120, 90, 60), np.uint8)).save('solid.jpg', quality=95, subsampling=2, icc_profile=icc, exif=ex.tobytes())
+            rng = np.random.default_rng(7)
+            Image.fromarray(rng.integers(0, 256, (667, 1001, 3), dtype=np.uint8)).save('noisy.jpg', quality=92, icc_profile=icc, exif=ex.tobytes())
+            """)
+        for (out, args) in [("exposed.jpg", ["--filter", "exposureAdjust ev=1"]), ("srgb.jpg", ["--strip", "icc"])] {
+            let r = try Tool.run(["apply", "solid.jpg", "-q", "90", "-o", out] + args, in: w.dir)
+            #expect(r.status == 0, "\(out): \(r.stderr)")
+        }
+        let colours = try ColorOutput().python(
+            w,
+            """
+            import io
+            from PIL import Image, ImageCms
+            src = Image.open('solid.jpg').convert('RGB').getpixel((500, 300))
+            dec = lambda v: v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+            enc = lambda v: 12.92 * v if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055
+            want = [round(255 * enc(2 * dec(c / 255))) for c in src]
+            exposed = Image.open('exposed.jpg')
+            p3 = ImageCms.ImageCmsProfile(io.BytesIO(Image.open('solid.jpg').info['icc_profile']))
+            lcms = ImageCms.profileToProfile(Image.new('RGB', (1, 1), src), p3, ImageCms.createProfile('sRGB'), renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC).getpixel((0, 0))
+            srgb = Image.open('srgb.jpg')
+            print(*exposed.size, *want, *exposed.convert('RGB').getpixel((300, 500)), *lcms, *srgb.convert('RGB').getpixel((300, 500)), 'icc' if srgb.info.get('icc_profile') else 'none')
+            """
+        ).split(separator: " ").map(String.init)
+        try #require(colours.count == 15, "\(colours)")
+        let n = colours.prefix(14).compactMap { Int($0) }
+        #expect(n[0] == 667 && n[1] == 1001, "\(colours)")
+        #expect(ColorOutput().close(Array(n[5..<8]), Array(n[2..<5]), within: 3), "exposure +1 EV: \(n[5..<8]) vs the formula's \(n[2..<5])")
+        #expect(ColorOutput().close(Array(n[11..<14]), Array(n[8..<11]), within: 3), "P3 to sRGB: \(n[11..<14]) vs lcms's \(n[8..<11])")
+        #expect(colours[14] == "none")
+
+        let whole = try Data(contentsOf: w.url("noisy.jpg"))
+        try whole.prefix(whole.count / 2).write(to: w.url("cut.jpg"))
+        let r = try Tool.run(["apply", "cut.jpg", "-q", "90", "-o", "cut-out.jpg"], in: w.dir)
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("cut.jpg: the file is truncated"), "\(r.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: w.dir.path).filter { $0.contains("cut-out") }
+        #expect(left.isEmpty, "\(left)")
+    }
 }

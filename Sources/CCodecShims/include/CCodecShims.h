@@ -109,8 +109,20 @@ enum { CY_JPEG_444 = 0, CY_JPEG_422 = 1, CY_JPEG_420 = 2 };
 typedef struct cy_jpeg_encoder cy_jpeg_encoder;
 /// NULL when the size is out of range (1...65500) or libjpeg fails to start.
 cy_jpeg_encoder *cy_jpeg_encoder_create(int width, int height, int quality, int subsampling, int progressive);
+/// What an encoder's rows hold: RGBA8 (alpha ignored); interleaved 8-bit Y'CbCr (3 bytes a
+/// pixel, full-size chroma), written without a colour conversion; or the Y, Cb and Cr planes
+/// as the file stores them (libjpeg's raw_data_in, `cy_jpeg_encoder_write_planes`).
+enum { CY_JPEG_INPUT_RGBA8 = 0, CY_JPEG_INPUT_YCBCR8 = 1, CY_JPEG_INPUT_PLANES = 2 };
+/// As cy_jpeg_encoder_create, taking rows of `input` (a CY_JPEG_INPUT_ value).
+cy_jpeg_encoder *cy_jpeg_encoder_create_input(int width, int height, int quality, int subsampling, int progressive, int input);
 /// Appends `count` rows, top first. 0, or -1 with a message.
 int cy_jpeg_encoder_write(cy_jpeg_encoder *e, const uint8_t *rows, size_t rowBytes, int count, char *message, size_t messageSize);
+/// For a CY_JPEG_INPUT_PLANES encoder: the next 8 x (2 at 4:2:0, else 1) luma rows and their
+/// chroma rows (8 each, at the chroma's own size), top first, each row padded to a whole
+/// number of 8 x 8 blocks and the rows past the image's bottom given too (repeat the last).
+/// 0, or -1 with a message.
+int cy_jpeg_encoder_write_planes(cy_jpeg_encoder *e, uint8_t *const *y, uint8_t *const *cb, uint8_t *const *cr, char *message,
+                                 size_t messageSize);
 /// Ends the image (all rows written); `bytes` stays valid until destroy. 0, or -1 with a message.
 int cy_jpeg_encoder_finish(cy_jpeg_encoder *e, const uint8_t **bytes, size_t *size, char *message, size_t messageSize);
 void cy_jpeg_encoder_destroy(cy_jpeg_encoder *e);

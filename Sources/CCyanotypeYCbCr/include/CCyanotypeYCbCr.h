@@ -44,4 +44,14 @@ long cy_jpeg_row_scratch_bytes(long n);
 void cy_jpeg_row_rgba8(const uint8_t *y, const uint8_t *cbNear, const uint8_t *crNear, const uint8_t *cbFar, const uint8_t *crFar,
                        int farWeight, long x0, long n, int shiftX, int fancyX, int phaseX, long chromaWidth, int biasEven, int biasOdd,
                        int16_t *scratch, uint8_t *out);
+/// As `cy_jpeg_row_rgba8`, the n pixels as interleaved 8-bit Y'CbCr (3 bytes a pixel): the luma
+/// and libjpeg's upsampled chroma, with no conversion to RGB (a JPEG re-encoded from its planes).
+void cy_jpeg_row_ycc8(const uint8_t *y, const uint8_t *cbNear, const uint8_t *crNear, const uint8_t *cbFar, const uint8_t *crFar,
+                      int farWeight, long x0, long n, int shiftX, int fancyX, int phaseX, long chromaWidth, int biasEven, int biasOdd,
+                      int16_t *scratch, uint8_t *out);
+/// As `cy_jpeg_row_ycc8`, only the n pixels' upsampled chroma, as rows of a Cb and a Cr plane
+/// (`cb`, `cr`: n bytes each).
+void cy_jpeg_row_chroma8(const uint8_t *cbNear, const uint8_t *crNear, const uint8_t *cbFar, const uint8_t *crFar, int farWeight, long x0,
+                         long n, int shiftX, int fancyX, int phaseX, long chromaWidth, int biasEven, int biasOdd, int16_t *scratch,
+                         uint8_t *cb, uint8_t *cr);
 #endif

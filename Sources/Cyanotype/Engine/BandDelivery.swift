@@ -2,6 +2,8 @@
 // encoder by a thread of the job's own while tiles render the next bands, the sources
 // decoding for the job alone a few bands ahead and giving their rows back behind it.
 
+internal import CyanotypeCodecs
+
 import Foundation
 
 /// An encoder fed bands of RGBA rows, top first, by a streaming render, in the format of the
@@ -12,6 +14,28 @@ protocol BandEncoder: AnyObject, Sendable {
     func write(_ rows: UnsafeRawPointer, rowBytes: Int, count: Int) throws(ImageFileError)
     /// Ends the file once every row is written.
     func finishStream() throws(ImageFileError)
+    /// Makes the encoder take 8-bit Y'CbCr instead of its writer's format, before its first
+    /// row: when `planes` and its output keeps full-size chroma, three planes 8 rows at a time
+    /// (`writePlanes`; returns true), else interleaved rows (3 bytes a pixel, full-size chroma)
+    /// through `write`. Asked only of encoders whose delivery says they can
+    /// (`Render.Delivery.bands`'s `takesYCbCr`).
+    func takeYCbCr(planes: Bool) throws(ImageFileError) -> Bool
+    /// After `takeYCbCr(planes: true)`: the next 8 rows of the Y, Cb and Cr planes (8 row
+    /// pointers each, rows padded to a multiple of 8 samples, the last row repeated past the
+    /// bottom).
+    func writePlanes(
+        y: UnsafePointer<UnsafeMutablePointer<UInt8>?>, cb: UnsafePointer<UnsafeMutablePointer<UInt8>?>,
+        cr: UnsafePointer<UnsafeMutablePointer<UInt8>?>) throws(ImageFileError)
+}
+
+extension BandEncoder {
+    /// Encoders of RGB rows take no Y'CbCr.
+    func takeYCbCr(planes: Bool) throws(ImageFileError) -> Bool { throw .invalidArgument("this encoder takes RGB rows only") }
+    /// Encoders of RGB rows take no planes.
+    func writePlanes(
+        y: UnsafePointer<UnsafeMutablePointer<UInt8>?>, cb: UnsafePointer<UnsafeMutablePointer<UInt8>?>,
+        cr: UnsafePointer<UnsafeMutablePointer<UInt8>?>
+    ) throws(ImageFileError) { throw .invalidArgument("this encoder takes RGB rows only") }
 }
 
 extension Render {
@@ -79,7 +103,7 @@ extension Render {
     func encodeWhileDecoding(_ bitmap: BitmapNode, _ gate: RowGate, encoder: any BandEncoder) throws {
         let rowBytes = bitmap.bytesPerRow, band = 64
         var eightBitEncoder = true
-        if case .bands(let writer, _) = delivery { eightBitEncoder = writer.info.sample == .uint8 }
+        if case .bands(let writer, _, _) = delivery { eightBitEncoder = writer.info.sample == .uint8 }
         let narrowed = bitmap.format == .RGBA16 && eightBitEncoder ? UnsafeMutablePointer<UInt8>.allocate(capacity: band * bitmap.width * 4) : nil
         defer { narrowed?.deallocate() }
         gate.limitLookahead(4 * band)
@@ -107,6 +131,57 @@ extension Render {
             }
         }
         try encoder.finishStream()
+    }
+
+    /// Re-encodes a JPEG file's planes (`Optimizer.recodedPlanes`): decoded whole and turned
+    /// upright as they decode (1.5 bytes a pixel at 4:2:0, not RGBA's 4), then given to the
+    /// encoder as Y'CbCr rows a band at a time, the chroma upsampled as libjpeg's decode
+    /// upsamples it (`JPEGPlaneRows`); the encoder subsamples it as the output asks. nil,
+    /// having made no encoder, when the file holds no such planes (the render then runs as
+    /// usual).
+    func encodePlanes(
+        _ stored: StoredJPEGPlanes, makeEncoder: (_ width: Int, _ height: Int) throws(ImageFileError) -> any BandEncoder
+    ) throws -> Outcome? {
+        let decoded: JPEGPlanes?
+        do { decoded = try stored.decode() } catch { throw CIRenderError.sourceFailed(String(describing: error)) }
+        guard let planes = decoded, planes.width == rect.width, planes.height == rect.height else { return nil }
+        if executor.isCancelled { try executor.job?.stop() }
+        let encoder = try makeEncoder(planes.width, planes.height)
+        let rows = JPEGPlaneRows(planes), (w, h) = (planes.width, planes.height)
+        if try encoder.takeYCbCr(planes: true) {
+            // 8 rows of each plane at a time, padded to whole blocks as libjpeg pads its own.
+            let padded = (w + 7) / 8 * 8
+            let band = UnsafeMutablePointer<UInt8>.allocate(capacity: 3 * 8 * padded)
+            defer { band.deallocate() }
+            let y = (0..<8).map { Optional(band + $0 * padded) }, cb = (0..<8).map { Optional(band + (8 + $0) * padded) }
+            let cr = (0..<8).map { Optional(band + (16 + $0) * padded) }
+            for top in stride(from: 0, to: h, by: 8) {
+                if executor.isCancelled { try executor.job?.stop() }
+                for i in 0..<8 {
+                    let row = min(top + i, h - 1)
+                    let (yRow, cbRow, crRow) = (y[i]!, cb[i]!, cr[i]!)
+                    yRow.update(from: planes.luma + row * planes.lumaRowBytes, count: w)
+                    rows.readChroma(row: row, from: 0, count: w, cb: cbRow, cr: crRow)
+                    if padded > w {
+                        for p in [yRow, cbRow, crRow] { (p + w).update(repeating: p[w - 1], count: padded - w) }
+                    }
+                }
+                try encoder.writePlanes(y: y, cb: cb, cr: cr)
+            }
+        } else {
+            let band = 16, rowBytes = w * 3
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: band * rowBytes, alignment: 64)
+            defer { buffer.deallocate() }
+            for top in stride(from: 0, to: h, by: band) {
+                if executor.isCancelled { try executor.job?.stop() }
+                let n = min(band, h - top)
+                for r in 0..<n { rows.readYCbCr(row: top + r, from: 0, count: w, into: buffer + r * rowBytes) }
+                try encoder.write(buffer, rowBytes: rowBytes, count: n)
+            }
+        }
+        try encoder.finishStream()
+        environment.record(RenderStatistics(sourcePixels: rect.area))
+        return .copied
     }
 }
 extension Render {

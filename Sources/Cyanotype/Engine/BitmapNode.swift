@@ -333,15 +333,20 @@ final class LazySourceNode: RecipeNode, FileSource, DecodeReducible, StoredOrder
     /// For a file turned upright from an EXIF orientation that reorders rows (3...8): that
     /// orientation and the same file in stored order.
     let storedOrder: (orientation: Int, source: RecipeNode)?
+    /// For a JPEG file: its Y'CbCr planes, for a render that re-encodes them unchanged
+    /// (`Optimizer.recodedPlanes`).
+    let storedPlanes: StoredJPEGPlanes?
 
     /// `stored`: the same file in stored order, when this source applies EXIF `orientation`
-    /// (3...8) to it.
+    /// (3...8) to it; `storedPlanes`: a JPEG's Y'CbCr planes for an unchanged re-encode.
     init(
         extent: CGRect, name: String, reducer: DecodeReducer? = nil, load: @escaping @Sendable () throws -> RecipeNode,
-        loadForOneRender: (@Sendable () throws -> RecipeNode)? = nil, orientation: Int = 1, stored: RecipeNode? = nil
+        loadForOneRender: (@Sendable () throws -> RecipeNode)? = nil, orientation: Int = 1, stored: RecipeNode? = nil,
+        storedPlanes: StoredJPEGPlanes? = nil
     ) {
         self.load = load
         self.loadForOneRender = loadForOneRender
+        self.storedPlanes = storedPlanes
         self.name = name
         self.reducer = reducer
         storedOrder = stored.flatMap { (3...8).contains(orientation) ? (orientation, $0) : nil }

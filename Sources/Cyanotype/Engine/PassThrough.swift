@@ -1,3 +1,5 @@
+internal import CyanotypeCodecs
+
 // Pass-through: the one place that decides a render has nothing to compute. A render job
 // (`Render.run`) asks it once, after the optimiser and before planning; the job then copies
 // (or hands over) the source's stored pixels instead of running tiles.
@@ -14,6 +16,20 @@ enum PassThrough {
     case narrowedBitmap(BitmapNode)
     /// A planar Y'CbCr frame of the destination buffer's format and size.
     case planes(YCbCrSourceNode)
+}
+
+/// A JPEG file's Y'CbCr planes as a file source can hand them, undecoded, to a render that
+/// writes them unchanged as a JPEG again (`Optimizer.recodedPlanes`): the encoder is given the
+/// planes' samples (chroma upsampled as libjpeg does) with no round trip through RGB and no
+/// RGBA picture.
+struct StoredJPEGPlanes: Sendable {
+    /// The EXIF orientation (1...8) the planes are turned upright by as they decode.
+    let orientation: Int
+    /// How the file source's decoded rows are read (`SourceColor`): made when asked.
+    let color: @Sendable () -> SourceColor
+    /// Decodes the planes, upright; nil when the file is not 8-bit Y'CbCr in a sampling the
+    /// planes hold (grey, CMYK). Throws the file's error (truncated, damaged, changed).
+    let decode: @Sendable () throws -> JPEGPlanes?
 }
 
 extension Optimizer {
@@ -54,5 +70,27 @@ extension Optimizer {
         default:
             return nil
         }
+    }
+}
+
+extension Optimizer {
+    /// 11. Re-encoding a JPEG's planes: whether the recipe `root` (not yet optimised, its
+    /// sources not loaded), encoded over `rect` from rows of `writer` by a JPEG encoder, is a
+    /// JPEG file that is written unchanged but for its orientation: its whole upright extent,
+    /// unfiltered, read in the space the writer writes (ignored without colour management),
+    /// never decoded yet. Only turns that reorder rows (orientations 3 to 8, which hold the
+    /// whole picture before the first output row either way) take it: upright and mirrored
+    /// files stream their rows into the encoder as they decode instead. nil otherwise.
+    static func recodedPlanes(_ root: RecipeNode, rect: PixelRect, into writer: DestinationWriter, colorManaged: Bool) -> StoredJPEGPlanes? {
+        var node = root
+        while node.traits.showsInputUnchanged, !(node is any SamplingMark), let input = node.inputs.first, input.extent == node.extent {
+            node = input
+        }
+        guard let file = node as? LazySourceNode, let stored = file.storedPlanes, !file.isLoaded,
+            !RowOrientation(stored.orientation, width: 1, height: 1).keepsRowOrder,
+            node.pixelExtent == rect, writer.info.layout == .rgba, writer.info.sample == .uint8,
+            !colorManaged || stored.color().space == writer.space
+        else { return nil }
+        return stored
     }
 }

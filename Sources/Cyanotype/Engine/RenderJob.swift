@@ -117,7 +117,10 @@ struct Render {
         /// returns, as they finish (a streaming encode); the writer says how tiles are
         /// stored (its memory is replaced by the band ring's). An unchanged bitmap already in
         /// memory is handed back (`Outcome.unchanged`) for the caller to encode whole.
-        case bands(DestinationWriter, makeEncoder: (_ width: Int, _ height: Int) throws(ImageFileError) -> any BandEncoder)
+        /// `takesYCbCr`: the encoder (a JPEG one) can take Y'CbCr rows instead
+        /// (`BandEncoder.takeYCbCr`), so an unchanged JPEG file is re-encoded from its planes.
+        case bands(
+            DestinationWriter, takesYCbCr: Bool = false, makeEncoder: (_ width: Int, _ height: Int) throws(ImageFileError) -> any BandEncoder)
         /// Working-space tiles handed to `sink` as they finish (reductions, probes).
         case tiles(@Sendable (TileBuffer, PixelRect) -> Void)
     }
@@ -150,13 +153,21 @@ struct Render {
         switch delivery {
         case .bitmap(let w, _): destination = w
         case .planes(let w): destination = w
-        case .bands(let w, _):
+        case .bands(let w, _, _):
             destination = w
             // One pass over the sources, top down: files decode for this render alone.
             options.forOneRender = true
         case .tiles: destination = nil
         }
         options.writer = destination
+        // 2a. An unchanged JPEG file written as a JPEG is re-encoded from its planes, before
+        // any source loads (its file would otherwise start decoding to RGBA).
+        if case .bands(let w, true, let makeEncoder) = delivery,
+            let stored = Optimizer.recodedPlanes(node, rect: rect, into: w, colorManaged: environment.colorManaged),
+            let outcome = try encodePlanes(stored, makeEncoder: makeEncoder)
+        {
+            return outcome
+        }
         let recipe = try Optimizer.optimize(node, options)
 
         if let destination,
@@ -173,7 +184,7 @@ struct Render {
         case .planes(let writer):
             let w = recipe.destination as? YCbCrWriter ?? writer
             try execute(plan(recipe)) { tile, tileRect in w.write(tile, tileRect) }
-        case .bands(let writer, let makeEncoder):
+        case .bands(let writer, _, let makeEncoder):
             if try renderTurnedBands(recipe, writer: recipe.writer ?? writer, makeEncoder: makeEncoder) { break }
             let sources = StreamedSources(recipe)
             defer { sources.end() }
@@ -211,14 +222,14 @@ struct Render {
             try copyRows(of: bitmap, into: writer)
             environment.record(RenderStatistics(sourcePixels: rect.area))
             return .copied
-        case (.bitmap(let bitmap), .bands(let writer, let makeEncoder)):
+        case (.bitmap(let bitmap), .bands(let writer, _, let makeEncoder)):
             guard bitmap.bytesPerRow == rect.width * writer.bytesPerPixel, bitmap.pixelExtent == rect else { return nil }
             // Already in memory: the caller encodes it whole, as it is.
             guard let gate = bitmap.gate else { return .unchanged(bitmap) }
             // Still decoding: rows go to the encoder as they arrive.
             try encodeWhileDecoding(bitmap, gate, encoder: try makeEncoder(bitmap.width, bitmap.height))
             return .copied
-        case (.narrowedBitmap(let bitmap), .bands(_, let makeEncoder)):
+        case (.narrowedBitmap(let bitmap), .bands(_, _, let makeEncoder)):
             // Unfiltered 16-bit rows (a 16-bit PNG or TIFF decoding on its thread): each band
             // is rounded to 8 bits as it arrives, with no float pass.
             guard let gate = bitmap.gate, bitmap.bytesPerRow == rect.width * 8, bitmap.pixelExtent == rect else { return nil }

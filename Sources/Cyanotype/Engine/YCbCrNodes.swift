@@ -384,6 +384,47 @@ struct JPEGPlaneRows: PixelRowSource, @unchecked Sendable {
 
     func read(row: Int, from: Int, count: Int, into: UnsafeMutableRawPointer) {
         let p = planes
+        convert(row: row, count: count) { c0, c1, farWeight, biasEven, biasOdd, scratch in
+            cy_jpeg_row_rgba8(
+                p.luma + row * p.lumaRowBytes, p.cb + c0, p.cr + c0, p.cb + c1, p.cr + c1, farWeight, from, count, Int32(sx),
+                p.fancyUpsampling ? 1 : 0, Int32(phaseX), p.chromaWidth, biasEven, biasOdd, scratch, into.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    /// Pixels `from..<from + count` of upright row `row` (from the top) as interleaved 8-bit
+    /// Y'CbCr, 3 bytes a pixel: the luma and the chroma libjpeg's upsampling gives, not
+    /// converted (what a JPEG re-encoded from its planes is given).
+    func readYCbCr(row: Int, from: Int, count: Int, into: UnsafeMutableRawPointer) {
+        let p = planes
+        convert(row: row, count: count) { c0, c1, farWeight, biasEven, biasOdd, scratch in
+            cy_jpeg_row_ycc8(
+                p.luma + row * p.lumaRowBytes, p.cb + c0, p.cr + c0, p.cb + c1, p.cr + c1, farWeight, from, count, Int32(sx),
+                p.fancyUpsampling ? 1 : 0, Int32(phaseX), p.chromaWidth, biasEven, biasOdd, scratch, into.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    /// The upsampled chroma alone of those pixels (as `readYCbCr` gives it), into rows of a
+    /// full-size Cb and Cr plane.
+    func readChroma(row: Int, from: Int, count: Int, cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>) {
+        let p = planes
+        convert(row: row, count: count) { c0, c1, farWeight, biasEven, biasOdd, scratch in
+            cy_jpeg_row_chroma8(
+                p.cb + c0, p.cr + c0, p.cb + c1, p.cr + c1, farWeight, from, count, Int32(sx), p.fancyUpsampling ? 1 : 0, Int32(phaseX),
+                p.chromaWidth, biasEven, biasOdd, scratch, cb, cr)
+        }
+    }
+
+    /// Runs `kernel` with the chroma rows (byte offsets of the nearest and next nearest into
+    /// the chroma planes) and rounding libjpeg's upsampling uses at upright row `row`, and
+    /// scratch for `count` pixels.
+
+    /// One row through `kernel` (`cy_jpeg_row_rgba8` or `cy_jpeg_row_ycc8`), given the chroma
+    /// rows and rounding libjpeg uses at this upright row.
+    private func convert(
+        row: Int, count: Int,
+        with kernel: (_ c0: Int, _ c1: Int, _ farWeight: Int32, _ biasEven: Int32, _ biasOdd: Int32, _ scratch: UnsafeMutablePointer<Int16>) -> Void
+    ) {
+        let p = planes
         // The chroma rows: the nearest and, for libjpeg's vertical triangle filter, the next
         // nearest (above for a pair's first row, below for its second, edges repeated).
         var near = row, far = row, farWeight: Int32 = 0
@@ -417,11 +458,9 @@ struct JPEGPlaneRows: PixelRowSource, @unchecked Sendable {
         }
         let scratchBytes = cy_jpeg_row_scratch_bytes(count)
         withUnsafeTemporaryAllocation(byteCount: scratchBytes, alignment: 16) { scratch in
-            let c0 = near * p.chromaRowBytes, c1 = far * p.chromaRowBytes
-            cy_jpeg_row_rgba8(
-                p.luma + row * p.lumaRowBytes, p.cb + c0, p.cr + c0, p.cb + c1, p.cr + c1, farWeight, from, count, Int32(sx),
-                p.fancyUpsampling ? 1 : 0, Int32(phaseX), p.chromaWidth, biasEven, biasOdd,
-                scratch.baseAddress!.assumingMemoryBound(to: Int16.self), into.assumingMemoryBound(to: UInt8.self))
+            kernel(
+                near * p.chromaRowBytes, far * p.chromaRowBytes, farWeight, biasEven, biasOdd,
+                scratch.baseAddress!.assumingMemoryBound(to: Int16.self))
         }
     }
 }

@@ -174,7 +174,7 @@ extension CIContext {
             if !greyIfNeutral && (format == .jpeg || format == .png || format == .tiff) {
                 let samples: CIFormat = format == .jpeg || depth < 16 ? .RGBA8 : format == .tiff && depth == 32 ? .RGBAf : .RGBA16
                 let (options, parallel, batch) = (opts, executor.parallelFor, min(4, max(2, executor.width)))
-                let unchanged = try encodeStreaming(image, rect: rect, colorSpace: space, format: samples) {
+                let unchanged = try encodeStreaming(image, rect: rect, colorSpace: space, format: samples, takesYCbCr: format == .jpeg) {
                     width, height throws(ImageFileError) -> any BandEncoder in
                     switch format {
                     case .jpeg:
@@ -305,9 +305,10 @@ extension CIContext {
     /// `makeEncoder(width, height)` returns as it completes and then reused. An unfiltered
     /// streaming-decoded file is encoded as its rows arrive. The bytes are those of rendering
     /// whole and encoding after. Returns, having written nothing, an unfiltered bitmap already
-    /// in memory, which the caller encodes as it is; nil once encoded.
+    /// in memory, which the caller encodes as it is; nil once encoded. `takesYCbCr`: the
+    /// encoder is a JPEG one, which re-encodes an unchanged JPEG file from its planes.
     func encodeStreaming(
-        _ image: CIImage, rect: CGRect, colorSpace: CGColorSpace, format: CIFormat = .RGBA8,
+        _ image: CIImage, rect: CGRect, colorSpace: CGColorSpace, format: CIFormat = .RGBA8, takesYCbCr: Bool = false,
         makeEncoder: @escaping (_ width: Int, _ height: Int) throws(ImageFileError) -> any BandEncoder
     ) throws -> BitmapNode? {
         let pr = try renderablePixels(rect)
@@ -321,7 +322,7 @@ extension CIContext {
                 base: placeholder, rowBytes: rowBytes, bounds: pr, format: format,
                 colorSpace: workingColorSpace == nil ? nil : colorSpace, premultiplied: false)
         else { throw CIRenderError.unsupportedFormat(format) }
-        let outcome = try Render(node: image.node, rect: pr, delivery: .bands(writer, makeEncoder: makeEncoder), environment: environment).run()
+        let outcome = try Render(node: image.node, rect: pr, delivery: .bands(writer, takesYCbCr: takesYCbCr, makeEncoder: makeEncoder), environment: environment).run()
         if case .unchanged(let bitmap) = outcome { return bitmap }
         return nil
     }
@@ -348,6 +349,17 @@ final class JPEGBandEncoder: BandEncoder, @unchecked Sendable {
     func finishStream() throws(ImageFileError) {
         let data = try encoder.finish()
         try sink.append(data)
+    }
+    func takeYCbCr(planes: Bool) throws(ImageFileError) -> Bool {
+        let planes = planes && encoder.options.chromaSubsampling == .s444
+        try encoder.take(planes ? .planes : .yCbCr8)
+        return planes
+    }
+    func writePlanes(
+        y: UnsafePointer<UnsafeMutablePointer<UInt8>?>, cb: UnsafePointer<UnsafeMutablePointer<UInt8>?>,
+        cr: UnsafePointer<UnsafeMutablePointer<UInt8>?>
+    ) throws(ImageFileError) {
+        try encoder.writePlanes(y: y, cb: cb, cr: cr)
     }
 }
 

@@ -257,7 +257,17 @@ extension CIImage {
                 let bitmap = try ImageCodecs.decode(try whole(), limits: limits, strict: strict)
                 return try bitmapNode(bitmap, colorSpace: space, orientation: orientation)
             },
-            loadForOneRender: forOneRender, orientation: orientation, stored: stored)
+            loadForOneRender: forOneRender, orientation: orientation, stored: stored,
+            storedPlanes: streams || planar
+                ? StoredJPEGPlanes(
+                    orientation: orientation,
+                    color: { SourceColor.of(profile: profile, bitsPerSample: 8, fallback: space) },
+                    decode: {
+                        switch bytes {
+                        case .data(let data): try JPEGPlanes.decode(data, orientation: orientation, limits: limits)
+                        case .file(let file): try JPEGPlanes.decode(file: file, orientation: orientation, limits: limits)
+                        }
+                    }) : nil)
     }
 
     /// The image's properties: Image I/O's dictionary (`ImageFileProperties`) plus the file
