@@ -450,83 +450,6 @@ int cy_jpeg_decoder_create_planar_fd(int fd, int strict, cy_jpeg_planar_info *in
     return cy_jpeg_planar_start(NULL, 0, file, strict, info, out, message, messageSize);
 }
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-// 16 rows of 16 bytes transposed in place (r[j] becomes column j): four rounds of the perfect
-// shuffle, each interleaving row i with row i + 8.
-static inline void cy_transpose16(__m128i r[16]) {
-    __m128i t[16];
-    for (int round = 0; round < 4; round++) {
-        for (int i = 0; i < 8; i++) {
-            t[2 * i] = _mm_unpacklo_epi8(r[i], r[i + 8]);
-            t[2 * i + 1] = _mm_unpackhi_epi8(r[i], r[i + 8]);
-        }
-        for (int i = 0; i < 16; i++) r[i] = t[i];
-    }
-}
-#endif
-
-// One band of a plane's stored rows (`rows` rows from stored row `y0`, `pw` samples each,
-// `srcStride` apart) written where EXIF `orientation` puts them in the upright plane `dst`
-// (`dstStride` bytes a row; the stored plane is `pw` x `ph`).
-static void cy_turn_band(const uint8_t *src, size_t srcStride, int y0, int rows, int pw, int ph, int orientation, uint8_t *dst,
-                         size_t dstStride) {
-    int o = orientation;
-    if (o <= 4) {
-        int flipX = o == 2 || o == 3, flipY = o == 3 || o == 4;
-        for (int r = 0; r < rows; r++) {
-            const uint8_t *s = src + (size_t)r * srcStride;
-            uint8_t *d = dst + (size_t)(flipY ? ph - 1 - (y0 + r) : y0 + r) * dstStride;
-            if (!flipX) {
-                memcpy(d, s, (size_t)pw);
-            } else {
-                for (int x = 0; x < pw; x++) d[pw - 1 - x] = s[x];
-            }
-        }
-        return;
-    }
-    // Stored row y becomes upright column y (5, 8) or ph - 1 - y (6, 7); stored column x
-    // becomes upright row x (5, 6) or pw - 1 - x (7, 8): each upright row gets `rows`
-    // neighbouring bytes from this band.
-    int flipX = o == 6 || o == 7, flipY = o == 7 || o == 8;
-    int x = 0;
-#if defined(__SSE2__)
-    // 16 columns at a time: the band's rows (bottom first when flipped) transposed, each
-    // column then one run of `rows` bytes in its upright row.
-    for (; rows <= 16 && x + 16 <= pw; x += 16) {
-        __m128i r[16];
-        for (int i = 0; i < 16; i++) {
-            int sr = flipX ? rows - 1 - i : i;
-            r[i] = i < rows ? _mm_loadu_si128((const __m128i *)(src + (size_t)sr * srcStride + (size_t)x)) : _mm_setzero_si128();
-        }
-        cy_transpose16(r);
-        size_t at = (size_t)(flipX ? ph - y0 - rows : y0);
-        for (int j = 0; j < 16; j++) {
-            uint8_t *d = dst + (size_t)(flipY ? pw - 1 - (x + j) : x + j) * dstStride + at;
-            if (rows == 16) {
-                _mm_storeu_si128((__m128i *)d, r[j]);
-            } else if (rows == 8) {
-                _mm_storel_epi64((__m128i *)d, r[j]);
-            } else {
-                uint8_t column[16];
-                _mm_storeu_si128((__m128i *)column, r[j]);
-                memcpy(d, column, (size_t)rows);
-            }
-        }
-    }
-#endif
-    for (; x < pw; x++) {
-        uint8_t *d = dst + (size_t)(flipY ? pw - 1 - x : x) * dstStride;
-        const uint8_t *s = src + x;
-        if (!flipX) {
-            d += y0;
-            for (int r = 0; r < rows; r++) d[r] = s[(size_t)r * srcStride];
-        } else {
-            d += ph - 1 - y0;
-            for (int r = 0; r < rows; r++) d[-r] = s[(size_t)r * srcStride];
-        }
-    }
-}
 
 // The turn of each decoded band runs on a second thread while libjpeg decodes the next band
 // into the other of two band buffers: decoding and turning overlap.
@@ -550,10 +473,10 @@ static void cy_turn_call(const struct cy_turner *t, const uint8_t *band, int cal
     int w = info->width, h = info->height, cw = info->chromaWidth, ch = info->chromaHeight;
     int ly = call * t->rowsPerCall, cy = call * DCTSIZE;
     int ln = h - ly < t->rowsPerCall ? h - ly : t->rowsPerCall, cn = ch - cy < DCTSIZE ? ch - cy : DCTSIZE;
-    if (ln > 0) cy_turn_band(band, (size_t)info->lumaRowBytes, ly, ln, w, h, t->orientation, t->y, t->yStride);
+    if (ln > 0) cy_orient_band(band, (size_t)info->lumaRowBytes, ly, ln, w, h, t->orientation, 1, t->y, t->yStride);
     if (cn > 0) {
-        cy_turn_band(band + t->lumaBand, (size_t)info->chromaRowBytes, cy, cn, cw, ch, t->orientation, t->cb, t->chromaStride);
-        cy_turn_band(band + t->lumaBand + t->chromaBand, (size_t)info->chromaRowBytes, cy, cn, cw, ch, t->orientation, t->cr, t->chromaStride);
+        cy_orient_band(band + t->lumaBand, (size_t)info->chromaRowBytes, cy, cn, cw, ch, t->orientation, 1, t->cb, t->chromaStride);
+        cy_orient_band(band + t->lumaBand + t->chromaBand, (size_t)info->chromaRowBytes, cy, cn, cw, ch, t->orientation, 1, t->cr, t->chromaStride);
     }
 }
 

@@ -318,7 +318,7 @@ final class FloatBlockNode: RecipeNode, @unchecked Sendable {
 /// first asks for it before a render (`loadedSource`), and its result (pixels or error) is kept
 /// as the source's own state: what a bitmap source holds from the start, not a cache. Every
 /// later render of the image, on any context, reads the same decoded pixels.
-final class LazySourceNode: RecipeNode, FileSource, DecodeReducible, StoredOrderSource, @unchecked Sendable {
+final class LazySourceNode: RecipeNode, FileSource, DecodeReducible, StoredOrderSource, PlanarJPEGSource, @unchecked Sendable {
     private let load: @Sendable () throws -> RecipeNode
     private let loaded = OnceCell<Result<RecipeNode, any Error>>()
     let name: String

@@ -11,6 +11,15 @@ protocol FileSource: RecipeNode {
     func loadedSource(forOneRender: Bool) throws -> RecipeNode
 }
 
+/// A JPEG file source that can give its Y'CbCr planes instead of pixels: what the
+/// optimiser's `recodedPlanes` asks for when the file is written as JPEG unchanged.
+protocol PlanarJPEGSource: RecipeNode {
+    /// The file's planes, turned upright for its orientation when decoded; nil when it has none.
+    var storedPlanes: StoredJPEGPlanes? { get }
+    /// Whether the source's pixels have been decoded already (then they are used instead).
+    var isLoaded: Bool { get }
+}
+
 /// A source that can decode at a fraction of its size (JPEG in the IDCT, WebP's scaled
 /// decoder): what the optimiser's `reduceDecodes` asks for.
 protocol DecodeReducible: RecipeNode {

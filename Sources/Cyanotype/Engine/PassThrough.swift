@@ -86,7 +86,7 @@ extension Optimizer {
         while node.traits.showsInputUnchanged, !(node is any SamplingMark), let input = node.inputs.first, input.extent == node.extent {
             node = input
         }
-        guard let file = node as? LazySourceNode, let stored = file.storedPlanes, !file.isLoaded,
+        guard let file = node as? any PlanarJPEGSource, let stored = file.storedPlanes, !file.isLoaded,
             !RowOrientation(stored.orientation, width: 1, height: 1).keepsRowOrder,
             node.pixelExtent == rect, writer.info.layout == .rgba, writer.info.sample == .uint8,
             !colorManaged || stored.color().space == writer.space
