@@ -170,12 +170,6 @@ private let rowsOracleReady: Bool = {
                     from PIL import Image
                     # Both outputs' profiles (sRGB, Display P3) have sRGB's curve: resampling and
                     # blurring are done on its linear light, as the renderer does them.
-                    def linear(a):
-                        x = a / 65535.0
-                        return np.where(x <= 0.04045, x / 12.92, ((x + 0.055) / 1.055) ** 2.4)
-                    def encoded(x):
-                        x = np.clip(x, 0, 1)
-                        return (np.where(x <= 0.0031308, x * 12.92, 1.055 * x ** (1 / 2.4) - 0.055) * 65535).round().astype(np.uint16)
                     def resize(x, w, h):
                         return np.stack([np.array(Image.fromarray(x[:, :, c].astype(np.float32), 'F').resize((w, h), Image.LANCZOS))
                                          for c in range(3)], -1)

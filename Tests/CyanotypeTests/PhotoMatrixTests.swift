@@ -425,12 +425,6 @@ private let matrixVips = which("vips")
                 from PIL import Image
                 W, H, lossy, heif = \(w), \(h), \(kind.lossy ? "True" : "False"), \(kind.format == .heif ? "True" : "False")
                 stored = np.fromfile('stored.u16', dtype='<u2').reshape(H, W, 3)
-                def linear(a):
-                    x = a / 65535.0
-                    return np.where(x <= 0.04045, x / 12.92, ((x + 0.055) / 1.055) ** 2.4)
-                def encoded(x):
-                    x = np.clip(x, 0, 1)
-                    return (np.where(x <= 0.0031308, x * 12.92, 1.055 * x ** (1 / 2.4) - 0.055) * 65535).round().astype(np.uint16)
                 for base, icc, o, tw, th in [\(cases.joined(separator: ", "))]:
                     if heif:
                         ref = np.fromfile(base + '-ref.u16', dtype='<u2').reshape(upright(stored, o).shape)

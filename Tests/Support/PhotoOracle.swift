@@ -52,6 +52,16 @@ public let lcmsOracleFunctions = #"""
                  6: lambda a: np.rot90(a, -1), 7: lambda a: np.rot90(a.transpose(1, 0, 2), 2), 8: lambda a: np.rot90(a, 1)}
         return np.ascontiguousarray(turns.get(o, lambda a: a)(a))
 
+    # sRGB's curve, on 16-bit codes: resampling and blurring happen on its linear light, as
+    # the renderer does them.
+    def linear(a):
+        x = a / 65535.0
+        return np.where(x <= 0.04045, x / 12.92, ((x + 0.055) / 1.055) ** 2.4)
+
+    def encoded(x):
+        x = np.clip(x, 0, 1)
+        return (np.where(x <= 0.0031308, x * 12.92, 1.055 * x ** (1 / 2.4) - 0.055) * 65535).round().astype(np.uint16)
+
     def _de(x, y, step=1):
         x = np.ascontiguousarray(x).reshape(-1, 3)[::step]
         y = np.ascontiguousarray(y).reshape(-1, 3)[::step]
