@@ -12,7 +12,7 @@ private let haveLcmsOracle = (try? runToolOrThrow(matrixPython, ["-c", "import c
 /// interlaced PNG's orientation and reads back what every input declares).
 private let matrixMagick = "/usr/bin/convert"
 private let matrixExiftool = which("exiftool")
-/// libvips decodes HEIC with libheif's own conversion (libvips-tools).
+/// libvips decodes HEIC and AVIF with libheif's own conversion (libvips-tools).
 private let matrixVips = which("vips")
 
 /// #26's test matrix: every format that streams or is held at its own depth (baseline and
@@ -31,7 +31,7 @@ private let matrixVips = which("vips")
     /// One kind of input file: how it is written and what its samples are.
     enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case jpegBaseline, jpegProgressive, png8, png16, png8Interlaced, png16Interlaced, tiff8LZW, tiff16Deflate, tiff8Tiles, tiff16Tiles, webpLossless,
-            webpLossy, jxlLossless, heic
+            webpLossy, jxlLossless, heic, avif
         var testDescription: String { rawValue }
         var bits: Int { [.png16, .png16Interlaced, .tiff16Deflate, .tiff16Tiles].contains(self) ? 16 : 8 }
         var ext: String {
@@ -42,6 +42,7 @@ private let matrixVips = which("vips")
             case .webpLossless, .webpLossy: "webp"
             case .jxlLossless: "jxl"
             case .heic: "heic"
+            case .avif: "avif"
             }
         }
         var format: CyanotypeCodecs.ImageFileFormat {
@@ -52,6 +53,7 @@ private let matrixVips = which("vips")
             case .webpLossless, .webpLossy: .webp
             case .jxlLossless: .jxl
             case .heic: .heif
+            case .avif: .avif
             }
         }
         /// Re-encoded by ImageMagick after the codecs wrote it.
@@ -63,7 +65,9 @@ private let matrixVips = which("vips")
             default: nil
             }
         }
-        var lossy: Bool { [.jpegBaseline, .jpegProgressive, .webpLossy, .heic].contains(self) }
+        var lossy: Bool { [.jpegBaseline, .jpegProgressive, .webpLossy, .heic, .avif].contains(self) }
+        /// HEIC or AVIF: a HEIF container, turned by irot/imir, decoded by libheif.
+        var isHEIF: Bool { self == .heic || self == .avif }
     }
 
     static let adobe = ColorProfiles.rgbProfile(.adobeRGB, transfer: .gamma(563 / 256), description: "Adobe RGB (1998)")
@@ -142,8 +146,8 @@ private let matrixVips = which("vips")
 
     @Test(.enabled(if: haveLcmsOracle, "needs Debian's python3-numpy and liblcms2 (scripts/setup.sh --test)"), arguments: Kind.allCases)
     func everyOrientationAndProfileReadsUprightWithinOneDeltaEOfLcms(kind: Kind) throws {
-        if kind.format == .heif && !ImageCodecs.canEncode(.heif) {
-            withKnownIssue("this libheif cannot encode HEIC: the HEIC cells are not checked") { Issue.record("no HEIC encoder") }
+        if kind.isHEIF && !ImageCodecs.canEncode(kind.format) {
+            withKnownIssue("this libheif cannot encode \(kind.ext): its cells are not checked") { Issue.record("no \(kind.ext) encoder") }
             return
         }
         if kind.byMagick != nil || kind.lossy {
@@ -225,7 +229,7 @@ private let matrixVips = which("vips")
             lcmsOracleFunctions + """
 
                 import sys
-                W, H, lossy, heif = \(w), \(h), \(kind.lossy ? "True" : "False"), \(kind.format == .heif ? "True" : "False")
+                W, H, lossy, heif = \(w), \(h), \(kind.lossy ? "True" : "False"), \(kind.isHEIF ? "True" : "False")
                 stored = np.fromfile('stored.u16', dtype='<u2').reshape(H, W, 3)
                 for i, name in enumerate(['none', 'srgb', 'p3', 'adobe']):
                     icc = None if name == 'none' else open(name + '.icc', 'rb').read()
@@ -267,8 +271,8 @@ private let matrixVips = which("vips")
     /// picture as it was read; never the new file's pixels, a mix, or a crash.
     @Test(arguments: Kind.allCases)
     func aFileChangedOrCutShortBeforeItsRenderFailsCleanly(kind: Kind) throws {
-        if kind.format == .heif && !ImageCodecs.canEncode(.heif) {
-            withKnownIssue("this libheif cannot encode HEIC") { Issue.record("no HEIC encoder") }
+        if kind.isHEIF && !ImageCodecs.canEncode(kind.format) {
+            withKnownIssue("this libheif cannot encode \(kind.ext)") { Issue.record("no \(kind.ext) encoder") }
             return
         }
         if kind.byMagick != nil && !FileManager.default.isExecutableFile(atPath: matrixMagick) {
@@ -383,8 +387,8 @@ private let matrixVips = which("vips")
     /// values averaged out), CIEDE2000 by lcms2.
     @Test(.enabled(if: haveLcmsOracle, "needs Debian's python3-numpy and liblcms2 (scripts/setup.sh --test)"), arguments: Kind.allCases)
     func thumbnailsOfEveryKindAreUprightWithinOneDeltaEOfLcms(kind: Kind) throws {
-        if kind.format == .heif && !ImageCodecs.canEncode(.heif) {
-            withKnownIssue("this libheif cannot encode HEIC") { Issue.record("no HEIC encoder") }
+        if kind.isHEIF && !ImageCodecs.canEncode(kind.format) {
+            withKnownIssue("this libheif cannot encode \(kind.ext)") { Issue.record("no \(kind.ext) encoder") }
             return
         }
         if (kind.byMagick != nil || kind.lossy) && !FileManager.default.isExecutableFile(atPath: matrixMagick) || (kind.lossy && matrixVips == nil) {
@@ -423,7 +427,7 @@ private let matrixVips = which("vips")
             lcmsOracleFunctions + """
 
                 from PIL import Image
-                W, H, lossy, heif = \(w), \(h), \(kind.lossy ? "True" : "False"), \(kind.format == .heif ? "True" : "False")
+                W, H, lossy, heif = \(w), \(h), \(kind.lossy ? "True" : "False"), \(kind.isHEIF ? "True" : "False")
                 stored = np.fromfile('stored.u16', dtype='<u2').reshape(H, W, 3)
                 for base, icc, o, tw, th in [\(cases.joined(separator: ", "))]:
                     if heif:
