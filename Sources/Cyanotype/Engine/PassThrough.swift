@@ -74,7 +74,7 @@ extension Optimizer {
 }
 
 extension Optimizer {
-    /// 11. Re-encoding a JPEG's planes: whether the recipe `root` (not yet optimised, its
+    /// Before the pass, re-encoding a JPEG's planes: whether the recipe `root` (not yet optimised, its
     /// sources not loaded), encoded over `rect` from rows of `writer` by a JPEG encoder, is a
     /// JPEG file that is written unchanged but for its orientation: its whole upright extent,
     /// unfiltered, read in the space the writer writes (ignored without colour management),

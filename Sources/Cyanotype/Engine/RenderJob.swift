@@ -104,7 +104,11 @@ struct RenderEnvironment: Sendable {
 ///    any tile and its cancellation between tiles and bands.
 ///
 /// A streaming encode (`.bands`) also owns the band ring, the decode-ahead of its sources
-/// and the thread feeding the encoder (`Render.renderBands`).
+/// and the thread feeding the encoder (`Render.renderBands`). Two take a shorter way: a JPEG
+/// file written unchanged but for a turn, as JPEG, is re-encoded from its Y'CbCr planes
+/// before anything loads (`Optimizer.recodedPlanes`, `encodePlanes`); a turn over a
+/// downscale in stored order (rewrite 1) renders the downscale's bands and stores them
+/// upright before the encoder (`renderTurnedBands`).
 struct Render {
     /// Where the rendered pixels go.
     enum Delivery {
@@ -160,8 +164,8 @@ struct Render {
         case .tiles: destination = nil
         }
         options.writer = destination
-        // 2a. An unchanged JPEG file written as a JPEG is re-encoded from its planes, before
-        // any source loads (its file would otherwise start decoding to RGBA).
+        // Before optimising: an unchanged JPEG file written as a JPEG is re-encoded from its
+        // planes, before any source loads (its file would otherwise start decoding to RGBA).
         if case .bands(let w, true, let makeEncoder) = delivery,
             let stored = Optimizer.recodedPlanes(node, rect: rect, into: w, colorManaged: environment.colorManaged),
             let outcome = try encodePlanes(stored, makeEncoder: makeEncoder)

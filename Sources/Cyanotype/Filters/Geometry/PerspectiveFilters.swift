@@ -8,7 +8,6 @@ private func corners(_ args: FilterArguments) throws(CIFilterError) -> (bl: CGPo
     )
 }
 
-/// `image` through `h` (input to output): its extent is the image of the input's extent.
 /// The projective map taking the corners of `rect` to the filter's four points (bottom-left to
 /// `inputBottomLeft`, and so on); nil when the points are collinear or coincide.
 func cornerHomography(_ args: FilterArguments, from rect: CGRect) throws(CIFilterError) -> Homography? {
@@ -16,6 +15,7 @@ func cornerHomography(_ args: FilterArguments, from rect: CGRect) throws(CIFilte
     return Homography(rect: rect, bottomLeft: c.bl, bottomRight: c.br, topRight: c.tr, topLeft: c.tl)
 }
 
+/// `image` through `h` (input to output): its extent is the image of the input's extent.
 func projected(_ image: CIImage, _ h: Homography) -> CIImage {
     if h == .identity { return image }
     let e = image.extent
